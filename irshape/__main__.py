@@ -1,0 +1,3 @@
+from irshape.cli import main
+
+main()

@@ -1,0 +1,124 @@
+"""The library API: check IR text or files, or a single layer given as plain values.
+
+Nothing here prints or exits; every problem in the input comes back as a finding.
+"""
+
+from __future__ import annotations
+
+import traceback
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from irshape import rules
+from irshape.check.layer import TensorInfo, check_conv_layer, compare_declared
+from irshape.check.model import check_document
+from irshape.diagnostics import Diagnostic, Location
+from irshape.dims import PartialShape, parse_partial_shape
+from irshape.ir.model import Layer, Port
+from irshape.ir.reader import ReadResult, read_bytes, read_file
+from irshape.results import FileReport
+from irshape.schema import find_schema
+
+ShapeLike = PartialShape | str | Sequence[int]
+
+
+def check_file(path: str | Path, *, debug: bool = False) -> FileReport:
+    """Check the IR file at ``path`` (its sibling .bin is read for Const values)."""
+    return _check(lambda: read_file(path), str(path), debug)
+
+
+def check_string(text: str | bytes, *, path: str = "<string>", debug: bool = False) -> FileReport:
+    """Check IR XML given as text; ``path`` names it in findings."""
+    data = text.encode("utf-8") if isinstance(text, str) else text
+    return _check(lambda: read_bytes(data, path), path, debug)
+
+
+def _check(read: Callable[[], ReadResult], path: str, debug: bool) -> FileReport:
+    report = FileReport(path)
+    try:
+        result = read()
+        report.diagnostics.extend(result.diagnostics)
+        if result.document is not None:
+            report.layers = check_document(result.document, report.diagnostics.append, debug=debug)
+    except Exception as exc:  # a bug in irshape: a finding, never a traceback
+        summary = f"{type(exc).__name__}: {exc}".splitlines()[0][:200]
+        if debug:
+            summary += "\n" + traceback.format_exc()
+        report.diagnostics.append(rules.INTERNAL_ERROR(Location(path), summary=summary))
+    report.diagnostics.sort(key=Diagnostic.sort_key)
+    return report
+
+
+@dataclass(slots=True)
+class LayerCheck:
+    """The result of checking one layer given as plain values."""
+
+    output_shape: PartialShape | None
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+
+    @property
+    def errors(self) -> list[Diagnostic]:
+        return [d for d in self.diagnostics if d.severity == "error"]
+
+
+def check_layer(
+    op_type: str,
+    attributes: Mapping[str, str | Sequence[int]],
+    input_shapes: Sequence[ShapeLike],
+    *,
+    declared_output: ShapeLike | None = None,
+    output_shape_value: Sequence[int] | None = None,
+    element_type: str = "f32",
+    version: str = "opset1",
+) -> LayerCheck:
+    """Check one layer without writing any XML, e.g. from a converter before it writes IR.
+
+    ``attributes`` are the ``<data>`` attributes (lists may be given as int sequences);
+    ``input_shapes`` are data, kernel and, for the backprop ops, the output_shape input's
+    shape (``[2]``); ``output_shape_value`` is that input's value when it is a constant.
+    """
+    schema = find_schema(op_type)
+    if schema is None:
+        raise ValueError(f"irshape does not know the op type {op_type!r}")
+    layer = Layer(id="0", name=op_type, type=op_type, version=version, line=0, has_data=True)
+    layer.data = {k: v if isinstance(v, str) else ",".join(map(str, v)) for k, v in attributes.items()}
+    inputs = [TensorInfo(_to_shape(shape), element_type) for shape in input_shapes]
+    if len(inputs) > 2:
+        inputs[2].element_type = "i64"
+        if output_shape_value is not None:
+            inputs[2].value = tuple(output_shape_value)
+        else:
+            inputs[2].value_unknown = "no output_shape_value was given"
+    layer.inputs = [Port(id=str(i), index=i, line=0, dims=None) for i in range(len(inputs))]
+    if declared_output is not None:
+        declared = _to_shape(declared_output)
+        dims = None if declared.dims is None else tuple(d.lo if d.is_static else -1 for d in declared)
+        layer.outputs.append(Port(id=str(len(inputs)), index=0, line=0, dims=dims))
+    where = Location("<layer>", layer_id="0", layer_name=op_type, layer_type=op_type, layer_version=version)
+    diagnostics: list[Diagnostic] = []
+    inference = check_conv_layer(schema, layer, inputs, where, diagnostics.append)
+    if inference is None:
+        return LayerCheck(None, diagnostics)
+    if declared_output is not None:
+        compare_declared(layer, inference, where, diagnostics.append)
+    return LayerCheck(inference.shape, diagnostics)
+
+
+def infer_layer(
+    op_type: str,
+    attributes: Mapping[str, str | Sequence[int]],
+    input_shapes: Sequence[ShapeLike],
+    *,
+    output_shape_value: Sequence[int] | None = None,
+) -> PartialShape | None:
+    """The output shape OpenVINO infers for one layer, or None if it cannot be inferred."""
+    return check_layer(op_type, attributes, input_shapes, output_shape_value=output_shape_value).output_shape
+
+
+def _to_shape(shape: ShapeLike) -> PartialShape:
+    if isinstance(shape, PartialShape):
+        return shape
+    if isinstance(shape, str):
+        return parse_partial_shape(shape)
+    return PartialShape(list(shape))

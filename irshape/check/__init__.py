@@ -1,0 +1,1 @@
+"""Checks: one layer against its schema and shape arithmetic, and a whole document."""

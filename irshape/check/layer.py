@@ -1,0 +1,257 @@
+"""Check one convolution-family layer: inputs, attributes, inferred shape, declared dims.
+
+All findings are reported, not only the first OpenVINO would raise; a finding that makes the
+output shape unknowable (a wrong rank, a bad output_shape length) stops only the inference.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from irshape import rules
+from irshape.diagnostics import Diagnostic, Location
+from irshape.dims import DYNAMIC, PartialShape, static_shape
+from irshape.ir import element_types
+from irshape.ir.model import Layer
+from irshape.schema import (
+    OpSchema,
+    ParsedAttributes,
+    spatial_list,
+    validate_attributes,
+    validate_lengths,
+)
+from irshape.shapes.backprop import infer_backprop
+from irshape.shapes.conv_arith import ConvAttributes, Inference, num_spatial
+from irshape.shapes.forward import infer_forward
+
+Report = Callable[[Diagnostic], None]
+
+
+@dataclass(slots=True)
+class TensorInfo:
+    """What is known of a tensor flowing into a layer."""
+
+    shape: PartialShape
+    element_type: str | None = None  # an OpenVINO element type name; None when unknown
+    value: tuple[int, ...] | None = None  # a Const's integer value, when it could be read
+    value_unknown: str | None = None  # why the value is not known
+
+
+def check_conv_layer(
+    schema: OpSchema, layer: Layer, inputs: list[TensorInfo], where: Location, report: Report
+) -> Inference | None:
+    """Validate ``layer`` against ``schema`` and infer its output; None if it cannot be inferred."""
+    at_data = where.at_line(layer.data_line)
+    parsed = validate_attributes(schema, layer.data, at_data, report)
+    lo, hi = schema.input_counts
+    if not lo <= len(inputs) <= hi:
+        expected_count = str(lo) if lo == hi else f"{lo} or {hi}"
+        report(rules.INPUT_COUNT(where, op=schema.name, expected_count=expected_count, count=len(inputs)))
+        if len(inputs) < lo:
+            return None
+        inputs = inputs[:hi]
+    data, kernel = inputs[0], inputs[1]
+    _check_element_types(data, kernel, where, report)
+    output_spatial = (
+        _output_spatial(inputs[2], _port_where(layer, 2, where), report) if len(inputs) > 2 else None
+    )
+
+    lengths = [len(parsed.int_list(n)) for n in ("strides", "dilations", "pads_begin", "pads_end")]
+    n = num_spatial(data.shape, kernel.shape, schema.kernel_non_spatial, lengths, output_spatial)
+    if n is None:
+        report(
+            rules.DYNAMIC_RANK_OUTPUT(
+                where, what="dynamic rank", why=" (data and kernel ranks unknown, no list attributes)"
+            )
+        )
+        return Inference(PartialShape(None))
+    usable = _check_ranks(schema, layer, data.shape, kernel.shape, n, where, report)
+    if output_spatial is not None and output_spatial.rank is not None and output_spatial.rank != n:
+        report(
+            rules.OUTPUT_SHAPE_INPUT(
+                _port_where(layer, 2, where),
+                problem=f"has {output_spatial.rank} values for {n} spatial axes",
+                ov_message="Output shape should be defined for all and only spatial dimensions.",
+            )
+        )
+        usable = False
+    validate_lengths(schema, parsed, n, at_data, report)
+    if not usable:
+        return None
+    attrs = _conv_attributes(schema, parsed, n)
+    _report_ignored_pads(attrs, parsed, at_data, report)
+    if schema.family == "forward":
+        inference = infer_forward(schema.kernel_layout, data.shape, kernel.shape, attrs, n)
+    else:
+        inference = infer_backprop(schema.kernel_layout, data.shape, kernel.shape, attrs, n, output_spatial)
+    for rule, args in inference.problems:
+        report(rule(where, **args))
+    return inference
+
+
+def _port_where(layer: Layer, index: int, where: Location) -> Location:
+    return where.at_line(layer.inputs[index].line) if index < len(layer.inputs) else where
+
+
+def _check_element_types(data: TensorInfo, kernel: TensorInfo, where: Location, report: Report) -> None:
+    merged = element_types.merge(data.element_type, kernel.element_type)
+    if data.element_type and kernel.element_type and merged is None:
+        report(rules.ELEMENT_TYPE_MISMATCH(where, data=data.element_type, kernel=kernel.element_type))
+    elif merged == "boolean":
+        report(rules.ELEMENT_TYPE_NOT_NUMERIC(where, element_type=merged))
+
+
+def _output_spatial(info: TensorInfo, where: Location, report: Report) -> PartialShape | None:
+    """The output_shape input's value as a shape: known values, ``?`` s, or dynamic rank."""
+    if info.element_type is not None and info.element_type not in element_types.INTEGRAL:
+        report(
+            rules.OUTPUT_SHAPE_INPUT(
+                where,
+                problem=f"has element type {info.element_type}, not an integer type",
+                ov_message="Element type for output shape should be of integer type",
+            )
+        )
+    rank = info.shape.rank
+    if rank is not None and rank != 1:
+        report(
+            rules.OUTPUT_SHAPE_INPUT(
+                where,
+                problem=f"has rank {rank} {info.shape}",
+                ov_message="Input delivering output shape must have rank 1.",
+            )
+        )
+        return PartialShape(None)
+    if info.value is not None:
+        if any(v < 0 for v in info.value):
+            report(rules.OUTPUT_SHAPE_NEGATIVE(where, value=list(info.value)))
+            return PartialShape(None)
+        return static_shape(info.value)
+    report(rules.OUTPUT_SHAPE_UNKNOWN(where, reason=info.value_unknown or "not a Const"))
+    if rank == 1 and info.shape[0].is_static:
+        return PartialShape.dynamic(info.shape[0].value)
+    return PartialShape(None)
+
+
+def _check_ranks(
+    schema: OpSchema,
+    layer: Layer,
+    data: PartialShape,
+    kernel: PartialShape,
+    n: int,
+    where: Location,
+    report: Report,
+) -> bool:
+    usable = True
+    if data.rank is not None and data.rank not in (3, 4, 5):
+        consequence = "; OpenVINO rejects the layer ('Expected a 3D, 4D or 5D tensor for the input.')"
+        report(
+            rules.DATA_RANK(
+                _port_where(layer, 0, where),
+                rank=data.rank,
+                shape=data,
+                op=schema.name,
+                consequence=consequence,
+            )
+        )
+        usable = False
+    expected_rank = n + schema.kernel_non_spatial
+    if kernel.rank is not None and kernel.rank != expected_rank:
+        word = "Data" if schema.is_group and schema.family == "backprop" else "Data batch"
+        report(
+            rules.KERNEL_RANK(
+                _port_where(layer, 1, where),
+                rank=kernel.rank,
+                kernel=kernel,
+                data=data,
+                data_rank=data.rank if data.rank is not None else "?",
+                op=schema.name,
+                expected_rank=expected_rank,
+                layout=schema.inputs[1].layout,
+                ov_message=f"{word} and filters rank do not match",
+            )
+        )
+        usable = False
+    return usable
+
+
+def _conv_attributes(schema: OpSchema, parsed: ParsedAttributes, n: int) -> ConvAttributes:
+    specs = schema.attributes
+
+    def values(name: str) -> tuple[int, ...]:
+        return spatial_list(parsed, specs[name], n) if name in specs else (0,) * n
+
+    return ConvAttributes(
+        strides=values("strides"),
+        dilations=values("dilations"),
+        pads_begin=values("pads_begin"),
+        pads_end=values("pads_end"),
+        auto_pad=parsed.enum("auto_pad", str(specs["auto_pad"].default)),
+        output_padding=values("output_padding"),
+    )
+
+
+def _report_ignored_pads(
+    attrs: ConvAttributes, parsed: ParsedAttributes, where: Location, report: Report
+) -> None:
+    if attrs.auto_pad == "explicit" or not any(attrs.pads_begin + attrs.pads_end):
+        return
+    how = "uses no padding" if attrs.auto_pad == "valid" else "computes the pads itself"
+    report(
+        rules.PADS_IGNORED(
+            where,
+            begin=parsed.texts.get("pads_begin", ""),
+            end=parsed.texts.get("pads_end", ""),
+            auto_pad=attrs.auto_pad,
+            how=how,
+        )
+    )
+
+
+def compare_declared(layer: Layer, inference: Inference, where: Location, report: Report) -> None:
+    """Compare the first output port's declared dims with the inferred shape.
+
+    Axes whose inference already failed with an error (a kernel too large for its input) are
+    not compared: the error says more than a second finding about the same axis would.
+    """
+    failed_axes = {
+        2 + args["axis_index"] for rule, args in inference.problems if rule is rules.KERNEL_TOO_LARGE
+    }
+    inferred = inference.shape
+    if not layer.outputs:
+        report(rules.OUTPUT_PORT_MISSING(where, inferred=inferred))
+        return
+    port = layer.outputs[0]
+    if not port.dims or inferred.dims is None:  # no <dim>s: a dynamic rank, nothing to compare
+        return
+    declared_shape = PartialShape(DYNAMIC if d == -1 else d for d in port.dims)
+    if len(port.dims) != inferred.rank:
+        report(
+            rules.DECLARED_RANK_MISMATCH(
+                where,
+                line=port.line,
+                port=port.id,
+                declared=str(declared_shape),
+                expected=str(inferred),
+                declared_rank=len(port.dims),
+                inferred=inferred,
+                inferred_rank=inferred.rank,
+            )
+        )
+        return
+    for axis, (declared, dim) in enumerate(zip(port.dims, inferred.dims, strict=True)):
+        if declared == -1 or (dim.lo <= declared <= dim.hi) or axis in failed_axes:
+            continue
+        formula = inference.formulas[axis] if axis < len(inference.formulas) else ""
+        report(
+            rules.DECLARED_DIM_MISMATCH(
+                where,
+                line=port.dim_line(axis),
+                port=port.id,
+                axis=axis,
+                declared=declared,
+                expected=dim.to_json(),
+                inferred=dim,
+                arithmetic=f" = {formula}" if formula else "",
+            )
+        )

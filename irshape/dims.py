@@ -1,0 +1,274 @@
+"""Dimensions and shapes with OpenVINO's interval arithmetic.
+
+A dimension is an interval ``[lo, hi]`` of non-negative integers, where ``hi`` may be
+infinite (``INF`` = 2**63 - 1, OpenVINO's ``Interval::s_max``). The operations below copy
+the clipping rules of OpenVINO's ``interval.cpp`` and ``dimension.cpp`` so that irshape
+infers the same ``?``, ``1..`` and ``..10`` that OpenVINO does (rules §5.2).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass
+
+INF = 2**63 - 1
+
+
+def _clip(value: int) -> int:
+    return max(0, min(INF, value))
+
+
+def _clip_add(a: int, b: int) -> int:
+    if a == INF or b == INF:
+        return INF
+    return min(a + b, INF)
+
+
+def _clip_minus(a: int, b: int) -> int:
+    if a <= b:
+        return 0
+    if a == INF:
+        return INF
+    return a - b
+
+
+def _clip_times(a: int, b: int) -> int:
+    if a == 0 or b == 0:
+        return 0
+    if a == INF or b == INF or a > INF // b:
+        return INF
+    return a * b
+
+
+@dataclass(frozen=True, slots=True)
+class Dim:
+    """One dimension: the interval ``[lo, hi]``; ``hi == INF`` means unbounded."""
+
+    lo: int
+    hi: int
+
+    # -- construction, as OpenVINO's Dimension constructors do it --------------------------
+
+    @classmethod
+    def of(cls, value: int) -> Dim:
+        """``Dimension(v)``: -1 is fully dynamic, other negatives clip to 0."""
+        if value == -1:
+            return DYNAMIC
+        v = _clip(value)
+        return cls(v, v)
+
+    @classmethod
+    def between(cls, lo: int, hi: int) -> Dim:
+        """``Dimension(lo, hi)`` with -1 meaning 0 (lo) or unbounded (hi); empty stays empty."""
+        lo = 0 if lo == -1 else lo
+        hi = INF if hi == -1 else hi
+        if hi < lo:
+            return EMPTY
+        return cls(_clip(lo), _clip(hi))
+
+    # -- queries ------------------------------------------------------------------------------
+
+    @property
+    def is_static(self) -> bool:
+        return self.lo == self.hi and not self.is_empty
+
+    @property
+    def is_empty(self) -> bool:
+        return self.lo == INF and self.hi == INF
+
+    @property
+    def value(self) -> int:
+        """The length of a static dimension."""
+        if not self.is_static:
+            raise ValueError(f"dimension {self} is not static")
+        return self.lo
+
+    def compatible(self, other: Dim) -> bool:
+        return not (self & other).is_empty
+
+    # -- arithmetic (Interval operators) --------------------------------------------------
+
+    def __and__(self, other: Dim) -> Dim:
+        lo, hi = max(self.lo, other.lo), min(self.hi, other.hi)
+        return EMPTY if hi < lo else Dim(lo, hi)
+
+    def __add__(self, other: Dim | int) -> Dim:
+        o = _as_dim(other)
+        if self.is_empty or o.is_empty:
+            return EMPTY
+        return Dim(_clip_add(self.lo, o.lo), _clip_add(self.hi, o.hi))
+
+    def __sub__(self, other: Dim | int) -> Dim:
+        o = _as_dim(other)
+        if self.is_empty or o.is_empty:
+            return EMPTY
+        return Dim(_clip_minus(self.lo, o.hi), _clip_minus(self.hi, o.lo))
+
+    def __mul__(self, other: Dim | int) -> Dim:
+        o = _as_dim(other)
+        if self.is_empty:
+            return self
+        if o.is_empty:
+            return o
+        return Dim(_clip_times(self.lo, o.lo), _clip_times(self.hi, o.hi))
+
+    def divide_exact(self, divisor: int) -> Dim:
+        """``Dimension / n``: the values of ``self`` that ``n`` divides, divided by ``n``."""
+        if self.lo == 0 and self.hi == INF:
+            return DYNAMIC
+        return Dim.between(-(-self.lo // divisor), self.hi // divisor)
+
+    def floor_div(self, divisor: int) -> Dim:
+        """``dim::floor_div``: an unbounded upper bound stays unbounded."""
+        hi = self.hi if self.hi == INF else self.hi // divisor
+        return Dim(self.lo // divisor, hi)
+
+    def ceil_div(self, divisor: int) -> Dim:
+        """``dim::ceil_div``: an unbounded upper bound stays unbounded."""
+        hi = self.hi if self.hi == INF else -(-self.hi // divisor)
+        return Dim(-(-self.lo // divisor), hi)
+
+    def padded(self, pad: int) -> Dim:
+        """``dim::padded``: add a signed amount; a static result below 0 becomes ``?``."""
+        if pad == 0:
+            return self
+
+        def bound(v: int) -> int:
+            return -1 if v == INF or v + pad < 0 else v + pad
+
+        upper = bound(self.hi)
+        if self.is_static:
+            return Dim.of(upper)
+        return Dim.between(bound(self.lo), upper)
+
+    def dilated(self, dilation: int) -> Dim:
+        """``dim::dilated``: the extent ``(K - 1) * d + 1`` of a dilated kernel."""
+        return (self - 1) * dilation + 1
+
+    # -- text -----------------------------------------------------------------------------
+
+    def __str__(self) -> str:
+        if self.is_empty:  # an empty interval prints as "?" in OpenVINO (rules §5.1)
+            return "?"
+        if self.is_static:
+            return str(self.lo)
+        if self.lo > 0:
+            return f"{self.lo}.." + ("" if self.hi == INF else str(self.hi))
+        if self.hi != INF:
+            return f"..{self.hi}"
+        return "?"
+
+    def to_json(self) -> int | str:
+        return self.lo if self.is_static else str(self)
+
+
+DYNAMIC = Dim(0, INF)
+EMPTY = Dim(INF, INF)
+
+
+def _as_dim(value: Dim | int) -> Dim:
+    return value if isinstance(value, Dim) else Dim.of(value)
+
+
+class PartialShape:
+    """A shape of :class:`Dim` s, or of dynamic rank (``dims is None``)."""
+
+    __slots__ = ("dims",)
+
+    def __init__(self, dims: Iterable[Dim | int] | None) -> None:
+        self.dims: tuple[Dim, ...] | None = None if dims is None else tuple(_as_dim(d) for d in dims)
+
+    @classmethod
+    def dynamic(cls, rank: int | None = None) -> PartialShape:
+        return cls(None if rank is None else [DYNAMIC] * rank)
+
+    @property
+    def rank(self) -> int | None:
+        return None if self.dims is None else len(self.dims)
+
+    @property
+    def is_static(self) -> bool:
+        return self.dims is not None and all(d.is_static for d in self.dims)
+
+    def __iter__(self) -> Iterator[Dim]:
+        return iter(self.dims or ())
+
+    def __len__(self) -> int:
+        if self.dims is None:
+            raise TypeError("a shape of dynamic rank has no length")
+        return len(self.dims)
+
+    def __getitem__(self, index: int) -> Dim:
+        if self.dims is None:
+            raise TypeError("a shape of dynamic rank has no dimensions")
+        return self.dims[index]
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, PartialShape) and self.dims == other.dims
+
+    def __hash__(self) -> int:
+        return hash(self.dims)
+
+    def __str__(self) -> str:
+        if self.dims is None:
+            return "[...]"
+        return "[" + ",".join(str(d) for d in self.dims) + "]"
+
+    def __repr__(self) -> str:
+        return f"PartialShape({self})"
+
+    def to_json(self) -> list[int | str] | None:
+        return None if self.dims is None else [d.to_json() for d in self.dims]
+
+
+# -- parsing -----------------------------------------------------------------------------
+
+
+class DimSyntaxError(ValueError):
+    """A dimension literal OpenVINO cannot parse."""
+
+
+def _parse_bound(text: str, what: str) -> int:
+    # OpenVINO reads bounds with std::stoll-like strictness: an optional '-', then digits.
+    body = text[1:] if text.startswith("-") else text
+    if not body.isdigit() or not body.isascii():
+        raise DimSyntaxError(f"Cannot parse {what}: {text!r}")
+    value = int(text)
+    if value > INF:  # stoll overflow reads back as 0 in OpenVINO's parser (rules §5.1)
+        return 0
+    return value
+
+
+def parse_dim(literal: str) -> Dim:
+    """One dimension of OpenVINO's ``PartialShape`` string syntax (rules §5.1)."""
+    text = literal.strip()
+    if text == "?":
+        return DYNAMIC
+    if ".." in text:
+        lo_text, _, hi_text = text.partition("..")
+        lo = _parse_bound(lo_text, "min bound") if lo_text else 0
+        hi = _parse_bound(hi_text, "max bound") if hi_text else -1
+        return Dim.between(lo, hi)
+    value = _parse_bound(text, "dimension")
+    if value == INF:
+        return DYNAMIC
+    return Dim.of(value)
+
+
+def parse_partial_shape(text: str) -> PartialShape:
+    """OpenVINO's ``PartialShape(string)``: ``1,3,?,2..10``, ``[...]``; ``""`` is a scalar."""
+    body = text.strip()
+    if body.startswith("[") and body.endswith("]"):
+        body = body[1:-1].strip()
+    if body == "...":
+        return PartialShape(None)
+    if body == "":
+        return PartialShape([])
+    fields = body.split(",")
+    if any(f.strip() == "" for f in fields):
+        raise DimSyntaxError(f"Cannot get vector of dimensions! {text!r} is incorrect")
+    return PartialShape(parse_dim(f) for f in fields)
+
+
+def static_shape(values: Sequence[int]) -> PartialShape:
+    return PartialShape(Dim.of(v) for v in values)

@@ -1,0 +1,1 @@
+"""Reading OpenVINO IR XML: the document model, the safe reader and the .bin weights."""

@@ -1,0 +1,149 @@
+"""OpenVINO's element type vocabularies (rules §6, §8.3).
+
+A port ``precision`` and an ``element_type`` attribute use different spellings: ``FP32`` is a
+precision only, ``F32`` (any case) an element_type only.
+"""
+
+from __future__ import annotations
+
+# Port precision (legacy upper-case names) -> element type.
+LEGACY_PRECISIONS = {
+    "FP32": "f32",
+    "FP16": "f16",
+    "BF16": "bf16",
+    "FP64": "f64",
+    "I4": "i4",
+    "I8": "i8",
+    "I16": "i16",
+    "I32": "i32",
+    "I64": "i64",
+    "U1": "u1",
+    "BIN": "u1",
+    "U2": "u2",
+    "U3": "u3",
+    "U4": "u4",
+    "U6": "u6",
+    "U8": "u8",
+    "U16": "u16",
+    "U32": "u32",
+    "U64": "u64",
+    "BOOL": "boolean",
+    "STRING": "string",
+    "UNSPECIFIED": "dynamic",
+    "NF4": "nf4",
+    "F8E4M3": "f8e4m3",
+    "F8E5M2": "f8e5m2",
+    "F4E2M1": "f4e2m1",
+    "F8E8M0": "f8e8m0",
+}
+
+# element_type names (matched case-insensitively in element_type attributes).
+ELEMENT_TYPES = frozenset(
+    {
+        "dynamic",
+        "undefined",
+        "boolean",
+        "bf16",
+        "f16",
+        "f32",
+        "f64",
+        "i4",
+        "i8",
+        "i16",
+        "i32",
+        "i64",
+        "u1",
+        "u2",
+        "u3",
+        "u4",
+        "u6",
+        "u8",
+        "u16",
+        "u32",
+        "u64",
+        "nf4",
+        "f8e4m3",
+        "f8e5m2",
+        "string",
+        "f4e2m1",
+        "f8e8m0",
+    }
+)
+
+# is_integral_number() in OpenVINO: what the output_shape input accepts.
+INTEGRAL = frozenset(
+    {
+        "i4",
+        "i8",
+        "i16",
+        "i32",
+        "i64",
+        "u1",
+        "u2",
+        "u3",
+        "u4",
+        "u6",
+        "u8",
+        "u16",
+        "u32",
+        "u64",
+        "string",
+        "dynamic",
+    }
+)
+
+# Bits per element, for Const sizes and for reading values from the .bin.
+BITS = {
+    "boolean": 8,
+    "bf16": 16,
+    "f16": 16,
+    "f32": 32,
+    "f64": 64,
+    "i4": 4,
+    "i8": 8,
+    "i16": 16,
+    "i32": 32,
+    "i64": 64,
+    "u1": 1,
+    "u2": 2,
+    "u3": 3,
+    "u4": 4,
+    "u6": 6,
+    "u8": 8,
+    "u16": 16,
+    "u32": 32,
+    "u64": 64,
+    "nf4": 4,
+    "f8e4m3": 8,
+    "f8e5m2": 8,
+    "f4e2m1": 4,
+    "f8e8m0": 8,
+}
+
+
+def from_precision(precision: str | None) -> str | None:
+    """The element type a port precision names, or None if it names none."""
+    if precision is None:
+        return None
+    if precision in LEGACY_PRECISIONS:
+        return LEGACY_PRECISIONS[precision]
+    return precision if precision in ELEMENT_TYPES else None
+
+
+def from_element_type(text: str | None) -> str | None:
+    """An ``element_type`` attribute, read case-insensitively; None if OpenVINO rejects it."""
+    if text is None:
+        return None
+    name = text.lower()
+    if name not in ELEMENT_TYPES:
+        return None
+    return "dynamic" if name == "undefined" else name
+
+
+def merge(a: str | None, b: str | None) -> str | None:
+    """``element::Type::merge``: equal types, or one dynamic; None when they conflict."""
+    if a == "dynamic" or a is None:
+        return b
+    if b == "dynamic" or b is None or a == b:
+        return a
+    return None

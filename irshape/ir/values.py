@@ -1,0 +1,55 @@
+"""Attribute values the way OpenVINO's IR reader parses them (rules §4.6, §8.2)."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+# One field of a list attribute: leading blanks, an optional minus, digits, then anything,
+# which OpenVINO drops ("2.5" -> 2, "2 2" -> 2).
+_FIELD = re.compile(r"\s*(-?\d+)(.*)", re.DOTALL)
+
+
+class ListSyntaxError(ValueError):
+    """A list attribute OpenVINO fails to parse; the message is OpenVINO's."""
+
+
+@dataclass(frozen=True, slots=True)
+class IntList:
+    values: tuple[int, ...]
+    dropped: str | None = None  # text OpenVINO silently dropped, if any besides blanks
+
+
+def parse_int_list(text: str) -> IntList:
+    """Parse ``"2,2"`` leniently as OpenVINO does; raise :class:`ListSyntaxError` where it fails."""
+    if text == "":
+        return IntList(())
+    fields = text.split(",")
+    if len(fields) > 1 and fields[-1] == "":
+        fields.pop()  # one trailing comma is accepted
+    values: list[int] = []
+    dropped: list[str] = []
+    for field in fields:
+        if field == "":
+            raise ListSyntaxError(f'Cannot get vector of parameters! "{text}" is incorrect')
+        match = _FIELD.fullmatch(field)
+        if match is None:
+            raise ListSyntaxError(f"Cannot parse '{field.strip()}' in \"{text}\"")
+        values.append(int(match.group(1)))
+        if match.group(2).strip():
+            dropped.append(match.group(2).strip())
+    return IntList(tuple(values), " ".join(dropped) or None)
+
+
+def parse_port_dim(text: str | None) -> int | None:
+    """A ``<dim>``: OpenVINO streams an int64 from the text and needs it to be >= -1.
+
+    Returns None where OpenVINO rejects the file.
+    """
+    match = re.match(r"\s*([-+]?\d+)", text or "")
+    if match is None:
+        return None
+    value = int(match.group(1))
+    if value < -1 or value > 2**63 - 1:
+        return None
+    return value

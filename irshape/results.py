@@ -1,0 +1,75 @@
+"""What a check returns: typed, printable by any reporter, never printed by the library."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from irshape.diagnostics import Diagnostic, Severity
+from irshape.dims import PartialShape
+
+
+@dataclass(slots=True)
+class LayerResult:
+    """A layer irshape read; ``outputs`` holds the inferred output shapes of a known op."""
+
+    layer_id: str | None
+    name: str | None
+    type: str | None
+    version: str | None
+    line: int
+    checked: bool = False  # True for the ops irshape validates and infers
+    outputs: list[PartialShape] = field(default_factory=list)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "layer_id": self.layer_id,
+            "layer_name": self.name,
+            "layer_type": self.type,
+            "layer_version": self.version,
+            "line": self.line,
+            "outputs": [shape.to_json() for shape in self.outputs],
+        }
+
+
+@dataclass(slots=True)
+class FileReport:
+    """All findings of one file, and the layers read from it."""
+
+    path: str
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    layers: list[LayerResult] = field(default_factory=list)
+
+    def _with(self, severity: Severity) -> list[Diagnostic]:
+        return [d for d in self.diagnostics if d.severity is severity]
+
+    @property
+    def errors(self) -> list[Diagnostic]:
+        return self._with(Severity.ERROR)
+
+    @property
+    def warnings(self) -> list[Diagnostic]:
+        return self._with(Severity.WARNING)
+
+    @property
+    def ok(self) -> bool:
+        return not self.errors
+
+    @property
+    def layers_checked(self) -> int:
+        return sum(1 for layer in self.layers if layer.checked)
+
+    @property
+    def layers_not_checked(self) -> int:
+        return len(self.layers) - self.layers_checked
+
+    def layer(self, layer_id: str) -> LayerResult | None:
+        return next((layer for layer in self.layers if layer.layer_id == layer_id), None)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "path": self.path,
+            "diagnostics": [d.to_json() for d in self.diagnostics],
+            "layers_checked": self.layers_checked,
+            "layers_not_checked": self.layers_not_checked,
+        }

@@ -1,0 +1,437 @@
+"""The registry of diagnostic codes: one entry per code, with its template and documentation.
+
+Codes are stable: a code is never reused for another meaning. Ranges:
+IRS0xx reading the file, IRS1xx layer attributes, IRS2xx layer inputs, IRS3xx output shapes,
+IRS4xx the graph, IRS5xx dry runs, IRS9xx irshape itself.
+"""
+
+from __future__ import annotations
+
+from irshape.diagnostics import Rule, Severity
+
+ERROR, WARNING, INFO = Severity.ERROR, Severity.WARNING, Severity.INFO
+
+RULES: dict[str, Rule] = {}
+
+
+def _rule(
+    code: str,
+    name: str,
+    severity: Severity,
+    template: str,
+    *,
+    summary: str,
+    why: str,
+    fix: str,
+    example: str = "",
+) -> Rule:
+    if code in RULES or any(r.name == name for r in RULES.values()):
+        raise ValueError(f"duplicate diagnostic {code} {name}")
+    RULES[code] = Rule(code, name, severity, template, summary, why, fix, example)
+    return RULES[code]
+
+
+# --- IRS0xx: reading the file ------------------------------------------------------------
+
+XML_SYNTAX = _rule(
+    "IRS001",
+    "xml-syntax",
+    ERROR,
+    "the file is not well-formed XML: {reason}",
+    summary="The file cannot be parsed as XML.",
+    why="OpenVINO's reader (pugixml) rejects the file with a byte offset; nothing in it is checked.",
+    fix="Repair the XML at the line given (a missing closing tag, a stray character, a truncated file).",
+    example="<layer id='1' type='Convolution'><data strides='1,1'></layer>",
+)
+NOT_IR = _rule(
+    "IRS002",
+    "not-ir",
+    ERROR,
+    "the document is neither an IR <net> nor <layer> fragments (root element <{root}>)",
+    summary="The root element is not <net> and the file holds no <layer> elements.",
+    why="OpenVINO reads IR documents whose root is <net>; irshape also reads bare <layer> fragments.",
+    fix="Check that the file is an OpenVINO IR .xml.",
+)
+IR_VERSION = _rule(
+    "IRS003",
+    "ir-version",
+    ERROR,
+    "<net> version {version!r}: OpenVINO reads only IR versions 10 and 11",
+    summary="The <net> version attribute is missing or not 10/11.",
+    why="OpenVINO's IR frontend accepts version 10 and 11 only and otherwise says the model format "
+    "is not supported.",
+    fix="Re-export the model with a current OpenVINO (ov.save_model writes version 11).",
+)
+UNSAFE_XML = _rule(
+    "IRS004",
+    "unsafe-xml",
+    ERROR,
+    "the document has a {what}; irshape does not expand entities or load DTDs, "
+    "and OpenVINO IR never needs them",
+    summary="The file declares a DTD or entities.",
+    why="Entity expansion and external DTDs are how XML files attack their readers "
+    "(billion laughs, reading local files). IR files never use them.",
+    fix="Remove the <!DOCTYPE> and <!ENTITY> declarations.",
+)
+DIM_SYNTAX = _rule(
+    "IRS005",
+    "dim-syntax",
+    ERROR,
+    "<dim> {text!r} is not an integer >= -1; OpenVINO rejects the file "
+    "('dimension must be greater or equal to -1')",
+    summary="A port <dim> is not an integer of at least -1.",
+    why="OpenVINO parses each <dim> as a 64-bit integer and fails the whole file on anything else. "
+    "'?' is valid in a Parameter's shape attribute but not in a <dim>.",
+    fix="Write the dimension as an integer; -1 for a dynamic dimension.",
+    example="<dim>?</dim>",
+)
+DIM_LENIENT = _rule(
+    "IRS010",
+    "dim-lenient",
+    WARNING,
+    "<dim> {text!r} is read by OpenVINO as {value}",
+    summary="A port <dim> with text after its number.",
+    why="OpenVINO reads the leading integer of a <dim> and drops the rest ('3.5' is 3, '1..5' is 1).",
+    fix="Write the dimension as a plain integer.",
+)
+SHAPE_SYNTAX = _rule(
+    "IRS006",
+    "shape-syntax",
+    ERROR,
+    "{layer_type} attribute {attribute}={text!r} cannot be parsed: {reason}",
+    summary="A Parameter or Const shape attribute cannot be parsed.",
+    why="OpenVINO fails to read the file when a shape attribute is not in its dimension syntax.",
+    fix="Use OpenVINO's syntax: '1,3,224,224', '?' or -1 for dynamic, '2..10' for an interval, "
+    "'...' for dynamic rank.",
+    example='<data shape="1,3,x,224"/>',
+)
+LAYER_ATTRIBUTE_MISSING = _rule(
+    "IRS007",
+    "layer-attribute-missing",
+    ERROR,
+    "<layer> has no {attribute!r} attribute; OpenVINO rejects the file ('missing mandatory attribute')",
+    summary="A <layer> in a <net> lacks id, name, type or version.",
+    why="OpenVINO requires all four attributes on every layer of an IR document.",
+    fix='Add the attribute (version is the opset, e.g. version="opset1").',
+)
+OUTPUT_SHAPE_UNKNOWN = _rule(
+    "IRS008",
+    "output-shape-unknown",
+    INFO,
+    "the value of the output_shape input is not known here ({reason}); spatial output dims not checked",
+    summary="The value of a backprop op's output_shape input cannot be read.",
+    why="The spatial output dims of ConvolutionBackpropData and GroupConvolutionBackpropData are "
+    "the value of their output_shape input. irshape reads it from a Const in the .bin file; in a "
+    "fragment, without the .bin, or from a computed input, the value is unknown.",
+    fix="Nothing to fix; check the whole IR with its .bin to have the spatial dims checked.",
+)
+WEIGHTS_UNREADABLE = _rule(
+    "IRS009",
+    "weights-unreadable",
+    INFO,
+    "{reason}",
+    summary="The .bin file next to the IR is missing or a Const's bytes cannot be read from it.",
+    why="irshape reads Const values (the backprop ops' output_shape) from <stem>.bin. OpenVINO "
+    "fails to load an IR whose .bin is missing; irshape checks everything else.",
+    fix="Keep the .bin next to the .xml with the same stem.",
+)
+
+# --- IRS1xx: layer attributes --------------------------------------------------------------
+
+ATTRIBUTE_MISSING = _rule(
+    "IRS101",
+    "attribute-missing",
+    WARNING,
+    "attribute {attribute!r} is missing; OpenVINO assumes {assumed}",
+    summary="A strides, pads or dilations attribute is not written.",
+    why="The spec marks these attributes as required, but OpenVINO silently defaults them "
+    "(strides and dilations to 1, pads to 0). A missing attribute is usually a converter bug.",
+    fix='Write the attribute explicitly, e.g. strides="1,1".',
+)
+ATTRIBUTE_UNKNOWN = _rule(
+    "IRS102",
+    "attribute-unknown",
+    WARNING,
+    "attribute {attribute!r} is not an attribute of {op}; OpenVINO ignores it",
+    summary="The <data> element has an attribute the op does not have.",
+    why="OpenVINO silently ignores unknown attributes, so a misspelt attribute has no effect.",
+    fix="Remove it, or correct its spelling.",
+)
+ATTRIBUTE_LEGACY = _rule(
+    "IRS103",
+    "attribute-legacy",
+    WARNING,
+    "attribute {attribute}={value!r} comes from the 2020 spec revision and OpenVINO ignores it{consequence}",
+    summary="A groups, data_format or filter_format attribute (2020 spec revision).",
+    why="These attributes were never part of OpenVINO's ConvolutionBackpropData-1; OpenVINO ignores "
+    "them and always reads data as channels-first (NCX) and kernels as [C_IN, C_OUT, X...].",
+    fix="Remove the attribute; transpose NXC data to NCX before the layer if needed.",
+    example='<data data_format="NXC" .../>',
+)
+ATTRIBUTE_SYNTAX = _rule(
+    "IRS104",
+    "attribute-syntax",
+    ERROR,
+    "attribute {attribute}={text!r} cannot be parsed: {reason}; OpenVINO rejects the file",
+    summary="An attribute value OpenVINO cannot parse.",
+    why="OpenVINO fails to read the file ('Cannot parse ...' or 'Cannot get vector of parameters').",
+    fix='Write integer lists as comma-separated integers: strides="2,2".',
+    example='strides="2,,2"',
+)
+ATTRIBUTE_LENIENT = _rule(
+    "IRS105",
+    "attribute-lenient",
+    WARNING,
+    "attribute {attribute}={text!r}: OpenVINO reads {read} ({reason})",
+    summary="OpenVINO reads a list attribute as something other than what is written.",
+    why="OpenVINO's list parser drops whatever follows a number in each comma-separated field, so "
+    "'2 2' is read as [2] and '2.5' as 2.",
+    fix="Write comma-separated integers.",
+    example='strides="2 2"',
+)
+ATTRIBUTE_LENGTH = _rule(
+    "IRS106",
+    "attribute-length",
+    ERROR,
+    "attribute {attribute}={text!r} has {length} value(s) for {spatial} spatial axes; "
+    "OpenVINO rejects the layer ('{ov_message}')",
+    summary="A list attribute's length is not the number of spatial axes.",
+    why="strides, dilations, pads_begin, pads_end and output_padding need one value per spatial axis "
+    "(checked even when auto_pad makes the pads unused).",
+    fix="Give one value per spatial axis (2 for a 2D convolution).",
+)
+AUTO_PAD_VALUE = _rule(
+    "IRS107",
+    "auto-pad-value",
+    ERROR,
+    "auto_pad={value!r} is not a value OpenVINO accepts; it rejects the layer "
+    "('\"{value}\" is not a member of enum ov::op::PadType'){hint}",
+    summary="auto_pad is not explicit, same_upper, same_lower or valid.",
+    why="OpenVINO accepts exactly these four values (case-insensitive). 'None' and 'notset', the "
+    "default in some spec revisions, are rejected; a missing auto_pad means explicit.",
+    fix='Use auto_pad="explicit" (or leave it out) for explicit pads.',
+    example='auto_pad="None"',
+)
+ZERO_STRIDE = _rule(
+    "IRS108",
+    "zero-stride",
+    ERROR,
+    "attribute {attribute}={text!r} has a zero; OpenVINO rejects the layer ('{ov_message}')",
+    summary="A stride or dilation is 0.",
+    why="OpenVINO rejects zero strides and dilations.",
+    fix="Strides and dilations are at least 1.",
+)
+NEGATIVE_STRIDE = _rule(
+    "IRS109",
+    "negative-stride",
+    ERROR,
+    "attribute {attribute}={text!r} has a negative value; OpenVINO reads it as an unsigned "
+    "number ({unsigned}) and computes a meaningless shape",
+    summary="A stride or dilation is negative.",
+    why="OpenVINO parses strides and dilations into unsigned integers without a check, so -1 "
+    "becomes 18446744073709551615.",
+    fix="Strides and dilations are at least 1.",
+)
+NEGATIVE_PADS = _rule(
+    "IRS110",
+    "negative-pads",
+    WARNING,
+    "pads_begin + pads_end = {total} on spatial axis {axis_index}: OpenVINO {effect}",
+    summary="Negative forward pads that OpenVINO does not apply as written.",
+    why="OpenVINO adds pads_begin + pads_end to the input as a dimension: a sum of -1 becomes a "
+    "dynamic dimension and any sum below -1 becomes 0, so the pads are ignored.",
+    fix="Crop the input with a Slice before the convolution instead of negative pads.",
+)
+PADS_IGNORED = _rule(
+    "IRS111",
+    "pads-ignored",
+    INFO,
+    "pads_begin={begin!r} pads_end={end!r} are ignored: auto_pad={auto_pad!r} {how}",
+    summary="Non-zero pads that OpenVINO ignores because of auto_pad.",
+    why="With auto_pad valid, same_upper or same_lower OpenVINO ignores pads_begin and pads_end "
+    "(it still checks their lengths); ov.save_model writes them as zeros.",
+    fix='Write zeros, or use auto_pad="explicit" if the pads are meant.',
+)
+
+# --- IRS2xx: layer inputs ------------------------------------------------------------------
+
+INPUT_COUNT = _rule(
+    "IRS201",
+    "input-count",
+    ERROR,
+    "{op} takes {expected_count} inputs; the layer has {count}",
+    summary="The layer has the wrong number of input ports.",
+    why="The forward ops take data and kernel; the backprop ops take data, kernel and optionally "
+    "output_shape. OpenVINO fails otherwise.",
+    fix="Declare one <port> per input in <input>.",
+)
+DATA_RANK = _rule(
+    "IRS202",
+    "data-rank",
+    ERROR,
+    "data input has rank {rank} {shape}; {op} takes rank 3, 4 or 5 (1D, 2D, 3D){consequence}",
+    summary="The data input's rank is not 3, 4 or 5.",
+    why="OpenVINO's convolutions are 1D, 2D or 3D: data [N, C, spatial...] of rank 3 to 5.",
+    fix="Reshape the data to [N, C, spatial...].",
+)
+KERNEL_RANK = _rule(
+    "IRS203",
+    "kernel-rank",
+    ERROR,
+    "kernel input has rank {rank} {kernel}; with data {data} (rank {data_rank}) {op} needs "
+    "kernel rank {expected_rank} ({layout}); OpenVINO rejects the layer ('{ov_message}')",
+    summary="The kernel's rank does not match the data's.",
+    why="The kernel has the data's spatial axes plus two ([C_OUT, C_IN] or [C_IN, C_OUT]) or, for "
+    "the group ops, three ([GROUPS, ...]) leading axes.",
+    fix="Check the kernel layout; a group op's kernel has a leading GROUPS axis.",
+)
+ELEMENT_TYPE_MISMATCH = _rule(
+    "IRS204",
+    "element-type-mismatch",
+    ERROR,
+    "data element type {data} and kernel element type {kernel} differ; OpenVINO rejects the "
+    "layer ('Element types for data batch and filters do not match')",
+    summary="Data and kernel have different element types.",
+    why="OpenVINO requires equal element types for data and kernel (or one dynamic).",
+    fix="Insert a Convert so both have the same type.",
+)
+ELEMENT_TYPE_NOT_NUMERIC = _rule(
+    "IRS205",
+    "element-type-not-numeric",
+    ERROR,
+    "element type {element_type} is not numeric; OpenVINO rejects the layer",
+    summary="Data and kernel are boolean.",
+    why="OpenVINO requires a numeric element type (every type but boolean).",
+    fix="Convert the inputs to a numeric type.",
+)
+OUTPUT_SHAPE_INPUT = _rule(
+    "IRS206",
+    "output-shape-input",
+    ERROR,
+    "output_shape input {problem}; OpenVINO rejects the layer ('{ov_message}')",
+    summary="The output_shape input has the wrong rank, length or element type.",
+    why="output_shape is a 1D integer tensor with one value per spatial axis.",
+    fix="Give output_shape as a 1D i64 Const with one value per spatial axis.",
+)
+OUTPUT_SHAPE_NEGATIVE = _rule(
+    "IRS207",
+    "output-shape-negative",
+    ERROR,
+    "output_shape value {value} has a negative entry; OpenVINO rejects the layer "
+    "('Value for partial shape evaluation can't be lower than zero.')",
+    summary="The output_shape input holds a negative value.",
+    why="Output sizes cannot be negative.",
+    fix="Correct the output_shape Const.",
+)
+CHANNEL_MISMATCH = _rule(
+    "IRS208",
+    "channel-mismatch",
+    ERROR,
+    "data has {data_channels} channels but the kernel {kernel_axis} expects {kernel_channels}; "
+    "OpenVINO rejects the layer ('Data batch channel count ({data_channels}) does not match "
+    "filter input channel count ({kernel_channels}).')",
+    summary="The data's channel count does not match the kernel's input channels.",
+    why="Convolution's kernel is [C_OUT, C_IN, ...] and ConvolutionBackpropData's is "
+    "[C_IN, C_OUT, ...]; C_IN must equal the data's channel dim.",
+    fix="Check the kernel layout and the producer of the data.",
+)
+GROUP_MISMATCH = _rule(
+    "IRS209",
+    "group-mismatch",
+    ERROR,
+    "data has {data_channels} channels, which is not GROUPS x C_IN = {groups} x {per_group}; "
+    "OpenVINO rejects the layer ('Input channels dimension of data batch is incompatible with "
+    "filter groups or input channels.')",
+    summary="The data's channels are not the kernel's GROUPS times its per-group input channels.",
+    why="A group op splits the data channels into GROUPS equal parts of C_IN channels each.",
+    fix="Check the kernel layout: GroupConvolution [GROUPS, C_OUT, C_IN, ...], "
+    "GroupConvolutionBackpropData [GROUPS, C_IN, C_OUT, ...].",
+)
+KERNEL_TOO_LARGE = _rule(
+    "IRS210",
+    "kernel-too-large",
+    ERROR,
+    "spatial axis {axis_index}: the dilated kernel ({dilated} = ({kernel}-1)*{dilation}+1) is "
+    "larger than the padded input ({padded} = {data} + {pads}); OpenVINO rejects the layer",
+    summary="The dilated kernel does not fit in the padded input.",
+    why="With explicit or valid padding the output would have no elements.",
+    fix="Pad the input more, or use a smaller kernel or dilation.",
+)
+
+# --- IRS3xx: output shapes -----------------------------------------------------------------
+
+DECLARED_DIM_MISMATCH = _rule(
+    "IRS301",
+    "declared-dim-mismatch",
+    ERROR,
+    "output port {port} axis {axis}: declared {declared}, inferred {inferred}{arithmetic}; "
+    "OpenVINO ignores declared dims and will use {inferred}",
+    summary="A declared output <dim> differs from the inferred one.",
+    why="OpenVINO ignores the declared dims of an op's output and silently re-infers them, so a "
+    "wrong <dim> in the file hides a bug in whatever wrote it, and tools that trust the "
+    "declared dims get it wrong.",
+    fix="Write the inferred value (irshape infer prints every output shape).",
+    example="<dim>448</dim> where 2*(224-1) + (3-1)*1+1 - 1 - 1 + 0 = 447",
+)
+DECLARED_RANK_MISMATCH = _rule(
+    "IRS302",
+    "declared-rank-mismatch",
+    ERROR,
+    "output port {port}: declared {declared} (rank {declared_rank}), inferred {inferred} "
+    "(rank {inferred_rank}); OpenVINO ignores declared dims and will use {inferred}",
+    summary="The declared output rank differs from the inferred one.",
+    why="OpenVINO ignores declared output dims; the file describes a different tensor from the "
+    "one OpenVINO computes.",
+    fix="Write the inferred shape.",
+)
+OUTPUT_DIM_DYNAMIC = _rule(
+    "IRS303",
+    "output-dim-dynamic",
+    WARNING,
+    "spatial axis {axis_index}: {formula} = {value} < 0, so OpenVINO makes the output dim "
+    "dynamic ('?') instead of failing",
+    summary="Pads or output_padding crop a backprop output below zero.",
+    why="OpenVINO turns a negative backprop output size into a dynamic dimension rather than an "
+    "error; the model fails later, at compile or run time.",
+    fix="Reduce pads_begin/pads_end or raise output_padding.",
+)
+OUTPUT_PORT_MISSING = _rule(
+    "IRS304",
+    "output-port-missing",
+    WARNING,
+    "the layer declares no output port; its output shape is {inferred}",
+    summary="A known op without an <output><port>.",
+    why="OpenVINO infers the output anyway, but no edge can leave the layer and declared shapes "
+    "cannot be compared.",
+    fix="Declare the output port with its dims.",
+)
+DYNAMIC_RANK_OUTPUT = _rule(
+    "IRS305",
+    "dynamic-rank-output",
+    WARNING,
+    "OpenVINO infers an output of {what} here{why}; declared dims are not checked",
+    summary="OpenVINO cannot determine the output rank.",
+    why="With unknown input ranks and no list attributes, or a non-constant output_shape of "
+    "unknown length, OpenVINO gives the output a dynamic or truncated rank.",
+    fix="Give the inputs static ranks, or the output_shape input a static length.",
+)
+
+# --- IRS9xx: irshape itself ----------------------------------------------------------------
+
+INTERNAL_ERROR = _rule(
+    "IRS901",
+    "internal-error",
+    ERROR,
+    "irshape failed on this input ({summary}); please report it with the file. "
+    "Run with --debug for the traceback",
+    summary="irshape hit an unexpected exception.",
+    why="A bug in irshape: every bad input should produce a finding, never a crash.",
+    fix="Report it with the file that triggered it.",
+)
+
+
+def markdown_table() -> str:
+    """The README's table of codes, generated from this registry."""
+    rows = ["| code | name | severity | what it means |", "|---|---|---|---|"]
+    rows += [f"| {r.code} | {r.name} | {r.severity.value} | {r.summary} |" for r in RULES.values()]
+    return "\n".join(rows)

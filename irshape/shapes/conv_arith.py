@@ -1,0 +1,218 @@
+"""Convolution arithmetic shared by the four ops, as OpenVINO's shape inference does it.
+
+Mirrors ``convolution_shape_inference_util.hpp`` and its backprop sibling: the forward and
+backprop families reuse the same helpers and differ only in the kernel layout. Each spatial
+result carries the formula that produced it, for messages like
+``inferred 447 = 2*(224-1) + (3-1)*1+1 - 1 - 1 + 0``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from irshape import rules
+from irshape.diagnostics import Rule
+from irshape.dims import DYNAMIC, Dim, PartialShape
+
+DATA_NON_SPATIAL = 2  # [N, C, spatial...]
+
+Problem = tuple[Rule, dict[str, Any]]
+
+
+@dataclass(frozen=True, slots=True)
+class ConvAttributes:
+    """The attributes with their defaults applied, one value per spatial axis."""
+
+    strides: tuple[int, ...]
+    dilations: tuple[int, ...]
+    pads_begin: tuple[int, ...]
+    pads_end: tuple[int, ...]
+    auto_pad: str = "explicit"
+    output_padding: tuple[int, ...] = ()
+
+    @property
+    def is_same(self) -> bool:
+        return self.auto_pad in ("same_upper", "same_lower")
+
+
+@dataclass(slots=True)
+class Inference:
+    """An inferred output shape, the formula behind each axis, and the pads OpenVINO uses."""
+
+    shape: PartialShape
+    formulas: list[str] = field(default_factory=list)
+    pads_begin: tuple[int, ...] = ()
+    pads_end: tuple[int, ...] = ()
+    problems: list[Problem] = field(default_factory=list)
+
+
+@dataclass(frozen=True, slots=True)
+class Explained:
+    dim: Dim
+    formula: str
+
+
+def num_spatial(
+    data: PartialShape,
+    kernel: PartialShape,
+    kernel_non_spatial: int,
+    attribute_lengths: list[int],
+    output_spatial: PartialShape | None = None,
+) -> int | None:
+    """The number of spatial axes, from the first source OpenVINO can read it from (rules §1.3)."""
+    if data.rank is not None:
+        return data.rank - DATA_NON_SPATIAL
+    if kernel.rank is not None:
+        return kernel.rank - kernel_non_spatial
+    if output_spatial is not None and output_spatial.rank:
+        return output_spatial.rank
+    return next((n for n in attribute_lengths if n), None)
+
+
+def spatial_dims(shape: PartialShape, count: int) -> list[Dim]:
+    """The last ``count`` dims of ``shape``; all dynamic for a shape of dynamic rank."""
+    if shape.dims is None:
+        return [DYNAMIC] * count
+    return list(shape.dims[len(shape.dims) - count :])
+
+
+# --- forward convolution ------------------------------------------------------------------
+
+
+def forward_spatial(
+    axis: int, data: Dim, kernel: Dim, stride: int, dilation: int, pads: tuple[int, int], auto_pad: str
+) -> tuple[Explained, list[Problem]]:
+    """One output spatial dim of Convolution / GroupConvolution (rules §1.1)."""
+    if auto_pad in ("same_upper", "same_lower"):
+        return Explained(data.ceil_div(stride), f"ceil({data} / {stride})"), []
+    pad_begin, pad_end = pads if auto_pad == "explicit" else (0, 0)
+    problems: list[Problem] = []
+    total = pad_begin + pad_end
+    if total < 0:
+        effect = (
+            "makes the padded input dynamic, so the output dim is an interval"
+            if total == -1
+            else "ignores them (a negative sum below -1 counts as 0)"
+        )
+        problems.append((rules.NEGATIVE_PADS, {"total": total, "axis_index": axis, "effect": effect}))
+    padded = data + Dim.of(total)  # OpenVINO adds the pads as a Dimension: -1 -> ?, < -1 -> 0
+    dilated = kernel.dilated(dilation)
+    if padded.is_static and dilated.is_static and dilated.value > padded.value:
+        problems.append(
+            (
+                rules.KERNEL_TOO_LARGE,
+                {
+                    "axis_index": axis,
+                    "dilated": dilated,
+                    "kernel": kernel,
+                    "dilation": dilation,
+                    "padded": padded,
+                    "data": data,
+                    "pads": f"{pad_begin} + {pad_end}",
+                },
+            )
+        )
+    out = (padded - dilated).floor_div(stride) + 1
+    formula = f"floor(({data} + {pad_begin} + {pad_end} - (({kernel}-1)*{dilation}+1)) / {stride}) + 1"
+    return Explained(out, formula), problems
+
+
+def forward_same_pads(data: Dim, kernel: Dim, stride: int, dilation: int, upper: bool) -> tuple[int, int]:
+    """The pads same_upper/same_lower use (``dim::padding``); 0 where a dim is not static."""
+    if not (data.is_static and kernel.is_static):
+        return 0, 0
+    size = data.value
+    # dim::dilated on plain integers: a kernel below 1 gives the "infinite" bound -1.
+    dilated = (kernel.value - 1) * dilation + 1 if kernel.value >= 1 else -1
+    out = -(-size // stride)
+    total = max(0, (out - 1) * stride + dilated - size)
+    small, big = total // 2, total - total // 2
+    return (small, big) if upper else (big, small)
+
+
+# --- backprop (transposed) convolution ----------------------------------------------------
+
+
+def backprop_spatial(
+    axis: int, data: Dim, kernel: Dim, stride: int, dilation: int, pads: tuple[int, int], output_padding: int
+) -> tuple[Explained, list[Problem]]:
+    """One output spatial dim of the backprop ops without an output_shape input (rules §1.2)."""
+    pad_begin, pad_end = pads
+    full = (data - 1) * stride + kernel.dilated(dilation)
+    out = full.padded(output_padding - pad_begin - pad_end)
+    formula = f"{stride}*({data}-1) + ({kernel}-1)*{dilation}+1 - {pad_begin} - {pad_end} + {output_padding}"
+    problems: list[Problem] = []
+    if full.is_static and full.value + output_padding - pad_begin - pad_end < 0:
+        value = full.value + output_padding - pad_begin - pad_end
+        problems.append((rules.OUTPUT_DIM_DYNAMIC, {"axis_index": axis, "formula": formula, "value": value}))
+    return Explained(out, formula), problems
+
+
+def backprop_auto_pads(
+    data: Dim, kernel: Dim, out: Dim, stride: int, dilation: int, output_padding: int, upper: bool
+) -> tuple[int, int]:
+    """same_* pads from an output_shape value; clamped at 0, extra pad at the BEGIN for upper."""
+    if not (data.is_static and kernel.is_static and out.is_static):
+        return 0, 0
+    dilated = kernel.dilated(dilation).value
+    total = max(0, (data.value - 1) * stride + dilated - out.value + output_padding)
+    small, big = total // 2, total - total // 2
+    return (big, small) if upper else (small, big)
+
+
+# --- batch and channels ---------------------------------------------------------------
+
+
+def output_batch(data: PartialShape) -> Explained:
+    if data.dims is None or not data.dims:
+        return Explained(DYNAMIC, "data rank unknown")
+    return Explained(data[0], "data[0] (N)")
+
+
+# --- channels -----------------------------------------------------------------------------
+
+
+def output_channels(
+    kernel_layout: tuple[str, ...], data: PartialShape, kernel: PartialShape
+) -> tuple[Explained, list[Problem]]:
+    """Check the data channels against the kernel and give the output channel dim (rules §2)."""
+    if kernel.dims is None:
+        return Explained(DYNAMIC, "kernel rank unknown"), []
+    c_in_axis, c_out_axis = kernel_layout.index("C_IN"), kernel_layout.index("C_OUT")
+    c_in, c_out = kernel[c_in_axis], kernel[c_out_axis]
+    data_c = data[1] if data.dims is not None and data.rank and data.rank > 1 else None
+    if "GROUPS" not in kernel_layout:
+        problems: list[Problem] = []
+        if data_c is not None and not data_c.compatible(c_in):
+            problems.append(
+                (
+                    rules.CHANNEL_MISMATCH,
+                    {
+                        "data_channels": data_c,
+                        "kernel_channels": c_in,
+                        "kernel_axis": f"(axis {c_in_axis}, C_IN)",
+                    },
+                )
+            )
+        return Explained(c_out, f"kernel[{c_out_axis}] (C_OUT)"), problems
+    groups = kernel[kernel_layout.index("GROUPS")]
+    problems = []
+    if data_c is not None and c_in.is_static:
+        # OpenVINO merges GROUPS with data C / C_IN: exact division is required (rules §2).
+        merged = groups & data_c.divide_exact(c_in.value) if c_in.value else None
+        if merged is None or merged.is_empty:
+            problems.append(
+                (
+                    rules.GROUP_MISMATCH,
+                    {
+                        "data_channels": data_c,
+                        "groups": groups,
+                        "per_group": c_in,
+                    },
+                )
+            )
+        else:
+            groups = merged
+    formula = f"{groups} * {c_out} (GROUPS * C_OUT)"
+    return Explained(groups * c_out, formula), problems

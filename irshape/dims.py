@@ -8,6 +8,7 @@ infers the same ``?``, ``1..`` and ``..10`` that OpenVINO does (rules §5.2).
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
@@ -113,10 +114,16 @@ class Dim:
         return Dim(_clip_times(self.lo, o.lo), _clip_times(self.hi, o.hi))
 
     def divide_exact(self, divisor: int) -> Dim:
-        """``Dimension / n``: the values of ``self`` that ``n`` divides, divided by ``n``."""
+        """``Dimension / n``: the values of ``self`` that ``n`` divides, divided by ``n``.
+
+        OpenVINO divides in double precision, so a huge upper bound rounds as a double does
+        (``4.. / 2`` is ``2..4611686018427387904``, rules §2).
+        """
+        if divisor == 1:
+            return self
         if self.lo == 0 and self.hi == INF:
             return DYNAMIC
-        return Dim.between(-(-self.lo // divisor), self.hi // divisor)
+        return Dim.between(math.ceil(self.lo / divisor), math.floor(self.hi / divisor))
 
     def floor_div(self, divisor: int) -> Dim:
         """``dim::floor_div``: an unbounded upper bound stays unbounded."""

@@ -1,0 +1,110 @@
+"""OpenVINO's interval arithmetic and dimension syntax (rules §5.1, §5.2), worked by hand."""
+
+import pytest
+
+from irshape.dims import DYNAMIC, INF, Dim, DimSyntaxError, PartialShape, parse_dim, parse_partial_shape
+
+
+@pytest.mark.parametrize(
+    ("literal", "lo", "hi"),
+    [
+        ("7", 7, 7),
+        ("07", 7, 7),
+        (" 7 ", 7, 7),
+        ("?", 0, INF),
+        ("-1", 0, INF),
+        ("..", 0, INF),
+        ("2..", 2, INF),
+        ("..5", 0, 5),
+        ("2..10", 2, 10),
+        ("2..2", 2, 2),
+        ("-2", 0, 0),
+        ("-100", 0, 0),  # negative values clip to 0
+        ("9223372036854775807", 0, INF),
+        ("9223372036854775808", 0, 0),
+    ],
+)
+def test_dimension_literals(literal: str, lo: int, hi: int) -> None:
+    assert parse_dim(literal) == Dim(lo, hi)
+
+
+@pytest.mark.parametrize("literal", ["x", "5.0", "+5", "1e3", "0x10", "1 .. 10", "(1"])
+def test_dimension_literals_openvino_rejects(literal: str) -> None:
+    with pytest.raises(DimSyntaxError):
+        parse_dim(literal)
+
+
+@pytest.mark.parametrize(
+    ("text", "printed"),
+    [
+        ("1,3,224,224", "[1,3,224,224]"),
+        ("[1,3,?,2..10]", "[1,3,?,2..10]"),
+        ("...", "[...]"),
+        ("[...]", "[...]"),
+        ("", "[]"),
+        ("[]", "[]"),
+        ("?,3,1..10,..20", "[?,3,1..10,..20]"),
+        ("1,5..2", "[1,?]"),
+    ],
+)
+def test_partial_shapes_print_like_openvino(text: str, printed: str) -> None:
+    assert str(parse_partial_shape(text)) == printed
+
+
+@pytest.mark.parametrize("text", ["1,3,,5", "1,3,5,5,"])
+def test_partial_shape_empty_field_rejected(text: str) -> None:
+    with pytest.raises(DimSyntaxError):
+        parse_partial_shape(text)
+
+
+def test_subtraction_clips_at_zero() -> None:
+    assert Dim(2, 10) - Dim.of(3) == Dim(0, 7)
+    assert Dim(2, INF) - Dim.of(3) == Dim(0, INF)
+    assert Dim.of(2) - Dim.of(5) == Dim.of(0)
+
+
+def test_addition_and_multiplication() -> None:
+    assert Dim(1, 4) + Dim(2, 3) == Dim(3, 7)
+    assert Dim(1, INF) + 1 == Dim(2, INF)
+    assert Dim(2, 3) * Dim(4, 5) == Dim(8, 15)
+    assert Dim(0, 3) * DYNAMIC == Dim(0, INF)
+    assert Dim.of(0) * DYNAMIC == Dim.of(0)  # 0 wins over infinity
+
+
+def test_divisions() -> None:
+    assert Dim(3, 10).floor_div(2) == Dim(1, 5)
+    assert Dim(3, INF).floor_div(2) == Dim(1, INF)
+    assert Dim(3, 10).ceil_div(2) == Dim(2, 5)
+    # exact division for the group count: [4,8] / 2 = [2,4]; 6 / 4 is empty; ? stays ?
+    assert Dim(4, 8).divide_exact(2) == Dim(2, 4)
+    assert Dim.of(6).divide_exact(4).is_empty
+    assert DYNAMIC.divide_exact(2) == DYNAMIC
+    # an unbounded C gives a finite upper bound, divided in double precision as OpenVINO does
+    # (rules §2): 4.. / 2 -> 2..4611686018427387904
+    assert Dim(4, INF).divide_exact(2) == Dim(2, 4611686018427387904)
+
+
+@pytest.mark.parametrize(
+    ("dim", "pad", "result"),
+    [
+        (Dim.of(6), 0, Dim.of(6)),
+        (Dim.of(6), -2, Dim.of(4)),
+        (Dim.of(2), -5, DYNAMIC),
+        (Dim(3, 10), -5, Dim(0, 5)),
+        (Dim(3, INF), 2, Dim(5, INF)),
+        (Dim(3, 4), -10, Dim(0, INF)),
+    ],
+)
+def test_padded(dim: Dim, pad: int, result: Dim) -> None:
+    assert dim.padded(pad) == result
+
+
+def test_dilated_kernel_of_zero_acts_as_one() -> None:
+    assert Dim.of(0).dilated(3) == Dim.of(1)
+    assert Dim.of(3).dilated(2) == Dim.of(5)
+
+
+def test_json_notation() -> None:
+    shape = PartialShape([Dim.of(1), DYNAMIC, Dim(2, 10), Dim(3, INF), Dim(0, 8)])
+    assert shape.to_json() == [1, "?", "2..10", "3..", "..8"]
+    assert PartialShape(None).to_json() is None

@@ -1,0 +1,63 @@
+"""The schemas ship inside the package, and the README's code table is the registry's."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+import irshape
+from irshape.rules import RULES, markdown_table
+from irshape.schema import all_schemas, find_schema
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_every_schema_file_loads_and_is_found_case_insensitively() -> None:
+    names = sorted(s.name for s in all_schemas())
+    assert names == sorted(p.stem for p in (ROOT / "schemas").glob("*.toml"))
+    assert names == [
+        "Convolution-1",
+        "ConvolutionBackpropData-1",
+        "GroupConvolution-1",
+        "GroupConvolutionBackpropData-1",
+    ]
+    assert find_schema("convolution") is find_schema("CONVOLUTION")
+    assert find_schema("Conv") is None
+
+
+def test_wheel_ships_the_schemas(tmp_path: Path) -> None:
+    subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "wheel",
+            "--no-deps",
+            "-q",
+            "-w",
+            str(tmp_path),
+            str(ROOT),
+        ],
+        check=True,
+    )
+    (wheel,) = tmp_path.glob("irshape-*.whl")
+    names = set(zipfile.ZipFile(wheel).namelist())
+    for schema in (ROOT / "schemas").glob("*.toml"):
+        assert f"irshape/schemas/{schema.name}" in names
+    assert "irshape/py.typed" in names
+
+
+def test_readme_code_table_is_generated_from_the_registry() -> None:
+    assert markdown_table() in (ROOT / "README.md").read_text()
+
+
+def test_every_rule_is_documented() -> None:
+    for rule in RULES.values():
+        assert rule.code.startswith("IRS") and len(rule.code) == 6
+        assert rule.summary and rule.why and rule.fix, rule.code
+
+
+def test_library_is_typed() -> None:
+    assert (Path(irshape.__file__).parent / "py.typed").exists()

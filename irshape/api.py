@@ -9,6 +9,7 @@ import traceback
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from irshape import rules
 from irshape.check.layer import TensorInfo, check_conv_layer, compare_declared
@@ -20,12 +21,21 @@ from irshape.ir.reader import ReadResult, read_bytes, read_file
 from irshape.results import FileReport
 from irshape.schema import find_schema
 
+if TYPE_CHECKING:
+    from irshape.execute.dryrun import DryRunOptions
+
 ShapeLike = PartialShape | str | Sequence[int]
 
 
-def check_file(path: str | Path, *, debug: bool = False) -> FileReport:
-    """Check the IR file at ``path`` (its sibling .bin is read for Const values)."""
-    return _check(lambda: read_file(path), str(path), debug)
+def check_file(
+    path: str | Path, *, debug: bool = False, dry_run: DryRunOptions | None = None
+) -> FileReport:
+    """Check the IR file at ``path`` (its sibling .bin is read for Const values).
+
+    With ``dry_run``, each convolution layer is also executed with numpy (imported only then)
+    and the shape it produces is compared with the declared one.
+    """
+    return _check(lambda: read_file(path), str(path), debug, dry_run)
 
 
 def check_string(text: str | bytes, *, path: str = "<string>", debug: bool = False) -> FileReport:
@@ -34,13 +44,19 @@ def check_string(text: str | bytes, *, path: str = "<string>", debug: bool = Fal
     return _check(lambda: read_bytes(data, path), path, debug)
 
 
-def _check(read: Callable[[], ReadResult], path: str, debug: bool) -> FileReport:
+def _check(
+    read: Callable[[], ReadResult], path: str, debug: bool, dry_run: DryRunOptions | None = None
+) -> FileReport:
     report = FileReport(path)
     try:
         result = read()
         report.diagnostics.extend(result.diagnostics)
         if result.document is not None:
             report.layers = check_document(result.document, report.diagnostics.append, debug=debug)
+            if dry_run is not None:
+                from irshape.execute.dryrun import dry_run as run_layers  # numpy: only when asked
+
+                run_layers(result.document, dry_run, report.diagnostics.append)
     except Exception as exc:  # a bug in irshape: a finding, never a traceback
         summary = f"{type(exc).__name__}: {exc}".splitlines()[0][:200]
         if debug:

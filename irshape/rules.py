@@ -416,6 +416,41 @@ DYNAMIC_RANK_OUTPUT = _rule(
     fix="Give the inputs static ranks, or the output_shape input a static length.",
 )
 
+# --- IRS5xx: dry runs -----------------------------------------------------------------------
+
+DRY_RUN_SHAPE_MISMATCH = _rule(
+    "IRS501", "dry-run-shape-mismatch", ERROR,
+    "the dry run produced an output of shape {produced}, but the port declares {declared}",
+    summary="Running the layer with numpy gives a shape other than the declared one.",
+    why="The dry run executes the layer on random data at the declared input shapes; its output "
+    "shape is what any runtime computes, whatever the declared dims say.",
+    fix="Write the produced shape into the output port's dims.",
+)
+DRY_RUN_SKIPPED = _rule(
+    "IRS502", "dry-run-skipped", INFO,
+    "not run: {reason}",
+    summary="A layer the dry run could not execute.",
+    why="A dry run needs static input shapes and known output_shape values; dynamic dims need a "
+    "size from --dim-value.",
+    fix="Give --dim-value N to run dynamic dims at size N.",
+)
+DRY_RUN_MEMORY = _rule(
+    "IRS503", "dry-run-memory", INFO,
+    "not run: it would need about {needed} of working memory, over the --max-memory limit of {limit}",
+    summary="A layer too large for the dry run's memory limit.",
+    why="The dry run estimates a layer's working memory before it allocates anything and skips the "
+    "layers over the limit, so that a large layer cannot exhaust the machine.",
+    fix="Raise --max-memory if the machine has the memory.",
+)
+DRY_RUN_FAILED = _rule(
+    "IRS504", "dry-run-failed", WARNING,
+    "the dry run could not execute the layer: {reason}",
+    summary="The numpy kernel refused the layer.",
+    why="Some attribute combinations OpenVINO's shape inference accepts cannot be executed, e.g. "
+    "negative pads_begin, which OpenVINO's CPU plugin refuses as well.",
+    fix="See the reason; usually the pads.",
+)
+
 # --- IRS9xx: irshape itself ----------------------------------------------------------------
 
 INTERNAL_ERROR = _rule(

@@ -82,4 +82,4 @@ def infer_backprop(
                     attrs.output_padding[axis],
                     upper,
                 )
-    return Inference(PartialShape(dims), formulas, tuple(pads_begin), tuple(pads_end), problems)
+    return Inference(PartialShape(dims), formulas, tuple(pads_begin), tuple(pads_end), problems, attrs)

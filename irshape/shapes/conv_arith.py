@@ -45,6 +45,7 @@ class Inference:
     pads_begin: tuple[int, ...] = ()
     pads_end: tuple[int, ...] = ()
     problems: list[Problem] = field(default_factory=list)
+    attributes: ConvAttributes | None = None  # the attributes with defaults applied
 
 
 @dataclass(frozen=True, slots=True)

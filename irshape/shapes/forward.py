@@ -45,4 +45,4 @@ def infer_forward(
             )
         elif attrs.auto_pad == "valid":
             pads_begin[axis] = pads_end[axis] = 0
-    return Inference(PartialShape(dims), formulas, tuple(pads_begin), tuple(pads_end), problems)
+    return Inference(PartialShape(dims), formulas, tuple(pads_begin), tuple(pads_end), problems, attrs)

@@ -1,0 +1,175 @@
+"""Dry runs: execute each convolution layer with numpy and confirm its output shape.
+
+Each layer runs at its declared input shapes, with Const kernels and output_shape values from
+the .bin and seeded random data for everything else. The pads come from irshape's own shape
+inference, so auto_pad is resolved exactly as OpenVINO resolves it. numpy is imported here
+only, and this module only when a dry run is asked for.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from irshape import rules
+from irshape.check.layer import TensorInfo, check_conv_layer
+from irshape.diagnostics import Diagnostic, Location
+from irshape.dims import static_shape
+from irshape.execute import kernels
+from irshape.execute.tensors import ConstReader, numpy_dtype
+from irshape.ir.model import Document, Layer
+from irshape.schema import OpSchema, find_schema
+from irshape.shapes.conv_arith import Inference
+
+Report = Callable[[Diagnostic], None]
+Progress = Callable[[int, int], None]
+
+
+@dataclass(frozen=True, slots=True)
+class DryRunOptions:
+    seed: int = 0
+    dim_value: int | None = None  # the size to run dynamic (-1) dims at; None skips such layers
+    max_memory: int = 1 << 30  # bytes of working memory one layer may use
+
+
+def dry_run(
+    document: Document, options: DryRunOptions, report: Report, progress: Progress | None = None
+) -> int:
+    """Run every convolution layer of ``document``; return how many ran."""
+    rng = np.random.default_rng(options.seed)
+    consts = ConstReader(document)
+    layers = [(layer, schema) for layer in document.layers if (schema := find_schema(layer.type))]
+    ran = 0
+    try:
+        for done, (layer, schema) in enumerate(layers):
+            ran += _run_layer(layer, schema, document.path, consts, rng, options, report)
+            if progress is not None:
+                progress(done + 1, len(layers))
+    finally:
+        consts.close()
+    return ran
+
+
+class _Skip(Exception):
+    """The layer cannot be run; the message is the reason, reported as an info finding."""
+
+
+def _run_layer(
+    layer: Layer,
+    schema: OpSchema,
+    path: str,
+    consts: ConstReader,
+    rng: np.random.Generator,
+    options: DryRunOptions,
+    report: Report,
+) -> int:
+    where = layer.location(path)
+    try:
+        shapes = [_static_dims(port.dims, options.dim_value) for port in layer.inputs]
+        arrays = _inputs(layer, shapes, consts, rng)
+        output_spatial = _output_shape_value(layer, consts) if len(layer.inputs) > 2 else None
+    except _Skip as skip:
+        report(rules.DRY_RUN_SKIPPED(where, reason=str(skip)))
+        return 0
+    infos = [TensorInfo(static_shape(s)) for s in shapes[:2]]
+    if output_spatial is not None:
+        infos.append(TensorInfo(static_shape([len(output_spatial)]), "i64", value=tuple(output_spatial)))
+    inference = check_conv_layer(schema, layer, infos, where, lambda _: None)
+    if inference is None or not inference.shape.is_static:
+        return 0  # the check has already reported why the layer is invalid
+    x, w = arrays
+    groups = w.shape[0] if schema.is_group else 1
+    attrs = _attributes(inference, schema, groups)
+    kind = "convolution" if schema.family == "forward" else "convolution_backprop"
+    if schema.family == "backprop":
+        attrs["output_spatial"] = output_spatial
+    try:
+        needed = kernels.estimate_working_bytes(kind, x.shape, w.shape, x.dtype, **attrs)
+        if needed > options.max_memory:
+            report(rules.DRY_RUN_MEMORY(where, needed=_bytes(needed), limit=_bytes(options.max_memory)))
+            return 0
+        run = kernels.convolution if kind == "convolution" else kernels.convolution_backprop
+        out = run(x, w, **attrs)
+    except ValueError as exc:
+        report(rules.DRY_RUN_FAILED(where, reason=str(exc)))
+        return 0
+    _compare(layer, out.shape, where, report)
+    return 1
+
+
+def _static_dims(dims: tuple[int, ...] | None, dim_value: int | None) -> tuple[int, ...]:
+    if not dims:
+        raise _Skip("an input port has no readable dims")
+    if -1 in dims:
+        if dim_value is None:
+            raise _Skip("an input has dynamic dims; give --dim-value N to run them at size N")
+        return tuple(dim_value if d == -1 else d for d in dims)
+    return dims
+
+
+def _inputs(
+    layer: Layer, shapes: list[tuple[int, ...]], consts: ConstReader, rng: np.random.Generator
+) -> tuple[np.ndarray, np.ndarray]:
+    if len(shapes) < 2:
+        raise _Skip("the layer has fewer than two inputs")
+    dtype = numpy_dtype(layer.inputs[0].precision) or np.dtype(np.float32)
+    if dtype.kind != "f":
+        raise _Skip(f"the dry run runs float data only, not {dtype}")
+    data = rng.standard_normal(shapes[0]).astype(dtype)
+    kernel = consts.value(layer, 1, shapes[1])
+    if kernel is None:
+        kernel = rng.standard_normal(shapes[1])
+    return data, kernel.astype(dtype)
+
+
+def _output_shape_value(layer: Layer, consts: ConstReader) -> list[int]:
+    value = consts.value(layer, 2, None)
+    if value is None:
+        raise _Skip("the value of the output_shape input is not known (no Const in the .bin)")
+    return [int(v) for v in value.reshape(-1)]
+
+
+def _attributes(inference: Inference, schema: OpSchema, groups: int) -> dict[str, Any]:
+    attrs = inference.attributes
+    assert attrs is not None
+    out: dict[str, Any] = {
+        "strides": attrs.strides,
+        "dilations": attrs.dilations,
+        "groups": groups,
+        "pads_begin": inference.pads_begin,
+        "pads_end": inference.pads_end,
+    }
+    if schema.family == "backprop":
+        out["output_padding"] = attrs.output_padding
+    return out
+
+
+def _compare(layer: Layer, produced: tuple[int, ...], where: Location, report: Report) -> None:
+    if not layer.outputs or not layer.outputs[0].dims:
+        return
+    port = layer.outputs[0]
+    declared = port.dims
+    assert declared is not None
+    if len(declared) != len(produced) or any(
+        d not in (-1, p) for d, p in zip(declared, produced, strict=False)
+    ):
+        report(
+            rules.DRY_RUN_SHAPE_MISMATCH(
+                where, line=port.line, port=port.id, produced=_shape(produced), declared=_shape(declared)
+            )
+        )
+
+
+def _shape(dims: tuple[int, ...]) -> str:
+    return "[" + ",".join(str(d) for d in dims) + "]"
+
+
+def _bytes(n: int) -> str:
+    for unit in ("B", "KiB", "MiB", "GiB"):
+        if n < 1024 or unit == "GiB":
+            return f"{n:.0f} {unit}" if unit == "B" else f"{n:.1f} {unit}"
+        n /= 1024  # type: ignore[assignment]
+    return f"{n} B"

@@ -1,0 +1,83 @@
+"""Tensors for execution: numpy dtypes for OpenVINO element types, and Const values from the .bin."""
+
+from __future__ import annotations
+
+import mmap
+from pathlib import Path
+
+import numpy as np
+
+from irshape.ir import element_types
+from irshape.ir.model import Document, Layer
+from irshape.ir.values import ListSyntaxError, parse_int_list
+
+_DTYPES = {
+    "f16": np.float16,
+    "f32": np.float32,
+    "f64": np.float64,
+    "i8": np.int8,
+    "i16": np.int16,
+    "i32": np.int32,
+    "i64": np.int64,
+    "u8": np.uint8,
+    "u16": np.uint16,
+    "u32": np.uint32,
+    "u64": np.uint64,
+    "boolean": np.bool_,
+}
+
+
+def numpy_dtype(type_name: str | None) -> np.dtype | None:
+    """The numpy dtype of an element type or port precision name, if numpy has one."""
+    name = element_types.from_precision(type_name) or element_types.from_element_type(type_name)
+    dtype = _DTYPES.get(name or "")
+    return None if dtype is None else np.dtype(dtype).newbyteorder("<")
+
+
+class ConstReader:
+    """Values of the Const layers feeding other layers, read from the memory-mapped .bin."""
+
+    def __init__(self, document: Document) -> None:
+        self.by_id = {layer.id: layer for layer in document.layers if layer.id is not None}
+        self.incoming = {(e.to_layer, e.to_port): e.from_layer for e in document.edges}
+        self._path: Path | None = document.weights_path
+        self._map: mmap.mmap | None = None
+
+    def producer(self, layer: Layer, input_index: int) -> Layer | None:
+        if input_index >= len(layer.inputs):
+            return None
+        source = self.incoming.get((layer.id or "", layer.inputs[input_index].id))
+        return None if source is None else self.by_id.get(source)
+
+    def value(self, layer: Layer, input_index: int, shape: tuple[int, ...] | None) -> np.ndarray | None:
+        """The value of a Const feeding ``layer``'s input, or None if there is none to read."""
+        const = self.producer(layer, input_index)
+        if const is None or (const.type or "").lower() != "const":
+            return None
+        return self.read(const, shape)
+
+    def read(self, const: Layer, shape: tuple[int, ...] | None = None) -> np.ndarray | None:
+        dtype = numpy_dtype(const.data.get("element_type"))
+        data = self._mapping()
+        try:
+            dims = parse_int_list(const.data.get("shape", "")).values
+            offset, size = int(const.data["offset"]), int(const.data["size"])
+        except (KeyError, ValueError, ListSyntaxError):
+            return None
+        count = int(np.prod(dims, dtype=np.int64))
+        if dtype is None or data is None or offset < 0 or count * dtype.itemsize > size:
+            return None
+        if offset + count * dtype.itemsize > len(data) or (shape is not None and tuple(dims) != shape):
+            return None
+        return np.frombuffer(data, dtype=dtype, count=count, offset=offset).reshape(dims)
+
+    def _mapping(self) -> mmap.mmap | None:
+        if self._map is None and self._path is not None and self._path.is_file():
+            with self._path.open("rb") as handle:
+                if self._path.stat().st_size:
+                    self._map = mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ)
+        return self._map
+
+    def close(self) -> None:
+        # Arrays returned by read() may still view the map; let them keep it alive.
+        self._map = None

@@ -8,7 +8,7 @@ Every finding is produced from a :class:`Rule` of the registry in :mod:`irshape.
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, fields, replace
 from typing import Any
 
 
@@ -38,20 +38,13 @@ class Location:
         return self if line is None else replace(self, line=line)
 
 
-@dataclass(frozen=True, slots=True)
-class Diagnostic:
-    """One finding. ``declared``/``expected`` carry the values compared, where there are any."""
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Diagnostic(Location):
+    """One finding, at its location. ``declared``/``expected`` carry the values compared."""
 
     code: str
     severity: Severity
     message: str
-    path: str
-    line: int | None = None
-    column: int = 1
-    layer_id: str | None = None
-    layer_name: str | None = None
-    layer_type: str | None = None
-    layer_version: str | None = None
     port: str | None = None
     axis: int | None = None
     declared: Any = None
@@ -117,18 +110,12 @@ class Rule:
         """Make a finding of this rule at ``where`` (``line`` overrides the location's)."""
         loc = where.at_line(line)
         return Diagnostic(
+            **{f.name: getattr(loc, f.name) for f in fields(Location)},
             code=self.code,
             severity=severity or self.severity,
             message=self.template.format_map(
                 _Args({"port": port, "axis": axis, "declared": declared, "expected": expected, **args})
             ),
-            path=loc.path,
-            line=loc.line,
-            column=loc.column,
-            layer_id=loc.layer_id,
-            layer_name=loc.layer_name,
-            layer_type=loc.layer_type,
-            layer_version=loc.layer_version,
             port=port,
             axis=axis,
             declared=declared,

@@ -37,61 +37,6 @@ LEGACY_PRECISIONS = {
     "F8E8M0": "f8e8m0",
 }
 
-# element_type names (matched case-insensitively in element_type attributes).
-ELEMENT_TYPES = frozenset(
-    {
-        "dynamic",
-        "undefined",
-        "boolean",
-        "bf16",
-        "f16",
-        "f32",
-        "f64",
-        "i4",
-        "i8",
-        "i16",
-        "i32",
-        "i64",
-        "u1",
-        "u2",
-        "u3",
-        "u4",
-        "u6",
-        "u8",
-        "u16",
-        "u32",
-        "u64",
-        "nf4",
-        "f8e4m3",
-        "f8e5m2",
-        "string",
-        "f4e2m1",
-        "f8e8m0",
-    }
-)
-
-# is_integral_number() in OpenVINO: what the output_shape input accepts.
-INTEGRAL = frozenset(
-    {
-        "i4",
-        "i8",
-        "i16",
-        "i32",
-        "i64",
-        "u1",
-        "u2",
-        "u3",
-        "u4",
-        "u6",
-        "u8",
-        "u16",
-        "u32",
-        "u64",
-        "string",
-        "dynamic",
-    }
-)
-
 # Bits per element, for Const sizes and for reading values from the .bin.
 BITS = {
     "boolean": 8,
@@ -119,6 +64,13 @@ BITS = {
     "f4e2m1": 4,
     "f8e8m0": 8,
 }
+
+# element_type names (matched case-insensitively in element_type attributes): every sized type,
+# plus "string", "dynamic" and its alias "undefined".
+ELEMENT_TYPES = frozenset(BITS) | {"string", "dynamic", "undefined"}
+
+# is_integral_number() in OpenVINO: what the output_shape input accepts (rules §1.2).
+INTEGRAL = frozenset(t for t in BITS if t[0] in "iu") | {"string", "dynamic"}
 
 
 def from_precision(precision: str | None) -> str | None:

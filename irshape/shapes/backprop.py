@@ -11,11 +11,9 @@ from irshape.dims import PartialShape
 from irshape.shapes.conv_arith import (
     ConvAttributes,
     Inference,
-    Problem,
     backprop_auto_pads,
     backprop_spatial,
-    output_batch,
-    output_channels,
+    batch_and_channels,
     spatial_dims,
 )
 
@@ -32,11 +30,7 @@ def infer_backprop(
 
     A value of unknown length is a shape of dynamic rank; values not known are ``?`` dims.
     """
-    problems: list[Problem] = []
-    batch = output_batch(data)
-    channels, channel_problems = output_channels(kernel_layout, data, kernel)
-    problems += channel_problems
-    dims, formulas = [batch.dim, channels.dim], [batch.formula, channels.formula]
+    dims, formulas, problems = batch_and_channels(kernel_layout, data, kernel)
     data_sp, kernel_sp = spatial_dims(data, num_spatial), spatial_dims(kernel, num_spatial)
     explicit = attrs.auto_pad == "explicit"
     pads_begin = list(attrs.pads_begin) if explicit else [0] * num_spatial

@@ -171,6 +171,15 @@ def output_batch(data: PartialShape) -> Explained:
     return Explained(data[0], "data[0] (N)")
 
 
+def batch_and_channels(
+    kernel_layout: tuple[str, ...], data: PartialShape, kernel: PartialShape
+) -> tuple[list[Dim], list[str], list[Problem]]:
+    """The output's two leading dims [N, C_OUT], their formulas, and the channel problems."""
+    batch = output_batch(data)
+    channels, problems = output_channels(kernel_layout, data, kernel)
+    return [batch.dim, channels.dim], [batch.formula, channels.formula], problems
+
+
 # --- channels -----------------------------------------------------------------------------
 
 

@@ -6,11 +6,9 @@ from irshape.dims import PartialShape
 from irshape.shapes.conv_arith import (
     ConvAttributes,
     Inference,
-    Problem,
+    batch_and_channels,
     forward_same_pads,
     forward_spatial,
-    output_batch,
-    output_channels,
     spatial_dims,
 )
 
@@ -22,11 +20,7 @@ def infer_forward(
     attrs: ConvAttributes,
     num_spatial: int,
 ) -> Inference:
-    problems: list[Problem] = []
-    batch = output_batch(data)
-    channels, channel_problems = output_channels(kernel_layout, data, kernel)
-    problems += channel_problems
-    dims, formulas = [batch.dim, channels.dim], [batch.formula, channels.formula]
+    dims, formulas, problems = batch_and_channels(kernel_layout, data, kernel)
     data_sp, kernel_sp = spatial_dims(data, num_spatial), spatial_dims(kernel, num_spatial)
     pads_begin, pads_end = list(attrs.pads_begin), list(attrs.pads_end)
     for axis in range(num_spatial):

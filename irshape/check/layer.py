@@ -142,19 +142,18 @@ def _check_ranks(
     where: Location,
     report: Report,
 ) -> bool:
-    usable = True
+    """Data rank 3/4/5 and the kernel rank that goes with it; False if the shape is unknowable."""
     if data.rank is not None and data.rank not in (3, 4, 5):
-        consequence = "; OpenVINO rejects the layer ('Expected a 3D, 4D or 5D tensor for the input.')"
         report(
             rules.DATA_RANK(
                 _port_where(layer, 0, where),
                 rank=data.rank,
                 shape=data,
                 op=schema.name,
-                consequence=consequence,
+                consequence=_data_rank_consequence(schema, data.rank, layer),
             )
         )
-        usable = False
+        return False  # the kernel rank has nothing valid to be compared with
     expected_rank = n + schema.kernel_non_spatial
     if kernel.rank is not None and kernel.rank != expected_rank:
         word = "Data" if schema.is_group and schema.family == "backprop" else "Data batch"
@@ -171,8 +170,18 @@ def _check_ranks(
                 ov_message=f"{word} and filters rank do not match",
             )
         )
-        usable = False
-    return usable
+        return False
+    return True
+
+
+def _data_rank_consequence(schema: OpSchema, rank: int, layer: Layer) -> str:
+    """What OpenVINO does with a data rank outside 3..5 (rules §3: ranks 0 and 1 are quirks)."""
+    if rank == 0 or (rank == 1 and schema.family == "backprop"):
+        return "; OpenVINO fails with an internal error while reading the model"
+    lists = ("strides", "dilations", "pads_begin", "pads_end")
+    if rank == 1 and not any(layer.data.get(name) for name in lists):
+        return "; OpenVINO accepts it and gives the output a dynamic rank"
+    return "; OpenVINO rejects the layer ('Expected a 3D, 4D or 5D tensor for the input.')"
 
 
 def _conv_attributes(schema: OpSchema, parsed: ParsedAttributes, n: int) -> ConvAttributes:

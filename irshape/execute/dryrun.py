@@ -69,28 +69,30 @@ def _run_layer(
     where = layer.location(path)
     try:
         shapes = [_static_dims(port.dims, options.dim_value) for port in layer.inputs]
-        arrays = _inputs(layer, shapes, consts, rng)
+        if len(shapes) < 2:
+            raise _Skip("the layer has fewer than two inputs")
+        dtype = _data_dtype(layer)
         output_spatial = _output_shape_value(layer, consts) if len(layer.inputs) > 2 else None
+        inference = _infer(layer, schema, shapes, output_spatial, where)
     except _Skip as skip:
         report(rules.DRY_RUN_SKIPPED(where, reason=str(skip)))
         return 0
-    infos = [TensorInfo(static_shape(s)) for s in shapes[:2]]
-    if output_spatial is not None:
-        infos.append(TensorInfo(static_shape([len(output_spatial)]), "i64", value=tuple(output_spatial)))
-    inference = check_conv_layer(schema, layer, infos, where, lambda _: None)
-    if inference is None or not inference.shape.is_static:
-        return 0  # the check has already reported why the layer is invalid
-    x, w = arrays
-    groups = w.shape[0] if schema.is_group else 1
+    if inference is None:
+        return 0  # invalid: the check has already reported why
+    groups = shapes[1][0] if schema.is_group else 1
     attrs = _attributes(inference, schema, groups)
     kind = "convolution" if schema.family == "forward" else "convolution_backprop"
     if schema.family == "backprop":
         attrs["output_spatial"] = output_spatial
     try:
-        needed = kernels.estimate_working_bytes(kind, x.shape, w.shape, x.dtype, **attrs)
+        _refuse_what_the_cpu_plugin_refuses(schema, inference)
+        # The memory guard comes before any allocation, inputs included.
+        needed = kernels.estimate_working_bytes(kind, shapes[0], shapes[1], dtype, **attrs)
+        needed += (np.prod(shapes[0]) + np.prod(shapes[1])) * dtype.itemsize
         if needed > options.max_memory:
-            report(rules.DRY_RUN_MEMORY(where, needed=_bytes(needed), limit=_bytes(options.max_memory)))
+            report(rules.DRY_RUN_MEMORY(where, needed=_bytes(int(needed)), limit=_bytes(options.max_memory)))
             return 0
+        x, w = _inputs(layer, shapes, dtype, consts, rng)
         run = kernels.convolution if kind == "convolution" else kernels.convolution_backprop
         out = run(x, w, **attrs)
     except ValueError as exc:
@@ -98,6 +100,36 @@ def _run_layer(
         return 0
     _compare(layer, out.shape, where, report)
     return 1
+
+
+def _infer(
+    layer: Layer,
+    schema: OpSchema,
+    shapes: list[tuple[int, ...]],
+    output_spatial: list[int] | None,
+    where: Location,
+) -> Inference | None:
+    """The inference at these static input shapes, for the pads OpenVINO resolves."""
+    infos = [TensorInfo(static_shape(s)) for s in shapes[:2]]
+    if output_spatial is not None:
+        infos.append(TensorInfo(static_shape([len(output_spatial)]), "i64", value=tuple(output_spatial)))
+    inference = check_conv_layer(schema, layer, infos, where, lambda _: None)
+    if inference is not None and not inference.shape.is_static:
+        raise _Skip(f"OpenVINO infers the dynamic output {inference.shape} even from static inputs")
+    return inference
+
+
+def _refuse_what_the_cpu_plugin_refuses(schema: OpSchema, inference: Inference) -> None:
+    """OpenVINO's CPU plugin cannot build layers with some negative pads (see kernels' docstring)."""
+    begin, end = inference.pads_begin, inference.pads_end
+    if any(b < 0 for b in begin) or (
+        schema.family == "forward" and any(b + e < 0 for b, e in zip(begin, end, strict=True))
+    ):
+        raise ValueError(
+            f"pads_begin={list(begin)} pads_end={list(end)}: OpenVINO's CPU plugin refuses to build a "
+            "layer with a negative pads_begin"
+            + (" or a negative pads_begin + pads_end" if schema.family == "forward" else "")
+        )
 
 
 def _static_dims(dims: tuple[int, ...] | None, dim_value: int | None) -> tuple[int, ...]:
@@ -110,19 +142,25 @@ def _static_dims(dims: tuple[int, ...] | None, dim_value: int | None) -> tuple[i
     return dims
 
 
-def _inputs(
-    layer: Layer, shapes: list[tuple[int, ...]], consts: ConstReader, rng: np.random.Generator
-) -> tuple[np.ndarray, np.ndarray]:
-    if len(shapes) < 2:
-        raise _Skip("the layer has fewer than two inputs")
+def _data_dtype(layer: Layer) -> np.dtype[Any]:
     dtype = numpy_dtype(layer.inputs[0].precision) or np.dtype(np.float32)
     if dtype.kind != "f":
         raise _Skip(f"the dry run runs float data only, not {dtype}")
-    data = rng.standard_normal(shapes[0]).astype(dtype)
+    return dtype
+
+
+def _inputs(
+    layer: Layer,
+    shapes: list[tuple[int, ...]],
+    dtype: np.dtype[Any],
+    consts: ConstReader,
+    rng: np.random.Generator,
+) -> tuple[np.ndarray, np.ndarray]:
+    data = rng.standard_normal(shapes[0], dtype=np.float32).astype(dtype, copy=False)
     kernel = consts.value(layer, 1, shapes[1])
     if kernel is None:
-        kernel = rng.standard_normal(shapes[1])
-    return data, kernel.astype(dtype)
+        kernel = rng.standard_normal(shapes[1], dtype=np.float32)
+    return data, kernel.astype(dtype, copy=False)
 
 
 def _output_shape_value(layer: Layer, consts: ConstReader) -> list[int]:

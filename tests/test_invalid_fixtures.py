@@ -1,0 +1,40 @@
+"""At least one fixture per diagnostic code, each triggering the code it is named after."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+import irshape
+from irshape.rules import RULES
+
+FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
+INVALID = sorted((FIXTURES / "invalid").glob("IRS*.xml"))
+# Codes whose fixtures live elsewhere, or that no input should ever trigger.
+ELSEWHERE = {
+    "IRS901": "an internal error is a bug; tests/test_hostile.py and the fuzz suite look for it",
+}
+
+
+def _codes(xml: Path) -> list[str]:
+    dry_run = None
+    if xml.name.startswith("IRS5"):
+        from irshape.execute.dryrun import DryRunOptions
+
+        dry_run = DryRunOptions()
+    return [d.code for d in irshape.check_file(xml, dry_run=dry_run).diagnostics]
+
+
+@pytest.mark.parametrize("xml", INVALID, ids=lambda p: p.stem)
+def test_fixture_triggers_its_code(xml: Path) -> None:
+    code = xml.name[:6]
+    codes = _codes(xml)
+    assert code in codes, codes
+    assert "IRS901" not in codes
+
+
+def test_every_code_has_a_fixture() -> None:
+    named = {p.name[:6] for p in FIXTURES.rglob("IRS*.xml")}
+    missing = sorted(set(RULES) - named - set(ELSEWHERE))
+    assert not missing, f"codes without a fixture: {missing}"

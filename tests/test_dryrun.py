@@ -67,7 +67,7 @@ def test_run_matches_openvino_cpu() -> None:
 def test_run_refuses_ops_it_cannot_execute() -> None:
     document = read_file(FIXTURES / "ir/conv_relu_deconv.xml").document
     assert document is not None
-    with pytest.raises(RunError, match="(?i)relu"):
+    with pytest.raises(RunError, match=r"(?i)relu"):
         run_document(document, {"input": np.zeros((1, 3, 32, 32), np.float32)})
 
 

@@ -76,7 +76,8 @@ def check_conv_layer(
             )
         )
         usable = False
-    validate_lengths(schema, parsed, n, at_data, report)
+    if data.shape.rank is None or data.shape.rank in (3, 4, 5):  # else n means nothing
+        validate_lengths(schema, parsed, n, at_data, report)
     if not usable:
         return None
     attrs = _conv_attributes(schema, parsed, n)

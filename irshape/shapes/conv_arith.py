@@ -64,7 +64,7 @@ def num_spatial(
     """The number of spatial axes, from the first source OpenVINO can read it from (rules §1.3)."""
     if data.rank is not None:
         return data.rank - DATA_NON_SPATIAL
-    if kernel.rank is not None:
+    if kernel.rank is not None and kernel.rank >= kernel_non_spatial:
         return kernel.rank - kernel_non_spatial
     if output_spatial is not None and output_spatial.rank:
         return output_spatial.rank

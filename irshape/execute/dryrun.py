@@ -88,7 +88,7 @@ def _run_layer(
         _refuse_what_the_cpu_plugin_refuses(schema, inference)
         # The memory guard comes before any allocation, inputs included.
         needed = kernels.estimate_working_bytes(kind, shapes[0], shapes[1], dtype, **attrs)
-        needed += (np.prod(shapes[0]) + np.prod(shapes[1])) * dtype.itemsize
+        needed += (int(np.prod(shapes[0])) + int(np.prod(shapes[1]))) * dtype.itemsize
         if needed > options.max_memory:
             report(rules.DRY_RUN_MEMORY(where, needed=_bytes(int(needed)), limit=_bytes(options.max_memory)))
             return 0

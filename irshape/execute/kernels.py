@@ -6,109 +6,182 @@ Public API
 ``convolution(x, w, *, strides, dilations, pads_begin, pads_end, groups) -> ndarray``
     Convolution-1 (``w`` is ``[C_OUT, C_IN, *k]``, ``groups == 1``) and GroupConvolution-1
     (``w`` is ``[G, C_OUT/G, C_IN/G, *k]``, ``groups == G``). Output ``[N, G*C_OUT/G, *out]`` with
-    ``out = floor((D + pb + pe - ((K-1)*d + 1)) / s) + 1`` per spatial axis.
+    ``out = floor((D + pb + pe - ((K-1)*d + 1)) / s) + 1`` per spatial axis; output position ``o``
+    reads input positions ``o*s + k*d - pb`` (zero outside the input).
 
 ``convolution_backprop(x, w, *, strides, dilations, pads_begin, pads_end, output_padding,
 groups, output_spatial=None) -> ndarray``
     ConvolutionBackpropData-1 (``w`` is ``[C_IN, C_OUT, *k]``, ``groups == 1``) and
     GroupConvolutionBackpropData-1 (``w`` is ``[G, C_IN/G, C_OUT/G, *k]``, ``groups == G``).
-    The full result has ``(D-1)*s + (K-1)*d + 1`` positions per axis; ``pads_begin`` positions are
-    cropped at the start and the output is ``full - pb - pe + output_padding`` long (positions past
-    the full result are zeros), or exactly ``output_spatial[i]`` long when ``output_spatial`` (the
-    value of the op's ``output_shape`` input) is given. With ``output_spatial``, ``pads_end`` and
-    ``output_padding`` do not influence the values: output position ``o`` is full position
-    ``o + pads_begin``, which is what OpenVINO's CPU plugin computes.
+    Input position ``i`` and kernel tap ``k`` contribute to the full-result position
+    ``i*s + k*d``; the full result has ``(D-1)*s + (K-1)*d + 1`` positions per axis. Output
+    position ``o`` is full position ``o + pads_begin`` (zero past the full result), and the output
+    is ``full - pads_begin - pads_end + output_padding`` long, or exactly ``output_spatial[i]``
+    long when ``output_spatial`` (the value of the op's ``output_shape`` input) is given; then
+    ``pads_end`` and ``output_padding`` do not influence the values. This is what OpenVINO's CPU
+    plugin computes, including with ``output_shape`` and every resolved ``auto_pad``.
 
 ``estimate_working_bytes(kind, x_shape, w_shape, dtype, *, strides, dilations, pads_begin,
 pads_end, groups, output_padding=None, output_spatial=None) -> int``
     ``kind`` is ``"convolution"`` or ``"convolution_backprop"``; the keyword arguments are those
-    of the corresponding kernel, ``x_shape``/``w_shape`` the shapes of ``x`` and ``w`` and ``dtype``
-    the element type of ``x``. Returns an upper estimate, in bytes, of the peak memory the kernel
-    allocates (the output array included, the inputs excluded), computed from the same plan the
-    kernel follows, so a caller can skip a layer over a memory limit before allocating anything.
-    It validates its arguments exactly like the kernel (same ``ValueError``s).
+    of that kernel (``output_padding`` may be left out for the backprop kernel: zeros),
+    ``x_shape``/``w_shape`` the shapes of ``x`` and ``w`` and ``dtype`` the dtype of ``x``.
+    Returns an upper estimate, in bytes, of the peak memory the kernel allocates: the output,
+    the scratch temporaries (phase grids, im2col tile, GEMM chunk, accumulator), converted
+    copies of x and w, a little Python bookkeeping. Not included: the inputs themselves (for a C-
+    contiguous ``x``; other layouts are copied once), OpenBLAS's own internal buffers, and a
+    scratch buffer kept from an earlier call (see ``release_scratch``). It is computed from the
+    same plan the kernel follows, so a caller can skip a layer over a memory limit before
+    allocating anything, and validates its arguments like the kernel (same ``ValueError``s).
+
+``release_scratch() -> None``
+    Frees the scratch buffer the kernels keep per thread between calls (at most
+    ``SCRATCH_KEEP_BYTES``, 64 MiB).
 
 Conventions shared by both kernels
 ----------------------------------
 * ``x`` is ``[N, C, *spatial]`` with 1, 2 or 3 spatial axes, dtype float16, float32 or float64.
-  The result has the dtype of ``x``. float16 is accumulated in float32, float32 in float32 and
-  float64 in float64; ``w`` is converted to that accumulation type.
+  The result has the dtype of ``x``. float16 and float32 accumulate in float32, float64 in
+  float64; ``w`` is converted to that accumulation type.
 * ``strides``, ``dilations``, ``pads_begin``, ``pads_end`` (and ``output_padding``) are
   sequences of ints, one per spatial axis. The pads are the *resolved* pads: the caller has
   already applied ``auto_pad`` the way OpenVINO does.
-* Invalid input (ranks, channel counts, list lengths, strides or dilations < 1, an empty
-  forward output, a negative backprop output size, an unsupported dtype) raises ``ValueError``.
+* Invalid arguments (ranks, channel counts, ``groups``, list lengths, strides or dilations < 1,
+  a kernel larger than the padded input, a negative backprop output size, a negative
+  ``output_spatial``, an unsupported dtype) raise ``ValueError``.
 
 Negative pads, and what OpenVINO's CPU plugin does with them
 ------------------------------------------------------------
 Established with openvino 2026.4.1 (``compile_model(..., "CPU")`` with
-``INFERENCE_PRECISION_HINT=f32``; on CPUs with bf16 support the plugin's default precision is
-bf16, which is off by ~1e-2):
+``INFERENCE_PRECISION_HINT=f32``: on CPUs with bf16 support the plugin's default precision is
+bf16, which is off by about 1e-2):
 
-* Forward ops: the CPU plugin runs the layer, and its values equal the plain arithmetic
-  meaning (a negative pad crops the input), exactly when every ``pads_begin >= 0`` and every
-  ``pads_begin + pads_end >= 0``. Otherwise compilation fails ("object is not initialized",
+* Forward ops: the CPU plugin builds the layer exactly when every ``pads_begin >= 0`` and every
+  ``pads_begin + pads_end >= 0``, and then computes the arithmetic meaning above (a negative
+  ``pads_end`` crops the input). Otherwise compilation fails ("object is not initialized" or
   "could not construct a memory descriptor"). Whenever ``pads_begin + pads_end < 0`` OpenVINO's
-  shape inference also disagrees with the arithmetic (a sum of -1 gives an open interval, a sum
-  <= -2 is ignored).
-* Backprop ops: the CPU plugin runs the layer, with the arithmetic meaning (negative
-  ``pads_end``/``output_padding`` extend/crop the end), exactly when every ``pads_begin >= 0``;
-  negative ``pads_begin`` fails ("could not create a primitive descriptor for the deconvolution").
-* The kernels follow the arithmetic meaning and raise :class:`UnsupportedByOpenVINOError`
-  (a ``ValueError``) in the cases above where the CPU plugin cannot run the layer.
+  shape inference disagrees with the arithmetic too (a sum of -1 gives an open interval ``N..``,
+  a sum <= -2 is ignored, as if the pads were 0).
+* Backprop ops: the CPU plugin builds the layer exactly when every ``pads_begin >= 0`` (negative
+  ``pads_end``/``output_padding`` are fine and arithmetic); a negative ``pads_begin`` fails
+  ("could not create a primitive descriptor for the deconvolution forward propagation
+  primitive"), with or without ``output_shape``.
+* The kernels raise :class:`UnsupportedByOpenVINOError` (a ``ValueError``) in exactly these
+  pad cases where the CPU plugin cannot build the layer.
+* Also found, not pad related: the CPU plugin cannot build a GroupConvolutionBackpropData with a
+  single group (``G == 1``) unless ``C_IN/G == C_OUT/G == 1`` (same "primitive descriptor"
+  error). That layer is well defined (it equals ConvolutionBackpropData), and the kernel
+  computes it.
 
-Zero-size dimensions produce zeros (an empty sum); a zero-size kernel axis counts as size 1 in
-the output-size formulas and a zero-size backprop data axis as size 1, as in OpenVINO's shape
-inference (the CPU plugin cannot build such layers, or returns uninitialised memory).
+Zero-size dimensions give zeros (an empty sum) or an empty array. A zero-size kernel axis counts
+as size 1 and a zero-size backprop data axis as size 1 in the output-size formulas, as in
+OpenVINO's shape inference (the CPU plugin itself cannot build a layer with an empty filter, and
+returns uninitialised memory for an empty backprop input).
 
 How it is computed
 ------------------
-Everything runs through one batched ``np.matmul`` over the group axis per chunk; no Python
-loop visits pixels, only kernel offsets (and, for im2col, tiles of output rows).
+All channel sums are batched ``np.matmul`` calls (GEMMs batched over images and groups; with an
+inner dimension of 1, e.g. depthwise, the GEMM is an outer product and done as a broadcast
+multiply). Python loops run over kernel taps, GEMM chunks and output-row tiles only, never over
+pixels.
 
-* Forward, "im2col": the padded input is unfolded into ``[N, G, C_IN/G * K, P_out]`` (one slice
-  copy per kernel offset) and multiplied by ``[G, C_OUT/G, C_IN/G * K]``; the output is tiled
-  along its first spatial axis so the unfolded buffer stays near ``CHUNK_BYTES``.
-* Forward, "scatter" (chosen when it moves less memory, i.e. when there are few output channels
-  per group compared with input channels per group, as in the GroupConvolution spec example): one
-  GEMM ``[G, K * C_OUT/G, C_IN/G] @ [N, G, C_IN/G, P_in]`` gives every kernel offset's
-  contribution at every input position, then one strided, clipped in-place add per kernel offset
-  gathers them into the output.
-* Backprop: one GEMM ``[G, K * C_OUT/G, C_IN/G] @ [N, G, C_IN/G, P_in]`` gives all kernel-offset
-  contributions, then one strided, clipped in-place add per kernel offset scatters them into the
-  output (cropping and zero extension are done by the clipping, no full-size buffer).
-* The scatter GEMMs are chunked over kernel offsets so their result stays near ``CHUNK_BYTES``.
+Per axis, a tap offset ``k*d`` is split as ``shift*s + phase``. A "phase grid" holds the
+positions ``t*s + phase`` of one phase (``t = 0, 1, ...``), so a tap becomes a pure shift by
+``shift`` inside a grid, and in C order a shift of every axis at once is one flat offset.
+
+* Backprop ("scatter"): x is zero-padded at the end of each axis to the grid shape
+  ``D + max(shift)``; one GEMM ``[G, taps*C_OUT/G, C_IN/G] @ [N, G, C_IN/G, grid]`` per chunk of
+  taps gives every tap's contribution at every input position; each tap is then ONE contiguous
+  in-place add of its flat-shifted result into the accumulator of its phase (``s`` phases per
+  axis). The grids are large enough that real data never wraps into a neighbouring row or plane
+  (only zero padding wraps, or lands on positions that are discarded). Finally each phase grid
+  is copied, cropped by ``pads_begin``, into its strided slice of the output; positions past
+  the full result are zeros.
+* Forward, "scatter" (chosen when ``2 * C_OUT/G <= C_IN/G``, as in the GroupConvolution spec
+  examples): the padded input is split into the phase grids the taps use (shape
+  ``out + max(shift)``), one GEMM per phase and chunk of taps, then one flat-shifted contiguous
+  add per tap gathers the contributions; the output is the cropped accumulator.
+* Forward, "im2col" (otherwise): the same phase grids are unfolded into
+  ``[N, G, C_IN/G * taps, rows * rest]`` (one unit-stride slice copy per tap) and multiplied by
+  ``[G, C_OUT/G, C_IN/G * taps]`` straight into the output, in tiles of output rows.
+* Chunks and tiles are sized so that one GEMM result or unfolded tile stays near
+  ``CHUNK_BYTES``.
+* Temporaries are carved from one scratch buffer per thread that is kept between calls while it
+  is at most ``SCRATCH_KEEP_BYTES`` (fresh large allocations cost page faults, which are slow in
+  virtual machines); ``release_scratch()`` frees it. The returned array never aliases it.
 """
 
 from __future__ import annotations
 
 import math
+import threading
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Literal
 
 import numpy as np
 
 __all__ = [
     "CHUNK_BYTES",
+    "SCRATCH_KEEP_BYTES",
     "UnsupportedByOpenVINOError",
     "convolution",
     "convolution_backprop",
     "estimate_working_bytes",
+    "release_scratch",
 ]
 
 #: Target size in bytes of one GEMM-result (scatter) or unfolded-input (im2col) chunk.
-CHUNK_BYTES = 8 * 2**20
+CHUNK_BYTES = 4 * 2**20
 
+#: Forward method: "auto" (by estimated memory traffic), "im2col" or "scatter" (for tests).
+FORWARD_METHOD: Literal["auto", "im2col", "scatter"] = "auto"
+
+#: Largest scratch buffer kept (per thread) between kernel calls.
+SCRATCH_KEEP_BYTES = 64 * 2**20
+
+_ALIGN = 64
 _SUPPORTED_DTYPES = (np.dtype(np.float16), np.dtype(np.float32), np.dtype(np.float64))
+_scratch_cache = threading.local()
 
 
 class UnsupportedByOpenVINOError(ValueError):
-    """The arguments are well defined arithmetically, but OpenVINO's CPU plugin cannot run them.
+    """Arithmetically well defined, but OpenVINO's CPU plugin cannot build such a layer.
 
-    Raised for negative ``pads_begin`` (all four ops) and, for the forward ops, for
+    Raised for a negative ``pads_begin`` (all four ops) and, for the forward ops, for
     ``pads_begin + pads_end < 0`` on some axis.
     """
+
+
+def release_scratch() -> None:
+    """Free this thread's cached scratch buffer."""
+    _scratch_cache.buf = None
+
+
+def _scratch(specs: Sequence[tuple[tuple[int, ...], np.dtype[Any]]]) -> list[np.ndarray]:
+    """Uninitialised arrays of the given shapes carved from this thread's scratch buffer."""
+    offsets = []
+    total = 0
+    for shape, dtype in specs:
+        offsets.append(total)
+        total += -(-math.prod(shape) * dtype.itemsize // _ALIGN) * _ALIGN
+    buf: np.ndarray | None = getattr(_scratch_cache, "buf", None)
+    if buf is None or buf.nbytes < total + _ALIGN:
+        _scratch_cache.buf = buf = None  # drop the old buffer before allocating a larger one
+        buf = np.empty(total + _ALIGN, dtype=np.uint8)
+        if total <= SCRATCH_KEEP_BYTES:
+            _scratch_cache.buf = buf
+    base = -buf.ctypes.data % _ALIGN
+    out = []
+    for (shape, dtype), offset in zip(specs, offsets, strict=True):
+        start = base + offset
+        size = math.prod(shape) * dtype.itemsize
+        out.append(buf[start : start + size].view(dtype).reshape(shape))
+    return out
+
+
+def _scratch_bytes(specs: Sequence[tuple[tuple[int, ...], np.dtype[Any]]]) -> int:
+    return sum(-(-math.prod(shape) * dtype.itemsize // _ALIGN) * _ALIGN for shape, dtype in specs) + _ALIGN
 
 
 @dataclass(frozen=True)
@@ -129,18 +202,11 @@ class _Plan:
     pads_begin: tuple[int, ...]
     x_dtype: np.dtype[Any]
     compute_dtype: np.dtype[Any]
-    chunk: int  # kernel offsets per GEMM (scatter) or output rows per tile (im2col)
+    chunk: int  # kernel taps per GEMM (scatter) or output rows per tile (im2col)
 
     @property
     def kernel_volume(self) -> int:
         return math.prod(self.kernel)
-
-    @property
-    def phases(self) -> int:
-        """Last-axis phases of the backprop accumulator (1: accumulate in the output itself)."""
-        if self.backprop and self.strides[-1] > 1 and self.out_spatial[-1] > 0:
-            return self.strides[-1]
-        return 1
 
     @property
     def out_shape(self) -> tuple[int, ...]:
@@ -148,54 +214,80 @@ class _Plan:
 
     @property
     def empty(self) -> bool:
-        """True when the result is all zeros or has no elements (nothing to multiply)."""
-        return 0 in (
-            self.n,
-            self.groups,
-            self.cin_g,
-            self.cout_g,
-            *self.in_spatial,
-            *self.kernel,
-            *self.out_spatial,
-        )
+        """True when the result has no elements or is all zeros (an empty sum)."""
+        sizes = (self.n, self.groups, self.cin_g, self.cout_g, *self.in_spatial, *self.kernel)
+        return 0 in (*sizes, *self.out_spatial)
 
-    def padded_spatial(self) -> tuple[int, ...]:
-        """Extent of the padded input an im2col forward pass reads."""
-        return tuple(
-            (o - 1) * s + (k - 1) * d + 1
-            for o, k, s, d in zip(self.out_spatial, self.kernel, self.strides, self.dilations, strict=True)
-        )
+    def taps(self) -> list[tuple[tuple[int, ...], tuple[int, ...]]]:
+        """(phase, shift) of every kernel tap, in C order: ``k*d == shift*s + phase`` per axis."""
+        out = []
+        for k in np.ndindex(*self.kernel):
+            offs = [ki * d for ki, d in zip(k, self.dilations, strict=True)]
+            out.append(
+                (
+                    tuple(o % s for o, s in zip(offs, self.strides, strict=True)),
+                    tuple(o // s for o, s in zip(offs, self.strides, strict=True)),
+                )
+            )
+        return out
 
-    def buffers(self) -> dict[str, int]:
-        """Bytes of every array the kernel allocates (upper bounds)."""
-        c = self.compute_dtype.itemsize
-        kv = self.kernel_volume
-        p_in = math.prod(self.in_spatial)
-        p_out = math.prod(self.out_spatial)
-        n_out = self.n * self.groups * self.cout_g * p_out
-        sizes = {"output": n_out * c}
-        if self.compute_dtype != self.x_dtype:
-            sizes["input_cast"] = self.n * self.groups * self.cin_g * p_in * c
-            sizes["output_cast"] = n_out * self.x_dtype.itemsize
-        sizes["weights"] = 2 * self.groups * self.cout_g * self.cin_g * kv * c
-        if self.empty:
-            return sizes
+    def grid(self) -> tuple[int, ...]:
+        """Spatial shape of the phase grids that the GEMMs and the shifted adds work on.
+
+        Backprop: full-result position ``t*s + phase``; forward: padded-input position
+        ``t*s + phase``. Large enough that no shifted add crosses a row of real data.
+        """
+        dims = []
+        for a, size in enumerate(self.in_spatial):
+            s, out = self.strides[a], self.out_spatial[a]
+            u_max = (_dilated(self.kernel[a], self.dilations[a]) - 1) // s
+            if self.backprop:  # the full result: t < D + u_max (phase-wise)
+                dims.append(size + u_max)
+            else:
+                dims.append(out + u_max)
+        return tuple(dims)
+
+    def phase_count(self) -> int:
+        return math.prod(self.strides) if self.backprop else len({ph for ph, _ in self.taps()})
+
+    def input_is_grid(self) -> bool:
+        """The input itself can serve as the (single) phase grid: no padded copy needed."""
+        if self.grid() != self.in_spatial:
+            return False
+        return self.backprop or (max(self.strides) == 1 and not any(self.pads_begin))
+
+    def scratch_specs(self) -> list[tuple[tuple[int, ...], np.dtype[Any]]]:
+        """Shapes of the temporaries, in the order the kernels unpack them."""
+        c = self.compute_dtype
+        n, g, cin_g, cout_g = self.n, self.groups, self.cin_g, self.cout_g
+        grid = self.grid()
+        p_grid = math.prod(grid)
+        specs: list[tuple[tuple[int, ...], np.dtype[Any]]] = []
+        if not self.input_is_grid():
+            phases = 1 if self.backprop else self.phase_count()
+            specs.append(((phases, n, g, cin_g, *grid), c))
         if self.method == "im2col":
-            p_pad = math.prod(self.padded_spatial())
-            sizes["padded_input"] = self.n * self.groups * self.cin_g * p_pad * c
-            rest = math.prod(self.out_spatial[1:])
-            sizes["im2col"] = self.n * self.groups * self.cin_g * kv * self.chunk * rest * c
-            if self.chunk < self.out_spatial[0]:
-                # matmul into a non-contiguous slice of the output may buffer its result.
-                sizes["gemm_result"] = self.n * self.groups * self.cout_g * self.chunk * rest * c
+            rest = self.out_spatial[1:]
+            specs.append(((n, g, cin_g, self.kernel_volume, self.chunk, *rest), c))
+            if self.compute_dtype != self.x_dtype:
+                specs.append(((n, g, cout_g, math.prod(self.out_spatial)), c))
         else:
-            sizes["gemm_result"] = self.n * self.groups * self.chunk * self.cout_g * p_in * c
-            if self.phases > 1:
-                last = self.out_spatial[-1]
-                padded_out = p_out // last * (-(-last // self.phases) * self.phases)
-                sizes["output"] = self.n * self.groups * self.cout_g * padded_out * c
-                sizes["output_cast"] = n_out * self.x_dtype.itemsize
-        return sizes
+            specs.append(((n * g, self.chunk * cout_g * p_grid), c))
+            acc_phases = self.phase_count() if self.backprop else 1
+            specs.append(((acc_phases, n * g, cout_g * p_grid), c))
+        return specs
+
+    def working_bytes(self) -> int:
+        """Upper estimate of everything the kernel allocates (see estimate_working_bytes)."""
+        c = self.compute_dtype.itemsize
+        total = math.prod(self.out_shape) * self.x_dtype.itemsize
+        if self.empty:
+            return total
+        if self.compute_dtype != self.x_dtype:  # converted copy of x
+            total += self.n * self.groups * self.cin_g * math.prod(self.in_spatial) * c
+        total += 3 * self.groups * self.cin_g * self.cout_g * self.kernel_volume * c  # weight copies
+        total += 16 * 1024 + 1024 * self.kernel_volume  # Python bookkeeping (tap lists, slices)
+        return total + _scratch_bytes(self.scratch_specs())
 
 
 def _ints(name: str, values: Sequence[int], nd: int) -> tuple[int, ...]:
@@ -217,7 +309,22 @@ def _ceil_div(a: int, b: int) -> int:
     return -(-a // b)
 
 
-def _common(
+@dataclass(frozen=True)
+class _Checked:
+    x_shape: tuple[int, ...]
+    x_dtype: np.dtype[Any]
+    compute_dtype: np.dtype[Any]
+    groups: int
+    cin_g: int
+    cout_g: int
+    kernel: tuple[int, ...]
+    strides: tuple[int, ...]
+    dilations: tuple[int, ...]
+    pads_begin: tuple[int, ...]
+    pads_end: tuple[int, ...]
+
+
+def _check_common(
     x_shape: Sequence[int],
     w_shape: Sequence[int],
     dtype: Any,
@@ -227,46 +334,42 @@ def _common(
     pads_begin: Sequence[int],
     pads_end: Sequence[int],
     backprop: bool,
-) -> tuple[Any, ...]:
-    x_shape = tuple(int(v) for v in x_shape)
-    w_shape = tuple(int(v) for v in w_shape)
+) -> _Checked:
+    xs = tuple(int(v) for v in x_shape)
+    ws = tuple(int(v) for v in w_shape)
     x_dtype = np.dtype(dtype)
     if x_dtype not in _SUPPORTED_DTYPES:
         raise ValueError(f"unsupported dtype {x_dtype}: expected float16, float32 or float64")
     compute = np.dtype(np.float64) if x_dtype == np.float64 else np.dtype(np.float32)
-    if len(x_shape) not in (3, 4, 5):
-        raise ValueError(f"x must have rank 3, 4 or 5 ([N, C, *spatial]), got shape {x_shape}")
-    nd = len(x_shape) - 2
-    groups = int(groups)
-    if len(w_shape) == len(x_shape):
+    if len(xs) not in (3, 4, 5):
+        raise ValueError(f"x must have rank 3, 4 or 5 ([N, C, *spatial]), got shape {list(xs)}")
+    nd = len(xs) - 2
+    if len(ws) == len(xs):
         if groups != 1:
-            raise ValueError(f"groups={groups} needs a grouped filter of rank {len(x_shape) + 1}")
-        w_g = (1, *w_shape)
-    elif len(w_shape) == len(x_shape) + 1:
-        if groups != w_shape[0]:
-            raise ValueError(f"groups={groups} differs from the filter's first dim {w_shape[0]}")
-        w_g = w_shape
+            raise ValueError(f"groups={groups} needs a grouped filter of rank {len(xs) + 1}")
+        wg = (1, *ws)
+    elif len(ws) == len(xs) + 1:
+        if groups != ws[0]:
+            raise ValueError(f"groups={groups} differs from the filter's first dimension {ws[0]}")
+        wg = ws
     else:
-        raise ValueError(f"filter rank {len(w_shape)} does not fit data rank {len(x_shape)}")
-    if backprop:
-        g, cin_g, cout_g = w_g[0], w_g[1], w_g[2]
-    else:
-        g, cout_g, cin_g = w_g[0], w_g[1], w_g[2]
-    if x_shape[1] != g * cin_g:
-        raise ValueError(f"data channels {x_shape[1]} != groups {g} x filter input channels {cin_g}")
-    strides_t = _ints("strides", strides, nd)
-    dilations_t = _ints("dilations", dilations, nd)
+        raise ValueError(f"filter rank {len(ws)} does not fit data rank {len(xs)}")
+    cin_g, cout_g = (wg[1], wg[2]) if backprop else (wg[2], wg[1])
+    if xs[1] != wg[0] * cin_g:
+        raise ValueError(f"data channels {xs[1]} != groups {wg[0]} x filter input channels per group {cin_g}")
+    s = _ints("strides", strides, nd)
+    d = _ints("dilations", dilations, nd)
     pb = _ints("pads_begin", pads_begin, nd)
     pe = _ints("pads_end", pads_end, nd)
-    if min(strides_t) < 1:
-        raise ValueError(f"strides must be >= 1, got {list(strides_t)}")
-    if min(dilations_t) < 1:
-        raise ValueError(f"dilations must be >= 1, got {list(dilations_t)}")
+    if min(s) < 1:
+        raise ValueError(f"strides must be >= 1, got {list(s)}")
+    if min(d) < 1:
+        raise ValueError(f"dilations must be >= 1, got {list(d)}")
     if min(pb) < 0:
         raise UnsupportedByOpenVINOError(
-            f"negative pads_begin {list(pb)}: OpenVINO's CPU plugin cannot compile this layer"
+            f"negative pads_begin {list(pb)}: OpenVINO's CPU plugin cannot build this layer"
         )
-    return (x_shape, x_dtype, compute, nd, g, cin_g, cout_g, w_g[3:], strides_t, dilations_t, pb, pe)
+    return _Checked(xs, x_dtype, compute, wg[0], cin_g, cout_g, wg[3:], s, d, pb, pe)
 
 
 def _plan_forward(
@@ -280,41 +383,44 @@ def _plan_forward(
     pads_end: Sequence[int],
     groups: int,
 ) -> _Plan:
-    (x_shape, x_dtype, compute, nd, g, cin_g, cout_g, kernel, s, d, pb, pe) = _common(
-        x_shape, w_shape, dtype, groups, strides, dilations, pads_begin, pads_end, False
-    )
-    if any(b + e < 0 for b, e in zip(pb, pe, strict=True)):
+    ck = _check_common(x_shape, w_shape, dtype, groups, strides, dilations, pads_begin, pads_end, False)
+    if any(b + e < 0 for b, e in zip(ck.pads_begin, ck.pads_end, strict=True)):
         raise UnsupportedByOpenVINOError(
-            f"pads_begin {list(pb)} + pads_end {list(pe)} is negative on some axis: OpenVINO's "
-            "shape inference ignores such pads and its CPU plugin cannot compile the layer"
+            f"pads_begin {list(ck.pads_begin)} + pads_end {list(ck.pads_end)} is negative on some "
+            "axis: OpenVINO's shape inference ignores such pads and its CPU plugin cannot build "
+            "the layer"
         )
-    spatial = x_shape[2:]
+    spatial = ck.x_shape[2:]
     out = []
-    for axis in range(nd):
-        extent = spatial[axis] + pb[axis] + pe[axis]
-        kd = _dilated(kernel[axis], d[axis])
+    for axis, size in enumerate(spatial):
+        extent = size + ck.pads_begin[axis] + ck.pads_end[axis]
+        kd = _dilated(ck.kernel[axis], ck.dilations[axis])
         if kd > extent:
             raise ValueError(
                 f"kernel after dilation ({kd}) is larger than the padded data ({extent}) "
                 f"at spatial axis {axis}"
             )
-        out.append((extent - kd) // s[axis] + 1)
-    n = x_shape[0]
-    p_in, p_out = math.prod(spatial), math.prod(out)
-    c = compute.itemsize
-    # Memory moved: im2col writes and reads C_IN/G*K values per output position; scatter writes a
-    # GEMM result of K*C_OUT/G values per input position and reads K*C_OUT/G per output position.
-    method: Literal["im2col", "scatter"] = "scatter" if cout_g * (p_in + p_out) <= cin_g * p_out else "im2col"
-    kv = math.prod(kernel)
+        out.append((extent - kd) // ck.strides[axis] + 1)
+    plan = _Plan(
+        False, "scatter", ck.x_shape[0], ck.groups, ck.cin_g, ck.cout_g, spatial, ck.kernel,
+        tuple(out), ck.strides, ck.dilations, ck.pads_begin, ck.x_dtype, ck.compute_dtype, 1,
+    )  # fmt: skip
+    method = FORWARD_METHOD
+    if method == "auto":
+        # Memory traffic per kernel tap and output position: im2col writes and reads back
+        # C_IN/G values; scatter writes and reads back C_OUT/G GEMM values and updates C_OUT/G
+        # accumulator values.
+        method = "scatter" if 2 * ck.cout_g <= ck.cin_g else "im2col"
     if method == "scatter":
-        per_offset = max(1, n * g * cout_g * p_in * c)
-        chunk = max(1, min(kv, CHUNK_BYTES // per_offset))
-    else:
-        per_row = max(1, n * g * cin_g * kv * math.prod(out[1:]) * c)
-        chunk = max(1, min(out[0], CHUNK_BYTES // per_row))
-    return _Plan(
-        False, method, n, g, cin_g, cout_g, spatial, kernel, tuple(out), s, d, pb, x_dtype, compute, chunk
-    )
+        chunk = CHUNK_BYTES // _bytes(plan.n * plan.groups * plan.cout_g * math.prod(plan.grid()), plan)
+        return replace(plan, chunk=max(1, min(plan.kernel_volume, chunk)))
+    per_row = plan.n * plan.groups * plan.cin_g * plan.kernel_volume * math.prod(out[1:])
+    chunk = CHUNK_BYTES // _bytes(per_row, plan)
+    return replace(plan, method="im2col", chunk=max(1, min(out[0], chunk)))
+
+
+def _bytes(count: int, plan: _Plan) -> int:
+    return max(1, count * plan.compute_dtype.itemsize)
 
 
 def _plan_backprop(
@@ -330,31 +436,35 @@ def _plan_backprop(
     groups: int,
     output_spatial: Sequence[int] | None = None,
 ) -> _Plan:
-    (x_shape, x_dtype, compute, nd, g, cin_g, cout_g, kernel, s, d, pb, pe) = _common(
-        x_shape, w_shape, dtype, groups, strides, dilations, pads_begin, pads_end, True
-    )
+    ck = _check_common(x_shape, w_shape, dtype, groups, strides, dilations, pads_begin, pads_end, True)
+    spatial = ck.x_shape[2:]
+    nd = len(spatial)
     op = _ints("output_padding", output_padding, nd)
-    spatial = x_shape[2:]
     if output_spatial is not None:
         out = _ints("output_spatial", output_spatial, nd)
         if min(out) < 0:
             raise ValueError(f"output_spatial must be >= 0, got {list(out)}")
     else:
-        full = [max(spatial[a] - 1, 0) * s[a] + _dilated(kernel[a], d[a]) for a in range(nd)]
-        out = tuple(full[a] - pb[a] - pe[a] + op[a] for a in range(nd))
+        out = tuple(
+            max(spatial[a] - 1, 0) * ck.strides[a]
+            + _dilated(ck.kernel[a], ck.dilations[a])
+            - ck.pads_begin[a]
+            - ck.pads_end[a]
+            + op[a]
+            for a in range(nd)
+        )
         if min(out) < 0:
             raise ValueError(f"output spatial size {list(out)} is negative (OpenVINO infers a dynamic dim)")
-    n = x_shape[0]
-    kv = math.prod(kernel)
-    per_offset = max(1, n * g * cout_g * math.prod(spatial) * compute.itemsize)
-    chunk = max(1, min(kv, CHUNK_BYTES // per_offset))
-    return _Plan(
-        True, "scatter", n, g, cin_g, cout_g, spatial, kernel, out, s, d, pb, x_dtype, compute, chunk
-    )
+    plan = _Plan(
+        True, "scatter", ck.x_shape[0], ck.groups, ck.cin_g, ck.cout_g, spatial, ck.kernel, out,
+        ck.strides, ck.dilations, ck.pads_begin, ck.x_dtype, ck.compute_dtype, 1,
+    )  # fmt: skip
+    chunk = CHUNK_BYTES // _bytes(plan.n * plan.groups * plan.cout_g * math.prod(plan.grid()), plan)
+    return replace(plan, chunk=max(1, min(plan.kernel_volume, chunk)))
 
 
 def estimate_working_bytes(
-    kind: Literal["convolution", "convolution_backprop"],
+    kind: str,
     x_shape: Sequence[int],
     w_shape: Sequence[int],
     dtype: Any,
@@ -367,43 +477,32 @@ def estimate_working_bytes(
     output_padding: Sequence[int] | None = None,
     output_spatial: Sequence[int] | None = None,
 ) -> int:
-    """Upper estimate of the bytes the kernel allocates (output included, inputs excluded).
+    """Upper estimate of the bytes the kernel allocates: output plus every temporary.
 
     ``kind`` selects the kernel (``"convolution"`` or ``"convolution_backprop"``); the keyword
-    arguments are the kernel's own. ``output_padding`` defaults to zeros for the backprop kernel
-    and must be left out (or None) for the forward one. Raises the kernel's ``ValueError`` for
-    invalid arguments.
+    arguments are the kernel's own (``output_padding`` defaults to zeros for the backprop kernel
+    and must be None for the forward one), ``x_shape``/``w_shape`` the shapes of ``x``/``w`` and
+    ``dtype`` the dtype of ``x``. Raises the kernel's ``ValueError`` for invalid arguments.
+    The per-thread scratch buffer may already be allocated, so this is an upper bound.
     """
     if kind == "convolution":
         if output_padding is not None or output_spatial is not None:
-            raise ValueError("output_padding/output_spatial only apply to convolution_backprop")
+            raise ValueError("output_padding and output_spatial only apply to convolution_backprop")
         plan = _plan_forward(
-            x_shape,
-            w_shape,
-            dtype,
-            strides=strides,
-            dilations=dilations,
-            pads_begin=pads_begin,
-            pads_end=pads_end,
-            groups=groups,
-        )
+            x_shape, w_shape, dtype, strides=strides, dilations=dilations,
+            pads_begin=pads_begin, pads_end=pads_end, groups=groups,
+        )  # fmt: skip
     elif kind == "convolution_backprop":
-        nd = len(x_shape) - 2
+        if output_padding is None:
+            output_padding = [0] * max(len(x_shape) - 2, 0)
         plan = _plan_backprop(
-            x_shape,
-            w_shape,
-            dtype,
-            strides=strides,
-            dilations=dilations,
-            pads_begin=pads_begin,
-            pads_end=pads_end,
-            output_padding=output_padding if output_padding is not None else [0] * max(nd, 0),
-            groups=groups,
-            output_spatial=output_spatial,
-        )
+            x_shape, w_shape, dtype, strides=strides, dilations=dilations,
+            pads_begin=pads_begin, pads_end=pads_end, output_padding=output_padding,
+            groups=groups, output_spatial=output_spatial,
+        )  # fmt: skip
     else:
         raise ValueError(f"kind must be 'convolution' or 'convolution_backprop', got {kind!r}")
-    return sum(plan.buffers().values())
+    return plan.working_bytes()
 
 
 def _as_input(x: np.ndarray, plan: _Plan) -> np.ndarray:
@@ -412,143 +511,179 @@ def _as_input(x: np.ndarray, plan: _Plan) -> np.ndarray:
     return xc.reshape(plan.n, plan.groups, plan.cin_g, *plan.in_spatial)
 
 
-def _finish(out: np.ndarray, plan: _Plan) -> np.ndarray:
-    out = out.reshape(plan.out_shape)
-    if out.dtype != plan.x_dtype:
-        out = out.astype(plan.x_dtype)
-    return out
-
-
-def _scatter_weights(w: np.ndarray, plan: _Plan) -> np.ndarray:
-    """Filter as ``[G, K * C_OUT/G, C_IN/G]`` (row ``k * C_OUT/G + m``), contiguous."""
+def _gemm_weights(w: np.ndarray, plan: _Plan) -> np.ndarray:
+    """Filter as ``[G, K, C_OUT/G, C_IN/G]`` (K = kernel taps in C order), contiguous."""
     g, cin_g, cout_g, kv = plan.groups, plan.cin_g, plan.cout_g, plan.kernel_volume
     wc = np.asarray(w, dtype=plan.compute_dtype)
     if plan.backprop:  # [G, C_IN/G, C_OUT/G, *k]
         wt = wc.reshape(g, cin_g, cout_g, kv).transpose(0, 3, 2, 1)
     else:  # [G, C_OUT/G, C_IN/G, *k]
         wt = wc.reshape(g, cout_g, cin_g, kv).transpose(0, 3, 1, 2)
-    return np.ascontiguousarray(wt).reshape(g, kv * cout_g, cin_g)
+    return np.ascontiguousarray(wt)
 
 
-def _scatter_slices(plan: _Plan, offset: tuple[int, ...]) -> tuple[tuple[Any, ...], ...] | None:
-    """(accumulator index, GEMM-result slices) linking input position i and output position o.
+def _fill_grid(dst: np.ndarray, xg: np.ndarray, plan: _Plan, phase: tuple[int, ...]) -> None:
+    """``dst[..., t] = x[..., t*s + phase - pads_begin]`` (zero outside x), per spatial axis.
 
-    Backprop: ``o = i*s + k*d - pb``; forward: ``i = o*s + k*d - pb``. Both clipped to the
-    arrays' bounds. With last-axis phases (backprop, last stride S > 1), the last output axis is
-    addressed as ``[o % S, o // S]``. None when the offset touches nothing.
+    For backprop, phase and pads are 0 and the stride is 1: x padded with zeros at the end.
     """
-    out_sl: list[Any] = []
-    in_sl: list[slice] = []
-    last = len(offset) - 1
-    for a, k in enumerate(offset):
-        s, d, pb = plan.strides[a], plan.dilations[a], plan.pads_begin[a]
-        size_in, size_out = plan.in_spatial[a], plan.out_spatial[a]
-        shift = k * d - pb
-        if plan.backprop and a == last and plan.phases > 1:  # o = i*s + shift = j*s + p
-            p, q = shift % s, shift // s  # j = i + q
-            lo = max(0, -q)
-            hi = min(size_in, len(range(p, size_out, s)) - q)
-            if hi <= lo:
-                return None
-            in_sl.append(slice(lo, hi))
-            out_sl.extend((p, slice(lo + q, hi + q)))
-        elif plan.backprop:  # o = i*s + shift
-            lo = max(0, _ceil_div(-shift, s))
-            hi = min(size_in, (size_out - 1 - shift) // s + 1)
-            if hi <= lo:
-                return None
-            o_lo = lo * s + shift
-            in_sl.append(slice(lo, hi))
-            out_sl.append(slice(o_lo, o_lo + (hi - lo - 1) * s + 1, s))
-        else:  # i = o*s + shift
-            lo = max(0, _ceil_div(-shift, s))
-            hi = min(size_out, (size_in - 1 - shift) // s + 1)
-            if hi <= lo:
-                return None
-            i_lo = lo * s + shift
-            out_sl.append(slice(lo, hi))
-            in_sl.append(slice(i_lo, i_lo + (hi - lo - 1) * s + 1, s))
-    return tuple(out_sl), tuple(in_sl)
+    dst.fill(0)
+    dst_index: list[Any] = [Ellipsis]
+    src_index: list[Any] = [Ellipsis]
+    for a, size in enumerate(plan.in_spatial):
+        s, pb = (plan.strides[a], plan.pads_begin[a]) if not plan.backprop else (1, 0)
+        start = phase[a] - pb
+        lo = max(0, _ceil_div(-start, s))
+        hi = min(dst.shape[3 + a], (size - 1 - start) // s + 1)
+        if hi <= lo:
+            return
+        first = lo * s + start
+        dst_index.append(slice(lo, hi))
+        src_index.append(slice(first, first + (hi - lo - 1) * s + 1, s))
+    dst[tuple(dst_index)] = xg[tuple(src_index)]
+
+
+def _gemm(a: np.ndarray, b: np.ndarray, out: np.ndarray) -> None:
+    """``out = a @ b`` (batched); an inner dimension of 1 is an outer product, which np.matmul
+    does an order of magnitude slower than a broadcast multiply."""
+    if a.shape[-1] == 1:
+        np.multiply(a, b[..., 0:1, :], out=out)
+    else:
+        np.matmul(a, b, out=out)
+
+
+def _grid_offset(shift: tuple[int, ...], grid: tuple[int, ...]) -> int:
+    """Flat offset of a spatial shift inside a C-ordered grid."""
+    offset, stride = 0, 1
+    for u, size in zip(reversed(shift), reversed(grid), strict=True):
+        offset += u * stride
+        stride *= size
+    return offset
 
 
 def _run_scatter(x: np.ndarray, w: np.ndarray, plan: _Plan) -> np.ndarray:
-    g, cout_g = plan.groups, plan.cout_g
-    xg = _as_input(x, plan).reshape(plan.n, g, plan.cin_g, -1)
-    wt = _scatter_weights(w, plan)
-    phases = plan.phases
-    lead = (slice(None), slice(None), slice(None))
-    if phases > 1:
-        # Backprop with a last-axis stride S > 1: accumulate output position j*S + p at
-        # acc[..., p, j] so that every add is unit-stride on the innermost axis, then interleave.
-        y_last = plan.out_spatial[-1]
-        acc = np.zeros(
-            (plan.n, g, cout_g, *plan.out_spatial[:-1], phases, -(-y_last // phases)),
-            dtype=plan.compute_dtype,
-        )
+    """One GEMM per chunk of taps, then one flat shifted add per tap (see the module docstring).
+
+    Every tap is a pure shift between two C-ordered grids of the same shape, so its add is a
+    single contiguous run per (image, group): ``acc[:, off:] += res[:, :-off]`` for backprop,
+    ``acc[:, :-off] += res[:, off:]`` for forward. The grids are large enough that real data
+    never wraps into the next row; wrapped zeros or discarded positions are harmless.
+    """
+    n, g, cin_g, cout_g = plan.n, plan.groups, plan.cin_g, plan.cout_g
+    grid = plan.grid()
+    p_grid = math.prod(grid)
+    row = cout_g * p_grid
+    xg = _as_input(x, plan)
+    wt = _gemm_weights(w, plan)
+    scratch = _scratch(plan.scratch_specs())
+    taps = plan.taps()
+    if plan.backprop:
+        phase_list = [tuple(p) for p in np.ndindex(*plan.strides)]
+        groups_of_taps = {(0,) * len(grid): list(range(len(taps)))}
     else:
-        acc = np.zeros((plan.n, g, cout_g, *plan.out_spatial), dtype=plan.compute_dtype)
-    offsets = list(np.ndindex(*plan.kernel))
-    for start in range(0, len(offsets), plan.chunk):
-        chunk = offsets[start : start + plan.chunk]
-        links = [_scatter_slices(plan, k) for k in chunk]
-        if all(link is None for link in links):
-            continue
-        rows = slice(start * cout_g, (start + len(chunk)) * cout_g)
-        res = np.matmul(wt[:, rows], xg)  # [N, G, len(chunk) * C_OUT/G, P_in]
-        res = res.reshape(plan.n, g, len(chunk), cout_g, *plan.in_spatial)
-        for j, link in enumerate(links):
-            if link is not None:
-                acc_sl, in_sl = link
-                acc[(*lead, *acc_sl)] += res[(slice(None), slice(None), j, slice(None), *in_sl)]
-        del res
-    if phases == 1:
-        return _finish(acc, plan)
-    out = np.empty((plan.n, g, cout_g, *plan.out_spatial), dtype=plan.x_dtype)
-    for p in range(min(phases, y_last)):
-        out[..., p::phases] = acc[..., p, : len(range(p, y_last, phases))]
-    return out.reshape(plan.out_shape)
+        phase_list = sorted({ph for ph, _ in taps})
+        groups_of_taps = {ph: [i for i, (tp, _) in enumerate(taps) if tp == ph] for ph in phase_list}
+    if plan.input_is_grid():
+        grids = {next(iter(groups_of_taps)): xg.reshape(n, g, cin_g, p_grid)}
+        res_buf, acc = scratch
+    else:
+        grid_buf, res_buf, acc = scratch
+        grids = {}
+        for i, ph in enumerate(groups_of_taps):
+            _fill_grid(grid_buf[i], xg, plan, ph)
+            grids[ph] = grid_buf[i].reshape(n, g, cin_g, p_grid)
+    hit = {taps[i][0] for i in range(len(taps))} if plan.backprop else {(0,) * len(grid)}
+    acc_index = {ph: i for i, ph in enumerate(phase_list)} if plan.backprop else {(0,) * len(grid): 0}
+    for ph in hit:
+        acc[acc_index[ph]].fill(0)
+    for ph, tap_ids in groups_of_taps.items():
+        xgrid = grids[ph]
+        for start in range(0, len(tap_ids), plan.chunk):
+            ids = tap_ids[start : start + plan.chunk]
+            if ids == list(range(ids[0], ids[0] + len(ids))):
+                wrows = wt[:, ids[0] : ids[0] + len(ids)]
+            else:
+                wrows = wt[:, ids]
+            res = res_buf.reshape(-1)[: n * g * len(ids) * row].reshape(n, g, len(ids) * cout_g, p_grid)
+            _gemm(wrows.reshape(g, len(ids) * cout_g, cin_g), xgrid, res)
+            res2 = res.reshape(n * g, len(ids), row)
+            for j, tap in enumerate(ids):
+                tap_phase, shift = taps[tap]
+                off = _grid_offset(shift, grid)
+                if plan.backprop:
+                    target = acc[acc_index[tap_phase]]
+                    target[:, off:] += res2[:, j, : row - off]
+                else:
+                    acc[0][:, : row - off] += res2[:, j, off:]
+    lead = (n, g * cout_g)
+    if not plan.backprop:
+        out = np.empty(plan.out_shape, dtype=plan.x_dtype)
+        out[...] = acc[0].reshape(*lead, *grid)[(Ellipsis, *(slice(0, o) for o in plan.out_spatial))]
+        return out
+    # Output position o is full-result position o + pb = t*s + phase; past the full result
+    # (t >= grid) it is zero.
+    copies = []
+    beyond = False
+    for ph in phase_list:
+        out_index: list[Any] = [Ellipsis]
+        acc_index_t: list[Any] = [Ellipsis]
+        for a, p in enumerate(ph):
+            s, pb, size = plan.strides[a], plan.pads_begin[a], plan.out_spatial[a]
+            o0 = (p - pb) % s
+            t0 = (o0 + pb) // s
+            count = len(range(o0, size, s))
+            kept = max(0, min(count, grid[a] - t0))
+            beyond |= kept < count
+            out_index.append(slice(o0, o0 + kept * s, s))
+            acc_index_t.append(slice(t0, t0 + kept))
+        copies.append((ph, tuple(out_index), tuple(acc_index_t)))
+    out = (np.zeros if beyond else np.empty)(plan.out_shape, dtype=plan.x_dtype)
+    for ph, out_index_t, acc_slices in copies:
+        if ph in hit:
+            out[out_index_t] = acc[acc_index[ph]].reshape(*lead, *grid)[acc_slices]
+        elif not beyond:
+            out[out_index_t] = 0
+    return out
 
 
 def _run_im2col(x: np.ndarray, w: np.ndarray, plan: _Plan) -> np.ndarray:
     n, g, cin_g, cout_g = plan.n, plan.groups, plan.cin_g, plan.cout_g
     kv = plan.kernel_volume
     xg = _as_input(x, plan)
-    padded = plan.padded_spatial()
-    if padded == plan.in_spatial and not any(plan.pads_begin):
-        xp = xg
+    scratch = _scratch(plan.scratch_specs())
+    taps = plan.taps()
+    if plan.input_is_grid():
+        grids = {taps[0][0]: xg}
+        cols_buf = scratch[0]
     else:
-        xp = np.zeros((n, g, cin_g, *padded), dtype=plan.compute_dtype)
-        dst, src = [], []
-        for a, size in enumerate(plan.in_spatial):
-            pb = plan.pads_begin[a]
-            hi = min(size, padded[a] - pb)  # pads_begin >= 0 here
-            dst.append(slice(pb, pb + max(hi, 0)))
-            src.append(slice(0, max(hi, 0)))
-        xp[(Ellipsis, *dst)] = xg[(Ellipsis, *src)]
+        grids = {}
+        for i, ph in enumerate(sorted({ph for ph, _ in taps})):
+            _fill_grid(scratch[0][i], xg, plan, ph)
+            grids[ph] = scratch[0][i]
+        cols_buf = scratch[1]
     w2 = np.ascontiguousarray(w, dtype=plan.compute_dtype).reshape(g, cout_g, cin_g * kv)
-    out0 = plan.out_spatial[0]
-    rest = plan.out_spatial[1:]
+    out0, rest = plan.out_spatial[0], plan.out_spatial[1:]
     rest_size = math.prod(rest)
-    out = np.empty((n, g, cout_g, out0 * rest_size), dtype=plan.compute_dtype)
-    offsets = list(np.ndindex(*plan.kernel))
-    s, d = plan.strides, plan.dilations
+    if plan.compute_dtype == plan.x_dtype:
+        out = np.empty((n, g, cout_g, out0 * rest_size), dtype=plan.compute_dtype)
+    else:
+        out = scratch[-1]
     for r0 in range(0, out0, plan.chunk):
         rows = min(plan.chunk, out0 - r0)
-        cols = np.empty((n, g, cin_g, kv, rows, *rest), dtype=plan.compute_dtype)
-        for j, k in enumerate(offsets):
-            start0 = r0 * s[0] + k[0] * d[0]
-            sl = [slice(start0, start0 + (rows - 1) * s[0] + 1, s[0])]
-            for a in range(1, len(k)):
-                start = k[a] * d[a]
-                sl.append(slice(start, start + (plan.out_spatial[a] - 1) * s[a] + 1, s[a]))
-            cols[:, :, :, j] = xp[(Ellipsis, *sl)]
-        np.matmul(
+        cols = cols_buf.reshape(-1)[: n * g * cin_g * kv * rows * rest_size]
+        cols = cols.reshape(n, g, cin_g, kv, rows, *rest)
+        for j, (ph, shift) in enumerate(taps):
+            index: list[Any] = [Ellipsis, slice(shift[0] + r0, shift[0] + r0 + rows)]
+            index += [slice(u, u + o) for u, o in zip(shift[1:], rest, strict=True)]
+            cols[:, :, :, j] = grids[ph][tuple(index)]
+        _gemm(
             w2,
             cols.reshape(n, g, cin_g * kv, rows * rest_size),
-            out=out[..., r0 * rest_size : (r0 + rows) * rest_size],
+            out[..., r0 * rest_size : (r0 + rows) * rest_size],
         )
-        del cols
-    return _finish(out, plan)
+    if out.dtype != plan.x_dtype:
+        return out.astype(plan.x_dtype).reshape(plan.out_shape)
+    return out.reshape(plan.out_shape)
 
 
 def convolution(
@@ -565,15 +700,9 @@ def convolution(
     x = np.asarray(x)
     w = np.asarray(w)
     plan = _plan_forward(
-        x.shape,
-        w.shape,
-        x.dtype,
-        strides=strides,
-        dilations=dilations,
-        pads_begin=pads_begin,
-        pads_end=pads_end,
-        groups=groups,
-    )
+        x.shape, w.shape, x.dtype, strides=strides, dilations=dilations,
+        pads_begin=pads_begin, pads_end=pads_end, groups=groups,
+    )  # fmt: skip
     if plan.empty:
         return np.zeros(plan.out_shape, dtype=plan.x_dtype)
     if plan.method == "scatter":
@@ -597,17 +726,10 @@ def convolution_backprop(
     x = np.asarray(x)
     w = np.asarray(w)
     plan = _plan_backprop(
-        x.shape,
-        w.shape,
-        x.dtype,
-        strides=strides,
-        dilations=dilations,
-        pads_begin=pads_begin,
-        pads_end=pads_end,
-        output_padding=output_padding,
-        groups=groups,
-        output_spatial=output_spatial,
-    )
+        x.shape, w.shape, x.dtype, strides=strides, dilations=dilations,
+        pads_begin=pads_begin, pads_end=pads_end, output_padding=output_padding,
+        groups=groups, output_spatial=output_spatial,
+    )  # fmt: skip
     if plan.empty:
         return np.zeros(plan.out_shape, dtype=plan.x_dtype)
     return _run_scatter(x, w, plan)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from graphlib import CycleError, TopologicalSorter
+from typing import Any
 
 import numpy as np
 
@@ -33,7 +34,7 @@ def run_document(document: Document, inputs: Mapping[str, np.ndarray]) -> dict[s
                 raise RunError(
                     f"no input given for Parameter '{layer.name}' (use --input {layer.name}=x.npy)"
                 )
-            values[layer.id or ""] = np.asarray(inputs[layer.name])
+            values[layer.id or ""] = np.asarray(inputs[layer.name or ""])  # a None name raised above
         elif kind == "const":
             value = consts.read(layer)
             if value is None:
@@ -84,7 +85,7 @@ def _run_conv(document: Document, layer: Layer, args: list[np.ndarray]) -> np.nd
         )
     attrs = inference.attributes
     groups = args[1].shape[0] if schema.is_group else 1
-    common = {
+    common: dict[str, Any] = {
         "strides": attrs.strides,
         "dilations": attrs.dilations,
         "groups": groups,

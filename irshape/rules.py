@@ -109,9 +109,11 @@ LAYER_ATTRIBUTE_MISSING = _rule(
     "IRS007",
     "layer-attribute-missing",
     ERROR,
-    "<layer> has no {attribute!r} attribute; OpenVINO rejects the file ('missing mandatory attribute')",
+    "<layer> has no {attribute!r} attribute; OpenVINO rejects the file "
+    "('node <layer> is missing mandatory attribute: {attribute}')",
     summary="A <layer> in a <net> lacks id, name, type or version.",
-    why="OpenVINO requires all four attributes on every layer of an IR document.",
+    why="OpenVINO requires all four attributes on every layer of an IR document, including layers "
+    "no Result reaches: it reads them all before it builds anything.",
     fix='Add the attribute (version is the opset, e.g. version="opset1").',
 )
 OUTPUT_SHAPE_UNKNOWN = _rule(
@@ -130,9 +132,11 @@ WEIGHTS_UNREADABLE = _rule(
     "weights-unreadable",
     INFO,
     "{reason}",
-    summary="The .bin file next to the IR is missing or a Const's bytes cannot be read from it.",
-    why="irshape reads Const values (the backprop ops' output_shape) from <stem>.bin. OpenVINO "
-    "fails to load an IR whose .bin is missing; irshape checks everything else.",
+    summary="The .bin file next to the IR is missing or empty (one finding per file).",
+    why="irshape reads Const sizes and values (the backprop ops' output_shape) from <stem>.bin. "
+    "OpenVINO fails to load an IR with Consts whose .bin is missing ('Empty weights data in bin "
+    "file or bin file cannot be found!') or empty; irshape checks everything else and says once "
+    "what it could not check.",
     fix="Keep the .bin next to the .xml with the same stem.",
 )
 
@@ -419,7 +423,9 @@ DYNAMIC_RANK_OUTPUT = _rule(
 # --- IRS5xx: dry runs -----------------------------------------------------------------------
 
 DRY_RUN_SHAPE_MISMATCH = _rule(
-    "IRS501", "dry-run-shape-mismatch", ERROR,
+    "IRS501",
+    "dry-run-shape-mismatch",
+    ERROR,
     "the dry run produced an output of shape {produced}, but the port declares {declared}",
     summary="Running the layer with numpy gives a shape other than the declared one.",
     why="The dry run executes the layer on random data at the declared input shapes; its output "
@@ -427,7 +433,9 @@ DRY_RUN_SHAPE_MISMATCH = _rule(
     fix="Write the produced shape into the output port's dims.",
 )
 DRY_RUN_SKIPPED = _rule(
-    "IRS502", "dry-run-skipped", INFO,
+    "IRS502",
+    "dry-run-skipped",
+    INFO,
     "not run: {reason}",
     summary="A layer the dry run could not execute.",
     why="A dry run needs static input shapes and known output_shape values; dynamic dims need a "
@@ -435,7 +443,9 @@ DRY_RUN_SKIPPED = _rule(
     fix="Give --dim-value N to run dynamic dims at size N.",
 )
 DRY_RUN_MEMORY = _rule(
-    "IRS503", "dry-run-memory", INFO,
+    "IRS503",
+    "dry-run-memory",
+    INFO,
     "not run: it would need about {needed} of working memory, over the --max-memory limit of {limit}",
     summary="A layer too large for the dry run's memory limit.",
     why="The dry run estimates a layer's working memory before it allocates anything and skips the "
@@ -443,12 +453,259 @@ DRY_RUN_MEMORY = _rule(
     fix="Raise --max-memory if the machine has the memory.",
 )
 DRY_RUN_FAILED = _rule(
-    "IRS504", "dry-run-failed", WARNING,
+    "IRS504",
+    "dry-run-failed",
+    WARNING,
     "the dry run could not execute the layer: {reason}",
     summary="The numpy kernel refused the layer.",
     why="Some attribute combinations OpenVINO's shape inference accepts cannot be executed, e.g. "
     "negative pads_begin, which OpenVINO's CPU plugin refuses as well.",
     fix="See the reason; usually the pads.",
+)
+
+# --- IRS4xx: the graph ---------------------------------------------------------------------
+
+LAYER_ID_DUPLICATE = _rule(
+    "IRS401",
+    "layer-id-duplicate",
+    ERROR,
+    "layer id {id!r} is also the id of the layer on line {first_line}; OpenVINO keeps only the "
+    "last <layer> with an id, so the other one is silently lost and edges naming {id} reach only one",
+    summary="Two <layer> elements have the same id.",
+    why="OpenVINO stores layers by id: a later layer with the same id replaces the earlier one, "
+    "whose edges then lead to the wrong layer; the file loads wrongly or fails with a confusing "
+    "message ('Cannot create  layer  id:0 from unsupported opset: ').",
+    fix="Give every layer its own id and renumber the edges.",
+)
+ID_SYNTAX = _rule(
+    "IRS402",
+    "id-syntax",
+    ERROR,
+    "{what} {problem}; OpenVINO rejects the file ('{ov_message}')",
+    summary="A layer, port or edge id is missing or not an unsigned integer.",
+    why="OpenVINO reads layer ids, port ids and the four edge attributes as unsigned 64-bit "
+    "integers, for every layer and edge of the file, and fails on anything else.",
+    fix='Write ids as plain non-negative integers: <edge from-layer="0" from-port="0" ...>.',
+    example='<port id="a">',
+)
+OPSET_UNSUPPORTED = _rule(
+    "IRS403",
+    "opset-unsupported",
+    ERROR,
+    "version {version!r} {problem}; OpenVINO rejects the layer ('{ov_message}')",
+    summary="The layer's version is not an opset OpenVINO has, or that opset lacks the op.",
+    why="OpenVINO looks the op up in the opset the version attribute names, exactly as written "
+    "(opset1 ... opset17; case-sensitive). The convolutions are in opset1 to opset16; opset17 "
+    "holds only a few ops.",
+    fix='Use an opset that has the op, e.g. version="opset1" for the convolutions.',
+    example='<layer type="Convolution" version="Opset1">',
+)
+OP_TYPE_UNKNOWN = _rule(
+    "IRS404",
+    "op-type-unknown",
+    WARNING,
+    "type {type!r} is in no opset of OpenVINO 2026.4; read_model fails ('{ov_message}') unless an "
+    "extension registers the op",
+    summary="The layer's type is not an op of any OpenVINO opset.",
+    why="OpenVINO builds a layer from the op its opset (version) names; an op that is in no "
+    "opset needs a custom extension (core.add_extension) or the file fails to load.",
+    fix="Check the spelling of the type (it is matched case-insensitively), or load the extension.",
+)
+PRECISION_INVALID = _rule(
+    "IRS405",
+    "precision-invalid",
+    ERROR,
+    "output port {port} precision {problem}; OpenVINO rejects the file ('{ov_message}'){hint}",
+    summary="An output port has no precision, or one OpenVINO does not know.",
+    why="OpenVINO reads every output port's precision, in every layer, reached or not, and fails "
+    "on a missing or unknown name. Precision names are FP32, FP16, I64, BOOL ... or f32, f16, "
+    "i64, boolean ...; F32 and fp32 are not precisions.",
+    fix='Write a precision name, e.g. precision="FP32".',
+    example='<port id="2" precision="F32">',
+)
+EDGE_LAYER_MISSING = _rule(
+    "IRS406",
+    "edge-layer-missing",
+    ERROR,
+    "edge {edge}: no layer has id {id}; {consequence}",
+    summary="An edge names a layer that does not exist.",
+    why="An edge from a missing layer makes OpenVINO fail when it builds the consumer; an edge "
+    "to a missing layer is silently ignored. Either way the graph is not what the file meant.",
+    fix="Correct the edge's from-layer or to-layer, or remove the edge.",
+)
+EDGE_PORT_MISSING = _rule(
+    "IRS407",
+    "edge-port-missing",
+    ERROR,
+    "edge {edge}: {layer} has no {direction} port with id {port_id}; OpenVINO rejects the "
+    "file ('Can not find {direction} port with id {port_id} in layer {layer_name}')",
+    summary="An edge names a port id the layer does not declare.",
+    why="OpenVINO looks a to-port up among the consumer's <input> ports and a from-port among the "
+    "producer's <output> ports; an id that is not there fails the file.",
+    fix="Point the edge at a declared port, or declare the port.",
+)
+EDGE_DUPLICATE_INPUT = _rule(
+    "IRS408",
+    "edge-duplicate-input",
+    ERROR,
+    "edge {edge} feeds input port {port}, which the edge on line {first_line} already feeds; "
+    "OpenVINO rejects the file ('... has incorrect input with index ...!')",
+    summary="Two edges go into the same input port.",
+    why="An input port takes one tensor. OpenVINO counts one input per edge, so the extra edge "
+    "leaves an input slot empty and the layer fails.",
+    fix="Remove one of the edges, or route it to another port.",
+)
+INPUT_UNCONNECTED = _rule(
+    "IRS409",
+    "input-unconnected",
+    ERROR,
+    "input port {port} has no edge; {consequence}",
+    summary="A declared input port that no edge feeds.",
+    why="IR v11 fails on any declared input port without an edge ('node index is out of range'). "
+    "IR v10 builds the layer with only its connected inputs: an unconnected last port is "
+    "silently dropped (a backprop op loses its output_shape input), a gap fails the file.",
+    fix="Add the missing edge, or remove the port declaration.",
+)
+GRAPH_CYCLE = _rule(
+    "IRS410",
+    "graph-cycle",
+    ERROR,
+    "{names} form a cycle; OpenVINO rejects the file ('Attempt to access node ... that not in graph.')",
+    summary="The edges form a cycle.",
+    why="An IR is an acyclic graph; OpenVINO builds each layer after its producers and cannot "
+    "build a layer that feeds itself.",
+    fix="Remove the edge that closes the cycle (loops belong in a Loop or TensorIterator body).",
+)
+EDGE_DIMS_MISMATCH = _rule(
+    "IRS411",
+    "edge-dims-mismatch",
+    ERROR,
+    "input port {port} declares {declared} but the edge from {producer} port {from_port} "
+    "carries {produced}; OpenVINO ignores declared input dims and feeds the layer {truth}",
+    summary="An input port's dims differ from the dims of the output port that feeds it.",
+    why="Both ends of an edge describe the same tensor. OpenVINO ignores input port dims, so the "
+    "file contradicts itself silently, and tools that read the dims get it wrong.",
+    fix="Write the same dims on both ends (-1 for a dynamic dim).",
+)
+EDGE_PRECISION_MISMATCH = _rule(
+    "IRS412",
+    "edge-precision-mismatch",
+    WARNING,
+    "input port {port} precision {declared} but {producer} port {from_port} produces "
+    "{produced}; OpenVINO ignores input port precisions",
+    summary="An input port's precision differs from the precision of the port that feeds it.",
+    why="Both ends of an edge describe the same tensor; a different precision usually means a "
+    "missing Convert. OpenVINO never reads input port precisions.",
+    fix="Write the producer's precision on the input port, or insert a Convert.",
+)
+DATA_MISSING = _rule(
+    "IRS413",
+    "data-missing",
+    ERROR,
+    "{layer_type} layer has no <data> element; OpenVINO rejects the file ('{ov_message}')",
+    summary="A Parameter or Const without <data>.",
+    why="A Parameter's shape and element_type and a Const's element_type, shape, offset and size "
+    "live in <data>; OpenVINO fails without it.",
+    fix='Add <data shape="..." element_type="..."/> (and offset, size for a Const).',
+)
+ELEMENT_TYPE_INVALID = _rule(
+    "IRS414",
+    "element-type-invalid",
+    ERROR,
+    "{layer_type} element_type={text!r} is not a type OpenVINO accepts here; it rejects the file "
+    "('{ov_message}'){hint}",
+    summary="A Parameter or Const element_type OpenVINO cannot read.",
+    why="element_type uses OpenVINO's element type names (f32, i64, u1, boolean ...), not port "
+    "precisions: FP32, BOOL and BIN are rejected. A Parameter accepts any case (F32); a Const "
+    "also passes the name through the precision parser, so only f32 or I64-style names work.",
+    fix='Write the lower-case element type name, e.g. element_type="f32".',
+    example='<data element_type="FP32" .../>',
+)
+ELEMENT_TYPE_PRECISION_MISMATCH = _rule(
+    "IRS415",
+    "type-precision-mismatch",
+    WARNING,
+    "element_type {element_type} but output port {port} precision {precision} names {named}; "
+    "OpenVINO uses element_type and ignores the precision",
+    summary="A Parameter's or Const's element_type and its port precision name different types.",
+    why="The two describe the same tensor; OpenVINO takes the type from element_type only, so "
+    "tools that read the precision get it wrong.",
+    fix="Make the precision name the element_type (f32 -> FP32, i64 -> I64, u1 -> BIN).",
+)
+SHAPE_ATTRIBUTE_MISMATCH = _rule(
+    "IRS416",
+    "shape-attribute-mismatch",
+    ERROR,
+    "{layer_type} shape={text!r} but output port {port} declares {declared}; OpenVINO uses the "
+    "shape attribute ({shape}) and ignores the port dims",
+    summary="A Parameter's or Const's shape attribute differs from its output port dims.",
+    why="OpenVINO takes a Parameter's or Const's shape from the shape attribute only; port dims "
+    "that disagree are silently ignored, and everything downstream gets the attribute's shape.",
+    fix="Make the port dims match the shape attribute (-1 for a dynamic or interval dim).",
+)
+PARAMETER_ATTRIBUTE_MISSING = _rule(
+    "IRS417",
+    "parameter-defaulted",
+    WARNING,
+    "Parameter has no {attribute} attribute; OpenVINO makes it {meaning}",
+    summary="A Parameter without shape (a scalar) or without element_type (dynamic).",
+    why="OpenVINO does not fail: a missing shape makes the Parameter a scalar (rank 0), a missing "
+    "element_type makes its type dynamic. Neither is usually meant.",
+    fix='Write both: <data shape="1,3,224,224" element_type="f32"/>.',
+)
+CONST_ATTRIBUTE = _rule(
+    "IRS418",
+    "const-attribute",
+    ERROR,
+    "Const {attribute} {problem}; OpenVINO rejects the file ('{ov_message}')",
+    summary="A Const's element_type, shape, offset or size is missing or unreadable.",
+    why="A Const's bytes are bin[offset : offset+size], read as shape x element_type; OpenVINO "
+    "needs all four, offset and size as unsigned integers.",
+    fix='Write <data element_type="f32" shape="16, 3, 3, 3" offset="0" size="1728"/>.',
+)
+CONST_SIZE_TOO_SMALL = _rule(
+    "IRS419",
+    "const-size-too-small",
+    ERROR,
+    "Const size={size} bytes, but shape {shape} of {element_type} needs {needed} ({count} "
+    "element(s) x {bits} bit(s){packing}); OpenVINO rejects the file ('Attribute and shape size "
+    "are inconsistent for Const op!')",
+    summary="A Const's size is smaller than its shape and element type need.",
+    why="OpenVINO needs ceil(elements x bits / 8) bytes (sub-byte types packed: u1 8 to a byte, "
+    "i4/u4 2 to a byte); a larger size is accepted, a smaller one fails the file.",
+    fix="Write the size the shape needs, or correct the shape or element_type.",
+)
+CONST_OUT_OF_BIN = _rule(
+    "IRS420",
+    "const-out-of-bin",
+    ERROR,
+    "Const bytes {offset}..{end} lie beyond the end of {bin} ({bin_size} bytes); OpenVINO "
+    "rejects the file ('Incorrect weights in bin file!')",
+    summary="A Const's offset + size lies beyond the end of the .bin file.",
+    why="OpenVINO reads a Const from bin[offset : offset+size] and fails when that is not inside "
+    "the file: a truncated .bin, or a .bin from another export.",
+    fix="Use the .bin written together with this .xml.",
+)
+UNREACHABLE_LAYER = _rule(
+    "IRS421",
+    "unreachable-layer",
+    WARNING,
+    "no Result is reached from {what}; OpenVINO never builds or validates {them}: {names}",
+    summary="Layers from which no Result (or Assign) is reached.",
+    why="OpenVINO builds only the layers it reaches walking back from Result and Assign layers "
+    "(and every Parameter). Other layers are never built: an unknown op or an invalid layer "
+    "there is silently accepted, and its output is lost.",
+    fix="Connect the layer's output to a Result, or remove the dead layers.",
+)
+NO_RESULT = _rule(
+    "IRS422",
+    "no-result",
+    WARNING,
+    "the net has no Result (or Assign) layer; OpenVINO loads a model with no outputs{unbuilt}",
+    summary="A <net> without a Result layer.",
+    why="OpenVINO builds the graph backwards from its Result and Assign layers; without one it "
+    "builds only the Parameters.",
+    fix='Add a <layer type="Result" version="opset1"> fed by each model output.',
 )
 
 # --- IRS9xx: irshape itself ----------------------------------------------------------------

@@ -1,9 +1,16 @@
-"""Check a whole document: walk the graph in order, feeding each op the shapes OpenVINO would.
+"""Check a whole document: the structural checks of :mod:`irshape.check.graph`, then a walk in
+graph order that feeds each op the shapes OpenVINO would.
 
 In a ``<net>``, an op's inputs come from their producers, as OpenVINO takes them: a
 Parameter's ``shape`` attribute (with its intervals), a Const's ``shape`` and value, the
 inferred output of a known op, or the input of a shape-preserving unary op. Declared input
 port dims are the fallback for producers irshape does not know, and for fragments.
+
+One fault, one finding: when a declared dim is wrong (a known op's output, a Parameter's or
+Const's port, an input port that contradicts its edge), the layers downstream usually repeat
+the wrong value in their own declared dims. Each tensor therefore remembers the finding where
+its declared dims first left OpenVINO's (its *origin*); a downstream mismatch that the wrong
+declared inputs explain is not reported again but listed in the origin's ``related``.
 """
 
 from __future__ import annotations
@@ -11,17 +18,21 @@ from __future__ import annotations
 import traceback
 from collections import defaultdict, deque
 from collections.abc import Callable
+from dataclasses import dataclass, field, replace
+from functools import partial
+from typing import Any
 
 from irshape import rules
+from irshape.check import graph as g
 from irshape.check.layer import TensorInfo, check_conv_layer, compare_declared
-from irshape.diagnostics import Diagnostic, Location
-from irshape.dims import DYNAMIC, DimSyntaxError, PartialShape, parse_partial_shape, static_shape
+from irshape.diagnostics import Diagnostic, Location, Severity
+from irshape.dims import PartialShape
 from irshape.ir import element_types
-from irshape.ir.model import Document, DocumentKind, Layer, Port
-from irshape.ir.values import ListSyntaxError, parse_int_list
-from irshape.ir.weights import Weights, WeightsError
+from irshape.ir.model import Document, Layer, Port
+from irshape.ir.weights import Weights
 from irshape.results import LayerResult
-from irshape.schema import find_schema
+from irshape.schema import OpSchema, find_schema
+from irshape.shapes.conv_arith import Inference
 
 Report = Callable[[Diagnostic], None]
 
@@ -65,187 +76,344 @@ SHAPE_PRESERVING = frozenset(
         "grn",
     }
 )
-_CONST_VALUE_LIMIT = 64  # read Const values only for small integer tensors (output_shape)
+# Findings about a declared dim that differs from OpenVINO's: the origins of inherited dims.
+_ORIGIN_CODES = frozenset(
+    {
+        rules.DECLARED_DIM_MISMATCH.code,
+        rules.DECLARED_RANK_MISMATCH.code,
+        rules.SHAPE_ATTRIBUTE_MISMATCH.code,
+    }
+)
+_MISMATCH_CODES = frozenset({rules.DECLARED_DIM_MISMATCH.code, rules.DECLARED_RANK_MISMATCH.code})
+_INHERITORS_SHOWN = 8
+_UNBUILT_NOTE = " (but no Result reaches this layer, so OpenVINO never builds it and reports nothing)"
 
 
 def check_document(document: Document, report: Report, *, debug: bool = False) -> list[LayerResult]:
     """Check every layer of ``document``; return what was read and inferred per layer."""
-    walker = _Walker(document, report, debug)
+    walker = _Walker(document, debug)
     try:
-        return walker.run()
+        results = walker.run()
     finally:
         walker.weights.close()
+    for diagnostic in walker.findings():
+        report(diagnostic)
+    return results
+
+
+@dataclass(slots=True)
+class _Origin:
+    """A finding where declared dims first differ from OpenVINO's, and who repeats them."""
+
+    findings: list[Diagnostic]
+    owner: str
+    inheritors: list[str] = field(default_factory=list)
+
+    def inherit(self, label: str) -> None:
+        if label != self.owner and label not in self.inheritors:
+            self.inheritors.append(label)
+
+    def diagnostics(self) -> list[Diagnostic]:
+        if not self.inheritors:
+            return self.findings
+        related = tuple(self.inheritors)
+        shown = ", ".join(related[:_INHERITORS_SHOWN])
+        if len(related) > _INHERITORS_SHOWN:
+            shown += f" and {len(related) - _INHERITORS_SHOWN} more"
+        note = f"; {len(related)} layer(s) downstream repeat these declared dims: {shown}"
+        first, *rest = self.findings
+        return [replace(first, message=first.message + note, related=related)] + [
+            replace(d, related=related) for d in rest
+        ]
+
+
+@dataclass(slots=True)
+class _Tensor:
+    """One output of a visited layer: OpenVINO's tensor, and the origin of wrong declared dims."""
+
+    info: TensorInfo
+    origin: _Origin | None = None
 
 
 class _Walker:
-    def __init__(self, document: Document, report: Report, debug: bool) -> None:
+    def __init__(self, document: Document, debug: bool) -> None:
         self.document = document
-        self.report = report
         self.debug = debug
+        self.graph = g.build_graph(document)
         self.weights = Weights(document.weights_path)
-        self.by_id: dict[str, Layer] = {}
-        for layer in document.layers:
-            if layer.id is not None:
-                self.by_id.setdefault(layer.id, layer)
-        # (consumer id, input port id) -> (producer id, output port id)
-        self.incoming: dict[tuple[str, str], tuple[str, str]] = {}
-        for edge in document.edges:
-            self.incoming.setdefault((edge.to_layer, edge.to_port), (edge.from_layer, edge.from_port))
-        self.outputs: dict[str, list[TensorInfo]] = {}
+        self.found: list[Diagnostic] = []
+        self.origins: list[_Origin] = []
+        self.tensors: dict[str, list[_Tensor]] = {}
+
+    # -- the run ------------------------------------------------------------------------------
 
     def run(self) -> list[LayerResult]:
-        results = {id(layer): self._result(layer) for layer in self.document.layers}
+        if self.graph.is_net:
+            self._structural_checks()
+        self._weights_file()
+        results = {id(layer): _result(layer) for layer in self.document.layers}
         for layer in self._graph_order():
-            result = results[id(layer)]
-            try:
-                self._visit(layer, result)
-            except Exception as exc:  # one bad layer never stops the others
-                summary = f"{type(exc).__name__}: {exc}".splitlines()[0][:200]
-                if self.debug:
-                    summary += "\n" + traceback.format_exc()
-                self.report(rules.INTERNAL_ERROR(self._where(layer), summary=summary))
+            self._guard(partial(self._visit, layer, results[id(layer)]), layer)
         return [results[id(layer)] for layer in self.document.layers]
 
-    @staticmethod
-    def _result(layer: Layer) -> LayerResult:
-        return LayerResult(layer.id, layer.name, layer.type, layer.version, layer.line)
+    def findings(self) -> list[Diagnostic]:
+        """Everything found, origins with their inheritors, unbuilt layers noted."""
+        found = self.found + [d for origin in self.origins for d in origin.diagnostics()]
+        return [self._note_unbuilt(d) for d in found]
 
-    def _where(self, layer: Layer) -> Location:
-        return layer.location(self.document.path)
+    def _structural_checks(self) -> None:
+        checks = (
+            g.check_layer_attributes,
+            g.check_precisions,
+            g.check_opsets,
+            g.check_edges,
+            g.check_unconnected,
+            g.check_cycles,
+            g.check_edge_precisions,
+            g.check_reachability,
+        )
+        for check in checks:
+            self._guard(partial(check, self.graph, self.found.append), None)
+
+    def _guard(self, step: Callable[[], Any], layer: Layer | None) -> None:
+        """Run one step; an exception is a finding (a bug in irshape), never the end of the run."""
+        try:
+            step()
+        except Exception as exc:
+            summary = f"{type(exc).__name__}: {exc}".splitlines()[0][:200]
+            if self.debug:
+                summary += "\n" + traceback.format_exc()
+            where = self.graph.where(layer) if layer is not None else Location(self.document.path)
+            self.found.append(rules.INTERNAL_ERROR(where, summary=summary))
+
+    def _weights_file(self) -> None:
+        """IRS009 once for the file: Consts whose .bin is missing or empty are not checked."""
+        if not any((layer.type or "").lower() == "const" for layer in self.document.layers):
+            return
+        reason = self.weights.unavailable_reason()
+        if reason is None:
+            return
+        empty = self.weights.size == 0
+        consequence = "; Const sizes and values are not checked"
+        if empty:
+            consequence = "; OpenVINO fails to load it ('Incorrect weights in bin file!')"
+        elif self.weights.path is not None:
+            consequence += (
+                " (OpenVINO fails without it: 'Empty weights data in bin file or bin file cannot be found!')"
+            )
+        where = Location(self.document.path, self.document.line)
+        severity = Severity.ERROR if empty else None
+        self.found.append(rules.WEIGHTS_UNREADABLE(where, reason=reason + consequence, severity=severity))
+
+    def _note_unbuilt(self, d: Diagnostic) -> Diagnostic:
+        """Say so on a build-time finding in a layer OpenVINO never builds."""
+        if not self.graph.is_net or d.layer_id is None or d.code in g.PARSE_TIME_CODES:
+            return d
+        if d.code in (rules.UNREACHABLE_LAYER.code, rules.GRAPH_CYCLE.code):
+            return d
+        layer = self.graph.layers.get(g.id_key(d.layer_id))
+        if layer is None or self.graph.is_built(layer):
+            return d
+        return replace(d, message=d.message + _UNBUILT_NOTE)
 
     def _graph_order(self) -> list[Layer]:
         """Producers before consumers (Kahn's algorithm); layers on cycles last, in file order."""
         layers = self.document.layers
-        if self.document.kind is DocumentKind.FRAGMENT or not self.document.edges:
+        if not self.graph.is_net:
             return list(layers)
         consumers: dict[str, list[str]] = defaultdict(list)
-        pending: dict[str, int] = {lid: 0 for lid in self.by_id}
-        for (to_layer, _), (from_layer, _) in self.incoming.items():
-            if to_layer in pending and from_layer in pending:
-                consumers[from_layer].append(to_layer)
-                pending[to_layer] += 1
-        ready = deque(
-            layer.id
-            for layer in layers
-            if layer.id is not None and pending.get(layer.id) == 0 and self.by_id[layer.id] is layer
-        )
+        pending = dict.fromkeys(self.graph.layers, 0)
+        for (to_layer, _), (producer, _) in self.graph.sources.items():
+            consumers[self.graph.key(producer)].append(to_layer)
+            pending[to_layer] += 1
+        ready = deque(k for k in self.graph.layers if pending[k] == 0)
         ordered: list[Layer] = []
         while ready:
-            lid = ready.popleft()
-            ordered.append(self.by_id[lid])
-            for consumer in consumers[lid]:
+            key = ready.popleft()
+            ordered.append(self.graph.layers[key])
+            for consumer in consumers[key]:
                 pending[consumer] -= 1
                 if pending[consumer] == 0:
                     ready.append(consumer)
         seen = {id(layer) for layer in ordered}
         return ordered + [layer for layer in layers if id(layer) not in seen]
 
-    # -- one layer ------------------------------------------------------------------------
+    # -- one layer ----------------------------------------------------------------------------
 
     def _visit(self, layer: Layer, result: LayerResult) -> None:
+        local: list[Diagnostic] = []
+        where = self.graph.where(layer)
+        inputs, origins = self._inputs(layer, where)
         kind = (layer.type or "").lower()
-        where = self._where(layer)
         if kind == "parameter":
-            infos = [self._parameter(layer, where)]
+            outputs = [g.parameter_tensor(layer, where, local.append)]
         elif kind == "const":
-            infos = [self._const(layer, where)]
+            outputs = [g.const_tensor(layer, where, self.weights, local.append)]
         elif (schema := find_schema(layer.type)) is not None:
             result.checked = True
-            inputs = [self._input(layer, port) for port in layer.inputs]
-            inference = check_conv_layer(schema, layer, inputs, where, self.report)
-            if inference is None:
-                infos = [TensorInfo(PartialShape(None))]
-            else:
-                result.outputs = [inference.shape]
-                compare_declared(layer, inference, where, self.report)
-                element_type = (
-                    element_types.merge(*(i.element_type for i in inputs[:2])) if len(inputs) >= 2 else None
-                )
-                infos = [TensorInfo(inference.shape, element_type)]
-        elif kind in SHAPE_PRESERVING and layer.inputs:
-            source = self._input(layer, layer.inputs[0])
-            element_type = source.element_type
-            if kind == "convert":
-                element_type = element_types.from_element_type(layer.data.get("destination_type"))
-            infos = [TensorInfo(source.shape, element_type)]
+            outputs = self._known(schema, layer, result, inputs, bool(origins), where, local)
+        elif kind in SHAPE_PRESERVING and inputs:
+            outputs = [self._unary(layer, inputs[0], bool(origins), where, local)]
         else:
-            infos = [_declared(port) for port in layer.outputs]
-        if layer.id is not None:
-            self.outputs[layer.id] = infos
+            outputs = [g.declared_tensor(port) for port in layer.outputs]
+        self._settle(layer, outputs, origins, local)
 
-    def _input(self, layer: Layer, port: Port) -> TensorInfo:
-        """What flows into ``port``: the producer's output, or the port's own declared dims."""
-        source = self.incoming.get((layer.id or "", port.id))
-        if source is not None and self.document.kind is DocumentKind.NET:
-            producer = self.by_id.get(source[0])
-            infos = self.outputs.get(source[0])
-            if producer is not None and infos is not None:
-                out_port = producer.output_by_id(source[1])
-                index = out_port.index if out_port is not None else 0
-                if index < len(infos):
-                    return infos[index]
-        info = _declared(port)
-        if self.document.kind is DocumentKind.FRAGMENT:
+    def _settle(
+        self, layer: Layer, outputs: list[TensorInfo], origins: list[_Origin], local: list[Diagnostic]
+    ) -> None:
+        """File the layer's findings; remember its outputs and where wrong declared dims began."""
+        own = [d for d in local if d.code in _ORIGIN_CODES]
+        self.found += [d for d in local if d.code not in _ORIGIN_CODES]
+        origin = _Origin(own, g.layer_label(layer)) if own else None
+        if origin is not None:
+            self.origins.append(origin)
+        inherited = origin or (origins[0] if origins else None)
+        tensors = []
+        for index, info in enumerate(outputs):
+            port = layer.outputs[index] if index < len(layer.outputs) else None
+            diverged = port is not None and not g.fits(port, info.shape)
+            tensors.append(_Tensor(info, inherited if diverged else None))
+        if layer.id is not None and self.graph.layers.get(self.graph.key(layer)) is layer:
+            self.tensors[self.graph.key(layer)] = tensors
+
+    # -- inputs -------------------------------------------------------------------------------
+
+    def _inputs(self, layer: Layer, where: Location) -> tuple[list[TensorInfo], list[_Origin]]:
+        """What flows into each input port, and the origins of wrong dims they declare."""
+        # IR v10 builds a layer from its connected inputs only: a trailing optional port
+        # without an edge (a backprop op's output_shape) is dropped (IRS409).
+        ports = layer.inputs[: len(layer.inputs) - g.v10_dropped_inputs(self.graph, layer)]
+        infos: list[TensorInfo] = []
+        origins: list[_Origin] = []
+        for port in ports:
+            info, origin = self._input(layer, port, where)
+            infos.append(info)
+            if origin is not None:
+                origin.inherit(g.layer_label(layer))
+                origins.append(origin)
+        return infos, origins
+
+    def _input(self, layer: Layer, port: Port, where: Location) -> tuple[TensorInfo, _Origin | None]:
+        source = self.graph.source(layer, port) if self.graph.is_net else None
+        tensors = self.tensors.get(self.graph.key(source[0])) if source is not None else None
+        if source is None or tensors is None or source[1].index >= len(tensors):
+            return self._unresolved(layer, port), None
+        producer, out_port = source
+        tensor = tensors[out_port.index]
+        return tensor.info, self._divergence(layer, port, producer, out_port, tensor, where)
+
+    def _divergence(
+        self, layer: Layer, port: Port, producer: Layer, out_port: Port, tensor: _Tensor, where: Location
+    ) -> _Origin | None:
+        """The origin of wrong dims this input port declares, if they are wrong (IRS411)."""
+        consumer_ok = g.fits(port, tensor.info.shape)
+        if g.same_dims(out_port, port):
+            return None if consumer_ok else tensor.origin
+        if consumer_ok and tensor.origin is not None:
+            return None  # the producer's declared output is the fault, reported there
+        finding = g.edge_dims_mismatch(layer, port, producer, out_port, tensor.info.shape, where)
+        origin = _Origin([finding], g.layer_label(layer))
+        self.origins.append(origin)
+        return None if consumer_ok else origin
+
+    def _unresolved(self, layer: Layer, port: Port) -> TensorInfo:
+        """An input irshape cannot follow to its producer: the port's own declared dims."""
+        info = g.declared_tensor(port)
+        source = self.graph.source(layer, port)
+        if not self.graph.is_net:
             info.value_unknown = "a fragment has no graph to take the value from"
         elif source is None:
             info.value_unknown = "the input is not connected"
         else:
-            info.value_unknown = f"it is computed by layer {source[0]}, not read from a Const"
+            info.value_unknown = f"it is computed by layer {source[0].id}, not read from a Const"
         return info
 
-    def _parameter(self, layer: Layer, where: Location) -> TensorInfo:
-        element_type = element_types.from_element_type(layer.data.get("element_type", "dynamic"))
-        text = layer.data.get("shape")
-        if text is None:
-            return TensorInfo(PartialShape([]), element_type)
-        try:
-            shape = parse_partial_shape(text)
-        except DimSyntaxError as exc:
-            self.report(
-                rules.SHAPE_SYNTAX(
-                    where.at_line(layer.data_line),
-                    layer_type="Parameter",
-                    attribute="shape",
-                    text=text,
-                    reason=str(exc),
-                )
-            )
-            return _declared(layer.outputs[0]) if layer.outputs else TensorInfo(PartialShape(None))
-        return TensorInfo(shape, element_type)
+    # -- ops ----------------------------------------------------------------------------------
 
-    def _const(self, layer: Layer, where: Location) -> TensorInfo:
-        element_type = element_types.from_element_type(layer.data.get("element_type"))
-        try:
-            values = parse_int_list(layer.data.get("shape", "")).values
-        except ListSyntaxError as exc:
-            self.report(
-                rules.SHAPE_SYNTAX(
-                    where.at_line(layer.data_line),
-                    layer_type="Const",
-                    attribute="shape",
-                    text=layer.data.get("shape", ""),
-                    reason=str(exc),
-                )
-            )
-            return _declared(layer.outputs[0]) if layer.outputs else TensorInfo(PartialShape(None))
-        info = TensorInfo(static_shape(values), element_type)
-        count = 1
-        for v in values:
-            count *= max(v, 0)
-        if element_type is not None and len(values) == 1 and count <= _CONST_VALUE_LIMIT:
-            try:
-                offset = int(layer.data.get("offset", ""))
-                size = int(layer.data.get("size", ""))
-                info.value = self.weights.read_integers(element_type, count, offset, size)
-            except ValueError as exc:  # WeightsError, or offset/size not integers
-                info.value_unknown = str(exc) if isinstance(exc, WeightsError) else "bad offset/size"
+    def _known(
+        self,
+        schema: OpSchema,
+        layer: Layer,
+        result: LayerResult,
+        inputs: list[TensorInfo],
+        inherits: bool,
+        where: Location,
+        local: list[Diagnostic],
+    ) -> list[TensorInfo]:
+        report = self._without_bin_noise(inputs, local)
+        inference = check_conv_layer(schema, layer, inputs, where, report)
+        if inference is None:
+            return [TensorInfo(PartialShape(None))]
+        result.outputs = [inference.shape]
+        compare_declared(layer, inference, where, report)
+        if inherits:
+            self._drop_inherited_conv(schema, layer, inputs, where, local)
+        element_type = (
+            element_types.merge(*(i.element_type for i in inputs[:2])) if len(inputs) >= 2 else None
+        )
+        return [TensorInfo(inference.shape, element_type)]
+
+    def _without_bin_noise(self, inputs: list[TensorInfo], local: list[Diagnostic]) -> Report:
+        """Drop a layer's IRS008 when the cause is the missing .bin (IRS009, once per file)."""
+        missing = self.weights.unavailable_reason()
+        quiet = missing is not None and len(inputs) > 2 and inputs[2].value_unknown == missing
+
+        def report(d: Diagnostic) -> None:
+            if not (quiet and d.code == rules.OUTPUT_SHAPE_UNKNOWN.code):
+                local.append(d)
+
+        return report
+
+    def _drop_inherited_conv(
+        self,
+        schema: OpSchema,
+        layer: Layer,
+        inputs: list[TensorInfo],
+        where: Location,
+        local: list[Diagnostic],
+    ) -> None:
+        """Drop declared-output mismatches the layer's wrong declared inputs explain.
+
+        The layer is inferred a second time from its declared input dims, as whatever wrote
+        the file computed it: a mismatch that this inference does not show is inherited.
+        """
+        mismatches = [d for d in local if d.code in _MISMATCH_CODES]
+        if not mismatches:
+            return
+        as_declared = [_as_declared(port, info) for port, info in zip(layer.inputs, inputs, strict=False)]
+        again: list[Diagnostic] = []
+        inference = check_conv_layer(schema, layer, as_declared, where, lambda d: None)
+        if inference is not None:
+            compare_declared(layer, inference, where, again.append)
+        own = {(d.code, d.port, d.axis) for d in again}
+        for d in mismatches:
+            if inference is None or (d.code, d.port, d.axis) not in own:
+                local.remove(d)
+
+    def _unary(
+        self, layer: Layer, source: TensorInfo, inherits: bool, where: Location, local: list[Diagnostic]
+    ) -> TensorInfo:
+        element_type = source.element_type
+        if (layer.type or "").lower() == "convert":
+            element_type = element_types.from_element_type(layer.data.get("destination_type"))
+        info = TensorInfo(source.shape, element_type)
+        if not layer.outputs:
+            return info
+        compare_declared(layer, Inference(info.shape), where, local.append)
+        # A shape-preserving op that repeats its wrong declared input inherits the fault.
+        declared_in = g.declared_shape(layer.inputs[0])
+        if inherits and (declared_in is None or g.fits(layer.outputs[0], declared_in)):
+            local[:] = [d for d in local if d.code not in _MISMATCH_CODES]
         return info
 
 
-def _declared(port: Port) -> TensorInfo:
-    """A tensor as its port declares it: -1 dims are dynamic; the precision names the type."""
-    # A port without <dim>s is how the serializer writes a dynamic rank.
-    if not port.dims:
-        return TensorInfo(PartialShape(None), element_types.from_precision(port.precision))
-    shape = PartialShape(DYNAMIC if d == -1 else d for d in port.dims)
-    return TensorInfo(shape, element_types.from_precision(port.precision))
+def _result(layer: Layer) -> LayerResult:
+    return LayerResult(layer.id, layer.name, layer.type, layer.version, layer.line)
+
+
+def _as_declared(port: Port, info: TensorInfo) -> TensorInfo:
+    """The input as the file declares it: the port's dims, with OpenVINO's type and value."""
+    shape = g.declared_shape(port)
+    if shape is None:
+        return info
+    return TensorInfo(shape, info.element_type, info.value, info.value_unknown)

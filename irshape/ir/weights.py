@@ -1,6 +1,7 @@
-"""Read small Const values (the backprop ops' output_shape) from the sibling .bin file.
+"""The sibling .bin file: its size, Const byte counts, and small Const values.
 
-The .bin is memory-mapped and only the bytes of the requested Const are touched.
+The .bin is memory-mapped and only the bytes of the requested Const are touched; it is never
+read whole, so a multi-gigabyte weights file costs nothing to check.
 """
 
 from __future__ import annotations
@@ -8,6 +9,8 @@ from __future__ import annotations
 import mmap
 import struct
 from pathlib import Path
+
+from irshape.ir.element_types import BITS
 
 _INTEGER_FORMATS = {
     "i8": "b",
@@ -25,6 +28,28 @@ class WeightsError(ValueError):
     """The value cannot be read; the message says why, for an info finding."""
 
 
+def element_count(shape: tuple[int, ...]) -> int:
+    """``ov::shape_size``: the product of the dims (1 for a scalar)."""
+    count = 1
+    for dim in shape:
+        count *= dim
+    return count
+
+
+def bytes_needed(element_type: str, count: int) -> int | None:
+    """The bytes OpenVINO requires for ``count`` elements: ``ceil(count * bits / 8)``.
+
+    Sub-byte types are packed (u1: 8 elements a byte, MSB first; i4/u4/nf4: 2 a byte, low
+    nibble first; u2/u3/u6 likewise bit-packed), so the byte count rounds up once for the whole
+    tensor, not per element. None for ``string`` (a packed format of its own) and ``dynamic``
+    (bit width 0), whose size OpenVINO does not check against the shape.
+    """
+    bits = BITS.get(element_type)
+    if bits is None:
+        return None
+    return (count * bits + 7) // 8
+
+
 class Weights:
     """A lazily opened, memory-mapped .bin file."""
 
@@ -32,20 +57,43 @@ class Weights:
         self.path = path
         self._map: mmap.mmap | None = None
         self._opened = False
+        self._size: int | None = None
+
+    def _open(self) -> None:
+        if self._opened:
+            return
+        self._opened = True
+        if self.path is None:
+            return
+        try:
+            with self.path.open("rb") as handle:
+                self._size = self.path.stat().st_size
+                if self._size:  # mmap refuses an empty file
+                    self._map = mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ)
+        except OSError:
+            self._map, self._size = None, None
+
+    @property
+    def size(self) -> int | None:
+        """The .bin file's size in bytes, or None when there is no readable file."""
+        self._open()
+        return self._size
+
+    def unavailable_reason(self) -> str | None:
+        """Why no Const can be read from this .bin (None when it can)."""
+        self._open()
+        if self.path is None:
+            return "the IR was given as text, so there is no .bin next to it"
+        if self._size is None:
+            return f"there is no readable {self.path.name} next to the IR"
+        if self._size == 0:
+            return f"{self.path.name} is empty"
+        return None
 
     def _mapping(self) -> mmap.mmap:
-        if not self._opened:
-            self._opened = True
-            if self.path is None:
-                raise WeightsError("no .bin file: the IR was not read from a file")
-            try:
-                with self.path.open("rb") as handle:
-                    if self.path.stat().st_size:
-                        self._map = mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ)
-            except OSError:
-                self._map = None
+        self._open()
         if self._map is None:
-            raise WeightsError(f"no readable weights file {self.path.name if self.path else ''}")
+            raise WeightsError(self.unavailable_reason() or "no weights file")
         return self._map
 
     def read_integers(self, element_type: str, count: int, offset: int, size: int) -> tuple[int, ...]:

@@ -1,0 +1,1007 @@
+"""Whole-model structural checks of a ``<net>`` (rules §8): every fault, each once, with its line.
+
+OpenVINO's reader stops at the first fault and names it by byte offset. These checks look at
+the whole file: layer ids and mandatory attributes, opsets, output precisions, edges and ports,
+unconnected inputs, cycles, Parameters, Consts against the ``.bin``, and which layers OpenVINO
+never builds because no Result reaches them. Each check is a small function that reports
+through ``report``; :class:`Graph` indexes the document once for all of them.
+
+Two kinds of fault differ in when OpenVINO sees them: it *parses* every layer, port and edge
+(ids, mandatory attributes, output precisions, ``<dim>`` s) before building anything, but it
+*builds* only the layers a Result reaches, so faults found while building (ops, opsets, edges,
+Const bytes) go unnoticed in the other layers. :data:`PARSE_TIME_CODES` lists the first kind.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+
+from irshape import rules
+from irshape.check.layer import TensorInfo
+from irshape.diagnostics import Diagnostic, Location, Severity
+from irshape.dims import DYNAMIC, DimSyntaxError, PartialShape, parse_partial_shape, static_shape
+from irshape.ir import element_types
+from irshape.ir.model import Document, DocumentKind, Edge, Layer, Port
+from irshape.ir.values import ListSyntaxError, parse_int_list
+from irshape.ir.weights import Weights, WeightsError, bytes_needed, element_count
+from irshape.schema import find_schema
+
+Report = Callable[[Diagnostic], None]
+
+# Findings OpenVINO raises while parsing, for every layer and edge of the file, reached or not.
+PARSE_TIME_CODES = frozenset(
+    {
+        rules.DIM_SYNTAX.code,
+        rules.DIM_LENIENT.code,
+        rules.LAYER_ATTRIBUTE_MISSING.code,
+        rules.LAYER_ID_DUPLICATE.code,
+        rules.ID_SYNTAX.code,
+        rules.PRECISION_INVALID.code,
+    }
+)
+ROOT_TYPES = frozenset({"Result", "Assign"})  # OpenVINO matches these two exactly
+_CONST_VALUE_LIMIT = 64  # read Const values only for small integer tensors (output_shape)
+_INT64_MAX = 2**63 - 1
+_UINT = re.compile(r"\s*[+-]?\d+", re.ASCII)
+_NAMES_SHOWN = 8
+
+# --- which opsets have which op -----------------------------------------------------------
+# Probed from OpenVINO 2026.4.1's read_model: for every op type of its Python opset modules
+# and every version opset1..opset17, does the IR reader find the op? Keys are lower case
+# (OpenVINO looks types up case-insensitively); "1 3-16" means opset1 and opset3..opset16.
+_OPSET_TABLE = """
+1 3-16: rnncell shufflechannels
+1-16: abs acos add asin atan avgpool batchnorminference binaryconvolution broadcast ceiling clamp
+ concat constant convertlike convolution convolutionbackpropdata cos cosh ctcgreedydecoder
+ deformableconvolution deformablepsroipooling depthtospace detectionoutput divide elu equal erf exp
+ fakequantize floor floormod gather gathertree greater greaterequal grn groupconvolution
+ groupconvolutionbackpropdata hardsigmoid interpolate less lessequal log logicaland logicalnot
+ logicalor logicalxor lrn lstmcell matmul maximum maxpool minimum mod multiply negative
+ nonmaxsuppression normalizel2 notequal onehot pad power prelu priorbox priorboxclustered proposal
+ psroipooling range reducelogicaland reducelogicalor reducemax reducemean reducemin reduceprod
+ reducesum regionyolo relu reshape result reversesequence select selu sigmoid sign sin sinh softmax
+ spacetodepth split sqrt squareddifference squeeze stridedslice subtract tan tanh tensoriterator tile
+ topk transpose unsqueeze variadicsplit
+1-17: convert parameter shapeof
+2-16: batchtospace gelu mvn reorgyolo roipooling spacetobatch
+3-16: assign bucketize cumsum embeddingbagoffsetssum embeddingbagpackedsum embeddingsegmentssum
+ extractimagepatches grucell nonzero readvalue roialign scatterelementsupdate scatterupdate
+4-16: acosh asinh atanh ctcloss hswish mish reducel1 reducel2 scatterndupdate softplus swish
+5-16: gathernd grusequence hsigmoid logsoftmax loop lstmsequence rnnsequence round
+6-16: ctcgreedydecoderseqlen gatherelements experimentaldetectrondetectionoutput
+ experimentaldetectrongenerateproposalssingleimage experimentaldetectronpriorgridgenerator
+ experimentaldetectronroifeatureextractor experimentaldetectrontopkrois
+7-16: dft einsum idft roll
+8-16: adaptiveavgpool adaptivemaxpool i420tobgr i420torgb if matrixnms multiclassnms nv12tobgr nv12torgb
+ randomuniform slice
+9-16: eye generateproposals gridsample irdft rdft softsign
+10-16: isfinite isinf isnan unique
+12-16: groupnormalization
+13-16: bitwiseand bitwisenot bitwiseor bitwisexor fakeconvert multinomial nmsrotated
+ scaleddotproductattention
+14-16: convertpromotetypes inverse
+15-16: bitwiseleftshift bitwiserightshift col2im embeddingbagoffsets embeddingbagpacked roialignrotated
+ searchsorted slicescatter stft stringtensorpack stringtensorunpack
+16: identity istft segmentmax sparsefillemptyrows
+17: erfinv groupedmatmul
+"""
+_MAX_OPSET = 17
+# translate_type_name in OpenVINO's reader, applied before the lookup.
+_TRANSLATED = {"Const": "Constant", "PReLU": "PRelu", "ReLU": "Relu", "SoftMax": "Softmax"}
+# The reader's own redirections (xml_deserialize_util.cpp, create_node), matched exactly.
+_OPSET1_FROM_OPSET2 = frozenset({"MVN", "ROIPooling", "ReorgYolo"})
+_EXPERIMENTAL_IN_OPSET6 = frozenset(
+    {
+        "ExperimentalDetectronDetectionOutput",
+        "ExperimentalDetectronGenerateProposalsSingleImage",
+        "ExperimentalDetectronPriorGridGenerator",
+        "ExperimentalDetectronROIFeatureExtractor",
+        "ExperimentalDetectronTopKROIs",
+        "GRUCell",
+        "RNNCell",
+        "Proposal",
+    }
+)
+
+
+def _opset_numbers(ranges: str) -> frozenset[int]:
+    numbers: set[int] = set()
+    for part in ranges.split():
+        lo, _, hi = part.partition("-")
+        numbers.update(range(int(lo), int(hi or lo) + 1))
+    return frozenset(numbers)
+
+
+def _load_opsets(table: str) -> dict[str, frozenset[int]]:
+    opsets: dict[str, frozenset[int]] = {}
+    for entry in re.split(r"\n(?! )", table.strip()):
+        ranges, _, names = entry.partition(":")
+        for name in names.split():
+            opsets[name] = _opset_numbers(ranges)
+    return opsets
+
+
+OPSETS = _load_opsets(_OPSET_TABLE)
+
+
+# --- ids and the index ----------------------------------------------------------------------
+
+
+def parse_uint(text: str | None) -> int | None:
+    """An id as OpenVINO reads it (``std::stoll`` over the whole text, then ``>= 0``)."""
+    if text is None or not _UINT.fullmatch(text):
+        return None
+    if len(text) > 19:  # beyond int64 unless zeros or blanks; int() refuses 4300+ digits (regressions/)
+        digits = text.strip().lstrip("+-").lstrip("0")
+        if len(digits) > 19:
+            return None
+        text = ("-" if text.strip().startswith("-") else "") + (digits or "0")
+    value = int(text)
+    return value if 0 <= value <= _INT64_MAX else None
+
+
+def id_key(text: str | None) -> str:
+    """The id OpenVINO compares: ``"01"`` and ``"1"`` are the same layer or port."""
+    value = parse_uint(text)
+    return str(value) if value is not None else (text or "")
+
+
+def layer_label(layer: Layer) -> str:
+    return f"layer {layer.id} '{layer.name}'" if layer.name else f"layer {layer.id}"
+
+
+@dataclass(slots=True)
+class Graph:
+    """The layers and edges of a document, indexed by the ids OpenVINO compares."""
+
+    document: Document
+    layers: dict[str, Layer] = field(default_factory=dict)  # the first layer with each id
+    # (layer id, input port id) -> the first edge into it whose both ends exist
+    sources: dict[tuple[str, str], tuple[Layer, Port]] = field(default_factory=dict)
+    fed: set[tuple[str, str]] = field(default_factory=set)  # input ports some edge names
+    # edges into a layer whose to-port it does not declare (IRS407), by layer id
+    misdirected: dict[str, int] = field(default_factory=lambda: defaultdict(int))
+    producers: dict[str, list[str]] = field(default_factory=lambda: defaultdict(list))
+    built: set[str] = field(default_factory=set)  # the layers OpenVINO builds
+
+    @property
+    def is_net(self) -> bool:
+        return self.document.kind is DocumentKind.NET
+
+    def where(self, layer: Layer) -> Location:
+        return layer.location(self.document.path)
+
+    def key(self, layer: Layer) -> str:
+        return id_key(layer.id)
+
+    def is_built(self, layer: Layer) -> bool:
+        return not self.is_net or self.key(layer) in self.built
+
+    def source(self, layer: Layer, port: Port) -> tuple[Layer, Port] | None:
+        """The producer layer and output port an edge feeds ``port`` from."""
+        return self.sources.get((self.key(layer), id_key(port.id)))
+
+    def edge_ends(self, edge: Edge) -> tuple[Layer | None, Layer | None]:
+        return self.layers.get(id_key(edge.from_layer)), self.layers.get(id_key(edge.to_layer))
+
+
+def find_port(ports: list[Port], port_id: str) -> Port | None:
+    key = id_key(port_id)
+    return next((p for p in ports if id_key(p.id) == key), None)
+
+
+def build_graph(document: Document) -> Graph:
+    graph = Graph(document)
+    for layer in document.layers:
+        if layer.id is not None:
+            graph.layers.setdefault(id_key(layer.id), layer)
+    for edge in document.edges:
+        producer, consumer = graph.edge_ends(edge)
+        graph.producers[id_key(edge.to_layer)].append(id_key(edge.from_layer))
+        if consumer is None:
+            continue
+        if find_port(consumer.inputs, edge.to_port) is None:
+            graph.misdirected[id_key(edge.to_layer)] += 1
+            continue
+        target = (id_key(edge.to_layer), id_key(edge.to_port))
+        graph.fed.add(target)
+        out_port = None if producer is None else find_port(producer.outputs, edge.from_port)
+        if producer is not None and out_port is not None:
+            graph.sources.setdefault(target, (producer, out_port))
+    graph.built = _built_layers(graph)
+    return graph
+
+
+def _built_layers(graph: Graph) -> set[str]:
+    """OpenVINO's build set: a walk back from every Result and Assign, plus every Parameter."""
+    roots = [k for k, layer in graph.layers.items() if layer.type in ROOT_TYPES]
+    seen = set(roots)
+    stack = list(roots)
+    while stack:
+        for producer in graph.producers.get(stack.pop(), ()):
+            if producer not in seen:
+                seen.add(producer)
+                stack.append(producer)
+    seen.update(k for k, layer in graph.layers.items() if layer.type == "Parameter")
+    return seen
+
+
+# --- layers: ids, mandatory attributes, duplicates, precisions -----------------------------
+
+
+def check_layer_attributes(graph: Graph, report: Report) -> None:
+    """IRS007, IRS402 and IRS401: what OpenVINO reads from every <layer> before building."""
+    first: dict[str, Layer] = {}
+    for layer in graph.document.layers:
+        where = graph.where(layer)
+        for attribute in ("id", "name", "type", "version"):
+            if getattr(layer, attribute) is None:
+                report(rules.LAYER_ATTRIBUTE_MISSING(where, attribute=attribute))
+        if layer.id is not None and parse_uint(layer.id) is None:
+            report(_id_syntax(where, "layer id", layer.id))
+        elif layer.id is not None:
+            earlier = first.setdefault(id_key(layer.id), layer)
+            if earlier is not layer:
+                report(rules.LAYER_ID_DUPLICATE(where, id=layer.id, first_line=earlier.line))
+        for port in layer.inputs + layer.outputs:
+            if port.id == "" or parse_uint(port.id) is None:
+                report(_id_syntax(where.at_line(port.line), "port id", port.id or None))
+
+
+def _id_syntax(where: Location, what: str, text: str | None) -> Diagnostic:
+    if text is None:
+        return rules.ID_SYNTAX(
+            where, what=what, problem="is missing", ov_message="is missing mandatory attribute"
+        )
+    value = text.strip()
+    ov_message = (
+        f'has attribute ... = "{text}" which is not an unsigned 64 bit integer'
+        if re.fullmatch(r"[+-]?\d+.*", value)
+        else "stoll"
+    )
+    return rules.ID_SYNTAX(
+        where, what=what, problem=f"{text!r} is not an unsigned integer", ov_message=ov_message
+    )
+
+
+def check_precisions(graph: Graph, report: Report) -> None:
+    """IRS405: every output port's precision, in every layer (OpenVINO parses them all)."""
+    for layer in graph.document.layers:
+        for port in layer.outputs:
+            if element_types.from_precision(port.precision) is not None:
+                continue
+            where = graph.where(layer).at_line(port.line)
+            if port.precision is None:
+                report(
+                    rules.PRECISION_INVALID(
+                        where,
+                        port=port.id,
+                        problem="is missing",
+                        ov_message="node <port> is missing mandatory attribute: precision",
+                        hint="",
+                    )
+                )
+                continue
+            report(
+                rules.PRECISION_INVALID(
+                    where,
+                    port=port.id,
+                    problem=f"{port.precision!r} is not a precision name",
+                    ov_message=f"Unsupported element type: {port.precision}",
+                    hint=_precision_hint(port.precision),
+                )
+            )
+
+
+def _legacy_name(element_type: str) -> str | None:
+    return next((k for k, v in element_types.LEGACY_PRECISIONS.items() if v == element_type), None)
+
+
+def _precision_hint(text: str) -> str:
+    """Suggest the spelling meant: 'F32' and 'fp32' are neither a precision nor accepted."""
+    meant = element_types.from_element_type(text) or element_types.from_precision(text.upper())
+    if meant is None:
+        return ""
+    legacy = _legacy_name(meant)
+    return f"; write {legacy} or {meant}" if legacy else f"; write {meant}"
+
+
+# --- opsets -------------------------------------------------------------------------------
+
+
+def check_opsets(graph: Graph, report: Report) -> None:
+    """IRS403 and IRS404: the op type and its opset, as OpenVINO resolves them."""
+    for layer in graph.document.layers:
+        if layer.type is not None and layer.version is not None:
+            _check_opset(layer, graph.where(layer), report)
+
+
+def _effective_version(op_type: str, version: str) -> str:
+    if version in ("experimental", "extension") and op_type in _EXPERIMENTAL_IN_OPSET6:
+        return "opset6"
+    if version == "opset1" and op_type in _OPSET1_FROM_OPSET2:
+        return "opset2"
+    return version
+
+
+def _opset_number(version: str) -> int | None:
+    match = re.fullmatch(r"opset([1-9]\d*)", version)
+    number = int(match.group(1)) if match and len(match.group(1)) < 19 else None  # 4300+ digits: int() fails
+    return number if number is not None and number <= _MAX_OPSET else None
+
+
+def _check_opset(layer: Layer, where: Location, report: Report) -> None:
+    op_type, version = layer.type or "", layer.version or ""
+    translated = _TRANSLATED.get(op_type, op_type)
+    number = _opset_number(_effective_version(op_type, version))
+    unsupported = (
+        f"Cannot create {op_type} layer {layer.name} id:{layer.id} from unsupported opset: {version}"
+    )
+    missing = f"Opset {version} doesn't contain the operation with type: {translated}"
+    opsets = OPSETS.get(translated.lower())
+    if opsets is None:
+        report(rules.OP_TYPE_UNKNOWN(where, type=op_type, ov_message=missing if number else unsupported))
+    elif number is None:
+        report(
+            rules.OPSET_UNSUPPORTED(
+                where, version=version, problem=_unknown_opset_problem(version), ov_message=unsupported
+            )
+        )
+    elif number not in opsets:
+        problem = f"has no {op_type} (OpenVINO has it in {_describe_opsets(opsets)})"
+        report(rules.OPSET_UNSUPPORTED(where, version=version, problem=problem, ov_message=missing))
+
+
+def _unknown_opset_problem(version: str) -> str:
+    problem = f"is not an opset OpenVINO has (opset1 ... opset{_MAX_OPSET})"
+    if _opset_number(version.strip().lower()) is not None:
+        problem += f"; the name is matched exactly, write {version.strip().lower()!r}"
+    return problem
+
+
+def _describe_opsets(opsets: frozenset[int]) -> str:
+    spans: list[list[int]] = []
+    for n in sorted(opsets):
+        if spans and spans[-1][1] == n - 1:
+            spans[-1][1] = n
+        else:
+            spans.append([n, n])
+    return ", ".join(f"opset{a}" if a == b else f"opset{a} to opset{b}" for a, b in spans)
+
+
+# --- edges --------------------------------------------------------------------------------
+
+
+def _edge_label(edge: Edge) -> str:
+    return f"{edge.from_layer}:{edge.from_port} -> {edge.to_layer}:{edge.to_port}"
+
+
+def _edge_where(graph: Graph, edge: Edge) -> Location:
+    """An edge's finding belongs to its consumer (OpenVINO fails while building it)."""
+    producer, consumer = graph.edge_ends(edge)
+    owner = consumer or producer
+    where = graph.where(owner) if owner is not None else Location(graph.document.path)
+    return where.at_line(edge.line)
+
+
+def check_edges(graph: Graph, report: Report) -> None:
+    """IRS402, IRS406, IRS407, IRS408: each edge's ids, layers and ports, and one edge a port."""
+    first_into: dict[tuple[str, str], Edge] = {}
+    for edge in graph.document.edges:
+        where = _edge_where(graph, edge)
+        if not _edge_ids_valid(edge, where, report):
+            continue
+        if not _edge_layers_exist(graph, edge, where, report):
+            continue
+        if not _edge_ports_exist(graph, edge, where, report):
+            continue
+        target = (id_key(edge.to_layer), id_key(edge.to_port))
+        earlier = first_into.setdefault(target, edge)
+        if earlier is not edge:
+            report(
+                rules.EDGE_DUPLICATE_INPUT(
+                    where,
+                    edge=_edge_label(edge),
+                    port=edge.to_port,
+                    first_line=earlier.line,
+                )
+            )
+
+
+def _edge_ids_valid(edge: Edge, where: Location, report: Report) -> bool:
+    valid = True
+    for attribute in ("from-layer", "from-port", "to-layer", "to-port"):
+        text = getattr(edge, attribute.replace("-", "_"))
+        if parse_uint(text) is None:
+            report(_id_syntax(where, f"edge {attribute}", text or None))
+            valid = False
+    return valid
+
+
+def _edge_layers_exist(graph: Graph, edge: Edge, where: Location, report: Report) -> bool:
+    producer, consumer = graph.edge_ends(edge)
+    if consumer is None:
+        report(
+            rules.EDGE_LAYER_MISSING(
+                where,
+                severity=rules.WARNING,
+                edge=_edge_label(edge),
+                id=edge.to_layer,
+                consequence="OpenVINO silently ignores the edge",
+            )
+        )
+    if producer is None:
+        # OpenVINO builds an empty stand-in for the missing layer, hence its odd message.
+        consequence = "OpenVINO rejects the file ('Cannot create  layer  id:0 from unsupported opset: ')"
+        label = _edge_label(edge)
+        report(rules.EDGE_LAYER_MISSING(where, edge=label, id=edge.from_layer, consequence=consequence))
+    return producer is not None and consumer is not None
+
+
+def _edge_ports_exist(graph: Graph, edge: Edge, where: Location, report: Report) -> bool:
+    producer, consumer = graph.edge_ends(edge)
+    assert producer is not None and consumer is not None
+    found = True
+    for layer, ports, port_id, direction in (
+        (consumer, consumer.inputs, edge.to_port, "input"),
+        (producer, producer.outputs, edge.from_port, "output"),
+    ):
+        if find_port(ports, port_id) is None:
+            found = False
+            report(
+                rules.EDGE_PORT_MISSING(
+                    where,
+                    edge=_edge_label(edge),
+                    layer=layer_label(layer),
+                    direction=direction,
+                    port_id=port_id,
+                    layer_name=layer.name,
+                )
+            )
+    return found
+
+
+def check_unconnected(graph: Graph, report: Report) -> None:
+    """IRS409: declared input ports no edge feeds; what OpenVINO does depends on the IR version."""
+    for layer in graph.document.layers:
+        fed = [(graph.key(layer), id_key(p.id)) in graph.fed for p in layer.inputs]
+        # An edge to a port id the layer lacks (IRS407) was meant for one of its unfed ports.
+        excused = graph.misdirected.get(graph.key(layer), 0)
+        for index, port in enumerate(layer.inputs):
+            if fed[index]:
+                continue
+            if excused:
+                excused -= 1
+                continue
+            consequence, severity = _unconnected_consequence(graph.document.version, layer, fed, index)
+            report(
+                rules.INPUT_UNCONNECTED(
+                    graph.where(layer).at_line(port.line),
+                    port=port.id,
+                    consequence=consequence,
+                    severity=severity,
+                )
+            )
+
+
+def _unconnected_consequence(
+    version: int | None, layer: Layer, fed: list[bool], index: int
+) -> tuple[str, Severity]:
+    if version != 10:
+        return "OpenVINO (IR v11) rejects the file when it builds the layer ('... out of range')", rules.ERROR
+    connected = sum(fed)
+    if any(fed[index + 1 :]):
+        message = f"{layer.type} layer {layer.name} with id: {layer.id} is inconsistent!"
+        return f"OpenVINO (IR v10) rejects the file ('{message}')", rules.ERROR
+    schema = find_schema(layer.type)
+    required = schema.input_counts[0] if schema is not None else (1 if layer.type == "Result" else 0)
+    if connected < required:
+        return (
+            f"OpenVINO (IR v10) builds the layer with only {connected} input(s) and rejects it",
+            rules.ERROR,
+        )
+    if schema is not None:
+        return (
+            "OpenVINO (IR v10) silently drops this input and builds the layer without it",
+            rules.WARNING,
+        )
+    return (
+        f"OpenVINO (IR v10) builds the layer with only its {connected} connected input(s); "
+        "whether the op accepts that is not checked",
+        rules.WARNING,
+    )
+
+
+def v10_dropped_inputs(graph: Graph, layer: Layer) -> int:
+    """How many trailing optional inputs IR v10 silently drops from a known op (IRS409)."""
+    schema = find_schema(layer.type)
+    if graph.document.version != 10 or schema is None:
+        return 0
+    fed = [(graph.key(layer), id_key(p.id)) in graph.fed for p in layer.inputs]
+    dropped = 0
+    while fed and not fed[-1] and len(fed) > schema.input_counts[0]:
+        fed.pop()
+        dropped += 1
+    return dropped
+
+
+def check_edge_precisions(graph: Graph, report: Report) -> None:
+    """IRS412: an input port's precision against the precision of the port feeding it."""
+    for layer in graph.document.layers:
+        for port in layer.inputs:
+            source = graph.source(layer, port)
+            if source is None:
+                continue
+            producer, out_port = source
+            declared = element_types.from_precision(port.precision)
+            produced = element_types.from_precision(out_port.precision)
+            if declared is None or produced is None or _same_type(declared, produced):
+                continue
+            if _element_type_of(producer) == declared:
+                continue  # the producer's precision contradicts its element_type: IRS415 there
+            report(
+                rules.EDGE_PRECISION_MISMATCH(
+                    graph.where(layer).at_line(port.line),
+                    port=port.id,
+                    declared=port.precision,
+                    produced=out_port.precision,
+                    producer=layer_label(producer),
+                    from_port=out_port.id,
+                )
+            )
+
+
+def _element_type_of(layer: Layer) -> str | None:
+    """A Parameter's or Const's element_type, which OpenVINO uses instead of the precision."""
+    if (layer.type or "").lower() not in ("parameter", "const"):
+        return None
+    return element_types.from_element_type(layer.data.get("element_type"))
+
+
+def _same_type(a: str, b: str) -> bool:
+    def norm(t: str) -> str:
+        return "dynamic" if t == "undefined" else t
+
+    return norm(a) == norm(b)
+
+
+# --- cycles and reachability -----------------------------------------------------------------
+
+
+def check_cycles(graph: Graph, report: Report) -> None:
+    """IRS410: one finding per cycle (strongly connected component), at its first layer."""
+    order = {graph.key(layer): i for i, layer in enumerate(graph.document.layers)}
+    for component in _strongly_connected(graph):
+        head = graph.layers[min(component, key=lambda k: order.get(k, 0))]
+        members = sorted(component, key=lambda k: order.get(k, 0))
+        names = [layer_label(graph.layers[k]) for k in members]
+        report(
+            rules.GRAPH_CYCLE(
+                graph.where(head),
+                names=_names(names),
+                related=tuple(names[1:]),
+            )
+        )
+
+
+def _strongly_connected(graph: Graph) -> Iterator[set[str]]:
+    """Tarjan's algorithm, iteratively; yields the components that are cycles."""
+    succ: dict[str, list[str]] = defaultdict(list)
+    for consumer, producers in graph.producers.items():
+        for producer in producers:
+            if producer in graph.layers and consumer in graph.layers:
+                succ[producer].append(consumer)
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    for start in graph.layers:
+        if start in index:
+            continue
+        work = [(start, iter(succ[start]))]
+        index[start] = low[start] = len(index)
+        stack.append(start)
+        on_stack.add(start)
+        while work:
+            node, children = work[-1]
+            child = next(children, None)
+            if child is None:
+                work.pop()
+                if work:
+                    low[work[-1][0]] = min(low[work[-1][0]], low[node])
+                if low[node] == index[node]:
+                    component = _pop_component(stack, on_stack, node)
+                    if len(component) > 1 or node in succ[node]:
+                        yield component
+            elif child not in index:
+                index[child] = low[child] = len(index)
+                stack.append(child)
+                on_stack.add(child)
+                work.append((child, iter(succ[child])))
+            elif child in on_stack:
+                low[node] = min(low[node], index[child])
+
+
+def _pop_component(stack: list[str], on_stack: set[str], root: str) -> set[str]:
+    component: set[str] = set()
+    while True:
+        node = stack.pop()
+        on_stack.discard(node)
+        component.add(node)
+        if node == root:
+            return component
+
+
+def check_reachability(graph: Graph, report: Report) -> None:
+    """IRS421 per group of connected unreachable layers (IRS422 when there is no Result)."""
+    layers = graph.document.layers
+    if not any(layer.type in ROOT_TYPES for layer in layers):
+        others = [layer for layer in layers if layer.type != "Parameter"]
+        unbuilt = f" and never builds or validates its {len(others)} other layer(s)" if others else ""
+        misspelt = next((x.type for x in layers if (x.type or "").lower() in ("result", "assign")), None)
+        if misspelt is not None:
+            unbuilt += f" (OpenVINO matches the type exactly: {misspelt!r} is not 'Result' or 'Assign')"
+        report(rules.NO_RESULT(Location(graph.document.path, graph.document.line), unbuilt=unbuilt))
+        return
+    dead = [
+        layer
+        for layer in layers
+        if parse_uint(layer.id) is not None
+        and graph.layers.get(graph.key(layer)) is layer
+        and not graph.is_built(layer)
+    ]
+    keys = {graph.key(layer) for layer in dead}
+    feeding = {p for c, ps in graph.producers.items() if c in keys for p in ps if p in keys}
+    for group in _components(graph, dead):
+        _report_unreachable(graph, group, feeding, report)
+
+
+def _components(graph: Graph, dead: list[Layer]) -> list[list[Layer]]:
+    """The unreachable layers grouped by the edges between them, in file order."""
+    parent = {graph.key(layer): graph.key(layer) for layer in dead}
+
+    def find(k: str) -> str:
+        while parent[k] != k:
+            parent[k] = parent[parent[k]]
+            k = parent[k]
+        return k
+
+    for consumer, producers in graph.producers.items():
+        for producer in producers:
+            if consumer in parent and producer in parent:
+                parent[find(consumer)] = find(producer)
+    groups: dict[str, list[Layer]] = defaultdict(list)
+    for layer in dead:
+        groups[find(graph.key(layer))].append(layer)
+    return list(groups.values())
+
+
+def _report_unreachable(graph: Graph, group: list[Layer], feeding: set[str], report: Report) -> None:
+    # Point at the dangling end: the first layer whose output no other dead layer consumes.
+    sink = next((layer for layer in group if graph.key(layer) not in feeding), group[0])
+    names = [layer_label(layer) for layer in group]
+    many = len(group) > 1
+    report(
+        rules.UNREACHABLE_LAYER(
+            graph.where(sink),
+            what=f"this layer or the {len(group) - 1} layer(s) connected to it" if many else "this layer",
+            them="any of them" if many else "it",
+            names=_names(names),
+            related=tuple(name for name in names if name != layer_label(sink)),
+        )
+    )
+
+
+def _names(names: list[str]) -> str:
+    shown = ", ".join(names[:_NAMES_SHOWN])
+    return shown + (f" and {len(names) - _NAMES_SHOWN} more" if len(names) > _NAMES_SHOWN else "")
+
+
+# --- declared dims --------------------------------------------------------------------------
+
+
+def declared_shape(port: Port) -> PartialShape | None:
+    """A port's dims as a shape (-1 dynamic); None when it declares none (a dynamic rank)."""
+    if not port.dims:
+        return None
+    return PartialShape(DYNAMIC if d == -1 else d for d in port.dims)
+
+
+def fits(port: Port, shape: PartialShape) -> bool:
+    """Do the port's declared dims describe ``shape``? -1 and a missing <dim> list fit anything."""
+    if not port.dims or shape.dims is None:
+        return True
+    if len(port.dims) != len(shape.dims):
+        return False
+    return all(d == -1 or dim.lo <= d <= dim.hi for d, dim in zip(port.dims, shape.dims, strict=True))
+
+
+def same_dims(a: Port, b: Port) -> bool:
+    """Do two ports declare the same tensor? -1 matches any dim."""
+    if not a.dims or not b.dims:
+        return True
+    if len(a.dims) != len(b.dims):
+        return False
+    return all(x == -1 or y == -1 or x == y for x, y in zip(a.dims, b.dims, strict=True))
+
+
+def _text(port: Port) -> str:
+    shape = declared_shape(port)
+    return "no dims" if shape is None else str(shape)
+
+
+def edge_dims_mismatch(
+    layer: Layer, port: Port, producer: Layer, out_port: Port, truth: PartialShape, where: Location
+) -> Diagnostic:
+    return rules.EDGE_DIMS_MISMATCH(
+        where.at_line(port.line),
+        port=port.id,
+        declared=_text(port),
+        produced=_text(out_port),
+        producer=layer_label(producer),
+        from_port=out_port.id,
+        truth=truth,
+    )
+
+
+def declared_tensor(port: Port) -> TensorInfo:
+    """A tensor as its port declares it: -1 dims are dynamic; the precision names the type."""
+    shape = declared_shape(port)
+    return TensorInfo(shape or PartialShape(None), element_types.from_precision(port.precision))
+
+
+# --- Parameter ------------------------------------------------------------------------------
+
+
+def parameter_tensor(layer: Layer, where: Location, report: Report) -> TensorInfo:
+    """The Parameter's tensor as OpenVINO reads it: shape and element_type from <data>."""
+    if not layer.has_data:
+        report(
+            rules.DATA_MISSING(
+                where,
+                layer_type="Parameter",
+                ov_message=f"Layer data must be defined for: opset1::Parameter {layer.name} ...",
+            )
+        )
+        return _fallback(layer)
+    at = where.at_line(layer.data_line)
+    element_type = _parameter_element_type(layer, at, report)
+    written = "element_type" in layer.data  # a missing one is reported once, as IRS417
+    text = layer.data.get("shape")
+    if text is None:
+        report(rules.PARAMETER_ATTRIBUTE_MISSING(at, attribute="shape", meaning="a scalar (rank 0)"))
+        return TensorInfo(PartialShape([]), element_type)
+    try:
+        shape = parse_partial_shape(text)
+    except DimSyntaxError as exc:
+        report(rules.SHAPE_SYNTAX(at, layer_type="Parameter", attribute="shape", text=text, reason=str(exc)))
+        return _fallback(layer)
+    compare_shape_attribute(layer, text, shape, at, report)
+    compare_precision(layer, element_type if written else None, at, report)
+    return TensorInfo(shape, element_type)
+
+
+def _fallback(layer: Layer) -> TensorInfo:
+    """What flows on when OpenVINO would fail: the declared port, so nothing cascades."""
+    return declared_tensor(layer.outputs[0]) if layer.outputs else TensorInfo(PartialShape(None))
+
+
+def _parameter_element_type(layer: Layer, where: Location, report: Report) -> str | None:
+    text = layer.data.get("element_type")
+    if text is None:
+        meaning = "dynamic-typed (the port precision is not used)"
+        report(rules.PARAMETER_ATTRIBUTE_MISSING(where, attribute="element_type", meaning=meaning))
+        return "dynamic"
+    element_type = element_types.from_element_type(text)
+    if element_type is None:
+        report(
+            rules.ELEMENT_TYPE_INVALID(
+                where,
+                layer_type="Parameter",
+                text=text,
+                ov_message=f'"{text}" is not a member of enum element::Type_t',
+                hint=_element_type_hint(text),
+            )
+        )
+    return element_type
+
+
+def _element_type_hint(text: str) -> str:
+    meant = element_types.from_precision(text) or element_types.from_element_type(text.strip())
+    return f"; write {meant}" if meant else ""
+
+
+def compare_shape_attribute(
+    layer: Layer, text: str, shape: PartialShape, where: Location, report: Report
+) -> None:
+    """IRS416: the shape attribute OpenVINO uses against the port dims it ignores."""
+    if not layer.outputs:
+        return
+    port = layer.outputs[0]
+    if fits(port, shape):
+        return
+    report(
+        rules.SHAPE_ATTRIBUTE_MISMATCH(
+            where,
+            port=port.id,
+            layer_type=layer.type,
+            text=text,
+            shape=shape,
+            declared=_text(port),
+            expected=str(shape),
+        )
+    )
+
+
+def compare_precision(layer: Layer, element_type: str | None, where: Location, report: Report) -> None:
+    """IRS415: element_type (used) against the port precision (ignored)."""
+    if element_type is None or not layer.outputs:
+        return
+    port = layer.outputs[0]
+    named = element_types.from_precision(port.precision)
+    if named is None or _same_type(named, element_type):
+        return
+    report(
+        rules.ELEMENT_TYPE_PRECISION_MISMATCH(
+            where, port=port.id, element_type=element_type, precision=port.precision, named=named
+        )
+    )
+
+
+# --- Const and the .bin -----------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class _ConstData:
+    element_type: str | None
+    shape: tuple[int, ...] | None
+    offset: int | None
+    size: int | None
+
+
+def const_tensor(layer: Layer, where: Location, weights: Weights, report: Report) -> TensorInfo:
+    """The Const's tensor as OpenVINO reads it, with every check of its <data> and bytes."""
+    if not layer.has_data:
+        ov_message = "No attrtibutes defined for Const op!"  # sic, OpenVINO's spelling
+        report(rules.DATA_MISSING(where, layer_type="Const", ov_message=ov_message))
+        return _fallback(layer)
+    at = where.at_line(layer.data_line)
+    const = _ConstData(
+        _const_element_type(layer, at, report),
+        _const_shape(layer, at, report),
+        _const_uint(layer, "offset", at, report),
+        _const_uint(layer, "size", at, report),
+    )
+    _check_const_size(const, at, report)
+    _check_const_bounds(const, weights, at, report)
+    if const.shape is None:
+        return _fallback(layer)
+    info = TensorInfo(static_shape(const.shape), const.element_type)
+    compare_shape_attribute(layer, layer.data.get("shape", ""), info.shape, at, report)
+    compare_precision(layer, const.element_type, at, report)
+    _read_value(const, weights, info)
+    return info
+
+
+def _const_element_type(layer: Layer, where: Location, report: Report) -> str | None:
+    text = layer.data.get("element_type")
+    if text is None:
+        report(
+            rules.CONST_ATTRIBUTE(
+                where,
+                attribute="element_type",
+                problem="is missing",
+                ov_message="Missing attribute 'element_type' for Const",
+            )
+        )
+        return None
+    # A Const's type passes two parsers: the enum (any case) and element::Type(string), the
+    # precision vocabulary; only names both accept work ('f32', 'I64', but not 'F32' or 'FP32').
+    as_enum = element_types.from_element_type(text)
+    as_precision = element_types.from_precision(text)
+    if as_enum is not None and as_precision is not None:
+        return as_enum
+    ov_message = (
+        f'"{text}" is not a member of enum element::Type_t'
+        if as_enum is None
+        else f"Unsupported element type: {text}"
+    )
+    hint = f"; write {as_enum or as_precision}" if (as_enum or as_precision) else ""
+    report(rules.ELEMENT_TYPE_INVALID(where, layer_type="Const", text=text, ov_message=ov_message, hint=hint))
+    return None
+
+
+def _const_shape(layer: Layer, where: Location, report: Report) -> tuple[int, ...] | None:
+    text = layer.data.get("shape")
+    if text is None:
+        ov_message = "Missing attribute 'shape' for Const"
+        report(rules.CONST_ATTRIBUTE(where, attribute="shape", problem="is missing", ov_message=ov_message))
+        return None
+    try:
+        values = parse_int_list(text).values
+    except ListSyntaxError as exc:
+        report(rules.SHAPE_SYNTAX(where, layer_type="Const", attribute="shape", text=text, reason=str(exc)))
+        return None
+    if any(v < 0 for v in values):
+        report(
+            rules.CONST_ATTRIBUTE(
+                where,
+                attribute="shape",
+                problem=f"{text!r} has a negative dim, which OpenVINO reads as 2^64-1",
+                ov_message="Attribute and shape size are inconsistent for Const op!",
+            )
+        )
+        return None
+    return values
+
+
+def _const_uint(layer: Layer, attribute: str, where: Location, report: Report) -> int | None:
+    text = layer.data.get(attribute)
+    value = parse_uint(text)
+    if value is not None:
+        return value
+    if text is None:
+        problem, ov_message = "is missing", f"node <data> is missing mandatory attribute: {attribute}"
+    else:
+        problem = f"{text!r} is not an unsigned integer"
+        ov_message = (
+            f'node <data> has attribute "{attribute}" = "{text}" which is not an unsigned 64 bit integer'
+        )
+    report(rules.CONST_ATTRIBUTE(where, attribute=attribute, problem=problem, ov_message=ov_message))
+    return None
+
+
+def _check_const_size(const: _ConstData, where: Location, report: Report) -> None:
+    """IRS419: ``size`` against ``ceil(elements * bits / 8)`` (sub-byte types packed)."""
+    if const.element_type is None or const.shape is None or const.size is None:
+        return
+    count = element_count(const.shape)
+    needed = bytes_needed(const.element_type, count)
+    if needed is None or const.size >= needed:
+        return
+    bits = element_types.BITS[const.element_type]
+    packing = "" if bits >= 8 else f", bit-packed: {8 / bits:g} element(s) a byte"
+    report(
+        rules.CONST_SIZE_TOO_SMALL(
+            where,
+            size=const.size,
+            shape=list(const.shape),
+            element_type=const.element_type,
+            needed=needed,
+            count=count,
+            bits=bits,
+            packing=packing,
+            declared=const.size,
+            expected=needed,
+        )
+    )
+
+
+def _check_const_bounds(const: _ConstData, weights: Weights, where: Location, report: Report) -> None:
+    """IRS420: ``offset + size`` inside the .bin (a missing .bin is one finding for the file)."""
+    if const.offset is None or const.size is None or not weights.size or weights.path is None:
+        return
+    end = const.offset + const.size
+    if end > weights.size:
+        report(
+            rules.CONST_OUT_OF_BIN(
+                where, offset=const.offset, end=end, bin=weights.path.name, bin_size=weights.size
+            )
+        )
+
+
+def _read_value(const: _ConstData, weights: Weights, info: TensorInfo) -> None:
+    """Small 1D integer Consts (a backprop op's output_shape): read their value."""
+    shape, element_type = const.shape, const.element_type
+    if shape is None or element_type is None or len(shape) != 1 or shape[0] > _CONST_VALUE_LIMIT:
+        return
+    if const.offset is None or const.size is None:
+        info.value_unknown = "the Const's offset or size cannot be read"
+        return
+    try:
+        info.value = weights.read_integers(element_type, shape[0], const.offset, const.size)
+    except WeightsError as exc:
+        info.value_unknown = str(exc)

@@ -4,7 +4,15 @@ The library never prints and never exits: every problem comes back as a
 :class:`Diagnostic` in a :class:`FileReport` (or a :class:`LayerCheck` for one layer).
 """
 
-from irshape.api import LayerCheck, check_file, check_layer, check_string, infer_layer
+from irshape.api import (
+    AttributeValue,
+    LayerCheck,
+    ShapeLike,
+    check_file,
+    check_layer,
+    check_string,
+    infer_layer,
+)
 from irshape.diagnostics import Diagnostic, Location, Rule, Severity
 from irshape.dims import Dim, PartialShape, parse_partial_shape
 from irshape.results import FileReport, LayerResult
@@ -14,6 +22,7 @@ __version__ = "0.1.0"
 
 __all__ = [
     "RULES",
+    "AttributeValue",
     "Diagnostic",
     "Dim",
     "FileReport",
@@ -23,6 +32,7 @@ __all__ = [
     "PartialShape",
     "Rule",
     "Severity",
+    "ShapeLike",
     "check_file",
     "check_layer",
     "check_string",

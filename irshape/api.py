@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 from irshape import rules
 from irshape.check.layer import TensorInfo, check_conv_layer, compare_declared
 from irshape.check.model import check_document
-from irshape.diagnostics import Diagnostic, Location
+from irshape.diagnostics import Diagnostic, Location, Severity
 from irshape.dims import PartialShape, parse_partial_shape
 from irshape.ir.model import Layer, Port
 from irshape.ir.reader import ReadResult, read_bytes, read_file
@@ -25,11 +25,12 @@ if TYPE_CHECKING:
     from irshape.execute.dryrun import DryRunOptions
 
 ShapeLike = PartialShape | str | Sequence[int]
+"""A shape: a :class:`PartialShape`, OpenVINO's notation (``"1,3,?,2..10"``), or ints (-1: dynamic)."""
+AttributeValue = str | int | Sequence[int]
+"""A ``<data>`` attribute: its text as written in IR, an int, or a list of ints."""
 
 
-def check_file(
-    path: str | Path, *, debug: bool = False, dry_run: DryRunOptions | None = None
-) -> FileReport:
+def check_file(path: str | Path, *, debug: bool = False, dry_run: DryRunOptions | None = None) -> FileReport:
     """Check the IR file at ``path`` (its sibling .bin is read for Const values).
 
     With ``dry_run``, each convolution layer is also executed with numpy (imported only then)
@@ -38,10 +39,16 @@ def check_file(
     return _check(lambda: read_file(path), str(path), debug, dry_run)
 
 
-def check_string(text: str | bytes, *, path: str = "<string>", debug: bool = False) -> FileReport:
-    """Check IR XML given as text; ``path`` names it in findings."""
+def check_string(
+    text: str | bytes,
+    *,
+    path: str = "<string>",
+    debug: bool = False,
+    dry_run: DryRunOptions | None = None,
+) -> FileReport:
+    """Check IR XML given as text; ``path`` names it in findings (no .bin is read)."""
     data = text.encode("utf-8") if isinstance(text, str) else text
-    return _check(lambda: read_bytes(data, path), path, debug)
+    return _check(lambda: read_bytes(data, path), path, debug, dry_run)
 
 
 def _check(
@@ -68,19 +75,33 @@ def _check(
 
 @dataclass(slots=True)
 class LayerCheck:
-    """The result of checking one layer given as plain values."""
+    """The result of checking one layer given as plain values.
+
+    ``output_shape`` is the shape irshape infers as OpenVINO would (None when the layer is too
+    broken to infer one). It is computed even past an error that makes OpenVINO reject the
+    layer, so look at ``ok`` first. ``diagnostics`` are the findings, with path ``"<layer>"``.
+    """
 
     output_shape: PartialShape | None
     diagnostics: list[Diagnostic] = field(default_factory=list)
 
     @property
     def errors(self) -> list[Diagnostic]:
-        return [d for d in self.diagnostics if d.severity == "error"]
+        return [d for d in self.diagnostics if d.severity is Severity.ERROR]
+
+    @property
+    def warnings(self) -> list[Diagnostic]:
+        return [d for d in self.diagnostics if d.severity is Severity.WARNING]
+
+    @property
+    def ok(self) -> bool:
+        """No error: OpenVINO reads this layer and infers ``output_shape``."""
+        return not self.errors
 
 
 def check_layer(
     op_type: str,
-    attributes: Mapping[str, str | Sequence[int]],
+    attributes: Mapping[str, AttributeValue],
     input_shapes: Sequence[ShapeLike],
     *,
     declared_output: ShapeLike | None = None,
@@ -92,13 +113,17 @@ def check_layer(
 
     ``attributes`` are the ``<data>`` attributes (lists may be given as int sequences);
     ``input_shapes`` are data, kernel and, for the backprop ops, the output_shape input's
-    shape (``[2]``); ``output_shape_value`` is that input's value when it is a constant.
+    shape (``[2]``); ``output_shape_value`` is that input's value when it is a constant;
+    ``declared_output`` is the output shape the converter means to write, compared with the
+    inferred one (IRS301/IRS302). Raises ValueError only for an op type irshape does not know
+    (Convolution, ConvolutionBackpropData, GroupConvolution, GroupConvolutionBackpropData);
+    every problem of the layer itself is a finding.
     """
     schema = find_schema(op_type)
     if schema is None:
         raise ValueError(f"irshape does not know the op type {op_type!r}")
     layer = Layer(id="0", name=op_type, type=op_type, version=version, line=0, has_data=True)
-    layer.data = {k: v if isinstance(v, str) else ",".join(map(str, v)) for k, v in attributes.items()}
+    layer.data = {name: _attribute_text(value) for name, value in attributes.items()}
     inputs = [TensorInfo(_to_shape(shape), element_type) for shape in input_shapes]
     if len(inputs) > 2:
         inputs[2].element_type = "i64"
@@ -123,13 +148,23 @@ def check_layer(
 
 def infer_layer(
     op_type: str,
-    attributes: Mapping[str, str | Sequence[int]],
+    attributes: Mapping[str, AttributeValue],
     input_shapes: Sequence[ShapeLike],
     *,
     output_shape_value: Sequence[int] | None = None,
 ) -> PartialShape | None:
-    """The output shape OpenVINO infers for one layer, or None if it cannot be inferred."""
-    return check_layer(op_type, attributes, input_shapes, output_shape_value=output_shape_value).output_shape
+    """The output shape OpenVINO infers for one layer; None when OpenVINO would reject the layer
+    (any error finding of :func:`check_layer`) or cannot infer a shape."""
+    result = check_layer(op_type, attributes, input_shapes, output_shape_value=output_shape_value)
+    return result.output_shape if result.ok else None
+
+
+def _attribute_text(value: AttributeValue) -> str:
+    if isinstance(value, str):
+        return value
+    if isinstance(value, int):
+        return str(value)
+    return ",".join(str(v) for v in value)
 
 
 def _to_shape(shape: ShapeLike) -> PartialShape:

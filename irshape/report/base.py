@@ -1,22 +1,55 @@
-"""The reporter interface and the summary every format shares."""
+"""The reporter interface, its options, and what every format shares (summary, statistics)."""
 
 from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
-from typing import Any
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, ClassVar
 
+from irshape.files import relative_posix
 from irshape.results import FileReport
+from irshape.rules import RULES
+
+
+@dataclass(frozen=True, slots=True)
+class ReportOptions:
+    """How to render: the CLI fills these in from its flags; the defaults suit library use.
+
+    ``verbosity`` is -2 (nothing), -1 (findings only), 0 (findings and a summary) or 1 (also
+    the files without findings); machine formats ignore it. ``strict`` says warnings fail,
+    which JUnit shows. ``root`` is what SARIF, GitHub and JUnit paths are relative to
+    (default: the current directory).
+    """
+
+    color: bool = False
+    verbosity: int = 0
+    statistics: bool = False
+    strict: bool = False
+    root: Path | None = None
 
 
 class Reporter:
     """Renders check results as one string; the CLI decides where it goes."""
 
+    name: ClassVar[str] = ""
+    inline_statistics: ClassVar[bool] = False  # --statistics in the output itself, else on stderr
+
+    def __init__(self, options: ReportOptions | None = None) -> None:
+        self.options = options or ReportOptions()
+
     def render_check(self, reports: Sequence[FileReport]) -> str:
         raise NotImplementedError
 
     def render_infer(self, reports: Sequence[FileReport]) -> str:
-        raise NotImplementedError
+        raise NotImplementedError(f"the {self.name} format has no infer output")
+
+    def relative(self, path: str) -> str:
+        """``path`` relative to the root, in POSIX form (as SARIF and GitHub want it)."""
+        if path.startswith("<"):  # <stdin>, <string>: not a file
+            return path
+        return relative_posix(path, self.options.root or Path.cwd())
 
 
 def summary(reports: Sequence[FileReport]) -> dict[str, Any]:
@@ -30,3 +63,17 @@ def summary(reports: Sequence[FileReport]) -> dict[str, Any]:
         "layers_checked": sum(r.layers_checked for r in reports),
         "layers_not_checked": sum(r.layers_not_checked for r in reports),
     }
+
+
+def statistics(reports: Sequence[FileReport]) -> list[tuple[str, int]]:
+    """The number of findings of each code that has any, in code order."""
+    counts = Counter(d.code for r in reports for d in r.diagnostics)
+    return sorted(counts.items())
+
+
+def statistics_lines(reports: Sequence[FileReport]) -> list[str]:
+    """``--statistics`` as flake8 prints it: count, code, then what the code means."""
+    return [
+        f"{count:<5} {code} [{RULES[code].severity.value}] {RULES[code].name}: {RULES[code].summary}"
+        for code, count in statistics(reports)
+    ]

@@ -1,0 +1,188 @@
+"""``[tool.irshape]`` in pyproject.toml: finding it, validating it, and merging the command line.
+
+The configuration is the first ``pyproject.toml`` with a ``[tool.irshape]`` table found from
+the current directory upwards (a pyproject.toml without one is passed over, as ruff does).
+Globs in it (``exclude``, ``per-file-ignores``) are relative to the directory holding it.
+Every option given on the command line replaces the configuration's value for that key.
+"""
+
+from __future__ import annotations
+
+import difflib
+import os
+import tomllib
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from irshape.files import Glob
+from irshape.report import FORMATS
+from irshape.selection import ALL, Selection, SelectorError, parse_selector
+
+CONFIG_FILE = "pyproject.toml"
+KEYS = ("select", "ignore", "per-file-ignores", "exclude", "format", "strict")
+
+
+class ConfigError(Exception):
+    """A configuration irshape cannot use; the message names the file and the key."""
+
+
+@dataclass(frozen=True, slots=True)
+class Config:
+    """The values of a ``[tool.irshape]`` table; ``None`` where a key is not set."""
+
+    path: Path | None = None
+    select: tuple[str, ...] | None = None
+    ignore: tuple[str, ...] | None = None
+    per_file_ignores: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    exclude: tuple[str, ...] | None = None
+    format: str | None = None
+    strict: bool | None = None
+
+    @property
+    def root(self) -> Path:
+        """The directory the configuration's globs are relative to."""
+        return self.path.parent if self.path is not None else Path.cwd()
+
+
+def find_config(start: Path | None = None) -> Path | None:
+    """The nearest ``pyproject.toml`` with a ``[tool.irshape]`` table, from ``start`` upwards."""
+    directory = (start or Path.cwd()).resolve()
+    for candidate in (directory, *directory.parents):
+        path = candidate / CONFIG_FILE
+        if path.is_file() and _has_irshape_table(path):
+            return path
+    return None
+
+
+def _has_irshape_table(path: Path) -> bool:
+    raw = path.read_bytes()
+    try:
+        data = tomllib.loads(raw.decode("utf-8"))
+    except (UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+        if b"irshape" in raw:  # most likely ours: say so rather than silently skip it
+            raise ConfigError(f"{path}: not valid TOML: {exc}") from exc
+        return False
+    tool = data.get("tool")
+    return isinstance(tool, dict) and "irshape" in tool
+
+
+def load_config(path: Path) -> Config:
+    """Read and validate the ``[tool.irshape]`` table of ``path``."""
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise ConfigError(f"{path}: cannot read: {exc.strerror}") from exc
+    except (UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+        raise ConfigError(f"{path}: not valid TOML: {exc}") from exc
+    tool = data.get("tool")
+    table = tool.get("irshape") if isinstance(tool, dict) else None
+    if not isinstance(table, dict):
+        raise ConfigError(f"{path}: no [tool.irshape] table")
+    return parse_table(table, path)
+
+
+def discover(start: Path | None = None) -> Config:
+    """The configuration in force for a run started in ``start`` (default: the cwd)."""
+    path = find_config(start)
+    return Config() if path is None else load_config(path)
+
+
+def parse_table(table: Mapping[str, Any], path: Path | None = None) -> Config:
+    """Validate a ``[tool.irshape]`` table; a :class:`ConfigError` names the key at fault."""
+    where = f"{path}: [tool.irshape]" if path is not None else "[tool.irshape]"
+    for key in table:
+        if key not in KEYS:
+            close = difflib.get_close_matches(key.replace("_", "-"), KEYS, n=1)
+            hint = f"did you mean {close[0]!r}? " if close else ""
+            raise ConfigError(f"{where}: unknown key {key!r}; {hint}the keys are {', '.join(KEYS)}")
+
+    def strings(key: str, value: Any) -> tuple[str, ...]:
+        if not isinstance(value, list) or not all(isinstance(item, str) for item in value):
+            raise ConfigError(f"{where}: {key} must be a list of strings, not {value!r}")
+        return tuple(value)
+
+    def selectors(key: str, value: Any) -> tuple[str, ...]:
+        try:
+            return tuple(parse_selector(item) for item in strings(key, value))
+        except SelectorError as exc:
+            raise ConfigError(f"{where}: {key}: {exc}") from None
+
+    values: dict[str, Any] = {}
+    if "select" in table:
+        values["select"] = selectors("select", table["select"])
+    if "ignore" in table:
+        values["ignore"] = selectors("ignore", table["ignore"])
+    if "exclude" in table:
+        values["exclude"] = strings("exclude", table["exclude"])
+    if "per-file-ignores" in table:
+        mapping = table["per-file-ignores"]
+        if not isinstance(mapping, dict):
+            raise ConfigError(f"{where}: per-file-ignores must be a table of glob = [codes], not {mapping!r}")
+        values["per_file_ignores"] = tuple(
+            (glob, selectors(f"per-file-ignores {glob!r}", codes)) for glob, codes in mapping.items()
+        )
+    if "format" in table:
+        if table["format"] not in FORMATS:
+            raise ConfigError(f"{where}: format must be one of {', '.join(FORMATS)}, not {table['format']!r}")
+        values["format"] = table["format"]
+    if "strict" in table:
+        if not isinstance(table["strict"], bool):
+            raise ConfigError(f"{where}: strict must be true or false, not {table['strict']!r}")
+        values["strict"] = table["strict"]
+    return Config(path=path, **values)
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    """What one run uses: the configuration with the command line on top."""
+
+    selection: Selection
+    exclude: tuple[Glob, ...]
+    format: str
+    strict: bool
+    config_path: Path | None = None
+
+
+def resolve(
+    config: Config,
+    *,
+    select: Sequence[str] | None = None,
+    ignore: Sequence[str] | None = None,
+    exclude: Sequence[str] | None = None,
+    output_format: str | None = None,
+    strict: bool | None = None,
+    cwd: Path | None = None,
+    environ: Mapping[str, str] | None = None,
+) -> Settings:
+    """Merge the command line (``None`` = not given) over ``config``.
+
+    Globs given on the command line are relative to ``cwd``. With no format anywhere, the
+    format is ``github`` inside GitHub Actions (``GITHUB_ACTIONS=true``), else ``text``.
+    """
+    cwd = cwd or Path.cwd()
+    env = os.environ if environ is None else environ
+    if exclude is not None:
+        globs = tuple(Glob(pattern, cwd) for pattern in exclude)
+    else:
+        globs = tuple(Glob(pattern, config.root) for pattern in _default(config.exclude, ()))
+    fmt = output_format or config.format
+    if fmt is None:
+        fmt = "github" if env.get("GITHUB_ACTIONS") == "true" else "text"
+    selection = Selection(
+        select=tuple(select) if select is not None else _default(config.select, (ALL,)),
+        ignore=tuple(ignore) if ignore is not None else _default(config.ignore, ()),
+        per_file_ignores=tuple((Glob(glob, config.root), codes) for glob, codes in config.per_file_ignores),
+    )
+    return Settings(
+        selection=selection,
+        exclude=globs,
+        format=fmt,
+        strict=strict if strict is not None else bool(config.strict),
+        config_path=config.path,
+    )
+
+
+def _default(value: tuple[str, ...] | None, default: tuple[str, ...]) -> tuple[str, ...]:
+    return default if value is None else value

@@ -1,0 +1,42 @@
+"""GitHub Actions workflow commands: one ``::error``/``::warning``/``::notice`` annotation a finding.
+
+Escaping as actions/toolkit's ``command.ts`` does it: in the message ``%``, CR and LF; in
+property values also ``:`` and ``,``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from irshape.diagnostics import Diagnostic, Severity
+from irshape.report.base import Reporter
+from irshape.report.text import layer_label
+from irshape.results import FileReport
+
+COMMANDS = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "notice"}
+
+
+def escape_data(text: str) -> str:
+    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+
+
+def escape_property(text: str) -> str:
+    return escape_data(text).replace(":", "%3A").replace(",", "%2C")
+
+
+class GithubReporter(Reporter):
+    name = "github"
+
+    def annotation(self, d: Diagnostic) -> str:
+        properties = {
+            "file": self.relative(d.path),
+            "line": str(d.line or 1),
+            "col": str(d.column),  # a one-line region, so col may be sent
+            "title": f"irshape {d.code} ({d.rule.name})",
+        }
+        props = ",".join(f"{key}={escape_property(value)}" for key, value in properties.items())
+        message = f"{d.code} [{d.severity.value}] {layer_label(d)}{d.message}"
+        return f"::{COMMANDS[d.severity]} {props}::{escape_data(message)}"
+
+    def render_check(self, reports: Sequence[FileReport]) -> str:
+        return "\n".join(self.annotation(d) for r in reports for d in r.diagnostics)

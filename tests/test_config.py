@@ -1,0 +1,207 @@
+"""``[tool.irshape]`` in pyproject.toml: discovery, validation and precedence of the command line."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner, Result
+
+from irshape.cli import main
+from irshape.config import Config, ConfigError, find_config, load_config, parse_table, resolve
+from irshape.selection import ALL
+
+CONV = """<layer id="1" name="conv" type="Convolution" version="opset1">
+    <data {strides}pads_begin="0,0" pads_end="0,0" dilations="1,1" auto_pad="explicit"/>
+    <input>
+        <port id="0"><dim>1</dim><dim>3</dim><dim>10</dim><dim>10</dim></port>
+        <port id="1"><dim>8</dim><dim>3</dim><dim>3</dim><dim>3</dim></port>
+    </input>
+    <output>
+        <port id="2"><dim>1</dim><dim>8</dim><dim>{h}</dim><dim>8</dim></port>
+    </output>
+</layer>
+"""
+BAD = CONV.format(strides='strides="1,1" ', h=9)  # IRS301 error
+WARN = CONV.format(strides="", h=8)  # IRS101 warning
+
+
+@pytest.fixture(autouse=True)
+def project(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Path:
+    """A project: models/bad.xml, models/warn.xml, models/legacy/old.xml; cwd is its root."""
+    for name in ("GITHUB_ACTIONS", "NO_COLOR", "FORCE_COLOR"):
+        monkeypatch.delenv(name, raising=False)
+    (tmp_path / "models" / "legacy").mkdir(parents=True)
+    (tmp_path / "models" / "bad.xml").write_text(BAD)
+    (tmp_path / "models" / "warn.xml").write_text(WARN)
+    (tmp_path / "models" / "legacy" / "old.xml").write_text(BAD)
+    monkeypatch.chdir(tmp_path)
+    return tmp_path
+
+
+def pyproject(text: str, where: Path | None = None) -> Path:
+    path = (where or Path.cwd()) / "pyproject.toml"
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def run(*args: str, env: dict[str, str] | None = None) -> Result:
+    return CliRunner().invoke(main, ["check", *args], env=env)
+
+
+def codes(result: Result) -> list[str]:
+    return [line.split(": ")[1].split()[0] for line in result.stdout.splitlines() if ": IRS" in line]
+
+
+def files(result: Result) -> list[str]:
+    return sorted({line.split(":")[0] for line in result.stdout.splitlines() if ": IRS" in line})
+
+
+# --- discovery --------------------------------------------------------------------------------
+
+
+def test_found_from_the_current_directory_upwards(project: Path) -> None:
+    pyproject("[tool.irshape]\nstrict = true\n")
+    nested = project / "models" / "legacy"
+    pyproject("[project]\nname = 'other'\n", nested)  # no [tool.irshape]: passed over
+    assert find_config(nested) == project / "pyproject.toml"
+    assert load_config(find_config(nested) or Path()).strict is True
+
+
+def test_config_applies_from_a_subdirectory_with_globs_relative_to_it(
+    project: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    pyproject('[tool.irshape]\nexclude = ["models/legacy"]\n')
+    monkeypatch.chdir(project / "models")
+    assert files(run(".")) == ["bad.xml", "warn.xml"]  # not legacy/old.xml
+
+
+def test_no_config() -> None:
+    assert files(run("models")) == ["models/bad.xml", "models/legacy/old.xml", "models/warn.xml"]
+
+
+# --- each key -----------------------------------------------------------------------------------
+
+
+def test_select_ignore_strict_format_from_config() -> None:
+    pyproject('[tool.irshape]\nselect = ["IRS1"]\nstrict = true\n')
+    result = run("models")
+    assert codes(result) == ["IRS101"]
+    assert result.exit_code == 1  # strict: the warning fails
+    pyproject('[tool.irshape]\nignore = ["IRS301"]\nformat = "github"\n')
+    result = run("models")
+    assert result.stdout.startswith("::warning file=models/warn.xml")
+    assert result.exit_code == 0
+
+
+def test_per_file_ignores() -> None:
+    pyproject('[tool.irshape.per-file-ignores]\n"legacy" = ["IRS3"]\n"models/w*.xml" = ["IRS101"]\n')
+    result = run("models")
+    assert files(result) == ["models/bad.xml"]
+
+
+def test_exclude_applies_to_files_named_on_the_command_line() -> None:
+    # pre-commit passes files one by one: the configured exclude must still apply.
+    pyproject('[tool.irshape]\nexclude = ["legacy"]\n')
+    result = run("models/legacy/old.xml", "models/bad.xml")
+    assert files(result) == ["models/bad.xml"]
+
+
+# --- precedence: the command line wins ----------------------------------------------------------
+
+
+def test_command_line_flags_win() -> None:
+    pyproject(
+        '[tool.irshape]\nselect = ["IRS1"]\nignore = ["IRS301"]\nstrict = true\n'
+        'format = "json"\nexclude = ["legacy"]\n'
+    )
+    assert run("models").stdout.startswith("{")
+    assert run("--format", "text", "models").stdout.startswith("models/warn.xml:2:1: IRS101")
+    assert codes(run("--format", "text", "--select", "IRS3", "--ignore", "IRS2", "models")) == ["IRS301"]
+    assert run("--format", "text", "--no-strict", "models").exit_code == 0
+    assert files(
+        run("--format", "text", "--select", "ALL", "--ignore", "IRS2", "--exclude", "x", "models")
+    ) == [
+        "models/bad.xml",
+        "models/legacy/old.xml",
+        "models/warn.xml",
+    ]
+
+
+def test_configured_format_beats_github_actions_detection() -> None:
+    assert run("models", env={"GITHUB_ACTIONS": "true"}).stdout.startswith("::")
+    pyproject('[tool.irshape]\nformat = "text"\n')
+    assert run("models", env={"GITHUB_ACTIONS": "true"}).stdout.startswith("models/")
+
+
+def test_isolated_and_explicit_config(project: Path) -> None:
+    pyproject('[tool.irshape]\nselect = ["IRS1"]\n')
+    assert codes(run("--isolated", "models")) == ["IRS301", "IRS301", "IRS101"]
+    other = project / "ci.toml"
+    other.write_text('[tool.irshape]\nselect = ["IRS3"]\n')
+    assert codes(run("--config", str(other), "models")) == ["IRS301", "IRS301"]
+
+
+def test_resolve_precedence() -> None:
+    config = Config(select=("IRS1",), ignore=("IRS101",), format="json", strict=True, exclude=("a",))
+    settings = resolve(config, environ={})
+    assert (settings.selection.select, settings.selection.ignore) == (("IRS1",), ("IRS101",))
+    assert (settings.format, settings.strict) == ("json", True)
+    assert [g.pattern for g in settings.exclude] == ["a"]
+    settings = resolve(
+        config, select=("IRS3",), ignore=(), output_format="sarif", strict=False, exclude=("b",), environ={}
+    )
+    assert (settings.selection.select, settings.selection.ignore) == (("IRS3",), ())
+    assert (settings.format, settings.strict) == ("sarif", False)
+    assert [g.pattern for g in settings.exclude] == ["b"]
+    defaults = resolve(Config(), environ={})
+    assert (defaults.selection.select, defaults.format, defaults.strict) == ((ALL,), "text", False)
+    assert resolve(Config(), environ={"GITHUB_ACTIONS": "true"}).format == "github"
+
+
+# --- bad configuration: exit 2, naming the key --------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("table", "named"),
+    [
+        ('selekt = ["IRS1"]', "'selekt'; did you mean 'select'?"),
+        ("select = 'IRS1'", "select must be a list of strings"),
+        ('select = ["IRS1", 3]', "select must be a list of strings"),
+        ('ignore = ["NOPE"]', "ignore: 'NOPE' matches no diagnostic code"),
+        ('format = "yaml"', "format must be one of text, json, sarif, github, junit"),
+        ('strict = "yes"', "strict must be true or false"),
+        ('exclude = "legacy"', "exclude must be a list of strings"),
+        ('per-file-ignores = ["x"]', "per-file-ignores must be a table"),
+        ('per-file-ignores = {"x" = ["IRS99X"]}', "per-file-ignores 'x': 'IRS99X' matches no"),
+        ("per_file_ignores = {}", "did you mean 'per-file-ignores'?"),
+    ],
+)
+def test_bad_config_exits_2_naming_the_key(table: str, named: str) -> None:
+    path = pyproject(f"[tool.irshape]\n{table}\n")
+    result = run("models")
+    assert result.exit_code == 2
+    assert result.stdout == ""
+    assert f"{path}: [tool.irshape]" in result.stderr
+    assert named in result.stderr
+    with pytest.raises(ConfigError, match=r"\[tool\.irshape\]"):
+        load_config(path)
+
+
+def test_invalid_toml_exits_2() -> None:
+    pyproject("[tool.irshape\nselect = [\n")
+    result = run("models")
+    assert result.exit_code == 2
+    assert "not valid TOML" in result.stderr
+
+
+def test_broken_pyproject_of_another_tool_is_passed_over(project: Path) -> None:
+    pyproject("[tool.black\n")
+    assert run("models").exit_code == 1
+
+
+def test_parse_table_directly() -> None:
+    config = parse_table({"select": ["irs3"], "per-file-ignores": {"a/*.xml": ["IRS1"]}, "strict": False})
+    assert config.select == ("IRS3",)
+    assert config.per_file_ignores == (("a/*.xml", ("IRS1",)),)
+    assert config.strict is False and config.format is None

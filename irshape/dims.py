@@ -240,6 +240,8 @@ def _parse_bound(text: str, what: str) -> int:
     body = text[1:] if text.startswith("-") else text
     if not body.isdigit() or not body.isascii():
         raise DimSyntaxError(f"Cannot parse {what}: {text!r}")
+    if len(body.lstrip("0")) > 19:  # beyond int64 (and int() refuses 4300+ digits): as an overflow
+        return -INF - 1 if text.startswith("-") else 0
     value = int(text)
     if value > INF:  # stoll overflow reads back as 0 in OpenVINO's parser (rules §5.1)
         return 0

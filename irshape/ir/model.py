@@ -20,7 +20,7 @@ class Port:
     index: int  # position among the layer's <input> or <output> ports: OpenVINO's port index
     line: int
     dims: tuple[int, ...] | None  # None when a <dim> could not be read (already reported)
-    dim_lines: tuple[int, ...] = ()
+    dim_lines: tuple[int, ...] | range = ()  # the reader stores consecutive lines as a range
     precision: str | None = None
 
     def dim_line(self, axis: int) -> int:

@@ -35,7 +35,9 @@ def parse_int_list(text: str) -> IntList:
         match = _FIELD.fullmatch(field)
         if match is None:
             raise ListSyntaxError(f"Cannot parse '{field.strip()}' in \"{text}\"")
-        values.append(int(match.group(1)))
+        if _too_long(match.group(1), 20):  # beyond any 64-bit integer; int() refuses 4300+ digits
+            raise ListSyntaxError(f"Cannot parse '{field.strip()[:24]}...': out of the 64-bit range")
+        values.append(_int(match.group(1)))
         if match.group(2).strip():
             dropped.append(match.group(2).strip())
     return IntList(tuple(values), " ".join(dropped) or None)
@@ -47,9 +49,21 @@ def parse_port_dim(text: str | None) -> int | None:
     Returns None where OpenVINO rejects the file.
     """
     match = re.match(r"\s*([-+]?\d+)", text or "")
-    if match is None:
+    if match is None or _too_long(match.group(1), 19):
         return None
-    value = int(match.group(1))
+    value = _int(match.group(1))
     if value < -1 or value > 2**63 - 1:
         return None
     return value
+
+
+def _too_long(digits: str, limit: int) -> bool:
+    """More than ``limit`` significant digits (19: past int64, 20: past uint64); ``int()``
+    refuses more than 4300 digits, leading zeros included."""
+    return len(digits.lstrip("+-").lstrip("0")) > limit
+
+
+def _int(digits: str) -> int:
+    """``int()`` of a sign and digits that are not _too_long, leading zeros and all."""
+    value = int(digits.lstrip("+-").lstrip("0") or "0")
+    return -value if digits.startswith("-") else value

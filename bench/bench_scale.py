@@ -1,0 +1,268 @@
+"""Benchmark irshape against OpenVINO on large generated IRs: wall time, peak RSS, time per layer.
+
+Run from the repository root (needs openvino and numpy, the test extra)::
+
+    python bench/bench_scale.py                 # 20k and 100k layers, then scaling at 1k/10k/100k
+    python bench/bench_scale.py --sizes 20000   # only the comparison at one size
+    python bench/bench_scale.py --keep DIR      # keep the generated IRs in DIR
+
+Each IR is generated with OpenVINO's Python API (the four conv ops mixed with Relu, Add,
+Concat, Sigmoid and the Consts and Converts ``ov.save_model`` writes) into a temporary
+directory. Then, each in its own process, started the same way (``python -c``):
+
+- irshape: ``irshape.cli.main(["check", model.xml])``, what ``irshape check model.xml`` runs;
+- OpenVINO: ``ov.Core().read_model(model.xml)``, which parses the XML, reads the .bin and
+  validates the graph (shape inference included);
+- irshape's reading alone: ``irshape.ir.reader.read_file(model.xml)``, to show where the
+  time goes.
+
+Wall time is measured around the whole process (start-up, imports and all); each child also
+reports the time of the work itself, after its imports, and its peak RSS (``VmHWM`` from
+``/proc/self/status``; ``ru_maxrss`` elsewhere). The IRs are generated in a child process too,
+so that this one stays small: a child starts as a copy of it, and ``ru_maxrss`` counts that
+copy. Every measurement is the best of ``--repeat`` runs. The figures are printed,
+never asserted: this is a benchmark, not a test.
+
+The targets (issue 6): on the 20k-layer IR, irshape's wall time at most OpenVINO's, and its
+peak RSS at most half OpenVINO's.
+"""
+
+from __future__ import annotations
+
+import argparse
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+
+# The child programs print, on stderr, the seconds their imports and their work took and their
+# peak RSS in KiB: VmHWM from /proc (the high-water mark of this program's own memory, which
+# exec resets), or ru_maxrss where there is no /proc.
+PEAK_RSS = """
+def peak_rss_kib():
+    try:
+        with open("/proc/self/status") as status:
+            for line in status:
+                if line.startswith("VmHWM:"):
+                    return int(line.split()[1])
+    except OSError:
+        pass
+    import resource
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+"""
+IRSHAPE_CHILD = (
+    PEAK_RSS
+    + """
+import sys, time
+t0 = time.perf_counter()
+from irshape.cli import main
+t1 = time.perf_counter()
+try:
+    main(["check", sys.argv[1]], standalone_mode=False)
+except SystemExit:
+    pass
+t2 = time.perf_counter()
+print(f"@@ {t1 - t0:.6f} {t2 - t1:.6f} {peak_rss_kib()}", file=sys.stderr)
+"""
+)
+READ_CHILD = (
+    PEAK_RSS
+    + """
+import sys, time
+t0 = time.perf_counter()
+from irshape.ir.reader import read_file
+t1 = time.perf_counter()
+document = read_file(sys.argv[1]).document
+t2 = time.perf_counter()
+assert document is not None and document.layers
+print(f"@@ {t1 - t0:.6f} {t2 - t1:.6f} {peak_rss_kib()}", file=sys.stderr)
+"""
+)
+OPENVINO_CHILD = (
+    PEAK_RSS
+    + """
+import sys, time
+t0 = time.perf_counter()
+import openvino as ov
+t1 = time.perf_counter()
+model = ov.Core().read_model(sys.argv[1])
+t2 = time.perf_counter()
+assert len(model.get_ops()) > 0
+print(f"@@ {t1 - t0:.6f} {t2 - t1:.6f} {peak_rss_kib()}", file=sys.stderr)
+"""
+)
+
+
+@dataclass
+class Run:
+    wall: float  # seconds, the whole process
+    imports: float  # seconds the child spent importing
+    work: float  # seconds of the work itself
+    rss_mb: float  # peak resident set size, MiB
+    output: str
+
+
+def run_child(program: str, xml: Path) -> Run:
+    start = time.perf_counter()
+    proc = subprocess.run(
+        [sys.executable, "-c", program, str(xml)], capture_output=True, cwd=REPO, check=False
+    )
+    wall = time.perf_counter() - start
+    text = proc.stderr.decode(errors="replace")
+    marker = [line for line in text.splitlines() if line.startswith("@@ ")]
+    if not marker:
+        raise RuntimeError(f"child failed (exit {proc.returncode}):\n{text[-2000:]}")
+    imports, work, peak_kib = (float(x) for x in marker[-1].split()[1:])
+    return Run(wall, imports, work, peak_kib / 1024, proc.stdout.decode(errors="replace"))
+
+
+_RUNS: dict[tuple[str, Path], Run] = {}
+
+
+def best(program: str, xml: Path, repeat: int) -> Run:
+    if (program, xml) in _RUNS:
+        return _RUNS[program, xml]
+    runs = [run_child(program, xml) for _ in range(repeat)]
+    _RUNS[program, xml] = Run(
+        wall=min(r.wall for r in runs),
+        imports=min(r.imports for r in runs),
+        work=min(r.work for r in runs),
+        rss_mb=min(r.rss_mb for r in runs),
+        output=runs[-1].output,
+    )
+    return _RUNS[program, xml]
+
+
+# --------------------------------------------------------------------------- the IRs
+
+
+def generate(layers: int, directory: Path) -> tuple[Path, int]:
+    """Save a model of about ``layers`` layers (IR ``<layer>`` elements) in ``directory``."""
+    import numpy as np
+    import openvino as ov
+    import openvino.opset13 as ops
+
+    rng = np.random.default_rng(0)
+    channels, size = 8, 8
+
+    def weights(*shape: int) -> object:
+        return ops.constant((rng.random(shape, dtype=np.float32) - 0.5).astype(np.float32))
+
+    param = ops.parameter([1, channels, size, size], np.float32, name="input")
+    x = param.output(0)
+    # One block: 5 Consts (each + a Convert: weights are saved compressed to f16) and 9 ops.
+    per_block = 5 * 2 + 9
+    blocks = max(1, (layers - 2) // per_block)
+    for _ in range(blocks):
+        c1 = ops.convolution(x, weights(channels, channels, 3, 3), [1, 1], [1, 1], [1, 1], [1, 1])
+        r1 = ops.relu(c1)
+        g1 = ops.group_convolution(r1, weights(channels, 1, 1, 3, 3), [1, 1], [1, 1], [1, 1], [1, 1])
+        a1 = ops.add(g1, x)
+        d1 = ops.convolution_backprop_data(
+            a1, weights(channels, channels, 3, 3), [1, 1], pads_begin=[1, 1], pads_end=[1, 1]
+        )
+        s1 = ops.sigmoid(d1)
+        g2 = ops.group_convolution_backprop_data(
+            s1, weights(2, channels // 2, channels // 2, 3, 3), [1, 1], pads_begin=[1, 1], pads_end=[1, 1]
+        )
+        cat = ops.concat([g2, a1], 1)
+        c2 = ops.convolution(cat, weights(channels, 2 * channels, 1, 1), [1, 1], [0, 0], [0, 0], [1, 1])
+        x = c2.output(0)
+    model = ov.Model([ops.result(x)], [param], f"bench_{layers}")
+    xml = directory / f"bench_{layers}.xml"
+    ov.save_model(model, xml)
+    count = sum(1 for line in xml.open("rb") if line.lstrip().startswith(b"<layer "))
+    return xml, count
+
+
+# --------------------------------------------------------------------------- the report
+
+
+def compare(xml: Path, count: int, repeat: int) -> None:
+    size_mb = xml.stat().st_size / 2**20
+    irs = best(IRSHAPE_CHILD, xml, repeat)
+    ov_ = best(OPENVINO_CHILD, xml, repeat)
+    summary = irs.output.strip().splitlines()[-1] if irs.output.strip() else "(no output)"
+    print(f"\n{xml.name}: {count} layers, {size_mb:.1f} MiB of XML  [irshape: {summary}]")
+    print(f"{'':22}{'irshape check':>16}{'ov read_model':>16}{'ratio':>9}")
+    rows = [
+        ("wall time, process", irs.wall, ov_.wall, "s"),
+        ("  of which imports", irs.imports, ov_.imports, "s"),
+        ("  of which the work", irs.work, ov_.work, "s"),
+        ("peak RSS", irs.rss_mb, ov_.rss_mb, "MiB"),
+    ]
+    for label, a, b, unit in rows:
+        fmt = "{:>13.1f} {:<3}" if unit == "MiB" else "{:>13.3f} {:<2} "
+        print(f"{label:22}" + fmt.format(a, unit) + fmt.format(b, unit) + f"{a / b:>8.2f}x")
+    read = best(READ_CHILD, xml, repeat)
+    print(
+        f"where irshape's work goes: reading the XML (read_file) {read.work:.3f} s, peak RSS "
+        f"{read.rss_mb:.1f} MiB; checking the graph and layers {max(irs.work - read.work, 0):.3f} s"
+    )
+
+
+def scaling(sizes: list[tuple[Path, int]], repeat: int) -> None:
+    print("\nscaling: time per layer (the work, after imports; wall includes start-up)")
+    columns = ("irshape work", "irshape wall", "ov work", "ov wall")
+    print(f"{'layers':>8}" + "".join(f"{c:>16}" for c in columns) + f"{'irshape RSS':>13}")
+    for xml, count in sizes:
+        irs = best(IRSHAPE_CHILD, xml, repeat)
+        ov_ = best(OPENVINO_CHILD, xml, repeat)
+
+        def per(seconds: float, count: int = count) -> str:
+            return f"{seconds / count * 1e6:>11.1f} us/l"
+
+        print(f"{count:>8}{per(irs.work)}{per(irs.wall)}{per(ov_.work)}{per(ov_.wall)}{irs.rss_mb:>9.1f} MiB")
+
+
+def generated(layers: int, directory: Path) -> tuple[Path, int]:
+    """Generate in a child process, so that this one stays small (its children start as copies)."""
+    start = time.perf_counter()
+    proc = subprocess.run(
+        [sys.executable, __file__, "--generate", str(layers), str(directory)],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    path, count = proc.stdout.split()
+    print(f"generated {Path(path).name} ({count} layers) in {time.perf_counter() - start:.1f} s")
+    return Path(path), int(count)
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--sizes", type=int, nargs="*", default=[20_000, 100_000], help="IRs to compare")
+    parser.add_argument("--scaling", type=int, nargs="*", default=[1_000, 10_000, 100_000])
+    parser.add_argument("--repeat", type=int, default=3, help="best of N runs (default 3)")
+    parser.add_argument("--keep", type=Path, help="write the IRs here and keep them")
+    parser.add_argument("--generate", type=int, help=argparse.SUPPRESS)
+    parser.add_argument("directory", type=Path, nargs="?", help=argparse.SUPPRESS)
+    args = parser.parse_args(argv)
+    if args.generate:  # the child that writes one IR
+        path, count = generate(args.generate, args.directory)
+        print(path, count)
+        return
+
+    with tempfile.TemporaryDirectory(prefix="irshape-bench-") as tmp:
+        directory = args.keep or Path(tmp)
+        directory.mkdir(parents=True, exist_ok=True)
+        irs: dict[int, tuple[Path, int]] = {}
+
+        def ir(layers: int) -> tuple[Path, int]:
+            if layers not in irs:
+                irs[layers] = generated(layers, directory)
+            return irs[layers]
+
+        print(f"python {sys.version.split()[0]}, best of {args.repeat}")
+        for layers in args.sizes:
+            compare(*ir(layers), args.repeat)
+        if args.scaling:
+            scaling([ir(n) for n in args.scaling], args.repeat)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,112 @@
+"""Benchmark start-up: ``irshape check`` on a one-layer-family fixture against ``python -c pass``.
+
+Run from the repository root, irshape installed (``pip install -e .``)::
+
+    python bench/bench_startup.py            # best of 30 runs each
+    python bench/bench_startup.py --runs 100
+
+It times, each in a fresh process, best of N:
+
+- ``python -c pass``, a bare interpreter start (with ``site``, as every command has);
+- ``python -c "import irshape.cli"``, the imports of the command line;
+- ``irshape check fixtures/ir/conv_relu_deconv.xml`` (the installed console script);
+- ``python -m irshape check fixtures/ir/conv_relu_deconv.xml``;
+
+and prints each against the bare start. The target (issue 6): ``irshape check`` under 3x a
+bare Python start. Then it lists the modules whose own import time is largest
+(``-X importtime``), which is where the rest of the start-up goes.
+
+Python writes no bytecode when ``PYTHONDONTWRITEBYTECODE`` is set, and then compiles every
+module of irshape at each start. An installed irshape has its bytecode (pip compiles it),
+so the children run with bytecode written to a cache directory of their own
+(``PYTHONPYCACHEPREFIX``) and a first, untimed run fills it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from collections import Counter
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+FIXTURE = REPO / "fixtures" / "ir" / "conv_relu_deconv.xml"
+
+
+def best(command: list[str], runs: int, env: dict[str, str]) -> float:
+    subprocess.run(command, stdout=subprocess.DEVNULL, env=env, cwd=REPO, check=False)  # warm up
+    fastest = float("inf")
+    for _ in range(runs):
+        start = time.perf_counter()
+        subprocess.run(command, stdout=subprocess.DEVNULL, env=env, cwd=REPO, check=False)
+        fastest = min(fastest, time.perf_counter() - start)
+    return fastest
+
+
+def heaviest_imports(env: dict[str, str], count: int = 12) -> list[tuple[str, float]]:
+    """The modules with the largest own import time (``-X importtime``, best of 5), in ms."""
+    best_self: dict[str, float] = {}
+    for _ in range(5):
+        proc = subprocess.run(
+            [sys.executable, "-X", "importtime", "-m", "irshape", "check", str(FIXTURE)],
+            capture_output=True,
+            text=True,
+            env=env,
+            cwd=REPO,
+            check=False,
+        )
+        for line in proc.stderr.splitlines():
+            if line.startswith("import time:") and "|" in line and "self [us]" not in line:
+                own, _, name = line.removeprefix("import time:").split("|")
+                us = int(own)
+                best_self[name.strip()] = min(best_self.get(name.strip(), us), us)
+    return [(name, us / 1000) for name, us in Counter(best_self).most_common(count)]
+
+
+def by_package(imports: dict[str, float]) -> list[tuple[str, float]]:
+    totals: Counter[str] = Counter()
+    for name, ms in imports.items():
+        totals[name.split(".")[0]] += ms
+    return totals.most_common(8)
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=30, help="best of N runs (default 30)")
+    args = parser.parse_args(argv)
+
+    script = shutil.which("irshape", path=str(Path(sys.executable).parent)) or shutil.which("irshape")
+    with tempfile.TemporaryDirectory(prefix="irshape-pyc-") as cache:
+        env = dict(os.environ)
+        env.pop("PYTHONDONTWRITEBYTECODE", None)
+        env["PYTHONPYCACHEPREFIX"] = cache
+        python = sys.executable
+        commands = {
+            "python -c pass": [python, "-c", "pass"],
+            "python -c 'import irshape.cli'": [python, "-c", "import irshape.cli"],
+            "python -m irshape check FIXTURE": [python, "-m", "irshape", "check", str(FIXTURE)],
+        }
+        if script:
+            commands["irshape check FIXTURE"] = [script, "check", str(FIXTURE)]
+        print(f"python {sys.version.split()[0]}; FIXTURE = {FIXTURE.relative_to(REPO)}; best of {args.runs}")
+        bare = None
+        for label, command in commands.items():
+            seconds = best(command, args.runs, env)
+            bare = bare or seconds
+            print(f"{label:36} {seconds * 1000:8.1f} ms {seconds / bare:6.2f}x")
+        print("\nlargest own import times, ms (-X importtime, best of 5; it adds its own overhead):")
+        imports = dict(heaviest_imports(env, count=1000))
+        for name, ms in sorted(imports.items(), key=lambda kv: -kv[1])[:12]:
+            print(f"  {name:40} {ms:6.2f}")
+        print("by top-level package:")
+        for name, ms in by_package(imports):
+            print(f"  {name:40} {ms:6.2f}")
+
+
+if __name__ == "__main__":
+    main()

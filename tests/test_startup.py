@@ -1,0 +1,70 @@
+"""Start-up: ``irshape check small.xml`` imports nothing heavy, so it feels instant in a hook.
+
+numpy is imported only by a dry run, and OpenVINO never (it is the test oracle). The time
+itself is measured by ``bench/bench_startup.py``, never asserted here.
+"""
+
+from __future__ import annotations
+
+import ast
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+FIXTURE = ROOT / "fixtures" / "ir" / "conv_relu_deconv.xml"
+HEAVY = ("numpy", "openvino", "scipy", "pandas", "torch")
+
+
+def _imported_after(*args: str) -> list[str]:
+    """The heavy modules in sys.modules after running the command line with ``args``."""
+    program = (
+        "import sys\n"
+        "from irshape.cli import main\n"
+        "try:\n"
+        "    main(sys.argv[1:])\n"
+        "except SystemExit:\n"
+        "    pass\n"
+        f"print(sorted(m for m in {HEAVY!r} if m in sys.modules))\n"
+    )
+    proc = subprocess.run(
+        [sys.executable, "-c", program, *args], capture_output=True, text=True, timeout=120, check=True
+    )
+    return ast.literal_eval(proc.stdout.strip().splitlines()[-1])
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("check", "--isolated", str(FIXTURE)),
+        ("check", "--isolated", "--format", "json", str(FIXTURE)),
+        ("infer", str(FIXTURE)),
+        ("rules",),
+    ],
+    ids=["check", "check-json", "infer", "rules"],
+)
+def test_no_heavy_import(args: tuple[str, ...]) -> None:
+    assert _imported_after(*args) == []
+
+
+def test_importtime_of_a_check() -> None:
+    """The same through ``python -X importtime -m irshape check``, as the README tells to measure."""
+    proc = subprocess.run(
+        [sys.executable, "-X", "importtime", "-m", "irshape", "check", "--isolated", str(FIXTURE)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    modules = [
+        line.split("|")[-1].strip() for line in proc.stderr.splitlines() if line.startswith("import time:")
+    ]
+    assert "irshape.cli" in modules
+    assert not [m for m in modules if m.split(".")[0] in HEAVY]
+
+
+def test_library_import_is_light() -> None:
+    assert _imported_after("--version") == []

@@ -126,14 +126,27 @@ class Dim:
         return Dim.between(math.ceil(self.lo / divisor), math.floor(self.hi / divisor))
 
     def floor_div(self, divisor: int) -> Dim:
-        """``dim::floor_div``: an unbounded upper bound stays unbounded."""
-        hi = self.hi if self.hi == INF else self.hi // divisor
-        return Dim(self.lo // divisor, hi)
+        """``dim::floor_div``: an unbounded upper bound stays unbounded.
+
+        OpenVINO divides the *lengths*, where an unbounded or empty bound reads as -1 and C++
+        division truncates, so an empty dim divides to ``?`` (rules §5.2).
+        """
+        if self.is_static:
+            return Dim.of(self.lo // divisor)
+        lo = _trunc_div(_length(self.lo), divisor)
+        hi = -1 if self.hi == INF else self.hi // divisor
+        return Dim.between(lo, hi)
 
     def ceil_div(self, divisor: int) -> Dim:
-        """``dim::ceil_div``: an unbounded upper bound stays unbounded."""
-        hi = self.hi if self.hi == INF else -(-self.hi // divisor)
-        return Dim(-(-self.lo // divisor), hi)
+        """``dim::ceil_div``, with ``util::ceil_div(x, y) = x == 0 ? 0 : 1 + (x - 1) / y``.
+
+        On an empty dim that gives ``1..`` for divisors above 2 (the length -1 becomes 1).
+        """
+        if self.is_static:
+            return Dim.of(-(-self.lo // divisor))
+        lo = _ceil_div_length(_length(self.lo), divisor)
+        hi = -1 if self.hi == INF else _ceil_div_length(self.hi, divisor)
+        return Dim.between(lo, hi)
 
     def padded(self, pad: int) -> Dim:
         """``dim::padded``: add a signed amount; a static result below 0 becomes ``?``."""
@@ -171,6 +184,22 @@ class Dim:
 
 DYNAMIC = Dim(0, INF)
 EMPTY = Dim(INF, INF)
+
+
+def _length(bound: int) -> int:
+    """A bound as ``Dimension::get_min_length``/``get_max_length`` give it: unbounded is -1."""
+    return -1 if bound == INF else bound
+
+
+def _trunc_div(a: int, b: int) -> int:
+    """C++ integer division, which truncates toward zero."""
+    q = abs(a) // abs(b)
+    return q if (a >= 0) == (b > 0) else -q
+
+
+def _ceil_div_length(x: int, y: int) -> int:
+    """``ov::util::ceil_div`` on int64 lengths, truncating as C++ does."""
+    return 0 if x == 0 else 1 + _trunc_div(x - 1, y)
 
 
 def _as_dim(value: Dim | int) -> Dim:
@@ -249,18 +278,26 @@ def _parse_bound(text: str, what: str) -> int:
 
 
 def parse_dim(literal: str) -> Dim:
-    """One dimension of OpenVINO's ``PartialShape`` string syntax (rules §5.1)."""
+    """One dimension of OpenVINO's ``PartialShape`` string syntax (rules §5.1).
+
+    ``lo..hi`` becomes ``Interval(lo, hi)``: bounds below the other give the *empty* interval
+    (so ``3..-1`` and ``5..2`` are empty, printed ``?``), then each bound is clipped to
+    ``[0, 2**63-1]`` (``-3..5`` is ``..5``). A single number is ``Dimension(n)``: -1 is
+    dynamic, other negatives are 0, and ``2**63-1`` itself is the empty interval.
+    """
     text = literal.strip()
     if text == "?":
         return DYNAMIC
     if ".." in text:
         lo_text, _, hi_text = text.partition("..")
         lo = _parse_bound(lo_text, "min bound") if lo_text else 0
-        hi = _parse_bound(hi_text, "max bound") if hi_text else -1
-        return Dim.between(lo, hi)
+        hi = _parse_bound(hi_text, "max bound") if hi_text else INF
+        if hi < lo:
+            return EMPTY
+        return Dim(_clip(lo), _clip(hi))
     value = _parse_bound(text, "dimension")
     if value == INF:
-        return DYNAMIC
+        return EMPTY
     return Dim.of(value)
 
 

@@ -2,7 +2,16 @@
 
 import pytest
 
-from irshape.dims import DYNAMIC, INF, Dim, DimSyntaxError, PartialShape, parse_dim, parse_partial_shape
+from irshape.dims import (
+    DYNAMIC,
+    EMPTY,
+    INF,
+    Dim,
+    DimSyntaxError,
+    PartialShape,
+    parse_dim,
+    parse_partial_shape,
+)
 
 
 @pytest.mark.parametrize(
@@ -20,7 +29,16 @@ from irshape.dims import DYNAMIC, INF, Dim, DimSyntaxError, PartialShape, parse_
         ("2..2", 2, 2),
         ("-2", 0, 0),
         ("-100", 0, 0),  # negative values clip to 0
-        ("9223372036854775807", 0, INF),
+        # Observed in OpenVINO 2026.4: 2**63-1 is Interval(s_max, s_max), the empty interval,
+        # and so is any `lo..hi` with hi < lo (before clipping): `?` with min length -1.
+        ("9223372036854775807", INF, INF),
+        ("9223372036854775807..", INF, INF),
+        ("3..-1", INF, INF),
+        ("0..-1", INF, INF),
+        ("..-1", INF, INF),
+        ("5..2", INF, INF),
+        ("-3..5", 0, 5),
+        ("-1..-1", 0, 0),
         ("9223372036854775808", 0, 0),
     ],
 )
@@ -75,6 +93,14 @@ def test_divisions() -> None:
     assert Dim(3, 10).floor_div(2) == Dim(1, 5)
     assert Dim(3, INF).floor_div(2) == Dim(1, INF)
     assert Dim(3, 10).ceil_div(2) == Dim(2, 5)
+
+
+def test_division_of_the_empty_interval_reads_its_lengths_as_minus_one() -> None:
+    # dim::floor_div / dim::ceil_div work on get_min_length() = get_max_length() = -1:
+    # floor: -1 / 4 truncates to 0 -> Dimension(0, -1) = ?; ceil: 1 + (-2) / 3 = 1 -> 1..
+    assert EMPTY.floor_div(4) == DYNAMIC
+    assert EMPTY.ceil_div(3) == Dim(1, INF)
+    assert EMPTY.ceil_div(2) == DYNAMIC  # 1 + (-2) / 2 = 0
     # exact division for the group count: [4,8] / 2 = [2,4]; 6 / 4 is empty; ? stays ?
     assert Dim(4, 8).divide_exact(2) == Dim(2, 4)
     assert Dim.of(6).divide_exact(4).is_empty
@@ -108,3 +134,37 @@ def test_json_notation() -> None:
     shape = PartialShape([Dim.of(1), DYNAMIC, Dim(2, 10), Dim(3, INF), Dim(0, 8)])
     assert shape.to_json() == [1, "?", "2..10", "3..", "..8"]
     assert PartialShape(None).to_json() is None
+
+
+ODD_LITERALS = [
+    "3..-1",
+    "0..-1",
+    "..-1",
+    "5..2",
+    "-3..5",
+    "-1..-1",
+    "-1..5",
+    "-7",
+    "0",
+    "..",
+    "2..",
+    "9223372036854775806",
+    "9223372036854775807",
+    "9223372036854775807..",
+    "9223372036854775806..9223372036854775807",
+    "..9223372036854775807",
+]
+
+
+@pytest.mark.parametrize("literal", ODD_LITERALS)
+def test_dimension_literals_match_openvino(literal: str) -> None:
+    import openvino as ov
+
+    theirs = ov.PartialShape(literal)[0]
+    ours = parse_dim(literal)
+    # get_min_length/get_max_length report an unbounded (or empty) bound as -1.
+    assert (theirs.get_min_length(), theirs.get_max_length()) == (
+        -1 if ours.lo == INF else ours.lo,
+        -1 if ours.hi == INF else ours.hi,
+    )
+    assert str(theirs) == str(ours)

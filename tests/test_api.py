@@ -11,6 +11,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from conv_layers import BAD
 
 import irshape
 from irshape import PartialShape, Severity
@@ -18,18 +19,6 @@ from irshape import PartialShape, Severity
 ROOT = Path(__file__).resolve().parents[1]
 README = ROOT / "README.md"
 NET = ROOT / "fixtures" / "ir" / "conv_relu_deconv.xml"
-
-LAYER = """<layer id="1" name="conv" type="Convolution" version="opset1">
-    <data strides="1,1" pads_begin="0,0" pads_end="0,0" dilations="1,1" auto_pad="explicit"/>
-    <input>
-        <port id="0"><dim>1</dim><dim>3</dim><dim>10</dim><dim>10</dim></port>
-        <port id="1"><dim>8</dim><dim>3</dim><dim>3</dim><dim>3</dim></port>
-    </input>
-    <output>
-        <port id="2"><dim>1</dim><dim>8</dim><dim>9</dim><dim>8</dim></port>
-    </output>
-</layer>
-"""
 
 
 def python_blocks() -> list[str]:
@@ -41,15 +30,15 @@ def python_blocks() -> list[str]:
 
 
 def test_check_string_and_check_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    report = irshape.check_string(LAYER, path="layer.xml")
+    report = irshape.check_string(BAD, path="layer.xml")
     assert isinstance(report, irshape.FileReport)
     assert [(d.code, d.severity, d.line, d.path) for d in report.diagnostics] == [
         ("IRS301", Severity.ERROR, 8, "layer.xml")
     ]
     assert report.errors == report.diagnostics and not report.ok
     assert str(report.layers[0].outputs[0]) == "[1,8,8,8]"
-    assert irshape.check_string(LAYER.encode()).diagnostics[0].path == "<string>"
-    (tmp_path / "net.xml").write_text(LAYER)
+    assert irshape.check_string(BAD.encode()).diagnostics[0].path == "<string>"
+    (tmp_path / "net.xml").write_text(BAD)
     assert irshape.check_file(tmp_path / "net.xml").diagnostics[0].code == "IRS301"
     assert irshape.check_file(NET).ok
     assert capsys.readouterr() == ("", "")  # the library never prints
@@ -64,7 +53,7 @@ def test_bad_input_is_a_finding_never_an_exception(tmp_path: Path) -> None:
 
 def test_reports_pickle_for_parallel_checking() -> None:
     report = irshape.check_file(NET)
-    bad = irshape.check_string(LAYER)
+    bad = irshape.check_string(BAD)
     assert pickle.loads(pickle.dumps(report)) == report
     assert pickle.loads(pickle.dumps(bad)) == bad
 

@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner, Result
+from conv_layers import BAD, GOOD, WARN
 
 import irshape
 import irshape.files
@@ -28,20 +29,6 @@ from irshape.selection import Selection, exit_code, parse_selectors
 ROOT = Path(__file__).resolve().parents[1]
 GOOD_NET = ROOT / "fixtures" / "ir" / "conv_relu_deconv.xml"
 
-CONV = """<layer id="1" name="{name}" type="Convolution" version="opset1">
-    <data {strides}pads_begin="0,0" pads_end="0,0" dilations="1,1" auto_pad="explicit"/>
-    <input>
-        <port id="0"><dim>1</dim><dim>3</dim><dim>10</dim><dim>10</dim></port>
-        <port id="1"><dim>8</dim><dim>3</dim><dim>3</dim><dim>3</dim></port>
-    </input>
-    <output>
-        <port id="2"><dim>1</dim><dim>8</dim><dim>{h}</dim><dim>8</dim></port>
-    </output>
-</layer>
-"""
-GOOD = CONV.format(name="conv", strides='strides="1,1" ', h=8)
-BAD = CONV.format(name="conv", strides='strides="1,1" ', h=9)  # IRS301 error on line 8
-WARN = CONV.format(name="conv", strides="", h=8)  # IRS101 warning: strides missing
 ANSI = re.compile(r"\x1b\[[0-9;]*m")
 
 

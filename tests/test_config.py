@@ -6,24 +6,11 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner, Result
+from conv_layers import BAD, WARN
 
 from irshape.cli import main
 from irshape.config import Config, ConfigError, find_config, load_config, parse_table, resolve
 from irshape.selection import ALL
-
-CONV = """<layer id="1" name="conv" type="Convolution" version="opset1">
-    <data {strides}pads_begin="0,0" pads_end="0,0" dilations="1,1" auto_pad="explicit"/>
-    <input>
-        <port id="0"><dim>1</dim><dim>3</dim><dim>10</dim><dim>10</dim></port>
-        <port id="1"><dim>8</dim><dim>3</dim><dim>3</dim><dim>3</dim></port>
-    </input>
-    <output>
-        <port id="2"><dim>1</dim><dim>8</dim><dim>{h}</dim><dim>8</dim></port>
-    </output>
-</layer>
-"""
-BAD = CONV.format(strides='strides="1,1" ', h=9)  # IRS301 error
-WARN = CONV.format(strides="", h=8)  # IRS101 warning
 
 
 @pytest.fixture(autouse=True)

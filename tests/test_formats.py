@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner
+from conv_layers import GOOD, WARN, conv
 from lxml import etree
 
 from irshape import rules
@@ -21,26 +22,7 @@ from irshape.report import REPORTERS, ReportOptions
 from irshape.report.github import escape_data, escape_property
 from irshape.results import FileReport
 
-CONV = """<layer id="{id}" name="{name}" type="Convolution" version="opset1">
-    <data {strides}pads_begin="0,0" pads_end="0,0" dilations="1,1" auto_pad="explicit"/>
-    <input>
-        <port id="0"><dim>1</dim><dim>3</dim><dim>10</dim><dim>10</dim></port>
-        <port id="1"><dim>8</dim><dim>3</dim><dim>3</dim><dim>3</dim></port>
-    </input>
-    <output>
-        <port id="2"><dim>1</dim><dim>8</dim><dim>{h}</dim><dim>{w}</dim></port>
-    </output>
-</layer>
-"""
-
-
-def conv(*, id: int = 1, name: str = "conv", strides: bool = True, h: int = 8, w: int = 8) -> str:
-    return CONV.format(id=id, name=name, strides='strides="1,1" ' if strides else "", h=h, w=w)
-
-
-GOOD = conv()
-BAD = conv(h=9, w=7)  # two IRS301 errors, lines 8
-WARN = conv(strides=False)  # IRS101 warning, line 2
+BAD = conv(h=9, w=7)  # two IRS301 errors, line 8
 
 
 @pytest.fixture(autouse=True)

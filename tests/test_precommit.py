@@ -19,20 +19,10 @@ from pathlib import Path
 
 import pytest
 import yaml  # pre-commit's own dependency
+from conv_layers import BAD
 
 ROOT = Path(__file__).resolve().parents[1]
 GOOD_NET = ROOT / "fixtures" / "ir" / "conv_relu_deconv.xml"
-BAD = """<layer id="1" name="conv" type="Convolution" version="opset1">
-    <data strides="1,1" pads_begin="0,0" pads_end="0,0" dilations="1,1" auto_pad="explicit"/>
-    <input>
-        <port id="0"><dim>1</dim><dim>3</dim><dim>10</dim><dim>10</dim></port>
-        <port id="1"><dim>8</dim><dim>3</dim><dim>3</dim><dim>3</dim></port>
-    </input>
-    <output>
-        <port id="2"><dim>1</dim><dim>8</dim><dim>9</dim><dim>8</dim></port>
-    </output>
-</layer>
-"""
 SOURCES = ("irshape", "schemas", "pyproject.toml", "README.md", ".pre-commit-hooks.yaml")
 GIT_IDENTITY = {
     "GIT_AUTHOR_NAME": "irshape tests",

@@ -30,13 +30,23 @@ AttributeValue = str | int | Sequence[int]
 """A ``<data>`` attribute: its text as written in IR, an int, or a list of ints."""
 
 
-def check_file(path: str | Path, *, debug: bool = False, dry_run: DryRunOptions | None = None) -> FileReport:
+DryRunProgress = Callable[[int, int], None]
+"""Called as ``progress(done, total)`` after each layer a dry run runs or skips."""
+
+
+def check_file(
+    path: str | Path,
+    *,
+    debug: bool = False,
+    dry_run: DryRunOptions | None = None,
+    progress: DryRunProgress | None = None,
+) -> FileReport:
     """Check the IR file at ``path`` (its sibling .bin is read for Const values).
 
     With ``dry_run``, each convolution layer is also executed with numpy (imported only then)
-    and the shape it produces is compared with the declared one.
+    and the shape it produces is compared with the declared one; ``progress`` follows it.
     """
-    return _check(lambda: read_file(path), str(path), debug, dry_run)
+    return _check(lambda: read_file(path), str(path), debug, dry_run, progress)
 
 
 def check_string(
@@ -45,14 +55,19 @@ def check_string(
     path: str = "<string>",
     debug: bool = False,
     dry_run: DryRunOptions | None = None,
+    progress: DryRunProgress | None = None,
 ) -> FileReport:
     """Check IR XML given as text; ``path`` names it in findings (no .bin is read)."""
     data = text.encode("utf-8") if isinstance(text, str) else text
-    return _check(lambda: read_bytes(data, path), path, debug, dry_run)
+    return _check(lambda: read_bytes(data, path), path, debug, dry_run, progress)
 
 
 def _check(
-    read: Callable[[], ReadResult], path: str, debug: bool, dry_run: DryRunOptions | None = None
+    read: Callable[[], ReadResult],
+    path: str,
+    debug: bool,
+    dry_run: DryRunOptions | None = None,
+    progress: DryRunProgress | None = None,
 ) -> FileReport:
     report = FileReport(path)
     try:
@@ -63,7 +78,7 @@ def _check(
             if dry_run is not None:
                 from irshape.execute.dryrun import dry_run as run_layers  # numpy: only when asked
 
-                run_layers(result.document, dry_run, report.diagnostics.append)
+                run_layers(result.document, dry_run, report.diagnostics.append, progress)
     except Exception as exc:  # a bug in irshape: a finding, never a traceback
         summary = f"{type(exc).__name__}: {exc}".splitlines()[0][:200]
         if debug:

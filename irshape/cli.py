@@ -6,12 +6,19 @@ Exit codes: 0 no failing finding, 1 failing findings (errors; warnings too with 
 
 from __future__ import annotations
 
+import contextlib
+import importlib.util
 import os
+import re
+import shutil
 import sys
-from collections.abc import Callable, Sequence
+import tempfile
+import threading
+import time
+from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, TextIO, TypeVar
 
 import click
 
@@ -26,8 +33,18 @@ from irshape.report.text import use_color
 from irshape.results import FileReport
 from irshape.selection import EXIT_ABNORMAL, SelectorError, exit_code, parse_selectors
 
+if TYPE_CHECKING:  # numpy and irshape.execute are imported only by a dry run or `irshape run`
+    import numpy as np
+
+    _SizeParamType = click.ParamType[int]
+else:  # click.ParamType is generic only from click 8.4 on
+    _SizeParamType = click.ParamType
+
 F = TypeVar("F", bound=Callable[..., Any])
 PROGRESS_MIN_FILES = 8  # a progress bar only when more files than this are checked on a TTY
+PROGRESS_DELAY = 1.0  # seconds a dry run goes on before its progress line appears (on a TTY)
+DEFAULT_MAX_MEMORY = 1 << 30
+NEEDS_NUMPY = "needs numpy, which is not installed: pip install 'irshape[run]'"
 STDIN = "-"
 
 
@@ -53,6 +70,121 @@ def _selectors(ctx: click.Context, param: click.Parameter, value: tuple[str, ...
         return parse_selectors(value) if value else None
     except SelectorError as exc:
         raise click.BadParameter(str(exc), ctx=ctx, param=param) from None
+
+
+class MemorySize(_SizeParamType):
+    """A number of bytes: ``1073741824``, ``512M``, ``2G``, ``1GiB``, ``1.5G``, ``100MB``.
+
+    K, M, G, T and KiB, MiB, GiB, TiB are powers of 1024; kB, MB, GB, TB powers of 1000.
+    """
+
+    name = "size"
+    _PATTERN = re.compile(r"(\d+(?:\.\d+)?|\.\d+)\s*(?:([kmgt])(i?b)?|(b))?", re.IGNORECASE)
+    _POWERS: ClassVar[dict[str, int]] = {"k": 1, "m": 2, "g": 3, "t": 4}
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> int:
+        if isinstance(value, int):
+            return value
+        match = self._PATTERN.fullmatch(str(value).strip())
+        if match is None:
+            self.fail(f"{value!r} is not a size such as 1073741824, 512M, 2G or 1GiB", param, ctx)
+        number, prefix, suffix, _ = match.groups()
+        base = 1000 if suffix is not None and suffix.lower() == "b" else 1024
+        power = self._POWERS[prefix.lower()] if prefix else 0
+        return int(float(number) * base**power) if "." in number else int(number) * base**power
+
+
+def _is_tty(stream: TextIO) -> bool:
+    try:
+        return stream.isatty()
+    except (AttributeError, ValueError):  # a closed or replaced stream
+        return False
+
+
+class DryRunProgress:
+    """One progress line on a terminal's stderr, drawn once a dry run has gone on for a second.
+
+    ``file_done`` is called after each file (in this process, whatever ``-j``), ``layer`` after
+    each layer of a file checked in this process. Used as a context manager, a thread redraws
+    the line while one long layer runs, and the line is erased at the end. With ``stream=None``
+    (not a terminal) it draws nothing; pickled into a worker process it is such a silent copy.
+    """
+
+    def __init__(
+        self,
+        files: int,
+        stream: TextIO | None,
+        *,
+        delay: float | None = None,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.files, self.stream, self.clock = files, stream, clock
+        self.delay = PROGRESS_DELAY if delay is None else delay
+        self.start = clock()
+        self.files_done = 0
+        self.layers_done = self.layers_total = 0
+        self.shown = 0  # length of the line on the screen
+        self._last = ""
+        self._lock = threading.Lock()
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (DryRunProgress, (self.files, None))
+
+    def __enter__(self) -> DryRunProgress:
+        if self.stream is not None:
+            self._thread = threading.Thread(target=self._tick, name="irshape-progress", daemon=True)
+            self._thread.start()
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join()
+        self.close()
+
+    def _tick(self) -> None:
+        while not self._stop.wait(0.25):
+            self.draw()
+
+    def file_done(self, count: int = 1) -> None:
+        self.files_done += count
+        self.layers_done = self.layers_total = 0
+        self.draw()
+
+    def layer(self, done: int, total: int) -> None:
+        self.layers_done, self.layers_total = done, total
+        self.draw()
+
+    def line(self) -> str:
+        width = 24
+        filled = width * self.files_done // max(self.files, 1)
+        bar = "#" * filled + "-" * (width - filled)
+        text = f"irshape: dry run [{bar}] {self.files_done}/{self.files} files"
+        if self.layers_total:
+            text += f"; file {self.files_done + 1}: {self.layers_done}/{self.layers_total} layers"
+        return f"{text}  {self.clock() - self.start:.0f}s"
+
+    def draw(self) -> None:
+        """Draw the line, if there is a terminal and the run has gone on for over a second."""
+        if self.stream is None or self.clock() - self.start <= self.delay:
+            return
+        with self._lock:
+            line = self.line()[: max(shutil.get_terminal_size().columns - 1, 20)]
+            if line == self._last:
+                return
+            self.stream.write("\r" + line.ljust(self.shown))
+            self.stream.flush()
+            self.shown, self._last = len(line), line
+
+    def close(self) -> None:
+        """Erase the line, so that nothing of it stays between the findings."""
+        with self._lock:
+            if self.stream is not None and self.shown:
+                self.stream.write("\r" + " " * self.shown + "\r")
+                self.stream.flush()
+                self.shown, self._last = 0, ""
 
 
 # Options every command that reads IR files takes.
@@ -135,6 +267,37 @@ CHECK_OPTIONS = (
     click.option("--debug", is_flag=True, help="Show tracebacks of irshape's own failures."),
 )
 
+# Options of the dry run (`check --dry-run`); the defaults are filled in by _dry_run_options.
+DRY_RUN_OPTIONS = (
+    click.option(
+        "--dry-run",
+        is_flag=True,
+        help="Also run each convolution layer with numpy and compare the shape it produces (IRS5xx).",
+    ),
+    click.option(
+        "--seed",
+        type=int,
+        default=None,
+        metavar="N",
+        help="With --dry-run: seed of the random data and kernels  [default: 0].",
+    ),
+    click.option(
+        "--dim-value",
+        type=click.IntRange(min=1),
+        default=None,
+        metavar="N",
+        help="With --dry-run: run dynamic (-1) dims at size N  [default: skip such layers, IRS502].",
+    ),
+    click.option(
+        "--max-memory",
+        type=MemorySize(),
+        default=None,
+        metavar="SIZE",
+        help="With --dry-run: skip a layer that needs more working memory (IRS503); bytes or "
+        "512M, 2G, 1GiB  [default: 1GiB].",
+    ),
+)
+
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="irshape")
@@ -155,6 +318,33 @@ def _settings(config_file: Path | None, isolated: bool, verbosity: int = 0, **cl
     return settings
 
 
+def _dry_run_options(
+    dry_run: bool, seed: int | None, dim_value: int | None, max_memory: int | None
+) -> Mapping[str, Any]:
+    """The ``dry_run`` keyword of check_file, or none; irshape.execute is imported only here."""
+    given = [name for name, value in (("--seed", seed), ("--dim-value", dim_value)) if value is not None]
+    given += ["--max-memory"] if max_memory is not None else []
+    if not dry_run:
+        if given:
+            verb = "applies" if len(given) == 1 else "apply"
+            raise click.UsageError(f"{', '.join(given)} {verb} only with --dry-run")
+        return {}
+    if importlib.util.find_spec("numpy") is None:
+        raise AbnormalExit(f"--dry-run {NEEDS_NUMPY}")
+    from irshape.execute.dryrun import DryRunOptions
+
+    options = DryRunOptions(
+        seed=0 if seed is None else seed,
+        dim_value=dim_value,
+        max_memory=DEFAULT_MAX_MEMORY if max_memory is None else max_memory,
+    )
+    return {"dry_run": options}
+
+
+def _stderr_is_tty() -> bool:
+    return _is_tty(sys.stderr)
+
+
 def _reports(
     paths: Sequence[Path],
     settings: Settings,
@@ -162,14 +352,18 @@ def _reports(
     stdin_filename: str | None,
     jobs: int,
     verbosity: int,
-    check_options: dict[str, Any],
+    check_options: Mapping[str, Any],
 ) -> list[FileReport]:
     """Check the inputs; the reports come back in a stable order, filtered by the selection."""
+    dry_run = check_options.get("dry_run") is not None
     if STDIN in (str(p) for p in paths):
         if len(paths) > 1:
             raise click.UsageError("'-' (stdin) cannot be mixed with paths")
         data = sys.stdin.buffer.read()
-        reports = [check_string(data, path=stdin_filename or "<stdin>", **check_options)]
+        stream = sys.stderr if dry_run and verbosity >= 0 and _stderr_is_tty() else None
+        with DryRunProgress(1, stream) as progress:
+            options = {**check_options, "progress": progress.layer} if dry_run else check_options
+            reports = [check_string(data, path=stdin_filename or "<stdin>", **options)]
         return [settings.selection.apply(r) for r in reports]
     collected = collect_files(paths, settings.exclude)
     if verbosity >= 1:
@@ -177,12 +371,19 @@ def _reports(
             click.echo(f"irshape: excluded {path}", err=True)
     if not collected.files and verbosity >= 0:
         click.echo("irshape: no .xml files to check", err=True)
+    files = collected.files
+    tty = verbosity >= 0 and _stderr_is_tty()
     try:
-        if verbosity >= 0 and len(collected.files) > PROGRESS_MIN_FILES and sys.stderr.isatty():
-            with click.progressbar(length=len(collected.files), label="irshape", file=sys.stderr) as bar:
-                reports = check_files(collected.files, jobs=jobs, progress=bar.update, options=check_options)
+        if dry_run:
+            # A dry run can take long even for one file: a progress line after a second.
+            with DryRunProgress(len(files), sys.stderr if tty else None) as progress:
+                options = {**check_options, "progress": progress.layer}
+                reports = check_files(files, jobs=jobs, progress=progress.file_done, options=options)
+        elif tty and len(files) > PROGRESS_MIN_FILES:
+            with click.progressbar(length=len(files), label="irshape", file=sys.stderr) as bar:
+                reports = check_files(files, jobs=jobs, progress=bar.update, options=check_options)
         else:
-            reports = check_files(collected.files, jobs=jobs, options=check_options)
+            reports = check_files(files, jobs=jobs, options=check_options)
     except BrokenProcessPool as exc:
         raise AbnormalExit(f"a worker process died ({exc}); try -j 1") from None
     return [settings.selection.apply(r) for r in reports]
@@ -206,7 +407,7 @@ def _echo(text: str, output_file: Path | None, colored: bool) -> None:
 
 
 @main.command()
-@_options(*INPUT_OPTIONS, *CHECK_OPTIONS)
+@_options(*INPUT_OPTIONS, *CHECK_OPTIONS, *DRY_RUN_OPTIONS)
 @click.pass_context
 def check(
     ctx: click.Context,
@@ -227,12 +428,17 @@ def check(
     verbose: int,
     color: str,
     debug: bool,
+    dry_run: bool,
+    seed: int | None,
+    dim_value: int | None,
+    max_memory: int | None,
 ) -> None:
     """Check IR files (directories: their .xml files, recursively; '-': stdin).
 
     Exit 0: no failing finding; 1: failing findings; 2: usage, configuration or irshape error.
     """
     verbosity = verbose - quiet
+    dry_run_options = _dry_run_options(dry_run, seed, dim_value, max_memory)
     settings = _settings(
         config_file,
         isolated,
@@ -249,7 +455,8 @@ def check(
         stdin_filename=stdin_filename,
         jobs=jobs,
         verbosity=verbosity,
-        check_options={"debug": debug},  # keyword arguments of check_file and check_string
+        # keyword arguments of check_file and check_string
+        check_options={"debug": debug, **dry_run_options},
     )
     reporter = REPORTERS[settings.format]
     colored = _use_color(color, output_file)
@@ -310,3 +517,166 @@ def rule(code: str) -> None:
     if found is None:
         raise click.BadParameter(f"no such code {code!r}; `irshape rules` lists them", param_hint="CODE")
     click.echo(rule_text(found))
+
+
+# --- irshape run ----------------------------------------------------------------------------------
+
+
+@main.command(name="run")
+@click.argument("file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.option(
+    "-i",
+    "--input",
+    "inputs",
+    multiple=True,
+    metavar="NAME=FILE.npy",
+    help="The value of the Parameter NAME, a .npy file (repeatable).",
+)
+@click.option(
+    "-o",
+    "--output",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Write the Results to this .npz file (one array per Result name) instead of a summary.",
+)
+@click.option(
+    "--seed",
+    type=int,
+    default=None,
+    metavar="N",
+    help="Fill each Parameter given no --input with random data from seed N.",
+)
+@click.option(
+    "--dim-value",
+    type=click.IntRange(min=1),
+    default=None,
+    metavar="N",
+    help="With --seed: the size of the dynamic dims of the random inputs.",
+)
+@click.option("--debug", is_flag=True, help="Show the traceback of an irshape failure.")
+def run_command(
+    file: Path,
+    inputs: tuple[str, ...],
+    output: Path | None,
+    seed: int | None,
+    dim_value: int | None,
+    debug: bool,
+) -> None:
+    """Execute FILE with numpy: Parameters, Consts, Converts, the four convolution ops, Results.
+
+    Without --output, prints each Result's name, shape, dtype and min/max/mean. Exit 2 with a
+    one-line message when the file cannot be run.
+    """
+    if importlib.util.find_spec("numpy") is None:
+        raise AbnormalExit(f"irshape run {NEEDS_NUMPY}")
+    if dim_value is not None and seed is None:
+        raise click.UsageError("--dim-value only applies with --seed (random inputs)")
+    try:
+        results = _run_file(file, inputs, seed, dim_value)
+        if output is not None:
+            _write_npz(output, results)
+            click.echo(f"irshape: wrote {len(results)} output(s) to {output}", err=True)
+        else:
+            for name, value in results.items():
+                click.echo(_summary(name, value))
+    except click.ClickException:
+        raise
+    except MemoryError:
+        raise AbnormalExit(f"{file}: not enough memory to run it") from None
+    except Exception as exc:  # irshape's own failure: still one line, unless --debug
+        if debug:
+            raise
+        raise AbnormalExit(f"{file}: irshape failed: {type(exc).__name__}: {exc}".splitlines()[0]) from None
+
+
+def _run_file(
+    file: Path, inputs: Sequence[str], seed: int | None, dim_value: int | None
+) -> dict[str, np.ndarray]:
+    import numpy as np
+
+    from irshape.execute.run import RunError, prepare_inputs, run_document
+    from irshape.ir.reader import read_file
+
+    paths: dict[str, Path] = {}
+    for item in inputs:
+        name, sep, path = item.partition("=")
+        if not sep or not name or not path:
+            raise click.BadParameter(f"{item!r} is not NAME=FILE.npy", param_hint="'--input'")
+        if name in paths:
+            raise click.BadParameter(f"Parameter {name!r} is given twice", param_hint="'--input'")
+        paths[name] = Path(path)
+    given = {name: _load_npy(name, path) for name, path in paths.items()}
+    result = read_file(file)
+    if result.document is None:
+        errors = [d.message for d in result.diagnostics if d.severity == "error"]
+        raise AbnormalExit(f"{file}: cannot read it as IR: {errors[0] if errors else 'no document'}")
+    rng = None if seed is None else np.random.default_rng(seed)
+    try:
+        prepared = prepare_inputs(result.document, given, rng=rng, dim_value=dim_value)
+        return run_document(result.document, prepared)
+    except RunError as exc:
+        raise AbnormalExit(f"{file}: {exc}") from None
+    except ValueError as exc:  # a kernel refused a layer, e.g. pads OpenVINO's CPU plugin refuses
+        raise AbnormalExit(f"{file}: cannot run it: {exc}") from None
+
+
+def _load_npy(name: str, path: Path) -> np.ndarray:
+    import numpy as np
+
+    try:
+        with path.open("rb") as handle:
+            magic = handle.read(6)
+            if magic != b"\x93NUMPY":
+                what = "a .npz archive" if magic.startswith(b"PK") else "not a .npy file"
+                raise AbnormalExit(f"--input {name}: {path} is {what}; give an array saved with np.save")
+            handle.seek(0)
+            value = np.load(handle, allow_pickle=False)
+    except OSError as exc:
+        raise AbnormalExit(f"--input {name}: cannot read {path}: {exc.strerror or exc}") from None
+    except (ValueError, EOFError) as exc:  # a truncated file, object arrays, a bad header
+        reason = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+        raise AbnormalExit(f"--input {name}: cannot load {path}: {reason}") from None
+    assert isinstance(value, np.ndarray)
+    return value
+
+
+def _write_npz(path: Path, arrays: Mapping[str, np.ndarray]) -> None:
+    """An ``np.savez`` archive at ``path``, written atomically: a temporary file in the same
+    directory, then a rename. Written as np.savez writes it (stored ``NAME.npy`` members), but
+    member by member, since a Result named ``file`` would clash with np.savez's own argument."""
+    import zipfile
+
+    from numpy.lib import format as npy_format
+
+    try:
+        fd, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
+    except OSError as exc:
+        raise AbnormalExit(f"cannot write {path}: {exc.strerror or exc}") from None
+    try:
+        with (
+            os.fdopen(fd, "wb") as handle,
+            zipfile.ZipFile(handle, mode="w", compression=zipfile.ZIP_STORED) as archive,
+        ):
+            for name, value in arrays.items():
+                with archive.open(f"{name}.npy", "w", force_zip64=True) as member:
+                    npy_format.write_array(member, value, allow_pickle=False)
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(temporary, 0o666 & ~umask)  # mkstemp's file is private; the result is not
+        os.replace(temporary, path)
+    except BaseException as exc:
+        with contextlib.suppress(OSError):
+            os.unlink(temporary)
+        if isinstance(exc, OSError):
+            raise AbnormalExit(f"cannot write {path}: {exc.strerror or exc}") from None
+        raise
+
+
+def _summary(name: str, value: np.ndarray) -> str:
+    shape = "[" + ",".join(str(n) for n in value.shape) + "]"
+    line = f"{name}: shape {shape} {value.dtype}"
+    if value.size == 0:
+        return line + " (empty)"
+    if value.dtype.kind in "fiub":
+        data = value.astype("float64")
+        line += f" min {data.min():.6g} max {data.max():.6g} mean {data.mean():.6g}"
+    return line

@@ -12,8 +12,9 @@ import pytest
 
 import irshape
 from irshape.execute.dryrun import DryRunOptions
-from irshape.execute.run import RunError, run_document
-from irshape.ir.reader import read_file
+from irshape.execute.run import RunError, prepare_inputs, run_document
+from irshape.ir.model import Document
+from irshape.ir.reader import read_bytes, read_file
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
 ALL = sorted(FIXTURES.glob("spec/*.xml")) + sorted(FIXTURES.glob("ir/*.xml"))
@@ -79,3 +80,104 @@ def test_check_without_dry_run_does_not_import_numpy() -> None:
         [sys.executable, "-c", code, str(ALL[0])], capture_output=True, text=True, check=True
     )
     assert out.stdout.strip() == "False"
+
+
+# --- what OpenVINO's CPU plugin cannot build: IRS504, from the kernels' own refusal ---------------
+
+PADDED_CONV = """<layer id="1" name="conv" type="{op}" version="opset1">
+  <data strides="1,1" dilations="1,1" pads_begin="{pb}" pads_end="{pe}" auto_pad="explicit"/>
+  <input>
+    <port id="0" precision="FP32"><dim>1</dim><dim>4</dim><dim>8</dim><dim>8</dim></port>
+    <port id="1" precision="FP32"><dim>4</dim><dim>4</dim><dim>3</dim><dim>3</dim></port>
+  </input>
+  <output>
+    <port id="2" precision="FP32"><dim>1</dim><dim>4</dim><dim>{h}</dim><dim>{w}</dim></port>
+  </output>
+</layer>"""
+
+
+@pytest.mark.parametrize(
+    ("op", "pb", "pe", "h", "w", "reason"),
+    [
+        # Forward, pads_begin -1 + pads_end 1 = 0: shape arithmetic fine (8 - 3 + 1 = 6), but a
+        # negative pads_begin is refused.
+        ("Convolution", "-1,0", "1,0", 6, 6, "negative pads_begin [-1, 0]"),
+        # Forward, pads sum -2: OpenVINO's inference ignores such pads (6), the plugin refuses.
+        ("Convolution", "0,0", "-2,0", 6, 6, "is negative on some axis"),
+        # Backprop: (8-1)*1 + 3 - (-1) - 0 = 11; a negative pads_begin is refused.
+        ("ConvolutionBackpropData", "-1,0", "0,0", 11, 10, "negative pads_begin [-1, 0]"),
+    ],
+)
+def test_layers_the_cpu_plugin_cannot_build_are_irs504(
+    op: str, pb: str, pe: str, h: int, w: int, reason: str
+) -> None:
+    text = PADDED_CONV.format(op=op, pb=pb, pe=pe, h=h, w=w)
+    report = irshape.check_string(text, dry_run=DryRunOptions())
+    (finding,) = [d for d in report.diagnostics if d.code.startswith("IRS5")]
+    assert finding.code == "IRS504" and finding.severity == "warning"
+    assert reason in finding.message and "CPU plugin cannot build" in finding.message
+    assert not [d for d in report.diagnostics if d.code == "IRS901"]
+
+
+def test_a_buildable_negative_pads_end_runs() -> None:
+    # Forward pads 1 + -1 = 0 on axis 0: 8 + 1 - 1 - 3 + 1 = 6; it runs, and 7 is caught.
+    assert [
+        d.code
+        for d in irshape.check_string(
+            PADDED_CONV.format(op="Convolution", pb="1,0", pe="-1,0", h=6, w=6), dry_run=DryRunOptions()
+        ).diagnostics
+    ] == []
+    wrong = PADDED_CONV.format(op="Convolution", pb="1,0", pe="-1,0", h=7, w=6)
+    codes = [d.code for d in irshape.check_string(wrong, dry_run=DryRunOptions()).diagnostics]
+    assert "IRS501" in codes
+
+
+# --- inputs of `irshape run` --------------------------------------------------------------------------
+
+
+def _document_with_parameter(shape: str) -> Document:
+    text = f"""<?xml version="1.0"?>
+<net name="p" version="11">
+  <layers>
+    <layer id="0" name="x" type="Parameter" version="opset1">
+      <data shape="{shape}" element_type="f32"/>
+      <output><port id="0" precision="FP32"><dim>1</dim><dim>3</dim><dim>-1</dim><dim>-1</dim></port></output>
+    </layer>
+    <layer id="1" name="out" type="Result" version="opset1">
+      <input><port id="0" precision="FP32"><dim>1</dim><dim>3</dim><dim>-1</dim><dim>-1</dim></port></input>
+    </layer>
+  </layers>
+  <edges><edge from-layer="0" from-port="0" to-layer="1" to-port="0"/></edges>
+</net>"""
+    document = read_bytes(text.encode(), "p.xml").document
+    assert document is not None
+    return document
+
+
+def test_prepare_inputs_checks_intervals_and_converts_within_the_kind() -> None:
+    document = _document_with_parameter("1,3,16..64,?")
+    ok = prepare_inputs(document, {"x": np.zeros((1, 3, 16, 5), np.float64)})
+    assert ok["x"].dtype == np.float32 and ok["x"].shape == (1, 3, 16, 5)
+    with pytest.raises(RunError, match=r"has shape \[1,3,8,8\], but Parameter 'x' takes \[1,3,16\.\.64,\?\]"):
+        prepare_inputs(document, {"x": np.zeros((1, 3, 8, 8), np.float32)})
+    with pytest.raises(RunError, match=r"has shape \[1,3,16\]"):
+        prepare_inputs(document, {"x": np.zeros((1, 3, 16), np.float32)})
+    with pytest.raises(RunError, match="is complex128, but Parameter 'x' takes float32"):
+        prepare_inputs(document, {"x": np.zeros((1, 3, 16, 5), np.complex128)})
+    with pytest.raises(RunError, match="no input given for Parameter 'x'"):
+        prepare_inputs(document, {})
+    with pytest.raises(RunError, match="no Parameter named 'y'"):
+        prepare_inputs(document, {"y": np.zeros(1)})
+
+
+def test_prepare_inputs_random_at_dim_value() -> None:
+    document = _document_with_parameter("1,3,16..64,?")
+    with pytest.raises(RunError, match="--dim-value"):
+        prepare_inputs(document, {}, rng=np.random.default_rng(0))
+    with pytest.raises(RunError, match=r"--dim-value 8 is outside the dim 16\.\.64"):
+        prepare_inputs(document, {}, rng=np.random.default_rng(0), dim_value=8)
+    a = prepare_inputs(document, {}, rng=np.random.default_rng(4), dim_value=20)["x"]
+    b = prepare_inputs(document, {}, rng=np.random.default_rng(4), dim_value=20)["x"]
+    assert a.shape == (1, 3, 20, 20) and a.dtype == np.float32
+    np.testing.assert_array_equal(a, b)
+    np.testing.assert_array_equal(run_document(document, {"x": a})["out"], a)

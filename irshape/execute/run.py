@@ -1,4 +1,10 @@
-"""``irshape run``: execute a chain of Parameters, Consts, the four ops and Results with numpy."""
+"""``irshape run``: execute a chain of Parameters, Consts, the four ops and Results with numpy
+(and Converts, which OpenVINO puts behind the f16 weights it saves).
+
+:func:`prepare_inputs` checks the given arrays against the Parameters (and fills the others with
+seeded random data when asked); :func:`run_document` executes the layers in graph order. Every
+problem is a :class:`RunError` whose message is one line naming the layer or input.
+"""
 
 from __future__ import annotations
 
@@ -10,9 +16,9 @@ import numpy as np
 
 from irshape.check.layer import TensorInfo, check_conv_layer
 from irshape.diagnostics import Diagnostic
-from irshape.dims import static_shape
+from irshape.dims import DimSyntaxError, PartialShape, parse_partial_shape, static_shape
 from irshape.execute import kernels
-from irshape.execute.tensors import ConstReader
+from irshape.execute.tensors import ConstReader, numpy_dtype
 from irshape.ir.model import Document, Layer
 from irshape.schema import find_schema
 
@@ -21,12 +27,125 @@ class RunError(ValueError):
     """The document cannot be executed; the message says which layer and why."""
 
 
+# Convert too: OpenVINO's save_model stores weights as f16 Consts, each behind a Convert to f32.
+_EXECUTABLE = ("parameter", "const", "convert", "result")
+
+
+def parameters(document: Document) -> list[Layer]:
+    """The Parameter layers, in document order."""
+    return [layer for layer in document.layers if (layer.type or "").lower() == "parameter"]
+
+
+def parameter_shape(layer: Layer) -> PartialShape:
+    """The shape a Parameter takes: its ``shape`` attribute (with intervals), else its port dims."""
+    text = layer.data.get("shape")
+    if text is not None:
+        try:
+            return parse_partial_shape(text)
+        except DimSyntaxError:
+            pass
+    dims = layer.outputs[0].dims if layer.outputs else None
+    return PartialShape(None if dims is None else list(dims))
+
+
+def prepare_inputs(
+    document: Document,
+    given: Mapping[str, np.ndarray],
+    *,
+    rng: np.random.Generator | None = None,
+    dim_value: int | None = None,
+) -> dict[str, np.ndarray]:
+    """The inputs of ``document`` by Parameter name, checked against each Parameter's shape.
+
+    An array whose dtype differs from the Parameter's element type is converted when numpy
+    converts it within its kind (int to float, f64 to f32), and refused otherwise. A Parameter
+    missing from ``given`` gets random data from ``rng`` at its shape, its dynamic dims at
+    ``dim_value``; without ``rng`` a missing input is an error.
+    """
+    layers = parameters(document)
+    names = [layer.name or "" for layer in layers]
+    unknown = sorted(set(given) - set(names))
+    if unknown:
+        raise RunError(
+            f"no Parameter named {', '.join(repr(n) for n in unknown)} "
+            f"(the Parameters: {', '.join(repr(n) for n in names) or 'none'})"
+        )
+    prepared: dict[str, np.ndarray] = {}
+    for layer, name in zip(layers, names, strict=True):
+        shape = parameter_shape(layer)
+        dtype = numpy_dtype(layer.data.get("element_type")) or numpy_dtype(
+            layer.outputs[0].precision if layer.outputs else None
+        )
+        if name in given:
+            prepared[name] = _checked_input(name, np.asarray(given[name]), shape, dtype)
+        elif rng is None:
+            raise RunError(f"no input given for Parameter '{name}' {shape} (use --input {name}=x.npy)")
+        else:
+            prepared[name] = _random_input(name, shape, dtype, rng, dim_value)
+    return prepared
+
+
+def _checked_input(
+    name: str, value: np.ndarray, shape: PartialShape, dtype: np.dtype[Any] | None
+) -> np.ndarray:
+    if shape.dims is not None and (
+        value.ndim != len(shape.dims)
+        or any(not d.lo <= n <= d.hi for d, n in zip(shape.dims, value.shape, strict=True))
+    ):
+        given = "[" + ",".join(str(n) for n in value.shape) + "]"
+        raise RunError(f"input '{name}' has shape {given}, but Parameter '{name}' takes {shape}")
+    if dtype is None or value.dtype == dtype:
+        return value
+    if not np.can_cast(value.dtype, dtype, casting="same_kind"):
+        raise RunError(f"input '{name}' is {value.dtype}, but Parameter '{name}' takes {dtype}")
+    return value.astype(dtype)
+
+
+def _random_input(
+    name: str,
+    shape: PartialShape,
+    dtype: np.dtype[Any] | None,
+    rng: np.random.Generator,
+    dim_value: int | None,
+) -> np.ndarray:
+    if shape.dims is None:
+        raise RunError(f"Parameter '{name}' has a dynamic rank; give it an --input")
+    dims = []
+    for d in shape.dims:
+        if d.is_static:
+            dims.append(d.lo)
+        elif dim_value is None:
+            raise RunError(
+                f"Parameter '{name}' has the dynamic shape {shape}; "
+                f"give --dim-value N or --input {name}=x.npy"
+            )
+        elif not d.lo <= dim_value <= d.hi:
+            raise RunError(f"--dim-value {dim_value} is outside the dim {d} of Parameter '{name}' {shape}")
+        else:
+            dims.append(dim_value)
+    dtype = dtype or np.dtype(np.float32)
+    if dtype.kind == "f":
+        return rng.standard_normal(dims).astype(dtype)
+    if dtype.kind in "iu":
+        return rng.integers(0, 10, size=dims).astype(dtype)
+    if dtype.kind == "b":
+        return rng.integers(0, 2, size=dims).astype(dtype)
+    raise RunError(f"Parameter '{name}' is {dtype}: no random data for it; give it an --input")
+
+
 def run_document(document: Document, inputs: Mapping[str, np.ndarray]) -> dict[str, np.ndarray]:
-    """Execute ``document`` on ``inputs`` (by Parameter name); return the Results by name."""
+    """Execute ``document`` on ``inputs`` (by Parameter name); return the Results by name.
+
+    Every layer is checked to be executable before anything runs.
+    """
+    order = _graph_order(document)
+    for layer in order:
+        if (layer.type or "").lower() not in _EXECUTABLE and find_schema(layer.type) is None:
+            raise RunError(f"layer {layer.id} '{layer.name}': irshape cannot execute {layer.type} layers")
     consts = ConstReader(document)
     values: dict[str, np.ndarray] = {}  # layer id -> its (single) output
     results: dict[str, np.ndarray] = {}
-    for layer in _graph_order(document):
+    for layer in order:
         kind = (layer.type or "").lower()
         args = [values[_source(consts, layer, i)] for i in range(len(layer.inputs))]
         if kind == "parameter":
@@ -42,6 +161,14 @@ def run_document(document: Document, inputs: Mapping[str, np.ndarray]) -> dict[s
             values[layer.id or ""] = value
         elif kind == "result":
             results[layer.name or layer.id or ""] = args[0]
+        elif kind == "convert":
+            dtype = numpy_dtype(layer.data.get("destination_type"))
+            if dtype is None:
+                raise RunError(
+                    f"layer {layer.id} '{layer.name}': Convert to "
+                    f"{layer.data.get('destination_type')!r} is not supported"
+                )
+            values[layer.id or ""] = args[0].astype(dtype)
         elif find_schema(layer.type) is not None:
             values[layer.id or ""] = _run_conv(document, layer, args)
         else:

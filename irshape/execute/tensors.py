@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import mmap
 from pathlib import Path
 
@@ -64,7 +65,9 @@ class ConstReader:
             offset, size = int(const.data["offset"]), int(const.data["size"])
         except (KeyError, ValueError, ListSyntaxError):
             return None
-        count = int(np.prod(dims, dtype=np.int64))
+        if any(d < 0 for d in dims):
+            return None
+        count = math.prod(dims)  # a Python int: np.prod would wrap around in int64
         if dtype is None or data is None or offset < 0 or count * dtype.itemsize > size:
             return None
         if offset + count * dtype.itemsize > len(data) or (shape is not None and tuple(dims) != shape):

@@ -9,7 +9,7 @@ import traceback
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeGuard
 
 from irshape import rules
 from irshape.check.layer import TensorInfo, check_conv_layer, compare_declared
@@ -130,13 +130,19 @@ def check_layer(
     ``input_shapes`` are data, kernel and, for the backprop ops, the output_shape input's
     shape (``[2]``); ``output_shape_value`` is that input's value when it is a constant;
     ``declared_output`` is the output shape the converter means to write, compared with the
-    inferred one (IRS301/IRS302). Raises ValueError only for an op type irshape does not know
-    (Convolution, ConvolutionBackpropData, GroupConvolution, GroupConvolutionBackpropData);
-    every problem of the layer itself is a finding.
+    inferred one (IRS301/IRS302). A given ``output_shape_value`` implies the third input when
+    ``input_shapes`` has only two.
+
+    Every problem of the layer itself is a finding. What is not a layer at all raises:
+    ValueError for an op type irshape does not know (Convolution, ConvolutionBackpropData,
+    GroupConvolution, GroupConvolutionBackpropData) or a shape string OpenVINO cannot parse,
+    TypeError for an attribute or shape of the wrong Python type.
     """
     schema = find_schema(op_type)
     if schema is None:
         raise ValueError(f"irshape does not know the op type {op_type!r}")
+    if output_shape_value is not None and len(input_shapes) == 2:
+        input_shapes = [*input_shapes, [len(output_shape_value)]]
     layer = Layer(id="0", name=op_type, type=op_type, version=version, line=0, has_data=True)
     layer.data = {name: _attribute_text(value) for name, value in attributes.items()}
     inputs = [TensorInfo(_to_shape(shape), element_type) for shape in input_shapes]
@@ -177,9 +183,19 @@ def infer_layer(
 def _attribute_text(value: AttributeValue) -> str:
     if isinstance(value, str):
         return value
-    if isinstance(value, int):
+    if isinstance(value, int) and not isinstance(value, bool):
         return str(value)
-    return ",".join(str(v) for v in value)
+    if _is_int_sequence(value):
+        return ",".join(str(v) for v in value)
+    raise TypeError(f"an attribute is a str, an int or a sequence of ints, not {value!r}")
+
+
+def _is_int_sequence(value: object) -> TypeGuard[Sequence[int]]:
+    return (
+        isinstance(value, Sequence)
+        and not isinstance(value, str)
+        and all(isinstance(v, int) and not isinstance(v, bool) for v in value)
+    )
 
 
 def _to_shape(shape: ShapeLike) -> PartialShape:
@@ -187,4 +203,6 @@ def _to_shape(shape: ShapeLike) -> PartialShape:
         return shape
     if isinstance(shape, str):
         return parse_partial_shape(shape)
-    return PartialShape(list(shape))
+    if _is_int_sequence(shape):
+        return PartialShape(shape)
+    raise TypeError(f"a shape is a PartialShape, a string like '1,3,?,224' or a list of ints, not {shape!r}")

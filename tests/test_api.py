@@ -160,3 +160,25 @@ def test_public_api_is_mypy_strict_clean(tmp_path: Path) -> None:
 
 def test_the_package_is_marked_typed() -> None:
     assert (Path(irshape.__file__).parent / "py.typed").is_file()
+
+
+def test_output_shape_value_alone_implies_the_third_input() -> None:
+    # The spec: with output_shape given, the output's spatial dims are its values.
+    shape = irshape.infer_layer(
+        "ConvolutionBackpropData", {}, ["1,4,5,8", "4,3,3,3"], output_shape_value=[10, 11]
+    )
+    assert str(shape) == "[1,3,10,11]"
+
+
+@pytest.mark.parametrize(
+    ("attributes", "shapes", "error"),
+    [
+        ({}, ["1,3,x,5", [8, 3, 3, 3]], ValueError),  # not OpenVINO's shape syntax
+        ({"strides": object()}, ["1,3,5,5", [8, 3, 3, 3]], TypeError),
+        ({"strides": [1.5, 1]}, ["1,3,5,5", [8, 3, 3, 3]], TypeError),
+        ({}, [None, [8, 3, 3, 3]], TypeError),
+    ],
+)
+def test_what_is_not_a_layer_raises(attributes: dict, shapes: list, error: type[Exception]) -> None:
+    with pytest.raises(error):
+        irshape.check_layer("Convolution", attributes, shapes)

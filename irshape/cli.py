@@ -16,7 +16,6 @@ import tempfile
 import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
-from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar, TextIO, TypeVar
 
@@ -25,7 +24,7 @@ import click
 from irshape import __version__, rules
 from irshape.api import check_string
 from irshape.config import Config, ConfigError, Settings, discover, load_config, resolve
-from irshape.files import check_files, collect_files
+from irshape.files import WorkerDied, check_files, collect_files
 from irshape.report import FORMATS, INFER_FORMATS, REPORTERS, ReportOptions
 from irshape.report.base import statistics_lines
 from irshape.report.ruledoc import rule_text
@@ -384,7 +383,7 @@ def _reports(
                 reports = check_files(files, jobs=jobs, progress=bar.update, options=check_options)
         else:
             reports = check_files(files, jobs=jobs, options=check_options)
-    except BrokenProcessPool as exc:
+    except WorkerDied as exc:
         raise AbnormalExit(f"a worker process died ({exc}); try -j 1") from None
     return [settings.selection.apply(r) for r in reports]
 

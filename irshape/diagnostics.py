@@ -35,7 +35,20 @@ class Location:
     layer_version: str | None = None
 
     def at_line(self, line: int | None) -> Location:
-        return self if line is None else replace(self, line=line)
+        if line is None:
+            return self
+        if type(self) is not Location:  # a Diagnostic keeps its own fields
+            return replace(self, line=line)
+        # Directly, not with replace(): called for every Const and convolution of a model.
+        return Location(
+            self.path,
+            line,
+            self.column,
+            self.layer_id,
+            self.layer_name,
+            self.layer_type,
+            self.layer_version,
+        )
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -109,19 +122,65 @@ class Rule:
     ) -> Diagnostic:
         """Make a finding of this rule at ``where`` (``line`` overrides the location's)."""
         loc = where.at_line(line)
+        values = {"port": port, "axis": axis, "declared": declared, "expected": expected, **args}
         return Diagnostic(
-            **{f.name: getattr(loc, f.name) for f in fields(Location)},
+            **{name: getattr(loc, name) for name in _LOCATION_FIELDS},
             code=self.code,
             severity=severity or self.severity,
-            message=self.template.format_map(
-                _Args({"port": port, "axis": axis, "declared": declared, "expected": expected, **args})
-            ),
+            message=self.template.format_map(_Args({k: _bounded(k, v) for k, v in values.items()})),
             port=port,
             axis=axis,
             declared=declared,
             expected=expected,
             related=related,
         )
+
+
+_LOCATION_FIELDS = tuple(f.name for f in fields(Location))
+
+# A message quotes values from the file, which may be huge (a 10 MB attribute): each is cut to
+# _QUOTE_MAX characters. The arguments a check composes (a reason, a consequence, a list of
+# layers) may be longer, and quote such values themselves: they are cut to _COMPOSED_MAX.
+_QUOTE_MAX = 80
+_COMPOSED_MAX = 500
+_COMPOSED = frozenset(
+    {
+        "arithmetic",
+        "assumed",
+        "consequence",
+        "edge",
+        "effect",
+        "hint",
+        "how",
+        "layer",
+        "meaning",
+        "names",
+        "ov_message",
+        "packing",
+        "problem",
+        "producer",
+        "reason",
+        "them",
+        "unbuilt",
+        "what",
+        "why",
+    }
+)
+ELLIPSIS = "..."
+
+
+_UNCUT = frozenset({"summary"})  # irshape's own failure, with its traceback under --debug
+
+
+def _bounded(name: str, value: Any) -> Any:
+    """``value`` as a message may quote it: a long text is cut, with an ellipsis."""
+    if value is None or isinstance(value, int | float | enum.Enum) or name in _UNCUT:
+        return value
+    limit = _COMPOSED_MAX if name in _COMPOSED else _QUOTE_MAX
+    if isinstance(value, str):
+        return value if len(value) <= limit else value[:limit] + ELLIPSIS
+    text = str(value)  # a shape or a list: cut only when its text is long
+    return value if len(text) <= limit else text[:limit] + ELLIPSIS
 
 
 class _Args(dict[str, Any]):

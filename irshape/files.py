@@ -10,7 +10,6 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from concurrent.futures import ProcessPoolExecutor
 from contextlib import suppress
 from dataclasses import dataclass
 from fnmatch import fnmatchcase
@@ -187,6 +186,10 @@ def _walk_unsorted(root: Path, exclude: Sequence[Glob], excluded: list[Path]) ->
 # --- checking ----------------------------------------------------------------------------------
 
 
+class WorkerDied(RuntimeError):
+    """A worker process of ``-j`` died (killed, out of memory); its files have no report."""
+
+
 def check_files(
     files: Sequence[Path],
     *,
@@ -204,8 +207,15 @@ def check_files(
     if jobs <= 1 or _total_size(files) < PARALLEL_MIN_BYTES:
         return list(_tick(map(worker, files), progress))
     chunksize = max(1, min(16, len(files) // (jobs * 8)))
-    with ProcessPoolExecutor(max_workers=jobs) as pool:
-        return list(_tick(pool.map(worker, files, chunksize=chunksize), progress))
+    # Imported here: the process pool's modules cost ~15 ms of every start-up.
+    from concurrent.futures import ProcessPoolExecutor
+    from concurrent.futures.process import BrokenProcessPool
+
+    try:
+        with ProcessPoolExecutor(max_workers=jobs) as pool:
+            return list(_tick(pool.map(worker, files, chunksize=chunksize), progress))
+    except BrokenProcessPool as exc:
+        raise WorkerDied(str(exc)) from exc
 
 
 def _total_size(files: Sequence[Path]) -> int:

@@ -8,10 +8,8 @@ op's inputs, attributes, defaults, value ranges and kernel layout. This module t
 from __future__ import annotations
 
 import functools
-import tomllib
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from importlib import resources
 from typing import Any
 
 from irshape import rules
@@ -82,6 +80,8 @@ class OpSchema:
 
 
 def _load(text: str) -> OpSchema:
+    import tomllib  # here, not at the top: a run that meets no known op never reads a schema
+
     raw: dict[str, Any] = tomllib.loads(text)
     attributes = {
         name: AttributeSpec(
@@ -123,6 +123,8 @@ def _load(text: str) -> OpSchema:
 @functools.cache
 def _schema_files() -> dict[str, str]:
     """Op type (lower case, as OpenVINO looks types up case-insensitively) -> file name."""
+    from importlib import resources  # on first need: it costs start-up time
+
     files = resources.files("irshape.schemas")
     return {
         entry.name.rsplit("-", 1)[0].lower(): entry.name
@@ -133,9 +135,12 @@ def _schema_files() -> dict[str, str]:
 
 @functools.cache
 def _schema_by_file(file_name: str) -> OpSchema:
+    from importlib import resources
+
     return _load(resources.files("irshape.schemas").joinpath(file_name).read_text("utf-8"))
 
 
+@functools.lru_cache(maxsize=1024)  # asked for every layer; a file has few types
 def find_schema(op_type: str | None) -> OpSchema | None:
     """The schema for ``op_type`` (case-insensitive, as in OpenVINO), or None if unknown."""
     file_name = _schema_files().get((op_type or "").lower())

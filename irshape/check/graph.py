@@ -14,10 +14,12 @@ Const bytes) go unnoticed in the other layers. :data:`PARSE_TIME_CODES` lists th
 
 from __future__ import annotations
 
+import functools
 import re
 from collections import defaultdict
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from typing import TypeGuard
 
 from irshape import rules
 from irshape.check.layer import TensorInfo
@@ -132,6 +134,8 @@ OPSETS = _load_opsets(_OPSET_TABLE)
 
 def parse_uint(text: str | None) -> int | None:
     """An id as OpenVINO reads it (``std::stoll`` over the whole text, then ``>= 0``)."""
+    if _is_plain_id(text):  # the common case, without the regex
+        return int(text)
     if text is None or not _UINT.fullmatch(text):
         return None
     if len(text) > 19:  # beyond int64 unless zeros or blanks; int() refuses 4300+ digits (regressions/)
@@ -145,12 +149,40 @@ def parse_uint(text: str | None) -> int | None:
 
 def id_key(text: str | None) -> str:
     """The id OpenVINO compares: ``"01"`` and ``"1"`` are the same layer or port."""
-    value = parse_uint(text)
-    return str(value) if value is not None else (text or "")
+    key = _ID_KEYS.get(text)  # asked several times for every id of a file
+    if key is None:
+        value = parse_uint(text)
+        key = str(value) if value is not None else (text or "")
+        if text is not None and len(text) <= _ID_KEY_TEXT_MAX:
+            if len(_ID_KEYS) >= _ID_KEYS_MAX:
+                _ID_KEYS.clear()
+            _ID_KEYS[text] = key
+    return key
+
+
+_ID_KEYS: dict[str | None, str] = {}  # memo of id_key, bounded
+_ID_KEYS_MAX = 1 << 17
+_ID_KEY_TEXT_MAX = 32
+
+
+def _is_plain_id(text: str | None) -> TypeGuard[str]:
+    """ASCII digits without a leading zero, short enough to fit an int64: its own key."""
+    return (
+        text is not None
+        and text.isdigit()
+        and text.isascii()
+        and len(text) < 19
+        and (text[0] != "0" or len(text) == 1)
+    )
 
 
 def layer_label(layer: Layer) -> str:
     return f"layer {layer.id} '{layer.name}'" if layer.name else f"layer {layer.id}"
+
+
+# What an edge connects, resolved once: producer, consumer, and the output and input ports it
+# names (None where a layer or port does not exist; ports only when both layers exist).
+EdgeEnds = tuple[Layer | None, Layer | None, Port | None, Port | None]
 
 
 @dataclass(slots=True)
@@ -159,6 +191,8 @@ class Graph:
 
     document: Document
     layers: dict[str, Layer] = field(default_factory=dict)  # the first layer with each id
+    keys: dict[int, str] = field(default_factory=dict)  # id(layer) -> its id_key, every layer
+    ends: list[EdgeEnds] = field(default_factory=list)  # one a document edge, in order
     # (layer id, input port id) -> the first edge into it whose both ends exist
     sources: dict[tuple[str, str], tuple[Layer, Port]] = field(default_factory=dict)
     fed: set[tuple[str, str]] = field(default_factory=set)  # input ports some edge names
@@ -175,7 +209,8 @@ class Graph:
         return layer.location(self.document.path)
 
     def key(self, layer: Layer) -> str:
-        return id_key(layer.id)
+        key = self.keys.get(id(layer))
+        return id_key(layer.id) if key is None else key
 
     def is_built(self, layer: Layer) -> bool:
         return not self.is_net or self.key(layer) in self.built
@@ -190,29 +225,42 @@ class Graph:
 
 def find_port(ports: list[Port], port_id: str) -> Port | None:
     key = id_key(port_id)
-    return next((p for p in ports if id_key(p.id) == key), None)
+    for port in ports:  # a loop, not next() over a generator: called twice an edge
+        if id_key(port.id) == key:
+            return port
+    return None
 
 
 def build_graph(document: Document) -> Graph:
     graph = Graph(document)
+    keys, layers = graph.keys, graph.layers
     for layer in document.layers:
+        key = keys[id(layer)] = id_key(layer.id)
         if layer.id is not None:
-            graph.layers.setdefault(id_key(layer.id), layer)
+            layers.setdefault(key, layer)
     for edge in document.edges:
-        producer, consumer = graph.edge_ends(edge)
-        graph.producers[id_key(edge.to_layer)].append(id_key(edge.from_layer))
-        if consumer is None:
-            continue
-        if find_port(consumer.inputs, edge.to_port) is None:
-            graph.misdirected[id_key(edge.to_layer)] += 1
-            continue
-        target = (id_key(edge.to_layer), id_key(edge.to_port))
-        graph.fed.add(target)
-        out_port = None if producer is None else find_port(producer.outputs, edge.from_port)
-        if producer is not None and out_port is not None:
-            graph.sources.setdefault(target, (producer, out_port))
+        graph.ends.append(_add_edge(graph, edge))
     graph.built = _built_layers(graph)
     return graph
+
+
+def _add_edge(graph: Graph, edge: Edge) -> EdgeEnds:
+    """Index one edge; what it connects."""
+    to_layer, from_layer = id_key(edge.to_layer), id_key(edge.from_layer)
+    producer, consumer = graph.layers.get(from_layer), graph.layers.get(to_layer)
+    graph.producers[to_layer].append(from_layer)
+    if consumer is None:
+        return producer, None, None, None
+    in_port = find_port(consumer.inputs, edge.to_port)
+    out_port = None if producer is None else find_port(producer.outputs, edge.from_port)
+    if in_port is None:
+        graph.misdirected[to_layer] += 1
+        return producer, consumer, out_port, None
+    target = (to_layer, id_key(edge.to_port))
+    graph.fed.add(target)
+    if producer is not None and out_port is not None:
+        graph.sources.setdefault(target, (producer, out_port))
+    return producer, consumer, out_port, in_port
 
 
 def _built_layers(graph: Graph) -> set[str]:
@@ -234,21 +282,30 @@ def _built_layers(graph: Graph) -> set[str]:
 
 def check_layer_attributes(graph: Graph, report: Report) -> None:
     """IRS007, IRS402 and IRS401: what OpenVINO reads from every <layer> before building."""
-    first: dict[str, Layer] = {}
     for layer in graph.document.layers:
-        where = graph.where(layer)
-        for attribute in ("id", "name", "type", "version"):
-            if getattr(layer, attribute) is None:
-                report(rules.LAYER_ATTRIBUTE_MISSING(where, attribute=attribute))
-        if layer.id is not None and parse_uint(layer.id) is None:
-            report(_id_syntax(where, "layer id", layer.id))
-        elif layer.id is not None:
-            earlier = first.setdefault(id_key(layer.id), layer)
-            if earlier is not layer:
-                report(rules.LAYER_ID_DUPLICATE(where, id=layer.id, first_line=earlier.line))
-        for port in layer.inputs + layer.outputs:
-            if port.id == "" or parse_uint(port.id) is None:
-                report(_id_syntax(where.at_line(port.line), "port id", port.id or None))
+        if layer.name is None or layer.type is None or layer.version is None or not _is_plain_id(layer.id):
+            _check_layer_id(graph, layer, report)
+        elif graph.layers[layer.id] is not layer:  # a plain id is its own key
+            where = graph.where(layer)
+            report(rules.LAYER_ID_DUPLICATE(where, id=layer.id, first_line=graph.layers[layer.id].line))
+        for ports in (layer.inputs, layer.outputs):
+            for port in ports:
+                if not _is_plain_id(port.id) and parse_uint(port.id) is None:
+                    report(_id_syntax(graph.where(layer).at_line(port.line), "port id", port.id or None))
+
+
+def _check_layer_id(graph: Graph, layer: Layer, report: Report) -> None:
+    """IRS007, IRS402 and IRS401 for a layer whose attributes are not all plainly there."""
+    where = graph.where(layer)
+    for attribute in ("id", "name", "type", "version"):
+        if getattr(layer, attribute) is None:
+            report(rules.LAYER_ATTRIBUTE_MISSING(where, attribute=attribute))
+    if layer.id is not None and parse_uint(layer.id) is None:
+        report(_id_syntax(where, "layer id", layer.id))
+    elif layer.id is not None:
+        earlier = graph.layers[id_key(layer.id)]  # the first layer with this id
+        if earlier is not layer:
+            report(rules.LAYER_ID_DUPLICATE(where, id=layer.id, first_line=earlier.line))
 
 
 def _id_syntax(where: Location, what: str, text: str | None) -> Diagnostic:
@@ -315,8 +372,16 @@ def _precision_hint(text: str) -> str:
 def check_opsets(graph: Graph, report: Report) -> None:
     """IRS403 and IRS404: the op type and its opset, as OpenVINO resolves them."""
     for layer in graph.document.layers:
-        if layer.type is not None and layer.version is not None:
+        if layer.type is not None and layer.version is not None and not _in_opset(layer.type, layer.version):
             _check_opset(layer, graph.where(layer), report)
+
+
+@functools.lru_cache(maxsize=1024)  # few (type, version) pairs a file, asked once a layer
+def _in_opset(op_type: str, version: str) -> bool:
+    """Does OpenVINO find ``op_type`` in opset ``version``? (_check_opset says why not.)"""
+    opsets = OPSETS.get(_TRANSLATED.get(op_type, op_type).lower())
+    number = _opset_number(_effective_version(op_type, version))
+    return opsets is not None and number is not None and number in opsets
 
 
 def _effective_version(op_type: str, version: str) -> str:
@@ -390,25 +455,38 @@ def _edge_where(graph: Graph, edge: Edge) -> Location:
 def check_edges(graph: Graph, report: Report) -> None:
     """IRS402, IRS406, IRS407, IRS408: each edge's ids, layers and ports, and one edge a port."""
     first_into: dict[tuple[str, str], Edge] = {}
-    for edge in graph.document.edges:
-        where = _edge_where(graph, edge)
-        if not _edge_ids_valid(edge, where, report):
-            continue
-        if not _edge_layers_exist(graph, edge, where, report):
-            continue
-        if not _edge_ports_exist(graph, edge, where, report):
+    for edge, (_, _, out_port, in_port) in zip(graph.document.edges, graph.ends, strict=True):
+        valid = (
+            in_port is not None
+            and out_port is not None
+            and _is_plain_id(edge.from_layer)
+            and _is_plain_id(edge.from_port)
+            and _is_plain_id(edge.to_layer)
+            and _is_plain_id(edge.to_port)
+        )  # the common case: nothing to report but a duplicate, no Location built
+        if not valid and not _check_edge(graph, edge, report):
             continue
         target = (id_key(edge.to_layer), id_key(edge.to_port))
         earlier = first_into.setdefault(target, edge)
         if earlier is not edge:
             report(
                 rules.EDGE_DUPLICATE_INPUT(
-                    where,
+                    _edge_where(graph, edge),
                     edge=_edge_label(edge),
                     port=edge.to_port,
                     first_line=earlier.line,
                 )
             )
+
+
+def _check_edge(graph: Graph, edge: Edge, report: Report) -> bool:
+    """Report what is wrong with the edge's ids, layers and ports; True if nothing is."""
+    where = _edge_where(graph, edge)
+    return (
+        _edge_ids_valid(edge, where, report)
+        and _edge_layers_exist(graph, edge, where, report)
+        and _edge_ports_exist(graph, edge, where, report)
+    )
 
 
 def _edge_ids_valid(edge: Edge, where: Location, report: Report) -> bool:
@@ -467,7 +545,9 @@ def _edge_ports_exist(graph: Graph, edge: Edge, where: Location, report: Report)
 def check_unconnected(graph: Graph, report: Report) -> None:
     """IRS409: declared input ports no edge feeds; what OpenVINO does depends on the IR version."""
     for layer in graph.document.layers:
-        fed = [(graph.key(layer), id_key(p.id)) in graph.fed for p in layer.inputs]
+        fed = _fed_inputs(graph, layer)
+        if all(fed):
+            continue
         # An edge to a port id the layer lacks (IRS407) was meant for one of its unfed ports.
         excused = graph.misdirected.get(graph.key(layer), 0)
         for index, port in enumerate(layer.inputs):
@@ -485,6 +565,12 @@ def check_unconnected(graph: Graph, report: Report) -> None:
                     severity=severity,
                 )
             )
+
+
+def _fed_inputs(graph: Graph, layer: Layer) -> list[bool]:
+    """For each input port of ``layer``: does an edge feed it?"""
+    key, fed = graph.key(layer), graph.fed
+    return [(key, id_key(port.id)) in fed for port in layer.inputs]
 
 
 def _unconnected_consequence(
@@ -517,10 +603,12 @@ def _unconnected_consequence(
 
 def v10_dropped_inputs(graph: Graph, layer: Layer) -> int:
     """How many trailing optional inputs IR v10 silently drops from a known op (IRS409)."""
-    schema = find_schema(layer.type)
-    if graph.document.version != 10 or schema is None:
+    if graph.document.version != 10:
         return 0
-    fed = [(graph.key(layer), id_key(p.id)) in graph.fed for p in layer.inputs]
+    schema = find_schema(layer.type)
+    if schema is None:
+        return 0
+    fed = _fed_inputs(graph, layer)
     dropped = 0
     while fed and not fed[-1] and len(fed) > schema.input_counts[0]:
         fed.pop()
@@ -533,7 +621,7 @@ def check_edge_precisions(graph: Graph, report: Report) -> None:
     for layer in graph.document.layers:
         for port in layer.inputs:
             source = graph.source(layer, port)
-            if source is None:
+            if source is None or source[1].precision == port.precision:
                 continue
             producer, out_port = source
             declared = element_types.from_precision(port.precision)
@@ -574,6 +662,8 @@ def _same_type(a: str, b: str) -> bool:
 def check_cycles(graph: Graph, report: Report) -> None:
     """IRS410: one finding per cycle (strongly connected component), at its first layer."""
     order = {graph.key(layer): i for i, layer in enumerate(graph.document.layers)}
+    if _flows_forward(graph, order):
+        return
     for component in _strongly_connected(graph):
         head = graph.layers[min(component, key=lambda k: order.get(k, 0))]
         members = sorted(component, key=lambda k: order.get(k, 0))
@@ -585,6 +675,20 @@ def check_cycles(graph: Graph, report: Report) -> None:
                 related=tuple(names[1:]),
             )
         )
+
+
+def _flows_forward(graph: Graph, order: dict[str, int]) -> bool:
+    """Does every edge go to a layer later in ``order``? Then there is no cycle (the usual case:
+    writers list layers in graph order), and Tarjan's algorithm need not run."""
+    layers = graph.layers
+    for consumer, producers in graph.producers.items():
+        if consumer not in layers:
+            continue
+        at = order[consumer]
+        for producer in producers:
+            if producer in layers and order[producer] >= at:
+                return False
+    return True
 
 
 def _strongly_connected(graph: Graph) -> Iterator[set[str]]:
@@ -649,9 +753,9 @@ def check_reachability(graph: Graph, report: Report) -> None:
     dead = [
         layer
         for layer in layers
-        if parse_uint(layer.id) is not None
+        if not graph.is_built(layer)  # first: nearly every layer is built
+        and parse_uint(layer.id) is not None
         and graph.layers.get(graph.key(layer)) is layer
-        and not graph.is_built(layer)
     ]
     keys = {graph.key(layer) for layer in dead}
     feeding = {p for c, ps in graph.producers.items() if c in keys for p in ps if p in keys}
@@ -705,9 +809,27 @@ def _names(names: list[str]) -> str:
 
 def declared_shape(port: Port) -> PartialShape | None:
     """A port's dims as a shape (-1 dynamic); None when it declares none (a dynamic rank)."""
-    if not port.dims:
+    dims = port.dims
+    if not dims:
         return None
-    return PartialShape(DYNAMIC if d == -1 else d for d in port.dims)
+    return _declared_shape(dims) if len(dims) <= _CACHED_RANK else _shape_of_dims(dims)
+
+
+# A model repeats few shapes, and a PartialShape is immutable: make each once (ranks a real
+# model has, so that the caches stay small whatever a file holds).
+_CACHED_RANK = 8
+
+
+def _shape_of_dims(dims: tuple[int, ...]) -> PartialShape:
+    return PartialShape(DYNAMIC if d == -1 else d for d in dims)
+
+
+_declared_shape = functools.lru_cache(maxsize=4096)(_shape_of_dims)
+_cached_static_shape = functools.lru_cache(maxsize=4096)(static_shape)
+
+
+def _static_shape(dims: tuple[int, ...]) -> PartialShape:
+    return _cached_static_shape(dims) if len(dims) <= _CACHED_RANK else static_shape(dims)
 
 
 def fits(port: Port, shape: PartialShape) -> bool:
@@ -716,12 +838,15 @@ def fits(port: Port, shape: PartialShape) -> bool:
         return True
     if len(port.dims) != len(shape.dims):
         return False
-    return all(d == -1 or dim.lo <= d <= dim.hi for d, dim in zip(port.dims, shape.dims, strict=True))
+    for d, dim in zip(port.dims, shape.dims, strict=True):  # a loop, not all(): faster
+        if d != -1 and not dim.lo <= d <= dim.hi:
+            return False
+    return True
 
 
 def same_dims(a: Port, b: Port) -> bool:
     """Do two ports declare the same tensor? -1 matches any dim."""
-    if not a.dims or not b.dims:
+    if not a.dims or not b.dims or a.dims == b.dims:
         return True
     if len(a.dims) != len(b.dims):
         return False
@@ -879,7 +1004,7 @@ def const_tensor(layer: Layer, where: Location, weights: Weights, report: Report
     _check_const_bounds(const, weights, at, report)
     if const.shape is None:
         return _fallback(layer)
-    info = TensorInfo(static_shape(const.shape), const.element_type)
+    info = TensorInfo(_static_shape(const.shape), const.element_type)
     compare_shape_attribute(layer, layer.data.get("shape", ""), info.shape, at, report)
     compare_precision(layer, const.element_type, at, report)
     _read_value(const, weights, info)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 from irshape import rules
 from irshape.diagnostics import Diagnostic, Location
@@ -38,10 +39,46 @@ class TensorInfo:
     value_unknown: str | None = None  # why the value is not known
 
 
+# A model repeats its convolutions: the same attributes on inputs of the same shapes. A check
+# that reports nothing depends on nothing else, so its inference is kept and shared (it is
+# never modified) by the layers that repeat it. Bounded: cleared when full, and only keys of
+# short attribute texts.
+_CLEAN: dict[tuple[Any, ...], tuple[OpSchema, Inference]] = {}
+_CLEAN_MAX = 4096
+_KEY_TEXT_MAX = 512  # characters of <data> attribute names and values
+
+
 def check_conv_layer(
     schema: OpSchema, layer: Layer, inputs: list[TensorInfo], where: Location, report: Report
 ) -> Inference | None:
     """Validate ``layer`` against ``schema`` and infer its output; None if it cannot be inferred."""
+    key = _memo_key(schema, layer, inputs)
+    hit = _CLEAN.get(key) if key is not None else None
+    if hit is not None and hit[0] is schema:
+        return hit[1]
+    found: list[Diagnostic] = []
+    inference = _check_conv_layer(schema, layer, inputs, where, found.append)
+    for diagnostic in found:
+        report(diagnostic)
+    if key is not None and inference is not None and not found:
+        if len(_CLEAN) >= _CLEAN_MAX:
+            _CLEAN.clear()
+        _CLEAN[key] = (schema, inference)
+    return inference
+
+
+def _memo_key(schema: OpSchema, layer: Layer, inputs: list[TensorInfo]) -> tuple[Any, ...] | None:
+    """What a check depends on when it reports nothing (its location only names findings)."""
+    data = tuple(layer.data.items())
+    if sum(len(name) + len(text) for name, text in data) > _KEY_TEXT_MAX:
+        return None
+    tensors = tuple((i.shape, i.element_type, i.value, i.value_unknown) for i in inputs)
+    return id(schema), data, tensors
+
+
+def _check_conv_layer(
+    schema: OpSchema, layer: Layer, inputs: list[TensorInfo], where: Location, report: Report
+) -> Inference | None:
     at_data = where.at_line(layer.data_line)
     parsed = validate_attributes(schema, layer.data, at_data, report)
     lo, hi = schema.input_counts
@@ -234,8 +271,8 @@ def compare_declared(layer: Layer, inference: Inference, where: Location, report
     port = layer.outputs[0]
     if not port.dims or inferred.dims is None:  # no <dim>s: a dynamic rank, nothing to compare
         return
-    declared_shape = PartialShape(DYNAMIC if d == -1 else d for d in port.dims)
     if len(port.dims) != inferred.rank:
+        declared_shape = PartialShape(DYNAMIC if d == -1 else d for d in port.dims)
         report(
             rules.DECLARED_RANK_MISMATCH(
                 where,

@@ -401,9 +401,10 @@ class _Reader:
         dims = list(port.iterchildren("dim"))
         if not last and dims and dims[-1] is port[-1]:
             dims.pop()
-        lines = [d.sourceline or 0 for d in dims]
-        if lines and lines[-1] >= 65535:  # lines only grow: the last is the largest
+        if dims and (dims[-1].sourceline or 0) >= 65535:  # lines only grow: the last is the largest
             lines = [_dim_line(d) for d in dims]
+        else:
+            lines = [d.sourceline or 0 for d in dims]
         self.texts += [d.text for d in dims]
         self.lines += lines
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 
@@ -22,6 +23,15 @@ class IntList:
 
 def parse_int_list(text: str) -> IntList:
     """Parse ``"2,2"`` leniently as OpenVINO does; raise :class:`ListSyntaxError` where it fails."""
+    if len(text) <= _CACHED_TEXT_MAX:  # a model repeats its shapes, strides and pads
+        return _parse_short_int_list(text)
+    return _parse_int_list(text)
+
+
+_CACHED_TEXT_MAX = 64
+
+
+def _parse_int_list(text: str) -> IntList:
     if text == "":
         return IntList(())
     fields = text.split(",")
@@ -67,3 +77,7 @@ def _int(digits: str) -> int:
     """``int()`` of a sign and digits that are not _too_long, leading zeros and all."""
     value = int(digits.lstrip("+-").lstrip("0") or "0")
     return -value if digits.startswith("-") else value
+
+
+# An IntList is immutable; a text that fails raises again each time (exceptions are not cached).
+_parse_short_int_list = functools.lru_cache(maxsize=4096)(_parse_int_list)

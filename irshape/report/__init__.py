@@ -1,18 +1,53 @@
-"""Reporters: each renders the same list of :class:`FileReport` in one output format."""
+"""Reporters: each renders the same list of :class:`FileReport` in one output format.
+
+A reporter's module is imported when its format is first asked for: a run prints one format,
+and the others (SARIF's hashlib, JUnit's xml.etree) would only cost start-up time.
+"""
 
 from __future__ import annotations
 
-from irshape.report.base import Reporter, ReportOptions
-from irshape.report.github import GithubReporter
-from irshape.report.json import JsonReporter
-from irshape.report.junit import JunitReporter
-from irshape.report.sarif import SarifReporter
-from irshape.report.text import TextReporter
+import importlib
+from collections.abc import Iterator, Mapping
+from typing import Any
 
-REPORTERS: dict[str, type[Reporter]] = {
-    cls.name: cls for cls in (TextReporter, JsonReporter, SarifReporter, GithubReporter, JunitReporter)
+from irshape.report.base import Reporter, ReportOptions
+
+# Format name -> (module, class), in the order --help lists them.
+_CLASSES = {
+    "text": ("irshape.report.text", "TextReporter"),
+    "json": ("irshape.report.json", "JsonReporter"),
+    "sarif": ("irshape.report.sarif", "SarifReporter"),
+    "github": ("irshape.report.github", "GithubReporter"),
+    "junit": ("irshape.report.junit", "JunitReporter"),
 }
-FORMATS = tuple(REPORTERS)
+
+
+class _Reporters(Mapping[str, type[Reporter]]):
+    """Format name -> reporter class, each imported on first use."""
+
+    def __getitem__(self, name: str) -> type[Reporter]:
+        module, cls = _CLASSES[name]
+        reporter: type[Reporter] = getattr(importlib.import_module(module), cls)
+        return reporter
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(_CLASSES)
+
+    def __len__(self) -> int:
+        return len(_CLASSES)
+
+
+REPORTERS: Mapping[str, type[Reporter]] = _Reporters()
+FORMATS = tuple(_CLASSES)
 INFER_FORMATS = ("text", "json")
+
+
+def __getattr__(name: str) -> Any:
+    """The reporter classes by name (``from irshape.report import SarifReporter``), lazily."""
+    for module, cls in _CLASSES.values():
+        if cls == name:
+            return getattr(importlib.import_module(module), cls)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 __all__ = ["FORMATS", "INFER_FORMATS", "REPORTERS", "ReportOptions", "Reporter"]

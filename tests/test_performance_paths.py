@@ -1,0 +1,120 @@
+"""The shortcuts that make irshape fast give the findings the slow paths give.
+
+Checked here: huge values are quoted briefly in messages; ids that are not plain digits still
+go through OpenVINO's reading; a repeated convolution (whose clean check is memoized) still
+reports its own faults; a cycle in a file listed out of graph order is still found; the
+reporters load on demand. No timing is asserted.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from irshape import check_string
+from irshape.check.graph import id_key, parse_uint
+from irshape.report import FORMATS, REPORTERS
+
+HUGE = 2_000_000
+
+
+def conv(layer_id: int, strides: str = "1,1", auto_pad: str = "explicit") -> str:
+    return f"""
+<layer id="{layer_id}" name="conv{layer_id}" type="Convolution" version="opset1">
+  <data strides="{strides}" dilations="1,1" pads_begin="0,0" pads_end="0,0" auto_pad="{auto_pad}"/>
+  <input>
+    <port id="0"><dim>1</dim><dim>3</dim><dim>8</dim><dim>8</dim></port>
+    <port id="1"><dim>4</dim><dim>3</dim><dim>3</dim><dim>3</dim></port>
+  </input>
+  <output><port id="2"><dim>1</dim><dim>4</dim><dim>6</dim><dim>6</dim></port></output>
+</layer>"""
+
+
+@pytest.mark.parametrize("attribute", ["auto_pad", "strides"])
+def test_a_huge_attribute_is_quoted_briefly(attribute: str) -> None:
+    text = "1," * (HUGE // 2) if attribute == "strides" else "x" * HUGE
+    layer = conv(1, strides=text) if attribute == "strides" else conv(1, auto_pad=text)
+    report = check_string(layer)
+    assert report.diagnostics
+    for diagnostic in report.diagnostics:
+        assert len(diagnostic.message) < 2_000, diagnostic.code
+    assert any("..." in d.message for d in report.diagnostics)
+
+
+def test_short_values_are_quoted_whole() -> None:
+    report = check_string(conv(1, auto_pad="sideways"))
+    (finding,) = [d for d in report.diagnostics if d.code == "IRS107"]
+    assert "'sideways'" in finding.message
+
+
+@pytest.mark.parametrize(
+    ("text", "key", "value"),
+    [
+        ("7", "7", 7),
+        ("0", "0", 0),
+        ("007", "7", 7),
+        (" 7", "7", 7),
+        ("+7", "7", 7),
+        ("-0", "0", 0),
+        ("-1", "-1", None),
+        ("7 ", "7 ", None),
+        ("", "", None),
+        ("x", "x", None),
+        ("\u0667", "\u0667", None),  # an Arabic-Indic seven: a digit to str.isdigit, not to OpenVINO
+        ("9223372036854775807", "9223372036854775807", 2**63 - 1),
+        ("9223372036854775808", "9223372036854775808", None),
+    ],
+)
+def test_ids_read_as_openvino_reads_them(text: str, key: str, value: int | None) -> None:
+    for _ in range(2):  # the second time from id_key's memo
+        assert id_key(text) == key
+        assert parse_uint(text) == value
+    assert id_key(None) == ""
+
+
+def test_a_repeated_convolution_still_reports_its_own_faults() -> None:
+    clean, faulty = (
+        conv(1),
+        conv(2).replace(
+            "<dim>6</dim><dim>6</dim></port></output>", "<dim>6</dim><dim>5</dim></port></output>"
+        ),
+    )
+    report = check_string(clean + clean.replace('id="1"', 'id="3"') + faulty)
+    codes = [(d.code, d.layer_id) for d in report.diagnostics]
+    assert codes == [("IRS301", "2")]
+    assert report.layers_checked == 3
+    assert [layer.outputs[0].to_json() for layer in report.layers] == [[1, 4, 6, 6]] * 3
+
+
+def _chain_net(order: list[int], cycle: bool) -> str:
+    """Parameter 0 -> Relu 1 -> Relu 2 -> Result 3, the layers listed in ``order``."""
+    kinds = {0: "Parameter", 1: "Relu", 2: "Relu", 3: "Result"}
+    port = '<port id="{}" precision="FP32"><dim>1</dim><dim>4</dim></port>'
+    layers = []
+    for i in order:
+        data = '<data shape="1,4" element_type="f32"/>' if i == 0 else ""
+        inputs = "" if i == 0 else f"<input>{port.format(0)}</input>"
+        outputs = "" if i == 3 else f"<output>{port.format(1)}</output>"
+        layers.append(
+            f'<layer id="{i}" name="l{i}" type="{kinds[i]}" version="opset1">{data}{inputs}{outputs}</layer>'
+        )
+    edges = [(0, 1), (1, 2), (2, 3)]
+    if cycle:
+        edges = [(0, 1), (2, 1), (1, 2), (2, 3)]
+    edge_xml = "".join(f'<edge from-layer="{a}" from-port="1" to-layer="{b}" to-port="0"/>' for a, b in edges)
+    return f'<?xml version="1.0"?>\n<net name="n" version="11"><layers>{"".join(layers)}</layers><edges>{edge_xml}</edges></net>\n'
+
+
+@pytest.mark.parametrize("order", [[0, 1, 2, 3], [3, 2, 1, 0], [2, 0, 3, 1]])
+def test_cycles_are_found_in_any_layer_order(order: list[int]) -> None:
+    assert "IRS410" not in {d.code for d in check_string(_chain_net(order, cycle=False)).diagnostics}
+    assert "IRS410" in {d.code for d in check_string(_chain_net(order, cycle=True)).diagnostics}
+
+
+def test_reporters_load_on_demand() -> None:
+    assert FORMATS == ("text", "json", "sarif", "github", "junit")
+    assert list(REPORTERS) == list(FORMATS)
+    assert len(REPORTERS) == len(FORMATS)
+    for name in FORMATS:
+        assert REPORTERS[name].name == name
+    with pytest.raises(KeyError):
+        REPORTERS["xml"]

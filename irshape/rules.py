@@ -690,7 +690,7 @@ UNREACHABLE_LAYER = _rule(
     "IRS421",
     "unreachable-layer",
     WARNING,
-    "no Result is reached from {what}; OpenVINO never builds or validates {them}: {names}",
+    "no Result is reached from {what}; OpenVINO never builds or validates {them}{names}",
     summary="Layers from which no Result (or Assign) is reached.",
     why="OpenVINO builds only the layers it reaches walking back from Result and Assign layers "
     "(and every Parameter). Other layers are never built: an unknown op or an invalid layer "

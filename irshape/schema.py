@@ -65,6 +65,11 @@ class OpSchema:
     def is_group(self) -> bool:
         return "GROUPS" in self.kernel_layout
 
+    def kernel_layout_text(self, spatial: int) -> str:
+        """The kernel's layout for ``spatial`` axes, e.g. ``[C_OUT, C_IN, Y, X]`` for 2D."""
+        axes = [*self.kernel_layout, *("Z", "Y", "X")[3 - min(max(spatial, 0), 3) :]]
+        return "[" + ", ".join(axes) + "]"
+
     def kernel_axis(self, role: str) -> int:
         """The kernel axis of ``role`` ("GROUPS", "C_IN", "C_OUT")."""
         return self.kernel_layout.index(role)

@@ -793,7 +793,7 @@ def _report_unreachable(graph: Graph, group: list[Layer], feeding: set[str], rep
             graph.where(sink),
             what=f"this layer or the {len(group) - 1} layer(s) connected to it" if many else "this layer",
             them="any of them" if many else "it",
-            names=_names(names),
+            names=f": {_names(names)}" if many else "",
             related=tuple(name for name in names if name != layer_label(sink)),
         )
     )
@@ -994,21 +994,39 @@ def const_tensor(layer: Layer, where: Location, weights: Weights, report: Report
         report(rules.DATA_MISSING(where, layer_type="Const", ov_message=ov_message))
         return _fallback(layer)
     at = where.at_line(layer.data_line)
+    errors_before = _ErrorCount(report)
     const = _ConstData(
-        _const_element_type(layer, at, report),
-        _const_shape(layer, at, report),
-        _const_uint(layer, "offset", at, report),
-        _const_uint(layer, "size", at, report),
+        _const_element_type(layer, at, errors_before),
+        _const_shape(layer, at, errors_before),
+        _const_uint(layer, "offset", at, errors_before),
+        _const_uint(layer, "size", at, errors_before),
     )
-    _check_const_size(const, at, report)
-    _check_const_bounds(const, weights, at, report)
+    _check_const_size(const, at, errors_before)
+    _check_const_bounds(const, weights, at, errors_before)
     if const.shape is None:
         return _fallback(layer)
     info = TensorInfo(_static_shape(const.shape), const.element_type)
     compare_shape_attribute(layer, layer.data.get("shape", ""), info.shape, at, report)
     compare_precision(layer, const.element_type, at, report)
     _read_value(const, weights, info)
+    # Why the value is unknown is already said: by this Const's error, or once for the .bin.
+    info.value_reported = info.value_unknown is not None and (
+        errors_before.count > 0 or weights.unavailable_reason() is not None
+    )
     return info
+
+
+class _ErrorCount:
+    """A report that counts the errors passing through it."""
+
+    __slots__ = ("count", "report")
+
+    def __init__(self, report: Report) -> None:
+        self.report, self.count = report, 0
+
+    def __call__(self, diagnostic: Diagnostic) -> None:
+        self.count += diagnostic.severity is Severity.ERROR
+        self.report(diagnostic)
 
 
 def _const_element_type(layer: Layer, where: Location, report: Report) -> str | None:

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from irshape import rules
-from irshape.diagnostics import Diagnostic, Location
+from irshape.diagnostics import Diagnostic, Location, Severity
 from irshape.dims import DYNAMIC, PartialShape, static_shape
 from irshape.ir import element_types
 from irshape.ir.model import Layer
@@ -37,12 +37,15 @@ class TensorInfo:
     element_type: str | None = None  # an OpenVINO element type name; None when unknown
     value: tuple[int, ...] | None = None  # a Const's integer value, when it could be read
     value_unknown: str | None = None  # why the value is not known
+    value_reported: bool = False  # ...and that reason is already a finding of its own
 
 
 # A model repeats its convolutions: the same attributes on inputs of the same shapes. A check
 # that reports nothing depends on nothing else, so its inference is kept and shared (it is
 # never modified) by the layers that repeat it. Bounded: cleared when full, and only keys of
 # short attribute texts.
+_OUTPUT_CONSEQUENCES = frozenset({rules.DYNAMIC_RANK_OUTPUT.code, rules.OUTPUT_DIM_DYNAMIC.code})
+
 _CLEAN: dict[tuple[Any, ...], tuple[OpSchema, Inference]] = {}
 _CLEAN_MAX = 4096
 _KEY_TEXT_MAX = 512  # characters of <data> attribute names and values
@@ -58,6 +61,11 @@ def check_conv_layer(
         return hit[1]
     found: list[Diagnostic] = []
     inference = _check_conv_layer(schema, layer, inputs, where, found.append)
+    if any(d.severity is Severity.ERROR for d in found):
+        # OpenVINO rejects the layer: what its output would be is no finding of its own.
+        found = [d for d in found if d.code not in _OUTPUT_CONSEQUENCES]
+        if inference is not None:
+            inference.rejected = True
     for diagnostic in found:
         report(diagnostic)
     if key is not None and inference is not None and not found:
@@ -72,7 +80,7 @@ def _memo_key(schema: OpSchema, layer: Layer, inputs: list[TensorInfo]) -> tuple
     data = tuple(layer.data.items())
     if sum(len(name) + len(text) for name, text in data) > _KEY_TEXT_MAX:
         return None
-    tensors = tuple((i.shape, i.element_type, i.value, i.value_unknown) for i in inputs)
+    tensors = tuple((i.shape, i.element_type, i.value, i.value_unknown, i.value_reported) for i in inputs)
     return id(schema), data, tensors
 
 
@@ -163,9 +171,10 @@ def _output_spatial(info: TensorInfo, where: Location, report: Report) -> Partia
     if info.value is not None:
         if any(v < 0 for v in info.value):
             report(rules.OUTPUT_SHAPE_NEGATIVE(where, value=list(info.value)))
-            return PartialShape(None)
+            return PartialShape.dynamic(len(info.value))
         return static_shape(info.value)
-    report(rules.OUTPUT_SHAPE_UNKNOWN(where, reason=info.value_unknown or "not a Const"))
+    if not info.value_reported:
+        report(rules.OUTPUT_SHAPE_UNKNOWN(where, reason=info.value_unknown or "not a Const"))
     if rank == 1 and info.shape[0].is_static:
         return PartialShape.dynamic(info.shape[0].value)
     return PartialShape(None)
@@ -204,7 +213,7 @@ def _check_ranks(
                 data_rank=data.rank if data.rank is not None else "?",
                 op=schema.name,
                 expected_rank=expected_rank,
-                layout=schema.inputs[1].layout,
+                layout=schema.kernel_layout_text(n),
                 ov_message=f"{word} and filters rank do not match",
             )
         )
@@ -269,6 +278,8 @@ def compare_declared(layer: Layer, inference: Inference, where: Location, report
         report(rules.OUTPUT_PORT_MISSING(where, inferred=inferred))
         return
     port = layer.outputs[0]
+    if inference.rejected:  # "OpenVINO will use N" would be untrue: it stops at the error
+        return
     if not port.dims or inferred.dims is None:  # no <dim>s: a dynamic rank, nothing to compare
         return
     if len(port.dims) != inferred.rank:

@@ -354,29 +354,17 @@ class _Walker:
         where: Location,
         local: list[Diagnostic],
     ) -> list[TensorInfo]:
-        report = self._without_bin_noise(inputs, local)
-        inference = check_conv_layer(schema, layer, inputs, where, report)
+        inference = check_conv_layer(schema, layer, inputs, where, local.append)
         if inference is None:
             return [TensorInfo(PartialShape(None))]
         result.outputs = [inference.shape]
-        compare_declared(layer, inference, where, report)
+        compare_declared(layer, inference, where, local.append)
         if inherits:
             self._drop_inherited_conv(schema, layer, inputs, where, local)
         element_type = (
             element_types.merge(*(i.element_type for i in inputs[:2])) if len(inputs) >= 2 else None
         )
         return [TensorInfo(inference.shape, element_type)]
-
-    def _without_bin_noise(self, inputs: list[TensorInfo], local: list[Diagnostic]) -> Report:
-        """Drop a layer's IRS008 when the cause is the missing .bin (IRS009, once per file)."""
-        missing = self.weights.unavailable_reason()
-        quiet = missing is not None and len(inputs) > 2 and inputs[2].value_unknown == missing
-
-        def report(d: Diagnostic) -> None:
-            if not (quiet and d.code == rules.OUTPUT_SHAPE_UNKNOWN.code):
-                local.append(d)
-
-        return report
 
     def _drop_inherited_conv(
         self,
@@ -430,4 +418,4 @@ def _as_declared(port: Port, info: TensorInfo) -> TensorInfo:
     shape = g.declared_shape(port)
     if shape is None:
         return info
-    return TensorInfo(shape, info.element_type, info.value, info.value_unknown)
+    return replace(info, shape=shape)

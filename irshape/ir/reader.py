@@ -250,12 +250,14 @@ class _Reader:
 
     def _syntax_error(self, exc: etree.XMLSyntaxError, head: bytes) -> list[Diagnostic]:
         line = exc.lineno if exc.lineno and exc.lineno > 0 else 1  # an empty file: line 1
-        reason = _clean(exc.msg.split(", line ")[0] if exc.msg else "") or "empty document"
+        reason = _clean((exc.msg.split(", line ")[0] if exc.msg else "").strip()) or "empty document"
         found = [rules.XML_SYNTAX(self.where, line=line, reason=reason)]
         doctype = _doctype_line(head)
-        if doctype is not None:
-            found.insert(0, _unsafe(self.where, doctype))
-        return found
+        if doctype is None:
+            return found
+        if any(word in reason.lower() for word in _DTD_WORDS):  # caused by the DOCTYPE: one finding
+            return [_unsafe(self.where, doctype)]
+        return [_unsafe(self.where, doctype), *found]
 
     # -- the events ----------------------------------------------------------------------------
 
@@ -543,6 +545,10 @@ def _attributes(element: etree._Element) -> list[tuple[str, str]]:
 
 def _intern_opt(text: str | None) -> str | None:
     return None if text is None else _intern(text)
+
+
+# libxml2 errors that the DOCTYPE itself causes (its entities, its internal subset).
+_DTD_WORDS = ("entit", "subset", "dtd", "doctype")
 
 
 def _clean(text: str) -> str:

@@ -46,6 +46,7 @@ class Inference:
     pads_end: tuple[int, ...] = ()
     problems: list[Problem] = field(default_factory=list)
     attributes: ConvAttributes | None = None  # the attributes with defaults applied
+    rejected: bool = False  # the layer has an error: OpenVINO builds no output to compare with
 
 
 @dataclass(frozen=True, slots=True)

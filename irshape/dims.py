@@ -264,17 +264,15 @@ class DimSyntaxError(ValueError):
     """A dimension literal OpenVINO cannot parse."""
 
 
-def _parse_bound(text: str, what: str) -> int:
-    # OpenVINO reads bounds with std::stoll-like strictness: an optional '-', then digits.
+def _parse_bound(text: str, what: str) -> int | None:
+    """An int64 as OpenVINO reads it (an optional '-', then digits); None when it overflows."""
     body = text[1:] if text.startswith("-") else text
     if not body.isdigit() or not body.isascii():
         raise DimSyntaxError(f"Cannot parse {what}: {text!r}")
-    if len(body.lstrip("0")) > 19:  # beyond int64 (and int() refuses 4300+ digits): as an overflow
-        return -INF - 1 if text.startswith("-") else 0
+    if len(body.lstrip("0")) > 19:  # beyond int64 (and int() refuses 4300+ digits)
+        return None
     value = int(text)
-    if value > INF:  # stoll overflow reads back as 0 in OpenVINO's parser (rules §5.1)
-        return 0
-    return value
+    return value if -INF - 1 <= value <= INF else None
 
 
 def parse_dim(literal: str) -> Dim:
@@ -283,22 +281,39 @@ def parse_dim(literal: str) -> Dim:
     ``lo..hi`` becomes ``Interval(lo, hi)``: bounds below the other give the *empty* interval
     (so ``3..-1`` and ``5..2`` are empty, printed ``?``), then each bound is clipped to
     ``[0, 2**63-1]`` (``-3..5`` is ``..5``). A single number is ``Dimension(n)``: -1 is
-    dynamic, other negatives are 0, and ``2**63-1`` itself is the empty interval.
+    dynamic, other negatives are 0, and ``2**63-1`` itself is the empty interval. A number
+    beyond int64 reads as 0, and as the default bound (0 or unbounded) inside an interval.
+    (Each observed in OpenVINO 2026.4.)
     """
     text = literal.strip()
     if text == "?":
         return DYNAMIC
     if ".." in text:
         lo_text, _, hi_text = text.partition("..")
-        lo = _parse_bound(lo_text, "min bound") if lo_text else 0
-        hi = _parse_bound(hi_text, "max bound") if hi_text else INF
+        lo = _parse_bound(lo_text, "min bound") if lo_text else None
+        hi = _parse_bound(hi_text, "max bound") if hi_text else None
+        lo, hi = (0 if lo is None else lo), (INF if hi is None else hi)
         if hi < lo:
             return EMPTY
         return Dim(_clip(lo), _clip(hi))
     value = _parse_bound(text, "dimension")
     if value == INF:
         return EMPTY
-    return Dim.of(value)
+    return Dim.of(0 if value is None else value)
+
+
+def literal_reading(literal: str) -> str | None:
+    """What OpenVINO reads ``literal`` as, when that is not what it says; else None."""
+    dim = parse_dim(literal)
+    if dim.is_empty:
+        return "an empty interval: it prints as ? but no size is compatible with it"
+    text = literal.strip()
+    bounds = text.partition("..")[::2] if ".." in text else (text,)
+    for bound in filter(None, bounds):
+        value = _parse_bound(bound, "bound") if bound != "?" else -1
+        if value is None or value < -1:
+            return f"{dim} ({'beyond 64 bits' if value is None else 'a negative size'})"
+    return None
 
 
 def parse_partial_shape(text: str) -> PartialShape:

@@ -94,6 +94,19 @@ DIM_LENIENT = _rule(
     why="OpenVINO reads the leading integer of a <dim> and drops the rest ('3.5' is 3, '1..5' is 1).",
     fix="Write the dimension as a plain integer.",
 )
+SHAPE_LITERAL = _rule(
+    "IRS011",
+    "shape-literal",
+    WARNING,
+    "Parameter shape {text!r}: OpenVINO reads the dimension {literal!r} as {reading}",
+    summary="A Parameter shape dimension OpenVINO reads other than it is written.",
+    why="OpenVINO's dimension parser clips and wraps instead of failing: an interval whose upper "
+    "bound is below its lower one ('3..-1', '5..2') and 9223372036854775807 become an empty "
+    "interval that prints as '?' yet matches no size, negatives below -1 become 0, and numbers "
+    "beyond 64 bits become 0 (or the open bound of an interval).",
+    fix="Write -1 or ? for a dynamic dimension, lo..hi with lo <= hi for an interval.",
+    example='<data shape="1,3..-1,224,224" element_type="f32"/>',
+)
 SHAPE_SYNTAX = _rule(
     "IRS006",
     "shape-syntax",

@@ -9,6 +9,7 @@ from irshape.dims import (
     Dim,
     DimSyntaxError,
     PartialShape,
+    literal_reading,
     parse_dim,
     parse_partial_shape,
 )
@@ -153,6 +154,14 @@ ODD_LITERALS = [
     "9223372036854775807..",
     "9223372036854775806..9223372036854775807",
     "..9223372036854775807",
+    "99999999999999999999",
+    "-99999999999999999999",
+    "9223372036854775808",
+    "5..99999999999999999999",
+    "99999999999999999999..5",
+    "5..-99999999999999999999",
+    "-99999999999999999999..5",
+    "9223372036854775808..",
 ]
 
 
@@ -168,3 +177,25 @@ def test_dimension_literals_match_openvino(literal: str) -> None:
         -1 if ours.hi == INF else ours.hi,
     )
     assert str(theirs) == str(ours)
+
+
+@pytest.mark.parametrize(
+    ("literal", "flagged"),
+    [
+        ("3..-1", True),  # empty
+        ("5..2", True),  # empty
+        ("9223372036854775807", True),  # empty
+        ("-5", True),  # 0
+        ("-3..5", True),  # ..5
+        ("99999999999999999999", True),  # 0
+        ("1..99999999999999999999", True),  # 1..
+        ("-1", False),
+        ("?", False),
+        ("-1..5", False),  # -1 is OpenVINO's "unspecified" bound
+        ("2..10", False),
+        ("..5", False),
+        ("07", False),
+    ],
+)
+def test_literals_openvino_reads_otherwise_are_flagged(literal: str, flagged: bool) -> None:
+    assert (literal_reading(literal) is not None) is flagged

@@ -24,7 +24,14 @@ from typing import TypeGuard
 from irshape import rules
 from irshape.check.layer import TensorInfo
 from irshape.diagnostics import Diagnostic, Location, Severity
-from irshape.dims import DYNAMIC, DimSyntaxError, PartialShape, parse_partial_shape, static_shape
+from irshape.dims import (
+    DYNAMIC,
+    DimSyntaxError,
+    PartialShape,
+    literal_reading,
+    parse_partial_shape,
+    static_shape,
+)
 from irshape.ir import element_types
 from irshape.ir.model import Document, DocumentKind, Edge, Layer, Port
 from irshape.ir.values import ListSyntaxError, parse_int_list
@@ -833,13 +840,14 @@ def _static_shape(dims: tuple[int, ...]) -> PartialShape:
 
 
 def fits(port: Port, shape: PartialShape) -> bool:
-    """Do the port's declared dims describe ``shape``? -1 and a missing <dim> list fit anything."""
+    """Do the port's declared dims describe ``shape``? -1 and a missing <dim> list fit anything,
+    and so does an empty dim (its fault is the literal that made it, IRS011)."""
     if not port.dims or shape.dims is None:
         return True
     if len(port.dims) != len(shape.dims):
         return False
     for d, dim in zip(port.dims, shape.dims, strict=True):  # a loop, not all(): faster
-        if d != -1 and not dim.lo <= d <= dim.hi:
+        if d != -1 and not (dim.lo <= d <= dim.hi or dim.is_empty):
             return False
     return True
 
@@ -904,9 +912,20 @@ def parameter_tensor(layer: Layer, where: Location, report: Report) -> TensorInf
     except DimSyntaxError as exc:
         report(rules.SHAPE_SYNTAX(at, layer_type="Parameter", attribute="shape", text=text, reason=str(exc)))
         return _fallback(layer)
+    _report_surprising_literals(text, at, report)
     compare_shape_attribute(layer, text, shape, at, report)
     compare_precision(layer, element_type if written else None, at, report)
     return TensorInfo(shape, element_type)
+
+
+def _report_surprising_literals(text: str, where: Location, report: Report) -> None:
+    """IRS011: dims that OpenVINO's parser clips or empties instead of rejecting."""
+    if "..." in text:
+        return
+    for literal in text.strip().strip("[]").split(","):
+        reading = literal_reading(literal)
+        if reading is not None:
+            report(rules.SHAPE_LITERAL(where, text=text, literal=literal.strip(), reading=reading))
 
 
 def _fallback(layer: Layer) -> TensorInfo:

@@ -298,7 +298,7 @@ def compare_declared(layer: Layer, inference: Inference, where: Location, report
         )
         return
     for axis, (declared, dim) in enumerate(zip(port.dims, inferred.dims, strict=True)):
-        if declared == -1 or (dim.lo <= declared <= dim.hi) or axis in failed_axes:
+        if declared == -1 or dim.lo <= declared <= dim.hi or dim.is_empty or axis in failed_axes:
             continue
         formula = inference.formulas[axis] if axis < len(inference.formulas) else ""
         report(

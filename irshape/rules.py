@@ -738,5 +738,8 @@ INTERNAL_ERROR = _rule(
 def markdown_table() -> str:
     """The README's table of codes, generated from this registry."""
     rows = ["| code | name | severity | what it means |", "|---|---|---|---|"]
-    rows += [f"| {r.code} | {r.name} | {r.severity.value} | {r.summary} |" for r in RULES.values()]
+    rows += [
+        f"| {r.code} | {r.name} | {r.severity.value} | {r.summary} |"
+        for r in sorted(RULES.values(), key=lambda r: r.code)
+    ]
     return "\n".join(rows)

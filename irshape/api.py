@@ -9,7 +9,7 @@ import traceback
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, TypeGuard
+from typing import TYPE_CHECKING, Literal, TypeGuard
 
 from irshape import rules
 from irshape.check.layer import TensorInfo, check_conv_layer, compare_declared
@@ -23,12 +23,16 @@ from irshape.schema import find_schema
 
 if TYPE_CHECKING:
     from irshape.execute.dryrun import DryRunOptions
+    from irshape.fix import DimEdit
 
 ShapeLike = PartialShape | str | Sequence[int]
 """A shape: a :class:`PartialShape`, OpenVINO's notation (``"1,3,?,2..10"``), or ints (-1: dynamic)."""
 AttributeValue = str | int | Sequence[int]
 """A ``<data>`` attribute: its text as written in IR, an int, or a list of ints."""
 
+
+FixMode = Literal["write", "diff"]
+"""``check_file(fix=...)``: rewrite the declared dims, or only compute the diff."""
 
 DryRunProgress = Callable[[int, int], None]
 """Called as ``progress(done, total)`` after each layer a dry run runs or skips."""
@@ -40,13 +44,48 @@ def check_file(
     debug: bool = False,
     dry_run: DryRunOptions | None = None,
     progress: DryRunProgress | None = None,
+    fix: FixMode | None = None,
 ) -> FileReport:
     """Check the IR file at ``path`` (its sibling .bin is read for Const values).
 
     With ``dry_run``, each convolution layer is also executed with numpy (imported only then)
     and the shape it produces is compared with the declared one; ``progress`` follows it.
+
+    With ``fix="write"``, declared dims are first rewritten (atomically) to the shapes
+    OpenVINO computes and the fixed file is checked; ``report.fixes`` lists the edits. With
+    ``fix="diff"`` the file is left alone and ``report.diff`` holds the patch. Nothing is ever
+    written without ``fix="write"``.
     """
-    return _check(lambda: read_file(path), str(path), debug, dry_run, progress)
+    fixes, diff, problem = _fix(Path(path), fix) if fix is not None else ([], "", None)
+    report = _check(lambda: read_file(path), str(path), debug, dry_run, progress)
+    report.fixes, report.diff = fixes, diff
+    if problem is not None:
+        report.diagnostics.append(rules.FIX_FAILED(Location(str(path)), reason=problem))
+        report.diagnostics.sort(key=Diagnostic.sort_key)
+    return report
+
+
+def _fix(path: Path, mode: FixMode) -> tuple[list[DimEdit], str, str | None]:
+    """Plan, and with ``mode="write"`` apply, the fix of ``path``: (edits, diff, why it failed)."""
+    from irshape.fix import FixError, plan_fix, write_atomically  # only a fixing run needs them
+
+    try:
+        data = path.read_bytes()
+    except OSError:
+        return [], "", None  # the check reports the unreadable file
+    try:
+        patch = plan_fix(data, str(path), path)
+    except FixError as exc:
+        return [], "", str(exc)
+    if patch is None:
+        return [], "", None
+    if mode == "diff":
+        return list(patch.edits), patch.diff(), None
+    try:
+        write_atomically(path, patch.after)
+    except OSError as exc:
+        return [], "", f"cannot write the file: {exc.strerror or exc}"
+    return list(patch.edits), "", None
 
 
 def check_string(

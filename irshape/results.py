@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from irshape.diagnostics import Diagnostic, Severity
 from irshape.dims import PartialShape
+
+if TYPE_CHECKING:
+    from irshape.fix import DimEdit
 
 
 @dataclass(slots=True)
@@ -39,6 +42,8 @@ class FileReport:
     path: str
     diagnostics: list[Diagnostic] = field(default_factory=list)
     layers: list[LayerResult] = field(default_factory=list)
+    fixes: list[DimEdit] = field(default_factory=list)  # with --fix: written; with --diff: proposed
+    diff: str = ""  # with --diff: the unified diff --fix would apply
 
     def _with(self, severity: Severity) -> list[Diagnostic]:
         return [d for d in self.diagnostics if d.severity is severity]

@@ -733,6 +733,17 @@ INTERNAL_ERROR = _rule(
     why="A bug in irshape: every bad input should produce a finding, never a crash.",
     fix="Report it with the file that triggered it.",
 )
+FIX_FAILED = _rule(
+    "IRS902",
+    "fix-failed",
+    WARNING,
+    "--fix left the file unchanged: {reason}",
+    summary="irshape check --fix could not rewrite the file safely.",
+    why="--fix patches <dim> values in place and reads the result back; when the text holds <dim>s "
+    "irshape does not read as port dims, is not UTF-8, or cannot be written, it changes nothing.",
+    fix="Correct the declared dims by hand; the other findings say which and to what.",
+    example="<port id=\"2\"><dim>1</dim><dim>8</dim><!-- <dim>9</dim> --><dim>9</dim></port>",
+)
 
 
 def markdown_table() -> str:

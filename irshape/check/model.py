@@ -90,13 +90,24 @@ _INHERITORS_SHOWN = 8
 _UNBUILT_NOTE = " (but no Result reaches this layer, so OpenVINO never builds it and reports nothing)"
 
 
-def check_document(document: Document, report: Report, *, debug: bool = False) -> list[LayerResult]:
-    """Check every layer of ``document``; return what was read and inferred per layer."""
+PortShapes = dict[int, PartialShape]
+"""The shape OpenVINO computes for a port, by ``id(port)``: what ``--fix`` writes."""
+
+
+def check_document(
+    document: Document, report: Report, *, debug: bool = False, port_shapes: PortShapes | None = None
+) -> list[LayerResult]:
+    """Check every layer of ``document``; return what was read and inferred per layer.
+
+    With ``port_shapes``, also fill it with the shape of each port OpenVINO computes: outputs
+    of Parameters, Consts, the known ops it does not reject and shape-preserving unary ops,
+    and the inputs they feed.
+    """
     # The walk makes many small objects and no cycles: the cyclic garbage collector's passes
     # over them would only cost time (a fifth to a quarter of the walk of a large IR).
     collecting = gc.isenabled()
     gc.disable()
-    walker = _Walker(document, debug)
+    walker = _Walker(document, debug, port_shapes)
     try:
         results = walker.run()
     finally:
@@ -143,9 +154,10 @@ class _Tensor:
 
 
 class _Walker:
-    def __init__(self, document: Document, debug: bool) -> None:
+    def __init__(self, document: Document, debug: bool, port_shapes: PortShapes | None) -> None:
         self.document = document
         self.debug = debug
+        self.port_shapes = port_shapes
         self.graph = g.build_graph(document)
         self.weights = Weights(document.weights_path)
         self.found: list[Diagnostic] = []
@@ -263,7 +275,28 @@ class _Walker:
             outputs = [self._unary(layer, inputs[0], bool(origins), where, local)]
         else:
             outputs = [g.declared_tensor(port) for port in layer.outputs]
+        if self.port_shapes is not None:
+            self._remember_ports(layer, kind, outputs, local)
         self._settle(layer, outputs, origins, local)
+
+    def _remember_ports(
+        self, layer: Layer, kind: str, outputs: list[TensorInfo], local: list[Diagnostic]
+    ) -> None:
+        """Record the port shapes OpenVINO computes (and never an unknown op's guess)."""
+        assert self.port_shapes is not None
+        shapes = self.port_shapes
+        for port in layer.inputs:
+            source = self.graph.source(layer, port) if self.graph.is_net else None
+            shape = shapes.get(id(source[1])) if source is not None else None
+            if shape is not None:
+                shapes[id(port)] = shape
+        known = find_schema(layer.type) is not None
+        if not (known or kind in ("parameter", "const") or (kind in SHAPE_PRESERVING and layer.inputs)):
+            return
+        if known and any(d.severity is Severity.ERROR and d.code not in _MISMATCH_CODES for d in local):
+            return  # OpenVINO rejects the layer: it has no output to write
+        for port, info in zip(layer.outputs, outputs, strict=False):
+            shapes[id(port)] = info.shape
 
     def _settle(
         self, layer: Layer, outputs: list[TensorInfo], origins: list[_Origin], local: list[Diagnostic]

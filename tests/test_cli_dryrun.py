@@ -8,7 +8,6 @@ compared with OpenVINO's CPU plugin.
 
 from __future__ import annotations
 
-import ast
 import json
 import os
 import pickle
@@ -24,6 +23,7 @@ import openvino as ov
 import pytest
 from click.testing import CliRunner, Result
 from openvino import opset1 as ops
+from probes import modules_after_cli
 
 import irshape.cli
 import irshape.files
@@ -475,24 +475,14 @@ def test_run_with_random_inputs_of_dynamic_dims(tmp_path: Path) -> None:
 # --- numpy stays lazy --------------------------------------------------------------------------
 
 
-def _modules_after(*args: str) -> list[str]:
-    program = (
-        "import sys\n"
-        "from irshape.cli import main\n"
-        "try:\n"
-        "    main(sys.argv[1:])\n"
-        "except SystemExit:\n"
-        "    pass\n"
-        "print(sorted(m for m in ('numpy', 'irshape.execute') if m in sys.modules))\n"
-    )
-    proc = subprocess.run(
-        [sys.executable, "-c", program, *args], capture_output=True, text=True, timeout=120, check=True
-    )
-    return ast.literal_eval(proc.stdout.strip().splitlines()[-1])  # type: ignore[no-any-return]
+LAZY = ("numpy", "irshape.execute")
 
 
 def test_numpy_is_imported_by_the_dry_run_only() -> None:
-    assert _modules_after("check", "--isolated", str(NET)) == []
-    assert _modules_after("run", "--help") == []
-    assert _modules_after("check", "--help") == []
-    assert _modules_after("check", "--isolated", "--dry-run", str(NET)) == ["irshape.execute", "numpy"]
+    assert modules_after_cli("check", "--isolated", str(NET), watch=LAZY) == []
+    assert modules_after_cli("run", "--help", watch=LAZY) == []
+    assert modules_after_cli("check", "--help", watch=LAZY) == []
+    assert modules_after_cli("check", "--isolated", "--dry-run", str(NET), watch=LAZY) == [
+        "irshape.execute",
+        "numpy",
+    ]

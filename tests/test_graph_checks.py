@@ -16,8 +16,8 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-import openvino as ov
 import pytest
+from probes import openvino_accepts
 
 import irshape
 from irshape.check.graph import OPSETS, parse_uint
@@ -68,14 +68,6 @@ def _expected(xml: Path) -> list[tuple[str, int]]:
     return [(m.group(1), n) for n, text in enumerate(lines, 1) for m in MARK.finditer(text)]
 
 
-def _openvino_accepts(xml: Path) -> bool:
-    try:
-        ov.Core().read_model(str(xml))
-    except RuntimeError:
-        return False
-    return True
-
-
 @pytest.mark.parametrize("xml", FIXTURES, ids=lambda p: p.stem)
 def test_fixture_reports_its_code_on_its_line(xml: Path) -> None:
     report = irshape.check_file(xml)
@@ -90,12 +82,12 @@ def test_fixture_reports_its_code_on_its_line(xml: Path) -> None:
 
 @pytest.mark.parametrize("xml", FIXTURES, ids=lambda p: p.stem)
 def test_fixture_openvino_verdict(xml: Path) -> None:
-    assert _openvino_accepts(xml) is OPENVINO_ACCEPTS[xml.stem]
+    assert openvino_accepts(xml) is OPENVINO_ACCEPTS[xml.stem]
 
 
 def test_clean_base_fixture() -> None:
     assert irshape.check_file(GRAPH / "clean.xml").diagnostics == []
-    assert _openvino_accepts(GRAPH / "clean.xml")
+    assert openvino_accepts(GRAPH / "clean.xml")
 
 
 def test_every_graph_code_has_a_fixture() -> None:

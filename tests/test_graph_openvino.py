@@ -21,6 +21,7 @@ import openvino as ov
 import openvino.opset8 as ops
 import pytest
 from lxml import etree
+from probes import openvino_accepts
 
 import irshape
 from irshape.results import FileReport
@@ -239,14 +240,6 @@ def mutate(source: Path, target: Path, edit: Callable[[Tree], etree._Element]) -
     return line
 
 
-def _openvino_accepts(xml: Path) -> bool:
-    try:
-        ov.Core().read_model(str(xml))
-    except RuntimeError:
-        return False
-    return True
-
-
 def _errors_and_warnings(report: FileReport) -> list[tuple[str, int | None]]:
     return [(d.code, d.line) for d in report.diagnostics if d.severity.value != "info"]
 
@@ -258,7 +251,7 @@ def test_mutant_is_caught_with_its_code_and_line(saved: dict[str, Path], tmp_pat
     line = mutate(saved[mutant.model], xml, mutant.edit)
     report = irshape.check_file(xml)
     assert (mutant.code, line) in _errors_and_warnings(report), report.diagnostics
-    assert _openvino_accepts(xml) is mutant.openvino_accepts
+    assert openvino_accepts(xml) is mutant.openvino_accepts
 
 
 def test_parameter_shape_fault_is_one_finding_naming_its_inheritors(
@@ -307,4 +300,4 @@ def test_several_independent_faults_are_all_reported(saved: dict[str, Path], tmp
     shutil.copy(saved["long_chain"].with_suffix(".bin"), xml.with_suffix(".bin"))
     report = irshape.check_file(xml)
     assert {"IRS301", "IRS405", "IRS419", "IRS407"} <= {d.code for d in report.errors}
-    assert not _openvino_accepts(xml)
+    assert not openvino_accepts(xml)

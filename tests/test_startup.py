@@ -6,33 +6,16 @@ itself is measured by ``bench/bench_startup.py``, never asserted here.
 
 from __future__ import annotations
 
-import ast
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+from probes import modules_after_cli
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURE = ROOT / "fixtures" / "ir" / "conv_relu_deconv.xml"
 HEAVY = ("numpy", "openvino", "scipy", "pandas", "torch")
-
-
-def _imported_after(*args: str) -> list[str]:
-    """The heavy modules in sys.modules after running the command line with ``args``."""
-    program = (
-        "import sys\n"
-        "from irshape.cli import main\n"
-        "try:\n"
-        "    main(sys.argv[1:])\n"
-        "except SystemExit:\n"
-        "    pass\n"
-        f"print(sorted(m for m in {HEAVY!r} if m in sys.modules))\n"
-    )
-    proc = subprocess.run(
-        [sys.executable, "-c", program, *args], capture_output=True, text=True, timeout=120, check=True
-    )
-    return ast.literal_eval(proc.stdout.strip().splitlines()[-1])
 
 
 @pytest.mark.parametrize(
@@ -46,7 +29,7 @@ def _imported_after(*args: str) -> list[str]:
     ids=["check", "check-json", "infer", "rules"],
 )
 def test_no_heavy_import(args: tuple[str, ...]) -> None:
-    assert _imported_after(*args) == []
+    assert modules_after_cli(*args, watch=HEAVY) == []
 
 
 def test_importtime_of_a_check() -> None:
@@ -67,4 +50,4 @@ def test_importtime_of_a_check() -> None:
 
 
 def test_library_import_is_light() -> None:
-    assert _imported_after("--version") == []
+    assert modules_after_cli("--version", watch=HEAVY) == []

@@ -920,9 +920,10 @@ def parameter_tensor(layer: Layer, where: Location, report: Report) -> TensorInf
 
 def _report_surprising_literals(text: str, where: Location, report: Report) -> None:
     """IRS011: dims that OpenVINO's parser clips or empties instead of rejecting."""
-    if "..." in text:
+    body = text.strip().strip("[]").strip()
+    if body in ("", "..."):  # a scalar, a dynamic rank: no dims
         return
-    for literal in text.strip().strip("[]").split(","):
+    for literal in body.split(","):
         reading = literal_reading(literal)
         if reading is not None:
             report(rules.SHAPE_LITERAL(where, text=text, literal=literal.strip(), reading=reading))

@@ -1,19 +1,20 @@
 """The ``irshape`` command: a thin shell over the library.
 
-Exit codes: 0 no failing finding, 1 failing findings (errors; warnings too with ``--strict``),
-2 usage or configuration error, or irshape itself failed (``--exit-zero`` leaves 2 alone).
+Exit codes (:mod:`irshape.selection`): ``check`` 0 no failing finding, 1 failing findings
+(errors; warnings too with ``--strict``); ``infer`` 0 OpenVINO rejects nothing, 1 it rejects a
+layer or a file; both 2 on a usage or configuration error, or when irshape itself failed
+(``--exit-zero`` leaves 2 alone).
+
+A plain ``irshape check`` should start quickly (a pre-commit hook runs it on every commit), so
+what only some commands need is imported where it is used.
 """
 
 from __future__ import annotations
 
 import contextlib
-import importlib.util
 import os
 import re
-import shutil
 import sys
-import tempfile
-import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
@@ -27,12 +28,20 @@ from irshape.config import Config, ConfigError, Settings, discover, load_config,
 from irshape.files import WorkerDied, check_files, collect_files
 from irshape.report import FORMATS, INFER_FORMATS, REPORTERS, ReportOptions
 from irshape.report.base import statistics_lines
-from irshape.report.ruledoc import rule_text
-from irshape.report.text import use_color
+from irshape.report.text import format_diagnostic, use_color
 from irshape.results import FileReport
-from irshape.selection import EXIT_ABNORMAL, SelectorError, exit_code, parse_selectors
+from irshape.selection import (
+    EXIT_ABNORMAL,
+    SelectorError,
+    exit_code,
+    infer_exit_code,
+    parse_selectors,
+    rejections,
+)
 
 if TYPE_CHECKING:  # numpy and irshape.execute are imported only by a dry run or `irshape run`
+    import threading
+
     import numpy as np
 
     _SizeParamType = click.ParamType[int]
@@ -124,6 +133,8 @@ class DryRunProgress:
         self.layers_done = self.layers_total = 0
         self.shown = 0  # length of the line on the screen
         self._last = ""
+        import threading  # only a dry run draws a progress line, from a thread of its own
+
         self._lock = threading.Lock()
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
@@ -133,6 +144,8 @@ class DryRunProgress:
 
     def __enter__(self) -> DryRunProgress:
         if self.stream is not None:
+            import threading  # as in __init__
+
             self._thread = threading.Thread(target=self._tick, name="irshape-progress", daemon=True)
             self._thread.start()
         return self
@@ -169,6 +182,8 @@ class DryRunProgress:
         """Draw the line, if there is a terminal and the run has gone on for over a second."""
         if self.stream is None or self.clock() - self.start <= self.delay:
             return
+        import shutil  # only for a progress line on a terminal
+
         with self._lock:
             line = self.line()[: max(shutil.get_terminal_size().columns - 1, 20)]
             if line == self._last:
@@ -317,6 +332,12 @@ def _settings(config_file: Path | None, isolated: bool, verbosity: int = 0, **cl
     return settings
 
 
+def _has_numpy() -> bool:
+    import importlib.util  # only a dry run and `irshape run` need numpy
+
+    return importlib.util.find_spec("numpy") is not None
+
+
 def _dry_run_options(
     dry_run: bool, seed: int | None, dim_value: int | None, max_memory: int | None
 ) -> Mapping[str, Any]:
@@ -328,7 +349,7 @@ def _dry_run_options(
             verb = "applies" if len(given) == 1 else "apply"
             raise click.UsageError(f"{', '.join(given)} {verb} only with --dry-run")
         return {}
-    if importlib.util.find_spec("numpy") is None:
+    if not _has_numpy():
         raise AbnormalExit(f"--dry-run {NEEDS_NUMPY}")
     from irshape.execute.dryrun import DryRunOptions
 
@@ -359,11 +380,13 @@ def _reports(
         if len(paths) > 1:
             raise click.UsageError("'-' (stdin) cannot be mixed with paths")
         data = sys.stdin.buffer.read()
-        stream = sys.stderr if dry_run and verbosity >= 0 and _stderr_is_tty() else None
+        name = stdin_filename or "<stdin>"
+        if not dry_run:
+            return [settings.selection.apply(check_string(data, path=name, **check_options))]
+        stream = sys.stderr if verbosity >= 0 and _stderr_is_tty() else None
         with DryRunProgress(1, stream) as progress:
-            options = {**check_options, "progress": progress.layer} if dry_run else check_options
-            reports = [check_string(data, path=stdin_filename or "<stdin>", **options)]
-        return [settings.selection.apply(r) for r in reports]
+            report = check_string(data, path=name, **check_options, progress=progress.layer)
+        return [settings.selection.apply(report)]
     collected = collect_files(paths, settings.exclude)
     if verbosity >= 1:
         for path in collected.excluded:
@@ -478,7 +501,9 @@ def check(
 @click.option(
     "--format", "output_format", type=click.Choice(INFER_FORMATS), default="text", show_default=True
 )
+@click.pass_context
 def infer(
+    ctx: click.Context,
     paths: tuple[Path, ...],
     exclude: tuple[str, ...],
     stdin_filename: str | None,
@@ -487,7 +512,12 @@ def infer(
     isolated: bool,
     output_format: str,
 ) -> None:
-    """Print the inferred output shape of every layer irshape knows."""
+    """Print the inferred output shape of every layer irshape knows.
+
+    A layer OpenVINO rejects is shown as such, with the first finding why; findings that make
+    OpenVINO reject a file or another layer (an unparsable file) go to stderr. Exit 0: OpenVINO
+    rejects nothing; 1: it rejects a layer or a file; 2: usage, configuration or irshape error.
+    """
     settings = _settings(config_file, isolated, exclude=exclude or None, output_format=output_format)
     reports = _reports(
         paths, settings, stdin_filename=stdin_filename, jobs=jobs, verbosity=0, check_options={}
@@ -495,6 +525,10 @@ def infer(
     text = REPORTERS[output_format]().render_infer(reports)
     if text:
         click.echo(text)
+    for report in reports:
+        for finding in rejections(report)[1]:
+            click.echo(format_diagnostic(finding), err=True)
+    ctx.exit(infer_exit_code(reports))
 
 
 @main.command(name="rules")
@@ -512,6 +546,8 @@ def list_rules(markdown: bool) -> None:
 @click.argument("code")
 def rule(code: str) -> None:
     """Document one diagnostic code: what it means, why, an example and the fix."""
+    from irshape.report.ruledoc import rule_text  # only this command (and SARIF) documents a rule
+
     found = rules.RULES.get(code.strip().upper())
     if found is None:
         raise click.BadParameter(f"no such code {code!r}; `irshape rules` lists them", param_hint="CODE")
@@ -565,7 +601,7 @@ def run_command(
     Without --output, prints each Result's name, shape, dtype and min/max/mean. Exit 2 with a
     one-line message when the file cannot be run.
     """
-    if importlib.util.find_spec("numpy") is None:
+    if not _has_numpy():
         raise AbnormalExit(f"irshape run {NEEDS_NUMPY}")
     if dim_value is not None and seed is None:
         raise click.UsageError("--dim-value only applies with --seed (random inputs)")
@@ -642,6 +678,7 @@ def _write_npz(path: Path, arrays: Mapping[str, np.ndarray]) -> None:
     """An ``np.savez`` archive at ``path``, written atomically: a temporary file in the same
     directory, then a rename. Written as np.savez writes it (stored ``NAME.npy`` members), but
     member by member, since a Result named ``file`` would clash with np.savez's own argument."""
+    import tempfile  # only `irshape run --output` writes a file
     import zipfile
 
     from numpy.lib import format as npy_format

@@ -8,9 +8,7 @@ Every option given on the command line replaces the configuration's value for th
 
 from __future__ import annotations
 
-import difflib
 import os
-import tomllib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -58,6 +56,13 @@ def find_config(start: Path | None = None) -> Path | None:
 
 def _has_irshape_table(path: Path) -> bool:
     raw = path.read_bytes()
+    # A [tool.irshape] table spells "irshape" in the text, unless a quoted key writes a letter of
+    # it as a \u escape: without either, the file is passed over unparsed (most pyproject.toml
+    # files on the way up are some other project's).
+    if b"irshape" not in raw and b"\\u" not in raw and b"\\U" not in raw:
+        return False
+    import tomllib  # only a file that may hold our table is parsed
+
     try:
         data = tomllib.loads(raw.decode("utf-8"))
     except (UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
@@ -70,6 +75,8 @@ def _has_irshape_table(path: Path) -> bool:
 
 def load_config(path: Path) -> Config:
     """Read and validate the ``[tool.irshape]`` table of ``path``."""
+    import tomllib  # only when there is a configuration file to read
+
     try:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
     except OSError as exc:
@@ -94,6 +101,8 @@ def parse_table(table: Mapping[str, Any], path: Path | None = None) -> Config:
     where = f"{path}: [tool.irshape]" if path is not None else "[tool.irshape]"
     for key in table:
         if key not in KEYS:
+            import difflib  # only to suggest a key for a misspelt one
+
             close = difflib.get_close_matches(key.replace("_", "-"), KEYS, n=1)
             hint = f"did you mean {close[0]!r}? " if close else ""
             raise ConfigError(f"{where}: unknown key {key!r}; {hint}the keys are {', '.join(KEYS)}")

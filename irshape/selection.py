@@ -1,4 +1,4 @@
-"""Which findings a run reports, and which of them fail it.
+"""Which findings a run reports, which of them fail it, and what its exit code is.
 
 Selectors are code prefixes, as in flake8 and ruff: ``IRS3`` is every IRS3xx code, ``IRS301``
 one code, ``ALL`` (or ``IRS``) every code. When a code matches both ``select`` and ``ignore``,
@@ -16,7 +16,7 @@ from pathlib import Path
 from irshape import rules
 from irshape.diagnostics import Diagnostic, Severity
 from irshape.files import Glob
-from irshape.results import FileReport
+from irshape.results import FileReport, LayerResult
 
 ALL = "ALL"
 
@@ -85,11 +85,61 @@ def fails(diagnostic: Diagnostic, *, strict: bool = False) -> bool:
     return diagnostic.severity is Severity.ERROR or (strict and diagnostic.severity is Severity.WARNING)
 
 
+# Error findings about which OpenVINO reads the layer all the same: it ignores the declared dims
+# they compare (output dims, input port dims, a Parameter's or Const's port dims), keeps the
+# layer a duplicate id is on, and never runs a dry run. Every other error means OpenVINO
+# rejects the layer or the file (or, for a negative stride, computes a meaningless shape).
+NOT_REJECTING = frozenset({"IRS301", "IRS302", "IRS401", "IRS411", "IRS416", "IRS501"})
+
+
+def rejects(diagnostic: Diagnostic) -> bool:
+    """Whether a finding means OpenVINO rejects its layer or its file (``irshape infer``)."""
+    return diagnostic.severity is Severity.ERROR and diagnostic.code not in NOT_REJECTING
+
+
+def _layer_key(item: Diagnostic | LayerResult) -> tuple[str | None, ...]:
+    if isinstance(item, LayerResult):
+        return (item.layer_id, item.name, item.type, item.version)
+    return (item.layer_id, item.layer_name, item.layer_type, item.layer_version)
+
+
+def rejections(report: FileReport) -> tuple[dict[int, Diagnostic], list[Diagnostic]]:
+    """What ``irshape infer`` shows instead of shapes: for each layer irshape infers (by its
+    index in ``report.layers``) the first finding by which OpenVINO rejects it, and the other
+    rejecting findings of the file (an unreadable file, a fault of the graph or of another op)."""
+    inferred = {_layer_key(layer): i for i, layer in enumerate(report.layers) if layer.checked}
+    by_layer: dict[int, Diagnostic] = {}
+    elsewhere: list[Diagnostic] = []
+    for d in report.diagnostics:
+        if not rejects(d):
+            continue
+        index = inferred.get(_layer_key(d))
+        if index is None:
+            elsewhere.append(d)
+        else:
+            by_layer.setdefault(index, d)
+    return by_layer, elsewhere
+
+
+def _failed(reports: Sequence[FileReport]) -> bool:
+    """Whether irshape itself failed on any file (IRS901): exit 2, whatever else."""
+    return any(d.code == rules.INTERNAL_ERROR.code for r in reports for d in r.diagnostics)
+
+
 def exit_code(reports: Sequence[FileReport], *, strict: bool = False, exit_zero: bool = False) -> int:
-    """0 no failing finding, 1 failing findings, 2 irshape itself failed (even with exit_zero)."""
-    findings = [d for r in reports for d in r.diagnostics]
-    if any(d.code == rules.INTERNAL_ERROR.code for d in findings):
+    """``check``: 0 no failing finding, 1 failing findings, 2 irshape itself failed (even with
+    exit_zero)."""
+    if _failed(reports):
         return EXIT_ABNORMAL
     if exit_zero:
         return EXIT_OK
-    return EXIT_FINDINGS if any(fails(d, strict=strict) for d in findings) else EXIT_OK
+    failing = any(fails(d, strict=strict) for r in reports for d in r.diagnostics)
+    return EXIT_FINDINGS if failing else EXIT_OK
+
+
+def infer_exit_code(reports: Sequence[FileReport]) -> int:
+    """``infer``: 0 OpenVINO rejects nothing, 1 it rejects a layer or a file (a finding
+    :func:`rejects`, e.g. an unparsable file), 2 irshape itself failed."""
+    if _failed(reports):
+        return EXIT_ABNORMAL
+    return EXIT_FINDINGS if any(rejects(d) for r in reports for d in r.diagnostics) else EXIT_OK

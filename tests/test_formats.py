@@ -158,7 +158,9 @@ def test_github_escaping(workdir: Path) -> None:
     (line,) = out.splitlines()
     assert line.startswith("::error file=odd%2C name%3A1.xml,line=8,col=1,title=irshape IRS301 ")
     _properties, message = line[len("::error ") :].split("::", 1)
-    assert "'a%25b%0Ac,d: e'" in message  # data: %, CR, LF escaped; ':' and ',' kept
+    # The line break is shown as backslash-n, as in the text format; then the data escaping:
+    # % escaped, ':' and ',' kept.
+    assert "'a%25b\\nc,d: e'" in message
     assert "\n" not in message and "\r" not in message
     assert escape_data("50%\r\n") == "50%25%0D%0A"
     assert escape_property("a:b,c%\n") == "a%3Ab%2Cc%25%0A"

@@ -1,7 +1,9 @@
 """GitHub Actions workflow commands: one ``::error``/``::warning``/``::notice`` annotation a finding.
 
-Escaping as actions/toolkit's ``command.ts`` does it: in the message ``%``, CR and LF; in
-property values also ``:`` and ``,``.
+Text from the file is first made :func:`~irshape.report.text.visible` (a newline in a layer
+name is ``\\n``, as in the text format), so an annotation never spans lines; then it is escaped
+as actions/toolkit's ``command.ts`` does it: in the message ``%``, CR and LF; in property values
+also ``:`` and ``,``.
 """
 
 from __future__ import annotations
@@ -10,7 +12,7 @@ from collections.abc import Sequence
 
 from irshape.diagnostics import Diagnostic, Severity
 from irshape.report.base import Reporter
-from irshape.report.text import layer_label
+from irshape.report.text import layer_label, visible
 from irshape.results import FileReport
 
 COMMANDS = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "notice"}
@@ -29,13 +31,13 @@ class GithubReporter(Reporter):
 
     def annotation(self, d: Diagnostic) -> str:
         properties = {
-            "file": self.relative(d.path),
+            "file": visible(self.relative(d.path)),
             "line": str(d.line or 1),
             "col": str(d.column),  # a one-line region, so col may be sent
             "title": f"irshape {d.code} ({d.rule.name})",
         }
         props = ",".join(f"{key}={escape_property(value)}" for key, value in properties.items())
-        message = f"{d.code} [{d.severity.value}] {layer_label(d)}{d.message}"
+        message = f"{d.code} [{d.severity.value}] {visible(layer_label(d) + d.message)}"
         return f"::{COMMANDS[d.severity]} {props}::{escape_data(message)}"
 
     def render_check(self, reports: Sequence[FileReport]) -> str:

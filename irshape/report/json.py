@@ -8,6 +8,7 @@ from typing import Any
 
 from irshape.report.base import Reporter, statistics, summary
 from irshape.results import FileReport
+from irshape.selection import rejections
 
 SCHEMA_VERSION = 1
 
@@ -27,8 +28,21 @@ class JsonReporter(Reporter):
         return json.dumps(out, indent=2)
 
     def render_infer(self, reports: Sequence[FileReport]) -> str:
-        files = [
-            {"path": r.path, "layers": [layer.to_json() for layer in r.layers if layer.checked]}
-            for r in reports
-        ]
+        files = [{"path": r.path, "layers": self._layers(r)} for r in reports]
         return json.dumps({"version": SCHEMA_VERSION, "files": files}, indent=2)
+
+    @staticmethod
+    def _layers(report: FileReport) -> list[dict[str, Any]]:
+        """The layers irshape infers; one OpenVINO rejects has ``outputs: null`` and says why."""
+        rejected, _ = rejections(report)
+        out = []
+        for index, layer in enumerate(report.layers):
+            if not layer.checked:
+                continue
+            entry = layer.to_json()
+            finding = rejected.get(index)
+            if finding is not None:
+                entry["outputs"] = None
+                entry["rejected"] = {"code": finding.code, "message": finding.message}
+            out.append(entry)
+        return out

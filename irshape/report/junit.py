@@ -44,7 +44,7 @@ class JunitReporter(Reporter):
             passed_on: list[str] = []
             failed = crashed = False
             for d in report.diagnostics:
-                text = _clean(format_diagnostic(d))
+                text = _clean(format_diagnostic(d, raw=True))
                 if d.code == INTERNAL_ERROR.code:
                     tag, crashed = "error", True
                 elif fails(d, strict=self.options.strict):

@@ -10,6 +10,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from irshape import rules
@@ -126,23 +127,23 @@ def _load(text: str) -> OpSchema:
 
 
 @functools.cache
+def _schema_dir() -> Path:
+    """The installed ``irshape.schemas`` package (plain files: cheaper than importlib.resources,
+    whose imports cost several ms of every start-up)."""
+    from importlib import import_module  # by name: schemas/ is mapped into the package at install
+
+    return Path(next(iter(import_module("irshape.schemas").__path__)))
+
+
+@functools.cache
 def _schema_files() -> dict[str, str]:
     """Op type (lower case, as OpenVINO looks types up case-insensitively) -> file name."""
-    from importlib import resources  # on first need: it costs start-up time
-
-    files = resources.files("irshape.schemas")
-    return {
-        entry.name.rsplit("-", 1)[0].lower(): entry.name
-        for entry in files.iterdir()
-        if entry.name.endswith(".toml")
-    }
+    return {entry.name.rsplit("-", 1)[0].lower(): entry.name for entry in _schema_dir().glob("*.toml")}
 
 
 @functools.cache
 def _schema_by_file(file_name: str) -> OpSchema:
-    from importlib import resources
-
-    return _load(resources.files("irshape.schemas").joinpath(file_name).read_text("utf-8"))
+    return _load((_schema_dir() / file_name).read_text("utf-8"))
 
 
 @functools.lru_cache(maxsize=1024)  # asked for every layer; a file has few types

@@ -281,6 +281,21 @@ CHECK_OPTIONS = (
     click.option("--debug", is_flag=True, help="Show tracebacks of irshape's own failures."),
 )
 
+# Options that rewrite declared dims (`check --fix`, `check --diff`).
+FIX_OPTIONS = (
+    click.option(
+        "--fix",
+        is_flag=True,
+        help="Rewrite wrong declared <dim>s to the shapes OpenVINO computes (in place, atomically), "
+        "then report what remains.",
+    ),
+    click.option(
+        "--diff",
+        is_flag=True,
+        help="Print the patch --fix would apply and write nothing; exit 1 when there is one.",
+    ),
+)
+
 # Options of the dry run (`check --dry-run`); the defaults are filled in by _dry_run_options.
 DRY_RUN_OPTIONS = (
     click.option(
@@ -336,6 +351,37 @@ def _has_numpy() -> bool:
     import importlib.util  # only a dry run and `irshape run` need numpy
 
     return importlib.util.find_spec("numpy") is not None
+
+
+def _fix_options(fix: bool, diff: bool, paths: Sequence[Path]) -> Mapping[str, Any]:
+    """The ``fix`` keyword of check_file, or none."""
+    if not (fix or diff):
+        return {}
+    if fix and diff:
+        raise click.UsageError("--fix and --diff exclude each other (--diff writes nothing)")
+    if STDIN in (str(p) for p in paths):
+        raise click.UsageError("--fix and --diff work on files, not on stdin")
+    return {"fix": "write" if fix else "diff"}
+
+
+def _show_diffs(reports: Sequence[FileReport], verbosity: int) -> int:
+    """``--diff``: the patches on stdout, what blocked one on stderr; 1 when there is a patch."""
+    for report in reports:
+        if report.diff and verbosity > -2:
+            click.echo(report.diff, nl=False)
+        for finding in report.diagnostics:
+            if finding.code == rules.FIX_FAILED.code and verbosity > -2:
+                click.echo(f"{finding.path}: {finding.message}", err=True)
+    return 1 if any(report.diff for report in reports) else 0
+
+
+def _fixed_summary(reports: Sequence[FileReport], verbosity: int) -> str:
+    """``--fix``: how many dims were rewritten in how many files (with -v: each of them)."""
+    fixed = [report for report in reports if report.fixes]
+    lines = [f"{report.path}: {edit}" for report in fixed for edit in report.fixes] if verbosity >= 1 else []
+    count = sum(len(report.fixes) for report in fixed)
+    lines.append(f"irshape: fixed {count} declared dim(s) in {len(fixed)} file(s)")
+    return "\n".join(lines)
 
 
 def _dry_run_options(
@@ -429,7 +475,7 @@ def _echo(text: str, output_file: Path | None, colored: bool) -> None:
 
 
 @main.command()
-@_options(*INPUT_OPTIONS, *CHECK_OPTIONS, *DRY_RUN_OPTIONS)
+@_options(*INPUT_OPTIONS, *CHECK_OPTIONS, *FIX_OPTIONS, *DRY_RUN_OPTIONS)
 @click.pass_context
 def check(
     ctx: click.Context,
@@ -450,6 +496,8 @@ def check(
     verbose: int,
     color: str,
     debug: bool,
+    fix: bool,
+    diff: bool,
     dry_run: bool,
     seed: int | None,
     dim_value: int | None,
@@ -478,8 +526,12 @@ def check(
         jobs=jobs,
         verbosity=verbosity,
         # keyword arguments of check_file and check_string
-        check_options={"debug": debug, **dry_run_options},
+        check_options={"debug": debug, **dry_run_options, **_fix_options(fix, diff, paths)},
     )
+    if diff:
+        ctx.exit(_show_diffs(reports, verbosity))
+    if fix and verbosity > -2:
+        click.echo(_fixed_summary(reports, verbosity), err=True)
     reporter = REPORTERS[settings.format]
     colored = _use_color(color, output_file)
     options = ReportOptions(

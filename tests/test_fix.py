@@ -15,9 +15,11 @@ import numpy as np
 import openvino as ov
 import openvino.opset8 as ops
 import pytest
+from click.testing import CliRunner
 from lxml import etree
 
 import irshape
+from irshape.cli import main
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -156,3 +158,39 @@ def test_a_file_that_cannot_be_written_is_a_finding(tmp_path: Path, monkeypatch:
     assert sorted(d.code for d in report.diagnostics) == ["IRS301", "IRS902"]
     assert "Permission denied" in report.diagnostics[0].message
     assert [p.name for p in tmp_path.iterdir()] == ["bad.xml"]  # the temporary file is removed
+
+
+# -- the command line ----------------------------------------------------------------------
+
+
+def _bad_copy(tmp_path: Path) -> Path:
+    path = tmp_path / "bad.xml"
+    path.write_bytes((ROOT / "fixtures" / "invalid" / "IRS301_declared_dim_mismatch.xml").read_bytes())
+    return path
+
+
+def test_cli_diff_prints_the_patch_and_exits_1(tmp_path: Path) -> None:
+    path = _bad_copy(tmp_path)
+    before = path.read_bytes()
+    result = CliRunner().invoke(main, ["check", "--isolated", "--diff", str(path)])
+    assert result.exit_code == 1
+    assert f"--- {path}\n+++ {path}\n" in result.stdout
+    assert (
+        '-    <port id="3" precision="FP32"><dim>1</dim><dim>4</dim><dim>7</dim><dim>6</dim></port>'
+        in result.stdout
+    )
+    assert path.read_bytes() == before
+    fixed = CliRunner().invoke(main, ["check", "--isolated", "--fix", str(path)])
+    assert fixed.exit_code == 0, fixed.output
+    assert "irshape: fixed 1 declared dim(s) in 1 file(s)" in fixed.stderr
+    again = CliRunner().invoke(main, ["check", "--isolated", "--diff", str(path)])
+    assert (again.exit_code, again.stdout) == (0, "")
+
+
+@pytest.mark.parametrize("args", [["--fix", "--diff", "bad.xml"], ["--fix", "-"], ["--diff", "-"]])
+def test_cli_fix_usage_errors(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, args: list[str]) -> None:
+    _bad_copy(tmp_path)
+    monkeypatch.chdir(tmp_path)
+    result = CliRunner().invoke(main, ["check", "--isolated", *args], input="<layer/>")
+    assert result.exit_code == 2
+    assert "--fix" in result.stderr

@@ -111,7 +111,8 @@ def snapshot(repo: Path) -> dict[str, bytes]:
 
 
 def test_hook_manifest() -> None:
-    (hook,) = yaml.safe_load((ROOT / ".pre-commit-hooks.yaml").read_text())
+    hook, fixer = yaml.safe_load((ROOT / ".pre-commit-hooks.yaml").read_text())
+    assert (fixer["id"], fixer["entry"], fixer["types"]) == ("irshape-fix", "irshape check --fix", ["xml"])
     assert hook["id"] == "irshape"
     assert hook["entry"] == "irshape check"
     assert hook["language"] == "python"
@@ -192,3 +193,14 @@ def test_readme_actions_workflow_commands_work(tmp_path: Path) -> None:
     assert log["version"] == "2.1.0" and log["runs"][0]["results"][0]["ruleId"] == "IRS301"
     assert annotate_step.returncode == 1  # the job fails on the error...
     assert annotate_step.stdout.startswith("::error file=models/bad.xml,line=8,col=1,")  # ...annotated
+
+
+def test_fix_hook_rewrites_the_bad_dim(hook_repo: tuple[Path, str], user_repo: Path, home: Path) -> None:
+    env = environment(home)
+    run = pre_commit("try-repo", str(hook_repo[0]), "irshape-fix", "--all-files", cwd=user_repo, env=env)
+    assert run.returncode == 1, run.stdout + run.stderr  # pre-commit fails a hook that changed files
+    assert "files were modified by this hook" in run.stdout
+    fixed = (user_repo / "models" / "bad.xml").read_text(encoding="utf-8")
+    assert fixed == BAD.replace("<dim>9</dim><dim>8</dim>", "<dim>8</dim><dim>8</dim>")  # 10 - 3 + 1
+    again = pre_commit("try-repo", str(hook_repo[0]), "irshape-fix", "--all-files", cwd=user_repo, env=env)
+    assert again.returncode == 0, again.stdout + again.stderr

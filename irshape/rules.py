@@ -94,6 +94,16 @@ DIM_LENIENT = _rule(
     why="OpenVINO reads the leading integer of a <dim> and drops the rest ('3.5' is 3, '1..5' is 1).",
     fix="Write the dimension as a plain integer.",
 )
+FILE_UNREADABLE = _rule(
+    "IRS012",
+    "file-unreadable",
+    ERROR,
+    "cannot read the file: {reason}",
+    summary="The file cannot be opened or read (missing, a directory, no permission).",
+    why="Nothing of a file that cannot be read can be checked; OpenVINO cannot read it either.",
+    fix="Check the path and the file's permissions.",
+    example="check_file('models/missing.xml')",
+)
 SHAPE_LITERAL = _rule(
     "IRS011",
     "shape-literal",

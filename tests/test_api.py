@@ -45,7 +45,7 @@ def test_check_string_and_check_file(tmp_path: Path, capsys: pytest.CaptureFixtu
 
 
 def test_bad_input_is_a_finding_never_an_exception(tmp_path: Path) -> None:
-    assert [d.code for d in irshape.check_file(tmp_path / "missing.xml").diagnostics] == ["IRS001"]
+    assert [d.code for d in irshape.check_file(tmp_path / "missing.xml").diagnostics] == ["IRS012"]
     assert [d.code for d in irshape.check_string("<net").diagnostics] == ["IRS001"]
     assert [d.code for d in irshape.check_string(b"\xff\xfe\x00").diagnostics] == ["IRS001"]
     assert [d.code for d in irshape.check_string("<html/>").diagnostics] == ["IRS002"]
@@ -182,3 +182,11 @@ def test_output_shape_value_alone_implies_the_third_input() -> None:
 def test_what_is_not_a_layer_raises(attributes: dict, shapes: list, error: type[Exception]) -> None:
     with pytest.raises(error):
         irshape.check_layer("Convolution", attributes, shapes)
+
+
+def test_a_file_that_cannot_be_read_is_a_finding(tmp_path: Path) -> None:
+    missing = irshape.check_file(tmp_path / "missing.xml")
+    assert [(d.code, d.message) for d in missing.diagnostics] == [
+        ("IRS012", "cannot read the file: No such file or directory")
+    ]
+    assert [d.code for d in irshape.check_file(tmp_path).diagnostics] == ["IRS012"]  # a directory

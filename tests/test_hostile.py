@@ -318,10 +318,10 @@ def test_an_internal_error_is_a_finding_and_exit_2(monkeypatch: pytest.MonkeyPat
 
 
 def test_unreadable_paths_are_findings(tmp_path: Path) -> None:
-    assert read_file(tmp_path).diagnostics[0].code == "IRS001"  # a directory
-    assert read_file(tmp_path / "missing.xml").diagnostics[0].code == "IRS001"
+    assert read_file(tmp_path).diagnostics[0].code == "IRS012"  # a directory
+    assert read_file(tmp_path / "missing.xml").diagnostics[0].code == "IRS012"
     if hasattr(os, "geteuid") and os.geteuid() != 0:
         locked = tmp_path / "locked.xml"
         shutil.copy(HOSTILE / "xinclude.xml", locked)
         locked.chmod(0)
-        assert read_file(locked).diagnostics[0].code == "IRS001"
+        assert read_file(locked).diagnostics[0].code == "IRS012"

@@ -13,6 +13,7 @@ FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
 INVALID = sorted((FIXTURES / "invalid").glob("IRS*.xml"))
 # Codes whose fixtures live elsewhere, or that no input should ever trigger.
 ELSEWHERE = {
+    "IRS012": "a file that cannot be read is no fixture; tests/test_api.py reads a missing path",
     "IRS901": "an internal error is a bug; tests/test_hostile.py and the fuzz suite look for it",
     "IRS902": "only check --fix reports it; tests/test_fix.py makes it happen",
 }

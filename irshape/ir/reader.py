@@ -119,8 +119,8 @@ def read_file(path: str | Path) -> ReadResult:
 
             return _Reader(str(path), source).read(chunks)
     except OSError as exc:
-        reason = _clean(f"cannot read file: {exc.strerror or exc}")
-        return ReadResult(None, [rules.XML_SYNTAX(Location(path=str(path)), reason=reason)])
+        reason = _clean(str(exc.strerror or exc))
+        return ReadResult(None, [rules.FILE_UNREADABLE(Location(path=str(path)), reason=reason)])
 
 
 def read_bytes(data: bytes, path: str, *, source: Path | None = None) -> ReadResult:

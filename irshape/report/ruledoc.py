@@ -64,6 +64,7 @@ SAMPLES_BY_CODE: dict[str, dict[str, Any]] = {
     "IRS005": {"text": "?"},
     "IRS006": {"attribute": "shape", "text": "1,3,x,224", "reason": "Cannot parse dimension: 'x'"},
     "IRS007": {"attribute": "name"},
+    "IRS012": {"reason": "No such file or directory"},
     "IRS008": {"reason": "a fragment has no graph to take the value from"},
     "IRS009": {
         "reason": "there is no readable model.bin next to the IR; Const sizes and values are not "

@@ -64,6 +64,11 @@ SAMPLES_BY_CODE: dict[str, dict[str, Any]] = {
     "IRS005": {"text": "?"},
     "IRS006": {"attribute": "shape", "text": "1,3,x,224", "reason": "Cannot parse dimension: 'x'"},
     "IRS007": {"attribute": "name"},
+    "IRS011": {
+        "text": "1,3..-1,224,224",
+        "literal": "3..-1",
+        "reading": "an empty interval: it prints as ? but no size is compatible with it",
+    },
     "IRS012": {"reason": "No such file or directory"},
     "IRS008": {"reason": "a fragment has no graph to take the value from"},
     "IRS009": {

@@ -752,7 +752,7 @@ FIX_FAILED = _rule(
     why="--fix patches <dim> values in place and reads the result back; when the text holds <dim>s "
     "irshape does not read as port dims, is not UTF-8, or cannot be written, it changes nothing.",
     fix="Correct the declared dims by hand; the other findings say which and to what.",
-    example='<port id="2"><dim>1</dim><dim>8</dim><!-- <dim>9</dim> --><dim>9</dim></port>',
+    example='<port id="2"><dim>1</dim><dim>8</dim><dim>9<!-- rows --></dim><dim>8</dim></port>',
 )
 
 

@@ -207,7 +207,7 @@ SAMPLES_BY_CODE: dict[str, dict[str, Any]] = {
     },
     "IRS422": {"unbuilt": ""},
     "IRS901": {"summary": "IndexError: list index out of range"},
-    "IRS902": {"reason": "line 4 has a <dim> that is not a port dim (inside a comment)"},
+    "IRS902": {"reason": "line 4 holds <dim>s irshape does not read as port dims"},
 }
 
 

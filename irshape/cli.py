@@ -365,14 +365,23 @@ def _fix_options(fix: bool, diff: bool, paths: Sequence[Path]) -> Mapping[str, A
 
 
 def _show_diffs(reports: Sequence[FileReport], verbosity: int) -> int:
-    """``--diff``: the patches on stdout, what blocked one on stderr; 1 when there is a patch."""
+    """``--diff``: the patches on stdout, what blocks one on stderr. Exit 1 when there is a
+    patch, or a file --fix could not patch or read (its wrong dims stay, unseen otherwise)."""
+    blocked = False
     for report in reports:
         if report.diff and verbosity > -2:
             click.echo(report.diff, nl=False)
         for finding in report.diagnostics:
-            if finding.code == rules.FIX_FAILED.code and verbosity > -2:
-                click.echo(f"{finding.path}: {finding.message}", err=True)
-    return 1 if any(report.diff for report in reports) else 0
+            if finding.code in _DIFF_BLOCKERS:
+                blocked = True
+                if verbosity > -2:
+                    click.echo(f"{finding.path}: {finding.code} {finding.message}", err=True)
+    return 1 if blocked or any(report.diff for report in reports) else 0
+
+
+_DIFF_BLOCKERS = frozenset(
+    {rules.FIX_FAILED.code, rules.FILE_UNREADABLE.code, rules.XML_SYNTAX.code, rules.UNSAFE_XML.code}
+)
 
 
 def _fixed_summary(reports: Sequence[FileReport], verbosity: int) -> str:

@@ -11,6 +11,7 @@ and then it replaces the file atomically.
 
 from __future__ import annotations
 
+import contextlib
 import difflib
 import os
 import re
@@ -150,8 +151,12 @@ def apply_edits(text: str, edits: Iterable[DimEdit]) -> str:
         number = _LEADING_INT.match(match.group(1))
         if number is None or int(number.group(1)) != edit.old:
             raise FixError(f"line {line}: expected <dim>{edit.old}</dim>, found {match.group(0)!r}")
-        pieces += [text[done : match.start(1)], str(edit.new)]
-        done = match.end(1)
+        # Only the value changes: the whitespace around it (newlines included) stays.
+        content = match.group(1)
+        start = match.start(1) + len(content) - len(content.lstrip())
+        end = match.start(1) + len(content.rstrip())
+        pieces += [text[done:start], str(edit.new)]
+        done = end
     if wanted:
         line, index = min(wanted)
         raise FixError(f"line {line}: <dim> number {index + 1} of the line was not found")
@@ -211,12 +216,22 @@ def _verify(before: Document, after: Document | None, edits: Sequence[DimEdit]) 
 
 
 def write_atomically(path: Path, text: str) -> None:
-    """Replace ``path`` with ``text``: a temporary file beside it, then ``os.replace``."""
+    """Replace ``path`` with ``text``: a temporary file beside it, then ``os.replace``.
+
+    A symbolic link is followed (its target is replaced, the link stays), and the file keeps
+    its mode and, where the process may set them, its owner and group. Other hard links to the
+    file keep the old text: an atomic replace makes a new file.
+    """
+    path = path.resolve()
+    before = path.stat()
     handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
         with os.fdopen(handle, "w", encoding="utf-8", newline="") as out:
             out.write(text)
-        os.chmod(temporary, path.stat().st_mode & 0o7777)
+        os.chmod(temporary, before.st_mode & 0o7777)
+        if hasattr(os, "chown") and (before.st_uid, before.st_gid) != (os.getuid(), os.getgid()):
+            with contextlib.suppress(PermissionError):
+                os.chown(temporary, before.st_uid, before.st_gid)
         os.replace(temporary, path)
     except BaseException:
         Path(temporary).unlink(missing_ok=True)

@@ -604,7 +604,7 @@ EDGE_DIMS_MISMATCH = _rule(
     "edge-dims-mismatch",
     ERROR,
     "input port {port} declares {declared} but the edge from {producer} port {from_port} "
-    "carries {produced}; OpenVINO ignores declared input dims and feeds the layer {truth}",
+    "carries {produced}; {consequence}",
     summary="An input port's dims differ from the dims of the output port that feeds it.",
     why="Both ends of an edge describe the same tensor. OpenVINO ignores input port dims, so the "
     "file contradicts itself silently, and tools that read the dims get it wrong.",
@@ -747,7 +747,7 @@ FIX_FAILED = _rule(
     "IRS902",
     "fix-failed",
     WARNING,
-    "--fix left the file unchanged: {reason}",
+    "--fix cannot rewrite this file, so it leaves it unchanged: {reason}",
     summary="irshape check --fix could not rewrite the file safely.",
     why="--fix patches <dim> values in place and reads the result back; when the text holds <dim>s "
     "irshape does not read as port dims, is not UTF-8, or cannot be written, it changes nothing.",

@@ -194,3 +194,61 @@ def test_cli_fix_usage_errors(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, a
     result = CliRunner().invoke(main, ["check", "--isolated", *args], input="<layer/>")
     assert result.exit_code == 2
     assert "--fix" in result.stderr
+
+
+# -- what the fix must not touch -------------------------------------------------------------
+
+
+def test_dims_fed_by_an_op_irshape_does_not_infer_are_left_alone(tmp_path: Path) -> None:
+    # x -> Add -> conv: OpenVINO computes Add's output itself, so a wrong dim declared there
+    # says nothing about the conv, whose own declared dims must stay as OpenVINO wrote them.
+    x = ops.parameter([1, 3, 8, 8], np.float32, name="x")
+    kernel = ops.constant(np.ones((4, 3, 3, 3), np.float32))
+    y = ops.convolution(ops.add(x, x, name="add"), kernel, [1, 1], [0, 0], [0, 0], [1, 1], name="conv")
+    ov.save_model(ov.Model([ops.result(y, name="out")], [x], "m"), tmp_path / "o.xml", compress_to_fp16=False)
+    text = mutate((tmp_path / "o.xml").read_text(encoding="utf-8"), "add", "output", 2, 9)
+    path = save(tmp_path, text, (tmp_path / "o.bin").read_bytes())
+    report = irshape.check_file(path, fix="write")
+    assert (report.fixes, path.read_text(encoding="utf-8")) == ([], text)
+    (finding,) = report.diagnostics
+    assert finding.code == "IRS411" and "cannot tell which" in finding.message
+
+
+def test_dims_after_a_rejected_layer_are_left_alone(tmp_path: Path, written: tuple[str, bytes]) -> None:
+    original, weights = written
+    rejected = original.replace('strides="2, 2"', 'strides="0, 2"', 1)  # the conv: IRS108
+    assert rejected != original
+    text = mutate(rejected, "relu", "output", 2, 9)
+    path = save(tmp_path, text, weights)
+    report = irshape.check_file(path, fix="write")
+    assert (report.fixes, path.read_text(encoding="utf-8")) == ([], text)
+    # No "OpenVINO will use ..." after the rejection: the relu's 9 is only inconsistent with
+    # the deconv input's 8, and irshape says it cannot tell which is right.
+    assert [d.code for d in report.diagnostics] == ["IRS108", "IRS411"]
+    assert "cannot tell which" in report.diagnostics[1].message
+
+
+def test_only_the_value_changes_not_the_whitespace_around_it(tmp_path: Path) -> None:
+    source = (ROOT / "fixtures" / "invalid" / "IRS301_declared_dim_mismatch.xml").read_text()
+    spaced = source.replace("<dim>7</dim>", "<dim>\n  7\n</dim>")
+    path = tmp_path / "spaced.xml"
+    path.write_text(spaced)
+    assert len(irshape.check_file(path, fix="write").fixes) == 1
+    assert path.read_text() == spaced.replace("<dim>\n  7\n</dim>", "<dim>\n  6\n</dim>")
+
+
+def test_a_symbolic_link_is_followed(tmp_path: Path) -> None:
+    target = _bad_copy(tmp_path)
+    link = tmp_path / "link.xml"
+    link.symlink_to(target.name)
+    assert len(irshape.check_file(link, fix="write").fixes) == 1
+    assert link.is_symlink()
+    assert "<dim>6</dim><dim>6</dim>" in target.read_text()
+
+
+def test_cli_diff_fails_on_a_file_it_cannot_patch(tmp_path: Path) -> None:
+    path = _bad_copy(tmp_path)
+    path.write_text(path.read_text().replace("<dim>7</dim>", "<dim>7<!-- rows --></dim>"))
+    result = CliRunner().invoke(main, ["check", "--isolated", "--diff", str(path)])
+    assert (result.exit_code, result.stdout) == (1, "")
+    assert "IRS902" in result.stderr

@@ -867,8 +867,19 @@ def _text(port: Port) -> str:
 
 
 def edge_dims_mismatch(
-    layer: Layer, port: Port, producer: Layer, out_port: Port, truth: PartialShape, where: Location
+    layer: Layer,
+    port: Port,
+    producer: Layer,
+    out_port: Port,
+    truth: PartialShape,
+    guess: str | None,
+    where: Location,
 ) -> Diagnostic:
+    """IRS411; ``guess`` says why ``truth`` is not what OpenVINO feeds the port (None: it is)."""
+    if guess is None:
+        consequence = f"OpenVINO ignores declared input dims and feeds the layer {truth}"
+    else:
+        consequence = f"at least one of the two is wrong, and irshape cannot tell which: {guess}"
     return rules.EDGE_DIMS_MISMATCH(
         where.at_line(port.line),
         port=port.id,
@@ -876,7 +887,7 @@ def edge_dims_mismatch(
         produced=_text(out_port),
         producer=layer_label(producer),
         from_port=out_port.id,
-        truth=truth,
+        consequence=consequence,
     )
 
 

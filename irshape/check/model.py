@@ -147,10 +147,16 @@ class _Origin:
 
 @dataclass(slots=True)
 class _Tensor:
-    """One output of a visited layer: OpenVINO's tensor, and the origin of wrong declared dims."""
+    """One output of a visited layer: OpenVINO's tensor, and the origin of wrong declared dims.
+
+    ``guess`` says why the shape is not OpenVINO's (an op irshape does not infer, a layer
+    OpenVINO rejects, or one fed by such a tensor); None when it is: a Parameter's, a Const's,
+    or inferred from such shapes.
+    """
 
     info: TensorInfo
     origin: _Origin | None = None
+    guess: str | None = "not visited"
 
 
 class _Walker:
@@ -272,16 +278,42 @@ class _Walker:
             result.checked = True
             outputs = self._known(schema, layer, result, inputs, bool(origins), where, local)
         elif kind in SHAPE_PRESERVING and inputs:
-            outputs = [self._unary(layer, inputs[0], bool(origins), where, local)]
+            computed = self._fed_by_computed(layer)
+            outputs = [self._unary(layer, inputs[0], bool(origins), computed, where, local)]
         else:
             outputs = [g.declared_tensor(port) for port in layer.outputs]
+        guess = self._guessed(layer, kind, bool(inputs), result.checked, local)
         if self.port_shapes is not None:
-            self._remember_ports(layer, kind, outputs, local)
-        self._settle(layer, outputs, origins, local)
+            self._remember_ports(layer, outputs, guess is None)
+        self._settle(layer, outputs, origins, local, guess)
 
-    def _remember_ports(
-        self, layer: Layer, kind: str, outputs: list[TensorInfo], local: list[Diagnostic]
-    ) -> None:
+    def _guessed(
+        self, layer: Layer, kind: str, has_inputs: bool, known: bool, local: list[Diagnostic]
+    ) -> str | None:
+        """Why the layer's outputs are not shapes OpenVINO computes, or None when they are."""
+        if kind in ("parameter", "const"):
+            return None
+        label = g.layer_label(layer)
+        if not (known or (kind in SHAPE_PRESERVING and has_inputs)):
+            return f"{layer.type} is not an op irshape infers, so {label} declares it unchecked"
+        if known and _rejected(local):
+            return f"OpenVINO rejects {label} (see its error), so it never computes it"
+        if not self._fed_by_computed(layer):
+            return f"{label} is fed by a tensor irshape cannot compute"
+        return None
+
+    def _fed_by_computed(self, layer: Layer) -> bool:
+        """Does every connected input come from an output whose shape OpenVINO's is?"""
+        for port in layer.inputs:
+            source = self.graph.source(layer, port) if self.graph.is_net else None
+            if source is None:
+                continue  # a fragment's or an unconnected port: its declared dims are the input
+            tensors = self.tensors.get(self.graph.key(source[0]))
+            if tensors is None or source[1].index >= len(tensors) or tensors[source[1].index].guess:
+                return False
+        return True
+
+    def _remember_ports(self, layer: Layer, outputs: list[TensorInfo], computed: bool) -> None:
         """Record the port shapes OpenVINO computes (and never an unknown op's guess)."""
         assert self.port_shapes is not None
         shapes = self.port_shapes
@@ -290,16 +322,17 @@ class _Walker:
             shape = shapes.get(id(source[1])) if source is not None else None
             if shape is not None:
                 shapes[id(port)] = shape
-        known = find_schema(layer.type) is not None
-        if not (known or kind in ("parameter", "const") or (kind in SHAPE_PRESERVING and layer.inputs)):
-            return
-        if known and any(d.severity is Severity.ERROR and d.code not in _MISMATCH_CODES for d in local):
-            return  # OpenVINO rejects the layer: it has no output to write
-        for port, info in zip(layer.outputs, outputs, strict=False):
-            shapes[id(port)] = info.shape
+        if computed:
+            for port, info in zip(layer.outputs, outputs, strict=False):
+                shapes[id(port)] = info.shape
 
     def _settle(
-        self, layer: Layer, outputs: list[TensorInfo], origins: list[_Origin], local: list[Diagnostic]
+        self,
+        layer: Layer,
+        outputs: list[TensorInfo],
+        origins: list[_Origin],
+        local: list[Diagnostic],
+        guess: str | None,
     ) -> None:
         """File the layer's findings; remember its outputs and where wrong declared dims began."""
         origin = self._file(layer, local) if local else None
@@ -308,7 +341,7 @@ class _Walker:
         for index, info in enumerate(outputs):
             port = layer.outputs[index] if index < len(layer.outputs) else None
             diverged = port is not None and not g.fits(port, info.shape)
-            tensors.append(_Tensor(info, inherited if diverged else None))
+            tensors.append(_Tensor(info, inherited if diverged else None, guess))
         key = self.graph.key(layer)
         if layer.id is not None and self.graph.layers.get(key) is layer:
             self.tensors[key] = tensors
@@ -358,7 +391,9 @@ class _Walker:
             return None if consumer_ok else tensor.origin
         if consumer_ok and tensor.origin is not None:
             return None  # the producer's declared output is the fault, reported there
-        finding = g.edge_dims_mismatch(layer, port, producer, out_port, tensor.info.shape, where)
+        finding = g.edge_dims_mismatch(
+            layer, port, producer, out_port, tensor.info.shape, tensor.guess, where
+        )
         origin = _Origin([finding], g.layer_label(layer))
         self.origins.append(origin)
         return None if consumer_ok else origin
@@ -391,6 +426,8 @@ class _Walker:
         if inference is None:
             return [TensorInfo(PartialShape(None))]
         result.outputs = [inference.shape]
+        if inference.rejected:  # OpenVINO stops here: what flows on is the file's word, no cascade
+            return [g.declared_tensor(port) for port in layer.outputs] or [TensorInfo(PartialShape(None))]
         compare_declared(layer, inference, where, local.append)
         if inherits:
             self._drop_inherited_conv(schema, layer, inputs, where, local)
@@ -426,13 +463,20 @@ class _Walker:
                 local.remove(d)
 
     def _unary(
-        self, layer: Layer, source: TensorInfo, inherits: bool, where: Location, local: list[Diagnostic]
+        self,
+        layer: Layer,
+        source: TensorInfo,
+        inherits: bool,
+        computed: bool,
+        where: Location,
+        local: list[Diagnostic],
     ) -> TensorInfo:
+        """A shape-preserving op; its declared output is compared only with a computed input."""
         element_type = source.element_type
         if (layer.type or "").lower() == "convert":
             element_type = element_types.from_element_type(layer.data.get("destination_type"))
         info = TensorInfo(source.shape, element_type)
-        if not layer.outputs:
+        if not layer.outputs or not computed:
             return info
         compare_declared(layer, Inference(info.shape), where, local.append)
         # A shape-preserving op that repeats its wrong declared input inherits the fault.
@@ -440,6 +484,11 @@ class _Walker:
         if inherits and (declared_in is None or g.fits(layer.outputs[0], declared_in)):
             local[:] = [d for d in local if d.code not in _MISMATCH_CODES]
         return info
+
+
+def _rejected(local: list[Diagnostic]) -> bool:
+    """Has a known op an error after which OpenVINO does not build it (not a declared-dims one)?"""
+    return any(d.severity is Severity.ERROR and d.code not in _MISMATCH_CODES for d in local)
 
 
 def _result(layer: Layer) -> LayerResult:

@@ -168,7 +168,11 @@ SAMPLES_BY_CODE: dict[str, dict[str, Any]] = {
         "port": "0",
         "consequence": "OpenVINO (IR v11) rejects the file when it builds the layer ('... out of range')",
     },
-    "IRS411": {"port": "0", "declared": "[1,4,6,7]", "truth": "[1,4,6,6]"},
+    "IRS411": {
+        "port": "0",
+        "declared": "[1,4,6,7]",
+        "consequence": "OpenVINO ignores declared input dims and feeds the layer [1,4,6,6]",
+    },
     "IRS412": {"port": "0", "declared": "FP16", "produced": "FP32"},
     "IRS413": {"ov_message": "Layer data must be defined for: opset1::Parameter data ..."},
     "IRS414": {

@@ -648,6 +648,13 @@ def rule(code: str) -> None:
     metavar="N",
     help="With --seed: the size of the dynamic dims of the random inputs.",
 )
+@click.option(
+    "--max-memory",
+    type=MemorySize(),
+    default=None,
+    metavar="SIZE",
+    help="Refuse to run a layer that needs more working memory; bytes or 512M, 2G, 1GiB  [default: 1GiB].",
+)
 @click.option("--debug", is_flag=True, help="Show the traceback of an irshape failure.")
 def run_command(
     file: Path,
@@ -655,6 +662,7 @@ def run_command(
     output: Path | None,
     seed: int | None,
     dim_value: int | None,
+    max_memory: int | None,
     debug: bool,
 ) -> None:
     """Execute FILE with numpy: Parameters, Consts, Converts, the four convolution ops, Results.
@@ -667,7 +675,7 @@ def run_command(
     if dim_value is not None and seed is None:
         raise click.UsageError("--dim-value only applies with --seed (random inputs)")
     try:
-        results = _run_file(file, inputs, seed, dim_value)
+        results = _run_file(file, inputs, seed, dim_value, max_memory)
         if output is not None:
             _write_npz(output, results)
             click.echo(f"irshape: wrote {len(results)} output(s) to {output}", err=True)
@@ -685,7 +693,7 @@ def run_command(
 
 
 def _run_file(
-    file: Path, inputs: Sequence[str], seed: int | None, dim_value: int | None
+    file: Path, inputs: Sequence[str], seed: int | None, dim_value: int | None, max_memory: int | None
 ) -> dict[str, np.ndarray]:
     import numpy as np
 
@@ -708,7 +716,9 @@ def _run_file(
     rng = None if seed is None else np.random.default_rng(seed)
     try:
         prepared = prepare_inputs(result.document, given, rng=rng, dim_value=dim_value)
-        return run_document(result.document, prepared)
+        if max_memory is None:
+            return run_document(result.document, prepared)
+        return run_document(result.document, prepared, max_memory=max_memory)
     except RunError as exc:
         raise AbnormalExit(f"{file}: {exc}") from None
     except ValueError as exc:  # a kernel refused a layer, e.g. pads OpenVINO's CPU plugin refuses

@@ -382,6 +382,15 @@ def error_of(result: Result) -> str:
     return lines[0]
 
 
+def test_run_refuses_a_layer_over_max_memory(chain: tuple[Path, ov.Model], tmp_path: Path) -> None:
+    xml, _ = chain
+    refused = run("run", xml, "--seed", "1", "--max-memory", "1000")  # bytes: no conv fits
+    assert refused.exit_code == 2
+    assert "of working memory, over the limit of 1000 B (--max-memory)" in refused.stderr
+    assert not list(tmp_path.glob("*.npz"))
+    assert run("run", xml, "--seed", "1", "--max-memory", "64M").exit_code == 0
+
+
 def test_run_errors_exit_2_with_one_line(chain: tuple[Path, ov.Model], tmp_path: Path) -> None:
     xml, _ = chain
     np.save(tmp_path / "small.npy", np.zeros((1, 4, 8, 8), np.float32))

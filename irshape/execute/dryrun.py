@@ -20,7 +20,13 @@ from irshape.check.layer import TensorInfo, check_conv_layer
 from irshape.diagnostics import Diagnostic, Location
 from irshape.dims import static_shape
 from irshape.execute import kernels
-from irshape.execute.tensors import ConstReader, numpy_dtype
+from irshape.execute.tensors import (
+    DEFAULT_MAX_MEMORY,
+    ConstReader,
+    byte_size,
+    kernel_arguments,
+    numpy_dtype,
+)
 from irshape.ir.model import Document, Layer
 from irshape.schema import OpSchema, find_schema
 from irshape.shapes.conv_arith import Inference
@@ -33,7 +39,7 @@ Progress = Callable[[int, int], None]
 class DryRunOptions:
     seed: int = 0
     dim_value: int | None = None  # the size to run dynamic (-1) dims at; None skips such layers
-    max_memory: int = 1 << 30  # bytes of working memory one layer may use
+    max_memory: int = DEFAULT_MAX_MEMORY  # bytes of working memory one layer may use
 
 
 def dry_run(
@@ -81,7 +87,7 @@ def _run_layer(
     if inference is None:
         return 0  # invalid: the check has already reported why
     groups = shapes[1][0] if schema.is_group else 1
-    attrs = _attributes(inference, schema, groups)
+    attrs = kernel_arguments(inference, schema, groups)
     kind = "convolution" if schema.family == "forward" else "convolution_backprop"
     if schema.family == "backprop":
         attrs["output_spatial"] = output_spatial
@@ -91,7 +97,7 @@ def _run_layer(
         needed = kernels.estimate_working_bytes(kind, shapes[0], shapes[1], dtype, **attrs)
         needed += (math.prod(shapes[0]) + math.prod(shapes[1])) * dtype.itemsize
         if needed > options.max_memory:
-            report(rules.DRY_RUN_MEMORY(where, needed=_bytes(needed), limit=_bytes(options.max_memory)))
+            report(rules.DRY_RUN_MEMORY(where, needed=byte_size(needed), limit=byte_size(options.max_memory)))
             return 0
         x, w = _inputs(layer, shapes, dtype, consts, rng)
         run = kernels.convolution if kind == "convolution" else kernels.convolution_backprop
@@ -161,21 +167,6 @@ def _output_shape_value(layer: Layer, consts: ConstReader) -> list[int]:
     return [int(v) for v in value.reshape(-1)]
 
 
-def _attributes(inference: Inference, schema: OpSchema, groups: int) -> dict[str, Any]:
-    attrs = inference.attributes
-    assert attrs is not None
-    out: dict[str, Any] = {
-        "strides": attrs.strides,
-        "dilations": attrs.dilations,
-        "groups": groups,
-        "pads_begin": inference.pads_begin,
-        "pads_end": inference.pads_end,
-    }
-    if schema.family == "backprop":
-        out["output_padding"] = attrs.output_padding
-    return out
-
-
 def _compare(layer: Layer, produced: tuple[int, ...], where: Location, report: Report) -> None:
     if not layer.outputs or not layer.outputs[0].dims:
         return
@@ -194,15 +185,3 @@ def _compare(layer: Layer, produced: tuple[int, ...], where: Location, report: R
 
 def _shape(dims: tuple[int, ...]) -> str:
     return "[" + ",".join(str(d) for d in dims) + "]"
-
-
-def _bytes(n: int) -> str:
-    """``n`` bytes for people: ``512 B``, ``1.5 KiB`` ... ``7.4 GiB`` (GiB at most)."""
-    if n < 1024:
-        return f"{n} B"
-    value = float(n)
-    for unit in ("KiB", "MiB", "GiB"):
-        value /= 1024
-        if value < 1024 or unit == "GiB":
-            break
-    return f"{value:.1f} {unit}"

@@ -18,7 +18,13 @@ from irshape.check.layer import TensorInfo, check_conv_layer
 from irshape.diagnostics import Diagnostic
 from irshape.dims import DimSyntaxError, PartialShape, parse_partial_shape, static_shape
 from irshape.execute import kernels
-from irshape.execute.tensors import ConstReader, numpy_dtype
+from irshape.execute.tensors import (
+    DEFAULT_MAX_MEMORY,
+    ConstReader,
+    byte_size,
+    kernel_arguments,
+    numpy_dtype,
+)
 from irshape.ir.model import Document, Layer
 from irshape.schema import find_schema
 
@@ -133,10 +139,13 @@ def _random_input(
     raise RunError(f"Parameter '{name}' is {dtype}: no random data for it; give it an --input")
 
 
-def run_document(document: Document, inputs: Mapping[str, np.ndarray]) -> dict[str, np.ndarray]:
+def run_document(
+    document: Document, inputs: Mapping[str, np.ndarray], *, max_memory: int = DEFAULT_MAX_MEMORY
+) -> dict[str, np.ndarray]:
     """Execute ``document`` on ``inputs`` (by Parameter name); return the Results by name.
 
-    Every layer is checked to be executable before anything runs.
+    Every layer is checked to be executable before anything runs, and each convolution's
+    working memory against ``max_memory`` before it is allocated.
     """
     order = _graph_order(document)
     for layer in order:
@@ -170,7 +179,7 @@ def run_document(document: Document, inputs: Mapping[str, np.ndarray]) -> dict[s
                 )
             values[layer.id or ""] = args[0].astype(dtype)
         elif find_schema(layer.type) is not None:
-            values[layer.id or ""] = _run_conv(document, layer, args)
+            values[layer.id or ""] = _run_conv(document, layer, args, max_memory)
         else:
             raise RunError(f"layer {layer.id} '{layer.name}': irshape cannot execute {layer.type} layers")
     return results
@@ -195,7 +204,7 @@ def _graph_order(document: Document) -> list[Layer]:
         raise RunError(f"the graph has a cycle through layers {exc.args[1]}") from exc
 
 
-def _run_conv(document: Document, layer: Layer, args: list[np.ndarray]) -> np.ndarray:
+def _run_conv(document: Document, layer: Layer, args: list[np.ndarray], max_memory: int) -> np.ndarray:
     schema = find_schema(layer.type)
     assert schema is not None
     infos = [TensorInfo(static_shape(a.shape)) for a in args[:2]]
@@ -210,18 +219,16 @@ def _run_conv(document: Document, layer: Layer, args: list[np.ndarray]) -> np.nd
         raise RunError(
             f"layer {layer.id} '{layer.name}' is invalid: {'; '.join(errors) or 'see irshape check'}"
         )
-    attrs = inference.attributes
-    groups = args[1].shape[0] if schema.is_group else 1
-    common: dict[str, Any] = {
-        "strides": attrs.strides,
-        "dilations": attrs.dilations,
-        "groups": groups,
-        "pads_begin": inference.pads_begin,
-        "pads_end": inference.pads_end,
-    }
+    arguments = kernel_arguments(inference, schema, args[1].shape[0] if schema.is_group else 1)
+    kind = "convolution" if schema.family == "forward" else "convolution_backprop"
+    if schema.family == "backprop":
+        arguments["output_spatial"] = output_spatial
     x, w = args[0], args[1].astype(args[0].dtype)
-    if schema.family == "forward":
-        return kernels.convolution(x, w, **common)
-    return kernels.convolution_backprop(
-        x, w, output_padding=attrs.output_padding, output_spatial=output_spatial, **common
-    )
+    needed = kernels.estimate_working_bytes(kind, x.shape, w.shape, x.dtype, **arguments)
+    if needed > max_memory:
+        raise RunError(
+            f"layer {layer.id} '{layer.name}' needs {byte_size(needed)} of working memory, "
+            f"over the limit of {byte_size(max_memory)} (--max-memory)"
+        )
+    run = kernels.convolution if kind == "convolution" else kernels.convolution_backprop
+    return run(x, w, **arguments)

@@ -5,12 +5,17 @@ from __future__ import annotations
 import math
 import mmap
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
 from irshape.ir import element_types
 from irshape.ir.model import Document, Layer
 from irshape.ir.values import ListSyntaxError, parse_int_list
+from irshape.schema import OpSchema
+from irshape.shapes.conv_arith import Inference
+
+DEFAULT_MAX_MEMORY = 1 << 30  # bytes of working memory one layer may use (--max-memory)
 
 _DTYPES = {
     "f16": np.float16,
@@ -84,3 +89,31 @@ class ConstReader:
     def close(self) -> None:
         # Arrays returned by read() may still view the map; let them keep it alive.
         self._map = None
+
+
+def kernel_arguments(inference: Inference, schema: OpSchema, groups: int) -> dict[str, Any]:
+    """The keyword arguments of the numpy kernels for a layer irshape inferred."""
+    attrs = inference.attributes
+    assert attrs is not None
+    arguments: dict[str, Any] = {
+        "strides": attrs.strides,
+        "dilations": attrs.dilations,
+        "groups": groups,
+        "pads_begin": inference.pads_begin,
+        "pads_end": inference.pads_end,
+    }
+    if schema.family == "backprop":
+        arguments["output_padding"] = attrs.output_padding
+    return arguments
+
+
+def byte_size(n: int) -> str:
+    """``n`` bytes for people: ``512 B``, ``1.5 KiB`` ... ``7.4 GiB`` (GiB at most)."""
+    if n < 1024:
+        return f"{n} B"
+    value = float(n)
+    for unit in ("KiB", "MiB", "GiB"):
+        value /= 1024
+        if value < 1024 or unit == "GiB":
+            break
+    return f"{value:.1f} {unit}"

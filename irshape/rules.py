@@ -7,7 +7,7 @@ IRS4xx the graph, IRS5xx dry runs, IRS9xx irshape itself.
 
 from __future__ import annotations
 
-from irshape.diagnostics import Rule, Severity
+from irshape.diagnostics import Diagnostic, Rule, Severity
 
 ERROR, WARNING, INFO = Severity.ERROR, Severity.WARNING, Severity.INFO
 
@@ -754,6 +754,27 @@ FIX_FAILED = _rule(
     fix="Correct the declared dims by hand; the other findings say which and to what.",
     example='<port id="2"><dim>1</dim><dim>8</dim><dim>9<!-- rows --></dim><dim>8</dim></port>',
 )
+
+
+# Errors after which OpenVINO still reads the layer: it ignores the declared dims they compare
+# (output dims, input port dims, a Parameter's or Const's port dims), keeps the layer a duplicate
+# id is on, and never runs a dry run. Every other error means OpenVINO rejects the layer or the
+# file (or, for a negative stride, computes a meaningless shape).
+NOT_REJECTING = frozenset(
+    {
+        DECLARED_DIM_MISMATCH.code,
+        DECLARED_RANK_MISMATCH.code,
+        LAYER_ID_DUPLICATE.code,
+        EDGE_DIMS_MISMATCH.code,
+        SHAPE_ATTRIBUTE_MISMATCH.code,
+        DRY_RUN_SHAPE_MISMATCH.code,
+    }
+)
+
+
+def rejects(diagnostic: Diagnostic) -> bool:
+    """Does the finding mean OpenVINO rejects its layer or its file?"""
+    return diagnostic.severity is Severity.ERROR and diagnostic.code not in NOT_REJECTING
 
 
 def markdown_table() -> str:

@@ -85,18 +85,6 @@ def fails(diagnostic: Diagnostic, *, strict: bool = False) -> bool:
     return diagnostic.severity is Severity.ERROR or (strict and diagnostic.severity is Severity.WARNING)
 
 
-# Error findings about which OpenVINO reads the layer all the same: it ignores the declared dims
-# they compare (output dims, input port dims, a Parameter's or Const's port dims), keeps the
-# layer a duplicate id is on, and never runs a dry run. Every other error means OpenVINO
-# rejects the layer or the file (or, for a negative stride, computes a meaningless shape).
-NOT_REJECTING = frozenset({"IRS301", "IRS302", "IRS401", "IRS411", "IRS416", "IRS501"})
-
-
-def rejects(diagnostic: Diagnostic) -> bool:
-    """Whether a finding means OpenVINO rejects its layer or its file (``irshape infer``)."""
-    return diagnostic.severity is Severity.ERROR and diagnostic.code not in NOT_REJECTING
-
-
 def _layer_key(item: Diagnostic | LayerResult) -> tuple[str | None, ...]:
     if isinstance(item, LayerResult):
         return (item.layer_id, item.name, item.type, item.version)
@@ -111,7 +99,7 @@ def rejections(report: FileReport) -> tuple[dict[int, Diagnostic], list[Diagnost
     by_layer: dict[int, Diagnostic] = {}
     elsewhere: list[Diagnostic] = []
     for d in report.diagnostics:
-        if not rejects(d):
+        if not rules.rejects(d):
             continue
         index = inferred.get(_layer_key(d))
         if index is None:
@@ -142,4 +130,4 @@ def infer_exit_code(reports: Sequence[FileReport]) -> int:
     :func:`rejects`, e.g. an unparsable file), 2 irshape itself failed."""
     if _failed(reports):
         return EXIT_ABNORMAL
-    return EXIT_FINDINGS if any(rejects(d) for r in reports for d in r.diagnostics) else EXIT_OK
+    return EXIT_FINDINGS if any(rules.rejects(d) for r in reports for d in r.diagnostics) else EXIT_OK

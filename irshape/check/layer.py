@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from irshape import rules
-from irshape.diagnostics import Diagnostic, Location, Severity
+from irshape.diagnostics import Diagnostic, Location
 from irshape.dims import DYNAMIC, PartialShape, static_shape
 from irshape.ir import element_types
 from irshape.ir.model import Layer
@@ -61,7 +61,7 @@ def check_conv_layer(
         return hit[1]
     found: list[Diagnostic] = []
     inference = _check_conv_layer(schema, layer, inputs, where, found.append)
-    if any(d.severity is Severity.ERROR for d in found):
+    if any(rules.rejects(d) for d in found):
         # OpenVINO rejects the layer: what its output would be is no finding of its own.
         found = [d for d in found if d.code not in _OUTPUT_CONSEQUENCES]
         if inference is not None:

@@ -296,7 +296,7 @@ class _Walker:
         label = g.layer_label(layer)
         if not (known or (kind in SHAPE_PRESERVING and has_inputs)):
             return f"{layer.type} is not an op irshape infers, so {label} declares it unchecked"
-        if known and _rejected(local):
+        if known and any(rules.rejects(d) for d in local):
             return f"OpenVINO rejects {label} (see its error), so it never computes it"
         if not self._fed_by_computed(layer):
             return f"{label} is fed by a tensor irshape cannot compute"
@@ -484,11 +484,6 @@ class _Walker:
         if inherits and (declared_in is None or g.fits(layer.outputs[0], declared_in)):
             local[:] = [d for d in local if d.code not in _MISMATCH_CODES]
         return info
-
-
-def _rejected(local: list[Diagnostic]) -> bool:
-    """Has a known op an error after which OpenVINO does not build it (not a declared-dims one)?"""
-    return any(d.severity is Severity.ERROR and d.code not in _MISMATCH_CODES for d in local)
 
 
 def _result(layer: Layer) -> LayerResult:

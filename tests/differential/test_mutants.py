@@ -39,6 +39,14 @@ from .conftest import STATS, fmt_diag
 SHORT = {gen.CONV: "conv", gen.BACKPROP: "deconv", gen.GCONV: "gconv", gen.GBACKPROP: "gdeconv"}
 
 
+def _checked(xml: Path, label: str) -> irshape.FileReport:
+    """irshape's report on ``xml``, which must hold no internal error (IRS9xx)."""
+    report = irshape.check_file(xml)
+    internal = [d for d in report.diagnostics if d.code.startswith("IRS9")]
+    assert not internal, f"{label}: irshape failed: {[fmt_diag(d) for d in internal]}"
+    return report
+
+
 def _base_case(op: str, nsp: int) -> gen.Case:
     D = 6 if nsp == 3 else 8
     K = [3] * nsp
@@ -571,9 +579,7 @@ def test_rejected_mutant(files: Files, base: str, mutant: str) -> None:
     xml = files.write(doc, _stem(mutant))
     ov_error = _ov_error(xml)
     assert ov_error is not None, f"mutant class is wrong: OpenVINO accepts {mutant} on {base}"
-    report = irshape.check_file(xml)
-    internal = [d for d in report.diagnostics if d.code.startswith("IRS9")]
-    assert not internal, f"{base} {mutant}: irshape failed: {[fmt_diag(d) for d in internal]}"
+    report = _checked(xml, f"{base} {mutant}")
     assert report.errors, (
         f"{base} {mutant}: OpenVINO rejects ({ov_error}), irshape reports no error; "
         f"diagnostics: {[fmt_diag(d) for d in report.diagnostics]}\nfile {xml}"
@@ -613,9 +619,7 @@ def test_flagged_variant(files: Files, base: str, variant: str) -> None:
     xml = files.write(doc, "flag_" + _stem(variant))
     ov_error = _ov_error(xml)
     assert ov_error is None, f"variant class is wrong: OpenVINO rejects {variant}: {ov_error}"
-    report = irshape.check_file(xml)
-    internal = [d for d in report.diagnostics if d.code.startswith("IRS9")]
-    assert not internal, f"{base} {variant}: irshape failed: {[fmt_diag(d) for d in internal]}"
+    report = _checked(xml, f"{base} {variant}")
     assert report.errors, f"{base} {variant}: irshape reports no error\nfile {xml}"
 
 
@@ -639,9 +643,7 @@ def test_declared_dim_mutant(files: Files, case: gen.Case, expected: str, index:
     assert _ov_error(xml) is None, "OpenVINO was expected to accept a wrong declared dim"
     assert gen.read_back(xml) == {case.cid: expected}
 
-    report = irshape.check_file(xml)
-    internal = [d for d in report.diagnostics if d.code.startswith("IRS9")]
-    assert not internal, f"{case.cid}: irshape failed: {[fmt_diag(d) for d in internal]}"
+    report = _checked(xml, f"{case.cid}")
     assert report.errors, (
         f"{case.describe()}\nout[{index}] {old} -> {old + delta} (OpenVINO: {expected}): "
         f"irshape reports no error; diagnostics: {[fmt_diag(d) for d in report.diagnostics]}"

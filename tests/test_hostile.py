@@ -237,44 +237,76 @@ def test_junk_is_not_kept_in_memory(tmp_path: Path) -> None:
     assert _peak_rss_mib(program, str(path)) - baseline < 50
 
 
-def _big_ir(layers: int, compact: bool) -> str:
-    """An IR of more than 65535 lines (libxml2's limit for an element's line)."""
+def _big_ir(layers: int, compact: bool, *, fragment: bool = False, fakes: bool = False) -> str:
+    """An IR of more than 65535 lines (libxml2's limit for an element's line).
+
+    With ``fakes``, comments, CDATA and processing instructions between the layers hold
+    ``<layer`` and ``<edge`` (followed by a tab, so the test's own search below skips them),
+    where the reader must not cut the file to restart its parser.
+    """
     sep = "" if compact else "\n\t\t"
-    out = ['<?xml version="1.0"?>', '<net name="big" version="11">', "<layers>"]
+    fake = "<!-- <layer\tid='x'>\n<edge\t/> -->" + "<![CDATA[\n<layer\t]]>" + "<?pi <layer\t?>\n"
+    out = ['<?xml version="1.0"?>'] + ([] if fragment else ['<net name="big" version="11">', "<layers>"])
     for i in range(layers):
         out.append(
             f'<layer id="{i}" name="r{i}" type="Relu" version="opset1">{sep}<data a="{i}"/>{sep}'
             f'<input>{sep}<port id="0" precision="FP32">{sep}<dim>1</dim>{sep}<dim>{i}</dim>{sep}</port>{sep}'
-            f"</input>{sep}</layer>"
+            f"</input>{sep}</layer>" + (fake if fakes and not fragment else "")
         )
-    out.append("</layers>")
-    out.append("<edges>")
-    out.extend(
-        f'<edge from-layer="{i}" from-port="1" to-layer="{i + 1}" to-port="0"/>' for i in range(layers - 1)
-    )
-    out.append("</edges>")
-    out.append("</net>")
+    if not fragment:
+        out.append("</layers>")
+        out.append("<edges>")
+        out.extend(
+            f'<edge from-layer="{i}" from-port="1" to-layer="{i + 1}" to-port="0"/>' + (fake if fakes else "")
+            for i in range(layers - 1)
+        )
+        out.append("</edges>")
+        out.append("</net>")
     return "\n".join(out) + "\n"
 
 
-@pytest.mark.parametrize("compact", [False, True], ids=["pretty", "compact"])
-def test_lines_past_65535_are_exact(compact: bool) -> None:
-    text = _big_ir(12_000 if not compact else 34_000, compact)
+@pytest.mark.parametrize(
+    ("compact", "fragment", "fakes", "line_end"),
+    [
+        (False, False, False, "\n"),
+        (True, False, False, "\n"),
+        (False, False, False, "\r\n"),
+        (False, True, False, "\n"),
+        (False, False, True, "\n"),
+    ],
+    ids=["pretty", "compact", "crlf", "fragment", "markup"],
+)
+def test_lines_past_65535_are_exact(compact: bool, fragment: bool, fakes: bool, line_end: str) -> None:
+    text = _big_ir(12_000 if not compact else 34_000, compact, fragment=fragment, fakes=fakes)
     lines = text.split("\n")
     assert len(lines) > 66_000
     where: dict[str, list[int]] = {"layer": [], "data": [], "port": [], "dim": [], "edge": []}
     for number, line in enumerate(lines, 1):
         for match in re.finditer(r"<(layer|data|port|dim|edge)[ >/]", line):
             where[match.group(1)].append(number)
-    result = read_bytes(text.encode(), "big.xml")
+    result = read_bytes(text.replace("\n", line_end).encode(), "big.xml")
     document = result.document
-    assert document is not None
+    assert document is not None and not result.diagnostics
     assert [layer.line for layer in document.layers] == where["layer"]
     assert [layer.data_line for layer in document.layers] == where["data"]
     ports = [port for layer in document.layers for port in layer.inputs]
     assert [port.line for port in ports] == where["port"]
     assert [line for port in ports for line in port.dim_lines] == where["dim"]
+    assert [port.dims for port in ports] == [(1, i) for i in range(len(ports))]
     assert [edge.line for edge in document.edges] == where["edge"]
+
+
+def test_a_syntax_error_past_65535_lines_has_its_line() -> None:
+    text = _big_ir(12_000, compact=False)
+    lines = text.split("\n")
+    broken = len(lines) - 5_000
+    lines[broken - 1] = lines[broken - 1].replace("/>", ">", 1)  # an <edge> left open
+    result = read_bytes("\n".join(lines).encode(), "big.xml")
+    assert result.document is None
+    (finding,) = result.diagnostics
+    assert finding.code == "IRS001"
+    assert finding.line is not None and finding.line >= broken
+    assert "line 1 " not in finding.message
 
 
 # -- encodings --------------------------------------------------------------------------------

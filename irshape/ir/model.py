@@ -34,7 +34,8 @@ class Layer:
     type: str | None
     version: str | None
     line: int
-    data: dict[str, str] = field(default_factory=dict)  # the attributes of <data>
+    data: dict[str, str] = field(default_factory=dict)  # the attributes of <data>: read-only, the
+    # reader shares one dict among the layers whose <data> says the same
     data_line: int | None = None
     has_data: bool = False
     inputs: list[Port] = field(default_factory=list)
@@ -50,7 +51,7 @@ class Layer:
         return next((p for p in self.outputs if p.id == port_id), None)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Edge:
     from_layer: str
     from_port: str

@@ -1,21 +1,16 @@
 """Read an IR ``.xml`` (a whole ``<net>`` or bare ``<layer>`` fragments) with lxml, safely, streaming.
 
-Safety. The parser never expands entities, never loads a DTD and never touches the network,
-so a hostile file cannot make irshape read other files or the network, or blow up in memory. A
-document with a ``<!DOCTYPE>`` is reported (IRS004) and not read further. libxml2's limits
-stay on (``huge_tree=False``): nesting deeper than 256 elements, or a text node or attribute
-value over 10 MB, is a syntax error (IRS001) with its line, like any other malformed XML.
+Safety. The parser (:mod:`irshape.ir.stream`) never expands entities, loads a DTD or touches
+the network. A document with a ``<!DOCTYPE>`` is reported (IRS004) and not read further.
 
-Streaming. The file is fed to an lxml pull parser in chunks of 64 KiB. The parser reports
-only the elements irshape reads (``<net>``, ``<layers>``, ``<layer>``, ``<data>``,
-``<input>``, ``<output>``, ``<port>``, ``<edges>``, ``<edge>`` and the root); each becomes a
-:class:`Layer`, :class:`Port` or :class:`Edge` of the document model as it closes (a port's
-``<dim>`` children are read then). After each chunk the lxml tree is pruned to the chain of
-open elements, so it never holds more than one chunk's worth of elements whatever the file
-holds; memory grows with the graph (the layers, ports, dims and edges irshape must
-remember), not with the size of the XML. Every layer, port and dim keeps its source line:
-libxml2 stops counting an element's line at 65535, so from line 65000 on the chunks are fed
-one start tag at a time and the reader counts the lines itself (see ``_Reader._line``).
+Streaming. The file is fed to lxml's pull parser in chunks of 64 KiB. The parser reports the
+end of each ``<layer>`` and ``<edge>`` (and the start of a few elements, to know where it is);
+a layer is read whole when it ends, its ``<data>``, ports and ``<dim>``s in one pass, and
+becomes a :class:`Layer` of the document model. After each chunk the lxml tree is pruned to
+the chain of open elements (and, in the open layer, the children it will read), so memory
+grows with the graph irshape must remember, not with the size of the XML. Every layer, data,
+port, dim and edge keeps its exact source line, past libxml2's 65535 too (see
+:class:`~irshape.ir.stream.LinedParser`).
 
 Fragments. Several top-level ``<layer>`` elements (the spec examples) are read as if wrapped
 in one root element, inserted after the XML declaration on the same line, in the file's
@@ -27,7 +22,7 @@ from __future__ import annotations
 import gc
 import re
 import sys
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -37,64 +32,27 @@ from lxml import etree
 from irshape import rules
 from irshape.diagnostics import Diagnostic, Location, Rule
 from irshape.ir.model import Document, DocumentKind, Edge, Layer, Port
+from irshape.ir.stream import LinedParser, pull_parser
 from irshape.ir.values import parse_port_dim
 
 _FRAGMENT_ROOT = "irshape-fragment"
 _CHUNK = 1 << 16
 _HEAD = 1 << 16  # bytes kept from the start of the file, to find a <!DOCTYPE>'s line
-_BIG_LINE = 65000  # from about here, libxml2 no longer knows an element's line (see _line)
 _REASON_MAX = 200  # characters of a parser message or of a value quoted in a finding
 _DECLARATION = re.compile(r"\s*<\?xml[^>]*\?>")
 _BOMS = (b"\xef\xbb\xbf", b"\xff\xfe\x00\x00", b"\x00\x00\xfe\xff", b"\xff\xfe", b"\xfe\xff")
 
-# The elements the parser reports (besides the root); a <dim> is read when its port closes.
-_EVENT_TAGS = ("net", "layers", "layer", "data", "input", "output", "port", "edges", "edge")
-
-# The start tags whose lines irshape keeps (see _Reader._line), in the bytes of the file.
-_LINED_STARTS = re.compile(rb"<(?:layer|data|port|edge)[\s/>]")
-
-# Contexts of the open elements: what an element is, given where it is.
-_IGNORED, _NET, _LAYERS, _EDGES, _LAYER, _DATA, _INPUT, _OUTPUT, _PORT, _EDGE = range(10)
-_OTHER_ROOT, _OTHER_LAYERS = 10, 11  # an unknown root element, and its <layers> child
-# By parent context: the context of a child element, from its tag.
-_CHILDREN: tuple[dict[object, int], ...] = (
-    {},  # _IGNORED
-    {"layers": _LAYERS, "edges": _EDGES},  # _NET (only the first of each counts)
-    {"layer": _LAYER},  # _LAYERS
-    {"edge": _EDGE},  # _EDGES
-    {"data": _DATA, "input": _INPUT, "output": _OUTPUT},  # _LAYER (only the first of each)
-    {},  # _DATA
-    {"port": _PORT},  # _INPUT
-    {"port": _PORT},  # _OUTPUT
-    {},  # _PORT: its <dim> children are read when it closes
-    {},  # _EDGE
-    {"layer": _LAYER, "layers": _OTHER_LAYERS},  # _OTHER_ROOT
-    {"layer": _LAYER},  # _OTHER_LAYERS
-)
-# Children of which only the first counts, as lxml's ``find`` would pick it.
-_FIRST_ONLY = frozenset({_LAYERS, _EDGES, _DATA, _INPUT, _OUTPUT})
+# The elements the parser reports. The end of a <layer> or <edge> is where it is read; the
+# start of a <layer> says whether it is one of the document's (and so which children of it to
+# keep while it is open); <layers> and <edges> end the lists a restart may reopen.
+_EVENT_TAGS = ("layer", "edge", "layers", "edges")
+# The children of a layer that irshape reads (the first of each tag, as OpenVINO takes them).
+_LAYER_PARTS = frozenset({"data", "input", "output"})
 
 _ALL_ATTRIBUTES = etree.XPath("@*")
 
 # Share the many equal strings (types, ids, precisions, attribute values) among layers.
 _intern = sys.intern
-
-
-def _parser(
-    tags: Iterable[str] | None = None, events: tuple[str, ...] = ("start", "end")
-) -> etree.XMLPullParser:
-    return etree.XMLPullParser(
-        events=events,
-        tag=None if tags is None else tuple(tags),
-        resolve_entities=False,
-        no_network=True,
-        load_dtd=False,
-        dtd_validation=False,
-        huge_tree=False,
-        remove_comments=True,
-        remove_pis=True,
-        collect_ids=False,
-    )
 
 
 @dataclass(slots=True)
@@ -139,7 +97,7 @@ class _Stop(Exception):
 
 
 class _Reader:
-    """Reads one document: a state machine over the parser's start and end events."""
+    """Reads one document from the parser's events, chunk by chunk."""
 
     def __init__(self, path: str, source: Path | None) -> None:
         self.path = path
@@ -165,39 +123,22 @@ class _Reader:
         return result
 
     def _pass(self, chunks: Chunks, root: str | None, *, fragments: bool) -> ReadResult | None:
-        self._reset()
         tags = _EVENT_TAGS if root is None or root in _EVENT_TAGS else (*_EVENT_TAGS, root)
-        parser = _parser(tags)
         head = b""
-        fed_lines = 0  # newlines fed so far
-        carry: bytes | None = None  # from line _BIG_LINE on: what is held back for the next chunk
+        for chunk in chunks():
+            head = chunk[:_HEAD]
+            break
+        self._reset(LinedParser(tags, ("start", "end"), restartable=_codec(head) == "latin-1"))
         try:
+            first = True
             for chunk in chunks():
-                if not head and fragments:
+                if first and fragments:
                     chunk = _open_wrapper(chunk)
-                if len(head) < _HEAD:
-                    head += chunk[: _HEAD - len(head)]
-                if carry is None:
-                    newlines = chunk.count(b"\n")
-                    if fed_lines + newlines < _BIG_LINE or _codec(head) != "latin-1":
-                        parser.feed(chunk)
-                        self._consume(parser.read_events(), head)
-                        fed_lines += newlines
-                        self._prune()
-                        continue
-                    carry = b""
-                # Feed up to the last "<", so that no tag is cut in two, one tag at a time.
-                data = carry + chunk
-                cut = data.rfind(b"<")
-                body, carry = (data[:cut], data[cut:]) if cut > 0 else (data, b"")
-                fed_lines = self._feed_by_tag(parser, body, fed_lines, head)
-                self._prune()
-            if carry:
-                self._feed_by_tag(parser, carry, fed_lines, head)
+                first = False
+                self._feed(chunk, head)
             if fragments:
-                parser.feed(f"</{_FRAGMENT_ROOT}>".encode(_codec(head)))
-            parser.close()
-            self._consume(parser.read_events(), head)
+                self._take(self.stream.feed(f"</{_FRAGMENT_ROOT}>".encode(_codec(head))), head)
+            self._take(self.stream.close(), head)
         except etree.XMLSyntaxError as exc:
             if not fragments and root == "layer" and _extra_content(exc):
                 return None
@@ -206,51 +147,53 @@ class _Reader:
             return ReadResult(None, self.diagnostics)
         return ReadResult(self._document(), self.diagnostics)
 
-    def _feed_by_tag(self, parser: etree.XMLPullParser, body: bytes, fed_lines: int, head: bytes) -> int:
-        """Feed ``body`` cut before each start tag the parser reports, noting the tag's line.
+    def _feed(self, chunk: bytes, head: bytes) -> None:
+        """Feed one chunk, replacing the parser at a point between top-level elements when due."""
+        stream = self.stream
+        if stream.restart_due:
+            fed = 0
+            for cut in stream.cut_points(chunk):
+                self._take(stream.feed(chunk[fed:cut]), head)
+                fed = cut
+                opening = self._opening()
+                if opening is not None and stream.restart(opening, self.encoding):
+                    self._reopened()
+                    break
+            chunk = chunk[fed:]
+        self._take(stream.feed(chunk), head)
 
-        A start tag's event comes while its piece is fed (a piece holds its whole tag: there is
-        no ``<`` in a tag), so ``fed_line`` is then the line of that tag's ``<`` (see _line).
-        """
-        begin = 0
-        line = fed_lines + 1
-        for match in _LINED_STARTS.finditer(body):
-            end = match.start()
-            if end > begin:
-                parser.feed(body[begin:end])
-                self._consume(parser.read_events(), head)
-            line += body.count(b"\n", begin, end)
-            self.fed_line = line
-            begin = end
-        if begin < len(body):
-            parser.feed(body[begin:])
-            self._consume(parser.read_events(), head)
-        return line - 1 + body.count(b"\n", begin)
+    def _take(self, events: Iterator[tuple[str, Any]], head: bytes) -> None:
+        self._consume(events, head)
+        if self.root is not None:
+            self._prune(self.root)
 
-    def _reset(self) -> None:
+    def _reset(self, stream: LinedParser) -> None:
+        self.stream = stream
         self.diagnostics: list[Diagnostic] = []
         self.document: Document | None = None
+        self.kind = ""  # "net", "layer", "fragment" or "other": what the root says the file is
+        self.root: Any = None  # the current parser's root element, once it has reported one
         self.root_tag = ""
         self.root_line = 1
-        self.root_context = _IGNORED
-        self.contexts: list[int] = []  # of the open elements the parser reported, root first
-        self.elements: list[etree._Element] = []  # the same elements
-        self.first_seen: set[int] = set()  # the net's and the open layer's first-only children
+        self.encoding = "UTF-8"
+        self.first_layers: Any = None  # the <net>'s first <layers> and <edges>: the ones read
+        self.first_edges: Any = None
+        self.closed: set[str] = set()  # of those, the ones that have ended
+        self.open_layer: Any = None  # the document's layer being read, while it is open
+        self.last_read: Any = None  # the last <layer> or <edge> read: where a restart may follow
+        self.reopening = ""  # the list a restarted parser reopens ("layers", "edges" or "")
         self.layers: list[Layer] = []
         self.nested_layers: list[Layer] = []  # <layers><layer> under an unknown root
         self.edges: list[Edge] | None = None
-        self.layer: Layer | None = None
-        self.ports: list[Port] = []
-        self.port: etree._Element | None = None  # the open <port> whose dims are being read
-        self.texts: list[str | None] = []  # its <dim> texts and lines so far
-        self.lines: list[int] = []
-        self.shapes: dict[tuple[int, ...], tuple[int, ...]] = {}
-        self.fed_line = 0  # past line _BIG_LINE, the line being fed (see _line)
-        self.port_line = 0
+        self.layer: Layer | None = None  # the layer whose ports are being read
+        self.shapes: dict[tuple[str | None, ...], tuple[int, ...]] = {}  # by the <dim> texts
+        self.dims_reported = False  # _dims made a finding: its result is not shared
+        self.data_dicts: dict[tuple[tuple[str, str], ...], dict[str, str]] = {}
 
     def _syntax_error(self, exc: etree.XMLSyntaxError, head: bytes) -> list[Diagnostic]:
-        line = exc.lineno if exc.lineno and exc.lineno > 0 else 1  # an empty file: line 1
-        reason = _clean((exc.msg.split(", line ")[0] if exc.msg else "").strip()) or "empty document"
+        line = self.stream.line(exc.lineno if exc.lineno and exc.lineno > 0 else 1)  # empty file: 1
+        reason = (exc.msg.split(", line ")[0] if exc.msg else "").strip()
+        reason = _clean(self.stream.relocate(reason)) or "empty document"
         found = [rules.XML_SYNTAX(self.where, line=line, reason=reason)]
         doctype = _doctype_line(head)
         if doctype is None:
@@ -259,211 +202,243 @@ class _Reader:
             return [_unsafe(self.where, doctype)]
         return [_unsafe(self.where, doctype), *found]
 
+    # -- restarts ----------------------------------------------------------------------------
+
+    def _opening(self) -> bytes | None:
+        """The start tags a fresh parser must read to go on from here, or None if not here.
+
+        Here must be between two children of the list being read (a <net>'s first <layers> or
+        <edges>, or the fragment wrapper): the list open and its last child one already read.
+        """
+        root = self.root
+        if root is None or self.open_layer is not None or not len(root):
+            return None
+        if self.kind == "fragment":
+            container, opening = root, [_FRAGMENT_ROOT]
+            self.reopening = ""
+        elif self.kind == "net" and root[-1] is self.first_layers and "layers" not in self.closed:
+            container, opening = self.first_layers, [self.root_tag, "layers"]
+            self.reopening = "layers"
+        elif self.kind == "net" and root[-1] is self.first_edges and "edges" not in self.closed:
+            container, opening = self.first_edges, [self.root_tag, "edges"]
+            self.reopening = "edges"
+        else:
+            return None
+        if len(container) and container[-1] is not self.last_read:
+            return None
+        return "".join(f"<{tag}>" for tag in opening).encode(self.encoding)
+
+    def _reopened(self) -> None:
+        """The parser was replaced: its root (and the list it reopens) are bound at its first event."""
+        self.root = None
+
+    def _rebind(self, root: Any) -> None:
+        self.root = root
+        if self.reopening == "layers":
+            self.first_layers = root[0]
+        elif self.reopening == "edges":
+            self.first_edges = root[0]
+
     # -- the events ----------------------------------------------------------------------------
 
-    def _consume(self, events: Iterable[tuple[str, etree._Element]], head: bytes) -> None:
-        contexts, elements, children = self.contexts, self.elements, _CHILDREN
+    def _consume(self, events: Iterator[tuple[str, Any]], head: bytes) -> None:
         for event, element in events:
-            if event == "start":
-                if not elements:
-                    context = self._root(element, head)
-                elif element.getparent() is not elements[-1]:
-                    context = _IGNORED  # under an element irshape does not read
+            if self.root is None:
+                root = element.getroottree().getroot()
+                if self.document is None:
+                    self._root(root, head)
                 else:
-                    context = children[contexts[-1]].get(element.tag, _IGNORED)
-                    if context != _IGNORED:
-                        context = self._start(context, element)
-                contexts.append(context)
-                elements.append(element)
-                continue
-            context = contexts.pop()
-            elements.pop()
-            if context == _PORT:
-                self._port(element)
-            elif context == _INPUT or context == _OUTPUT:  # noqa: SIM109 (faster than ``in``)
-                self._ports(context)
-            elif context == _LAYER:
-                self._end_layer(contexts[-1] if contexts else None)
+                    self._rebind(root)
+            tag = element.tag
+            if event == "start":
+                if tag == "layer" and self.open_layer is None and self._is_document_layer(element):
+                    self.open_layer = element
+            elif element is self.open_layer:
+                self.open_layer = None
+                self.last_read = element
+                self._layer(element)
+            elif tag == "edge":
+                if self.kind == "net" and element.getparent() is self._first("edges"):
+                    self.last_read = element
+                    self._edge(element)
+            elif (tag == "layers" or tag == "edges") and element is self._first(tag):
+                self.closed.add(tag)
 
-    def _prune(self) -> None:
-        """Unlink every finished element from the lxml tree, once its end event has been read.
+    def _is_document_layer(self, element: Any) -> bool:
+        """Is this (just started) <layer> one of the document's, as OpenVINO would read them?"""
+        parent = element.getparent()
+        kind = self.kind
+        if kind == "net":
+            return parent is not None and parent is self._first("layers")
+        if kind == "fragment":
+            return parent is self.root
+        if kind == "layer":
+            return element is self.root
+        # An unknown root: its <layer> children, or those of its <layers> children.
+        return parent is self.root or (
+            parent is not None and parent.tag == "layers" and parent.getparent() is self.root
+        )
+
+    def _first(self, tag: str) -> Any:
+        """The root's first child with this tag (``layers`` or ``edges``), once it has one."""
+        first = self.first_layers if tag == "layers" else self.first_edges
+        if first is None and self.root is not None:
+            first = next(self.root.iterchildren(tag), None)
+            if tag == "layers":
+                self.first_layers = first
+            else:
+                self.first_edges = first
+        return first
+
+    def _prune(self, root: Any) -> None:
+        """Unlink every finished element the reader has no more use for from the lxml tree.
 
         Only the last child of an element can still be open, so the tree is cut down to the
-        chain of last children from the root. An open port's finished dims are read first.
+        chain of last children from the root; in the open layer, the children it will read
+        stay (its first <data>, <input> and <output>, their ports and the ports' dims).
         """
-        node = self.elements[0] if self.elements else None
-        while node is not None:
+        if self.kind == "net":  # note the <net>'s first lists before they are unlinked
+            self._first("layers")
+            self._first("edges")
+        node = root
+        keep: Callable[[Any], frozenset[str] | None] = _keep_nothing
+        while True:
             count = len(node)
             if count == 0:
                 return
-            if count > 1:
-                if node is self.port:
-                    self._take_dims(node, last=False)
-                del node[: count - 1]
+            wanted = keep(node) if node is not self.open_layer else _LAYER_PARTS
+            if wanted is None:
+                if count > 1:
+                    del node[: count - 1]
+                keep = _keep_nothing
+            else:
+                _drop_unread(node, wanted, first_only=node is self.open_layer)
+                keep = _keep_ports if node is self.open_layer else _keep_dims
             node = node[-1]
 
-    def _root(self, element: etree._Element, head: bytes) -> int:
-        if element.getparent() is not None:  # not reported by the parser: take it from the tree
-            root = element.getroottree().getroot()
-            self.contexts.append(self._root(root, head))
-            self.elements.append(root)
-            if element.getparent() is not root:
-                return _IGNORED
-            context = _CHILDREN[self.root_context].get(element.tag, _IGNORED)
-            return context if context == _IGNORED else self._start(context, element)
+    def _root(self, element: Any, head: bytes) -> None:
+        """The root element, at the first event: what kind of document this is."""
+        self.root = element
         tag = element.tag if isinstance(element.tag, str) else ""
         self.root_tag = tag
-        line = self.root_line = element.sourceline or 1
-        docinfo = element.getroottree().docinfo
+        line = self.root_line = self.stream.line(element.sourceline)
+        tree = element.getroottree()
+        docinfo = tree.docinfo
         if docinfo.doctype or docinfo.internalDTD is not None or docinfo.externalDTD is not None:
             self.diagnostics = [_unsafe(self.where, _doctype_line(head) or 1)]
             raise _Stop
-        kind = DocumentKind.NET if tag == "net" else DocumentKind.FRAGMENT
-        self.document = Document(self.path, kind, line=line if tag == "net" else 1, source=self.source)
+        self.encoding = docinfo.encoding or "UTF-8"
+        self.kind = {"net": "net", "layer": "layer", _FRAGMENT_ROOT: "fragment"}.get(tag, "other")
+        self.document = Document(self.path, DocumentKind.NET if tag == "net" else DocumentKind.FRAGMENT)
+        self.document.source = self.source
         if tag == "net":
+            self.document.line = line
             where = Location(self.path, line)
             self.document.version = _net_version(element.get("version"), where, self.diagnostics)
-            self.root_context = _NET
-        elif tag == "layer":
-            self._start_layer(element)
-            self.root_context = _LAYER
-        elif tag == _FRAGMENT_ROOT:
-            self.root_context = _LAYERS
-        else:
-            self.root_context = _OTHER_ROOT
-        return self.root_context
-
-    def _start(self, context: int, element: etree._Element) -> int:
-        """The context of a new ``element`` that its tag says is ``context``; set up its reading."""
-        if context in _FIRST_ONLY:
-            if context in self.first_seen:
-                return _IGNORED
-            self.first_seen.add(context)
-        if context == _PORT:
-            self.port = element
-            self.port_line = self._line(element)
-            self.texts = []
-            self.lines = []
-        elif context == _LAYER:
-            self._start_layer(element)
-        elif context == _DATA:
-            self._data(element)
-        elif context == _EDGE:
-            self._edge(element)
-        elif context == _INPUT or context == _OUTPUT:  # noqa: SIM109
-            self.ports = []
-        elif context == _EDGES:
-            self.edges = []
-        return context
-
-    def _line(self, element: etree._Element) -> int:
-        """The line of an element the parser has just reported the start of.
-
-        libxml2 keeps at most 65535 as an element's line (beyond, lxml guesses it from nearby
-        text, and is often wrong). Past line ``_BIG_LINE`` the file is fed one start tag at a
-        time (see _feed_by_tag), and ``fed_line`` is the line of the tag being read.
-        """
-        line = element.sourceline or 0
-        return line if line < 65535 or not self.fed_line else self.fed_line
 
     # -- building the model ------------------------------------------------------------------
 
-    def _start_layer(self, element: etree._Element) -> None:
+    def _layer(self, element: Any) -> None:
+        """Read a finished document layer: its attributes, first <data>, <input> and <output>."""
         get = element.get
-        self.layer = Layer(
-            id=_intern_opt(get("id")),
-            name=get("name"),
-            type=_intern_opt(get("type")),
-            version=_intern_opt(get("version")),
-            line=self._line(element),
+        offset = self.stream.offset
+        # Positional arguments: a model of 100,000 layers is built here.
+        layer = self.layer = Layer(
+            _intern_opt(get("id")),
+            get("name"),
+            _intern_opt(get("type")),
+            _intern_opt(get("version")),
+            element.sourceline + offset,
         )
-        self.first_seen.difference_update((_DATA, _INPUT, _OUTPUT))
+        inputs = outputs = None
+        for child in element:
+            tag = child.tag
+            if tag == "data":
+                if not layer.has_data:
+                    layer.has_data = True
+                    layer.data = self._data(child)
+                    layer.data_line = child.sourceline + offset
+            elif tag == "input":
+                if inputs is None:
+                    inputs = layer.inputs = self._ports(child, offset)
+            elif tag == "output" and outputs is None:
+                outputs = layer.outputs = self._ports(child, offset)
+        self.layer = None
+        parent = element.getparent()
+        nested = self.kind == "other" and parent is not None and parent is not self.root
+        (self.nested_layers if nested else self.layers).append(layer)
 
-    def _end_layer(self, parent: int | None) -> None:
-        layer, self.layer = self.layer, None
-        if layer is not None:
-            (self.nested_layers if parent == _OTHER_LAYERS else self.layers).append(layer)
+    def _data(self, element: Any) -> dict[str, str]:
+        """The attributes of a <data>; layers with the same ones share one (read-only) dict."""
+        items = tuple(_attributes(element))
+        data = self.data_dicts.get(items)
+        if data is None:
+            data = self.data_dicts[items] = {_intern(k): _intern(v) for k, v in items}
+        return data
 
-    def _data(self, element: etree._Element) -> None:
-        if self.layer is not None:
-            self.layer.has_data = True
-            self.layer.data = {_intern(k): _intern(v) for k, v in _attributes(element)}
-            self.layer.data_line = self._line(element)
+    def _ports(self, element: Any, offset: int) -> list[Port]:
+        return [self._port(port, index, offset) for index, port in enumerate(element.iterchildren("port"))]
 
-    def _ports(self, context: int) -> None:
-        if self.layer is not None:
-            if context == _INPUT:
-                self.layer.inputs = self.ports
-            else:
-                self.layer.outputs = self.ports
-        self.ports = []
-
-    def _take_dims(self, port: etree._Element, *, last: bool) -> None:
-        """Read the port's <dim> children (all, or all but the last, which may be open)."""
-        dims = list(port.iterchildren("dim"))
-        if not last and dims and dims[-1] is port[-1]:
-            dims.pop()
-        if dims and (dims[-1].sourceline or 0) >= 65535:  # lines only grow: the last is the largest
-            lines = [_dim_line(d) for d in dims]
-        else:
-            lines = [d.sourceline or 0 for d in dims]
-        self.texts += [d.text for d in dims]
-        self.lines += lines
-
-    def _port(self, element: etree._Element) -> None:
-        self._take_dims(element, last=True)
-        self.port = None
+    def _port(self, element: Any, index: int, offset: int) -> Port:
+        texts: list[str | None] = []
+        lines: list[int] = []
+        for dim in element.iterchildren("dim"):
+            texts.append(dim.text)
+            lines.append(dim.sourceline)
         get = element.get
-        texts = self.texts
+        # A model repeats a few shapes many times: each text is read once, findings aside.
+        key = tuple(texts)
+        dims = self.shapes.get(key)
+        if dims is None:
+            dims = self._dims(get("id"), texts, lines, offset)
+            if dims is not None and not self.dims_reported:
+                self.shapes[key] = dims
+            self.dims_reported = False
+        line = element.sourceline + offset
+        if lines and lines[0] == line + 1 and lines[-1] == line + len(lines) and _consecutive(lines):
+            dim_lines: tuple[int, ...] | range = range(line + 1, line + 1 + len(lines))
+        else:
+            dim_lines = tuple(n + offset for n in lines)
+        return Port(_intern(get("id", "")), index, line, dims, dim_lines, _intern_opt(get("precision")))
+
+    def _dims(
+        self, port_id: str | None, texts: list[str | None], lines: list[int], offset: int
+    ) -> tuple[int, ...] | None:
+        """Read each <dim> as OpenVINO does, reporting those it rejects or reads leniently."""
         # The common case, every <dim> plain digits that fit in an int64, in one test.
         joined = "".join(texts) if all(texts) else ""  # type: ignore[arg-type]
         if joined and len(joined) < 19 and joined.isdigit() and joined.isascii():
-            dims: tuple[int, ...] | None = tuple(map(int, texts))  # type: ignore[arg-type]
-        else:
-            dims = self._dims(get("id"))
-        if dims is not None:
-            dims = self.shapes.setdefault(dims, dims)  # one tuple for the many equal shapes
-        self.ports.append(
-            Port(
-                id=_intern(get("id", "")),
-                index=len(self.ports),
-                line=self.port_line,
-                dims=dims,
-                dim_lines=_compact(self.lines),
-                precision=_intern_opt(get("precision")),
-            )
-        )
-
-    def _dims(self, port_id: str | None) -> tuple[int, ...] | None:
-        """Read each <dim> as OpenVINO does, reporting those it rejects or reads leniently."""
+            return tuple(map(int, texts))  # type: ignore[arg-type]
         dims: list[int] = []
         readable = True
-        for text, line in zip(self.texts, self.lines, strict=True):
+        for text, line in zip(texts, lines, strict=True):
             value = parse_port_dim(text)
             stripped = (text or "").strip()
             if value is None:
-                self._report(rules.DIM_SYNTAX, line, port_id, text=_clean(stripped))
+                self._report(rules.DIM_SYNTAX, line + offset, port_id, text=_clean(stripped))
                 readable = False
             elif stripped != str(value):
-                self._report(rules.DIM_LENIENT, line, port_id, text=_clean(stripped), value=value)
+                self._report(rules.DIM_LENIENT, line + offset, port_id, text=_clean(stripped), value=value)
             dims.append(value if value is not None else -1)
         return tuple(dims) if readable else None
 
-    def _edge(self, element: etree._Element) -> None:
-        if self.edges is not None:
-            get = element.get
-            self.edges.append(
-                Edge(
-                    from_layer=_intern(get("from-layer", "")),
-                    from_port=_intern(get("from-port", "")),
-                    to_layer=_intern(get("to-layer", "")),
-                    to_port=_intern(get("to-port", "")),
-                    line=self._line(element),
-                )
+    def _edge(self, element: Any) -> None:
+        if self.edges is None:
+            self.edges = []
+        get = element.get
+        self.edges.append(
+            Edge(
+                _intern(get("from-layer", "")),
+                _intern(get("from-port", "")),
+                _intern(get("to-layer", "")),
+                _intern(get("to-port", "")),
+                element.sourceline + self.stream.offset,
             )
+        )
 
     def _report(self, rule: Rule, line: int, port: str | None, **args: Any) -> None:
         where = self.layer.location(self.path) if self.layer is not None else self.where
+        self.dims_reported = True
         self.diagnostics.append(rule(where, line=line, port=_clean_opt(port), **args))
 
     def _document(self) -> Document | None:
@@ -471,7 +446,7 @@ class _Reader:
         if document is None:
             return None
         layers = self.layers
-        if self.root_context == _OTHER_ROOT:
+        if self.kind == "other":
             layers = layers or self.nested_layers
             if not layers:
                 where = Location(self.path, self.root_line)
@@ -486,9 +461,38 @@ class _Reader:
 # -- helpers ---------------------------------------------------------------------------------
 
 
+def _keep_nothing(node: Any) -> frozenset[str] | None:
+    return None
+
+
+def _keep_ports(node: Any) -> frozenset[str] | None:
+    """In the open layer's last child: the ports of an <input> or <output>."""
+    return _PORTS if node.tag == "input" or node.tag == "output" else None
+
+
+def _keep_dims(node: Any) -> frozenset[str] | None:
+    """In a port list's last child: the dims of a <port>."""
+    return _DIMS if node.tag == "port" else None
+
+
+_PORTS = frozenset({"port"})
+_DIMS = frozenset({"dim"})
+
+
+def _drop_unread(node: Any, wanted: frozenset[str], *, first_only: bool) -> None:
+    """Unlink the finished children of ``node`` the reader will not read (all but the last)."""
+    seen: set[str] = set()
+    for child in list(node)[:-1]:
+        tag = child.tag
+        if tag not in wanted or (first_only and tag in seen):
+            node.remove(child)
+        else:
+            seen.add(tag)
+
+
 def _root_tag(chunks: Chunks) -> str | None:
     """The root element's tag, from as few chunks as it takes; None if there is no root."""
-    parser = _parser(events=("start",))
+    parser = pull_parser(None, ("start",))
     try:
         for chunk in chunks():
             parser.feed(chunk)
@@ -511,28 +515,9 @@ def _unsafe(where: Location, line: int) -> Diagnostic:
     return rules.UNSAFE_XML(where, line=line, what="document type declaration (<!DOCTYPE>)")
 
 
-def _dim_line(dim: etree._Element) -> int:
-    """The line of a finished <dim>.
-
-    Past line 65535, lxml takes an element's line from its first text, which holds the line of
-    the ``<`` after it (texts under 300 bytes are not split); the <dim>'s own line is that line
-    less the newlines of the text.
-    """
-    line: int = dim.sourceline or 0
-    text: str | None = dim.text
-    if line >= 65535 and text is not None:
-        return line - text.count("\n")
-    return line
-
-
-def _compact(lines: list[int]) -> tuple[int, ...] | range:
-    """Lines as a tuple, or as a range (a fraction of the memory) when they follow each other
-    (one <dim> a line, as OpenVINO writes them)."""
-    if lines and lines[-1] - lines[0] == len(lines) - 1:
-        span = range(lines[0], lines[-1] + 1)
-        if all(map(int.__eq__, lines, span)):
-            return span
-    return tuple(lines)
+def _consecutive(lines: list[int]) -> bool:
+    """Does each line follow the one before (one <dim> a line, as OpenVINO writes them)?"""
+    return len(lines) < 3 or lines == list(range(lines[0], lines[0] + len(lines)))
 
 
 def _attributes(element: etree._Element) -> list[tuple[str, str]]:

@@ -25,7 +25,7 @@ import sys
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from lxml import etree
 
@@ -64,9 +64,18 @@ class ReadResult:
 Chunks = Callable[[], Iterator[bytes]]  # the file's bytes from its start, each time it is called
 
 
-def read_file(path: str | Path) -> ReadResult:
-    """Read the IR file at ``path``, streaming: the file is never held whole in memory."""
+def read_file(path: str | Path, *, processes: int = 1) -> ReadResult:
+    """Read the IR file at ``path``, streaming: the file is never held whole in memory.
+
+    With ``processes`` of 2 or more, a large file (4 MiB or more) is read on two processes,
+    with the same result (see :mod:`irshape.ir.split`).
+    """
     source = Path(path)
+    join: Join | None = None
+    if processes > 1:
+        from irshape.ir import split  # only for large files, on request
+
+        join = split.start(source)
     try:
         with source.open("rb") as stream:
 
@@ -75,10 +84,13 @@ def read_file(path: str | Path) -> ReadResult:
                 while chunk := stream.read(_CHUNK):
                     yield chunk
 
-            return _Reader(str(path), source).read(chunks)
+            return _Reader(str(path), source, join).read(chunks)
     except OSError as exc:
         reason = _clean(str(exc.strerror or exc))
         return ReadResult(None, [rules.FILE_UNREADABLE(Location(path=str(path)), reason=reason)])
+    finally:
+        if join is not None:
+            join.cancel()
 
 
 def read_bytes(data: bytes, path: str, *, source: Path | None = None) -> ReadResult:
@@ -92,6 +104,29 @@ def read_bytes(data: bytes, path: str, *, source: Path | None = None) -> ReadRes
     return _Reader(path, source).read(chunks)
 
 
+@dataclass(slots=True)
+class Rest:
+    """What a second process read of a <net>, from a layer on (see :mod:`irshape.ir.split`)."""
+
+    layers: list[Layer]
+    edges: list[Edge] | None
+    diagnostics: list[Diagnostic]
+    error: tuple[int, str] | None  # an XML syntax error's line and reason
+
+
+class Join(Protocol):
+    """A second process reading the file from byte ``cut`` (a ``<layer`` start) on."""
+
+    cut: int
+    encoding: str  # the encoding it reads in
+
+    def take(self) -> Rest | None:
+        """Its reading (None if it failed); the caller continues alone on None."""
+
+    def cancel(self) -> None:
+        """Stop it, if it still runs."""
+
+
 class _Stop(Exception):
     """The document is not read further (a finding says why)."""
 
@@ -99,10 +134,11 @@ class _Stop(Exception):
 class _Reader:
     """Reads one document from the parser's events, chunk by chunk."""
 
-    def __init__(self, path: str, source: Path | None) -> None:
+    def __init__(self, path: str, source: Path | None, join: Join | None = None) -> None:
         self.path = path
         self.source = source
         self.where = Location(path=path)
+        self.join = join
 
     # -- driving the parser ------------------------------------------------------------------
 
@@ -123,19 +159,28 @@ class _Reader:
         return result
 
     def _pass(self, chunks: Chunks, root: str | None, *, fragments: bool) -> ReadResult | None:
-        tags = _EVENT_TAGS if root is None or root in _EVENT_TAGS else (*_EVENT_TAGS, root)
         head = b""
         for chunk in chunks():
             head = chunk[:_HEAD]
             break
-        self._reset(LinedParser(tags, ("start", "end"), restartable=_codec(head) == "latin-1"))
+        self._reset(LinedParser(_tags(root), ("start", "end"), restartable=_codec(head) == "latin-1"))
         try:
-            first = True
+            fed = 0
             for chunk in chunks():
-                if first and fragments:
+                if fed == 0 and fragments:
                     chunk = _open_wrapper(chunk)
-                first = False
+                join = self.join
+                if join is not None and not fragments and fed + len(chunk) >= join.cut:
+                    self.join = None  # tried once: taken, or the reader reads on alone
+                    self._feed(chunk[: join.cut - fed], head)
+                    joined = self._join(join)
+                    if joined is not None:
+                        return joined
+                    join.cancel()
+                    chunk = chunk[join.cut - fed :]
+                    fed = join.cut
                 self._feed(chunk, head)
+                fed += len(chunk)
             if fragments:
                 self._take(self.stream.feed(f"</{_FRAGMENT_ROOT}>".encode(_codec(head))), head)
             self._take(self.stream.close(), head)
@@ -145,6 +190,60 @@ class _Reader:
             return ReadResult(None, self._syntax_error(exc, head))
         except _Stop:
             return ReadResult(None, self.diagnostics)
+        finally:
+            if self.join is not None:
+                self.join.cancel()
+        return ReadResult(self._document(), self.diagnostics)
+
+    # -- a second process (irshape.ir.split) ---------------------------------------------------
+
+    def read_rest(self, chunks: Chunks, line_ends: int, encoding: str) -> Rest:
+        """Read a <net> from a point between two of its layers to its end (``chunks`` from there).
+
+        ``line_ends`` is the number of line ends before that point; ``encoding`` the file's.
+        """
+        collecting = gc.isenabled()
+        gc.disable()
+        try:
+            self._reset(LinedParser(_tags("net"), ("start", "end"), restartable=True))
+            self.document = Document(self.path, DocumentKind.NET)
+            self.kind, self.root_tag, self.encoding = "net", "net", encoding
+            self.stream.lines = line_ends
+            self.stream.restart(b"<net><layers>", encoding)
+            self.reopening = "layers"
+            try:
+                for chunk in chunks():
+                    self._feed(chunk, b"")
+                self._take(self.stream.close(), b"")
+            except etree.XMLSyntaxError as exc:
+                line = self.stream.line(exc.lineno if exc.lineno and exc.lineno > 0 else 1)
+                reason = (exc.msg.split(", line ")[0] if exc.msg else "").strip()
+                return Rest([], None, [], (line, _clean(self.stream.relocate(reason))))
+            return Rest(self.layers, self.edges, self.diagnostics, None)
+        finally:
+            if collecting:
+                gc.enable()
+
+    def _join(self, join: Join) -> ReadResult | None:
+        """At the cut: take the second process's reading of the rest, if the cut was a place to
+        start from (between two layers of the <net>'s first <layers>, no <edges> before it)."""
+        fits = (
+            self.kind == "net"
+            and self._opening() == b"<net><layers>"
+            and self.stream.markup.closer is None
+            and self._first("edges") is None
+            and self.encoding.lower() == join.encoding.lower()
+        )
+        rest = join.take() if fits else None
+        if rest is None:
+            return None
+        if rest.error is not None:
+            line, reason = rest.error
+            return ReadResult(None, [rules.XML_SYNTAX(self.where, line=line, reason=reason)])
+        assert self.document is not None
+        self.layers += rest.layers
+        self.edges = rest.edges
+        self.diagnostics += rest.diagnostics
         return ReadResult(self._document(), self.diagnostics)
 
     def _feed(self, chunk: bytes, head: bytes) -> None:
@@ -244,25 +343,29 @@ class _Reader:
     def _consume(self, events: Iterator[tuple[str, Any]], head: bytes) -> None:
         for event, element in events:
             if self.root is None:
-                root = element.getroottree().getroot()
-                if self.document is None:
-                    self._root(root, head)
-                else:
-                    self._rebind(root)
-            tag = element.tag
+                self._bind(element, head)
             if event == "start":
-                if tag == "layer" and self.open_layer is None and self._is_document_layer(element):
+                if self.open_layer is None and element.tag == "layer" and self._is_document_layer(element):
                     self.open_layer = element
             elif element is self.open_layer:
                 self.open_layer = None
                 self.last_read = element
                 self._layer(element)
-            elif tag == "edge":
-                if self.kind == "net" and element.getparent() is self._first("edges"):
+            elif element.tag == "edge":
+                edges = self.first_edges if self.first_edges is not None else self._first("edges")
+                if edges is not None and element.getparent() is edges and self.kind == "net":
                     self.last_read = element
                     self._edge(element)
-            elif (tag == "layers" or tag == "edges") and element is self._first(tag):
-                self.closed.add(tag)
+            elif element.tag in ("layers", "edges") and element is self._first(element.tag):
+                self.closed.add(element.tag)
+
+    def _bind(self, element: Any, head: bytes) -> None:
+        """The first event of a parser: its root is the document's, or a restart's stand-in."""
+        root = element.getroottree().getroot()
+        if self.document is None:
+            self._root(root, head)
+        else:
+            self._rebind(root)
 
     def _is_document_layer(self, element: Any) -> bool:
         """Is this (just started) <layer> one of the document's, as OpenVINO would read them?"""
@@ -394,8 +497,9 @@ class _Reader:
             if dims is not None and not self.dims_reported:
                 self.shapes[key] = dims
             self.dims_reported = False
-        line = element.sourceline + offset
-        if lines and lines[0] == line + 1 and lines[-1] == line + len(lines) and _consecutive(lines):
+        local = element.sourceline  # the parser's lines, as ``lines`` are
+        line = local + offset
+        if lines and lines[0] == local + 1 and lines[-1] == local + len(lines) and _consecutive(lines):
             dim_lines: tuple[int, ...] | range = range(line + 1, line + 1 + len(lines))
         else:
             dim_lines = tuple(n + offset for n in lines)
@@ -459,6 +563,11 @@ class _Reader:
 
 
 # -- helpers ---------------------------------------------------------------------------------
+
+
+def _tags(root: str | None) -> tuple[str, ...]:
+    """The tags the parser reports: irshape's, and the root's (for the first event)."""
+    return _EVENT_TAGS if root is None or root in _EVENT_TAGS else (*_EVENT_TAGS, root)
 
 
 def _keep_nothing(node: Any) -> frozenset[str] | None:

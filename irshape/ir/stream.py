@@ -72,7 +72,7 @@ class LinedParser:
     def feed(self, data: bytes) -> Iterator[tuple[str, Any]]:
         """Feed ``data``; the events it completes."""
         self.parser.feed(data)
-        self.lines += _line_ends(data, self.cr)
+        self.lines += line_ends(data, self.cr)
         self.cr = data.endswith(b"\r")
         self.markup.feed(data)
         return self.parser.read_events()  # type: ignore[no-any-return]
@@ -110,7 +110,7 @@ class LinedParser:
         return re.sub(r"\bline (\d+)", lambda m: f"line {int(m.group(1)) + self.offset}", message)
 
 
-def _line_ends(data: bytes, after_cr: bool) -> int:
+def line_ends(data: bytes, after_cr: bool) -> int:
     """The line ends libxml2 counts in ``data``: "\n", "\r\n" and a lone "\r" (XML's line
     ends), a "\r" at the end counted with what follows it (``after_cr``: the bytes before
     ``data`` ended in one)."""

@@ -1,0 +1,111 @@
+"""Reading a large IR on two processes (irshape.ir.split) gives what reading it alone gives.
+
+The files are made small (the split's size floor is lowered), with the places the split must
+notice: findings on both sides of the cut, a syntax error after it, a cut that falls inside a
+comment or on a nested layer (where the reader must read on alone).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+
+import pytest
+
+from irshape.ir import split
+from irshape.ir.reader import read_file
+
+pytestmark = pytest.mark.skipif(not hasattr(os, "fork"), reason="the split read needs os.fork")
+
+
+def _layer(i: int, dims: str = "") -> str:
+    return (
+        f'\t\t<layer id="{i}" name="r{i}" type="Relu" version="opset1">\n\t\t\t<data a="{i}"/>\n'
+        f'\t\t\t<input>\n\t\t\t\t<port id="0" precision="FP32">\n\t\t\t\t\t<dim>1</dim>\n'
+        f"\t\t\t\t\t<dim>{dims or i}</dim>\n\t\t\t\t</port>\n\t\t\t</input>\n\t\t</layer>\n"
+    )
+
+
+def _net(layers: list[str], edges: int) -> str:
+    out = [
+        '<?xml version="1.0"?>\n<net name="n" version="11">\n\t<layers>\n',
+        *layers,
+        "\t</layers>\n\t<edges>\n",
+    ]
+    out += [
+        f'\t\t<edge from-layer="{i}" from-port="1" to-layer="{i + 1}" to-port="0"/>\n' for i in range(edges)
+    ]
+    out.append("\t</edges>\n</net>\n")
+    return "".join(out)
+
+
+def _read_both(path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[object, object, list[int]]:
+    monkeypatch.setattr(split, "SPLIT_MIN_BYTES", 1)
+    cuts: list[int] = []
+    start = split.start
+
+    def recorded(source: Path) -> split._Child | None:
+        child = start(source)
+        if child is not None:
+            cuts.append(child.cut)
+        return child
+
+    monkeypatch.setattr(split, "start", recorded)
+    alone, both = read_file(path), read_file(path, processes=2)
+    return alone, both, cuts
+
+
+def _summary(result: object) -> object:
+    document = result.document  # type: ignore[attr-defined]
+    findings = [(d.code, d.line, d.message) for d in result.diagnostics]  # type: ignore[attr-defined]
+    if document is None:
+        return None, findings
+    return document.layers, document.edges, findings
+
+
+def test_the_same_model_and_findings(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    layers = [_layer(i, dims="x" if i in (5, 2_995) else "") for i in range(3_000)]  # IRS005 on each side
+    path = tmp_path / "net.xml"
+    path.write_text(_net(layers, 2_999))
+    alone, both, cuts = _read_both(path, monkeypatch)
+    assert cuts and 0 < cuts[0] < path.stat().st_size
+    assert [d.code for d in alone.diagnostics] == ["IRS005", "IRS005"]  # type: ignore[attr-defined]
+    assert _summary(both) == _summary(alone)
+    lines = path.read_text().split("\n")
+    assert [layer.line for layer in both.document.layers] == [  # type: ignore[attr-defined]
+        n for n, line in enumerate(lines, 1) if "<layer " in line
+    ]
+
+
+def test_a_syntax_error_after_the_cut(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    layers = [_layer(i) for i in range(3_000)]
+    layers[2_900] = layers[2_900].replace("</port>", "</prot>")
+    path = tmp_path / "net.xml"
+    path.write_text(_net(layers, 10))
+    alone, both, cuts = _read_both(path, monkeypatch)
+    assert cuts
+    assert both.document is None  # type: ignore[attr-defined]
+    assert _summary(both) == _summary(alone)
+
+
+@pytest.mark.parametrize("where", ["comment", "nested"])
+def test_a_cut_that_is_no_place_to_start(where: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The first <layer after the middle is in a comment, or inside a layer: read on alone."""
+    layers = [_layer(i) for i in range(3_000)]
+    text = _net(layers, 2_999)
+    middle = int(len(text) * split._CUT_SHARE)
+    at = text.index("\t\t<layer ", middle)
+    if where == "comment":
+        insert = '<!-- <layer id="fake"> -->\n'
+    else:  # a body inside the layer before, as a TensorIterator holds one
+        at = text.rindex("\t\t</layer>", 0, at)
+        insert = '<body><layers><layer id="inner" type="Relu"/></layers></body>\n'
+    text = text[:at] + insert + text[at:]
+    path = tmp_path / "net.xml"
+    path.write_text(text)
+    alone, both, cuts = _read_both(path, monkeypatch)
+    assert cuts
+    assert re.search(rb"<layer", path.read_bytes()[cuts[0] : cuts[0] + 6])
+    assert _summary(both) == _summary(alone)
+    assert len(both.document.layers) == 3_000  # type: ignore[attr-defined]

@@ -209,10 +209,13 @@ def _as_dim(value: Dim | int) -> Dim:
 class PartialShape:
     """A shape of :class:`Dim` s, or of dynamic rank (``dims is None``)."""
 
-    __slots__ = ("dims",)
+    __slots__ = ("_hash", "dims", "lengths")
 
     def __init__(self, dims: Iterable[Dim | int] | None) -> None:
         self.dims: tuple[Dim, ...] | None = None if dims is None else tuple(_as_dim(d) for d in dims)
+        # The lengths of a static shape (else None): compared with declared <dim>s in one step.
+        self.lengths: tuple[int, ...] | None = _static_lengths(self.dims)
+        self._hash: int | None = None  # a shape is hashed often (memo keys) and never changes
 
     @classmethod
     def dynamic(cls, rank: int | None = None) -> PartialShape:
@@ -243,7 +246,9 @@ class PartialShape:
         return isinstance(other, PartialShape) and self.dims == other.dims
 
     def __hash__(self) -> int:
-        return hash(self.dims)
+        if self._hash is None:
+            self._hash = hash(self.dims)
+        return self._hash
 
     def __str__(self) -> str:
         if self.dims is None:
@@ -255,6 +260,12 @@ class PartialShape:
 
     def to_json(self) -> list[int | str] | None:
         return None if self.dims is None else [d.to_json() for d in self.dims]
+
+
+def _static_lengths(dims: tuple[Dim, ...] | None) -> tuple[int, ...] | None:
+    if dims is None or not all(d.lo == d.hi != INF for d in dims):  # Dim.is_static, inlined
+        return None
+    return tuple(d.lo for d in dims)
 
 
 # -- parsing -----------------------------------------------------------------------------

@@ -17,9 +17,11 @@ from __future__ import annotations
 import functools
 import re
 from collections import defaultdict
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
-from typing import TypeGuard
+from itertools import chain
+from operator import attrgetter
+from typing import NamedTuple, TypeGuard
 
 from irshape import rules
 from irshape.check.layer import TensorInfo
@@ -36,7 +38,7 @@ from irshape.ir import element_types
 from irshape.ir.model import Document, DocumentKind, Edge, Layer, Port
 from irshape.ir.values import ListSyntaxError, parse_int_list
 from irshape.ir.weights import Weights, WeightsError, bytes_needed, element_count
-from irshape.schema import find_schema
+from irshape.schema import OpSchema, find_schema
 
 Report = Callable[[Diagnostic], None]
 
@@ -52,6 +54,7 @@ PARSE_TIME_CODES = frozenset(
     }
 )
 ROOT_TYPES = frozenset({"Result", "Assign"})  # OpenVINO matches these two exactly
+_PRECISIONS = frozenset(element_types.LEGACY_PRECISIONS) | element_types.ELEMENT_TYPES  # port names
 _CONST_VALUE_LIMIT = 64  # read Const values only for small integer tensors (output_shape)
 _INT64_MAX = 2**63 - 1
 _UINT = re.compile(r"\s*[+-]?\d+", re.ASCII)
@@ -155,19 +158,35 @@ def parse_uint(text: str | None) -> int | None:
 
 
 def id_key(text: str | None) -> str:
-    """The id OpenVINO compares: ``"01"`` and ``"1"`` are the same layer or port."""
+    """The id OpenVINO compares: ``"01"`` and ``"1"`` are the same layer or port. A text that
+    is not an id (a finding of its own) is compared as written."""
     key = _ID_KEYS.get(text)  # asked several times for every id of a file
-    if key is None:
-        value = parse_uint(text)
-        key = str(value) if value is not None else (text or "")
-        if text is not None and len(text) <= _ID_KEY_TEXT_MAX:
-            if len(_ID_KEYS) >= _ID_KEYS_MAX:
-                _ID_KEYS.clear()
-            _ID_KEYS[text] = key
+    if key is not None:
+        return key
+    value = parse_uint(text)
+    if value is None:
+        return text or ""
+    key = str(value)
+    if text is not None and len(text) <= _ID_KEY_TEXT_MAX:
+        if len(_ID_KEYS) >= _ID_KEYS_MAX:
+            _ID_KEYS.clear()
+        _ID_KEYS[text] = key
     return key
 
 
-_ID_KEYS: dict[str | None, str] = {}  # memo of id_key, bounded
+def is_id(text: str | None) -> bool:
+    """Does OpenVINO read ``text`` as an id (an unsigned 64-bit integer)?"""
+    return text in _ID_KEYS or parse_uint(text) is not None
+
+
+def _all_read_ids(texts: Iterable[str | None]) -> bool:
+    """Has id_key read each of ``texts`` as an id already (so they all are ids)? A check of the
+    usual file in one pass; False says nothing about any one text (ask is_id)."""
+    return all(map(_ID_KEYS.__contains__, texts))
+
+
+# Memo of id_key for the texts that are ids (so that is_id finds them too), bounded.
+_ID_KEYS: dict[str | None, str] = {}
 _ID_KEYS_MAX = 1 << 17
 _ID_KEY_TEXT_MAX = 32
 
@@ -190,23 +209,43 @@ def layer_label(layer: Layer) -> str:
 # What an edge connects, resolved once: producer, consumer, and the output and input ports it
 # names (None where a layer or port does not exist; ports only when both layers exist).
 EdgeEnds = tuple[Layer | None, Layer | None, Port | None, Port | None]
+Source = tuple[Layer, Port]  # the producer layer and the output port an edge feeds an input from
+
+
+@dataclass(slots=True)
+class Suspects:
+    """The layers a check must look at, in file order: the survey of the graph finds nothing
+    for the check to report in the others (so most checks look at no layer at all)."""
+
+    attributes: list[Layer] = field(default_factory=list)  # an attribute or id to look at
+    precisions: list[Layer] = field(default_factory=list)  # an output precision naming no type
+    unfed: list[Layer] = field(default_factory=list)  # an input no edge names
+    edge_precisions: list[Layer] = field(default_factory=list)  # an input precision unlike its source's
 
 
 @dataclass(slots=True)
 class Graph:
-    """The layers and edges of a document, indexed by the ids OpenVINO compares."""
+    """The layers and edges of a document, indexed by the ids OpenVINO compares.
+
+    Ids are normalised once, here: the checks and the walk look ports up by the port object.
+    """
 
     document: Document
     layers: dict[str, Layer] = field(default_factory=dict)  # the first layer with each id
     keys: dict[int, str] = field(default_factory=dict)  # id(layer) -> its id_key, every layer
     ends: list[EdgeEnds] = field(default_factory=list)  # one a document edge, in order
-    # (layer id, input port id) -> the first edge into it whose both ends exist
-    sources: dict[tuple[str, str], tuple[Layer, Port]] = field(default_factory=dict)
-    fed: set[tuple[str, str]] = field(default_factory=set)  # input ports some edge names
+    # id(input port) -> the first edge into it whose both ends exist, for every layer's ports
+    # (a duplicate layer's or port's id names the same input as the first one's)
+    sources: dict[int, Source] = field(default_factory=dict)
+    fed: set[int] = field(default_factory=set)  # id(input port) of the ports some edge names
+    suspects: Suspects = field(default_factory=lambda: Suspects())
+    # (producer id, consumer id) of the edge that gives an input its source, in file order
+    links: list[tuple[str, str]] = field(default_factory=list)
     # edges into a layer whose to-port it does not declare (IRS407), by layer id
     misdirected: dict[str, int] = field(default_factory=lambda: defaultdict(int))
     producers: dict[str, list[str]] = field(default_factory=lambda: defaultdict(list))
     built: set[str] = field(default_factory=set)  # the layers OpenVINO builds
+    types: set[str | None] = field(default_factory=set)  # the layer types the file has
 
     @property
     def is_net(self) -> bool:
@@ -222,18 +261,18 @@ class Graph:
     def is_built(self, layer: Layer) -> bool:
         return not self.is_net or self.key(layer) in self.built
 
-    def source(self, layer: Layer, port: Port) -> tuple[Layer, Port] | None:
-        """The producer layer and output port an edge feeds ``port`` from."""
-        return self.sources.get((self.key(layer), id_key(port.id)))
+    def source(self, port: Port) -> Source | None:
+        """The producer layer and output port an edge feeds the input ``port`` from."""
+        return self.sources.get(id(port))
 
     def edge_ends(self, edge: Edge) -> tuple[Layer | None, Layer | None]:
         return self.layers.get(id_key(edge.from_layer)), self.layers.get(id_key(edge.to_layer))
 
 
-def find_port(ports: list[Port], port_id: str) -> Port | None:
-    key = id_key(port_id)
+def find_port(ports: list[Port], key: str) -> Port | None:
+    """The first of ``ports`` whose id reads as ``key`` (an id_key)."""
     for port in ports:  # a loop, not next() over a generator: called twice an edge
-        if id_key(port.id) == key:
+        if port.id == key or id_key(port.id) == key:  # a text equal to a key reads as that key
             return port
     return None
 
@@ -247,27 +286,100 @@ def build_graph(document: Document) -> Graph:
             layers.setdefault(key, layer)
     for edge in document.edges:
         graph.ends.append(_add_edge(graph, edge))
+    _survey(graph)
     graph.built = _built_layers(graph)
+    graph.types = {layer.type for layer in document.layers}
     return graph
 
 
 def _add_edge(graph: Graph, edge: Edge) -> EdgeEnds:
     """Index one edge; what it connects."""
-    to_layer, from_layer = id_key(edge.to_layer), id_key(edge.from_layer)
-    producer, consumer = graph.layers.get(from_layer), graph.layers.get(to_layer)
+    to_layer, consumer = _layer_named(graph, edge.to_layer)
+    from_layer, producer = _layer_named(graph, edge.from_layer)
     graph.producers[to_layer].append(from_layer)
     if consumer is None:
         return producer, None, None, None
-    in_port = find_port(consumer.inputs, edge.to_port)
-    out_port = None if producer is None else find_port(producer.outputs, edge.from_port)
+    in_port = find_port(consumer.inputs, id_key(edge.to_port))
+    out_port = None if producer is None else find_port(producer.outputs, id_key(edge.from_port))
     if in_port is None:
         graph.misdirected[to_layer] += 1
         return producer, consumer, out_port, None
-    target = (to_layer, id_key(edge.to_port))
-    graph.fed.add(target)
-    if producer is not None and out_port is not None:
-        graph.sources.setdefault(target, (producer, out_port))
+    graph.fed.add(id(in_port))
+    if producer is not None and out_port is not None and id(in_port) not in graph.sources:
+        graph.sources[id(in_port)] = (producer, out_port)
+        graph.links.append((from_layer, to_layer))
     return producer, consumer, out_port, in_port
+
+
+def _layer_named(graph: Graph, text: str) -> tuple[str, Layer | None]:
+    """The id_key of ``text`` and the layer it names: a text that is a layer's key already (the
+    usual case) is its own key."""
+    layer = graph.layers.get(text)
+    if layer is not None:
+        return text, layer
+    key = id_key(text)
+    return key, graph.layers.get(key)
+
+
+def _survey(graph: Graph) -> None:
+    """One pass over every layer and port (a pass costs more than what it does in each): index
+    the input ports no edge resolved to, and note the layers each check must look at."""
+    suspects = graph.suspects
+    for layer in graph.document.layers:
+        input_ids = _survey_inputs(graph, layer) if layer.inputs else True
+        output_ids = precisions = True
+        for port in layer.outputs:
+            output_ids = output_ids and is_id(port.id)
+            precisions = precisions and port.precision in _PRECISIONS  # element_types.from_precision
+        if not (input_ids and output_ids and _attributes_plain(graph, layer)):
+            suspects.attributes.append(layer)
+        if not precisions:
+            suspects.precisions.append(layer)
+
+
+def _attributes_plain(graph: Graph, layer: Layer) -> bool:
+    """The four attributes there, an id that is one and no other layer's (before this one)."""
+    return (
+        layer.name is not None
+        and layer.type is not None
+        and layer.version is not None
+        and is_id(layer.id)
+        and graph.layers[graph.keys[id(layer)]] is layer
+    )
+
+
+def _survey_inputs(graph: Graph, layer: Layer) -> bool:
+    """Survey the layer's inputs; are their ids all ids?
+
+    Index the ports no edge resolved to: an edge names a port by layer and port id, so it also
+    feeds a later port of the layer with the same id, and the ports of a later layer with the
+    same id. Such a port is fed as the first one is; the others are not fed.
+    """
+    fed, sources, suspects = graph.fed, graph.sources, graph.suspects
+    all_fed = ids_valid = precisions_agree = True
+    for port in layer.inputs:
+        ids_valid = ids_valid and is_id(port.id)
+        if id(port) not in fed:  # else the usual case: an edge resolved to this very port
+            named = _first_port_named(graph, layer, port)
+            if named is None or named is port or id(named) not in fed:
+                all_fed = False
+                continue
+            fed.add(id(port))
+            if id(named) in sources:
+                sources[id(port)] = sources[id(named)]
+        source = sources.get(id(port))
+        precisions_agree = precisions_agree and (source is None or source[1].precision == port.precision)
+    if not all_fed:
+        suspects.unfed.append(layer)
+    if not precisions_agree:
+        suspects.edge_precisions.append(layer)
+    return ids_valid
+
+
+def _first_port_named(graph: Graph, layer: Layer, port: Port) -> Port | None:
+    """The input port an edge to ``port``'s layer id and port id resolves to."""
+    first = graph.layers.get(graph.keys[id(layer)])
+    return None if first is None else find_port(first.inputs, id_key(port.id))
 
 
 def _built_layers(graph: Graph) -> set[str]:
@@ -289,15 +401,15 @@ def _built_layers(graph: Graph) -> set[str]:
 
 def check_layer_attributes(graph: Graph, report: Report) -> None:
     """IRS007, IRS402 and IRS401: what OpenVINO reads from every <layer> before building."""
-    for layer in graph.document.layers:
-        if layer.name is None or layer.type is None or layer.version is None or not _is_plain_id(layer.id):
+    keys, first_layers = graph.keys, graph.layers
+    for layer in graph.suspects.attributes:
+        if layer.name is None or layer.type is None or layer.version is None or not is_id(layer.id):
             _check_layer_id(graph, layer, report)
-        elif graph.layers[layer.id] is not layer:  # a plain id is its own key
-            where = graph.where(layer)
-            report(rules.LAYER_ID_DUPLICATE(where, id=layer.id, first_line=graph.layers[layer.id].line))
+        elif (first := first_layers[keys[id(layer)]]) is not layer:
+            report(rules.LAYER_ID_DUPLICATE(graph.where(layer), id=layer.id, first_line=first.line))
         for ports in (layer.inputs, layer.outputs):
             for port in ports:
-                if not _is_plain_id(port.id) and parse_uint(port.id) is None:
+                if not is_id(port.id):
                     report(_id_syntax(graph.where(layer).at_line(port.line), "port id", port.id or None))
 
 
@@ -333,7 +445,7 @@ def _id_syntax(where: Location, what: str, text: str | None) -> Diagnostic:
 
 def check_precisions(graph: Graph, report: Report) -> None:
     """IRS405: every output port's precision, in every layer (OpenVINO parses them all)."""
-    for layer in graph.document.layers:
+    for layer in graph.suspects.precisions:
         for port in layer.outputs:
             if element_types.from_precision(port.precision) is not None:
                 continue
@@ -461,20 +573,18 @@ def _edge_where(graph: Graph, edge: Edge) -> Location:
 
 def check_edges(graph: Graph, report: Report) -> None:
     """IRS402, IRS406, IRS407, IRS408: each edge's ids, layers and ports, and one edge a port."""
-    first_into: dict[tuple[str, str], Edge] = {}
-    for edge, (_, _, out_port, in_port) in zip(graph.document.edges, graph.ends, strict=True):
+    first_into: dict[int, Edge] = {}  # by id(input port): an edge that passes names its port
+    edges = graph.document.edges
+    all_ids = _all_read_ids(chain.from_iterable(map(_EDGE_IDS, edges)))
+    for edge, (_, _, out_port, in_port) in zip(edges, graph.ends, strict=True):
         valid = (
             in_port is not None
             and out_port is not None
-            and _is_plain_id(edge.from_layer)
-            and _is_plain_id(edge.from_port)
-            and _is_plain_id(edge.to_layer)
-            and _is_plain_id(edge.to_port)
+            and (all_ids or all(is_id(text) for text in _EDGE_IDS(edge)))
         )  # the common case: nothing to report but a duplicate, no Location built
         if not valid and not _check_edge(graph, edge, report):
             continue
-        target = (id_key(edge.to_layer), id_key(edge.to_port))
-        earlier = first_into.setdefault(target, edge)
+        earlier = first_into.setdefault(id(in_port), edge)
         if earlier is not edge:
             report(
                 rules.EDGE_DUPLICATE_INPUT(
@@ -484,6 +594,9 @@ def check_edges(graph: Graph, report: Report) -> None:
                     first_line=earlier.line,
                 )
             )
+
+
+_EDGE_IDS = attrgetter("from_layer", "from_port", "to_layer", "to_port")
 
 
 def _check_edge(graph: Graph, edge: Edge, report: Report) -> bool:
@@ -534,7 +647,7 @@ def _edge_ports_exist(graph: Graph, edge: Edge, where: Location, report: Report)
         (consumer, consumer.inputs, edge.to_port, "input"),
         (producer, producer.outputs, edge.from_port, "output"),
     ):
-        if find_port(ports, port_id) is None:
+        if find_port(ports, id_key(port_id)) is None:
             found = False
             report(
                 rules.EDGE_PORT_MISSING(
@@ -551,10 +664,8 @@ def _edge_ports_exist(graph: Graph, edge: Edge, where: Location, report: Report)
 
 def check_unconnected(graph: Graph, report: Report) -> None:
     """IRS409: declared input ports no edge feeds; what OpenVINO does depends on the IR version."""
-    for layer in graph.document.layers:
+    for layer in graph.suspects.unfed:
         fed = _fed_inputs(graph, layer)
-        if all(fed):
-            continue
         # An edge to a port id the layer lacks (IRS407) was meant for one of its unfed ports.
         excused = graph.misdirected.get(graph.key(layer), 0)
         for index, port in enumerate(layer.inputs):
@@ -576,8 +687,8 @@ def check_unconnected(graph: Graph, report: Report) -> None:
 
 def _fed_inputs(graph: Graph, layer: Layer) -> list[bool]:
     """For each input port of ``layer``: does an edge feed it?"""
-    key, fed = graph.key(layer), graph.fed
-    return [(key, id_key(port.id)) in fed for port in layer.inputs]
+    fed = graph.fed
+    return [id(port) in fed for port in layer.inputs]
 
 
 def _unconnected_consequence(
@@ -608,12 +719,9 @@ def _unconnected_consequence(
     )
 
 
-def v10_dropped_inputs(graph: Graph, layer: Layer) -> int:
+def v10_dropped_inputs(graph: Graph, layer: Layer, schema: OpSchema) -> int:
     """How many trailing optional inputs IR v10 silently drops from a known op (IRS409)."""
     if graph.document.version != 10:
-        return 0
-    schema = find_schema(layer.type)
-    if schema is None:
         return 0
     fed = _fed_inputs(graph, layer)
     dropped = 0
@@ -625,9 +733,10 @@ def v10_dropped_inputs(graph: Graph, layer: Layer) -> int:
 
 def check_edge_precisions(graph: Graph, report: Report) -> None:
     """IRS412: an input port's precision against the precision of the port feeding it."""
-    for layer in graph.document.layers:
+    sources = graph.sources
+    for layer in graph.suspects.edge_precisions:
         for port in layer.inputs:
-            source = graph.source(layer, port)
+            source = sources.get(id(port))
             if source is None or source[1].precision == port.precision:
                 continue
             producer, out_port = source
@@ -657,10 +766,10 @@ def _element_type_of(layer: Layer) -> str | None:
 
 
 def _same_type(a: str, b: str) -> bool:
-    def norm(t: str) -> str:
-        return "dynamic" if t == "undefined" else t
+    return _DYNAMIC_ALIAS.get(a, a) == _DYNAMIC_ALIAS.get(b, b)
 
-    return norm(a) == norm(b)
+
+_DYNAMIC_ALIAS = {"undefined": "dynamic"}
 
 
 # --- cycles and reachability -----------------------------------------------------------------
@@ -668,7 +777,8 @@ def _same_type(a: str, b: str) -> bool:
 
 def check_cycles(graph: Graph, report: Report) -> None:
     """IRS410: one finding per cycle (strongly connected component), at its first layer."""
-    order = {graph.key(layer): i for i, layer in enumerate(graph.document.layers)}
+    keys = graph.keys
+    order = {keys[id(layer)]: i for i, layer in enumerate(graph.document.layers)}
     if _flows_forward(graph, order):
         return
     for component in _strongly_connected(graph):
@@ -749,7 +859,7 @@ def _pop_component(stack: list[str], on_stack: set[str], root: str) -> set[str]:
 def check_reachability(graph: Graph, report: Report) -> None:
     """IRS421 per group of connected unreachable layers (IRS422 when there is no Result)."""
     layers = graph.document.layers
-    if not any(layer.type in ROOT_TYPES for layer in layers):
+    if not ROOT_TYPES & graph.types:
         others = [layer for layer in layers if layer.type != "Parameter"]
         unbuilt = f" and never builds or validates its {len(others)} other layer(s)" if others else ""
         misspelt = next((x.type for x in layers if (x.type or "").lower() in ("result", "assign")), None)
@@ -757,12 +867,13 @@ def check_reachability(graph: Graph, report: Report) -> None:
             unbuilt += f" (OpenVINO matches the type exactly: {misspelt!r} is not 'Result' or 'Assign')"
         report(rules.NO_RESULT(Location(graph.document.path, graph.document.line), unbuilt=unbuilt))
         return
+    keys, built = graph.keys, graph.built
     dead = [
         layer
         for layer in layers
-        if not graph.is_built(layer)  # first: nearly every layer is built
+        if keys[id(layer)] not in built  # first: nearly every layer is built
         and parse_uint(layer.id) is not None
-        and graph.layers.get(graph.key(layer)) is layer
+        and graph.layers.get(keys[id(layer)]) is layer
     ]
     keys = {graph.key(layer) for layer in dead}
     feeding = {p for c, ps in graph.producers.items() if c in keys for p in ps if p in keys}
@@ -842,7 +953,7 @@ def _static_shape(dims: tuple[int, ...]) -> PartialShape:
 def fits(port: Port, shape: PartialShape) -> bool:
     """Do the port's declared dims describe ``shape``? -1 and a missing <dim> list fit anything,
     and so does an empty dim (its fault is the literal that made it, IRS011)."""
-    if not port.dims or shape.dims is None:
+    if not port.dims or shape.dims is None or port.dims == shape.lengths:
         return True
     if len(port.dims) != len(shape.dims):
         return False
@@ -1010,8 +1121,7 @@ def compare_precision(layer: Layer, element_type: str | None, where: Location, r
 # --- Const and the .bin -----------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
-class _ConstData:
+class _ConstData(NamedTuple):  # a tuple: made once a Const, and faster to make than a dataclass
     element_type: str | None
     shape: tuple[int, ...] | None
     offset: int | None

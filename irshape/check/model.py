@@ -17,10 +17,9 @@ from __future__ import annotations
 
 import gc
 import traceback
-from collections import defaultdict, deque
+from collections import defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
-from functools import partial
 from typing import Any
 
 from irshape import rules
@@ -165,10 +164,13 @@ class _Walker:
         self.debug = debug
         self.port_shapes = port_shapes
         self.graph = g.build_graph(document)
+        # A fragment has no graph: every input is the port's declared dims.
+        self.sources = self.graph.sources if self.graph.is_net else {}
         self.weights = Weights(document.weights_path)
         self.found: list[Diagnostic] = []
         self.origins: list[_Origin] = []
-        self.tensors: dict[str, list[_Tensor]] = {}
+        self.tensors: dict[int, list[_Tensor]] = {}  # by id(layer)
+        self.ops: dict[str | None, tuple[str, OpSchema | None]] = {}  # by layer type
 
     # -- the run ------------------------------------------------------------------------------
 
@@ -176,10 +178,12 @@ class _Walker:
         if self.graph.is_net:
             self._structural_checks()
         self._weights_file()
-        results = {id(layer): _result(layer) for layer in self.document.layers}
+        layers = self.document.layers
+        results = [_result(layer) for layer in layers]
+        result_of = {id(layer): result for layer, result in zip(layers, results, strict=True)}
         for layer in self._graph_order():
-            self._guard(partial(self._visit, layer, results[id(layer)]), layer)
-        return [results[id(layer)] for layer in self.document.layers]
+            self._guard(layer, self._visit, layer, result_of[id(layer)])
+        return results
 
     def findings(self) -> list[Diagnostic]:
         """Everything found, origins with their inheritors, unbuilt layers noted."""
@@ -198,12 +202,12 @@ class _Walker:
             g.check_reachability,
         )
         for check in checks:
-            self._guard(partial(check, self.graph, self.found.append), None)
+            self._guard(None, check, self.graph, self.found.append)
 
-    def _guard(self, step: Callable[[], Any], layer: Layer | None) -> None:
+    def _guard(self, layer: Layer | None, step: Callable[..., Any], *args: Any) -> None:
         """Run one step; an exception is a finding (a bug in irshape), never the end of the run."""
         try:
-            step()
+            step(*args)
         except Exception as exc:
             summary = f"{type(exc).__name__}: {exc}".splitlines()[0][:200]
             if self.debug:
@@ -213,7 +217,7 @@ class _Walker:
 
     def _weights_file(self) -> None:
         """IRS009 once for the file: Consts whose .bin is missing or empty are not checked."""
-        if not any((layer.type or "").lower() == "const" for layer in self.document.layers):
+        if not any((kind or "").lower() == "const" for kind in self.graph.types):
             return
         reason = self.weights.unavailable_reason()
         if reason is None:
@@ -246,20 +250,22 @@ class _Walker:
         layers = self.document.layers
         if not self.graph.is_net:
             return list(layers)
+        by_key = self.graph.layers
         consumers: dict[str, list[str]] = defaultdict(list)
-        pending = dict.fromkeys(self.graph.layers, 0)
-        for (to_layer, _), (producer, _) in self.graph.sources.items():
-            consumers[self.graph.key(producer)].append(to_layer)
-            pending[to_layer] += 1
-        ready = deque(k for k in self.graph.layers if pending[k] == 0)
-        ordered: list[Layer] = []
-        while ready:
-            key = ready.popleft()
-            ordered.append(self.graph.layers[key])
-            for consumer in consumers[key]:
+        pending = dict.fromkeys(by_key, 0)
+        for producer, consumer in self.graph.links:
+            consumers[producer].append(consumer)
+            pending[consumer] += 1
+        # A list read while it grows is the FIFO queue: each key is read once, in order.
+        ready = [k for k, count in pending.items() if count == 0]
+        for key in ready:
+            for consumer in consumers.get(key, ()):
                 pending[consumer] -= 1
                 if pending[consumer] == 0:
                     ready.append(consumer)
+        ordered = [by_key[key] for key in ready]
+        if len(ordered) == len(layers):
+            return ordered
         seen = {id(layer) for layer in ordered}
         return ordered + [layer for layer in layers if id(layer) not in seen]
 
@@ -267,58 +273,57 @@ class _Walker:
 
     def _visit(self, layer: Layer, result: LayerResult) -> None:
         local: list[Diagnostic] = []
-        where = self.graph.where(layer)
-        inputs, origins = self._inputs(layer, where)
-        kind = (layer.type or "").lower()
+        kind, schema = self._op(layer.type)
+        inputs, origins, computed = self._inputs(layer, schema)
         if kind == "parameter":
-            outputs = [g.parameter_tensor(layer, where, local.append)]
+            outputs = [g.parameter_tensor(layer, self.graph.where(layer), local.append)]
         elif kind == "const":
-            outputs = [g.const_tensor(layer, where, self.weights, local.append)]
-        elif (schema := find_schema(layer.type)) is not None:
+            outputs = [g.const_tensor(layer, self.graph.where(layer), self.weights, local.append)]
+        elif schema is not None:
             result.checked = True
+            where = self.graph.where(layer)
             outputs = self._known(schema, layer, result, inputs, bool(origins), where, local)
         elif kind in SHAPE_PRESERVING and inputs:
-            computed = self._fed_by_computed(layer)
-            outputs = [self._unary(layer, inputs[0], bool(origins), computed, where, local)]
+            outputs = [self._unary(layer, kind, inputs[0], bool(origins), computed, local)]
         else:
             outputs = [g.declared_tensor(port) for port in layer.outputs]
-        guess = self._guessed(layer, kind, bool(inputs), result.checked, local)
+        guess = self._guessed(layer, kind, bool(inputs), result.checked, computed, local)
         if self.port_shapes is not None:
             self._remember_ports(layer, outputs, guess is None)
         self._settle(layer, outputs, origins, local, guess)
 
+    def _op(self, op_type: str | None) -> tuple[str, OpSchema | None]:
+        """The op's type in lower case, and its schema if irshape infers it: once a type."""
+        op = self.ops.get(op_type)
+        if op is None:
+            op = self.ops[op_type] = ((op_type or "").lower(), find_schema(op_type))
+        return op
+
     def _guessed(
-        self, layer: Layer, kind: str, has_inputs: bool, known: bool, local: list[Diagnostic]
+        self, layer: Layer, kind: str, has_inputs: bool, known: bool, computed: bool, local: list[Diagnostic]
     ) -> str | None:
-        """Why the layer's outputs are not shapes OpenVINO computes, or None when they are."""
+        """Why the layer's outputs are not shapes OpenVINO computes, or None when they are.
+
+        ``computed``: every connected input comes from an output whose shape is OpenVINO's.
+        """
         if kind in ("parameter", "const"):
             return None
-        label = g.layer_label(layer)
         if not (known or (kind in SHAPE_PRESERVING and has_inputs)):
-            return f"{layer.type} is not an op irshape infers, so {label} declares it unchecked"
+            return (
+                f"{layer.type} is not an op irshape infers, so {g.layer_label(layer)} declares it unchecked"
+            )
         if known and any(rules.rejects(d) for d in local):
-            return f"OpenVINO rejects {label} (see its error), so it never computes it"
-        if not self._fed_by_computed(layer):
-            return f"{label} is fed by a tensor irshape cannot compute"
+            return f"OpenVINO rejects {g.layer_label(layer)} (see its error), so it never computes it"
+        if not computed:
+            return f"{g.layer_label(layer)} is fed by a tensor irshape cannot compute"
         return None
-
-    def _fed_by_computed(self, layer: Layer) -> bool:
-        """Does every connected input come from an output whose shape OpenVINO's is?"""
-        for port in layer.inputs:
-            source = self.graph.source(layer, port) if self.graph.is_net else None
-            if source is None:
-                continue  # a fragment's or an unconnected port: its declared dims are the input
-            tensors = self.tensors.get(self.graph.key(source[0]))
-            if tensors is None or source[1].index >= len(tensors) or tensors[source[1].index].guess:
-                return False
-        return True
 
     def _remember_ports(self, layer: Layer, outputs: list[TensorInfo], computed: bool) -> None:
         """Record the port shapes OpenVINO computes (and never an unknown op's guess)."""
         assert self.port_shapes is not None
         shapes = self.port_shapes
         for port in layer.inputs:
-            source = self.graph.source(layer, port) if self.graph.is_net else None
+            source = self.sources.get(id(port))
             shape = shapes.get(id(source[1])) if source is not None else None
             if shape is not None:
                 shapes[id(port)] = shape
@@ -337,14 +342,11 @@ class _Walker:
         """File the layer's findings; remember its outputs and where wrong declared dims began."""
         origin = self._file(layer, local) if local else None
         inherited = origin or (origins[0] if origins else None)
-        tensors = []
-        for index, info in enumerate(outputs):
-            port = layer.outputs[index] if index < len(layer.outputs) else None
-            diverged = port is not None and not g.fits(port, info.shape)
-            tensors.append(_Tensor(info, inherited if diverged else None, guess))
-        key = self.graph.key(layer)
-        if layer.id is not None and self.graph.layers.get(key) is layer:
-            self.tensors[key] = tensors
+        ports = layer.outputs
+        self.tensors[id(layer)] = [
+            _Tensor(info, inherited if inherited and _diverges(ports, index, info) else None, guess)
+            for index, info in enumerate(outputs)
+        ]
 
     def _file(self, layer: Layer, local: list[Diagnostic]) -> _Origin | None:
         """File the layer's findings; the origin its own declared-dims findings make, if any."""
@@ -358,39 +360,53 @@ class _Walker:
 
     # -- inputs -------------------------------------------------------------------------------
 
-    def _inputs(self, layer: Layer, where: Location) -> tuple[list[TensorInfo], list[_Origin]]:
-        """What flows into each input port, and the origins of wrong dims they declare."""
+    def _inputs(self, layer: Layer, schema: OpSchema | None) -> tuple[list[TensorInfo], list[_Origin], bool]:
+        """What flows into each input port, the origins of wrong dims they declare, and whether
+        every connected input comes from an output whose shape is OpenVINO's."""
         # IR v10 builds a layer from its connected inputs only: a trailing optional port
-        # without an edge (a backprop op's output_shape) is dropped (IRS409).
-        ports = layer.inputs[: len(layer.inputs) - g.v10_dropped_inputs(self.graph, layer)]
+        # without an edge (a backprop op's output_shape) is dropped (IRS409). A dropped port
+        # has no edge, so it says nothing of whether the inputs are computed.
+        ports = layer.inputs
+        dropped = g.v10_dropped_inputs(self.graph, layer, schema) if schema is not None else 0
+        if dropped:
+            ports = ports[: len(ports) - dropped]
         infos: list[TensorInfo] = []
         origins: list[_Origin] = []
+        computed = True
         for port in ports:
-            info, origin = self._input(layer, port, where)
-            infos.append(info)
+            source = self.sources.get(id(port))
+            tensor = self._tensor(source) if source is not None else None
+            if tensor is None:
+                infos.append(self._unresolved(port, source))
+                computed = computed and source is None  # an unconnected port is its declared dims
+                continue
+            infos.append(tensor.info)
+            computed = computed and tensor.guess is None
+            origin = self._divergence(layer, port, source, tensor)
             if origin is not None:
                 origin.inherit(g.layer_label(layer))
                 origins.append(origin)
-        return infos, origins
+        return infos, origins, computed
 
-    def _input(self, layer: Layer, port: Port, where: Location) -> tuple[TensorInfo, _Origin | None]:
-        source = self.graph.source(layer, port) if self.graph.is_net else None
-        tensors = self.tensors.get(self.graph.key(source[0])) if source is not None else None
-        if source is None or tensors is None or source[1].index >= len(tensors):
-            return self._unresolved(layer, port), None
+    def _tensor(self, source: g.Source) -> _Tensor | None:
+        """The visited output an edge comes from (None: its producer is not visited yet)."""
         producer, out_port = source
-        tensor = tensors[out_port.index]
-        return tensor.info, self._divergence(layer, port, producer, out_port, tensor, where)
+        tensors = self.tensors.get(id(producer))
+        if tensors is None or out_port.index >= len(tensors):
+            return None
+        return tensors[out_port.index]
 
-    def _divergence(
-        self, layer: Layer, port: Port, producer: Layer, out_port: Port, tensor: _Tensor, where: Location
-    ) -> _Origin | None:
+    def _divergence(self, layer: Layer, port: Port, source: g.Source, tensor: _Tensor) -> _Origin | None:
         """The origin of wrong dims this input port declares, if they are wrong (IRS411)."""
-        consumer_ok = g.fits(port, tensor.info.shape)
+        producer, out_port = source
         if g.same_dims(out_port, port):
-            return None if consumer_ok else tensor.origin
+            if tensor.origin is None or g.fits(port, tensor.info.shape):
+                return None
+            return tensor.origin
+        consumer_ok = g.fits(port, tensor.info.shape)
         if consumer_ok and tensor.origin is not None:
             return None  # the producer's declared output is the fault, reported there
+        where = self.graph.where(layer)
         finding = g.edge_dims_mismatch(
             layer, port, producer, out_port, tensor.info.shape, tensor.guess, where
         )
@@ -398,10 +414,9 @@ class _Walker:
         self.origins.append(origin)
         return None if consumer_ok else origin
 
-    def _unresolved(self, layer: Layer, port: Port) -> TensorInfo:
+    def _unresolved(self, port: Port, source: g.Source | None) -> TensorInfo:
         """An input irshape cannot follow to its producer: the port's own declared dims."""
         info = g.declared_tensor(port)
-        source = self.graph.source(layer, port)
         if not self.graph.is_net:
             info.value_unknown = "a fragment has no graph to take the value from"
         elif source is None:
@@ -432,7 +447,7 @@ class _Walker:
         if inherits:
             self._drop_inherited_conv(schema, layer, inputs, where, local)
         element_type = (
-            element_types.merge(*(i.element_type for i in inputs[:2])) if len(inputs) >= 2 else None
+            element_types.merge(inputs[0].element_type, inputs[1].element_type) if len(inputs) >= 2 else None
         )
         return [TensorInfo(inference.shape, element_type)]
 
@@ -465,25 +480,30 @@ class _Walker:
     def _unary(
         self,
         layer: Layer,
+        kind: str,
         source: TensorInfo,
         inherits: bool,
         computed: bool,
-        where: Location,
         local: list[Diagnostic],
     ) -> TensorInfo:
         """A shape-preserving op; its declared output is compared only with a computed input."""
         element_type = source.element_type
-        if (layer.type or "").lower() == "convert":
+        if kind == "convert":
             element_type = element_types.from_element_type(layer.data.get("destination_type"))
         info = TensorInfo(source.shape, element_type)
-        if not layer.outputs or not computed:
-            return info
-        compare_declared(layer, Inference(info.shape), where, local.append)
+        if not layer.outputs or not computed or g.fits(layer.outputs[0], info.shape):
+            return info  # (a port that fits gets no finding: no Location to make)
+        compare_declared(layer, Inference(info.shape), self.graph.where(layer), local.append)
         # A shape-preserving op that repeats its wrong declared input inherits the fault.
         declared_in = g.declared_shape(layer.inputs[0])
         if inherits and (declared_in is None or g.fits(layer.outputs[0], declared_in)):
             local[:] = [d for d in local if d.code not in _MISMATCH_CODES]
         return info
+
+
+def _diverges(ports: list[Port], index: int, info: TensorInfo) -> bool:
+    """Does the output port ``index`` declare other dims than the tensor OpenVINO computes?"""
+    return index < len(ports) and not g.fits(ports[index], info.shape)
 
 
 def _result(layer: Layer) -> LayerResult:

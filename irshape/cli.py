@@ -87,13 +87,14 @@ class MemorySize(_SizeParamType):
     """
 
     name = "size"
-    _PATTERN = re.compile(r"(\d+(?:\.\d+)?|\.\d+)\s*(?:([kmgt])(i?b)?|(b))?", re.IGNORECASE)
+    # A string, compiled (and cached) by re on first use: only --max-memory needs it.
+    _PATTERN = r"(\d+(?:\.\d+)?|\.\d+)\s*(?:([kmgt])(i?b)?|(b))?"
     _POWERS: ClassVar[dict[str, int]] = {"k": 1, "m": 2, "g": 3, "t": 4}
 
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> int:
         if isinstance(value, int):
             return value
-        match = self._PATTERN.fullmatch(str(value).strip())
+        match = re.fullmatch(self._PATTERN, str(value).strip(), re.IGNORECASE)
         if match is None:
             self.fail(f"{value!r} is not a size such as 1073741824, 512M, 2G or 1GiB", param, ctx)
         number, prefix, suffix, _ = match.groups()

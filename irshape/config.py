@@ -10,9 +10,8 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from irshape.files import Glob
 from irshape.report import FORMATS
@@ -26,8 +25,12 @@ class ConfigError(Exception):
     """A configuration irshape cannot use; the message names the file and the key."""
 
 
-@dataclass(frozen=True, slots=True)
-class Config:
+# The records here and in selection, files, report.base and schema are NamedTuples, not frozen
+# dataclasses: every run builds their classes at import, a frozen dataclass costing ~1 ms of
+# start-up (it compiles its methods), a NamedTuple ~0.1 ms.
+
+
+class Config(NamedTuple):
     """The values of a ``[tool.irshape]`` table; ``None`` where a key is not set."""
 
     path: Path | None = None
@@ -46,21 +49,30 @@ class Config:
 
 def find_config(start: Path | None = None) -> Path | None:
     """The nearest ``pyproject.toml`` with a ``[tool.irshape]`` table, from ``start`` upwards."""
+    found = _find(start)
+    return None if found is None else found[0]
+
+
+def _find(start: Path | None) -> tuple[Path, Any] | None:
+    """The nearest ``pyproject.toml`` with a ``[tool.irshape]`` table, and that table."""
     directory = (start or Path.cwd()).resolve()
     for candidate in (directory, *directory.parents):
         path = candidate / CONFIG_FILE
-        if path.is_file() and _has_irshape_table(path):
-            return path
+        if path.is_file():
+            tool = _tool_table(path)
+            if tool is not None and "irshape" in tool:
+                return path, tool["irshape"]
     return None
 
 
-def _has_irshape_table(path: Path) -> bool:
+def _tool_table(path: Path) -> dict[str, Any] | None:
+    """The ``[tool]`` table of a pyproject.toml that may hold ours, else None."""
     raw = path.read_bytes()
     # A [tool.irshape] table spells "irshape" in the text, unless a quoted key writes a letter of
     # it as a \u escape: without either, the file is passed over unparsed (most pyproject.toml
     # files on the way up are some other project's).
     if b"irshape" not in raw and b"\\u" not in raw and b"\\U" not in raw:
-        return False
+        return None
     import tomllib  # only a file that may hold our table is parsed
 
     try:
@@ -68,9 +80,9 @@ def _has_irshape_table(path: Path) -> bool:
     except (UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
         if b"irshape" in raw:  # most likely ours: say so rather than silently skip it
             raise ConfigError(f"{path}: not valid TOML: {exc}") from exc
-        return False
+        return None
     tool = data.get("tool")
-    return isinstance(tool, dict) and "irshape" in tool
+    return tool if isinstance(tool, dict) else None
 
 
 def load_config(path: Path) -> Config:
@@ -84,7 +96,10 @@ def load_config(path: Path) -> Config:
     except (UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
         raise ConfigError(f"{path}: not valid TOML: {exc}") from exc
     tool = data.get("tool")
-    table = tool.get("irshape") if isinstance(tool, dict) else None
+    return _config(path, tool.get("irshape") if isinstance(tool, dict) else None)
+
+
+def _config(path: Path, table: Any) -> Config:
     if not isinstance(table, dict):
         raise ConfigError(f"{path}: no [tool.irshape] table")
     return parse_table(table, path)
@@ -92,8 +107,8 @@ def load_config(path: Path) -> Config:
 
 def discover(start: Path | None = None) -> Config:
     """The configuration in force for a run started in ``start`` (default: the cwd)."""
-    path = find_config(start)
-    return Config() if path is None else load_config(path)
+    found = _find(start)  # the file is parsed once, while it is looked for
+    return Config() if found is None else _config(*found)
 
 
 def parse_table(table: Mapping[str, Any], path: Path | None = None) -> Config:
@@ -143,8 +158,7 @@ def parse_table(table: Mapping[str, Any], path: Path | None = None) -> Config:
     return Config(path=path, **values)
 
 
-@dataclass(frozen=True, slots=True)
-class Settings:
+class Settings(NamedTuple):
     """What one run uses: the configuration with the command line on top."""
 
     selection: Selection

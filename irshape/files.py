@@ -11,11 +11,10 @@ import os
 import re
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import suppress
-from dataclasses import dataclass
 from fnmatch import fnmatchcase
 from functools import lru_cache, partial
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from irshape.api import check_file
 from irshape.results import FileReport
@@ -109,8 +108,7 @@ def glob_matches(pattern: str, path: str) -> bool:
     return _glob_regex(pattern).fullmatch(path) is not None
 
 
-@dataclass(frozen=True, slots=True)
-class Glob:
+class Glob(NamedTuple):  # not a dataclass: see irshape.config
     """A glob and the directory its relative paths start from."""
 
     pattern: str
@@ -132,8 +130,7 @@ def relative_posix(path: Path | str, base: Path) -> str:
 # --- collecting ---------------------------------------------------------------------------------
 
 
-@dataclass(slots=True)
-class Collected:
+class Collected(NamedTuple):
     files: list[Path]
     excluded: list[Path]
 

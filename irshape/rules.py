@@ -12,6 +12,7 @@ from irshape.diagnostics import Diagnostic, Rule, Severity
 ERROR, WARNING, INFO = Severity.ERROR, Severity.WARNING, Severity.INFO
 
 RULES: dict[str, Rule] = {}
+_NAMES: set[str] = set()  # the names taken, to refuse a duplicate
 
 
 def _rule(
@@ -25,8 +26,9 @@ def _rule(
     fix: str,
     example: str = "",
 ) -> Rule:
-    if code in RULES or any(r.name == name for r in RULES.values()):
+    if code in RULES or name in _NAMES:
         raise ValueError(f"duplicate diagnostic {code} {name}")
+    _NAMES.add(name)
     RULES[code] = Rule(code, name, severity, template, summary, why, fix, example)
     return RULES[code]
 

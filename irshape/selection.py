@@ -10,8 +10,9 @@ IRS105`` reports every IRS1xx but IRS105, ``--ignore IRS1 --select IRS105`` only
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from pathlib import Path
+from typing import NamedTuple
 
 from irshape import rules
 from irshape.diagnostics import Diagnostic, Severity
@@ -54,8 +55,7 @@ def _match_length(code: str, selectors: Iterable[str]) -> int:
     return best
 
 
-@dataclass(frozen=True, slots=True)
-class Selection:
+class Selection(NamedTuple):  # not a dataclass: see irshape.config
     """The codes to report: ``select`` minus ``ignore``, minus ``per_file_ignores`` per file."""
 
     select: tuple[str, ...] = (ALL,)

@@ -51,3 +51,38 @@ def test_importtime_of_a_check() -> None:
 
 def test_library_import_is_light() -> None:
     assert modules_after_cli("--version", watch=HEAVY) == []
+
+
+# What only other commands, formats or options need: a plain check must not pay for it.
+ONLY_WHEN_ASKED = (
+    "irshape.fix",  # --fix, --diff
+    "irshape.execute",  # --dry-run, irshape run
+    "irshape.report.json",
+    "irshape.report.sarif",
+    "irshape.report.junit",
+    "irshape.report.github",
+    "irshape.report.ruledoc",  # irshape rule, SARIF
+    "concurrent.futures",  # -j with enough XML to share
+    "difflib",  # a misspelt configuration key
+    "json",
+    "hashlib",
+    "tempfile",
+)
+
+
+def test_plain_check_imports_only_what_it_uses() -> None:
+    assert modules_after_cli("check", "--isolated", str(FIXTURE), watch=ONLY_WHEN_ASKED) == []
+
+
+def test_tomllib_only_for_a_config_or_a_schema(tmp_path: Path) -> None:
+    """A file with no op irshape has a schema for, and no configuration: no TOML is parsed."""
+    xml = tmp_path / "no_conv.xml"
+    xml.write_text(
+        '<net name="n" version="11"><layers>'
+        '<layer id="0" name="x" type="Parameter" version="opset1"><data shape="1" element_type="f32"/>'
+        '<output><port id="0" precision="FP32"><dim>1</dim></port></output></layer>'
+        '<layer id="1" name="y" type="Result" version="opset1">'
+        '<input><port id="0" precision="FP32"><dim>1</dim></port></input></layer>'
+        '</layers><edges><edge from-layer="0" from-port="0" to-layer="1" to-port="0"/></edges></net>'
+    )
+    assert modules_after_cli("check", "--isolated", str(xml), watch=("tomllib",)) == []

@@ -4,17 +4,15 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import Any, ClassVar, NamedTuple
 
 from irshape.files import relative_posix
 from irshape.results import FileReport
 from irshape.rules import RULES
 
 
-@dataclass(frozen=True, slots=True)
-class ReportOptions:
+class ReportOptions(NamedTuple):  # not a dataclass: see irshape.config
     """How to render: the CLI fills these in from its flags; the defaults suit library use.
 
     ``verbosity`` is -2 (nothing), -1 (findings only), 0 (findings and a summary) or 1 (also

@@ -21,8 +21,9 @@ SEVERITY_COLORS = {Severity.ERROR: "red", Severity.WARNING: "yellow", Severity.I
 
 
 # C0 controls, DEL, C1 controls (NEL among them) and the Unicode line and paragraph separators:
-# what a terminal or str.splitlines() would take as a line break or a control sequence.
-_INVISIBLE = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+# what a terminal or str.splitlines() would take as a line break or a control sequence. A
+# string, compiled (and cached) by re on first use: a clean run prints no finding to show.
+_INVISIBLE = r"[\x00-\x1f\x7f-\x9f\u2028\u2029]"
 _NAMED = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
 
 
@@ -37,7 +38,7 @@ def visible(text: str) -> str:
     """``text`` with its control characters spelled out: a newline as the two characters
     ``\\n`` (also ``\\r``, ``\\t``), other controls as ``\\xNN`` (``\\u2028``), so it stays on
     one line and cannot drive the terminal. For the line-oriented formats, text and github."""
-    return _INVISIBLE.sub(_show, text)
+    return re.sub(_INVISIBLE, _show, text)
 
 
 def layer_label(d: Diagnostic) -> str:

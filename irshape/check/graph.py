@@ -875,8 +875,8 @@ def check_reachability(graph: Graph, report: Report) -> None:
         and parse_uint(layer.id) is not None
         and graph.layers.get(keys[id(layer)]) is layer
     ]
-    keys = {graph.key(layer) for layer in dead}
-    feeding = {p for c, ps in graph.producers.items() if c in keys for p in ps if p in keys}
+    dead_keys = {graph.key(layer) for layer in dead}
+    feeding = {p for c, ps in graph.producers.items() if c in dead_keys for p in ps if p in dead_keys}
     for group in _components(graph, dead):
         _report_unreachable(graph, group, feeding, report)
 

@@ -376,7 +376,7 @@ class _Walker:
         for port in ports:
             source = self.sources.get(id(port))
             tensor = self._tensor(source) if source is not None else None
-            if tensor is None:
+            if source is None or tensor is None:
                 infos.append(self._unresolved(port, source))
                 computed = computed and source is None  # an unconnected port is its declared dims
                 continue

@@ -134,6 +134,9 @@ class _Stop(Exception):
 class _Reader:
     """Reads one document from the parser's events, chunk by chunk."""
 
+    document: Document | None
+    edges: list[Edge] | None
+
     def __init__(self, path: str, source: Path | None, join: Join | None = None) -> None:
         self.path = path
         self.source = source
@@ -269,7 +272,7 @@ class _Reader:
     def _reset(self, stream: LinedParser) -> None:
         self.stream = stream
         self.diagnostics: list[Diagnostic] = []
-        self.document: Document | None = None
+        self.document = None
         self.kind = ""  # "net", "layer", "fragment" or "other": what the root says the file is
         self.root: Any = None  # the current parser's root element, once it has reported one
         self.root_tag = ""
@@ -283,7 +286,7 @@ class _Reader:
         self.reopening = ""  # the list a restarted parser reopens ("layers", "edges" or "")
         self.layers: list[Layer] = []
         self.nested_layers: list[Layer] = []  # <layers><layer> under an unknown root
-        self.edges: list[Edge] | None = None
+        self.edges = None
         self.layer: Layer | None = None  # the layer whose ports are being read
         self.shapes: dict[tuple[str | None, ...], tuple[int, ...]] = {}  # by the <dim> texts
         self.dims_reported = False  # _dims made a finding: its result is not shared

@@ -167,11 +167,18 @@ def _pack_port(port: Port) -> tuple[Any, ...]:
 def _unpack(packed: tuple[Any, ...]) -> Rest:
     layers, edges, diagnostics, error = packed
     return Rest(
-        [Layer(*fields[:8], _unpack_ports(fields[8]), _unpack_ports(fields[9])) for fields in layers],
+        [_unpack_layer(*fields) for fields in layers],
         None if edges is None else [Edge(*fields) for fields in edges],
         pickle.loads(diagnostics) if diagnostics else [],
         error,
     )
+
+
+def _unpack_layer(*fields: Any) -> Layer:
+    id, name, type_, version, line, data, data_line, has_data, inputs, outputs = fields
+    layer = Layer(id, name, type_, version, line, data, data_line, has_data)
+    layer.inputs, layer.outputs = _unpack_ports(inputs), _unpack_ports(outputs)
+    return layer
 
 
 def _unpack_ports(ports: list[tuple[Any, ...]]) -> list[Port]:

@@ -23,6 +23,7 @@ import gc
 import re
 import sys
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
@@ -146,18 +147,11 @@ class _Reader:
     # -- driving the parser ------------------------------------------------------------------
 
     def read(self, chunks: Chunks) -> ReadResult:
-        # The model is many small objects without cycles: the cyclic garbage collector's passes
-        # over them would only cost time (a fifth of the reading of a large IR).
-        collecting = gc.isenabled()
-        gc.disable()
-        try:
+        with _gc_paused():
             root = _root_tag(chunks)
             result = self._pass(chunks, root, fragments=False)
             if result is None:  # several top-level <layer> elements: read them wrapped in one root
                 result = self._pass(chunks, _FRAGMENT_ROOT, fragments=True)
-        finally:
-            if collecting:
-                gc.enable()
         assert result is not None
         return result
 
@@ -205,9 +199,7 @@ class _Reader:
 
         ``line_ends`` is the number of line ends before that point; ``encoding`` the file's.
         """
-        collecting = gc.isenabled()
-        gc.disable()
-        try:
+        with _gc_paused():
             self._reset(LinedParser(_tags("net"), ("start", "end"), restartable=True))
             self.document = Document(self.path, DocumentKind.NET)
             self.kind, self.root_tag, self.encoding = "net", "net", encoding
@@ -219,13 +211,8 @@ class _Reader:
                     self._feed(chunk, b"")
                 self._take(self.stream.close(), b"")
             except etree.XMLSyntaxError as exc:
-                line = self.stream.line(exc.lineno if exc.lineno and exc.lineno > 0 else 1)
-                reason = (exc.msg.split(", line ")[0] if exc.msg else "").strip()
-                return Rest([], None, [], (line, _clean(self.stream.relocate(reason))))
+                return Rest([], None, [], self._parser_error(exc))
             return Rest(self.layers, self.edges, self.diagnostics, None)
-        finally:
-            if collecting:
-                gc.enable()
 
     def _join(self, join: Join) -> ReadResult | None:
         """At the cut: take the second process's reading of the rest, if the cut was a place to
@@ -292,10 +279,14 @@ class _Reader:
         self.dims_reported = False  # _dims made a finding: its result is not shared
         self.data_dicts: dict[tuple[tuple[str, str], ...], dict[str, str]] = {}
 
-    def _syntax_error(self, exc: etree.XMLSyntaxError, head: bytes) -> list[Diagnostic]:
+    def _parser_error(self, exc: etree.XMLSyntaxError) -> tuple[int, str]:
+        """The file line and the reason of a parser error (lines it quotes made file lines)."""
         line = self.stream.line(exc.lineno if exc.lineno and exc.lineno > 0 else 1)  # empty file: 1
         reason = (exc.msg.split(", line ")[0] if exc.msg else "").strip()
-        reason = _clean(self.stream.relocate(reason)) or "empty document"
+        return line, _clean(self.stream.relocate(reason)) or "empty document"
+
+    def _syntax_error(self, exc: etree.XMLSyntaxError, head: bytes) -> list[Diagnostic]:
+        line, reason = self._parser_error(exc)
         found = [rules.XML_SYNTAX(self.where, line=line, reason=reason)]
         doctype = _doctype_line(head)
         if doctype is None:
@@ -566,6 +557,19 @@ class _Reader:
 
 
 # -- helpers ---------------------------------------------------------------------------------
+
+
+@contextmanager
+def _gc_paused() -> Iterator[None]:
+    """The model is many small objects without cycles: the cyclic garbage collector's passes
+    over them would only cost time (a fifth of the reading of a large IR)."""
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if collecting:
+            gc.enable()
 
 
 def _tags(root: str | None) -> tuple[str, ...]:

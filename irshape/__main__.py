@@ -1,3 +1,3 @@
-from irshape.cli import main
+from irshape.cli import run
 
-main()
+run()

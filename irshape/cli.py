@@ -12,6 +12,7 @@ what only some commands need is imported where it is used.
 from __future__ import annotations
 
 import contextlib
+import gc
 import os
 import re
 import sys
@@ -333,6 +334,16 @@ DRY_RUN_OPTIONS = (
 @click.version_option(__version__, prog_name="irshape")
 def main() -> None:
     """Validate OpenVINO IR convolution layers and infer their output shapes."""
+
+
+def run() -> None:
+    """The ``irshape`` program (and ``python -m irshape``): :func:`main`, then a quick exit."""
+    try:
+        main()
+    finally:
+        # What is alive now lives until the exit; frozen, it is skipped by the collections of
+        # the interpreter's teardown, which otherwise cost ~9 ms of a ~65 ms pre-commit run.
+        gc.freeze()
 
 
 def _settings(config_file: Path | None, isolated: bool, verbosity: int = 0, **cli: Any) -> Settings:

@@ -9,13 +9,17 @@ Every option given on the command line replaces the configuration's value for th
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any
 
 from irshape.files import Glob
+from irshape.record import FrozenRecord
 from irshape.report import FORMATS
 from irshape.selection import ALL, Selection, SelectorError, parse_selector
+
+_set = object.__setattr__  # FrozenRecord refuses plain assignment
 
 CONFIG_FILE = "pyproject.toml"
 KEYS = ("select", "ignore", "per-file-ignores", "exclude", "format", "strict")
@@ -25,21 +29,39 @@ class ConfigError(Exception):
     """A configuration irshape cannot use; the message names the file and the key."""
 
 
-# The records here and in selection, files, report.base and schema are NamedTuples, not frozen
-# dataclasses: every run builds their classes at import, a frozen dataclass costing ~1 ms of
-# start-up (it compiles its methods), a NamedTuple ~0.1 ms.
+# Records, not dataclasses or NamedTuples, whose classes cost ~0.3-1 ms each at every start:
+# see irshape.record.
 
 
-class Config(NamedTuple):
+class Config(FrozenRecord):
     """The values of a ``[tool.irshape]`` table; ``None`` where a key is not set."""
 
-    path: Path | None = None
-    select: tuple[str, ...] | None = None
-    ignore: tuple[str, ...] | None = None
-    per_file_ignores: tuple[tuple[str, tuple[str, ...]], ...] = ()
-    exclude: tuple[str, ...] | None = None
-    format: str | None = None
-    strict: bool | None = None
+    __slots__ = ("exclude", "format", "ignore", "path", "per_file_ignores", "select", "strict")
+    path: Path | None
+    select: tuple[str, ...] | None
+    ignore: tuple[str, ...] | None
+    per_file_ignores: tuple[tuple[str, tuple[str, ...]], ...]
+    exclude: tuple[str, ...] | None
+    format: str | None
+    strict: bool | None
+
+    def __init__(
+        self,
+        path: Path | None = None,
+        select: tuple[str, ...] | None = None,
+        ignore: tuple[str, ...] | None = None,
+        per_file_ignores: tuple[tuple[str, tuple[str, ...]], ...] = (),
+        exclude: tuple[str, ...] | None = None,
+        format: str | None = None,
+        strict: bool | None = None,
+    ) -> None:
+        _set(self, "path", path)
+        _set(self, "select", select)
+        _set(self, "ignore", ignore)
+        _set(self, "per_file_ignores", per_file_ignores)
+        _set(self, "exclude", exclude)
+        _set(self, "format", format)
+        _set(self, "strict", strict)
 
     @property
     def root(self) -> Path:
@@ -68,11 +90,8 @@ def _find(start: Path | None) -> tuple[Path, Any] | None:
 def _tool_table(path: Path) -> dict[str, Any] | None:
     """The ``[tool]`` table of a pyproject.toml that may hold ours, else None."""
     raw = path.read_bytes()
-    # A [tool.irshape] table spells "irshape" in the text, unless a quoted key writes a letter of
-    # it as a \u escape: without either, the file is passed over unparsed (most pyproject.toml
-    # files on the way up are some other project's).
-    if b"irshape" not in raw and b"\\u" not in raw and b"\\U" not in raw:
-        return None
+    if not may_hold_our_table(raw):  # most pyproject.toml files on the way up are some other
+        return None  # project's: passed over unparsed, as tomllib costs ~3 ms of a start
     import tomllib  # only a file that may hold our table is parsed
 
     try:
@@ -83,6 +102,23 @@ def _tool_table(path: Path) -> dict[str, Any] | None:
         return None
     tool = data.get("tool")
     return tool if isinstance(tool, dict) else None
+
+
+# The ways TOML can spell a key path tool.irshape: "tool" and "irshape" in one dotted key or table
+# header (`[tool.irshape]`, `[ "tool" . 'irshape' .x]`, `tool.irshape.x = 1`), or "irshape" as a
+# key inside a `[tool]` table or a `tool = {...}` inline table. Keys hold no line breaks.
+# Patterns, not compiled ones: compiled on the first pyproject.toml that mentions irshape.
+_TOOL_DOT_IRSHAPE = rb"""tool["']?[ \t]*\.[ \t]*["']?irshape"""
+_TOOL_TABLE = rb"""(?m)^[ \t]*(\[[ \t]*["']?tool["']?[ \t]*\]|["']?tool["']?[ \t]*=)"""
+
+
+def may_hold_our_table(raw: bytes) -> bool:
+    """Could this pyproject.toml text define ``tool.irshape``? False only when it surely cannot."""
+    if b"\\u" in raw or b"\\U" in raw:  # a quoted key may write a letter as an escape
+        return True
+    if b"irshape" not in raw:
+        return False
+    return re.search(_TOOL_DOT_IRSHAPE, raw) is not None or re.search(_TOOL_TABLE, raw) is not None
 
 
 def load_config(path: Path) -> Config:
@@ -158,14 +194,29 @@ def parse_table(table: Mapping[str, Any], path: Path | None = None) -> Config:
     return Config(path=path, **values)
 
 
-class Settings(NamedTuple):
+class Settings(FrozenRecord):
     """What one run uses: the configuration with the command line on top."""
 
+    __slots__ = ("config_path", "exclude", "format", "selection", "strict")
     selection: Selection
     exclude: tuple[Glob, ...]
     format: str
     strict: bool
-    config_path: Path | None = None
+    config_path: Path | None
+
+    def __init__(
+        self,
+        selection: Selection,
+        exclude: tuple[Glob, ...],
+        format: str,
+        strict: bool,
+        config_path: Path | None = None,
+    ) -> None:
+        _set(self, "selection", selection)
+        _set(self, "exclude", exclude)
+        _set(self, "format", format)
+        _set(self, "strict", strict)
+        _set(self, "config_path", config_path)
 
 
 def resolve(

@@ -8,8 +8,11 @@ Every finding is produced from a :class:`Rule` of the registry in :mod:`irshape.
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass, fields, replace
-from typing import Any, NamedTuple
+from typing import Any
+
+from irshape.record import FrozenRecord
+
+_set = object.__setattr__  # FrozenRecord refuses plain assignment
 
 
 class Severity(enum.StrEnum):
@@ -22,23 +25,41 @@ class Severity(enum.StrEnum):
         return {"error": 2, "warning": 1, "info": 0}[self.value]
 
 
-@dataclass(frozen=True, slots=True)
-class Location:
+class Location(FrozenRecord):
     """Where a finding points: a file, a line, and the layer it concerns (if any)."""
 
+    __slots__ = ("column", "layer_id", "layer_name", "layer_type", "layer_version", "line", "path")
     path: str
-    line: int | None = None
-    column: int = 1
-    layer_id: str | None = None
-    layer_name: str | None = None
-    layer_type: str | None = None
-    layer_version: str | None = None
+    line: int | None
+    column: int
+    layer_id: str | None
+    layer_name: str | None
+    layer_type: str | None
+    layer_version: str | None
+
+    def __init__(
+        self,
+        path: str,
+        line: int | None = None,
+        column: int = 1,
+        layer_id: str | None = None,
+        layer_name: str | None = None,
+        layer_type: str | None = None,
+        layer_version: str | None = None,
+    ) -> None:
+        _set(self, "path", path)
+        _set(self, "line", line)
+        _set(self, "column", column)
+        _set(self, "layer_id", layer_id)
+        _set(self, "layer_name", layer_name)
+        _set(self, "layer_type", layer_type)
+        _set(self, "layer_version", layer_version)
 
     def at_line(self, line: int | None) -> Location:
         if line is None:
             return self
         if type(self) is not Location:  # a Diagnostic keeps its own fields
-            return replace(self, line=line)
+            return self.replace(line=line)
         # Directly, not with replace(): called for every Const and convolution of a model.
         return Location(
             self.path,
@@ -51,18 +72,47 @@ class Location:
         )
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
 class Diagnostic(Location):
     """One finding, at its location. ``declared``/``expected`` carry the values compared."""
 
+    __slots__ = ("axis", "code", "declared", "expected", "message", "port", "related", "severity")
     code: str
     severity: Severity
     message: str
-    port: str | None = None
-    axis: int | None = None
-    declared: Any = None
-    expected: Any = None
-    related: tuple[str, ...] = ()
+    port: str | None
+    axis: int | None
+    declared: Any
+    expected: Any
+    related: tuple[str, ...]
+
+    def __init__(
+        self,
+        path: str,
+        line: int | None = None,
+        column: int = 1,
+        layer_id: str | None = None,
+        layer_name: str | None = None,
+        layer_type: str | None = None,
+        layer_version: str | None = None,
+        *,
+        code: str,
+        severity: Severity,
+        message: str,
+        port: str | None = None,
+        axis: int | None = None,
+        declared: Any = None,
+        expected: Any = None,
+        related: tuple[str, ...] = (),
+    ) -> None:
+        Location.__init__(self, path, line, column, layer_id, layer_name, layer_type, layer_version)
+        _set(self, "code", code)
+        _set(self, "severity", severity)
+        _set(self, "message", message)
+        _set(self, "port", port)
+        _set(self, "axis", axis)
+        _set(self, "declared", declared)
+        _set(self, "expected", expected)
+        _set(self, "related", related)
 
     @property
     def rule(self) -> Rule:
@@ -94,10 +144,10 @@ class Diagnostic(Location):
         return out
 
 
-# A NamedTuple rather than a frozen dataclass, whose class costs ~1 ms of every start-up.
-class Rule(NamedTuple):
+class Rule(FrozenRecord):
     """One diagnostic code: its template and its documentation (what, why, fix)."""
 
+    __slots__ = ("code", "example", "fix", "name", "severity", "summary", "template", "why")
     code: str
     name: str
     severity: Severity
@@ -105,7 +155,27 @@ class Rule(NamedTuple):
     summary: str
     why: str
     fix: str
-    example: str = ""
+    example: str
+
+    def __init__(
+        self,
+        code: str,
+        name: str,
+        severity: Severity,
+        template: str,
+        summary: str,
+        why: str,
+        fix: str,
+        example: str = "",
+    ) -> None:
+        _set(self, "code", code)
+        _set(self, "name", name)
+        _set(self, "severity", severity)
+        _set(self, "template", template)
+        _set(self, "summary", summary)
+        _set(self, "why", why)
+        _set(self, "fix", fix)
+        _set(self, "example", example)
 
     def __call__(
         self,
@@ -124,7 +194,13 @@ class Rule(NamedTuple):
         loc = where.at_line(line)
         values = {"port": port, "axis": axis, "declared": declared, "expected": expected, **args}
         return Diagnostic(
-            **{name: getattr(loc, name) for name in _LOCATION_FIELDS},
+            loc.path,
+            loc.line,
+            loc.column,
+            loc.layer_id,
+            loc.layer_name,
+            loc.layer_type,
+            loc.layer_version,
             code=self.code,
             severity=severity or self.severity,
             message=self.template.format_map(_Args({k: _bounded(k, v) for k, v in values.items()})),
@@ -135,8 +211,6 @@ class Rule(NamedTuple):
             related=related,
         )
 
-
-_LOCATION_FIELDS = tuple(f.name for f in fields(Location))
 
 # A message quotes values from the file, which may be huge (a 10 MB attribute): each is cut to
 # _QUOTE_MAX characters. The arguments a check composes (a reason, a consequence, a list of

@@ -10,7 +10,10 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass
+
+from irshape.record import FrozenRecord
+
+_set = object.__setattr__  # FrozenRecord refuses plain assignment
 
 INF = 2**63 - 1
 
@@ -41,12 +44,16 @@ def _clip_times(a: int, b: int) -> int:
     return a * b
 
 
-@dataclass(frozen=True, slots=True)
-class Dim:
+class Dim(FrozenRecord):
     """One dimension: the interval ``[lo, hi]``; ``hi == INF`` means unbounded."""
 
+    __slots__ = ("hi", "lo")
     lo: int
     hi: int
+
+    def __init__(self, lo: int, hi: int) -> None:
+        _set(self, "lo", lo)
+        _set(self, "hi", hi)
 
     # -- construction, as OpenVINO's Dimension constructors do it --------------------------
 

@@ -14,10 +14,13 @@ from contextlib import suppress
 from fnmatch import fnmatchcase
 from functools import lru_cache, partial
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any
 
 from irshape.api import check_file
+from irshape.record import FrozenRecord
 from irshape.results import FileReport
+
+_set = object.__setattr__  # FrozenRecord refuses plain assignment
 
 # Directories a walk never enters: version control, virtual environments, caches.
 DEFAULT_EXCLUDE = (
@@ -108,11 +111,16 @@ def glob_matches(pattern: str, path: str) -> bool:
     return _glob_regex(pattern).fullmatch(path) is not None
 
 
-class Glob(NamedTuple):  # not a dataclass: see irshape.config
+class Glob(FrozenRecord):
     """A glob and the directory its relative paths start from."""
 
+    __slots__ = ("base", "pattern")
     pattern: str
     base: Path
+
+    def __init__(self, pattern: str, base: Path) -> None:
+        _set(self, "pattern", pattern)
+        _set(self, "base", base)
 
     def matches(self, path: Path | str) -> bool:
         return glob_matches(self.pattern, relative_posix(path, self.base))
@@ -130,9 +138,14 @@ def relative_posix(path: Path | str, base: Path) -> str:
 # --- collecting ---------------------------------------------------------------------------------
 
 
-class Collected(NamedTuple):
+class Collected(FrozenRecord):
+    __slots__ = ("excluded", "files")
     files: list[Path]
     excluded: list[Path]
+
+    def __init__(self, files: list[Path], excluded: list[Path]) -> None:
+        _set(self, "files", files)
+        _set(self, "excluded", excluded)
 
 
 def collect_files(paths: Iterable[Path | str], exclude: Sequence[Glob] = ()) -> Collected:

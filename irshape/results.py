@@ -2,27 +2,45 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from irshape.diagnostics import Diagnostic, Severity
 from irshape.dims import PartialShape
+from irshape.record import Record
 
 if TYPE_CHECKING:
     from irshape.fix import DimEdit
 
 
-@dataclass(slots=True)
-class LayerResult:
+class LayerResult(Record):
     """A layer irshape read; ``outputs`` holds the inferred output shapes of a known op."""
 
+    __slots__ = ("checked", "layer_id", "line", "name", "outputs", "type", "version")
     layer_id: str | None
     name: str | None
     type: str | None
     version: str | None
     line: int
-    checked: bool = False  # True for the ops irshape validates and infers
-    outputs: list[PartialShape] = field(default_factory=list)
+    checked: bool  # True for the ops irshape validates and infers
+    outputs: list[PartialShape]
+
+    def __init__(
+        self,
+        layer_id: str | None,
+        name: str | None,
+        type: str | None,
+        version: str | None,
+        line: int,
+        checked: bool = False,
+        outputs: list[PartialShape] | None = None,
+    ) -> None:
+        self.layer_id = layer_id
+        self.name = name
+        self.type = type
+        self.version = version
+        self.line = line
+        self.checked = checked
+        self.outputs = [] if outputs is None else outputs
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -35,15 +53,29 @@ class LayerResult:
         }
 
 
-@dataclass(slots=True)
-class FileReport:
+class FileReport(Record):
     """All findings of one file, and the layers read from it."""
 
+    __slots__ = ("diagnostics", "diff", "fixes", "layers", "path")
     path: str
-    diagnostics: list[Diagnostic] = field(default_factory=list)
-    layers: list[LayerResult] = field(default_factory=list)
-    fixes: list[DimEdit] = field(default_factory=list)  # with --fix: written; with --diff: proposed
-    diff: str = ""  # with --diff: the unified diff --fix would apply
+    diagnostics: list[Diagnostic]
+    layers: list[LayerResult]
+    fixes: list[DimEdit]  # with --fix: written; with --diff: proposed
+    diff: str  # with --diff: the unified diff --fix would apply
+
+    def __init__(
+        self,
+        path: str,
+        diagnostics: list[Diagnostic] | None = None,
+        layers: list[LayerResult] | None = None,
+        fixes: list[DimEdit] | None = None,
+        diff: str = "",
+    ) -> None:
+        self.path = path
+        self.diagnostics = [] if diagnostics is None else diagnostics
+        self.layers = [] if layers is None else layers
+        self.fixes = [] if fixes is None else fixes
+        self.diff = diff
 
     def _with(self, severity: Severity) -> list[Diagnostic]:
         return [d for d in self.diagnostics if d.severity is severity]

@@ -1,8 +1,10 @@
 """Op schemas as data, and the one generic validator that reads them.
 
 Each ``schemas/<Op>-<version>.toml`` (installed as the ``irshape.schemas`` package) declares an
-op's inputs, attributes, defaults, value ranges and kernel layout. This module turns a layer's
-``<data>`` attributes into typed values and findings; it knows no op by name.
+op's inputs, attributes, defaults, value ranges and kernel layout. At run time they are read
+from ``schemas/_compiled.py``, the same data as literals (regenerated from the TOML files by
+``python tools/compile_schemas.py``). This module turns a layer's ``<data>`` attributes into
+typed values and findings; it knows no op by name.
 """
 
 from __future__ import annotations
@@ -11,39 +13,89 @@ import functools
 import os
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any
 
 from irshape import rules
 from irshape.diagnostics import Diagnostic, Location
 from irshape.ir.values import ListSyntaxError, parse_int_list
+from irshape.record import FrozenRecord
+
+_set = object.__setattr__  # FrozenRecord refuses plain assignment
 
 AttrValue = tuple[int, ...] | str
 
 
-# NamedTuples and a plain class, not dataclasses: their classes are built at every start-up,
-# where a frozen dataclass costs ~1 ms (it compiles its methods) and a NamedTuple ~0.1 ms.
+# Records and a plain class, not dataclasses or NamedTuples: see irshape.record.
 
 
-class AttributeSpec(NamedTuple):
+class AttributeSpec(FrozenRecord):
+    __slots__ = ("case_insensitive", "default", "length", "min", "name", "spec_required", "type", "values")
     name: str
     type: str  # "int_list" or "enum"
     default: int | str
-    length: str | None = None  # "spatial": one value per spatial axis
-    min: int | None = None
-    spec_required: bool = False  # the spec says "Required: yes" although OpenVINO defaults it
-    values: tuple[str, ...] = ()
-    case_insensitive: bool = False
+    length: str | None  # "spatial": one value per spatial axis
+    min: int | None
+    spec_required: bool  # the spec says "Required: yes" although OpenVINO defaults it
+    values: tuple[str, ...]
+    case_insensitive: bool
+
+    def __init__(
+        self,
+        name: str,
+        type: str,
+        default: int | str,
+        length: str | None = None,
+        min: int | None = None,
+        spec_required: bool = False,
+        values: tuple[str, ...] = (),
+        case_insensitive: bool = False,
+    ) -> None:
+        _set(self, "name", name)
+        _set(self, "type", type)
+        _set(self, "default", default)
+        _set(self, "length", length)
+        _set(self, "min", min)
+        _set(self, "spec_required", spec_required)
+        _set(self, "values", values)
+        _set(self, "case_insensitive", case_insensitive)
 
 
-class InputSpec(NamedTuple):
+class InputSpec(FrozenRecord):
+    __slots__ = ("element_types", "layout", "name", "optional", "ranks")
     name: str
     layout: str
-    ranks: tuple[int, ...] | None = None
-    optional: bool = False
-    element_types: str | None = None
+    ranks: tuple[int, ...] | None
+    optional: bool
+    element_types: str | None
+
+    def __init__(
+        self,
+        name: str,
+        layout: str,
+        ranks: tuple[int, ...] | None = None,
+        optional: bool = False,
+        element_types: str | None = None,
+    ) -> None:
+        _set(self, "name", name)
+        _set(self, "layout", layout)
+        _set(self, "ranks", ranks)
+        _set(self, "optional", optional)
+        _set(self, "element_types", element_types)
 
 
-class OpSchema(NamedTuple):
+class OpSchema(FrozenRecord):
+    __slots__ = (
+        "attributes",
+        "data_and_kernel_types",
+        "family",
+        "inputs",
+        "kernel_layout",
+        "legacy_attributes",
+        "op",
+        "opsets",
+        "spec",
+        "version",
+    )
     op: str
     version: int
     family: str
@@ -52,8 +104,32 @@ class OpSchema(NamedTuple):
     inputs: tuple[InputSpec, ...]
     attributes: dict[str, AttributeSpec]
     legacy_attributes: dict[str, str]
-    data_and_kernel_types: str = "numeric"
-    spec: str = ""
+    data_and_kernel_types: str
+    spec: str
+
+    def __init__(
+        self,
+        op: str,
+        version: int,
+        family: str,
+        opsets: tuple[int, int],
+        kernel_layout: tuple[str, ...],
+        inputs: tuple[InputSpec, ...],
+        attributes: dict[str, AttributeSpec],
+        legacy_attributes: dict[str, str],
+        data_and_kernel_types: str = "numeric",
+        spec: str = "",
+    ) -> None:
+        _set(self, "op", op)
+        _set(self, "version", version)
+        _set(self, "family", family)
+        _set(self, "opsets", opsets)
+        _set(self, "kernel_layout", kernel_layout)
+        _set(self, "inputs", inputs)
+        _set(self, "attributes", attributes)
+        _set(self, "legacy_attributes", legacy_attributes)
+        _set(self, "data_and_kernel_types", data_and_kernel_types)
+        _set(self, "spec", spec)
 
     @property
     def name(self) -> str:
@@ -86,10 +162,8 @@ class OpSchema(NamedTuple):
         return version in {f"opset{n}" for n in range(lo, hi + 1)}
 
 
-def _load(text: str) -> OpSchema:
-    import tomllib  # here, not at the top: a run that meets no known op never reads a schema
-
-    raw: dict[str, Any] = tomllib.loads(text)
+def _load(raw: dict[str, Any]) -> OpSchema:
+    """The schema from a file's parsed TOML."""
     attributes = {
         name: AttributeSpec(
             name=name,
@@ -144,8 +218,23 @@ def _schema_files() -> dict[str, str]:
 
 
 @functools.cache
+def _compiled() -> dict[str, dict[str, Any]]:
+    """File name -> parsed TOML, from ``schemas/_compiled.py`` (``python tools/compile_schemas.py``
+    writes it): a module of literals loads from bytecode, where tomllib costs ms at every start."""
+    from importlib import import_module
+
+    compiled: dict[str, dict[str, Any]] = import_module("irshape.schemas._compiled").SCHEMAS
+    return compiled
+
+
+@functools.cache
 def _schema_by_file(file_name: str) -> OpSchema:
-    return _load((_schema_dir() / file_name).read_text("utf-8"))
+    raw = _compiled().get(file_name)
+    if raw is None:  # a schema added without recompiling (tests/test_schema_compiled.py fails)
+        import tomllib
+
+        raw = tomllib.loads((_schema_dir() / file_name).read_text("utf-8"))
+    return _load(raw)
 
 
 @functools.lru_cache(maxsize=1024)  # asked for every layer; a file has few types

@@ -10,14 +10,15 @@ IRS105`` reports every IRS1xx but IRS105, ``--ignore IRS1 --select IRS105`` only
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import replace
 from pathlib import Path
-from typing import NamedTuple
 
 from irshape import rules
 from irshape.diagnostics import Diagnostic, Severity
 from irshape.files import Glob
+from irshape.record import FrozenRecord
 from irshape.results import FileReport, LayerResult
+
+_set = object.__setattr__  # FrozenRecord refuses plain assignment
 
 ALL = "ALL"
 
@@ -55,12 +56,23 @@ def _match_length(code: str, selectors: Iterable[str]) -> int:
     return best
 
 
-class Selection(NamedTuple):  # not a dataclass: see irshape.config
+class Selection(FrozenRecord):
     """The codes to report: ``select`` minus ``ignore``, minus ``per_file_ignores`` per file."""
 
-    select: tuple[str, ...] = (ALL,)
-    ignore: tuple[str, ...] = ()
-    per_file_ignores: tuple[tuple[Glob, tuple[str, ...]], ...] = ()
+    __slots__ = ("ignore", "per_file_ignores", "select")
+    select: tuple[str, ...]
+    ignore: tuple[str, ...]
+    per_file_ignores: tuple[tuple[Glob, tuple[str, ...]], ...]
+
+    def __init__(
+        self,
+        select: tuple[str, ...] = (ALL,),
+        ignore: tuple[str, ...] = (),
+        per_file_ignores: tuple[tuple[Glob, tuple[str, ...]], ...] = (),
+    ) -> None:
+        _set(self, "select", select)
+        _set(self, "ignore", ignore)
+        _set(self, "per_file_ignores", per_file_ignores)
 
     def selects(self, code: str, path: str | Path | None = None) -> bool:
         if code == rules.INTERNAL_ERROR.code:
@@ -77,7 +89,7 @@ class Selection(NamedTuple):  # not a dataclass: see irshape.config
         what per-file-ignores match."""
         where = report.path if path is None else path
         kept = [d for d in report.diagnostics if self.selects(d.code, where)]
-        return report if len(kept) == len(report.diagnostics) else replace(report, diagnostics=kept)
+        return report if len(kept) == len(report.diagnostics) else report.replace(diagnostics=kept)
 
 
 def fails(diagnostic: Diagnostic, *, strict: bool = False) -> bool:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import tomllib
 from pathlib import Path
 
 import pytest
@@ -9,7 +10,15 @@ from click.testing import CliRunner, Result
 from conv_layers import BAD, WARN
 
 from irshape.cli import main
-from irshape.config import Config, ConfigError, find_config, load_config, parse_table, resolve
+from irshape.config import (
+    Config,
+    ConfigError,
+    find_config,
+    load_config,
+    may_hold_our_table,
+    parse_table,
+    resolve,
+)
 from irshape.selection import ALL
 
 
@@ -185,6 +194,45 @@ def test_invalid_toml_exits_2() -> None:
 def test_broken_pyproject_of_another_tool_is_passed_over(project: Path) -> None:
     pyproject("[tool.black\n")
     assert run("models").exit_code == 1
+
+
+# Every way TOML can spell the key path tool.irshape; the pre-filter that spares tomllib must
+# let each through (tomllib confirms each defines the table).
+TABLE_SPELLINGS = [
+    "[tool.irshape]\nstrict = true\n",
+    "[ tool . irshape ]\nstrict = true\n",
+    "[\"tool\".'irshape']\nstrict = true\n",
+    "[[tool.irshape]]\n",
+    '[tool.irshape.per-file-ignores]\n"a.xml" = ["IRS1"]\n',
+    "tool.irshape.strict = true\n",
+    'tool . "irshape" = { strict = true }\n',
+    "[tool]\nirshape = { strict = true }\n",
+    "[ 'tool' ]\nirshape.strict = true\n",
+    '[tool]\n"irshape".strict = true\n',
+    "tool = { irshape = { strict = true } }\n",
+    '"tool" = {irshape={}}\n',
+    '[tool]\n"irsh\\u0061pe" = {}\n',
+    '[project]\nname = "x"\n[tool.black]\n[tool.irshape]\n',
+]
+
+
+@pytest.mark.parametrize("text", TABLE_SPELLINGS)
+def test_prefilter_lets_every_spelling_of_the_table_through(text: str) -> None:
+    assert "irshape" in tomllib.loads(text)["tool"]
+    assert may_hold_our_table(text.encode())
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '[project]\nname = "irshape"\n[project.scripts]\nirshape = "irshape.cli:main"\n[tool.ruff]\n',
+        '[project]\ndependencies = ["irshape>=0.1"]\n',
+        "[tool.black]\nline-length = 100\n",
+    ],
+)
+def test_prefilter_passes_over_files_without_the_table(text: str) -> None:
+    assert "irshape" not in tomllib.loads(text).get("tool", {})
+    assert not may_hold_our_table(text.encode())
 
 
 def test_parse_table_directly() -> None:

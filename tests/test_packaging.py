@@ -46,6 +46,7 @@ def test_wheel_ships_the_schemas(tmp_path: Path) -> None:
     names = set(zipfile.ZipFile(wheel).namelist())
     for schema in (ROOT / "schemas").glob("*.toml"):
         assert f"irshape/schemas/{schema.name}" in names
+    assert "irshape/schemas/_compiled.py" in names  # what irshape reads them from at run time
     assert "irshape/py.typed" in names
 
 

@@ -67,6 +67,8 @@ ONLY_WHEN_ASKED = (
     "json",
     "hashlib",
     "tempfile",
+    "traceback",  # --debug
+    "dataclasses",  # the records are plain classes (irshape.record)
 )
 
 
@@ -74,15 +76,24 @@ def test_plain_check_imports_only_what_it_uses() -> None:
     assert modules_after_cli("check", "--isolated", str(FIXTURE), watch=ONLY_WHEN_ASKED) == []
 
 
-def test_tomllib_only_for_a_config_or_a_schema(tmp_path: Path) -> None:
-    """A file with no op irshape has a schema for, and no configuration: no TOML is parsed."""
-    xml = tmp_path / "no_conv.xml"
-    xml.write_text(
-        '<net name="n" version="11"><layers>'
-        '<layer id="0" name="x" type="Parameter" version="opset1"><data shape="1" element_type="f32"/>'
-        '<output><port id="0" precision="FP32"><dim>1</dim></port></output></layer>'
-        '<layer id="1" name="y" type="Result" version="opset1">'
-        '<input><port id="0" precision="FP32"><dim>1</dim></port></input></layer>'
-        '</layers><edges><edge from-layer="0" from-port="0" to-layer="1" to-port="0"/></edges></net>'
-    )
-    assert modules_after_cli("check", "--isolated", str(xml), watch=("tomllib",)) == []
+NO_CONV = (
+    '<net name="n" version="11"><layers>'
+    '<layer id="0" name="x" type="Parameter" version="opset1"><data shape="1" element_type="f32"/>'
+    '<output><port id="0" precision="FP32"><dim>1</dim></port></output></layer>'
+    '<layer id="1" name="y" type="Result" version="opset1">'
+    '<input><port id="0" precision="FP32"><dim>1</dim></port></input></layer>'
+    '</layers><edges><edge from-layer="0" from-port="0" to-layer="1" to-port="0"/></edges></net>'
+)
+
+
+@pytest.mark.parametrize("has_conv", [False, True], ids=["no-conv", "conv"])
+def test_tomllib_only_for_a_config(tmp_path: Path, has_conv: bool) -> None:
+    """No configuration: no TOML is parsed. A file with conv ops reads their schemas from
+    schemas/_compiled.py, never from the TOML; a file with none reads no schema at all."""
+    xml = FIXTURE
+    if not has_conv:
+        xml = tmp_path / "no_conv.xml"
+        xml.write_text(NO_CONV)
+    watch = ("tomllib", "irshape.schemas._compiled")
+    read = ["irshape.schemas._compiled"] if has_conv else []
+    assert modules_after_cli("check", "--isolated", str(xml), watch=watch) == read

@@ -18,10 +18,9 @@ import functools
 import re
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass, field
 from itertools import chain
 from operator import attrgetter
-from typing import NamedTuple, TypeGuard
+from typing import TypeGuard
 
 from irshape import rules
 from irshape.check.layer import TensorInfo
@@ -38,6 +37,7 @@ from irshape.ir import element_types
 from irshape.ir.model import Document, DocumentKind, Edge, Layer, Port
 from irshape.ir.values import ListSyntaxError, parse_int_list
 from irshape.ir.weights import Weights, WeightsError, bytes_needed, element_count
+from irshape.record import Record
 from irshape.schema import OpSchema, find_schema
 
 Report = Callable[[Diagnostic], None]
@@ -212,40 +212,80 @@ EdgeEnds = tuple[Layer | None, Layer | None, Port | None, Port | None]
 Source = tuple[Layer, Port]  # the producer layer and the output port an edge feeds an input from
 
 
-@dataclass(slots=True)
-class Suspects:
+class Suspects(Record):
     """The layers a check must look at, in file order: the survey of the graph finds nothing
     for the check to report in the others (so most checks look at no layer at all)."""
 
-    attributes: list[Layer] = field(default_factory=list)  # an attribute or id to look at
-    precisions: list[Layer] = field(default_factory=list)  # an output precision naming no type
-    unfed: list[Layer] = field(default_factory=list)  # an input no edge names
-    edge_precisions: list[Layer] = field(default_factory=list)  # an input precision unlike its source's
+    __slots__ = ("attributes", "edge_precisions", "precisions", "unfed")
+    attributes: list[Layer]  # an attribute or id to look at
+    precisions: list[Layer]  # an output precision naming no type
+    unfed: list[Layer]  # an input no edge names
+    edge_precisions: list[Layer]  # an input precision unlike its source's
+
+    def __init__(
+        self,
+        attributes: list[Layer] | None = None,
+        precisions: list[Layer] | None = None,
+        unfed: list[Layer] | None = None,
+        edge_precisions: list[Layer] | None = None,
+    ) -> None:
+        self.attributes = [] if attributes is None else attributes
+        self.precisions = [] if precisions is None else precisions
+        self.unfed = [] if unfed is None else unfed
+        self.edge_precisions = [] if edge_precisions is None else edge_precisions
 
 
-@dataclass(slots=True)
-class Graph:
+class Graph(Record):
     """The layers and edges of a document, indexed by the ids OpenVINO compares.
 
     Ids are normalised once, here: the checks and the walk look ports up by the port object.
     """
 
+    __slots__ = (
+        "built",
+        "document",
+        "ends",
+        "fed",
+        "keys",
+        "layers",
+        "links",
+        "misdirected",
+        "producers",
+        "sources",
+        "suspects",
+        "types",
+    )
     document: Document
-    layers: dict[str, Layer] = field(default_factory=dict)  # the first layer with each id
-    keys: dict[int, str] = field(default_factory=dict)  # id(layer) -> its id_key, every layer
-    ends: list[EdgeEnds] = field(default_factory=list)  # one a document edge, in order
+    layers: dict[str, Layer]  # the first layer with each id
+    keys: dict[int, str]  # id(layer) -> its id_key, every layer
+    ends: list[EdgeEnds]  # one a document edge, in order
     # id(input port) -> the first edge into it whose both ends exist, for every layer's ports
     # (a duplicate layer's or port's id names the same input as the first one's)
-    sources: dict[int, Source] = field(default_factory=dict)
-    fed: set[int] = field(default_factory=set)  # id(input port) of the ports some edge names
-    suspects: Suspects = field(default_factory=lambda: Suspects())
+    sources: dict[int, Source]
+    fed: set[int]  # id(input port) of the ports some edge names
+    suspects: Suspects
     # (producer id, consumer id) of the edge that gives an input its source, in file order
-    links: list[tuple[str, str]] = field(default_factory=list)
+    links: list[tuple[str, str]]
     # edges into a layer whose to-port it does not declare (IRS407), by layer id
-    misdirected: dict[str, int] = field(default_factory=lambda: defaultdict(int))
-    producers: dict[str, list[str]] = field(default_factory=lambda: defaultdict(list))
-    built: set[str] = field(default_factory=set)  # the layers OpenVINO builds
-    types: set[str | None] = field(default_factory=set)  # the layer types the file has
+    misdirected: defaultdict[str, int]
+    producers: defaultdict[str, list[str]]
+    built: set[str]  # the layers OpenVINO builds
+    types: set[str | None]  # the layer types the file has
+
+    def __init__(self, document: Document) -> None:
+        """An empty index of ``document``: :func:`build_graph` fills it."""
+        self.document = document
+        self.layers = {}
+        self.keys = {}
+        self.ends = []
+        self.sources = {}
+        self.fed = set()
+        self.suspects = Suspects()
+        self.links = []
+        self.misdirected = defaultdict(int)
+        self.producers = defaultdict(list)
+        self.built = set()
+        self.types = set()
 
     @property
     def is_net(self) -> bool:
@@ -1121,11 +1161,20 @@ def compare_precision(layer: Layer, element_type: str | None, where: Location, r
 # --- Const and the .bin -----------------------------------------------------------------------
 
 
-class _ConstData(NamedTuple):  # a tuple: made once a Const, and faster to make than a dataclass
+class _ConstData(Record):  # made once a Const
+    __slots__ = ("element_type", "offset", "shape", "size")
     element_type: str | None
     shape: tuple[int, ...] | None
     offset: int | None
     size: int | None
+
+    def __init__(
+        self, element_type: str | None, shape: tuple[int, ...] | None, offset: int | None, size: int | None
+    ) -> None:
+        self.element_type = element_type
+        self.shape = shape
+        self.offset = offset
+        self.size = size
 
 
 def const_tensor(layer: Layer, where: Location, weights: Weights, report: Report) -> TensorInfo:

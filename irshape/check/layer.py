@@ -7,7 +7,6 @@ output shape unknowable (a wrong rank, a bad output_shape length) stops only the
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
 
 from irshape import rules
@@ -15,6 +14,7 @@ from irshape.diagnostics import Diagnostic, Location
 from irshape.dims import DYNAMIC, PartialShape, static_shape
 from irshape.ir import element_types
 from irshape.ir.model import Layer
+from irshape.record import Record
 from irshape.schema import (
     OpSchema,
     ParsedAttributes,
@@ -29,15 +29,29 @@ from irshape.shapes.forward import infer_forward
 Report = Callable[[Diagnostic], None]
 
 
-@dataclass(slots=True)
-class TensorInfo:
+class TensorInfo(Record):
     """What is known of a tensor flowing into a layer."""
 
+    __slots__ = ("element_type", "shape", "value", "value_reported", "value_unknown")
     shape: PartialShape
-    element_type: str | None = None  # an OpenVINO element type name; None when unknown
-    value: tuple[int, ...] | None = None  # a Const's integer value, when it could be read
-    value_unknown: str | None = None  # why the value is not known
-    value_reported: bool = False  # ...and that reason is already a finding of its own
+    element_type: str | None  # an OpenVINO element type name; None when unknown
+    value: tuple[int, ...] | None  # a Const's integer value, when it could be read
+    value_unknown: str | None  # why the value is not known
+    value_reported: bool  # ...and that reason is already a finding of its own
+
+    def __init__(
+        self,
+        shape: PartialShape,
+        element_type: str | None = None,
+        value: tuple[int, ...] | None = None,
+        value_unknown: str | None = None,
+        value_reported: bool = False,
+    ) -> None:
+        self.shape = shape
+        self.element_type = element_type
+        self.value = value
+        self.value_unknown = value_unknown
+        self.value_reported = value_reported
 
 
 # A model repeats its convolutions: the same attributes on inputs of the same shapes. A check

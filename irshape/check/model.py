@@ -16,10 +16,8 @@ declared inputs explain is not reported again but listed in the origin's ``relat
 from __future__ import annotations
 
 import gc
-import traceback
 from collections import defaultdict
 from collections.abc import Callable
-from dataclasses import dataclass, field, replace
 from typing import Any
 
 from irshape import rules
@@ -30,6 +28,7 @@ from irshape.dims import PartialShape
 from irshape.ir import element_types
 from irshape.ir.model import Document, Layer, Port
 from irshape.ir.weights import Weights
+from irshape.record import Record
 from irshape.results import LayerResult
 from irshape.schema import OpSchema, find_schema
 from irshape.shapes.conv_arith import Inference
@@ -118,13 +117,18 @@ def check_document(
     return results
 
 
-@dataclass(slots=True)
-class _Origin:
+class _Origin(Record):
     """A finding where declared dims first differ from OpenVINO's, and who repeats them."""
 
+    __slots__ = ("findings", "inheritors", "owner")
     findings: list[Diagnostic]
     owner: str
-    inheritors: list[str] = field(default_factory=list)
+    inheritors: list[str]
+
+    def __init__(self, findings: list[Diagnostic], owner: str, inheritors: list[str] | None = None) -> None:
+        self.findings = findings
+        self.owner = owner
+        self.inheritors = [] if inheritors is None else inheritors
 
     def inherit(self, label: str) -> None:
         if label != self.owner and label not in self.inheritors:
@@ -139,13 +143,12 @@ class _Origin:
             shown += f" and {len(related) - _INHERITORS_SHOWN} more"
         note = f"; {len(related)} layer(s) downstream repeat these declared dims: {shown}"
         first, *rest = self.findings
-        return [replace(first, message=first.message + note, related=related)] + [
-            replace(d, related=related) for d in rest
+        return [first.replace(message=first.message + note, related=related)] + [
+            d.replace(related=related) for d in rest
         ]
 
 
-@dataclass(slots=True)
-class _Tensor:
+class _Tensor(Record):
     """One output of a visited layer: OpenVINO's tensor, and the origin of wrong declared dims.
 
     ``guess`` says why the shape is not OpenVINO's (an op irshape does not infer, a layer
@@ -153,9 +156,17 @@ class _Tensor:
     or inferred from such shapes.
     """
 
+    __slots__ = ("guess", "info", "origin")
     info: TensorInfo
-    origin: _Origin | None = None
-    guess: str | None = "not visited"
+    origin: _Origin | None
+    guess: str | None
+
+    def __init__(
+        self, info: TensorInfo, origin: _Origin | None = None, guess: str | None = "not visited"
+    ) -> None:
+        self.info = info
+        self.origin = origin
+        self.guess = guess
 
 
 class _Walker:
@@ -211,6 +222,8 @@ class _Walker:
         except Exception as exc:
             summary = f"{type(exc).__name__}: {exc}".splitlines()[0][:200]
             if self.debug:
+                import traceback  # here: ~2 ms of every start-up otherwise, for --debug only
+
                 summary += "\n" + traceback.format_exc()
             where = self.graph.where(layer) if layer is not None else Location(self.document.path)
             self.found.append(rules.INTERNAL_ERROR(where, summary=summary))
@@ -243,7 +256,7 @@ class _Walker:
         layer = self.graph.layers.get(g.id_key(d.layer_id))
         if layer is None or self.graph.is_built(layer):
             return d
-        return replace(d, message=d.message + _UNBUILT_NOTE)
+        return d.replace(message=d.message + _UNBUILT_NOTE)
 
     def _graph_order(self) -> list[Layer]:
         """Producers before consumers (Kahn's algorithm); layers on cycles last, in file order."""
@@ -515,4 +528,4 @@ def _as_declared(port: Port, info: TensorInfo) -> TensorInfo:
     shape = g.declared_shape(port)
     if shape is None:
         return info
-    return replace(info, shape=shape)
+    return info.replace(shape=shape)

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from enum import StrEnum
 from pathlib import Path
 
 from irshape.diagnostics import Location
+from irshape.record import Record
 
 
 class DocumentKind(StrEnum):
@@ -14,32 +14,84 @@ class DocumentKind(StrEnum):
     FRAGMENT = "fragment"  # bare <layer> elements, as the spec examples write them
 
 
-@dataclass(slots=True)
-class Port:
+class Port(Record):
+    __slots__ = ("dim_lines", "dims", "id", "index", "line", "precision")
     id: str
     index: int  # position among the layer's <input> or <output> ports: OpenVINO's port index
     line: int
     dims: tuple[int, ...] | None  # None when a <dim> could not be read (already reported)
-    dim_lines: tuple[int, ...] | range = ()  # the reader stores consecutive lines as a range
-    precision: str | None = None
+    dim_lines: tuple[int, ...] | range  # the reader stores consecutive lines as a range
+    precision: str | None
+
+    def __init__(
+        self,
+        id: str,
+        index: int,
+        line: int,
+        dims: tuple[int, ...] | None,
+        dim_lines: tuple[int, ...] | range = (),
+        precision: str | None = None,
+    ) -> None:
+        self.id = id
+        self.index = index
+        self.line = line
+        self.dims = dims
+        self.dim_lines = dim_lines
+        self.precision = precision
 
     def dim_line(self, axis: int) -> int:
         return self.dim_lines[axis] if axis < len(self.dim_lines) else self.line
 
 
-@dataclass(slots=True)
-class Layer:
+class Layer(Record):
+    __slots__ = (
+        "data",
+        "data_line",
+        "has_data",
+        "id",
+        "inputs",
+        "line",
+        "name",
+        "outputs",
+        "type",
+        "version",
+    )
     id: str | None
     name: str | None
     type: str | None
     version: str | None
     line: int
-    data: dict[str, str] = field(default_factory=dict)  # the attributes of <data>: read-only, the
-    # reader shares one dict among the layers whose <data> says the same
-    data_line: int | None = None
-    has_data: bool = False
-    inputs: list[Port] = field(default_factory=list)
-    outputs: list[Port] = field(default_factory=list)
+    # the attributes of <data>: read-only, the reader shares one dict among the layers whose
+    # <data> says the same
+    data: dict[str, str]
+    data_line: int | None
+    has_data: bool
+    inputs: list[Port]
+    outputs: list[Port]
+
+    def __init__(
+        self,
+        id: str | None,
+        name: str | None,
+        type: str | None,
+        version: str | None,
+        line: int,
+        data: dict[str, str] | None = None,
+        data_line: int | None = None,
+        has_data: bool = False,
+        inputs: list[Port] | None = None,
+        outputs: list[Port] | None = None,
+    ) -> None:
+        self.id = id
+        self.name = name
+        self.type = type
+        self.version = version
+        self.line = line
+        self.data = {} if data is None else data
+        self.data_line = data_line
+        self.has_data = has_data
+        self.inputs = [] if inputs is None else inputs
+        self.outputs = [] if outputs is None else outputs
 
     def location(self, path: str) -> Location:
         return Location(path, self.line, 1, self.id, self.name, self.type, self.version)  # positional: faster
@@ -51,24 +103,49 @@ class Layer:
         return next((p for p in self.outputs if p.id == port_id), None)
 
 
-@dataclass(slots=True)
-class Edge:
+class Edge(Record):
+    __slots__ = ("from_layer", "from_port", "line", "to_layer", "to_port")
     from_layer: str
     from_port: str
     to_layer: str
     to_port: str
     line: int
 
+    def __init__(self, from_layer: str, from_port: str, to_layer: str, to_port: str, line: int) -> None:
+        self.from_layer = from_layer
+        self.from_port = from_port
+        self.to_layer = to_layer
+        self.to_port = to_port
+        self.line = line
 
-@dataclass(slots=True)
-class Document:
+
+class Document(Record):
+    __slots__ = ("edges", "kind", "layers", "line", "path", "source", "version")
     path: str
     kind: DocumentKind
-    version: int | None = None  # the <net> version (10 or 11)
-    layers: list[Layer] = field(default_factory=list)
-    edges: list[Edge] = field(default_factory=list)
-    line: int = 1
-    source: Path | None = None  # the .xml on disk, when read from a file
+    version: int | None  # the <net> version (10 or 11)
+    layers: list[Layer]
+    edges: list[Edge]
+    line: int
+    source: Path | None  # the .xml on disk, when read from a file
+
+    def __init__(
+        self,
+        path: str,
+        kind: DocumentKind,
+        version: int | None = None,
+        layers: list[Layer] | None = None,
+        edges: list[Edge] | None = None,
+        line: int = 1,
+        source: Path | None = None,
+    ) -> None:
+        self.path = path
+        self.kind = kind
+        self.version = version
+        self.layers = [] if layers is None else layers
+        self.edges = [] if edges is None else edges
+        self.line = line
+        self.source = source
 
     @property
     def weights_path(self) -> Path | None:

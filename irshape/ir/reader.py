@@ -24,7 +24,6 @@ import re
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -35,6 +34,7 @@ from irshape.diagnostics import Diagnostic, Location, Rule
 from irshape.ir.model import Document, DocumentKind, Edge, Layer, Port
 from irshape.ir.stream import LinedParser, pull_parser
 from irshape.ir.values import parse_port_dim
+from irshape.record import Record
 
 _FRAGMENT_ROOT = "irshape-fragment"
 _CHUNK = 1 << 16
@@ -56,10 +56,14 @@ _ALL_ATTRIBUTES = etree.XPath("@*")
 _intern = sys.intern
 
 
-@dataclass(slots=True)
-class ReadResult:
+class ReadResult(Record):
+    __slots__ = ("diagnostics", "document")
     document: Document | None
-    diagnostics: list[Diagnostic] = field(default_factory=list)
+    diagnostics: list[Diagnostic]
+
+    def __init__(self, document: Document | None, diagnostics: list[Diagnostic] | None = None) -> None:
+        self.document = document
+        self.diagnostics = [] if diagnostics is None else diagnostics
 
 
 Chunks = Callable[[], Iterator[bytes]]  # the file's bytes from its start, each time it is called
@@ -105,14 +109,26 @@ def read_bytes(data: bytes, path: str, *, source: Path | None = None) -> ReadRes
     return _Reader(path, source).read(chunks)
 
 
-@dataclass(slots=True)
-class Rest:
+class Rest(Record):
     """What a second process read of a <net>, from a layer on (see :mod:`irshape.ir.split`)."""
 
+    __slots__ = ("diagnostics", "edges", "error", "layers")
     layers: list[Layer]
     edges: list[Edge] | None
     diagnostics: list[Diagnostic]
     error: tuple[int, str] | None  # an XML syntax error's line and reason
+
+    def __init__(
+        self,
+        layers: list[Layer],
+        edges: list[Edge] | None,
+        diagnostics: list[Diagnostic],
+        error: tuple[int, str] | None,
+    ) -> None:
+        self.layers = layers
+        self.edges = edges
+        self.diagnostics = diagnostics
+        self.error = error
 
 
 class Join(Protocol):

@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import functools
 import re
-from dataclasses import dataclass
+
+from irshape.record import FrozenRecord
+
+_set = object.__setattr__  # FrozenRecord refuses plain assignment
 
 # One field of a list attribute: leading blanks, an optional minus, digits, then anything,
 # which OpenVINO drops ("2.5" -> 2, "2 2" -> 2).
@@ -15,10 +18,14 @@ class ListSyntaxError(ValueError):
     """A list attribute OpenVINO fails to parse; the message is OpenVINO's."""
 
 
-@dataclass(frozen=True, slots=True)
-class IntList:
+class IntList(FrozenRecord):
+    __slots__ = ("dropped", "values")
     values: tuple[int, ...]
-    dropped: str | None = None  # text OpenVINO silently dropped, if any besides blanks
+    dropped: str | None  # text OpenVINO silently dropped, if any besides blanks
+
+    def __init__(self, values: tuple[int, ...], dropped: str | None = None) -> None:
+        _set(self, "values", values)
+        _set(self, "dropped", dropped)
 
 
 def parse_int_list(text: str) -> IntList:

@@ -5,14 +5,17 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, ClassVar, NamedTuple
+from typing import Any, ClassVar
 
 from irshape.files import relative_posix
+from irshape.record import FrozenRecord
 from irshape.results import FileReport
 from irshape.rules import RULES
 
+_set = object.__setattr__  # FrozenRecord refuses plain assignment
 
-class ReportOptions(NamedTuple):  # not a dataclass: see irshape.config
+
+class ReportOptions(FrozenRecord):
     """How to render: the CLI fills these in from its flags; the defaults suit library use.
 
     ``verbosity`` is -2 (nothing), -1 (findings only), 0 (findings and a summary) or 1 (also
@@ -21,11 +24,26 @@ class ReportOptions(NamedTuple):  # not a dataclass: see irshape.config
     (default: the current directory).
     """
 
-    color: bool = False
-    verbosity: int = 0
-    statistics: bool = False
-    strict: bool = False
-    root: Path | None = None
+    __slots__ = ("color", "root", "statistics", "strict", "verbosity")
+    color: bool
+    verbosity: int
+    statistics: bool
+    strict: bool
+    root: Path | None
+
+    def __init__(
+        self,
+        color: bool = False,
+        verbosity: int = 0,
+        statistics: bool = False,
+        strict: bool = False,
+        root: Path | None = None,
+    ) -> None:
+        _set(self, "color", color)
+        _set(self, "verbosity", verbosity)
+        _set(self, "statistics", statistics)
+        _set(self, "strict", strict)
+        _set(self, "root", root)
 
 
 class Reporter:

@@ -8,51 +8,91 @@ result carries the formula that produced it, for messages like
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Any
 
 from irshape import rules
 from irshape.diagnostics import Rule
 from irshape.dims import DYNAMIC, Dim, PartialShape
+from irshape.record import FrozenRecord, Record
+
+_set = object.__setattr__  # FrozenRecord refuses plain assignment
 
 DATA_NON_SPATIAL = 2  # [N, C, spatial...]
 
 Problem = tuple[Rule, dict[str, Any]]
 
 
-@dataclass(frozen=True, slots=True)
-class ConvAttributes:
+class ConvAttributes(FrozenRecord):
     """The attributes with their defaults applied, one value per spatial axis."""
 
+    __slots__ = ("auto_pad", "dilations", "output_padding", "pads_begin", "pads_end", "strides")
     strides: tuple[int, ...]
     dilations: tuple[int, ...]
     pads_begin: tuple[int, ...]
     pads_end: tuple[int, ...]
-    auto_pad: str = "explicit"
-    output_padding: tuple[int, ...] = ()
+    auto_pad: str
+    output_padding: tuple[int, ...]
+
+    def __init__(
+        self,
+        strides: tuple[int, ...],
+        dilations: tuple[int, ...],
+        pads_begin: tuple[int, ...],
+        pads_end: tuple[int, ...],
+        auto_pad: str = "explicit",
+        output_padding: tuple[int, ...] = (),
+    ) -> None:
+        _set(self, "strides", strides)
+        _set(self, "dilations", dilations)
+        _set(self, "pads_begin", pads_begin)
+        _set(self, "pads_end", pads_end)
+        _set(self, "auto_pad", auto_pad)
+        _set(self, "output_padding", output_padding)
 
     @property
     def is_same(self) -> bool:
         return self.auto_pad in ("same_upper", "same_lower")
 
 
-@dataclass(slots=True)
-class Inference:
+class Inference(Record):
     """An inferred output shape, the formula behind each axis, and the pads OpenVINO uses."""
 
+    __slots__ = ("attributes", "formulas", "pads_begin", "pads_end", "problems", "rejected", "shape")
     shape: PartialShape
-    formulas: list[str] = field(default_factory=list)
-    pads_begin: tuple[int, ...] = ()
-    pads_end: tuple[int, ...] = ()
-    problems: list[Problem] = field(default_factory=list)
-    attributes: ConvAttributes | None = None  # the attributes with defaults applied
-    rejected: bool = False  # the layer has an error: OpenVINO builds no output to compare with
+    formulas: list[str]
+    pads_begin: tuple[int, ...]
+    pads_end: tuple[int, ...]
+    problems: list[Problem]
+    attributes: ConvAttributes | None  # the attributes with defaults applied
+    rejected: bool  # the layer has an error: OpenVINO builds no output to compare with
+
+    def __init__(
+        self,
+        shape: PartialShape,
+        formulas: list[str] | None = None,
+        pads_begin: tuple[int, ...] = (),
+        pads_end: tuple[int, ...] = (),
+        problems: list[Problem] | None = None,
+        attributes: ConvAttributes | None = None,
+        rejected: bool = False,
+    ) -> None:
+        self.shape = shape
+        self.formulas = [] if formulas is None else formulas
+        self.pads_begin = pads_begin
+        self.pads_end = pads_end
+        self.problems = [] if problems is None else problems
+        self.attributes = attributes
+        self.rejected = rejected
 
 
-@dataclass(frozen=True, slots=True)
-class Explained:
+class Explained(FrozenRecord):
+    __slots__ = ("dim", "formula")
     dim: Dim
     formula: str
+
+    def __init__(self, dim: Dim, formula: str) -> None:
+        _set(self, "dim", dim)
+        _set(self, "formula", formula)
 
 
 def num_spatial(

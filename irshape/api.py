@@ -46,6 +46,7 @@ def check_file(
     dry_run: DryRunOptions | None = None,
     progress: DryRunProgress | None = None,
     fix: FixMode | None = None,
+    processes: int = 1,
 ) -> FileReport:
     """Check the IR file at ``path`` (its sibling .bin is read for Const values).
 
@@ -56,9 +57,11 @@ def check_file(
     OpenVINO computes and the fixed file is checked; ``report.fixes`` lists the edits. With
     ``fix="diff"`` the file is left alone and ``report.diff`` holds the patch. Nothing is ever
     written without ``fix="write"``.
+
+    With ``processes`` of 2 or more, a large file is read on two processes (same result).
     """
     fixes, diff, problem = _fix(Path(path), fix) if fix is not None else ([], "", None)
-    report = _check(lambda: read_file(path), str(path), debug, dry_run, progress)
+    report = _check(lambda: read_file(path, processes=processes), str(path), debug, dry_run, progress)
     report.fixes, report.diff = fixes, diff
     if problem is not None:
         report.diagnostics.append(rules.FIX_FAILED(Location(str(path)), reason=problem))

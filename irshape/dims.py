@@ -55,6 +55,15 @@ class Dim(FrozenRecord):
         _set(self, "lo", lo)
         _set(self, "hi", hi)
 
+    # Spelled out, not the record's generic ones: shapes compare their dims all the time.
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not Dim:
+            return NotImplemented
+        return self.lo == other.lo and self.hi == other.hi
+
+    def __hash__(self) -> int:  # type: ignore[override]
+        return hash((self.lo, self.hi))
+
     # -- construction, as OpenVINO's Dimension constructors do it --------------------------
 
     @classmethod

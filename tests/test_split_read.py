@@ -109,3 +109,24 @@ def test_a_cut_that_is_no_place_to_start(where: str, tmp_path: Path, monkeypatch
     assert re.search(rb"<layer", path.read_bytes()[cuts[0] : cuts[0] + 6])
     assert _summary(both) == _summary(alone)
     assert len(both.document.layers) == 3_000  # type: ignore[attr-defined]
+
+
+def test_the_cli_splits_one_large_file_with_jobs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``irshape check -j 2 one.xml`` reads it on two processes and reports what -j 1 does."""
+    from click.testing import CliRunner
+
+    from irshape.cli import main
+
+    layers = [_layer(i, dims="x" if i in (5, 2_995) else "") for i in range(3_000)]
+    path = tmp_path / "net.xml"
+    path.write_text(_net(layers, 2_999))
+    monkeypatch.setattr(split, "SPLIT_MIN_BYTES", 1)
+    forks: list[int] = []
+    start = split.start
+    monkeypatch.setattr(split, "start", lambda source: forks.append(1) or start(source))
+    alone = CliRunner().invoke(main, ["check", "--isolated", "-j", "1", str(path)])
+    assert forks == []
+    both = CliRunner().invoke(main, ["check", "--isolated", "-j", "2", str(path)])
+    assert forks == [1]
+    assert both.exit_code == alone.exit_code == 1
+    assert both.stdout == alone.stdout and alone.stdout.count("IRS005") == 2

@@ -16,11 +16,9 @@ from irshape.diagnostics import Diagnostic, Location, Severity
 from irshape.dims import PartialShape, parse_partial_shape
 from irshape.ir.model import Layer, Port
 from irshape.ir.reader import ReadResult, read_bytes, read_file
-from irshape.record import FrozenRecord
+from irshape.record import FrozenRecord, set_field
 from irshape.results import FileReport
 from irshape.schema import find_schema
-
-_set = object.__setattr__  # FrozenRecord refuses plain assignment
 
 if TYPE_CHECKING:
     from irshape.execute.dryrun import DryRunOptions
@@ -146,8 +144,8 @@ class LayerCheck(FrozenRecord):
     diagnostics: list[Diagnostic]
 
     def __init__(self, output_shape: PartialShape | None, diagnostics: list[Diagnostic]) -> None:
-        _set(self, "output_shape", output_shape)
-        _set(self, "diagnostics", diagnostics)
+        set_field(self, "output_shape", output_shape)
+        set_field(self, "diagnostics", diagnostics)
 
     @property
     def errors(self) -> list[Diagnostic]:

@@ -15,11 +15,9 @@ from pathlib import Path
 from typing import Any
 
 from irshape.files import Glob
-from irshape.record import FrozenRecord
+from irshape.record import FrozenRecord, set_field
 from irshape.report import FORMATS
 from irshape.selection import ALL, Selection, SelectorError, parse_selector
-
-_set = object.__setattr__  # FrozenRecord refuses plain assignment
 
 CONFIG_FILE = "pyproject.toml"
 KEYS = ("select", "ignore", "per-file-ignores", "exclude", "format", "strict")
@@ -55,13 +53,13 @@ class Config(FrozenRecord):
         format: str | None = None,
         strict: bool | None = None,
     ) -> None:
-        _set(self, "path", path)
-        _set(self, "select", select)
-        _set(self, "ignore", ignore)
-        _set(self, "per_file_ignores", per_file_ignores)
-        _set(self, "exclude", exclude)
-        _set(self, "format", format)
-        _set(self, "strict", strict)
+        set_field(self, "path", path)
+        set_field(self, "select", select)
+        set_field(self, "ignore", ignore)
+        set_field(self, "per_file_ignores", per_file_ignores)
+        set_field(self, "exclude", exclude)
+        set_field(self, "format", format)
+        set_field(self, "strict", strict)
 
     @property
     def root(self) -> Path:
@@ -212,11 +210,11 @@ class Settings(FrozenRecord):
         strict: bool,
         config_path: Path | None = None,
     ) -> None:
-        _set(self, "selection", selection)
-        _set(self, "exclude", exclude)
-        _set(self, "format", format)
-        _set(self, "strict", strict)
-        _set(self, "config_path", config_path)
+        set_field(self, "selection", selection)
+        set_field(self, "exclude", exclude)
+        set_field(self, "format", format)
+        set_field(self, "strict", strict)
+        set_field(self, "config_path", config_path)
 
 
 def resolve(

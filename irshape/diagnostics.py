@@ -10,9 +10,7 @@ from __future__ import annotations
 import enum
 from typing import Any
 
-from irshape.record import FrozenRecord
-
-_set = object.__setattr__  # FrozenRecord refuses plain assignment
+from irshape.record import FrozenRecord, set_field
 
 
 class Severity(enum.StrEnum):
@@ -47,13 +45,13 @@ class Location(FrozenRecord):
         layer_type: str | None = None,
         layer_version: str | None = None,
     ) -> None:
-        _set(self, "path", path)
-        _set(self, "line", line)
-        _set(self, "column", column)
-        _set(self, "layer_id", layer_id)
-        _set(self, "layer_name", layer_name)
-        _set(self, "layer_type", layer_type)
-        _set(self, "layer_version", layer_version)
+        set_field(self, "path", path)
+        set_field(self, "line", line)
+        set_field(self, "column", column)
+        set_field(self, "layer_id", layer_id)
+        set_field(self, "layer_name", layer_name)
+        set_field(self, "layer_type", layer_type)
+        set_field(self, "layer_version", layer_version)
 
     def at_line(self, line: int | None) -> Location:
         if line is None:
@@ -105,14 +103,14 @@ class Diagnostic(Location):
         related: tuple[str, ...] = (),
     ) -> None:
         Location.__init__(self, path, line, column, layer_id, layer_name, layer_type, layer_version)
-        _set(self, "code", code)
-        _set(self, "severity", severity)
-        _set(self, "message", message)
-        _set(self, "port", port)
-        _set(self, "axis", axis)
-        _set(self, "declared", declared)
-        _set(self, "expected", expected)
-        _set(self, "related", related)
+        set_field(self, "code", code)
+        set_field(self, "severity", severity)
+        set_field(self, "message", message)
+        set_field(self, "port", port)
+        set_field(self, "axis", axis)
+        set_field(self, "declared", declared)
+        set_field(self, "expected", expected)
+        set_field(self, "related", related)
 
     @property
     def rule(self) -> Rule:
@@ -168,14 +166,14 @@ class Rule(FrozenRecord):
         fix: str,
         example: str = "",
     ) -> None:
-        _set(self, "code", code)
-        _set(self, "name", name)
-        _set(self, "severity", severity)
-        _set(self, "template", template)
-        _set(self, "summary", summary)
-        _set(self, "why", why)
-        _set(self, "fix", fix)
-        _set(self, "example", example)
+        set_field(self, "code", code)
+        set_field(self, "name", name)
+        set_field(self, "severity", severity)
+        set_field(self, "template", template)
+        set_field(self, "summary", summary)
+        set_field(self, "why", why)
+        set_field(self, "fix", fix)
+        set_field(self, "example", example)
 
     def __call__(
         self,

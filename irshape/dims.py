@@ -11,9 +11,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Iterator, Sequence
 
-from irshape.record import FrozenRecord
-
-_set = object.__setattr__  # FrozenRecord refuses plain assignment
+from irshape.record import FrozenRecord, set_field
 
 INF = 2**63 - 1
 
@@ -52,8 +50,8 @@ class Dim(FrozenRecord):
     hi: int
 
     def __init__(self, lo: int, hi: int) -> None:
-        _set(self, "lo", lo)
-        _set(self, "hi", hi)
+        set_field(self, "lo", lo)
+        set_field(self, "hi", hi)
 
     # Spelled out, not the record's generic ones: shapes compare their dims all the time.
     def __eq__(self, other: object) -> bool:

@@ -17,10 +17,8 @@ from pathlib import Path
 from typing import Any
 
 from irshape.api import check_file
-from irshape.record import FrozenRecord
+from irshape.record import FrozenRecord, set_field
 from irshape.results import FileReport
-
-_set = object.__setattr__  # FrozenRecord refuses plain assignment
 
 # Directories a walk never enters: version control, virtual environments, caches.
 DEFAULT_EXCLUDE = (
@@ -119,8 +117,8 @@ class Glob(FrozenRecord):
     base: Path
 
     def __init__(self, pattern: str, base: Path) -> None:
-        _set(self, "pattern", pattern)
-        _set(self, "base", base)
+        set_field(self, "pattern", pattern)
+        set_field(self, "base", base)
 
     def matches(self, path: Path | str) -> bool:
         return glob_matches(self.pattern, relative_posix(path, self.base))
@@ -144,8 +142,8 @@ class Collected(FrozenRecord):
     excluded: list[Path]
 
     def __init__(self, files: list[Path], excluded: list[Path]) -> None:
-        _set(self, "files", files)
-        _set(self, "excluded", excluded)
+        set_field(self, "files", files)
+        set_field(self, "excluded", excluded)
 
 
 def collect_files(paths: Iterable[Path | str], exclude: Sequence[Glob] = ()) -> Collected:

@@ -18,9 +18,7 @@ from typing import Any
 from irshape import rules
 from irshape.diagnostics import Diagnostic, Location
 from irshape.ir.values import ListSyntaxError, parse_int_list
-from irshape.record import FrozenRecord
-
-_set = object.__setattr__  # FrozenRecord refuses plain assignment
+from irshape.record import FrozenRecord, set_field
 
 AttrValue = tuple[int, ...] | str
 
@@ -50,14 +48,14 @@ class AttributeSpec(FrozenRecord):
         values: tuple[str, ...] = (),
         case_insensitive: bool = False,
     ) -> None:
-        _set(self, "name", name)
-        _set(self, "type", type)
-        _set(self, "default", default)
-        _set(self, "length", length)
-        _set(self, "min", min)
-        _set(self, "spec_required", spec_required)
-        _set(self, "values", values)
-        _set(self, "case_insensitive", case_insensitive)
+        set_field(self, "name", name)
+        set_field(self, "type", type)
+        set_field(self, "default", default)
+        set_field(self, "length", length)
+        set_field(self, "min", min)
+        set_field(self, "spec_required", spec_required)
+        set_field(self, "values", values)
+        set_field(self, "case_insensitive", case_insensitive)
 
 
 class InputSpec(FrozenRecord):
@@ -76,11 +74,11 @@ class InputSpec(FrozenRecord):
         optional: bool = False,
         element_types: str | None = None,
     ) -> None:
-        _set(self, "name", name)
-        _set(self, "layout", layout)
-        _set(self, "ranks", ranks)
-        _set(self, "optional", optional)
-        _set(self, "element_types", element_types)
+        set_field(self, "name", name)
+        set_field(self, "layout", layout)
+        set_field(self, "ranks", ranks)
+        set_field(self, "optional", optional)
+        set_field(self, "element_types", element_types)
 
 
 class OpSchema(FrozenRecord):
@@ -120,16 +118,16 @@ class OpSchema(FrozenRecord):
         data_and_kernel_types: str = "numeric",
         spec: str = "",
     ) -> None:
-        _set(self, "op", op)
-        _set(self, "version", version)
-        _set(self, "family", family)
-        _set(self, "opsets", opsets)
-        _set(self, "kernel_layout", kernel_layout)
-        _set(self, "inputs", inputs)
-        _set(self, "attributes", attributes)
-        _set(self, "legacy_attributes", legacy_attributes)
-        _set(self, "data_and_kernel_types", data_and_kernel_types)
-        _set(self, "spec", spec)
+        set_field(self, "op", op)
+        set_field(self, "version", version)
+        set_field(self, "family", family)
+        set_field(self, "opsets", opsets)
+        set_field(self, "kernel_layout", kernel_layout)
+        set_field(self, "inputs", inputs)
+        set_field(self, "attributes", attributes)
+        set_field(self, "legacy_attributes", legacy_attributes)
+        set_field(self, "data_and_kernel_types", data_and_kernel_types)
+        set_field(self, "spec", spec)
 
     @property
     def name(self) -> str:

@@ -15,10 +15,8 @@ from pathlib import Path
 from irshape import rules
 from irshape.diagnostics import Diagnostic, Severity
 from irshape.files import Glob
-from irshape.record import FrozenRecord
+from irshape.record import FrozenRecord, set_field
 from irshape.results import FileReport, LayerResult
-
-_set = object.__setattr__  # FrozenRecord refuses plain assignment
 
 ALL = "ALL"
 
@@ -70,9 +68,9 @@ class Selection(FrozenRecord):
         ignore: tuple[str, ...] = (),
         per_file_ignores: tuple[tuple[Glob, tuple[str, ...]], ...] = (),
     ) -> None:
-        _set(self, "select", select)
-        _set(self, "ignore", ignore)
-        _set(self, "per_file_ignores", per_file_ignores)
+        set_field(self, "select", select)
+        set_field(self, "ignore", ignore)
+        set_field(self, "per_file_ignores", per_file_ignores)
 
     def selects(self, code: str, path: str | Path | None = None) -> bool:
         if code == rules.INTERNAL_ERROR.code:

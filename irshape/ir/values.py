@@ -5,9 +5,7 @@ from __future__ import annotations
 import functools
 import re
 
-from irshape.record import FrozenRecord
-
-_set = object.__setattr__  # FrozenRecord refuses plain assignment
+from irshape.record import FrozenRecord, set_field
 
 # One field of a list attribute: leading blanks, an optional minus, digits, then anything,
 # which OpenVINO drops ("2.5" -> 2, "2 2" -> 2).
@@ -24,8 +22,8 @@ class IntList(FrozenRecord):
     dropped: str | None  # text OpenVINO silently dropped, if any besides blanks
 
     def __init__(self, values: tuple[int, ...], dropped: str | None = None) -> None:
-        _set(self, "values", values)
-        _set(self, "dropped", dropped)
+        set_field(self, "values", values)
+        set_field(self, "dropped", dropped)
 
 
 def parse_int_list(text: str) -> IntList:

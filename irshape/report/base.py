@@ -8,11 +8,9 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from irshape.files import relative_posix
-from irshape.record import FrozenRecord
+from irshape.record import FrozenRecord, set_field
 from irshape.results import FileReport
 from irshape.rules import RULES
-
-_set = object.__setattr__  # FrozenRecord refuses plain assignment
 
 
 class ReportOptions(FrozenRecord):
@@ -39,11 +37,11 @@ class ReportOptions(FrozenRecord):
         strict: bool = False,
         root: Path | None = None,
     ) -> None:
-        _set(self, "color", color)
-        _set(self, "verbosity", verbosity)
-        _set(self, "statistics", statistics)
-        _set(self, "strict", strict)
-        _set(self, "root", root)
+        set_field(self, "color", color)
+        set_field(self, "verbosity", verbosity)
+        set_field(self, "statistics", statistics)
+        set_field(self, "strict", strict)
+        set_field(self, "root", root)
 
 
 class Reporter:

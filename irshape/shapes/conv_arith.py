@@ -13,9 +13,7 @@ from typing import Any
 from irshape import rules
 from irshape.diagnostics import Rule
 from irshape.dims import DYNAMIC, Dim, PartialShape
-from irshape.record import FrozenRecord, Record
-
-_set = object.__setattr__  # FrozenRecord refuses plain assignment
+from irshape.record import FrozenRecord, Record, set_field
 
 DATA_NON_SPATIAL = 2  # [N, C, spatial...]
 
@@ -42,12 +40,12 @@ class ConvAttributes(FrozenRecord):
         auto_pad: str = "explicit",
         output_padding: tuple[int, ...] = (),
     ) -> None:
-        _set(self, "strides", strides)
-        _set(self, "dilations", dilations)
-        _set(self, "pads_begin", pads_begin)
-        _set(self, "pads_end", pads_end)
-        _set(self, "auto_pad", auto_pad)
-        _set(self, "output_padding", output_padding)
+        set_field(self, "strides", strides)
+        set_field(self, "dilations", dilations)
+        set_field(self, "pads_begin", pads_begin)
+        set_field(self, "pads_end", pads_end)
+        set_field(self, "auto_pad", auto_pad)
+        set_field(self, "output_padding", output_padding)
 
     @property
     def is_same(self) -> bool:
@@ -91,8 +89,8 @@ class Explained(FrozenRecord):
     formula: str
 
     def __init__(self, dim: Dim, formula: str) -> None:
-        _set(self, "dim", dim)
-        _set(self, "formula", formula)
+        set_field(self, "dim", dim)
+        set_field(self, "formula", formula)
 
 
 def num_spatial(

@@ -211,9 +211,8 @@ def check_files(
     :func:`irshape.check_file`; ``progress`` is called with 1 after each file.
     """
     jobs = default_jobs() if jobs is None or jobs < 1 else jobs
-    if len(files) == 1 and jobs > 1:  # one file: its reading is what can be shared
-        return list(_tick(map(partial(check_file, **(options or {}), processes=2), files), progress))
-    worker = partial(check_file, **(options or {}))
+    processes = 2 if len(files) == 1 and jobs > 1 else 1  # one file: its reading can be shared
+    worker = partial(check_file, **(options or {}), processes=processes)
     jobs = min(jobs, len(files))
     if jobs <= 1 or _total_size(files) < PARALLEL_MIN_BYTES:
         return list(_tick(map(worker, files), progress))

@@ -11,6 +11,7 @@ pickling from :class:`Record`, which finds the fields from ``__slots__`` and ann
 
 from __future__ import annotations
 
+import inspect  # loaded by lxml in any case
 from typing import Any, ClassVar, Self, TypeVar
 
 _FIELD_NAMES: dict[type, tuple[str, ...]] = {}
@@ -30,8 +31,6 @@ class Record:
     def field_names(cls) -> tuple[str, ...]:
         names = _FIELD_NAMES.get(cls)
         if names is None:
-            import inspect  # here: only a repr, a comparison or a replace() needs it
-
             names = _FIELD_NAMES[cls] = tuple(
                 name
                 for klass in reversed(cls.__mro__)

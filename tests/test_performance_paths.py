@@ -2,8 +2,9 @@
 
 Checked here: huge values are quoted briefly in messages; ids that are not plain digits still
 go through OpenVINO's reading; a repeated convolution (whose clean check is memoized) still
-reports its own faults; a cycle in a file listed out of graph order is still found; the
-reporters load on demand. No timing is asserted.
+reports its own faults; a cycle in a file listed out of graph order is still found; a file in
+graph order (walked as listed) and one out of it (walked in Kahn's order) give the same
+findings; the reporters load on demand. No timing is asserted.
 """
 
 from __future__ import annotations
@@ -85,13 +86,14 @@ def test_a_repeated_convolution_still_reports_its_own_faults() -> None:
     assert [layer.outputs[0].to_json() for layer in report.layers] == [[1, 4, 6, 6]] * 3
 
 
-def _chain_net(order: list[int], cycle: bool) -> str:
-    """Parameter 0 -> Relu 1 -> Relu 2 -> Result 3, the layers listed in ``order``."""
+def _chain_net(order: list[int], cycle: bool, shape: str = "1,4") -> str:
+    """Parameter 0 -> Relu 1 -> Relu 2 -> Result 3, the layers listed in ``order``; every port
+    declares [1,4], the Parameter's ``shape`` is OpenVINO's."""
     kinds = {0: "Parameter", 1: "Relu", 2: "Relu", 3: "Result"}
     port = '<port id="{}" precision="FP32"><dim>1</dim><dim>4</dim></port>'
     layers = []
     for i in order:
-        data = '<data shape="1,4" element_type="f32"/>' if i == 0 else ""
+        data = f'<data shape="{shape}" element_type="f32"/>' if i == 0 else ""
         inputs = "" if i == 0 else f"<input>{port.format(0)}</input>"
         outputs = "" if i == 3 else f"<output>{port.format(1)}</output>"
         layers.append(
@@ -108,6 +110,16 @@ def _chain_net(order: list[int], cycle: bool) -> str:
 def test_cycles_are_found_in_any_layer_order(order: list[int]) -> None:
     assert "IRS410" not in {d.code for d in check_string(_chain_net(order, cycle=False)).diagnostics}
     assert "IRS410" in {d.code for d in check_string(_chain_net(order, cycle=True)).diagnostics}
+
+
+@pytest.mark.parametrize("order", [[0, 1, 2, 3], [3, 2, 1, 0], [2, 0, 3, 1]])
+def test_findings_do_not_depend_on_the_walk_order(order: list[int]) -> None:
+    # The Parameter's shape says [1,5]: every declared [1,4] downstream repeats the wrong dims.
+    report = check_string(_chain_net(order, cycle=False, shape="1,5"))
+    (finding,) = report.diagnostics
+    assert (finding.code, finding.layer_id) == ("IRS416", "0")
+    # The layers that repeat it, in file order however the walk met them.
+    assert finding.related == tuple(f"layer {i} 'l{i}'" for i in order if i != 0)
 
 
 def test_reporters_load_on_demand() -> None:

@@ -246,6 +246,7 @@ class Graph(Record):
         "document",
         "ends",
         "fed",
+        "in_order",
         "keys",
         "layers",
         "links",
@@ -271,6 +272,9 @@ class Graph(Record):
     producers: defaultdict[str, list[str]]
     built: set[str]  # the layers OpenVINO builds
     types: set[str | None]  # the layer types the file has
+    # No two layers share an id and every edge goes down the file: the file order is a graph
+    # order (the usual case: writers list layers so), and there is no cycle.
+    in_order: bool
 
     def __init__(self, document: Document) -> None:
         """An empty index of ``document``: :func:`build_graph` fills it."""
@@ -286,6 +290,7 @@ class Graph(Record):
         self.producers = defaultdict(list)
         self.built = set()
         self.types = set()
+        self.in_order = True
 
     @property
     def is_net(self) -> bool:
@@ -320,10 +325,13 @@ def find_port(ports: list[Port], key: str) -> Port | None:
 def build_graph(document: Document) -> Graph:
     graph = Graph(document)
     keys, layers = graph.keys, graph.layers
+    named = 0
     for layer in document.layers:
         key = keys[id(layer)] = id_key(layer.id)
         if layer.id is not None:
             layers.setdefault(key, layer)
+            named += 1
+    graph.in_order = len(layers) == named
     for edge in document.edges:
         graph.ends.append(_add_edge(graph, edge))
     _survey(graph)
@@ -339,6 +347,8 @@ def _add_edge(graph: Graph, edge: Edge) -> EdgeEnds:
     graph.producers[to_layer].append(from_layer)
     if consumer is None:
         return producer, None, None, None
+    if producer is not None and producer.line >= consumer.line:
+        graph.in_order = False  # (two layers on one line: their order is not known here)
     in_port = find_port(consumer.inputs, id_key(edge.to_port))
     out_port = None if producer is None else find_port(producer.outputs, id_key(edge.from_port))
     if in_port is None:
@@ -817,6 +827,8 @@ _DYNAMIC_ALIAS = {"undefined": "dynamic"}
 
 def check_cycles(graph: Graph, report: Report) -> None:
     """IRS410: one finding per cycle (strongly connected component), at its first layer."""
+    if graph.in_order:
+        return
     keys = graph.keys
     order = {keys[id(layer)]: i for i, layer in enumerate(graph.document.layers)}
     if _flows_forward(graph, order):

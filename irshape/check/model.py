@@ -122,22 +122,25 @@ class _Origin(Record):
 
     __slots__ = ("findings", "inheritors", "owner")
     findings: list[Diagnostic]
-    owner: str
-    inheritors: list[str]
+    owner: Layer
+    inheritors: dict[int, Layer]  # by id(layer): each once, however many inputs it inherits by
 
-    def __init__(self, findings: list[Diagnostic], owner: str, inheritors: list[str] | None = None) -> None:
+    def __init__(self, findings: list[Diagnostic], owner: Layer) -> None:
         self.findings = findings
         self.owner = owner
-        self.inheritors = [] if inheritors is None else inheritors
+        self.inheritors = {}
 
-    def inherit(self, label: str) -> None:
-        if label != self.owner and label not in self.inheritors:
-            self.inheritors.append(label)
+    def inherit(self, layer: Layer) -> None:
+        if layer is not self.owner:
+            self.inheritors.setdefault(id(layer), layer)
 
-    def diagnostics(self) -> list[Diagnostic]:
+    def diagnostics(self, position: dict[int, int]) -> list[Diagnostic]:
+        """The findings, naming the inheritors in file order (``position``: by id(layer)),
+        whatever order the walk met them in."""
         if not self.inheritors:
             return self.findings
-        related = tuple(self.inheritors)
+        inheritors = sorted(self.inheritors.values(), key=lambda layer: position[id(layer)])
+        related = tuple(g.layer_label(layer) for layer in inheritors)
         shown = ", ".join(related[:_INHERITORS_SHOWN])
         if len(related) > _INHERITORS_SHOWN:
             shown += f" and {len(related) - _INHERITORS_SHOWN} more"
@@ -198,7 +201,9 @@ class _Walker:
 
     def findings(self) -> list[Diagnostic]:
         """Everything found, origins with their inheritors, unbuilt layers noted."""
-        found = self.found + [d for origin in self.origins for d in origin.diagnostics()]
+        inherited = any(origin.inheritors for origin in self.origins)
+        position = {id(layer): i for i, layer in enumerate(self.document.layers)} if inherited else {}
+        found = self.found + [d for origin in self.origins for d in origin.diagnostics(position)]
         return [self._note_unbuilt(d) for d in found]
 
     def _structural_checks(self) -> None:
@@ -259,9 +264,10 @@ class _Walker:
         return d.replace(message=d.message + _UNBUILT_NOTE)
 
     def _graph_order(self) -> list[Layer]:
-        """Producers before consumers (Kahn's algorithm); layers on cycles last, in file order."""
+        """Producers before consumers: the file's order when it is one, else Kahn's algorithm's
+        (layers on cycles last, in file order)."""
         layers = self.document.layers
-        if not self.graph.is_net:
+        if not self.graph.is_net or self.graph.in_order:
             return list(layers)
         by_key = self.graph.layers
         consumers: dict[str, list[str]] = defaultdict(list)
@@ -367,7 +373,7 @@ class _Walker:
         self.found += [d for d in local if d.code not in _ORIGIN_CODES]
         if not own:
             return None
-        origin = _Origin(own, g.layer_label(layer))
+        origin = _Origin(own, layer)
         self.origins.append(origin)
         return origin
 
@@ -397,7 +403,7 @@ class _Walker:
             computed = computed and tensor.guess is None
             origin = self._divergence(layer, port, source, tensor)
             if origin is not None:
-                origin.inherit(g.layer_label(layer))
+                origin.inherit(layer)
                 origins.append(origin)
         return infos, origins, computed
 
@@ -423,7 +429,7 @@ class _Walker:
         finding = g.edge_dims_mismatch(
             layer, port, producer, out_port, tensor.info.shape, tensor.guess, where
         )
-        origin = _Origin([finding], g.layer_label(layer))
+        origin = _Origin([finding], layer)
         self.origins.append(origin)
         return None if consumer_ok else origin
 

@@ -316,6 +316,30 @@ def test_empty_bin_is_an_error_once(tmp_path: Path) -> None:
     assert report.diagnostics[0].severity is Severity.ERROR
 
 
+def test_repeated_consts_still_report_their_own_faults(tmp_path: Path) -> None:
+    # Const 1 checks clean (and is kept); 2 to 6 repeat its type and shape, each with a fault.
+    shape = [4, 3, 3, 3]  # 432 bytes of f32
+    consts = [
+        const(1, shape),
+        const(2, shape, size=100),
+        const(3, shape).replace('offset="0"', 'offset="x"'),
+        const(4, shape, offset=4000),
+        const(5, shape).replace('precision="FP32"', 'precision="FP16"'),
+        const(6, shape).replace("<dim>4</dim>", "<dim>5</dim>"),
+        const(7, shape, offset=432),
+    ]
+    results = [layer(10 + i, "Result", [shape]) for i in range(1, 8)]
+    edges = [(i, 0, 10 + i, 0) for i in range(1, 8)]
+    report = check(tmp_path, net(consts + results, edges))
+    assert sorted((d.layer_id, d.code) for d in report.diagnostics) == [
+        ("2", "IRS419"),
+        ("3", "IRS418"),
+        ("4", "IRS420"),
+        ("5", "IRS415"),
+        ("6", "IRS416"),
+    ]
+
+
 def test_const_out_of_a_short_bin(tmp_path: Path) -> None:
     report = check(tmp_path, chain([1, 4, 8, 8], [1, 4, 6, 6]), weights=bytes(500))
     (finding,) = report.diagnostics

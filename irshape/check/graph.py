@@ -1189,8 +1189,54 @@ class _ConstData(Record):  # made once a Const
         self.size = size
 
 
+# A model repeats a few Const types and shapes. A Const check that reports nothing depends, but
+# for the offset and size, on its element_type and shape texts and its output port: its tensor
+# is kept and shared (never modified) by the Consts that repeat them with an offset and size
+# that read and fit. Not for the Consts whose value is read. Bounded like the convolution memo.
+_CLEAN_CONSTS: dict[tuple[object, ...], tuple[TensorInfo, int]] = {}  # -> (tensor, bytes needed)
+_CLEAN_CONSTS_MAX = 4096
+_CONST_KEY_TEXT_MAX = 512
+
+
 def const_tensor(layer: Layer, where: Location, weights: Weights, report: Report) -> TensorInfo:
     """The Const's tensor as OpenVINO reads it, with every check of its <data> and bytes."""
+    key = _const_key(layer)
+    hit = _CLEAN_CONSTS.get(key) if key is not None else None
+    if hit is not None and _bytes_fit(layer, hit[1], weights):
+        return hit[0]
+    found: list[Diagnostic] = []
+    info = _const_tensor(layer, where, weights, found.append)
+    for diagnostic in found:
+        report(diagnostic)
+    if key is not None and not found and info.value is None and info.value_unknown is None:
+        if len(_CLEAN_CONSTS) >= _CLEAN_CONSTS_MAX:
+            _CLEAN_CONSTS.clear()
+        assert info.element_type is not None and info.shape.lengths is not None  # checked clean
+        needed = bytes_needed(info.element_type, element_count(info.shape.lengths))
+        _CLEAN_CONSTS[key] = (info, needed or 0)
+    return info
+
+
+def _const_key(layer: Layer) -> tuple[object, ...] | None:
+    """What a clean Const check reads but the offset and size (None: not kept)."""
+    if not layer.has_data or not layer.outputs:
+        return None
+    element_type, shape = layer.data.get("element_type"), layer.data.get("shape")
+    if element_type is None or shape is None or len(shape) + len(element_type) > _CONST_KEY_TEXT_MAX:
+        return None
+    port = layer.outputs[0]
+    return element_type, shape, port.dims, port.precision
+
+
+def _bytes_fit(layer: Layer, needed: int, weights: Weights) -> bool:
+    """Do the Const's offset and size read, hold ``needed`` bytes and lie inside the .bin?"""
+    offset, size = parse_uint(layer.data.get("offset")), parse_uint(layer.data.get("size"))
+    return (
+        offset is not None and size is not None and size >= needed and not _beyond_bin(offset, size, weights)
+    )
+
+
+def _const_tensor(layer: Layer, where: Location, weights: Weights, report: Report) -> TensorInfo:
     if not layer.has_data:
         ov_message = "No attrtibutes defined for Const op!"  # sic, OpenVINO's spelling
         report(rules.DATA_MISSING(where, layer_type="Const", ov_message=ov_message))
@@ -1327,15 +1373,20 @@ def _check_const_size(const: _ConstData, where: Location, report: Report) -> Non
 
 def _check_const_bounds(const: _ConstData, weights: Weights, where: Location, report: Report) -> None:
     """IRS420: ``offset + size`` inside the .bin (a missing .bin is one finding for the file)."""
-    if const.offset is None or const.size is None or not weights.size or weights.path is None:
+    if const.offset is None or const.size is None or not _beyond_bin(const.offset, const.size, weights):
         return
+    assert weights.path is not None  # (a .bin is there)
     end = const.offset + const.size
-    if end > weights.size:
-        report(
-            rules.CONST_OUT_OF_BIN(
-                where, offset=const.offset, end=end, bin=weights.path.name, bin_size=weights.size
-            )
+    report(
+        rules.CONST_OUT_OF_BIN(
+            where, offset=const.offset, end=end, bin=weights.path.name, bin_size=weights.size
         )
+    )
+
+
+def _beyond_bin(offset: int, size: int, weights: Weights) -> bool:
+    """Does ``offset + size`` pass the end of a .bin that is there?"""
+    return weights.path is not None and bool(weights.size) and offset + size > (weights.size or 0)
 
 
 def _read_value(const: _ConstData, weights: Weights, info: TensorInfo) -> None:

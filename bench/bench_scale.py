@@ -11,7 +11,8 @@ Concat, Sigmoid and the Consts and Converts ``ov.save_model`` writes) into a tem
 directory. Then, each in its own process, started the same way (``python -c``):
 
 - irshape: ``irshape.cli.run()`` with the arguments ``check model.xml``, what the
-  ``irshape check model.xml`` command runs;
+  ``irshape check model.xml`` command runs (it reports its figures from
+  ``irshape.lifetime.hard_exit``, where the program ends);
 - OpenVINO: ``ov.Core().read_model(model.xml)``, which parses the XML, reads the .bin and
   validates the graph (shape inference included);
 - irshape's reading alone: ``irshape.ir.reader.read_file(model.xml, processes=2)``, as
@@ -64,15 +65,21 @@ IRSHAPE_CHILD = (
     + """
 import sys, time
 t0 = time.perf_counter()
+from irshape import lifetime
 from irshape.cli import run
 t1 = time.perf_counter()
 sys.argv = ["irshape", "check", sys.argv[1]]
-try:
-    run()
-except SystemExit:
-    pass
-t2 = time.perf_counter()
-print(f"@@ {t1 - t0:.6f} {t2 - t1:.6f} {peak_rss_kib()}", file=sys.stderr)
+exit_now = lifetime.hard_exit
+
+
+def report_then_exit(code):  # the program ends in lifetime.hard_exit: report just before
+    t2 = time.perf_counter()
+    print(f"@@ {t1 - t0:.6f} {t2 - t1:.6f} {peak_rss_kib()}", file=sys.stderr)
+    exit_now(code)
+
+
+lifetime.hard_exit = report_then_exit
+run()
 """
 )
 READ_CHILD = (

@@ -9,7 +9,7 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal, TypeGuard
 
-from irshape import rules
+from irshape import lifetime, rules
 from irshape.check.layer import TensorInfo, check_conv_layer, compare_declared
 from irshape.check.model import check_document
 from irshape.diagnostics import Diagnostic, Location, Severity
@@ -111,8 +111,10 @@ def _check(
     progress: DryRunProgress | None = None,
 ) -> FileReport:
     report = FileReport(path)
+    lifetime.release()  # the previous file's model, if the program kept it
     try:
         result = read()
+        lifetime.retire(result)
         report.diagnostics.extend(result.diagnostics)
         if result.document is not None:
             report.layers = check_document(result.document, report.diagnostics.append, debug=debug)

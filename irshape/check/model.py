@@ -20,7 +20,7 @@ from collections import defaultdict
 from collections.abc import Callable
 from typing import Any
 
-from irshape import rules
+from irshape import lifetime, rules
 from irshape.check import graph as g
 from irshape.check.layer import TensorInfo, check_conv_layer, compare_declared
 from irshape.diagnostics import Diagnostic, Location, Severity
@@ -114,6 +114,7 @@ def check_document(
             gc.enable()
     for diagnostic in walker.findings():
         report(diagnostic)
+    lifetime.retire(walker)
     return results
 
 

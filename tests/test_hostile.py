@@ -351,6 +351,24 @@ def test_an_internal_error_is_a_finding_and_exit_2(monkeypatch: pytest.MonkeyPat
     assert "Traceback" in debug.output
 
 
+def test_an_internal_error_in_one_layer_is_its_finding_and_the_walk_goes_on(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from irshape.check import graph
+
+    clean = irshape.check_file(ROOT / "fixtures/ir/conv_relu_deconv.xml")
+
+    def broken(*args: object) -> object:
+        raise RuntimeError("boom")
+
+    monkeypatch.setattr(graph, "parameter_tensor", broken)  # the first layer's visit fails
+    report = irshape.check_file(ROOT / "fixtures/ir/conv_relu_deconv.xml")
+    (internal,) = [d for d in report.diagnostics if d.code == "IRS901"]
+    assert internal.layer_id == "0" and "RuntimeError: boom" in internal.message
+    # The layers after it are still checked.
+    assert report.layers_checked == clean.layers_checked > 0
+
+
 def test_unreadable_paths_are_findings(tmp_path: Path) -> None:
     assert read_file(tmp_path).diagnostics[0].code == "IRS012"  # a directory
     assert read_file(tmp_path / "missing.xml").diagnostics[0].code == "IRS012"

@@ -163,10 +163,13 @@ def id_key(text: str | None) -> str:
     key = _ID_KEYS.get(text)  # asked several times for every id of a file
     if key is not None:
         return key
-    value = parse_uint(text)
-    if value is None:
-        return text or ""
-    key = str(value)
+    if _is_plain_id(text):
+        key = text  # the usual id: its own key
+    else:
+        value = parse_uint(text)
+        if value is None:
+            return text or ""
+        key = str(value)
     if text is not None and len(text) <= _ID_KEY_TEXT_MAX:
         if len(_ID_KEYS) >= _ID_KEYS_MAX:
             _ID_KEYS.clear()
@@ -920,6 +923,8 @@ def check_reachability(graph: Graph, report: Report) -> None:
         report(rules.NO_RESULT(Location(graph.document.path, graph.document.line), unbuilt=unbuilt))
         return
     keys, built = graph.keys, graph.built
+    if built.issuperset(graph.layers):  # the usual case, in one pass in C
+        return
     dead = [
         layer
         for layer in layers
@@ -1198,14 +1203,15 @@ _CLEAN_CONSTS_MAX = 4096
 _CONST_KEY_TEXT_MAX = 512
 
 
-def const_tensor(layer: Layer, where: Location, weights: Weights, report: Report) -> TensorInfo:
-    """The Const's tensor as OpenVINO reads it, with every check of its <data> and bytes."""
+def const_tensor(layer: Layer, path: str, weights: Weights, report: Report) -> TensorInfo:
+    """The Const's tensor as OpenVINO reads it, with every check of its <data> and bytes
+    (``path``: the document's, for findings)."""
     key = _const_key(layer)
     hit = _CLEAN_CONSTS.get(key) if key is not None else None
     if hit is not None and _bytes_fit(layer, hit[1], weights):
         return hit[0]
     found: list[Diagnostic] = []
-    info = _const_tensor(layer, where, weights, found.append)
+    info = _const_tensor(layer, layer.location(path), weights, found.append)
     for diagnostic in found:
         report(diagnostic)
     if key is not None and not found and info.value is None and info.value_unknown is None:

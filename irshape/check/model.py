@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import gc
 from collections import defaultdict
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from irshape import lifetime, rules
@@ -195,9 +195,17 @@ class _Walker:
         self._weights_file()
         layers = self.document.layers
         results = [_result(layer) for layer in layers]
-        result_of = {id(layer): result for layer, result in zip(layers, results, strict=True)}
-        for layer in self._graph_order():
-            self._guard(layer, self._visit, layer, result_of[id(layer)])
+        order = self._graph_order()
+        if order is layers:
+            visits: Iterable[tuple[Layer, LayerResult]] = zip(layers, results, strict=True)
+        else:
+            result_of = {id(layer): result for layer, result in zip(layers, results, strict=True)}
+            visits = ((layer, result_of[id(layer)]) for layer in order)
+        for layer, result in visits:
+            try:  # as _guard does, without a call a layer
+                self._visit(layer, result)
+            except Exception as exc:
+                self._internal_error(layer, exc)
         return results
 
     def findings(self) -> list[Diagnostic]:
@@ -226,13 +234,16 @@ class _Walker:
         try:
             step(*args)
         except Exception as exc:
-            summary = f"{type(exc).__name__}: {exc}".splitlines()[0][:200]
-            if self.debug:
-                import traceback  # here: ~2 ms of every start-up otherwise, for --debug only
+            self._internal_error(layer, exc)
 
-                summary += "\n" + traceback.format_exc()
-            where = self.graph.where(layer) if layer is not None else Location(self.document.path)
-            self.found.append(rules.INTERNAL_ERROR(where, summary=summary))
+    def _internal_error(self, layer: Layer | None, exc: Exception) -> None:
+        summary = f"{type(exc).__name__}: {exc}".splitlines()[0][:200]
+        if self.debug:
+            import traceback  # here: ~2 ms of every start-up otherwise, for --debug only
+
+            summary += "\n" + traceback.format_exc()
+        where = self.graph.where(layer) if layer is not None else Location(self.document.path)
+        self.found.append(rules.INTERNAL_ERROR(where, summary=summary))
 
     def _weights_file(self) -> None:
         """IRS009 once for the file: Consts whose .bin is missing or empty are not checked."""
@@ -269,7 +280,7 @@ class _Walker:
         (layers on cycles last, in file order)."""
         layers = self.document.layers
         if not self.graph.is_net or self.graph.in_order:
-            return list(layers)
+            return layers
         by_key = self.graph.layers
         consumers: dict[str, list[str]] = defaultdict(list)
         pending = dict.fromkeys(by_key, 0)
@@ -298,7 +309,7 @@ class _Walker:
         if kind == "parameter":
             outputs = [g.parameter_tensor(layer, self.graph.where(layer), local.append)]
         elif kind == "const":
-            outputs = [g.const_tensor(layer, self.graph.where(layer), self.weights, local.append)]
+            outputs = [g.const_tensor(layer, self.document.path, self.weights, local.append)]
         elif schema is not None:
             result.checked = True
             where = self.graph.where(layer)
@@ -362,6 +373,9 @@ class _Walker:
         """File the layer's findings; remember its outputs and where wrong declared dims began."""
         origin = self._file(layer, local) if local else None
         inherited = origin or (origins[0] if origins else None)
+        if inherited is None:  # the usual case
+            self.tensors[id(layer)] = [_Tensor(info, None, guess) for info in outputs]
+            return
         ports = layer.outputs
         self.tensors[id(layer)] = [
             _Tensor(info, inherited if inherited and _diverges(ports, index, info) else None, guess)
@@ -402,6 +416,8 @@ class _Walker:
                 continue
             infos.append(tensor.info)
             computed = computed and tensor.guess is None
+            if tensor.origin is None and source[1].dims == port.dims:
+                continue  # the usual case: the edge's ports agree, nothing to inherit
             origin = self._divergence(layer, port, source, tensor)
             if origin is not None:
                 origin.inherit(layer)

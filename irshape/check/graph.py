@@ -179,7 +179,12 @@ def id_key(text: str | None) -> str:
 
 def is_id(text: str | None) -> bool:
     """Does OpenVINO read ``text`` as an id (an unsigned 64-bit integer)?"""
-    return text in _ID_KEYS or parse_uint(text) is not None
+    if text in _ID_KEYS:
+        return True
+    if parse_uint(text) is None:
+        return False
+    id_key(text)  # remembered: every port of a file asks again
+    return True
 
 
 def _all_read_ids(texts: Iterable[str | None]) -> bool:
@@ -216,8 +221,8 @@ Source = tuple[Layer, Port]  # the producer layer and the output port an edge fe
 
 
 class Suspects(Record):
-    """The layers a check must look at, in file order: the survey of the graph finds nothing
-    for the check to report in the others (so most checks look at no layer at all)."""
+    """The layers a check must look at, in file order: indexing the graph (build_graph) finds
+    nothing for the check to report in the others (so most checks look at no layer at all)."""
 
     __slots__ = ("attributes", "edge_precisions", "precisions", "unfed")
     attributes: list[Layer]  # an attribute or id to look at
@@ -254,6 +259,7 @@ class Graph(Record):
         "layers",
         "links",
         "misdirected",
+        "precisions_differ",
         "producers",
         "sources",
         "suspects",
@@ -278,6 +284,7 @@ class Graph(Record):
     # No two layers share an id and every edge goes down the file: the file order is a graph
     # order (the usual case: writers list layers so), and there is no cycle.
     in_order: bool
+    precisions_differ: bool  # an edge joins ports of different precisions
 
     def __init__(self, document: Document) -> None:
         """An empty index of ``document``: :func:`build_graph` fills it."""
@@ -294,6 +301,7 @@ class Graph(Record):
         self.built = set()
         self.types = set()
         self.in_order = True
+        self.precisions_differ = False
 
     @property
     def is_net(self) -> bool:
@@ -326,21 +334,52 @@ def find_port(ports: list[Port], key: str) -> Port | None:
 
 
 def build_graph(document: Document) -> Graph:
+    """Index ``document``: a pass over its layers, one over its edges, and one over the input
+    ports again only where an edge did not resolve to one, or a precision differs on one."""
     graph = Graph(document)
-    keys, layers = graph.keys, graph.layers
-    named = 0
-    for layer in document.layers:
-        key = keys[id(layer)] = id_key(layer.id)
-        if layer.id is not None:
-            layers.setdefault(key, layer)
-            named += 1
-    graph.in_order = len(layers) == named
+    inputs = _index_layers(graph)
     for edge in document.edges:
         graph.ends.append(_add_edge(graph, edge))
-    _survey(graph)
+    if len(graph.fed) < inputs or graph.precisions_differ:
+        _survey_inputs(graph)
     graph.built = _built_layers(graph)
     graph.types = {layer.type for layer in document.layers}
     return graph
+
+
+def _index_layers(graph: Graph) -> int:
+    """Index the layers by id, noting those with an attribute or id to look at, or an output
+    precision naming no type (one pass: a pass costs more than what it does in each layer).
+    The number of input ports."""
+    keys, layers, suspects = graph.keys, graph.layers, graph.suspects
+    named = inputs = 0
+    for layer in graph.document.layers:
+        key = keys[id(layer)] = id_key(layer.id)
+        first = None
+        if layer.id is not None:
+            first = layers.setdefault(key, layer)
+            named += 1
+        inputs += len(layer.inputs)
+        # The four attributes there, an id that is one and no other layer's before this one.
+        plain = (
+            first is layer
+            and layer.name is not None
+            and layer.type is not None
+            and layer.version is not None
+            and is_id(layer.id)
+        )
+        for port in layer.inputs:
+            plain = plain and is_id(port.id)
+        precisions = True
+        for port in layer.outputs:
+            plain = plain and is_id(port.id)
+            precisions = precisions and port.precision in _PRECISIONS  # element_types.from_precision
+        if not plain:
+            suspects.attributes.append(layer)
+        if not precisions:
+            suspects.precisions.append(layer)
+    graph.in_order = len(layers) == named
+    return inputs
 
 
 def _add_edge(graph: Graph, edge: Edge) -> EdgeEnds:
@@ -361,6 +400,8 @@ def _add_edge(graph: Graph, edge: Edge) -> EdgeEnds:
     if producer is not None and out_port is not None and id(in_port) not in graph.sources:
         graph.sources[id(in_port)] = (producer, out_port)
         graph.links.append((from_layer, to_layer))
+        if out_port.precision != in_port.precision:
+            graph.precisions_differ = True
     return producer, consumer, out_port, in_port
 
 
@@ -374,59 +415,31 @@ def _layer_named(graph: Graph, text: str) -> tuple[str, Layer | None]:
     return key, graph.layers.get(key)
 
 
-def _survey(graph: Graph) -> None:
-    """One pass over every layer and port (a pass costs more than what it does in each): index
-    the input ports no edge resolved to, and note the layers each check must look at."""
-    suspects = graph.suspects
-    for layer in graph.document.layers:
-        input_ids = _survey_inputs(graph, layer) if layer.inputs else True
-        output_ids = precisions = True
-        for port in layer.outputs:
-            output_ids = output_ids and is_id(port.id)
-            precisions = precisions and port.precision in _PRECISIONS  # element_types.from_precision
-        if not (input_ids and output_ids and _attributes_plain(graph, layer)):
-            suspects.attributes.append(layer)
-        if not precisions:
-            suspects.precisions.append(layer)
-
-
-def _attributes_plain(graph: Graph, layer: Layer) -> bool:
-    """The four attributes there, an id that is one and no other layer's (before this one)."""
-    return (
-        layer.name is not None
-        and layer.type is not None
-        and layer.version is not None
-        and is_id(layer.id)
-        and graph.layers[graph.keys[id(layer)]] is layer
-    )
-
-
-def _survey_inputs(graph: Graph, layer: Layer) -> bool:
-    """Survey the layer's inputs; are their ids all ids?
+def _survey_inputs(graph: Graph) -> None:
+    """Note the layers with an input no edge names, or an input precision unlike its source's.
 
     Index the ports no edge resolved to: an edge names a port by layer and port id, so it also
     feeds a later port of the layer with the same id, and the ports of a later layer with the
     same id. Such a port is fed as the first one is; the others are not fed.
     """
     fed, sources, suspects = graph.fed, graph.sources, graph.suspects
-    all_fed = ids_valid = precisions_agree = True
-    for port in layer.inputs:
-        ids_valid = ids_valid and is_id(port.id)
-        if id(port) not in fed:  # else the usual case: an edge resolved to this very port
-            named = _first_port_named(graph, layer, port)
-            if named is None or named is port or id(named) not in fed:
-                all_fed = False
-                continue
-            fed.add(id(port))
-            if id(named) in sources:
-                sources[id(port)] = sources[id(named)]
-        source = sources.get(id(port))
-        precisions_agree = precisions_agree and (source is None or source[1].precision == port.precision)
-    if not all_fed:
-        suspects.unfed.append(layer)
-    if not precisions_agree:
-        suspects.edge_precisions.append(layer)
-    return ids_valid
+    for layer in graph.document.layers:
+        all_fed = precisions_agree = True
+        for port in layer.inputs:
+            if id(port) not in fed:  # else the usual case: an edge resolved to this very port
+                named = _first_port_named(graph, layer, port)
+                if named is None or named is port or id(named) not in fed:
+                    all_fed = False
+                    continue
+                fed.add(id(port))
+                if id(named) in sources:
+                    sources[id(port)] = sources[id(named)]
+            source = sources.get(id(port))
+            precisions_agree = precisions_agree and (source is None or source[1].precision == port.precision)
+        if not all_fed:
+            suspects.unfed.append(layer)
+        if not precisions_agree:
+            suspects.edge_precisions.append(layer)
 
 
 def _first_port_named(graph: Graph, layer: Layer, port: Port) -> Port | None:

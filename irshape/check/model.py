@@ -202,7 +202,7 @@ class _Walker:
             result_of = {id(layer): result for layer, result in zip(layers, results, strict=True)}
             visits = ((layer, result_of[id(layer)]) for layer in order)
         for layer, result in visits:
-            try:  # as _guard does, without a call a layer
+            try:  # _guard, inlined: one call fewer a layer
                 self._visit(layer, result)
             except Exception as exc:
                 self._internal_error(layer, exc)

@@ -74,6 +74,15 @@ def test_hard_exit_flushes_the_output_and_keeps_the_status() -> None:
     assert (done.returncode, done.stdout) == (3, "out")
 
 
+def test_the_program_writes_its_output_file_whole(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.xml"
+    bad.write_text(BAD)
+    expected = CliRunner().invoke(main, ["check", "--format", "json", str(bad)])
+    done = program("check", "--format", "json", "--output-file", str(tmp_path / "out.json"), str(bad))
+    assert done.returncode == expected.exit_code == 1
+    assert (tmp_path / "out.json").read_text(encoding="utf-8") == expected.stdout
+
+
 @pytest.mark.parametrize(
     ("args", "status"),
     [

@@ -261,6 +261,7 @@ class Graph(Record):
         "misdirected",
         "precisions_differ",
         "producers",
+        "shared_inputs",
         "sources",
         "suspects",
         "types",
@@ -285,6 +286,7 @@ class Graph(Record):
     # order (the usual case: writers list layers so), and there is no cycle.
     in_order: bool
     precisions_differ: bool  # an edge joins ports of different precisions
+    shared_inputs: bool  # two edges whose ends are found name one input port
 
     def __init__(self, document: Document) -> None:
         """An empty index of ``document``: :func:`build_graph` fills it."""
@@ -302,6 +304,7 @@ class Graph(Record):
         self.types = set()
         self.in_order = True
         self.precisions_differ = False
+        self.shared_inputs = False
 
     @property
     def is_net(self) -> bool:
@@ -397,7 +400,11 @@ def _add_edge(graph: Graph, edge: Edge) -> EdgeEnds:
         graph.misdirected[to_layer] += 1
         return producer, consumer, out_port, None
     graph.fed.add(id(in_port))
-    if producer is not None and out_port is not None and id(in_port) not in graph.sources:
+    if producer is None or out_port is None:
+        return producer, consumer, out_port, in_port
+    if id(in_port) in graph.sources:
+        graph.shared_inputs = True  # a second edge into the port (IRS408)
+    else:
         graph.sources[id(in_port)] = (producer, out_port)
         graph.links.append((from_layer, to_layer))
         if out_port.precision != in_port.precision:
@@ -642,6 +649,13 @@ def check_edges(graph: Graph, report: Report) -> None:
     first_into: dict[int, Edge] = {}  # by id(input port): an edge that passes names its port
     edges = graph.document.edges
     all_ids = _all_read_ids(chain.from_iterable(map(_EDGE_IDS, edges)))
+    if all_ids and not graph.shared_inputs:
+        # The usual file: every id reads, and no two edges name one input port. Only an edge
+        # whose layer or port is not found has something to report.
+        for edge, (_, _, out_port, in_port) in zip(edges, graph.ends, strict=True):
+            if in_port is None or out_port is None:
+                _check_edge(graph, edge, report)
+        return
     for edge, (_, _, out_port, in_port) in zip(edges, graph.ends, strict=True):
         valid = (
             in_port is not None

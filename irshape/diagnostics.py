@@ -118,8 +118,10 @@ class Diagnostic(Location):
 
         return RULES[self.code]
 
-    def sort_key(self) -> tuple[int, int, str]:
-        return (self.line or 0, self.column, self.code)
+    def sort_key(self) -> tuple[int, int, str, str]:
+        """Line, column, code, then the message: the order never depends on the order irshape
+        found them in (which layers share a line, say, or which walk order a graph takes)."""
+        return (self.line or 0, self.column, self.code, self.message)
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {

@@ -37,9 +37,11 @@ def release() -> None:
 
 def hard_exit(code: int) -> None:
     """Flush the output and end the process without freeing anything."""
-    try:
-        sys.stdout.flush()
-        sys.stderr.flush()
-    except (OSError, ValueError):  # a closed pipe or stream: as the interpreter's exit does
-        code = 120
+    for stream in (sys.stdout, sys.stderr):
+        if stream is None:  # (no such file descriptor when the process started)
+            continue
+        try:
+            stream.flush()
+        except (OSError, ValueError):  # a closed pipe or stream: as the interpreter's exit does
+            code = 120
     os._exit(code)

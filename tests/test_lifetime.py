@@ -100,3 +100,13 @@ def test_the_program_prints_what_main_prints(args: list[str], status: int, tmp_p
     done = program(*args)
     assert done.returncode == expected.exit_code == status
     assert done.stdout == expected.stdout
+
+
+@pytest.mark.parametrize("closed", ["2>&-", ">&-"])
+def test_the_program_ends_well_with_a_stream_closed(closed: str, tmp_path: Path) -> None:
+    # Python starts with sys.stderr (or sys.stdout) None when its descriptor is closed.
+    out = tmp_path / "out.txt"
+    command = f'"{sys.executable}" -m irshape check --output-file "{out}" "{NET}" {closed}'
+    done = subprocess.run(["sh", "-c", command], cwd=ROOT, capture_output=True)
+    assert done.returncode == 0, done.stderr
+    assert out.read_text(encoding="utf-8").startswith("0 error(s)")

@@ -4,7 +4,8 @@ Checked here: huge values are quoted briefly in messages; ids that are not plain
 go through OpenVINO's reading; a repeated convolution (whose clean check is memoized) still
 reports its own faults; a cycle in a file listed out of graph order is still found; a file in
 graph order (walked as listed) and one out of it (walked in Kahn's order) give the same
-findings; the reporters load on demand. No timing is asserted.
+findings, their inheritors named once a label in file order, and findings that tie on a line
+in one order; the reporters load on demand. No timing is asserted.
 """
 
 from __future__ import annotations
@@ -120,6 +121,38 @@ def test_findings_do_not_depend_on_the_walk_order(order: list[int]) -> None:
     assert (finding.code, finding.layer_id) == ("IRS416", "0")
     # The layers that repeat it, in file order however the walk met them.
     assert finding.related == tuple(f"layer {i} 'l{i}'" for i in order if i != 0)
+
+
+def test_inheritors_are_named_once_a_label() -> None:
+    # Two downstream layers share an id and a name: one label, named once (IRS401 reports the
+    # second layer).
+    xml = _chain_net([0, 1, 2, 3], cycle=False, shape="1,5").replace('id="2" name="l2"', 'id="1" name="l1"')
+    xml = xml.replace('from-layer="2"', 'from-layer="1"')
+    origin = next(d for d in check_string(xml).diagnostics if d.code == "IRS416")
+    assert origin.related == ("layer 1 'l1'", "layer 3 'l3'")
+
+
+def _one_line_consts(order: list[int]) -> str:
+    """Consts 1 and 2, each too small for its shape (IRS419), on one line in ``order``."""
+    port = '<port id="{}" precision="FP32"><dim>4</dim></port>'
+    consts = {
+        i: f'<layer id="{i}" name="c{i}" type="Const" version="opset1">'
+        f'<data element_type="f32" shape="4" offset="0" size="{i}"/><output>{port.format(0)}</output></layer>'
+        for i in (1, 2)
+    }
+    results = "".join(
+        f'<layer id="{10 + i}" name="r{i}" type="Result" version="opset1"><input>{port.format(0)}</input></layer>'
+        for i in (1, 2)
+    )
+    edges = "".join(f'<edge from-layer="{i}" from-port="0" to-layer="{10 + i}" to-port="0"/>' for i in (1, 2))
+    line = "".join(consts[i] for i in order)
+    return f'<?xml version="1.0"?>\n<net name="n" version="11"><layers>\n{line}\n{results}</layers><edges>{edges}</edges></net>\n'
+
+
+def test_findings_on_one_line_come_in_one_order_however_the_layers_are_listed() -> None:
+    reports = [check_string(_one_line_consts(order)) for order in ([1, 2], [2, 1])]
+    found = [[(d.code, d.line, d.layer_id) for d in r.diagnostics if d.code == "IRS419"] for r in reports]
+    assert found[0] == found[1] and len(found[0]) == 2
 
 
 def test_reporters_load_on_demand() -> None:

@@ -123,25 +123,26 @@ class _Origin(Record):
 
     __slots__ = ("findings", "inheritors", "owner")
     findings: list[Diagnostic]
-    owner: Layer
-    inheritors: dict[int, Layer]  # by id(layer): each once, however many inputs it inherits by
+    owner: str  # the label of the layer the finding is about
+    inheritors: dict[str, Layer]  # by label, each once: the first layer with it
 
-    def __init__(self, findings: list[Diagnostic], owner: Layer) -> None:
+    def __init__(self, findings: list[Diagnostic], owner: str) -> None:
         self.findings = findings
         self.owner = owner
         self.inheritors = {}
 
     def inherit(self, layer: Layer) -> None:
-        if layer is not self.owner:
-            self.inheritors.setdefault(id(layer), layer)
+        label = g.layer_label(layer)
+        if label != self.owner:
+            self.inheritors.setdefault(label, layer)
 
     def diagnostics(self, position: dict[int, int]) -> list[Diagnostic]:
         """The findings, naming the inheritors in file order (``position``: by id(layer)),
         whatever order the walk met them in."""
         if not self.inheritors:
             return self.findings
-        inheritors = sorted(self.inheritors.values(), key=lambda layer: position[id(layer)])
-        related = tuple(g.layer_label(layer) for layer in inheritors)
+        named = sorted(self.inheritors.items(), key=lambda item: position[id(item[1])])
+        related = tuple(label for label, _ in named)
         shown = ", ".join(related[:_INHERITORS_SHOWN])
         if len(related) > _INHERITORS_SHOWN:
             shown += f" and {len(related) - _INHERITORS_SHOWN} more"
@@ -388,7 +389,7 @@ class _Walker:
         self.found += [d for d in local if d.code not in _ORIGIN_CODES]
         if not own:
             return None
-        origin = _Origin(own, layer)
+        origin = _Origin(own, g.layer_label(layer))
         self.origins.append(origin)
         return origin
 
@@ -446,7 +447,7 @@ class _Walker:
         finding = g.edge_dims_mismatch(
             layer, port, producer, out_port, tensor.info.shape, tensor.guess, where
         )
-        origin = _Origin([finding], layer)
+        origin = _Origin([finding], g.layer_label(layer))
         self.origins.append(origin)
         return None if consumer_ok else origin
 

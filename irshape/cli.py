@@ -107,7 +107,7 @@ class MemorySize(_SizeParamType):
 def _is_tty(stream: TextIO) -> bool:
     try:
         return stream.isatty()
-    except (AttributeError, ValueError):  # a closed or replaced stream
+    except (AttributeError, ValueError):  # a closed or replaced stream, or none at all
         return False
 
 
@@ -461,7 +461,7 @@ def _reports(
     if STDIN in (str(p) for p in paths):
         if len(paths) > 1:
             raise click.UsageError("'-' (stdin) cannot be mixed with paths")
-        data = sys.stdin.buffer.read()
+        data = sys.stdin.buffer.read() if sys.stdin is not None else b""  # (started without one)
         name = stdin_filename or "<stdin>"
         if not dry_run:
             return [settings.selection.apply(check_string(data, path=name, **check_options))]
@@ -494,7 +494,7 @@ def _reports(
 
 
 def _use_color(mode: str, output_file: Path | None) -> bool:
-    isatty = output_file is None and sys.stdout.isatty()
+    isatty = output_file is None and _is_tty(sys.stdout)
     return use_color(mode, isatty=isatty, environ=os.environ)
 
 

@@ -1,6 +1,6 @@
 """The program keeps the latest file's objects and ends without freeing them (irshape.lifetime):
 the library frees them as usual unless asked; what is kept is one file's; the program's output
-and exit status are those of ``main`` all the same."""
+and exit status are those of ``main`` all the same, with any standard stream closed too."""
 
 from __future__ import annotations
 
@@ -110,3 +110,19 @@ def test_the_program_ends_well_with_a_stream_closed(closed: str, tmp_path: Path)
     done = subprocess.run(["sh", "-c", command], cwd=ROOT, capture_output=True)
     assert done.returncode == 0, done.stderr
     assert out.read_text(encoding="utf-8").startswith("0 error(s)")
+
+
+@pytest.mark.parametrize(
+    ("args", "closed", "status"),
+    [
+        (f'check "{NET}"', ">&-", 0),  # the report goes nowhere; the status still says it
+        ("check -", "<&-", 1),  # no stdin: an empty document (IRS001)
+        (f'check "{NET}"', "<&- >&- 2>&-", 0),
+    ],
+)
+def test_the_program_runs_without_its_standard_streams(args: str, closed: str, status: int) -> None:
+    done = subprocess.run(
+        ["sh", "-c", f'"{sys.executable}" -m irshape {args} {closed}'], cwd=ROOT, capture_output=True
+    )
+    assert done.returncode == status
+    assert b"Traceback" not in done.stderr + done.stdout

@@ -649,13 +649,9 @@ def check_edges(graph: Graph, report: Report) -> None:
     first_into: dict[int, Edge] = {}  # by id(input port): an edge that passes names its port
     edges = graph.document.edges
     all_ids = _all_read_ids(chain.from_iterable(map(_EDGE_IDS, edges)))
-    if all_ids and not graph.shared_inputs:
-        # The usual file: every id reads, and no two edges name one input port. Only an edge
-        # whose layer or port is not found has something to report.
-        for edge, (_, _, out_port, in_port) in zip(edges, graph.ends, strict=True):
-            if in_port is None or out_port is None:
-                _check_edge(graph, edge, report)
-        return
+    # The usual file: every id reads and the index saw no two edges into one input port, so an
+    # edge can only have an end not found to report.
+    shared = not all_ids or graph.shared_inputs
     for edge, (_, _, out_port, in_port) in zip(edges, graph.ends, strict=True):
         valid = (
             in_port is not None
@@ -663,6 +659,8 @@ def check_edges(graph: Graph, report: Report) -> None:
             and (all_ids or all(is_id(text) for text in _EDGE_IDS(edge)))
         )  # the common case: nothing to report but a duplicate, no Location built
         if not valid and not _check_edge(graph, edge, report):
+            continue
+        if not shared:
             continue
         earlier = first_into.setdefault(id(in_port), edge)
         if earlier is not edge:

@@ -196,12 +196,12 @@ class _Walker:
         self._weights_file()
         layers = self.document.layers
         results = [_result(layer) for layer in layers]
-        order = self._graph_order()
-        if order is layers:
+        # Producers before consumers: the file's order when it is one (see Graph.in_order).
+        if not self.graph.is_net or self.graph.in_order:
             visits: Iterable[tuple[Layer, LayerResult]] = zip(layers, results, strict=True)
         else:
             result_of = {id(layer): result for layer, result in zip(layers, results, strict=True)}
-            visits = ((layer, result_of[id(layer)]) for layer in order)
+            visits = ((layer, result_of[id(layer)]) for layer in self._kahn_order())
         for layer, result in visits:
             try:  # _guard, inlined: one call fewer a layer
                 self._visit(layer, result)
@@ -276,12 +276,9 @@ class _Walker:
             return d
         return d.replace(message=d.message + _UNBUILT_NOTE)
 
-    def _graph_order(self) -> list[Layer]:
-        """Producers before consumers: the file's order when it is one, else Kahn's algorithm's
-        (layers on cycles last, in file order)."""
+    def _kahn_order(self) -> list[Layer]:
+        """Producers before consumers (Kahn's algorithm); layers on cycles last, in file order."""
         layers = self.document.layers
-        if not self.graph.is_net or self.graph.in_order:
-            return layers
         by_key = self.graph.layers
         consumers: dict[str, list[str]] = defaultdict(list)
         pending = dict.fromkeys(by_key, 0)

@@ -10,15 +10,15 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Literal, TypeGuard
 
 from irshape import lifetime, rules
-from irshape.check.layer import TensorInfo, check_conv_layer, compare_declared
+from irshape.check.layer import TensorInfo, check_op, compare_declared
 from irshape.check.model import check_document
 from irshape.diagnostics import Diagnostic, Location, Severity
 from irshape.dims import PartialShape, parse_partial_shape
 from irshape.ir.model import Layer, Port
 from irshape.ir.reader import ReadResult, read_bytes, read_file
+from irshape.ops.registry import lookup
 from irshape.record import FrozenRecord, set_field
 from irshape.results import FileReport
-from irshape.schema import find_schema
 
 if TYPE_CHECKING:
     from irshape.execute.dryrun import DryRunOptions
@@ -187,8 +187,8 @@ def check_layer(
     GroupConvolution, GroupConvolutionBackpropData) or a shape string OpenVINO cannot parse,
     TypeError for an attribute or shape of the wrong Python type.
     """
-    schema = find_schema(op_type)
-    if schema is None:
+    schema = lookup(op_type, version)
+    if schema is None or schema.is_source:
         raise ValueError(f"irshape does not know the op type {op_type!r}")
     if output_shape_value is not None and len(input_shapes) == 2:
         input_shapes = [*input_shapes, [len(output_shape_value)]]
@@ -208,7 +208,7 @@ def check_layer(
         layer.outputs.append(Port(id=str(len(inputs)), index=0, line=0, dims=dims))
     where = Location("<layer>", layer_id="0", layer_name=op_type, layer_type=op_type, layer_version=version)
     diagnostics: list[Diagnostic] = []
-    inference = check_conv_layer(schema, layer, inputs, where, diagnostics.append)
+    inference = check_op(schema, layer, inputs, where, diagnostics.append)
     if inference is None:
         return LayerCheck(None, diagnostics)
     if declared_output is not None:

@@ -58,7 +58,7 @@ def test_clean_file_exits_0_with_a_summary() -> None:
     result = run("check", "good.xml")
     assert result.exit_code == 0, result.output
     assert result.stdout.splitlines() == [
-        "0 error(s), 0 warning(s), 0 info in 1 file(s); 1 conv layer(s) validated and inferred, "
+        "0 error(s), 0 warning(s), 0 info in 1 file(s); 1 layer(s) validated and inferred, "
         "0 other layer(s) checked for structure"
     ]
 
@@ -176,7 +176,7 @@ def test_quiet_and_verbose() -> None:
     silent = run("check", "-qq", "bad.xml", "good.xml")
     assert silent.exit_code == 1 and silent.stdout == ""
     verbose = run("check", "-v", "bad.xml", "good.xml")
-    assert "good.xml: ok (1 conv layer(s))" in verbose.stdout
+    assert "good.xml: ok (1 layer(s) inferred)" in verbose.stdout
 
 
 def test_colour_only_when_asked_or_on_a_terminal() -> None:

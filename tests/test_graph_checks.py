@@ -20,9 +20,10 @@ import pytest
 from probes import openvino_accepts
 
 import irshape
-from irshape.check.graph import OPSETS, parse_uint
+from irshape.check.graph import parse_uint
 from irshape.diagnostics import Diagnostic, Severity
 from irshape.ir.weights import bytes_needed
+from irshape.ops.opsets import opsets_of
 from irshape.results import FileReport
 from irshape.rules import RULES
 
@@ -446,7 +447,7 @@ def test_opsets(tmp_path: Path, kind: str, version: str, code: str | None) -> No
 
 def test_opset_table_has_the_convolutions_in_opset1_to_16() -> None:
     for op in ("convolution", "convolutionbackpropdata", "groupconvolution", "groupconvolutionbackpropdata"):
-        assert OPSETS[op] == frozenset(range(1, 17))
+        assert opsets_of(op) == frozenset(range(1, 17))
 
 
 def test_missing_layer_attributes_are_parse_time_errors(tmp_path: Path) -> None:

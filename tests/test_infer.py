@@ -250,7 +250,7 @@ def test_observed_openvino_results(op, attrs, shapes, expected):
 
 def test_same_pads_split_forward_and_backprop():
     from irshape.dims import Dim
-    from irshape.shapes.conv_arith import backprop_auto_pads, forward_same_pads
+    from irshape.shapes.window import backprop_auto_pads, forward_same_pads
 
     # forward, 7 input, k3, s2: out 4, total (4-1)*2+3-7 = 2 -> 1/1; 8 input: total 1 -> upper 0/1
     assert forward_same_pads(Dim.of(7), Dim.of(3), 2, 1, upper=True) == (1, 1)

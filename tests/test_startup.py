@@ -86,14 +86,18 @@ NO_CONV = (
 )
 
 
+FAMILIES = ("convolution", "elementwise", "source")
+
+
 @pytest.mark.parametrize("has_conv", [False, True], ids=["no-conv", "conv"])
-def test_tomllib_only_for_a_config(tmp_path: Path, has_conv: bool) -> None:
-    """No configuration: no TOML is parsed. A file with conv ops reads their schemas from
-    schemas/_compiled.py, never from the TOML; a file with none reads no schema at all."""
-    xml = FIXTURE
+def test_tomllib_only_for_a_config_and_only_the_families_used(tmp_path: Path, has_conv: bool) -> None:
+    """No configuration: no TOML is parsed. Declarations are read from the compiled modules of
+    the families of the ops the file has, never from the TOML, and no other family's."""
+    xml = FIXTURE  # Parameter, Const, Convolution, ReLU, ConvolutionBackpropData, Result
     if not has_conv:
         xml = tmp_path / "no_conv.xml"
-        xml.write_text(NO_CONV)
-    watch = ("tomllib", "irshape.schemas._compiled")
-    read = ["irshape.schemas._compiled"] if has_conv else []
-    assert modules_after_cli("check", "--isolated", str(xml), watch=watch) == read
+        xml.write_text(NO_CONV)  # Parameter, Result
+    watch = ("tomllib", *(f"irshape.schemas._compiled_{family}" for family in FAMILIES))
+    used = ("convolution", "elementwise", "source") if has_conv else ("source",)
+    read = [f"irshape.schemas._compiled_{family}" for family in used]
+    assert sorted(modules_after_cli("check", "--isolated", str(xml), watch=watch)) == read

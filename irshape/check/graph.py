@@ -37,8 +37,11 @@ from irshape.ir import element_types
 from irshape.ir.model import Document, DocumentKind, Edge, Layer, Port
 from irshape.ir.values import ListSyntaxError, parse_int_list
 from irshape.ir.weights import Weights, WeightsError, bytes_needed, element_count
+from irshape.ops import opsets
+from irshape.ops.opset_table import MAX_OPSET
+from irshape.ops.registry import lookup
+from irshape.ops.schema import OpSchema
 from irshape.record import Record
-from irshape.schema import OpSchema, find_schema
 
 Report = Callable[[Diagnostic], None]
 
@@ -64,81 +67,6 @@ _NAMES_SHOWN = 8
 # Probed from OpenVINO 2026.4.1's read_model: for every op type of its Python opset modules
 # and every version opset1..opset17, does the IR reader find the op? Keys are lower case
 # (OpenVINO looks types up case-insensitively); "1 3-16" means opset1 and opset3..opset16.
-_OPSET_TABLE = """
-1 3-16: rnncell shufflechannels
-1-16: abs acos add asin atan avgpool batchnorminference binaryconvolution broadcast ceiling clamp
- concat constant convertlike convolution convolutionbackpropdata cos cosh ctcgreedydecoder
- deformableconvolution deformablepsroipooling depthtospace detectionoutput divide elu equal erf exp
- fakequantize floor floormod gather gathertree greater greaterequal grn groupconvolution
- groupconvolutionbackpropdata hardsigmoid interpolate less lessequal log logicaland logicalnot
- logicalor logicalxor lrn lstmcell matmul maximum maxpool minimum mod multiply negative
- nonmaxsuppression normalizel2 notequal onehot pad power prelu priorbox priorboxclustered proposal
- psroipooling range reducelogicaland reducelogicalor reducemax reducemean reducemin reduceprod
- reducesum regionyolo relu reshape result reversesequence select selu sigmoid sign sin sinh softmax
- spacetodepth split sqrt squareddifference squeeze stridedslice subtract tan tanh tensoriterator tile
- topk transpose unsqueeze variadicsplit
-1-17: convert parameter shapeof
-2-16: batchtospace gelu mvn reorgyolo roipooling spacetobatch
-3-16: assign bucketize cumsum embeddingbagoffsetssum embeddingbagpackedsum embeddingsegmentssum
- extractimagepatches grucell nonzero readvalue roialign scatterelementsupdate scatterupdate
-4-16: acosh asinh atanh ctcloss hswish mish reducel1 reducel2 scatterndupdate softplus swish
-5-16: gathernd grusequence hsigmoid logsoftmax loop lstmsequence rnnsequence round
-6-16: ctcgreedydecoderseqlen gatherelements experimentaldetectrondetectionoutput
- experimentaldetectrongenerateproposalssingleimage experimentaldetectronpriorgridgenerator
- experimentaldetectronroifeatureextractor experimentaldetectrontopkrois
-7-16: dft einsum idft roll
-8-16: adaptiveavgpool adaptivemaxpool i420tobgr i420torgb if matrixnms multiclassnms nv12tobgr nv12torgb
- randomuniform slice
-9-16: eye generateproposals gridsample irdft rdft softsign
-10-16: isfinite isinf isnan unique
-12-16: groupnormalization
-13-16: bitwiseand bitwisenot bitwiseor bitwisexor fakeconvert multinomial nmsrotated
- scaleddotproductattention
-14-16: convertpromotetypes inverse
-15-16: bitwiseleftshift bitwiserightshift col2im embeddingbagoffsets embeddingbagpacked roialignrotated
- searchsorted slicescatter stft stringtensorpack stringtensorunpack
-16: identity istft segmentmax sparsefillemptyrows
-17: erfinv groupedmatmul
-"""
-_MAX_OPSET = 17
-# translate_type_name in OpenVINO's reader, applied before the lookup.
-_TRANSLATED = {"Const": "Constant", "PReLU": "PRelu", "ReLU": "Relu", "SoftMax": "Softmax"}
-# The reader's own redirections (xml_deserialize_util.cpp, create_node), matched exactly.
-_OPSET1_FROM_OPSET2 = frozenset({"MVN", "ROIPooling", "ReorgYolo"})
-_EXPERIMENTAL_IN_OPSET6 = frozenset(
-    {
-        "ExperimentalDetectronDetectionOutput",
-        "ExperimentalDetectronGenerateProposalsSingleImage",
-        "ExperimentalDetectronPriorGridGenerator",
-        "ExperimentalDetectronROIFeatureExtractor",
-        "ExperimentalDetectronTopKROIs",
-        "GRUCell",
-        "RNNCell",
-        "Proposal",
-    }
-)
-
-
-def _opset_numbers(ranges: str) -> frozenset[int]:
-    numbers: set[int] = set()
-    for part in ranges.split():
-        lo, _, hi = part.partition("-")
-        numbers.update(range(int(lo), int(hi or lo) + 1))
-    return frozenset(numbers)
-
-
-def _load_opsets(table: str) -> dict[str, frozenset[int]]:
-    opsets: dict[str, frozenset[int]] = {}
-    for entry in re.split(r"\n(?! )", table.strip()):
-        ranges, _, names = entry.partition(":")
-        for name in names.split():
-            opsets[name] = _opset_numbers(ranges)
-    return opsets
-
-
-OPSETS = _load_opsets(_OPSET_TABLE)
-
-
 # --- ids and the index ----------------------------------------------------------------------
 
 
@@ -568,38 +496,21 @@ def check_opsets(graph: Graph, report: Report) -> None:
             _check_opset(layer, graph.where(layer), report)
 
 
-@functools.lru_cache(maxsize=1024)  # few (type, version) pairs a file, asked once a layer
 def _in_opset(op_type: str, version: str) -> bool:
     """Does OpenVINO find ``op_type`` in opset ``version``? (_check_opset says why not.)"""
-    opsets = OPSETS.get(_TRANSLATED.get(op_type, op_type).lower())
-    number = _opset_number(_effective_version(op_type, version))
-    return opsets is not None and number is not None and number in opsets
-
-
-def _effective_version(op_type: str, version: str) -> str:
-    if version in ("experimental", "extension") and op_type in _EXPERIMENTAL_IN_OPSET6:
-        return "opset6"
-    if version == "opset1" and op_type in _OPSET1_FROM_OPSET2:
-        return "opset2"
-    return version
-
-
-def _opset_number(version: str) -> int | None:
-    match = re.fullmatch(r"opset([1-9]\d*)", version)
-    number = int(match.group(1)) if match and len(match.group(1)) < 19 else None  # 4300+ digits: int() fails
-    return number if number is not None and number <= _MAX_OPSET else None
+    return opsets.op_version(op_type, version) is not None
 
 
 def _check_opset(layer: Layer, where: Location, report: Report) -> None:
     op_type, version = layer.type or "", layer.version or ""
-    translated = _TRANSLATED.get(op_type, op_type)
-    number = _opset_number(_effective_version(op_type, version))
+    translated = opsets.TRANSLATED.get(op_type, op_type)
+    number = opsets.opset_number(opsets.effective_version(op_type, version))
     unsupported = (
         f"Cannot create {op_type} layer {layer.name} id:{layer.id} from unsupported opset: {version}"
     )
     missing = f"Opset {version} doesn't contain the operation with type: {translated}"
-    opsets = OPSETS.get(translated.lower())
-    if opsets is None:
+    held = opsets.opsets_of(op_type)
+    if not held:
         report(rules.OP_TYPE_UNKNOWN(where, type=op_type, ov_message=missing if number else unsupported))
     elif number is None:
         report(
@@ -607,14 +518,14 @@ def _check_opset(layer: Layer, where: Location, report: Report) -> None:
                 where, version=version, problem=_unknown_opset_problem(version), ov_message=unsupported
             )
         )
-    elif number not in opsets:
-        problem = f"has no {op_type} (OpenVINO has it in {_describe_opsets(opsets)})"
+    elif number not in held:
+        problem = f"has no {op_type} (OpenVINO has it in {_describe_opsets(held)})"
         report(rules.OPSET_UNSUPPORTED(where, version=version, problem=problem, ov_message=missing))
 
 
 def _unknown_opset_problem(version: str) -> str:
-    problem = f"is not an opset OpenVINO has (opset1 ... opset{_MAX_OPSET})"
-    if _opset_number(version.strip().lower()) is not None:
+    problem = f"is not an opset OpenVINO has (opset1 ... opset{MAX_OPSET})"
+    if opsets.opset_number(version.strip().lower()) is not None:
         problem += f"; the name is matched exactly, write {version.strip().lower()!r}"
     return problem
 
@@ -778,7 +689,7 @@ def _unconnected_consequence(
     if any(fed[index + 1 :]):
         message = f"{layer.type} layer {layer.name} with id: {layer.id} is inconsistent!"
         return f"OpenVINO (IR v10) rejects the file ('{message}')", rules.ERROR
-    schema = find_schema(layer.type)
+    schema = lookup(layer.type, layer.version)
     required = schema.input_counts[0] if schema is not None else (1 if layer.type == "Result" else 0)
     if connected < required:
         return (

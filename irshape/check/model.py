@@ -1,10 +1,12 @@
 """Check a whole document: the structural checks of :mod:`irshape.check.graph`, then a walk in
 graph order that feeds each op the shapes OpenVINO would.
 
-In a ``<net>``, an op's inputs come from their producers, as OpenVINO takes them: a
-Parameter's ``shape`` attribute (with its intervals), a Const's ``shape`` and value, the
-inferred output of a known op, or the input of a shape-preserving unary op. Declared input
-port dims are the fallback for producers irshape does not know, and for fragments.
+Every layer goes through the op registry (:mod:`irshape.ops.registry`): a known op is
+validated and inferred by its declaration and shape function, and each declared output port
+compared with the inference. In a ``<net>``, an op's inputs come from their producers, as
+OpenVINO takes them: a Parameter's ``shape`` attribute (with its intervals), a Const's
+``shape`` and value, or the inferred output of a known op. Declared input port dims are the
+fallback for producers irshape does not know, and for fragments.
 
 One fault, one finding: when a declared dim is wrong (a known op's output, a Parameter's or
 Const's port, an input port that contradicts its edge), the layers downstream usually repeat
@@ -22,59 +24,19 @@ from typing import Any
 
 from irshape import lifetime, rules
 from irshape.check import graph as g
-from irshape.check.layer import TensorInfo, check_conv_layer, compare_declared
+from irshape.check.layer import TensorInfo, check_op, compare_declared
 from irshape.diagnostics import Diagnostic, Location, Severity
 from irshape.dims import PartialShape
-from irshape.ir import element_types
 from irshape.ir.model import Document, Layer, Port
 from irshape.ir.weights import Weights
+from irshape.ops.interface import OpResult
+from irshape.ops.registry import lookup
+from irshape.ops.schema import OpSchema
 from irshape.record import Record
 from irshape.results import LayerResult
-from irshape.schema import OpSchema, find_schema
-from irshape.shapes.conv_arith import Inference
 
 Report = Callable[[Diagnostic], None]
 
-# Unary element-wise ops: the output shape is the input shape (Convert also changes the type).
-SHAPE_PRESERVING = frozenset(
-    {
-        "relu",
-        "sigmoid",
-        "tanh",
-        "clamp",
-        "convert",
-        "elu",
-        "exp",
-        "abs",
-        "negative",
-        "sqrt",
-        "erf",
-        "gelu",
-        "swish",
-        "hswish",
-        "hsigmoid",
-        "mish",
-        "softplus",
-        "softsign",
-        "floor",
-        "ceiling",
-        "log",
-        "sin",
-        "cos",
-        "sign",
-        "round",
-        "selu",
-        "prelu",
-        "logicalnot",
-        "fakequantize",
-        "softmax",
-        "logsoftmax",
-        "mvn",
-        "lrn",
-        "normalizel2",
-        "grn",
-    }
-)
 # Findings about a declared dim that differs from OpenVINO's: the origins of inherited dims.
 _ORIGIN_CODES = frozenset(
     {
@@ -98,8 +60,7 @@ def check_document(
     """Check every layer of ``document``; return what was read and inferred per layer.
 
     With ``port_shapes``, also fill it with the shape of each port OpenVINO computes: outputs
-    of Parameters, Consts, the known ops it does not reject and shape-preserving unary ops,
-    and the inputs they feed.
+    of Parameters, Consts and the known ops it does not reject, and the inputs they feed.
     """
     # The walk makes many small objects and no cycles: the cyclic garbage collector's passes
     # over them would only cost time (a fifth to a quarter of the walk of a large IR).
@@ -158,20 +119,27 @@ class _Tensor(Record):
 
     ``guess`` says why the shape is not OpenVINO's (an op irshape does not infer, a layer
     OpenVINO rejects, or one fed by such a tensor); None when it is: a Parameter's, a Const's,
-    or inferred from such shapes.
+    or inferred from such shapes. ``doomed``: a layer OpenVINO rejects lies upstream, so
+    OpenVINO never computes this tensor at all.
     """
 
-    __slots__ = ("guess", "info", "origin")
+    __slots__ = ("doomed", "guess", "info", "origin")
     info: TensorInfo
     origin: _Origin | None
     guess: str | None
+    doomed: bool
 
     def __init__(
-        self, info: TensorInfo, origin: _Origin | None = None, guess: str | None = "not visited"
+        self,
+        info: TensorInfo,
+        origin: _Origin | None = None,
+        guess: str | None = "not visited",
+        doomed: bool = False,
     ) -> None:
         self.info = info
         self.origin = origin
         self.guess = guess
+        self.doomed = doomed
 
 
 class _Walker:
@@ -186,7 +154,7 @@ class _Walker:
         self.found: list[Diagnostic] = []
         self.origins: list[_Origin] = []
         self.tensors: dict[int, list[_Tensor]] = {}  # by id(layer)
-        self.ops: dict[str | None, tuple[str, OpSchema | None]] = {}  # by layer type
+        self.ops: dict[tuple[str | None, str | None], tuple[str, OpSchema | None]] = {}  # by type, version
 
     # -- the run ------------------------------------------------------------------------------
 
@@ -302,46 +270,50 @@ class _Walker:
 
     def _visit(self, layer: Layer, result: LayerResult) -> None:
         local: list[Diagnostic] = []
-        kind, schema = self._op(layer.type)
-        inputs, origins, computed = self._inputs(layer, schema)
+        kind, schema = self._op(layer)
+        inputs, origins, computed, doomed = self._inputs(layer, schema)
         if kind == "parameter":
             outputs = [g.parameter_tensor(layer, self.graph.where(layer), local.append)]
-        elif kind == "const":
+        elif kind == "constant":
             outputs = [g.const_tensor(layer, self.document.path, self.weights, local.append)]
         elif schema is not None:
             result.checked = True
             where = self.graph.where(layer)
-            outputs = self._known(schema, layer, result, inputs, bool(origins), where, local)
-        elif kind in SHAPE_PRESERVING and inputs:
-            outputs = [self._unary(layer, kind, inputs[0], bool(origins), computed, local)]
+            outputs = self._known(schema, layer, result, inputs, bool(origins), doomed, where, local)
         else:
             outputs = [g.declared_tensor(port) for port in layer.outputs]
-        guess = self._guessed(layer, kind, bool(inputs), result.checked, computed, local)
+        guess = self._guessed(layer, kind, schema is not None, computed, local)
         if self.port_shapes is not None:
             self._remember_ports(layer, outputs, guess is None)
-        self._settle(layer, outputs, origins, local, guess)
+        rejected = schema is not None and not schema.is_source and any(rules.rejects(d) for d in local)
+        doomed = doomed or rejected
+        self._settle(layer, outputs, origins, local, guess, doomed)
 
-    def _op(self, op_type: str | None) -> tuple[str, OpSchema | None]:
-        """The op's type in lower case, and its schema if irshape infers it: once a type."""
-        op = self.ops.get(op_type)
+    def _op(self, layer: Layer) -> tuple[str, OpSchema | None]:
+        """The op's canonical type in lower case, and its declaration if irshape has one:
+        looked up once a (type, version) pair."""
+        key = (layer.type, layer.version)
+        op = self.ops.get(key)
         if op is None:
-            op = self.ops[op_type] = ((op_type or "").lower(), find_schema(op_type))
+            schema = lookup(layer.type, layer.version)
+            kind = schema.op.lower() if schema is not None else (layer.type or "").lower()
+            op = self.ops[key] = (kind, schema)
         return op
 
     def _guessed(
-        self, layer: Layer, kind: str, has_inputs: bool, known: bool, computed: bool, local: list[Diagnostic]
+        self, layer: Layer, kind: str, known: bool, computed: bool, local: list[Diagnostic]
     ) -> str | None:
         """Why the layer's outputs are not shapes OpenVINO computes, or None when they are.
 
         ``computed``: every connected input comes from an output whose shape is OpenVINO's.
         """
-        if kind in ("parameter", "const"):
+        if kind in ("parameter", "constant"):
             return None
-        if not (known or (kind in SHAPE_PRESERVING and has_inputs)):
+        if not known:
             return (
                 f"{layer.type} is not an op irshape infers, so {g.layer_label(layer)} declares it unchecked"
             )
-        if known and any(rules.rejects(d) for d in local):
+        if any(rules.rejects(d) for d in local):
             return f"OpenVINO rejects {g.layer_label(layer)} (see its error), so it never computes it"
         if not computed:
             return f"{g.layer_label(layer)} is fed by a tensor irshape cannot compute"
@@ -367,16 +339,17 @@ class _Walker:
         origins: list[_Origin],
         local: list[Diagnostic],
         guess: str | None,
+        doomed: bool,
     ) -> None:
         """File the layer's findings; remember its outputs and where wrong declared dims began."""
         origin = self._file(layer, local) if local else None
         inherited = origin or (origins[0] if origins else None)
         if inherited is None:  # the usual case
-            self.tensors[id(layer)] = [_Tensor(info, None, guess) for info in outputs]
+            self.tensors[id(layer)] = [_Tensor(info, None, guess, doomed) for info in outputs]
             return
         ports = layer.outputs
         self.tensors[id(layer)] = [
-            _Tensor(info, inherited if inherited and _diverges(ports, index, info) else None, guess)
+            _Tensor(info, inherited if inherited and _diverges(ports, index, info) else None, guess, doomed)
             for index, info in enumerate(outputs)
         ]
 
@@ -392,9 +365,12 @@ class _Walker:
 
     # -- inputs -------------------------------------------------------------------------------
 
-    def _inputs(self, layer: Layer, schema: OpSchema | None) -> tuple[list[TensorInfo], list[_Origin], bool]:
-        """What flows into each input port, the origins of wrong dims they declare, and whether
-        every connected input comes from an output whose shape is OpenVINO's."""
+    def _inputs(
+        self, layer: Layer, schema: OpSchema | None
+    ) -> tuple[list[TensorInfo], list[_Origin], bool, bool]:
+        """What flows into each input port, the origins of wrong dims they declare, whether
+        every connected input comes from an output whose shape is OpenVINO's, and whether one
+        comes after a layer OpenVINO rejects."""
         # IR v10 builds a layer from its connected inputs only: a trailing optional port
         # without an edge (a backprop op's output_shape) is dropped (IRS409). A dropped port
         # has no edge, so it says nothing of whether the inputs are computed.
@@ -404,7 +380,7 @@ class _Walker:
             ports = ports[: len(ports) - dropped]
         infos: list[TensorInfo] = []
         origins: list[_Origin] = []
-        computed = True
+        computed, doomed = True, False
         for port in ports:
             source = self.sources.get(id(port))
             tensor = self._tensor(source) if source is not None else None
@@ -414,13 +390,14 @@ class _Walker:
                 continue
             infos.append(tensor.info)
             computed = computed and tensor.guess is None
+            doomed = doomed or tensor.doomed
             if tensor.origin is None and source[1].dims == port.dims:
                 continue  # the usual case: the edge's ports agree, nothing to inherit
             origin = self._divergence(layer, port, source, tensor)
             if origin is not None:
                 origin.inherit(layer)
                 origins.append(origin)
-        return infos, origins, computed
+        return infos, origins, computed, doomed
 
     def _tensor(self, source: g.Source) -> _Tensor | None:
         """The visited output an edge comes from (None: its producer is not visited yet)."""
@@ -468,24 +445,23 @@ class _Walker:
         result: LayerResult,
         inputs: list[TensorInfo],
         inherits: bool,
+        doomed: bool,
         where: Location,
         local: list[Diagnostic],
     ) -> list[TensorInfo]:
-        inference = check_conv_layer(schema, layer, inputs, where, local.append)
+        inference = check_op(schema, layer, inputs, where, local.append)
         if inference is None:
             return [TensorInfo(PartialShape(None))]
-        result.outputs = [inference.shape]
+        result.outputs = [output.shape for output in inference.outputs]
         if inference.rejected:  # OpenVINO stops here: what flows on is the file's word, no cascade
             return [g.declared_tensor(port) for port in layer.outputs] or [TensorInfo(PartialShape(None))]
-        compare_declared(layer, inference, where, local.append)
+        if not doomed:  # else OpenVINO stops before this layer, and "it will use N" is untrue
+            compare_declared(layer, inference, where, local.append)
         if inherits:
-            self._drop_inherited_conv(schema, layer, inputs, where, local)
-        element_type = (
-            element_types.merge(inputs[0].element_type, inputs[1].element_type) if len(inputs) >= 2 else None
-        )
-        return [TensorInfo(inference.shape, element_type)]
+            self._drop_inherited(schema, layer, inputs, where, local)
+        return [TensorInfo(o.shape, o.element_type, value=o.value) for o in inference.outputs]
 
-    def _drop_inherited_conv(
+    def _drop_inherited(
         self,
         schema: OpSchema,
         layer: Layer,
@@ -503,36 +479,13 @@ class _Walker:
             return
         as_declared = [_as_declared(port, info) for port, info in zip(layer.inputs, inputs, strict=False)]
         again: list[Diagnostic] = []
-        inference = check_conv_layer(schema, layer, as_declared, where, lambda d: None)
+        inference: OpResult | None = check_op(schema, layer, as_declared, where, lambda d: None)
         if inference is not None:
             compare_declared(layer, inference, where, again.append)
         own = {(d.code, d.port, d.axis) for d in again}
         for d in mismatches:
             if inference is None or (d.code, d.port, d.axis) not in own:
                 local.remove(d)
-
-    def _unary(
-        self,
-        layer: Layer,
-        kind: str,
-        source: TensorInfo,
-        inherits: bool,
-        computed: bool,
-        local: list[Diagnostic],
-    ) -> TensorInfo:
-        """A shape-preserving op; its declared output is compared only with a computed input."""
-        element_type = source.element_type
-        if kind == "convert":
-            element_type = element_types.from_element_type(layer.data.get("destination_type"))
-        info = TensorInfo(source.shape, element_type)
-        if not layer.outputs or not computed or g.fits(layer.outputs[0], info.shape):
-            return info  # (a port that fits gets no finding: no Location to make)
-        compare_declared(layer, Inference(info.shape), self.graph.where(layer), local.append)
-        # A shape-preserving op that repeats its wrong declared input inherits the fault.
-        declared_in = g.declared_shape(layer.inputs[0])
-        if inherits and (declared_in is None or g.fits(layer.outputs[0], declared_in)):
-            local[:] = [d for d in local if d.code not in _MISMATCH_CODES]
-        return info
 
 
 def _diverges(ports: list[Port], index: int, info: TensorInfo) -> bool:

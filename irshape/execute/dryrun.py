@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 
 from irshape import rules
-from irshape.check.layer import TensorInfo, check_conv_layer
+from irshape.check.layer import TensorInfo, check_op
 from irshape.diagnostics import Diagnostic, Location
 from irshape.dims import static_shape
 from irshape.execute import kernels
@@ -24,12 +24,14 @@ from irshape.execute.tensors import (
     DEFAULT_MAX_MEMORY,
     ConstReader,
     byte_size,
+    convolution_declaration,
+    is_backprop,
     kernel_arguments,
     numpy_dtype,
 )
 from irshape.ir.model import Document, Layer
-from irshape.schema import OpSchema, find_schema
-from irshape.shapes.conv_arith import Inference
+from irshape.ops.interface import OpResult
+from irshape.ops.schema import OpSchema
 
 Report = Callable[[Diagnostic], None]
 Progress = Callable[[int, int], None]
@@ -48,7 +50,7 @@ def dry_run(
     """Run every convolution layer of ``document``; return how many ran."""
     rng = np.random.default_rng(options.seed)
     consts = ConstReader(document)
-    layers = [(layer, schema) for layer in document.layers if (schema := find_schema(layer.type))]
+    layers = [(layer, schema) for layer in document.layers if (schema := convolution_declaration(layer))]
     ran = 0
     try:
         for done, (layer, schema) in enumerate(layers):
@@ -88,8 +90,8 @@ def _run_layer(
         return 0  # invalid: the check has already reported why
     groups = shapes[1][0] if schema.is_group else 1
     attrs = kernel_arguments(inference, schema, groups)
-    kind = "convolution" if schema.family == "forward" else "convolution_backprop"
-    if schema.family == "backprop":
+    kind = schema.function  # "convolution" or "convolution_backprop": the kernel to run
+    if is_backprop(schema):
         attrs["output_spatial"] = output_spatial
     try:
         # The memory guard comes before any allocation, inputs included. The estimate validates
@@ -118,12 +120,12 @@ def _infer(
     shapes: list[tuple[int, ...]],
     output_spatial: list[int] | None,
     where: Location,
-) -> Inference | None:
+) -> OpResult | None:
     """The inference at these static input shapes, for the pads OpenVINO resolves."""
     infos = [TensorInfo(static_shape(s)) for s in shapes[:2]]
     if output_spatial is not None:
         infos.append(TensorInfo(static_shape([len(output_spatial)]), "i64", value=tuple(output_spatial)))
-    inference = check_conv_layer(schema, layer, infos, where, lambda _: None)
+    inference = check_op(schema, layer, infos, where, lambda _: None)
     if inference is not None and not inference.shape.is_static:
         raise _Skip(f"OpenVINO infers the dynamic output {inference.shape} even from static inputs")
     return inference

@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from irshape.check.layer import TensorInfo, check_conv_layer
+from irshape.check.layer import TensorInfo, check_op
 from irshape.diagnostics import Diagnostic
 from irshape.dims import DimSyntaxError, PartialShape, parse_partial_shape, static_shape
 from irshape.execute import kernels
@@ -22,11 +22,12 @@ from irshape.execute.tensors import (
     DEFAULT_MAX_MEMORY,
     ConstReader,
     byte_size,
+    convolution_declaration,
+    is_backprop,
     kernel_arguments,
     numpy_dtype,
 )
 from irshape.ir.model import Document, Layer
-from irshape.schema import find_schema
 
 
 class RunError(ValueError):
@@ -149,7 +150,7 @@ def run_document(
     """
     order = _graph_order(document)
     for layer in order:
-        if (layer.type or "").lower() not in _EXECUTABLE and find_schema(layer.type) is None:
+        if (layer.type or "").lower() not in _EXECUTABLE and convolution_declaration(layer) is None:
             raise RunError(f"layer {layer.id} '{layer.name}': irshape cannot execute {layer.type} layers")
     consts = ConstReader(document)
     values: dict[str, np.ndarray] = {}  # layer id -> its (single) output
@@ -178,7 +179,7 @@ def run_document(
                     f"{layer.data.get('destination_type')!r} is not supported"
                 )
             values[layer.id or ""] = args[0].astype(dtype)
-        elif find_schema(layer.type) is not None:
+        elif convolution_declaration(layer) is not None:
             values[layer.id or ""] = _run_conv(document, layer, args, max_memory)
         else:
             raise RunError(f"layer {layer.id} '{layer.name}': irshape cannot execute {layer.type} layers")
@@ -205,7 +206,7 @@ def _graph_order(document: Document) -> list[Layer]:
 
 
 def _run_conv(document: Document, layer: Layer, args: list[np.ndarray], max_memory: int) -> np.ndarray:
-    schema = find_schema(layer.type)
+    schema = convolution_declaration(layer)
     assert schema is not None
     infos = [TensorInfo(static_shape(a.shape)) for a in args[:2]]
     output_spatial = None
@@ -213,15 +214,15 @@ def _run_conv(document: Document, layer: Layer, args: list[np.ndarray], max_memo
         output_spatial = [int(v) for v in args[2].reshape(-1)]
         infos.append(TensorInfo(static_shape([len(output_spatial)]), "i64", value=tuple(output_spatial)))
     problems: list[Diagnostic] = []
-    inference = check_conv_layer(schema, layer, infos, layer.location(document.path), problems.append)
+    inference = check_op(schema, layer, infos, layer.location(document.path), problems.append)
     errors = [d.message for d in problems if d.severity == "error"]
-    if inference is None or inference.attributes is None or errors:
+    if inference is None or errors:
         raise RunError(
             f"layer {layer.id} '{layer.name}' is invalid: {'; '.join(errors) or 'see irshape check'}"
         )
     arguments = kernel_arguments(inference, schema, args[1].shape[0] if schema.is_group else 1)
-    kind = "convolution" if schema.family == "forward" else "convolution_backprop"
-    if schema.family == "backprop":
+    kind = schema.function  # "convolution" or "convolution_backprop": the kernel to run
+    if is_backprop(schema):
         arguments["output_spatial"] = output_spatial
     x, w = args[0], args[1].astype(args[0].dtype)
     needed = kernels.estimate_working_bytes(kind, x.shape, w.shape, x.dtype, **arguments)

@@ -12,8 +12,10 @@ import numpy as np
 from irshape.ir import element_types
 from irshape.ir.model import Document, Layer
 from irshape.ir.values import ListSyntaxError, parse_int_list
-from irshape.schema import OpSchema
-from irshape.shapes.conv_arith import Inference
+from irshape.ops.interface import OpResult
+from irshape.ops.registry import lookup
+from irshape.ops.schema import OpSchema
+from irshape.shapes.window import ConvPlan
 
 DEFAULT_MAX_MEMORY = 1 << 30  # bytes of working memory one layer may use (--max-memory)
 
@@ -91,18 +93,29 @@ class ConstReader:
         self._map = None
 
 
-def kernel_arguments(inference: Inference, schema: OpSchema, groups: int) -> dict[str, Any]:
-    """The keyword arguments of the numpy kernels for a layer irshape inferred."""
-    attrs = inference.attributes
-    assert attrs is not None
+def convolution_declaration(layer: Layer) -> OpSchema | None:
+    """The declaration of ``layer`` when it is one of the convolutions the kernels run."""
+    schema = lookup(layer.type, layer.version)
+    return schema if schema is not None and schema.family == "convolution" else None
+
+
+def is_backprop(schema: OpSchema) -> bool:
+    return schema.function == "convolution_backprop"
+
+
+def kernel_arguments(inference: OpResult, schema: OpSchema, groups: int) -> dict[str, Any]:
+    """The keyword arguments of the numpy kernels for a convolution irshape inferred."""
+    plan = inference.details
+    assert isinstance(plan, ConvPlan)
+    attrs = plan.attributes
     arguments: dict[str, Any] = {
         "strides": attrs.strides,
         "dilations": attrs.dilations,
         "groups": groups,
-        "pads_begin": inference.pads_begin,
-        "pads_end": inference.pads_end,
+        "pads_begin": plan.pads_begin,
+        "pads_end": plan.pads_end,
     }
-    if schema.family == "backprop":
+    if is_backprop(schema):
         arguments["output_padding"] = attrs.output_padding
     return arguments
 

@@ -70,7 +70,7 @@ def summary_line(reports: Sequence[FileReport]) -> str:
     s = summary(reports)
     return (
         f"{s['errors']} error(s), {s['warnings']} warning(s), {s['infos']} info in "
-        f"{s['files']} file(s); {s['layers_checked']} conv layer(s) validated and inferred, "
+        f"{s['files']} file(s); {s['layers_checked']} layer(s) validated and inferred, "
         f"{s['layers_not_checked']} other layer(s) checked for structure"
     )
 
@@ -87,7 +87,7 @@ class TextReporter(Reporter):
         for report in reports:
             lines += [format_diagnostic(d, color=color) for d in report.diagnostics]
             if verbosity >= 1 and not report.diagnostics:
-                ok = f"{visible(report.path)}: ok ({report.layers_checked} conv layer(s))"
+                ok = f"{visible(report.path)}: ok ({report.layers_checked} layer(s) inferred)"
                 lines.append(click.style(ok, fg="green") if color else ok)
         if verbosity == -1:
             return "\n".join(lines)

@@ -1,1 +1,2 @@
-"""Shape arithmetic: one module per op family over the shared :mod:`conv_arith`."""
+"""Shape functions, one module per op family (named by each declaration's ``family``), over
+shared helpers such as the window arithmetic of :mod:`~irshape.shapes.window`."""

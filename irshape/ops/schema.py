@@ -1,8 +1,10 @@
-"""Op schemas as data, and the one generic validator that reads them.
+"""Op declarations as data, and the one generic validator that reads them.
 
-Each ``schemas/<Op>-<version>.toml`` (installed as the ``irshape.schemas`` package) declares an
-op's inputs, attributes, defaults, value ranges and kernel layout. At run time they are read
-from ``schemas/_compiled.py``, the same data as literals (regenerated from the TOML files by
+Each ``schemas/<Op>-<version>.toml`` (installed as the ``irshape.schemas`` package) declares
+one op version: its inputs (ranks, element types, whether the shape function reads their
+values), its outputs, its attributes (types, defaults, value ranges, lengths tied to the
+spatial axes) and the family and function that infer it. At run time they are read from
+``schemas/_compiled.py``, the same data as literals (regenerated from the TOML files by
 ``python tools/compile_schemas.py``). This module turns a layer's ``<data>`` attributes into
 typed values and findings; it knows no op by name.
 """
@@ -10,17 +12,17 @@ typed values and findings; it knows no op by name.
 from __future__ import annotations
 
 import functools
-import os
+import re
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 from irshape import rules
 from irshape.diagnostics import Diagnostic, Location
+from irshape.ir import element_types
 from irshape.ir.values import ListSyntaxError, parse_int_list
 from irshape.record import FrozenRecord, set_field
 
-AttrValue = tuple[int, ...] | str
+AttrValue = tuple[int, ...] | str | int | float | bool
 
 
 # Records and a plain class, not dataclasses or NamedTuples: see irshape.record.
@@ -29,8 +31,8 @@ AttrValue = tuple[int, ...] | str
 class AttributeSpec(FrozenRecord):
     __slots__ = ("case_insensitive", "default", "length", "min", "name", "spec_required", "type", "values")
     name: str
-    type: str  # "int_list" or "enum"
-    default: int | str
+    type: str  # "int_list", "int", "float", "bool", "enum", "string" or "element_type"
+    default: int | str | float | bool
     length: str | None  # "spatial": one value per spatial axis
     min: int | None
     spec_required: bool  # the spec says "Required: yes" although OpenVINO defaults it
@@ -41,7 +43,7 @@ class AttributeSpec(FrozenRecord):
         self,
         name: str,
         type: str,
-        default: int | str,
+        default: int | str | float | bool,
         length: str | None = None,
         min: int | None = None,
         spec_required: bool = False,
@@ -81,27 +83,39 @@ class InputSpec(FrozenRecord):
         set_field(self, "element_types", element_types)
 
 
+class OutputSpec(FrozenRecord):
+    __slots__ = ("name",)
+    name: str
+
+    def __init__(self, name: str) -> None:
+        set_field(self, "name", name)
+
+
 class OpSchema(FrozenRecord):
+    """One op version's declaration: what the generic validator and the shape function read."""
+
     __slots__ = (
         "attributes",
         "data_and_kernel_types",
         "family",
+        "function",
         "inputs",
         "kernel_layout",
         "legacy_attributes",
         "op",
-        "opsets",
+        "outputs",
         "spec",
         "version",
     )
     op: str
     version: int
-    family: str
-    opsets: tuple[int, int]
-    kernel_layout: tuple[str, ...]
+    family: str  # the module of irshape.shapes that holds its shape function
+    function: str  # that function's name
     inputs: tuple[InputSpec, ...]
+    outputs: tuple[OutputSpec, ...]
     attributes: dict[str, AttributeSpec]
     legacy_attributes: dict[str, str]
+    kernel_layout: tuple[str, ...]  # the convolutions' kernel axes before the spatial ones
     data_and_kernel_types: str
     spec: str
 
@@ -110,22 +124,24 @@ class OpSchema(FrozenRecord):
         op: str,
         version: int,
         family: str,
-        opsets: tuple[int, int],
-        kernel_layout: tuple[str, ...],
+        function: str,
         inputs: tuple[InputSpec, ...],
+        outputs: tuple[OutputSpec, ...],
         attributes: dict[str, AttributeSpec],
         legacy_attributes: dict[str, str],
+        kernel_layout: tuple[str, ...] = (),
         data_and_kernel_types: str = "numeric",
         spec: str = "",
     ) -> None:
         set_field(self, "op", op)
         set_field(self, "version", version)
         set_field(self, "family", family)
-        set_field(self, "opsets", opsets)
-        set_field(self, "kernel_layout", kernel_layout)
+        set_field(self, "function", function)
         set_field(self, "inputs", inputs)
+        set_field(self, "outputs", outputs)
         set_field(self, "attributes", attributes)
         set_field(self, "legacy_attributes", legacy_attributes)
+        set_field(self, "kernel_layout", kernel_layout)
         set_field(self, "data_and_kernel_types", data_and_kernel_types)
         set_field(self, "spec", spec)
 
@@ -155,13 +171,14 @@ class OpSchema(FrozenRecord):
         required = sum(1 for i in self.inputs if not i.optional)
         return required, len(self.inputs)
 
-    def accepts_opset(self, version: str) -> bool:
-        lo, hi = self.opsets
-        return version in {f"opset{n}" for n in range(lo, hi + 1)}
+    @property
+    def is_source(self) -> bool:
+        """Parameter and Constant: their outputs come from the file, not from inputs."""
+        return self.family == "source"
 
 
 def _load(raw: dict[str, Any]) -> OpSchema:
-    """The schema from a file's parsed TOML."""
+    """The declaration from a file's parsed TOML."""
     attributes = {
         name: AttributeSpec(
             name=name,
@@ -173,77 +190,62 @@ def _load(raw: dict[str, Any]) -> OpSchema:
             values=tuple(spec.get("values", ())),
             case_insensitive=spec.get("case_insensitive", False),
         )
-        for name, spec in raw["attributes"].items()
+        for name, spec in raw.get("attributes", {}).items()
     }
     inputs = tuple(
         InputSpec(
             name=spec["name"],
-            layout=spec["layout"],
+            layout=spec.get("layout", ""),
             ranks=tuple(spec["ranks"]) if "ranks" in spec else None,
             optional=spec.get("optional", False),
             element_types=spec.get("element_types"),
         )
-        for spec in raw["inputs"]
+        for spec in raw.get("inputs", ())
     )
+    outputs = tuple(OutputSpec(spec["name"]) for spec in raw.get("outputs", ({"name": "output"},)))
     return OpSchema(
         op=raw["op"],
         version=raw["version"],
         family=raw["family"],
-        opsets=(raw["opsets"][0], raw["opsets"][1]),
-        kernel_layout=tuple(raw["kernel_layout"]),
+        function=raw.get("function", "infer"),
         inputs=inputs,
+        outputs=outputs,
         attributes=attributes,
         legacy_attributes=dict(raw.get("legacy_attributes", {})),
+        kernel_layout=tuple(raw.get("kernel_layout", ())),
         data_and_kernel_types=raw.get("element_types", {}).get("data_and_kernel", "numeric"),
         spec=raw.get("spec", ""),
     )
 
 
 @functools.cache
-def _schema_dir() -> Path:
-    """The installed ``irshape.schemas`` package (plain files: cheaper than importlib.resources,
-    whose imports cost several ms of every start-up)."""
+def _index() -> dict[str, str]:
+    """Declaration file name -> family, from ``schemas/_index.py`` (``python
+    tools/compile_schemas.py`` writes it and one ``_compiled_<family>.py`` per family: modules
+    of literals load from bytecode, where tomllib costs ms at every start)."""
     from importlib import import_module  # by name: schemas/ is mapped into the package at install
 
-    return Path(next(iter(import_module("irshape.schemas").__path__)))
+    families: dict[str, str] = import_module("irshape.schemas._index").FAMILIES
+    return families
 
 
 @functools.cache
-def _schema_files() -> dict[str, str]:
-    """Op type (lower case, as OpenVINO looks types up case-insensitively) -> file name."""
-    names = [name for name in os.listdir(_schema_dir()) if name.endswith(".toml")]  # glob() compiles a regex
-    return {name.rsplit("-", 1)[0].lower(): name for name in names}
-
-
-@functools.cache
-def _compiled() -> dict[str, dict[str, Any]]:
-    """File name -> parsed TOML, from ``schemas/_compiled.py`` (``python tools/compile_schemas.py``
-    writes it): a module of literals loads from bytecode, where tomllib costs ms at every start."""
+def _compiled(family: str) -> dict[str, dict[str, Any]]:
     from importlib import import_module
 
-    compiled: dict[str, dict[str, Any]] = import_module("irshape.schemas._compiled").SCHEMAS
+    compiled: dict[str, dict[str, Any]] = import_module(f"irshape.schemas._compiled_{family}").SCHEMAS
     return compiled
 
 
 @functools.cache
-def _schema_by_file(file_name: str) -> OpSchema:
-    raw = _compiled().get(file_name)
-    if raw is None:  # a schema added without recompiling (tests/test_schema_compiled.py fails)
-        import tomllib
-
-        raw = tomllib.loads((_schema_dir() / file_name).read_text("utf-8"))
-    return _load(raw)
+def declaration_files() -> frozenset[str]:
+    """The names of the declaration files, ``<Op>-<version>.toml``."""
+    return frozenset(_index())
 
 
-@functools.lru_cache(maxsize=1024)  # asked for every layer; a file has few types
-def find_schema(op_type: str | None) -> OpSchema | None:
-    """The schema for ``op_type`` (case-insensitive, as in OpenVINO), or None if unknown."""
-    file_name = _schema_files().get((op_type or "").lower())
-    return None if file_name is None else _schema_by_file(file_name)
-
-
-def all_schemas() -> list[OpSchema]:
-    return [_schema_by_file(name) for name in sorted(_schema_files().values())]
+@functools.cache
+def load_declaration(file_name: str) -> OpSchema:
+    return _load(_compiled(_index()[file_name])[file_name])
 
 
 # --- the generic validator ----------------------------------------------------------------
@@ -266,6 +268,11 @@ class ParsedAttributes:
     def enum(self, name: str, default: str) -> str:
         value = self.values.get(name, default)
         return value if isinstance(value, str) else default
+
+    def scalar(self, spec: AttributeSpec) -> int | float | bool | str:
+        """A scalar attribute's value, or its declared default when missing or unusable."""
+        value = self.values.get(spec.name, spec.default)
+        return spec.default if isinstance(value, tuple) else value
 
 
 Report = Callable[[Diagnostic], None]
@@ -312,6 +319,9 @@ def _report_foreign(schema: OpSchema, name: str, text: str, where: Location, rep
 
 
 def _parse_value(spec: AttributeSpec, text: str, where: Location, report: Report) -> AttrValue | None:
+    parse = _SCALAR_PARSERS.get(spec.type)
+    if parse is not None:
+        return parse(spec, text, where, report)
     if spec.type == "enum":
         return _parse_enum(spec, text, where, report)
     try:
@@ -338,6 +348,60 @@ def _parse_value(spec: AttributeSpec, text: str, where: Location, report: Report
     return parsed.values
 
 
+def _parse_int(spec: AttributeSpec, text: str, where: Location, report: Report) -> int | None:
+    try:
+        parsed = parse_int_list(text)
+    except ListSyntaxError as exc:
+        report(rules.ATTRIBUTE_SYNTAX(where, attribute=spec.name, text=text, reason=str(exc)))
+        return None
+    if len(parsed.values) != 1:
+        reason = f"Cannot parse '{text}': one integer expected"
+        report(rules.ATTRIBUTE_SYNTAX(where, attribute=spec.name, text=text, reason=reason))
+        return None
+    return parsed.values[0]
+
+
+_FLOAT = re.compile(r"\s*[+-]?(\d+\.?\d*([eE][+-]?\d+)?|\.\d+([eE][+-]?\d+)?|inf|nan)\s*", re.IGNORECASE)
+
+
+def _parse_float(spec: AttributeSpec, text: str, where: Location, report: Report) -> float | None:
+    if _FLOAT.fullmatch(text) is None:
+        report(rules.ATTRIBUTE_SYNTAX(where, attribute=spec.name, text=text, reason=f"Cannot parse '{text}'"))
+        return None
+    return float(text)
+
+
+def _parse_bool(spec: AttributeSpec, text: str, where: Location, report: Report) -> bool | None:
+    word = text.strip().lower()
+    if word in ("true", "1"):
+        return True
+    if word in ("false", "0"):
+        return False
+    report(rules.ATTRIBUTE_SYNTAX(where, attribute=spec.name, text=text, reason=f"Cannot parse '{text}'"))
+    return None
+
+
+def _parse_string(spec: AttributeSpec, text: str, where: Location, report: Report) -> str:
+    return text
+
+
+def _parse_element_type(spec: AttributeSpec, text: str, where: Location, report: Report) -> str | None:
+    element_type = element_types.from_element_type(text)
+    if element_type is None:
+        reason = f"'{text}' is not an element type OpenVINO knows"
+        report(rules.ATTRIBUTE_SYNTAX(where, attribute=spec.name, text=text, reason=reason))
+    return element_type
+
+
+_SCALAR_PARSERS: dict[str, Callable[[AttributeSpec, str, Location, Report], AttrValue | None]] = {
+    "int": _parse_int,
+    "float": _parse_float,
+    "bool": _parse_bool,
+    "string": _parse_string,
+    "element_type": _parse_element_type,
+}
+
+
 def _parse_enum(spec: AttributeSpec, text: str, where: Location, report: Report) -> str | None:
     key = text.lower() if spec.case_insensitive else text
     if key in spec.values:
@@ -351,37 +415,6 @@ def _parse_enum(spec: AttributeSpec, text: str, where: Location, report: Report)
         hint = '; write auto_pad="same_upper" or "same_lower"'
     report(rules.AUTO_PAD_VALUE(where, value=text, hint=hint))
     return None
-
-
-def validate_lengths(
-    schema: OpSchema, parsed: ParsedAttributes, num_spatial: int, where: Location, report: Report
-) -> None:
-    """Every present ``length = "spatial"`` list must have one value per spatial axis."""
-    for name, spec in schema.attributes.items():
-        value = parsed.values.get(name)
-        if spec.length != "spatial" or not isinstance(value, tuple) or not value:
-            continue
-        if len(value) != num_spatial:
-            parsed.broken.add(name)
-            report(
-                rules.ATTRIBUTE_LENGTH(
-                    where,
-                    attribute=name,
-                    text=parsed.texts[name],
-                    length=len(value),
-                    spatial=num_spatial,
-                    ov_message=_LENGTH_MESSAGES[name],
-                )
-            )
-
-
-_LENGTH_MESSAGES = {
-    "strides": "Strides should be defined for all and only spatial dimensions.",
-    "dilations": "Dilations should be defined for all and only spatial dimensions.",
-    "pads_begin": "Pads begin and end should be defined for all and only spatial dimensions.",
-    "pads_end": "Pads begin and end should be defined for all and only spatial dimensions.",
-    "output_padding": "Output padding should be defined for all and only spatial dimensions.",
-}
 
 
 def spatial_list(parsed: ParsedAttributes, spec: AttributeSpec, num_spatial: int) -> tuple[int, ...]:

@@ -1,23 +1,21 @@
-"""Convolution arithmetic shared by the four ops, as OpenVINO's shape inference does it.
+"""Window arithmetic shared by the convolutions and pooling, as OpenVINO's shape inference does it.
 
-Mirrors ``convolution_shape_inference_util.hpp`` and its backprop sibling: the forward and
-backprop families reuse the same helpers and differ only in the kernel layout. Each spatial
-result carries the formula that produced it, for messages like
+Mirrors ``convolution_shape_inference_util.hpp``, its backprop sibling and
+``pooling_shape_inference_util.hpp``: the forward and backprop convolutions reuse the same
+helpers and differ only in the kernel layout; pooling shares the padding and the windowed
+spatial formula. Each spatial result carries the formula that produced it, for messages like
 ``inferred 447 = 2*(224-1) + (3-1)*1+1 - 1 - 1 + 0``.
 """
 
 from __future__ import annotations
 
-from typing import Any
-
 from irshape import rules
-from irshape.diagnostics import Rule
 from irshape.dims import DYNAMIC, Dim, PartialShape
-from irshape.record import FrozenRecord, Record, set_field
+from irshape.ops.interface import AT_DATA, Finding
+from irshape.ops.schema import OpSchema, ParsedAttributes
+from irshape.record import FrozenRecord, set_field
 
 DATA_NON_SPATIAL = 2  # [N, C, spatial...]
-
-Problem = tuple[Rule, dict[str, Any]]
 
 
 class ConvAttributes(FrozenRecord):
@@ -52,35 +50,21 @@ class ConvAttributes(FrozenRecord):
         return self.auto_pad in ("same_upper", "same_lower")
 
 
-class Inference(Record):
-    """An inferred output shape, the formula behind each axis, and the pads OpenVINO uses."""
+class ConvPlan(FrozenRecord):
+    """What a convolution's inference resolved for running it: attributes and pads as OpenVINO
+    uses them (auto_pad applied)."""
 
-    __slots__ = ("attributes", "formulas", "pads_begin", "pads_end", "problems", "rejected", "shape")
-    shape: PartialShape
-    formulas: list[str]
+    __slots__ = ("attributes", "pads_begin", "pads_end")
+    attributes: ConvAttributes
     pads_begin: tuple[int, ...]
     pads_end: tuple[int, ...]
-    problems: list[Problem]
-    attributes: ConvAttributes | None  # the attributes with defaults applied
-    rejected: bool  # the layer has an error: OpenVINO builds no output to compare with
 
     def __init__(
-        self,
-        shape: PartialShape,
-        formulas: list[str] | None = None,
-        pads_begin: tuple[int, ...] = (),
-        pads_end: tuple[int, ...] = (),
-        problems: list[Problem] | None = None,
-        attributes: ConvAttributes | None = None,
-        rejected: bool = False,
+        self, attributes: ConvAttributes, pads_begin: tuple[int, ...], pads_end: tuple[int, ...]
     ) -> None:
-        self.shape = shape
-        self.formulas = [] if formulas is None else formulas
-        self.pads_begin = pads_begin
-        self.pads_end = pads_end
-        self.problems = [] if problems is None else problems
-        self.attributes = attributes
-        self.rejected = rejected
+        set_field(self, "attributes", attributes)
+        set_field(self, "pads_begin", pads_begin)
+        set_field(self, "pads_end", pads_end)
 
 
 class Explained(FrozenRecord):
@@ -122,12 +106,12 @@ def spatial_dims(shape: PartialShape, count: int) -> list[Dim]:
 
 def forward_spatial(
     axis: int, data: Dim, kernel: Dim, stride: int, dilation: int, pads: tuple[int, int], auto_pad: str
-) -> tuple[Explained, list[Problem]]:
+) -> tuple[Explained, list[Finding]]:
     """One output spatial dim of Convolution / GroupConvolution (rules §1.1)."""
     if auto_pad in ("same_upper", "same_lower"):
         return Explained(data.ceil_div(stride), f"ceil({data} / {stride})"), []
     pad_begin, pad_end = pads if auto_pad == "explicit" else (0, 0)
-    problems: list[Problem] = []
+    problems: list[Finding] = []
     total = pad_begin + pad_end
     if total < 0:
         effect = (
@@ -135,12 +119,12 @@ def forward_spatial(
             if total == -1
             else "ignores them (a negative sum below -1 counts as 0)"
         )
-        problems.append((rules.NEGATIVE_PADS, {"total": total, "axis_index": axis, "effect": effect}))
+        problems.append(Finding(rules.NEGATIVE_PADS, {"total": total, "axis_index": axis, "effect": effect}))
     padded = data + Dim.of(total)  # OpenVINO adds the pads as a Dimension: -1 -> ?, < -1 -> 0
     dilated = kernel.dilated(dilation)
     if padded.is_static and dilated.is_static and dilated.value > padded.value:
         problems.append(
-            (
+            Finding(
                 rules.KERNEL_TOO_LARGE,
                 {
                     "axis_index": axis,
@@ -176,16 +160,18 @@ def forward_same_pads(data: Dim, kernel: Dim, stride: int, dilation: int, upper:
 
 def backprop_spatial(
     axis: int, data: Dim, kernel: Dim, stride: int, dilation: int, pads: tuple[int, int], output_padding: int
-) -> tuple[Explained, list[Problem]]:
+) -> tuple[Explained, list[Finding]]:
     """One output spatial dim of the backprop ops without an output_shape input (rules §1.2)."""
     pad_begin, pad_end = pads
     full = (data - 1) * stride + kernel.dilated(dilation)
     out = full.padded(output_padding - pad_begin - pad_end)
     formula = f"{stride}*({data}-1) + ({kernel}-1)*{dilation}+1 - {pad_begin} - {pad_end} + {output_padding}"
-    problems: list[Problem] = []
+    problems: list[Finding] = []
     if full.is_static and full.value + output_padding - pad_begin - pad_end < 0:
         value = full.value + output_padding - pad_begin - pad_end
-        problems.append((rules.OUTPUT_DIM_DYNAMIC, {"axis_index": axis, "formula": formula, "value": value}))
+        problems.append(
+            Finding(rules.OUTPUT_DIM_DYNAMIC, {"axis_index": axis, "formula": formula, "value": value})
+        )
     return Explained(out, formula), problems
 
 
@@ -212,7 +198,7 @@ def output_batch(data: PartialShape) -> Explained:
 
 def batch_and_channels(
     kernel_layout: tuple[str, ...], data: PartialShape, kernel: PartialShape
-) -> tuple[list[Dim], list[str], list[Problem]]:
+) -> tuple[list[Dim], list[str], list[Finding]]:
     """The output's two leading dims [N, C_OUT], their formulas, and the channel problems."""
     batch = output_batch(data)
     channels, problems = output_channels(kernel_layout, data, kernel)
@@ -224,7 +210,7 @@ def batch_and_channels(
 
 def output_channels(
     kernel_layout: tuple[str, ...], data: PartialShape, kernel: PartialShape
-) -> tuple[Explained, list[Problem]]:
+) -> tuple[Explained, list[Finding]]:
     """Check the data channels against the kernel and give the output channel dim (rules §2)."""
     if kernel.dims is None:
         return Explained(DYNAMIC, "kernel rank unknown"), []
@@ -232,10 +218,10 @@ def output_channels(
     c_in, c_out = kernel[c_in_axis], kernel[c_out_axis]
     data_c = data[1] if data.dims is not None and data.rank and data.rank > 1 else None
     if "GROUPS" not in kernel_layout:
-        problems: list[Problem] = []
+        problems: list[Finding] = []
         if data_c is not None and not data_c.compatible(c_in):
             problems.append(
-                (
+                Finding(
                     rules.CHANNEL_MISMATCH,
                     {
                         "data_channels": data_c,
@@ -252,7 +238,7 @@ def output_channels(
         merged = groups & data_c.divide_exact(c_in.value) if c_in.value else None
         if merged is None or merged.is_empty:
             problems.append(
-                (
+                Finding(
                     rules.GROUP_MISMATCH,
                     {
                         "data_channels": data_c,
@@ -265,3 +251,27 @@ def output_channels(
             groups = merged
     formula = f"{groups} * {c_out} (GROUPS * C_OUT)"
     return Explained(groups * c_out, formula), problems
+
+
+# --- attribute lists, one value per spatial axis ------------------------------------------
+
+
+def spatial_length_findings(
+    schema: OpSchema, parsed: ParsedAttributes, count: int, messages: dict[str, str]
+) -> list[Finding]:
+    """IRS106 for every written ``length = "spatial"`` list without one value per spatial axis;
+    ``messages`` holds OpenVINO's own words for each attribute."""
+    findings: list[Finding] = []
+    for name, spec in schema.attributes.items():
+        value = parsed.values.get(name)
+        if spec.length != "spatial" or not isinstance(value, tuple) or not value or len(value) == count:
+            continue
+        args = {
+            "attribute": name,
+            "text": parsed.texts[name],
+            "length": len(value),
+            "spatial": count,
+            "ov_message": messages[name],
+        }
+        findings.append(Finding(rules.ATTRIBUTE_LENGTH, args, AT_DATA))
+    return findings

@@ -1,0 +1,139 @@
+"""What a shape function sees and returns: plain values, no XML, no file.
+
+A shape function is ``f(call: OpCall) -> OpResult``: it gets the op's declaration, the
+input tensors (shape with OpenVINO's intervals, element type, and the value of the inputs it
+declares it reads) and the parsed attributes; it returns every output's shape and element type,
+the arithmetic behind each dim, and its findings as data. No outputs means the output cannot
+be inferred at all (a finding says why). :mod:`irshape.check.layer` turns findings into
+diagnostics at the right line and keeps one memo for every op.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from irshape.diagnostics import Rule
+from irshape.dims import PartialShape
+from irshape.ops.schema import OpSchema, ParsedAttributes
+from irshape.record import FrozenRecord, Record, set_field
+
+
+class Tensor(Record):
+    """What is known of a tensor flowing into a layer."""
+
+    __slots__ = ("element_type", "shape", "value", "value_reported", "value_unknown")
+    shape: PartialShape
+    element_type: str | None  # an OpenVINO element type name; None when unknown
+    value: tuple[int, ...] | None  # a small integer tensor's value, when it is known
+    value_unknown: str | None  # why the value is not known
+    value_reported: bool  # ...and that reason is already a finding of its own
+
+    def __init__(
+        self,
+        shape: PartialShape,
+        element_type: str | None = None,
+        value: tuple[int, ...] | None = None,
+        value_unknown: str | None = None,
+        value_reported: bool = False,
+    ) -> None:
+        self.shape = shape
+        self.element_type = element_type
+        self.value = value
+        self.value_unknown = value_unknown
+        self.value_reported = value_reported
+
+
+# Where a finding points: the layer, its <data> element, or one of its input ports.
+AT_LAYER = None
+AT_DATA = "data"
+Anchor = str | int | None
+
+
+class Finding(FrozenRecord):
+    """A diagnostic before it has a file and a line: the rule, its arguments and its anchor."""
+
+    __slots__ = ("anchor", "args", "rule")
+    rule: Rule
+    args: dict[str, Any]
+    anchor: Anchor
+
+    def __init__(self, rule: Rule, args: dict[str, Any], anchor: Anchor = AT_LAYER) -> None:
+        set_field(self, "rule", rule)
+        set_field(self, "args", args)
+        set_field(self, "anchor", anchor)
+
+
+class Output(Record):
+    """One inferred output: its shape and element type, and the formula behind each dim."""
+
+    __slots__ = ("element_type", "failed_axes", "formulas", "shape", "value")
+    shape: PartialShape
+    element_type: str | None
+    formulas: list[str]
+    failed_axes: frozenset[int]  # axes whose inference already failed with an error finding
+    value: tuple[int, ...] | None  # the value, for the small integer tensors shapes are made of
+
+    def __init__(
+        self,
+        shape: PartialShape,
+        element_type: str | None = None,
+        formulas: list[str] | None = None,
+        failed_axes: frozenset[int] = frozenset(),
+        value: tuple[int, ...] | None = None,
+    ) -> None:
+        self.shape = shape
+        self.element_type = element_type
+        self.formulas = [] if formulas is None else formulas
+        self.failed_axes = failed_axes
+        self.value = value
+
+
+class OpResult(Record):
+    """A shape function's answer. ``details`` is what a family keeps for later use (the
+    convolutions' resolved pads, for the dry run); ``rejected`` is set by the check when a
+    finding makes OpenVINO reject the layer."""
+
+    __slots__ = ("details", "findings", "outputs", "rejected")
+    outputs: list[Output]
+    findings: list[Finding]
+    details: Any
+    rejected: bool
+
+    def __init__(
+        self,
+        outputs: list[Output],
+        findings: list[Finding] | None = None,
+        details: Any = None,
+        rejected: bool = False,
+    ) -> None:
+        self.outputs = outputs
+        self.findings = [] if findings is None else findings
+        self.details = details
+        self.rejected = rejected
+
+    @property
+    def shape(self) -> PartialShape:
+        """The first output's shape (most ops have one output)."""
+        return self.outputs[0].shape if self.outputs else PartialShape(None)
+
+
+class OpCall(FrozenRecord):
+    """A shape function's arguments: the declaration, the inputs, the parsed attributes."""
+
+    __slots__ = ("attributes", "inputs", "schema")
+    schema: OpSchema
+    inputs: tuple[Tensor, ...]
+    attributes: ParsedAttributes
+
+    def __init__(self, schema: OpSchema, inputs: tuple[Tensor, ...], attributes: ParsedAttributes) -> None:
+        set_field(self, "schema", schema)
+        set_field(self, "inputs", inputs)
+        set_field(self, "attributes", attributes)
+
+    def attribute(self, name: str) -> Any:
+        """A declared scalar attribute's value, its default when missing or unusable."""
+        return self.attributes.scalar(self.schema.attributes[name])
+
+
+ShapeFunction = Callable[[OpCall], OpResult]

@@ -1,0 +1,91 @@
+"""How OpenVINO's IR reader finds a layer's op: its ``type`` in the opset its ``version`` names.
+
+The reader translates a few legacy type names, redirects a few (type, version) pairs, then
+looks the type up in the opset; the op version it builds is the one that opset holds
+(:mod:`irshape.ops.opset_table`). Type names are matched without regard to case, opset names
+exactly.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+
+from irshape.ops.opset_table import MAX_OPSET, OP_VERSIONS
+
+# translate_type_name in OpenVINO's reader, applied before the lookup.
+TRANSLATED = {"Const": "Constant", "PReLU": "PRelu", "ReLU": "Relu", "SoftMax": "Softmax"}
+# The reader's own redirections (xml_deserialize_util.cpp, create_node), matched exactly.
+_OPSET1_FROM_OPSET2 = frozenset({"MVN", "ROIPooling", "ReorgYolo"})
+_EXPERIMENTAL_IN_OPSET6 = frozenset(
+    {
+        "ExperimentalDetectronDetectionOutput",
+        "ExperimentalDetectronGenerateProposalsSingleImage",
+        "ExperimentalDetectronPriorGridGenerator",
+        "ExperimentalDetectronROIFeatureExtractor",
+        "ExperimentalDetectronTopKROIs",
+        "GRUCell",
+        "RNNCell",
+        "Proposal",
+    }
+)
+_OPSET_NAME = re.compile(r"opset([1-9]\d{0,17})")
+
+
+def _by_lower_name() -> dict[str, tuple[str, dict[int, int]]]:
+    table: dict[str, tuple[str, dict[int, int]]] = {}
+    for name, spans in OP_VERSIONS.items():
+        versions = {opset: version for lo, hi, version in spans for opset in range(lo, hi + 1)}
+        table[name.lower()] = (name, versions)
+    return table
+
+
+_OPS = _by_lower_name()
+
+
+def canonical_type(op_type: str) -> str | None:
+    """The op's name as OpenVINO spells it (``"relu"`` -> ``"Relu"``), None if in no opset."""
+    entry = _OPS.get(TRANSLATED.get(op_type, op_type).lower())
+    return entry[0] if entry is not None else None
+
+
+def opsets_of(op_type: str) -> frozenset[int]:
+    """The opsets that hold ``op_type`` (empty when none does)."""
+    entry = _OPS.get(TRANSLATED.get(op_type, op_type).lower())
+    return frozenset(entry[1]) if entry is not None else frozenset()
+
+
+def effective_version(op_type: str, version: str) -> str:
+    """The opset the reader really looks ``op_type`` up in for a layer of ``version``."""
+    if version in ("experimental", "extension") and op_type in _EXPERIMENTAL_IN_OPSET6:
+        return "opset6"
+    if version == "opset1" and op_type in _OPSET1_FROM_OPSET2:
+        return "opset2"
+    return version
+
+
+def opset_number(version: str) -> int | None:
+    """N for ``"opsetN"`` when OpenVINO has that opset, else None (names match exactly)."""
+    match = _OPSET_NAME.fullmatch(version)
+    number = int(match.group(1)) if match else None
+    return number if number is not None and number <= MAX_OPSET else None
+
+
+@functools.lru_cache(maxsize=1024)  # few (type, version) pairs a file, asked once a layer
+def op_version(op_type: str, version: str) -> tuple[str, int] | None:
+    """The op OpenVINO builds for a layer: its canonical type and op version, or None when
+    the layer's opset does not hold the type (IRS403/IRS404 say why)."""
+    entry = _OPS.get(TRANSLATED.get(op_type, op_type).lower())
+    number = opset_number(effective_version(op_type, version))
+    if entry is None or number is None or number not in entry[1]:
+        return None
+    return entry[0], entry[1][number]
+
+
+def latest_version(op_type: str) -> tuple[str, int] | None:
+    """The op version the newest opset holding ``op_type`` has (for layers with no usable
+    version: fragments, and layers whose version OpenVINO rejects anyway)."""
+    entry = _OPS.get(TRANSLATED.get(op_type, op_type).lower())
+    if entry is None:
+        return None
+    return entry[0], entry[1][max(entry[1])]

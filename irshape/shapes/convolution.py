@@ -1,0 +1,299 @@
+"""The convolutions: Convolution-1, GroupConvolution-1 (forward), ConvolutionBackpropData-1 and
+GroupConvolutionBackpropData-1 (backprop).
+
+Like OpenVINO's ``convolution_shape_inference`` and its backprop sibling, the four share batch
+and channels (:mod:`irshape.shapes.window`) and differ in the kernel layout, the spatial
+formula and the backprop ops' output_shape input. All findings are returned, not only the
+first OpenVINO would raise; one that makes the output shape unknowable (a wrong rank, a bad
+output_shape length) stops only the inference.
+"""
+
+from __future__ import annotations
+
+from irshape import rules
+from irshape.dims import Dim, PartialShape, static_shape
+from irshape.ir import element_types
+from irshape.ops.interface import AT_DATA, Finding, OpCall, OpResult, Output, Tensor
+from irshape.ops.schema import OpSchema, ParsedAttributes, spatial_list
+from irshape.shapes.window import (
+    ConvAttributes,
+    ConvPlan,
+    Explained,
+    backprop_auto_pads,
+    backprop_spatial,
+    batch_and_channels,
+    forward_same_pads,
+    forward_spatial,
+    num_spatial,
+    spatial_dims,
+    spatial_length_findings,
+)
+
+DATA, KERNEL, OUTPUT_SHAPE = 0, 1, 2  # input indices
+_LISTS = ("strides", "dilations", "pads_begin", "pads_end")
+_LENGTH_MESSAGES = {
+    "strides": "Strides should be defined for all and only spatial dimensions.",
+    "dilations": "Dilations should be defined for all and only spatial dimensions.",
+    "pads_begin": "Pads begin and end should be defined for all and only spatial dimensions.",
+    "pads_end": "Pads begin and end should be defined for all and only spatial dimensions.",
+    "output_padding": "Output padding should be defined for all and only spatial dimensions.",
+}
+
+
+def convolution(call: OpCall) -> OpResult:
+    """Convolution-1 and GroupConvolution-1."""
+    return _convolve(call, backprop=False)
+
+
+def convolution_backprop(call: OpCall) -> OpResult:
+    """ConvolutionBackpropData-1 and GroupConvolutionBackpropData-1."""
+    return _convolve(call, backprop=True)
+
+
+def _convolve(call: OpCall, backprop: bool) -> OpResult:
+    schema, parsed = call.schema, call.attributes
+    data, kernel = call.inputs[DATA], call.inputs[KERNEL]
+    findings = _element_type_findings(data, kernel)
+    output_spatial = None
+    if len(call.inputs) > OUTPUT_SHAPE:
+        output_spatial = _output_spatial(call.inputs[OUTPUT_SHAPE], findings)
+
+    lengths = [len(parsed.int_list(name)) for name in _LISTS]
+    n = num_spatial(data.shape, kernel.shape, schema.kernel_non_spatial, lengths, output_spatial)
+    if n is None:
+        why = " (data and kernel ranks unknown, no list attributes)"
+        findings.append(Finding(rules.DYNAMIC_RANK_OUTPUT, {"what": "dynamic rank", "why": why}))
+        element_type = element_types.merge(data.element_type, kernel.element_type)
+        return OpResult([Output(PartialShape(None), element_type)], findings)
+    usable = _ranks_usable(schema, parsed, data.shape, kernel.shape, n, backprop, findings)
+    if output_spatial is not None and output_spatial.rank is not None and output_spatial.rank != n:
+        findings.append(
+            _output_shape_problem(
+                f"has {output_spatial.rank} values for {n} spatial axes",
+                "Output shape should be defined for all and only spatial dimensions.",
+            )
+        )
+        usable = False
+    if data.shape.rank is None or data.shape.rank in (3, 4, 5):  # else n means nothing
+        findings += spatial_length_findings(schema, parsed, n, _LENGTH_MESSAGES)
+    if not usable:
+        return OpResult([], findings)
+    attrs = _conv_attributes(schema, parsed, n)
+    findings += _ignored_pads(attrs, parsed)
+    if backprop:
+        dims, formulas, plan, problems = _backprop(schema, data.shape, kernel.shape, attrs, n, output_spatial)
+    else:
+        dims, formulas, plan, problems = _forward(schema, data.shape, kernel.shape, attrs, n)
+    failed = frozenset(2 + f.args["axis_index"] for f in problems if f.rule is rules.KERNEL_TOO_LARGE)
+    element_type = element_types.merge(data.element_type, kernel.element_type)
+    output = Output(PartialShape(dims), element_type, formulas, failed)
+    return OpResult([output], findings + problems, plan)
+
+
+# --- inputs -------------------------------------------------------------------------------
+
+
+def _element_type_findings(data: Tensor, kernel: Tensor) -> list[Finding]:
+    merged = element_types.merge(data.element_type, kernel.element_type)
+    if data.element_type and kernel.element_type and merged is None:
+        args = {"data": data.element_type, "kernel": kernel.element_type}
+        return [Finding(rules.ELEMENT_TYPE_MISMATCH, args)]
+    if merged == "boolean":
+        return [Finding(rules.ELEMENT_TYPE_NOT_NUMERIC, {"element_type": merged})]
+    return []
+
+
+def _output_shape_problem(problem: str, ov_message: str) -> Finding:
+    return Finding(rules.OUTPUT_SHAPE_INPUT, {"problem": problem, "ov_message": ov_message}, OUTPUT_SHAPE)
+
+
+def _output_spatial(info: Tensor, findings: list[Finding]) -> PartialShape:
+    """The output_shape input's value as a shape: known values, ``?`` s, or dynamic rank."""
+    if info.element_type is not None and info.element_type not in element_types.INTEGRAL:
+        findings.append(
+            _output_shape_problem(
+                f"has element type {info.element_type}, not an integer type",
+                "Element type for output shape should be of integer type",
+            )
+        )
+    rank = info.shape.rank
+    if rank is not None and rank != 1:
+        findings.append(
+            _output_shape_problem(
+                f"has rank {rank} {info.shape}", "Input delivering output shape must have rank 1."
+            )
+        )
+        return PartialShape(None)
+    if info.value is not None:
+        if any(v < 0 for v in info.value):
+            findings.append(Finding(rules.OUTPUT_SHAPE_NEGATIVE, {"value": list(info.value)}, OUTPUT_SHAPE))
+            return PartialShape.dynamic(len(info.value))
+        return static_shape(info.value)
+    if not info.value_reported:
+        reason = info.value_unknown or "not a Const"
+        findings.append(Finding(rules.OUTPUT_SHAPE_UNKNOWN, {"reason": reason}, OUTPUT_SHAPE))
+    if rank == 1 and info.shape[0].is_static:
+        return PartialShape.dynamic(info.shape[0].value)
+    return PartialShape(None)
+
+
+def _ranks_usable(
+    schema: OpSchema,
+    parsed: ParsedAttributes,
+    data: PartialShape,
+    kernel: PartialShape,
+    n: int,
+    backprop: bool,
+    findings: list[Finding],
+) -> bool:
+    """Data rank 3/4/5 and the kernel rank that goes with it; False if the shape is unknowable."""
+    if data.rank is not None and data.rank not in (3, 4, 5):
+        consequence = _data_rank_consequence(parsed, data.rank, backprop)
+        args = {"rank": data.rank, "shape": data, "op": schema.name, "consequence": consequence}
+        findings.append(Finding(rules.DATA_RANK, args, DATA))
+        return False  # the kernel rank has nothing valid to be compared with
+    expected_rank = n + schema.kernel_non_spatial
+    if kernel.rank is not None and kernel.rank != expected_rank:
+        word = "Data" if schema.is_group and backprop else "Data batch"
+        args = {
+            "rank": kernel.rank,
+            "kernel": kernel,
+            "data": data,
+            "data_rank": data.rank if data.rank is not None else "?",
+            "op": schema.name,
+            "expected_rank": expected_rank,
+            "layout": schema.kernel_layout_text(n),
+            "ov_message": f"{word} and filters rank do not match",
+        }
+        findings.append(Finding(rules.KERNEL_RANK, args, KERNEL))
+        return False
+    return True
+
+
+def _data_rank_consequence(parsed: ParsedAttributes, rank: int, backprop: bool) -> str:
+    """What OpenVINO does with a data rank outside 3..5 (rules §3: ranks 0 and 1 are quirks)."""
+    if rank == 0 or (rank == 1 and backprop):
+        return "; OpenVINO fails with an internal error while reading the model"
+    if rank == 1 and not any(parsed.texts.get(name) for name in _LISTS):
+        return "; OpenVINO accepts it and gives the output a dynamic rank"
+    return "; OpenVINO rejects the layer ('Expected a 3D, 4D or 5D tensor for the input.')"
+
+
+# --- attributes ---------------------------------------------------------------------------
+
+
+def _conv_attributes(schema: OpSchema, parsed: ParsedAttributes, n: int) -> ConvAttributes:
+    specs = schema.attributes
+
+    def values(name: str) -> tuple[int, ...]:
+        return spatial_list(parsed, specs[name], n) if name in specs else (0,) * n
+
+    return ConvAttributes(
+        strides=values("strides"),
+        dilations=values("dilations"),
+        pads_begin=values("pads_begin"),
+        pads_end=values("pads_end"),
+        auto_pad=parsed.enum("auto_pad", str(specs["auto_pad"].default)),
+        output_padding=values("output_padding"),
+    )
+
+
+def _ignored_pads(attrs: ConvAttributes, parsed: ParsedAttributes) -> list[Finding]:
+    if attrs.auto_pad == "explicit" or not any(attrs.pads_begin + attrs.pads_end):
+        return []
+    how = "uses no padding" if attrs.auto_pad == "valid" else "computes the pads itself"
+    args = {
+        "begin": parsed.texts.get("pads_begin", ""),
+        "end": parsed.texts.get("pads_end", ""),
+        "auto_pad": attrs.auto_pad,
+        "how": how,
+    }
+    return [Finding(rules.PADS_IGNORED, args, AT_DATA)]
+
+
+# --- the output shape -----------------------------------------------------------------------
+
+Spatial = tuple[list[Dim], list[str], ConvPlan, list[Finding]]  # dims, formulas, plan, problems
+
+
+def _forward(
+    schema: OpSchema, data: PartialShape, kernel: PartialShape, attrs: ConvAttributes, n: int
+) -> Spatial:
+    dims, formulas, problems = batch_and_channels(schema.kernel_layout, data, kernel)
+    data_sp, kernel_sp = spatial_dims(data, n), spatial_dims(kernel, n)
+    pads_begin, pads_end = list(attrs.pads_begin), list(attrs.pads_end)
+    for axis in range(n):
+        stride, dilation = attrs.strides[axis], attrs.dilations[axis]
+        pads = (attrs.pads_begin[axis], attrs.pads_end[axis])
+        out, axis_problems = forward_spatial(
+            axis, data_sp[axis], kernel_sp[axis], stride, dilation, pads, attrs.auto_pad
+        )
+        _append(dims, formulas, problems, out, axis_problems)
+        if attrs.is_same:
+            upper = attrs.auto_pad == "same_upper"
+            pads_begin[axis], pads_end[axis] = forward_same_pads(
+                data_sp[axis], kernel_sp[axis], stride, dilation, upper
+            )
+        elif attrs.auto_pad == "valid":
+            pads_begin[axis] = pads_end[axis] = 0
+    return dims, formulas, ConvPlan(attrs, tuple(pads_begin), tuple(pads_end)), problems
+
+
+def _backprop(
+    schema: OpSchema,
+    data: PartialShape,
+    kernel: PartialShape,
+    attrs: ConvAttributes,
+    n: int,
+    output_spatial: PartialShape | None,
+) -> Spatial:
+    """``output_spatial`` is the output_shape input's value (None when there is no such input).
+
+    A value of unknown length is a shape of dynamic rank; values not known are ``?`` dims.
+    """
+    dims, formulas, problems = batch_and_channels(schema.kernel_layout, data, kernel)
+    data_sp, kernel_sp = spatial_dims(data, n), spatial_dims(kernel, n)
+    explicit = attrs.auto_pad == "explicit"
+    pads_begin = list(attrs.pads_begin) if explicit else [0] * n
+    pads_end = list(attrs.pads_end) if explicit else [0] * n
+    if output_spatial is None:
+        for axis in range(n):
+            pads = (pads_begin[axis], pads_end[axis])
+            out, axis_problems = backprop_spatial(
+                axis,
+                data_sp[axis],
+                kernel_sp[axis],
+                attrs.strides[axis],
+                attrs.dilations[axis],
+                pads,
+                attrs.output_padding[axis],
+            )
+            _append(dims, formulas, problems, out, axis_problems)
+    elif output_spatial.dims is None:
+        # OpenVINO appends no spatial dims at all: the output has rank 2 (rules §1.2).
+        why = " because the output_shape input has a dynamic length"
+        problems.append(Finding(rules.DYNAMIC_RANK_OUTPUT, {"what": "rank 2 (no spatial dims)", "why": why}))
+    else:
+        dims += output_spatial.dims
+        formulas += [f"output_shape[{axis}]" for axis in range(n)]
+        if attrs.is_same and data.rank is not None and kernel.rank is not None:
+            upper = attrs.auto_pad == "same_upper"
+            for axis in range(n):
+                pads_begin[axis], pads_end[axis] = backprop_auto_pads(
+                    data_sp[axis],
+                    kernel_sp[axis],
+                    output_spatial[axis],
+                    attrs.strides[axis],
+                    attrs.dilations[axis],
+                    attrs.output_padding[axis],
+                    upper,
+                )
+    return dims, formulas, ConvPlan(attrs, tuple(pads_begin), tuple(pads_end)), problems
+
+
+def _append(
+    dims: list[Dim], formulas: list[str], problems: list[Finding], out: Explained, more: list[Finding]
+) -> None:
+    dims.append(out.dim)
+    formulas.append(out.formula)
+    problems += more

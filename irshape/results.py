@@ -13,9 +13,10 @@ if TYPE_CHECKING:
 
 
 class LayerResult(Record):
-    """A layer irshape read; ``outputs`` holds the inferred output shapes of a known op."""
+    """A layer irshape read; ``outputs`` holds the inferred output shapes of a known op, and
+    ``element_types`` their element types (None where not known)."""
 
-    __slots__ = ("checked", "layer_id", "line", "name", "outputs", "type", "version")
+    __slots__ = ("checked", "element_types", "layer_id", "line", "name", "outputs", "type", "version")
     layer_id: str | None
     name: str | None
     type: str | None
@@ -23,6 +24,7 @@ class LayerResult(Record):
     line: int
     checked: bool  # True for the ops irshape validates and infers
     outputs: list[PartialShape]
+    element_types: list[str | None]
 
     def __init__(
         self,
@@ -33,6 +35,7 @@ class LayerResult(Record):
         line: int,
         checked: bool = False,
         outputs: list[PartialShape] | None = None,
+        element_types: list[str | None] | None = None,
     ) -> None:
         self.layer_id = layer_id
         self.name = name
@@ -41,6 +44,7 @@ class LayerResult(Record):
         self.line = line
         self.checked = checked
         self.outputs = [] if outputs is None else outputs
+        self.element_types = [] if element_types is None else element_types
 
     def to_json(self) -> dict[str, Any]:
         return {

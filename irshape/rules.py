@@ -282,6 +282,18 @@ PADS_IGNORED = _rule(
     fix='Write zeros, or use auto_pad="explicit" if the pads are meant.',
 )
 
+ATTRIBUTE_VALUE = _rule(
+    "IRS112",
+    "attribute-value",
+    ERROR,
+    "attribute {attribute}={value!r} of {op} {problem}; OpenVINO rejects the layer ('{ov_message}')",
+    summary="An attribute value outside what the op accepts (an enum's names, a value range).",
+    why="OpenVINO validates each op's attributes when it builds the layer and rejects the file "
+    "when one is out of its range or not one of the enum's names.",
+    fix="Write one of the values the message lists (irshape rule IRS112; the op's spec lists them).",
+    example='<data mode="half_up"/> on Round-5',
+)
+
 # --- IRS2xx: layer inputs ------------------------------------------------------------------
 
 INPUT_COUNT = _rule(

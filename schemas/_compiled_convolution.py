@@ -47,6 +47,7 @@ SCHEMAS = {
         "family": "convolution",
         "function": "convolution_backprop",
         "kernel_layout": ["C_IN", "C_OUT"],
+        "value_inputs": [2],
         "spec": "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/convolution/convolution-backprop-data-1.html",
         "inputs": [
             {"name": "data", "layout": "[N, C_IN, Z, Y, X]", "ranks": [3, 4, 5]},
@@ -134,6 +135,7 @@ SCHEMAS = {
         "family": "convolution",
         "function": "convolution_backprop",
         "kernel_layout": ["GROUPS", "C_IN", "C_OUT"],
+        "value_inputs": [2],
         "spec": "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/convolution/group-convolution-backprop-data-1.html",
         "inputs": [
             {"name": "data", "layout": "[N, GROUPS * C_IN, Z, Y, X]", "ranks": [3, 4, 5]},

@@ -15,6 +15,7 @@ Const bytes) go unnoticed in the other layers. :data:`PARSE_TIME_CODES` lists th
 from __future__ import annotations
 
 import functools
+import math
 import re
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Iterator
@@ -58,7 +59,7 @@ PARSE_TIME_CODES = frozenset(
 )
 ROOT_TYPES = frozenset({"Result", "Assign"})  # OpenVINO matches these two exactly
 _PRECISIONS = frozenset(element_types.LEGACY_PRECISIONS) | element_types.ELEMENT_TYPES  # port names
-_CONST_VALUE_LIMIT = 64  # read Const values only for small integer tensors (output_shape)
+_CONST_VALUE_LIMIT = 64  # read Const values only for small integer tensors (shapes, axes, indices)
 _INT64_MAX = 2**63 - 1
 _UINT = re.compile(r"\s*[+-]?\d+", re.ASCII)
 _NAMES_SHOWN = 8
@@ -1332,14 +1333,18 @@ def _beyond_bin(offset: int, size: int, weights: Weights) -> bool:
 
 
 def _read_value(const: _ConstData, weights: Weights, info: TensorInfo) -> None:
-    """Small 1D integer Consts (a backprop op's output_shape): read their value."""
+    """Small integer Consts (shapes, axes, indices, pads: the values shape functions read): read
+    their value, flattened in C order."""
     shape, element_type = const.shape, const.element_type
-    if shape is None or element_type is None or len(shape) != 1 or shape[0] > _CONST_VALUE_LIMIT:
+    if shape is None or element_type is None:
         return
+    count = math.prod(shape)
+    if count > _CONST_VALUE_LIMIT or (len(shape) != 1 and element_type not in element_types.INTEGRAL):
+        return  # (a 1D Const of another type says why it has no value: an output_shape input)
     if const.offset is None or const.size is None:
         info.value_unknown = "the Const's offset or size cannot be read"
         return
     try:
-        info.value = weights.read_integers(element_type, shape[0], const.offset, const.size)
+        info.value = weights.read_integers(element_type, count, const.offset, const.size)
     except WeightsError as exc:
         info.value_unknown = str(exc)

@@ -453,6 +453,7 @@ class _Walker:
         if inference is None:
             return [TensorInfo(PartialShape(None))]
         result.outputs = [output.shape for output in inference.outputs]
+        result.element_types = [output.element_type for output in inference.outputs]
         if inference.rejected:  # OpenVINO stops here: what flows on is the file's word, no cascade
             return [g.declared_tensor(port) for port in layer.outputs] or [TensorInfo(PartialShape(None))]
         if not doomed:  # else OpenVINO stops before this layer, and "it will use N" is untrue

@@ -105,6 +105,7 @@ class OpSchema(FrozenRecord):
         "op",
         "outputs",
         "spec",
+        "value_inputs",
         "version",
     )
     op: str
@@ -116,6 +117,7 @@ class OpSchema(FrozenRecord):
     attributes: dict[str, AttributeSpec]
     legacy_attributes: dict[str, str]
     kernel_layout: tuple[str, ...]  # the convolutions' kernel axes before the spatial ones
+    value_inputs: tuple[int, ...]  # the inputs whose values the shape function reads
     data_and_kernel_types: str
     spec: str
 
@@ -132,6 +134,7 @@ class OpSchema(FrozenRecord):
         kernel_layout: tuple[str, ...] = (),
         data_and_kernel_types: str = "numeric",
         spec: str = "",
+        value_inputs: tuple[int, ...] = (),
     ) -> None:
         set_field(self, "op", op)
         set_field(self, "version", version)
@@ -144,6 +147,7 @@ class OpSchema(FrozenRecord):
         set_field(self, "kernel_layout", kernel_layout)
         set_field(self, "data_and_kernel_types", data_and_kernel_types)
         set_field(self, "spec", spec)
+        set_field(self, "value_inputs", value_inputs)
 
     @property
     def name(self) -> str:
@@ -215,6 +219,7 @@ def _load(raw: dict[str, Any]) -> OpSchema:
         kernel_layout=tuple(raw.get("kernel_layout", ())),
         data_and_kernel_types=raw.get("element_types", {}).get("data_and_kernel", "numeric"),
         spec=raw.get("spec", ""),
+        value_inputs=tuple(raw.get("value_inputs", ())),
     )
 
 
@@ -289,7 +294,11 @@ def validate_attributes(
             _report_foreign(schema, name, text, where, report)
             continue
         parsed.texts[name] = text
-        value = _parse_value(spec, text, where, report)
+        value: AttrValue | None = (
+            _parse_enum(spec, text, where, report, schema.name)
+            if spec.type == "enum"
+            else _parse_value(spec, text, where, report)
+        )
         if value is None:
             parsed.broken.add(name)
         else:
@@ -322,8 +331,6 @@ def _parse_value(spec: AttributeSpec, text: str, where: Location, report: Report
     parse = _SCALAR_PARSERS.get(spec.type)
     if parse is not None:
         return parse(spec, text, where, report)
-    if spec.type == "enum":
-        return _parse_enum(spec, text, where, report)
     try:
         parsed = parse_int_list(text)
     except ListSyntaxError as exc:
@@ -357,6 +364,18 @@ def _parse_int(spec: AttributeSpec, text: str, where: Location, report: Report) 
     if len(parsed.values) != 1:
         reason = f"Cannot parse '{text}': one integer expected"
         report(rules.ATTRIBUTE_SYNTAX(where, attribute=spec.name, text=text, reason=reason))
+        return None
+    if spec.min is not None and parsed.values[0] < spec.min:
+        report(
+            rules.ATTRIBUTE_VALUE(
+                where,
+                attribute=spec.name,
+                value=text,
+                op="the op",
+                problem=f"is below its least value {spec.min}",
+                ov_message=f"{spec.name} must be at least {spec.min}",
+            )
+        )
         return None
     return parsed.values[0]
 
@@ -402,10 +421,24 @@ _SCALAR_PARSERS: dict[str, Callable[[AttributeSpec, str, Location, Report], Attr
 }
 
 
-def _parse_enum(spec: AttributeSpec, text: str, where: Location, report: Report) -> str | None:
+def _parse_enum(spec: AttributeSpec, text: str, where: Location, report: Report, op: str) -> str | None:
     key = text.lower() if spec.case_insensitive else text
     if key in spec.values:
         return key
+    if spec.name != "auto_pad":
+        names = ", ".join(spec.values)
+        message = f'"{text}" is not a member of enum'
+        report(
+            rules.ATTRIBUTE_VALUE(
+                where,
+                attribute=spec.name,
+                value=text,
+                op=op,
+                problem=f"is not one of {names}",
+                ov_message=message,
+            )
+        )
+        return None
     hint = ""
     if text.strip().lower() in {"none", "notset", ""}:
         hint = '; for explicit pads write auto_pad="explicit" (or leave auto_pad out)'

@@ -12,6 +12,7 @@ import pytest
 import irshape
 
 from . import generate as gen
+from .ops_harness import OpsBatchRunner
 
 # Filled by the test modules at collection time, printed in the terminal summary.
 STATS: dict[str, Any] = {}
@@ -90,3 +91,9 @@ def pytest_terminal_summary(terminalreporter: Any) -> None:
     tr.section("irshape differential suite")
     for key, value in STATS.items():
         tr.write_line(f"{key}: {value}")
+
+
+@pytest.fixture(scope="session")
+def ops_runner(tmp_path_factory: pytest.TempPathFactory) -> OpsBatchRunner:
+    """The op families' shared batch runner (tests/differential/ops_harness.py)."""
+    return OpsBatchRunner(tmp_path_factory.mktemp("ops"))

@@ -1,0 +1,41 @@
+"""Broadcasting as OpenVINO merges shapes (``PartialShape::broadcast_merge_into``,
+``Dimension::broadcast_merge``): used by the element-wise ops, Select, MatMul's batch axes and
+Broadcast.
+
+Two dims merge as: both may be 1 -> the hull of the two intervals; only one may be 1 -> the
+other; neither -> their intersection, and an empty intersection is an error.
+"""
+
+from __future__ import annotations
+
+from irshape.dims import Dim, PartialShape
+
+
+def broadcast_dim(a: Dim, b: Dim) -> Dim | None:
+    """``Dimension::broadcast_merge``; None when the two cannot be broadcast together."""
+    a_has_1, b_has_1 = a.lo <= 1 <= a.hi, b.lo <= 1 <= b.hi
+    if a_has_1 and b_has_1:
+        return Dim(min(a.lo, b.lo), max(a.hi, b.hi))
+    if a_has_1:
+        return b
+    if b_has_1:
+        return a
+    merged = a & b
+    return None if merged.is_empty else merged
+
+
+def numpy_broadcast(a: PartialShape, b: PartialShape) -> PartialShape | None:
+    """Numpy-style broadcasting of two shapes, aligned at their last axis; a dynamic rank
+    gives a dynamic rank; None when an axis cannot be broadcast."""
+    if a.dims is None or b.dims is None:
+        return PartialShape(None)
+    rank = max(len(a.dims), len(b.dims))
+    pad_a = (Dim(1, 1),) * (rank - len(a.dims)) + a.dims
+    pad_b = (Dim(1, 1),) * (rank - len(b.dims)) + b.dims
+    dims: list[Dim] = []
+    for x, y in zip(pad_a, pad_b, strict=True):
+        merged = broadcast_dim(x, y)
+        if merged is None:
+            return None
+        dims.append(merged)
+    return PartialShape(dims)

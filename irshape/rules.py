@@ -399,6 +399,47 @@ KERNEL_TOO_LARGE = _rule(
     fix="Pad the input more, or use a smaller kernel or dilation.",
 )
 
+INPUT_RANK = _rule(
+    "IRS211",
+    "input-rank",
+    ERROR,
+    "input {port} ({input}) has rank {rank} {shape}, {expected}; OpenVINO rejects the layer ('{ov_message}')",
+    summary="An input's rank is not one the op accepts.",
+    why="Each op accepts its inputs in certain ranks only (a scalar axis, a 1D shape, data of at "
+    "least rank 2...); OpenVINO rejects the layer when it builds it.",
+    fix="Feed the input a tensor of the rank the message names (the op's spec lists them).",
+)
+INPUTS_INCOMPATIBLE = _rule(
+    "IRS212",
+    "inputs-incompatible",
+    ERROR,
+    "{problem}; OpenVINO rejects the layer ('{ov_message}')",
+    summary="Input shapes the op cannot combine (axes that do not broadcast, sizes that differ).",
+    why="OpenVINO checks that the inputs' shapes agree where the op needs them to (broadcast axes, "
+    "a concatenation's other axes, a MatMul's inner dims) and rejects the layer otherwise.",
+    fix="Correct the shape of one of the inputs the message names.",
+)
+INPUT_ELEMENT_TYPE = _rule(
+    "IRS213",
+    "input-element-type",
+    ERROR,
+    "{problem}; OpenVINO rejects the layer ('{ov_message}')",
+    summary="An input's element type is not one the op accepts, or differs from another input's.",
+    why="Ops constrain their inputs' element types (integer axes, equal data types, boolean "
+    "conditions); OpenVINO rejects the layer when they do not hold.",
+    fix="Convert the input to the element type the message names.",
+)
+INPUT_VALUE = _rule(
+    "IRS214",
+    "input-value",
+    ERROR,
+    "{problem}; OpenVINO rejects the layer ('{ov_message}')",
+    summary="A constant input's value the op rejects (an axis out of range, a shape it cannot reshape to).",
+    why="Where an input's value decides the output (axes, target shapes, pads, indices), OpenVINO "
+    "validates it when it builds the layer.",
+    fix="Correct the value of the Const that feeds the input.",
+)
+
 # --- IRS3xx: output shapes -----------------------------------------------------------------
 
 DECLARED_DIM_MISMATCH = _rule(
@@ -457,6 +498,19 @@ DYNAMIC_RANK_OUTPUT = _rule(
     fix="Give the inputs static ranks, or the output_shape input a static length.",
 )
 
+VALUE_UNKNOWN = _rule(
+    "IRS306",
+    "value-unknown",
+    INFO,
+    "the value of input {port} ({input}) is not known ({reason}), so {consequence}",
+    summary="An input whose value decides the output shape is not a value irshape can compute.",
+    why="Reshape's target, axes, pads, indices and the like decide output dims. Where the value "
+    "comes from a Const or a shape subgraph irshape computes it; otherwise the dims it decides are "
+    "left as OpenVINO leaves them when it cannot fold the value, or unknown.",
+    fix="Nothing to fix in most files; a Const in place of a computed value lets irshape check more.",
+)
+
+
 # --- IRS5xx: dry runs -----------------------------------------------------------------------
 
 DRY_RUN_SHAPE_MISMATCH = _rule(
@@ -499,6 +553,7 @@ DRY_RUN_FAILED = _rule(
     "negative pads_begin, which OpenVINO's CPU plugin refuses as well.",
     fix="See the reason; usually the pads.",
 )
+
 
 # --- IRS4xx: the graph ---------------------------------------------------------------------
 

@@ -21,8 +21,8 @@ from irshape.record import FrozenRecord, set_field
 from irshape.results import FileReport
 
 if TYPE_CHECKING:
+    from irshape.edits import DimEdit
     from irshape.execute.dryrun import DryRunOptions
-    from irshape.fix import DimEdit
 
 ShapeLike = PartialShape | str | Sequence[int]
 """A shape: a :class:`PartialShape`, OpenVINO's notation (``"1,3,?,2..10"``), or ints (-1: dynamic)."""

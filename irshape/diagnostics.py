@@ -112,12 +112,6 @@ class Diagnostic(Location):
         set_field(self, "expected", expected)
         set_field(self, "related", related)
 
-    @property
-    def rule(self) -> Rule:
-        from irshape.rules import RULES
-
-        return RULES[self.code]
-
     def sort_key(self) -> tuple[int, int, str, str]:
         """Line, column, code, then the message: the order never depends on the order irshape
         found them in (which layers share a line, say, or which walk order a graph takes)."""

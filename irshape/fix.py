@@ -18,30 +18,13 @@ import re
 import tempfile
 from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 from irshape.check.model import PortShapes, check_document
+from irshape.edits import DimEdit
 from irshape.ir.model import Document, Port
 from irshape.ir.reader import read_bytes
-
-
-@dataclass(frozen=True, slots=True)
-class DimEdit:
-    """Write ``new`` into the ``index``-th ``<dim>`` starting on ``line``, which holds ``old``."""
-
-    line: int
-    index: int
-    old: int
-    new: int
-    layer_id: str | None
-    port: str
-    axis: int
-    slot: tuple[int, int, int] = field(compare=False)  # layer position, port position, axis
-
-    def __str__(self) -> str:
-        where = f"line {self.line}: layer {self.layer_id} port {self.port} axis {self.axis}"
-        return f"{where}: {self.old} -> {self.new}"
 
 
 class FixError(ValueError):

@@ -9,14 +9,15 @@ from irshape.dims import PartialShape
 from irshape.record import Record
 
 if TYPE_CHECKING:
-    from irshape.fix import DimEdit
+    from irshape.edits import DimEdit
 
 
 class LayerResult(Record):
-    """A layer irshape read; ``outputs`` holds the inferred output shapes of a known op, and
-    ``element_types`` their element types (None where not known)."""
+    """A layer irshape read; ``outputs`` holds the inferred output shapes of a known op,
+    ``element_types`` their element types (None where not known) and ``ports`` the ids of the
+    output ports they belong to (None for an output the layer declares no port for)."""
 
-    __slots__ = ("checked", "element_types", "layer_id", "line", "name", "outputs", "type", "version")
+    __slots__ = ("checked", "element_types", "layer_id", "line", "name", "outputs", "ports", "type", "version")
     layer_id: str | None
     name: str | None
     type: str | None
@@ -25,6 +26,7 @@ class LayerResult(Record):
     checked: bool  # True for the ops irshape validates and infers
     outputs: list[PartialShape]
     element_types: list[str | None]
+    ports: list[str | None]
 
     def __init__(
         self,
@@ -36,6 +38,7 @@ class LayerResult(Record):
         checked: bool = False,
         outputs: list[PartialShape] | None = None,
         element_types: list[str | None] | None = None,
+        ports: list[str | None] | None = None,
     ) -> None:
         self.layer_id = layer_id
         self.name = name
@@ -45,6 +48,7 @@ class LayerResult(Record):
         self.checked = checked
         self.outputs = [] if outputs is None else outputs
         self.element_types = [] if element_types is None else element_types
+        self.ports = [] if ports is None else ports
 
     def to_json(self) -> dict[str, Any]:
         return {

@@ -454,6 +454,8 @@ class _Walker:
             return [TensorInfo(PartialShape(None))]
         result.outputs = [output.shape for output in inference.outputs]
         result.element_types = [output.element_type for output in inference.outputs]
+        result.ports = [port.id for port in layer.outputs[: len(inference.outputs)]]
+        result.ports += [None] * (len(inference.outputs) - len(result.ports))
         if inference.rejected:  # OpenVINO stops here: what flows on is the file's word, no cascade
             return [g.declared_tensor(port) for port in layer.outputs] or [TensorInfo(PartialShape(None))]
         if not doomed:  # else OpenVINO stops before this layer, and "it will use N" is untrue

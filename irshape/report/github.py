@@ -14,6 +14,7 @@ from irshape.diagnostics import Diagnostic, Severity
 from irshape.report.base import Reporter
 from irshape.report.text import layer_label, visible
 from irshape.results import FileReport
+from irshape.rules import RULES
 
 COMMANDS = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "notice"}
 
@@ -34,7 +35,7 @@ class GithubReporter(Reporter):
             "file": visible(self.relative(d.path)),
             "line": str(d.line or 1),
             "col": str(d.column),  # a one-line region, so col may be sent
-            "title": f"irshape {d.code} ({d.rule.name})",
+            "title": f"irshape {d.code} ({RULES[d.code].name})",
         }
         props = ",".join(f"{key}={escape_property(value)}" for key, value in properties.items())
         message = f"{d.code} [{d.severity.value}] {visible(layer_label(d) + d.message)}"

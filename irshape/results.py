@@ -17,7 +17,17 @@ class LayerResult(Record):
     ``element_types`` their element types (None where not known) and ``ports`` the ids of the
     output ports they belong to (None for an output the layer declares no port for)."""
 
-    __slots__ = ("checked", "element_types", "layer_id", "line", "name", "outputs", "ports", "type", "version")
+    __slots__ = (
+        "checked",
+        "element_types",
+        "layer_id",
+        "line",
+        "name",
+        "outputs",
+        "ports",
+        "type",
+        "version",
+    )
     layer_id: str | None
     name: str | None
     type: str | None

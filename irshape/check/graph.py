@@ -59,6 +59,7 @@ PARSE_TIME_CODES = frozenset(
 )
 ROOT_TYPES = frozenset({"Result", "Assign"})  # OpenVINO matches these two exactly
 _PRECISIONS = frozenset(element_types.LEGACY_PRECISIONS) | element_types.ELEMENT_TYPES  # port names
+_REAL_TYPES = frozenset({"f16", "f32", "f64"})  # read as reals: scales, eps...
 _CONST_VALUE_LIMIT = 64  # read Const values only for small integer tensors (shapes, axes, indices)
 _INT64_MAX = 2**63 - 1
 _UINT = re.compile(r"\s*[+-]?\d+", re.ASCII)
@@ -1151,7 +1152,13 @@ def const_tensor(layer: Layer, path: str, weights: Weights, report: Report) -> T
     info = _const_tensor(layer, layer.location(path), weights, found.append)
     for diagnostic in found:
         report(diagnostic)
-    if key is not None and not found and info.value is None and info.value_unknown is None:
+    if (
+        key is not None
+        and not found
+        and info.value is None
+        and info.reals is None
+        and info.value_unknown is None
+    ):
         if len(_CLEAN_CONSTS) >= _CLEAN_CONSTS_MAX:
             _CLEAN_CONSTS.clear()
         assert info.element_type is not None and info.shape.lengths is not None  # checked clean
@@ -1339,12 +1346,18 @@ def _read_value(const: _ConstData, weights: Weights, info: TensorInfo) -> None:
     if shape is None or element_type is None:
         return
     count = math.prod(shape)
-    if count > _CONST_VALUE_LIMIT or (len(shape) != 1 and element_type not in element_types.INTEGRAL):
+    real = element_type in _REAL_TYPES
+    if count > _CONST_VALUE_LIMIT or (
+        len(shape) != 1 and element_type not in element_types.INTEGRAL and not real
+    ):
         return  # (a 1D Const of another type says why it has no value: an output_shape input)
     if const.offset is None or const.size is None:
         info.value_unknown = "the Const's offset or size cannot be read"
         return
     try:
-        info.value = weights.read_integers(element_type, count, const.offset, const.size)
+        if real:
+            info.reals = weights.read_reals(element_type, count, const.offset, const.size)
+        else:
+            info.value = weights.read_integers(element_type, count, const.offset, const.size)
     except WeightsError as exc:
         info.value_unknown = str(exc)

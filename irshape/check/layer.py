@@ -62,7 +62,9 @@ def _memo_key(schema: OpSchema, layer: Layer, inputs: list[Tensor]) -> tuple[Any
     if sum(map(len, layer.data)) + sum(map(len, layer.data.values())) > _KEY_TEXT_MAX:
         return None
     data = tuple(layer.data.items())
-    tensors = tuple([(i.shape, i.element_type, i.value, i.value_unknown, i.value_reported) for i in inputs])
+    tensors = tuple(
+        [(i.shape, i.element_type, i.value, i.reals, i.value_unknown, i.value_reported) for i in inputs]
+    )
     return id(schema), data, tensors
 
 

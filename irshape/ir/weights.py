@@ -9,6 +9,7 @@ from __future__ import annotations
 import mmap
 import struct
 from pathlib import Path
+from typing import Any
 
 from irshape.ir.element_types import BITS
 
@@ -22,6 +23,7 @@ _INTEGER_FORMATS = {
     "u32": "I",
     "u64": "Q",
 }
+_REAL_FORMATS = {"f16": "e", "f32": "f", "f64": "d"}
 
 
 class WeightsError(ValueError):
@@ -101,6 +103,16 @@ class Weights:
         fmt = _INTEGER_FORMATS.get(element_type)
         if fmt is None:
             raise WeightsError(f"element type {element_type} is not read as an integer list")
+        return self._unpack(fmt, count, offset, size)
+
+    def read_reals(self, element_type: str, count: int, offset: int, size: int) -> tuple[float, ...]:
+        """``count`` little-endian floating-point numbers of ``element_type`` (f16, f32, f64)."""
+        fmt = _REAL_FORMATS.get(element_type)
+        if fmt is None:
+            raise WeightsError(f"element type {element_type} is not read as a list of reals")
+        return self._unpack(fmt, count, offset, size)
+
+    def _unpack(self, fmt: str, count: int, offset: int, size: int) -> tuple[Any, ...]:
         needed = count * struct.calcsize(fmt)
         data = self._mapping()
         if offset < 0 or size < needed or offset + needed > len(data):

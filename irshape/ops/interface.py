@@ -22,10 +22,11 @@ from irshape.record import FrozenRecord, Record, set_field
 class Tensor(Record):
     """What is known of a tensor flowing into a layer."""
 
-    __slots__ = ("element_type", "shape", "value", "value_reported", "value_unknown")
+    __slots__ = ("element_type", "reals", "shape", "value", "value_reported", "value_unknown")
     shape: PartialShape
     element_type: str | None  # an OpenVINO element type name; None when unknown
     value: tuple[int, ...] | None  # a small integer tensor's value, when it is known
+    reals: tuple[float, ...] | None  # a small floating-point tensor's value (Interpolate's scales)
     value_unknown: str | None  # why the value is not known
     value_reported: bool  # ...and that reason is already a finding of its own
 
@@ -36,12 +37,14 @@ class Tensor(Record):
         value: tuple[int, ...] | None = None,
         value_unknown: str | None = None,
         value_reported: bool = False,
+        reals: tuple[float, ...] | None = None,
     ) -> None:
         self.shape = shape
         self.element_type = element_type
         self.value = value
         self.value_unknown = value_unknown
         self.value_reported = value_reported
+        self.reals = reals
 
 
 # Where a finding points: the layer, its <data> element, or one of its input ports.

@@ -29,7 +29,17 @@ AttrValue = tuple[int, ...] | str | int | float | bool
 
 
 class AttributeSpec(FrozenRecord):
-    __slots__ = ("case_insensitive", "default", "length", "min", "name", "spec_required", "type", "values")
+    __slots__ = (
+        "case_insensitive",
+        "default",
+        "enum",
+        "length",
+        "min",
+        "name",
+        "spec_required",
+        "type",
+        "values",
+    )
     name: str
     type: str  # "int_list", "int", "float", "bool", "enum", "string" or "element_type"
     default: int | str | float | bool
@@ -38,6 +48,7 @@ class AttributeSpec(FrozenRecord):
     spec_required: bool  # the spec says "Required: yes" although OpenVINO defaults it
     values: tuple[str, ...]
     case_insensitive: bool
+    enum: str  # OpenVINO's name of the enum, for its message ("op::PadType")
 
     def __init__(
         self,
@@ -49,6 +60,7 @@ class AttributeSpec(FrozenRecord):
         spec_required: bool = False,
         values: tuple[str, ...] = (),
         case_insensitive: bool = False,
+        enum: str = "",
     ) -> None:
         set_field(self, "name", name)
         set_field(self, "type", type)
@@ -58,6 +70,7 @@ class AttributeSpec(FrozenRecord):
         set_field(self, "spec_required", spec_required)
         set_field(self, "values", values)
         set_field(self, "case_insensitive", case_insensitive)
+        set_field(self, "enum", enum)
 
 
 class InputSpec(FrozenRecord):
@@ -193,6 +206,7 @@ def _load(raw: dict[str, Any]) -> OpSchema:
             spec_required=spec.get("spec_required", False),
             values=tuple(spec.get("values", ())),
             case_insensitive=spec.get("case_insensitive", False),
+            enum=spec.get("enum", ""),
         )
         for name, spec in raw.get("attributes", {}).items()
     }
@@ -427,7 +441,7 @@ def _parse_enum(spec: AttributeSpec, text: str, where: Location, report: Report,
         return key
     if spec.name != "auto_pad":
         names = ", ".join(spec.values)
-        message = f'"{text}" is not a member of enum'
+        message = f'"{text}" is not a member of enum {spec.enum}'.rstrip()
         report(
             rules.ATTRIBUTE_VALUE(
                 where,

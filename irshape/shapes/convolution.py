@@ -131,6 +131,8 @@ def _output_spatial(info: Tensor, findings: list[Finding]) -> PartialShape:
         return static_shape(info.value)
     if not info.value_reported:
         reason = info.value_unknown or "not a Const"
+        if info.reals is not None:
+            reason = f"element type {info.element_type} is not read as an integer list"
         findings.append(Finding(rules.OUTPUT_SHAPE_UNKNOWN, {"reason": reason}, OUTPUT_SHAPE))
     if rank == 1 and info.shape[0].is_static:
         return PartialShape.dynamic(info.shape[0].value)

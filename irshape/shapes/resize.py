@@ -1,0 +1,223 @@
+"""Resizing: Interpolate-1, Interpolate-4 and Interpolate-11, as OpenVINO's
+``interpolate_shape_inference.hpp`` computes them.
+
+The output is the data shape padded by ``pads_begin``/``pads_end`` (versions 4 and 11), with
+the dims on the resized axes replaced: by the sizes input's values, or by the padded dims times
+the scales, computed in 32-bit floating point as OpenVINO does (``dim::scale``: the scale plus
+1e-6, the product truncated). A value that cannot be known leaves ``?`` on the resized axes; an
+axes value that cannot be known leaves every dim ``?``.
+"""
+
+from __future__ import annotations
+
+import struct
+
+from irshape import rules
+from irshape.dims import DYNAMIC, INF, Dim, PartialShape
+from irshape.ops.interface import Finding, OpCall, OpResult, Output, Tensor
+
+DATA = 0
+_INTEGERS = frozenset({"i32", "i64", "u32", "u64"})
+_REALS = frozenset({"f32", "f16", "bf16"})
+_DATA_TYPES = frozenset({"f32", "f16", "i8", "bf16", "u8", "i64", "i32", "f64"})
+_SCALE_EPSILON = 1.0e-6
+
+
+def interpolate_1(call: OpCall) -> OpResult:
+    """Interpolate-1: the ``axes`` attribute names the resized axes, input 1 their sizes."""
+    data, target = call.inputs[DATA], call.inputs[1]
+    findings: list[Finding] = []
+    if target.element_type is not None and target.element_type not in _INTEGER_LIKE:
+        findings.append(
+            _type_problem(
+                1, "output_shape", target, "an integer type", "output shape must be an integral number."
+            )
+        )
+    if data.shape.dims is None:
+        return OpResult([Output(PartialShape(None), data.element_type)], findings)
+    rank = len(data.shape.dims)
+    axes = call.attributes.int_list("axes")
+    if any(not 0 <= axis < rank for axis in axes):
+        findings.append(_axes_problem(axes, rank))
+        return OpResult([], findings)
+    dims = list(data.shape.dims)
+    values = target.value
+    if values is None:
+        findings.append(_unknown(1, "output_shape", target, "the resized axes are ?"))
+    for index, axis in enumerate(axes):
+        # A target shorter than the axes list: OpenVINO reads past its end (garbage); irshape says ?.
+        dims[axis] = Dim.of(values[index]) if values is not None and index < len(values) else DYNAMIC
+    return OpResult([Output(PartialShape(dims), data.element_type)], findings)
+
+
+def interpolate_4(call: OpCall) -> OpResult:
+    """Interpolate-4: data, sizes, scales and optional axes; shape_calculation_mode picks the
+    input that decides the resized dims."""
+    by_scales = call.attributes.enum("shape_calculation_mode", "sizes") == "scales"
+    inputs = call.inputs
+    findings = _data_type(inputs[DATA])
+    findings += _element_type(inputs[1], 1, "Sizes", _INTEGERS, "i32, i64, u32 or u64")
+    findings += _element_type(inputs[2], 2, "Scales", _REALS, "f32, f16 or bf16")
+    findings += _rank_1(inputs[2] if by_scales else inputs[1], 2 if by_scales else 1)
+    axes_input = inputs[3] if len(inputs) > 3 else None
+    if axes_input is not None:
+        findings += _element_type(axes_input, 3, "Axes", _INTEGERS, "i32, i64, u32 or u64")
+        findings += _rank_1(axes_input, 3)
+    resized = inputs[2] if by_scales else inputs[1]
+    return _resize(call, resized, 2 if by_scales else 1, by_scales, axes_input, 3, findings)
+
+
+def interpolate_11(call: OpCall) -> OpResult:
+    """Interpolate-11: data, scales or sizes (as shape_calculation_mode says), optional axes."""
+    by_scales = call.attributes.enum("shape_calculation_mode", "sizes") == "scales"
+    inputs = call.inputs
+    findings = _data_type(inputs[DATA])
+    if by_scales:
+        findings += _element_type(inputs[1], 1, "Scales", _REALS, "f32, f16 or bf16")
+    else:
+        findings += _element_type(inputs[1], 1, "Sizes", _INTEGERS, "i32, i64, u32 or u64")
+    findings += _rank_1(inputs[1], 1)
+    axes_input = inputs[2] if len(inputs) > 2 else None
+    if axes_input is not None:
+        findings += _element_type(axes_input, 2, "Axes", _INTEGERS, "i32, i64, u32 or u64")
+        findings += _rank_1(axes_input, 2)
+    return _resize(call, inputs[1], 1, by_scales, axes_input, 2, findings)
+
+
+def _resize(
+    call: OpCall,
+    resized: Tensor,
+    resized_port: int,
+    by_scales: bool,
+    axes_input: Tensor | None,
+    axes_port: int,
+    findings: list[Finding],
+) -> OpResult:
+    data = call.inputs[DATA]
+    if data.shape.dims is None:
+        return OpResult([Output(PartialShape(None), data.element_type)], findings)
+    rank = len(data.shape.dims)
+    if axes_input is None:
+        axes: tuple[int, ...] = tuple(range(rank))
+    elif axes_input.value is None:
+        findings.append(_unknown(axes_port, "axes", axes_input, "every output dim is ?"))
+        return OpResult([Output(PartialShape.dynamic(rank), data.element_type)], findings)
+    else:
+        axes = axes_input.value
+        if any(not 0 <= axis < rank for axis in axes):  # negative axes fail: OpenVINO compares unsigned
+            findings.append(_axes_problem(axes, rank, axes_port))
+            return OpResult([], findings)
+    dims = _padded(
+        data.shape.dims, call.attributes.int_list("pads_begin"), call.attributes.int_list("pads_end")
+    )
+    formulas = [""] * rank
+    values = resized.reals if by_scales else resized.value
+    name = "scales" if by_scales else "sizes"
+    if values is None:
+        findings.append(_unknown(resized_port, name, resized, "the resized axes are ?"))
+        for axis in axes:
+            dims[axis] = DYNAMIC
+    elif len(values) < len(axes):
+        message = (
+            f"The number of elements in the '{name}' input does not match the number of axes {len(axes)}"
+        )
+        problem = f"the {name} input has {len(values)} value(s) for {len(axes)} axes"
+        findings.append(Finding(rules.INPUT_VALUE, {"problem": problem, "ov_message": message}, resized_port))
+        return OpResult([], findings)
+    else:
+        for axis, value in zip(axes, values, strict=False):
+            if by_scales:
+                formulas[axis] = f"trunc({dims[axis]} * {value:g})"
+                dims[axis] = scale_dim(dims[axis], float(value))
+            else:
+                formulas[axis] = f"sizes[{axes.index(axis)}]"
+                dims[axis] = Dim.of(int(value))
+    return OpResult([Output(PartialShape(dims), data.element_type, formulas)], findings)
+
+
+def _padded(dims: tuple[Dim, ...], begin: tuple[int, ...], end: tuple[int, ...]) -> list[Dim]:
+    """The data dims plus the pads, the pad lists cut or filled with zeros to the rank."""
+    rank = len(dims)
+    begin = (tuple(begin) + (0,) * rank)[:rank]
+    end = (tuple(end) + (0,) * rank)[:rank]
+    return [dim.padded(b + e) for dim, b, e in zip(dims, begin, end, strict=True)]
+
+
+def _f32(value: float) -> float:
+    """``value`` rounded to a 32-bit float, as C++ ``float`` arithmetic rounds each step."""
+    return float(struct.unpack("<f", struct.pack("<f", value))[0])
+
+
+def scale_dim(dim: Dim, scale: float) -> Dim:
+    """``dim::scale``: both bounds times (scale + 1e-6) in 32-bit floats, truncated."""
+    scale32 = _f32(scale)
+    if scale32 == 1.0:
+        return dim
+    factor = _f32(scale32 + _f32(_SCALE_EPSILON))
+
+    def times(bound: int) -> int:
+        return int(_f32(_f32(float(bound)) * factor))
+
+    upper = INF if dim.hi == INF else times(dim.hi)
+    if dim.is_static:
+        return Dim.of(upper)
+    return Dim.between(times(dim.lo), -1 if upper == INF else upper)
+
+
+# --- validation -------------------------------------------------------------------------------
+
+_INTEGER_LIKE = frozenset({"i8", "i16", "i32", "i64", "u1", "u4", "u8", "u16", "u32", "u64", "dynamic"})
+
+
+def _data_type(data: Tensor) -> list[Finding]:
+    if data.element_type is None or data.element_type in _DATA_TYPES or data.element_type == "dynamic":
+        return []
+    message = "Input element type must be f32, f16, i8, bf16, u8, i64, i32, f64"
+    return [_type_problem(DATA, "data", data, "f32, f16, i8, bf16, u8, i64, i32 or f64", message)]
+
+
+def _element_type(
+    tensor: Tensor, port: int, label: str, allowed: frozenset[str], names: str
+) -> list[Finding]:
+    if tensor.element_type is None or tensor.element_type in allowed or tensor.element_type == "dynamic":
+        return []
+    message = f"{label} element type must be {names}"
+    return [_type_problem(port, label.lower(), tensor, names, message)]
+
+
+def _type_problem(port: int, name: str, tensor: Tensor, wanted: str, message: str) -> Finding:
+    problem = f"input {port} ({name}) has element type {tensor.element_type}, not {wanted}"
+    return Finding(rules.INPUT_ELEMENT_TYPE, {"problem": problem, "ov_message": message}, port)
+
+
+def _rank_1(tensor: Tensor, port: int) -> list[Finding]:
+    rank = tensor.shape.rank
+    if rank is None or rank == 1:
+        return []
+    args = {
+        "port": port,
+        "input": "the resize input",
+        "rank": rank,
+        "shape": tensor.shape,
+        "expected": "where OpenVINO needs rank 1",
+        "ov_message": f"Input [{port}] is not rank 1",
+    }
+    return [Finding(rules.INPUT_RANK, args, port)]
+
+
+def _axes_problem(axes: tuple[int, ...], rank: int, port: int | None = None) -> Finding:
+    problem = f"axes {list(axes)} name an axis outside 0..{rank - 1} of the rank-{rank} data"
+    message = f"All axes values should less than input rank: {rank}"
+    rule = rules.INPUT_VALUE if port is not None else rules.ATTRIBUTE_VALUE
+    if port is None:
+        args = {"attribute": "axes", "value": ",".join(map(str, axes)), "op": "Interpolate-1"}
+        return Finding(
+            rule, {**args, "problem": f"names an axis outside 0..{rank - 1}", "ov_message": message}, "data"
+        )
+    return Finding(rule, {"problem": problem, "ov_message": message}, port)
+
+
+def _unknown(port: int, name: str, tensor: Tensor, consequence: str) -> Finding:
+    reason = tensor.value_unknown or "it is not a Const irshape reads"
+    args = {"port": port, "input": name, "reason": reason, "consequence": consequence}
+    return Finding(rules.VALUE_UNKNOWN, args, port)

@@ -1,0 +1,144 @@
+"""Interpolate-1, -4 and -11 against OpenVINO through the shared harness: sizes and scales
+(32-bit scaling, scales below and above 1), with and without an axes input, negative-free axes
+in any order, pads, static, dynamic, interval and dynamic-rank data, Const and Parameter
+value inputs. Mutants read_model rejects are errors; a declared dim off by one is an error."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import numpy as np
+import openvino as ov
+import openvino.opset1 as ov1
+import pytest
+from openvino.utils.node_factory import NodeFactory
+
+import irshape
+
+from .conftest import STATS
+from .ops_harness import (
+    OpCase,
+    OpsBatchRunner,
+    apply_mutant,
+    as_partial,
+    batches,
+    buildable,
+    dim_mutant,
+    errors_on,
+    is_static,
+    layer_element,
+    openvino_reads,
+    parameter,
+    params,
+)
+
+SEED = 20261125
+PER_VERSION = 150
+STYLES = ("static", "static", "static", "dynamic", "interval", "rank")
+MODES = ("nearest", "linear", "linear_onnx", "cubic")
+
+
+def _value(rng: random.Random, values: list, dtype: type, as_parameter: bool) -> ov.Output:
+    if as_parameter:
+        return ov1.parameter([len(values)], dtype).output(0)
+    return ov1.constant(np.array(values, dtype=dtype)).output(0)
+
+
+def _draw(rng: random.Random, version: int) -> tuple[ov.PartialShape, dict, list, list, list, bool, bool]:
+    rank = rng.randint(1, 5)
+    dims = [rng.randint(1, 40) for _ in range(rank)]
+    data = as_partial(rng, dims, rng.choice(STYLES))
+    count = rng.randint(1, rank)
+    axes = rng.sample(range(rank), count)
+    sizes = [rng.randint(1, 64) for _ in axes]
+    scales = [rng.choice([0.5, 2.0, 1.0, 1.5, 0.333, 3.7, 0.25, 1.333333, 0.1]) for _ in axes]
+    pads = [rng.randint(0, 2) for _ in range(rng.randint(0, rank))]
+    attrs = {
+        "mode": rng.choice(MODES),
+        "shape_calculation_mode": rng.choice(["sizes", "scales"]),
+        "coordinate_transformation_mode": "half_pixel",
+        "nearest_mode": "round_prefer_floor",
+        "antialias": False,
+        "pads_begin": pads,
+        "pads_end": [rng.randint(0, 2) for _ in pads],
+        "cube_coeff": -0.75,
+    }
+    return data, attrs, axes, sizes, scales, rng.random() < 0.2, rng.random() < 0.7
+
+
+def _cases() -> list[OpCase]:
+    rng = random.Random(SEED)
+    cases: list[OpCase] = []
+    for version in (1, 4, 11):
+        made = 0
+        while made < PER_VERSION:
+            data, attrs, axes, sizes, scales, value_param, with_axes = _draw(rng, version)
+            cid = f"rs{len(cases):05d}"
+
+            def build(
+                v=version, d=data, a=attrs, ax=axes, sz=sizes, sc=scales, vp=value_param, wa=with_axes
+            ) -> ov.Node:
+                x = parameter(d).output(0)
+                if v == 1:
+                    return ov1.interpolate(x, _value(rng, sz, np.int64, vp), {"axes": ax, "mode": a["mode"]})
+                axes_in = [ov1.constant(np.array(ax, np.int64)).output(0)] if wa else []
+                rank = d.rank.get_length() if d.rank.is_static else None
+                if not wa and rank is not None:
+                    sz = (sz + [rng.randint(1, 9) for _ in range(rank)])[:rank]
+                    sc = (sc + [2.0] * rank)[:rank]
+                if v == 4:
+                    ins = [x, _value(rng, sz, np.int64, vp), _value(rng, sc, np.float32, vp), *axes_in]
+                else:
+                    by_scales = a["shape_calculation_mode"] == "scales"
+                    ins = [
+                        x,
+                        _value(rng, sc if by_scales else sz, np.float32 if by_scales else np.int64, vp),
+                        *axes_in,
+                    ]
+                return NodeFactory(f"opset{v}").create("Interpolate", ins, a)
+
+            case = OpCase(cid, f"Interpolate-{version}", build)
+            if buildable(case):
+                cases.append(case)
+                made += 1
+    return cases
+
+
+CASES = _cases()
+BATCHES = batches(CASES)
+STATS["Interpolate cases (tests/differential/test_resize.py)"] = len(CASES)
+
+
+@pytest.mark.parametrize(("index", "case"), params(BATCHES))
+def test_interpolate_matches_openvino(ops_runner: OpsBatchRunner, index: int, case: OpCase) -> None:
+    outcome = ops_runner.ops_batch(f"resize{index}", BATCHES[index]).outcome(case.cid)
+    assert outcome.mismatch() is None, outcome.explain()
+
+
+@pytest.mark.parametrize("index", range(len(BATCHES)))
+def test_a_declared_dim_off_by_one_is_an_error(
+    ops_runner: OpsBatchRunner, tmp_path: Path, index: int
+) -> None:
+    batch = ops_runner.ops_batch(f"resize{index}", BATCHES[index])
+    case = next(c for c in BATCHES[index] if is_static(batch.expected[c.cid][0][0]))
+    target = tmp_path / "dim.xml"
+    assert dim_mutant(batch.xml, target, case.cid, axis=0)
+    assert [d.code for d in errors_on(irshape.check_file(target), case.cid)] == ["IRS301"]
+
+
+MUTANTS = {
+    "mode not an enum name": lambda layer: layer.find("data").set("mode", "bilinear"),
+    "shape_calculation_mode misspelt": lambda layer: layer.find("data").set("shape_calculation_mode", "size"),
+    "nearest_mode unknown": lambda layer: layer.find("data").set("nearest_mode", "round"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(MUTANTS))
+def test_rejected_attribute_values_are_errors(ops_runner: OpsBatchRunner, tmp_path: Path, name: str) -> None:
+    batch = ops_runner.ops_batch("resize4", BATCHES[4])
+    case = next(c for c in BATCHES[4] if c.op == "Interpolate-4")
+    target = tmp_path / "mutant.xml"
+    apply_mutant(batch.xml, target, lambda tree: MUTANTS[name](layer_element(tree, case.cid)))
+    assert openvino_reads(target) is not None, "OpenVINO rejects the mutant"
+    assert {d.code for d in errors_on(irshape.check_file(target), case.cid)} == {"IRS112"}

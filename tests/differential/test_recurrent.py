@@ -1,0 +1,185 @@
+"""LSTMSequence-5, GRUSequence-5, RNNSequence-5, LSTMCell-4, GRUCell-3 and RNNCell-1 against
+OpenVINO through the shared harness: every direction, linear_before_reset, static, dynamic,
+interval and dynamic-rank inputs (the batch and hidden size merged across inputs, the hidden
+size from the weights when no state has it), f32 and f16. Shapes that OpenVINO rejects are
+errors on the layer; a declared dim off by one is an error."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from pathlib import Path
+
+import numpy as np
+import openvino as ov
+import openvino.opset1 as ov1
+import openvino.opset3 as ov3
+import openvino.opset4 as ov4
+import openvino.opset5 as ov5
+import pytest
+
+import irshape
+
+from .conftest import STATS
+from .ops_harness import (
+    OpCase,
+    OpsBatchRunner,
+    apply_mutant,
+    batches,
+    buildable,
+    dim_mutant,
+    errors_on,
+    is_static,
+    layer_element,
+    openvino_reads,
+    params,
+    save_batch,
+)
+
+SEED = 20261126
+PER_OP = 120
+GATES = {
+    "LSTMSequence-5": 4,
+    "GRUSequence-5": 3,
+    "RNNSequence-5": 1,
+    "LSTMCell-4": 4,
+    "GRUCell-3": 3,
+    "RNNCell-1": 1,
+}
+
+
+def _blur(rng: random.Random, dims: list[int]) -> ov.PartialShape:
+    """Some inputs keep their static dims, others get ?, intervals around them, or no rank."""
+    style = rng.choice(["static", "static", "dynamic", "interval", "rank"])
+    if style == "rank":
+        return ov.PartialShape.dynamic()
+    out = []
+    for d in dims:
+        roll = rng.random()
+        if style == "dynamic" and roll < 0.5:
+            out.append(ov.Dimension())
+        elif style == "interval" and roll < 0.6:
+            out.append(ov.Dimension(max(0, d - rng.randint(0, 2)), d + rng.randint(0, 3)))
+        else:
+            out.append(ov.Dimension(d))
+    return ov.PartialShape(out)
+
+
+def _case(rng: random.Random, op: str) -> Callable[[], ov.Node]:
+    gates = GATES[op]
+    batch, seq, size, hidden = rng.randint(1, 4), rng.randint(1, 7), rng.randint(1, 6), rng.randint(1, 5)
+    lbr = op.startswith("GRU") and rng.random() < 0.4
+    dtype = rng.choice([np.float32, np.float32, np.float16])
+    bias = (gates + 1 if lbr else gates) * hidden
+    if "Sequence" in op:
+        direction = rng.choice(["forward", "reverse", "bidirectional"])
+        nd = 2 if direction == "bidirectional" else 1
+        shapes = [[batch, seq, size], [batch, nd, hidden]] + ([[batch, nd, hidden]] if gates == 4 else [])
+        shapes += [[batch], [nd, gates * hidden, size], [nd, gates * hidden, hidden], [nd, bias]]
+    else:
+        shapes = [[batch, size], [batch, hidden]] + ([[batch, hidden]] if gates == 4 else [])
+        shapes += [[gates * hidden, size], [gates * hidden, hidden], [bias]]
+    blurred = [_blur(rng, s) for s in shapes]
+
+    def build() -> ov.Node:
+        seq_index = 1 + (2 if gates == 4 else 1) if "Sequence" in op else -1
+        ins = [ov1.parameter(s, np.int32 if i == seq_index else dtype) for i, s in enumerate(blurred)]
+        if op == "LSTMSequence-5":
+            return ov5.lstm_sequence(*ins, hidden, direction)
+        if op == "GRUSequence-5":
+            return ov5.gru_sequence(*ins, hidden, direction, linear_before_reset=lbr)
+        if op == "RNNSequence-5":
+            return ov5.rnn_sequence(*ins, hidden, direction)
+        if op == "LSTMCell-4":
+            return ov4.lstm_cell(*ins, hidden)
+        if op == "GRUCell-3":
+            return ov3.gru_cell(*ins, hidden, linear_before_reset=lbr)
+        return ov3.rnn_cell(*ins, hidden, ["tanh"], [], [])
+
+    return build
+
+
+def _cases() -> list[OpCase]:
+    rng = random.Random(SEED)
+    cases: list[OpCase] = []
+    for op in GATES:
+        made = 0
+        while made < PER_OP:
+            case = OpCase(f"rn{len(cases):05d}", op, _case(rng, op))
+            if buildable(case):
+                cases.append(case)
+                made += 1
+    return cases
+
+
+CASES = _cases()
+BATCHES = batches(CASES, 40)
+STATS["recurrent cases (tests/differential/test_recurrent.py)"] = len(CASES)
+
+
+@pytest.mark.parametrize(("index", "case"), params(BATCHES))
+def test_recurrent_ops_match_openvino(ops_runner: OpsBatchRunner, index: int, case: OpCase) -> None:
+    outcome = ops_runner.ops_batch(f"recurrent{index}", BATCHES[index]).outcome(case.cid)
+    assert outcome.mismatch() is None, outcome.explain()
+
+
+@pytest.mark.parametrize("index", range(len(BATCHES)))
+def test_a_declared_dim_off_by_one_is_an_error(
+    ops_runner: OpsBatchRunner, tmp_path: Path, index: int
+) -> None:
+    batch = ops_runner.ops_batch(f"recurrent{index}", BATCHES[index])
+    case = next(c for c in BATCHES[index] if is_static(batch.expected[c.cid][0][0]))
+    target = tmp_path / "dim.xml"
+    assert dim_mutant(batch.xml, target, case.cid, axis=0)
+    assert [d.code for d in errors_on(irshape.check_file(target), case.cid)] == ["IRS301"]
+
+
+def _static_case(op: str) -> OpCase:
+    """A case of ``op`` whose inputs are all static (the blur never fires)."""
+    rng = random.Random(f"{SEED}-{op}")
+
+    class Static(random.Random):
+        def choice(self, seq):  # type: ignore[no-untyped-def,override]
+            return "static" if "static" in seq else rng.choice(seq)
+
+    return OpCase(f"static_{op.replace('-', '_')}", op, _case(Static(rng.random()), op))
+
+
+def _grow_input(tree: object, name: str, index: int, axis: int) -> None:
+    """Input ``index`` of the layer, and the Parameter feeding it, get axis ``axis`` + 1."""
+    layer = layer_element(tree, name)
+    port = layer.findall("input/port")[index]
+    edge = tree.xpath(f"//edge[@to-layer='{layer.get('id')}' and @to-port='{port.get('id')}']")[0]  # type: ignore[attr-defined]
+    source = tree.xpath(f"//layer[@id='{edge.get('from-layer')}']")[0]  # type: ignore[attr-defined]
+    dims = [int(d.text) for d in source.findall("output/port/dim")]
+    dims[axis] += 1
+    source.find("data").set("shape", ",".join(map(str, dims)))
+    for element in (*source.findall("output/port/dim"), *port.findall("dim")):
+        element.text = str(dims[list(element.getparent()).index(element)])
+
+
+MUTANTS = [
+    ("LSTMSequence-5", 0, 0),  # X's batch
+    ("LSTMSequence-5", 2, 2),  # C0's hidden size
+    ("LSTMSequence-5", 4, 1),  # W's gate axis
+    ("LSTMSequence-5", 6, 1),  # B's gate axis
+    ("GRUSequence-5", 1, 1),  # H0's num_directions
+    ("GRUSequence-5", 3, 1),  # W's gate axis
+    ("RNNSequence-5", 2, 0),  # sequence_lengths' batch
+    ("LSTMCell-4", 1, 0),  # H's batch
+    ("LSTMCell-4", 3, 0),  # W's gate axis
+    ("GRUCell-3", 4, 0),  # B's gate axis
+    ("RNNCell-1", 3, 0),  # R's gate axis
+]
+
+
+@pytest.mark.parametrize(("op", "index", "axis"), MUTANTS)
+def test_inputs_openvino_rejects_are_errors(tmp_path: Path, op: str, index: int, axis: int) -> None:
+    case = _static_case(op)
+    source = tmp_path / "static.xml"
+    save_batch([case], source)
+    assert openvino_reads(source) is None
+    target = tmp_path / "mutant.xml"
+    apply_mutant(source, target, lambda tree: _grow_input(tree, case.cid, index, axis))
+    assert openvino_reads(target) is not None, f"OpenVINO rejects input {index} with axis {axis} grown"
+    assert errors_on(irshape.check_file(target), case.cid), "irshape reports an error on the layer"

@@ -4,6 +4,31 @@
 # SCHEMAS maps each declaration file's name to what tomllib.loads returns for it.
 
 SCHEMAS = {
+    "GridSample-9.toml": {
+        "op": "GridSample",
+        "version": 9,
+        "family": "resize",
+        "function": "grid_sample",
+        "spec": "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/image/grid-sample-9.html",
+        "inputs": [{"name": "data"}, {"name": "grid"}],
+        "attributes": {
+            "align_corners": {"type": "bool", "default": False},
+            "mode": {
+                "type": "enum",
+                "values": ["bilinear", "bicubic", "nearest"],
+                "case_insensitive": True,
+                "enum": "op::v9::GridSample::InterpolationMode",
+                "default": "bilinear",
+            },
+            "padding_mode": {
+                "type": "enum",
+                "values": ["zeros", "border", "reflection"],
+                "case_insensitive": True,
+                "enum": "op::v9::GridSample::PaddingMode",
+                "default": "zeros",
+            },
+        },
+    },
     "Interpolate-1.toml": {
         "op": "Interpolate",
         "version": 1,

@@ -22,6 +22,7 @@ FAMILIES = {
     "GRUSequence-5.toml": "recurrent",
     "Gelu-2.toml": "elementwise",
     "Gelu-7.toml": "elementwise",
+    "GridSample-9.toml": "resize",
     "GroupConvolution-1.toml": "convolution",
     "GroupConvolutionBackpropData-1.toml": "convolution",
     "HSigmoid-5.toml": "elementwise",

@@ -221,3 +221,49 @@ def _unknown(port: int, name: str, tensor: Tensor, consequence: str) -> Finding:
     reason = tensor.value_unknown or "it is not a Const irshape reads"
     args = {"port": port, "input": name, "reason": reason, "consequence": consequence}
     return Finding(rules.VALUE_UNKNOWN, args, port)
+
+
+# --- GridSample-9 -------------------------------------------------------------------------------
+
+_FLOATS = frozenset({"f16", "f32", "f64", "bf16", "f8e4m3", "f8e5m2", "dynamic"})
+
+
+def grid_sample(call: OpCall) -> OpResult:
+    """GridSample-9: ``[N, C, H_out, W_out]`` from data ``[N, C, H, W]`` and grid
+    ``[N, H_out, W_out, 2]``."""
+    data, grid = call.inputs[DATA], call.inputs[1]
+    findings: list[Finding] = []
+    if grid.element_type is not None and grid.element_type not in _FLOATS:
+        message = "The element type of the grid input tensor must be a floating point type."
+        findings.append(_type_problem(1, "grid", grid, "a floating-point type", message))
+    for port, tensor, what in ((DATA, data, "input data"), (1, grid, "grid")):
+        if tensor.shape.rank is not None and tensor.shape.rank != 4:
+            args = {
+                "port": port,
+                "input": what,
+                "rank": tensor.shape.rank,
+                "shape": tensor.shape,
+                "expected": "where OpenVINO needs rank 4",
+                "ov_message": f"The supported shape of the {what} tensor is 4D.",
+            }
+            findings.append(Finding(rules.INPUT_RANK, args, port))
+    if findings:
+        return OpResult([], findings)
+    data_dims = data.shape.dims or (DYNAMIC,) * 4
+    grid_dims = grid.shape.dims or (DYNAMIC,) * 4
+    if not grid_dims[3].compatible(Dim.of(2)):
+        message = "The last dimension of grid tensor's shape has to be equal to 2."
+        problem = f"the grid's last dim is {grid_dims[3]}, not 2"
+        findings.append(Finding(rules.INPUTS_INCOMPATIBLE, {"problem": problem, "ov_message": message}, 1))
+    batch = data_dims[0] & grid_dims[0]
+    if batch.is_empty:
+        message = (
+            "The batch dimension in the input data tensor's shape doesn't match the batch dimension in "
+            "the grid tensor's shape."
+        )
+        problem = f"data batch {data_dims[0]} and grid batch {grid_dims[0]} differ"
+        findings.append(Finding(rules.INPUTS_INCOMPATIBLE, {"problem": problem, "ov_message": message}))
+    if findings:
+        return OpResult([], findings)
+    shape = PartialShape([batch, data_dims[1], grid_dims[1], grid_dims[2]])
+    return OpResult([Output(shape, data.element_type)])

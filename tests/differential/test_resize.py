@@ -142,3 +142,74 @@ def test_rejected_attribute_values_are_errors(ops_runner: OpsBatchRunner, tmp_pa
     apply_mutant(batch.xml, target, lambda tree: MUTANTS[name](layer_element(tree, case.cid)))
     assert openvino_reads(target) is not None, "OpenVINO rejects the mutant"
     assert {d.code for d in errors_on(irshape.check_file(target), case.cid)} == {"IRS112"}
+
+
+# --- GridSample-9 ---------------------------------------------------------------------------------
+
+
+def _grid_cases() -> list[OpCase]:
+    import openvino.opset9 as ov9
+
+    rng = random.Random(SEED + 9)
+    cases: list[OpCase] = []
+    while len(cases) < 120:
+        n, c, h, w, ho, wo = (rng.randint(1, 6) for _ in range(6))
+        data = as_partial(rng, [n, c, h, w], rng.choice(STYLES))
+        grid = as_partial(rng, [n, ho, wo, 2], rng.choice(STYLES))
+        attrs = {
+            "align_corners": rng.random() < 0.5,
+            "mode": rng.choice(["bilinear", "bicubic", "nearest"]),
+            "padding_mode": rng.choice(["zeros", "border", "reflection"]),
+        }
+        dtype = rng.choice([np.float32, np.int32, np.float16])
+
+        def build(d=data, g=grid, a=attrs, t=dtype) -> ov.Node:
+            return ov9.grid_sample(parameter(d, t), parameter(g, np.float32), a)
+
+        case = OpCase(f"gs{len(cases):05d}", "GridSample-9", build)
+        if buildable(case):
+            cases.append(case)
+    return cases
+
+
+GRID_CASES = _grid_cases()
+GRID_BATCHES = batches(GRID_CASES)
+STATS["GridSample cases (tests/differential/test_resize.py)"] = len(GRID_CASES)
+
+
+@pytest.mark.parametrize(("index", "case"), params(GRID_BATCHES))
+def test_grid_sample_matches_openvino(ops_runner: OpsBatchRunner, index: int, case: OpCase) -> None:
+    outcome = ops_runner.ops_batch(f"grid{index}", GRID_BATCHES[index]).outcome(case.cid)
+    assert outcome.mismatch() is None, outcome.explain()
+
+
+def test_grid_sample_rejections_are_errors(tmp_path: Path) -> None:
+    """A grid whose last dim is not 2, or whose batch is not the data's: OpenVINO rejects both."""
+    import openvino.opset9 as ov9
+
+    attrs = {"align_corners": False, "mode": "bilinear", "padding_mode": "zeros"}
+    case = OpCase(
+        "gsbad",
+        "GridSample-9",
+        lambda: ov9.grid_sample(parameter([2, 3, 8, 8]), parameter([2, 4, 4, 2]), attrs),
+    )
+    source = tmp_path / "grid.xml"
+    save_batch([case], source)
+    assert openvino_reads(source) is None
+    for axis, value in ((3, "3"), (0, "5")):
+        target = tmp_path / f"grid{axis}.xml"
+
+        def edit(tree: object, axis: int = axis, value: str = value) -> None:
+            layer = layer_element(tree, "gsbad")
+            port = layer.findall("input/port")[1]
+            edge = tree.xpath(f"//edge[@to-layer='{layer.get('id')}' and @to-port='{port.get('id')}']")[0]  # type: ignore[attr-defined]
+            source_layer = tree.xpath(f"//layer[@id='{edge.get('from-layer')}']")[0]  # type: ignore[attr-defined]
+            dims = [d.text for d in source_layer.findall("output/port/dim")]
+            dims[axis] = value
+            source_layer.find("data").set("shape", ",".join(dims))
+            for dim_list in (source_layer.findall("output/port/dim"), port.findall("dim")):
+                dim_list[axis].text = value
+
+        apply_mutant(source, target, edit)
+        assert openvino_reads(target) is not None
+        assert [d.code for d in errors_on(irshape.check_file(target), "gsbad")] == ["IRS212"]

@@ -30,6 +30,7 @@ from .ops_harness import (
     layer_element,
     openvino_reads,
     parameter,
+    save_batch,
     params,
 )
 

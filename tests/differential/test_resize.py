@@ -30,8 +30,8 @@ from .ops_harness import (
     layer_element,
     openvino_reads,
     parameter,
-    save_batch,
     params,
+    save_batch,
 )
 
 SEED = 20261125

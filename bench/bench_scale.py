@@ -5,10 +5,13 @@ Run from the repository root (needs openvino and numpy, the test extra)::
     python bench/bench_scale.py                 # 20k and 100k layers, then scaling at 1k/10k/100k
     python bench/bench_scale.py --sizes 20000   # only the comparison at one size
     python bench/bench_scale.py --keep DIR      # keep the generated IRs in DIR
+    python bench/bench_scale.py --dynamic       # the same with a dynamic input [?,8,?,?]
 
-Each IR is generated with OpenVINO's Python API (the four conv ops mixed with Relu, Add,
-Concat, Sigmoid and the Consts and Converts ``ov.save_model`` writes) into a temporary
-directory. Then, each in its own process, started the same way (``python -c``):
+Each IR is generated with OpenVINO's Python API (blocks of the four conv ops, MaxPool,
+element-wise ops, a ShapeOf/Gather/Concat shape subgraph into Reshape, Transpose, MatMul,
+Softmax and Multiply, and the Consts and Converts ``ov.save_model`` writes) into a temporary
+directory; ``--dynamic`` makes the input ``[?,8,?,?]``. Then, each in its own process,
+started the same way (``python -c``):
 
 - irshape: ``irshape.cli.run()`` with the arguments ``check model.xml``, what the
   ``irshape check model.xml`` command runs (it reports its figures from
@@ -194,10 +197,18 @@ def best(program: str, xml: Path, repeat: int) -> Run:
 # --------------------------------------------------------------------------- the IRs
 
 
-def generate(layers: int, directory: Path) -> tuple[Path, int]:
-    """Save a model of about ``layers`` layers (IR ``<layer>`` elements) in ``directory``."""
+def generate(layers: int, directory: Path, dynamic: bool = False) -> tuple[Path, int]:
+    """Save a model of about ``layers`` layers (IR ``<layer>`` elements) in ``directory``.
+
+    One block mixes what converted CNNs and transformers are made of: the four convolutions,
+    pooling, element-wise ops, and an attention-like part (a ShapeOf -> Gather -> Concat shape
+    subgraph into a Reshape, Transpose, MatMul, Softmax, Multiply), with the Consts and the
+    Converts that ``ov.save_model`` writes for f16-compressed weights. With ``dynamic`` the
+    input is ``[?,8,?,?]`` and every shape downstream is computed with intervals.
+    """
     import numpy as np
     import openvino as ov
+    import openvino.opset1 as ops1
     import openvino.opset13 as ops
 
     rng = np.random.default_rng(0)
@@ -206,28 +217,41 @@ def generate(layers: int, directory: Path) -> tuple[Path, int]:
     def weights(*shape: int) -> object:
         return ops.constant((rng.random(shape, dtype=np.float32) - 0.5).astype(np.float32))
 
-    param = ops.parameter([1, channels, size, size], np.float32, name="input")
-    x = param.output(0)
-    # One block: 5 Consts (each + a Convert: weights are saved compressed to f16) and 9 ops.
-    per_block = 5 * 2 + 9
-    blocks = max(1, (layers - 2) // per_block)
-    for _ in range(blocks):
+    def ints(*values: int) -> object:
+        return ops.constant(np.array(values, dtype=np.int64))
+
+    def block(x: object) -> object:
         c1 = ops.convolution(x, weights(channels, channels, 3, 3), [1, 1], [1, 1], [1, 1], [1, 1])
         r1 = ops.relu(c1)
-        g1 = ops.group_convolution(r1, weights(channels, 1, 1, 3, 3), [1, 1], [1, 1], [1, 1], [1, 1])
+        pooled = ops1.max_pool(r1, [1, 1], [1, 1], [1, 1], [3, 3])
+        g1 = ops.group_convolution(pooled, weights(channels, 1, 1, 3, 3), [1, 1], [1, 1], [1, 1], [1, 1])
         a1 = ops.add(g1, x)
         d1 = ops.convolution_backprop_data(
             a1, weights(channels, channels, 3, 3), [1, 1], pads_begin=[1, 1], pads_end=[1, 1]
         )
         s1 = ops.sigmoid(d1)
-        g2 = ops.group_convolution_backprop_data(
-            s1, weights(2, channels // 2, channels // 2, 3, 3), [1, 1], pads_begin=[1, 1], pads_end=[1, 1]
-        )
-        cat = ops.concat([g2, a1], 1)
-        c2 = ops.convolution(cat, weights(channels, 2 * channels, 1, 1), [1, 1], [0, 0], [0, 0], [1, 1])
-        x = c2.output(0)
-    model = ov.Model([ops.result(x)], [param], f"bench_{layers}")
-    xml = directory / f"bench_{layers}.xml"
+        # Attention-like: [N, C, H, W] -> [N, C, H*W] -> [N, H*W, C], through a shape subgraph.
+        head = ops.gather(ops.shape_of(s1), ints(0, 1), ints(0))
+        flat = ops.reshape(s1, ops.concat([head, ints(-1)], 0), special_zero=False)
+        tokens = ops.transpose(flat, ints(0, 2, 1))
+        scores = ops.softmax(ops.matmul(tokens, weights(channels, channels), False, False), 2)
+        mixed = ops.transpose(ops.multiply(scores, tokens), ints(0, 2, 1))
+        back = ops.reshape(mixed, ops.shape_of(s1), special_zero=False)
+        cat = ops.concat([back, a1], 1)
+        return ops.convolution(
+            cat, weights(channels, 2 * channels, 1, 1), [1, 1], [0, 0], [0, 0], [1, 1]
+        ).output(0)
+
+    shape = [-1, channels, -1, -1] if dynamic else [1, channels, size, size]
+    probe = ops.parameter(shape, np.float32)
+    per_block = len(ov.Model([ops.result(block(probe.output(0)))], [probe]).get_ops()) - 2
+    param = ops.parameter(shape, np.float32, name="input")
+    x = param.output(0)
+    for _ in range(max(1, (layers - 2) // (per_block + 4))):  # + the Converts of 4 f16 weights
+        x = block(x)
+    name = f"bench_{layers}{'_dynamic' if dynamic else ''}"
+    model = ov.Model([ops.result(x)], [param], name)
+    xml = directory / f"{name}.xml"
     ov.save_model(model, xml)
     count = sum(1 for line in xml.open("rb") if line.lstrip().startswith(b"<layer "))
     return xml, count
@@ -276,11 +300,18 @@ def scaling(sizes: list[tuple[Path, int]], repeat: int) -> None:
         print(f"{count:>8}{per(irs.work)}{per(irs.wall)}{per(ov_.work)}{per(ov_.wall)}{irs.rss_mb:>9.1f} MiB")
 
 
-def generated(layers: int, directory: Path) -> tuple[Path, int]:
+def generated(layers: int, directory: Path, dynamic: bool = False) -> tuple[Path, int]:
     """Generate in a child process, so that this one stays small (its children start as copies)."""
     start = time.perf_counter()
     proc = subprocess.run(
-        [sys.executable, __file__, "--generate", str(layers), str(directory)],
+        [
+            sys.executable,
+            __file__,
+            "--generate",
+            str(layers),
+            str(directory),
+            *(["--dynamic"] if dynamic else []),
+        ],
         capture_output=True,
         text=True,
         check=True,
@@ -296,11 +327,12 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--scaling", type=int, nargs="*", default=[1_000, 10_000, 100_000])
     parser.add_argument("--repeat", type=int, default=3, help="best of N runs (default 3)")
     parser.add_argument("--keep", type=Path, help="write the IRs here and keep them")
+    parser.add_argument("--dynamic", action="store_true", help="inputs [?,8,?,?]: shapes with intervals")
     parser.add_argument("--generate", type=int, help=argparse.SUPPRESS)
     parser.add_argument("directory", type=Path, nargs="?", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.generate:  # the child that writes one IR
-        path, count = generate(args.generate, args.directory)
+        path, count = generate(args.generate, args.directory, args.dynamic)
         print(path, count)
         return
 
@@ -311,7 +343,7 @@ def main(argv: list[str] | None = None) -> None:
 
         def ir(layers: int) -> tuple[Path, int]:
             if layers not in irs:
-                irs[layers] = generated(layers, directory)
+                irs[layers] = generated(layers, directory, args.dynamic)
             return irs[layers]
 
         print(f"python {sys.version.split()[0]}, best of {args.repeat}")

@@ -12,6 +12,8 @@ FAMILIES = {
     "Convolution-1.toml": "convolution",
     "ConvolutionBackpropData-1.toml": "convolution",
     "Cos-1.toml": "elementwise",
+    "DeformableConvolution-1.toml": "convolution",
+    "DeformableConvolution-8.toml": "convolution",
     "Elu-1.toml": "elementwise",
     "Erf-1.toml": "elementwise",
     "Exp-1.toml": "elementwise",

@@ -11,7 +11,7 @@ output_shape length) stops only the inference.
 from __future__ import annotations
 
 from irshape import rules
-from irshape.dims import Dim, PartialShape, static_shape
+from irshape.dims import DYNAMIC, Dim, PartialShape, static_shape
 from irshape.ir import element_types
 from irshape.ops.interface import AT_DATA, Finding, OpCall, OpResult, Output, Tensor
 from irshape.ops.schema import OpSchema, ParsedAttributes, spatial_list
@@ -222,6 +222,15 @@ def _forward(
     schema: OpSchema, data: PartialShape, kernel: PartialShape, attrs: ConvAttributes, n: int
 ) -> Spatial:
     dims, formulas, problems = batch_and_channels(schema.kernel_layout, data, kernel)
+    spatial, spatial_formulas, plan, spatial_problems = _forward_spatial(data, kernel, attrs, n)
+    return dims + spatial, formulas + spatial_formulas, plan, problems + spatial_problems
+
+
+def _forward_spatial(data: PartialShape, kernel: PartialShape, attrs: ConvAttributes, n: int) -> Spatial:
+    """The forward window's spatial output dims, and the pads auto_pad resolves to."""
+    dims: list[Dim] = []
+    formulas: list[str] = []
+    problems: list[Finding] = []
     data_sp, kernel_sp = spatial_dims(data, n), spatial_dims(kernel, n)
     pads_begin, pads_end = list(attrs.pads_begin), list(attrs.pads_end)
     for axis in range(n):
@@ -299,3 +308,145 @@ def _append(
     dims.append(out.dim)
     formulas.append(out.formula)
     problems += more
+
+
+# --- DeformableConvolution-1 and -8 -------------------------------------------------------------
+
+OFFSETS, FILTERS, MASK = 1, 2, 3
+_DEFORMABLE_NAMES = ("Input", "Offsets", "Filters", "Mask")
+
+
+def deformable_convolution(call: OpCall) -> OpResult:
+    """DeformableConvolution-1 and -8 (with its optional mask): a 2D convolution whose
+    sampling points move by the offsets; the offsets' (and mask's) spatial dims must be the
+    output's."""
+    schema, parsed, inputs = call.schema, call.attributes, call.inputs
+    data, offsets, filters = inputs[DATA].shape, inputs[OFFSETS].shape, inputs[FILTERS].shape
+    mask = inputs[MASK].shape if len(inputs) > MASK else None
+    findings = _deformable_ranks(inputs)
+    group, deformable_group = int(call.attribute("group")), int(call.attribute("deformable_group"))
+    for name, value in (("group", group), ("deformable group", deformable_group)):
+        if value < 1:
+            message = f"Attribute '{name}' must be any value starting from 1. Got: {value}"
+            args = {"attribute": name.replace(" ", "_"), "value": str(value), "op": schema.name}
+            findings.append(
+                Finding(
+                    rules.ATTRIBUTE_VALUE, {**args, "problem": "is below 1", "ov_message": message}, AT_DATA
+                )
+            )
+    if findings:
+        return OpResult([], findings)
+    if data.rank is None and filters.rank is None and offsets.rank is None:  # no spatial count to be had
+        element_type = element_types.merge(inputs[DATA].element_type, inputs[FILTERS].element_type)
+        return OpResult([Output(PartialShape(None), element_type)])
+    n = 2
+    findings += spatial_length_findings(schema, parsed, n, _LENGTH_MESSAGES)
+    attrs = _conv_attributes(schema, parsed, n)
+    findings += _ignored_pads(attrs, parsed)
+    data_dims = data.dims or (DYNAMIC,) * 4
+    batch = data_dims[0] if data.dims is not None else DYNAMIC
+    findings += _divisible(data_dims[1], group, "Input", "group") if data.dims is not None else []
+    if offsets.dims is not None:
+        if filters.dims is not None:
+            wanted = filters.dims[2] * filters.dims[3] * (2 * deformable_group)
+            if not offsets.dims[1].compatible(wanted):
+                message = (
+                    "The channels dimension of offsets input is not compatible with filters and "
+                    f"'deformable group' attribute. Offsets input shape: {offsets}, deformable 'group' "
+                    f"attribute value: {deformable_group}, filters shape: {filters}"
+                )
+                findings.append(
+                    _incompatible(f"offsets channels {offsets.dims[1]} are not {wanted}", message, OFFSETS)
+                )
+        findings += _divisible(offsets.dims[1], deformable_group, "Offsets", "deformable group")
+        merged = batch & offsets.dims[0]
+        if merged.is_empty:
+            message = (
+                f"Data batch and offsets batch dimension must be same value. Got: {batch} and {data_dims[0]}"
+            )
+            findings.append(
+                _incompatible(
+                    f"data batch {batch} and offsets batch {offsets.dims[0]} differ", message, OFFSETS
+                )
+            )
+        else:
+            batch = merged
+    channels = DYNAMIC
+    if filters.dims is not None:
+        findings += _divisible(filters.dims[0], group, "Filters", "group")
+        wanted_in = filters.dims[1] * group
+        if data.dims is not None and not data_dims[1].compatible(wanted_in):
+            channel_args = {
+                "data_channels": data_dims[1],
+                "kernel_channels": wanted_in,
+                "kernel_axis": "(axis 1)",
+            }
+            findings.append(Finding(rules.CHANNEL_MISMATCH, channel_args))
+        channels = filters.dims[0]
+    if mask is not None and mask.dims is not None and filters.dims is not None:
+        wanted = filters.dims[2] * filters.dims[3] * deformable_group
+        if not mask.dims[1].compatible(wanted):
+            message = (
+                "The channels dimension of mask input is not compatible with filters and 'deformable group' "
+                f"attribute. Mask input shape: {mask}, deformable 'group' attribute value: "
+                f"{deformable_group}, filters shape: {filters}"
+            )
+            findings.append(_incompatible(f"mask channels {mask.dims[1]} are not {wanted}", message, MASK))
+    if findings:
+        return OpResult([], findings)
+    spatial, formulas, plan, problems = _forward_spatial(data, filters, attrs, n)
+    for other, index, what in ((offsets, OFFSETS, "offsets"), (mask, MASK, "mask")):
+        if (
+            other is not None
+            and other.dims is not None
+            and not all(d.compatible(o) for d, o in zip(spatial, other.dims[2:], strict=True))
+        ):
+            message = f"Spatial dimensions of {what} and output must be compatible."
+            problems.append(
+                _incompatible(
+                    f"the {what}' spatial dims {list(map(str, other.dims[2:]))} are not the output's",
+                    message,
+                    index,
+                )
+            )
+    failed = frozenset(2 + f.args["axis_index"] for f in problems if f.rule is rules.KERNEL_TOO_LARGE)
+    element_type = element_types.merge(inputs[DATA].element_type, inputs[FILTERS].element_type)
+    output = Output(
+        PartialShape([batch, channels, *spatial]),
+        element_type,
+        ["data[0] (N)", "filters[0] (C_OUT)", *formulas],
+        failed,
+    )
+    return OpResult([output], problems, plan)
+
+
+def _deformable_ranks(inputs: tuple[Tensor, ...]) -> list[Finding]:
+    findings = []
+    for index, tensor in enumerate(inputs):
+        if tensor.shape.rank is not None and tensor.shape.rank != 4:
+            name = _DEFORMABLE_NAMES[index]
+            args = {
+                "port": index,
+                "input": name.lower(),
+                "rank": tensor.shape.rank,
+                "shape": tensor.shape,
+                "expected": "where OpenVINO needs rank 4",
+                "ov_message": f"{name} must be of rank 4. Got: {tensor.shape.rank}",
+            }
+            findings.append(Finding(rules.INPUT_RANK, args, index))
+    return findings
+
+
+def _divisible(dim: Dim, group: int, name: str, attribute: str) -> list[Finding]:
+    if group <= 1 or not dim.divide_exact(group).is_empty:
+        return []
+    message = f"{name} channels dimension ({dim}) must be evenly divisible by the '{attribute}': {group}"
+    return [
+        _incompatible(
+            f"{name.lower()} channels {dim} are not a multiple of {attribute} {group}", message, None
+        )
+    ]
+
+
+def _incompatible(problem: str, message: str, anchor: int | None) -> Finding:
+    return Finding(rules.INPUTS_INCOMPATIBLE, {"problem": problem, "ov_message": message}, anchor)

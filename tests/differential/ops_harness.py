@@ -220,6 +220,28 @@ def apply_mutant(source: Path, target: Path, edit: Callable[[Any], None]) -> Non
         target.with_suffix(".bin").write_bytes(bin_path.read_bytes())
 
 
+def reshape_input(tree: Any, name: str, index: int, dims: Sequence[int]) -> None:
+    """Give input ``index`` of the layer named ``name``, and the Parameter that feeds it,
+    the static shape ``dims`` (its ``shape`` attribute, its output port and the input port)."""
+    layer = layer_element(tree, name)
+    port = layer.findall("input/port")[index]
+    (edge,) = tree.xpath(f"//edge[@to-layer='{layer.get('id')}' and @to-port='{port.get('id')}']")
+    (source,) = tree.xpath(f"//layer[@id='{edge.get('from-layer')}']")
+    assert source.get("type") == "Parameter", "the input is fed by a Parameter"
+    source.find("data").set("shape", ",".join(map(str, dims)))
+    for element in (source.find("output/port"), port):
+        for dim in element.findall("dim"):
+            element.remove(dim)
+        for value in dims:
+            etree.SubElement(element, "dim").text = str(value)
+
+
+def input_dims(tree: Any, name: str, index: int) -> list[int]:
+    """The declared dims of input ``index`` of the layer named ``name``."""
+    port = layer_element(tree, name).findall("input/port")[index]
+    return [int(dim.text) for dim in port.findall("dim")]
+
+
 def dim_mutant(source: Path, target: Path, name: str, port: int = 0, axis: int = 0) -> bool:
     """The case's output port ``port`` with dim ``axis`` plus one; False when it has no such
     static dim (nothing to change)."""

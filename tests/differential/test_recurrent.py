@@ -29,10 +29,11 @@ from .ops_harness import (
     buildable,
     dim_mutant,
     errors_on,
+    input_dims,
     is_static,
-    layer_element,
     openvino_reads,
     params,
+    reshape_input,
     save_batch,
 )
 
@@ -147,15 +148,9 @@ def _static_case(op: str) -> OpCase:
 
 def _grow_input(tree: object, name: str, index: int, axis: int) -> None:
     """Input ``index`` of the layer, and the Parameter feeding it, get axis ``axis`` + 1."""
-    layer = layer_element(tree, name)
-    port = layer.findall("input/port")[index]
-    edge = tree.xpath(f"//edge[@to-layer='{layer.get('id')}' and @to-port='{port.get('id')}']")[0]  # type: ignore[attr-defined]
-    source = tree.xpath(f"//layer[@id='{edge.get('from-layer')}']")[0]  # type: ignore[attr-defined]
-    dims = [int(d.text) for d in source.findall("output/port/dim")]
+    dims = input_dims(tree, name, index)
     dims[axis] += 1
-    source.find("data").set("shape", ",".join(map(str, dims)))
-    for element in (*source.findall("output/port/dim"), *port.findall("dim")):
-        element.text = str(dims[list(element.getparent()).index(element)])
+    reshape_input(tree, name, index, dims)
 
 
 MUTANTS = [

@@ -31,6 +31,7 @@ from .ops_harness import (
     openvino_reads,
     parameter,
     params,
+    reshape_input,
     save_batch,
 )
 
@@ -197,20 +198,8 @@ def test_grid_sample_rejections_are_errors(tmp_path: Path) -> None:
     source = tmp_path / "grid.xml"
     save_batch([case], source)
     assert openvino_reads(source) is None
-    for axis, value in ((3, "3"), (0, "5")):
-        target = tmp_path / f"grid{axis}.xml"
-
-        def edit(tree: object, axis: int = axis, value: str = value) -> None:
-            layer = layer_element(tree, "gsbad")
-            port = layer.findall("input/port")[1]
-            edge = tree.xpath(f"//edge[@to-layer='{layer.get('id')}' and @to-port='{port.get('id')}']")[0]  # type: ignore[attr-defined]
-            source_layer = tree.xpath(f"//layer[@id='{edge.get('from-layer')}']")[0]  # type: ignore[attr-defined]
-            dims = [d.text for d in source_layer.findall("output/port/dim")]
-            dims[axis] = value
-            source_layer.find("data").set("shape", ",".join(dims))
-            for dim_list in (source_layer.findall("output/port/dim"), port.findall("dim")):
-                dim_list[axis].text = value
-
-        apply_mutant(source, target, edit)
+    for dims in ([2, 4, 4, 3], [5, 4, 4, 2]):
+        target = tmp_path / "bad.xml"
+        apply_mutant(source, target, lambda tree, dims=dims: reshape_input(tree, "gsbad", 1, dims))
         assert openvino_reads(target) is not None
         assert [d.code for d in errors_on(irshape.check_file(target), "gsbad")] == ["IRS212"]

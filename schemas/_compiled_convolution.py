@@ -4,6 +4,38 @@
 # SCHEMAS maps each declaration file's name to what tomllib.loads returns for it.
 
 SCHEMAS = {
+    "BinaryConvolution-1.toml": {
+        "op": "BinaryConvolution",
+        "version": 1,
+        "family": "convolution",
+        "function": "binary_convolution",
+        "kernel_layout": ["C_OUT", "C_IN"],
+        "spec": "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/convolution/binary-convolution-1.html",
+        "inputs": [
+            {"name": "data", "layout": "[N, C_IN, Z, Y, X]", "ranks": [3, 4, 5]},
+            {"name": "kernel", "layout": "[C_OUT, C_IN, Z, Y, X]"},
+        ],
+        "attributes": {
+            "strides": {"type": "int_list", "length": "spatial", "default": 1, "min": 1},
+            "pads_begin": {"type": "int_list", "length": "spatial", "default": 0},
+            "pads_end": {"type": "int_list", "length": "spatial", "default": 0},
+            "dilations": {"type": "int_list", "length": "spatial", "default": 1, "min": 1},
+            "auto_pad": {
+                "type": "enum",
+                "values": ["explicit", "same_upper", "same_lower", "valid"],
+                "case_insensitive": True,
+                "default": "explicit",
+            },
+            "mode": {
+                "type": "enum",
+                "values": ["xnor-popcount"],
+                "case_insensitive": True,
+                "enum": "op::v1::BinaryConvolution::BinaryConvolutionMode",
+                "default": "xnor-popcount",
+            },
+            "pad_value": {"type": "float", "default": 0.0},
+        },
+    },
     "Convolution-1.toml": {
         "op": "Convolution",
         "version": 1,

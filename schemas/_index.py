@@ -5,6 +5,7 @@
 
 FAMILIES = {
     "Abs-1.toml": "elementwise",
+    "BinaryConvolution-1.toml": "convolution",
     "Ceiling-1.toml": "elementwise",
     "Clamp-1.toml": "elementwise",
     "Constant-1.toml": "source",

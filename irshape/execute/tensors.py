@@ -96,7 +96,8 @@ class ConstReader:
 def convolution_declaration(layer: Layer) -> OpSchema | None:
     """The declaration of ``layer`` when it is one of the convolutions the kernels run."""
     schema = lookup(layer.type, layer.version)
-    return schema if schema is not None and schema.family == "convolution" else None
+    runs = schema is not None and schema.function in ("convolution", "convolution_backprop")
+    return schema if runs else None
 
 
 def is_backprop(schema: OpSchema) -> bool:

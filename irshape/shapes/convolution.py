@@ -50,10 +50,16 @@ def convolution_backprop(call: OpCall) -> OpResult:
     return _convolve(call, backprop=True)
 
 
-def _convolve(call: OpCall, backprop: bool) -> OpResult:
+def binary_convolution(call: OpCall) -> OpResult:
+    """BinaryConvolution-1: Convolution's shape with a binary (any-type) kernel; the output has
+    the data's element type."""
+    return _convolve(call, backprop=False, binary=True)
+
+
+def _convolve(call: OpCall, backprop: bool, binary: bool = False) -> OpResult:
     schema, parsed = call.schema, call.attributes
     data, kernel = call.inputs[DATA], call.inputs[KERNEL]
-    findings = _element_type_findings(data, kernel)
+    findings = [] if binary else _element_type_findings(data, kernel)
     output_spatial = None
     if len(call.inputs) > OUTPUT_SHAPE:
         output_spatial = _output_spatial(call.inputs[OUTPUT_SHAPE], findings)
@@ -85,7 +91,9 @@ def _convolve(call: OpCall, backprop: bool) -> OpResult:
     else:
         dims, formulas, plan, problems = _forward(schema, data.shape, kernel.shape, attrs, n)
     failed = frozenset(2 + f.args["axis_index"] for f in problems if f.rule is rules.KERNEL_TOO_LARGE)
-    element_type = element_types.merge(data.element_type, kernel.element_type)
+    element_type = (
+        data.element_type if binary else element_types.merge(data.element_type, kernel.element_type)
+    )
     output = Output(PartialShape(dims), element_type, formulas, failed)
     return OpResult([output], findings + problems, plan)
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
+import numpy as np
 import openvino as ov
 import openvino.opset1 as ov1
 import openvino.opset8 as ov8
@@ -126,3 +127,43 @@ def test_offsets_openvino_rejects_are_errors(tmp_path: Path, offsets: list[int],
     apply_mutant(source, target, lambda tree: reshape_input(tree, "dcbad", 1, offsets))
     assert openvino_reads(target) is not None
     assert [d.code for d in errors_on(irshape.check_file(target), "dcbad")] == [code]
+
+
+# --- BinaryConvolution-1, the other convolution with a kernel of its own kind -----------------------
+
+
+def _binary_cases() -> list[OpCase]:
+    rng = random.Random(SEED + 1)
+    cases: list[OpCase] = []
+    while len(cases) < 100:
+        rank = rng.randint(3, 5)
+        n, cin, cout = rng.randint(1, 3), rng.randint(1, 4), rng.randint(1, 4)
+        spatial = [rng.randint(3, 9) for _ in range(rank - 2)]
+        kernel = [rng.randint(1, 3) for _ in range(rank - 2)]
+        strides = [rng.randint(1, 2) for _ in kernel]
+        pads = [rng.randint(0, 1) for _ in kernel]
+        auto_pad = rng.choice(["explicit", "same_upper", "valid"])
+        data = as_partial(rng, [n, cin, *spatial], rng.choice(STYLES))
+        dtype = rng.choice([np.float32, np.float16, np.int32])
+
+        def build(d=data, k=(cout, cin, *kernel), s=strides, p=pads, a=auto_pad, t=dtype) -> ov.Node:
+            weights = ov1.constant(np.zeros(k), ov.Type.u1)
+            return ov1.binary_convolution(
+                parameter(d, t), weights, s, p, p, [1] * len(s), "xnor-popcount", 0.0, a
+            )
+
+        case = OpCase(f"bc{len(cases):05d}", "BinaryConvolution-1", build)
+        if buildable(case):
+            cases.append(case)
+    return cases
+
+
+BINARY = _binary_cases()
+BINARY_BATCHES = batches(BINARY, 50)
+STATS["BinaryConvolution cases (tests/differential/test_deformable.py)"] = len(BINARY)
+
+
+@pytest.mark.parametrize(("index", "case"), params(BINARY_BATCHES))
+def test_binary_convolution_matches_openvino(ops_runner: OpsBatchRunner, index: int, case: OpCase) -> None:
+    outcome = ops_runner.ops_batch(f"binary{index}", BINARY_BATCHES[index]).outcome(case.cid)
+    assert outcome.mismatch() is None, outcome.explain()

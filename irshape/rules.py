@@ -212,10 +212,11 @@ ATTRIBUTE_LENIENT = _rule(
     "attribute-lenient",
     WARNING,
     "attribute {attribute}={text!r}: OpenVINO reads {read} ({reason})",
-    summary="OpenVINO reads a list attribute as something other than what is written.",
+    summary="OpenVINO reads an attribute as something other than what is written.",
     why="OpenVINO's list parser drops whatever follows a number in each comma-separated field, so "
-    "'2 2' is read as [2] and '2.5' as 2.",
-    fix="Write comma-separated integers.",
+    "'2 2' is read as [2] and '2.5' as 2; a boolean that is not true, false, 1 or 0 (in any case) "
+    "keeps the op's default, so keep_dims='yes' is false.",
+    fix="Write comma-separated integers, and booleans as true or false.",
     example='strides="2 2"',
 )
 ATTRIBUTE_LENGTH = _rule(

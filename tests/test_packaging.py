@@ -42,7 +42,10 @@ def test_wheel_ships_the_schemas(tmp_path: Path) -> None:
     names = set(zipfile.ZipFile(wheel).namelist())
     for schema in (ROOT / "schemas").glob("*.toml"):
         assert f"irshape/schemas/{schema.name}" in names
-    assert "irshape/schemas/_compiled.py" in names  # what irshape reads them from at run time
+    # What irshape reads them from at run time: the index and one compiled module per family.
+    assert "irshape/schemas/_index.py" in names
+    for compiled in (ROOT / "schemas").glob("_compiled_*.py"):
+        assert f"irshape/schemas/{compiled.name}" in names
     assert "irshape/py.typed" in names
 
 

@@ -405,13 +405,22 @@ def _parse_float(spec: AttributeSpec, text: str, where: Location, report: Report
 
 
 def _parse_bool(spec: AttributeSpec, text: str, where: Location, report: Report) -> bool | None:
-    word = text.strip().lower()
+    """OpenVINO's reader takes "true"/"1" and "false"/"0" in any case, blanks included, and
+    leaves any other text at the op's own default (by experiment: keep_dims="yes" is false,
+    AvgPool's exclude-pad="no" is true)."""
+    word = text.lower()
     if word in ("true", "1"):
         return True
     if word in ("false", "0"):
         return False
-    report(rules.ATTRIBUTE_SYNTAX(where, attribute=spec.name, text=text, reason=f"Cannot parse '{text}'"))
-    return None
+    default = bool(spec.default)
+    reason = f"it is neither true nor false, so OpenVINO keeps the op's default, {str(default).lower()}"
+    report(
+        rules.ATTRIBUTE_LENIENT(
+            where, attribute=spec.name, text=text, read=str(default).lower(), reason=reason
+        )
+    )
+    return default
 
 
 def _parse_string(spec: AttributeSpec, text: str, where: Location, report: Report) -> str:

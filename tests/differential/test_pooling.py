@@ -22,8 +22,10 @@ import openvino.opset8 as ov8
 import openvino.opset14 as ov14
 import openvino.opset16 as ov16
 import pytest
+from click.testing import CliRunner
 
 import irshape
+from irshape.cli import main
 
 from .conftest import STATS
 from .ops_harness import (
@@ -348,3 +350,34 @@ def test_a_mutant_openvino_rejects_is_an_error_on_that_layer(
 
 MUTANT_COUNT = len(_mutant_params())
 STATS["pooling mutants (tests/differential/test_pooling.py)"] = MUTANT_COUNT
+
+
+# --- irshape infer on a small network with pooling layers ---------------------------------------
+
+
+def test_irshape_infer_lists_pooling_layers_with_openvinos_shapes(tmp_path: Path) -> None:
+    data = parameter([1, 8, 15, 15])
+    weights = constant(np.ones((16, 8, 3, 3)), np.float32)
+    conv = ov1.convolution(data, weights, [1, 1], [1, 1], [1, 1], [1, 1])
+    conv.set_friendly_name("conv")
+    maxpool = ov14.max_pool(conv, [2, 2], [1, 1], [0, 0], [0, 0], [3, 3], "ceil_torch", "explicit", "i32")
+    maxpool.set_friendly_name("maxpool")
+    avgpool = ov16.avg_pool(maxpool.output(0), [1, 1], [1, 1], [1, 1], [3, 3], True, "floor", "same_upper")
+    avgpool.set_friendly_name("avgpool")
+    adaptive = ov8.adaptive_avg_pool(avgpool, constant([1, 1]))
+    adaptive.set_friendly_name("adaptive")
+    results = [ov1.result(maxpool.output(1)), ov1.result(adaptive)]
+    xml = tmp_path / "net.xml"
+    ov.save_model(ov.Model(results, [data], "net"), str(xml), compress_to_fp16=False)
+    model = ov.Core().read_model(str(xml))
+    expected = {
+        node.get_friendly_name(): ", ".join(
+            str(node.get_output_partial_shape(i)) for i in range(node.get_output_size())
+        )
+        for node in model.get_ops()
+    }
+    outcome = CliRunner().invoke(main, ["infer", str(xml)])
+    assert outcome.exit_code == 0, outcome.stdout
+    for name, op in (("maxpool", "MaxPool"), ("avgpool", "AvgPool"), ("adaptive", "AdaptiveAvgPool")):
+        assert f"'{name}' ({op}): {expected[name]}" in outcome.stdout, outcome.stdout
+    assert expected["maxpool"] == "[1,16,7,7], [1,16,7,7]"  # ceil_torch: ceil((15 - 3) / 2) + 1

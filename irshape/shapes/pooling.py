@@ -214,9 +214,9 @@ def _pooled_shape(
             problems = _window_findings(
                 call, axis, data_dim, kernel[axis], dilations[axis], pads, exclude_pad
             )
-            if problems:
+            if any(p.rule.severity is rules.ERROR for p in problems):
                 failed.add(NON_SPATIAL + axis)
-                findings += problems
+            findings += problems
             out = pooled_spatial(data_dim, extent, strides[axis], pads, rounding)
         dims.append(out.dim)
         formulas.append(out.formula)
@@ -227,12 +227,14 @@ def _window_findings(
     call: OpCall, axis: int, data: Dim, kernel: int, dilation: int, pads: tuple[int, int], exclude_pad: bool
 ) -> list[Finding]:
     """What OpenVINO checks of a static dim's window: the dilated kernel fits the padded data,
-    and with exclude-pad no window lies wholly in the padding (AvgPool)."""
+    and with exclude-pad no window lies wholly in the padding (AvgPool). Negative pads, which
+    OpenVINO reads as a size_t sum, are a warning wherever they do not make it reject the layer."""
+    total = pads[0] + pads[1]
+    findings = (
+        [_negative_pads_finding(axis, total)] if total < -1 or (total == -1 and not data.is_static) else []
+    )
     if not data.is_static:
-        return []
-    findings: list[Finding] = []
-    if pads[0] + pads[1] < 0:
-        findings.append(_negative_pads_finding(axis, pads, data))
+        return findings
     extent = kernel_extent(kernel, dilation)
     padded = padded_input(data, pads)
     if not padded.is_static:
@@ -253,9 +255,8 @@ def _window_findings(
     return findings
 
 
-def _negative_pads_finding(axis: int, pads: tuple[int, int], data: Dim) -> Finding:
-    total = pads[0] + pads[1]
-    effect = "cannot size a static dim with them and rejects the layer" if total == -1 else "counts them as 0"
+def _negative_pads_finding(axis: int, total: int) -> Finding:
+    effect = "counts them as 0" if total < -1 else "makes the padded input, and so the output dim, dynamic"
     return Finding(rules.NEGATIVE_PADS, {"total": total, "axis_index": axis, "effect": effect})
 
 

@@ -298,6 +298,10 @@ MUTANTS: dict[str, tuple[Callable[[str], bool], Callable[[Any, str], None]]] = {
     "axis-too-large": (lambda op: op in ("MaxPool-8", "MaxPool-14"), _set(axis="9")),
     "axis-too-small": (lambda op: op in ("MaxPool-8", "MaxPool-14"), _set(axis="-9")),
     "kernel-too-large": (lambda op: op in WINDOWED, _kernel_too_large),
+    "pads-summing-to-minus-one": (
+        lambda op: op in WINDOWED,
+        _set(pads_begin="-1,0", pads_end="0,0", auto_pad="explicit"),
+    ),
     "exclude-pad-window-in-padding": (lambda op: op.startswith("AvgPool"), _exclude_pad_in_padding),
     "index-type-f32": (lambda op: op == "AdaptiveMaxPool-8", _set(index_element_type="f32")),
     "data-rank-2": (lambda op: True, _data_dims(["1", "3"])),

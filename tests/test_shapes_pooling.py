@@ -135,6 +135,8 @@ def _codes(result: OpResult) -> list[str]:
         ("MaxPool-8", "1,10", _window("3", "1"), ["IRS202"]),
         ("MaxPool-8", "0,1,10", _window("3", "1"), ["IRS212"]),
         ("MaxPool-8", "1,1,2", _window("3", "1"), ["IRS210"]),
+        # pads are size_t: a sum of -1 reads back as a dynamic dim, which a static dim cannot take
+        ("MaxPool-14", "1,1,10", _window("3", "1", ("-1", "0")), ["IRS112"]),
     ],
 )
 def test_what_openvino_rejects(op: str, data: str, attributes: dict[str, str], codes: list[str]) -> None:
@@ -170,3 +172,10 @@ def test_adaptive_output_shape_unknown_says_so_once() -> None:
 )
 def test_adaptive_rejections(data: str, target: Tensor, codes: list[str]) -> None:
     assert _codes(_call("AdaptiveAvgPool-8", data, {}, target)) == codes
+
+
+def test_negative_pads_below_minus_one_count_as_zero() -> None:
+    # 10 + (size_t)(-2) reads back as Dimension(-2) = 0: floor((10 + 0 - 3) / 1) + 1 = 8
+    result = _call("MaxPool-14", "1,1,10", _window("3", "1", ("-2", "0")))
+    assert _shape(result) == "[1,1,8]"
+    assert _codes(result) == ["IRS110"]

@@ -277,8 +277,17 @@ def _data_dims(dims: list[str]) -> Callable[[Any, str], None]:
     return edit
 
 
-def _spatial_dims(case_dims: list[str], extra: int) -> list[str]:
-    return case_dims[:2] + ["4"] * (len(case_dims) - 2 + extra)
+def _one_output_shape_value(tree: Any, name: str) -> None:
+    """The output_shape input (a Const or a Parameter) cut to one value for 2D data."""
+    layer = layer_element(tree, name)
+    (edge,) = tree.xpath(f"//edge[@to-layer='{layer.get('id')}'][@to-port='1']")
+    (source,) = tree.xpath(f"//layer[@id='{edge.get('from-layer')}']")
+    data = source.find("data")
+    if source.get("type") == "Const":
+        data.set("size", str(int(data.get("size")) // 2))  # the first of its two values
+    data.set("shape", "1")
+    for port in (source.find("output/port"), layer.findall("input/port")[1]):
+        port.find("dim").text = "1"
 
 
 MUTANTS: dict[str, tuple[Callable[[str], bool], Callable[[Any, str], None]]] = {
@@ -304,6 +313,7 @@ MUTANTS: dict[str, tuple[Callable[[str], bool], Callable[[Any, str], None]]] = {
     ),
     "exclude-pad-window-in-padding": (lambda op: op.startswith("AvgPool"), _exclude_pad_in_padding),
     "index-type-f32": (lambda op: op == "AdaptiveMaxPool-8", _set(index_element_type="f32")),
+    "output-shape-one-value": (lambda op: op in ADAPTIVE, _one_output_shape_value),
     "data-rank-2": (lambda op: True, _data_dims(["1", "3"])),
     "data-rank-6": (lambda op: True, _data_dims(["1", "3", "2", "2", "2", "2"])),
     "batch-zero": (lambda op: op in WINDOWED, _data_dims(["0", "3", "8", "8"])),

@@ -4,6 +4,11 @@
 
 FAMILIES = {
     "Abs-1.toml": "elementwise",
+    "AdaptiveAvgPool-8.toml": "pooling",
+    "AdaptiveMaxPool-8.toml": "pooling",
+    "AvgPool-1.toml": "pooling",
+    "AvgPool-14.toml": "pooling",
+    "AvgPool-16.toml": "pooling",
     "BinaryConvolution-1.toml": "convolution",
     "Ceiling-1.toml": "elementwise",
     "Clamp-1.toml": "elementwise",
@@ -40,6 +45,9 @@ FAMILIES = {
     "LogicalNot-1.toml": "elementwise",
     "MVN-2.toml": "elementwise",
     "MVN-6.toml": "elementwise",
+    "MaxPool-1.toml": "pooling",
+    "MaxPool-14.toml": "pooling",
+    "MaxPool-8.toml": "pooling",
     "Mish-4.toml": "elementwise",
     "Negative-1.toml": "elementwise",
     "NormalizeL2-1.toml": "elementwise",

@@ -105,8 +105,8 @@ def test_check_layer_dynamic_and_group_and_backprop() -> None:
 
 
 def test_check_layer_refuses_an_op_it_does_not_know() -> None:
-    with pytest.raises(ValueError, match="does not know the op type 'MaxPool'"):
-        irshape.check_layer("MaxPool", {}, ["1,3,8,8"])
+    with pytest.raises(ValueError, match="does not know the op type 'NoSuchPool'"):
+        irshape.check_layer("NoSuchPool", {}, ["1,3,8,8"])
 
 
 def test_infer_layer_is_none_when_openvino_would_reject_the_layer() -> None:

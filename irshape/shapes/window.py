@@ -10,7 +10,7 @@ spatial formula. Each spatial result carries the formula that produced it, for m
 from __future__ import annotations
 
 from irshape import rules
-from irshape.dims import DYNAMIC, Dim, PartialShape
+from irshape.dims import DYNAMIC, INF, Dim, PartialShape
 from irshape.ops.interface import AT_DATA, Finding
 from irshape.ops.schema import OpSchema, ParsedAttributes
 from irshape.record import FrozenRecord, set_field
@@ -275,3 +275,72 @@ def spatial_length_findings(
         }
         findings.append(Finding(rules.ATTRIBUTE_LENGTH, args, AT_DATA))
     return findings
+
+
+# --- pooling: the window without a kernel input, and its rounding ---------------------------
+
+SIZE_T = 2**64  # OpenVINO keeps pooling's kernel, strides and pads in size_t
+
+
+def kernel_extent(kernel: int, dilation: int) -> int:
+    """``dim::dilated`` on size_t: ``(K - 1) * d + 1``, or the "infinite" SIZE_MAX for K < 1
+    (a negative kernel wraps around, as OpenVINO's unsigned attribute does)."""
+    k = kernel % SIZE_T
+    return SIZE_T - 1 if k < 1 else (dilation * (k - 1) + 1) % SIZE_T
+
+
+def as_signed(value: int) -> int:
+    """A size_t read back as OpenVINO's int64 dimension length (SIZE_MAX is -1)."""
+    value %= SIZE_T
+    return value - SIZE_T if value >= SIZE_T // 2 else value
+
+
+def pooling_pads(
+    data: Dim, kernel: int, stride: int, dilation: int, pads: tuple[int, int], auto_pad: str
+) -> tuple[int, int]:
+    """The pads pooling applies (``pooling::apply_padding``): explicit as written, none for
+    valid, and for same_* the convolutions' ``dim::padding`` (0 where the dim is not static)."""
+    if auto_pad in ("same_upper", "same_lower"):
+        return forward_same_pads(data, Dim.of(kernel), stride, dilation, auto_pad == "same_upper")
+    return pads if auto_pad == "explicit" else (0, 0)
+
+
+def padded_input(data: Dim, pads: tuple[int, int]) -> Dim:
+    """``data + (pads_begin + pads_end)``: the size_t sum becomes a Dimension as int64, so a
+    sum that wraps to -1 is dynamic and below -1 is 0."""
+    return data + Dim.of(as_signed(pads[0] + pads[1]))
+
+
+def pooled_spatial(data: Dim, extent: int, stride: int, pads: tuple[int, int], rounding: str) -> Explained:
+    """One output spatial dim of MaxPool/AvgPool (``pooling::append_spatial_shape``) for a
+    rounding_type of floor, ceil or ceil_torch; auto_pad already resolved into ``pads``."""
+    window = padded_input(data, pads) - Dim.of(as_signed(extent))
+    ceil = rounding in ("ceil", "ceil_torch")
+    steps = window.ceil_div(stride) if ceil else window.floor_div(stride)
+    text = "ceil" if ceil else "floor"
+    formula = f"{text}(({data} + {pads[0]} + {pads[1]} - {as_signed(extent)}) / {stride}) + 1"
+    if rounding != "ceil_torch":
+        return Explained(steps + 1, formula)
+    formula += ", less one if the last window starts in the end padding"
+    return Explained(_torch_steps(steps, stride, data, pads[0]), formula)
+
+
+def _torch_steps(steps: Dim, stride: int, data: Dim, pad_begin: int) -> Dim:
+    """``disallow_pooling_start_in_padding``: ceil_torch adds the last window only when it
+    starts inside the data or the begin padding; each bound is aligned on its own."""
+
+    def aligned(count: int, data_length: int) -> int:
+        last_start = (count * stride) % SIZE_T
+        limit = (data_length + pad_begin - 1) % SIZE_T  # size_t: 0 - 1 wraps to the top
+        return count + 1 if not last_start > limit and count != -1 else count
+
+    low = aligned(_length(steps.lo), _length(data.lo))
+    if data.is_static:
+        return Dim.of(low)
+    high = aligned(_length(steps.hi), data.hi) if data.hi != INF else -1
+    return Dim.between(low, high)
+
+
+def _length(bound: int) -> int:
+    """A bound as ``get_min_length``/``get_max_length`` give it: unbounded is -1."""
+    return -1 if bound == INF else bound

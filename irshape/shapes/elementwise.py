@@ -154,13 +154,13 @@ def _trunc_divide(a: np.ndarray[Any, Any], b: np.ndarray[Any, Any]) -> np.ndarra
 
 
 _NO_ZERO_DIVISOR = frozenset({"Divide", "FloorMod", "Mod"})
+# SquaredDifference is not folded by OpenVINO: its value stays unknown.
 _VALUE_OPS: dict[str, Callable[[np.ndarray[Any, Any], np.ndarray[Any, Any]], np.ndarray[Any, Any]]] = {
     "Add": np.add,
     "Subtract": np.subtract,
     "Multiply": np.multiply,
     "Maximum": np.maximum,
     "Minimum": np.minimum,
-    "SquaredDifference": lambda a, b: (a - b) ** 2,
     "FloorMod": np.mod,  # the sign of the divisor, as Python's %
     "Mod": np.fmod,  # the sign of the dividend, as C++'s %
     "Equal": np.equal,
@@ -218,9 +218,8 @@ def unary(call: OpCall) -> OpResult:
     findings = _check_type(call, DATA, data.element_type, _UNARY_NUMERIC)
     value = None
     array = _array(data)
-    if array is not None and call.schema.op in ("Identity", "Negative", "Abs"):
-        function = {"Identity": np.positive, "Negative": np.negative, "Abs": np.abs}[call.schema.op]
-        value = _as_value(function(array), data.element_type)
+    if array is not None and call.schema.op in ("Negative", "Abs"):  # Identity-16 does not fold
+        value = _as_value(-array if call.schema.op == "Negative" else abs(array), data.element_type)
     return OpResult([Output(data.shape, data.element_type, value=value)], findings)
 
 

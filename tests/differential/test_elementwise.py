@@ -953,3 +953,24 @@ def test_enum_values_are_read_without_regard_to_case(tmp_path: Path, attribute: 
     apply_mutant(base, target, _set_data(X, attribute, value))
     assert openvino_reads(target) is None
     assert not errors_on(irshape.check_file(target), X)
+
+
+@pytest.mark.parametrize("mode", ["numpy", "bidirectional", "pdpd", "tile"])
+def test_a_target_from_a_parameter_is_one_irs306_and_openvinos_shape(tmp_path: Path, mode: str) -> None:
+    data, target = _param([4, 1, 5], "f32", "pa"), _param([3], "i64", "pb")
+    if mode == "tile":
+        node = _create(1, "Tile", [data, target])
+    else:
+        node = _create(3, "Broadcast", [data, target], {"mode": mode})
+    xml = tmp_path / "unknown.xml"
+    _save_single(node, xml)
+    report = irshape.check_file(xml)
+    on_layer = [d for d in report.diagnostics if d.layer_name == X]
+    assert [d.code for d in on_layer] == ["IRS306"], [d.message for d in on_layer]
+    (layer,) = [layer for layer in report.layers if layer.name == X]
+    (expected,) = [
+        str(n.get_output_partial_shape(0))
+        for n in ov.Core().read_model(str(xml)).get_ops()
+        if n.get_friendly_name() == X
+    ]
+    assert str(layer.outputs[0]) == expected

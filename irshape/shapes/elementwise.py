@@ -17,21 +17,18 @@ normalisations and FakeQuantize) until their own functions replace it.
 
 from __future__ import annotations
 
-import math
+import operator
 from collections.abc import Callable
-from typing import Any
-
-import numpy as np
 
 from irshape import rules
 from irshape.dims import Dim, PartialShape
 from irshape.ir import element_types
 from irshape.ops.interface import AT_DATA, Finding, OpCall, OpResult, Output, Tensor
+from irshape.shapes import values
 from irshape.shapes.broadcast import merge_shapes, numpy_broadcast, pdpd_broadcast
 
 DATA = 0
 INCONSISTENT = "Argument shapes are inconsistent."
-MAX_VALUE_ELEMENTS = 64  # the values irshape keeps: small tensors, as shapes are made of
 
 # --- element types -------------------------------------------------------------------------
 
@@ -118,89 +115,66 @@ def _merge_types(call: OpCall, first: int, second: int, ov_message: str) -> tupl
 
 # --- values --------------------------------------------------------------------------------
 
-_NUMPY_TYPES = {
-    "i8": np.int8,
-    "i16": np.int16,
-    "i32": np.int32,
-    "i64": np.int64,
-    "u8": np.uint8,
-    "u16": np.uint16,
-    "u32": np.uint32,
-    "u64": np.uint64,
-    "boolean": np.bool_,
+
+def _trunc_divide(a: int, b: int) -> int:
+    quotient = abs(a) // abs(b)
+    return -quotient if (a < 0) != (b < 0) else quotient
+
+
+def _c_remainder(a: int, b: int) -> int:
+    remainder = abs(a) % abs(b)
+    return -remainder if a < 0 else remainder
+
+
+# OpenVINO's integer semantics, element by element; None where it folds nothing (a zero
+# divisor, a negative exponent). SquaredDifference is absent: OpenVINO does not fold it.
+_VALUE_OPS: dict[str, Callable[[int, int], int | None]] = {
+    "Add": operator.add,
+    "Subtract": operator.sub,
+    "Multiply": operator.mul,
+    "Maximum": max,
+    "Minimum": min,
+    "FloorMod": lambda a, b: None if b == 0 else a % b,  # the divisor's sign, as Python's %
+    "Mod": lambda a, b: None if b == 0 else _c_remainder(a, b),  # the dividend's, as C++'s %
+    "Power": lambda a, b: None if not 0 <= b <= 64 else a**b,
+    "Equal": lambda a, b: int(a == b),
+    "NotEqual": lambda a, b: int(a != b),
+    "Less": lambda a, b: int(a < b),
+    "LessEqual": lambda a, b: int(a <= b),
+    "Greater": lambda a, b: int(a > b),
+    "GreaterEqual": lambda a, b: int(a >= b),
+    "LogicalAnd": lambda a, b: int(bool(a) and bool(b)),
+    "LogicalOr": lambda a, b: int(bool(a) or bool(b)),
+    "LogicalXor": lambda a, b: int(bool(a) != bool(b)),
+    "Xor": lambda a, b: int(bool(a) != bool(b)),
+    "BitwiseAnd": operator.and_,
+    "BitwiseOr": operator.or_,
+    "BitwiseXor": operator.xor,
 }
 
 
-def _array(tensor: Tensor) -> np.ndarray[Any, Any] | None:
-    """A known small integer value in its shape, computed on as int64 (None if not known)."""
-    lengths = tensor.shape.lengths
-    if tensor.value is None or lengths is None or math.prod(lengths) != len(tensor.value):
-        return None
-    return np.array(tensor.value, dtype=np.int64).reshape(lengths)
+def _divide(python_div: bool) -> Callable[[int, int], int | None]:
+    def divide(a: int, b: int) -> int | None:
+        if b == 0:
+            return None  # OpenVINO does not fold an integer division by zero
+        return a // b if python_div else _trunc_divide(a, b)
+
+    return divide
 
 
-def _as_value(result: np.ndarray[Any, Any], element_type: str | None) -> tuple[int, ...] | None:
-    """The computed array as an output value, wrapped to its element type as C++ wraps it."""
-    dtype = _NUMPY_TYPES.get(element_type or "")
-    if dtype is None or result.size > MAX_VALUE_ELEMENTS:
-        return None
-    return tuple(int(v) for v in np.asarray(result).astype(dtype).astype(np.int64).ravel())
-
-
-def _trunc_divide(a: np.ndarray[Any, Any], b: np.ndarray[Any, Any]) -> np.ndarray[Any, Any]:
-    quotient = np.abs(a) // np.abs(b)
-    truncated: np.ndarray[Any, Any] = np.where((a < 0) != (b < 0), -quotient, quotient)
-    return truncated
-
-
-_NO_ZERO_DIVISOR = frozenset({"Divide", "FloorMod", "Mod"})
-# SquaredDifference is not folded by OpenVINO: its value stays unknown.
-_VALUE_OPS: dict[str, Callable[[np.ndarray[Any, Any], np.ndarray[Any, Any]], np.ndarray[Any, Any]]] = {
-    "Add": np.add,
-    "Subtract": np.subtract,
-    "Multiply": np.multiply,
-    "Maximum": np.maximum,
-    "Minimum": np.minimum,
-    "FloorMod": np.mod,  # the sign of the divisor, as Python's %
-    "Mod": np.fmod,  # the sign of the dividend, as C++'s %
-    "Equal": np.equal,
-    "NotEqual": np.not_equal,
-    "Less": np.less,
-    "LessEqual": np.less_equal,
-    "Greater": np.greater,
-    "GreaterEqual": np.greater_equal,
-    "LogicalAnd": np.logical_and,
-    "LogicalOr": np.logical_or,
-    "LogicalXor": np.logical_xor,
-    "Xor": np.logical_xor,
-    "BitwiseAnd": np.bitwise_and,
-    "BitwiseOr": np.bitwise_or,
-    "BitwiseXor": np.bitwise_xor,
-}
-
-
-def _binary_value(call: OpCall, mode: str, element_type: str | None) -> tuple[int, ...] | None:
+def _binary_value(call: OpCall, shape: PartialShape, out_type: str | None) -> tuple[int, ...] | None:
     """The output's value when both inputs' values are known (numpy or none broadcasting)."""
-    a, b = _array(call.inputs[0]), _array(call.inputs[1])
-    if a is None or b is None or mode == "pdpd":
+    operands = [values.known(call.inputs[0]), values.known(call.inputs[1])]
+    if shape.lengths is None or None in operands or _auto_broadcast(call)[0] == "pdpd":
         return None
-    op = call.schema.op
-    if op in _NO_ZERO_DIVISOR and not b.all():
-        return None  # OpenVINO does not fold an integer division by zero
-    if op == "Divide":
-        python_div = bool(call.attribute("m_pythondiv"))
-        result = a // b if python_div else _trunc_divide(a, b)
-    elif op == "Power":
-        if (b < 0).any():
-            return None
-        result = a**b
+    if call.schema.op == "Divide":
+        function = _divide(bool(call.attribute("m_pythondiv")))
+    elif call.schema.op in _VALUE_OPS:
+        function = _VALUE_OPS[call.schema.op]
     else:
-        function = _VALUE_OPS.get(op)
-        if function is None:
-            return None
-        result = function(a, b)
-    out_type = "boolean" if result.dtype == np.bool_ else element_type
-    return _as_value(result, out_type)
+        return None
+    result = values.elementwise(function, [k for k in operands if k is not None], shape.lengths)
+    return None if result is None else values.wrap(result, out_type)
 
 
 # --- unary ops -----------------------------------------------------------------------------
@@ -217,9 +191,10 @@ def unary(call: OpCall) -> OpResult:
     data = call.inputs[DATA]
     findings = _check_type(call, DATA, data.element_type, _UNARY_NUMERIC)
     value = None
-    array = _array(data)
-    if array is not None and call.schema.op in ("Negative", "Abs"):  # Identity-16 does not fold
-        value = _as_value(-array if call.schema.op == "Negative" else abs(array), data.element_type)
+    tensor = values.known(data)
+    if tensor is not None and call.schema.op in ("Negative", "Abs"):  # Identity-16 does not fold
+        negative = call.schema.op == "Negative"
+        value = values.wrap([-v if negative else abs(v) for v in tensor.values], data.element_type)
     return OpResult([Output(data.shape, data.element_type, value=value)], findings)
 
 
@@ -253,22 +228,22 @@ def clamp(call: OpCall) -> OpResult:
     return result
 
 
-def _scalar_problem(call: OpCall, port: int, message: str) -> list[Finding]:
+def _rank_finding(call: OpCall, port: int, expected: str, ov_message: str) -> list[Finding]:
+    """IRS211 on input ``port``: its rank is not one the op takes."""
     shape = call.inputs[port].shape
-    return [
-        Finding(
-            rules.INPUT_RANK,
-            {
-                "port": port,
-                "input": call.schema.inputs[port].name,
-                "rank": shape.rank,
-                "shape": str(shape),
-                "expected": "a scalar is expected",
-                "ov_message": message,
-            },
-            port,
-        )
-    ]
+    args = {
+        "port": port,
+        "input": call.schema.inputs[port].name,
+        "rank": shape.rank,
+        "shape": str(shape),
+        "expected": expected,
+        "ov_message": ov_message,
+    }
+    return [Finding(rules.INPUT_RANK, args, port)]
+
+
+def _scalar_problem(call: OpCall, port: int, message: str) -> list[Finding]:
+    return _rank_finding(call, port, "a scalar is expected", message)
 
 
 def hard_sigmoid(call: OpCall) -> OpResult:
@@ -351,10 +326,8 @@ def convert_like(call: OpCall) -> OpResult:
 
 
 def _converted(data: Tensor, target: str | None) -> tuple[int, ...] | None:
-    array = _array(data)
-    if array is None or target not in _NUMPY_TYPES:
-        return None
-    return _as_value(array != 0 if target == "boolean" else array, target)
+    tensor = values.known(data)
+    return None if tensor is None else values.wrap(tensor.values, target)
 
 
 # --- binary ops ----------------------------------------------------------------------------
@@ -395,7 +368,7 @@ def _binary(call: OpCall, kind_message: str, boolean_output: bool) -> OpResult:
     if shape is None:
         return OpResult([], [*findings, _inconsistent(shapes, mode)])
     out_type = "boolean" if boolean_output else merged
-    value = None if findings else _binary_value(call, mode, merged)
+    value = None if findings else _binary_value(call, shape, out_type)
     return OpResult([Output(shape, out_type, value=value)], findings)
 
 
@@ -441,11 +414,15 @@ def select(call: OpCall) -> OpResult:
     if shape is None:
         return OpResult([], findings)
     value = None
-    arrays = [_array(t) for t in call.inputs]
-    if not findings and mode != "pdpd" and all(a is not None for a in arrays):
-        c, t, e = arrays
-        assert c is not None and t is not None and e is not None
-        value = _as_value(np.where(c != 0, t, e), merged)
+    operands = [values.known(t) for t in call.inputs]
+    if not findings and mode != "pdpd" and shape.lengths is not None:
+        given = [k for k in operands if k is not None]
+        chosen = (
+            values.elementwise(lambda c, t, e: t if c else e, given, shape.lengths)
+            if len(given) == 3
+            else None
+        )
+        value = None if chosen is None else values.wrap(chosen, merged)
     return OpResult([Output(shape, merged, value=value)], findings)
 
 
@@ -480,23 +457,10 @@ def _input_value_problem(call: OpCall, port: int, problem: str, ov_message: str)
 
 
 def _rank_1(call: OpCall, port: int, ov_message: str) -> list[Finding]:
-    shape = call.inputs[port].shape
-    if shape.rank in (None, 1):
+    rank = call.inputs[port].shape.rank
+    if rank in (None, 1):
         return []
-    return [
-        Finding(
-            rules.INPUT_RANK,
-            {
-                "port": port,
-                "input": call.schema.inputs[port].name,
-                "rank": shape.rank,
-                "shape": str(shape),
-                "expected": "a 1D tensor is expected",
-                "ov_message": ov_message.format(rank=shape.rank),
-            },
-            port,
-        )
-    ]
+    return _rank_finding(call, port, "a 1D tensor is expected", ov_message.format(rank=rank))
 
 
 def _integral(call: OpCall, port: int, ov_message: str) -> list[Finding]:
@@ -553,14 +517,14 @@ def broadcast(call: OpCall) -> OpResult:
     if problems:
         return OpResult([], findings + problems)
     value = None
-    array = _array(data)
+    tensor = values.known(data)
     if (
-        array is not None
+        tensor is not None
         and mode in ("numpy", "bidirectional")
         and shape.lengths is not None
         and not findings
     ):
-        value = _as_value(np.broadcast_to(array, shape.lengths), data.element_type)
+        value = values.wrap(values.broadcast_to(tensor, shape.lengths), data.element_type)
     return OpResult([Output(shape, data.element_type, value=value)], findings)
 
 
@@ -767,7 +731,7 @@ def tile(call: OpCall) -> OpResult:
     dims += [d * c for d, c in zip(data.shape.dims, counts[rank - len(data.shape.dims) :], strict=True)]
     shape = PartialShape(dims)
     value = None
-    array = _array(data)
-    if array is not None and shape.lengths is not None:
-        value = _as_value(np.tile(array, counts), data.element_type)
+    tensor = values.known(data)
+    if tensor is not None and shape.lengths is not None:
+        value = values.wrap(values.tile(tensor, counts), data.element_type)
     return OpResult([Output(shape, data.element_type, value=value)], findings)

@@ -135,14 +135,44 @@ def _style(rng: random.Random) -> str:
     return "rank" if rng.random() < 0.08 else rng.choice(STYLES[:-1])
 
 
+def _d(lo: int, hi: int = -2) -> ov.Dimension:
+    """A dim: static ``lo``; ``lo..hi``; ``lo..`` when hi is -1."""
+    return ov.Dimension(lo) if hi == -2 else ov.Dimension(lo, hi)
+
+
+# Broadcasting's corners, each pair in both orders: 1 against intervals holding 1 or not, ? against
+# static, 0 against 1, two intervals holding 1 (their hull), scalars against anything.
+CORNERS = [
+    ([_d(1)], [_d(0, 3)]),
+    ([_d(1)], [_d(1, 4)]),
+    ([_d(1, 4)], [ov.Dimension()]),
+    ([_d(0, 2)], [_d(1, 5)]),
+    ([_d(2, 5)], [_d(1)]),
+    ([_d(2, 5)], [ov.Dimension()]),
+    ([ov.Dimension()], [_d(3)]),
+    ([ov.Dimension()], [ov.Dimension()]),
+    ([_d(0)], [_d(1)]),
+    ([_d(0)], [_d(0, 4)]),
+    ([_d(3, -1)], [_d(1, 2)]),
+    ([_d(2, 6)], [_d(4, 9)]),
+    ([], [_d(1, 3), _d(2)]),
+    ([_d(1), _d(1)], [_d(0, -1)]),
+]
+
+
 def _numpy_pair(rng: random.Random) -> tuple[ov.PartialShape, ov.PartialShape]:
+    if rng.random() < 0.15:
+        a, b = rng.choice(CORNERS)
+        lead = [rng.randint(1, 4) for _ in range(rng.randint(0, 2))]
+        return ov.PartialShape([*map(_d, lead), *a]), ov.PartialShape(b)
     rank_a, rank_b = rng.randint(0, 5), rng.randint(0, 5)
     rank = max(rank_a, rank_b)
     a, b = [], []
     for _ in range(rank):
         d = rng.randint(2, 6)
-        pattern = rng.choice(("same", "same", "a1", "b1", "both1"))
-        a.append(1 if pattern in ("a1", "both1") else d)
+        pattern = rng.choice(("same", "same", "a1", "b1", "both1", "zero"))
+        d = 0 if pattern == "zero" else d
+        a.append(1 if pattern in ("a1", "both1") or (pattern == "zero" and rng.random() < 0.3) else d)
         b.append(1 if pattern in ("b1", "both1") else d)
     return _shape(rng, a[rank - rank_a :], _style(rng)), _shape(rng, b[rank - rank_b :], _style(rng))
 

@@ -533,7 +533,7 @@ def _broadcast_inputs(call: OpCall, mode: str) -> list[Finding]:
     explicit = mode == "none"
     has_axes = len(call.inputs) > AXES_MAPPING
     findings: list[Finding] = []
-    if explicit and not has_axes:
+    if explicit and not has_axes and call.schema.version == 3:  # Broadcast-1 goes without
         expected = "3 (data, target_shape, axes_mapping) in explicit mode"
         findings.append(
             Finding(rules.INPUT_COUNT, {"op": call.schema.name, "expected_count": expected, "count": 2})
@@ -566,7 +566,7 @@ def _known_target(
     call: OpCall, data: PartialShape, target: PartialShape, mode: str
 ) -> tuple[PartialShape, list[Finding]]:
     if mode == "none":
-        return target, _explicit_problems(call, data, target)
+        return target, _explicit_problems(call, data, target) if len(call.inputs) > AXES_MAPPING else []
     if mode == "numpy":
         return target, _numpy_target_problems(data, target)
     if mode == "bidirectional":
@@ -683,11 +683,11 @@ def _pdpd_target(data: PartialShape, target: PartialShape, axis: int) -> tuple[P
     start = len(target.dims) - len(data.dims) if axis == -1 else axis
     if start < 0:
         return target, [_pdpd_problem(data, target, "Broadcast start_axis must be greater than 0")]
-    if len(target.dims) - start > len(data.dims):
-        return target, [_pdpd_problem(data, target, "Accessing out-of-range dimension")]
     dims = list(target.dims)
     one = Dim.of(1)
     for i in range(start, len(target.dims)):
+        if i - start >= len(data.dims):
+            return target, [_pdpd_problem(data, target, "Accessing out-of-range dimension")]
         d = data[i - start]
         if d == one:
             continue

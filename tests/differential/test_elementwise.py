@@ -871,6 +871,14 @@ MUTANTS = [
         "IRS212",
     ),
     Mutant(
+        "Broadcast-1 pdpd default axis 0",
+        lambda: _create(
+            1, "Broadcast", [_param([3], "f32", "pa"), _const([2, 3]), _const([0])], {"mode": "numpy"}
+        ),
+        _set_data(X, "mode", "pdpd"),
+        "IRS212",
+    ),
+    Mutant(
         "Broadcast-1 pdpd axis",
         lambda: _create(
             1,
@@ -973,16 +981,75 @@ def test_a_mutant_openvino_rejects_is_an_error_on_that_layer(tmp_path: Path, mut
     assert mutant.code in codes, codes
 
 
-@pytest.mark.parametrize(
-    ("attribute", "value"),
-    [("auto_broadcast", "NUMPY"), ("auto_broadcast", "Numpy"), ("auto_broadcast", "explicit")],
-)
-def test_enum_values_are_read_without_regard_to_case(tmp_path: Path, attribute: str, value: str) -> None:
-    base, target = tmp_path / "base.xml", tmp_path / "mutant.xml"
-    _save_single(_binary("Add", [2, 3], [2, 3])(), base)
-    apply_mutant(base, target, _set_data(X, attribute, value))
+def _drop_last_input(name: str) -> Callable[[Any], None]:
+    """The layer's last input port, its edge and the Const feeding it, removed."""
+
+    def edit(tree: Any) -> None:
+        layer = layer_element(tree, name)
+        port = layer.findall("input/port")[-1]
+        layer.find("input").remove(port)
+        for edge in tree.xpath(f"//edge[@to-layer='{layer.get('id')}'][@to-port='{port.get('id')}']"):
+            (source,) = tree.xpath(f"//layer[@id='{edge.get('from-layer')}']")
+            source.getparent().remove(source)
+            edge.getparent().remove(edge)
+
+    return edit
+
+
+def _broadcast_1(mode: str) -> Callable[[], ov.Node]:
+    return lambda: _create(
+        1, "Broadcast", [_param([3], "f32", "pa"), _const([2, 3]), _const([1])], {"mode": mode}
+    )
+
+
+ACCEPTED = [
+    ("auto_broadcast NUMPY", _binary("Add", [2, 3], [3]), _set_data(X, "auto_broadcast", "NUMPY")),
+    ("auto_broadcast Numpy", _binary("Add", [2, 3], [3]), _set_data(X, "auto_broadcast", "Numpy")),
+    ("auto_broadcast explicit", _binary("Add", [2, 3], [2, 3]), _set_data(X, "auto_broadcast", "explicit")),
+    (
+        "no auto_broadcast: numpy",
+        _binary("Add", [2, 3], [3]),
+        lambda t: layer_element(t, X).remove(layer_element(t, X).find("data")),
+    ),
+    (
+        "Round mode case",
+        lambda: _create(5, "Round", [_param([2], "f32", "pa")], {"mode": "half_to_even"}),
+        _set_data(X, "mode", "HALF_TO_EVEN"),
+    ),
+    (
+        "Gelu mode case",
+        lambda: _create(7, "Gelu", [_param([2], "f32", "pa")], {"approximation_mode": "tanh"}),
+        _set_data(X, "approximation_mode", "Tanh"),
+    ),
+    ("Broadcast-1 numpy, 2 inputs", _broadcast_1("numpy"), _drop_last_input(X)),
+    ("Broadcast-1 explicit, 2 inputs", _broadcast_1("explicit"), _drop_last_input(X)),
+    (
+        "Broadcast-3 mode none",
+        lambda: _create(
+            3, "Broadcast", [_param([3], "f32", "pa"), _const([2, 3]), _const([1])], {"mode": "explicit"}
+        ),
+        _set_data(X, "mode", "none"),
+    ),
+]
+
+
+@pytest.mark.parametrize(("label", "build", "edit"), ACCEPTED, ids=[a[0] for a in ACCEPTED])
+def test_an_edit_openvino_accepts_is_no_error_and_its_shape(
+    tmp_path: Path, label: str, build: Callable[[], ov.Node], edit: Callable[[Any], None]
+) -> None:
+    base, target = tmp_path / "base.xml", tmp_path / "edited.xml"
+    _save_single(build(), base)
+    apply_mutant(base, target, edit)
     assert openvino_reads(target) is None
-    assert not errors_on(irshape.check_file(target), X)
+    report = irshape.check_file(target)
+    assert not errors_on(report, X), [d.message for d in errors_on(report, X)]
+    (layer,) = [layer for layer in report.layers if layer.name == X]
+    (expected,) = [
+        str(n.get_output_partial_shape(0))
+        for n in ov.Core().read_model(str(target)).get_ops()
+        if n.get_friendly_name() == X
+    ]
+    assert str(layer.outputs[0]) == expected
 
 
 @pytest.mark.parametrize("mode", ["numpy", "bidirectional", "pdpd", "tile"])

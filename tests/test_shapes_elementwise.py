@@ -102,13 +102,18 @@ def value(op: str, a: list[int], b: list[int], **data: str) -> tuple[int, ...] |
 
 def test_divide_floors_with_m_pythondiv_and_truncates_without() -> None:
     assert value("Divide", [-7, 7], [2]) == (-4, 3)  # m_pythondiv defaults to true
-    assert value("Divide", [-7, 7], [2], m_pythondiv="false") == (-3, 3)
+    assert value("Divide", [-7, 7, -3], [2], m_pythondiv="false") == (-3, 3, -1)
     assert value("Divide", [1], [0]) is None  # OpenVINO does not fold a division by zero
 
 
 def test_floormod_takes_the_divisors_sign_and_mod_the_dividends() -> None:
     assert value("FloorMod", [-7, 7], [3]) == (2, 1)
     assert value("Mod", [-7, 7], [3]) == (-1, 1)
+
+
+def test_power_truncates_a_negative_exponent_toward_zero() -> None:
+    assert value("Power", [2, -2, 1, -1, 3], [-1]) == (0, 0, 1, -1, 0)
+    assert value("Power", [3, -2], [2]) == (9, 4)
 
 
 def test_values_broadcast_numpy_style_and_wrap_to_the_element_type() -> None:

@@ -121,13 +121,20 @@ def _trunc_divide(a: int, b: int) -> int:
     return -quotient if (a < 0) != (b < 0) else quotient
 
 
+def _integer_power(a: int, b: int) -> int | None:
+    """A negative exponent truncates toward zero as the cast of std::pow does (2**-1 is 0)."""
+    if b > 64 or (b < 0 and a == 0):
+        return None
+    return a**b if b >= 0 else int(a**b)
+
+
 def _c_remainder(a: int, b: int) -> int:
     remainder = abs(a) % abs(b)
     return -remainder if a < 0 else remainder
 
 
 # OpenVINO's integer semantics, element by element; None where it folds nothing (a zero
-# divisor, a negative exponent). SquaredDifference is absent: OpenVINO does not fold it.
+# divisor). SquaredDifference is absent: OpenVINO does not fold it.
 _VALUE_OPS: dict[str, Callable[[int, int], int | None]] = {
     "Add": operator.add,
     "Subtract": operator.sub,
@@ -136,7 +143,7 @@ _VALUE_OPS: dict[str, Callable[[int, int], int | None]] = {
     "Minimum": min,
     "FloorMod": lambda a, b: None if b == 0 else a % b,  # the divisor's sign, as Python's %
     "Mod": lambda a, b: None if b == 0 else _c_remainder(a, b),  # the dividend's, as C++'s %
-    "Power": lambda a, b: None if not 0 <= b <= 64 else a**b,
+    "Power": _integer_power,
     "Equal": lambda a, b: int(a == b),
     "NotEqual": lambda a, b: int(a != b),
     "Less": lambda a, b: int(a < b),

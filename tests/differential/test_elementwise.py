@@ -215,7 +215,7 @@ class _Cases:
         self.rng = random.Random(seed)
         self.cases: list[OpCase] = []
 
-    def add(self, op: str, build: Callable[[], ov.Node], tries: int = 1) -> bool:
+    def add(self, op: str, build: Callable[[], ov.Node]) -> bool:
         case = OpCase(f"e{len(self.cases):05d}", op, build)
         if not buildable(case):
             return False
@@ -436,8 +436,9 @@ def _folded_target(rng: random.Random) -> tuple[str, Callable[[], ov.Output]]:
     n = rng.randint(1, 4)
     x = [rng.randint(-3, 6) for _ in range(n)]
     y = [rng.choice((-2, -1, 1, 2, 3)) for _ in range(rng.choice((1, n)))]
-    if op == "Power":
-        x, y = [abs(v) % 3 for v in x], [abs(v) for v in y]
+    if op == "Power":  # small powers, and negative exponents (truncated toward zero)
+        x = [rng.choice((1, 2, 3, -1, -2)) for _ in range(n)]
+        y = [rng.choice((-1, 0, 1, 2)) for _ in range(len(y))]
     dtype = rng.choice((np.int64, np.int32))
     comparison, count = rng.choice(COMPARISON), rng.randint(1, 2)
     python_div = rng.random() < 0.5

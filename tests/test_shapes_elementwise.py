@@ -195,3 +195,17 @@ def test_clamp_min_above_max_is_irs112() -> None:
         result.findings[0].args["ov_message"]
         == "Attribute 'min' must be less or equal than 'max'. Got: 2 and 1"
     )
+
+
+def typed(element_type: str, *dims: int) -> Tensor:
+    return Tensor(PartialShape(dims), element_type)
+
+
+def test_hard_sigmoid_and_swish_want_equal_types_where_selu_merges_dynamic() -> None:
+    # OpenVINO compares HardSigmoid's and Swish's types for equality: dynamic matches nothing
+    hard_sigmoid = run("HardSigmoid", "opset1", [typed("dynamic", 2), typed("f32"), typed("f32")])
+    assert codes(hard_sigmoid) == ["IRS213"]
+    assert codes(run("Swish", "opset4", [typed("f32", 2), typed("dynamic")])) == ["IRS213"]
+    # Selu merges them, and its output takes the merged type
+    selu = run("Selu", "opset1", [typed("dynamic", 2), typed("f32", 1), typed("f32", 1)])
+    assert not selu.findings and selu.outputs[0].element_type == "f32"

@@ -264,8 +264,8 @@ def hard_sigmoid(call: OpCall) -> OpResult:
             findings += _scalar_problem(
                 call, port, f"A scalar is expected for the '{name}' input. Got: {shape}"
             )
-    if not _merge_all([t.element_type for t in call.inputs])[1]:
-        a, b, c = (t.element_type for t in call.inputs)
+    a, b, c = (t.element_type for t in call.inputs)
+    if not _same_type(a, b) or not _same_type(a, c):  # dynamic is no wildcard here
         problem = f"alpha ({b}) and beta ({c}) must have the data's element type {a}"
         message = "The element types of both alpha and beta inputs must match the data input type."
         findings.append(Finding(rules.INPUT_ELEMENT_TYPE, {"problem": problem, "ov_message": message}, 1))
@@ -282,7 +282,12 @@ def selu(call: OpCall) -> OpResult:
         message = f"Input element types do not match : {a} and {b} and {c}"
         finding = Finding(rules.INPUT_ELEMENT_TYPE, {"problem": problem, "ov_message": message}, 1)
         return OpResult([Output(data.shape, data.element_type)], [finding])
-    return OpResult([Output(data.shape, data.element_type)], _check_type(call, DATA, merged, ""))
+    return OpResult([Output(data.shape, merged)], _check_type(call, DATA, merged, ""))
+
+
+def _same_type(a: str | None, b: str | None) -> bool:
+    """Equal element types, as HardSigmoid and Swish compare them (None: not known here)."""
+    return a is None or b is None or a == b
 
 
 def _merge_all(types: list[str | None]) -> tuple[str | None, bool]:
@@ -303,8 +308,8 @@ def swish(call: OpCall) -> OpResult:
             findings += _scalar_problem(
                 call, 1, f"Swish input with beta must be scalar but it has rank: {beta.shape.rank}"
             )
-        a, b = _known_type(data.element_type), _known_type(beta.element_type)
-        if a is not None and b is not None and a != b:
+        a, b = data.element_type, beta.element_type
+        if not _same_type(a, b):  # dynamic is no wildcard here
             message = f"Swish inputs must have the same type but they are: {a} and {b}"
             problem = f"beta has element type {b}, the data {a}"
             findings.append(Finding(rules.INPUT_ELEMENT_TYPE, {"problem": problem, "ov_message": message}, 1))

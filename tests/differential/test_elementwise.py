@@ -296,9 +296,12 @@ def _activation_draws(cases: _Cases) -> dict[str, Callable[[], Callable[[], ov.N
         return lambda: _create(1, "HardSigmoid", [_param(shape, et), _param(alpha, et), _param(beta, et)])
 
     def selu() -> Callable[[], ov.Node]:
-        shape, et = _data_shape(rng), rng.choice(REAL)
-        alpha, lam = _data_shape(rng), _data_shape(rng)  # OpenVINO checks no shape of them
-        return lambda: _create(1, "Selu", [_param(shape, et), _param(alpha, et), _param(lam, et)])
+        shape, alpha, lam = _data_shape(rng), _data_shape(rng), _data_shape(rng)  # no shape checked
+        et = rng.choice(REAL)
+        types = [et if rng.random() < 0.8 else "dynamic" for _ in range(3)]  # dynamic merges
+        return lambda: _create(
+            1, "Selu", [_param(shape, types[0]), _param(alpha, types[1]), _param(lam, types[2])]
+        )
 
     def swish() -> Callable[[], ov.Node]:
         shape, et = _data_shape(rng), rng.choice(REAL)

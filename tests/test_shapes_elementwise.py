@@ -209,3 +209,15 @@ def test_hard_sigmoid_and_swish_want_equal_types_where_selu_merges_dynamic() -> 
     # Selu merges them, and its output takes the merged type
     selu = run("Selu", "opset1", [typed("dynamic", 2), typed("f32", 1), typed("f32", 1)])
     assert not selu.findings and selu.outputs[0].element_type == "f32"
+
+
+def test_no_value_is_kept_for_a_large_output() -> None:
+    # Tile and Broadcast of a known value to a huge shape: the shape, and no value built
+    tiled = run("Tile", "opset1", [const([1, 2]), const([10**9])])
+    assert tiled.outputs[0].shape == PartialShape([2 * 10**9]) and tiled.outputs[0].value is None
+    wide = run("Broadcast", "opset3", [const([7], shape=[1]), const([10**6, 10**6])], mode="numpy")
+    assert wide.outputs[0].value is None
+    product = run(
+        "Multiply", "opset1", [const(list(range(64)), shape=[64, 1]), const(list(range(64)), shape=[64])]
+    )
+    assert product.outputs[0].shape == PartialShape([64, 64]) and product.outputs[0].value is None

@@ -181,7 +181,7 @@ def _binary_value(call: OpCall, shape: PartialShape, out_type: str | None) -> tu
     else:
         return None
     result = values.elementwise(function, [k for k in operands if k is not None], shape.lengths)
-    return None if result is None else values.wrap(result, out_type)
+    return values.wrap(result, out_type)
 
 
 # --- unary ops -----------------------------------------------------------------------------

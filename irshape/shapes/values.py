@@ -46,19 +46,25 @@ def _indices(lengths: Sequence[int]) -> itertools.product[tuple[int, ...]]:
     return itertools.product(*(range(n) for n in lengths))
 
 
-def broadcast_to(tensor: Known, out: Sequence[int]) -> list[int]:
-    """The values numpy-broadcast (aligned at the last axis) to the lengths ``out``."""
+def broadcast_to(tensor: Known, out: Sequence[int]) -> list[int] | None:
+    """The values numpy-broadcast (aligned at the last axis) to the lengths ``out``; None for
+    an output too large to keep."""
+    if math.prod(out) > MAX_ELEMENTS:
+        return None
     lengths = (1,) * (len(out) - len(tensor.lengths)) + tensor.lengths
     strides = [0 if n == 1 else s for n, s in zip(lengths, _strides(lengths), strict=True)]
     return [tensor.values[sum(i * s for i, s in zip(index, strides, strict=True))] for index in _indices(out)]
 
 
-def tile(tensor: Known, counts: Sequence[int]) -> list[int]:
-    """``np.tile``: the values repeated ``counts`` times per axis (aligned at the last axis)."""
+def tile(tensor: Known, counts: Sequence[int]) -> list[int] | None:
+    """``np.tile``: the values repeated ``counts`` times per axis (aligned at the last axis);
+    None for an output too large to keep."""
     rank = max(len(counts), len(tensor.lengths))
     lengths = (1,) * (rank - len(tensor.lengths)) + tensor.lengths
     counts = (1,) * (rank - len(counts)) + tuple(counts)
     out = [n * c for n, c in zip(lengths, counts, strict=True)]
+    if math.prod(out) > MAX_ELEMENTS:
+        return None
     strides = _strides(lengths)
     return [
         tensor.values[sum((i % n) * s for i, n, s in zip(index, lengths, strides, strict=True))]
@@ -72,14 +78,16 @@ def elementwise(
     """``function`` of the operands' broadcast values, element by element; None when it
     refuses one (returns None: a division by zero)."""
     columns = [broadcast_to(operand, out) for operand in operands]
-    result = [function(*row) for row in zip(*columns, strict=True)]
+    if any(column is None for column in columns):
+        return None
+    result = [function(*row) for row in zip(*(c for c in columns if c is not None), strict=True)]
     return None if any(v is None for v in result) else [v for v in result if v is not None]
 
 
-def wrap(values: Sequence[int], element_type: str | None) -> tuple[int, ...] | None:
+def wrap(values: Sequence[int] | None, element_type: str | None) -> tuple[int, ...] | None:
     """The values in ``element_type`` as a C++ cast leaves them (two's complement wrap; to
-    boolean: non-zero is 1); None for other types or too many values."""
-    if len(values) > MAX_ELEMENTS or element_type is None:
+    boolean: non-zero is 1); None for other types, too many values or none."""
+    if values is None or len(values) > MAX_ELEMENTS or element_type is None:
         return None
     if element_type == "boolean":
         return tuple(int(v != 0) for v in values)

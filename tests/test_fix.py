@@ -200,13 +200,17 @@ def test_cli_fix_usage_errors(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, a
 
 
 def test_dims_fed_by_an_op_irshape_does_not_infer_are_left_alone(tmp_path: Path) -> None:
-    # x -> Add -> conv: OpenVINO computes Add's output itself, so a wrong dim declared there
-    # says nothing about the conv, whose own declared dims must stay as OpenVINO wrote them.
+    # x -> Roll -> conv: OpenVINO computes Roll's output itself (irshape has no Roll-7), so a
+    # wrong dim declared there says nothing about the conv, whose own declared dims must stay
+    # as OpenVINO wrote them.
     x = ops.parameter([1, 3, 8, 8], np.float32, name="x")
     kernel = ops.constant(np.ones((4, 3, 3, 3), np.float32))
-    y = ops.convolution(ops.add(x, x, name="add"), kernel, [1, 1], [0, 0], [0, 0], [1, 1], name="conv")
+    rolled = ops.roll(
+        x, ops.constant(np.array([1], np.int64)), ops.constant(np.array([2], np.int64)), name="roll"
+    )
+    y = ops.convolution(rolled, kernel, [1, 1], [0, 0], [0, 0], [1, 1], name="conv")
     ov.save_model(ov.Model([ops.result(y, name="out")], [x], "m"), tmp_path / "o.xml", compress_to_fp16=False)
-    text = mutate((tmp_path / "o.xml").read_text(encoding="utf-8"), "add", "output", 2, 9)
+    text = mutate((tmp_path / "o.xml").read_text(encoding="utf-8"), "roll", "output", 2, 9)
     path = save(tmp_path, text, (tmp_path / "o.bin").read_bytes())
     report = irshape.check_file(path, fix="write")
     assert (report.fixes, path.read_text(encoding="utf-8")) == ([], text)

@@ -111,7 +111,7 @@ def test_openvino_written_ir_has_no_findings(saved: dict[str, Path], name: str) 
 def test_long_chain_has_over_a_thousand_layers(saved: dict[str, Path]) -> None:
     report = irshape.check_file(saved["long_chain"])
     assert len(report.layers) >= 1000
-    assert report.layers_checked == 500  # 250 blocks: a Convolution and a ReLU each (Add is not inferred yet)
+    assert report.layers_checked == 750  # 250 blocks: a Convolution, a ReLU and an Add each
     assert report.diagnostics == []
 
 

@@ -39,3 +39,40 @@ def numpy_broadcast(a: PartialShape, b: PartialShape) -> PartialShape | None:
             return None
         dims.append(merged)
     return PartialShape(dims)
+
+
+def merge_shapes(a: PartialShape, b: PartialShape) -> PartialShape | None:
+    """``PartialShape::merge_into`` (auto_broadcast none): equal ranks, each axis the
+    intersection of the two; a dynamic rank takes the other; None when they conflict."""
+    if a.dims is None:
+        return b
+    if b.dims is None:
+        return a
+    if len(a.dims) != len(b.dims):
+        return None
+    dims = [x & y for x, y in zip(a.dims, b.dims, strict=True)]
+    return None if any(d.is_empty for d in dims) else PartialShape(dims)
+
+
+def pdpd_broadcast(dst: PartialShape, src: PartialShape, axis: int) -> PartialShape | None:
+    """``PartialShape::broadcast_merge_into`` with PDPD: ``src`` is laid over ``dst`` from
+    ``axis`` (-1: aligned at the end) and broadcast one way, into ``dst``'s shape; a dynamic
+    rank gives a dynamic rank; None when ``src`` does not fit or an axis cannot be merged.
+    Where both dims are static ``src`` may not be the larger (so 1 never grows to n)."""
+    if dst.dims is None or src.dims is None:
+        return PartialShape(None)
+    if len(src.dims) > len(dst.dims) or axis < -1:
+        return None
+    start = len(dst.dims) - len(src.dims) if axis == -1 else axis
+    if start + len(src.dims) > len(dst.dims):
+        return None
+    dims = list(dst.dims)
+    for i, s in enumerate(src.dims):
+        d = dims[start + i]
+        if d.is_static and s.is_static and s.lo > d.lo:
+            return None
+        merged = broadcast_dim(d, s)
+        if merged is None:
+            return None
+        dims[start + i] = merged
+    return PartialShape(dims)

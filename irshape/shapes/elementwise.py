@@ -1,15 +1,190 @@
-"""Element-wise ops: the output has the data input's shape.
+"""Element-wise ops as OpenVINO validates and infers them.
 
-``same_shape`` serves the unary activations and math ops, and for now the ops that
-normalise or quantise their data input (their other inputs are checked by OpenVINO against
-the data, which this function does not yet do).
+* unary ops: the data input's shape; its element type (a boolean one for IsFinite/IsInf/IsNaN),
+  checked against what the op accepts (``element_types`` of the declaration's data input);
+* binary ops (arithmetic, comparison, logical, bitwise): both inputs of one element type,
+  their shapes merged by ``auto_broadcast`` (numpy, pdpd with its start axis, or none);
+* Select (three-way), PRelu, Clamp, HardSigmoid, Selu, Swish, Convert and ConvertLike;
+* Broadcast-1/3 and Tile, whose output shape comes from an input's value.
+
+Small integer values flow through the integer arithmetic, comparisons, Select, Convert and
+Tile, as OpenVINO folds them, so shape subgraphs (ShapeOf -> Gather -> Multiply -> Concat ->
+Reshape) keep their values.
+
+``same_shape`` still serves the ops of other families that keep their data's shape (the
+normalisations and FakeQuantize) until their own functions replace it.
 """
 
 from __future__ import annotations
 
-from irshape.ops.interface import OpCall, OpResult, Output
+import operator
+from collections.abc import Callable
+
+from irshape import rules
+from irshape.dims import Dim, PartialShape
+from irshape.ir import element_types
+from irshape.ops.interface import AT_DATA, Finding, OpCall, OpResult, Output, Tensor
+from irshape.shapes import values
+from irshape.shapes.broadcast import merge_shapes, numpy_broadcast, pdpd_broadcast
 
 DATA = 0
+INCONSISTENT = "Argument shapes are inconsistent."
+
+# --- element types -------------------------------------------------------------------------
+
+REAL = frozenset({"bf16", "f16", "f32", "f64", "f8e4m3", "f8e5m2", "f4e2m1", "f8e8m0"})  # is_real()
+INTEGER = frozenset(t for t in element_types.BITS if t[0] in "iu")  # is_integral_number()
+UNKNOWN_TYPES = frozenset({"dynamic"})
+
+_ACCEPTS: dict[str, Callable[[str], bool]] = {
+    "any": lambda t: True,
+    "numeric": lambda t: t != "boolean",
+    "real": lambda t: t in REAL,
+    "integer": lambda t: t in INTEGER,
+    "integer_or_boolean": lambda t: t in INTEGER or t == "boolean",
+    "boolean": lambda t: t == "boolean",
+    "integral": lambda t: t in INTEGER,
+}
+
+# OpenVINO's words when the data's element type is refused, by op ({type}: the type it got).
+_UNARY_NUMERIC = "This operation does not support input with element type: boolean"
+_TYPE_MESSAGES = {
+    "SoftPlus": "Input element type must be float. Got: {type}",
+    "Mish": "Element must be of floating point type, Got: {type}",
+    "SoftSign": "Input element type must be float, instead got: {type}",
+    "ErfInv": "Input element type must be floating-point, instead got: {type}",
+    "Gelu": "Argument element type must be f16, bf16, f32, f64 or dynamic (got {type}).",
+    "Swish": "Swish input tensor must be floating point type({type}).",
+    "IsFinite": (
+        "The element type of the input tensor must be a floating point number or dynamic (got {type})."
+    ),
+    "IsInf": "The element type of the input tensor must be a floating point number.",
+    "IsNaN": "The element type of the input tensor must be a floating point number.",
+    "BitwiseNot": "The element type of the input tensor must be integer or boolean.",
+    "BitwiseAnd": "The element type of the input tensor must be integer or boolean.",
+    "BitwiseOr": "The element type of the input tensor must be integer or boolean.",
+    "BitwiseXor": "The element type of the input tensor must be integer or boolean.",
+    "BitwiseLeftShift": "The element type of the input tensor must be integer number.",
+    "BitwiseRightShift": "The element type of the input tensor must be integer number.",
+    "Clamp": "Input element type must be numeric. Got: {type}",
+    "Selu": "Input element types must be floating-point. Got: {type}",
+}
+_KIND_WORDS = {
+    "numeric": "any type but boolean",
+    "real": "a floating-point type",
+    "integer": "an integer type",
+    "integer_or_boolean": "an integer type or boolean",
+    "boolean": "boolean",
+    "integral": "an integer type",
+}
+
+
+def _known_type(element_type: str | None) -> str | None:
+    """An element type that decides something: None for unknown or ``dynamic``."""
+    return None if element_type is None or element_type in UNKNOWN_TYPES else element_type
+
+
+def _type_finding(call: OpCall, port: int, element_type: str, ov_message: str) -> Finding:
+    spec = call.schema.inputs[port]
+    problem = (
+        f"input {port} ({spec.name}) has element type {element_type}; "
+        f"{call.schema.name} takes {_KIND_WORDS.get(spec.element_types or '', spec.element_types)}"
+    )
+    return Finding(rules.INPUT_ELEMENT_TYPE, {"problem": problem, "ov_message": ov_message}, port)
+
+
+def _check_type(call: OpCall, port: int, element_type: str | None, default_message: str) -> list[Finding]:
+    """The input's element type against the kind its declaration names."""
+    known = _known_type(element_type)
+    kind = call.schema.inputs[port].element_types or "any"
+    if known is None or _ACCEPTS[kind](known):
+        return []
+    message = _TYPE_MESSAGES.get(call.schema.op, default_message).format(type=known)
+    return [_type_finding(call, port, known, message)]
+
+
+def _merge_types(call: OpCall, first: int, second: int, ov_message: str) -> tuple[str | None, list[Finding]]:
+    """``element::Type::merge`` of two inputs; a finding when they differ."""
+    a, b = call.inputs[first].element_type, call.inputs[second].element_type
+    merged = element_types.merge(a, b)
+    if merged is not None or a is None or b is None:
+        return merged, []
+    problem = f"input {first} has element type {a} and input {second} {b}; {call.schema.name} needs one type"
+    return None, [Finding(rules.INPUT_ELEMENT_TYPE, {"problem": problem, "ov_message": ov_message}, second)]
+
+
+# --- values --------------------------------------------------------------------------------
+
+
+def _trunc_divide(a: int, b: int) -> int:
+    quotient = abs(a) // abs(b)
+    return -quotient if (a < 0) != (b < 0) else quotient
+
+
+def _integer_power(a: int, b: int) -> int | None:
+    """A negative exponent truncates toward zero as the cast of std::pow does (2**-1 is 0)."""
+    if b > 64 or (b < 0 and a == 0):
+        return None
+    return a**b if b >= 0 else int(a**b)
+
+
+def _c_remainder(a: int, b: int) -> int:
+    remainder = abs(a) % abs(b)
+    return -remainder if a < 0 else remainder
+
+
+# OpenVINO's integer semantics, element by element; None where it folds nothing (a zero
+# divisor). SquaredDifference is absent: OpenVINO does not fold it.
+_VALUE_OPS: dict[str, Callable[[int, int], int | None]] = {
+    "Add": operator.add,
+    "Subtract": operator.sub,
+    "Multiply": operator.mul,
+    "Maximum": max,
+    "Minimum": min,
+    "FloorMod": lambda a, b: None if b == 0 else a % b,  # the divisor's sign, as Python's %
+    "Mod": lambda a, b: None if b == 0 else _c_remainder(a, b),  # the dividend's, as C++'s %
+    "Power": _integer_power,
+    "Equal": lambda a, b: int(a == b),
+    "NotEqual": lambda a, b: int(a != b),
+    "Less": lambda a, b: int(a < b),
+    "LessEqual": lambda a, b: int(a <= b),
+    "Greater": lambda a, b: int(a > b),
+    "GreaterEqual": lambda a, b: int(a >= b),
+    "LogicalAnd": lambda a, b: int(bool(a) and bool(b)),
+    "LogicalOr": lambda a, b: int(bool(a) or bool(b)),
+    "LogicalXor": lambda a, b: int(bool(a) != bool(b)),
+    "Xor": lambda a, b: int(bool(a) != bool(b)),
+    "BitwiseAnd": operator.and_,
+    "BitwiseOr": operator.or_,
+    "BitwiseXor": operator.xor,
+}
+
+
+def _divide(python_div: bool) -> Callable[[int, int], int | None]:
+    def divide(a: int, b: int) -> int | None:
+        if b == 0:
+            return None  # OpenVINO does not fold an integer division by zero
+        return a // b if python_div else _trunc_divide(a, b)
+
+    return divide
+
+
+def _binary_value(call: OpCall, shape: PartialShape, out_type: str | None) -> tuple[int, ...] | None:
+    """The output's value when both inputs' values are known (numpy or none broadcasting)."""
+    operands = [values.known(call.inputs[0]), values.known(call.inputs[1])]
+    if shape.lengths is None or None in operands or _auto_broadcast(call)[0] == "pdpd":
+        return None
+    if call.schema.op == "Divide":
+        function = _divide(bool(call.attribute("m_pythondiv")))
+    elif call.schema.op in _VALUE_OPS:
+        function = _VALUE_OPS[call.schema.op]
+    else:
+        return None
+    result = values.elementwise(function, [k for k in operands if k is not None], shape.lengths)
+    return values.wrap(result, out_type)
+
+
+# --- unary ops -----------------------------------------------------------------------------
 
 
 def same_shape(call: OpCall) -> OpResult:
@@ -18,8 +193,557 @@ def same_shape(call: OpCall) -> OpResult:
     return OpResult([Output(data.shape, data.element_type)])
 
 
+def unary(call: OpCall) -> OpResult:
+    """A unary op: the data's shape and element type, the type checked against the op's."""
+    data = call.inputs[DATA]
+    findings = _check_type(call, DATA, data.element_type, _UNARY_NUMERIC)
+    value = None
+    tensor = values.known(data)
+    if tensor is not None and call.schema.op in ("Negative", "Abs"):  # Identity-16 does not fold
+        negative = call.schema.op == "Negative"
+        value = values.wrap([-v if negative else abs(v) for v in tensor.values], data.element_type)
+    return OpResult([Output(data.shape, data.element_type, value=value)], findings)
+
+
+def unary_boolean(call: OpCall) -> OpResult:
+    """IsFinite, IsInf, IsNaN: the data's shape, boolean."""
+    data = call.inputs[DATA]
+    findings = _check_type(call, DATA, data.element_type, _UNARY_NUMERIC)
+    return OpResult([Output(data.shape, "boolean")], findings)
+
+
+def clamp(call: OpCall) -> OpResult:
+    """Clamp-1: numeric data, and ``min`` no greater than ``max``."""
+    result = unary(call)
+    low, high = float(call.attribute("min")), float(call.attribute("max"))
+    if low > high:
+        result.findings.append(
+            Finding(
+                rules.ATTRIBUTE_VALUE,
+                {
+                    "attribute": "min",
+                    "value": call.attributes.texts.get("min", str(low)),
+                    "op": call.schema.name,
+                    "problem": f"is greater than max={call.attributes.texts.get('max', str(high))}",
+                    "ov_message": (
+                        f"Attribute 'min' must be less or equal than 'max'. Got: {low:g} and {high:g}"
+                    ),
+                },
+                AT_DATA,
+            )
+        )
+    return result
+
+
+def _rank_finding(call: OpCall, port: int, expected: str, ov_message: str) -> list[Finding]:
+    """IRS211 on input ``port``: its rank is not one the op takes."""
+    shape = call.inputs[port].shape
+    args = {
+        "port": port,
+        "input": call.schema.inputs[port].name,
+        "rank": shape.rank,
+        "shape": str(shape),
+        "expected": expected,
+        "ov_message": ov_message,
+    }
+    return [Finding(rules.INPUT_RANK, args, port)]
+
+
+def _scalar_problem(call: OpCall, port: int, message: str) -> list[Finding]:
+    return _rank_finding(call, port, "a scalar is expected", message)
+
+
+def hard_sigmoid(call: OpCall) -> OpResult:
+    """HardSigmoid-1: alpha and beta are scalars (where their shapes are static) of the
+    data's element type."""
+    data = call.inputs[DATA]
+    findings: list[Finding] = []
+    for port, name in ((1, "alpha"), (2, "beta")):
+        shape = call.inputs[port].shape
+        if shape.is_static and shape.rank != 0:
+            findings += _scalar_problem(
+                call, port, f"A scalar is expected for the '{name}' input. Got: {shape}"
+            )
+    a, b, c = (t.element_type for t in call.inputs)
+    if not _same_type(a, b) or not _same_type(a, c):  # dynamic is no wildcard here
+        problem = f"alpha ({b}) and beta ({c}) must have the data's element type {a}"
+        message = "The element types of both alpha and beta inputs must match the data input type."
+        findings.append(Finding(rules.INPUT_ELEMENT_TYPE, {"problem": problem, "ov_message": message}, 1))
+    return OpResult([Output(data.shape, data.element_type)], findings)
+
+
+def selu(call: OpCall) -> OpResult:
+    """Selu-1: data, alpha and lambda of one floating-point element type."""
+    data = call.inputs[DATA]
+    merged, agree = _merge_all([t.element_type for t in call.inputs])
+    if not agree:
+        a, b, c = (t.element_type or "dynamic" for t in call.inputs)
+        problem = f"data ({a}), alpha ({b}) and lambda ({c}) differ in element type"
+        message = f"Input element types do not match : {a} and {b} and {c}"
+        finding = Finding(rules.INPUT_ELEMENT_TYPE, {"problem": problem, "ov_message": message}, 1)
+        return OpResult([Output(data.shape, data.element_type)], [finding])
+    return OpResult([Output(data.shape, merged)], _check_type(call, DATA, merged, ""))
+
+
+def _same_type(a: str | None, b: str | None) -> bool:
+    """Equal element types, as HardSigmoid and Swish compare them (None: not known here)."""
+    return a is None or b is None or a == b
+
+
+def _merge_all(types: list[str | None]) -> tuple[str | None, bool]:
+    """The one element type of several inputs (``dynamic`` merges with any), and whether they agree."""
+    known = {t for t in map(_known_type, types) if t is not None}
+    if len(known) > 1:
+        return None, False
+    return (known.pop() if known else next((t for t in types if t is not None), None)), True
+
+
+def swish(call: OpCall) -> OpResult:
+    """Swish-4: floating-point data; an optional beta, a scalar of the data's type."""
+    data = call.inputs[DATA]
+    findings = _check_type(call, DATA, data.element_type, "")
+    if len(call.inputs) > 1:
+        beta = call.inputs[1]
+        if beta.shape.rank not in (None, 0):
+            findings += _scalar_problem(
+                call, 1, f"Swish input with beta must be scalar but it has rank: {beta.shape.rank}"
+            )
+        a, b = data.element_type, beta.element_type
+        if not _same_type(a, b):  # dynamic is no wildcard here
+            message = f"Swish inputs must have the same type but they are: {a} and {b}"
+            problem = f"beta has element type {b}, the data {a}"
+            findings.append(Finding(rules.INPUT_ELEMENT_TYPE, {"problem": problem, "ov_message": message}, 1))
+    return OpResult([Output(data.shape, data.element_type)], findings)
+
+
+def prelu(call: OpCall) -> OpResult:
+    """PRelu-1: the data's shape and type. OpenVINO checks neither the slope's shape (the spec's
+    broadcasting rule) nor its element type."""
+    return same_shape(call)
+
+
 def convert(call: OpCall) -> OpResult:
-    """Convert-1: the data input's shape in ``destination_type``."""
+    """Convert-1: the data input's shape in ``destination_type``; a known integer value is
+    converted as C++ converts it (wrapped; to boolean: non-zero)."""
     data = call.inputs[DATA]
     destination = call.attributes.values.get("destination_type")
-    return OpResult([Output(data.shape, destination if isinstance(destination, str) else None)])
+    target = destination if isinstance(destination, str) else None
+    return OpResult([Output(data.shape, target, value=_converted(data, target))])
+
+
+def convert_like(call: OpCall) -> OpResult:
+    """ConvertLike-1: the data input's shape in the like input's element type."""
+    data, like = call.inputs[DATA], call.inputs[1]
+    return OpResult([Output(data.shape, like.element_type, value=_converted(data, like.element_type))])
+
+
+def _converted(data: Tensor, target: str | None) -> tuple[int, ...] | None:
+    tensor = values.known(data)
+    return None if tensor is None else values.wrap(tensor.values, target)
+
+
+# --- binary ops ----------------------------------------------------------------------------
+
+
+def _auto_broadcast(call: OpCall) -> tuple[str, int]:
+    """The auto_broadcast mode (explicit is none) and the pdpd start axis."""
+    mode = call.attributes.enum("auto_broadcast", "numpy")
+    axis = call.attributes.values.get("auto_broadcast.auto_broadcast_axis", 0)
+    return ("none" if mode == "explicit" else mode), (axis if isinstance(axis, int) else 0)
+
+
+def merge_by_mode(a: PartialShape, b: PartialShape, mode: str, axis: int) -> PartialShape | None:
+    """``b`` merged into ``a`` as an auto_broadcast mode merges it; None when it cannot be."""
+    if mode == "none":
+        return merge_shapes(a, b)
+    if mode == "pdpd":
+        return pdpd_broadcast(a, b, axis)
+    return numpy_broadcast(a, b)
+
+
+def _inconsistent(shapes: list[PartialShape], mode: str, ov_message: str = INCONSISTENT) -> Finding:
+    listed = " and ".join(str(s) for s in shapes)
+    problem = f"input shapes {listed} do not broadcast together (auto_broadcast {mode})"
+    return Finding(rules.INPUTS_INCOMPATIBLE, {"problem": problem, "ov_message": ov_message})
+
+
+def _binary(call: OpCall, kind_message: str, boolean_output: bool) -> OpResult:
+    """The shared work of the binary ops: one element type, checked; the shapes merged."""
+    message = "Arguments do not have the same element type (arg0 element type: {a}, arg1 element type: {b})."
+    a, b = (t.element_type or "dynamic" for t in call.inputs[:2])
+    merged, findings = _merge_types(call, 0, 1, message.format(a=a, b=b))
+    if not findings:
+        findings = _check_type(call, 0, merged, kind_message)
+    mode, axis = _auto_broadcast(call)
+    shapes = [call.inputs[0].shape, call.inputs[1].shape]
+    shape = merge_by_mode(shapes[0], shapes[1], mode, axis)
+    if shape is None:
+        return OpResult([], [*findings, _inconsistent(shapes, mode)])
+    out_type = "boolean" if boolean_output else merged
+    value = None if findings else _binary_value(call, shape, out_type)
+    return OpResult([Output(shape, out_type, value=value)], findings)
+
+
+def arithmetic(call: OpCall) -> OpResult:
+    """Add, Subtract, Multiply, Divide, Power, Maximum, Minimum, FloorMod, Mod,
+    SquaredDifference: one element type, not boolean."""
+    return _binary(call, "This operation does not support inputs with element type: boolean", False)
+
+
+def comparison(call: OpCall) -> OpResult:
+    """Equal, NotEqual, Less, LessEqual, Greater, GreaterEqual: one element type; boolean out."""
+    return _binary(call, "", True)
+
+
+def logical(call: OpCall) -> OpResult:
+    """LogicalAnd, LogicalOr, LogicalXor, Xor: boolean inputs, boolean out."""
+    merged = element_types.merge(call.inputs[0].element_type, call.inputs[1].element_type)
+    message = f"Operands for logical operators must have boolean element type but have element type {merged}."
+    return _binary(call, message, True)
+
+
+def bitwise(call: OpCall) -> OpResult:
+    """BitwiseAnd/Or/Xor (integer or boolean) and the shifts (integer)."""
+    return _binary(call, "", False)
+
+
+# --- Select --------------------------------------------------------------------------------
+
+
+def select(call: OpCall) -> OpResult:
+    """Select-1: a boolean condition; then and else of one element type. numpy/none: else,
+    then, cond merged into one shape; pdpd: else then cond merged one way into then's shape."""
+    cond, then, other = call.inputs
+    findings: list[Finding] = []
+    cond_type = _known_type(cond.element_type)
+    if cond_type is not None and cond_type != "boolean":
+        message = f"Argument 0 must have boolean element type (element type: {cond_type})."
+        findings.append(_type_finding(call, 0, cond_type, message))
+    merged, type_findings = _merge_types(call, 1, 2, "Argument 1 and 2 element types must match.")
+    findings += type_findings
+    mode, axis = _auto_broadcast(call)
+    shape = _select_shape(cond.shape, then.shape, other.shape, mode, axis, findings)
+    if shape is None:
+        return OpResult([], findings)
+    value = None
+    operands = [values.known(t) for t in call.inputs]
+    if not findings and mode != "pdpd" and shape.lengths is not None:
+        given = [k for k in operands if k is not None]
+        chosen = (
+            values.elementwise(lambda c, t, e: t if c else e, given, shape.lengths)
+            if len(given) == 3
+            else None
+        )
+        value = None if chosen is None else values.wrap(chosen, merged)
+    return OpResult([Output(shape, merged, value=value)], findings)
+
+
+def _select_shape(
+    cond: PartialShape, then: PartialShape, other: PartialShape, mode: str, axis: int, findings: list[Finding]
+) -> PartialShape | None:
+    if mode == "pdpd":  # else into then, then cond into that: one way, then's shape
+        merged = pdpd_broadcast(then, other, axis)
+        if merged is None:
+            findings.append(_inconsistent([then, other], mode, "'Else' tensor shape is not broadcastable."))
+            return None
+        with_cond = pdpd_broadcast(merged, cond, axis)
+        if with_cond is None:
+            findings.append(_inconsistent([merged, cond], mode, "'Cond' tensor shape is not broadcastable."))
+        return with_cond
+    shape = merge_by_mode(other, then, mode, axis)
+    shape = None if shape is None else merge_by_mode(shape, cond, mode, axis)
+    if shape is None:
+        findings.append(_inconsistent([cond, then, other], mode))
+    return shape
+
+
+# --- Broadcast and Tile --------------------------------------------------------------------
+
+TARGET, AXES_MAPPING, REPEATS = 1, 2, 1
+_PDPD_AXIS = {1: "mode.auto_broadcast_axis", 3: "mode.mode.axis"}
+
+
+def _input_value_problem(call: OpCall, port: int, problem: str, ov_message: str) -> Finding:
+    name = call.schema.inputs[port].name
+    return Finding(rules.INPUT_VALUE, {"problem": f"{name} {problem}", "ov_message": ov_message}, port)
+
+
+def _rank_1(call: OpCall, port: int, ov_message: str) -> list[Finding]:
+    rank = call.inputs[port].shape.rank
+    if rank in (None, 1):
+        return []
+    return _rank_finding(call, port, "a 1D tensor is expected", ov_message.format(rank=rank))
+
+
+def _integral(call: OpCall, port: int, ov_message: str) -> list[Finding]:
+    known = _known_type(call.inputs[port].element_type)
+    if known is None or known in INTEGER:
+        return []
+    return [_type_finding(call, port, known, ov_message.format(type=known))]
+
+
+def _value_unknown(call: OpCall, port: int, consequence: str) -> list[Finding]:
+    """IRS306, once: the value that decides the output is not known."""
+    tensor = call.inputs[port]
+    if tensor.value_reported:
+        return []
+    args = {
+        "port": port,
+        "input": call.schema.inputs[port].name,
+        "reason": tensor.value_unknown or "it is not a Const irshape can read",
+        "consequence": consequence,
+    }
+    return [Finding(rules.VALUE_UNKNOWN, args, port)]
+
+
+def _unknown_length_shape(tensor: Tensor) -> PartialShape:
+    """What OpenVINO makes of a shape input whose value it cannot fold: one ``?`` per element
+    when the input's length is static, else a dynamic rank."""
+    shape = tensor.shape
+    if shape.rank == 1 and shape[0].is_static:
+        return PartialShape.dynamic(shape[0].value)
+    return PartialShape(None)
+
+
+def _consequence(shape: PartialShape) -> str:
+    if shape.rank is None:
+        return "the output's rank is unknown"
+    return f"the output has {shape.rank} dims of unknown length"
+
+
+def broadcast(call: OpCall) -> OpResult:
+    """Broadcast-1 and -3: the data broadcast to the target_shape input's value by ``mode``."""
+    data = call.inputs[DATA]
+    mode = call.attributes.enum("mode", "numpy")
+    mode = "none" if mode == "explicit" else mode
+    findings = _broadcast_inputs(call, mode)
+    if any(f.rule is not rules.INPUT_ELEMENT_TYPE for f in findings):
+        return OpResult([], findings)
+    target_tensor = call.inputs[TARGET]
+    if target_tensor.value is None:
+        shape = _unknown_target(data.shape, target_tensor, mode)
+        findings += _value_unknown(call, TARGET, _consequence(shape))
+        return OpResult([Output(shape, data.element_type)], findings)
+    target = PartialShape(Dim.of(v) for v in target_tensor.value)
+    shape, problems = _known_target(call, data.shape, target, mode)
+    if problems:
+        return OpResult([], findings + problems)
+    value = None
+    tensor = values.known(data)
+    if (
+        tensor is not None
+        and mode in ("numpy", "bidirectional")
+        and shape.lengths is not None
+        and not findings
+    ):
+        value = values.wrap(values.broadcast_to(tensor, shape.lengths), data.element_type)
+    return OpResult([Output(shape, data.element_type, value=value)], findings)
+
+
+def _broadcast_inputs(call: OpCall, mode: str) -> list[Finding]:
+    """The input count of the mode, the target's and axes' ranks and element types."""
+    explicit = mode == "none"
+    has_axes = len(call.inputs) > AXES_MAPPING
+    findings: list[Finding] = []
+    if explicit and not has_axes and call.schema.version == 3:  # Broadcast-1 goes without
+        expected = "3 (data, target_shape, axes_mapping) in explicit mode"
+        findings.append(
+            Finding(rules.INPUT_COUNT, {"op": call.schema.name, "expected_count": expected, "count": 2})
+        )
+    elif has_axes and not explicit and call.schema.version == 3:
+        expected = f"2 (data, target_shape) in {mode} mode"
+        findings.append(
+            Finding(rules.INPUT_COUNT, {"op": call.schema.name, "expected_count": expected, "count": 3})
+        )
+    findings += _rank_1(call, TARGET, "Broadcast shape rank must be 1, but has {rank}")
+    findings += _integral(call, TARGET, "Broadcast shape must be an integral number, but is: {type}")
+    if explicit and has_axes:
+        findings += _rank_1(call, AXES_MAPPING, "Broadcast axes rank must be 1, but has {rank}")
+        findings += _integral(call, AXES_MAPPING, "Broadcast axes must be integral numbers, but are: {type}")
+    return findings
+
+
+def _unknown_target(data: PartialShape, target: Tensor, mode: str) -> PartialShape:
+    """The output when the target's value is not known: one ``?`` per target element, or for
+    bidirectional those merged with the data's shape numpy-style."""
+    shape = _unknown_length_shape(target)
+    if mode != "bidirectional":
+        return shape
+    if data.rank is None or shape.rank is None:
+        return PartialShape(None)
+    return numpy_broadcast(shape, data) or shape
+
+
+def _known_target(
+    call: OpCall, data: PartialShape, target: PartialShape, mode: str
+) -> tuple[PartialShape, list[Finding]]:
+    if mode == "none":
+        return target, _explicit_problems(call, data, target) if len(call.inputs) > AXES_MAPPING else []
+    if mode == "numpy":
+        return target, _numpy_target_problems(data, target)
+    if mode == "bidirectional":
+        return _bidirectional(data, target)
+    axis = call.attributes.values.get(_PDPD_AXIS[call.schema.version], 0)
+    return _pdpd_target(data, target, axis if isinstance(axis, int) else 0)
+
+
+def _explicit_problems(call: OpCall, data: PartialShape, target: PartialShape) -> list[Finding]:
+    """``validate_target_shape_none``: axes_mapping has one sorted axis of the target per
+    data axis, each where the target's dim takes the data's."""
+    axes_tensor = call.inputs[AXES_MAPPING]
+    axes_shape = axes_tensor.shape
+    if data.dims is None or axes_shape.rank != 1 or not axes_shape.is_static:
+        return []
+    count = axes_shape[0].value
+    data_rank = 1 if len(data.dims) == 0 and count > 0 else len(data.dims)
+    if count != data_rank:
+        message = f"Broadcast axes_mapping shape {axes_shape} doesn't match rank of input tensor {data_rank}"
+        return [
+            _input_value_problem(
+                call, AXES_MAPPING, f"has {count} axes for data of rank {data_rank}", message
+            )
+        ]
+    if axes_tensor.value is None:
+        return []
+    axes = [a % 2**64 for a in axes_tensor.value]  # read as size_t: a negative axis is huge
+    return _explicit_axes_problems(call, data, target, axes)
+
+
+def _explicit_axes_problems(
+    call: OpCall, data: PartialShape, target: PartialShape, axes: list[int]
+) -> list[Finding]:
+    assert data.dims is not None and target.dims is not None
+    rank = len(target.dims)
+    if axes != sorted(axes):
+        listed = ", ".join(map(str, axes))
+        message = (
+            f"Broadcast doesn't permit transposes. axes_mapping AxisVector{{{listed}}} not in sorted order"
+        )
+        return [_input_value_problem(call, AXES_MAPPING, f"{axes} is not sorted", message)]
+    if not data.dims and axes and axes[0] < rank and not target[axes[0]].compatible(Dim.of(1)):
+        message = f"Broadcast target[axes_mapping[0]]. Expected 1. Got {target[axes[0]]}"
+        return [
+            _input_value_problem(
+                call, AXES_MAPPING, f"maps a scalar to target dim {target[axes[0]]}", message
+            )
+        ]
+    for i, axis in enumerate(axes):
+        if axis >= rank:
+            message = f"Broadcast axes_mapping[{i}]: {axis} exceeds target rank {rank}"
+            return [
+                _input_value_problem(
+                    call, AXES_MAPPING, f"axis {axis} is not below the target's rank {rank}", message
+                )
+            ]
+        if data.dims and not (target[axis].compatible(data[i]) or data[i].compatible(Dim.of(1))):
+            message = f"Broadcast target[axes_mapping[{i}]] Expected {data[i]}. Got {target[axis]}"
+            problem = f"maps data axis {i} ({data[i]}) to target dim {target[axis]}"
+            return [_input_value_problem(call, AXES_MAPPING, problem, message)]
+    return []
+
+
+def _numpy_target_problems(data: PartialShape, target: PartialShape) -> list[Finding]:
+    """``validate_target_shape_numpy``: each data dim is 1 or the target's (where both are static)."""
+    if data.dims is None or target.dims is None:
+        return []
+    if len(target.dims) < len(data.dims):
+        message = (
+            f"Broadcast target_shape has smaller rank {len(target.dims)} than arg shape {len(data.dims)}"
+        )
+        problem = f"target_shape {target} has fewer axes than the data {data}"
+        return [Finding(rules.INPUTS_INCOMPATIBLE, {"problem": problem, "ov_message": message})]
+    start = len(target.dims) - len(data.dims)
+    for i, d in enumerate(data.dims):
+        t = target[start + i]
+        one = Dim.of(1)
+        if not d.is_static or not t.is_static or d.compatible(one) or d.compatible(t):
+            continue
+        alternative = "" if t == one else f" or {t.value}"
+        message = (
+            f"Input shape dimension equal {d} cannot be broadcasted (numpy mode) to {t}. "
+            f"Allowed input dimension value would be 1{alternative}"
+        )
+        problem = f"data {data} does not broadcast to target_shape {target} (numpy) at axis {start + i}"
+        return [Finding(rules.INPUTS_INCOMPATIBLE, {"problem": problem, "ov_message": message})]
+    return []
+
+
+def _bidirectional(data: PartialShape, target: PartialShape) -> tuple[PartialShape, list[Finding]]:
+    """``set_result_shape_bidirectional``: numpy broadcasting both ways."""
+    if data.dims is None or target.dims is None:
+        return PartialShape(None), []
+    rank = max(len(data.dims), len(target.dims))
+    padded_data = (Dim.of(1),) * (rank - len(data.dims)) + data.dims
+    padded_target = (Dim.of(1),) * (rank - len(target.dims)) + target.dims
+    dims = []
+    for d, t in zip(padded_data, padded_target, strict=True):
+        merged = numpy_broadcast(PartialShape([d]), PartialShape([t]))
+        if merged is None:
+            message = f"Broadcast incorrect target shape. Expecting either 1 or {d}. Got {t}"
+            problem = f"data {data} and target_shape {target} do not broadcast together (bidirectional)"
+            return PartialShape(None), [
+                Finding(rules.INPUTS_INCOMPATIBLE, {"problem": problem, "ov_message": message})
+            ]
+        dims.append(merged[0])
+    return PartialShape(dims), []
+
+
+def _pdpd_target(data: PartialShape, target: PartialShape, axis: int) -> tuple[PartialShape, list[Finding]]:
+    """``set_result_shape_pdpd``: the data laid over the target from the start axis."""
+    if data.dims is None or target.dims is None:
+        return PartialShape.dynamic(target.rank), []
+    start = len(target.dims) - len(data.dims) if axis == -1 else axis
+    if start < 0:
+        return target, [_pdpd_problem(data, target, "Broadcast start_axis must be greater than 0")]
+    dims = list(target.dims)
+    one = Dim.of(1)
+    for i in range(start, len(target.dims)):
+        if i - start >= len(data.dims):
+            return target, [_pdpd_problem(data, target, "Accessing out-of-range dimension")]
+        d = data[i - start]
+        if d == one:
+            continue
+        if target[i] == one:
+            dims[i] = d
+            continue
+        merged = d & target[i]
+        if merged.is_empty:
+            message = f"Broadcast incorrect target shape. Expecting either 1 or {d} . Got {target[i]}"
+            return target, [_pdpd_problem(data, target, message)]
+        dims[i] = merged
+    return PartialShape(dims), []
+
+
+def _pdpd_problem(data: PartialShape, target: PartialShape, message: str) -> Finding:
+    problem = f"data {data} does not broadcast to target_shape {target} (pdpd)"
+    return Finding(rules.INPUTS_INCOMPATIBLE, {"problem": problem, "ov_message": message})
+
+
+def tile(call: OpCall) -> OpResult:
+    """Tile-1: each data axis times its repeat (repeats aligned at the last axis; the longer
+    of the two gives the rank; negative repeats count as 0)."""
+    data, repeats = call.inputs[DATA], call.inputs[REPEATS]
+    findings = _rank_1(call, REPEATS, "Tile repeats must be of rank 1")
+    if findings:
+        return OpResult([], findings)
+    findings += _integral(call, REPEATS, "Tile repeats must have any integer element type, but has {type}")
+    if data.shape.dims is None:
+        return OpResult([Output(PartialShape(None), data.element_type)], findings)
+    if repeats.value is None:
+        length = _unknown_length_shape(repeats).rank
+        shape = (
+            PartialShape(None) if length is None else PartialShape.dynamic(max(length, len(data.shape.dims)))
+        )
+        findings += _value_unknown(call, REPEATS, _consequence(shape))
+        return OpResult([Output(shape, data.element_type)], findings)
+    counts = [max(0, r) for r in repeats.value]
+    rank = max(len(counts), len(data.shape.dims))
+    counts = [1] * (rank - len(counts)) + counts
+    dims = [Dim.of(c) for c in counts[: rank - len(data.shape.dims)]]
+    dims += [d * c for d, c in zip(data.shape.dims, counts[rank - len(data.shape.dims) :], strict=True)]
+    shape = PartialShape(dims)
+    value = None
+    tensor = values.known(data)
+    if tensor is not None and shape.lengths is not None:
+        value = values.wrap(values.tile(tensor, counts), data.element_type)
+    return OpResult([Output(shape, data.element_type, value=value)], findings)

@@ -411,6 +411,7 @@ def _einsum_input(
                     message,
                     index,
                 )
+            own[label] = merged_dim
         else:
             own[label] = dims[position]
         position += 1

@@ -57,14 +57,14 @@ def draw_matmul(rng: random.Random) -> Callable[[], ov.Node]:
 def draw_sdpa(rng: random.Random) -> Callable[[], ov.Node]:
     batch = [rng.randint(1, 4) for _ in range(rng.randint(1, 3))]
     length, source, e, ev = (rng.randint(1, 6) for _ in range(4))
-    q = _batch_dims(rng, batch, len(batch)) + [length, e]
-    k = _batch_dims(rng, batch, rng.randint(1, len(batch))) + [source, e]
-    v = _batch_dims(rng, batch, rng.randint(1, len(batch))) + [source, ev]
+    q = [*_batch_dims(rng, batch, len(batch)), length, e]
+    k = [*_batch_dims(rng, batch, rng.randint(1, len(batch))), source, e]
+    v = [*_batch_dims(rng, batch, rng.randint(1, len(batch))), source, ev]
     causal = rng.random() < 0.3
     extra = rng.choice(["none", "mask", "mask", "scale"])
     mask_rank = rng.choice([0, 2, 2, 3, len(batch) + 2])
     mask = (
-        _batch_dims(rng, batch, max(mask_rank - 2, 0)) + [rng.choice([1, length]), rng.choice([1, source])]
+        [*_batch_dims(rng, batch, max(mask_rank - 2, 0)), rng.choice([1, length]), rng.choice([1, source])]
     )[-mask_rank or len(batch) + 2 :]
     mask = [] if mask_rank == 0 else mask
     mask_type = rng.choice([np.float32, bool])

@@ -24,7 +24,6 @@ from .family_suite import (
     check_valid,
     draw_cases,
     named_inputs,
-    set_attribute,
     set_input_shape,
     set_input_type,
     shape,

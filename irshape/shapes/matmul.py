@@ -8,9 +8,10 @@ element-type checks of its ``validate_and_infer_types``, with OpenVINO's message
 
 from __future__ import annotations
 
+from irshape import rules
 from irshape.dims import DYNAMIC, Dim, PartialShape
 from irshape.ir import element_types
-from irshape.ops.interface import Finding, OpCall, OpResult, Output, Tensor
+from irshape.ops.interface import AT_DATA, Finding, OpCall, OpResult, Output, Tensor
 from irshape.shapes.broadcast import broadcast_dim, numpy_broadcast
 from irshape.shapes.findings import (
     incompatible,
@@ -257,9 +258,6 @@ def einsum(call: OpCall) -> OpResult:
 
 
 def _equation_finding(call: OpCall, message: str) -> Finding:
-    from irshape import rules
-    from irshape.ops.interface import AT_DATA
-
     args = {
         "attribute": "equation",
         "value": call.attributes.texts.get("equation", ""),

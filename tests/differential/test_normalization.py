@@ -136,6 +136,8 @@ def draw_lrn(rng: random.Random) -> Build:
     rank = len(dims)
     values = rng.sample(range(rank), rng.randint(1, rank))
     size = rng.randint(1, 5)
+    if rng.random() < 0.25:  # axes from a Parameter: no value, only the count is checked
+        return lambda: ov1.lrn(parameter(data), parameter([len(values)], np.int64), 1e-4, 0.75, 1.0, size)
     return lambda: ov1.lrn(parameter(data), constant(values), 1e-4, 0.75, 1.0, size)
 
 

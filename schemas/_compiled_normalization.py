@@ -74,7 +74,7 @@ SCHEMAS = {
         "spec": "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/normalization/group-normalization-12.html",
         "inputs": [{"name": "data"}, {"name": "scale"}, {"name": "bias"}],
         "attributes": {
-            "num_groups": {"type": "int", "default": 1},
+            "num_groups": {"type": "int", "default": 0},
             "epsilon": {"type": "float", "default": 0.0},
         },
     },

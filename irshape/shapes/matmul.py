@@ -241,7 +241,9 @@ class EinsumError(Exception):
 def einsum(call: OpCall) -> OpResult:
     """Einsum-7: each input's labels name its dims (an ellipsis the rest); a label's dims merge
     within an input and broadcast across inputs; the output lists the output labels' dims."""
-    equation = "".join(str(call.attribute("equation")).split())
+    # Read from a file the equation keeps its blanks (only OpenVINO's C++ constructor strips
+    # them), and a blank is no label.
+    equation = str(call.attribute("equation"))
     try:
         subscripts, output = parse_equation(equation)
     except EinsumError as exc:
@@ -296,9 +298,7 @@ def parse_equation(equation: str) -> tuple[list[str], str]:
     """``Einsum::parse_equation``: the input subscripts and the output subscript (implicit
     mode: the labels met in one input only, sorted, after an ellipsis if any input has one)."""
     inputs_text, arrow, output = equation.partition("->")
-    subscripts = inputs_text.split(",")
-    if inputs_text.endswith(","):  # std::getline drops a last empty field
-        subscripts = subscripts[:-1]
+    subscripts = inputs_text.split(",")  # an empty field counts (OpenVINO 2026.4: "ij,jk,")
     for subscript in subscripts:
         if not _subscript_correct(subscript):
             raise EinsumError(

@@ -175,7 +175,8 @@ def group_normalization(call: OpCall) -> OpResult:
     findings: list[Finding] = []
     if groups <= 0:
         message = "The number of groups needs to be a positive integer value"
-        findings.append(_attribute_finding(call, "num_groups", "is not positive", message))
+        problem = "is not positive" if "num_groups" in call.attributes.texts else "is missing (read as 0)"
+        findings.append(_attribute_finding(call, "num_groups", problem, message))
     for port, tensor in ((1, scale), (2, bias)):
         if tensor.shape.rank is not None and tensor.shape.rank != 1:
             name = ("scale", "bias")[port - 1]

@@ -98,6 +98,8 @@ EQUATIONS = (
     "Ab,bC->AC",
     "a...b->ba...",
     "ij,j",
+    "ij,ij->",
+    "bij,bjk->",
 )
 
 
@@ -201,6 +203,24 @@ MUTANTS = [
     Mutant("einsum diagonal", _es("ii->i", [3, 3]), set_input_shape(0, [3, 4]), "IRS212"),
     Mutant("einsum ellipsis", _es("...i,...i->...", [2, 3], [2, 3]), set_input_shape(1, [4, 3]), "IRS212"),
     Mutant("einsum two ellipses", _es("...i->...i", [2, 3]), set_attribute("equation", "......->...")),
+    Mutant(
+        "einsum blanks", _es("ij,jk->ik", [2, 3], [3, 4]), set_attribute("equation", "ij, jk->ik"), "IRS112"
+    ),
+    Mutant(
+        "einsum empty subscript", _es("ij,jk->ik", [2, 3], [3, 4]), set_attribute("equation", "ij,jk,->ik")
+    ),
+    Mutant(
+        "einsum output comma",
+        _es("ij,jk->ik", [2, 3], [3, 4]),
+        set_attribute("equation", "ij,jk->ik,"),
+        "IRS112",
+    ),
+    Mutant(
+        "einsum two arrows",
+        _es("ij,jk->ik", [2, 3], [3, 4]),
+        set_attribute("equation", "ij,jk->i->k"),
+        "IRS112",
+    ),
     Mutant("einsum types", _es("ij,jk->ik", [2, 3], [3, 4]), set_input_type(1, "f16", "FP16"), "IRS213"),
     Mutant("einsum boolean", _es("ij->ji", [2, 3]), set_input_type(0, "boolean", "BOOL"), "IRS213"),
 ]

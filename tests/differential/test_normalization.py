@@ -34,7 +34,7 @@ from .family_suite import (
     set_input_type,
     shape,
 )
-from .ops_harness import OpsBatchRunner, batches, constant, parameter, params
+from .ops_harness import OpsBatchRunner, batches, constant, layer_element, parameter, params
 
 SEED = 20261127
 PER_OP = 105
@@ -238,6 +238,10 @@ def _bn_v0_build(*shapes: list[int]) -> Build:
     return build
 
 
+def drop_attribute(tree: object, cid: str, name: str) -> None:
+    del layer_element(tree, cid).find("data").attrib[name]
+
+
 SOFTMAX1 = _one(lambda x: ov1.softmax(x, 1), [2, 3, 4])
 SOFTMAX8 = _one(lambda x: ov8.softmax(x, -1), [2, 3, 4])
 LOGSOFTMAX = _one(lambda x: ov5.log_softmax(x, 2), [2, 3, 4])
@@ -270,6 +274,12 @@ MUTANTS = [
     Mutant("NormalizeL2-1 eps_mode", NL2, set_attribute("eps_mode", "sum"), "IRS112"),
     Mutant("GroupNormalization-12 groups", GN, set_attribute("num_groups", "4"), "IRS212"),
     Mutant("GroupNormalization-12 groups 0", GN, set_attribute("num_groups", "0"), "IRS112"),
+    Mutant(
+        "GroupNormalization-12 no num_groups",
+        GN,
+        lambda tree, cid: drop_attribute(tree, cid, "num_groups"),
+        "IRS112",
+    ),
     Mutant("GroupNormalization-12 too many groups", GN, set_attribute("num_groups", "12")),
     Mutant("GroupNormalization-12 scale", GN, set_input_shape(1, [5]), "IRS212"),
     Mutant("GroupNormalization-12 bias rank", GN, set_input_shape(2, [6, 1]), "IRS211"),

@@ -48,7 +48,18 @@ REDUCTIONS: dict[str, Callable[..., ov.Node]] = {
 
 def _axes_input(rng: random.Random, rank: int) -> Callable[[], ov.Node] | None:
     """Axes as a Const (scalar, 1D, negative, duplicated) or a Parameter of some shape."""
-    kind = rng.choice(["const", "const", "const", "scalar", "param", "param_scalar", "param_dyn"])
+    kinds = [
+        "const",
+        "const",
+        "const",
+        "scalar",
+        "empty",
+        "param",
+        "param_scalar",
+        "param_dyn",
+        "param_interval",
+    ]
+    kind = rng.choice(kinds)
     axis_type = rng.choice([np.int64, np.int32])
     span = max(rank, 1)
     if kind == "const":
@@ -58,6 +69,12 @@ def _axes_input(rng: random.Random, rank: int) -> Callable[[], ov.Node] | None:
     if kind == "scalar":
         value = rng.randint(-span, span - 1)
         return lambda: constant(value, axis_type)
+    if kind == "empty":
+        return lambda: ov.op.Constant(ov.Type.i64, ov.Shape([0]), [])
+    if kind == "param_interval":
+        lo = rng.randint(0, 1)
+        hi = rng.randint(lo, 2)
+        return lambda: parameter(ov.PartialShape([ov.Dimension(lo, hi)]), axis_type)
     if kind == "param":
         length = rng.randint(1, 3)
         return lambda: parameter([length], axis_type)

@@ -12,7 +12,7 @@ from irshape import rules
 from irshape.dims import Dim, PartialShape
 from irshape.ir import element_types
 from irshape.ops.interface import AT_DATA, Finding, OpCall, OpResult, Output, Tensor
-from irshape.shapes.broadcast import numpy_broadcast
+from irshape.shapes.broadcast import broadcast_dim, numpy_broadcast
 from irshape.shapes.findings import (
     axis_message,
     compatible,
@@ -309,14 +309,10 @@ def _bn_shape(
 
 def fake_quantize(call: OpCall) -> OpResult:
     """FakeQuantize-1: each limit merges into the data's shape in turn (broadcasting as
-    auto_broadcast says, the shape growing as it goes); the output is the data's shape."""
+    auto_broadcast says, the merged shape growing as it goes); the output is the data's shape.
+    ``explicit`` is OpenVINO's alias of ``none``: the limits must match the data."""
     data = call.inputs[DATA]
     mode = call.attributes.enum("auto_broadcast", "numpy")
-    if mode == "explicit":
-        message = "Unsupported auto broadcast specification"
-        return OpResult(
-            [], [_attribute_finding(call, "auto_broadcast", "is not supported by FakeQuantize", message)]
-        )
     merged: PartialShape | None = data.shape
     for port in range(1, 5):
         limit = call.inputs[port].shape
@@ -324,29 +320,33 @@ def fake_quantize(call: OpCall) -> OpResult:
         if merged is None:
             names = ("input_low", "input_high", "output_low", "output_high")
             shapes = ", ".join(str(t.shape) for t in call.inputs)
-            verb = "match" if mode == "none" else "broadcast to"
+            verb = "broadcast to" if mode in ("numpy", "pdpd") else "match"
             problem = f"{names[port - 1]} {limit} does not {verb} the data ({shapes})"
             return OpResult([], [incompatible(problem, "Argument shapes are inconsistent.", port)])
     return _same(data)
 
 
 def _fq_merge(dst: PartialShape, src: PartialShape, mode: str) -> PartialShape | None:
-    if mode == "none":
-        return merge_shapes(dst, src)
     if mode == "numpy":
         return numpy_broadcast(dst, src)
-    return dst if _pdpd_fits(dst, src) else None
+    if mode == "pdpd":
+        return _pdpd_merge(dst, src)
+    return merge_shapes(dst, src)
 
 
-def _pdpd_fits(dst: PartialShape, src: PartialShape) -> bool:
-    """``broadcast_merge_into`` in PDPD mode, axis 0 (what auto_broadcast="pdpd" reads as)."""
+def _pdpd_merge(dst: PartialShape, src: PartialShape) -> PartialShape | None:
+    """``PartialShape::broadcast_merge_into`` in PDPD mode at axis 0 (what auto_broadcast="pdpd"
+    reads as): the limit's axes line up with the data's first ones, none longer than its match."""
     if dst.dims is None or src.dims is None:
-        return True
-    if len(dst.dims) == len(src.dims) and compatible(dst, src):
-        return True
-    length = len(src.dims)
-    while length and src.dims[length - 1] == Dim(1, 1):
-        length -= 1
-    if length > len(dst.dims):
-        return False
-    return all(dst.dims[i].compatible(src.dims[i]) for i in range(length))
+        return PartialShape(None)
+    if len(src.dims) > len(dst.dims):
+        return None
+    dims = list(dst.dims)
+    for index, limit in enumerate(src.dims):
+        if dims[index].is_static and limit.is_static and limit.value > dims[index].value:
+            return None
+        merged = broadcast_dim(dims[index], limit)
+        if merged is None:
+            return None
+        dims[index] = merged
+    return PartialShape(dims)

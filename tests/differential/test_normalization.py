@@ -143,13 +143,14 @@ def draw_lrn(rng: random.Random) -> Build:
 
 def draw_fake_quantize(rng: random.Random) -> Build:
     dims, data = _data(rng)
-    mode = rng.choice(["numpy", "numpy", "numpy", "none", "pdpd"])
+    mode = rng.choice(["numpy", "numpy", "numpy", "none", "explicit", "pdpd", "pdpd"])
     limits = []
     for _ in range(4):
-        if mode == "none":
+        if mode in ("none", "explicit"):
             limits.append(shape(rng, dims))
         elif mode == "pdpd":
-            limits.append(shape(rng, dims[: rng.randint(0, len(dims))] if rng.random() < 0.5 else dims))
+            prefix = dims[: rng.randint(0, len(dims))] if rng.random() < 0.5 else dims
+            limits.append(shape(rng, [1 if rng.random() < 0.3 else d for d in prefix]))
         else:
             tail = dims[len(dims) - rng.randint(0, len(dims)) :]
             limits.append(shape(rng, [1 if rng.random() < 0.5 else d for d in tail]))
@@ -299,6 +300,18 @@ MUTANTS = [
     Mutant("FakeQuantize-1 limit", FQ, set_input_shape(1, [1, 4, 1]), "IRS212"),
     Mutant("FakeQuantize-1 none", FQ_NONE, set_input_shape(2, [1, 3]), "IRS212"),
     Mutant("FakeQuantize-1 auto_broadcast", FQ, set_attribute("auto_broadcast", "always"), "IRS112"),
+    Mutant("FakeQuantize-1 explicit", FQ, set_attribute("auto_broadcast", "explicit"), "IRS212"),
+    Mutant(
+        "FakeQuantize-1 pdpd longer",
+        FQ_NONE,
+        lambda t, c: (set_attribute("auto_broadcast", "pdpd")(t, c), set_input_shape(1, [2, 3, 1])(t, c)),
+    ),
+    Mutant("FakeQuantize-1 pdpd", FQ, set_attribute("auto_broadcast", "pdpd"), "IRS212"),
+    Mutant(
+        "Softmax-8 scalar axis 1",
+        SOFTMAX8,
+        lambda t, c: (set_input_shape(0, [])(t, c), set_attribute("axis", "1")(t, c)),
+    ),
     Mutant("GRN-1 rank 5", GRN, set_input_shape(0, [2, 3, 4, 5, 6]), "IRS211"),
     Mutant("GRN-1 rank 1", GRN, set_input_shape(0, [2]), "IRS211"),
 ]

@@ -52,16 +52,17 @@ def matmul(call: OpCall) -> OpResult:
             )
         )
         return OpResult([], findings)
-    product, problems = _matmul_shape(
+    product, formulas, problems = _matmul_shape(
         a.shape.dims, b.shape.dims, bool(call.attribute("transpose_a")), bool(call.attribute("transpose_b"))
     )
     findings += problems
-    return OpResult([Output(product, element_type)] if product is not None else [], findings)
+    return OpResult([Output(product, element_type, formulas)] if product is not None else [], findings)
 
 
 def _matmul_shape(
     a: tuple[Dim, ...], b: tuple[Dim, ...], transpose_a: bool, transpose_b: bool
-) -> tuple[PartialShape | None, list[Finding]]:
+) -> tuple[PartialShape | None, list[str], list[Finding]]:
+    """The product's shape and where each dim comes from (for IRS301), or OpenVINO's error."""
     left, right = list(a), list(b)
     if transpose_a and len(left) > 1:
         left[-2], left[-1] = left[-1], left[-2]
@@ -80,11 +81,12 @@ def _matmul_shape(
             f"at ROW_INDEX_DIM={len(right) - 2}"
         )
         problem = f"the inner dims differ: {col} (A) and {row} (B)"
-        return None, [incompatible(problem, message)]
+        return None, [], [incompatible(problem, message)]
     rank = max(len(left), len(right))
     left = [ONE] * (rank - len(left)) + left
     right = [ONE] * (rank - len(right)) + right
     dims: list[Dim] = []
+    formulas: list[str] = []
     for index in range(rank - 2):
         merged = broadcast_dim(left[index], right[index])
         if merged is None and left[index].is_static and right[index].is_static:
@@ -93,14 +95,16 @@ def _matmul_shape(
                 f"with second input dimension={right[index]} at index={index}"
             )
             problem = f"batch axis {index}: {left[index]} (A) and {right[index]} (B) do not broadcast"
-            return None, [incompatible(problem, message)]
+            return None, [], [incompatible(problem, message)]
         dims.append(DYNAMIC if merged is None else merged)
+        formulas.append(f"batch axis {index}: {left[index]} (A) broadcast with {right[index]} (B)")
     dims += [left[-2], right[-1]]
+    formulas += [f"the rows of A ({left[-2]})", f"the columns of B ({right[-1]})"]
     if len(a) == 1:
-        del dims[-2]
+        del dims[-2], formulas[-2]
     if len(b) == 1:
-        del dims[-1]
-    return PartialShape(dims), []
+        del dims[-1], formulas[-1]
+    return PartialShape(dims), formulas, []
 
 
 # --- ScaledDotProductAttention-13 ---------------------------------------------------------

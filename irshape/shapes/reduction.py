@@ -61,8 +61,13 @@ def reduce(call: OpCall) -> OpResult:
         return OpResult([], findings)
     chosen = {n for n in normalized if n is not None}
     shape = _reduced(data.shape.dims, chosen, keep_dims)
+    formulas = [
+        f"1 (axis {i} reduced, keep_dims)" if i in chosen else f"data axis {i}"
+        for i in range(rank)
+        if keep_dims or i not in chosen
+    ]
     value = _folded(call.schema.op, data, chosen, keep_dims)
-    return OpResult([Output(shape, data.element_type, value=value)], findings)
+    return OpResult([Output(shape, data.element_type, formulas, value=value)], findings)
 
 
 def _type_findings(op: str, data: Tensor, axes: Tensor) -> list[Finding]:

@@ -55,6 +55,7 @@ SCHEMAS = {
                 "values": ["none", "numpy", "pdpd", "explicit"],
                 "case_insensitive": True,
             },
+            "auto_broadcast.auto_broadcast_axis": {"type": "int", "default": 0},
         },
     },
     "GRN-1.toml": {

@@ -29,6 +29,7 @@ from irshape.shapes.findings import (
 
 DATA = 0
 U64 = 2**64
+PDPD_AXIS = "auto_broadcast.auto_broadcast_axis"  # what ov.save_model writes for pdpd
 
 
 def _same(data: Tensor, findings: list[Finding] | None = None) -> OpResult:
@@ -313,10 +314,11 @@ def fake_quantize(call: OpCall) -> OpResult:
     ``explicit`` is OpenVINO's alias of ``none``: the limits must match the data."""
     data = call.inputs[DATA]
     mode = call.attributes.enum("auto_broadcast", "numpy")
+    axis = int(call.attribute(PDPD_AXIS))
     merged: PartialShape | None = data.shape
     for port in range(1, 5):
         limit = call.inputs[port].shape
-        merged = _fq_merge(merged, limit, mode) if merged is not None else None
+        merged = _fq_merge(merged, limit, mode, axis) if merged is not None else None
         if merged is None:
             names = ("input_low", "input_high", "output_low", "output_high")
             shapes = ", ".join(str(t.shape) for t in call.inputs)
@@ -326,23 +328,27 @@ def fake_quantize(call: OpCall) -> OpResult:
     return _same(data)
 
 
-def _fq_merge(dst: PartialShape, src: PartialShape, mode: str) -> PartialShape | None:
+def _fq_merge(dst: PartialShape, src: PartialShape, mode: str, axis: int) -> PartialShape | None:
     if mode == "numpy":
         return numpy_broadcast(dst, src)
     if mode == "pdpd":
-        return _pdpd_merge(dst, src)
+        return _pdpd_merge(dst, src, axis)
     return merge_shapes(dst, src)
 
 
-def _pdpd_merge(dst: PartialShape, src: PartialShape) -> PartialShape | None:
-    """``PartialShape::broadcast_merge_into`` in PDPD mode at axis 0 (what auto_broadcast="pdpd"
-    reads as): the limit's axes line up with the data's first ones, none longer than its match."""
+def _pdpd_merge(dst: PartialShape, src: PartialShape, axis: int) -> PartialShape | None:
+    """``PartialShape::broadcast_merge_into`` in PDPD mode: the limit's axes line up with the
+    data's from ``axis`` on (-1: aligned at the end), none longer than its match."""
     if dst.dims is None or src.dims is None:
         return PartialShape(None)
-    if len(src.dims) > len(dst.dims):
+    if len(src.dims) > len(dst.dims) or axis < -1:
+        return None
+    start = len(dst.dims) - len(src.dims) if axis == -1 else axis
+    if start + len(src.dims) > len(dst.dims):
         return None
     dims = list(dst.dims)
-    for index, limit in enumerate(src.dims):
+    for offset, limit in enumerate(src.dims):
+        index = start + offset
         if dims[index].is_static and limit.is_static and limit.value > dims[index].value:
             return None
         merged = broadcast_dim(dims[index], limit)

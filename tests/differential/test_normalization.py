@@ -21,6 +21,8 @@ import openvino.opset8 as ov8
 import openvino.opset12 as ov12
 import pytest
 
+import irshape
+
 from .conftest import STATS
 from .family_suite import (
     Mutant,
@@ -34,7 +36,19 @@ from .family_suite import (
     set_input_type,
     shape,
 )
-from .ops_harness import OpsBatchRunner, batches, constant, layer_element, parameter, params
+from .ops_harness import (
+    OpCase,
+    OpsBatchRunner,
+    apply_mutant,
+    batches,
+    constant,
+    errors_on,
+    layer_element,
+    openvino_reads,
+    parameter,
+    params,
+    save_batch,
+)
 
 SEED = 20261127
 PER_OP = 105
@@ -321,3 +335,46 @@ STATS["normalization mutants"] = len(MUTANTS)
 @pytest.mark.parametrize("mutant", MUTANTS, ids=[m.name for m in MUTANTS])
 def test_a_mutant_openvino_rejects_is_an_error(tmp_path: Path, mutant: Mutant) -> None:
     check_mutant(tmp_path, mutant)
+
+
+# FakeQuantize's pdpd axis: the Python API always writes 0, so the axis is edited in the file
+# and irshape must take the file as read_model does, accepting or rejecting it.
+PDPD_AXES = [
+    ([2, 3, 4], [3, 1], -2),
+    ([2, 3, 4], [3, 1], -1),
+    ([2, 3, 4], [3, 1], 0),
+    ([2, 3, 4], [3, 1], 1),
+    ([2, 3, 4], [3, 1], 2),
+    ([2, 3, 4], [3, 4], -1),
+    ([2, 3, 4], [3, 4], 1),
+    ([2, 3, 4], [2, 1, 4], 0),
+    ([2, 3, 4], [2, 1, 4], 1),
+    ([2, 3, 4], [1], 2),
+    ([2, 3, 4], [1], 3),
+    ([2, 5, 4, 3], [5, 4], 1),
+    ([2, 5, 4, 3], [5, 4], 2),
+]
+
+
+@pytest.mark.parametrize(("data", "limit", "axis"), PDPD_AXES)
+def test_fake_quantize_pdpd_axis_as_read_model_takes_it(
+    tmp_path: Path, data: list[int], limit: list[int], axis: int
+) -> None:
+    def build() -> ov.Node:
+        inputs = named_inputs(*(parameter(s) for s in (data, [1], [1], [1], [1])))
+        return ov1.fake_quantize(*inputs, 256, "pdpd")
+
+    base, target = tmp_path / "base.xml", tmp_path / "axis.xml"
+    save_batch([OpCase("m0", "FakeQuantize-1", build)], base)
+
+    def edit(tree: object) -> None:
+        set_attribute("auto_broadcast.auto_broadcast_axis", str(axis))(tree, "m0")
+        set_input_shape(1, limit)(tree, "m0")
+
+    apply_mutant(base, target, edit)
+    rejected = openvino_reads(target) is not None
+    report = irshape.check_file(target)
+    assert bool(errors_on(report, "m0")) == rejected, [d.message for d in report.diagnostics]
+    if not rejected:
+        (layer,) = [layer for layer in report.layers if layer.name == "m0"]
+        assert [str(s) for s in layer.outputs] == [str(ov.PartialShape(data))]

@@ -48,10 +48,9 @@ def reduce(call: OpCall) -> OpResult:
     if data.shape.dims is None:
         return OpResult([Output(PartialShape(None), data.element_type)], findings)
     if axes.value is None:
-        findings += value_unknown(AXES, "axes", axes, "the reduced dims are ?")
-        return OpResult(
-            [Output(_without_axes(data.shape, axes.shape, keep_dims), data.element_type)], findings
-        )
+        shape = _without_axes(data.shape, axes.shape, keep_dims)
+        findings += value_unknown(AXES, "axes", axes, _consequence(shape, keep_dims))
+        return OpResult([Output(shape, data.element_type)], findings)
     rank = len(data.shape.dims)
     normalized = [normalize_axis_ov(axis, rank) for axis in axes.value]
     bad = [axis for axis, n in zip(axes.value, normalized, strict=True) if n is None]
@@ -93,6 +92,14 @@ def _without_axes(data: PartialShape, axes: PartialShape, keep_dims: bool) -> Pa
     if axes.is_static and all(d.value == 1 for d in axes):  # exactly one axis
         return PartialShape.dynamic(max(rank - 1, 0))
     return PartialShape(None)
+
+
+def _consequence(shape: PartialShape, keep_dims: bool) -> str:
+    if shape.rank is None:
+        return "OpenVINO gives the output a dynamic rank (more than one axis may go)"
+    if keep_dims:
+        return f"OpenVINO keeps the rank and makes every dim ?: {shape}"
+    return f"one axis goes and OpenVINO makes every dim ?: {shape}"
 
 
 def _reduced(dims: tuple[Dim, ...], axes: set[int], keep_dims: bool) -> PartialShape:

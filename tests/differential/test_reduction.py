@@ -28,7 +28,7 @@ from .family_suite import (
     set_input_type,
     shape,
 )
-from .ops_harness import OpsBatchRunner, batches, constant, parameter, params
+from .ops_harness import OpCase, OpsBatchRunner, batches, constant, parameter, params
 
 SEED = 20261126
 PER_OP = 105
@@ -161,3 +161,30 @@ STATS["reduction mutants"] = len(MUTANTS)
 @pytest.mark.parametrize("mutant", MUTANTS, ids=[m.name for m in MUTANTS])
 def test_a_mutant_openvino_rejects_is_an_error(tmp_path: Path, mutant: Mutant) -> None:
     check_mutant(tmp_path, mutant)
+
+
+@pytest.mark.parametrize(
+    ("op", "values", "axes", "keep_dims"),
+    [
+        ("ReduceProd-1", [[4, 5], [2, 1]], [0], False),  # [8, 5]
+        ("ReduceSum-1", [[4, 5], [2, 1]], [0], False),  # [6, 6]
+        ("ReduceMax-1", [[4, 5], [9, 1]], [-2], False),  # [9, 5]
+        ("ReduceMin-1", [[4, 5], [9, 7]], [0], False),  # [4, 5]
+        ("ReduceSum-1", [[3], [4]], [1], False),  # [3, 4]
+    ],
+)
+def test_a_folded_value_decides_a_backprop_output_shape(
+    ops_runner: OpsBatchRunner, op: str, values: list[list[int]], axes: list[int], keep_dims: bool
+) -> None:
+    """The reduction's value flows on: ConvolutionBackpropData reads it as its output_shape,
+    and irshape's output is OpenVINO's (which folds the Const subgraph), not a '?'."""
+
+    def build() -> ov.Node:
+        spatial = REDUCTIONS[op](constant(values), constant(axes), keep_dims)
+        data, kernel = parameter([1, 2, 3, 3]), constant(np.ones((2, 4, 2, 2)), np.float32)
+        return ov1.convolution_backprop_data(data, kernel, [1, 1], spatial, [0, 0], [0, 0])
+
+    case = OpCase(f"fold_{op}_{values}_{axes}".replace(" ", "").replace(",", "_"), op, build)
+    outcome = ops_runner.ops_batch(case.cid, [case]).outcome(case.cid)
+    assert outcome.expected is not None and "?" not in outcome.expected[0][0]
+    assert outcome.mismatch() is None, outcome.explain()

@@ -30,7 +30,7 @@ from .family_suite import (
     set_input_type,
     shape,
 )
-from .ops_harness import OpsBatchRunner, batches, parameter, params
+from .ops_harness import OpCase, OpsBatchRunner, batches, parameter, params
 
 SEED = 20261125
 PER_OP = 110
@@ -230,3 +230,42 @@ STATS["matmul family mutants"] = len(MUTANTS)
 @pytest.mark.parametrize("mutant", MUTANTS, ids=[m.name for m in MUTANTS])
 def test_a_mutant_openvino_rejects_is_an_error(tmp_path: Path, mutant: Mutant) -> None:
     check_mutant(tmp_path, mutant)
+
+
+DYN = ov.Type.dynamic
+DYNAMIC_TYPES = [
+    OpCase(
+        "dt_mm_a", "MatMul-1", lambda: ov1.matmul(parameter([2, 3], DYN), parameter([3, 4]), False, False)
+    ),
+    OpCase(
+        "dt_mm_b", "MatMul-1", lambda: ov1.matmul(parameter([2, 3]), parameter([3, 4], DYN), False, False)
+    ),
+    OpCase(
+        "dt_sdpa_all",
+        "ScaledDotProductAttention-13",
+        lambda: ov13.scaled_dot_product_attention(
+            parameter([2, 3, 4], DYN),
+            parameter([2, 5, 4], DYN),
+            parameter([2, 5, 6], DYN),
+            parameter([3, 5], bool),
+        ),
+    ),
+    OpCase(
+        "dt_sdpa_mask",
+        "ScaledDotProductAttention-13",
+        lambda: ov13.scaled_dot_product_attention(
+            parameter([2, 3, 4]), parameter([2, 5, 4]), parameter([2, 5, 6]), parameter([3, 5], DYN)
+        ),
+    ),
+    OpCase(
+        "dt_es_0", "Einsum-7", lambda: ov7.einsum([parameter([2, 3], DYN), parameter([3, 4])], "ij,jk->ik")
+    ),
+    OpCase(
+        "dt_es_1", "Einsum-7", lambda: ov7.einsum([parameter([2, 3]), parameter([3, 4], DYN)], "ij,jk->ik")
+    ),
+]
+
+
+@pytest.mark.parametrize("case", DYNAMIC_TYPES, ids=[c.cid for c in DYNAMIC_TYPES])
+def test_dynamic_element_types_as_openvino_merges_them(ops_runner: OpsBatchRunner, case: OpCase) -> None:
+    check_valid(ops_runner, "matmul_dynamic_types", DYNAMIC_TYPES, case)

@@ -378,3 +378,36 @@ def test_fake_quantize_pdpd_axis_as_read_model_takes_it(
     if not rejected:
         (layer,) = [layer for layer in report.layers if layer.name == "m0"]
         assert [str(s) for s in layer.outputs] == [str(ov.PartialShape(data))]
+
+
+_DYN = ov.Type.dynamic
+DYNAMIC_TYPES = [
+    OpCase(
+        "dt_bn5",
+        "BatchNormInference-5",
+        lambda: ov5.batch_norm_inference(parameter([2, 3], _DYN), *(parameter([3]) for _ in range(4)), 1e-5),
+    ),
+    OpCase(
+        "dt_bn1",
+        "BatchNormInference-1",
+        lambda: ov1.batch_norm_inference(
+            parameter([2, 3]), parameter([3], _DYN), parameter([3]), parameter([3]), parameter([3]), 1e-5
+        ),
+    ),
+    OpCase(
+        "dt_gn",
+        "GroupNormalization-12",
+        lambda: ov12.group_normalization(parameter([2, 6], _DYN), parameter([6]), parameter([6]), 3, 1e-5),
+    ),
+    OpCase(
+        "dt_fq",
+        "FakeQuantize-1",
+        lambda: ov1.fake_quantize(parameter([2, 3], _DYN), *(parameter([1]) for _ in range(4)), 256),
+    ),
+    OpCase("dt_sm", "Softmax-8", lambda: ov8.softmax(parameter([2, 3], _DYN), -1)),
+]
+
+
+@pytest.mark.parametrize("case", DYNAMIC_TYPES, ids=[c.cid for c in DYNAMIC_TYPES])
+def test_dynamic_element_types_as_openvino_merges_them(ops_runner: OpsBatchRunner, case: OpCase) -> None:
+    check_valid(ops_runner, "normalization_dynamic_types", DYNAMIC_TYPES, case)

@@ -188,3 +188,16 @@ def test_a_folded_value_decides_a_backprop_output_shape(
     outcome = ops_runner.ops_batch(case.cid, [case]).outcome(case.cid)
     assert outcome.expected is not None and "?" not in outcome.expected[0][0]
     assert outcome.mismatch() is None, outcome.explain()
+
+
+DYNAMIC_TYPES = [
+    OpCase(
+        f"dt_{op}", op, lambda op=op: REDUCTIONS[op](parameter([2, 3], ov.Type.dynamic), constant([1]), False)
+    )
+    for op in REDUCTIONS
+]
+
+
+@pytest.mark.parametrize("case", DYNAMIC_TYPES, ids=[c.cid for c in DYNAMIC_TYPES])
+def test_dynamic_element_types_pass_through(ops_runner: OpsBatchRunner, case: OpCase) -> None:
+    check_valid(ops_runner, "reduction_dynamic_types", DYNAMIC_TYPES, case)

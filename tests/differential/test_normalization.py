@@ -91,8 +91,8 @@ def draw_mvn_6(rng: random.Random) -> Build:
     rank = len(dims)
     mode = rng.choice(["inside_sqrt", "outside_sqrt"])
     variance = rng.random() < 0.5
-    if rng.random() < 0.7:
-        values = rng.sample(range(-rank, rank), rng.randint(1, rank))
+    if rng.random() < 0.7:  # the values are not checked: some lie outside the rank
+        values = [rng.randint(-2 * rank, 2 * rank) for _ in range(rng.randint(1, rank))]
         return lambda: ov6.mvn(parameter(data), constant(values), variance, 1e-9, mode)
     length = rng.randint(1, rank)
     return lambda: ov6.mvn(parameter(data), parameter([length], np.int64), variance, 1e-9, mode)
@@ -148,7 +148,8 @@ def _batch_norm(version: int) -> Callable[[random.Random], Build]:
 def draw_lrn(rng: random.Random) -> Build:
     dims, data = _data(rng, 1)
     rank = len(dims)
-    values = rng.sample(range(rank), rng.randint(1, rank))
+    # negative axes pass (OpenVINO reads them unsigned, then compares them as signed)
+    values = [rng.randint(-rank, rank - 1) for _ in range(rng.randint(1, rank))]
     size = rng.randint(1, 5)
     if rng.random() < 0.25:  # axes from a Parameter: no value, only the count is checked
         return lambda: ov1.lrn(parameter(data), parameter([len(values)], np.int64), 1e-4, 0.75, 1.0, size)

@@ -86,10 +86,6 @@ def compatible(a: PartialShape, b: PartialShape) -> bool:
     return merge_shapes(a, b) is not None
 
 
-def rank_compatible(shape: PartialShape, rank: int) -> bool:
-    return shape.rank is None or shape.rank == rank
-
-
 def normalize_axis_ov(axis: int, rank: int) -> int | None:
     """``ov::util::normalize_axis``: a scalar (rank 0) takes axes as a rank-1 tensor does."""
     return normalize_axis(axis, max(rank, 1))
@@ -97,7 +93,3 @@ def normalize_axis_ov(axis: int, rank: int) -> int | None:
 
 def axis_message(axis: int, rank: int) -> str:
     return axis_range_message(axis, max(rank, 1))
-
-
-def type_name(element_type: str | None) -> str:
-    return element_type if element_type is not None else "?"

@@ -9,7 +9,7 @@ ranks, the other inputs' shapes, a few attributes. Messages are OpenVINO's.
 from __future__ import annotations
 
 from irshape import rules
-from irshape.dims import Dim, PartialShape
+from irshape.dims import DYNAMIC, Dim, PartialShape
 from irshape.ir import element_types
 from irshape.ops.interface import AT_DATA, Finding, OpCall, OpResult, Output, Tensor
 from irshape.shapes.broadcast import broadcast_dim, numpy_broadcast
@@ -32,8 +32,9 @@ U64 = 2**64
 PDPD_AXIS = "auto_broadcast.auto_broadcast_axis"  # what ov.save_model writes for pdpd
 
 
-def _same(data: Tensor, findings: list[Finding] | None = None) -> OpResult:
-    return OpResult([Output(data.shape, data.element_type)], findings or [])
+def _same(data: Tensor) -> OpResult:
+    """The data input's shape and element type, no finding."""
+    return OpResult([Output(data.shape, data.element_type)])
 
 
 def _attribute_finding(call: OpCall, name: str, problem: str, ov_message: str) -> Finding:
@@ -265,7 +266,7 @@ def _bn_type_findings(inputs: tuple[Tensor, ...]) -> list[Finding]:
 def _bn_shape(
     data: Tensor, channel_shapes: list[PartialShape], data_index: int
 ) -> tuple[PartialShape | None, Finding | None]:
-    channel = Dim(0, 2**63 - 1)
+    channel = DYNAMIC
     if data.shape.dims is not None:
         if len(data.shape.dims) < 2:
             message = f"Input argument must have rank of at least 2 (input argument shape: {data.shape})."

@@ -9,7 +9,7 @@ ranks, the other inputs' shapes, a few attributes. Messages are OpenVINO's.
 from __future__ import annotations
 
 from irshape import rules
-from irshape.dims import DYNAMIC, Dim, PartialShape
+from irshape.dims import DYNAMIC, PartialShape
 from irshape.ir import element_types
 from irshape.ops.interface import AT_DATA, Finding, OpCall, OpResult, Output, Tensor
 from irshape.shapes.broadcast import broadcast_dim, numpy_broadcast

@@ -258,6 +258,7 @@ def drop_attribute(tree: object, cid: str, name: str) -> None:
     del layer_element(tree, cid).find("data").attrib[name]
 
 
+MVN2 = _one(lambda x: ov2.mvn(x, True, True, 1e-9), [2, 3, 4])
 SOFTMAX1 = _one(lambda x: ov1.softmax(x, 1), [2, 3, 4])
 SOFTMAX8 = _one(lambda x: ov8.softmax(x, -1), [2, 3, 4])
 LOGSOFTMAX = _one(lambda x: ov5.log_softmax(x, 2), [2, 3, 4])
@@ -281,6 +282,7 @@ MUTANTS = [
     Mutant("Softmax-8 axis high", SOFTMAX8, set_attribute("axis", "3"), "IRS112"),
     Mutant("LogSoftmax-5 axis", LOGSOFTMAX, set_attribute("axis", "3"), "IRS112"),
     Mutant("LogSoftmax-5 rank", LOGSOFTMAX, set_input_shape(0, [2, 3]), "IRS112"),
+    Mutant("MVN-2 eps", MVN2, set_attribute("eps", "small"), "IRS104"),
     Mutant("MVN-6 eps_mode", MVN6, set_attribute("eps_mode", "sqrt"), "IRS112"),
     Mutant("MVN-6 axes rank", MVN6, set_input_shape(1, [1, 2]), "IRS211"),
     Mutant("MVN-6 axes long", MVN6, set_input_shape(1, [4]), "IRS212"),

@@ -340,23 +340,6 @@ SCHEMAS = {
         "spec": "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/activation/exp-1.html",
         "inputs": [{"name": "data", "element_types": "numeric"}],
     },
-    "FakeQuantize-1.toml": {
-        "op": "FakeQuantize",
-        "version": 1,
-        "family": "elementwise",
-        "function": "same_shape",
-        "inputs": [
-            {"name": "data"},
-            {"name": "input_low"},
-            {"name": "input_high"},
-            {"name": "output_low"},
-            {"name": "output_high"},
-        ],
-        "attributes": {
-            "levels": {"type": "int", "default": 256},
-            "auto_broadcast": {"type": "string", "default": "numpy"},
-        },
-    },
     "Floor-1.toml": {
         "op": "Floor",
         "version": 1,
@@ -381,14 +364,6 @@ SCHEMAS = {
             },
             "auto_broadcast.auto_broadcast_axis": {"type": "int", "default": 0},
         },
-    },
-    "GRN-1.toml": {
-        "op": "GRN",
-        "version": 1,
-        "family": "elementwise",
-        "function": "same_shape",
-        "inputs": [{"name": "data"}],
-        "attributes": {"bias": {"type": "float", "default": 0.0}},
     },
     "Gelu-2.toml": {
         "op": "Gelu",
@@ -512,19 +487,6 @@ SCHEMAS = {
         "spec": "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/comparison/isnan-10.html",
         "inputs": [{"name": "data", "element_types": "real"}],
     },
-    "LRN-1.toml": {
-        "op": "LRN",
-        "version": 1,
-        "family": "elementwise",
-        "function": "same_shape",
-        "inputs": [{"name": "data"}, {"name": "axes"}],
-        "attributes": {
-            "alpha": {"type": "float", "default": 0.0001},
-            "beta": {"type": "float", "default": 0.75},
-            "bias": {"type": "float", "default": 1.0},
-            "size": {"type": "int", "default": 1},
-        },
-    },
     "Less-1.toml": {
         "op": "Less",
         "version": 1,
@@ -566,14 +528,6 @@ SCHEMAS = {
         "function": "unary",
         "spec": "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/arithmetic/log-1.html",
         "inputs": [{"name": "data", "element_types": "numeric"}],
-    },
-    "LogSoftmax-5.toml": {
-        "op": "LogSoftmax",
-        "version": 5,
-        "family": "elementwise",
-        "function": "same_shape",
-        "inputs": [{"name": "data"}],
-        "attributes": {"axis": {"type": "int", "default": 1}},
     },
     "LogicalAnd-1.toml": {
         "op": "LogicalAnd",
@@ -632,31 +586,6 @@ SCHEMAS = {
                 "case_insensitive": True,
             },
             "auto_broadcast.auto_broadcast_axis": {"type": "int", "default": 0},
-        },
-    },
-    "MVN-2.toml": {
-        "op": "MVN",
-        "version": 2,
-        "family": "elementwise",
-        "function": "same_shape",
-        "inputs": [{"name": "data"}],
-        "attributes": {
-            "across_channels": {"type": "bool", "default": False},
-            "normalize_variance": {"type": "bool", "default": True},
-            "eps": {"type": "float", "default": 1e-09},
-            "reduction_axes": {"type": "int_list", "default": 0},
-        },
-    },
-    "MVN-6.toml": {
-        "op": "MVN",
-        "version": 6,
-        "family": "elementwise",
-        "function": "same_shape",
-        "inputs": [{"name": "data"}, {"name": "axes"}],
-        "attributes": {
-            "normalize_variance": {"type": "bool", "default": True},
-            "eps": {"type": "float", "default": 1e-09},
-            "eps_mode": {"type": "string", "default": "inside_sqrt"},
         },
     },
     "Maximum-1.toml": {
@@ -742,17 +671,6 @@ SCHEMAS = {
         "function": "unary",
         "spec": "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/arithmetic/negative-1.html",
         "inputs": [{"name": "data", "element_types": "numeric"}],
-    },
-    "NormalizeL2-1.toml": {
-        "op": "NormalizeL2",
-        "version": 1,
-        "family": "elementwise",
-        "function": "same_shape",
-        "inputs": [{"name": "data"}, {"name": "axes"}],
-        "attributes": {
-            "eps": {"type": "float", "default": 0.0},
-            "eps_mode": {"type": "string", "default": "add"},
-        },
     },
     "NotEqual-1.toml": {
         "op": "NotEqual",
@@ -900,22 +818,6 @@ SCHEMAS = {
         "function": "unary",
         "spec": "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/activation/softsign-9.html",
         "inputs": [{"name": "data", "element_types": "real"}],
-    },
-    "Softmax-1.toml": {
-        "op": "Softmax",
-        "version": 1,
-        "family": "elementwise",
-        "function": "same_shape",
-        "inputs": [{"name": "data"}],
-        "attributes": {"axis": {"type": "int", "default": 1}},
-    },
-    "Softmax-8.toml": {
-        "op": "Softmax",
-        "version": 8,
-        "family": "elementwise",
-        "function": "same_shape",
-        "inputs": [{"name": "data"}],
-        "attributes": {"axis": {"type": "int", "default": 1}},
     },
     "Sqrt-1.toml": {
         "op": "Sqrt",

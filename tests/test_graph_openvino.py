@@ -262,11 +262,11 @@ def test_parameter_shape_fault_is_one_finding_naming_its_inheritors(
     report = irshape.check_file(xml)
     (finding,) = report.diagnostics
     assert finding.code == "IRS416"
-    # up0 now reads 2x2 and makes 5x5: its declared 4x4 and the BatchNorm after it repeat the old
-    # value. The BatchNorm is an op irshape does not infer, so the trail ends there.
-    assert len(finding.related) == 2
+    # up0 now reads 2x2 and makes 5x5: its declared 4x4 and every layer after it (the BatchNorms,
+    # Relus and deconvolutions down to the output) repeat the old value.
+    assert len(finding.related) == 12
     assert "'up0'" in finding.related[0] and "BatchNormInference" in finding.related[1]
-    assert "2 layer(s) downstream repeat these declared dims" in finding.message
+    assert "12 layer(s) downstream repeat these declared dims" in finding.message
 
 
 def test_wrong_conv_dim_is_one_finding(saved: dict[str, Path], tmp_path: Path) -> None:

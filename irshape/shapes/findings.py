@@ -1,0 +1,95 @@
+"""Findings and shape merges shared by the matmul, reduction and normalization families.
+
+Each finding carries OpenVINO's own words (``ov_message``), so a user can match irshape's
+report with the error ``read_model`` would raise; the merges are OpenVINO's
+``PartialShape::merge_into`` and ``Dimension::merge``.
+"""
+
+from __future__ import annotations
+
+from irshape import rules
+from irshape.dims import Dim, PartialShape
+from irshape.ops.interface import AT_LAYER, Anchor, Finding, Tensor
+from irshape.shapes.axes import axis_range_message, normalize_axis
+
+REAL = frozenset({"f64", "f32", "f16", "bf16", "f8e4m3", "f8e5m2", "f8e8m0", "f4e2m1"})
+
+
+def rank_finding(port: int, name: str, shape: PartialShape, expected: str, ov_message: str) -> Finding:
+    """IRS211: input ``port`` has a rank the op rejects."""
+    args = {
+        "port": port,
+        "input": name,
+        "rank": shape.rank,
+        "shape": shape,
+        "expected": expected,
+        "ov_message": ov_message,
+    }
+    return Finding(rules.INPUT_RANK, args, port)
+
+
+def incompatible(problem: str, ov_message: str, anchor: Anchor = AT_LAYER) -> Finding:
+    """IRS212: input shapes the op cannot combine."""
+    return Finding(rules.INPUTS_INCOMPATIBLE, {"problem": problem, "ov_message": ov_message}, anchor)
+
+
+def type_finding(problem: str, ov_message: str, anchor: Anchor = AT_LAYER) -> Finding:
+    """IRS213: an element type the op rejects."""
+    return Finding(rules.INPUT_ELEMENT_TYPE, {"problem": problem, "ov_message": ov_message}, anchor)
+
+
+def value_finding(problem: str, ov_message: str, anchor: Anchor = AT_LAYER) -> Finding:
+    """IRS214: a constant input's value the op rejects."""
+    return Finding(rules.INPUT_VALUE, {"problem": problem, "ov_message": ov_message}, anchor)
+
+
+def value_unknown(port: int, name: str, tensor: Tensor, consequence: str) -> list[Finding]:
+    """IRS306 (once): the value that decides the output is not known."""
+    if tensor.value_reported:
+        return []
+    reason = tensor.value_unknown or "it is not read from a Const"
+    args = {"port": port, "input": name, "reason": reason, "consequence": consequence}
+    return [Finding(rules.VALUE_UNKNOWN, args, port)]
+
+
+def is_real(element_type: str | None) -> bool:
+    return element_type in REAL
+
+
+def known(element_type: str | None) -> bool:
+    """A static element type (not unknown, not dynamic)."""
+    return element_type is not None and element_type != "dynamic"
+
+
+def merge_dim(a: Dim, b: Dim) -> Dim | None:
+    """``Dimension::merge``: the intersection; None when it is empty."""
+    merged = a & b
+    return None if merged.is_empty else merged
+
+
+def merge_shapes(a: PartialShape, b: PartialShape) -> PartialShape | None:
+    """``PartialShape::merge_into``: a dynamic rank takes the other; equal ranks merge dim by
+    dim; None when ranks or a dim conflict."""
+    if a.dims is None:
+        return b
+    if b.dims is None:
+        return a
+    if len(a.dims) != len(b.dims):
+        return None
+    dims = [merge_dim(x, y) for x, y in zip(a.dims, b.dims, strict=True)]
+    if any(d is None for d in dims):
+        return None
+    return PartialShape(d for d in dims if d is not None)
+
+
+def compatible(a: PartialShape, b: PartialShape) -> bool:
+    return merge_shapes(a, b) is not None
+
+
+def normalize_axis_ov(axis: int, rank: int) -> int | None:
+    """``ov::util::normalize_axis``: a scalar (rank 0) takes axes as a rank-1 tensor does."""
+    return normalize_axis(axis, max(rank, 1))
+
+
+def axis_message(axis: int, rank: int) -> str:
+    return axis_range_message(axis, max(rank, 1))

@@ -1,0 +1,121 @@
+"""The reductions: ReduceMean/Sum/Max/Min/Prod-1, ReduceL1/L2-4, ReduceLogicalAnd/Or-1.
+
+As OpenVINO's ``reduce_shape_inference.hpp``: the axes input is a scalar or 1D integer tensor;
+with its value known, each axis must lie in the data's rank range (a scalar counts as rank 1)
+and the reduced axes become 1 (``keep_dims``) or go; duplicates are allowed. Without the
+value, ``keep_dims`` keeps the rank with every dim ``?``; otherwise one axis drops the rank by
+one and more leave it unknown. ReduceSum/Prod/Max/Min over small known integer tensors also
+give the value, so shape subgraphs fold.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from irshape.dims import Dim, PartialShape
+from irshape.ops.interface import Finding, OpCall, OpResult, Output, Tensor
+from irshape.shapes.findings import (
+    axis_message,
+    known,
+    normalize_axis_ov,
+    rank_finding,
+    type_finding,
+    value_finding,
+    value_unknown,
+)
+
+DATA, AXES = 0, 1
+_FOLDS: dict[str, Callable[..., Any]] = {
+    "ReduceSum": np.sum,
+    "ReduceProd": np.prod,
+    "ReduceMax": np.max,
+    "ReduceMin": np.min,
+}
+
+
+def reduce(call: OpCall) -> OpResult:
+    """Every reduction: the data's dims less (or set to 1 at) the axes."""
+    data, axes = call.inputs[DATA], call.inputs[AXES]
+    keep_dims = bool(call.attribute("keep_dims"))
+    findings = _type_findings(call.schema.op, data, axes)
+    if axes.shape.rank is not None and axes.shape.rank > 1:
+        message = f"Axes input must be a scalar or 1D input. Got: {axes.shape}"
+        findings.append(rank_finding(AXES, "axes", axes.shape, "a scalar or 1D", message))
+        return OpResult([], findings)
+    if data.shape.dims is None:
+        return OpResult([Output(PartialShape(None), data.element_type)], findings)
+    if axes.value is None:
+        shape = _without_axes(data.shape, axes.shape, keep_dims)
+        findings += value_unknown(AXES, "axes", axes, _consequence(shape, keep_dims))
+        return OpResult([Output(shape, data.element_type)], findings)
+    rank = len(data.shape.dims)
+    normalized = [normalize_axis_ov(axis, rank) for axis in axes.value]
+    bad = [axis for axis, n in zip(axes.value, normalized, strict=True) if n is None]
+    if bad:
+        message = axis_message(bad[0], rank)
+        findings.append(value_finding(f"axes {list(axes.value)} out of the data rank {rank}", message, AXES))
+        return OpResult([], findings)
+    chosen = {n for n in normalized if n is not None}
+    shape = _reduced(data.shape.dims, chosen, keep_dims)
+    formulas = [
+        f"1 (axis {i} reduced, keep_dims)" if i in chosen else f"data axis {i}"
+        for i in range(rank)
+        if keep_dims or i not in chosen
+    ]
+    value = _folded(call.schema.op, data, chosen, keep_dims)
+    return OpResult([Output(shape, data.element_type, formulas, value=value)], findings)
+
+
+def _type_findings(op: str, data: Tensor, axes: Tensor) -> list[Finding]:
+    findings: list[Finding] = []
+    logical = op.startswith("ReduceLogical")
+    if logical and known(data.element_type) and data.element_type != "boolean":
+        problem = f"data has element type {data.element_type}, not boolean"
+        findings.append(type_finding(problem, "Element type of data input must be boolean.", DATA))
+    if not logical and data.element_type == "boolean":
+        message = "Element type of data input must be numeric. Got: boolean"
+        findings.append(type_finding("data is boolean, not numeric", message, DATA))
+    if axes.element_type is not None and known(axes.element_type) and axes.element_type[0] not in "iu":
+        message = f"Element type of axes input must be integer. Got: {axes.element_type}"
+        findings.append(type_finding(f"axes has element type {axes.element_type}", message, AXES))
+    return findings
+
+
+def _without_axes(data: PartialShape, axes: PartialShape, keep_dims: bool) -> PartialShape:
+    """What OpenVINO infers when the axes' value is unknown."""
+    rank = len(data)
+    if keep_dims:
+        return PartialShape.dynamic(rank)
+    if axes.is_static and all(d.value == 1 for d in axes):  # exactly one axis
+        return PartialShape.dynamic(max(rank - 1, 0))
+    return PartialShape(None)
+
+
+def _consequence(shape: PartialShape, keep_dims: bool) -> str:
+    if shape.rank is None:
+        return "OpenVINO gives the output a dynamic rank (more than one axis may go)"
+    if keep_dims:
+        return f"OpenVINO keeps the rank and makes every dim ?: {shape}"
+    return f"one axis goes and OpenVINO makes every dim ?: {shape}"
+
+
+def _reduced(dims: tuple[Dim, ...], axes: set[int], keep_dims: bool) -> PartialShape:
+    if keep_dims:
+        return PartialShape(Dim(1, 1) if i in axes else d for i, d in enumerate(dims))
+    return PartialShape(d for i, d in enumerate(dims) if i not in axes)
+
+
+def _folded(op: str, data: Tensor, axes: set[int], keep_dims: bool) -> tuple[int, ...] | None:
+    """The reduction's value over a known small integer tensor (Sum, Prod, Max, Min)."""
+    fold = _FOLDS.get(op)
+    lengths = data.shape.lengths
+    if fold is None or data.value is None or lengths is None or len(data.value) != int(np.prod(lengths)):
+        return None
+    if (op in ("ReduceMax", "ReduceMin")) and 0 in [lengths[a] for a in axes]:
+        return None  # an empty reduction has no max or min
+    array = np.array(data.value, dtype=np.int64).reshape(lengths)
+    result = fold(array, axis=tuple(sorted(axes)), keepdims=keep_dims)
+    return tuple(int(v) for v in np.asarray(result).reshape(-1))

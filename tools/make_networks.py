@@ -101,9 +101,9 @@ MOBILENET_V2_STAGES = [
 
 
 def mobilenet_v2() -> nn.Module:
-    """torchvision MobileNetV2, width_mult 0.25, MOBILENET_V2_STAGES, the 1280-wide last conv
-    (fixed by torchvision below width 1) replaced by a 128-wide one: ReLU6 -> Clamp, depthwise
-    GroupConvolution, residual Adds."""
+    """torchvision MobileNetV2, width_mult 0.25, stages (t, c, n, s) 1-16-1-1, 6-24-2-2, 6-32-1-2,
+    6-64-2-2, 6-96-1-1, 6-160-1-2, the 1280-wide last conv (torchvision keeps it below width 1)
+    replaced by a 128-wide one: ReLU6 -> Clamp, depthwise GroupConvolution, residual Adds."""
     model = torchvision.models.mobilenet_v2(
         weights=None, width_mult=0.25, num_classes=10, inverted_residual_setting=MOBILENET_V2_STAGES
     )
@@ -149,8 +149,9 @@ def deit() -> nn.Module:
     )
 
 
-class _LogitsOnly(nn.Module):
-    """A transformers model that returns its first output as a plain tensor."""
+class _OneOutput(nn.Module):
+    """A transformers model called with input_ids and attention_mask, returning one field of its
+    output (a plain tensor, which tracing needs)."""
 
     def __init__(self, model: nn.Module, field_name: str) -> None:
         super().__init__()
@@ -173,7 +174,7 @@ def bert() -> nn.Module:
         max_position_embeddings=128,
         type_vocab_size=2,
     )
-    return _LogitsOnly(transformers.BertModel(config, add_pooling_layer=True), "last_hidden_state")
+    return _OneOutput(transformers.BertModel(config, add_pooling_layer=False), "last_hidden_state")
 
 
 def gpt2() -> nn.Module:
@@ -192,7 +193,7 @@ def gpt2() -> nn.Module:
         bos_token_id=1,
         eos_token_id=1,
     )
-    return _LogitsOnly(transformers.GPT2LMHeadModel(config), "logits")
+    return _OneOutput(transformers.GPT2LMHeadModel(config), "logits")
 
 
 class UNet(nn.Module):
@@ -470,7 +471,26 @@ python3 -m venv /work/torchvenv
 
 Generated node names (`Multiply_11422`) come from counters in OpenVINO's process, so
 rebuilding one file (`--only NAME`) gives other names than a full run; shapes are the same.
-Models are seeded (`torch.manual_seed({seed})` before each is built).
+Models are seeded (`torch.manual_seed({seed})` before each is built). `--manifest` rewrites only
+this README; `--out DIR` writes elsewhere.
+
+## What the variants show
+
+- **static**: `convert_model(example_input=..., input=[the example's shapes])`; without
+  `input=` the PyTorch frontend leaves every input dimension dynamic.
+- **fp16**: `ov.save_model`'s default weight compression: every float Const is f16, followed by
+  a Convert to f32 (more layers than the fp32 file of the same model).
+- **dynamic** inputs through `convert_model(input=...)`: `?` dims, intervals
+  (`[1..4,3,64..224,64..224]`, `[1,1..128]`), dynamic batch and sequence axes. The intervals
+  run through every convolution (`[1..4,8,32..112,32..112]` after a stride-2 stem), pooling,
+  Interpolate and Concat; the token models' causal-mask subgraphs (ShapeOf, Gather, Range,
+  Slice, Select) give `?` dims where the mask's length is computed.
+- **reshaped** after conversion (`model.reshape`): the ViT is traced with batch 1, so its
+  class token is a `[1,1,32]` constant; reshaped to `[1..8,3,32,32]`, the Concat with the
+  patches (`[1..8,16,32]`) merges the batch to 1 and every layer after it is static.
+- OpenVINO's frontend fuses attention into ScaledDotProductAttention even from unfused
+  MatMul/Softmax code (GPT-2's eager attention), so Softmax appears only where a model applies
+  it to its output.
 
 ## Files
 """
@@ -540,10 +560,11 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--only", nargs="*", help="names of the networks to rebuild (default: all)")
     parser.add_argument("--out", type=Path, default=NETWORKS_DIR, help="output directory")
+    parser.add_argument("--manifest", action="store_true", help="only rewrite README.md")
     args = parser.parse_args()
     args.out.mkdir(parents=True, exist_ok=True)
     chosen = [n for n in NETWORKS if not args.only or n.name in args.only]
-    for network in chosen:
+    for network in [] if args.manifest else chosen:
         write(network, args.out)
     (args.out / "README.md").write_text(readme(args.out), encoding="utf-8")
 

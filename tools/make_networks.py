@@ -374,7 +374,9 @@ NETWORKS = [
     Network("bert_dyn_tokens", bert, _tokens(TOKENS), inputs=["[?,?]", "[?,?]"]),
     Network("gpt2_interval_tokens", gpt2, _tokens(TOKENS), inputs=["[1,1..128]", "[1,1..128]"]),
     Network("recurrent_dyn", RecurrentTagger, (2, 10, 16), inputs=["[?,?,16]"]),
+    Network("recurrent_interval", RecurrentTagger, (2, 10, 16), inputs=["[1..8,1..100,16]"]),
     Network("audio_dyn_time", AudioEncoder, (1, 20, 50), inputs=["[1,20,?]"]),
+    Network("whisper_encoder_dyn_time", whisper_encoder, (1, 20, 128), inputs=["[1,20,?]"], fp16=True),
 ]
 
 
@@ -488,6 +490,10 @@ this README; `--out DIR` writes elsewhere.
 - **reshaped** after conversion (`model.reshape`): the ViT is traced with batch 1, so its
   class token is a `[1,1,32]` constant; reshaped to `[1..8,3,32,32]`, the Concat with the
   patches (`[1..8,16,32]`) merges the batch to 1 and every layer after it is static.
+- the Whisper encoder with a dynamic time axis: its Add of the (traced, 64-long) positional
+  embedding merges the time axis to 64, and everything after it is static.
+- a dynamic rank (`[...]`) input does not convert (the PyTorch frontend needs a static rank), so
+  no file has one.
 - OpenVINO's frontend fuses attention into ScaledDotProductAttention even from unfused
   MatMul/Softmax code (GPT-2's eager attention), so Softmax appears only where a model applies
   it to its output.

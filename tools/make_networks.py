@@ -1,0 +1,579 @@
+"""Build irshape's real-network corpus: narrow torch models converted by OpenVINO.
+
+Run by hand, never in CI (it needs torch, which no requirement of irshape names). In a venv of
+its own:
+
+    python3 -m venv /work/torchvenv
+    /work/torchvenv/bin/pip install torch==2.13.0          # first: the CPU wheel, no CUDA
+    /work/torchvenv/bin/pip install torchvision==0.28.0 timm transformers openvino==2026.4.1 numpy lxml
+    /work/torchvenv/bin/python tools/make_networks.py      # rewrites fixtures/networks/
+
+Every model has random weights (torchvision ``weights=None``, timm ``pretrained=False``,
+transformers models from config objects written here), seeded, and narrow, so each ``.bin``
+stays well under 1 MB. Each is converted with ``openvino.convert_model`` (TorchScript tracing),
+written with ``ov.save_model``, and read back from the saved file to write
+``<name>.expected.json`` (see ``tests/networks.py``). ``--only NAME`` rebuilds some files.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import torch
+from torch import nn
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "tests"))
+
+from networks import NETWORKS_DIR, derive_expected, dump_expected  # noqa: E402
+
+
+def _import_torchvision() -> Any:
+    """torchvision 0.28's fake-kernel registration fails against the CPU torch wheel
+    (``operator torchvision::nms does not exist``); the models need none of those kernels, so a
+    failing registration leaves the function unregistered instead of failing the import."""
+    register_fake = torch.library.register_fake
+
+    def tolerant(*args: Any, **kwargs: Any) -> Any:
+        try:
+            decorator = register_fake(*args, **kwargs)
+        except RuntimeError:
+            return lambda fn: fn
+        if not callable(decorator):
+            return decorator
+
+        def apply(fn: Any) -> Any:
+            try:
+                return decorator(fn)
+            except RuntimeError:
+                return fn
+
+        return apply
+
+    torch.library.register_fake = tolerant
+    try:
+        import torchvision
+    finally:
+        torch.library.register_fake = register_fake
+    return torchvision
+
+
+torchvision = _import_torchvision()
+import openvino as ov  # noqa: E402
+import timm  # noqa: E402
+import transformers  # noqa: E402
+
+SEED = 20261124
+
+
+# -- the models ------------------------------------------------------------------------------
+
+
+def resnet() -> nn.Module:
+    """timm ResNet, BasicBlocks one per stage, channels 8-16-24-32, a deep 3x3 stem 4-4-8 and
+    average-pool downsampling (the ResNet-D layout), max-pool after the stem."""
+    return timm.models.resnet.ResNet(
+        block=timm.models.resnet.BasicBlock,
+        layers=(1, 1, 1, 1),
+        channels=(8, 16, 24, 32),
+        stem_width=4,
+        stem_type="deep",
+        avg_down=True,
+        num_classes=10,
+    )
+
+
+# MobileNetV2's (expansion t, channels c, repeats n, stride s) per stage, with fewer repeats than
+# torchvision's default (two where a residual Add is wanted).
+MOBILENET_V2_STAGES = [
+    [1, 16, 1, 1],
+    [6, 24, 2, 2],
+    [6, 32, 1, 2],
+    [6, 64, 2, 2],
+    [6, 96, 1, 1],
+    [6, 160, 1, 2],
+]
+
+
+def mobilenet_v2() -> nn.Module:
+    """torchvision MobileNetV2, width_mult 0.25, stages (t, c, n, s) 1-16-1-1, 6-24-2-2, 6-32-1-2,
+    6-64-2-2, 6-96-1-1, 6-160-1-2, the 1280-wide last conv (torchvision keeps it below width 1)
+    replaced by a 128-wide one: ReLU6 -> Clamp, depthwise GroupConvolution, residual Adds."""
+    model = torchvision.models.mobilenet_v2(
+        weights=None, width_mult=0.25, num_classes=10, inverted_residual_setting=MOBILENET_V2_STAGES
+    )
+    last_in = model.features[-1][0].in_channels
+    model.features[-1] = torchvision.ops.Conv2dNormActivation(
+        last_in, 128, kernel_size=1, activation_layer=nn.ReLU6
+    )
+    model.classifier[-1] = nn.Linear(128, 10)
+    return model
+
+
+def mobilenet_v3() -> nn.Module:
+    """torchvision MobileNetV3-Small, width_mult 0.25, reduced tail: hardswish, SE blocks
+    (adaptive pooling, hardsigmoid), adaptive pooling, dropout (gone in eval)."""
+    return torchvision.models.mobilenet_v3_small(
+        weights=None, width_mult=0.25, reduced_tail=True, num_classes=10
+    )
+
+
+def efficientnet() -> nn.Module:
+    """timm EfficientNet-B0 layout, channel multiplier 0.125, depth 0.25: SiLU, SE, depthwise."""
+    return timm.models.efficientnet._gen_efficientnet(
+        "efficientnet_b0", channel_multiplier=0.125, depth_multiplier=0.25, num_classes=10
+    )
+
+
+def convnext() -> nn.Module:
+    """timm ConvNeXt, dims 8-16-24-32, one block a stage: LayerNorm -> MVN, GELU, permutes."""
+    return timm.models.convnext.ConvNeXt(depths=(1, 1, 1, 1), dims=(8, 16, 24, 32), num_classes=10)
+
+
+def vit() -> nn.Module:
+    """timm ViT: 32x32 images, 8x8 patches, embed 32, 2 blocks of 2 heads, a class token."""
+    return timm.models.vision_transformer.VisionTransformer(
+        img_size=32, patch_size=8, embed_dim=32, depth=2, num_heads=2, mlp_ratio=2.0, num_classes=10
+    )
+
+
+def deit() -> nn.Module:
+    """timm DeiT (distilled: class and distillation tokens), embed 32, 1 block."""
+    return timm.models.deit.VisionTransformerDistilled(
+        img_size=32, patch_size=8, embed_dim=32, depth=1, num_heads=2, mlp_ratio=2.0, num_classes=10
+    )
+
+
+class _OneOutput(nn.Module):
+    """A transformers model called with input_ids and attention_mask, returning one field of its
+    output (a plain tensor, which tracing needs)."""
+
+    def __init__(self, model: nn.Module, field_name: str) -> None:
+        super().__init__()
+        self.model = model
+        self.field_name = field_name
+
+    def forward(self, input_ids: torch.Tensor, attention_mask: torch.Tensor) -> torch.Tensor:
+        out = self.model(input_ids=input_ids, attention_mask=attention_mask)
+        return getattr(out, self.field_name)
+
+
+def bert() -> nn.Module:
+    """transformers BERT encoder: 2 layers, hidden 32, 2 heads; input_ids and attention_mask."""
+    config = transformers.BertConfig(
+        vocab_size=128,
+        hidden_size=32,
+        num_hidden_layers=2,
+        num_attention_heads=2,
+        intermediate_size=64,
+        max_position_embeddings=128,
+        type_vocab_size=2,
+    )
+    return _OneOutput(transformers.BertModel(config, add_pooling_layer=False), "last_hidden_state")
+
+
+def gpt2() -> nn.Module:
+    """transformers GPT-2 LM: 2 layers, n_embd 32, 2 heads, causal mask, no KV cache, eager
+    attention (its mask's torch.where -> Select; OpenVINO still fuses the attention itself
+    into ScaledDotProductAttention, as it does timm's unfused attention)."""
+    config = transformers.GPT2Config(
+        vocab_size=128,
+        n_positions=128,
+        n_embd=32,
+        n_layer=2,
+        n_head=2,
+        n_inner=64,
+        use_cache=False,
+        attn_implementation="eager",
+        bos_token_id=1,
+        eos_token_id=1,
+    )
+    return _OneOutput(transformers.GPT2LMHeadModel(config), "logits")
+
+
+class UNet(nn.Module):
+    """A two-level UNet: conv blocks, max pooling, a ConvTranspose up and an Interpolate up
+    (to the skip's size, read from its shape), Concat skips, and a 1x1 head."""
+
+    def __init__(self, width: int = 8) -> None:
+        super().__init__()
+
+        def block(cin: int, cout: int) -> nn.Sequential:
+            return nn.Sequential(
+                nn.Conv2d(cin, cout, 3, padding=1), nn.BatchNorm2d(cout), nn.ReLU(inplace=True)
+            )
+
+        self.enc1, self.enc2, self.mid = block(3, width), block(width, 2 * width), block(2 * width, 4 * width)
+        self.pool = nn.MaxPool2d(2)
+        self.up2 = nn.ConvTranspose2d(4 * width, 2 * width, 2, stride=2)
+        self.dec2 = block(4 * width, 2 * width)
+        self.dec1 = block(3 * width, width)
+        self.head = nn.Conv2d(width, 2, 1)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        e1 = self.enc1(x)
+        e2 = self.enc2(self.pool(e1))
+        m = self.mid(self.pool(e2))
+        d2 = self.dec2(torch.cat([self.up2(m), e2], dim=1))
+        up1 = nn.functional.interpolate(d2, size=e1.shape[-2:], mode="bilinear", align_corners=False)
+        d1 = self.dec1(torch.cat([up1, e1], dim=1))
+        return self.head(d1)
+
+
+class FPN(nn.Module):
+    """A small FPN: a strided backbone, lateral 1x1 convs, nearest x2 upsampling and adds,
+    then the levels resized to the finest and concatenated."""
+
+    def __init__(self, width: int = 8) -> None:
+        super().__init__()
+        chans = [width, 2 * width, 4 * width]
+        self.stages = nn.ModuleList()
+        cin = 3
+        for c in chans:
+            self.stages.append(nn.Sequential(nn.Conv2d(cin, c, 3, stride=2, padding=1), nn.ReLU()))
+            cin = c
+        self.lateral = nn.ModuleList(nn.Conv2d(c, width, 1) for c in chans)
+        self.smooth = nn.Conv2d(3 * width, width, 3, padding=1)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        feats = []
+        for stage in self.stages:
+            x = stage(x)
+            feats.append(x)
+        laterals = [conv(f) for conv, f in zip(self.lateral, feats, strict=True)]
+        tops = [laterals[-1]]
+        for lateral in reversed(laterals[:-1]):
+            tops.append(lateral + nn.functional.interpolate(tops[-1], scale_factor=2.0, mode="nearest"))
+        finest = tops[-1]
+        levels = [nn.functional.interpolate(t, size=finest.shape[-2:], mode="nearest") for t in tops[:-1]]
+        return self.smooth(torch.cat([*levels, finest], dim=1))
+
+
+class RecurrentTagger(nn.Module):
+    """Features -> bidirectional LSTM -> GRU -> per-step linear and softmax (LSTMSequence,
+    GRUSequence, Softmax)."""
+
+    def __init__(self, features: int = 16, hidden: int = 24) -> None:
+        super().__init__()
+        self.lstm = nn.LSTM(features, hidden, batch_first=True, bidirectional=True)
+        self.gru = nn.GRU(2 * hidden, hidden, batch_first=True)
+        self.out = nn.Linear(hidden, 5)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        y, _ = self.lstm(x)
+        y, _ = self.gru(y)
+        return self.out(y).softmax(-1)
+
+
+class AudioEncoder(nn.Module):
+    """A speech-style encoder on [batch, mels, time]: strided Conv1d front end, GELU, a
+    transpose to [batch, time, channels], a GRU and a per-frame classifier."""
+
+    def __init__(self, mels: int = 20, width: int = 32) -> None:
+        super().__init__()
+        self.conv1 = nn.Conv1d(mels, width, 3, padding=1)
+        self.conv2 = nn.Conv1d(width, width, 3, stride=2, padding=1)
+        self.norm = nn.LayerNorm(width)
+        self.gru = nn.GRU(width, width, batch_first=True)
+        self.out = nn.Linear(width, 12)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        x = nn.functional.gelu(self.conv1(x))
+        x = nn.functional.gelu(self.conv2(x))
+        y, _ = self.gru(self.norm(x.transpose(1, 2)))
+        return self.out(y).log_softmax(-1)
+
+
+def whisper_encoder() -> nn.Module:
+    """transformers Whisper encoder: 2 layers, d_model 32, 20 mel bins, 64 source positions."""
+    config = transformers.WhisperConfig(
+        vocab_size=128,
+        num_mel_bins=20,
+        d_model=32,
+        encoder_layers=2,
+        encoder_attention_heads=2,
+        encoder_ffn_dim=64,
+        decoder_layers=1,
+        decoder_attention_heads=2,
+        decoder_ffn_dim=64,
+        max_source_positions=64,
+        max_target_positions=32,
+        pad_token_id=1,
+        bos_token_id=2,
+        eos_token_id=2,
+        decoder_start_token_id=3,
+    )
+    return _WhisperEncoder(transformers.WhisperModel(config).get_encoder())
+
+
+class _WhisperEncoder(nn.Module):
+    def __init__(self, encoder: nn.Module) -> None:
+        super().__init__()
+        self.encoder = encoder
+
+    def forward(self, features: torch.Tensor) -> torch.Tensor:
+        return self.encoder(features).last_hidden_state
+
+
+# -- the corpus ------------------------------------------------------------------------------
+
+IMAGE = (1, 3, 64, 64)
+TOKENS = (1, 16)
+
+
+@dataclass
+class Network:
+    """One corpus file: a model, the example input it is traced with, how it is converted."""
+
+    name: str
+    build: Callable[[], nn.Module]
+    example: tuple[int, ...] | dict[str, tuple[int, ...]]
+    inputs: list[str] | None = None  # convert_model(input=...): PartialShape texts, one per input
+    reshape: str | None = None  # model.reshape(...) after conversion, to this PartialShape
+    fp16: bool = False  # ov.save_model's default weight compression
+
+
+def _tokens(shape: tuple[int, ...]) -> dict[str, tuple[int, ...]]:
+    return {"input_ids": shape, "attention_mask": shape}
+
+
+NETWORKS = [
+    # (a) static shapes, fp32 weights
+    Network("resnet_static_f32", resnet, IMAGE),
+    Network("mobilenet_v2_static_f32", mobilenet_v2, IMAGE),
+    Network("mobilenet_v3_static_f32", mobilenet_v3, IMAGE),
+    Network("efficientnet_static_f32", efficientnet, IMAGE),
+    Network("convnext_static_f32", convnext, IMAGE),
+    Network("vit_static_f32", vit, (1, 3, 32, 32)),
+    Network("deit_static_f32", deit, (1, 3, 32, 32)),
+    Network("bert_static_f32", bert, _tokens(TOKENS)),
+    Network("gpt2_static_f32", gpt2, _tokens(TOKENS)),
+    Network("unet_static_f32", UNet, IMAGE),
+    Network("fpn_static_f32", FPN, IMAGE),
+    Network("recurrent_static_f32", RecurrentTagger, (2, 10, 16)),
+    Network("audio_static_f32", AudioEncoder, (1, 20, 50)),
+    Network("whisper_encoder_static_f32", whisper_encoder, (1, 20, 128)),
+    # (b) static shapes, ov.save_model's default fp16 weights (Const f16 -> Convert)
+    Network("resnet_static_f16", resnet, IMAGE, fp16=True),
+    Network("mobilenet_v3_static_f16", mobilenet_v3, IMAGE, fp16=True),
+    Network("bert_static_f16", bert, _tokens(TOKENS), fp16=True),
+    # (c) dynamic inputs
+    Network("resnet_dyn_batch_hw", resnet, IMAGE, inputs=["[?,3,?,?]"], fp16=True),
+    Network("mobilenet_v2_dyn_hw", mobilenet_v2, IMAGE, inputs=["[1,3,?,?]"]),
+    Network("mobilenet_v3_interval", mobilenet_v3, IMAGE, inputs=["[1..4,3,64..224,64..224]"], fp16=True),
+    Network("convnext_interval", convnext, IMAGE, inputs=["[1..4,3,64..224,64..224]"], fp16=True),
+    Network("unet_interval", UNet, IMAGE, inputs=["[1..4,3,64..224,64..224]"]),
+    Network("fpn_dyn_hw", FPN, IMAGE, inputs=["[1,3,?,?]"]),
+    Network("efficientnet_reshaped_batch", efficientnet, IMAGE, reshape="[?,3,64,64]", fp16=True),
+    Network("vit_reshaped_batch", vit, (1, 3, 32, 32), reshape="[1..8,3,32,32]"),
+    Network("bert_dyn_tokens", bert, _tokens(TOKENS), inputs=["[?,?]", "[?,?]"]),
+    Network("gpt2_interval_tokens", gpt2, _tokens(TOKENS), inputs=["[1,1..128]", "[1,1..128]"]),
+    Network("recurrent_dyn", RecurrentTagger, (2, 10, 16), inputs=["[?,?,16]"]),
+    Network("recurrent_interval", RecurrentTagger, (2, 10, 16), inputs=["[1..8,1..100,16]"]),
+    Network("audio_dyn_time", AudioEncoder, (1, 20, 50), inputs=["[1,20,?]"]),
+    Network("whisper_encoder_dyn_time", whisper_encoder, (1, 20, 128), inputs=["[1,20,?]"], fp16=True),
+]
+
+
+def _example(network: Network) -> Any:
+    if isinstance(network.example, dict):
+        return {key: torch.ones(shape, dtype=torch.long) for key, shape in network.example.items()}
+    return torch.randn(network.example)
+
+
+def _tensors(example: Any) -> list[torch.Tensor]:
+    return list(example.values()) if isinstance(example, dict) else [example]
+
+
+def convert(network: Network) -> ov.Model:
+    """The network built with seeded random weights and converted by OpenVINO."""
+    torch.manual_seed(SEED)
+    model = network.build().eval()
+    example = _example(network)
+    # Without input=, convert_model leaves every input dimension dynamic: a static network names
+    # its example's shapes.
+    shapes = network.inputs or [str(list(t.shape)) for t in _tensors(example)]
+    kwargs = {"example_input": example, "input": [ov.PartialShape(text) for text in shapes]}
+    with torch.no_grad():
+        converted = ov.convert_model(model, **kwargs)
+    if network.reshape is not None:
+        converted.reshape(ov.PartialShape(network.reshape))
+    return converted
+
+
+def write(network: Network, directory: Path) -> None:
+    xml = directory / f"{network.name}.xml"
+    ov.save_model(convert(network), str(xml), compress_to_fp16=network.fp16)
+    expected = directory / f"{network.name}.expected.json"
+    expected.write_text(dump_expected(derive_expected(xml)), encoding="utf-8")
+    size = xml.with_suffix(".bin").stat().st_size
+    print(f"{network.name}: {xml.stat().st_size} B xml, {size} B bin", flush=True)
+
+
+# -- the manifest ----------------------------------------------------------------------------
+
+LIBRARIES = {
+    resnet: "timm",
+    mobilenet_v2: "torchvision",
+    mobilenet_v3: "torchvision",
+    efficientnet: "timm",
+    convnext: "timm",
+    vit: "timm",
+    deit: "timm",
+    bert: "transformers",
+    gpt2: "transformers",
+    UNet: "torch.nn (here)",
+    FPN: "torch.nn (here)",
+    RecurrentTagger: "torch.nn (here)",
+    AudioEncoder: "torch.nn (here)",
+    whisper_encoder: "transformers",
+}
+
+README_HEAD = """\
+# Real networks: irshape's ground-truth corpus
+
+Narrow torch models with random weights, converted by OpenVINO and written by `ov.save_model`,
+each beside `<name>.expected.json`: OpenVINO's answer for every layer of the saved file, read
+back with `ov.Core().read_model`. Generated by `tools/make_networks.py` (by hand, never in CI:
+it needs torch); checked by `tests/test_networks_openvino.py` (OpenVINO, no torch), which
+derives the expectations again from the committed XML and compares them, then compares irshape
+with them. `tests/networks.py` loads the corpus and its expectations.
+
+Generated with {versions}.
+
+## `<name>.expected.json`
+
+- `file`, `openvino_version`;
+- `op_counts`: `"Type/opsetN"` -> the number of layers of that type and version in the file;
+- `layers`: XML layer id -> `type` and `version` as the XML writes them, and `outputs`, one
+  per output port in port order: `port` (its id in the XML), `shape` (OpenVINO's
+  `str(PartialShape)`: `[1,16,56,56]`, `[1..4,3,64..224,?]`, `[...]` for a dynamic rank),
+  `dims` (the same structured: an int for a static dim, `[lo, hi]` for an interval with
+  `hi` null when unbounded, and null for a dynamic rank) and `element_type` (`f32`, `i64`...).
+  A Result has no output port in IR and none here.
+
+Converted layer names are not unique, so OpenVINO's nodes are mapped back to XML ids through a
+copy of the file whose layers are renamed `irshape_id_<id>` (`read_model` keeps a layer's name
+as the node's friendly name); every layer of the file must be mapped, or generation fails. Only
+top-level layers are listed (no corpus file has a TensorIterator or Loop body).
+
+## Regenerating
+
+```sh
+python3 -m venv /work/torchvenv
+/work/torchvenv/bin/pip install torch==2.13.0        # first, so pip keeps the CPU wheel
+/work/torchvenv/bin/pip install torchvision==0.28.0 timm transformers openvino==2026.4.1 numpy lxml
+/work/torchvenv/bin/python tools/make_networks.py    # every file, in one process
+```
+
+Generated node names (`Multiply_11422`) come from counters in OpenVINO's process, so
+rebuilding one file (`--only NAME`) gives other names than a full run; shapes are the same.
+Models are seeded (`torch.manual_seed({seed})` before each is built). `--manifest` rewrites only
+this README; `--out DIR` writes elsewhere.
+
+## What the variants show
+
+- **static**: `convert_model(example_input=..., input=[the example's shapes])`; without
+  `input=` the PyTorch frontend leaves every input dimension dynamic.
+- **fp16**: `ov.save_model`'s default weight compression: every float Const is f16, followed by
+  a Convert to f32 (more layers than the fp32 file of the same model).
+- **dynamic** inputs through `convert_model(input=...)`: `?` dims, intervals
+  (`[1..4,3,64..224,64..224]`, `[1,1..128]`), dynamic batch and sequence axes. The intervals
+  run through every convolution (`[1..4,8,32..112,32..112]` after a stride-2 stem), pooling,
+  Interpolate and Concat; the token models' causal-mask subgraphs (ShapeOf, Gather, Range,
+  Slice, Select) give `?` dims where the mask's length is computed.
+- **reshaped** after conversion (`model.reshape`): the ViT is traced with batch 1, so its
+  class token is a `[1,1,32]` constant; reshaped to `[1..8,3,32,32]`, the Concat with the
+  patches (`[1..8,16,32]`) merges the batch to 1 and every layer after it is static.
+- the Whisper encoder with a dynamic time axis: its Add of the (traced, 64-long) positional
+  embedding merges the time axis to 64, and everything after it is static.
+- a dynamic rank (`[...]`) input does not convert (the PyTorch frontend needs a static rank), so
+  no file has one.
+- OpenVINO's frontend fuses attention into ScaledDotProductAttention even from unfused
+  MatMul/Softmax code (GPT-2's eager attention), so Softmax appears only where a model applies
+  it to its output.
+
+## Files
+"""
+
+
+def _variant(network: Network) -> str:
+    if network.reshape is not None:
+        how = f"converted static, then `model.reshape({network.reshape})`"
+    elif network.inputs is not None:
+        how = "dynamic: `convert_model(input=[" + ", ".join(network.inputs) + "])`"
+    else:
+        how = "static"
+    return how + (", fp16 weights" if network.fp16 else ", fp32 weights")
+
+
+def _one_line(text: str | None) -> str:
+    return " ".join((text or "").split())
+
+
+def readme(directory: Path) -> str:
+    """The manifest of the corpus in ``directory``, from NETWORKS and the expectation files."""
+    import json
+
+    versions = ", ".join(
+        f"{lib.__name__} {lib.__version__}" for lib in (torch, torchvision, timm, transformers, ov)
+    )
+    lines = [README_HEAD.format(versions=versions, seed=SEED)]
+    lines.append("| file | model | variant | inputs (as OpenVINO reads them) | layers | .bin |")
+    lines.append("|---|---|---|---|---|---|")
+    totals: dict[str, list[int]] = {}
+    size = 0
+    for network in NETWORKS:
+        xml = directory / f"{network.name}.xml"
+        expected = json.loads((directory / f"{network.name}.expected.json").read_text("utf-8"))
+        inputs = [
+            port["shape"]
+            for layer in expected["layers"].values()
+            if layer["type"] == "Parameter"
+            for port in layer["outputs"]
+        ]
+        model = network.build.__name__
+        bin_size = xml.with_suffix(".bin").stat().st_size
+        size += sum(p.stat().st_size for p in directory.glob(f"{network.name}.*"))
+        lines.append(
+            f"| `{network.name}` | {model} | {_variant(network)} | {' '.join(inputs)} "
+            f"| {len(expected['layers'])} | {bin_size // 1024} KiB |"
+        )
+        for op, count in expected["op_counts"].items():
+            totals.setdefault(op, [0, 0])
+            totals[op][0] += count
+            totals[op][1] += 1
+    lines.append(f"\nAll files together: {size / 2**20:.1f} MiB.\n")
+    lines.append("## Models\n")
+    lines.append("| model | library | what (constructor arguments) |")
+    lines.append("|---|---|---|")
+    for build, library in LIBRARIES.items():
+        lines.append(f"| {build.__name__} | {library} | {_one_line(build.__doc__)} |")
+    lines.append("\n## Op types across the corpus\n")
+    lines.append("| type/version | layers | files |")
+    lines.append("|---|---|---|")
+    for op, (count, files) in sorted(totals.items()):
+        lines.append(f"| {op} | {count} | {files} |")
+    return "\n".join(lines) + "\n"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--only", nargs="*", help="names of the networks to rebuild (default: all)")
+    parser.add_argument("--out", type=Path, default=NETWORKS_DIR, help="output directory")
+    parser.add_argument("--manifest", action="store_true", help="only rewrite README.md")
+    args = parser.parse_args()
+    args.out.mkdir(parents=True, exist_ok=True)
+    chosen = [n for n in NETWORKS if not args.only or n.name in args.only]
+    for network in [] if args.manifest else chosen:
+        write(network, args.out)
+    (args.out / "README.md").write_text(readme(args.out), encoding="utf-8")
+
+
+if __name__ == "__main__":
+    main()

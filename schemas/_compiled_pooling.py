@@ -53,7 +53,7 @@ SCHEMAS = {
                 "case_insensitive": True,
                 "default": "explicit",
             },
-            "exclude-pad": {"type": "bool", "default": False},
+            "exclude-pad": {"type": "bool", "default": True},
         },
     },
     "AvgPool-14.toml": {
@@ -80,7 +80,7 @@ SCHEMAS = {
                 "case_insensitive": True,
                 "default": "explicit",
             },
-            "exclude-pad": {"type": "bool", "default": False},
+            "exclude-pad": {"type": "bool", "default": True},
         },
     },
     "AvgPool-16.toml": {
@@ -107,7 +107,7 @@ SCHEMAS = {
                 "case_insensitive": True,
                 "default": "explicit",
             },
-            "exclude-pad": {"type": "bool", "default": False},
+            "exclude-pad": {"type": "bool", "default": True},
             "dilations": {"type": "int_list", "length": "spatial", "default": 1},
         },
     },

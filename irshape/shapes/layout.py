@@ -235,7 +235,7 @@ def _reshape_dims(
 
 def reshape(call: OpCall) -> OpResult:
     """Reshape-1 (``reshape_shape_inference.hpp``)."""
-    data, target = call.inputs[DATA], call.inputs[1]
+    target = call.inputs[1]
     if not _integral(target.element_type) or target.element_type == "boolean":
         problem = f"target_shape has element type {target.element_type}, not an integer type"
         return _dynamic(call, [_type_error(1, problem, "PartialShape pattern must be an integral number.")])
@@ -247,8 +247,12 @@ def reshape(call: OpCall) -> OpResult:
         out_rank = length.lo if length.is_static else None
         what = f"its {out_rank} dims are unknown" if out_rank is not None else "the output rank is unknown"
         return _dynamic(call, _unknown(call, 1, what), out_rank)
-    special_zero = bool(call.attribute("special_zero"))
-    pattern = target.value
+    return _reshape_known(call, target.value, bool(call.attribute("special_zero")))
+
+
+def _reshape_known(call: OpCall, pattern: tuple[int, ...], special_zero: bool) -> OpResult:
+    """Reshape to a known target: OpenVINO's pattern, product and -1 rules, and its checks."""
+    data = call.inputs[DATA]
     minus_one, finding = _reshape_pattern(pattern, 1)
     if finding is not None:
         return _dynamic(call, [finding], len(pattern))
@@ -260,17 +264,19 @@ def reshape(call: OpCall) -> OpResult:
     product.calculate()
     if minus_one is not None:
         dims[minus_one] = product.minus_one()
-        problem = _minus_one_problem(product, dims[minus_one])
-        if problem is not None:
-            finding = _value_error(1, f"target_shape {list(pattern)}: {problem[0]} (data {data.shape})", problem[1])
-            return _dynamic(call, [finding], len(pattern))
+        failure = _minus_one_problem(product, dims[minus_one])
+        if failure is not None:
+            problem = f"target_shape {list(pattern)}: {failure[0]} (data {data.shape})"
+            return _dynamic(call, [_value_error(1, problem, failure[1])], len(pattern))
     shape = PartialShape(dims)
     if data.shape.is_static and shape.is_static:
         compatible = (special_zero and 0 in pattern) or minus_one is not None
         if not compatible and product.in_static != product.out_static:
             message = f"Requested output shape {shape} is incompatible with input shape"
-            problem = f"target_shape {list(pattern)} has {_static_count(shape)} elements, the data {data.shape} has {_static_count(data.shape)}"
-            return _dynamic(call, [_incompatible(problem, message)], len(pattern))
+            counts = f"{_static_count(shape)} elements, the data {data.shape} {_static_count(data.shape)}"
+            return _dynamic(
+                call, [_incompatible(f"target_shape {list(pattern)} has {counts}", message)], len(pattern)
+            )
     return OpResult([_with_value(shape, data.element_type, data.value)])
 
 
@@ -303,7 +309,9 @@ def _axes_rank_ok(call: OpCall, port: int, findings: list[Finding]) -> bool:
     return True
 
 
-def _normalized(call: OpCall, port: int, values: Sequence[int], rank: int, findings: list[Finding]) -> list[int] | None:
+def _normalized(
+    call: OpCall, port: int, values: Sequence[int], rank: int, findings: list[Finding]
+) -> list[int] | None:
     out: list[int] = []
     for axis in values:
         normal = _axis(axis, rank)
@@ -341,8 +349,10 @@ def squeeze(call: OpCall) -> OpResult:
     if data.shape.dims is None or axes is None:
         return _dynamic(call, findings)
     dims = data.shape.dims
-    if v15 and call.attribute("allow_axis_skip") and any(
-        not d.is_static and d.compatible(ONE) and i in axes for i, d in enumerate(dims)
+    if (
+        v15
+        and call.attribute("allow_axis_skip")
+        and any(not d.is_static and d.compatible(ONE) and i in axes for i, d in enumerate(dims))
     ):
         return _dynamic(call, findings)
     if not axes:
@@ -510,7 +520,9 @@ def _split_axis(call: OpCall, findings: list[Finding]) -> int | None:
     rank = data.shape.rank
     assert rank is not None
     if len(axis.value) != 1:
-        findings.append(_value_error(1, f"axis holds {len(axis.value)} values", "a scalar axis value is expected"))
+        findings.append(
+            _value_error(1, f"axis holds {len(axis.value)} values", "a scalar axis value is expected")
+        )
         return None
     normal = _axis(axis.value[0], rank)
     if normal is None:
@@ -564,7 +576,12 @@ def split(call: OpCall) -> OpResult:
             f"Dimension of data input shape along 'axis': {dim.lo} must be evenly divisible by "
             f"'num_splits' attribute value: {count}"
         )
-        return _dynamic(call, [_value_error(1, f"axis {axis} of {data.shape} does not split in {count}", message)], data.shape.rank, count)
+        return _dynamic(
+            call,
+            [_value_error(1, f"axis {axis} of {data.shape} does not split in {count}", message)],
+            data.shape.rank,
+            count,
+        )
     part = _replaced(data.shape, axis, dim.floor_div(count))
     values = _split_values(data, axis, [dim.lo // count] * count) if dim.is_static else [None] * count
     return OpResult([_with_value(part, data.element_type, v) for v in values], findings)
@@ -574,7 +591,10 @@ def variadic_split(call: OpCall) -> OpResult:
     """VariadicSplit-1: parts of the split_lengths input's lengths; one -1 takes the rest."""
     data, axis_input, lengths = call.inputs
     findings: list[Finding] = []
-    if not (axis_input.shape.rank in (None, 0) or (axis_input.shape.rank == 1 and axis_input.shape[0].compatible(ONE))):
+    if not (
+        axis_input.shape.rank in (None, 0)
+        or (axis_input.shape.rank == 1 and axis_input.shape[0].compatible(ONE))
+    ):
         message = f"Axis should be a scalar or of shape [1]. Got {axis_input.shape} instead."
         return _dynamic(call, [_rank_error(call, 1, "not 0 or [1]", message)])
     if not lengths.shape.is_static:
@@ -599,7 +619,9 @@ def variadic_split(call: OpCall) -> OpResult:
     parts = [_replaced(data.shape, axis, DYNAMIC if s == -1 else Dim.of(s)) for s in sizes]
     known = data.shape.dims[axis].is_static and all(s >= 0 for s in sizes)
     values = _split_values(data, axis, sizes) if known else [None] * count
-    return OpResult([_with_value(p, data.element_type, v) for p, v in zip(parts, values, strict=True)], findings)
+    return OpResult(
+        [_with_value(p, data.element_type, v) for p, v in zip(parts, values, strict=True)], findings
+    )
 
 
 def _split_lengths(sizes: list[int], dim: Dim, findings: list[Finding]) -> list[int] | None:
@@ -641,8 +663,14 @@ def _pad_input_problems(call: OpCall, mode: str) -> list[Finding]:
     if mode == "constant" and len(call.inputs) > 3:
         value = call.inputs[3]
         if value.shape.rank not in (None, 0):
-            findings.append(_rank_error(call, 3, "not a scalar", "Argument for padding value is not a scalar."))
-        elif None not in (data.element_type, value.element_type) and "dynamic" not in (data.element_type, value.element_type) and data.element_type != value.element_type:
+            findings.append(
+                _rank_error(call, 3, "not a scalar", "Argument for padding value is not a scalar.")
+            )
+        elif (
+            None not in (data.element_type, value.element_type)
+            and "dynamic" not in (data.element_type, value.element_type)
+            and data.element_type != value.element_type
+        ):
             message = (
                 f"Argument element types do not match (input arg element type: {data.element_type}, "
                 f"arg_pad element type: {value.element_type})."
@@ -668,7 +696,8 @@ def pad(call: OpCall) -> OpResult:
             length = call.inputs[port].shape
             if length.rank == 1 and length.is_static and length[0].lo > rank:
                 message = (
-                    f"Number of elements of {name} must be >= 0 and <= arg rank ({name}_shape[0]: {length[0]})."
+                    f"Number of elements of {name} must be >= 0 and <= arg rank "
+                    f"({name}_shape[0]: {length[0]})."
                 )
                 return _dynamic(call, [_rank_error(call, port, f"not [{rank}]", message)], rank)
         port = 1 if begin.value is None else 2
@@ -680,9 +709,11 @@ def pad(call: OpCall) -> OpResult:
             return _dynamic(call, [_value_error(port, problem, message)], rank)
     dims: list[Dim] = []
     for dim, b, e in zip(data.shape.dims, begin.value, end.value, strict=True):
-        problem = _pad_mode_problem(mode, dim, b, e) if dim.is_static else None
-        if problem is not None:
-            return _dynamic(call, [_value_error(1, f"{mode} padding of a dim of {dim} by {b}, {e}", problem)], rank)
+        refusal = _pad_mode_problem(mode, dim, b, e) if dim.is_static else None
+        if refusal is not None:
+            return _dynamic(
+                call, [_value_error(1, f"{mode} padding of a dim of {dim} by {b}, {e}", refusal)], rank
+            )
         dims.append(_padded(dim, b, e))
     return OpResult([Output(PartialShape(dims), data.element_type)])
 
@@ -725,7 +756,9 @@ def _pad_mode_problem(mode: str, dim: Dim, begin: int, end: int) -> str | None:
 def _int32_or_64(call: OpCall, port: int, message: str, findings: list[Finding]) -> None:
     element_type = call.inputs[port].element_type
     if element_type not in (None, "dynamic", "i32", "i64"):
-        findings.append(_type_error(port, f"{_input_name(call, port)} has element type {element_type}", message))
+        findings.append(
+            _type_error(port, f"{_input_name(call, port)} has element type {element_type}", message)
+        )
 
 
 def roll(call: OpCall) -> OpResult:
@@ -779,8 +812,13 @@ def reverse(call: OpCall) -> OpResult:
         clipped = sorted({max(v, 0) for v in axes.value})
         if any(v >= data.shape.rank for v in clipped):
             shown = ", ".join(map(str, clipped))
-            message = f"Some of the provided axes (AxisSet{{{shown}}}) are out of bounds (input rank: {data.shape.rank})."
-            findings.append(_value_error(1, f"axes {list(axes.value)} are out of range for rank {data.shape.rank}", message))
+            rank = data.shape.rank
+            message = (
+                f"Some of the provided axes (AxisSet{{{shown}}}) are out of bounds (input rank: {rank})."
+            )
+            findings.append(
+                _value_error(1, f"axes {list(axes.value)} are out of range for rank {rank}", message)
+            )
     return _same_shape(call, findings)
 
 
@@ -809,7 +847,14 @@ def shuffle_channels(call: OpCall) -> OpResult:
         return _same_shape(call, [_rank_error(call, DATA, "not 0", message)])
     normal = _axis(axis, rank)
     if normal is None:
-        return _same_shape(call, [_attribute_error(call, "axis", axis, f"is out of range for rank {rank}", _axis_message(axis, rank))])
+        return _same_shape(
+            call,
+            [
+                _attribute_error(
+                    call, "axis", axis, f"is out of range for rank {rank}", _axis_message(axis, rank)
+                )
+            ],
+        )
     dim = data.shape.dims[normal]
     if dim.is_static and dim.lo % group:
         message = "The channel dimension size has to be a multiple of the groups parameter value."
@@ -839,8 +884,12 @@ def depth_to_space(call: OpCall) -> OpResult:
     data = call.inputs[DATA]
     block = int(call.attribute("block_size"))
     if block <= 0:
-        message = "DepthToSpace: The divisor must not be 0" if block == 0 else "divisor must be greater than 0"
-        return _dynamic(call, [_attribute_error(call, "block_size", block, "is not above 0", message)], data.shape.rank)
+        message = (
+            "DepthToSpace: The divisor must not be 0" if block == 0 else "divisor must be greater than 0"
+        )
+        return _dynamic(
+            call, [_attribute_error(call, "block_size", block, "is not above 0", message)], data.shape.rank
+        )
     problem = _block_rank_problem(call)
     if problem is not None or data.shape.dims is None:
         return _dynamic(call, [problem] if problem else [], data.shape.rank)
@@ -848,7 +897,10 @@ def depth_to_space(call: OpCall) -> OpResult:
     divisor = block ** len(spatial)
     depth = channels.divide_exact(divisor)
     if depth.is_empty:
-        finding = _incompatible(f"channels {channels} are not a multiple of {block}^{len(spatial)}", _multiple_message(channels, divisor))
+        finding = _incompatible(
+            f"channels {channels} are not a multiple of {block}^{len(spatial)}",
+            _multiple_message(channels, divisor),
+        )
         return _dynamic(call, [finding], data.shape.rank)
     shape = PartialShape([batch, depth, *(d * block for d in spatial)])
     return OpResult([Output(shape, data.element_type)])
@@ -860,7 +912,9 @@ def space_to_depth(call: OpCall) -> OpResult:
     block = int(call.attribute("block_size"))
     if block <= 0:
         message = "The block size must be greater than 0" if block == 0 else "divisor must be greater than 0"
-        return _dynamic(call, [_attribute_error(call, "block_size", block, "is not above 0", message)], data.shape.rank)
+        return _dynamic(
+            call, [_attribute_error(call, "block_size", block, "is not above 0", message)], data.shape.rank
+        )
     problem = _block_rank_problem(call)
     if problem is not None or data.shape.dims is None:
         return _dynamic(call, [problem] if problem else [], data.shape.rank)
@@ -869,7 +923,9 @@ def space_to_depth(call: OpCall) -> OpResult:
     for axis, dim in enumerate(spatial, start=2):
         part = dim.divide_exact(block)
         if part.is_empty:
-            finding = _incompatible(f"spatial axis {axis} ({dim}) is not a multiple of {block}", _multiple_message(dim, block))
+            finding = _incompatible(
+                f"spatial axis {axis} ({dim}) is not a multiple of {block}", _multiple_message(dim, block)
+            )
             return _dynamic(call, [finding], data.shape.rank)
         out.append(part)
     shape = PartialShape([batch, channels * block ** len(spatial), *out])

@@ -398,13 +398,15 @@ def _parse_float(spec: AttributeSpec, text: str, where: Location, report: Report
 
 
 def _parse_bool(spec: AttributeSpec, text: str, where: Location, report: Report) -> bool | None:
-    word = text.strip().lower()
+    """OpenVINO's reading of a bool attribute: "true" in any case or "1" is true, any other text
+    false (not stripped: " true" is false); it never rejects one (observed in 2026.4)."""
+    word = text.lower()
     if word in ("true", "1"):
         return True
-    if word in ("false", "0"):
-        return False
-    report(rules.ATTRIBUTE_SYNTAX(where, attribute=spec.name, text=text, reason=f"Cannot parse '{text}'"))
-    return None
+    if word not in ("false", "0"):
+        reason = "OpenVINO reads any text but 'true' (any case) and '1' as false"
+        report(rules.ATTRIBUTE_LENIENT(where, attribute=spec.name, text=text, read="false", reason=reason))
+    return False
 
 
 def _parse_string(spec: AttributeSpec, text: str, where: Location, report: Report) -> str:

@@ -12,6 +12,7 @@ dim off by one is an error on the layer.
 
 from __future__ import annotations
 
+import copy
 import random
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -45,6 +46,7 @@ from .ops_harness import (
     layer_element,
     openvino_reads,
     params,
+    read_back,
 )
 
 SEED = 20261125
@@ -779,6 +781,110 @@ MUTANTS = [
         ),
         attribute=("group", "0"),
     ),
+    Mutant(
+        "reshape_rank_2", lambda: ov1.reshape(_p([2, 3, 4]), _target([4, 6]), False), decoy=np.array([[4, 6]])
+    ),
+    Mutant(
+        "reshape_float",
+        lambda: ov1.reshape(_p([2, 3, 4]), _target([4, 6]), False),
+        decoy=np.array([4, 6], np.float32),
+    ),
+    Mutant("squeeze_rank_2", lambda: ov1.squeeze(_p([1, 2, 1]), _target([0])), decoy=np.array([[0]])),
+    Mutant("unsqueeze_empty", lambda: ov1.unsqueeze(_p([2, 3]), _target([0])), decoy=np.zeros([0], np.int64)),
+    Mutant(
+        "transpose_length", lambda: ov1.transpose(_p([2, 3, 4]), _target([2, 1, 0])), decoy=np.array([1, 0])
+    ),
+    Mutant(
+        "transpose_float",
+        lambda: ov1.transpose(_p([2, 3]), _target([1, 0])),
+        decoy=np.array([1, 0], np.float32),
+    ),
+    Mutant("transpose_matrix", lambda: ov1.transpose(_p([2, 3]), _target([1, 0])), decoy=np.array([[1, 0]])),
+    Mutant(
+        "concat_types",
+        lambda: ov1.concat([_target([[1, 2]]), _const([[3]])], 1),
+        decoy=np.array([[1, 2]], np.int32),
+    ),
+    Mutant("split_vector_axis", lambda: ov1.split(_p([4, 6]), _target(1), 2), decoy=np.array([1])),
+    Mutant("split_float_axis", lambda: ov1.split(_p([4, 6]), _target(1), 2), decoy=np.array(1, np.float32)),
+    Mutant(
+        "vsplit_matrix",
+        lambda: ov1.variadic_split(_p([4, 6]), _const(1), _target([2, 4])),
+        decoy=np.array([[2, 4]]),
+    ),
+    Mutant(
+        "vsplit_axis_matrix",
+        lambda: ov1.variadic_split(_p([4, 6]), _target(1), _const([2, 4])),
+        decoy=np.array([[1]]),
+    ),
+    Mutant(
+        "pad_length",
+        lambda: ov1.pad(_p([2, 3]), _target([1, 1]), _const([0, 0]), "constant"),
+        decoy=np.array([1, 1, 1]),
+    ),
+    Mutant(
+        "pad12_short",
+        lambda: ov12.pad(_p([2, 3]), _const([1, 1]), _target([0, 0]), "constant"),
+        decoy=np.array([0]),
+    ),
+    Mutant(
+        "pad_float",
+        lambda: ov1.pad(_p([2, 3]), _target([1, 1]), _const([0, 0]), "constant"),
+        decoy=np.array([1, 1], np.float32),
+    ),
+    Mutant(
+        "pad_value_vector",
+        lambda: ov1.pad(
+            _p([2, 3]), _const([1, 1]), _const([0, 0]), "constant", _target(np.float32(0), np.float32)
+        ),
+        decoy=np.array([0.0], np.float32),
+    ),
+    Mutant(
+        "pad_value_type",
+        lambda: ov12.pad(
+            _p([2, 3]), _const([1, 1]), _const([0, 0]), "constant", _target(np.float32(0), np.float32)
+        ),
+        decoy=np.array(0, np.int32),
+    ),
+    Mutant(
+        "roll_shift_axes", lambda: ov7.roll(_p([2, 3]), _const([1]), _target([0])), decoy=np.array([0, 1])
+    ),
+    Mutant(
+        "roll_axes_type",
+        lambda: ov7.roll(_p([2, 3]), _const([1]), _target([0])),
+        decoy=np.array([0], np.uint8),
+    ),
+    Mutant(
+        "reverse_mask_length",
+        lambda: _factory("opset1").create(
+            "Reverse", [_p([2, 3]).output(0), _target([True, False], np.bool_).output(0)], {"mode": "mask"}
+        ),
+        decoy=np.array([True, False, True]),
+    ),
+    Mutant(
+        "reverse_scalar",
+        lambda: _factory("opset1").create(
+            "Reverse", [_p([2, 3]).output(0), _target([1]).output(0)], {"mode": "index"}
+        ),
+        decoy=np.array(1),
+    ),
+    Mutant("cumsum_axis_type", lambda: ov3.cumsum(_p([2, 3]), _target(1)), decoy=np.array(1, np.float32)),
+    Mutant(
+        "d2s_block_5",
+        lambda: ov1.depth_to_space(_p([1, 8, 2, 3]), "blocks_first", 2),
+        attribute=("block_size", "5"),
+    ),
+    Mutant(
+        "s2d_zero",
+        lambda: ov1.space_to_depth(_p([1, 2, 4, 6]), "depth_first", 2),
+        attribute=("block_size", "0"),
+    ),
+    # OpenVINO reads a bool it cannot read as false: special_zero="yes" makes [2, 0] a count of 0
+    Mutant(
+        "reshape_special_zero_text",
+        lambda: ov1.reshape(_p([2, 3]), _const([2, 0]), True),
+        attribute=("special_zero", "yes"),
+    ),
 ]
 STATS["layout mutants (tests/differential/test_layout.py)"] = len(MUTANTS)
 
@@ -788,7 +894,7 @@ def _save_mutant_source(mutant: Mutant, xml: Path) -> None:
     node.set_friendly_name(mutant.mid)
     results = [ov1.result(node.output(i)) for i in range(node.get_output_size())]
     if mutant.decoy is not None:
-        decoy = ov1.constant(mutant.decoy)
+        decoy = _const(mutant.decoy, mutant.decoy.dtype)
         decoy.set_friendly_name("ly_decoy")
         results.append(ov1.result(ov1.convert(decoy, np.float32)))
     parameters = _parameters_of([r.input_value(0).get_node() for r in results])
@@ -801,11 +907,28 @@ def _edit(mutant: Mutant) -> Callable[[Any], None]:
             name, text = mutant.attribute
             layer_element(tree, mutant.mid).find("data").set(name, text)
         if mutant.decoy is not None:
-            target = layer_element(tree, "ly_target").find("data")
-            decoy = layer_element(tree, "ly_decoy").find("data")
-            target.set("offset", decoy.get("offset"))
+            _take_decoy(tree)
 
     return edit
+
+
+def _take_decoy(tree: Any) -> None:
+    """The target Const becomes the decoy's tensor: its bytes, type and shape, on both ends of
+    its edges (so the file's ports agree with what OpenVINO reads)."""
+    target, decoy = layer_element(tree, "ly_target"), layer_element(tree, "ly_decoy")
+    for attribute in ("element_type", "shape", "offset", "size"):
+        target.find("data").set(attribute, decoy.find("data").get(attribute))
+    source_port = decoy.find("output/port")
+    ports = [target.find("output/port")]
+    for edge in tree.xpath(f"//edge[@from-layer='{target.get('id')}']"):
+        (consumer,) = tree.xpath(f"//layer[@id='{edge.get('to-layer')}']")
+        ports += [p for p in consumer.findall("input/port") if p.get("id") == edge.get("to-port")]
+    for port in ports:
+        for dim in port.findall("dim"):
+            port.remove(dim)
+        for dim in source_port.findall("dim"):
+            port.append(copy.deepcopy(dim))
+        port.set("precision", source_port.get("precision"))
 
 
 @pytest.mark.parametrize("mutant", MUTANTS, ids=[m.mid for m in MUTANTS])
@@ -817,4 +940,23 @@ def test_a_mutant_openvino_rejects_is_an_error_on_that_layer(tmp_path: Path, mut
     apply_mutant(source, target, _edit(mutant))
     assert openvino_reads(target) is not None, "OpenVINO rejects the mutant"
     report = irshape.check_file(target)
-    assert errors_on(report, mutant.mid), [d.message for d in report.diagnostics]
+    own = [d for d in errors_on(report, mutant.mid) if d.code.startswith(("IRS1", "IRS2"))]
+    assert own, [f"{d.code} {d.message}" for d in report.diagnostics]
+
+
+def test_a_bool_openvino_reads_as_false_is_a_warning_and_read_as_false(tmp_path: Path) -> None:
+    """allow_axis_skip="maybe" is no error: OpenVINO reads false, so [?,2,1] squeezes to [2,1]."""
+    mutant = Mutant("ly_skip", lambda: ov15.squeeze(_data(_ps("?,2,1")), _const([0]), True))
+    source, target = tmp_path / "source.xml", tmp_path / "maybe.xml"
+    _save_mutant_source(mutant, source)
+    apply_mutant(
+        source,
+        target,
+        lambda tree: layer_element(tree, "ly_skip").find("data").set("allow_axis_skip", "maybe"),
+    )
+    expected = read_back(target)["ly_skip"]
+    report = irshape.check_file(target)
+    (layer,) = [layer for layer in report.layers if layer.name == "ly_skip"]
+    assert [str(s) for s in layer.outputs] == [shape for shape, _ in expected] == ["[2,1]"]
+    assert not errors_on(report, "ly_skip")
+    assert [d.code for d in report.diagnostics if d.layer_name == "ly_skip"] == ["IRS105"]

@@ -124,4 +124,6 @@ def test_depth_to_space_divides_channels_by_block_to_the_spatial_rank() -> None:
     result = _call("DepthToSpace-1", [_t("1,5..16,2..3,3")], block_size=2, mode="depth_first")
     assert str(result.shape) == "[1,2..4,4..6,6]"
     refused = _call("DepthToSpace-1", [_t("1,9,2,2,2")], block_size=3, mode="depth_first")
-    assert refused.findings[0].args["ov_message"] == "Dimension value: [ 9, 9] must be a multiple of divisor: 27"
+    assert (
+        refused.findings[0].args["ov_message"] == "Dimension value: [ 9, 9] must be a multiple of divisor: 27"
+    )

@@ -420,24 +420,22 @@ def transpose(call: OpCall) -> OpResult:
     if order.value is None:
         return _dynamic(call, _unknown(call, 1, "the order of the axes is unknown"), rank)
     permutation = list(order.value) or ([] if rank is None else list(range(rank - 1, -1, -1)))
+    if rank is None:  # OpenVINO checks no order against a dynamic rank: [0, 0] gives [?,?]
+        return _dynamic(call, [], len(permutation))
     if not _valid_permutation(permutation, rank):
         shown = ", ".join(str(p % 2**64) for p in permutation)
         message = f"Permutation AxisVector{{{shown}}} is not valid for input shape {data.shape}"
         problem = f"input_order {list(order.value)} is not a permutation of the data's axes"
         return _dynamic(call, [_value_error(1, problem, message)], rank)
-    if data.shape.dims is None:
-        return _dynamic(call, [], len(permutation))
+    assert data.shape.dims is not None
     shape = PartialShape(data.shape.dims[p] for p in permutation)
     array = _array(data)
     value = None if array is None else tuple(array.transpose(permutation).reshape(-1))
     return OpResult([_with_value(shape, data.element_type, value)])
 
 
-def _valid_permutation(permutation: list[int], rank: int | None) -> bool:
-    size = len(permutation)
-    if any(p < 0 or p >= size or (rank is not None and p >= rank) for p in permutation):
-        return False
-    return sorted(permutation) == list(range(size)) and (rank is None or size == rank)
+def _valid_permutation(permutation: list[int], rank: int) -> bool:
+    return sorted(permutation) == list(range(rank))
 
 
 # --- Concat -------------------------------------------------------------------------------

@@ -488,6 +488,7 @@ EDGE: list[tuple[str, Build]] = [
     ("Transpose-1", lambda: ov1.transpose(_data(_ps("2,3,4")), _const([], np.int64))),
     ("Transpose-1", lambda: ov1.transpose(_data(_ps(None)), _const([], np.int64))),
     ("Transpose-1", lambda: ov1.transpose(_data(_ps(None)), _const([1, 0]))),
+    ("Transpose-1", lambda: ov1.transpose(_data(_ps(None)), _const([1, 1, -1]))),
     ("Transpose-1", lambda: ov1.transpose(_data(_ps(None)), ov1.parameter([2], np.int64))),
     ("Transpose-1", lambda: ov1.transpose(_data(_ps("2,3,4")), ov1.parameter(_ps("?"), np.int64))),
     # Concat: intervals intersect off the axis, a dynamic rank adds ? on it

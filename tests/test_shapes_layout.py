@@ -127,3 +127,10 @@ def test_depth_to_space_divides_channels_by_block_to_the_spatial_rank() -> None:
     assert (
         refused.findings[0].args["ov_message"] == "Dimension value: [ 9, 9] must be a multiple of divisor: 27"
     )
+
+
+def test_the_arithmetic_behind_a_dim_is_kept_for_the_declared_dim_message() -> None:
+    assert _call("Reshape-1", [_t("2,3,4"), _i64(4, -1)]).outputs[0].formulas == ["", "24 / 4"]
+    assert _call("Concat-1", [_t("2,3"), _t("2,4")], axis=1).outputs[0].formulas == ["", "3 + 4"]
+    padded = _call("Pad-1", [_t("2,3"), _i64(0, 1), _i64(0, 2)], pad_mode="constant")
+    assert padded.outputs[0].formulas == ["", "3 + 1 + 2"]

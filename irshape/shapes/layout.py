@@ -123,6 +123,11 @@ def _with_value(shape: PartialShape, element_type: str | None, value: tuple[int,
     return Output(shape, element_type, value=_kept(value) if keep else None)
 
 
+def _formulas(rank: int, axis: int, text: str) -> list[str]:
+    """The arithmetic behind one axis, for IRS301's message ("" on the other axes)."""
+    return [text if i == axis else "" for i in range(rank)]
+
+
 def _array(tensor: Tensor) -> np.ndarray | None:
     """A tensor's known value in its static shape."""
     if tensor.value is None or tensor.shape.lengths is None:
@@ -259,7 +264,11 @@ def _reshape_known(call: OpCall, pattern: tuple[int, ...], special_zero: bool) -
     product = _Product()
     dims = _reshape_dims(data.shape, pattern, special_zero, minus_one, product)
     if isinstance(dims, str):
-        problem = f"target_shape {list(pattern)} copies an axis (0) beyond the data's rank {data.shape.rank}"
+        index = next(i for i, v in enumerate(pattern) if v == 0 and i >= (data.shape.rank or 0))
+        problem = (
+            f"target_shape {list(pattern)} has a 0 at index {index} (special_zero: copy that data axis), "
+            f"but the data {data.shape} has rank {data.shape.rank}"
+        )
         return _dynamic(call, [_value_error(1, problem, dims)], len(pattern))
     product.calculate()
     if minus_one is not None:
@@ -273,11 +282,17 @@ def _reshape_known(call: OpCall, pattern: tuple[int, ...], special_zero: bool) -
         compatible = (special_zero and 0 in pattern) or minus_one is not None
         if not compatible and product.in_static != product.out_static:
             message = f"Requested output shape {shape} is incompatible with input shape"
-            counts = f"{_static_count(shape)} elements, the data {data.shape} {_static_count(data.shape)}"
+            counts = f"{_static_count(shape)} elements, the data {data.shape} has {_static_count(data.shape)}"
             return _dynamic(
                 call, [_incompatible(f"target_shape {list(pattern)} has {counts}", message)], len(pattern)
             )
-    return OpResult([_with_value(shape, data.element_type, data.value)])
+    output = _with_value(shape, data.element_type, data.value)
+    if minus_one is not None and data.shape.lengths is not None:
+        others = [d for i, d in enumerate(dims) if i != minus_one]
+        if all(d.is_static for d in others):
+            total = f"{math.prod(data.shape.lengths)} / {math.prod(d.lo for d in others)}"
+            output.formulas = _formulas(len(dims), minus_one, total)
+    return OpResult([output])
 
 
 def _minus_one_problem(product: _Product, dim: Dim) -> tuple[str, str] | None:
@@ -480,7 +495,10 @@ def concat(call: OpCall) -> OpResult:
         return OpResult([Output(PartialShape(None), element_type)])
     merged[where] = total
     shape = PartialShape(merged)
-    return OpResult([_with_value(shape, element_type, _concat_value(call, where))])
+    output = _with_value(shape, element_type, _concat_value(call, where))
+    parts = [str(t.shape[where]) if t.shape.dims is not None else "?" for t in call.inputs]
+    output.formulas = _formulas(len(merged), where, " + ".join(parts))
+    return OpResult([output])
 
 
 def _merged_type(call: OpCall) -> tuple[str | None, list[Finding]]:
@@ -582,7 +600,10 @@ def split(call: OpCall) -> OpResult:
         )
     part = _replaced(data.shape, axis, dim.floor_div(count))
     values = _split_values(data, axis, [dim.lo // count] * count) if dim.is_static else [None] * count
-    return OpResult([_with_value(part, data.element_type, v) for v in values], findings)
+    outputs = [_with_value(part, data.element_type, v) for v in values]
+    for output in outputs:
+        output.formulas = _formulas(len(data.shape.dims), axis, f"{dim} / {count}")
+    return OpResult(outputs, findings)
 
 
 def variadic_split(call: OpCall) -> OpResult:
@@ -706,6 +727,10 @@ def pad(call: OpCall) -> OpResult:
             problem = f"{name} has {len(value)} values for data of rank {rank}"
             return _dynamic(call, [_value_error(port, problem, message)], rank)
     dims: list[Dim] = []
+    formulas = [
+        f"{dim} + {b} + {e}" if b or e else ""
+        for dim, b, e in zip(data.shape.dims, begin.value, end.value, strict=True)
+    ]
     for dim, b, e in zip(data.shape.dims, begin.value, end.value, strict=True):
         refusal = _pad_mode_problem(mode, dim, b, e) if dim.is_static else None
         if refusal is not None:
@@ -713,7 +738,7 @@ def pad(call: OpCall) -> OpResult:
                 call, [_value_error(1, f"{mode} padding of a dim of {dim} by {b}, {e}", refusal)], rank
             )
         dims.append(_padded(dim, b, e))
-    return OpResult([Output(PartialShape(dims), data.element_type)])
+    return OpResult([Output(PartialShape(dims), data.element_type, formulas)])
 
 
 def _padded(dim: Dim, begin: int, end: int) -> Dim:

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
+
 from irshape.dims import DYNAMIC, Dim, PartialShape, parse_partial_shape
 from irshape.ops.interface import OpCall, OpResult, Tensor
 from irshape.ops.schema import ParsedAttributes, load_declaration
@@ -134,3 +136,22 @@ def test_the_arithmetic_behind_a_dim_is_kept_for_the_declared_dim_message() -> N
     assert _call("Concat-1", [_t("2,3"), _t("2,4")], axis=1).outputs[0].formulas == ["", "3 + 4"]
     padded = _call("Pad-1", [_t("2,3"), _i64(0, 1), _i64(0, 2)], pad_mode="constant")
     assert padded.outputs[0].formulas == ["", "3 + 1 + 2"]
+
+
+def _tensor(array: np.ndarray) -> Tensor:
+    return Tensor(PartialShape(array.shape), "i64", tuple(int(v) for v in array.reshape(-1)))
+
+
+def test_values_move_as_numpy_moves_them() -> None:
+    a = np.arange(24).reshape(2, 3, 4)
+    b = np.arange(100, 108).reshape(2, 1, 4)
+    empty = np.zeros((2, 0, 4), dtype=np.int64)
+    joined = _call("Concat-1", [_tensor(a), _tensor(b), _tensor(empty)], axis=1)
+    assert joined.outputs[0].value == tuple(np.concatenate([a, b, empty], axis=1).reshape(-1))
+    for order in ([2, 0, 1], [1, 2, 0], [0, 2, 1]):
+        moved = _call("Transpose-1", [_tensor(a), _i64(*order)])
+        assert moved.outputs[0].value == tuple(a.transpose(order).reshape(-1))
+    axis = Tensor(PartialShape([]), "i64", (2,))
+    parts = _call("VariadicSplit-1", [_tensor(a), axis, _i64(1, 0, 3)])
+    expected = np.split(a, [1, 1], axis=2)
+    assert [o.value for o in parts.outputs] == [tuple(e.reshape(-1)) for e in expected]

@@ -13,10 +13,9 @@ the output is what OpenVINO infers without it, and IRS306 says so once for the l
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Sequence
-
-import numpy as np
 
 from irshape import rules
 from irshape.dims import DYNAMIC, EMPTY, INF, Dim, PartialShape
@@ -128,13 +127,28 @@ def _formulas(rank: int, axis: int, text: str) -> list[str]:
     return [text if i == axis else "" for i in range(rank)]
 
 
-def _array(tensor: Tensor) -> np.ndarray | None:
-    """A tensor's known value in its static shape."""
-    if tensor.value is None or tensor.shape.lengths is None:
+def _known(tensor: Tensor) -> tuple[tuple[int, ...], tuple[int, ...]] | None:
+    """A tensor's value and static shape, when both are known and agree (pure Python: numpy
+    would cost a quarter of a second of every check's start-up)."""
+    lengths = tensor.shape.lengths
+    if tensor.value is None or lengths is None or math.prod(lengths) != len(tensor.value):
         return None
-    if math.prod(tensor.shape.lengths) != len(tensor.value):
-        return None
-    return np.array(tensor.value, dtype=object).reshape(tensor.shape.lengths)
+    return tensor.value, lengths
+
+
+def _chunks(value: Sequence[int], lengths: Sequence[int], axis: int) -> list[Sequence[int]]:
+    """The value cut into the runs that lie along ``axis`` and after it, outermost first."""
+    size = math.prod(lengths[axis:])
+    return [value[i * size : (i + 1) * size] for i in range(math.prod(lengths[:axis]))]
+
+
+def _transposed(value: Sequence[int], lengths: Sequence[int], order: Sequence[int]) -> tuple[int, ...]:
+    strides = [math.prod(lengths[i + 1 :]) for i in range(len(lengths))]
+    moved = [strides[axis] for axis in order]
+    ranges = [range(lengths[axis]) for axis in order]
+    return tuple(
+        value[sum(i * s for i, s in zip(index, moved, strict=True))] for index in itertools.product(*ranges)
+    )
 
 
 # --- Reshape ------------------------------------------------------------------------------
@@ -444,8 +458,8 @@ def transpose(call: OpCall) -> OpResult:
         return _dynamic(call, [_value_error(1, problem, message)], rank)
     assert data.shape.dims is not None
     shape = PartialShape(data.shape.dims[p] for p in permutation)
-    array = _array(data)
-    value = None if array is None else tuple(array.transpose(permutation).reshape(-1))
+    known = _known(data)
+    value = None if known is None else _transposed(known[0], known[1], permutation)
     return OpResult([_with_value(shape, data.element_type, value)])
 
 
@@ -517,11 +531,11 @@ def _merge_dims(a: list[Dim], b: list[Dim]) -> list[Dim] | None:
 
 
 def _concat_value(call: OpCall, axis: int) -> tuple[int, ...] | None:
-    arrays = [_array(t) for t in call.inputs]
-    if any(a is None for a in arrays):
+    known = [_known(t) for t in call.inputs]
+    if any(k is None for k in known):
         return None
-    joined = np.concatenate([a for a in arrays if a is not None], axis=axis)
-    return tuple(joined.reshape(-1))
+    runs = [_chunks(value, lengths, axis) for value, lengths in filter(None, known)]
+    return tuple(v for outer in zip(*runs, strict=True) for run in outer for v in run)
 
 
 # --- Split, VariadicSplit -----------------------------------------------------------------
@@ -557,11 +571,18 @@ def _replaced(shape: PartialShape, axis: int, dim: Dim) -> PartialShape:
 
 
 def _split_values(data: Tensor, axis: int, sizes: list[int]) -> list[tuple[int, ...] | None]:
-    array = _array(data)
-    if array is None:
+    known = _known(data)
+    if known is None:
         return [None] * len(sizes)
-    bounds = np.cumsum(sizes)[:-1]
-    return [tuple(part.reshape(-1)) for part in np.split(array, bounds, axis=axis)]
+    value, lengths = known
+    inner = math.prod(lengths[axis + 1 :])
+    parts: list[list[int]] = [[] for _ in sizes]
+    for run in _chunks(value, lengths, axis):
+        start = 0
+        for part, size in zip(parts, sizes, strict=True):
+            part.extend(run[start : start + size * inner])
+            start += size * inner
+    return [tuple(part) for part in parts]
 
 
 def split(call: OpCall) -> OpResult:

@@ -255,7 +255,7 @@ def _reshape_dims(
 def reshape(call: OpCall) -> OpResult:
     """Reshape-1 (``reshape_shape_inference.hpp``)."""
     target = call.inputs[1]
-    if not _integral(target.element_type) or target.element_type == "boolean":
+    if not _integral(target.element_type):
         problem = f"target_shape has element type {target.element_type}, not an integer type"
         return _dynamic(call, [_type_error(1, problem, "PartialShape pattern must be an integral number.")])
     rank = target.shape.rank
@@ -434,7 +434,7 @@ def unsqueeze(call: OpCall) -> OpResult:
 def transpose(call: OpCall) -> OpResult:
     """Transpose-1 (``transpose_shape_inference.hpp``): an empty order reverses the axes."""
     data, order = call.inputs[DATA], call.inputs[1]
-    if not _integral(order.element_type) or order.element_type == "boolean":
+    if not _integral(order.element_type):
         problem = f"input_order has element type {order.element_type}, not an integer type"
         message = "Input order must have an integral number element type."
         return _dynamic(call, [_type_error(1, problem, message)])
@@ -589,7 +589,7 @@ def split(call: OpCall) -> OpResult:
     """Split-1: ``num_splits`` equal parts along the axis input's axis."""
     data, axis_input = call.inputs[DATA], call.inputs[1]
     findings: list[Finding] = []
-    if not _integral(axis_input.element_type) or axis_input.element_type == "boolean":
+    if not _integral(axis_input.element_type):
         message = f"Element type of 'axis' input must be integer. Got: {axis_input.element_type}"
         findings.append(_type_error(1, f"axis has element type {axis_input.element_type}", message))
     if axis_input.shape.rank is not None and axis_input.shape.rank != 0:
@@ -697,29 +697,30 @@ def _pad_input_problems(call: OpCall, mode: str) -> list[Finding]:
     findings: list[Finding] = []
     for port, name in ((1, "pads_begin"), (2, "pads_end")):
         tensor = call.inputs[port]
-        if not _integral(tensor.element_type) or tensor.element_type == "boolean":
+        if not _integral(tensor.element_type):
             message = f"{name} must be an integral number, but is: {tensor.element_type})."
             findings.append(_type_error(port, f"{name} has element type {tensor.element_type}", message))
     if mode == "constant" and len(call.inputs) > 3:
-        value = call.inputs[3]
-        if value.shape.rank not in (None, 0):
-            findings.append(
-                _rank_error(call, 3, "not a scalar", "Argument for padding value is not a scalar.")
-            )
-        elif (
-            None not in (data.element_type, value.element_type)
-            and "dynamic" not in (data.element_type, value.element_type)
-            and data.element_type != value.element_type
-        ):
-            message = (
-                f"Argument element types do not match (input arg element type: {data.element_type}, "
-                f"arg_pad element type: {value.element_type})."
-            )
-            findings.append(_type_error(3, "pad_value's element type is not the data's", message))
+        findings += _pad_value_problems(call, data, call.inputs[3])
     for port, name in ((1, "pads_begin"), (2, "pads_end")):
         rank = call.inputs[port].shape.rank
         if rank not in (None, 1):
             findings.append(_rank_error(call, port, "not 1", f"Argument for {name} is not 1D."))
+    return findings
+
+
+def _pad_value_problems(call: OpCall, data: Tensor, value: Tensor) -> list[Finding]:
+    """pad_value, read in constant mode only: the data's element type, then a scalar."""
+    findings: list[Finding] = []
+    types = (data.element_type, value.element_type)
+    if None not in types and "dynamic" not in types and types[0] != types[1]:
+        message = (
+            f"Argument element types do not match (input arg element type: {data.element_type}, "
+            f"arg_pad element type: {value.element_type})."
+        )
+        findings.append(_type_error(3, "pad_value's element type is not the data's", message))
+    if value.shape.rank not in (None, 0):
+        findings.append(_rank_error(call, 3, "not a scalar", "Argument for padding value is not a scalar."))
     return findings
 
 
@@ -849,7 +850,7 @@ def reverse(call: OpCall) -> OpResult:
             )
             findings.append(_incompatible(f"axes {axes.shape} in mask mode for data of rank {rank}", message))
         return _same_shape(call, findings)
-    if not _integral(axes.element_type) or axes.element_type == "boolean":
+    if not _integral(axes.element_type):
         message = "In 'index' mode the second input must contain integer values."
         findings.append(_type_error(1, f"axes has element type {axes.element_type}", message))
     elif data.shape.rank is not None and axes.value is not None:

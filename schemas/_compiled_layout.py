@@ -33,7 +33,7 @@ SCHEMAS = {
         "spec": "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/movement/depth-to-space-1.html",
         "inputs": [{"name": "data"}],
         "attributes": {
-            "block_size": {"type": "int", "default": 1},
+            "block_size": {"type": "int", "default": 0},
             "mode": {"type": "enum", "default": "blocks_first", "values": ["blocks_first", "depth_first"]},
         },
     },
@@ -125,7 +125,7 @@ SCHEMAS = {
         "spec": "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/movement/space-to-depth-1.html",
         "inputs": [{"name": "data"}],
         "attributes": {
-            "block_size": {"type": "int", "default": 1},
+            "block_size": {"type": "int", "default": 0},
             "mode": {"type": "enum", "default": "blocks_first", "values": ["blocks_first", "depth_first"]},
         },
     },
@@ -137,7 +137,7 @@ SCHEMAS = {
         "spec": "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/movement/split-1.html",
         "value_inputs": [1],
         "inputs": [{"name": "data"}, {"name": "axis"}],
-        "attributes": {"num_splits": {"type": "int", "default": 1}},
+        "attributes": {"num_splits": {"type": "int", "default": 0}},
     },
     "Squeeze-1.toml": {
         "op": "Squeeze",

@@ -63,7 +63,9 @@ def _incompatible(problem: str, ov_message: str) -> Finding:
 
 
 def _attribute_error(call: OpCall, name: str, value: object, problem: str, ov_message: str) -> Finding:
-    args = {"attribute": name, "value": str(value), "op": call.schema.name, "problem": problem}
+    """IRS112; a missing attribute is named as such, with the default OpenVINO reads."""
+    text = call.attributes.texts.get(name, f"(missing: OpenVINO reads {value})")
+    args = {"attribute": name, "value": text, "op": call.schema.name, "problem": problem}
     return Finding(rules.ATTRIBUTE_VALUE, {**args, "ov_message": ov_message}, AT_DATA)
 
 

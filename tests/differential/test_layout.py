@@ -624,7 +624,9 @@ class Mutant:
 
     mid: str
     build: Callable[[], ov.Node]
-    attribute: tuple[str, str] | None = None  # <data> attribute of the layer, its new text
+    attribute: tuple[str, str | None] | None = (
+        None  # <data> attribute of the layer, its new text (None: removed)
+    )
     decoy: Any = None  # a numpy array of the target Const's type and shape
 
 
@@ -880,6 +882,18 @@ MUTANTS = [
         lambda: ov1.space_to_depth(_p([1, 2, 4, 6]), "depth_first", 2),
         attribute=("block_size", "0"),
     ),
+    # a missing num_splits or block_size is 0 to OpenVINO
+    Mutant("split_missing", lambda: ov1.split(_p([4, 6]), _const(1), 2), attribute=("num_splits", None)),
+    Mutant(
+        "d2s_missing",
+        lambda: ov1.depth_to_space(_p([1, 8, 2, 3]), "blocks_first", 2),
+        attribute=("block_size", None),
+    ),
+    Mutant(
+        "s2d_missing",
+        lambda: ov1.space_to_depth(_p([1, 2, 4, 6]), "depth_first", 2),
+        attribute=("block_size", None),
+    ),
     # OpenVINO reads a bool it cannot read as false: special_zero="yes" makes [2, 0] a count of 0
     Mutant(
         "reshape_special_zero_text",
@@ -906,7 +920,11 @@ def _edit(mutant: Mutant) -> Callable[[Any], None]:
     def edit(tree: Any) -> None:
         if mutant.attribute is not None:
             name, text = mutant.attribute
-            layer_element(tree, mutant.mid).find("data").set(name, text)
+            data = layer_element(tree, mutant.mid).find("data")
+            if text is None:
+                del data.attrib[name]
+            else:
+                data.set(name, text)
         if mutant.decoy is not None:
             _take_decoy(tree)
 

@@ -47,6 +47,7 @@ from .ops_harness import (
     openvino_reads,
     params,
     read_back,
+    save_batch,
 )
 
 SEED = 20261125
@@ -979,3 +980,29 @@ def test_a_bool_openvino_reads_as_false_is_a_warning_and_read_as_false(tmp_path:
     assert [str(s) for s in layer.outputs] == [shape for shape, _ in expected] == ["[2,1]"]
     assert not errors_on(report, "ly_skip")
     assert [d.code for d in report.diagnostics if d.layer_name == "ly_skip"] == ["IRS105"]
+
+
+def test_an_unknown_value_that_decides_the_shape_is_said_once_on_that_layer(tmp_path: Path) -> None:
+    """A Parameter target, and a Concat of a Const and a Parameter as target: OpenVINO gives
+    [?,?] for both; irshape says once on each Reshape (IRS306, info) that the value is unknown."""
+
+    def target() -> ov.Node:
+        return ov1.concat([_const([-1]), ov1.parameter([1], np.int64)], 0)
+
+    cases = [
+        OpCase(
+            "ly_param_target",
+            "Reshape-1",
+            lambda: ov1.reshape(_data(_ps("2,3")), ov1.parameter([2], np.int64), False),
+        ),
+        OpCase("ly_concat_target", "Reshape-1", lambda: ov1.reshape(_data(_ps("2,3")), target(), False)),
+    ]
+    xml = tmp_path / "unknown.xml"
+    save_batch(cases, xml)
+    expected = read_back(xml)
+    report = irshape.check_file(xml)
+    for case in cases:
+        (layer,) = [layer for layer in report.layers if layer.name == case.cid]
+        assert [str(s) for s in layer.outputs] == [shape for shape, _ in expected[case.cid]] == ["[?,?]"]
+        said = [d for d in report.diagnostics if d.layer_name == case.cid]
+        assert [(d.code, d.severity.value) for d in said] == [("IRS306", "info")], [d.message for d in said]

@@ -418,6 +418,15 @@ def _chains(draw: Draw) -> list[tuple[str, Build]]:
             return ov1.reshape(_data(shape), first, False)
 
         chains.append(("Reshape-1", via_split))
+    for size in (7, 9, 12):
+
+        def backprop(size: int = size) -> ov.Node:
+            """A consumer in another family: output_shape from a Concat and an Unsqueeze."""
+            spatial = ov1.concat([ov1.unsqueeze(_const(size), _const(0)), _const([size + 1])], 0)
+            kernel = ov1.constant(np.ones((3, 2, 3, 3), np.float32))
+            return ov1.convolution_backprop_data(_data(_ps("1,3,4,5")), kernel, [2, 2], output_shape=spatial)
+
+        chains.append(("ConvolutionBackpropData-1", backprop))
     return chains
 
 

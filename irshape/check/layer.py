@@ -9,6 +9,7 @@ blocks): one memo for every op.
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable
 from typing import Any
 
@@ -74,7 +75,7 @@ def _check_op(
     parsed = validate_attributes(schema, layer.data, where.at_line(layer.data_line), report)
     lo, hi = schema.input_counts
     if not lo <= len(inputs) <= hi:
-        expected_count = str(lo) if lo == hi else f"{lo} or {hi}"
+        expected_count = str(lo) if lo == hi else f"{lo} or {hi}" if hi < sys.maxsize else f"at least {lo}"
         report(rules.INPUT_COUNT(where, op=schema.name, expected_count=expected_count, count=len(inputs)))
         if len(inputs) < lo:
             return None

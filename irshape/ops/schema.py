@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import functools
 import re
+import sys
 from collections.abc import Callable
 from typing import Any
 
@@ -74,12 +75,13 @@ class AttributeSpec(FrozenRecord):
 
 
 class InputSpec(FrozenRecord):
-    __slots__ = ("element_types", "layout", "name", "optional", "ranks")
+    __slots__ = ("element_types", "layout", "name", "optional", "ranks", "variadic")
     name: str
     layout: str
     ranks: tuple[int, ...] | None
     optional: bool
     element_types: str | None
+    variadic: bool  # the last input only: repeated any number of times (Concat's inputs)
 
     def __init__(
         self,
@@ -88,12 +90,14 @@ class InputSpec(FrozenRecord):
         ranks: tuple[int, ...] | None = None,
         optional: bool = False,
         element_types: str | None = None,
+        variadic: bool = False,
     ) -> None:
         set_field(self, "name", name)
         set_field(self, "layout", layout)
         set_field(self, "ranks", ranks)
         set_field(self, "optional", optional)
         set_field(self, "element_types", element_types)
+        set_field(self, "variadic", variadic)
 
 
 class OutputSpec(FrozenRecord):
@@ -186,6 +190,8 @@ class OpSchema(FrozenRecord):
     @property
     def input_counts(self) -> tuple[int, int]:
         required = sum(1 for i in self.inputs if not i.optional)
+        if self.inputs and self.inputs[-1].variadic:
+            return required, sys.maxsize
         return required, len(self.inputs)
 
     @property
@@ -217,6 +223,7 @@ def _load(raw: dict[str, Any]) -> OpSchema:
             ranks=tuple(spec["ranks"]) if "ranks" in spec else None,
             optional=spec.get("optional", False),
             element_types=spec.get("element_types"),
+            variadic=spec.get("variadic", False),
         )
         for spec in raw.get("inputs", ())
     )

@@ -100,7 +100,13 @@ class _Op:
         value = self.call.attributes.texts.get(name, str(self.attribute(name)))
         op = self.call.schema.name
         return self.reject(
-            rules.ATTRIBUTE_VALUE, AT_DATA, attribute=name, value=value, op=op, problem=problem, ov_message=ov_message
+            rules.ATTRIBUTE_VALUE,
+            AT_DATA,
+            attribute=name,
+            value=value,
+            op=op,
+            problem=problem,
+            ov_message=ov_message,
         )
 
     def require_integral(self, port: int, ov_message: str) -> None:
@@ -214,8 +220,9 @@ def gather(op: _Op) -> list[Output]:
     """Gather-1/7/8: data[:batch_dims] + data[batch_dims:axis] + indices[batch_dims:] +
     data[axis+1:] (``gather_shape_inference.hpp``)."""
     data, indices, axis_shape = op.shape(0), op.shape(1), op.shape(2)
-    op.require_integral(GATHER_INDICES, "Indices element type must be of an integral number type.")
-    op.require_integral(GATHER_AXIS, "Axis element type must be of an integral number type.")
+    if op.version >= 7:  # Gather-1 takes indices and axis of any element type
+        op.require_integral(GATHER_INDICES, "Indices element type must be of an integral number type.")
+        op.require_integral(GATHER_AXIS, "Axis element type must be of an integral number type.")
     if axis_shape.is_static and not (axis_shape.rank == 0 or axis_shape.lengths == (1,)):
         raise op.bad_rank(
             GATHER_AXIS,
@@ -226,7 +233,9 @@ def gather(op: _Op) -> list[Output]:
     if batch_dims < 0 and indices.rank is not None:
         batch_dims += indices.rank
         if batch_dims < 0:
-            raise op.bad_attribute("batch_dims", "is below -rank(indices)", "Accessing out-of-range dimension")
+            raise op.bad_attribute(
+                "batch_dims", "is below -rank(indices)", "Accessing out-of-range dimension"
+            )
     axis = _gather_axis(op, data, batch_dims)
     if indices.rank is not None and batch_dims >= 0 and batch_dims > indices.rank:
         message = (
@@ -267,7 +276,11 @@ def _gather_shape(
     out: list[Dim] = [DYNAMIC] * max(out_rank, 0)
     for i in range(batch_dims):
         if i >= len(data.dims):
-            raise op.bad_rank(GATHER_DATA, f"expected more than batch_dims = {batch_dims}", "Accessing out-of-range dimension")
+            raise op.bad_rank(
+                GATHER_DATA,
+                f"expected more than batch_dims = {batch_dims}",
+                "Accessing out-of-range dimension",
+            )
         merged = data[i] & indices[i]
         if merged.is_empty:
             message = (
@@ -346,13 +359,19 @@ def gather_nd(op: _Op) -> list[Output]:
     element_type = op.element_type(0)
     index_type = op.element_type(1)
     if index_type is not None and index_type not in INTEGRAL:
-        raise op.bad_type(1, "an integer type is required", f"The indices type is expected to be an integer type. Got: {index_type}")
+        raise op.bad_type(
+            1,
+            "an integer type is required",
+            f"The indices type is expected to be an integer type. Got: {index_type}",
+        )
     batch_dims = int(op.attribute("batch_dims"))
     for port, shape, what in ((0, data, "data"), (1, indices, "indices")):
         if shape.rank is None:
             continue
         if shape.rank == 0:
-            raise op.bad_rank(port, "expected rank 1 or more", f"{what.capitalize()} rank must be at least 1.")
+            raise op.bad_rank(
+                port, "expected rank 1 or more", f"{what.capitalize()} rank must be at least 1."
+            )
         if shape.rank <= batch_dims:
             message = f"Number of batch dimensions must not exceed a rank of {what}."
             raise op.bad_rank(port, f"expected a rank above batch_dims = {batch_dims}", message)
@@ -363,7 +382,9 @@ def gather_nd(op: _Op) -> list[Output]:
         message = (
             "Length of a tuple with indices must not exceed a rank of data tensor excluding batch dimensions."
         )
-        raise op.bad_shapes(f"index tuples of length {tuple_length} address more axes than data {data} has", message)
+        raise op.bad_shapes(
+            f"index tuples of length {tuple_length} address more axes than data {data} has", message
+        )
     out: list[Dim] = []
     for i in range(batch_dims):
         merged = data[i] & indices[i]
@@ -398,13 +419,7 @@ def scatter_update(op: _Op) -> list[Output]:
     if not (_rank_compatible(axis_shape, 0) or _compatible_shapes(axis_shape, PartialShape([1]))):
         message = f"Axis input shape is required to be scalar or 1D tensor. Got: {axis_shape}"
         raise op.bad_rank(3, "expected a scalar or one element", message)
-    if data.rank is not None and indices.rank is not None and updates.rank is not None:
-        if updates.rank != indices.rank + data.rank - 1:
-            message = (
-                "Updates rank is expected to be rank(indices) + rank(data) - 1. Got: "
-                f"rank(data) = {data.rank}, rank(indices) = {indices.rank}, rank(updates) = {updates.rank}"
-            )
-            raise op.bad_rank(2, f"expected rank(indices) + rank(data) - 1 = {indices.rank + data.rank - 1}", message)
+    _check_scatter_ranks(op, data.rank, indices.rank, updates.rank)
     if data.dims is not None:
         axis_value = op.inputs[3].value
         if axis_value is not None and axis_value:
@@ -413,11 +428,23 @@ def scatter_update(op: _Op) -> list[Output]:
     return [Output(data, data_type)]
 
 
+def _check_scatter_ranks(op: _Op, data: int | None, indices: int | None, updates: int | None) -> None:
+    if data is None or indices is None or updates is None or updates == indices + data - 1:
+        return
+    message = (
+        "Updates rank is expected to be rank(indices) + rank(data) - 1. Got: "
+        f"rank(data) = {data}, rank(indices) = {indices}, rank(updates) = {updates}"
+    )
+    raise op.bad_rank(2, f"expected rank(indices) + rank(data) - 1 = {indices + data - 1}", message)
+
+
 def _types_merge(a: str | None, b: str | None) -> bool:
     return a is None or b is None or a == b or "dynamic" in (a, b)
 
 
-def _check_scatter_updates(op: _Op, data: PartialShape, indices: PartialShape, updates: PartialShape, axis: int) -> None:
+def _check_scatter_updates(
+    op: _Op, data: PartialShape, indices: PartialShape, updates: PartialShape, axis: int
+) -> None:
     if indices.dims is None or updates.dims is None:
         return
     assert data.dims is not None
@@ -446,7 +473,9 @@ def scatter_elements_update(op: _Op) -> list[Output]:
             raise op.bad_type(port, "an integer type is required", message)
     data_type, updates_type = op.element_type(0), op.element_type(2)
     if not _types_merge(data_type, updates_type):
-        message = f"Data type and updates type are required to be the same. Got: {data_type} and: {updates_type}"
+        message = (
+            f"Data type and updates type are required to be the same. Got: {data_type} and: {updates_type}"
+        )
         raise op.bad_type(2, f"the data's {data_type} is required", message)
     if op.version >= 12 and op.attribute("reduction") == "mean" and data_type == "boolean":
         message = "The 'mean' reduction type is not supported for boolean tensors"
@@ -458,8 +487,8 @@ def scatter_elements_update(op: _Op) -> list[Output]:
         message = f"Indices and updates input shapes are required to be equal. Got: {indices} and: {updates}"
         raise op.bad_shapes(f"indices {indices} and updates {updates} differ", message, 2)
     axis_value = op.inputs[3].value
-    if data.rank and axis_value:  # a scalar's axis is not checked
-        _normalized_axis(op, axis_value[0], data.rank, 3)
+    if data.rank is not None and axis_value:  # a scalar's axis is checked as a 1D tensor's
+        _normalized_axis(op, axis_value[0], max(data.rank, 1), 3)
     return [Output(data, data_type)]
 
 
@@ -472,10 +501,14 @@ def scatter_nd_update(op: _Op) -> list[Output]:
         raise op.bad_type(1, "i32 or i64 is required", "Indices element type must be i64 or i32")
     data_type = op.element_type(0)
     if not _types_merge(data_type, op.element_type(2)):
-        raise op.bad_type(2, f"the data's {data_type} is required", "Updates element type must be the same as inputs")
+        raise op.bad_type(
+            2, f"the data's {data_type} is required", "Updates element type must be the same as inputs"
+        )
     for port, shape in ((1, indices), (0, data)):
         if shape.rank == 0:
-            raise op.bad_rank(port, "expected rank 1 or more", "Indices rank and inputs_rank are expected to be at least 1")
+            raise op.bad_rank(
+                port, "expected rank 1 or more", "Indices rank and inputs_rank are expected to be at least 1"
+            )
     if data.dims is not None and indices.dims is not None and indices[-1].is_static:
         _check_nd_updates(op, data, indices, updates)
     return [Output(data, data_type)]
@@ -486,7 +519,9 @@ def _check_nd_updates(op: _Op, data: PartialShape, indices: PartialShape, update
     last = indices[-1].value
     if last > len(data.dims):
         message = "Last dimension of indices can be at most the rank of inputs"
-        raise op.bad_shapes(f"index tuples of length {last} address more axes than data {data} has", message, 1)
+        raise op.bad_shapes(
+            f"index tuples of length {last} address more axes than data {data} has", message, 1
+        )
     if updates.dims is None:
         return
     expected = len(data.dims) + len(indices.dims) - 1 - last
@@ -576,7 +611,10 @@ def slice_op(op: _Op) -> list[Output]:
     for port in ports:
         _check_slice_input(op, port, data)
     start_shape, stop_shape, step_shape = op.shape(1), op.shape(2), op.shape(3)
-    if not all(_compatible_shapes(a, b) for a, b in ((start_shape, stop_shape), (start_shape, step_shape), (stop_shape, step_shape))):
+    if not all(
+        _compatible_shapes(a, b)
+        for a, b in ((start_shape, stop_shape), (start_shape, step_shape), (stop_shape, step_shape))
+    ):
         message = "Slice `start`, `stop`, `step` inputs must have compatible shapes."
         raise op.bad_shapes("start, stop and step have different lengths", message)
     if op.has_input(4) and not _compatible_shapes(op.shape(4), start_shape):
@@ -597,14 +635,20 @@ def _check_slice_input(op: _Op, port: int, data: PartialShape) -> None:
     name = SLICE_INPUTS[port - 1]
     shape = op.shape(port)
     if not _rank_compatible(shape, 1):
-        raise op.bad_rank(port, "expected 1D", f"Slice `{name}` input must be a 1D tensor. Got rank: {shape.rank}")
+        raise op.bad_rank(
+            port, "expected 1D", f"Slice `{name}` input must be a 1D tensor. Got rank: {shape.rank}"
+        )
     if data.rank is not None and shape.dims is not None and shape[0].lo > data.rank:
         message = f"Slice `{name}` input dim size can't be bigger than `data` rank."
         raise op.bad_shapes(f"{name} has {shape[0]} values for data of rank {data.rank}", message, port)
 
 
 def _slice_axes(
-    op: _Op, data: PartialShape, shapes: Sequence[PartialShape], start: tuple[int, ...] | None, consequence: str
+    op: _Op,
+    data: PartialShape,
+    shapes: Sequence[PartialShape],
+    start: tuple[int, ...] | None,
+    consequence: str,
 ) -> dict[int, int] | None:
     """Axis -> position in start/stop/step; None when the axes are unknown (every dim may be
     sliced)."""
@@ -615,7 +659,9 @@ def _slice_axes(
             return None
         normalized = [_normalized_axis(op, a, len(data.dims), 4) for a in axes]
         if len(set(normalized)) != len(normalized):
-            raise op.bad_value(4, f"axes {list(axes)} repeat an axis", "Slice values in `axes` input must be unique.")
+            raise op.bad_value(
+                4, f"axes {list(axes)} repeat an axis", "Slice values in `axes` input must be unique."
+            )
         return {axis: i for i, axis in enumerate(normalized)}
     count = len(start) if start is not None else next(filter(None, map(_static_length, shapes)), None)
     if count is None and any(s.rank == 1 and s[0].is_static and s[0].value == 0 for s in shapes):
@@ -672,12 +718,16 @@ class _Masks:
         lists = {name: op.call.attributes.int_list(name) for name in MASKS}
         for name, values in lists.items():
             if any(v not in (0, 1) for v in values):
-                raise op.bad_attribute(name, "has a value other than 0 and 1", "All masks of StridedSlice must have be 0 or 1")
+                raise op.bad_attribute(
+                    name, "has a value other than 0 and 1", "All masks of StridedSlice must have be 0 or 1"
+                )
         sizes = [len(values) for values in lists.values()]
         for name, size in zip(MASKS, sizes, strict=True):
             if size not in (0, sizes[0]):
                 raise op.bad_attribute(
-                    name, f"has {size} values, begin_mask {sizes[0]}", "All masks of StridedSlice must have the same size"
+                    name,
+                    f"has {size} values, begin_mask {sizes[0]}",
+                    "All masks of StridedSlice must have the same size",
                 )
         self.begin, self.end, self.new_axis, self.shrink, self.ellipsis = (
             {i for i, v in enumerate(lists[name]) if v == 1} for name in MASKS
@@ -727,7 +777,8 @@ def _strided_count(op: _Op, strides: tuple[int, ...] | None) -> int | None:
     if begin_count is not None and end_count is not None:
         if begin_count != end_count:
             raise op.bad_shapes(
-                f"begin has {begin_count} values, end {end_count}", "Begin and end need to have same number of values."
+                f"begin has {begin_count} values, end {end_count}",
+                "Begin and end need to have same number of values.",
             )
     elif end_count is not None:
         count = end_count
@@ -761,7 +812,9 @@ def _strided_shape(op: _Op, data: PartialShape, masks: _Masks, count: int, bound
         elif axis in masks.shrink:
             index += 1
         elif index >= rank:
-            raise op.bad_shapes(f"begin and end have {count} values for data {data}", "Accessing out-of-range dimension")
+            raise op.bad_shapes(
+                f"begin and end have {count} values for data {data}", "Accessing out-of-range dimension"
+            )
         else:
             stride = _stride(op, bounds[2], axis)
             last = (len(out), data[index], stride or 1)
@@ -830,7 +883,11 @@ def _strided_value(
             index.append(begin[axis])
         else:
             index.append(
-                slice(None if axis in masks.begin else begin[axis], None if axis in masks.end else end[axis], strides[axis])
+                slice(
+                    None if axis in masks.begin else begin[axis],
+                    None if axis in masks.end else end[axis],
+                    strides[axis],
+                )
             )
     try:
         result = np.asarray(data[tuple(index)], dtype=object)
@@ -872,14 +929,24 @@ def _range_element_type(op: _Op) -> str | None:
     if op.version == 1:
         known = {t for t in types if t not in (None, "dynamic")}
         if len(known) > 1:
-            raise op.bad_type(1, "start, stop and step need one element type", "Element types for start, stop, and step do not match.")
+            raise op.bad_type(
+                1,
+                "start, stop and step need one element type",
+                "Element types for start, stop, and step do not match.",
+            )
         element_type = next(iter(known), None)
         if element_type == "boolean":
-            raise op.bad_type(0, "a numeric type is required", "Element type for start, stop, and step, must not be boolean.")
+            raise op.bad_type(
+                0,
+                "a numeric type is required",
+                "Element type for start, stop, and step, must not be boolean.",
+            )
         return element_type
     output_type = str(op.attribute("output_type"))
     if output_type == "boolean":
-        raise op.bad_attribute("output_type", "is not numeric", "output tensor type should be a numeric type. Got: boolean")
+        raise op.bad_attribute(
+            "output_type", "is not numeric", "output tensor type should be a numeric type. Got: boolean"
+        )
     for port, element_type in enumerate(types):
         if element_type == "boolean":
             message = f"'{RANGE_INPUTS[port]}' input scalar should be a numeric type. Got: boolean"
@@ -916,7 +983,7 @@ def non_zero(op: _Op) -> list[Output]:
 def topk(op: _Op) -> list[Output]:
     """TopK-1/3/11: the data's shape with k on ``axis``; values and indices."""
     index_type = str(op.attribute("index_element_type"))
-    if op.version >= 3 and index_type not in ("i32", "i64"):
+    if index_type not in ("i32", "i64"):
         message = f"Index element type attribute should be either 'i32' or 'i64'. Got: {index_type}"
         raise op.bad_attribute("index_element_type", "is not i32 or i64", message)
     if op.version >= 11 and op.attribute("stable") and op.attribute("sort") == "none":
@@ -924,7 +991,9 @@ def topk(op: _Op) -> list[Output]:
         raise op.bad_attribute("stable", "is true with sort none", message)
     k_type = op.element_type(1)
     if k_type is not None and k_type not in INTEGRAL:
-        raise op.bad_type(1, "an integer type is required", f"K input element type must be i8, i32 or i64 (got {k_type}).")
+        raise op.bad_type(
+            1, "an integer type is required", f"K input element type must be i8, i32 or i64 (got {k_type})."
+        )
     data = op.shape(0)
     if data.rank == 0:
         raise op.bad_rank(0, "expected rank 1 or more", "Input rank must be greater than 0.")

@@ -274,13 +274,10 @@ def _gather_shape(
     assert data.dims is not None and indices.dims is not None
     out_rank = len(data.dims) + len(indices.dims) - 1 - batch_dims
     out: list[Dim] = [DYNAMIC] * max(out_rank, 0)
+    if batch_dims > min(len(data.dims), out_rank):  # OpenVINO indexes past a shape's end
+        expected = f"expected more than batch_dims = {batch_dims} axes"
+        raise op.bad_rank(GATHER_DATA, expected, "Accessing out-of-range dimension")
     for i in range(batch_dims):
-        if i >= len(data.dims):
-            raise op.bad_rank(
-                GATHER_DATA,
-                f"expected more than batch_dims = {batch_dims}",
-                "Accessing out-of-range dimension",
-            )
         merged = data[i] & indices[i]
         if merged.is_empty:
             message = (
@@ -290,7 +287,6 @@ def _gather_shape(
             raise op.bad_shapes(f"data {data} and indices {indices} differ on batch axis {i}", message)
         out[i] = merged
     if axis is not None:
-        i = batch_dims
         for i in range(batch_dims, axis):
             out[i] = data[i]
         for i in range(axis, axis + len(indices.dims) - batch_dims):

@@ -114,6 +114,11 @@ class _Op:
         if element_type is not None and element_type not in INTEGRAL:
             raise self.bad_type(port, "an integer type is required", ov_message)
 
+    def rank_lost(self, why: str) -> Output:
+        """A dynamic-rank output although the data's rank is known (IRS305)."""
+        self.findings.append(Finding(rules.DYNAMIC_RANK_OUTPUT, {"what": "dynamic rank", "why": why}))
+        return Output(PartialShape(None), self.element_type(0))
+
     # -- values ------------------------------------------------------------------------------
 
     def value(self, port: int, consequence: str) -> tuple[int, ...] | None:
@@ -371,8 +376,14 @@ def gather_nd(op: _Op) -> list[Output]:
         if shape.rank <= batch_dims:
             message = f"Number of batch dimensions must not exceed a rank of {what}."
             raise op.bad_rank(port, f"expected a rank above batch_dims = {batch_dims}", message)
-    if data.dims is None or indices.dims is None or not indices[-1].is_static:
+    if data.dims is None or indices.dims is None:
         return [Output(PartialShape(None), element_type)]
+    if not indices[-1].is_static:
+        return [
+            op.rank_lost(
+                f" (the index tuples' length, indices axis {len(indices.dims) - 1}, is {indices[-1]})"
+            )
+        ]
     tuple_length = indices[-1].value
     if tuple_length + batch_dims > len(data.dims):
         message = (
@@ -752,8 +763,7 @@ def strided_slice(op: _Op) -> list[Output]:
     if not op.has_input(3) and count is not None:
         strides = (1,) * count  # the default strides, one per begin value
     if count is None:
-        op.value(1 if begin is None else 2 if end is None else 3, "the output's rank is unknown")
-        return [Output(PartialShape(None), element_type)]
+        return [op.rank_lost(" (begin, end and strides have no static length)")]
     if len(masks.ellipsis) > 1:
         raise op.bad_attribute("ellipsis_mask", "sets more than one axis", "At most one ellipsis is allowed.")
     if not masks.ellipsis and len(data.dims) + len(masks.new_axis) < count:

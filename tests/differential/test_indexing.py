@@ -50,6 +50,7 @@ from .ops_harness import (
     openvino_reads,
     parameter,
     params,
+    read_back,
     save_batch,
 )
 
@@ -951,3 +952,50 @@ def test_a_mutant_openvino_rejects_is_an_error_on_its_layer(
 
 
 STATS["indexing mutants (tests/differential/test_indexing.py)"] = len(MUTANTS)
+
+
+# --- edits the Python helpers cannot make but OpenVINO reads -----------------------------------
+
+EDITS: list[tuple[str, Build, Callable[[Any], None]]] = [
+    (
+        "topk1-i64-indices",
+        lambda: ov1.topk(_p([4, 5]), _c(2, "k"), 1, "max", "value"),
+        _set_attribute("m", "index_element_type", "i64"),
+    ),
+    (
+        "topk11-upper-case-mode",
+        lambda: ov11.topk(_p([4, 5]), _c(2, "k"), 1, "max", "value"),
+        _set_attribute("m", "mode", "MIN"),
+    ),
+    (
+        "scatterelements12-upper-case",
+        lambda: ov12.scatter_elements_update(_p([4, 3]), _p([4, 3], np.int64), _p([4, 3]), _c(1, "a"), "sum"),
+        _set_attribute("m", "reduction", "Mean"),
+    ),
+    (
+        "gather1-float-indices",
+        lambda: ov1.gather(_p([2, 3]), _p([2], np.int64, "i"), _c(0, "a")),
+        _set_parameter("i", element_type="f32"),
+    ),
+    (
+        "scatterelements3-scalar",
+        lambda: ov3.scatter_elements_update(_p([]), _p([], np.int64), _p([]), _c(0, "a")),
+        lambda tree: None,
+    ),
+]
+
+
+@pytest.mark.parametrize(("eid", "build", "edit"), EDITS, ids=[e[0] for e in EDITS])
+def test_an_edit_openvino_reads_is_inferred_as_openvino_does(
+    tmp_path: Path, eid: str, build: Build, edit: Callable[[Any], None]
+) -> None:
+    valid = tmp_path / "valid.xml"
+    save_batch([OpCase("m", eid, build)], valid)
+    target = tmp_path / "edited.xml"
+    apply_mutant(valid, target, edit)
+    assert openvino_reads(target) is None
+    expected = read_back(target)["m"]
+    report = irshape.check_file(target)
+    assert errors_on(report, "m") == []
+    (layer,) = [layer for layer in report.layers if layer.name == "m"]
+    assert [(str(s), t) for s, t in zip(layer.outputs, layer.element_types, strict=True)] == expected

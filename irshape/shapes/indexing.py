@@ -997,9 +997,12 @@ def topk(op: _Op) -> list[Output]:
         raise op.bad_attribute("stable", "is true with sort none", message)
     k_type = op.element_type(1)
     if k_type is not None and k_type not in INTEGRAL:
-        raise op.bad_type(
-            1, "an integer type is required", f"K input element type must be i8, i32 or i64 (got {k_type})."
+        message = (
+            f"K input has to be an integer type, which does match the provided one:{k_type}"
+            if op.version >= 11
+            else f"K input element type must be i8, i32 or i64 (got {k_type})."
         )
+        raise op.bad_type(1, "an integer type is required", message)
     data = op.shape(0)
     if data.rank == 0:
         raise op.bad_rank(0, "expected rank 1 or more", "Input rank must be greater than 0.")

@@ -600,6 +600,10 @@ def _any_length(dim: Dim) -> Dim:
     return Dim(0, dim.hi)
 
 
+# start, stop and step (Slice) or begin, end and strides (StridedSlice); None where unknown
+Bounds = tuple[tuple[int, ...] | None, tuple[int, ...] | None, tuple[int, ...] | None]
+
+
 # --- Slice ------------------------------------------------------------------------------------
 
 SLICE_INPUTS = ("start", "stop", "step", "axes")
@@ -630,12 +634,13 @@ def slice_op(op: _Op) -> list[Output]:
     if data.dims is None:
         return [Output(PartialShape(None), element_type)]
     consequence = "the sliced dims are left as 0 up to their upper bounds"
-    start, stop, step = (op.value(port, consequence) for port in (1, 2, 3))
+    bounds: Bounds = (op.value(1, consequence), op.value(2, consequence), op.value(3, consequence))
+    step = bounds[2]
     if step is not None and 0 in step:
         raise op.bad_value(3, f"step {list(step)} has a zero", "Step must be non-zero")
-    axes = _slice_axes(op, data, (start_shape, stop_shape, step_shape), start, consequence)
-    shape = _sliced_shape(data, axes, start, stop, step)
-    return [Output(shape, element_type, value=_slice_value(op, axes, start, stop, step, shape))]
+    axes = _slice_axes(op, data, (start_shape, stop_shape, step_shape), bounds[0], consequence)
+    shape = _sliced_shape(data, axes, bounds)
+    return [Output(shape, element_type, value=_slice_value(op, axes, bounds, shape))]
 
 
 def _check_slice_input(op: _Op, port: int, data: PartialShape) -> None:
@@ -670,26 +675,18 @@ def _slice_axes(
                 4, f"axes {list(axes)} repeat an axis", "Slice values in `axes` input must be unique."
             )
         return {axis: i for i, axis in enumerate(normalized)}
-    count = len(start) if start is not None else next(filter(None, map(_static_length, shapes)), None)
-    if count is None and any(s.rank == 1 and s[0].is_static and s[0].value == 0 for s in shapes):
-        count = 0
+    lengths = [n for n in map(_static_length, shapes) if n is not None]
+    count = len(start) if start is not None else lengths[0] if lengths else None
     return None if count is None else {i: i for i in range(count)}
 
 
-def _sliced_shape(
-    data: PartialShape,
-    axes: dict[int, int] | None,
-    start: tuple[int, ...] | None,
-    stop: tuple[int, ...] | None,
-    step: tuple[int, ...] | None,
-) -> PartialShape:
+def _sliced_shape(data: PartialShape, axes: dict[int, int] | None, bounds: Bounds) -> PartialShape:
+    start, stop, step = bounds
     out: list[Dim] = []
     for axis, dim in enumerate(data):
-        if axes is None:
-            out.append(_any_length(dim))
-        elif axis not in axes:
+        if axes is not None and axis not in axes:
             out.append(dim)
-        elif start is None or stop is None or step is None:
+        elif axes is None or start is None or stop is None or step is None:
             out.append(_any_length(dim))
         else:
             i = axes[axis]
@@ -698,14 +695,10 @@ def _sliced_shape(
 
 
 def _slice_value(
-    op: _Op,
-    axes: dict[int, int] | None,
-    start: tuple[int, ...] | None,
-    stop: tuple[int, ...] | None,
-    step: tuple[int, ...] | None,
-    shape: PartialShape,
+    op: _Op, axes: dict[int, int] | None, bounds: Bounds, shape: PartialShape
 ) -> tuple[int, ...] | None:
     data = _numpy_value(op.inputs[0])
+    start, stop, step = bounds
     if data is None or axes is None or start is None or stop is None or step is None:
         return None
     index = [slice(None)] * data.ndim
@@ -771,8 +764,9 @@ def strided_slice(op: _Op) -> list[Output]:
             "Input rank plus number of new axis has to be at least the size of Lower and Upper bounds vector."
         )
         raise op.bad_shapes(f"begin and end have {count} values for data {data}", message)
-    shape = _strided_shape(op, data, masks, count, (begin, end, strides))
-    value = _strided_value(op, masks, count, begin, end, strides, shape)
+    bounds: Bounds = (begin, end, strides)
+    shape = _strided_shape(op, data, masks, count, bounds)
+    value = _strided_value(op, masks, count, bounds, shape)
     return [Output(shape, element_type, value=value)]
 
 
@@ -795,9 +789,6 @@ def _strided_count(op: _Op, strides: tuple[int, ...] | None) -> int | None:
     elif strides is not None:
         count = len(strides)
     return count
-
-
-Bounds = tuple[tuple[int, ...] | None, tuple[int, ...] | None, tuple[int, ...] | None]
 
 
 def _strided_shape(op: _Op, data: PartialShape, masks: _Masks, count: int, bounds: Bounds) -> PartialShape:
@@ -866,17 +857,12 @@ def _strided_dim(op: _Op, dim: Dim, masks: _Masks, axis: int, bounds: Bounds, st
 
 
 def _strided_value(
-    op: _Op,
-    masks: _Masks,
-    count: int,
-    begin: tuple[int, ...] | None,
-    end: tuple[int, ...] | None,
-    strides: tuple[int, ...] | None,
-    shape: PartialShape,
+    op: _Op, masks: _Masks, count: int, bounds: Bounds, shape: PartialShape
 ) -> tuple[int, ...] | None:
     """The output's value for a known data value, by numpy's indexing (which slices and clamps
     as OpenVINO's plan does); kept only when its shape is the inferred one."""
     data = _numpy_value(op.inputs[0])
+    begin, end, strides = bounds
     if data is None or begin is None or end is None or strides is None:
         return None
     index: list[Any] = []

@@ -13,7 +13,7 @@ from irshape.dims import DYNAMIC, INF, Dim, PartialShape, static_shape
 from irshape.ops.interface import OpCall, OpResult, Tensor
 from irshape.ops.registry import shape_function
 from irshape.ops.schema import ParsedAttributes, load_declaration
-from irshape.shapes.indexing import I64_MAX, sliced_dim, sliced_length
+from irshape.shapes.slicing import I64_MAX, sliced_dim, sliced_length
 
 
 def infer(op: str, inputs: list[Tensor], **attributes: Any) -> OpResult:

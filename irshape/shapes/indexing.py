@@ -27,10 +27,9 @@ from irshape.dims import DYNAMIC, INF, Dim, PartialShape, static_shape
 from irshape.ir.element_types import INTEGRAL
 from irshape.ops.interface import AT_DATA, Anchor, Finding, OpCall, OpResult, Output, Tensor
 from irshape.shapes.axes import axis_range_message, normalize_axis
+from irshape.shapes.slicing import I64_MAX, Bounds, any_length, sliced_dim, unknown_bounds
 
 VALUE_MAX = 64  # the most elements of an output whose value is passed on
-I64_MAX = 2**63 - 1
-I64_MIN = -(2**63)
 
 
 # --- the frame every function runs in -----------------------------------------------------
@@ -282,23 +281,16 @@ def _gather_shape(
     if batch_dims > min(len(data.dims), out_rank):  # OpenVINO indexes past a shape's end
         expected = f"expected more than batch_dims = {batch_dims} axes"
         raise op.bad_rank(GATHER_DATA, expected, "Accessing out-of-range dimension")
-    for i in range(batch_dims):
-        merged = data[i] & indices[i]
-        if merged.is_empty:
-            message = (
-                f"Shapes {data} and {indices} are not consistent. data and indices must have equal or "
-                "intersecting sizes until batch_dims"
-            )
-            raise op.bad_shapes(f"data {data} and indices {indices} differ on batch axis {i}", message)
-        out[i] = merged
-    if axis is not None:
-        for i in range(batch_dims, axis):
-            out[i] = data[i]
-        for i in range(axis, axis + len(indices.dims) - batch_dims):
-            out[i] = indices[batch_dims - axis + i]
-        for i in range(axis + len(indices.dims) - batch_dims, out_rank):
-            out[i] = data[batch_dims + 1 - len(indices.dims) + i]
-    return PartialShape(out)
+    message = (
+        f"Shapes {data} and {indices} are not consistent. data and indices must have equal or "
+        "intersecting sizes until batch_dims"
+    )
+    out[:batch_dims] = _batch_dims(op, data, indices, batch_dims, message)
+    if axis is None:  # only the batch dims are known
+        return PartialShape(out)
+    return PartialShape(
+        [*out[:batch_dims], *data.dims[batch_dims:axis], *indices.dims[batch_dims:], *data.dims[axis + 1 :]]
+    )
 
 
 def _gather_value(op: _Op, axis: int | None, batch_dims: int, shape: PartialShape) -> tuple[int, ...] | None:
@@ -357,53 +349,52 @@ def gather_nd(op: _Op) -> list[Output]:
     """GatherND-5/8: batch dims, the indices' dims but the last, the data dims the index tuples
     do not address; GatherND-5 folds the batch dims into one."""
     data, indices = op.shape(0), op.shape(1)
-    element_type = op.element_type(0)
     index_type = op.element_type(1)
     if index_type is not None and index_type not in INTEGRAL:
-        raise op.bad_type(
-            1,
-            "an integer type is required",
-            f"The indices type is expected to be an integer type. Got: {index_type}",
-        )
+        message = f"The indices type is expected to be an integer type. Got: {index_type}"
+        raise op.bad_type(1, "an integer type is required", message)
     batch_dims = int(op.attribute("batch_dims"))
-    for port, shape, what in ((0, data, "data"), (1, indices, "indices")):
-        if shape.rank is None:
-            continue
-        if shape.rank == 0:
-            raise op.bad_rank(
-                port, "expected rank 1 or more", f"{what.capitalize()} rank must be at least 1."
-            )
-        if shape.rank <= batch_dims:
-            message = f"Number of batch dimensions must not exceed a rank of {what}."
-            raise op.bad_rank(port, f"expected a rank above batch_dims = {batch_dims}", message)
+    _check_gather_nd_ranks(op, data, indices, batch_dims)
     if data.dims is None or indices.dims is None:
-        return [Output(PartialShape(None), element_type)]
+        return [Output(PartialShape(None), op.element_type(0))]
     if not indices[-1].is_static:
-        return [
-            op.rank_lost(
-                f" (the index tuples' length, indices axis {len(indices.dims) - 1}, is {indices[-1]})"
-            )
-        ]
+        why = f" (the index tuples' length, indices axis {len(indices.dims) - 1}, is {indices[-1]})"
+        return [op.rank_lost(why)]
     tuple_length = indices[-1].value
     if tuple_length + batch_dims > len(data.dims):
         message = (
             "Length of a tuple with indices must not exceed a rank of data tensor excluding batch dimensions."
         )
-        raise op.bad_shapes(
-            f"index tuples of length {tuple_length} address more axes than data {data} has", message
-        )
-    out: list[Dim] = []
-    for i in range(batch_dims):
-        merged = data[i] & indices[i]
-        if merged.is_empty:
-            message = "Batch dimensions of data and indices must be the same."
-            raise op.bad_shapes(f"data {data} and indices {indices} differ on batch axis {i}", message)
-        out.append(merged)
+        problem = f"index tuples of length {tuple_length} address more axes than data {data} has"
+        raise op.bad_shapes(problem, message)
+    out = _batch_dims(op, data, indices, batch_dims, "Batch dimensions of data and indices must be the same.")
     out += indices.dims[batch_dims:-1] + data.dims[batch_dims + tuple_length :]
     if op.version == 5 and batch_dims > 1:
         fused = functools.reduce(lambda a, b: a * b, out[1:batch_dims], out[0])
         out = [fused, *out[batch_dims:]]
-    return [Output(PartialShape(out), element_type)]
+    return [Output(PartialShape(out), op.element_type(0))]
+
+
+def _check_gather_nd_ranks(op: _Op, data: PartialShape, indices: PartialShape, batch_dims: int) -> None:
+    for port, shape, what in ((0, data, "data"), (1, indices, "indices")):
+        if shape.rank == 0:
+            raise op.bad_rank(
+                port, "expected rank 1 or more", f"{what.capitalize()} rank must be at least 1."
+            )
+        if shape.rank is not None and shape.rank <= batch_dims:
+            message = f"Number of batch dimensions must not exceed a rank of {what}."
+            raise op.bad_rank(port, f"expected a rank above batch_dims = {batch_dims}", message)
+
+
+def _batch_dims(
+    op: _Op, data: PartialShape, indices: PartialShape, batch_dims: int, message: str
+) -> list[Dim]:
+    """The leading batch dims data and indices share: their intersections."""
+    merged = [data[i] & indices[i] for i in range(batch_dims)]
+    for i, dim in enumerate(merged):
+        if dim.is_empty:
+            raise op.bad_shapes(f"data {data} and indices {indices} differ on batch axis {i}", message)
+    return merged
 
 
 # --- the scatters -----------------------------------------------------------------------------
@@ -545,65 +536,6 @@ def _check_nd_updates(op: _Op, data: PartialShape, indices: PartialShape, update
         raise op.bad_shapes(f"updates {updates} does not end with data[{last}:] of {data}", message, 2)
 
 
-# --- slicing arithmetic (slice_shape_inference_utils.hpp) ----------------------------------
-
-
-def _clip(value: int, lo: int, hi: int) -> int:
-    return min(max(value, lo), hi)
-
-
-def _trunc_div(a: int, b: int) -> int:
-    q = abs(a) // abs(b)
-    return q if (a >= 0) == (b > 0) else -q
-
-
-def sliced_length(dim: int, start: int, stop: int, step: int) -> int:
-    """``slice::get_sliced_value``: the elements ``start:stop:step`` takes of a dim of length
-    ``dim`` (-1: unbounded); -1 for an unbounded result."""
-    reverse = step < 0
-    norm_dim = I64_MAX if dim == -1 else dim
-    dim_is_max = norm_dim == I64_MAX
-    start_negative = start < 0
-    start_max, stop_max = start == I64_MAX, stop == I64_MAX
-    start_limit = start_max or start == I64_MIN
-    if dim_is_max and (start_negative != (stop < 0) or start_max or stop_max or start_limit):
-        if reverse:
-            ub = -1 if (start_negative or start_max or stop_max) else -1 - start
-        elif start_negative and not start_limit:
-            ub = -start if stop_max else stop
-        else:
-            ub = -1
-        lb = 0
-    else:
-        lb = _clip(start + norm_dim if start < 0 else start, 0, norm_dim - 1 if reverse else norm_dim)
-        ub = _clip(stop + norm_dim if stop < 0 else stop, -1 if reverse else 0, norm_dim)
-    if dim_is_max and lb == 0 and ub == -1:
-        return -1
-    sliced = min(0, ub - lb) if reverse else max(0, ub - lb)
-    if step == -1:
-        return -sliced
-    if sliced != 0 and step != 1:
-        sliced = sliced + 1 if reverse else sliced - 1
-        sliced = _trunc_div(sliced, step) + 1
-    return sliced
-
-
-def sliced_dim(dim: Dim, start: int, stop: int, step: int) -> Dim:
-    """``slice::make_dim`` for known start and stop: the dim's bounds sliced."""
-    lo = dim.lo
-    hi = -1 if dim.hi == INF else dim.hi
-    return Dim.between(sliced_length(lo, start, stop, step), sliced_length(hi, start, stop, step))
-
-
-def _any_length(dim: Dim) -> Dim:
-    """What a slice with unknown bounds leaves of a dim: 0 up to its upper bound."""
-    return Dim(0, dim.hi)
-
-
-# start, stop and step (Slice) or begin, end and strides (StridedSlice); None where unknown
-Bounds = tuple[tuple[int, ...] | None, tuple[int, ...] | None, tuple[int, ...] | None]
-
-
 # --- Slice ------------------------------------------------------------------------------------
 
 SLICE_INPUTS = ("start", "stop", "step", "axes")
@@ -687,7 +619,7 @@ def _sliced_shape(data: PartialShape, axes: dict[int, int] | None, bounds: Bound
         if axes is not None and axis not in axes:
             out.append(dim)
         elif axes is None or start is None or stop is None or step is None:
-            out.append(_any_length(dim))
+            out.append(any_length(dim))
         else:
             i = axes[axis]
             out.append(sliced_dim(dim, start[i], stop[i], step[i]))
@@ -821,7 +753,7 @@ def _strided_shape(op: _Op, data: PartialShape, masks: _Masks, count: int, bound
         # Observed in OpenVINO 2026.4: with begin, end or strides unknown, an output that would
         # be static gets its last sliced axis as if that were sliced from and to unknown places.
         at, dim, stride = last
-        out[at] = _unknown_bounds(dim, stride)
+        out[at] = unknown_bounds(dim, stride)
     out += data.dims[index:]
     return PartialShape(out)
 
@@ -835,24 +767,19 @@ def _stride(op: _Op, strides: tuple[int, ...] | None, axis: int) -> int | None:
     return stride
 
 
-def _unknown_bounds(dim: Dim, stride: int) -> Dim:
-    """A dim sliced by ``stride`` from and to unknown places: 0 up to ceil(upper / |stride|)."""
-    return Dim(0, dim.hi if dim.hi == INF else -(-dim.hi // abs(stride)))
-
-
 def _strided_dim(op: _Op, dim: Dim, masks: _Masks, axis: int, bounds: Bounds, stride: int | None) -> Dim:
     """One sliced axis. A masked begin or end is the whole axis's, in the stride's direction,
     whether or not the begin or end input's value is known."""
     begin, end, _ = bounds
     if stride is None:
         op.value(3, "the sliced dims are left as 0 up to their upper bounds")
-        return _any_length(dim)
+        return any_length(dim)
     norm_dim = I64_MAX if dim.hi == INF else dim.hi
     start = (norm_dim if stride < 0 else 0) if axis in masks.begin else begin[axis] if begin else None
     stop = (-1 - norm_dim if stride < 0 else norm_dim) if axis in masks.end else end[axis] if end else None
     if start is None or stop is None:
         op.value(1 if start is None else 2, "the sliced dims are left as 0 up to their upper bounds")
-        return _unknown_bounds(dim, stride)
+        return unknown_bounds(dim, stride)
     return sliced_dim(dim, start, stop, stride)
 
 
@@ -1001,7 +928,7 @@ def topk(op: _Op) -> list[Output]:
     k = op.value(1, f"the output's axis {axis} is left as 0 up to the data's")
     out = list(data.dims)
     if k is None:
-        out[axis] = _any_length(out[axis])
+        out[axis] = any_length(out[axis])
     elif k[0] < 0:
         message = f"The value of 'K' must be greater or equal to zero. (got {k[0]})."
         raise op.bad_value(1, f"k = {k[0]} is negative", message)

@@ -129,7 +129,10 @@ class _Op:
             return tensor.value
         if not self._unknown_said and not tensor.value_reported:
             self._unknown_said = True
-            reason = tensor.value_unknown or "it is computed by a layer whose value irshape does not compute"
+            reason = (
+                tensor.value_unknown
+                or "it is not a Const, and irshape could not compute it from its producers"
+            )
             name = self.call.schema.inputs[port].name
             args = {"port": port, "input": name, "reason": reason, "consequence": consequence}
             self.findings.append(Finding(rules.VALUE_UNKNOWN, args, port))

@@ -114,8 +114,9 @@ def gather_case(d: Draw, version: int) -> Build:
     axis = d.rng.randint(batch_dims, rank - 1)
     index_dims = data_dims[:batch_dims] + d.dims(q - batch_dims)
     lo = -data_dims[axis] if version == 8 else 0
+    hi = data_dims[axis] - 1 if d.chance(0.8) else data_dims[axis] + 5  # out of range: OpenVINO reads it
     indices = np.array(
-        [d.rng.randint(lo, data_dims[axis] - 1) for _ in range(int(np.prod(index_dims)))], dtype=np.int64
+        [d.rng.randint(lo, hi) for _ in range(int(np.prod(index_dims)))], dtype=np.int64
     ).reshape(index_dims)
     written_batch_dims = batch_dims - q if (version > 1 and q and d.chance(0.3)) else batch_dims
     written_axis = _axis_forms(d, axis, rank)
@@ -161,7 +162,7 @@ def gather_nd_case(d: Draw, version: int) -> Build:
 
 
 def scatter_update_case(d: Draw, version: int) -> Build:
-    rank = d.rng.randint(1, 4)
+    rank = d.rng.randint(1, 5)
     data_dims = d.dims(rank)
     axis = d.rng.randrange(rank)
     index_dims = d.dims(d.rng.randint(0, 2))
@@ -178,7 +179,7 @@ REDUCTIONS_15 = ("none", "sum", "sub", "prod", "min", "max")
 
 
 def scatter_elements_case(d: Draw, version: int) -> Build:
-    rank = d.rng.randint(0, 4)
+    rank = d.rng.randint(0, 5)
     data_dims = d.dims(rank)
     index_dims = [d.rng.randint(1, n) for n in data_dims]
     axis = d.rng.randrange(rank) if rank else 0
@@ -198,7 +199,7 @@ def scatter_elements_case(d: Draw, version: int) -> Build:
 
 
 def scatter_nd_case(d: Draw, version: int) -> Build:
-    rank = d.rng.randint(1, 4)
+    rank = d.rng.randint(1, 5)
     data_dims = d.dims(rank)
     last = d.rng.randint(1, rank)
     index_dims = [*d.dims(d.rng.randint(0, 2)), last]
@@ -269,7 +270,7 @@ def _masks(d: Draw, count: int, rank: int) -> dict[str, list[int]]:
 
 
 def strided_slice_case(d: Draw, version: int) -> Build:
-    rank = d.rng.randint(1, 4)
+    rank = d.rng.randint(1, 5)
     data_dims = d.dims(rank, 0, 12)
     count = d.rng.randint(1, rank + 1)
     masks = _masks(d, count, rank)

@@ -157,3 +157,10 @@ def test_a_rejected_layer_has_openvinos_message() -> None:
     assert result.outputs == []
     (finding,) = result.findings
     assert finding.rule is rules.INPUT_VALUE and finding.args["ov_message"] == "Step must be non-zero"
+
+
+def test_the_arithmetic_behind_a_dim_is_shown() -> None:
+    (output,) = infer("Range-1", [const([0], []), const([10], []), const([3], [])]).outputs
+    assert output.formulas == ["ceil((10 - 0) / 3)"]
+    (output,) = infer("Slice-8", [data(10, 8), const([1]), const([-1]), const([2]), const([0])]).outputs
+    assert output.formulas == ["len(range(10)[1:-1:2])", ""]

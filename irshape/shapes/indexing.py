@@ -575,7 +575,8 @@ def slice_op(op: _Op) -> list[Output]:
         raise op.bad_value(3, f"step {list(step)} has a zero", "Step must be non-zero")
     axes = _slice_axes(op, data, (start_shape, stop_shape, step_shape), bounds[0], consequence)
     shape = _sliced_shape(data, axes, bounds)
-    return [Output(shape, element_type, value=_slice_value(op, axes, bounds, shape))]
+    formulas = _slice_formulas(data, axes, bounds)
+    return [Output(shape, element_type, formulas, value=_slice_value(op, axes, bounds, shape))]
 
 
 def _check_slice_input(op: _Op, port: int, data: PartialShape) -> None:
@@ -627,6 +628,17 @@ def _sliced_shape(data: PartialShape, axes: dict[int, int] | None, bounds: Bound
             i = axes[axis]
             out.append(sliced_dim(dim, start[i], stop[i], step[i]))
     return PartialShape(out)
+
+
+def _slice_formulas(data: PartialShape, axes: dict[int, int] | None, bounds: Bounds) -> list[str]:
+    """``len(range(n)[start:stop:step])`` for each axis sliced by known bounds."""
+    start, stop, step = bounds
+    if axes is None or start is None or stop is None or step is None:
+        return []
+    formulas = [""] * len(data)
+    for axis, i in axes.items():
+        formulas[axis] = f"len(range({data[axis]})[{start[i]}:{stop[i]}:{step[i]}])"
+    return formulas
 
 
 def _slice_value(
@@ -843,7 +855,8 @@ def range_op(op: _Op) -> list[Output]:
     value = None
     if length <= VALUE_MAX and element_type in INTEGRAL:
         value = tuple(range(start, stop, stride))
-    return [Output(static_shape([length]), element_type, value=value)]
+    formula = f"ceil(({stop} - {start}) / {stride})" if span else f"0 (step {stride} leads away from {stop})"
+    return [Output(static_shape([length]), element_type, [formula], value=value)]
 
 
 def _range_element_type(op: _Op) -> str | None:
@@ -930,6 +943,7 @@ def topk(op: _Op) -> list[Output]:
     axis = _normalized_axis(op, int(op.attribute("axis")), len(data.dims), None)
     k = op.value(1, f"the output's axis {axis} is left as 0 up to the data's")
     out = list(data.dims)
+    formulas = [""] * len(out)
     if k is None:
         out[axis] = any_length(out[axis])
     elif k[0] < 0:
@@ -937,5 +951,6 @@ def topk(op: _Op) -> list[Output]:
         raise op.bad_value(1, f"k = {k[0]} is negative", message)
     else:
         out[axis] = Dim.of(k[0])
+        formulas[axis] = f"k = {k[0]}"
     shape = PartialShape(out)
-    return [Output(shape, element_type), Output(shape, index_type)]
+    return [Output(shape, element_type, formulas), Output(shape, index_type, formulas)]

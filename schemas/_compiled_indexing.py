@@ -54,7 +54,7 @@ SCHEMAS = {
         "spec": "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/movement/gather-nd-5.html",
         "inputs": [{"name": "data"}, {"name": "indices"}],
         "outputs": [{"name": "output"}],
-        "attributes": {"batch_dims": {"type": "int", "default": 0, "min": 0}},
+        "attributes": {"batch_dims": {"type": "int", "default": 0}},
     },
     "GatherND-8.toml": {
         "op": "GatherND",
@@ -64,7 +64,7 @@ SCHEMAS = {
         "spec": "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/movement/gather-nd-8.html",
         "inputs": [{"name": "data"}, {"name": "indices"}],
         "outputs": [{"name": "output"}],
-        "attributes": {"batch_dims": {"type": "int", "default": 0, "min": 0}},
+        "attributes": {"batch_dims": {"type": "int", "default": 0}},
     },
     "NonZero-3.toml": {
         "op": "NonZero",

@@ -85,7 +85,7 @@ class _Op:
             port=port,
             input=name,
             rank=shape.rank,
-            shape=shape,
+            shape=str(shape),
             expected=expected,
             ov_message=ov_message,
         )
@@ -177,7 +177,7 @@ def _compatible_shapes(a: PartialShape, b: PartialShape) -> bool:
 
 
 def _numpy_value(tensor: Tensor) -> np.ndarray | None:
-    """A known value with its static shape, as an int64 array."""
+    """A known value in its static shape (Python ints: no int64 overflow in the arithmetic)."""
     lengths = tensor.shape.lengths
     if tensor.value is None or lengths is None or int(np.prod(lengths)) != len(tensor.value):
         return None

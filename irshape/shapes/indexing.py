@@ -6,8 +6,9 @@ OpenVINO 2026.4 by tests/differential/test_indexing.py. The validation stops at 
 check OpenVINO fails, with its message.
 
 Values: these ops are what shape subgraphs are made of, so they pass values on. ShapeOf's value
-is its input's static shape; Gather, Slice, StridedSlice and Range compute their output's value
-when their inputs' values are known (small integer tensors only). Where a value that decides
+is its input's static shape; Gather, Slice, StridedSlice, Range and the scatters into a 1D
+value compute their output's value when their inputs' values are known (small integer tensors
+only). Where a value that decides
 the output shape is unknown, the output is what OpenVINO infers without it, and an IRS306 info
 says so once per layer. OpenVINO also folds intervals (the bounds of a ShapeOf of a dynamic
 shape); irshape keeps exact values only, so its answer is wider there.
@@ -428,7 +429,27 @@ def scatter_update(op: _Op) -> list[Output]:
         if axis_value is not None and axis_value:
             axis = _normalized_axis(op, axis_value[0], len(data.dims), 3)
             _check_scatter_updates(op, data, indices, updates, axis)
-    return [Output(data, data_type)]
+    return [Output(data, data_type, value=_scattered_value(op))]
+
+
+def _scattered_value(op: _Op) -> tuple[int, ...] | None:
+    """A scatter into a known 1D value (a shape) at distinct known positions, with known
+    updates and no reduction: the value with those elements replaced."""
+    data, indices, updates = (op.inputs[port].value for port in range(3))
+    reduction = op.attribute("reduction") if "reduction" in op.call.schema.attributes else "none"
+    if data is None or indices is None or updates is None or reduction != "none" or op.shape(0).rank != 1:
+        return None
+    if op.has_input(3) and op.inputs[3].value not in ((0,), (-1,)):
+        return None
+    positions = indices  # into 1D data, ScatterNDUpdate's index tuples have one element
+    if len(positions) != len(updates) or len(set(positions)) != len(positions):
+        return None
+    if any(not 0 <= i < len(data) for i in positions):
+        return None
+    value = list(data)
+    for i, update in zip(positions, updates, strict=True):
+        value[i] = update
+    return tuple(value)
 
 
 def _check_scatter_ranks(op: _Op, data: int | None, indices: int | None, updates: int | None) -> None:
@@ -492,7 +513,7 @@ def scatter_elements_update(op: _Op) -> list[Output]:
     axis_value = op.inputs[3].value
     if data.rank is not None and axis_value:  # a scalar's axis is checked as a 1D tensor's
         _normalized_axis(op, axis_value[0], max(data.rank, 1), 3)
-    return [Output(data, data_type)]
+    return [Output(data, data_type, value=_scattered_value(op))]
 
 
 @_shape_function
@@ -514,7 +535,7 @@ def scatter_nd_update(op: _Op) -> list[Output]:
             )
     if data.dims is not None and indices.dims is not None and indices[-1].is_static:
         _check_nd_updates(op, data, indices, updates)
-    return [Output(data, data_type)]
+    return [Output(data, data_type, value=_scattered_value(op))]
 
 
 def _check_nd_updates(op: _Op, data: PartialShape, indices: PartialShape, updates: PartialShape) -> None:

@@ -378,7 +378,10 @@ def chain_case(d: Draw, version: int, style: str = "static") -> Build:
     """A shape subgraph: ShapeOf of a Parameter (static unless ``style`` says otherwise),
     Gather/Slice/StridedSlice of it, into Range, TopK's k, Slice's stop or a Gather's indices."""
     dims = d.dims(d.rng.randint(1, 4), 1, 7)
-    kind = d.rng.choice(["range", "topk", "slice_stop", "gather_gather", "strided_range", "slice_range"])
+    kinds = ["range", "topk", "slice_stop", "gather_gather", "strided_range", "slice_range", "scatter_range"]
+    kind = d.rng.choice(kinds)
+    scatter = d.rng.choice(["update", "elements", "nd"])
+    new_length = d.rng.randint(0, 9)
     position = d.rng.randrange(len(dims))
     shape = d.partial(dims, style)
 
@@ -417,11 +420,34 @@ def chain_case(d: Draw, version: int, style: str = "static") -> Build:
                 last,
                 constant(2, np.int64 if d_type == "i64" else np.int32),
             )
+        if kind == "scatter_range":
+            return ov12.range(
+                constant(0, np.int32),
+                _scattered(shape_value(), position, new_length, scatter),
+                constant(1, np.int32),
+                "i32",
+            )
         tail = ov8.slice(shape_value(), constant([-1]), constant([-5]), constant([-1]))
         first = ov8.gather(tail, constant(0), constant(0))
         return ov12.range(first, constant(0, np.int32), constant(-1, np.int32), "i32")
 
     return build
+
+
+def _scattered(shape: ov.Node, position: int, value: int, scatter: str) -> ov.Node:
+    """``shape`` with one element replaced by ``value`` through a scatter op, then that element."""
+    element_type = np.int32 if shape.get_output_element_type(0) == ov.Type.i32 else np.int64
+    if scatter == "update":
+        changed = ov3.scatter_update(
+            shape, constant([position]), constant([value], element_type), constant(0)
+        )
+    elif scatter == "elements":
+        changed = ov12.scatter_elements_update(
+            shape, constant([position]), constant([value], element_type), constant(0)
+        )
+    else:
+        changed = ov15.scatter_nd_update(shape, constant([[position]]), constant([value], element_type))
+    return ov8.gather(changed, constant(position), constant(0))
 
 
 CaseMaker = Callable[[Draw, int], Build]
@@ -497,6 +523,7 @@ GAP_CASES = [
     for i in range(60)
 ]
 GAP_BATCHES = batches(GAP_CASES)
+STATS["indexing chains from dynamic shapes (answer OpenVINO's or wider)"] = len(GAP_CASES)
 
 
 def _contains(wide: str, narrow: str) -> bool:

@@ -164,3 +164,11 @@ def test_the_arithmetic_behind_a_dim_is_shown() -> None:
     assert output.formulas == ["ceil((10 - 0) / 3)"]
     (output,) = infer("Slice-8", [data(10, 8), const([1]), const([-1]), const([2]), const([0])]).outputs
     assert output.formulas == ["len(range(10)[1:-1:2])", ""]
+
+
+def test_a_scatter_into_a_shape_replaces_its_elements() -> None:
+    shape = Tensor(static_shape([3]), "i64", (2, 3, 4))
+    result = infer("ScatterUpdate-3", [shape, const([1]), const([7]), const([0], [])])
+    assert result.outputs[0].value == (2, 7, 4)
+    repeated = infer("ScatterUpdate-3", [shape, const([1, 1]), const([7, 8]), const([0], [])])
+    assert repeated.outputs[0].value is None  # which update wins is not OpenVINO's promise

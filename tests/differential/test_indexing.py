@@ -478,23 +478,41 @@ OPS: dict[str, tuple[CaseMaker, int]] = {
 
 
 def _strided_every_mask() -> list[OpCase]:
-    """Each of the 32 combinations of the five masks on the first of two axes, with each data
-    style and known and unknown begin/end."""
+    """Each of the 32 combinations of the five masks on the first of two axes, with static and
+    interval data, and begin and end from Consts or, one or both, from Parameters."""
     cases: list[OpCase] = []
     d = Draw(SEED + 1)
     for bits in strided_mask_combinations():
-        for style in ("static", "interval"):
+        for style, source in (
+            ("static", "const"),
+            ("interval", "const"),
+            ("static", "param"),
+            ("interval", "param"),
+        ):
             masks = [[b, 0] for b in bits]
             if bits[4] and bits[2]:
                 masks[2] = [0, 0]  # an ellipsis that is also a new axis: OpenVINO takes the ellipsis
             data = d.partial([7, 5], style)
-            begin, end = [d.rng.randint(-8, 8), 1], [d.rng.randint(-8, 8), 4]
+            begin = [d.rng.randint(-8, 8), 1]
+            end = [d.rng.randint(-8, 8), 4]
+            unknown = (
+                d.rng.choice([(True, False), (False, True), (True, True)])
+                if source == "param"
+                else (False, False)
+            )
+            inputs = [
+                (lambda v=v: parameter([2], np.int64)) if u else (lambda v=v: constant(v))
+                for v, u in zip((begin, end), unknown, strict=True)
+            ]
             strides = [d.rng.choice([1, 2, -1, -3]), 1]
 
             def build(
-                m: list[list[int]] = masks, s: ov.PartialShape = data, b=begin, e=end, st=strides
+                m: list[list[int]] = masks,
+                s: ov.PartialShape = data,
+                i: list[Build] = inputs,
+                st: list[int] = strides,
             ) -> ov.Node:
-                return ov1.strided_slice(parameter(s), constant(b), constant(e), constant(st), *m)
+                return ov1.strided_slice(parameter(s), i[0](), i[1](), constant(st), *m)
 
             cases.append(OpCase(f"xm{len(cases):04d}", "StridedSlice-1", build))
     return cases

@@ -1,0 +1,979 @@
+"""Indexing ops: ShapeOf, Gather*, Scatter*, Slice, StridedSlice, Range, NonZero and TopK.
+
+Each function follows OpenVINO's shape inference for the op (``src/core/shape_inference/
+include/<op>_shape_inference.hpp`` and the op's ``validate_and_infer_types``), checked against
+OpenVINO 2026.4 by tests/differential/test_indexing.py. The validation stops at the first
+check OpenVINO fails, with its message.
+
+Values: these ops are what shape subgraphs are made of, so they pass values on. ShapeOf's value
+is its input's static shape; Gather, Slice, StridedSlice, Range and the scatters into a 1D
+value compute their output's value when their inputs' values are known (small integer tensors
+only). Where a value that decides
+the output shape is unknown, the output is what OpenVINO infers without it, and an IRS306 info
+says so once per layer. OpenVINO also folds intervals (the bounds of a ShapeOf of a dynamic
+shape); irshape keeps exact values only, so its answer is wider there.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import numpy as np
+
+from irshape import rules
+from irshape.diagnostics import Rule
+from irshape.dims import DYNAMIC, INF, Dim, PartialShape, static_shape
+from irshape.ir.element_types import INTEGRAL
+from irshape.ops.interface import AT_DATA, Anchor, Finding, OpCall, OpResult, Output, Tensor
+from irshape.shapes.axes import axis_range_message, normalize_axis
+from irshape.shapes.slicing import I64_MAX, Bounds, any_length, sliced_dim, unknown_bounds
+
+VALUE_MAX = 64  # the most elements of an output whose value is passed on
+
+
+# --- the frame every function runs in -----------------------------------------------------
+
+
+class _Rejected(Exception):
+    """OpenVINO rejects the layer: the finding says why."""
+
+    def __init__(self, finding: Finding) -> None:
+        super().__init__(finding.args.get("ov_message", ""))
+        self.finding = finding
+
+
+class _Op:
+    """One call: its inputs and attributes, the findings so far and the ways to add one."""
+
+    def __init__(self, call: OpCall) -> None:
+        self.call = call
+        self.inputs = call.inputs
+        self.version = call.schema.version
+        self.findings: list[Finding] = []
+        self._unknown_said = False
+
+    def shape(self, port: int) -> PartialShape:
+        return self.inputs[port].shape
+
+    def element_type(self, port: int) -> str | None:
+        return self.inputs[port].element_type
+
+    def attribute(self, name: str) -> Any:
+        return self.call.attribute(name)
+
+    def has_input(self, port: int) -> bool:
+        return port < len(self.inputs)
+
+    # -- rejections ---------------------------------------------------------------------------
+
+    def reject(self, rule: Rule, anchor: Anchor, **args: Any) -> _Rejected:
+        return _Rejected(Finding(rule, args, anchor))
+
+    def bad_value(self, port: int, problem: str, ov_message: str) -> _Rejected:
+        return self.reject(rules.INPUT_VALUE, port, problem=problem, ov_message=ov_message)
+
+    def bad_shapes(self, problem: str, ov_message: str, anchor: Anchor = None) -> _Rejected:
+        return self.reject(rules.INPUTS_INCOMPATIBLE, anchor, problem=problem, ov_message=ov_message)
+
+    def bad_rank(self, port: int, expected: str, ov_message: str) -> _Rejected:
+        shape = self.shape(port)
+        name = self.call.schema.inputs[port].name
+        return self.reject(
+            rules.INPUT_RANK,
+            port,
+            port=port,
+            input=name,
+            rank=shape.rank,
+            shape=str(shape),
+            expected=expected,
+            ov_message=ov_message,
+        )
+
+    def bad_type(self, port: int, wanted: str, ov_message: str) -> _Rejected:
+        name = self.call.schema.inputs[port].name
+        problem = f"input {port} ({name}) has element type {self.element_type(port)}; {wanted}"
+        return self.reject(rules.INPUT_ELEMENT_TYPE, port, problem=problem, ov_message=ov_message)
+
+    def bad_attribute(self, name: str, problem: str, ov_message: str) -> _Rejected:
+        value = self.call.attributes.texts.get(name, str(self.attribute(name)))
+        op = self.call.schema.name
+        return self.reject(
+            rules.ATTRIBUTE_VALUE,
+            AT_DATA,
+            attribute=name,
+            value=value,
+            op=op,
+            problem=problem,
+            ov_message=ov_message,
+        )
+
+    def require_integral(self, port: int, ov_message: str) -> None:
+        element_type = self.element_type(port)
+        if element_type is not None and element_type not in INTEGRAL:
+            raise self.bad_type(port, "an integer type is required", ov_message)
+
+    def rank_lost(self, why: str) -> Output:
+        """A dynamic-rank output although the data's rank is known (IRS305)."""
+        self.findings.append(Finding(rules.DYNAMIC_RANK_OUTPUT, {"what": "dynamic rank", "why": why}))
+        return Output(PartialShape(None), self.element_type(0))
+
+    # -- values ------------------------------------------------------------------------------
+
+    def value(self, port: int, consequence: str) -> tuple[int, ...] | None:
+        """The input's value; when unknown, say so once (IRS306) with what follows."""
+        if not self.has_input(port):
+            return None
+        tensor = self.inputs[port]
+        if tensor.value is not None:
+            return tensor.value
+        if not self._unknown_said and not tensor.value_reported:
+            self._unknown_said = True
+            reason = (
+                tensor.value_unknown
+                or "it is not a Const, and irshape could not compute it from its producers"
+            )
+            name = self.call.schema.inputs[port].name
+            args = {"port": port, "input": name, "reason": reason, "consequence": consequence}
+            self.findings.append(Finding(rules.VALUE_UNKNOWN, args, port))
+        return None
+
+
+def _shape_function(infer: Callable[[_Op], list[Output]]) -> Callable[[OpCall], OpResult]:
+    """A shape function from ``infer``, which raises :class:`_Rejected` where OpenVINO fails."""
+
+    @functools.wraps(infer)
+    def shape_function(call: OpCall) -> OpResult:
+        if call.attributes.broken:  # OpenVINO rejects the file; the attribute's finding says why
+            return OpResult([])
+        op = _Op(call)
+        try:
+            outputs = infer(op)
+        except _Rejected as rejected:
+            return OpResult([], [rejected.finding])
+        return OpResult(outputs, op.findings)
+
+    return shape_function
+
+
+# --- small helpers --------------------------------------------------------------------------
+
+
+def _rank_compatible(shape: PartialShape, rank: int) -> bool:
+    return shape.rank is None or shape.rank == rank
+
+
+def _static_length(shape: PartialShape) -> int | None:
+    """The length of a 1D shape whose dim is static, else None."""
+    if shape.rank == 1 and shape[0].is_static:
+        return shape[0].value
+    return None
+
+
+def _compatible_shapes(a: PartialShape, b: PartialShape) -> bool:
+    if a.dims is None or b.dims is None:
+        return True
+    return len(a.dims) == len(b.dims) and all(x.compatible(y) for x, y in zip(a.dims, b.dims, strict=True))
+
+
+def _numpy_value(tensor: Tensor) -> np.ndarray | None:
+    """A known value in its static shape (Python ints: no int64 overflow in the arithmetic)."""
+    lengths = tensor.shape.lengths
+    if tensor.value is None or lengths is None or int(np.prod(lengths)) != len(tensor.value):
+        return None
+    return np.array(tensor.value, dtype=object).reshape(lengths)
+
+
+def _passed_on(array: np.ndarray, shape: PartialShape) -> tuple[int, ...] | None:
+    """The flattened value of a computed output, when it is small and has the inferred shape."""
+    if shape.lengths != tuple(array.shape) or array.size > VALUE_MAX:
+        return None
+    return tuple(int(v) for v in array.reshape(-1))
+
+
+def _normalized_axis(op: _Op, axis: int, rank: int, port: int | None, name: str = "axis") -> int:
+    """``ov::util::try_normalize_axis``: the axis counted from 0, or the layer is rejected."""
+    normalized = normalize_axis(axis, rank)
+    if normalized is None:
+        message = axis_range_message(axis, rank)
+        problem = f"axis {axis} is outside [{-rank}, {rank - 1}] for data of rank {rank}"
+        if port is None:
+            raise op.bad_attribute(name, f"is outside [{-rank}, {rank - 1}] (data rank {rank})", message)
+        raise op.bad_value(port, problem, message)
+    return normalized
+
+
+# --- ShapeOf --------------------------------------------------------------------------------
+
+
+@_shape_function
+def shape_of(op: _Op) -> list[Output]:
+    """ShapeOf-1/3: a 1D tensor of the data's rank whose value is the data's static shape."""
+    element_type = "i64"
+    if op.version >= 3:
+        element_type = str(op.attribute("output_type"))
+        if element_type not in ("i32", "i64"):
+            raise op.bad_attribute("output_type", "is not i32 or i64", "Output type must be i32 or i64")
+    data = op.shape(0)
+    shape = PartialShape([DYNAMIC if data.rank is None else Dim.of(data.rank)])
+    return [Output(shape, element_type, value=data.lengths)]
+
+
+# --- Gather ---------------------------------------------------------------------------------
+
+GATHER_DATA, GATHER_INDICES, GATHER_AXIS = 0, 1, 2
+
+
+@_shape_function
+def gather(op: _Op) -> list[Output]:
+    """Gather-1/7/8: data[:batch_dims] + data[batch_dims:axis] + indices[batch_dims:] +
+    data[axis+1:] (``gather_shape_inference.hpp``)."""
+    data, indices, axis_shape = op.shape(0), op.shape(1), op.shape(2)
+    if op.version >= 7:  # Gather-1 takes indices and axis of any element type
+        op.require_integral(GATHER_INDICES, "Indices element type must be of an integral number type.")
+        op.require_integral(GATHER_AXIS, "Axis element type must be of an integral number type.")
+    if axis_shape.is_static and not (axis_shape.rank == 0 or axis_shape.lengths == (1,)):
+        raise op.bad_rank(
+            GATHER_AXIS,
+            "expected a scalar or one element",
+            f"Axis input must be scalar or have 1 element. But instead got axis_shape = {axis_shape}",
+        )
+    batch_dims = int(op.attribute("batch_dims")) if op.version >= 7 else 0
+    if batch_dims < 0 and indices.rank is not None:
+        batch_dims += indices.rank
+        if batch_dims < 0:
+            raise op.bad_attribute(
+                "batch_dims", "is below -rank(indices)", "Accessing out-of-range dimension"
+            )
+    axis = _gather_axis(op, data, batch_dims)
+    if indices.rank is not None and batch_dims >= 0 and batch_dims > indices.rank:
+        message = (
+            f"The batch_dims must be <= indices_rank. But instead got: batch_dims = {batch_dims}, "
+            f"indices_rank = {indices.rank}"
+        )
+        raise op.bad_attribute("batch_dims", "is above the indices' rank", message)
+    element_type = op.element_type(GATHER_DATA)
+    if data.dims is None or indices.dims is None:
+        return [Output(PartialShape(None), element_type)]
+    shape = _gather_shape(op, data, indices, axis, batch_dims)
+    return [Output(shape, element_type, value=_gather_value(op, axis, batch_dims, shape))]
+
+
+def _gather_axis(op: _Op, data: PartialShape, batch_dims: int) -> int | None:
+    value = op.value(GATHER_AXIS, "the dims it gathers along are unknown")
+    if value is None or len(value) != 1:
+        return None
+    axis = value[0]
+    if data.rank is not None:
+        if data.rank == 0:
+            raise op.bad_rank(GATHER_DATA, "expected rank 1 or more", "Accessing out-of-range dimension")
+        axis = _normalized_axis(op, axis, data.rank, GATHER_AXIS)
+    if not (batch_dims <= axis or batch_dims < 0 or axis < 0):
+        message = (
+            f"After normalization batch_dims must be <= axis. But instead got: batch_dims = {batch_dims}, "
+            f"axis = {axis}"
+        )
+        raise op.bad_attribute("batch_dims", f"is above the axis {axis}", message)
+    return axis
+
+
+def _gather_shape(
+    op: _Op, data: PartialShape, indices: PartialShape, axis: int | None, batch_dims: int
+) -> PartialShape:
+    assert data.dims is not None and indices.dims is not None
+    out_rank = len(data.dims) + len(indices.dims) - 1 - batch_dims
+    out: list[Dim] = [DYNAMIC] * max(out_rank, 0)
+    if batch_dims > min(len(data.dims), out_rank):  # OpenVINO indexes past a shape's end
+        expected = f"expected more than batch_dims = {batch_dims} axes"
+        raise op.bad_rank(GATHER_DATA, expected, "Accessing out-of-range dimension")
+    message = (
+        f"Shapes {data} and {indices} are not consistent. data and indices must have equal or "
+        "intersecting sizes until batch_dims"
+    )
+    out[:batch_dims] = _batch_dims(op, data, indices, batch_dims, message)
+    if axis is None:  # only the batch dims are known
+        return PartialShape(out)
+    return PartialShape(
+        [*out[:batch_dims], *data.dims[batch_dims:axis], *indices.dims[batch_dims:], *data.dims[axis + 1 :]]
+    )
+
+
+def _gather_value(op: _Op, axis: int | None, batch_dims: int, shape: PartialShape) -> tuple[int, ...] | None:
+    """Gather of a known value (a shape) by known indices: numpy's take, negative indices
+    counted from the end; none when an index is out of range (OpenVINO gives 0 there)."""
+    data, indices = _numpy_value(op.inputs[GATHER_DATA]), _numpy_value(op.inputs[GATHER_INDICES])
+    if data is None or indices is None or axis is None or batch_dims != 0 or data.ndim == 0:
+        return None
+    size = data.shape[axis]
+    if any(not -size <= int(i) < size for i in indices.reshape(-1)):
+        return None
+    normalized = np.vectorize(lambda i: int(i) + size if int(i) < 0 else int(i), otypes=[object])(indices)
+    taken = np.take(data, np.asarray(normalized, dtype=np.int64), axis=axis)
+    return _passed_on(np.asarray(taken, dtype=object), shape)
+
+
+# --- GatherElements, GatherND -----------------------------------------------------------------
+
+
+@_shape_function
+def gather_elements(op: _Op) -> list[Output]:
+    """GatherElements-6: the data's shape with the indices' dim on ``axis`` (and the indices'
+    dims where they narrow the data's)."""
+    data, indices = op.shape(0), op.shape(1)
+    element_type = op.element_type(0)
+    if op.element_type(1) not in (None, "i32", "i64", "dynamic"):
+        message = f"indices must be of int32 or int64 type. But instead got: {op.element_type(1)}"
+        raise op.bad_type(1, "i32 or i64 is required", message)
+    if indices.rank is not None and indices.rank < 1:
+        raise op.bad_rank(1, "expected rank 1 or more", "indices rank must be >= 1.")
+    if data.dims is None:
+        return [Output(indices, element_type)]
+    if not data.dims:
+        raise op.bad_rank(0, "expected rank 1 or more", "data rank must be >= 1.")
+    axis = _normalized_axis(op, int(op.attribute("axis")), len(data.dims), None)
+    out = list(data.dims)
+    if indices.dims is None:
+        out[axis] = DYNAMIC
+        return [Output(PartialShape(out), element_type)]
+    if len(indices.dims) != len(data.dims):
+        message = f"data and indices rank must be equal. But instead got: {data.rank} and {indices.rank}"
+        raise op.bad_shapes(f"data has rank {data.rank} but indices rank {indices.rank}", message)
+    out[axis] = indices[axis]
+    merged = [a & b for a, b in zip(out, indices.dims, strict=True)]
+    if any(d.is_empty for d in merged):
+        message = (
+            f"Shapes {data} and {indices} are not consistent, `data` and `indices` must have equal or "
+            f"intersecting dimensions, except for the dimension at axis index.{axis}"
+        )
+        raise op.bad_shapes(f"data {data} and indices {indices} differ off axis {axis}", message)
+    return [Output(PartialShape(merged), element_type)]
+
+
+@_shape_function
+def gather_nd(op: _Op) -> list[Output]:
+    """GatherND-5/8: batch dims, the indices' dims but the last, the data dims the index tuples
+    do not address; GatherND-5 folds the batch dims into one."""
+    data, indices = op.shape(0), op.shape(1)
+    index_type = op.element_type(1)
+    if index_type is not None and index_type not in INTEGRAL:
+        message = f"The indices type is expected to be an integer type. Got: {index_type}"
+        raise op.bad_type(1, "an integer type is required", message)
+    batch_dims = int(op.attribute("batch_dims")) % 2**64  # a size_t: -1 is 2**64 - 1
+    _check_gather_nd_ranks(op, data, indices, batch_dims)
+    if data.dims is None or indices.dims is None:
+        return [Output(PartialShape(None), op.element_type(0))]
+    if not indices[-1].is_static:
+        why = f" (the index tuples' length, indices axis {len(indices.dims) - 1}, is {indices[-1]})"
+        return [op.rank_lost(why)]
+    tuple_length = indices[-1].value
+    if tuple_length + batch_dims > len(data.dims):
+        message = (
+            "Length of a tuple with indices must not exceed a rank of data tensor excluding batch dimensions."
+        )
+        problem = f"index tuples of length {tuple_length} address more axes than data {data} has"
+        raise op.bad_shapes(problem, message)
+    out = _batch_dims(op, data, indices, batch_dims, "Batch dimensions of data and indices must be the same.")
+    out += indices.dims[batch_dims:-1] + data.dims[batch_dims + tuple_length :]
+    if op.version == 5 and batch_dims > 1:
+        fused = functools.reduce(lambda a, b: a * b, out[1:batch_dims], out[0])
+        out = [fused, *out[batch_dims:]]
+    return [Output(PartialShape(out), op.element_type(0))]
+
+
+def _check_gather_nd_ranks(op: _Op, data: PartialShape, indices: PartialShape, batch_dims: int) -> None:
+    for port, shape, what in ((0, data, "data"), (1, indices, "indices")):
+        if shape.rank == 0:
+            raise op.bad_rank(
+                port, "expected rank 1 or more", f"{what.capitalize()} rank must be at least 1."
+            )
+        if shape.rank is not None and shape.rank <= batch_dims:
+            message = f"Number of batch dimensions must not exceed a rank of {what}."
+            raise op.bad_rank(port, f"expected a rank above batch_dims = {batch_dims}", message)
+
+
+def _batch_dims(
+    op: _Op, data: PartialShape, indices: PartialShape, batch_dims: int, message: str
+) -> list[Dim]:
+    """The leading batch dims data and indices share: their intersections."""
+    merged = [data[i] & indices[i] for i in range(batch_dims)]
+    for i, dim in enumerate(merged):
+        if dim.is_empty:
+            raise op.bad_shapes(f"data {data} and indices {indices} differ on batch axis {i}", message)
+    return merged
+
+
+# --- the scatters -----------------------------------------------------------------------------
+
+
+@_shape_function
+def scatter_update(op: _Op) -> list[Output]:
+    """ScatterUpdate-3: the data's shape; updates = data[:axis] + indices + data[axis+1:]
+    (``util::ScatterBase::validate_and_infer_types``)."""
+    data, indices, updates, axis_shape = (op.shape(i) for i in range(4))
+    op.require_integral(1, "Indices element type must be of an integral number type.")
+    data_type, updates_type = op.element_type(0), op.element_type(2)
+    if not _types_merge(data_type, updates_type):
+        message = (
+            f"Element types for input data and updates do not match (data element type: {data_type}, "
+            f"updates element type: {updates_type})."
+        )
+        raise op.bad_type(2, f"the data's {data_type} is required", message)
+    op.require_integral(3, "Axis element type must be of an integral number type.")
+    if not (_rank_compatible(axis_shape, 0) or _compatible_shapes(axis_shape, PartialShape([1]))):
+        message = f"Axis input shape is required to be scalar or 1D tensor. Got: {axis_shape}"
+        raise op.bad_rank(3, "expected a scalar or one element", message)
+    _check_scatter_ranks(op, data.rank, indices.rank, updates.rank)
+    if data.dims is not None:
+        axis_value = op.inputs[3].value
+        if axis_value is not None and axis_value:
+            axis = _normalized_axis(op, axis_value[0], len(data.dims), 3)
+            _check_scatter_updates(op, data, indices, updates, axis)
+    return [Output(data, data_type, value=_scattered_value(op))]
+
+
+def _scattered_value(op: _Op) -> tuple[int, ...] | None:
+    """A scatter into a known 1D value (a shape) at distinct known positions, with known
+    updates and no reduction: the value with those elements replaced."""
+    data, indices, updates = (op.inputs[port].value for port in range(3))
+    reduction = op.attribute("reduction") if "reduction" in op.call.schema.attributes else "none"
+    if data is None or indices is None or updates is None or reduction != "none" or op.shape(0).rank != 1:
+        return None
+    if op.has_input(3) and op.inputs[3].value not in ((0,), (-1,)):
+        return None
+    positions = indices  # into 1D data, ScatterNDUpdate's index tuples have one element
+    if len(positions) != len(updates) or len(set(positions)) != len(positions):
+        return None
+    if any(not 0 <= i < len(data) for i in positions):
+        return None
+    value = list(data)
+    for i, update in zip(positions, updates, strict=True):
+        value[i] = update
+    return tuple(value)
+
+
+def _check_scatter_ranks(op: _Op, data: int | None, indices: int | None, updates: int | None) -> None:
+    if data is None or indices is None or updates is None or updates == indices + data - 1:
+        return
+    message = (
+        "Updates rank is expected to be rank(indices) + rank(data) - 1. Got: "
+        f"rank(data) = {data}, rank(indices) = {indices}, rank(updates) = {updates}"
+    )
+    raise op.bad_rank(2, f"expected rank(indices) + rank(data) - 1 = {indices + data - 1}", message)
+
+
+def _types_merge(a: str | None, b: str | None) -> bool:
+    return a is None or b is None or a == b or "dynamic" in (a, b)
+
+
+def _check_scatter_updates(
+    op: _Op, data: PartialShape, indices: PartialShape, updates: PartialShape, axis: int
+) -> None:
+    if indices.dims is None or updates.dims is None:
+        return
+    assert data.dims is not None
+    index_rank = len(indices.dims)
+    pairs = [(updates[axis + i], indices[i]) for i in range(index_rank)]
+    pairs += [(updates[i], data[i]) for i in range(axis)]
+    pairs += [(updates[index_rank - 1 + i], data[i]) for i in range(axis + 1, len(data.dims))]
+    if all(a.compatible(b) for a, b in pairs):
+        return
+    message = (
+        "Updates shape must have appropriate dimensions equal to indices and data dimensions. Updates shape:"
+        f"{updates}, data shape: {data}, indices_shape: {indices}, axis: {axis}."
+    )
+    raise op.bad_shapes(f"updates {updates} is not data[:axis] + indices + data[axis+1:]", message, 2)
+
+
+@_shape_function
+def scatter_elements_update(op: _Op) -> list[Output]:
+    """ScatterElementsUpdate-3/12: the data's shape; indices and updates of one shape, of the
+    data's rank."""
+    data, indices, updates = op.shape(0), op.shape(1), op.shape(2)
+    for port, what in ((1, "Indices"), (3, "Axis")):
+        element_type = op.element_type(port)
+        if element_type is not None and element_type not in INTEGRAL:
+            message = f"{what} element type must be integral_number, but is: {element_type}"
+            raise op.bad_type(port, "an integer type is required", message)
+    data_type, updates_type = op.element_type(0), op.element_type(2)
+    if not _types_merge(data_type, updates_type):
+        message = (
+            f"Data type and updates type are required to be the same. Got: {data_type} and: {updates_type}"
+        )
+        raise op.bad_type(2, f"the data's {data_type} is required", message)
+    if op.version >= 12 and op.attribute("reduction") == "mean" and data_type == "boolean":
+        message = "The 'mean' reduction type is not supported for boolean tensors"
+        raise op.bad_attribute("reduction", "is not supported for boolean data", message)
+    if indices.rank is not None and data.rank is not None and indices.rank != data.rank:
+        message = f"Indices rank and data rank are required to be equal. Got: {indices.rank} and: {data.rank}"
+        raise op.bad_rank(1, f"expected the data's rank {data.rank}", message)
+    if not _compatible_shapes(indices, updates):
+        message = f"Indices and updates input shapes are required to be equal. Got: {indices} and: {updates}"
+        raise op.bad_shapes(f"indices {indices} and updates {updates} differ", message, 2)
+    axis_value = op.inputs[3].value
+    if data.rank is not None and axis_value:  # a scalar's axis is checked as a 1D tensor's
+        _normalized_axis(op, axis_value[0], max(data.rank, 1), 3)
+    return [Output(data, data_type, value=_scattered_value(op))]
+
+
+@_shape_function
+def scatter_nd_update(op: _Op) -> list[Output]:
+    """ScatterNDUpdate-3/15: the data's shape; updates = indices[:-1] + data[indices[-1]:]
+    (``scatter_nd_base_shape_inference.hpp``)."""
+    data, indices, updates = op.shape(0), op.shape(1), op.shape(2)
+    if op.element_type(1) not in (None, "i32", "i64", "dynamic"):
+        raise op.bad_type(1, "i32 or i64 is required", "Indices element type must be i64 or i32")
+    data_type = op.element_type(0)
+    if not _types_merge(data_type, op.element_type(2)):
+        raise op.bad_type(
+            2, f"the data's {data_type} is required", "Updates element type must be the same as inputs"
+        )
+    for port, shape in ((1, indices), (0, data)):
+        if shape.rank == 0:
+            raise op.bad_rank(
+                port, "expected rank 1 or more", "Indices rank and inputs_rank are expected to be at least 1"
+            )
+    if data.dims is not None and indices.dims is not None and indices[-1].is_static:
+        _check_nd_updates(op, data, indices, updates)
+    return [Output(data, data_type, value=_scattered_value(op))]
+
+
+def _check_nd_updates(op: _Op, data: PartialShape, indices: PartialShape, updates: PartialShape) -> None:
+    assert data.dims is not None and indices.dims is not None
+    last = indices[-1].value
+    if last > len(data.dims):
+        message = "Last dimension of indices can be at most the rank of inputs"
+        raise op.bad_shapes(
+            f"index tuples of length {last} address more axes than data {data} has", message, 1
+        )
+    if updates.dims is None:
+        return
+    expected = len(data.dims) + len(indices.dims) - 1 - last
+    if len(updates.dims) != expected and expected != 0:
+        message = "Rank of updates must be rank of inputs + rank of indices - last dimension of indices - 1"
+        raise op.bad_rank(2, f"expected rank {expected}", message)
+    leading = len(indices.dims) - 1
+    if not all(d.compatible(u) for d, u in zip(indices.dims[:leading], updates.dims, strict=False)):
+        message = "updates_shape[0:indices_rank-1] shape must be indices_shape[:-1]"
+        raise op.bad_shapes(f"updates {updates} does not begin with indices[:-1] of {indices}", message, 2)
+    trailing = updates.dims[leading:]
+    if not all(d.compatible(u) for d, u in zip(data.dims[last:], trailing, strict=False)):
+        message = "updates_shape[indices_rank-1:] shape must be input_shape[indices_shape[-1]:]"
+        raise op.bad_shapes(f"updates {updates} does not end with data[{last}:] of {data}", message, 2)
+
+
+# --- Slice ------------------------------------------------------------------------------------
+
+SLICE_INPUTS = ("start", "stop", "step", "axes")
+
+
+@_shape_function
+def slice_op(op: _Op) -> list[Output]:
+    """Slice-8: each listed axis sliced by start:stop:step (``slice_shape_inference.hpp``)."""
+    data = op.shape(0)
+    element_type = op.element_type(0)
+    ports = range(1, len(op.inputs))
+    for port in ports:
+        op.require_integral(port, f"Slice `{SLICE_INPUTS[port - 1]}` input type must be integer.")
+    if data.rank == 0:
+        raise op.bad_rank(0, "expected rank 1 or more", "Slice `data` input can't be a scalar.")
+    for port in ports:
+        _check_slice_input(op, port, data)
+    start_shape, stop_shape, step_shape = op.shape(1), op.shape(2), op.shape(3)
+    if not all(
+        _compatible_shapes(a, b)
+        for a, b in ((start_shape, stop_shape), (start_shape, step_shape), (stop_shape, step_shape))
+    ):
+        message = "Slice `start`, `stop`, `step` inputs must have compatible shapes."
+        raise op.bad_shapes("start, stop and step have different lengths", message)
+    if op.has_input(4) and not _compatible_shapes(op.shape(4), start_shape):
+        message = "Slice `axes` input must have compatible shape with `start`, `stop`, `step` inputs."
+        raise op.bad_shapes("axes and start have different lengths", message, 4)
+    if data.dims is None:
+        return [Output(PartialShape(None), element_type)]
+    consequence = "the sliced dims are left as 0 up to their upper bounds"
+    bounds: Bounds = (op.value(1, consequence), op.value(2, consequence), op.value(3, consequence))
+    step = bounds[2]
+    if step is not None and 0 in step:
+        raise op.bad_value(3, f"step {list(step)} has a zero", "Step must be non-zero")
+    axes = _slice_axes(op, data, (start_shape, stop_shape, step_shape), bounds[0], consequence)
+    shape = _sliced_shape(data, axes, bounds)
+    formulas = _slice_formulas(data, axes, bounds)
+    return [Output(shape, element_type, formulas, value=_slice_value(op, axes, bounds, shape))]
+
+
+def _check_slice_input(op: _Op, port: int, data: PartialShape) -> None:
+    name = SLICE_INPUTS[port - 1]
+    shape = op.shape(port)
+    if not _rank_compatible(shape, 1):
+        raise op.bad_rank(
+            port, "expected 1D", f"Slice `{name}` input must be a 1D tensor. Got rank: {shape.rank}"
+        )
+    if data.rank is not None and shape.dims is not None and shape[0].lo > data.rank:
+        message = f"Slice `{name}` input dim size can't be bigger than `data` rank."
+        raise op.bad_shapes(f"{name} has {shape[0]} values for data of rank {data.rank}", message, port)
+
+
+def _slice_axes(
+    op: _Op,
+    data: PartialShape,
+    shapes: Sequence[PartialShape],
+    start: tuple[int, ...] | None,
+    consequence: str,
+) -> dict[int, int] | None:
+    """Axis -> position in start/stop/step; None when the axes are unknown (every dim may be
+    sliced)."""
+    assert data.dims is not None
+    if op.has_input(4):
+        axes = op.value(4, consequence)
+        if axes is None:
+            return None
+        normalized = [_normalized_axis(op, a, len(data.dims), 4) for a in axes]
+        if len(set(normalized)) != len(normalized):
+            raise op.bad_value(
+                4, f"axes {list(axes)} repeat an axis", "Slice values in `axes` input must be unique."
+            )
+        return {axis: i for i, axis in enumerate(normalized)}
+    lengths = [n for n in map(_static_length, shapes) if n is not None]
+    count = len(start) if start is not None else lengths[0] if lengths else None
+    return None if count is None else {i: i for i in range(count)}
+
+
+def _sliced_shape(data: PartialShape, axes: dict[int, int] | None, bounds: Bounds) -> PartialShape:
+    start, stop, step = bounds
+    out: list[Dim] = []
+    for axis, dim in enumerate(data):
+        if axes is not None and axis not in axes:
+            out.append(dim)
+        elif axes is None or start is None or stop is None or step is None:
+            out.append(any_length(dim))
+        else:
+            i = axes[axis]
+            out.append(sliced_dim(dim, start[i], stop[i], step[i]))
+    return PartialShape(out)
+
+
+def _slice_formulas(data: PartialShape, axes: dict[int, int] | None, bounds: Bounds) -> list[str]:
+    """``len(range(n)[start:stop:step])`` for each axis sliced by known bounds."""
+    start, stop, step = bounds
+    if axes is None or start is None or stop is None or step is None:
+        return []
+    formulas = [""] * len(data)
+    for axis, i in axes.items():
+        formulas[axis] = f"len(range({data[axis]})[{start[i]}:{stop[i]}:{step[i]}])"
+    return formulas
+
+
+def _slice_value(
+    op: _Op, axes: dict[int, int] | None, bounds: Bounds, shape: PartialShape
+) -> tuple[int, ...] | None:
+    data = _numpy_value(op.inputs[0])
+    start, stop, step = bounds
+    if data is None or axes is None or start is None or stop is None or step is None:
+        return None
+    index = [slice(None)] * data.ndim
+    for axis, i in axes.items():
+        index[axis] = slice(start[i], stop[i], step[i])
+    return _passed_on(np.asarray(data[tuple(index)], dtype=object), shape)
+
+
+# --- StridedSlice -----------------------------------------------------------------------------
+
+MASKS = ("begin_mask", "end_mask", "new_axis_mask", "shrink_axis_mask", "ellipsis_mask")
+STRIDED_INPUTS = ("Begin", "End", "Strides")
+
+
+class _Masks:
+    def __init__(self, op: _Op) -> None:
+        lists = {name: op.call.attributes.int_list(name) for name in MASKS}
+        for name, values in lists.items():
+            if any(v not in (0, 1) for v in values):
+                raise op.bad_attribute(
+                    name, "has a value other than 0 and 1", "All masks of StridedSlice must have be 0 or 1"
+                )
+        sizes = [len(values) for values in lists.values()]
+        for name, size in zip(MASKS, sizes, strict=True):
+            if size not in (0, sizes[0]):
+                raise op.bad_attribute(
+                    name,
+                    f"has {size} values, begin_mask {sizes[0]}",
+                    "All masks of StridedSlice must have the same size",
+                )
+        self.begin, self.end, self.new_axis, self.shrink, self.ellipsis = (
+            {i for i, v in enumerate(lists[name]) if v == 1} for name in MASKS
+        )
+
+
+@_shape_function
+def strided_slice(op: _Op) -> list[Output]:
+    """StridedSlice-1: begin:end:strides per axis, with the five masks
+    (``strided_slice_shape_inference.hpp``)."""
+    op.require_integral(1, f"Begin mask must be an integral number, but is: {op.element_type(1)}")
+    op.require_integral(2, f"End mask must be an integral number, but is: {op.element_type(2)}")
+    masks = _Masks(op)
+    data = op.shape(0)
+    element_type = op.element_type(0)
+    for port in range(1, len(op.inputs)):
+        shape = op.shape(port)
+        if not _rank_compatible(shape, 1):
+            message = f"{STRIDED_INPUTS[port - 1]} input must be 1D (has rank: {shape.rank})"
+            raise op.bad_rank(port, "expected 1D", message)
+    if data.dims is None:
+        return [Output(PartialShape(None), element_type)]
+    begin, end = op.inputs[1].value, op.inputs[2].value
+    strides = op.inputs[3].value if op.has_input(3) else None
+    count = _strided_count(op, strides)
+    if not op.has_input(3) and count is not None:
+        strides = (1,) * count  # the default strides, one per begin value
+    if count is None:
+        return [op.rank_lost(" (begin, end and strides have no static length)")]
+    if len(masks.ellipsis) > 1:
+        raise op.bad_attribute("ellipsis_mask", "sets more than one axis", "At most one ellipsis is allowed.")
+    if not masks.ellipsis and len(data.dims) + len(masks.new_axis) < count:
+        message = (
+            "Input rank plus number of new axis has to be at least the size of Lower and Upper bounds vector."
+        )
+        raise op.bad_shapes(f"begin and end have {count} values for data {data}", message)
+    bounds: Bounds = (begin, end, strides)
+    shape = _strided_shape(op, data, masks, count, bounds)
+    value = _strided_value(op, masks, count, bounds, shape)
+    return [Output(shape, element_type, value=value)]
+
+
+def _strided_count(op: _Op, strides: tuple[int, ...] | None) -> int | None:
+    """How many axes begin, end and strides describe (None: unknown)."""
+    begin_count, end_count = _static_length(op.shape(1)), _static_length(op.shape(2))
+    count = begin_count
+    if begin_count is not None and end_count is not None:
+        if begin_count != end_count:
+            raise op.bad_shapes(
+                f"begin has {begin_count} values, end {end_count}",
+                "Begin and end need to have same number of values.",
+            )
+    elif end_count is not None:
+        count = end_count
+    if count is not None and strides is not None:
+        if count != len(strides):
+            message = "Stride needs to have same number of values as begin and end."
+            raise op.bad_shapes(f"strides has {len(strides)} values, begin and end {count}", message, 3)
+    elif strides is not None:
+        count = len(strides)
+    return count
+
+
+def _strided_shape(op: _Op, data: PartialShape, masks: _Masks, count: int, bounds: Bounds) -> PartialShape:
+    assert data.dims is not None
+    rank = len(data.dims)
+    out: list[Dim] = []
+    index = 0
+    last: tuple[int, Dim, int] | None = None  # the last sliced axis: output axis, input dim, stride
+    for axis in range(count):
+        if axis in masks.ellipsis:
+            before = sum(1 for i in range(axis) if i not in masks.new_axis)
+            new_after = sum(1 for i in range(axis + 1, count) if i in masks.new_axis) if bounds[0] else 0
+            hidden = max(rank - (count - axis - new_after - 1) - before, 0)
+            out += data.dims[index : index + hidden]
+            index += hidden
+        elif axis in masks.new_axis:
+            out.append(Dim.of(1))
+        elif axis in masks.shrink:
+            index += 1
+        elif index >= rank:
+            raise op.bad_shapes(
+                f"begin and end have {count} values for data {data}", "Accessing out-of-range dimension"
+            )
+        else:
+            stride = _stride(op, bounds[2], axis)
+            last = (len(out), data[index], stride or 1)
+            out.append(_strided_dim(op, data[index], masks, axis, bounds, stride))
+            index += 1
+    if last is not None and None in bounds and all(d.is_static for d in out):
+        # Observed in OpenVINO 2026.4: with begin, end or strides unknown, an output that would
+        # be static gets its last sliced axis as if that were sliced from and to unknown places.
+        at, dim, stride = last
+        out[at] = unknown_bounds(dim, stride)
+    out += data.dims[index:]
+    return PartialShape(out)
+
+
+def _stride(op: _Op, strides: tuple[int, ...] | None, axis: int) -> int | None:
+    if strides is None:
+        return None
+    stride = strides[axis] if axis < len(strides) else 1
+    if stride == 0:
+        raise op.bad_value(3, f"strides {list(strides)} has a zero", "Stride must be non-zero")
+    return stride
+
+
+def _strided_dim(op: _Op, dim: Dim, masks: _Masks, axis: int, bounds: Bounds, stride: int | None) -> Dim:
+    """One sliced axis. A masked begin or end is the whole axis's, in the stride's direction,
+    whether or not the begin or end input's value is known."""
+    begin, end, _ = bounds
+    if stride is None:
+        op.value(3, "the sliced dims are left as 0 up to their upper bounds")
+        return any_length(dim)
+    norm_dim = I64_MAX if dim.hi == INF else dim.hi
+    start = (norm_dim if stride < 0 else 0) if axis in masks.begin else begin[axis] if begin else None
+    stop = (-1 - norm_dim if stride < 0 else norm_dim) if axis in masks.end else end[axis] if end else None
+    if start is None or stop is None:
+        op.value(1 if start is None else 2, "the sliced dims are left as 0 up to their upper bounds")
+        return unknown_bounds(dim, stride)
+    return sliced_dim(dim, start, stop, stride)
+
+
+def _strided_value(
+    op: _Op, masks: _Masks, count: int, bounds: Bounds, shape: PartialShape
+) -> tuple[int, ...] | None:
+    """The output's value for a known data value, by numpy's indexing (which slices and clamps
+    as OpenVINO's plan does); kept only when its shape is the inferred one."""
+    data = _numpy_value(op.inputs[0])
+    begin, end, strides = bounds
+    if data is None or begin is None or end is None or strides is None:
+        return None
+    index: list[Any] = []
+    for axis in range(count):
+        if axis in masks.ellipsis:
+            index.append(Ellipsis)
+        elif axis in masks.new_axis:
+            index.append(None)
+        elif axis in masks.shrink:
+            index.append(begin[axis])
+        else:
+            index.append(
+                slice(
+                    None if axis in masks.begin else begin[axis],
+                    None if axis in masks.end else end[axis],
+                    strides[axis],
+                )
+            )
+    try:
+        result = np.asarray(data[tuple(index)], dtype=object)
+    except IndexError:
+        return None
+    return _passed_on(result, shape)
+
+
+# --- Range ------------------------------------------------------------------------------------
+
+RANGE_INPUTS = ("start", "stop", "step")
+
+
+@_shape_function
+def range_op(op: _Op) -> list[Output]:
+    """Range-1/4: ceil((stop - start) / step) elements, none when step points away from stop."""
+    element_type = _range_element_type(op)
+    for port, name in enumerate(RANGE_INPUTS):
+        if not _rank_compatible(op.shape(port), 0):
+            raise op.bad_rank(port, "expected a scalar", f"'{name}' input is not a scalar")
+    consequence = "the output's length is unknown"
+    values = [op.value(port, consequence) for port in range(3)]
+    step = values[2]
+    if step is not None and step[0] == 0:
+        raise op.bad_value(2, "step is 0", "'step' cannot be zero, nan, or infinite.")
+    if values[0] is None or values[1] is None or step is None:
+        return [Output(PartialShape([DYNAMIC]), element_type)]
+    start, stop, stride = values[0][0], values[1][0], step[0]
+    span = 0 if (stride > 0 and start >= stop) or (stride < 0 and start <= stop) else stop - start
+    length = -(-abs(span) // abs(stride))
+    value = None
+    if length <= VALUE_MAX and element_type in INTEGRAL:
+        value = tuple(range(start, stop, stride))
+    formula = f"ceil(({stop} - {start}) / {stride})" if span else f"0 (step {stride} leads away from {stop})"
+    return [Output(static_shape([length]), element_type, [formula], value=value)]
+
+
+def _range_element_type(op: _Op) -> str | None:
+    types = [op.element_type(port) for port in range(3)]
+    if op.version == 1:
+        known = {t for t in types if t not in (None, "dynamic")}
+        if len(known) > 1:
+            raise op.bad_type(
+                1,
+                "start, stop and step need one element type",
+                "Element types for start, stop, and step do not match.",
+            )
+        element_type = next(iter(known), None)
+        if element_type == "boolean":
+            raise op.bad_type(
+                0,
+                "a numeric type is required",
+                "Element type for start, stop, and step, must not be boolean.",
+            )
+        return element_type
+    output_type = str(op.attribute("output_type"))
+    if output_type == "boolean":
+        raise op.bad_attribute(
+            "output_type", "is not numeric", "output tensor type should be a numeric type. Got: boolean"
+        )
+    for port, element_type in enumerate(types):
+        if element_type == "boolean":
+            message = f"'{RANGE_INPUTS[port]}' input scalar should be a numeric type. Got: boolean"
+            raise op.bad_type(port, "a numeric type is required", message)
+    return output_type
+
+
+# --- NonZero ----------------------------------------------------------------------------------
+
+
+@_shape_function
+def non_zero(op: _Op) -> list[Output]:
+    """NonZero-3: [rank, count]; the count is up to the number of elements, exact when the data's
+    value is known; a scalar or a dynamic rank gives [?, ?]."""
+    element_type = str(op.attribute("output_type"))
+    if element_type not in ("i32", "i64"):
+        raise op.bad_attribute("output_type", "is not i32 or i64", "Output type must be i32 or i64")
+    data = op.inputs[0]
+    value = data.value
+    if value is not None and data.shape.lengths is not None:
+        count = sum(1 for v in value if v != 0)
+        rows = len(data.shape.lengths) if data.shape.lengths else count  # a scalar: [1, 1] or [0, 0]
+        return [Output(static_shape([rows, count]), element_type)]
+    if data.shape.dims is None or not data.shape.dims:
+        return [Output(PartialShape([DYNAMIC, DYNAMIC]), element_type)]
+    count_dim = functools.reduce(lambda a, b: a * b, data.shape.dims, Dim(0, 1))
+    return [Output(PartialShape([Dim.of(len(data.shape.dims)), count_dim]), element_type)]
+
+
+# --- TopK -------------------------------------------------------------------------------------
+
+
+@_shape_function
+def topk(op: _Op) -> list[Output]:
+    """TopK-1/3/11: the data's shape with k on ``axis``; values and indices."""
+    index_type = str(op.attribute("index_element_type"))
+    if index_type not in ("i32", "i64"):
+        message = f"Index element type attribute should be either 'i32' or 'i64'. Got: {index_type}"
+        raise op.bad_attribute("index_element_type", "is not i32 or i64", message)
+    if op.version >= 11 and op.attribute("stable") and op.attribute("sort") == "none":
+        message = "Stable sort can only be used when TopK's sorting mode is set to 'VALUE' or 'INDEX'."
+        raise op.bad_attribute("stable", "is true with sort none", message)
+    k_type = op.element_type(1)
+    if k_type is not None and k_type not in INTEGRAL:
+        message = (
+            f"K input has to be an integer type, which does match the provided one:{k_type}"
+            if op.version >= 11
+            else f"K input element type must be i8, i32 or i64 (got {k_type})."
+        )
+        raise op.bad_type(1, "an integer type is required", message)
+    data = op.shape(0)
+    if data.rank == 0:
+        raise op.bad_rank(0, "expected rank 1 or more", "Input rank must be greater than 0.")
+    if not _rank_compatible(op.shape(1), 0):
+        raise op.bad_rank(1, "expected a scalar", "The 'K' input must be a scalar.")
+    element_type = op.element_type(0)
+    if data.dims is None:
+        return [Output(data, element_type), Output(data, index_type)]
+    axis = _normalized_axis(op, int(op.attribute("axis")), len(data.dims), None)
+    k = op.value(1, f"the output's axis {axis} is left as 0 up to the data's")
+    out = list(data.dims)
+    formulas = [""] * len(out)
+    if k is None:
+        out[axis] = any_length(out[axis])
+    elif k[0] < 0:
+        message = f"The value of 'K' must be greater or equal to zero. (got {k[0]})."
+        raise op.bad_value(1, f"k = {k[0]} is negative", message)
+    else:
+        out[axis] = Dim.of(k[0])
+        formulas[axis] = f"k = {k[0]}"
+    shape = PartialShape(out)
+    return [Output(shape, element_type, formulas), Output(shape, index_type, formulas)]

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
 from irshape import rules
-from irshape.cli.inputs import check_reports
+from irshape.cli.inputs import Inputs, check_reports
 from irshape.cli.options import (
     DEFAULT_MAX_MEMORY,
     INPUT_OPTIONS,
@@ -20,13 +20,20 @@ from irshape.cli.options import (
     apply_options,
     has_numpy,
     parse_selector_option,
+    require_paths,
     settings_for,
 )
 from irshape.cli.output import echo_report, use_color_for
+from irshape.config import MISSING_WEIGHTS
+from irshape.diagnostics import Severity
 from irshape.report import FORMATS, REPORTERS, ReportOptions
 from irshape.report.base import statistics_lines
+
+if TYPE_CHECKING:  # a baseline's module is imported only by a run that has one
+    from irshape.baseline import Baseline, BaselineResult
+from irshape.files import default_jobs
 from irshape.results import FileReport
-from irshape.selection import exit_code
+from irshape.selection import exit_code, with_missing_weights
 
 # Options of `check` alone.
 CHECK_OPTIONS = (
@@ -57,6 +64,38 @@ CHECK_OPTIONS = (
         callback=parse_selector_option,
         help="Do not report these codes or code prefixes (comma-separated, repeatable).",
     ),
+    click.option(
+        "--extend-select",
+        multiple=True,
+        metavar="CODES",
+        callback=parse_selector_option,
+        help="Also report these codes or code prefixes, on top of the selection so far.",
+    ),
+    click.option(
+        "--extend-ignore",
+        multiple=True,
+        metavar="CODES",
+        callback=parse_selector_option,
+        help="Also leave out these codes or code prefixes (as --ignore).",
+    ),
+    click.option(
+        "--missing-weights",
+        type=click.Choice(MISSING_WEIGHTS),
+        default=None,
+        help="The severity of an IR checked without its .bin (IRS009)  [default: info; error fails the run].",
+    ),
+    click.option(
+        "--baseline",
+        type=click.Path(dir_okay=False, path_type=Path),
+        metavar="FILE",
+        help="Report (and fail on) only findings not recorded in this baseline file.",
+    ),
+    click.option(
+        "--write-baseline",
+        type=click.Path(dir_okay=False, writable=True, path_type=Path),
+        metavar="FILE",
+        help="Record the findings of this run in FILE (a baseline) and exit 0.",
+    ),
     click.option("--strict/--no-strict", default=None, help="Warnings fail the run too (exit 1)."),
     click.option("--exit-zero", is_flag=True, help="Exit 0 even with findings (2 stays 2)."),
     click.option("--statistics", is_flag=True, help="Count the findings of each code."),
@@ -69,7 +108,17 @@ CHECK_OPTIONS = (
         show_default=True,
         help="Colour the text format (auto: on a terminal, unless NO_COLOR is set).",
     ),
+    click.option(
+        "--show-source/--no-show-source",
+        default=None,
+        help="Show each finding's line, with a caret under its column (text format).",
+    ),
     click.option("--debug", is_flag=True, help="Show tracebacks of irshape's own failures."),
+    click.option(
+        "--show-settings",
+        is_flag=True,
+        help="Print the settings in force (configuration file, selection, format, jobs, excludes) and exit.",
+    ),
 )
 
 # Options that rewrite declared dims (`check --fix`, `check --diff`).
@@ -119,7 +168,7 @@ DRY_RUN_OPTIONS = (
 )
 
 
-def _fixapply_options(fix: bool, diff: bool, paths: Sequence[Path]) -> Mapping[str, Any]:
+def _fix_options(fix: bool, diff: bool, paths: Sequence[Path]) -> Mapping[str, Any]:
     """The ``fix`` keyword of check_file, or none."""
     if not (fix or diff):
         return {}
@@ -159,7 +208,7 @@ def _fixed_summary(reports: Sequence[FileReport], verbosity: int) -> str:
     return "\n".join(lines)
 
 
-def _dry_runapply_options(
+def _dry_run_options(
     dry_run: bool, seed: int | None, dim_value: int | None, max_memory: int | None
 ) -> Mapping[str, Any]:
     """The ``dry_run`` keyword of check_file, or none; irshape.execute is imported only here."""
@@ -197,13 +246,20 @@ def check(
     output_file: Path | None,
     select: tuple[str, ...] | None,
     ignore: tuple[str, ...] | None,
+    extend_select: tuple[str, ...] | None,
+    extend_ignore: tuple[str, ...] | None,
+    missing_weights: str | None,
+    baseline: Path | None,
+    write_baseline: Path | None,
     strict: bool | None,
     exit_zero: bool,
     statistics: bool,
     quiet: int,
     verbose: int,
     color: str,
+    show_source: bool | None,
     debug: bool,
+    show_settings: bool,
     fix: bool,
     diff: bool,
     dry_run: bool,
@@ -216,17 +272,42 @@ def check(
     Exit 0: no failing finding; 1: failing findings; 2: usage, configuration or irshape error.
     """
     verbosity = verbose - quiet
-    dry_run_options = _dry_runapply_options(dry_run, seed, dim_value, max_memory)
+    dry_run_options = _dry_run_options(dry_run, seed, dim_value, max_memory)
     settings = settings_for(
         config_file,
         isolated,
         verbosity,
         select=select,
         ignore=ignore,
+        extend_select=extend_select,
+        extend_ignore=extend_ignore,
         exclude=exclude or None,
         output_format=output_format,
         strict=strict,
+        missing_weights=missing_weights,
+        baseline=baseline,
+        show_source=show_source,
     )
+    if show_settings:
+        from irshape.cli.settings import describe  # only --show-settings
+
+        click.echo(describe(settings, paths=paths, jobs=jobs or default_jobs()))
+        ctx.exit(0)
+    require_paths(paths)
+    if write_baseline is not None and (fix or diff):
+        raise click.UsageError("--write-baseline records findings; it does not go with --fix or --diff")
+    inputs = Inputs()
+    baseline_result: list[BaselineResult] = []  # what the baseline matched, once checked
+
+    def keep(reports: list[FileReport]) -> list[FileReport]:
+        severity = Severity(settings.missing_weights)
+        reports = [with_missing_weights(report, severity) for report in reports]
+        if settings.baseline is None or write_baseline is not None:
+            return reports
+        reports, result = _baseline(settings.baseline).filter(reports)
+        baseline_result.append(result)
+        return reports
+
     reports = check_reports(
         paths,
         settings,
@@ -234,12 +315,16 @@ def check(
         jobs=jobs,
         verbosity=verbosity,
         # keyword arguments of check_file and check_string
-        check_options={"debug": debug, **dry_run_options, **_fixapply_options(fix, diff, paths)},
+        check_options={"debug": debug, **dry_run_options, **_fix_options(fix, diff, paths)},
+        keep=keep,
+        inputs=inputs,
     )
     if diff:
         ctx.exit(_show_diffs(reports, verbosity))
     if fix and verbosity > -2:
         click.echo(_fixed_summary(reports, verbosity), err=True)
+    if write_baseline is not None:
+        ctx.exit(_write_baseline(write_baseline, reports, verbosity))
     reporter = REPORTERS[settings.format]
     colored = use_color_for(color, output_file)
     options = ReportOptions(
@@ -247,10 +332,36 @@ def check(
         verbosity=verbosity,
         statistics=statistics and reporter.inline_statistics,
         strict=settings.strict,
+        source=inputs.read if settings.show_source else None,
+        baseline=baseline_result[0] if baseline_result else None,
     )
-    echo_report(reporter(options).render_check(reports), output_file, colored)
+    if verbosity > -2 or output_file is not None:  # -qq: nothing on stdout, whatever the format
+        echo_report(reporter(options).render_check(reports), output_file, colored)
     if statistics and not reporter.inline_statistics and verbosity > -2:
         # Machine formats stay parseable: the counts go to stderr.
         for line in statistics_lines(reports):
             click.echo(line, err=True)
     ctx.exit(exit_code(reports, strict=settings.strict, exit_zero=exit_zero))
+
+
+def _baseline(path: Path) -> Baseline:
+    from irshape.baseline import Baseline, BaselineError  # only a run with a baseline
+
+    try:
+        return Baseline.load(path)
+    except BaselineError as exc:
+        raise AbnormalExit(str(exc)) from None
+
+
+def _write_baseline(path: Path, reports: Sequence[FileReport], verbosity: int) -> int:
+    """``--write-baseline``: record the findings; exit 0 (the baseline accepts them)."""
+    from irshape.baseline import write_baseline  # only a run that writes one
+
+    try:
+        count = write_baseline(path, reports)
+    except OSError as exc:
+        raise AbnormalExit(f"cannot write {path}: {exc.strerror or exc}") from None
+    if verbosity > -2:
+        files = sum(1 for report in reports if report.diagnostics)
+        click.echo(f"irshape: wrote {count} finding(s) of {files} file(s) to {path}", err=True)
+    return 0

@@ -7,7 +7,7 @@ from pathlib import Path
 import click
 
 from irshape.cli.inputs import check_reports
-from irshape.cli.options import INPUT_OPTIONS, apply_options, settings_for
+from irshape.cli.options import INPUT_OPTIONS, apply_options, require_paths, settings_for
 from irshape.report import INFER_FORMATS, REPORTERS
 from irshape.report.text import format_diagnostic
 from irshape.selection import infer_exit_code, rejections
@@ -35,6 +35,7 @@ def infer(
     OpenVINO reject a file or another layer (an unparsable file) go to stderr. Exit 0: OpenVINO
     rejects nothing; 1: it rejects a layer or a file; 2: usage, configuration or irshape error.
     """
+    require_paths(paths)
     settings = settings_for(config_file, isolated, exclude=exclude or None, output_format=output_format)
     reports = check_reports(
         paths, settings, stdin_filename=stdin_filename, jobs=jobs, verbosity=0, check_options={}

@@ -77,7 +77,7 @@ INPUT_OPTIONS = (
     click.argument(
         "paths",
         nargs=-1,
-        required=True,
+        required=False,  # require_paths(): `check --show-settings` needs none
         type=click.Path(exists=True, allow_dash=True, path_type=Path),
     ),
     click.option(
@@ -126,3 +126,9 @@ def has_numpy() -> bool:
     import importlib.util  # only a dry run and `irshape run` need numpy
 
     return importlib.util.find_spec("numpy") is not None
+
+
+def require_paths(paths: tuple[Path, ...]) -> None:
+    """What click's ``required=True`` would say, for the commands that need a path."""
+    if not paths:
+        raise click.UsageError("Missing argument 'PATHS...'.")

@@ -8,7 +8,7 @@ from irshape import rules
 
 
 @click.command(name="rules")
-@click.option("--markdown", is_flag=True, help="Print the table the README carries.")
+@click.option("--markdown", is_flag=True, help="Print the table docs/codes.md carries.")
 def list_rules(markdown: bool) -> None:
     """List every diagnostic code with its summary."""
     if markdown:

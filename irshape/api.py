@@ -105,9 +105,15 @@ def _read_or_empty(path: str) -> bytes:
         return b""
 
 
+# The findings of a file that may be other XML: irshape.sniff looks only at such a file.
+_MAYBE_NOT_IR = frozenset({rules.NOT_IR.code, rules.XML_SYNTAX.code, rules.UNSAFE_XML.code})
+
+
 def _not_ir(report: FileReport, data: Callable[[], bytes]) -> bool:
     """Mark ``report`` skipped when the file is not an IR and does not look like one."""
-    from irshape.sniff import not_ir_reason  # only a file that is no IR
+    if not any(d.code in _MAYBE_NOT_IR for d in report.diagnostics):
+        return False
+    from irshape.sniff import not_ir_reason  # only a file that may be no IR
 
     reason = not_ir_reason(report.diagnostics, data)
     if reason is None:

@@ -118,8 +118,8 @@ def _kept(reports: list[FileReport], verbosity: int) -> list[FileReport]:
 def _add_columns(reports: Sequence[FileReport], inputs: Inputs) -> None:
     """The columns of the findings that are reported: each file with findings is read again,
     so a check never pays for them."""
-    from irshape.columns import add_columns  # only for a run with findings
-
     for report in reports:
         if report.diagnostics:
+            from irshape.columns import add_columns  # only for a run with findings
+
             add_columns(report, inputs.read(report.path))

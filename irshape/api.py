@@ -5,9 +5,11 @@ Nothing here prints or exits; every problem in the input comes back as a finding
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+import operator
+import os
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Literal, TypeGuard
+from typing import TYPE_CHECKING, Literal, SupportsIndex
 
 from irshape import lifetime, rules
 from irshape.check.layer import TensorInfo, check_op, compare_declared
@@ -24,10 +26,13 @@ if TYPE_CHECKING:
     from irshape.edits import DimEdit
     from irshape.execute.dryrun import DryRunOptions
 
-ShapeLike = PartialShape | str | Sequence[int]
-"""A shape: a :class:`PartialShape`, OpenVINO's notation (``"1,3,?,2..10"``), or ints (-1: dynamic)."""
-AttributeValue = str | int | Sequence[int]
-"""A ``<data>`` attribute: its text as written in IR, an int, or a list of ints."""
+ShapeLike = PartialShape | str | Iterable[SupportsIndex]
+"""A shape: a :class:`PartialShape`, OpenVINO's notation (``"1,3,?,2..10"``), or ints (-1: dynamic).
+Ints may be any integers Python can index with (numpy's among them); a list, a tuple or a 1-D array."""
+AttributeValue = str | SupportsIndex | Iterable[SupportsIndex]
+"""A ``<data>`` attribute: its text as written in IR, an int, or a list (tuple, 1-D array) of ints."""
+PathLike = str | os.PathLike[str]
+"""A file's path: a ``str`` or a :class:`pathlib.Path` (any ``os.PathLike``)."""
 
 
 FixMode = Literal["write", "diff"]
@@ -38,13 +43,15 @@ DryRunProgress = Callable[[int, int], None]
 
 
 def check_file(
-    path: str | Path,
+    path: PathLike,
     *,
     debug: bool = False,
     dry_run: DryRunOptions | None = None,
     progress: DryRunProgress | None = None,
     fix: FixMode | None = None,
     processes: int = 1,
+    columns: bool = True,
+    skip_non_ir: bool = False,
 ) -> FileReport:
     """Check the IR file at ``path`` (its sibling .bin is read for Const values).
 
@@ -57,14 +64,62 @@ def check_file(
     written without ``fix="write"``.
 
     With ``processes`` of 2 or more, a large file is read on two processes (same result).
+
+    ``columns`` finds the column of each finding on its line (the file is read again only when
+    there are findings); without it every column is 1, for a caller that finds the columns of
+    the findings it keeps (:func:`irshape.columns.add_columns`). With ``skip_non_ir``, a file
+    that is not an IR and does not look like one (a ``pom.xml``, an SVG) comes back with no
+    finding and ``report.skipped`` saying why.
     """
+    path = _path_text(path)
     fixes, diff, problem = _fix(Path(path), fix) if fix is not None else ([], "", None)
-    report = _check(lambda: read_file(path, processes=processes), str(path), debug, dry_run, progress)
+    report = _check(lambda: read_file(path, processes=processes), path, debug, dry_run, progress)
     report.fixes, report.diff = fixes, diff
     if problem is not None:
-        report.diagnostics.append(rules.FIX_FAILED(Location(str(path)), reason=problem))
+        report.diagnostics.append(rules.FIX_FAILED(Location(path), reason=problem))
         report.diagnostics.sort(key=Diagnostic.sort_key)
+    if skip_non_ir and _not_ir(report, lambda: _read_or_empty(path)):
+        return report
+    if columns and report.diagnostics:
+        from irshape.columns import add_columns  # only a file with findings
+
+        add_columns(report, _read_or_empty(path))
     return report
+
+
+def _path_text(path: object) -> str:
+    if isinstance(path, str):
+        return path
+    if isinstance(path, os.PathLike):
+        text = os.fspath(path)
+        if isinstance(text, str):
+            return text
+    raise TypeError(f"a path is a str or an os.PathLike of str, not {type(path).__name__}")
+
+
+def _read_or_empty(path: str) -> bytes:
+    try:
+        with open(path, "rb") as handle:
+            return handle.read()
+    except OSError:
+        return b""
+
+
+# The findings of a file that may be other XML: irshape.sniff looks only at such a file.
+_MAYBE_NOT_IR = frozenset({rules.NOT_IR.code, rules.XML_SYNTAX.code, rules.UNSAFE_XML.code})
+
+
+def _not_ir(report: FileReport, data: Callable[[], bytes]) -> bool:
+    """Mark ``report`` skipped when the file is not an IR and does not look like one."""
+    if not any(d.code in _MAYBE_NOT_IR for d in report.diagnostics):
+        return False
+    from irshape.sniff import not_ir_reason  # only a file that may be no IR
+
+    reason = not_ir_reason(report.diagnostics, data)
+    if reason is None:
+        return False
+    report.diagnostics, report.skipped = [], reason
+    return True
 
 
 def _fix(path: Path, mode: FixMode) -> tuple[list[DimEdit], str, str | None]:
@@ -93,14 +148,30 @@ def _fix(path: Path, mode: FixMode) -> tuple[list[DimEdit], str, str | None]:
 def check_string(
     text: str | bytes,
     *,
-    path: str = "<string>",
+    path: PathLike = "<string>",
     debug: bool = False,
     dry_run: DryRunOptions | None = None,
     progress: DryRunProgress | None = None,
+    columns: bool = True,
+    skip_non_ir: bool = False,
 ) -> FileReport:
-    """Check IR XML given as text; ``path`` names it in findings (no .bin is read)."""
-    data = text.encode("utf-8") if isinstance(text, str) else text
-    return _check(lambda: read_bytes(data, path), path, debug, dry_run, progress)
+    """Check IR XML given as text; ``path`` names it in findings (no .bin is read).
+    ``columns`` and ``skip_non_ir`` as in :func:`check_file`."""
+    if isinstance(text, str):
+        data = text.encode("utf-8")
+    elif isinstance(text, bytes | bytearray | memoryview):
+        data = bytes(text)
+    else:
+        raise TypeError(f"check_string takes the XML as str or bytes, not {type(text).__name__}")
+    name = _path_text(path)
+    report = _check(lambda: read_bytes(data, name), name, debug, dry_run, progress)
+    if skip_non_ir and _not_ir(report, lambda: data):
+        return report
+    if columns and report.diagnostics:
+        from irshape.columns import add_columns  # only text with findings
+
+        add_columns(report, data)
+    return report
 
 
 def _check(
@@ -169,7 +240,7 @@ def check_layer(
     input_shapes: Sequence[ShapeLike],
     *,
     declared_output: ShapeLike | None = None,
-    output_shape_value: Sequence[int] | None = None,
+    output_shape_value: Iterable[SupportsIndex] | None = None,
     element_type: str = "f32",
     version: str = "opset1",
 ) -> LayerCheck:
@@ -187,18 +258,29 @@ def check_layer(
     GroupConvolution, GroupConvolutionBackpropData) or a shape string OpenVINO cannot parse,
     TypeError for an attribute or shape of the wrong Python type.
     """
+    if not isinstance(op_type, str):
+        raise TypeError(f"op_type is a str such as 'Convolution', not {type(op_type).__name__}")
+    if not isinstance(attributes, Mapping):
+        raise TypeError(f"attributes are a mapping of names to values, not {type(attributes).__name__}")
+    if isinstance(input_shapes, str | bytes) or not isinstance(input_shapes, Iterable):
+        raise TypeError(f"input_shapes is a list of shapes, not {type(input_shapes).__name__}")
+    for name, value in (("element_type", element_type), ("version", version)):
+        if not isinstance(value, str):
+            raise TypeError(f"{name} is a str, not {type(value).__name__}")
+    input_shapes = list(input_shapes)
+    values = None if output_shape_value is None else _ints(output_shape_value, "output_shape_value")
     schema = lookup(op_type, version)
     if schema is None or schema.is_source:
         raise ValueError(f"irshape does not know the op type {op_type!r}")
-    if output_shape_value is not None and len(input_shapes) == 2:
-        input_shapes = [*input_shapes, [len(output_shape_value)]]
+    if values is not None and len(input_shapes) == 2:
+        input_shapes = [*input_shapes, [len(values)]]
     layer = Layer(id="0", name=op_type, type=op_type, version=version, line=0, has_data=True)
     layer.data = {name: _attribute_text(value) for name, value in attributes.items()}
     inputs = [TensorInfo(_to_shape(shape), element_type) for shape in input_shapes]
     if len(inputs) > 2:
         inputs[2].element_type = "i64"
-        if output_shape_value is not None:
-            inputs[2].value = tuple(output_shape_value)
+        if values is not None:
+            inputs[2].value = values
         else:
             inputs[2].value_unknown = "no output_shape_value was given"
     layer.inputs = [Port(id=str(i), index=i, line=0, dims=None) for i in range(len(inputs))]
@@ -221,7 +303,7 @@ def infer_layer(
     attributes: Mapping[str, AttributeValue],
     input_shapes: Sequence[ShapeLike],
     *,
-    output_shape_value: Sequence[int] | None = None,
+    output_shape_value: Iterable[SupportsIndex] | None = None,
 ) -> PartialShape | None:
     """The output shape OpenVINO infers for one layer; None when OpenVINO would reject the layer
     (any error finding of :func:`check_layer`) or cannot infer a shape."""
@@ -232,19 +314,29 @@ def infer_layer(
 def _attribute_text(value: AttributeValue) -> str:
     if isinstance(value, str):
         return value
-    if isinstance(value, int) and not isinstance(value, bool):
-        return str(value)
-    if _is_int_sequence(value):
-        return ",".join(str(v) for v in value)
-    raise TypeError(f"an attribute is a str, an int or a sequence of ints, not {value!r}")
+    if not isinstance(value, bool) and _is_index(value):
+        return str(operator.index(value))  # type: ignore[arg-type]
+    return ",".join(str(v) for v in _ints(value, "an attribute", "a str, an int or a sequence of ints"))
 
 
-def _is_int_sequence(value: object) -> TypeGuard[Sequence[int]]:
-    return (
-        isinstance(value, Sequence)
-        and not isinstance(value, str)
-        and all(isinstance(v, int) and not isinstance(v, bool) for v in value)
-    )
+def _is_index(value: object) -> bool:
+    """An integer of any kind (numpy's too, a 0-d integer array), not a bool."""
+    if isinstance(value, bool) or not hasattr(value, "__index__"):
+        return False
+    try:
+        operator.index(value)
+    except TypeError:
+        return False
+    return True
+
+
+def _ints(value: object, what: str, kinds: str = "a sequence of ints") -> tuple[int, ...]:
+    """The ints of a list, tuple or 1-D array of integers (numpy's too, without numpy)."""
+    if not isinstance(value, str | bytes | Mapping) and isinstance(value, Iterable):
+        items = list(value)
+        if all(_is_index(item) for item in items):
+            return tuple(operator.index(item) for item in items)
+    raise TypeError(f"{what} is {kinds}, not {value!r}")
 
 
 def _to_shape(shape: ShapeLike) -> PartialShape:
@@ -252,6 +344,6 @@ def _to_shape(shape: ShapeLike) -> PartialShape:
         return shape
     if isinstance(shape, str):
         return parse_partial_shape(shape)
-    if _is_int_sequence(shape):
-        return PartialShape(shape)
-    raise TypeError(f"a shape is a PartialShape, a string like '1,3,?,224' or a list of ints, not {shape!r}")
+    return PartialShape(
+        _ints(shape, "a shape", "a PartialShape, a string like '1,3,?,224' or a list of ints")
+    )

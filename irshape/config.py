@@ -3,7 +3,10 @@
 The configuration is the first ``pyproject.toml`` with a ``[tool.irshape]`` table found from
 the current directory upwards (a pyproject.toml without one is passed over, as ruff does).
 Globs in it (``exclude``, ``per-file-ignores``) are relative to the directory holding it.
-Every option given on the command line replaces the configuration's value for that key.
+The selection of codes is resolved as ruff resolves it: the configuration's ``select``,
+``extend-select``, ``ignore`` and ``extend-ignore``, then the command line's on top (see
+:mod:`irshape.selection`). Any other option given on the command line replaces the
+configuration's value for that key.
 """
 
 from __future__ import annotations
@@ -17,10 +20,23 @@ from typing import Any
 from irshape.files import Glob
 from irshape.record import FrozenRecord, set_field
 from irshape.report import FORMATS
-from irshape.selection import ALL, Selection, SelectorError, parse_selector
+from irshape.selection import RuleSelection, Selection, SelectorError, parse_selector
 
 CONFIG_FILE = "pyproject.toml"
-KEYS = ("select", "ignore", "per-file-ignores", "exclude", "format", "strict")
+KEYS = (
+    "select",
+    "extend-select",
+    "ignore",
+    "extend-ignore",
+    "per-file-ignores",
+    "exclude",
+    "format",
+    "strict",
+    "missing-weights",
+    "baseline",
+    "show-source",
+)
+MISSING_WEIGHTS = ("info", "warning", "error")
 
 
 class ConfigError(Exception):
@@ -34,7 +50,20 @@ class ConfigError(Exception):
 class Config(FrozenRecord):
     """The values of a ``[tool.irshape]`` table; ``None`` where a key is not set."""
 
-    __slots__ = ("exclude", "format", "ignore", "path", "per_file_ignores", "select", "strict")
+    __slots__ = (
+        "baseline",
+        "exclude",
+        "extend_ignore",
+        "extend_select",
+        "format",
+        "ignore",
+        "missing_weights",
+        "path",
+        "per_file_ignores",
+        "select",
+        "show_source",
+        "strict",
+    )
     path: Path | None
     select: tuple[str, ...] | None
     ignore: tuple[str, ...] | None
@@ -42,6 +71,11 @@ class Config(FrozenRecord):
     exclude: tuple[str, ...] | None
     format: str | None
     strict: bool | None
+    extend_select: tuple[str, ...]
+    extend_ignore: tuple[str, ...]
+    missing_weights: str | None
+    baseline: str | None
+    show_source: bool | None
 
     def __init__(
         self,
@@ -52,6 +86,11 @@ class Config(FrozenRecord):
         exclude: tuple[str, ...] | None = None,
         format: str | None = None,
         strict: bool | None = None,
+        extend_select: tuple[str, ...] = (),
+        extend_ignore: tuple[str, ...] = (),
+        missing_weights: str | None = None,
+        baseline: str | None = None,
+        show_source: bool | None = None,
     ) -> None:
         set_field(self, "path", path)
         set_field(self, "select", select)
@@ -60,6 +99,17 @@ class Config(FrozenRecord):
         set_field(self, "exclude", exclude)
         set_field(self, "format", format)
         set_field(self, "strict", strict)
+        set_field(self, "extend_select", extend_select)
+        set_field(self, "extend_ignore", extend_ignore)
+        set_field(self, "missing_weights", missing_weights)
+        set_field(self, "baseline", baseline)
+        set_field(self, "show_source", show_source)
+
+    @property
+    def rule_selection(self) -> RuleSelection:
+        """The configuration's layer of the selection of codes."""
+        ignore = (*(self.ignore or ()), *self.extend_ignore)
+        return RuleSelection(self.select, self.extend_select, ignore, origin="configuration")
 
     @property
     def root(self) -> Path:
@@ -167,11 +217,16 @@ def parse_table(table: Mapping[str, Any], path: Path | None = None) -> Config:
         except SelectorError as exc:
             raise ConfigError(f"{where}: {key}: {exc}") from None
 
+    def boolean(key: str) -> bool:
+        value = table[key]
+        if not isinstance(value, bool):
+            raise ConfigError(f"{where}: {key} must be true or false, not {value!r}")
+        return value
+
     values: dict[str, Any] = {}
-    if "select" in table:
-        values["select"] = selectors("select", table["select"])
-    if "ignore" in table:
-        values["ignore"] = selectors("ignore", table["ignore"])
+    for key in ("select", "ignore", "extend-select", "extend-ignore"):
+        if key in table:
+            values[key.replace("-", "_")] = selectors(key, table[key])
     if "exclude" in table:
         values["exclude"] = strings("exclude", table["exclude"])
     if "per-file-ignores" in table:
@@ -185,22 +240,44 @@ def parse_table(table: Mapping[str, Any], path: Path | None = None) -> Config:
         if table["format"] not in FORMATS:
             raise ConfigError(f"{where}: format must be one of {', '.join(FORMATS)}, not {table['format']!r}")
         values["format"] = table["format"]
-    if "strict" in table:
-        if not isinstance(table["strict"], bool):
-            raise ConfigError(f"{where}: strict must be true or false, not {table['strict']!r}")
-        values["strict"] = table["strict"]
+    for key in ("strict", "show-source"):
+        if key in table:
+            values[key.replace("-", "_")] = boolean(key)
+    if "missing-weights" in table:
+        if table["missing-weights"] not in MISSING_WEIGHTS:
+            choices = ", ".join(MISSING_WEIGHTS)
+            raise ConfigError(
+                f"{where}: missing-weights must be one of {choices}, not {table['missing-weights']!r}"
+            )
+        values["missing_weights"] = table["missing-weights"]
+    if "baseline" in table:
+        if not isinstance(table["baseline"], str) or not table["baseline"]:
+            raise ConfigError(f"{where}: baseline must be the path of a file, not {table['baseline']!r}")
+        values["baseline"] = table["baseline"]
     return Config(path=path, **values)
 
 
 class Settings(FrozenRecord):
     """What one run uses: the configuration with the command line on top."""
 
-    __slots__ = ("config_path", "exclude", "format", "selection", "strict")
+    __slots__ = (
+        "baseline",
+        "config_path",
+        "exclude",
+        "format",
+        "missing_weights",
+        "selection",
+        "show_source",
+        "strict",
+    )
     selection: Selection
     exclude: tuple[Glob, ...]
     format: str
     strict: bool
     config_path: Path | None
+    missing_weights: str
+    baseline: Path | None
+    show_source: bool
 
     def __init__(
         self,
@@ -209,12 +286,18 @@ class Settings(FrozenRecord):
         format: str,
         strict: bool,
         config_path: Path | None = None,
+        missing_weights: str = "info",
+        baseline: Path | None = None,
+        show_source: bool = False,
     ) -> None:
         set_field(self, "selection", selection)
         set_field(self, "exclude", exclude)
         set_field(self, "format", format)
         set_field(self, "strict", strict)
         set_field(self, "config_path", config_path)
+        set_field(self, "missing_weights", missing_weights)
+        set_field(self, "baseline", baseline)
+        set_field(self, "show_source", show_source)
 
 
 def resolve(
@@ -222,15 +305,22 @@ def resolve(
     *,
     select: Sequence[str] | None = None,
     ignore: Sequence[str] | None = None,
+    extend_select: Sequence[str] | None = None,
+    extend_ignore: Sequence[str] | None = None,
     exclude: Sequence[str] | None = None,
     output_format: str | None = None,
     strict: bool | None = None,
+    missing_weights: str | None = None,
+    baseline: Path | None = None,
+    show_source: bool | None = None,
     cwd: Path | None = None,
     environ: Mapping[str, str] | None = None,
 ) -> Settings:
     """Merge the command line (``None`` = not given) over ``config``.
 
-    Globs given on the command line are relative to ``cwd``. With no format anywhere, the
+    The selection of codes is the configuration's, then the command line's on top; other
+    options given replace the configuration's. Globs and paths given on the command line are
+    relative to ``cwd``, the configuration's to its directory. With no format anywhere, the
     format is ``github`` inside GitHub Actions (``GITHUB_ACTIONS=true``), else ``text``.
     """
     cwd = cwd or Path.cwd()
@@ -238,23 +328,30 @@ def resolve(
     if exclude is not None:
         globs = tuple(Glob(pattern, cwd) for pattern in exclude)
     else:
-        globs = tuple(Glob(pattern, config.root) for pattern in _default(config.exclude, ()))
+        globs = tuple(Glob(pattern, config.root) for pattern in config.exclude or ())
     fmt = output_format or config.format
     if fmt is None:
         fmt = "github" if env.get("GITHUB_ACTIONS") == "true" else "text"
-    selection = Selection(
-        select=tuple(select) if select is not None else _default(config.select, (ALL,)),
-        ignore=tuple(ignore) if ignore is not None else _default(config.ignore, ()),
-        per_file_ignores=tuple((Glob(glob, config.root), codes) for glob, codes in config.per_file_ignores),
+    command_line = RuleSelection(
+        tuple(select) if select is not None else None,
+        tuple(extend_select or ()),
+        (*(ignore or ()), *(extend_ignore or ())),
+        origin="command line",
     )
+    layers = tuple(layer for layer in (config.rule_selection, command_line) if layer.given)
+    selection = Selection(
+        per_file_ignores=tuple((Glob(glob, config.root), codes) for glob, codes in config.per_file_ignores),
+        layers=layers,
+    )
+    if baseline is None and config.baseline is not None:
+        baseline = config.root / config.baseline
     return Settings(
         selection=selection,
         exclude=globs,
         format=fmt,
         strict=strict if strict is not None else bool(config.strict),
         config_path=config.path,
+        missing_weights=missing_weights or config.missing_weights or "info",
+        baseline=baseline,
+        show_source=show_source if show_source is not None else bool(config.show_source),
     )
-
-
-def _default(value: tuple[str, ...] | None, default: tuple[str, ...]) -> tuple[str, ...]:
-    return default if value is None else value

@@ -146,7 +146,7 @@ class Collected(FrozenRecord):
         set_field(self, "excluded", excluded)
 
 
-def collect_files(paths: Iterable[Path | str], exclude: Sequence[Glob] = ()) -> Collected:
+def collect_files(paths: Iterable[str | os.PathLike[str]], exclude: Sequence[Glob] = ()) -> Collected:
     """The ``.xml`` files named by ``paths``: files as given, directories walked recursively.
 
     ``exclude`` applies to every path, files named explicitly included (so that a pre-commit
@@ -156,7 +156,7 @@ def collect_files(paths: Iterable[Path | str], exclude: Sequence[Glob] = ()) -> 
     result = Collected([], [])
     seen: set[str] = set()
     for given in paths:
-        path = Path(given)
+        path = Path(os.fspath(given))
         candidates = _walk(path, exclude, result.excluded) if path.is_dir() else iter([path])
         for file in candidates:
             if any(glob.matches(file) for glob in exclude):
@@ -199,7 +199,7 @@ class WorkerDied(RuntimeError):
 
 
 def check_files(
-    files: Sequence[Path],
+    files: Sequence[str | os.PathLike[str]],
     *,
     jobs: int | None = None,
     progress: Callable[[int], None] | None = None,
@@ -208,22 +208,24 @@ def check_files(
     """Check ``files`` with :func:`irshape.check_file` on up to ``jobs`` processes.
 
     The reports come back in the order of ``files``. ``options`` are keyword arguments of
-    :func:`irshape.check_file`; ``progress`` is called with 1 after each file.
+    :func:`irshape.check_file`; ``progress`` is called with 1 after each file. Paths may be
+    ``str`` or ``os.PathLike``.
     """
+    paths = [Path(os.fspath(file)) for file in files]
     jobs = default_jobs() if jobs is None or jobs < 1 else jobs
-    processes = 2 if len(files) == 1 and jobs > 1 else 1  # one file: its reading can be shared
+    processes = 2 if len(paths) == 1 and jobs > 1 else 1  # one file: its reading can be shared
     worker = partial(check_file, **(options or {}), processes=processes)
-    jobs = min(jobs, len(files))
-    if jobs <= 1 or _total_size(files) < PARALLEL_MIN_BYTES:
-        return list(_tick(map(worker, files), progress))
-    chunksize = max(1, min(16, len(files) // (jobs * 8)))
+    jobs = min(jobs, len(paths))
+    if jobs <= 1 or _total_size(paths) < PARALLEL_MIN_BYTES:
+        return list(_tick(map(worker, paths), progress))
+    chunksize = max(1, min(16, len(paths) // (jobs * 8)))
     # Imported here: the process pool's modules cost ~15 ms of every start-up.
     from concurrent.futures import ProcessPoolExecutor
     from concurrent.futures.process import BrokenProcessPool
 
     try:
         with ProcessPoolExecutor(max_workers=jobs) as pool:
-            return list(_tick(pool.map(worker, files, chunksize=chunksize), progress))
+            return list(_tick(pool.map(worker, paths, chunksize=chunksize), progress))
     except BrokenProcessPool as exc:
         raise WorkerDied(str(exc)) from exc
 

@@ -74,12 +74,13 @@ class LayerResult(Record):
 class FileReport(Record):
     """All findings of one file, and the layers read from it."""
 
-    __slots__ = ("diagnostics", "diff", "fixes", "layers", "path")
+    __slots__ = ("diagnostics", "diff", "fixes", "layers", "path", "skipped")
     path: str
     diagnostics: list[Diagnostic]
     layers: list[LayerResult]
     fixes: list[DimEdit]  # with --fix: written; with --diff: proposed
     diff: str  # with --diff: the unified diff --fix would apply
+    skipped: str | None  # with skip_non_ir: why the file is not checked (it is no IR)
 
     def __init__(
         self,
@@ -88,12 +89,14 @@ class FileReport(Record):
         layers: list[LayerResult] | None = None,
         fixes: list[DimEdit] | None = None,
         diff: str = "",
+        skipped: str | None = None,
     ) -> None:
         self.path = path
         self.diagnostics = [] if diagnostics is None else diagnostics
         self.layers = [] if layers is None else layers
         self.fixes = [] if fixes is None else fixes
         self.diff = diff
+        self.skipped = skipped
 
     def _with(self, severity: Severity) -> list[Diagnostic]:
         return [d for d in self.diagnostics if d.severity is severity]

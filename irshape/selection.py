@@ -1,10 +1,14 @@
 """Which findings a run reports, which of them fail it, and what its exit code is.
 
 Selectors are code prefixes, as in flake8 and ruff: ``IRS3`` is every IRS3xx code, ``IRS301``
-one code, ``ALL`` (or ``IRS``) every code. When a code matches both ``select`` and ``ignore``,
-the longer (more specific) selector wins, and ``ignore`` wins a tie: ``--select IRS1 --ignore
-IRS105`` reports every IRS1xx but IRS105, ``--ignore IRS1 --select IRS105`` only IRS105 of them.
-``per-file-ignores`` always win. IRS901 (irshape itself failed) is never filtered out.
+one code, ``ALL`` (or ``IRS``) every code. The codes a run reports are resolved as ruff does:
+from every code, through one :class:`RuleSelection` after another (the configuration's, then
+the command line's). In each, a ``select`` starts over from the codes it selects, while
+``extend-select`` and ``ignore`` change the codes so far; within one, the more specific (longer)
+selector wins, and ``ignore`` wins a tie: ``--select IRS1 --ignore IRS105`` reports every IRS1xx
+but IRS105, ``--ignore IRS1 --select IRS105`` only IRS105 of them. So a code the configuration
+ignores is reported when the command line selects it. ``per-file-ignores`` always win. IRS901
+(irshape itself failed) is never filtered out.
 """
 
 from __future__ import annotations
@@ -54,33 +58,89 @@ def _match_length(code: str, selectors: Iterable[str]) -> int:
     return best
 
 
-class Selection(FrozenRecord):
-    """The codes to report: ``select`` minus ``ignore``, minus ``per_file_ignores`` per file."""
+class RuleSelection(FrozenRecord):
+    """One layer of the selection: the configuration's, or the command line's.
 
-    __slots__ = ("ignore", "per_file_ignores", "select")
-    select: tuple[str, ...]
+    ``select`` (None: not given) replaces the codes selected so far; ``extend_select`` adds to
+    them and ``ignore`` (with ``extend-ignore``) takes from them.
+    """
+
+    __slots__ = ("extend_select", "ignore", "origin", "select")
+    select: tuple[str, ...] | None
+    extend_select: tuple[str, ...]
     ignore: tuple[str, ...]
+    origin: str  # where it was given: "configuration", "command line"
+
+    def __init__(
+        self,
+        select: tuple[str, ...] | None = None,
+        extend_select: tuple[str, ...] = (),
+        ignore: tuple[str, ...] = (),
+        origin: str = "",
+    ) -> None:
+        set_field(self, "select", select)
+        set_field(self, "extend_select", extend_select)
+        set_field(self, "ignore", ignore)
+        set_field(self, "origin", origin)
+
+    @property
+    def given(self) -> bool:
+        return self.select is not None or bool(self.extend_select or self.ignore)
+
+    def apply(self, enabled: frozenset[str], codes: Iterable[str]) -> frozenset[str]:
+        """The codes selected after this layer, given those selected before it."""
+        result = set() if self.select is not None else set(enabled)
+        chosen = (*(self.select or ()), *self.extend_select)
+        for code in codes:
+            selected, ignored = _match_length(code, chosen), _match_length(code, self.ignore)
+            if ignored >= 0 and ignored >= selected:
+                result.discard(code)
+            elif selected >= 0:
+                result.add(code)
+        return frozenset(result)
+
+
+def resolve_codes(layers: Iterable[RuleSelection], codes: Iterable[str] | None = None) -> frozenset[str]:
+    """The codes selected after ``layers`` in order, starting from every code."""
+    universe = tuple(rules.RULES if codes is None else codes)
+    enabled = frozenset(universe)
+    for layer in layers:
+        enabled = layer.apply(enabled, universe)
+    return enabled
+
+
+class Selection(FrozenRecord):
+    """The codes to report: ``layers`` resolved in order, minus ``per_file_ignores`` per file.
+
+    ``Selection(select=..., ignore=...)`` is the selection of one layer.
+    """
+
+    __slots__ = ("enabled", "layers", "per_file_ignores")
+    layers: tuple[RuleSelection, ...]
     per_file_ignores: tuple[tuple[Glob, tuple[str, ...]], ...]
+    enabled: frozenset[str]
 
     def __init__(
         self,
         select: tuple[str, ...] = (ALL,),
         ignore: tuple[str, ...] = (),
         per_file_ignores: tuple[tuple[Glob, tuple[str, ...]], ...] = (),
+        *,
+        layers: tuple[RuleSelection, ...] | None = None,
     ) -> None:
-        set_field(self, "select", select)
-        set_field(self, "ignore", ignore)
+        layers = (RuleSelection(select=select, ignore=ignore),) if layers is None else layers
+        set_field(self, "layers", layers)
         set_field(self, "per_file_ignores", per_file_ignores)
+        set_field(self, "enabled", resolve_codes(layers))
 
     def selects(self, code: str, path: str | Path | None = None) -> bool:
         if code == rules.INTERNAL_ERROR.code:
             return True
-        if path is not None and any(
-            _match_length(code, codes) >= 0 for glob, codes in self.per_file_ignores if glob.matches(path)
-        ):
+        if code not in self.enabled:
             return False
-        selected = _match_length(code, self.select)
-        return selected >= 0 and selected > _match_length(code, self.ignore)
+        return path is None or not any(
+            _match_length(code, codes) >= 0 for glob, codes in self.per_file_ignores if glob.matches(path)
+        )
 
     def apply(self, report: FileReport, path: str | Path | None = None) -> FileReport:
         """``report`` with only the selected findings; ``path`` (default: the report's) is
@@ -141,3 +201,18 @@ def infer_exit_code(reports: Sequence[FileReport]) -> int:
     if _failed(reports):
         return EXIT_ABNORMAL
     return EXIT_FINDINGS if any(rules.rejects(d) for r in reports for d in r.diagnostics) else EXIT_OK
+
+
+def is_missing_weights(d: Diagnostic) -> bool:
+    """An IRS009 of a .bin that is missing or a Git LFS pointer (not an empty one, an error
+    of its own): the finding every IR of a checkout without its weights has."""
+    return d.code == rules.WEIGHTS_UNREADABLE.code and " is empty;" not in d.message
+
+
+def with_missing_weights(report: FileReport, severity: Severity) -> FileReport:
+    """``report`` with its missing-weights finding (IRS009) at ``severity``: ``error`` for a
+    user who wants a run to fail when OpenVINO could not read a model for want of its .bin."""
+    if not any(is_missing_weights(d) and d.severity is not severity for d in report.diagnostics):
+        return report
+    diagnostics = [d.replace(severity=severity) if is_missing_weights(d) else d for d in report.diagnostics]
+    return report.replace(diagnostics=diagnostics)

@@ -68,7 +68,7 @@ def test_error_exits_1_and_is_printed_path_line_col_code() -> None:
     result = run("check", "bad.xml")
     assert result.exit_code == 1
     first = result.stdout.splitlines()[0]
-    assert first.startswith("bad.xml:8:1: IRS301 [error] layer 1 'conv' (Convolution, opset1): ")
+    assert first.startswith("bad.xml:8:51: IRS301 [error] layer 1 'conv' (Convolution, opset1): ")
 
 
 def test_warnings_pass_unless_strict() -> None:
@@ -209,9 +209,9 @@ def test_use_color_rules() -> None:
 def test_stdin_with_and_without_a_filename() -> None:
     result = run("check", "-", input=BAD)
     assert result.exit_code == 1
-    assert result.stdout.startswith("<stdin>:8:1: IRS301")
+    assert result.stdout.startswith("<stdin>:8:51: IRS301")
     named = run("check", "-", "--stdin-filename", "models/net.xml", input=BAD.encode())
-    assert named.stdout.startswith("models/net.xml:8:1: IRS301")
+    assert named.stdout.startswith("models/net.xml:8:51: IRS301")
     assert run("check", "-", input=GOOD).exit_code == 0
 
 
@@ -378,10 +378,10 @@ def test_real_command_exit_codes_and_stdin(tmp_path: Path) -> None:
     write(tmp_path / "bad.xml", BAD)
     assert irshape_command("check", "good.xml", cwd=tmp_path).returncode == 0
     bad = irshape_command("check", "bad.xml", cwd=tmp_path)
-    assert bad.returncode == 1 and bad.stdout.startswith(b"bad.xml:8:1: IRS301")
+    assert bad.returncode == 1 and bad.stdout.startswith(b"bad.xml:8:51: IRS301")
     assert irshape_command("check", "nothere.xml", cwd=tmp_path).returncode == 2
     piped = irshape_command("check", "-", "--stdin-filename", "x.xml", cwd=tmp_path, input=BAD.encode())
-    assert piped.returncode == 1 and piped.stdout.startswith(b"x.xml:8:1: IRS301")
+    assert piped.returncode == 1 and piped.stdout.startswith(b"x.xml:8:51: IRS301")
     script = Path(sys.executable).with_name("irshape")
     if script.exists():
         direct = subprocess.run([script, "check", "bad.xml"], cwd=tmp_path, capture_output=True)
@@ -391,9 +391,9 @@ def test_real_command_exit_codes_and_stdin(tmp_path: Path) -> None:
 def test_github_format_is_the_default_inside_github_actions(tmp_path: Path) -> None:
     write("bad.xml", BAD)
     result = run("check", "bad.xml", env={"GITHUB_ACTIONS": "true"})
-    assert result.stdout.startswith("::error file=bad.xml,line=8,col=1,")
+    assert result.stdout.startswith("::error file=bad.xml,line=8,col=51,")
     assert run("check", "--format", "text", "bad.xml", env={"GITHUB_ACTIONS": "true"}).stdout.startswith(
-        "bad.xml:8:1"
+        "bad.xml:8:51"
     )
 
 

@@ -25,7 +25,8 @@ from click.testing import CliRunner, Result
 from openvino import opset1 as ops
 from probes import modules_after_cli
 
-import irshape.cli
+import irshape.cli.inputs
+import irshape.cli.progress
 import irshape.files
 from irshape.cli import DryRunProgress, MemorySize, main
 from irshape.execute.dryrun import DryRunOptions
@@ -237,7 +238,7 @@ def test_dry_run_on_a_process_pool_prints_what_one_process_prints(tmp_path: Path
 
 
 def test_no_progress_on_a_stderr_that_is_not_a_terminal(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(irshape.cli, "PROGRESS_DELAY", -1.0)  # draw at once, if at all
+    monkeypatch.setattr(irshape.cli.progress, "PROGRESS_DELAY", -1.0)  # draw at once, if at all
     result = run("check", "--isolated", "--dry-run", NET, *SPEC[:3])
     assert result.exit_code == 0, result.output
     assert result.stderr == ""
@@ -246,8 +247,8 @@ def test_no_progress_on_a_stderr_that_is_not_a_terminal(monkeypatch: pytest.Monk
 
 def test_progress_on_a_terminal(monkeypatch: pytest.MonkeyPatch) -> None:
     """The same run as above on a terminal draws the line, and erases it at the end."""
-    monkeypatch.setattr(irshape.cli, "PROGRESS_DELAY", -1.0)
-    monkeypatch.setattr(irshape.cli, "_stderr_is_tty", lambda: True)
+    monkeypatch.setattr(irshape.cli.progress, "PROGRESS_DELAY", -1.0)
+    monkeypatch.setattr(irshape.cli.inputs, "_stderr_is_tty", lambda: True)
     result = run("check", "--isolated", "--dry-run", NET, *SPEC[:3])
     assert "\rirshape: dry run [" in result.stderr and "4/4 files" in result.stderr
     assert result.stderr.endswith("\r") and result.stderr.rsplit("\r", 2)[-2].strip() == ""

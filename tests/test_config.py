@@ -19,7 +19,6 @@ from irshape.config import (
     parse_table,
     resolve,
 )
-from irshape.selection import ALL
 
 
 @pytest.fixture(autouse=True)
@@ -112,7 +111,7 @@ def test_command_line_flags_win() -> None:
         'format = "json"\nexclude = ["legacy"]\n'
     )
     assert run("models").stdout.startswith("{")
-    assert run("--format", "text", "models").stdout.startswith("models/warn.xml:2:1: IRS101")
+    assert run("--format", "text", "models").stdout.startswith("models/warn.xml:2:5: IRS101")
     assert codes(run("--format", "text", "--select", "IRS3", "--ignore", "IRS2", "models")) == ["IRS301"]
     assert run("--format", "text", "--no-strict", "models").exit_code == 0
     assert files(
@@ -139,19 +138,29 @@ def test_isolated_and_explicit_config(project: Path) -> None:
 
 
 def test_resolve_precedence() -> None:
+    from irshape import rules
+
     config = Config(select=("IRS1",), ignore=("IRS101",), format="json", strict=True, exclude=("a",))
     settings = resolve(config, environ={})
-    assert (settings.selection.select, settings.selection.ignore) == (("IRS1",), ("IRS101",))
+    irs1 = {code for code in rules.RULES if code.startswith("IRS1")}
+    assert settings.selection.enabled == irs1 - {"IRS101"}
     assert (settings.format, settings.strict) == ("json", True)
     assert [g.pattern for g in settings.exclude] == ["a"]
+    # The command line's selection applies on top of the configuration's (as ruff does): its
+    # select starts over, so the configured ignore of IRS101 is gone with the IRS1 it trimmed.
     settings = resolve(
         config, select=("IRS3",), ignore=(), output_format="sarif", strict=False, exclude=("b",), environ={}
     )
-    assert (settings.selection.select, settings.selection.ignore) == (("IRS3",), ())
+    assert settings.selection.enabled == {code for code in rules.RULES if code.startswith("IRS3")}
     assert (settings.format, settings.strict) == ("sarif", False)
     assert [g.pattern for g in settings.exclude] == ["b"]
+    # extend-select adds to the configured selection; an ignore on the command line takes away.
+    extended = resolve(config, extend_select=("IRS301",), ignore=("IRS102",), environ={})
+    assert extended.selection.enabled == (irs1 - {"IRS101", "IRS102"}) | {"IRS301"}
+    assert [layer.origin for layer in extended.selection.layers] == ["configuration", "command line"]
     defaults = resolve(Config(), environ={})
-    assert (defaults.selection.select, defaults.format, defaults.strict) == ((ALL,), "text", False)
+    assert (defaults.selection.enabled, defaults.format, defaults.strict) == (set(rules.RULES), "text", False)
+    assert defaults.selection.layers == ()
     assert resolve(Config(), environ={"GITHUB_ACTIONS": "true"}).format == "github"
 
 

@@ -144,9 +144,9 @@ def test_github_annotations() -> None:
     lines = out.splitlines()
     assert len(lines) == 3
     assert lines[0].startswith(
-        "::error file=models/bad.xml,line=8,col=1,title=irshape IRS301 (declared-dim-mismatch)::IRS301 [error] "
+        "::error file=models/bad.xml,line=8,col=51,title=irshape IRS301 (declared-dim-mismatch)::IRS301 [error] "
     )
-    assert lines[2].startswith("::warning file=models/warn.xml,line=2,col=1,title=irshape IRS101 ")
+    assert lines[2].startswith("::warning file=models/warn.xml,line=2,col=5,title=irshape IRS101 ")
 
 
 def test_github_escaping(workdir: Path) -> None:
@@ -156,7 +156,7 @@ def test_github_escaping(workdir: Path) -> None:
     (workdir / "odd, name:1.xml").write_text(conv(name=name, h=9))
     out = check("--format", "github", "odd, name:1.xml")[1]
     (line,) = out.splitlines()
-    assert line.startswith("::error file=odd%2C name%3A1.xml,line=8,col=1,title=irshape IRS301 ")
+    assert line.startswith("::error file=odd%2C name%3A1.xml,line=8,col=51,title=irshape IRS301 ")
     _properties, message = line[len("::error ") :].split("::", 1)
     # The line break is shown as backslash-n, as in the text format; then the data escaping:
     # % escaped, ':' and ',' kept.
@@ -187,7 +187,7 @@ def junit(*args: str) -> tuple[int, etree._Element]:
     return code, etree.fromstring(out.encode("utf-8"))
 
 
-def test_junit_one_testcase_per_file_one_failure_per_finding() -> None:
+def test_junit_one_testcase_per_file_one_failure_per_failing_file() -> None:
     code, root = junit("models")
     assert code == 1
     assert root.tag == "testsuites"
@@ -198,10 +198,14 @@ def test_junit_one_testcase_per_file_one_failure_per_finding() -> None:
     assert suite.get("tests") == root.get("tests") == "3"
     assert suite.get("failures") == "1" and suite.get("errors") == "0"
     bad, good, warn = cases
-    failures = bad.findall("failure")
-    assert [f.get("type") for f in failures] == ["IRS301", "IRS301"]
-    assert failures[0].get("message").startswith("line 8: IRS301 layer 1 'conv'")
-    assert failures[0].text.startswith("models/bad.xml:8:1: IRS301 [error]")
+    (failure,) = bad.findall("failure")  # one element a failing testcase: the counts agree
+    assert failure.get("type") == "IRS301"
+    assert failure.get("message").startswith("line 8: IRS301 layer 1 'conv'")
+    assert failure.get("message").endswith("(and 1 more)")
+    lines = failure.text.splitlines()
+    assert len(lines) == 2 and all(": IRS301 [error]" in line for line in lines)
+    assert lines[0].startswith("models/bad.xml:8:")
+    assert "file" not in bad.attrib
     assert len(good) == 0  # a passing testcase
     assert warn.find("failure") is None  # a warning does not fail the run...
     assert "IRS101" in warn.findtext("system-out")

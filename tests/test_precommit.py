@@ -135,7 +135,7 @@ def test_try_repo_passes_on_good_ir_and_fails_on_bad_ir(
     assert every.returncode == 1, every.stdout + every.stderr
     assert re.search(r"^irshape\.+Failed$", every.stdout, re.M), every.stdout
     assert "- exit code: 1" in every.stdout
-    assert "models/bad.xml:8:1: IRS301 [error]" in every.stdout
+    assert "models/bad.xml:8:51: IRS301 [error]" in every.stdout
     assert "good.xml:" not in every.stdout  # per-file results: the good file has no finding
     assert "files were modified by this hook" not in every.stdout
     assert snapshot(user_repo) == before  # check mode never writes
@@ -159,7 +159,7 @@ def test_readme_pre_commit_config_works_when_pasted(
 
     failing = pre_commit("run", "--all-files", cwd=user_repo, env=env)
     assert failing.returncode == 1, failing.stdout + failing.stderr
-    assert "models/bad.xml:8:1: IRS301" in failing.stdout
+    assert "models/bad.xml:8:51: IRS301" in failing.stdout
     passing = pre_commit("run", "--files", "models/good.xml", "notes.txt", cwd=user_repo, env=env)
     assert passing.returncode == 0, passing.stdout + passing.stderr
     git("rm", "-q", "--cached", "models/bad.xml", cwd=user_repo, env=env)
@@ -192,7 +192,44 @@ def test_readme_actions_workflow_commands_work(tmp_path: Path) -> None:
     log = json.loads((tmp_path / sarif_file).read_text())
     assert log["version"] == "2.1.0" and log["runs"][0]["results"][0]["ruleId"] == "IRS301"
     assert annotate_step.returncode == 1  # the job fails on the error...
-    assert annotate_step.stdout.startswith("::error file=models/bad.xml,line=8,col=1,")  # ...annotated
+    assert annotate_step.stdout.startswith("::error file=models/bad.xml,line=8,col=51,")  # ...annotated
+
+
+OTHER_XML = {
+    "pom.xml": '<?xml version="1.0"?>\n<project><modelVersion>4.0.0</modelVersion></project>\n',
+    "assets/logo.xml": '<?xml version="1.0"?>\n<!DOCTYPE svg PUBLIC "-//W3C//DTD SVG 1.1//EN" '
+    '"http://www.w3.org/Graphics/SVG/1.1/DTD/svg11.dtd">\n<svg xmlns="http://www.w3.org/2000/svg"/>\n',
+    ".idea/misc.xml": '<?xml version="1.0" encoding="UTF-8"?>\n<project version="4">\n  <component>\n',
+    "data/Annotations/000001.xml": "<annotation><object><name>dog</name></object></annotation>\n",
+}
+
+
+def test_hook_passes_a_commit_of_other_xml_and_still_fails_a_bad_ir(
+    hook_repo: tuple[Path, str], user_repo: Path, home: Path
+) -> None:
+    """The default hook passes every staged .xml: a pom.xml, an SVG, an IDE's broken
+    .idea/*.xml and a VOC annotation do not block the commit; the bad IR still does."""
+    env = environment(home)
+    for name, text in OTHER_XML.items():
+        (user_repo / name).parent.mkdir(parents=True, exist_ok=True)
+        (user_repo / name).write_text(text, encoding="utf-8")
+    git("add", "-A", cwd=user_repo, env=env)
+    others = pre_commit(
+        "try-repo",
+        str(hook_repo[0]),
+        "irshape",
+        "--files",
+        *OTHER_XML,
+        "models/good.xml",
+        cwd=user_repo,
+        env=env,
+    )
+    assert others.returncode == 0, others.stdout + others.stderr
+    assert re.search(r"^irshape\.+Passed$", others.stdout, re.M), others.stdout
+    every = pre_commit("try-repo", str(hook_repo[0]), "irshape", "--all-files", cwd=user_repo, env=env)
+    assert every.returncode == 1, every.stdout + every.stderr
+    assert "models/bad.xml:8:51: IRS301 [error]" in every.stdout
+    assert "pom.xml" not in every.stdout and "IRS002" not in every.stdout and "IRS004" not in every.stdout
 
 
 def test_fix_hook_rewrites_the_bad_dim(hook_repo: tuple[Path, str], user_repo: Path, home: Path) -> None:

@@ -62,6 +62,10 @@ ONLY_WHEN_ASKED = (
     "irshape.report.junit",
     "irshape.report.github",
     "irshape.report.ruledoc",  # irshape rule, SARIF
+    "irshape.sniff",  # a file that may be other XML than IR
+    "irshape.columns",  # a run with findings
+    "irshape.baseline",  # a run with a baseline, SARIF
+    "irshape.cli.settings",  # --show-settings
     "concurrent.futures",  # -j with enough XML to share
     "difflib",  # a misspelt configuration key
     "json",

@@ -26,6 +26,12 @@ _INTEGER_FORMATS = {
 _REAL_FORMATS = {"f16": "e", "f32": "f", "f64": "d"}
 
 
+# A Git LFS pointer file: what a clone without `git lfs pull` (a CI checkout without LFS) holds
+# in place of the .bin. https://github.com/git-lfs/git-lfs/blob/main/docs/spec.md
+LFS_POINTER_PREFIX = b"version https://git-lfs.github.com/spec/"
+LFS_POINTER_MAX = 1024  # the spec: pointer files are below 1024 bytes
+
+
 class WeightsError(ValueError):
     """The value cannot be read; the message says why, for an info finding."""
 
@@ -60,6 +66,7 @@ class Weights:
         self._map: mmap.mmap | None = None
         self._opened = False
         self._size: int | None = None
+        self.lfs_pointer = False  # the .bin is a Git LFS pointer, not the weights
 
     def _open(self) -> None:
         if self._opened:
@@ -70,6 +77,12 @@ class Weights:
         try:
             with self.path.open("rb") as handle:
                 self._size = self.path.stat().st_size
+                if (
+                    self._size < LFS_POINTER_MAX
+                    and handle.read(len(LFS_POINTER_PREFIX)) == LFS_POINTER_PREFIX
+                ):
+                    self.lfs_pointer, self._size = True, None  # no weights: as if missing
+                    return
                 if self._size:  # mmap refuses an empty file
                     self._map = mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ)
         except OSError:
@@ -86,6 +99,11 @@ class Weights:
         self._open()
         if self.path is None:
             return "the IR was given as text, so there is no .bin next to it"
+        if self.lfs_pointer:
+            return (
+                f"{self.path.name} is a Git LFS pointer, not the weights (fetch them with git lfs pull, "
+                "or check out with LFS)"
+            )
         if self._size is None:
             return f"there is no readable {self.path.name} next to the IR"
         if self._size == 0:

@@ -3,14 +3,17 @@
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from irshape.files import relative_posix
 from irshape.record import FrozenRecord, set_field
 from irshape.results import FileReport
 from irshape.rules import RULES
+
+if TYPE_CHECKING:  # a baseline's module (json) is imported only by a run that has one
+    from irshape.baseline import BaselineResult
 
 
 class ReportOptions(FrozenRecord):
@@ -19,15 +22,19 @@ class ReportOptions(FrozenRecord):
     ``verbosity`` is -2 (nothing), -1 (findings only), 0 (findings and a summary) or 1 (also
     the files without findings); machine formats ignore it. ``strict`` says warnings fail,
     which JUnit shows. ``root`` is what SARIF, GitHub and JUnit paths are relative to
-    (default: the current directory).
+    (default: the current directory). ``source`` gives a file's bytes for the text format to
+    show each finding's line under it (``--show-source``; None: no source shown).
+    ``baseline`` is what a baseline filtered out, for the summaries.
     """
 
-    __slots__ = ("color", "root", "statistics", "strict", "verbosity")
+    __slots__ = ("baseline", "color", "root", "source", "statistics", "strict", "verbosity")
     color: bool
     verbosity: int
     statistics: bool
     strict: bool
     root: Path | None
+    source: Callable[[str], bytes] | None
+    baseline: BaselineResult | None
 
     def __init__(
         self,
@@ -36,12 +43,16 @@ class ReportOptions(FrozenRecord):
         statistics: bool = False,
         strict: bool = False,
         root: Path | None = None,
+        source: Callable[[str], bytes] | None = None,
+        baseline: BaselineResult | None = None,
     ) -> None:
         set_field(self, "color", color)
         set_field(self, "verbosity", verbosity)
         set_field(self, "statistics", statistics)
         set_field(self, "strict", strict)
         set_field(self, "root", root)
+        set_field(self, "source", source)
+        set_field(self, "baseline", baseline)
 
 
 class Reporter:
@@ -66,9 +77,11 @@ class Reporter:
         return relative_posix(path, self.options.root or Path.cwd())
 
 
-def summary(reports: Sequence[FileReport]) -> dict[str, Any]:
+def summary(reports: Sequence[FileReport], baseline: BaselineResult | None = None) -> dict[str, Any]:
+    """The counts every format's summary gives; with a baseline, what it matched and its
+    stale entries."""
     severities = Counter(d.severity.value for r in reports for d in r.diagnostics)
-    return {
+    out: dict[str, Any] = {
         "files": len(reports),
         "files_with_errors": sum(1 for r in reports if r.errors),
         "errors": severities["error"],
@@ -77,6 +90,9 @@ def summary(reports: Sequence[FileReport]) -> dict[str, Any]:
         "layers_checked": sum(r.layers_checked for r in reports),
         "layers_not_checked": sum(r.layers_not_checked for r in reports),
     }
+    if baseline is not None:
+        out["baseline"] = {"matched": baseline.matched, "stale": baseline.stale}
+    return out
 
 
 def statistics(reports: Sequence[FileReport]) -> list[tuple[str, int]]:

@@ -12,9 +12,10 @@ from collections.abc import Sequence
 
 from irshape.diagnostics import Diagnostic, Severity
 from irshape.report.base import Reporter
-from irshape.report.text import layer_label, visible
+from irshape.report.text import collapsed_missing_weights, layer_label, missing_weights_line, visible
 from irshape.results import FileReport
 from irshape.rules import RULES
+from irshape.selection import is_missing_weights
 
 COMMANDS = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "notice"}
 
@@ -42,4 +43,14 @@ class GithubReporter(Reporter):
         return f"::{COMMANDS[d.severity]} {props}::{escape_data(message)}"
 
     def render_check(self, reports: Sequence[FileReport]) -> str:
-        return "\n".join(self.annotation(d) for r in reports for d in r.diagnostics)
+        """One annotation a finding; the missing weights of many files are one annotation of
+        the run (with -v, one a file), as in the text format."""
+        findings = [d for r in reports for d in r.diagnostics]
+        collapsed = collapsed_missing_weights(reports, self.options.verbosity)
+        lines = [self.annotation(d) for d in findings if not (collapsed and is_missing_weights(d))]
+        if collapsed:
+            first = collapsed[0]
+            title = escape_property(f"irshape {first.code} ({RULES[first.code].name})")
+            message = escape_data(missing_weights_line(collapsed).removeprefix("irshape: "))
+            lines.append(f"::{COMMANDS[first.severity]} title={title}::{message}")
+        return "\n".join(lines)

@@ -21,7 +21,7 @@ class JsonReporter(Reporter):
         out: dict[str, Any] = {
             "version": SCHEMA_VERSION,
             "files": [r.to_json() for r in reports],
-            "summary": summary(reports),
+            "summary": summary(reports, self.options.baseline),
         }
         if self.options.statistics:
             out["statistics"] = dict(statistics(reports))

@@ -1,8 +1,13 @@
 """JUnit XML for CI test dashboards: one testcase per file, passing files included.
 
-A finding that fails the run (an error; a warning too with ``--strict``) is a ``<failure>``
-of its file's testcase, one per finding; IRS901 (irshape itself failed) is an ``<error>``;
-findings that do not fail the run are listed in the testcase's ``<system-out>``.
+A testcase holds at most one ``<failure>`` or ``<error>``, so the counts CI servers read
+(``tests``, ``failures``, ``errors`` of the suite) agree with the elements, as the common
+consumers (Jenkins, GitLab, Azure Pipelines, junitparser) count them: a file whose findings
+fail the run (errors; warnings too with ``--strict``) has one ``<failure>`` whose ``message``
+names the first of them and how many there are, and whose text lists them all, one a line; a
+file on which irshape itself failed (IRS901) has one ``<error>`` instead. Findings that do not
+fail the run are listed in the testcase's ``<system-out>``. Only attributes the JUnit schemas
+have are written (Jenkins's rejects a testcase's ``file``).
 """
 
 from __future__ import annotations
@@ -31,42 +36,50 @@ class JunitReporter(Reporter):
     def render_check(self, reports: Sequence[FileReport]) -> str:
         suites = ET.Element("testsuites", name="irshape")
         suite = ET.SubElement(suites, "testsuite", name="irshape")
-        failures = errors = 0
+        counts = {"failure": 0, "error": 0}
         for report in reports:
-            relative = self.relative(report.path)
-            case = ET.SubElement(
-                suite,
-                "testcase",
-                name=_clean(relative),
-                classname=_clean(re.sub(r"\.xml$", "", relative, flags=re.IGNORECASE).replace("/", ".")),
-                file=_clean(relative),
-            )
-            passed_on: list[str] = []
-            failed = crashed = False
-            for d in report.diagnostics:
-                text = _clean(format_diagnostic(d, raw=True))
-                if d.code == INTERNAL_ERROR.code:
-                    tag, crashed = "error", True
-                elif fails(d, strict=self.options.strict):
-                    tag, failed = "failure", True
-                else:
-                    passed_on.append(text)
-                    continue
-                element = ET.SubElement(
-                    case,
-                    tag,
-                    message=_clean(f"line {d.line or 1}: {d.code} {layer_label(d)}{d.message}"),
-                    type=d.code,
-                )
-                element.text = text
-            if passed_on:
-                ET.SubElement(case, "system-out").text = "\n".join(passed_on)
-            failures += failed
-            errors += crashed
+            tag = self._testcase(suite, report)
+            if tag is not None:
+                counts[tag] += 1
         for element in (suites, suite):
             element.set("tests", str(len(reports)))
-            element.set("failures", str(failures))
-            element.set("errors", str(errors))
+            element.set("failures", str(counts["failure"]))
+            element.set("errors", str(counts["error"]))
         suite.set("skipped", "0")
         ET.indent(suites)
         return '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(suites, encoding="unicode")
+
+    def _testcase(self, suite: ET.Element, report: FileReport) -> str | None:
+        """The testcase of one file; the tag of its one failure or error, if it has one."""
+        relative = self.relative(report.path)
+        case = ET.SubElement(
+            suite,
+            "testcase",
+            name=_clean(relative),
+            classname=_clean(re.sub(r"\.xml$", "", relative, flags=re.IGNORECASE).replace("/", ".")),
+        )
+        failing = [
+            d
+            for d in report.diagnostics
+            if d.code == INTERNAL_ERROR.code or fails(d, strict=self.options.strict)
+        ]
+        passing = [d for d in report.diagnostics if d not in failing]
+        tag = None
+        if failing:
+            tag = "error" if any(d.code == INTERNAL_ERROR.code for d in failing) else "failure"
+            first = failing[0]
+            more = f" (and {len(failing) - 1} more)" if len(failing) > 1 else ""
+            element = ET.SubElement(
+                case,
+                tag,
+                message=_clean(
+                    f"line {first.line or 1}: {first.code} {layer_label(first)}{first.message}{more}"
+                ),
+                type=first.code,
+            )
+            element.text = "\n".join(_clean(format_diagnostic(d, raw=True)) for d in failing)
+        if passing:
+            ET.SubElement(case, "system-out").text = "\n".join(
+                _clean(format_diagnostic(d, raw=True)) for d in passing
+            )
+        return tag

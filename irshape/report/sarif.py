@@ -7,7 +7,6 @@ the root (the current directory: run irshape from the repository root) under ``%
 
 from __future__ import annotations
 
-import hashlib
 import json
 from collections import Counter
 from collections.abc import Sequence
@@ -15,6 +14,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
+from irshape.baseline import fingerprint
 from irshape.diagnostics import Diagnostic, Rule, Severity
 from irshape.report.base import Reporter
 from irshape.report.ruledoc import rule_markdown, rule_text
@@ -38,13 +38,6 @@ def sarif_rule(rule: Rule) -> dict[str, Any]:
         "defaultConfiguration": {"level": LEVELS[rule.severity]},
         "properties": {"tags": ["openvino-ir"]},
     }
-
-
-def fingerprint(d: Diagnostic) -> str:
-    """Stable across runs and line moves: the code and what the finding is about."""
-    about = d.message if d.layer_id is None else ""
-    key = "\0".join(str(part) for part in (d.code, d.layer_id, d.layer_name, d.port, d.axis, about))
-    return hashlib.sha256(key.encode("utf-8")).hexdigest()[:32]
 
 
 class SarifReporter(Reporter):

@@ -9,13 +9,17 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING
 
 import click
 
 from irshape.diagnostics import Diagnostic, Severity
 from irshape.report.base import Reporter, statistics_lines, summary
 from irshape.results import FileReport
-from irshape.selection import rejections
+from irshape.selection import is_missing_weights, rejections
+
+if TYPE_CHECKING:
+    from irshape.baseline import BaselineResult
 
 SEVERITY_COLORS = {Severity.ERROR: "red", Severity.WARNING: "yellow", Severity.INFO: "cyan"}
 
@@ -66,13 +70,51 @@ def format_diagnostic(d: Diagnostic, *, color: bool = False, raw: bool = False) 
     return f"{where} {code} {severity} {show(layer_label(d) + d.message)}"
 
 
-def summary_line(reports: Sequence[FileReport]) -> str:
-    s = summary(reports)
-    return (
+def summary_line(reports: Sequence[FileReport], baseline: BaselineResult | None = None) -> str:
+    s = summary(reports, baseline)
+    line = (
         f"{s['errors']} error(s), {s['warnings']} warning(s), {s['infos']} info in "
         f"{s['files']} file(s); {s['layers_checked']} layer(s) validated and inferred, "
         f"{s['layers_not_checked']} other layer(s) checked for structure"
     )
+    if baseline is not None:
+        line += f"; {baseline.matched} finding(s) in the baseline, {baseline.stale} stale baseline entr"
+        line += "y" if baseline.stale == 1 else "ies"
+    return line
+
+
+def collapsed_missing_weights(reports: Sequence[FileReport], verbosity: int) -> list[Diagnostic]:
+    """The missing-weights findings (IRS009) to say once for the run: those of two files or
+    more (a checkout without its .bin files, a pre-commit run), unless -v asks for each."""
+    if verbosity >= 1:
+        return []
+    found = [d for r in reports for d in r.diagnostics if is_missing_weights(d)]
+    return found if len(found) >= 2 else []
+
+
+def missing_weights_line(findings: Sequence[Diagnostic], *, color: bool = False) -> str:
+    """The missing-weights findings (IRS009) of a run, said once with their count."""
+    first = findings[0]
+    lfs = sum("Git LFS pointer" in d.message for d in findings)
+    what = f"{len(findings)} file(s) checked without their weights (.bin missing"
+    what += f", or a Git LFS pointer in {lfs})" if lfs else ")"
+    code, severity = first.code, f"[{first.severity.value}]"
+    if color:
+        fg = SEVERITY_COLORS[first.severity]
+        code, severity = click.style(code, fg=fg, bold=True), click.style(severity, fg=fg)
+    return (
+        f"irshape: {code} {severity} {what}: Const sizes and values not checked, and OpenVINO "
+        "cannot load such a model; -v names each file"
+    )
+
+
+def source_excerpt(d: Diagnostic, text: str) -> list[str]:
+    """The finding's line under it, with a caret at its column, as ruff shows it."""
+    number = str(d.line)
+    shown = visible(text)
+    caret = len(visible(text[: max(d.column - 1, 0)]))
+    gutter = " " * len(number)
+    return [f"{gutter} |", f"{number} | {shown}", f"{gutter} | {' ' * caret}^"]
 
 
 class TextReporter(Reporter):
@@ -83,21 +125,38 @@ class TextReporter(Reporter):
         verbosity, color = self.options.verbosity, self.options.color
         if verbosity <= -2:
             return ""
-        lines = []
+        lines: list[str] = []
+        collapsed = collapsed_missing_weights(reports, verbosity)
         for report in reports:
-            lines += [format_diagnostic(d, color=color) for d in report.diagnostics]
+            sources = self._sources(report)
+            for d in report.diagnostics:
+                if collapsed and is_missing_weights(d):
+                    continue
+                lines.append(format_diagnostic(d, color=color))
+                if d.line in sources:
+                    lines += source_excerpt(d, sources[d.line])
             if verbosity >= 1 and not report.diagnostics:
                 ok = f"{visible(report.path)}: ok ({report.layers_checked} layer(s) inferred)"
                 lines.append(click.style(ok, fg="green") if color else ok)
-        if verbosity == -1:
-            return "\n".join(lines)
+        if collapsed:
+            lines.append(missing_weights_line(collapsed, color=color))
         if self.options.statistics:
             lines += statistics_lines(reports)
-        line = summary_line(reports)
+        if verbosity == -1:
+            return "\n".join(lines)
+        line = summary_line(reports, self.options.baseline)
         if color:
             line = click.style(line, fg="red" if any(r.errors for r in reports) else "green", bold=True)
         lines.append(line)
         return "\n".join(lines)
+
+    def _sources(self, report: FileReport) -> dict[int, str]:
+        """The lines of the report's findings, with --show-source."""
+        if self.options.source is None or not report.diagnostics:
+            return {}
+        from irshape.columns import source_lines
+
+        return source_lines(self.options.source(report.path), (d.line or 0 for d in report.diagnostics))
 
     def render_infer(self, reports: Sequence[FileReport]) -> str:
         lines = []

@@ -1,0 +1,125 @@
+"""Checking the inputs of a command: stdin, or files collected from paths, with progress."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+import click
+
+from irshape.api import check_string
+from irshape.cli.options import STDIN, AbnormalExit
+from irshape.cli.output import is_tty
+from irshape.cli.progress import DryRunProgress
+from irshape.config import Settings
+from irshape.files import WorkerDied, check_files, collect_files
+from irshape.results import FileReport
+
+PROGRESS_MIN_FILES = 8  # a progress bar only when more files than this are checked on a TTY
+
+
+def _stderr_is_tty() -> bool:
+    return is_tty(sys.stderr)
+
+
+class Inputs:
+    """The text of the files a run checked, for what is found after the check: the columns
+    of the findings kept, and the lines --show-source shows. Stdin's text is kept; a file is
+    read again (only a file with findings to show)."""
+
+    def __init__(self, stdin: bytes | None = None) -> None:
+        self.stdin = stdin
+
+    def read(self, path: str) -> bytes:
+        if self.stdin is not None:
+            return self.stdin
+        try:
+            return Path(path).read_bytes()
+        except OSError:
+            return b""
+
+
+def check_reports(
+    paths: Sequence[Path],
+    settings: Settings,
+    *,
+    stdin_filename: str | None,
+    jobs: int,
+    verbosity: int,
+    check_options: Mapping[str, Any],
+    keep: Callable[[list[FileReport]], list[FileReport]] | None = None,
+    inputs: Inputs | None = None,
+) -> list[FileReport]:
+    """Check the inputs; the reports come back in a stable order, filtered by the selection
+    (then by ``keep``), without the files that are no IR (named with -v), and with the columns
+    of the findings kept. ``inputs`` is given the text of stdin, for what comes after."""
+    inputs = Inputs() if inputs is None else inputs
+    options = {**check_options, "columns": False, "skip_non_ir": True}
+    if STDIN in (str(p) for p in paths):
+        if len(paths) > 1:
+            raise click.UsageError("'-' (stdin) cannot be mixed with paths")
+        data = sys.stdin.buffer.read() if sys.stdin is not None else b""  # (started without one)
+        inputs.stdin = data
+        checked = _check_stdin(data, stdin_filename or "<stdin>", verbosity, options)
+    else:
+        collected = collect_files(paths, settings.exclude)
+        if verbosity >= 1:
+            for path in collected.excluded:
+                click.echo(f"irshape: excluded {path}", err=True)
+        if not collected.files and verbosity >= 0:
+            click.echo("irshape: no .xml files to check", err=True)
+        checked = _check_files(collected.files, jobs, verbosity, options)
+    reports = [settings.selection.apply(report) for report in _kept(checked, verbosity)]
+    if keep is not None:
+        reports = keep(reports)
+    _add_columns(reports, inputs)
+    return reports
+
+
+def _check_stdin(data: bytes, name: str, verbosity: int, options: Mapping[str, Any]) -> list[FileReport]:
+    if options.get("dry_run") is None:
+        return [check_string(data, path=name, **options)]
+    stream = sys.stderr if verbosity >= 0 and _stderr_is_tty() else None
+    with DryRunProgress(1, stream) as progress:
+        return [check_string(data, path=name, **options, progress=progress.layer)]
+
+
+def _check_files(
+    files: Sequence[Path], jobs: int, verbosity: int, options: Mapping[str, Any]
+) -> list[FileReport]:
+    tty = verbosity >= 0 and _stderr_is_tty()
+    try:
+        if options.get("dry_run") is not None:
+            # A dry run can take long even for one file: a progress line after a second.
+            with DryRunProgress(len(files), sys.stderr if tty else None) as progress:
+                with_progress = {**options, "progress": progress.layer}
+                return check_files(files, jobs=jobs, progress=progress.file_done, options=with_progress)
+        if tty and len(files) > PROGRESS_MIN_FILES:
+            with click.progressbar(length=len(files), label="irshape", file=sys.stderr) as bar:
+                return check_files(files, jobs=jobs, progress=bar.update, options=options)
+        return check_files(files, jobs=jobs, options=options)
+    except WorkerDied as exc:
+        raise AbnormalExit(f"a worker process died ({exc}); try -j 1") from None
+
+
+def _kept(reports: list[FileReport], verbosity: int) -> list[FileReport]:
+    """The reports of IR files; the files that are no IR are named with -v."""
+    kept = []
+    for report in reports:
+        if report.skipped is None:
+            kept.append(report)
+        elif verbosity >= 1:
+            click.echo(f"irshape: skipped {report.path}: {report.skipped}", err=True)
+    return kept
+
+
+def _add_columns(reports: Sequence[FileReport], inputs: Inputs) -> None:
+    """The columns of the findings that are reported: each file with findings is read again,
+    so a check never pays for them."""
+    for report in reports:
+        if report.diagnostics:
+            from irshape.columns import add_columns  # only for a run with findings
+
+            add_columns(report, inputs.read(report.path))

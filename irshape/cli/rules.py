@@ -1,0 +1,30 @@
+"""``irshape rules`` and ``irshape rule CODE``: the registry of diagnostic codes."""
+
+from __future__ import annotations
+
+import click
+
+from irshape import rules
+
+
+@click.command(name="rules")
+@click.option("--markdown", is_flag=True, help="Print the table docs/codes.md carries.")
+def list_rules(markdown: bool) -> None:
+    """List every diagnostic code with its summary."""
+    if markdown:
+        click.echo(rules.markdown_table())
+        return
+    for rule in rules.RULES.values():
+        click.echo(f"{rule.code}  {rule.severity.value:<7}  {rule.name:<26}  {rule.summary}")
+
+
+@click.command()
+@click.argument("code")
+def rule(code: str) -> None:
+    """Document one diagnostic code: what it means, why, an example and the fix."""
+    from irshape.report.ruledoc import rule_text  # only this command (and SARIF) documents a rule
+
+    found = rules.RULES.get(code.strip().upper())
+    if found is None:
+        raise click.BadParameter(f"no such code {code!r}; `irshape rules` lists them", param_hint="CODE")
+    click.echo(rule_text(found))

@@ -1,0 +1,187 @@
+"""``irshape run``: execute a chain of convolution layers with numpy (imported only here)."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import click
+
+from irshape.cli.options import NEEDS_NUMPY, AbnormalExit, MemorySize, has_numpy
+
+if TYPE_CHECKING:
+    import numpy as np
+
+
+@click.command(name="run")
+@click.argument("file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.option(
+    "-i",
+    "--input",
+    "inputs",
+    multiple=True,
+    metavar="NAME=FILE.npy",
+    help="The value of the Parameter NAME, a .npy file (repeatable).",
+)
+@click.option(
+    "-o",
+    "--output",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Write the Results to this .npz file (one array per Result name) instead of a summary.",
+)
+@click.option(
+    "--seed",
+    type=int,
+    default=None,
+    metavar="N",
+    help="Fill each Parameter given no --input with random data from seed N.",
+)
+@click.option(
+    "--dim-value",
+    type=click.IntRange(min=1),
+    default=None,
+    metavar="N",
+    help="With --seed: the size of the dynamic dims of the random inputs.",
+)
+@click.option(
+    "--max-memory",
+    type=MemorySize(),
+    default=None,
+    metavar="SIZE",
+    help="Refuse to run a layer that needs more working memory; bytes or 512M, 2G, 1GiB  [default: 1GiB].",
+)
+@click.option("--debug", is_flag=True, help="Show the traceback of an irshape failure.")
+def run_command(
+    file: Path,
+    inputs: tuple[str, ...],
+    output: Path | None,
+    seed: int | None,
+    dim_value: int | None,
+    max_memory: int | None,
+    debug: bool,
+) -> None:
+    """Execute FILE with numpy: Parameters, Consts, Converts, the four convolution ops, Results.
+
+    Without --output, prints each Result's name, shape, dtype and min/max/mean. Exit 2 with a
+    one-line message when the file cannot be run.
+    """
+    if not has_numpy():
+        raise AbnormalExit(f"irshape run {NEEDS_NUMPY}")
+    if dim_value is not None and seed is None:
+        raise click.UsageError("--dim-value only applies with --seed (random inputs)")
+    try:
+        results = _run_file(file, inputs, seed, dim_value, max_memory)
+        if output is not None:
+            _write_npz(output, results)
+            click.echo(f"irshape: wrote {len(results)} output(s) to {output}", err=True)
+        else:
+            for name, value in results.items():
+                click.echo(_summary(name, value))
+    except click.ClickException:
+        raise
+    except MemoryError:
+        raise AbnormalExit(f"{file}: not enough memory to run it") from None
+    except Exception as exc:  # irshape's own failure: still one line, unless --debug
+        if debug:
+            raise
+        raise AbnormalExit(f"{file}: irshape failed: {type(exc).__name__}: {exc}".splitlines()[0]) from None
+
+
+def _run_file(
+    file: Path, inputs: Sequence[str], seed: int | None, dim_value: int | None, max_memory: int | None
+) -> dict[str, np.ndarray]:
+    import numpy as np
+
+    from irshape.execute.run import RunError, prepare_inputs, run_document
+    from irshape.ir.reader import read_file
+
+    paths: dict[str, Path] = {}
+    for item in inputs:
+        name, sep, path = item.partition("=")
+        if not sep or not name or not path:
+            raise click.BadParameter(f"{item!r} is not NAME=FILE.npy", param_hint="'--input'")
+        if name in paths:
+            raise click.BadParameter(f"Parameter {name!r} is given twice", param_hint="'--input'")
+        paths[name] = Path(path)
+    given = {name: _load_npy(name, path) for name, path in paths.items()}
+    result = read_file(file)
+    if result.document is None:
+        errors = [d.message for d in result.diagnostics if d.severity == "error"]
+        raise AbnormalExit(f"{file}: cannot read it as IR: {errors[0] if errors else 'no document'}")
+    rng = None if seed is None else np.random.default_rng(seed)
+    try:
+        prepared = prepare_inputs(result.document, given, rng=rng, dim_value=dim_value)
+        if max_memory is None:
+            return run_document(result.document, prepared)
+        return run_document(result.document, prepared, max_memory=max_memory)
+    except RunError as exc:
+        raise AbnormalExit(f"{file}: {exc}") from None
+    except ValueError as exc:  # a kernel refused a layer, e.g. pads OpenVINO's CPU plugin refuses
+        raise AbnormalExit(f"{file}: cannot run it: {exc}") from None
+
+
+def _load_npy(name: str, path: Path) -> np.ndarray:
+    import numpy as np
+
+    try:
+        with path.open("rb") as handle:
+            magic = handle.read(6)
+            if magic != b"\x93NUMPY":
+                what = "a .npz archive" if magic.startswith(b"PK") else "not a .npy file"
+                raise AbnormalExit(f"--input {name}: {path} is {what}; give an array saved with np.save")
+            handle.seek(0)
+            value = np.load(handle, allow_pickle=False)
+    except OSError as exc:
+        raise AbnormalExit(f"--input {name}: cannot read {path}: {exc.strerror or exc}") from None
+    except (ValueError, EOFError) as exc:  # a truncated file, object arrays, a bad header
+        reason = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+        raise AbnormalExit(f"--input {name}: cannot load {path}: {reason}") from None
+    assert isinstance(value, np.ndarray)
+    return value
+
+
+def _write_npz(path: Path, arrays: Mapping[str, np.ndarray]) -> None:
+    """An ``np.savez`` archive at ``path``, written atomically: a temporary file in the same
+    directory, then a rename. Written as np.savez writes it (stored ``NAME.npy`` members), but
+    member by member, since a Result named ``file`` would clash with np.savez's own argument."""
+    import tempfile  # only `irshape run --output` writes a file
+    import zipfile
+
+    from numpy.lib import format as npy_format
+
+    try:
+        fd, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
+    except OSError as exc:
+        raise AbnormalExit(f"cannot write {path}: {exc.strerror or exc}") from None
+    try:
+        with (
+            os.fdopen(fd, "wb") as handle,
+            zipfile.ZipFile(handle, mode="w", compression=zipfile.ZIP_STORED) as archive,
+        ):
+            for name, value in arrays.items():
+                with archive.open(f"{name}.npy", "w", force_zip64=True) as member:
+                    npy_format.write_array(member, value, allow_pickle=False)
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(temporary, 0o666 & ~umask)  # mkstemp's file is private; the result is not
+        os.replace(temporary, path)
+    except BaseException as exc:
+        with contextlib.suppress(OSError):
+            os.unlink(temporary)
+        if isinstance(exc, OSError):
+            raise AbnormalExit(f"cannot write {path}: {exc.strerror or exc}") from None
+        raise
+
+
+def _summary(name: str, value: np.ndarray) -> str:
+    shape = "[" + ",".join(str(n) for n in value.shape) + "]"
+    line = f"{name}: shape {shape} {value.dtype}"
+    if value.size == 0:
+        return line + " (empty)"
+    if value.dtype.kind in "fiub":
+        data = value.astype("float64")
+        line += f" min {data.min():.6g} max {data.max():.6g} mean {data.mean():.6g}"
+    return line

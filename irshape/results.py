@@ -68,6 +68,8 @@ class LayerResult(Record):
             "layer_version": self.version,
             "line": self.line,
             "outputs": [shape.to_json() for shape in self.outputs],
+            "ports": list(self.ports),
+            "element_types": list(self.element_types),
         }
 
 

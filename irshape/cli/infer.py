@@ -9,6 +9,7 @@ import click
 from irshape.cli.inputs import check_reports
 from irshape.cli.options import INPUT_OPTIONS, apply_options, require_paths, settings_for
 from irshape.report import INFER_FORMATS, REPORTERS
+from irshape.report.base import ReportOptions
 from irshape.report.text import format_diagnostic
 from irshape.selection import infer_exit_code, rejections
 
@@ -18,6 +19,8 @@ from irshape.selection import infer_exit_code, rejections
 @click.option(
     "--format", "output_format", type=click.Choice(INFER_FORMATS), default="text", show_default=True
 )
+@click.option("-v", "--verbose", count=True, help="Also name the op types irshape does not infer.")
+@click.option("-q", "--quiet", is_flag=True, help="No summary line.")
 @click.pass_context
 def infer(
     ctx: click.Context,
@@ -28,10 +31,14 @@ def infer(
     config_file: Path | None,
     isolated: bool,
     output_format: str,
+    verbose: int,
+    quiet: bool,
 ) -> None:
     """Print the inferred output shape of every layer irshape knows.
 
-    A layer OpenVINO rejects is shown as such, with the first finding why; findings that make
+    Each output is shown with its port id, shape and element type, and a summary counts the
+    layers and op types inferred (-v names the types that are not). A layer OpenVINO rejects
+    is shown as such, with the first finding why; findings that make
     OpenVINO reject a file or another layer (an unparsable file) go to stderr. Exit 0: OpenVINO
     rejects nothing; 1: it rejects a layer or a file; 2: usage, configuration or irshape error.
     """
@@ -40,7 +47,8 @@ def infer(
     reports = check_reports(
         paths, settings, stdin_filename=stdin_filename, jobs=jobs, verbosity=0, check_options={}
     )
-    text = REPORTERS[output_format]().render_infer(reports)
+    options = ReportOptions(verbosity=-1 if quiet else min(verbose, 1))
+    text = REPORTERS[output_format](options).render_infer(reports)
     if text:
         click.echo(text)
     for report in reports:

@@ -10,7 +10,7 @@ from irshape.report.base import Reporter, statistics, summary
 from irshape.results import FileReport
 from irshape.selection import rejections
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2  # 2: every op irshape infers is a layer checked and listed; ports, element_types
 
 
 class JsonReporter(Reporter):

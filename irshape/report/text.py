@@ -8,6 +8,7 @@ finding is always one line.
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
@@ -15,7 +16,7 @@ import click
 
 from irshape.diagnostics import Diagnostic, Severity
 from irshape.report.base import Reporter, statistics_lines, summary
-from irshape.results import FileReport
+from irshape.results import FileReport, LayerResult
 from irshape.selection import is_missing_weights, rejections
 
 if TYPE_CHECKING:
@@ -167,7 +168,7 @@ class TextReporter(Reporter):
                 if finding is not None:
                     what = f"OpenVINO rejects it: {finding.code} {finding.message}"
                 elif layer.outputs:
-                    what = ", ".join(str(s) for s in layer.outputs)
+                    what = "; ".join(_output_text(layer, i) for i in range(len(layer.outputs)))
                 else:
                     continue
                 lines.append(
@@ -176,7 +177,40 @@ class TextReporter(Reporter):
                         f"({layer.type}): {what}"
                     )
                 )
+        if self.options.verbosity >= 0:
+            lines.append(infer_summary(reports, verbose=self.options.verbosity > 0))
         return "\n".join(lines)
+
+
+def _output_text(layer: LayerResult, index: int) -> str:
+    """``port 3 [1,10,447,447] f32``: one inferred output, by the port it belongs to."""
+    port = layer.ports[index] if index < len(layer.ports) else None
+    element_type = layer.element_types[index] if index < len(layer.element_types) else None
+    text = (
+        f"port {port} {layer.outputs[index]}"
+        if port is not None
+        else f"output {index} {layer.outputs[index]}"
+    )
+    return f"{text} {element_type}" if element_type else text
+
+
+def infer_summary(reports: Sequence[FileReport], *, verbose: bool = False) -> str:
+    """How many layers were inferred and of how many op types; with ``verbose``, the types
+    irshape does not infer (their declared dims flow on unchecked). Parameters, Consts and
+    Results are read from the file, not inferred, and counted apart."""
+    inferred = Counter(layer.type for r in reports for layer in r.layers if layer.checked)
+    others = Counter(layer.type for r in reports for layer in r.layers if not layer.checked)
+    read = sum(others.pop(kind, 0) for kind in _READ_FROM_THE_FILE)
+    line = (
+        f"{sum(inferred.values())} layer(s) of {len(inferred)} op type(s) inferred, {read} Parameter, Const "
+        f"and Result layer(s) read, {sum(others.values())} layer(s) of {len(others)} type(s) not inferred"
+    )
+    if verbose and others:
+        line += ": " + ", ".join(f"{kind} ({count})" for kind, count in sorted(others.items(), key=str))
+    return line
+
+
+_READ_FROM_THE_FILE = ("Parameter", "Const", "Constant", "Result")
 
 
 def use_color(mode: str, *, isatty: bool, environ: Mapping[str, str]) -> bool:

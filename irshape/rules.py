@@ -404,7 +404,8 @@ INPUT_RANK = _rule(
     "IRS211",
     "input-rank",
     ERROR,
-    "input {port} ({input}) has rank {rank} {shape}, {expected}; OpenVINO rejects the layer ('{ov_message}')",
+    "input {input_index} ({input}) has rank {rank} {shape}, {expected}; OpenVINO rejects the layer "
+    "('{ov_message}')",
     summary="An input's rank is not one the op accepts.",
     why="Each op accepts its inputs in certain ranks only (a scalar axis, a 1D shape, data of at "
     "least rank 2...); OpenVINO rejects the layer when it builds it.",
@@ -503,7 +504,7 @@ VALUE_UNKNOWN = _rule(
     "IRS306",
     "value-unknown",
     INFO,
-    "the value of input {port} ({input}) is not known ({reason}), so {consequence}",
+    "the value of input {input_index} ({input}) is not known ({reason}), so {consequence}",
     summary="An input whose value decides the output shape is not a value irshape can compute.",
     why="Reshape's target, axes, pads, indices and the like decide output dims. Where the value "
     "comes from a Const or a shape subgraph irshape computes it; otherwise the dims it decides are "

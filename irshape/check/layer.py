@@ -83,8 +83,18 @@ def _check_op(
     infer = shape_function(schema.family, schema.function)
     result = infer(OpCall(schema, tuple(inputs), parsed))
     for finding in result.findings:
-        report(finding.rule(_anchored(layer, finding, where), **finding.args))
+        report(finding.rule(_anchored(layer, finding, where), **_port_args(layer, finding.args)))
     return result if result.outputs else None
+
+
+def _port_args(layer: Layer, args: dict[str, Any]) -> dict[str, Any]:
+    """A shape function names an input by its index (``port``: an int); a finding names it by
+    the id of its ``<port>`` in the file, and its message by the index."""
+    index = args.get("port")
+    if not isinstance(index, int):
+        return args
+    port = layer.inputs[index].id if 0 <= index < len(layer.inputs) else None
+    return {**args, "port": port, "input_index": index}
 
 
 def _anchored(layer: Layer, finding: Finding, where: Location) -> Location:

@@ -285,6 +285,9 @@ def _static_lengths(dims: tuple[Dim, ...] | None) -> tuple[int, ...] | None:
 # -- parsing -----------------------------------------------------------------------------
 
 
+_C_SPACE = " \t\n\v\f\r"  # what OpenVINO's trim() removes: isspace() in the C locale
+
+
 class DimSyntaxError(ValueError):
     """A dimension literal OpenVINO cannot parse."""
 
@@ -310,8 +313,8 @@ def parse_dim(literal: str) -> Dim:
     beyond int64 reads as 0, and as the default bound (0 or unbounded) inside an interval.
     (Each observed in OpenVINO 2026.4.)
     """
-    text = literal.strip()
-    if text == "?":
+    text = literal.strip(_C_SPACE)
+    if text == "?" or text == "-1":  # the exact text: "-01" is the number -1, read as 0
         return DYNAMIC
     if ".." in text:
         lo_text, _, hi_text = text.partition("..")
@@ -324,7 +327,7 @@ def parse_dim(literal: str) -> Dim:
     value = _parse_bound(text, "dimension")
     if value == INF:
         return EMPTY
-    return Dim.of(0 if value is None else value)
+    return Dim.of(0 if value is None or value < 0 else value)
 
 
 def literal_reading(literal: str) -> str | None:
@@ -332,7 +335,7 @@ def literal_reading(literal: str) -> str | None:
     dim = parse_dim(literal)
     if dim.is_empty:
         return "an empty interval: it prints as ? but no size is compatible with it"
-    text = literal.strip()
+    text = literal.strip(_C_SPACE)
     bounds = text.partition("..")[::2] if ".." in text else (text,)
     for bound in filter(None, bounds):
         value = _parse_bound(bound, "bound") if bound != "?" else -1
@@ -343,15 +346,15 @@ def literal_reading(literal: str) -> str | None:
 
 def parse_partial_shape(text: str) -> PartialShape:
     """OpenVINO's ``PartialShape(string)``: ``1,3,?,2..10``, ``[...]``; ``""`` is a scalar."""
-    body = text.strip()
+    body = text.strip(_C_SPACE)
     if body.startswith("[") and body.endswith("]"):
-        body = body[1:-1].strip()
+        body = body[1:-1].strip(_C_SPACE)
     if body == "...":
         return PartialShape(None)
     if body == "":
         return PartialShape([])
     fields = body.split(",")
-    if any(f.strip() == "" for f in fields):
+    if any(f == "" for f in fields):
         raise DimSyntaxError(f"Cannot get vector of dimensions! {text!r} is incorrect")
     return PartialShape(parse_dim(f) for f in fields)
 

@@ -35,7 +35,7 @@ from irshape.dims import (
 )
 from irshape.ir import element_types
 from irshape.ir.model import Document, DocumentKind, Edge, Layer, Port
-from irshape.ir.values import ListSyntaxError, parse_int_list
+from irshape.ir.values import ListSyntaxError, parse_int_list, parse_uint
 from irshape.ir.weights import Weights, WeightsError, bytes_needed, element_count
 from irshape.record import Record
 from irshape.schema import OpSchema, find_schema
@@ -56,8 +56,6 @@ PARSE_TIME_CODES = frozenset(
 ROOT_TYPES = frozenset({"Result", "Assign"})  # OpenVINO matches these two exactly
 _PRECISIONS = frozenset(element_types.LEGACY_PRECISIONS) | element_types.ELEMENT_TYPES  # port names
 _CONST_VALUE_LIMIT = 64  # read Const values only for small integer tensors (output_shape)
-_INT64_MAX = 2**63 - 1
-_UINT = re.compile(r"\s*[+-]?\d+", re.ASCII)
 _NAMES_SHOWN = 8
 
 # --- which opsets have which op -----------------------------------------------------------
@@ -140,21 +138,6 @@ OPSETS = _load_opsets(_OPSET_TABLE)
 
 
 # --- ids and the index ----------------------------------------------------------------------
-
-
-def parse_uint(text: str | None) -> int | None:
-    """An id as OpenVINO reads it (``std::stoll`` over the whole text, then ``>= 0``)."""
-    if _is_plain_id(text):  # the common case, without the regex
-        return int(text)
-    if text is None or not _UINT.fullmatch(text):
-        return None
-    if len(text) > 19:  # beyond int64 unless zeros or blanks; int() refuses 4300+ digits (regressions/)
-        digits = text.strip().lstrip("+-").lstrip("0")
-        if len(digits) > 19:
-            return None
-        text = ("-" if text.strip().startswith("-") else "") + (digits or "0")
-    value = int(text)
-    return value if 0 <= value <= _INT64_MAX else None
 
 
 def id_key(text: str | None) -> str:

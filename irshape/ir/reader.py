@@ -33,7 +33,7 @@ from irshape import rules
 from irshape.diagnostics import Diagnostic, Location, Rule
 from irshape.ir.model import Document, DocumentKind, Edge, Layer, Port
 from irshape.ir.stream import LinedParser, pull_parser
-from irshape.ir.values import parse_port_dim
+from irshape.ir.values import parse_port_dim, parse_uint
 from irshape.record import Record
 
 _FRAGMENT_ROOT = "irshape-fragment"
@@ -637,7 +637,7 @@ def _root_tag(chunks: Chunks) -> str | None:
 
 
 def _net_version(text: str | None, where: Location, diagnostics: list[Diagnostic]) -> int | None:
-    version = int(text) if text is not None and text.strip().isdigit() and len(text) < 10 else None
+    version = parse_uint(text)  # pugixml's get_uint64_attr, as the IR frontend reads it
     if version not in (10, 11):
         diagnostics.append(rules.IR_VERSION(where, version=_clean_opt(text)))
     return version

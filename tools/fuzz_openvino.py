@@ -1,0 +1,73 @@
+"""Differential fuzzing of irshape against OpenVINO's read_model, by hand, at any budget.
+
+    python tools/fuzz_openvino.py --count 50000            # seeds 0..49999, two processes
+    python tools/fuzz_openvino.py --start 100000 --count 5000 --workers 2 --json out.json
+
+Each seed is an IR written by ov.save_model with one to three edits drawn from the grammars of
+tests/fuzz_openvino/ (the test suite runs a fixed budget of the same generator). It prints the
+figures, the disagreements by class (those of tests/fuzz_openvino/known_disagreements.py
+apart), and one example seed of each; --json writes every disagreement. Exit 1 when a
+disagreement is not a known one, or on an internal error.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from collections import Counter, defaultdict
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from tests.fuzz_openvino.known_disagreements import known_class  # noqa: E402
+from tests.fuzz_openvino.oracle import run_many  # noqa: E402
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--count", type=int, default=50000)
+    parser.add_argument("--start", type=int, default=0)
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--json", type=Path, default=None)
+    args = parser.parse_args()
+    began = time.monotonic()
+    classes: Counter[str] = Counter()
+    known: Counter[str] = Counter()
+    examples: dict[str, list[int]] = defaultdict(list)
+    found = []
+    ov_rejected = 0
+    done = 0
+    for v in run_many(range(args.start, args.start + args.count), workers=args.workers):
+        done += 1
+        ov_rejected += v.ov_error is not None
+        if v.disagreement is not None:
+            name = known_class(v)
+            if name is not None:
+                known[name] += 1
+            else:
+                classes[v.disagreement] += 1
+                examples[v.disagreement].append(v.seed)
+            found.append({"seed": v.seed, "class": v.disagreement, "known": name, "base": v.base,
+                          "edits": v.edits, "openvino": v.ov_error, "detail": v.detail})
+        if done % 1000 == 0:
+            print(f"... {done} files, {sum(classes.values())} unknown disagreements, "
+                  f"{time.monotonic() - began:.0f} s", file=sys.stderr, flush=True)
+    internal = classes.get("internal-error", 0) + known.get("internal-error", 0)
+    print(f"files edited: {done} (seeds {args.start}..{args.start + args.count - 1}); "
+          f"OpenVINO rejected {ov_rejected}, read {done - ov_rejected}; {time.monotonic() - began:.0f} s")
+    print(f"internal errors: {internal}")
+    print(f"known disagreements (op machinery, for the lead): {sum(known.values())}")
+    for name, n in known.most_common():
+        print(f"  {n:6d}  {name}")
+    print(f"other disagreements: {sum(classes.values())}")
+    for name, n in classes.most_common():
+        print(f"  {n:6d}  {name}   e.g. seeds {examples[name][:5]}")
+    if args.json is not None:
+        args.json.write_text(json.dumps(found, indent=1, ensure_ascii=False))
+    return 1 if classes else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

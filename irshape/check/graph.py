@@ -30,12 +30,13 @@ from irshape.dims import (
     DimSyntaxError,
     PartialShape,
     literal_reading,
+    parse_dim,
     parse_partial_shape,
     static_shape,
 )
 from irshape.ir import element_types
 from irshape.ir.model import Document, DocumentKind, Edge, Layer, Port
-from irshape.ir.values import ListSyntaxError, parse_int_list, parse_uint
+from irshape.ir.values import C_SPACE, ListSyntaxError, parse_int_list, parse_uint
 from irshape.ir.weights import Weights, WeightsError, bytes_needed, element_count
 from irshape.record import Record
 from irshape.schema import OpSchema, find_schema
@@ -1076,7 +1077,7 @@ def declared_tensor(port: Port) -> TensorInfo:
 # --- Parameter ------------------------------------------------------------------------------
 
 
-def parameter_tensor(layer: Layer, where: Location, report: Report) -> TensorInfo:
+def parameter_tensor(layer: Layer, where: Location, report: Report, ir_version: int | None = None) -> TensorInfo:
     """The Parameter's tensor as OpenVINO reads it: shape and element_type from <data>."""
     if not layer.has_data:
         report(
@@ -1099,21 +1100,30 @@ def parameter_tensor(layer: Layer, where: Location, report: Report) -> TensorInf
     except DimSyntaxError as exc:
         report(rules.SHAPE_SYNTAX(at, layer_type="Parameter", attribute="shape", text=text, reason=str(exc)))
         return _fallback(layer)
-    _report_surprising_literals(text, at, report)
+    _report_surprising_literals(text, at, report, v10=ir_version == 10)
     compare_shape_attribute(layer, text, shape, at, report)
     compare_precision(layer, element_type if written else None, at, report)
     return TensorInfo(shape, element_type)
 
 
-def _report_surprising_literals(text: str, where: Location, report: Report) -> None:
-    """IRS011: dims that OpenVINO's parser clips or empties instead of rejecting."""
-    body = text.strip().strip("[]").strip()
+def _report_surprising_literals(text: str, where: Location, report: Report, *, v10: bool = False) -> None:
+    """IRS011: dims that OpenVINO's parser clips or empties instead of rejecting. IR v10 fails
+    on an empty interval (its Parameter is rebuilt with the shape, which then differs)."""
+    body = text.strip(C_SPACE).strip("[]").strip(C_SPACE)
     if body in ("", "..."):  # a scalar, a dynamic rank: no dims
         return
     for literal in body.split(","):
         reading = literal_reading(literal)
-        if reading is not None:
-            report(rules.SHAPE_LITERAL(where, text=text, literal=literal.strip(), reading=reading))
+        if reading is None:
+            continue
+        severity = None
+        if v10 and parse_dim(literal).is_empty:
+            severity = Severity.ERROR
+            reading += (
+                "; IR v10 rejects the file ('Resulting shape ... after preprocessing is not aligned "
+                "with original parameter's shape')"
+            )
+        report(rules.SHAPE_LITERAL(where, text=text, literal=literal.strip(C_SPACE), reading=reading, severity=severity))
 
 
 def _fallback(layer: Layer) -> TensorInfo:

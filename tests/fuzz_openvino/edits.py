@@ -303,7 +303,7 @@ def e_dangling(rng: random.Random, d: Edited) -> None:
     if span is None:
         return
     block = d.xml[span[0] : span[1]]
-    new_id = "90"
+    new_id = str(90 + d.xml.count("_dangling\""))  # each copy its own id
     copy = re.sub(r'id="[^"]*"', f'id="{new_id}"', block, count=1).replace(
         f'name="{span[2]["name"]}"', f'name="{span[2]["name"]}_dangling"', 1)
     if rng.random() < 0.7:

@@ -21,13 +21,15 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from tests.fuzz_openvino.known_disagreements import known_class  # noqa: E402
-from tests.fuzz_openvino.edits import edited  # noqa: E402
-from tests.fuzz_openvino.oracle import run_many  # noqa: E402
+from tests.fuzz_openvino.edits import edited
+from tests.fuzz_openvino.known_disagreements import known_class
+from tests.fuzz_openvino.oracle import run_many
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--count", type=int, default=50000)
     parser.add_argument("--start", type=int, default=0)
     parser.add_argument("--workers", type=int, default=2)

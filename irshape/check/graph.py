@@ -1077,7 +1077,9 @@ def declared_tensor(port: Port) -> TensorInfo:
 # --- Parameter ------------------------------------------------------------------------------
 
 
-def parameter_tensor(layer: Layer, where: Location, report: Report, ir_version: int | None = None) -> TensorInfo:
+def parameter_tensor(
+    layer: Layer, where: Location, report: Report, ir_version: int | None = None
+) -> TensorInfo:
     """The Parameter's tensor as OpenVINO reads it: shape and element_type from <data>."""
     if not layer.has_data:
         report(
@@ -1123,7 +1125,8 @@ def _report_surprising_literals(text: str, where: Location, report: Report, *, v
                 "; IR v10 rejects the file ('Resulting shape ... after preprocessing is not aligned "
                 "with original parameter's shape')"
             )
-        report(rules.SHAPE_LITERAL(where, text=text, literal=literal.strip(C_SPACE), reading=reading, severity=severity))
+        literal = literal.strip(C_SPACE)
+        report(rules.SHAPE_LITERAL(where, text=text, literal=literal, reading=reading, severity=severity))
 
 
 def _fallback(layer: Layer) -> TensorInfo:

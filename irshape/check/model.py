@@ -308,7 +308,8 @@ class _Walker:
         kind, schema = self._op(layer.type)
         inputs, origins, computed = self._inputs(layer, schema)
         if kind == "parameter":
-            outputs = [g.parameter_tensor(layer, self.graph.where(layer), local.append, self.document.version)]
+            where = self.graph.where(layer)
+            outputs = [g.parameter_tensor(layer, where, local.append, self.document.version)]
         elif kind == "const":
             outputs = [g.const_tensor(layer, self.document.path, self.weights, local.append)]
         elif schema is not None:

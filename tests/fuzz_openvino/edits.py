@@ -134,7 +134,7 @@ def e_auto_pad(rng: random.Random, d: Edited) -> None:
 
 
 def e_attr_presence(rng: random.Random, d: Edited) -> None:
-    span = _pick_layer(rng, d.xml, CONV_TYPES + ("Parameter", "Const"))
+    span = _pick_layer(rng, d.xml, (*CONV_TYPES, "Parameter", "Const"))
     if span is None:
         return
     block = d.xml[span[0] : span[1]]
@@ -284,7 +284,7 @@ def e_layer_id(rng: random.Random, d: Edited) -> None:
 
 
 def e_port_id(rng: random.Random, d: Edited) -> None:
-    span = _pick_layer(rng, d.xml, CONV_TYPES + ("Result", "Relu"))
+    span = _pick_layer(rng, d.xml, (*CONV_TYPES, "Result", "Relu"))
     if span is None:
         return
     block = d.xml[span[0] : span[1]]

@@ -163,8 +163,9 @@ def _init_worker() -> None:
     # read_model tries every frontend on a file the IR one refuses; the others log to stderr.
     devnull = os.open(os.devnull, os.O_WRONLY)
     os.dup2(devnull, 2)
-    import irshape  # noqa: F401
     import openvino  # noqa: F401
+
+    import irshape  # noqa: F401
 
 
 def run_many(seeds: Iterable[int], workers: int = 2, chunk: int = 20) -> Iterator[Verdicts]:

@@ -112,7 +112,7 @@ def judge(d: Edited, ov_error: str | None, ov_shapes: dict[str, str],
         v.disagreement = "internal-error"
         v.detail = next(m for c, _, m in errors if c == "IRS901")
         return v
-    if ov_error is not None and "bad_alloc" in ov_error:
+    if ov_error is not None and ("bad_alloc" in ov_error or "Cannot allocate memory" in ov_error):
         v.notes.append("OpenVINO ran out of the worker's memory: no verdict")
         return v
     if ov_error is not None:
@@ -143,6 +143,16 @@ def normalize(message: str) -> str:
     text = re.sub(r"\d+", "N", text)
     text = re.sub(r"(layer|node|id:?) \S+", r"\1 _", text)
     return text[:120]
+
+
+def both_verdicts(xml: Path) -> tuple[str | None, dict[str, str], list[tuple[str, str, str]], dict[str, str]]:
+    return (*openvino_verdict(xml), *irshape_verdict(xml))
+
+
+def in_worker(xml: Path) -> tuple[str | None, dict[str, str], list[tuple[str, str, str]], dict[str, str]]:
+    """Both verdicts on a file, in a worker with the memory limit (a file may ask for 16 GB)."""
+    with ProcessPoolExecutor(1, mp_context=get_context("spawn"), initializer=_init_worker) as pool:
+        return pool.submit(both_verdicts, xml).result()
 
 
 def run_one(seed: int) -> Verdicts:

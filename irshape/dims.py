@@ -9,6 +9,7 @@ infers the same ``?``, ``1..`` and ``..10`` that OpenVINO does (rules §5.2).
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Iterable, Iterator, Sequence
 
 from irshape.record import FrozenRecord, set_field
@@ -293,14 +294,24 @@ class DimSyntaxError(ValueError):
 
 
 def _parse_bound(text: str, what: str) -> int | None:
-    """An int64 as OpenVINO reads it (an optional '-', then digits); None when it overflows."""
-    body = text[1:] if text.startswith("-") else text
-    if not body.isdigit() or not body.isascii():
+    """An int64 as OpenVINO 2026.4 reads a dimension or bound: the text must hold only ASCII
+    digits and '-' (its check_all_digits), then a stream reads a number from its start; None
+    when the number overflows or there is none ('-', '--9'), which reads as the default (0, or
+    an open upper bound)."""
+    if not _BOUND_CHARACTERS.fullmatch(text):
         raise DimSyntaxError(f"Cannot parse {what}: {text!r}")
-    if len(body.lstrip("0")) > 19:  # beyond int64 (and int() refuses 4300+ digits)
+    match = _BOUND_NUMBER.match(text)
+    if match is None:
         return None
-    value = int(text)
+    digits = match.group(0)
+    if len(digits.lstrip("-").lstrip("0")) > 19:  # beyond int64 (and int() refuses 4300+ digits)
+        return None
+    value = int(digits)
     return value if -INF - 1 <= value <= INF else None
+
+
+_BOUND_CHARACTERS = re.compile(r"[0-9-]*")
+_BOUND_NUMBER = re.compile(r"-?[0-9]+")
 
 
 def parse_dim(literal: str) -> Dim:
@@ -339,8 +350,12 @@ def literal_reading(literal: str) -> str | None:
     bounds = text.partition("..")[::2] if ".." in text else (text,)
     for bound in filter(None, bounds):
         value = _parse_bound(bound, "bound") if bound != "?" else -1
-        if value is None or value < -1:
-            return f"{dim} ({'beyond 64 bits' if value is None else 'a negative size'})"
+        if value is None:
+            return f"{dim} (beyond 64 bits, or no number: the default)"
+        if value < -1 or (value == -1 and bound not in ("-1", "?")):
+            return f"{dim} (a negative size{'; only the text -1 itself is dynamic' if value == -1 else ''})"
+        if bound != "?" and not _BOUND_NUMBER.fullmatch(bound):
+            return f"{dim} (the characters after the number are ignored)"
     return None
 
 

@@ -125,15 +125,6 @@ KNOWN: tuple[Known, ...] = (
         lambda v: v.disagreement in ("false-error:IRS401", "false-error:IRS401,IRS408"),
         owner="reading",
     ),
-    Known(
-        "parameter-bound-trailing-junk",
-        "A Parameter interval bound with a '-' after its digits ('05..000000000000000000005-'): "
-        "OpenVINO's wheel reads it (its digit check lets '-' through and the stream stops at it), "
-        "irshape says IRS006. Fix (reading layer, dims._parse_bound): the wheel's check_all_digits.",
-        "parameter_bound_trailing_junk",
-        lambda v: v.disagreement == "false-error:IRS006" and "param-shape" in v.kinds,
-        owner="reading",
-    ),
 )
 
 

@@ -129,16 +129,6 @@ KNOWN: tuple[Known, ...] = (
         owner="reading",
     ),
     Known(
-        "cycle-openvino-never-builds",
-        "Edges that form a cycle among layers no Result reaches (the Result misspelled, an edge "
-        "turned back on its layer): OpenVINO builds none of them and reads the file; irshape "
-        "reports IRS410 as an error. Fix (graph.py check_cycles): a cycle OpenVINO never walks is "
-        "a warning, like the other faults of unreachable layers.",
-        "cycle_openvino_never_builds",
-        lambda v: (v.disagreement or "").startswith("false-error:") and "IRS410" in v.disagreement,
-        owner="reading",
-    ),
-    Known(
         "parameter-with-inputs",
         "A layer retyped 'Parameter' that still has input edges (here an unreachable copy of a "
         "convolution): OpenVINO builds every Parameter, whatever reaches it, and fails "

@@ -200,13 +200,7 @@ def run_many(seeds: Iterable[int], workers: int = 2, chunk: int = 20) -> Iterato
 
 
 def _crashed(seed: int) -> Verdicts:
-    """The pool broke with ``seed`` first in line (it may not be the file that broke it): run
-    it alone in a fresh worker; only if that dies too is it reported as such."""
-    try:
-        with ProcessPoolExecutor(1, mp_context=get_context("spawn"), initializer=_init_worker) as pool:
-            return pool.submit(run_one, seed).result()
-    except BrokenProcessPool:
-        pass
+    """The pool broke with ``seed`` first in line (it may not be the file that broke it)."""
     d = edited(seed)
     v = Verdicts(seed, d.base, d.kinds, d.edits, "worker died", {}, [], {})
     v.disagreement = "worker-died"

@@ -9,6 +9,7 @@ infers the same ``?``, ``1..`` and ``..10`` that OpenVINO does (rules §5.2).
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Iterable, Iterator, Sequence
 
 from irshape.record import FrozenRecord, set_field
@@ -285,19 +286,32 @@ def _static_lengths(dims: tuple[Dim, ...] | None) -> tuple[int, ...] | None:
 # -- parsing -----------------------------------------------------------------------------
 
 
+_C_SPACE = " \t\n\v\f\r"  # what OpenVINO's trim() removes: isspace() in the C locale
+
+
 class DimSyntaxError(ValueError):
     """A dimension literal OpenVINO cannot parse."""
 
 
 def _parse_bound(text: str, what: str) -> int | None:
-    """An int64 as OpenVINO reads it (an optional '-', then digits); None when it overflows."""
-    body = text[1:] if text.startswith("-") else text
-    if not body.isdigit() or not body.isascii():
+    """An int64 as OpenVINO 2026.4 reads a dimension or bound: the text must hold only ASCII
+    digits and '-' (its check_all_digits), then a stream reads a number from its start; None
+    when the number overflows or there is none ('-', '--9'), which reads as the default (0, or
+    an open upper bound)."""
+    if not _BOUND_CHARACTERS.fullmatch(text):
         raise DimSyntaxError(f"Cannot parse {what}: {text!r}")
-    if len(body.lstrip("0")) > 19:  # beyond int64 (and int() refuses 4300+ digits)
+    match = _BOUND_NUMBER.match(text)
+    if match is None:
         return None
-    value = int(text)
+    digits = match.group(0)
+    if len(digits.lstrip("-").lstrip("0")) > 19:  # beyond int64 (and int() refuses 4300+ digits)
+        return None
+    value = int(digits)
     return value if -INF - 1 <= value <= INF else None
+
+
+_BOUND_CHARACTERS = re.compile(r"[0-9-]*")
+_BOUND_NUMBER = re.compile(r"-?[0-9]+")
 
 
 def parse_dim(literal: str) -> Dim:
@@ -310,8 +324,8 @@ def parse_dim(literal: str) -> Dim:
     beyond int64 reads as 0, and as the default bound (0 or unbounded) inside an interval.
     (Each observed in OpenVINO 2026.4.)
     """
-    text = literal.strip()
-    if text == "?":
+    text = literal.strip(_C_SPACE)
+    if text == "?" or text == "-1":  # the exact text: "-01" is the number -1, read as 0
         return DYNAMIC
     if ".." in text:
         lo_text, _, hi_text = text.partition("..")
@@ -324,7 +338,7 @@ def parse_dim(literal: str) -> Dim:
     value = _parse_bound(text, "dimension")
     if value == INF:
         return EMPTY
-    return Dim.of(0 if value is None else value)
+    return Dim.of(0 if value is None or value < 0 else value)
 
 
 def literal_reading(literal: str) -> str | None:
@@ -332,26 +346,30 @@ def literal_reading(literal: str) -> str | None:
     dim = parse_dim(literal)
     if dim.is_empty:
         return "an empty interval: it prints as ? but no size is compatible with it"
-    text = literal.strip()
+    text = literal.strip(_C_SPACE)
     bounds = text.partition("..")[::2] if ".." in text else (text,)
     for bound in filter(None, bounds):
         value = _parse_bound(bound, "bound") if bound != "?" else -1
-        if value is None or value < -1:
-            return f"{dim} ({'beyond 64 bits' if value is None else 'a negative size'})"
+        if value is None:
+            return f"{dim} (beyond 64 bits, or no number: the default)"
+        if value < -1 or (value == -1 and bound not in ("-1", "?")):
+            return f"{dim} (a negative size{'; only the text -1 itself is dynamic' if value == -1 else ''})"
+        if bound != "?" and not _BOUND_NUMBER.fullmatch(bound):
+            return f"{dim} (the characters after the number are ignored)"
     return None
 
 
 def parse_partial_shape(text: str) -> PartialShape:
     """OpenVINO's ``PartialShape(string)``: ``1,3,?,2..10``, ``[...]``; ``""`` is a scalar."""
-    body = text.strip()
+    body = text.strip(_C_SPACE)
     if body.startswith("[") and body.endswith("]"):
-        body = body[1:-1].strip()
+        body = body[1:-1].strip(_C_SPACE)
     if body == "...":
         return PartialShape(None)
     if body == "":
         return PartialShape([])
     fields = body.split(",")
-    if any(f.strip() == "" for f in fields):
+    if any(f == "" for f in fields):
         raise DimSyntaxError(f"Cannot get vector of dimensions! {text!r} is incorrect")
     return PartialShape(parse_dim(f) for f in fields)
 

@@ -186,9 +186,11 @@ def test_element_types_from_parameters() -> None:
       <data strides="1,1" dilations="1,1" pads_begin="0,0" pads_end="0,0"/>
       <input><port id="0"/><port id="1"/></input>
       <output><port id="2" precision="FP32"><dim>1</dim><dim>4</dim><dim>6</dim><dim>6</dim></port></output></layer>
+    <layer id="3" name="r" type="Result" version="opset1"><input><port id="0"/></input></layer>
     </layers><edges><edge from-layer="0" from-port="0" to-layer="2" to-port="0"/>
-    <edge from-layer="1" from-port="0" to-layer="2" to-port="1"/></edges></net>"""
-    report = irshape.check_string(net)
+    <edge from-layer="1" from-port="0" to-layer="2" to-port="1"/>
+    <edge from-layer="2" from-port="2" to-layer="3" to-port="0"/></edges></net>"""
+    report = irshape.check_string(net)  # a Result: OpenVINO builds the layer (else only a warning)
     assert "IRS204" in [d.code for d in report.errors]
 
 

@@ -31,12 +31,13 @@ from irshape.dims import (
     DimSyntaxError,
     PartialShape,
     literal_reading,
+    parse_dim,
     parse_partial_shape,
     static_shape,
 )
 from irshape.ir import element_types
 from irshape.ir.model import Document, DocumentKind, Edge, Layer, Port
-from irshape.ir.values import ListSyntaxError, parse_int_list
+from irshape.ir.values import C_SPACE, ListSyntaxError, parse_int_list, parse_uint
 from irshape.ir.weights import Weights, WeightsError, bytes_needed, element_count
 from irshape.ops import opsets
 from irshape.ops.opset_table import MAX_OPSET
@@ -61,8 +62,6 @@ ROOT_TYPES = frozenset({"Result", "Assign"})  # OpenVINO matches these two exact
 _PRECISIONS = frozenset(element_types.LEGACY_PRECISIONS) | element_types.ELEMENT_TYPES  # port names
 _REAL_TYPES = frozenset({"f16", "f32", "f64"})  # read as reals: scales, eps...
 _CONST_VALUE_LIMIT = 64  # read Const values only for small integer tensors (shapes, axes, indices)
-_INT64_MAX = 2**63 - 1
-_UINT = re.compile(r"\s*[+-]?\d+", re.ASCII)
 _NAMES_SHOWN = 8
 
 # --- which opsets have which op -----------------------------------------------------------
@@ -70,21 +69,6 @@ _NAMES_SHOWN = 8
 # and every version opset1..opset17, does the IR reader find the op? Keys are lower case
 # (OpenVINO looks types up case-insensitively); "1 3-16" means opset1 and opset3..opset16.
 # --- ids and the index ----------------------------------------------------------------------
-
-
-def parse_uint(text: str | None) -> int | None:
-    """An id as OpenVINO reads it (``std::stoll`` over the whole text, then ``>= 0``)."""
-    if _is_plain_id(text):  # the common case, without the regex
-        return int(text)
-    if text is None or not _UINT.fullmatch(text):
-        return None
-    if len(text) > 19:  # beyond int64 unless zeros or blanks; int() refuses 4300+ digits (regressions/)
-        digits = text.strip().lstrip("+-").lstrip("0")
-        if len(digits) > 19:
-            return None
-        text = ("-" if text.strip().startswith("-") else "") + (digits or "0")
-    value = int(text)
-    return value if 0 <= value <= _INT64_MAX else None
 
 
 def id_key(text: str | None) -> str:
@@ -778,13 +762,12 @@ def check_cycles(graph: Graph, report: Report) -> None:
         head = graph.layers[min(component, key=lambda k: order.get(k, 0))]
         members = sorted(component, key=lambda k: order.get(k, 0))
         names = [layer_label(graph.layers[k]) for k in members]
-        report(
-            rules.GRAPH_CYCLE(
-                graph.where(head),
-                names=_names(names),
-                related=tuple(names[1:]),
-            )
-        )
+        finding = rules.GRAPH_CYCLE(graph.where(head), names=_names(names), related=tuple(names[1:]))
+        if not any(graph.is_built(graph.layers[k]) for k in members):
+            # OpenVINO walks from the Results only: a cycle none of them reaches is never seen.
+            note = " were a Result to reach it; none does, so OpenVINO never builds it and reads the file"
+            finding = finding.replace(message=finding.message + note, severity=Severity.WARNING)
+        report(finding)
 
 
 def _flows_forward(graph: Graph, order: dict[str, int]) -> bool:
@@ -1006,7 +989,9 @@ def declared_tensor(port: Port) -> TensorInfo:
 # --- Parameter ------------------------------------------------------------------------------
 
 
-def parameter_tensor(layer: Layer, where: Location, report: Report) -> TensorInfo:
+def parameter_tensor(
+    layer: Layer, where: Location, report: Report, ir_version: int | None = None
+) -> TensorInfo:
     """The Parameter's tensor as OpenVINO reads it: shape and element_type from <data>."""
     if not layer.has_data:
         report(
@@ -1029,21 +1014,31 @@ def parameter_tensor(layer: Layer, where: Location, report: Report) -> TensorInf
     except DimSyntaxError as exc:
         report(rules.SHAPE_SYNTAX(at, layer_type="Parameter", attribute="shape", text=text, reason=str(exc)))
         return _fallback(layer)
-    _report_surprising_literals(text, at, report)
+    _report_surprising_literals(text, at, report, v10=ir_version == 10)
     compare_shape_attribute(layer, text, shape, at, report)
     compare_precision(layer, element_type if written else None, at, report)
     return TensorInfo(shape, element_type)
 
 
-def _report_surprising_literals(text: str, where: Location, report: Report) -> None:
-    """IRS011: dims that OpenVINO's parser clips or empties instead of rejecting."""
-    body = text.strip().strip("[]").strip()
+def _report_surprising_literals(text: str, where: Location, report: Report, *, v10: bool = False) -> None:
+    """IRS011: dims that OpenVINO's parser clips or empties instead of rejecting. IR v10 fails
+    on an empty interval (its Parameter is rebuilt with the shape, which then differs)."""
+    body = text.strip(C_SPACE).strip("[]").strip(C_SPACE)
     if body in ("", "..."):  # a scalar, a dynamic rank: no dims
         return
     for literal in body.split(","):
         reading = literal_reading(literal)
-        if reading is not None:
-            report(rules.SHAPE_LITERAL(where, text=text, literal=literal.strip(), reading=reading))
+        if reading is None:
+            continue
+        severity = None
+        if v10 and parse_dim(literal).is_empty:
+            severity = Severity.ERROR
+            reading += (
+                "; IR v10 rejects the file ('Resulting shape ... after preprocessing is not aligned "
+                "with original parameter's shape')"
+            )
+        literal = literal.strip(C_SPACE)
+        report(rules.SHAPE_LITERAL(where, text=text, literal=literal, reading=reading, severity=severity))
 
 
 def _fallback(layer: Layer) -> TensorInfo:

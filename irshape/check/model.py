@@ -240,9 +240,12 @@ class _Walker:
         if d.code in (rules.UNREACHABLE_LAYER.code, rules.GRAPH_CYCLE.code):
             return d
         layer = self.graph.layers.get(g.id_key(d.layer_id))
-        if layer is None or self.graph.is_built(layer):
+        if layer is None or self.graph.is_built(layer) or d.code == rules.INTERNAL_ERROR.code:
             return d
-        return d.replace(message=d.message + _UNBUILT_NOTE)
+        # OpenVINO never builds the layer, so the file does not fail for it: a warning that
+        # says what OpenVINO would do were the layer connected.
+        severity = Severity.WARNING if d.severity is Severity.ERROR else d.severity
+        return d.replace(message=d.message + _UNBUILT_NOTE, severity=severity)
 
     def _kahn_order(self) -> list[Layer]:
         """Producers before consumers (Kahn's algorithm); layers on cycles last, in file order."""
@@ -273,7 +276,8 @@ class _Walker:
         kind, schema = self._op(layer)
         inputs, origins, computed, doomed = self._inputs(layer, schema)
         if kind == "parameter":
-            outputs = [g.parameter_tensor(layer, self.graph.where(layer), local.append)]
+            where = self.graph.where(layer)
+            outputs = [g.parameter_tensor(layer, where, local.append, self.document.version)]
         elif kind == "constant":
             outputs = [g.const_tensor(layer, self.document.path, self.weights, local.append)]
         elif schema is not None:

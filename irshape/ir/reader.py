@@ -32,8 +32,9 @@ from lxml import etree
 from irshape import rules
 from irshape.diagnostics import Diagnostic, Location, Rule
 from irshape.ir.model import Document, DocumentKind, Edge, Layer, Port
+from irshape.ir.repair import repair, restore
 from irshape.ir.stream import LinedParser, pull_parser
-from irshape.ir.values import parse_port_dim
+from irshape.ir.values import parse_port_dim, parse_uint
 from irshape.record import Record
 
 _FRAGMENT_ROOT = "irshape-fragment"
@@ -159,16 +160,47 @@ class _Reader:
         self.source = source
         self.where = Location(path=path)
         self.join = join
+        self.repaired = False  # reading a repaired copy (irshape.ir.repair): values are restored
 
     # -- driving the parser ------------------------------------------------------------------
 
     def read(self, chunks: Chunks) -> ReadResult:
         with _gc_paused():
-            root = _root_tag(chunks)
-            result = self._pass(chunks, root, fragments=False)
-            if result is None:  # several top-level <layer> elements: read them wrapped in one root
-                result = self._pass(chunks, _FRAGMENT_ROOT, fragments=True)
+            result = self._read(chunks)
+            if result.document is None and [d.code for d in result.diagnostics] == [rules.XML_SYNTAX.code]:
+                result = self._recover(chunks, result)
+        return result
+
+    def _read(self, chunks: Chunks) -> ReadResult:
+        root = _root_tag(chunks)
+        result = self._pass(chunks, root, fragments=False)
+        if result is None:  # several top-level <layer> elements: read them wrapped in one root
+            result = self._pass(chunks, _FRAGMENT_ROOT, fragments=True)
         assert result is not None
+        return result
+
+    def _recover(self, chunks: Chunks, failed: ReadResult) -> ReadResult:
+        """A file pugixml reads though libxml2 does not (a repeated attribute, a control
+        character): the defect is reported, and the layers are read as OpenVINO reads them."""
+        data = b"".join(chunks())  # the failure path only: the file is read whole once
+        repaired = repair(data) if _codec(data[:_HEAD]) == "latin-1" else None
+        if repaired is None:
+            return failed
+        if self.join is not None:
+            self.join.cancel()
+            self.join = None
+        self.repaired = True
+
+        def repaired_chunks() -> Iterator[bytes]:
+            for start in range(0, len(repaired), _CHUNK):
+                yield repaired[start : start + _CHUNK]
+
+        result = self._read(repaired_chunks)
+        if result.document is None:
+            return failed
+        (defect,) = failed.diagnostics
+        note = "; OpenVINO's parser (pugixml) reads past this, and irshape checks the layers as it reads them"
+        result.diagnostics.insert(0, defect.replace(message=defect.message + note))
         return result
 
     def _pass(self, chunks: Chunks, root: str | None, *, fragments: bool) -> ReadResult | None:
@@ -447,13 +479,13 @@ class _Reader:
         if tag == "net":
             self.document.line = line
             where = Location(self.path, line)
-            self.document.version = _net_version(element.get("version"), where, self.diagnostics)
+            self.document.version = _net_version(self._getter(element)("version"), where, self.diagnostics)
 
     # -- building the model ------------------------------------------------------------------
 
     def _layer(self, element: Any) -> None:
         """Read a finished document layer: its attributes, first <data>, <input> and <output>."""
-        get = element.get
+        get = self._getter(element) if self.repaired else element.get
         offset = self.stream.offset
         # Positional arguments: a model of 100,000 layers is built here.
         layer = self.layer = Layer(
@@ -484,6 +516,8 @@ class _Reader:
     def _data(self, element: Any) -> dict[str, str]:
         """The attributes of a <data>; layers with the same ones share one (read-only) dict."""
         items = tuple(_attributes(element))
+        if self.repaired:
+            items = tuple((k, restore(v)) for k, v in items)
         data = self.data_dicts.get(items)
         if data is None:
             data = self.data_dicts[items] = {_intern(k): _intern(v) for k, v in items}
@@ -496,9 +530,9 @@ class _Reader:
         texts: list[str | None] = []
         lines: list[int] = []
         for dim in element.iterchildren("dim"):
-            texts.append(dim.text)
+            texts.append(restore(dim.text) if self.repaired and dim.text else dim.text)
             lines.append(dim.sourceline)
-        get = element.get
+        get = self._getter(element) if self.repaired else element.get
         # A model repeats a few shapes many times: each text is read once, findings aside.
         key = tuple(texts)
         dims = self.shapes.get(key)
@@ -539,7 +573,7 @@ class _Reader:
     def _edge(self, element: Any) -> None:
         if self.edges is None:
             self.edges = []
-        get = element.get
+        get = self._getter(element) if self.repaired else element.get
         self.edges.append(
             Edge(
                 _intern(get("from-layer", "")),
@@ -549,6 +583,17 @@ class _Reader:
                 element.sourceline + self.stream.offset,
             )
         )
+
+    def _getter(self, element: Any) -> Callable[..., Any]:
+        """``element.get``, with the values of a repaired copy restored."""
+        if not self.repaired:
+            return element.get  # type: ignore[no-any-return]
+
+        def get(name: str, default: str | None = None) -> str | None:
+            value = element.get(name, default)
+            return None if value is None else restore(value)
+
+        return get
 
     def _report(self, rule: Rule, line: int, port: str | None, **args: Any) -> None:
         where = self.layer.location(self.path) if self.layer is not None else self.where
@@ -637,7 +682,7 @@ def _root_tag(chunks: Chunks) -> str | None:
 
 
 def _net_version(text: str | None, where: Location, diagnostics: list[Diagnostic]) -> int | None:
-    version = int(text) if text is not None and text.strip().isdigit() and len(text) < 10 else None
+    version = parse_uint(text)  # pugixml's get_uint64_attr, as the IR frontend reads it
     if version not in (10, 11):
         diagnostics.append(rules.IR_VERSION(where, version=_clean_opt(text)))
     return version

@@ -1,4 +1,17 @@
-"""Attribute values the way OpenVINO's IR reader parses them (rules §4.6, §8.2)."""
+"""Numbers the way OpenVINO's IR reader parses them, one grammar per place in the file
+(docs/openvino-ir-reading.md gives each with the experiment that shows it):
+
+* list attributes (strides, pads, dilations, output_padding, a Const's ``shape``): split on
+  ``,``; each field trimmed of C's whitespace, then ``std::from_chars`` into an int64: an
+  optional ``-`` (no ``+``), ASCII digits, anything after them dropped, out of range an error;
+* a port ``<dim>``: ``istream >> int64``: C whitespace skipped, an optional sign, ASCII digits,
+  the rest ignored; overflow fails; the value must be at least -1;
+* ids, a Const's ``offset`` and ``size``, the net's ``version``: ``std::stoll`` over the whole
+  text (leading C whitespace, an optional sign, ASCII digits, nothing after), int64, >= 0.
+
+C's whitespace is `` \t\n\v\f\r`` only: Python's ``str.strip()`` and ``int()`` also take
+no-break and other Unicode spaces and digits of other scripts, which OpenVINO rejects.
+"""
 
 from __future__ import annotations
 
@@ -7,9 +20,17 @@ import re
 
 from irshape.record import FrozenRecord, set_field
 
-# One field of a list attribute: leading blanks, an optional minus, digits, then anything,
+C_SPACE = " \t\n\v\f\r"  # isspace() in the C locale
+INT64_MAX = 2**63 - 1
+INT64_MIN = -(2**63)
+
+# One trimmed field of a list attribute: an optional minus, ASCII digits, then anything,
 # which OpenVINO drops ("2.5" -> 2, "2 2" -> 2).
-_FIELD = re.compile(r"\s*(-?\d+)(.*)", re.DOTALL)
+_FIELD = re.compile(r"(-?[0-9]+)(.*)", re.DOTALL)
+# std::stoll's whole text, as ids, offsets, sizes and the net version are read.
+_STOLL = re.compile(r"[ \t\n\v\f\r]*([+-]?[0-9]+)")
+# The start of istream >> int64, as a <dim> is read.
+_STREAM = re.compile(r"[ \t\n\v\f\r]*([+-]?[0-9]+)")
 
 
 class ListSyntaxError(ValueError):
@@ -47,14 +68,15 @@ def _parse_int_list(text: str) -> IntList:
     for field in fields:
         if field == "":
             raise ListSyntaxError(f'Cannot get vector of parameters! "{text}" is incorrect')
-        match = _FIELD.fullmatch(field)
+        match = _FIELD.fullmatch(field.strip(C_SPACE))
         if match is None:
-            raise ListSyntaxError(f"Cannot parse '{field.strip()}' in \"{text}\"")
-        if _too_long(match.group(1), 20):  # beyond any 64-bit integer; int() refuses 4300+ digits
-            raise ListSyntaxError(f"Cannot parse '{field.strip()[:24]}...': out of the 64-bit range")
-        values.append(_int(match.group(1)))
-        if match.group(2).strip():
-            dropped.append(match.group(2).strip())
+            raise ListSyntaxError(f"Cannot parse '{field}' in \"{text}\"")
+        value = None if _too_long(match.group(1), 19) else _int(match.group(1))
+        if value is None or not INT64_MIN <= value <= INT64_MAX:
+            raise ListSyntaxError(f"Cannot parse '{field[:40]}' in \"{text[:80]}\": out of the int64 range")
+        values.append(value)
+        if match.group(2).strip(C_SPACE):
+            dropped.append(match.group(2).strip(C_SPACE))
     return IntList(tuple(values), " ".join(dropped) or None)
 
 
@@ -63,13 +85,27 @@ def parse_port_dim(text: str | None) -> int | None:
 
     Returns None where OpenVINO rejects the file.
     """
-    match = re.match(r"\s*([-+]?\d+)", text or "")
+    match = _STREAM.match(text or "")
     if match is None or _too_long(match.group(1), 19):
         return None
     value = _int(match.group(1))
     if value < -1 or value > 2**63 - 1:
         return None
     return value
+
+
+def parse_uint(text: str | None) -> int | None:
+    """An id, a Const's offset or size, the net's version: ``std::stoll`` over the whole text
+    (pugixml's ``get_uint64_attr``), then ``>= 0``. None where OpenVINO rejects it."""
+    if text is None:
+        return None
+    if text.isdigit() and text.isascii() and len(text) < 19:  # the common case, without the regex
+        return int(text)
+    match = _STOLL.fullmatch(text)
+    if match is None or _too_long(match.group(1), 19):
+        return None
+    value = _int(match.group(1))
+    return value if 0 <= value <= INT64_MAX else None
 
 
 def _too_long(digits: str, limit: int) -> bool:

@@ -1,0 +1,112 @@
+"""The IRs the fuzzer edits: small models built with OpenVINO's Python API and written by
+``ov.save_model`` (IR v11), each also as IR v10 (the same text, ``version="10"``).
+
+Each base has the four convolution ops in some arrangement, Consts (with a .bin), a Parameter
+with static or interval dims, a shape-preserving op between, and a Result.
+"""
+
+from __future__ import annotations
+
+import functools
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import openvino as ov
+import openvino.opset1 as ops
+
+
+@dataclass(frozen=True)
+class Base:
+    name: str
+    xml: str  # the text ov.save_model wrote
+    bin: bytes
+
+
+def _const(shape: list[int], dtype: type = np.float32) -> ov.Node:
+    return ops.constant(np.ones(shape, dtype=dtype))
+
+
+def _named(node: ov.Node, name: str) -> ov.Node:
+    node.set_friendly_name(name)
+    return node
+
+
+def _models() -> dict[str, ov.Model]:
+    models: dict[str, ov.Model] = {}
+
+    x = ops.parameter([1, 4, 9, 9], np.float32, name="x")
+    conv = _named(ops.convolution(x, _const([6, 4, 3, 3]), [2, 2], [1, 1], [0, 1], [1, 1]), "conv")
+    relu = _named(ops.relu(conv), "relu")
+    models["conv2d"] = ov.Model([relu], [x], "conv2d")
+
+    x = ops.parameter([1, 2, 10], np.float32, name="x")
+    conv = _named(ops.convolution(x, _const([3, 2, 3]), [1], [0], [0], [2]), "conv")
+    models["conv1d"] = ov.Model([conv], [x], "conv1d")
+
+    x = ops.parameter([1, 2, 5, 6, 7], np.float32, name="x")
+    conv = _named(ops.convolution(x, _const([2, 2, 2, 2, 2]), [1, 1, 2], [0, 0, 0], [0, 0, 0], [1, 1, 1]), "conv")
+    models["conv3d"] = ov.Model([conv], [x], "conv3d")
+
+    x = ops.parameter(ov.PartialShape("?,4,1..16,8"), np.float32, name="x")
+    c1 = _named(ops.convolution(x, _const([4, 4, 3, 3]), [1, 1], [1, 1], [1, 1], [1, 1]), "conv_a")
+    c2 = _named(ops.convolution(ops.relu(c1), _const([2, 4, 1, 1]), [1, 1], [0, 0], [0, 0], [1, 1]), "conv_b")
+    models["chain_dynamic"] = ov.Model([c2], [x], "chain_dynamic")
+
+    x = ops.parameter([1, 4, 5, 5], np.float32, name="x")
+    os_ = ops.constant(np.array([11, 11], dtype=np.int64))
+    de = _named(
+        ops.convolution_backprop_data(x, _const([4, 3, 3, 3]), [2, 2], output_shape=os_, auto_pad="same_upper"),
+        "deconv",
+    )
+    models["deconv_os"] = ov.Model([de], [x], "deconv_os")
+
+    x = ops.parameter([1, 4, 5, 5], np.float32, name="x")
+    de = _named(
+        ops.convolution_backprop_data(
+            x, _const([4, 3, 3, 3]), [2, 2], [1, 1], [0, 0], [1, 1], output_padding=[1, 1]
+        ),
+        "deconv",
+    )
+    models["deconv"] = ov.Model([de], [x], "deconv")
+
+    x = ops.parameter([1, 6, 7, 7], np.float32, name="x")
+    gc = _named(ops.group_convolution(x, _const([2, 3, 3, 3, 3]), [1, 1], [1, 1], [1, 1], [1, 1]), "gconv")
+    models["gconv"] = ov.Model([ops.relu(gc)], [x], "gconv")
+
+    x = ops.parameter([1, 6, 4, 4], np.float32, name="x")
+    gd = _named(
+        ops.group_convolution_backprop_data(
+            x, _const([2, 3, 2, 3, 3]), [2, 2], [0, 0], [0, 0], [1, 1], output_padding=[1, 1]
+        ),
+        "gdeconv",
+    )
+    models["gdeconv"] = ov.Model([gd], [x], "gdeconv")
+
+    x = ops.parameter([1, 6, 4, 4], np.float32, name="x")
+    os_ = ops.constant(np.array([9, 8], dtype=np.int64))
+    gd = _named(
+        ops.group_convolution_backprop_data(x, _const([2, 3, 2, 3, 3]), [2, 2], output_shape=os_, auto_pad="valid"),
+        "gdeconv",
+    )
+    models["gdeconv_os"] = ov.Model([gd], [x], "gdeconv_os")
+    return models
+
+
+@functools.cache
+def bases() -> tuple[Base, ...]:
+    """Every base, as v11 and as v10 (sorted by name: the generator's draws depend on order)."""
+    found: list[Base] = []
+    with tempfile.TemporaryDirectory() as tmp:
+        for name, model in sorted(_models().items()):
+            path = Path(tmp) / f"{name}.xml"
+            ov.save_model(model, str(path), compress_to_fp16=False)
+            xml = path.read_text(encoding="utf-8")
+            blob = path.with_suffix(".bin").read_bytes()
+            found.append(Base(f"{name}.v11", xml, blob))
+            found.append(Base(f"{name}.v10", xml.replace('<net name="' + name + '" version="11">',
+                                                       '<net name="' + name + '" version="10">', 1), blob))
+    for base in found:
+        assert base.name.endswith("v11") or 'version="10"' in base.xml, base.name
+    return tuple(found)

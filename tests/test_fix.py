@@ -200,14 +200,13 @@ def test_cli_fix_usage_errors(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, a
 
 
 def test_dims_fed_by_an_op_irshape_does_not_infer_are_left_alone(tmp_path: Path) -> None:
-    # x -> Roll -> conv: OpenVINO computes Roll's output itself (irshape has no Roll-7), so a
-    # wrong dim declared there says nothing about the conv, whose own declared dims must stay
-    # as OpenVINO wrote them.
+    # x -> ReverseSequence -> conv: OpenVINO computes ReverseSequence's output itself (irshape has
+    # no ReverseSequence-1 yet), so a wrong dim declared there says nothing about the conv, whose
+    # own declared dims must stay as OpenVINO wrote them.
     x = ops.parameter([1, 3, 8, 8], np.float32, name="x")
     kernel = ops.constant(np.ones((4, 3, 3, 3), np.float32))
-    rolled = ops.roll(
-        x, ops.constant(np.array([1], np.int64)), ops.constant(np.array([2], np.int64)), name="roll"
-    )
+    lengths = ops.constant(np.array([8], np.int64))
+    rolled = ops.reverse_sequence(x, lengths, batch_axis=0, seq_axis=2, name="roll")
     y = ops.convolution(rolled, kernel, [1, 1], [0, 0], [0, 0], [1, 1], name="conv")
     ov.save_model(ov.Model([ops.result(y, name="out")], [x], "m"), tmp_path / "o.xml", compress_to_fp16=False)
     text = mutate((tmp_path / "o.xml").read_text(encoding="utf-8"), "roll", "output", 2, 9)

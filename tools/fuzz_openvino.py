@@ -34,8 +34,13 @@ def main() -> int:
     parser.add_argument("--start", type=int, default=0)
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--json", type=Path, default=None)
-    parser.add_argument("--save", metavar="SEED:NAME", action="append", default=[],
-                        help="write the file of SEED as fixtures/fuzz/NAME.xml (+ .bin) and stop")
+    parser.add_argument(
+        "--save",
+        metavar="SEED:NAME",
+        action="append",
+        default=[],
+        help="write the file of SEED as fixtures/fuzz/NAME.xml (+ .bin) and stop",
+    )
     args = parser.parse_args()
     if args.save:
         for item in args.save:
@@ -66,13 +71,28 @@ def main() -> int:
             else:
                 classes[v.disagreement] += 1
                 examples[v.disagreement].append(v.seed)
-            found.append({"seed": v.seed, "class": v.disagreement, "known": name, "base": v.base,
-                          "edits": v.edits, "openvino": v.ov_error, "detail": v.detail})
+            found.append(
+                {
+                    "seed": v.seed,
+                    "class": v.disagreement,
+                    "known": name,
+                    "base": v.base,
+                    "edits": v.edits,
+                    "openvino": v.ov_error,
+                    "detail": v.detail,
+                }
+            )
         if done % 1000 == 0:
-            print(f"... {done} files, {sum(classes.values())} unknown disagreements, "
-                  f"{time.monotonic() - began:.0f} s", file=sys.stderr, flush=True)
-    print(f"files edited: {done} (seeds {args.start}..{args.start + args.count - 1}); "
-          f"OpenVINO rejected {ov_rejected}, read {done - ov_rejected}; {time.monotonic() - began:.0f} s")
+            print(
+                f"... {done} files, {sum(classes.values())} unknown disagreements, "
+                f"{time.monotonic() - began:.0f} s",
+                file=sys.stderr,
+                flush=True,
+            )
+    print(
+        f"files edited: {done} (seeds {args.start}..{args.start + args.count - 1}); "
+        f"OpenVINO rejected {ov_rejected}, read {done - ov_rejected}; {time.monotonic() - began:.0f} s"
+    )
     print(f"internal errors (IRS901): {internal}")
     print(f"known disagreements (known_disagreements.py): {sum(known.values())}")
     for name, n in known.most_common():

@@ -53,3 +53,30 @@ def shape_function(family: str, function: str) -> ShapeFunction:
     """The shape function a declaration names, importing its family module on first use."""
     module = import_module(f"irshape.shapes.{family}")
     return cast(ShapeFunction, getattr(module, function))
+
+
+def markdown_table() -> str:
+    """Every op version irshape infers, with its family and the opsets that hold it: the table
+    of docs/ops.md (``python tools/make_ops_doc.py`` writes it; a test keeps it current)."""
+    rows = ["| op | family | opsets | spec |", "|---|---|---|---|"]
+    for schema in sorted(all_declarations(), key=lambda s: (s.op.lower(), s.version)):
+        held = sorted(
+            n
+            for n in opsets.opsets_of(schema.op)
+            if opsets.op_version(schema.op, f"opset{n}") == (schema.op, schema.version)
+        )
+        spans = _spans(held)
+        link = f"[spec]({schema.spec})" if schema.spec else ""
+        rows.append(f"| {schema.name} | {schema.family} | {spans} | {link} |")
+    return "\n".join(rows) + "\n"
+
+
+def _spans(numbers: list[int]) -> str:
+    """``[1, 2, 3, 5]`` as ``opset1-3, opset5``."""
+    runs: list[list[int]] = []
+    for n in numbers:
+        if runs and runs[-1][1] == n - 1:
+            runs[-1][1] = n
+        else:
+            runs.append([n, n])
+    return ", ".join(f"opset{a}" if a == b else f"opset{a}-{b}" for a, b in runs)

@@ -597,12 +597,13 @@ OPSET_UNSUPPORTED = _rule(
 OP_TYPE_UNKNOWN = _rule(
     "IRS404",
     "op-type-unknown",
-    WARNING,
-    "type {type!r} is in no opset of OpenVINO 2026.4; read_model fails ('{ov_message}') unless an "
-    "extension registers the op",
+    ERROR,
+    "type {type!r} is in no opset of OpenVINO 2026.4; read_model fails ('{ov_message}'){unless}",
     summary="The layer's type is not an op of any OpenVINO opset.",
-    why="OpenVINO builds a layer from the op its opset (version) names; an op that is in no "
-    "opset needs a custom extension (core.add_extension) or the file fails to load.",
+    why="OpenVINO builds a layer from the op its opset (version) names. In one of OpenVINO's own "
+    "opsets (opset1 ... opset17) an unknown type, a misspelling or an op of a later opset, fails "
+    "the file: an error. An op whose version names an opset of its own needs a custom extension "
+    "(core.add_extension): an info, as irshape cannot know whether the extension is loaded.",
     fix="Check the spelling of the type (it is matched case-insensitively), or load the extension.",
 )
 PRECISION_INVALID = _rule(

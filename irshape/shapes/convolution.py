@@ -30,6 +30,7 @@ from irshape.shapes.window import (
 )
 
 DATA, KERNEL, OUTPUT_SHAPE = 0, 1, 2  # input indices
+_MAX_SPATIAL = 3
 _LISTS = ("strides", "dilations", "pads_begin", "pads_end")
 _LENGTH_MESSAGES = {
     "strides": "Strides should be defined for all and only spatial dimensions.",
@@ -143,7 +144,16 @@ def _output_spatial(info: Tensor, findings: list[Finding]) -> PartialShape:
             reason = f"element type {info.element_type} is not read as an integer list"
         findings.append(Finding(rules.OUTPUT_SHAPE_UNKNOWN, {"reason": reason}, OUTPUT_SHAPE))
     if rank == 1 and info.shape[0].is_static:
-        return PartialShape.dynamic(info.shape[0].value)
+        length = info.shape[0].value
+        if length > _MAX_SPATIAL:  # (a shape of that many dims would not fit in memory)
+            findings.append(
+                _output_shape_problem(
+                    f"has {length} values, more than any convolution has spatial axes",
+                    "Output shape should be defined for all and only spatial dimensions.",
+                )
+            )
+            return PartialShape(None)
+        return PartialShape.dynamic(length)
     return PartialShape(None)
 
 
@@ -298,7 +308,7 @@ def _backprop(
         if attrs.is_same and data.rank is not None and kernel.rank is not None:
             upper = attrs.auto_pad == "same_upper"
             for axis in range(n):
-                pads_begin[axis], pads_end[axis] = backprop_auto_pads(
+                auto = backprop_auto_pads(
                     data_sp[axis],
                     kernel_sp[axis],
                     output_spatial[axis],
@@ -307,7 +317,22 @@ def _backprop(
                     attrs.output_padding[axis],
                     upper,
                 )
+                if auto is None:
+                    problems.append(_dilation_overflow(schema, attrs.dilations))
+                    break
+                pads_begin[axis], pads_end[axis] = auto
     return dims, formulas, ConvPlan(attrs, tuple(pads_begin), tuple(pads_end)), problems
+
+
+def _dilation_overflow(schema: OpSchema, dilations: tuple[int, ...]) -> Finding:
+    args = {
+        "attribute": "dilations",
+        "value": ",".join(map(str, dilations)),
+        "op": schema.name,
+        "problem": "dilates the kernel past any length OpenVINO can compute same_* pads for",
+        "ov_message": "Cannot get length of dynamic dimension",
+    }
+    return Finding(rules.ATTRIBUTE_VALUE, args, AT_DATA)
 
 
 def _append(

@@ -177,11 +177,16 @@ def backprop_spatial(
 
 def backprop_auto_pads(
     data: Dim, kernel: Dim, out: Dim, stride: int, dilation: int, output_padding: int, upper: bool
-) -> tuple[int, int]:
-    """same_* pads from an output_shape value; clamped at 0, extra pad at the BEGIN for upper."""
+) -> tuple[int, int] | None:
+    """same_* pads from an output_shape value; clamped at 0, extra pad at the BEGIN for upper.
+    None when the dilated kernel overflows to an unbounded extent: OpenVINO then fails ("Cannot
+    get length of dynamic dimension")."""
     if not (data.is_static and kernel.is_static and out.is_static):
         return 0, 0
-    dilated = kernel.dilated(dilation).value
+    extent = kernel.dilated(dilation)
+    if not extent.is_static:
+        return None
+    dilated = extent.value
     total = max(0, (data.value - 1) * stride + dilated - out.value + output_padding)
     small, big = total // 2, total - total // 2
     return (big, small) if upper else (small, big)

@@ -17,7 +17,8 @@ from irshape.check.model import check_document
 from irshape.diagnostics import Diagnostic, Location, Severity
 from irshape.dims import PartialShape, parse_partial_shape
 from irshape.ir.model import Layer, Port
-from irshape.ir.reader import ReadResult, read_bytes, read_file
+from irshape.ir.parse import ReadResult
+from irshape.ir.reader import read_bytes, read_file
 from irshape.ops.registry import lookup
 from irshape.record import FrozenRecord, set_field
 from irshape.results import FileReport

@@ -302,8 +302,12 @@ def test_collect_files_and_globs(tmp_path: Path) -> None:
 def test_infer_text_json_and_stdin() -> None:
     write("good.xml", GOOD)
     listed, summary = run("infer", "good.xml").stdout.strip().splitlines()
-    assert listed == "good.xml:1: layer 1 'conv' (Convolution): port 2 [1,8,8,8]"  # a fragment: no element type
-    assert summary.startswith("1 layer(s) of 1 op type(s) inferred, 0 Parameter, Const and Result layer(s) read")
+    assert (
+        listed == "good.xml:1: layer 1 'conv' (Convolution): port 2 [1,8,8,8]"
+    )  # a fragment: no element type
+    assert summary.startswith(
+        "1 layer(s) of 1 op type(s) inferred, 0 Parameter, Const and Result layer(s) read"
+    )
     assert run("infer", "-q", "good.xml").stdout.strip() == listed
     assert '"outputs": [\n' in run("infer", "--format", "json", "good.xml").stdout
     assert run("infer", "-", input=GOOD).stdout.startswith("<stdin>:1: layer 1")

@@ -20,8 +20,8 @@ import pytest
 from probes import openvino_accepts
 
 import irshape
-from irshape.check.graph import parse_uint
 from irshape.diagnostics import Diagnostic, Severity
+from irshape.ir.values import parse_uint
 from irshape.ir.weights import bytes_needed
 from irshape.ops.opsets import opsets_of
 from irshape.results import FileReport

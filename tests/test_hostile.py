@@ -354,14 +354,14 @@ def test_an_internal_error_is_a_finding_and_exit_2(monkeypatch: pytest.MonkeyPat
 def test_an_internal_error_in_one_layer_is_its_finding_and_the_walk_goes_on(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    from irshape.check import graph
+    from irshape.check import sources
 
     clean = irshape.check_file(ROOT / "fixtures/ir/conv_relu_deconv.xml")
 
     def broken(*args: object) -> object:
         raise RuntimeError("boom")
 
-    monkeypatch.setattr(graph, "parameter_tensor", broken)  # the first layer's visit fails
+    monkeypatch.setattr(sources, "parameter_tensor", broken)  # the first layer's visit fails
     report = irshape.check_file(ROOT / "fixtures/ir/conv_relu_deconv.xml")
     (internal,) = [d for d in report.diagnostics if d.code == "IRS901"]
     assert internal.layer_id == "0" and "RuntimeError: boom" in internal.message

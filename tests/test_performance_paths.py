@@ -13,7 +13,8 @@ from __future__ import annotations
 import pytest
 
 from irshape import check_string
-from irshape.check.graph import id_key, parse_uint
+from irshape.check.graph import id_key
+from irshape.ir.values import parse_uint
 from irshape.report import FORMATS, REPORTERS
 
 HUGE = 2_000_000

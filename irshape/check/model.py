@@ -24,6 +24,7 @@ from typing import Any
 
 from irshape import lifetime, rules
 from irshape.check import graph as g
+from irshape.check import sources, structure
 from irshape.check.layer import TensorInfo, check_op, compare_declared
 from irshape.diagnostics import Diagnostic, Location, Severity
 from irshape.dims import PartialShape
@@ -186,14 +187,14 @@ class _Walker:
 
     def _structural_checks(self) -> None:
         checks = (
-            g.check_layer_attributes,
-            g.check_precisions,
-            g.check_opsets,
-            g.check_edges,
-            g.check_unconnected,
-            g.check_cycles,
-            g.check_edge_precisions,
-            g.check_reachability,
+            structure.check_layer_attributes,
+            structure.check_precisions,
+            structure.check_opsets,
+            structure.check_edges,
+            structure.check_unconnected,
+            structure.check_cycles,
+            structure.check_edge_precisions,
+            structure.check_reachability,
         )
         for check in checks:
             self._guard(None, check, self.graph, self.found.append)
@@ -277,9 +278,9 @@ class _Walker:
         inputs, origins, computed, doomed = self._inputs(layer, schema)
         if kind == "parameter":
             where = self.graph.where(layer)
-            outputs = [g.parameter_tensor(layer, where, local.append, self.document.version)]
+            outputs = [sources.parameter_tensor(layer, where, local.append, self.document.version)]
         elif kind == "constant":
-            outputs = [g.const_tensor(layer, self.document.path, self.weights, local.append)]
+            outputs = [sources.const_tensor(layer, self.document.path, self.weights, local.append)]
         elif schema is not None:
             result.checked = True
             where = self.graph.where(layer)
@@ -379,7 +380,7 @@ class _Walker:
         # without an edge (a backprop op's output_shape) is dropped (IRS409). A dropped port
         # has no edge, so it says nothing of whether the inputs are computed.
         ports = layer.inputs
-        dropped = g.v10_dropped_inputs(self.graph, layer, schema) if schema is not None else 0
+        dropped = structure.v10_dropped_inputs(self.graph, layer, schema) if schema is not None else 0
         if dropped:
             ports = ports[: len(ports) - dropped]
         infos: list[TensorInfo] = []

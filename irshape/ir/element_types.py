@@ -99,3 +99,11 @@ def merge(a: str | None, b: str | None) -> str | None:
     if b == "dynamic" or b is None or a == b:
         return a
     return None
+
+
+_DYNAMIC_ALIAS = {"undefined": "dynamic"}
+
+
+def same(a: str, b: str) -> bool:
+    """Do two element type names name the same type (``undefined`` is ``dynamic``)?"""
+    return _DYNAMIC_ALIAS.get(a, a) == _DYNAMIC_ALIAS.get(b, b)

@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from irshape.ir.model import Edge, Layer, Port
-from irshape.ir.reader import Rest, _Reader
+from irshape.ir.parse import Reader, Rest
 from irshape.ir.stream import line_ends
 
 SPLIT_MIN_BYTES = 4 << 20  # below this, forking costs more than it saves
@@ -66,7 +66,7 @@ def start(path: Path) -> _Child | None:
 
 
 class _Child:
-    """The forked child, as the reader's :class:`~irshape.ir.reader.Join`."""
+    """The forked child, as the reader's :class:`~irshape.ir.parse.Join`."""
 
     def __init__(self, pid: int, pipe: int, cut: int, encoding: str) -> None:
         self.pid = pid
@@ -127,7 +127,7 @@ def _child(path: Path, cut: int, encoding: str, pipe: int) -> None:
                 while chunk := stream.read(1 << 16):
                     yield chunk
 
-            rest = _Reader(str(path), path).read_rest(chunks, ends, encoding)
+            rest = Reader(str(path), path).read_rest(chunks, ends, encoding)
         data = marshal.dumps(_pack(rest))
         with os.fdopen(pipe, "wb") as out:
             out.write(data)

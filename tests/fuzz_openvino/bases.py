@@ -46,7 +46,9 @@ def _models() -> dict[str, ov.Model]:
     models["conv1d"] = ov.Model([conv], [x], "conv1d")
 
     x = ops.parameter([1, 2, 5, 6, 7], np.float32, name="x")
-    conv = _named(ops.convolution(x, _const([2, 2, 2, 2, 2]), [1, 1, 2], [0, 0, 0], [0, 0, 0], [1, 1, 1]), "conv")
+    conv = _named(
+        ops.convolution(x, _const([2, 2, 2, 2, 2]), [1, 1, 2], [0, 0, 0], [0, 0, 0], [1, 1, 1]), "conv"
+    )
     models["conv3d"] = ov.Model([conv], [x], "conv3d")
 
     x = ops.parameter(ov.PartialShape("?,4,1..16,8"), np.float32, name="x")
@@ -57,7 +59,9 @@ def _models() -> dict[str, ov.Model]:
     x = ops.parameter([1, 4, 5, 5], np.float32, name="x")
     os_ = ops.constant(np.array([11, 11], dtype=np.int64))
     de = _named(
-        ops.convolution_backprop_data(x, _const([4, 3, 3, 3]), [2, 2], output_shape=os_, auto_pad="same_upper"),
+        ops.convolution_backprop_data(
+            x, _const([4, 3, 3, 3]), [2, 2], output_shape=os_, auto_pad="same_upper"
+        ),
         "deconv",
     )
     models["deconv_os"] = ov.Model([de], [x], "deconv_os")
@@ -87,7 +91,9 @@ def _models() -> dict[str, ov.Model]:
     x = ops.parameter([1, 6, 4, 4], np.float32, name="x")
     os_ = ops.constant(np.array([9, 8], dtype=np.int64))
     gd = _named(
-        ops.group_convolution_backprop_data(x, _const([2, 3, 2, 3, 3]), [2, 2], output_shape=os_, auto_pad="valid"),
+        ops.group_convolution_backprop_data(
+            x, _const([2, 3, 2, 3, 3]), [2, 2], output_shape=os_, auto_pad="valid"
+        ),
         "gdeconv",
     )
     models["gdeconv_os"] = ov.Model([gd], [x], "gdeconv_os")
@@ -105,8 +111,15 @@ def bases() -> tuple[Base, ...]:
             xml = path.read_text(encoding="utf-8")
             blob = path.with_suffix(".bin").read_bytes()
             found.append(Base(f"{name}.v11", xml, blob))
-            found.append(Base(f"{name}.v10", xml.replace('<net name="' + name + '" version="11">',
-                                                       '<net name="' + name + '" version="10">', 1), blob))
+            found.append(
+                Base(
+                    f"{name}.v10",
+                    xml.replace(
+                        '<net name="' + name + '" version="11">', '<net name="' + name + '" version="10">', 1
+                    ),
+                    blob,
+                )
+            )
     for base in found:
         assert base.name.endswith("v11") or 'version="10"' in base.xml, base.name
     return tuple(found)

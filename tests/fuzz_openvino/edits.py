@@ -20,17 +20,84 @@ from .bases import Base, bases
 CONV_TYPES = ("Convolution", "ConvolutionBackpropData", "GroupConvolution", "GroupConvolutionBackpropData")
 LIST_ATTRS = ("strides", "dilations", "pads_begin", "pads_end")
 AUTO_PADS = (
-    "explicit", "same_upper", "same_lower", "valid", "EXPLICIT", "Same_Upper", "VALID", "notset", "none",
-    "None", "", "same", "auto", " valid", "valid ", "same-upper", "same_upper\t", "explicit&#0;",
+    "explicit",
+    "same_upper",
+    "same_lower",
+    "valid",
+    "EXPLICIT",
+    "Same_Upper",
+    "VALID",
+    "notset",
+    "none",
+    "None",
+    "",
+    "same",
+    "auto",
+    " valid",
+    "valid ",
+    "same-upper",
+    "same_upper\t",
+    "explicit&#0;",
 )
 ELEMENT_TYPES = (
-    "f32", "F32", "f16", "i64", "I64", "i32", "u8", "boolean", "bool", "f64", "bf16", "u1", "i4", "string",
-    "dynamic", "undefined", "FP32", "fp32", "float32", "", " f32", "f32 ", "nf4", "f8e4m3", "u64",
+    "f32",
+    "F32",
+    "f16",
+    "i64",
+    "I64",
+    "i32",
+    "u8",
+    "boolean",
+    "bool",
+    "f64",
+    "bf16",
+    "u1",
+    "i4",
+    "string",
+    "dynamic",
+    "undefined",
+    "FP32",
+    "fp32",
+    "float32",
+    "",
+    " f32",
+    "f32 ",
+    "nf4",
+    "f8e4m3",
+    "u64",
 )
-PRECISIONS = ("FP32", "FP16", "I64", "I32", "U8", "BOOL", "f32", "F32", "fp32", "", "UNSPECIFIED", "BIN", "FOO")
+PRECISIONS = (
+    "FP32",
+    "FP16",
+    "I64",
+    "I32",
+    "U8",
+    "BOOL",
+    "f32",
+    "F32",
+    "fp32",
+    "",
+    "UNSPECIFIED",
+    "BIN",
+    "FOO",
+)
 OPSETS = (
-    "opset1", "opset2", "opset8", "opset16", "opset17", "opset0", "opset99", "OPSET1", "Opset1", "opset1 ",
-    "", "experimental", "extension", "opset01", "ie_internal_opset", "opset1.0",
+    "opset1",
+    "opset2",
+    "opset8",
+    "opset16",
+    "opset17",
+    "opset0",
+    "opset99",
+    "OPSET1",
+    "Opset1",
+    "opset1 ",
+    "",
+    "experimental",
+    "extension",
+    "opset01",
+    "ie_internal_opset",
+    "opset1.0",
 )
 LATER_OPS = ("Convolution", "NMSRotated", "ScaledDotProductAttention", "Relu", "Elu", "SoftSign", "Identity")
 
@@ -67,12 +134,16 @@ def layer_spans(xml: str) -> list[tuple[int, int, dict[str, str]]]:
     return spans
 
 
-def _pick_layer(rng: random.Random, xml: str, types: tuple[str, ...]) -> tuple[int, int, dict[str, str]] | None:
+def _pick_layer(
+    rng: random.Random, xml: str, types: tuple[str, ...]
+) -> tuple[int, int, dict[str, str]] | None:
     found = [s for s in layer_spans(xml) if s[2]["type"] in types]
     return rng.choice(found) if found else None
 
 
-def _replace_in(xml: str, start: int, end: int, old: re.Pattern[str] | str, new: str | Callable[..., str]) -> str:
+def _replace_in(
+    xml: str, start: int, end: int, old: re.Pattern[str] | str, new: str | Callable[..., str]
+) -> str:
     block = xml[start:end]
     pattern = old if isinstance(old, re.Pattern) else re.compile(re.escape(old))
     block2 = pattern.sub(new, block, count=1)  # type: ignore[arg-type]
@@ -154,7 +225,12 @@ def e_attr_presence(rng: random.Random, d: Edited) -> None:
         dup = f' {attr}="{new}"'
         new_tag = tag.replace("<data", "<data" + dup, 1) if first else re.sub(r"\s*/?>$", dup + " />", tag)
         d.xml = d.xml[: span[0]] + block.replace(tag, new_tag, 1) + d.xml[span[1] :]
-        d.edits.append(("attr-duplicate", f"{span[2]['name']}: {attr} repeated {'before' if first else 'after'} as {new!r}"))
+        d.edits.append(
+            (
+                "attr-duplicate",
+                f"{span[2]['name']}: {attr} repeated {'before' if first else 'after'} as {new!r}",
+            )
+        )
     elif r < 0.85:
         attr = rng.choice(("groups", "group", "foo", "output_padding", "data_format", "element_type"))
         d.xml = _set_data_attr(d.xml, span, attr, rng.choice(("1", "2", "NCHW", "f32")))
@@ -187,8 +263,13 @@ def e_const(rng: random.Random, d: Edited) -> None:
     old = _attr(block, attr) or "0"
     if attr == "shape":
         dims = [_int(x) for x in old.split(",") if x.strip()]
-        text = g.int_list(rng, len(dims), tuple(dims) or (1,)) if rng.random() < 0.8 else ", ".join(
-            map(str, rng.choice((dims[::-1], [*dims, 1], dims[:-1], [int(x) * 2 for x in dims] or [2]))))
+        text = (
+            g.int_list(rng, len(dims), tuple(dims) or (1,))
+            if rng.random() < 0.8
+            else ", ".join(
+                map(str, rng.choice((dims[::-1], [*dims, 1], dims[:-1], [int(x) * 2 for x in dims] or [2])))
+            )
+        )
     else:
         v = _int(old, 0)
         text = g.number(rng, (v, v + 1, max(v - 1, 0), v * 2, len(d.bin), 0))
@@ -214,7 +295,11 @@ def e_dim(rng: random.Random, d: Edited) -> None:
         return
     m = rng.choice(dims)
     v = _int(m.group(1))
-    text = g.number(rng, (v, v + 1, -1, 0), plain=0.3) if rng.random() < 0.9 else rng.choice(("?", "1..5", "", "-2"))
+    text = (
+        g.number(rng, (v, v + 1, -1, 0), plain=0.3)
+        if rng.random() < 0.9
+        else rng.choice(("?", "1..5", "", "-2"))
+    )
     d.xml = d.xml[: m.start(1)] + text + d.xml[m.end(1) :]
     d.edits.append(("dim", f"<dim> at {m.start()} = {text!r} (was {m.group(1)})"))
 
@@ -241,8 +326,13 @@ def e_layer_type(rng: random.Random, d: Edited) -> None:
     else:
         text = rng.choice(LATER_OPS)
         if rng.random() < 0.5:
-            d.xml = _replace_in(d.xml, span[0], span[1], re.compile(r'version="[^"]*"'),
-                                f'version="{rng.choice(("opset1", "opset5", "opset13", "opset15", "opset16"))}"')
+            d.xml = _replace_in(
+                d.xml,
+                span[0],
+                span[1],
+                re.compile(r'version="[^"]*"'),
+                f'version="{rng.choice(("opset1", "opset5", "opset13", "opset15", "opset16"))}"',
+            )
     d.xml = _replace_in(d.xml, span[0], span[1], re.compile(r'type="[^"]*"'), f'type="{text}"')
     d.edits.append(("layer-type", f"{span[2]['name']}.type={text!r} (was {old})"))
 
@@ -303,9 +393,10 @@ def e_dangling(rng: random.Random, d: Edited) -> None:
     if span is None:
         return
     block = d.xml[span[0] : span[1]]
-    new_id = str(90 + d.xml.count("_dangling\""))  # each copy its own id
+    new_id = str(90 + d.xml.count('_dangling"'))  # each copy its own id
     copy = re.sub(r'id="[^"]*"', f'id="{new_id}"', block, count=1).replace(
-        f'name="{span[2]["name"]}"', f'name="{span[2]["name"]}_dangling"', 1)
+        f'name="{span[2]["name"]}"', f'name="{span[2]["name"]}_dangling"', 1
+    )
     if rng.random() < 0.7:
         fake = Edited(d.base, d.seed, copy, d.bin)
         rng.choice((e_list_attr, e_auto_pad, e_layer_type, e_layer_version, e_dim))(rng, fake)
@@ -328,15 +419,28 @@ def e_xml_defect(rng: random.Random, d: Edited) -> None:
     span = rng.choice(layer_spans(d.xml))
     where = rng.choice(("name", "version", "type"))
     char = rng.choice(("\x01", "\x08", "\x1f", "\x0b", "&#1;"))
-    d.xml = _replace_in(d.xml, span[0], span[1], re.compile(rf'{where}="([^"]*)"'),
-                        lambda m: f'{where}="{m.group(1)}{char}"')
+    d.xml = _replace_in(
+        d.xml, span[0], span[1], re.compile(rf'{where}="([^"]*)"'), lambda m: f'{where}="{m.group(1)}{char}"'
+    )
     d.edits.append(("xml-control-char", f"{span[2]['name']}.{where} + {char!r}"))
 
 
 EDITS: list[tuple[float, Callable[[random.Random, Edited], None]]] = [
-    (6, e_list_attr), (2, e_auto_pad), (2, e_attr_presence), (2, e_element_type), (3, e_const),
-    (3, e_param_shape), (2, e_dim), (1, e_net_version), (1, e_layer_version), (1, e_layer_type),
-    (2, e_edges), (1, e_layer_id), (1, e_port_id), (1, e_dangling), (0.4, e_xml_defect),
+    (6, e_list_attr),
+    (2, e_auto_pad),
+    (2, e_attr_presence),
+    (2, e_element_type),
+    (3, e_const),
+    (3, e_param_shape),
+    (2, e_dim),
+    (1, e_net_version),
+    (1, e_layer_version),
+    (1, e_layer_type),
+    (2, e_edges),
+    (1, e_layer_id),
+    (1, e_port_id),
+    (1, e_dangling),
+    (0.4, e_xml_defect),
 ]
 
 

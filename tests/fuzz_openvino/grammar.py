@@ -12,7 +12,17 @@ from __future__ import annotations
 import random
 
 LIMITS = (
-    2**31 - 1, 2**31, 2**32 - 1, 2**32, 2**53 + 1, 2**63 - 1, 2**63, 2**64 - 1, 2**64, 10**20, 10**30,
+    2**31 - 1,
+    2**31,
+    2**32 - 1,
+    2**32,
+    2**53 + 1,
+    2**63 - 1,
+    2**63,
+    2**64 - 1,
+    2**64,
+    10**20,
+    10**30,
 )
 # Whitespace: literal (attribute-normalized to a space by XML), as references (kept), and the
 # kinds C's isspace knows but XML 1.0 forbids (\v, \f: the file is then not well-formed).
@@ -94,8 +104,22 @@ def number(rng: random.Random, typical: tuple[int, ...] = (0, 1, 2, 3), plain: f
 
 
 def separator(rng: random.Random) -> str:
-    return str(pick(rng, [(6, ","), (6, ", "), (1, " ,"), (0.5, ",,"), (0.5, ";"), (0.5, " "),
-                          (0.3, "&#44;"), (0.3, ",&#9;"), (0.3, "\t,")]))
+    return str(
+        pick(
+            rng,
+            [
+                (6, ","),
+                (6, ", "),
+                (1, " ,"),
+                (0.5, ",,"),
+                (0.5, ";"),
+                (0.5, " "),
+                (0.3, "&#44;"),
+                (0.3, ",&#9;"),
+                (0.3, "\t,"),
+            ],
+        )
+    )
 
 
 def int_list(rng: random.Random, n: int, typical: tuple[int, ...]) -> str:

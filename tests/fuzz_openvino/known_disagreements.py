@@ -59,10 +59,12 @@ KNOWN: tuple[Known, ...] = (
         "checks only the structure of unknown ops. Fix: input counts (and shapes) in the op "
         "registry.",
         "ops_not_modelled",
-        lambda v: (v.disagreement or "").startswith("missed:")
-        and (
-            "layer-type" in v.kinds
-            or (bool({"edge-removed", "edge-id"} & set(v.kinds)) and "out of range" in (v.ov_error or ""))
+        lambda v: (
+            (v.disagreement or "").startswith("missed:")
+            and (
+                "layer-type" in v.kinds
+                or (bool({"edge-removed", "edge-id"} & set(v.kinds)) and "out of range" in (v.ov_error or ""))
+            )
         ),
     ),
     Known(
@@ -76,12 +78,19 @@ KNOWN: tuple[Known, ...] = (
         "(which types OpenVINO evaluates, reading sub-byte values).",
         "output_shape_subbyte",
         lambda v: (
-            _missed(v, "Element not supported", "can't be lower than zero", "Tensor was not initialized",
-                    "does not support casting elements")
-            and "'string'" not in (v.ov_error or "")
-        )
-        or v.disagreement == "false-error:IRS206"
-        or (v.disagreement == "shape" and "element-type" in v.kinds),
+            (
+                _missed(
+                    v,
+                    "Element not supported",
+                    "can't be lower than zero",
+                    "Tensor was not initialized",
+                    "does not support casting elements",
+                )
+                and "'string'" not in (v.ov_error or "")
+            )
+            or v.disagreement == "false-error:IRS206"
+            or (v.disagreement == "shape" and "element-type" in v.kinds)
+        ),
     ),
     Known(
         "huge-output-shape-length",

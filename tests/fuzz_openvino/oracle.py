@@ -104,8 +104,13 @@ def irshape_verdict(xml: Path) -> tuple[list[tuple[str, str, str]], dict[str, st
     return errors + [e for e in internal if e not in errors], shapes
 
 
-def judge(d: Edited, ov_error: str | None, ov_shapes: dict[str, str],
-          errors: list[tuple[str, str, str]], shapes: dict[str, str]) -> Verdicts:
+def judge(
+    d: Edited,
+    ov_error: str | None,
+    ov_shapes: dict[str, str],
+    errors: list[tuple[str, str, str]],
+    shapes: dict[str, str],
+) -> Verdicts:
     v = Verdicts(d.seed, d.base, d.kinds, d.edits, ov_error, ov_shapes, errors, shapes)
     codes = sorted({c for c, _, _ in errors})
     if "IRS901" in codes:
@@ -118,7 +123,9 @@ def judge(d: Edited, ov_error: str | None, ov_shapes: dict[str, str],
     if ov_error is not None:
         # A repaired XML defect (irshape read past it, as pugixml does) is not the fault OpenVINO
         # stopped at: it does not count as catching it.
-        real = [c for c, _, m in errors if c not in DECLARED_ONLY and not (c == "IRS001" and "reads past" in m)]
+        real = [
+            c for c, _, m in errors if c not in DECLARED_ONLY and not (c == "IRS001" and "reads past" in m)
+        ]
         if not real:
             v.disagreement = "missed:" + normalize(ov_error)
             v.detail = f"OpenVINO: {ov_error}; irshape errors: {codes or 'none'}"

@@ -76,7 +76,9 @@ def test_fuzz_fixture(stem: str, tmp_path: Path) -> None:
         assert shapes, "irshape inferred no shape of a file OpenVINO reads"
     else:
         assert ov_error is not None and expected["openvino"] in ov_error, ov_error
-    d = Edited(stem, -1, xml.read_text(encoding="utf-8", errors="replace"), b"", [(expected.get("kind", ""), "")])
+    d = Edited(
+        stem, -1, xml.read_text(encoding="utf-8", errors="replace"), b"", [(expected.get("kind", ""), "")]
+    )
     v = judge(d, ov_error, ov_shapes, errors, shapes)
     if "known" in expected:
         assert v.disagreement is None or known_class(v) == expected["known"], (v.disagreement, v.detail)

@@ -18,7 +18,7 @@ from irshape.dims import Dim, PartialShape, parse_partial_shape
 from irshape.results import FileReport, LayerResult
 from irshape.rules import RULES
 
-__version__ = "0.1.0"
+__version__ = "0.2.0"
 
 __all__ = [
     "RULES",

@@ -1,0 +1,90 @@
+"""On the real networks, a declared output dim changed by one is an error on the layer that
+carries it, whatever the layer's type: with its consumers' input ports left as they were (the
+file contradicts itself at the edge) and with them changed to match (a consistent file, wrong
+only against OpenVINO's arithmetic). OpenVINO ignores declared dims, so this is irshape's to see.
+
+Every file whose shapes irshape computes exactly (not the known gaps of
+tests/test_networks_openvino.py) and, in each, the first two layers of every type with an
+output dim OpenVINO knows statically (``<name>.expected.json``, OpenVINO's own reading).
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+import pytest
+from lxml import etree
+from networks import expected_outputs, network_files, xml_layers
+from test_networks_openvino import KNOWN_GAPS
+
+import irshape
+
+PER_TYPE = 2
+
+
+def _static_axis(port: dict[str, Any]) -> int | None:
+    """An axis of a port whose dim OpenVINO knows and that is at least 1."""
+    dims = port["dims"]
+    if dims is None:
+        return None
+    return next((axis for axis, dim in enumerate(dims) if isinstance(dim, int) and dim >= 1), None)
+
+
+def _targets() -> list[Any]:
+    params = []
+    for xml in network_files():
+        if xml.stem in KNOWN_GAPS:
+            continue
+        expected = expected_outputs(xml)
+        taken: dict[str, int] = {}
+        for layer in xml_layers(etree.parse(str(xml))):
+            ports = expected.get(layer.get("id"), [])
+            axis = _static_axis(ports[0]) if ports else None
+            kind = layer.get("type")
+            if axis is None or taken.get(kind, 0) >= PER_TYPE:
+                continue
+            taken[kind] = taken.get(kind, 0) + 1
+            params.append(pytest.param(xml, layer.get("id"), axis, id=f"{xml.stem}-{layer.get('id')}-{kind}"))
+    return params
+
+
+TARGETS = _targets()
+
+
+def _mutant(xml: Path, target: Path, layer_id: str, axis: int, consumers_follow: bool) -> None:
+    tree = etree.parse(str(xml))
+    (layer,) = tree.xpath(f"/net/layers/layer[@id='{layer_id}']")
+    port = layer.find("output/port")
+    dim = port.findall("dim")[axis]
+    dim.text = str(int(dim.text) + 1)
+    if consumers_follow:
+        edges = tree.xpath(f"/net/edges/edge[@from-layer='{layer_id}' and @from-port='{port.get('id')}']")
+        for edge in edges:
+            (consumer,) = tree.xpath(f"/net/layers/layer[@id='{edge.get('to-layer')}']")
+            (into,) = [p for p in consumer.findall("input/port") if p.get("id") == edge.get("to-port")]
+            into.findall("dim")[axis].text = dim.text
+    tree.write(str(target))
+    os.link(xml.with_suffix(".bin"), target.with_suffix(".bin"))  # the weights as they are
+
+
+def test_every_exactly_computed_file_is_sampled() -> None:
+    files = {p.values[0].stem for p in TARGETS}
+    assert files == {xml.stem for xml in network_files()} - set(KNOWN_GAPS)
+    assert len(TARGETS) > 200
+
+
+@pytest.mark.parametrize(
+    "consumers_follow", [False, True], ids=["consumers-as-they-were", "consumers-follow"]
+)
+@pytest.mark.parametrize(("xml", "layer_id", "axis"), TARGETS)
+def test_a_declared_dim_off_by_one_is_an_error_on_that_layer(
+    tmp_path: Path, xml: Path, layer_id: str, axis: int, consumers_follow: bool
+) -> None:
+    target = tmp_path / xml.name
+    _mutant(xml, target, layer_id, axis, consumers_follow)
+    report = irshape.check_file(target)
+    on_layer = [d for d in report.errors if d.layer_id == layer_id]
+    assert on_layer, [f"{d.code} {d.layer_id} {d.message[:160]}" for d in report.diagnostics]
+    assert {d.code for d in on_layer} <= {"IRS301", "IRS302", "IRS416"}

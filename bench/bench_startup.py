@@ -8,20 +8,20 @@ Run from the repository root, irshape installed (``pip install -e .``)::
 It times, each in a fresh process, best of N:
 
 - ``python -c pass``, a bare interpreter start (with ``site``, as every command has);
+- ``python -c "import click, lxml.etree"``, the floor of any click and lxml program;
 - ``python -c "import irshape.cli"``, the imports of the command line;
 - ``irshape check fixtures/ir/conv_relu_deconv.xml`` (the installed console script);
 - ``python -m irshape check fixtures/ir/conv_relu_deconv.xml``;
 
-and prints each against the bare start. The target (issue 6): ``irshape check`` under 3x a
-bare Python start. Then it times the work after the imports (``main()`` called once in a
-process that has imported ``irshape.cli``: reading the configuration and the op schemas,
-checking, reporting) and lists the modules whose own import time is largest
-(``-X importtime``), which is where the rest of the start-up goes.
-
-Python writes no bytecode when ``PYTHONDONTWRITEBYTECODE`` is set, and then compiles every
-module of irshape at each start. An installed irshape has its bytecode (pip compiles it),
-so the children run with bytecode written to a cache directory of their own
-(``PYTHONPYCACHEPREFIX``) and a first, untimed run fills it.
+and prints each against the bare start and the click+lxml floor. The targets: ``irshape
+check`` under 3x a bare Python start (issue 6), within 1.3x of the floor (issue 12). Then it
+times the work after the imports (``main()`` called once in a process that has imported
+``irshape.cli``: reading the configuration and the op schemas, checking, reporting) and
+lists the modules whose own import time is largest (``-X importtime``), which is where the
+rest of the start-up goes. Python writes no bytecode when ``PYTHONDONTWRITEBYTECODE`` is
+set, and then compiles every module of irshape at each start. An installed irshape has its
+bytecode (pip compiles it), so the children run with bytecode written to a cache directory
+of their own (``PYTHONPYCACHEPREFIX``) and a first, untimed run fills it.
 """
 
 from __future__ import annotations
@@ -119,17 +119,21 @@ def main(argv: list[str] | None = None) -> None:
         python = sys.executable
         commands = {
             "python -c pass": [python, "-c", "pass"],
+            "python -c 'import click, lxml.etree'": [python, "-c", "import click, lxml.etree"],
             "python -c 'import irshape.cli'": [python, "-c", "import irshape.cli"],
             "python -m irshape check FIXTURE": [python, "-m", "irshape", "check", str(FIXTURE)],
         }
         if script:
             commands["irshape check FIXTURE"] = [script, "check", str(FIXTURE)]
         print(f"python {sys.version.split()[0]}; FIXTURE = {FIXTURE.relative_to(REPO)}; best of {args.runs}")
-        bare = None
+        bare = floor = None
         for label, command in commands.items():
             seconds = best(command, args.runs, env)
             bare = bare or seconds
-            print(f"{label:36} {seconds * 1000:8.1f} ms {seconds / bare:6.2f}x")
+            if "click" in label:
+                floor = seconds
+            versus_floor = f"{seconds / floor:6.2f}x click+lxml" if floor else ""
+            print(f"{label:36} {seconds * 1000:8.1f} ms {seconds / bare:6.2f}x {versus_floor}")
         print(
             "\nwork after imports (main() once; config, schemas, check, report): "
             f"{work_after_imports(max(args.runs // 3, 5), env):.1f} ms"

@@ -18,7 +18,9 @@ check`` under 3x a bare Python start (issue 6), within 1.3x of the floor (issue 
 times the work after the imports (``main()`` called once in a process that has imported
 ``irshape.cli``: reading the configuration and the op schemas, checking, reporting) and
 lists the modules whose own import time is largest (``-X importtime``), which is where the
-rest of the start-up goes. Python writes no bytecode when ``PYTHONDONTWRITEBYTECODE`` is
+rest of the start-up goes.
+
+Python writes no bytecode when ``PYTHONDONTWRITEBYTECODE`` is
 set, and then compiles every module of irshape at each start. An installed irshape has its
 bytecode (pip compiles it), so the children run with bytecode written to a cache directory
 of their own (``PYTHONPYCACHEPREFIX``) and a first, untimed run fills it.

@@ -16,6 +16,7 @@ from probes import modules_after_cli
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURE = ROOT / "fixtures" / "ir" / "conv_relu_deconv.xml"
 HEAVY = ("numpy", "openvino", "scipy", "pandas", "torch")
+NETWORKS = sorted((Path(__file__).resolve().parent.parent / "fixtures" / "networks").glob("*_static_f32.xml"))
 
 
 @pytest.mark.parametrize(
@@ -25,8 +26,10 @@ HEAVY = ("numpy", "openvino", "scipy", "pandas", "torch")
         ("check", "--isolated", "--format", "json", str(FIXTURE)),
         ("infer", str(FIXTURE)),
         ("rules",),
+        # Every family, values folded through ShapeOf, Gather, Slice, Reduce*, Reshape...:
+        ("check", "--isolated", *(str(p) for p in NETWORKS)),
     ],
-    ids=["check", "check-json", "infer", "rules"],
+    ids=["check", "check-json", "infer", "rules", "check-networks"],
 )
 def test_no_heavy_import(args: tuple[str, ...]) -> None:
     assert modules_after_cli(*args, watch=HEAVY) == []

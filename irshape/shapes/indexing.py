@@ -20,13 +20,12 @@ import functools
 from collections.abc import Callable, Sequence
 from typing import Any
 
-import numpy as np
-
 from irshape import rules
 from irshape.diagnostics import Rule
 from irshape.dims import DYNAMIC, INF, Dim, PartialShape, static_shape
 from irshape.ir.element_types import INTEGRAL
-from irshape.ops.interface import AT_DATA, Anchor, Finding, OpCall, OpResult, Output, Tensor
+from irshape.ops.interface import AT_DATA, Anchor, Finding, OpCall, OpResult, Output
+from irshape.shapes import values
 from irshape.shapes.axes import axis_range_message, normalize_axis
 from irshape.shapes.slicing import I64_MAX, Bounds, any_length, sliced_dim, unknown_bounds
 
@@ -177,19 +176,11 @@ def _compatible_shapes(a: PartialShape, b: PartialShape) -> bool:
     return len(a.dims) == len(b.dims) and all(x.compatible(y) for x, y in zip(a.dims, b.dims, strict=True))
 
 
-def _numpy_value(tensor: Tensor) -> np.ndarray | None:
-    """A known value in its static shape (Python ints: no int64 overflow in the arithmetic)."""
-    lengths = tensor.shape.lengths
-    if tensor.value is None or lengths is None or int(np.prod(lengths)) != len(tensor.value):
+def _passed_on(result: values.Known | None, shape: PartialShape) -> tuple[int, ...] | None:
+    """The flat value of a computed output, when it is small and has the inferred shape."""
+    if result is None or shape.lengths != result.lengths or len(result.values) > VALUE_MAX:
         return None
-    return np.array(tensor.value, dtype=object).reshape(lengths)
-
-
-def _passed_on(array: np.ndarray, shape: PartialShape) -> tuple[int, ...] | None:
-    """The flattened value of a computed output, when it is small and has the inferred shape."""
-    if shape.lengths != tuple(array.shape) or array.size > VALUE_MAX:
-        return None
-    return tuple(int(v) for v in array.reshape(-1))
+    return tuple(int(v) for v in result.values)
 
 
 def _normalized_axis(op: _Op, axis: int, rank: int, port: int | None, name: str = "axis") -> int:
@@ -302,15 +293,14 @@ def _gather_shape(
 def _gather_value(op: _Op, axis: int | None, batch_dims: int, shape: PartialShape) -> tuple[int, ...] | None:
     """Gather of a known value (a shape) by known indices: numpy's take, negative indices
     counted from the end; none when an index is out of range (OpenVINO gives 0 there)."""
-    data, indices = _numpy_value(op.inputs[GATHER_DATA]), _numpy_value(op.inputs[GATHER_INDICES])
-    if data is None or indices is None or axis is None or batch_dims != 0 or data.ndim == 0:
+    data, indices = values.known(op.inputs[GATHER_DATA]), values.known(op.inputs[GATHER_INDICES])
+    if data is None or indices is None or axis is None or batch_dims != 0 or not data.lengths:
         return None
-    size = data.shape[axis]
-    if any(not -size <= int(i) < size for i in indices.reshape(-1)):
+    size = data.lengths[axis]
+    if any(not -size <= i < size for i in indices.values):
         return None
-    normalized = np.vectorize(lambda i: int(i) + size if int(i) < 0 else int(i), otypes=[object])(indices)
-    taken = np.take(data, np.asarray(normalized, dtype=np.int64), axis=axis)
-    return _passed_on(np.asarray(taken, dtype=object), shape)
+    normalized = values.Known([i + size if i < 0 else i for i in indices.values], indices.lengths)
+    return _passed_on(values.take(data, normalized, axis), shape)
 
 
 # --- GatherElements, GatherND -----------------------------------------------------------------
@@ -667,14 +657,14 @@ def _slice_formulas(data: PartialShape, axes: dict[int, int] | None, bounds: Bou
 def _slice_value(
     op: _Op, axes: dict[int, int] | None, bounds: Bounds, shape: PartialShape
 ) -> tuple[int, ...] | None:
-    data = _numpy_value(op.inputs[0])
+    data = values.known(op.inputs[0])
     start, stop, step = bounds
     if data is None or axes is None or start is None or stop is None or step is None:
         return None
-    index = [slice(None)] * data.ndim
+    index: list[Any] = [slice(None)] * len(data.lengths)
     for axis, i in axes.items():
         index[axis] = slice(start[i], stop[i], step[i])
-    return _passed_on(np.asarray(data[tuple(index)], dtype=object), shape)
+    return _passed_on(values.index(data, index), shape)
 
 
 # --- StridedSlice -----------------------------------------------------------------------------
@@ -686,12 +676,12 @@ STRIDED_INPUTS = ("Begin", "End", "Strides")
 class _Masks:
     def __init__(self, op: _Op) -> None:
         lists = {name: op.call.attributes.int_list(name) for name in MASKS}
-        for name, values in lists.items():
-            if any(v not in (0, 1) for v in values):
+        for name, mask in lists.items():
+            if any(v not in (0, 1) for v in mask):
                 raise op.bad_attribute(
                     name, "has a value other than 0 and 1", "All masks of StridedSlice must have be 0 or 1"
                 )
-        sizes = [len(values) for values in lists.values()]
+        sizes = [len(mask) for mask in lists.values()]
         for name, size in zip(MASKS, sizes, strict=True):
             if size not in (0, sizes[0]):
                 raise op.bad_attribute(
@@ -824,9 +814,9 @@ def _strided_dim(op: _Op, dim: Dim, masks: _Masks, axis: int, bounds: Bounds, st
 def _strided_value(
     op: _Op, masks: _Masks, count: int, bounds: Bounds, shape: PartialShape
 ) -> tuple[int, ...] | None:
-    """The output's value for a known data value, by numpy's indexing (which slices and clamps
-    as OpenVINO's plan does); kept only when its shape is the inferred one."""
-    data = _numpy_value(op.inputs[0])
+    """The output's value for a known data value, by numpy's basic indexing (which slices and
+    clamps as OpenVINO's plan does); kept only when its shape is the inferred one."""
+    data = values.known(op.inputs[0])
     begin, end, strides = bounds
     if data is None or begin is None or end is None or strides is None:
         return None
@@ -846,11 +836,7 @@ def _strided_value(
                     strides[axis],
                 )
             )
-    try:
-        result = np.asarray(data[tuple(index)], dtype=object)
-    except IndexError:
-        return None
-    return _passed_on(result, shape)
+    return _passed_on(values.index(data, index), shape)
 
 
 # --- Range ------------------------------------------------------------------------------------

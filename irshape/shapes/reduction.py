@@ -10,13 +10,12 @@ give the value, so shape subgraphs fold.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
-from typing import Any
-
-import numpy as np
 
 from irshape.dims import Dim, PartialShape
 from irshape.ops.interface import Finding, OpCall, OpResult, Output, Tensor
+from irshape.shapes import values
 from irshape.shapes.findings import (
     axis_message,
     known,
@@ -28,11 +27,11 @@ from irshape.shapes.findings import (
 )
 
 DATA, AXES = 0, 1
-_FOLDS: dict[str, Callable[..., Any]] = {
-    "ReduceSum": np.sum,
-    "ReduceProd": np.prod,
-    "ReduceMax": np.max,
-    "ReduceMin": np.min,
+_FOLDS: dict[str, Callable[[list[int]], int]] = {
+    "ReduceSum": sum,
+    "ReduceProd": math.prod,
+    "ReduceMax": max,
+    "ReduceMin": min,
 }
 
 
@@ -110,12 +109,10 @@ def _reduced(dims: tuple[Dim, ...], axes: set[int], keep_dims: bool) -> PartialS
 
 def _folded(op: str, data: Tensor, axes: set[int], keep_dims: bool) -> tuple[int, ...] | None:
     """The reduction's value over a known small integer tensor (Sum, Prod, Max, Min)."""
-    fold = _FOLDS.get(op)
-    lengths = data.shape.lengths
-    if fold is None or data.value is None or lengths is None or len(data.value) != int(np.prod(lengths)):
+    fold, value = _FOLDS.get(op), values.known(data)
+    if fold is None or value is None:
         return None
-    if (op in ("ReduceMax", "ReduceMin")) and 0 in [lengths[a] for a in axes]:
+    if (op in ("ReduceMax", "ReduceMin")) and 0 in [value.lengths[a] for a in axes]:
         return None  # an empty reduction has no max or min
-    array = np.array(data.value, dtype=np.int64).reshape(lengths)
-    result = fold(array, axis=tuple(sorted(axes)), keepdims=keep_dims)
-    return tuple(int(v) for v in np.asarray(result).reshape(-1))
+    result = values.reduce(value, axes, keep_dims, fold)
+    return values.wrap(result.values, data.element_type)  # int64 arithmetic wraps, as numpy's did

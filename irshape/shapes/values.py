@@ -9,6 +9,7 @@ from __future__ import annotations
 import itertools
 import math
 from collections.abc import Callable, Sequence
+from typing import Any
 
 from irshape.ir import element_types
 from irshape.ops.interface import Tensor
@@ -99,3 +100,92 @@ def wrap(values: Sequence[int] | None, element_type: str | None) -> tuple[int, .
         return tuple(v % modulus for v in values)
     half = modulus >> 1
     return tuple((v + half) % modulus - half for v in values)
+
+
+# --- indexing and reducing known values, as numpy's basic indexing, take and reductions do ----------
+
+
+def _nested(values: Sequence[int], lengths: Sequence[int]) -> Any:
+    """The flat values as nested lists of ``lengths`` (a scalar for rank 0)."""
+    if not lengths:
+        return values[0]
+    if len(lengths) == 1:
+        return list(values)
+    step = math.prod(lengths[1:])
+    return [_nested(values[i * step : (i + 1) * step], lengths[1:]) for i in range(lengths[0])]
+
+
+def _flat(node: Any, rank: int) -> list[int]:
+    if rank == 0:
+        return [node]
+    return [value for child in node for value in _flat(child, rank - 1)] if rank > 1 else list(node)
+
+
+def index(data: Known, items: Sequence[Any]) -> Known | None:
+    """``data[items]`` with numpy's basic indexing: slices, ints (an axis less), ``None`` (a new
+    axis of 1) and one ``Ellipsis``; None when an int is out of range."""
+    taking = sum(1 for item in items if item is not None and item is not Ellipsis)
+    expanded: list[Any] = []
+    for item in items:
+        if item is Ellipsis:
+            expanded += [slice(None)] * (len(data.lengths) - taking)
+        else:
+            expanded.append(item)
+    expanded += [slice(None)] * (len(data.lengths) - sum(1 for item in expanded if item is not None))
+    lengths: list[int] = []
+    axis = 0
+    for item in expanded:
+        if item is None:
+            lengths.append(1)
+            continue
+        size = data.lengths[axis]
+        if isinstance(item, slice):
+            lengths.append(len(range(size)[item]))
+        elif not -size <= item < size:
+            return None
+        axis += 1
+
+    def pick(node: Any, rest: Sequence[Any]) -> Any:
+        if not rest:
+            return node
+        head, tail = rest[0], rest[1:]
+        if head is None:
+            return [pick(node, tail)]
+        if isinstance(head, slice):
+            return [pick(child, tail) for child in node[head]]
+        return pick(node[head], tail)
+
+    picked = pick(_nested(data.values, data.lengths), expanded)
+    return Known(_flat(picked, len(lengths)), lengths)
+
+
+def take(data: Known, indices: Known, axis: int) -> Known:
+    """``numpy.take(data, indices, axis)`` with indices already in range and not negative."""
+    before, size, after = data.lengths[:axis], data.lengths[axis], data.lengths[axis + 1 :]
+    inner = math.prod(after)
+    values = [
+        data.values[(outer * size + i) * inner + k]
+        for outer in range(math.prod(before))
+        for i in indices.values
+        for k in range(inner)
+    ]
+    return Known(values, (*before, *indices.lengths, *after))
+
+
+def reduce(data: Known, axes: set[int], keep_dims: bool, fold: Callable[[list[int]], int]) -> Known:
+    """``fold`` over the ``axes`` of the data (numpy's reduction with ``keepdims``)."""
+    kept = [axis for axis in range(len(data.lengths)) if axis not in axes]
+    strides = _strides(data.lengths)
+    groups: dict[tuple[int, ...], list[int]] = {}
+    for position in _indices(data.lengths):
+        key = tuple(position[axis] for axis in kept)
+        groups.setdefault(key, []).append(
+            data.values[sum(p * s for p, s in zip(position, strides, strict=True))]
+        )
+    out_lengths = (
+        [1 if axis in axes else n for axis, n in enumerate(data.lengths)]
+        if keep_dims
+        else [data.lengths[axis] for axis in kept]
+    )
+    values = [fold(groups.get(key, [])) for key in _indices([data.lengths[axis] for axis in kept])]
+    return Known(values, out_lengths)

@@ -12,7 +12,7 @@ from irshape import rules
 from irshape.dims import DYNAMIC, PartialShape
 from irshape.ir import element_types
 from irshape.ops.interface import AT_DATA, Finding, OpCall, OpResult, Output, Tensor
-from irshape.shapes.broadcast import broadcast_dim, numpy_broadcast
+from irshape.shapes.broadcast import numpy_broadcast, pdpd_broadcast
 from irshape.shapes.findings import (
     axis_message,
     compatible,
@@ -333,27 +333,5 @@ def _fq_merge(dst: PartialShape, src: PartialShape, mode: str, axis: int) -> Par
     if mode == "numpy":
         return numpy_broadcast(dst, src)
     if mode == "pdpd":
-        return _pdpd_merge(dst, src, axis)
+        return pdpd_broadcast(dst, src, axis)
     return merge_shapes(dst, src)
-
-
-def _pdpd_merge(dst: PartialShape, src: PartialShape, axis: int) -> PartialShape | None:
-    """``PartialShape::broadcast_merge_into`` in PDPD mode: the limit's axes line up with the
-    data's from ``axis`` on (-1: aligned at the end), none longer than its match."""
-    if dst.dims is None or src.dims is None:
-        return PartialShape(None)
-    if len(src.dims) > len(dst.dims) or axis < -1:
-        return None
-    start = len(dst.dims) - len(src.dims) if axis == -1 else axis
-    if start + len(src.dims) > len(dst.dims):
-        return None
-    dims = list(dst.dims)
-    for offset, limit in enumerate(src.dims):
-        index = start + offset
-        if dims[index].is_static and limit.is_static and limit.value > dims[index].value:
-            return None
-        merged = broadcast_dim(dims[index], limit)
-        if merged is None:
-            return None
-        dims[index] = merged
-    return PartialShape(dims)

@@ -264,6 +264,23 @@ def is_static(shape: str) -> bool:
     return shape.startswith("[") and all(part.isdigit() for part in shape[1:-1].split(",") if part)
 
 
+def assert_dim_off_by_one_is_an_error(batch: OpsBatch, cases: Sequence[OpCase], tmp_path: Path) -> None:
+    """The first case of ``cases`` with a static output of rank 1 or more: its output port's
+    first dim plus one (OpenVINO still reads the file: it ignores declared dims) must be an
+    IRS301 on that layer, and no other error there but IRS302."""
+    static = [
+        c for c in cases if is_static(batch.expected[c.cid][0][0]) and batch.expected[c.cid][0][0] != "[]"
+    ]
+    assert static, "the batch has a case with a static output"
+    case = static[0]
+    target = tmp_path / "dim.xml"
+    assert dim_mutant(batch.xml, target, case.cid)
+    assert openvino_reads(target) is None
+    report = irshape.check_file(target)
+    codes = {d.code for d in errors_on(report, case.cid)}
+    assert "IRS301" in codes and codes <= {"IRS301", "IRS302"}, [d.message for d in report.diagnostics]
+
+
 def errors_on(report: Any, name: str) -> list[Any]:
     return [d for d in report.errors if d.layer_name == name]
 

@@ -38,11 +38,10 @@ from .ops_harness import (
     OpCase,
     OpsBatchRunner,
     apply_mutant,
+    assert_dim_off_by_one_is_an_error,
     batches,
     buildable,
-    dim_mutant,
     errors_on,
-    is_static,
     layer_element,
     openvino_reads,
     params,
@@ -526,19 +525,7 @@ def test_a_declared_dim_off_by_one_is_an_error_on_that_layer(
     ops_runner: OpsBatchRunner, tmp_path: Path, index: int
 ) -> None:
     batch = ops_runner.ops_batch(f"eltwise{index}", BATCHES[index])
-    static = [
-        c
-        for c in BATCHES[index]
-        if is_static(batch.expected[c.cid][0][0]) and batch.expected[c.cid][0][0] != "[]"
-    ]
-    assert static, "the batch has a case with a static output"
-    case = static[0]
-    target = tmp_path / "dim.xml"
-    assert dim_mutant(batch.xml, target, case.cid)
-    assert openvino_reads(target) is None
-    report = irshape.check_file(target)
-    codes = {d.code for d in errors_on(report, case.cid)}
-    assert codes == {"IRS301"}, [d.message for d in report.diagnostics]
+    assert_dim_off_by_one_is_an_error(batch, BATCHES[index], tmp_path)
 
 
 # --- mutants -------------------------------------------------------------------------------------

@@ -42,11 +42,10 @@ from .ops_harness import (
     OpsBatchRunner,
     apply_mutant,
     as_partial,
+    assert_dim_off_by_one_is_an_error,
     batches,
     constant,
-    dim_mutant,
     errors_on,
-    is_static,
     layer_element,
     openvino_reads,
     parameter,
@@ -588,20 +587,7 @@ def test_a_declared_dim_off_by_one_is_an_error_on_that_layer(
     ops_runner: OpsBatchRunner, tmp_path: Path, index: int
 ) -> None:
     batch = ops_runner.ops_batch(f"indexing{index}", BATCHES[index])
-    static = [
-        c
-        for c in BATCHES[index]
-        if is_static(batch.expected[c.cid][0][0]) and batch.expected[c.cid][0][0] != "[]"
-    ]
-    assert static, "the batch has a case with a static output"
-    case = static[0]
-    target = tmp_path / "dim.xml"
-    assert dim_mutant(batch.xml, target, case.cid)
-    report = irshape.check_file(target)
-    assert {d.code for d in errors_on(report, case.cid)} <= {"IRS301", "IRS302"}
-    assert any(d.code == "IRS301" for d in errors_on(report, case.cid)), [
-        d.message for d in report.diagnostics
-    ]
+    assert_dim_off_by_one_is_an_error(batch, BATCHES[index], tmp_path)
 
 
 # --- mutants: saved files edited so that read_model rejects them ----------------------------

@@ -12,13 +12,14 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Literal, SupportsIndex
 
 from irshape import lifetime, rules
-from irshape.check.layer import TensorInfo, check_op, compare_declared
+from irshape.check.layer import check_op, compare_declared
 from irshape.check.model import check_document
 from irshape.diagnostics import Diagnostic, Location, Severity
 from irshape.dims import PartialShape, parse_partial_shape
 from irshape.ir.model import Layer, Port
 from irshape.ir.parse import ReadResult
 from irshape.ir.reader import read_bytes, read_file
+from irshape.ops.interface import Tensor
 from irshape.ops.registry import lookup
 from irshape.record import FrozenRecord, set_field
 from irshape.results import FileReport
@@ -277,7 +278,7 @@ def check_layer(
         input_shapes = [*input_shapes, [len(values)]]
     layer = Layer(id="0", name=op_type, type=op_type, version=version, line=0, has_data=True)
     layer.data = {name: _attribute_text(value) for name, value in attributes.items()}
-    inputs = [TensorInfo(_to_shape(shape), element_type) for shape in input_shapes]
+    inputs = [Tensor(_to_shape(shape), element_type) for shape in input_shapes]
     if len(inputs) > 2:
         inputs[2].element_type = "i64"
         if values is not None:

@@ -17,7 +17,6 @@ from collections.abc import Callable, Iterable
 from typing import TypeGuard
 
 from irshape import rules
-from irshape.check.layer import TensorInfo
 from irshape.diagnostics import Diagnostic, Location
 from irshape.dims import (
     DYNAMIC,
@@ -27,6 +26,7 @@ from irshape.dims import (
 from irshape.ir import element_types
 from irshape.ir.model import Document, DocumentKind, Edge, Layer, Port
 from irshape.ir.values import parse_uint
+from irshape.ops.interface import Tensor
 from irshape.record import Record
 
 Report = Callable[[Diagnostic], None]
@@ -441,7 +441,7 @@ def edge_dims_mismatch(
     )
 
 
-def declared_tensor(port: Port) -> TensorInfo:
+def declared_tensor(port: Port) -> Tensor:
     """A tensor as its port declares it: -1 dims are dynamic; the precision names the type."""
     shape = declared_shape(port)
-    return TensorInfo(shape or PartialShape(None), element_types.from_precision(port.precision))
+    return Tensor(shape or PartialShape(None), element_types.from_precision(port.precision))

@@ -22,7 +22,6 @@ from irshape.ops.registry import shape_function
 from irshape.ops.schema import OpSchema, validate_attributes
 
 Report = Callable[[Diagnostic], None]
-TensorInfo = Tensor  # the name the walk and the graph checks know it by
 
 # Findings that only describe the output: when OpenVINO rejects the layer, they are no finding.
 _OUTPUT_CONSEQUENCES = frozenset({rules.DYNAMIC_RANK_OUTPUT.code, rules.OUTPUT_DIM_DYNAMIC.code})

@@ -25,12 +25,12 @@ from typing import Any
 from irshape import lifetime, rules
 from irshape.check import graph as g
 from irshape.check import sources, structure
-from irshape.check.layer import TensorInfo, check_op, compare_declared
+from irshape.check.layer import check_op, compare_declared
 from irshape.diagnostics import Diagnostic, Location, Severity
 from irshape.dims import PartialShape
 from irshape.ir.model import Document, Layer, Port
 from irshape.ir.weights import Weights
-from irshape.ops.interface import OpResult
+from irshape.ops.interface import OpResult, Tensor
 from irshape.ops.registry import lookup
 from irshape.ops.schema import OpSchema
 from irshape.record import Record
@@ -125,14 +125,14 @@ class _Tensor(Record):
     """
 
     __slots__ = ("doomed", "guess", "info", "origin")
-    info: TensorInfo
+    info: Tensor
     origin: _Origin | None
     guess: str | None
     doomed: bool
 
     def __init__(
         self,
-        info: TensorInfo,
+        info: Tensor,
         origin: _Origin | None = None,
         guess: str | None = "not visited",
         doomed: bool = False,
@@ -324,7 +324,7 @@ class _Walker:
             return f"{g.layer_label(layer)} is fed by a tensor irshape cannot compute"
         return None
 
-    def _remember_ports(self, layer: Layer, outputs: list[TensorInfo], computed: bool) -> None:
+    def _remember_ports(self, layer: Layer, outputs: list[Tensor], computed: bool) -> None:
         """Record the port shapes OpenVINO computes (and never an unknown op's guess)."""
         assert self.port_shapes is not None
         shapes = self.port_shapes
@@ -340,7 +340,7 @@ class _Walker:
     def _settle(
         self,
         layer: Layer,
-        outputs: list[TensorInfo],
+        outputs: list[Tensor],
         origins: list[_Origin],
         local: list[Diagnostic],
         guess: str | None,
@@ -372,7 +372,7 @@ class _Walker:
 
     def _inputs(
         self, layer: Layer, schema: OpSchema | None
-    ) -> tuple[list[TensorInfo], list[_Origin], bool, bool]:
+    ) -> tuple[list[Tensor], list[_Origin], bool, bool]:
         """What flows into each input port, the origins of wrong dims they declare, whether
         every connected input comes from an output whose shape is OpenVINO's, and whether one
         comes after a layer OpenVINO rejects."""
@@ -383,7 +383,7 @@ class _Walker:
         dropped = structure.v10_dropped_inputs(self.graph, layer, schema) if schema is not None else 0
         if dropped:
             ports = ports[: len(ports) - dropped]
-        infos: list[TensorInfo] = []
+        infos: list[Tensor] = []
         origins: list[_Origin] = []
         computed, doomed = True, False
         for port in ports:
@@ -430,7 +430,7 @@ class _Walker:
         self.origins.append(origin)
         return None if consumer_ok else origin
 
-    def _unresolved(self, port: Port, source: g.Source | None) -> TensorInfo:
+    def _unresolved(self, port: Port, source: g.Source | None) -> Tensor:
         """An input irshape cannot follow to its producer: the port's own declared dims."""
         info = g.declared_tensor(port)
         if not self.graph.is_net:
@@ -448,32 +448,32 @@ class _Walker:
         schema: OpSchema,
         layer: Layer,
         result: LayerResult,
-        inputs: list[TensorInfo],
+        inputs: list[Tensor],
         inherits: bool,
         doomed: bool,
         where: Location,
         local: list[Diagnostic],
-    ) -> list[TensorInfo]:
+    ) -> list[Tensor]:
         inference = check_op(schema, layer, inputs, where, local.append)
         if inference is None:
-            return [TensorInfo(PartialShape(None))]
+            return [Tensor(PartialShape(None))]
         result.outputs = [output.shape for output in inference.outputs]
         result.element_types = [output.element_type for output in inference.outputs]
         result.ports = [port.id for port in layer.outputs[: len(inference.outputs)]]
         result.ports += [None] * (len(inference.outputs) - len(result.ports))
         if inference.rejected:  # OpenVINO stops here: what flows on is the file's word, no cascade
-            return [g.declared_tensor(port) for port in layer.outputs] or [TensorInfo(PartialShape(None))]
+            return [g.declared_tensor(port) for port in layer.outputs] or [Tensor(PartialShape(None))]
         if not doomed:  # else OpenVINO stops before this layer, and "it will use N" is untrue
             compare_declared(layer, inference, where, local.append)
         if inherits:
             self._drop_inherited(schema, layer, inputs, where, local)
-        return [TensorInfo(o.shape, o.element_type, value=o.value) for o in inference.outputs]
+        return [Tensor(o.shape, o.element_type, value=o.value) for o in inference.outputs]
 
     def _drop_inherited(
         self,
         schema: OpSchema,
         layer: Layer,
-        inputs: list[TensorInfo],
+        inputs: list[Tensor],
         where: Location,
         local: list[Diagnostic],
     ) -> None:
@@ -496,7 +496,7 @@ class _Walker:
                 local.remove(d)
 
 
-def _diverges(ports: list[Port], index: int, info: TensorInfo) -> bool:
+def _diverges(ports: list[Port], index: int, info: Tensor) -> bool:
     """Does the output port ``index`` declare other dims than the tensor OpenVINO computes?"""
     return index < len(ports) and not g.fits(ports[index], info.shape)
 
@@ -505,7 +505,7 @@ def _result(layer: Layer) -> LayerResult:
     return LayerResult(layer.id, layer.name, layer.type, layer.version, layer.line)
 
 
-def _as_declared(port: Port, info: TensorInfo) -> TensorInfo:
+def _as_declared(port: Port, info: Tensor) -> Tensor:
     """The input as the file declares it: the port's dims, with OpenVINO's type and value."""
     shape = g.declared_shape(port)
     if shape is None:

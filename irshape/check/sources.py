@@ -9,7 +9,6 @@ from collections.abc import Callable
 
 from irshape import rules
 from irshape.check.graph import declared_tensor, fits, port_static_shape, port_text
-from irshape.check.layer import TensorInfo
 from irshape.diagnostics import Diagnostic, Location, Severity
 from irshape.dims import (
     DimSyntaxError,
@@ -22,6 +21,7 @@ from irshape.ir import element_types
 from irshape.ir.model import Layer
 from irshape.ir.values import C_SPACE, ListSyntaxError, parse_int_list, parse_uint
 from irshape.ir.weights import Weights, WeightsError, bytes_needed, element_count
+from irshape.ops.interface import Tensor
 from irshape.record import Record
 
 Report = Callable[[Diagnostic], None]
@@ -33,9 +33,7 @@ _CONST_VALUE_LIMIT = 64  # read Const values only for small integer tensors (sha
 # --- Parameter ------------------------------------------------------------------------------
 
 
-def parameter_tensor(
-    layer: Layer, where: Location, report: Report, ir_version: int | None = None
-) -> TensorInfo:
+def parameter_tensor(layer: Layer, where: Location, report: Report, ir_version: int | None = None) -> Tensor:
     """The Parameter's tensor as OpenVINO reads it: shape and element_type from <data>."""
     if not layer.has_data:
         report(
@@ -52,7 +50,7 @@ def parameter_tensor(
     text = layer.data.get("shape")
     if text is None:
         report(rules.PARAMETER_ATTRIBUTE_MISSING(at, attribute="shape", meaning="a scalar (rank 0)"))
-        return TensorInfo(PartialShape([]), element_type)
+        return Tensor(PartialShape([]), element_type)
     try:
         shape = parse_partial_shape(text)
     except DimSyntaxError as exc:
@@ -61,7 +59,7 @@ def parameter_tensor(
     _report_surprising_literals(text, at, report, v10=ir_version == 10)
     compare_shape_attribute(layer, text, shape, at, report)
     compare_precision(layer, element_type if written else None, at, report)
-    return TensorInfo(shape, element_type)
+    return Tensor(shape, element_type)
 
 
 def _report_surprising_literals(text: str, where: Location, report: Report, *, v10: bool = False) -> None:
@@ -85,9 +83,9 @@ def _report_surprising_literals(text: str, where: Location, report: Report, *, v
         report(rules.SHAPE_LITERAL(where, text=text, literal=literal, reading=reading, severity=severity))
 
 
-def _fallback(layer: Layer) -> TensorInfo:
+def _fallback(layer: Layer) -> Tensor:
     """What flows on when OpenVINO would fail: the declared port, so nothing cascades."""
-    return declared_tensor(layer.outputs[0]) if layer.outputs else TensorInfo(PartialShape(None))
+    return declared_tensor(layer.outputs[0]) if layer.outputs else Tensor(PartialShape(None))
 
 
 def _parameter_element_type(layer: Layer, where: Location, report: Report) -> str | None:
@@ -175,12 +173,12 @@ class _ConstData(Record):  # made once a Const
 # for the offset and size, on its element_type and shape texts and its output port: its tensor
 # is kept and shared (never modified) by the Consts that repeat them with an offset and size
 # that read and fit. Not for the Consts whose value is read. Bounded like the convolution memo.
-_CLEAN_CONSTS: dict[tuple[object, ...], tuple[TensorInfo, int]] = {}  # -> (tensor, bytes needed)
+_CLEAN_CONSTS: dict[tuple[object, ...], tuple[Tensor, int]] = {}  # -> (tensor, bytes needed)
 _CLEAN_CONSTS_MAX = 4096
 _CONST_KEY_TEXT_MAX = 512
 
 
-def const_tensor(layer: Layer, path: str, weights: Weights, report: Report) -> TensorInfo:
+def const_tensor(layer: Layer, path: str, weights: Weights, report: Report) -> Tensor:
     """The Const's tensor as OpenVINO reads it, with every check of its <data> and bytes
     (``path``: the document's, for findings)."""
     key = _const_key(layer)
@@ -225,7 +223,7 @@ def _bytes_fit(layer: Layer, needed: int, weights: Weights) -> bool:
     )
 
 
-def _const_tensor(layer: Layer, where: Location, weights: Weights, report: Report) -> TensorInfo:
+def _const_tensor(layer: Layer, where: Location, weights: Weights, report: Report) -> Tensor:
     if not layer.has_data:
         ov_message = "No attrtibutes defined for Const op!"  # sic, OpenVINO's spelling
         report(rules.DATA_MISSING(where, layer_type="Const", ov_message=ov_message))
@@ -242,7 +240,7 @@ def _const_tensor(layer: Layer, where: Location, weights: Weights, report: Repor
     _check_const_bounds(const, weights, at, errors_before)
     if const.shape is None:
         return _fallback(layer)
-    info = TensorInfo(port_static_shape(const.shape), const.element_type)
+    info = Tensor(port_static_shape(const.shape), const.element_type)
     compare_shape_attribute(layer, layer.data.get("shape", ""), info.shape, at, report)
     compare_precision(layer, const.element_type, at, report)
     _read_value(const, weights, info)
@@ -378,7 +376,7 @@ def _beyond_bin(offset: int, size: int, weights: Weights) -> bool:
     return weights.path is not None and bool(weights.size) and offset + size > (weights.size or 0)
 
 
-def _read_value(const: _ConstData, weights: Weights, info: TensorInfo) -> None:
+def _read_value(const: _ConstData, weights: Weights, info: Tensor) -> None:
     """Small integer Consts (shapes, axes, indices, pads: the values shape functions read): read
     their value, flattened in C order."""
     shape, element_type = const.shape, const.element_type

@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 
 from irshape import rules
-from irshape.check.layer import TensorInfo, check_op
+from irshape.check.layer import check_op
 from irshape.diagnostics import Diagnostic, Location
 from irshape.dims import static_shape
 from irshape.execute import kernels
@@ -30,7 +30,7 @@ from irshape.execute.tensors import (
     numpy_dtype,
 )
 from irshape.ir.model import Document, Layer
-from irshape.ops.interface import OpResult
+from irshape.ops.interface import OpResult, Tensor
 from irshape.ops.schema import OpSchema
 
 Report = Callable[[Diagnostic], None]
@@ -122,9 +122,9 @@ def _infer(
     where: Location,
 ) -> OpResult | None:
     """The inference at these static input shapes, for the pads OpenVINO resolves."""
-    infos = [TensorInfo(static_shape(s)) for s in shapes[:2]]
+    infos = [Tensor(static_shape(s)) for s in shapes[:2]]
     if output_spatial is not None:
-        infos.append(TensorInfo(static_shape([len(output_spatial)]), "i64", value=tuple(output_spatial)))
+        infos.append(Tensor(static_shape([len(output_spatial)]), "i64", value=tuple(output_spatial)))
     inference = check_op(schema, layer, infos, where, lambda _: None)
     if inference is not None and not inference.shape.is_static:
         raise _Skip(f"OpenVINO infers the dynamic output {inference.shape} even from static inputs")

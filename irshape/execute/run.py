@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from irshape.check.layer import TensorInfo, check_op
+from irshape.check.layer import check_op
 from irshape.diagnostics import Diagnostic
 from irshape.dims import DimSyntaxError, PartialShape, parse_partial_shape, static_shape
 from irshape.execute import kernels
@@ -28,6 +28,7 @@ from irshape.execute.tensors import (
     numpy_dtype,
 )
 from irshape.ir.model import Document, Layer
+from irshape.ops.interface import Tensor
 
 
 class RunError(ValueError):
@@ -208,11 +209,11 @@ def _graph_order(document: Document) -> list[Layer]:
 def _run_conv(document: Document, layer: Layer, args: list[np.ndarray], max_memory: int) -> np.ndarray:
     schema = convolution_declaration(layer)
     assert schema is not None
-    infos = [TensorInfo(static_shape(a.shape)) for a in args[:2]]
+    infos = [Tensor(static_shape(a.shape)) for a in args[:2]]
     output_spatial = None
     if len(args) > 2:
         output_spatial = [int(v) for v in args[2].reshape(-1)]
-        infos.append(TensorInfo(static_shape([len(output_spatial)]), "i64", value=tuple(output_spatial)))
+        infos.append(Tensor(static_shape([len(output_spatial)]), "i64", value=tuple(output_spatial)))
     problems: list[Diagnostic] = []
     inference = check_op(schema, layer, infos, layer.location(document.path), problems.append)
     errors = [d.message for d in problems if d.severity == "error"]

@@ -1,4 +1,4 @@
-"""Broadcasting as OpenVINO merges shapes (``PartialShape::broadcast_merge_into``,
+"""Merging and broadcasting as OpenVINO merges shapes (``PartialShape::broadcast_merge_into``,
 ``Dimension::broadcast_merge``): used by the element-wise ops, Select, MatMul's batch axes and
 Broadcast.
 
@@ -41,6 +41,12 @@ def numpy_broadcast(a: PartialShape, b: PartialShape) -> PartialShape | None:
     return PartialShape(dims)
 
 
+def merge_dim(a: Dim, b: Dim) -> Dim | None:
+    """``Dimension::merge``: the intersection; None when it is empty."""
+    merged = a & b
+    return None if merged.is_empty else merged
+
+
 def merge_shapes(a: PartialShape, b: PartialShape) -> PartialShape | None:
     """``PartialShape::merge_into`` (auto_broadcast none): equal ranks, each axis the
     intersection of the two; a dynamic rank takes the other; None when they conflict."""
@@ -52,6 +58,11 @@ def merge_shapes(a: PartialShape, b: PartialShape) -> PartialShape | None:
         return None
     dims = [x & y for x, y in zip(a.dims, b.dims, strict=True)]
     return None if any(d.is_empty for d in dims) else PartialShape(dims)
+
+
+def compatible(a: PartialShape, b: PartialShape) -> bool:
+    """Do the two shapes merge (a dynamic rank merges with any)?"""
+    return merge_shapes(a, b) is not None
 
 
 def pdpd_broadcast(dst: PartialShape, src: PartialShape, axis: int) -> PartialShape | None:

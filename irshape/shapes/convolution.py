@@ -15,6 +15,7 @@ from irshape.dims import DYNAMIC, Dim, PartialShape, static_shape
 from irshape.ir import element_types
 from irshape.ops.interface import AT_DATA, Finding, OpCall, OpResult, Output, Tensor
 from irshape.ops.schema import OpSchema, ParsedAttributes, spatial_list
+from irshape.shapes.findings import incompatible, rank_finding
 from irshape.shapes.window import (
     ConvAttributes,
     ConvPlan,
@@ -389,7 +390,7 @@ def deformable_convolution(call: OpCall) -> OpResult:
                     f"attribute value: {deformable_group}, filters shape: {filters}"
                 )
                 findings.append(
-                    _incompatible(f"offsets channels {offsets.dims[1]} are not {wanted}", message, OFFSETS)
+                    incompatible(f"offsets channels {offsets.dims[1]} are not {wanted}", message, OFFSETS)
                 )
         findings += _divisible(offsets.dims[1], deformable_group, "Offsets", "deformable group")
         merged = batch & offsets.dims[0]
@@ -398,7 +399,7 @@ def deformable_convolution(call: OpCall) -> OpResult:
                 f"Data batch and offsets batch dimension must be same value. Got: {batch} and {data_dims[0]}"
             )
             findings.append(
-                _incompatible(
+                incompatible(
                     f"data batch {batch} and offsets batch {offsets.dims[0]} differ", message, OFFSETS
                 )
             )
@@ -424,7 +425,7 @@ def deformable_convolution(call: OpCall) -> OpResult:
                 f"attribute. Mask input shape: {mask}, deformable 'group' attribute value: "
                 f"{deformable_group}, filters shape: {filters}"
             )
-            findings.append(_incompatible(f"mask channels {mask.dims[1]} are not {wanted}", message, MASK))
+            findings.append(incompatible(f"mask channels {mask.dims[1]} are not {wanted}", message, MASK))
     if findings:
         return OpResult([], findings)
     spatial, formulas, plan, problems = _forward_spatial(data, filters, attrs, n)
@@ -436,7 +437,7 @@ def deformable_convolution(call: OpCall) -> OpResult:
         ):
             message = f"Spatial dimensions of {what} and output must be compatible."
             problems.append(
-                _incompatible(
+                incompatible(
                     f"the {what}' spatial dims {list(map(str, other.dims[2:]))} are not the output's",
                     message,
                     index,
@@ -454,20 +455,17 @@ def deformable_convolution(call: OpCall) -> OpResult:
 
 
 def _deformable_ranks(inputs: tuple[Tensor, ...]) -> list[Finding]:
-    findings = []
-    for index, tensor in enumerate(inputs):
-        if tensor.shape.rank is not None and tensor.shape.rank != 4:
-            name = _DEFORMABLE_NAMES[index]
-            args = {
-                "port": index,
-                "input": name.lower(),
-                "rank": tensor.shape.rank,
-                "shape": tensor.shape,
-                "expected": "where OpenVINO needs rank 4",
-                "ov_message": f"{name} must be of rank 4. Got: {tensor.shape.rank}",
-            }
-            findings.append(Finding(rules.INPUT_RANK, args, index))
-    return findings
+    return [
+        rank_finding(
+            index,
+            _DEFORMABLE_NAMES[index].lower(),
+            tensor.shape,
+            "where OpenVINO needs rank 4",
+            f"{_DEFORMABLE_NAMES[index]} must be of rank 4. Got: {tensor.shape.rank}",
+        )
+        for index, tensor in enumerate(inputs)
+        if tensor.shape.rank is not None and tensor.shape.rank != 4
+    ]
 
 
 def _divisible(dim: Dim, group: int, name: str, attribute: str) -> list[Finding]:
@@ -475,11 +473,7 @@ def _divisible(dim: Dim, group: int, name: str, attribute: str) -> list[Finding]
         return []
     message = f"{name} channels dimension ({dim}) must be evenly divisible by the '{attribute}': {group}"
     return [
-        _incompatible(
+        incompatible(
             f"{name.lower()} channels {dim} are not a multiple of {attribute} {group}", message, None
         )
     ]
-
-
-def _incompatible(problem: str, message: str, anchor: int | None) -> Finding:
-    return Finding(rules.INPUTS_INCOMPATIBLE, {"problem": problem, "ov_message": message}, anchor)

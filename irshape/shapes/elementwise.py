@@ -26,6 +26,7 @@ from irshape.ir import element_types
 from irshape.ops.interface import AT_DATA, Finding, OpCall, OpResult, Output, Tensor
 from irshape.shapes import values
 from irshape.shapes.broadcast import merge_shapes, numpy_broadcast, pdpd_broadcast
+from irshape.shapes.findings import incompatible, type_finding
 
 DATA = 0
 INCONSISTENT = "Argument shapes are inconsistent."
@@ -90,7 +91,7 @@ def _type_finding(call: OpCall, port: int, element_type: str, ov_message: str) -
         f"input {port} ({spec.name}) has element type {element_type}; "
         f"{call.schema.name} takes {_KIND_WORDS.get(spec.element_types or '', spec.element_types)}"
     )
-    return Finding(rules.INPUT_ELEMENT_TYPE, {"problem": problem, "ov_message": ov_message}, port)
+    return type_finding(problem, ov_message, port)
 
 
 def _check_type(call: OpCall, port: int, element_type: str | None, default_message: str) -> list[Finding]:
@@ -110,7 +111,7 @@ def _merge_types(call: OpCall, first: int, second: int, ov_message: str) -> tupl
     if merged is not None or a is None or b is None:
         return merged, []
     problem = f"input {first} has element type {a} and input {second} {b}; {call.schema.name} needs one type"
-    return None, [Finding(rules.INPUT_ELEMENT_TYPE, {"problem": problem, "ov_message": ov_message}, second)]
+    return None, [type_finding(problem, ov_message, second)]
 
 
 # --- values --------------------------------------------------------------------------------
@@ -268,7 +269,7 @@ def hard_sigmoid(call: OpCall) -> OpResult:
     if not _same_type(a, b) or not _same_type(a, c):  # dynamic is no wildcard here
         problem = f"alpha ({b}) and beta ({c}) must have the data's element type {a}"
         message = "The element types of both alpha and beta inputs must match the data input type."
-        findings.append(Finding(rules.INPUT_ELEMENT_TYPE, {"problem": problem, "ov_message": message}, 1))
+        findings.append(type_finding(problem, message, 1))
     return OpResult([Output(data.shape, data.element_type)], findings)
 
 
@@ -280,7 +281,7 @@ def selu(call: OpCall) -> OpResult:
         a, b, c = (t.element_type or "dynamic" for t in call.inputs)
         problem = f"data ({a}), alpha ({b}) and lambda ({c}) differ in element type"
         message = f"Input element types do not match : {a} and {b} and {c}"
-        finding = Finding(rules.INPUT_ELEMENT_TYPE, {"problem": problem, "ov_message": message}, 1)
+        finding = type_finding(problem, message, 1)
         return OpResult([Output(data.shape, data.element_type)], [finding])
     return OpResult([Output(data.shape, merged)], _check_type(call, DATA, merged, ""))
 
@@ -312,7 +313,7 @@ def swish(call: OpCall) -> OpResult:
         if not _same_type(a, b):  # dynamic is no wildcard here
             message = f"Swish inputs must have the same type but they are: {a} and {b}"
             problem = f"beta has element type {b}, the data {a}"
-            findings.append(Finding(rules.INPUT_ELEMENT_TYPE, {"problem": problem, "ov_message": message}, 1))
+            findings.append(type_finding(problem, message, 1))
     return OpResult([Output(data.shape, data.element_type)], findings)
 
 
@@ -364,7 +365,7 @@ def merge_by_mode(a: PartialShape, b: PartialShape, mode: str, axis: int) -> Par
 def _inconsistent(shapes: list[PartialShape], mode: str, ov_message: str = INCONSISTENT) -> Finding:
     listed = " and ".join(str(s) for s in shapes)
     problem = f"input shapes {listed} do not broadcast together (auto_broadcast {mode})"
-    return Finding(rules.INPUTS_INCOMPATIBLE, {"problem": problem, "ov_message": ov_message})
+    return incompatible(problem, ov_message)
 
 
 def _binary(call: OpCall, kind_message: str, boolean_output: bool) -> OpResult:
@@ -651,7 +652,7 @@ def _numpy_target_problems(data: PartialShape, target: PartialShape) -> list[Fin
             f"Broadcast target_shape has smaller rank {len(target.dims)} than arg shape {len(data.dims)}"
         )
         problem = f"target_shape {target} has fewer axes than the data {data}"
-        return [Finding(rules.INPUTS_INCOMPATIBLE, {"problem": problem, "ov_message": message})]
+        return [incompatible(problem, message)]
     start = len(target.dims) - len(data.dims)
     for i, d in enumerate(data.dims):
         t = target[start + i]
@@ -664,7 +665,7 @@ def _numpy_target_problems(data: PartialShape, target: PartialShape) -> list[Fin
             f"Allowed input dimension value would be 1{alternative}"
         )
         problem = f"data {data} does not broadcast to target_shape {target} (numpy) at axis {start + i}"
-        return [Finding(rules.INPUTS_INCOMPATIBLE, {"problem": problem, "ov_message": message})]
+        return [incompatible(problem, message)]
     return []
 
 
@@ -681,9 +682,7 @@ def _bidirectional(data: PartialShape, target: PartialShape) -> tuple[PartialSha
         if merged is None:
             message = f"Broadcast incorrect target shape. Expecting either 1 or {d}. Got {t}"
             problem = f"data {data} and target_shape {target} do not broadcast together (bidirectional)"
-            return PartialShape(None), [
-                Finding(rules.INPUTS_INCOMPATIBLE, {"problem": problem, "ov_message": message})
-            ]
+            return PartialShape(None), [incompatible(problem, message)]
         dims.append(merged[0])
     return PartialShape(dims), []
 
@@ -716,7 +715,7 @@ def _pdpd_target(data: PartialShape, target: PartialShape, axis: int) -> tuple[P
 
 def _pdpd_problem(data: PartialShape, target: PartialShape, message: str) -> Finding:
     problem = f"data {data} does not broadcast to target_shape {target} (pdpd)"
-    return Finding(rules.INPUTS_INCOMPATIBLE, {"problem": problem, "ov_message": message})
+    return incompatible(problem, message)
 
 
 def tile(call: OpCall) -> OpResult:

@@ -1,14 +1,14 @@
-"""Findings and shape merges shared by the matmul, reduction and normalization families.
+"""The findings every family's shape functions make about their inputs, one builder a code.
 
 Each finding carries OpenVINO's own words (``ov_message``), so a user can match irshape's
-report with the error ``read_model`` would raise; the merges are OpenVINO's
-``PartialShape::merge_into`` and ``Dimension::merge``.
+report with the error ``read_model`` would raise. (Shape merges are in
+:mod:`irshape.shapes.broadcast`.)
 """
 
 from __future__ import annotations
 
 from irshape import rules
-from irshape.dims import Dim, PartialShape
+from irshape.dims import PartialShape
 from irshape.ops.interface import AT_LAYER, Anchor, Finding, Tensor
 from irshape.shapes.axes import axis_range_message, normalize_axis
 
@@ -47,7 +47,7 @@ def value_unknown(port: int, name: str, tensor: Tensor, consequence: str) -> lis
     """IRS306 (once): the value that decides the output is not known."""
     if tensor.value_reported:
         return []
-    reason = tensor.value_unknown or "it is not read from a Const"
+    reason = tensor.value_unknown or "it is neither a Const nor computed from Consts"
     args = {"port": port, "input": name, "reason": reason, "consequence": consequence}
     return [Finding(rules.VALUE_UNKNOWN, args, port)]
 
@@ -59,31 +59,6 @@ def is_real(element_type: str | None) -> bool:
 def known(element_type: str | None) -> bool:
     """A static element type (not unknown, not dynamic)."""
     return element_type is not None and element_type != "dynamic"
-
-
-def merge_dim(a: Dim, b: Dim) -> Dim | None:
-    """``Dimension::merge``: the intersection; None when it is empty."""
-    merged = a & b
-    return None if merged.is_empty else merged
-
-
-def merge_shapes(a: PartialShape, b: PartialShape) -> PartialShape | None:
-    """``PartialShape::merge_into``: a dynamic rank takes the other; equal ranks merge dim by
-    dim; None when ranks or a dim conflict."""
-    if a.dims is None:
-        return b
-    if b.dims is None:
-        return a
-    if len(a.dims) != len(b.dims):
-        return None
-    dims = [merge_dim(x, y) for x, y in zip(a.dims, b.dims, strict=True)]
-    if any(d is None for d in dims):
-        return None
-    return PartialShape(d for d in dims if d is not None)
-
-
-def compatible(a: PartialShape, b: PartialShape) -> bool:
-    return merge_shapes(a, b) is not None
 
 
 def normalize_axis_ov(axis: int, rank: int) -> int | None:

@@ -22,6 +22,8 @@ from irshape.dims import DYNAMIC, EMPTY, INF, Dim, PartialShape
 from irshape.ir import element_types
 from irshape.ops.interface import AT_DATA, Finding, OpCall, OpResult, Output, Tensor
 from irshape.shapes.axes import normalize_axis
+from irshape.shapes.broadcast import merge_shapes
+from irshape.shapes.findings import incompatible, rank_finding, type_finding, value_finding, value_unknown
 
 DATA = 0
 VALUE_LIMIT = 64  # the values kept, as for Consts: the small tensors shapes are made of
@@ -38,28 +40,15 @@ def _input_name(call: OpCall, port: int) -> str:
 
 
 def _rank_error(call: OpCall, port: int, expected: str, ov_message: str) -> Finding:
-    shape = call.inputs[port].shape
-    args = {
-        "port": port,
-        "input": _input_name(call, port),
-        "rank": shape.rank,
-        "shape": shape,
-        "expected": expected,
-        "ov_message": ov_message,
-    }
-    return Finding(rules.INPUT_RANK, args, port)
+    return rank_finding(port, _input_name(call, port), call.inputs[port].shape, expected, ov_message)
 
 
 def _value_error(port: int, problem: str, ov_message: str) -> Finding:
-    return Finding(rules.INPUT_VALUE, {"problem": problem, "ov_message": ov_message}, port)
+    return value_finding(problem, ov_message, port)
 
 
 def _type_error(port: int, problem: str, ov_message: str) -> Finding:
-    return Finding(rules.INPUT_ELEMENT_TYPE, {"problem": problem, "ov_message": ov_message}, port)
-
-
-def _incompatible(problem: str, ov_message: str) -> Finding:
-    return Finding(rules.INPUTS_INCOMPATIBLE, {"problem": problem, "ov_message": ov_message})
+    return type_finding(problem, ov_message, port)
 
 
 def _attribute_error(call: OpCall, name: str, value: object, problem: str, ov_message: str) -> Finding:
@@ -71,12 +60,7 @@ def _attribute_error(call: OpCall, name: str, value: object, problem: str, ov_me
 
 def _unknown(call: OpCall, port: int, consequence: str) -> list[Finding]:
     """IRS306 for an input whose value decides the shape, unless its reason is said already."""
-    tensor = call.inputs[port]
-    if tensor.value_reported:
-        return []
-    reason = tensor.value_unknown or "it is neither a Const nor computed from Consts"
-    args = {"port": port, "input": _input_name(call, port), "reason": reason, "consequence": consequence}
-    return [Finding(rules.VALUE_UNKNOWN, args, port)]
+    return value_unknown(port, _input_name(call, port), call.inputs[port], consequence)
 
 
 # --- small helpers ------------------------------------------------------------------------
@@ -300,7 +284,7 @@ def _reshape_known(call: OpCall, pattern: tuple[int, ...], special_zero: bool) -
             message = f"Requested output shape {shape} is incompatible with input shape"
             counts = f"{_static_count(shape)} elements, the data {data.shape} has {_static_count(data.shape)}"
             return _dynamic(
-                call, [_incompatible(f"target_shape {list(pattern)} has {counts}", message)], len(pattern)
+                call, [incompatible(f"target_shape {list(pattern)} has {counts}", message)], len(pattern)
             )
     output = _with_value(shape, data.element_type, data.value)
     if minus_one is not None and data.shape.lengths is not None:
@@ -500,12 +484,12 @@ def concat(call: OpCall) -> OpResult:
             return OpResult([Output(PartialShape(None), element_type)], [finding])
         total, where = total + dims[normal], normal
         own = [DYNAMIC if i == normal else d for i, d in enumerate(dims)]
-        merged = own if merged is None else _merge_dims(merged, own)
+        merged = own if merged is None else _merged_dims(merged, own)
         if merged is None:
             problem = f"input {port} {tensor.shape} does not match the inputs before it off axis {normal}"
             return OpResult(
                 [Output(PartialShape(None), element_type)],
-                [_incompatible(problem, _CONCAT_MESSAGE.format(axis=normal))],
+                [incompatible(problem, _CONCAT_MESSAGE.format(axis=normal))],
             )
     if merged is None:
         return OpResult([Output(PartialShape(None), element_type)])
@@ -525,11 +509,9 @@ def _merged_type(call: OpCall) -> tuple[str | None, list[Finding]]:
     return (known[0] if known else call.inputs[0].element_type), []
 
 
-def _merge_dims(a: list[Dim], b: list[Dim]) -> list[Dim] | None:
-    if len(a) != len(b):
-        return None
-    merged = [x & y for x, y in zip(a, b, strict=True)]
-    return None if any(d.is_empty for d in merged) else merged
+def _merged_dims(a: list[Dim], b: list[Dim]) -> list[Dim] | None:
+    merged = merge_shapes(PartialShape(a), PartialShape(b))
+    return None if merged is None or merged.dims is None else list(merged.dims)
 
 
 def _concat_value(call: OpCall, axis: int) -> tuple[int, ...] | None:
@@ -818,7 +800,7 @@ def roll(call: OpCall) -> OpResult:
         findings.append(_rank_error(call, 1, "not 0 or 1", "Shift must be a scalar or 1D tensor."))
     elif not (shift.shape.is_static and shift.shape.rank == 0) and not _compatible(shift.shape, axes.shape):
         message = "If shift is a 1D vector, axes must be a 1D tensor of the same size."
-        findings.append(_incompatible(f"shift {shift.shape} and axes {axes.shape} differ", message))
+        findings.append(incompatible(f"shift {shift.shape} and axes {axes.shape} differ", message))
     elif axes.shape.rank is not None and axes.shape.rank > 1:
         findings.append(_rank_error(call, 2, "not 0 or 1", "Axes must be a scalar or 1D tensor."))
     if not findings and axes.value is not None and data.shape.rank is not None:
@@ -850,7 +832,7 @@ def reverse(call: OpCall) -> OpResult:
                 f"The number of elements in the reversed_axes tensor ({axes.shape[0]}) must match the input "
                 f"data tensor rank ({rank}) in 'mask' mode."
             )
-            findings.append(_incompatible(f"axes {axes.shape} in mask mode for data of rank {rank}", message))
+            findings.append(incompatible(f"axes {axes.shape} in mask mode for data of rank {rank}", message))
         return _same_shape(call, findings)
     if not _integral(axes.element_type):
         message = "In 'index' mode the second input must contain integer values."
@@ -906,7 +888,7 @@ def shuffle_channels(call: OpCall) -> OpResult:
     if dim.is_static and dim.lo % group:
         message = "The channel dimension size has to be a multiple of the groups parameter value."
         problem = f"axis {normal} of {data.shape} is not a multiple of group {group}"
-        return _same_shape(call, [_incompatible(problem, message)])
+        return _same_shape(call, [incompatible(problem, message)])
     return _same_shape(call)
 
 
@@ -944,7 +926,7 @@ def depth_to_space(call: OpCall) -> OpResult:
     divisor = block ** len(spatial)
     depth = channels.divide_exact(divisor)
     if depth.is_empty:
-        finding = _incompatible(
+        finding = incompatible(
             f"channels {channels} are not a multiple of {block}^{len(spatial)}",
             _multiple_message(channels, divisor),
         )
@@ -970,7 +952,7 @@ def space_to_depth(call: OpCall) -> OpResult:
     for axis, dim in enumerate(spatial, start=2):
         part = dim.divide_exact(block)
         if part.is_empty:
-            finding = _incompatible(
+            finding = incompatible(
                 f"spatial axis {axis} ({dim}) is not a multiple of {block}", _multiple_message(dim, block)
             )
             return _dynamic(call, [finding], data.shape.rank)

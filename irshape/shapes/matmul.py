@@ -12,12 +12,11 @@ from irshape import rules
 from irshape.dims import DYNAMIC, Dim, PartialShape
 from irshape.ir import element_types
 from irshape.ops.interface import AT_DATA, Finding, OpCall, OpResult, Output, Tensor
-from irshape.shapes.broadcast import broadcast_dim, numpy_broadcast
+from irshape.shapes.broadcast import broadcast_dim, merge_dim, numpy_broadcast
 from irshape.shapes.findings import (
     incompatible,
     is_real,
     known,
-    merge_dim,
     rank_finding,
     type_finding,
 )

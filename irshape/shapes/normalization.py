@@ -12,15 +12,12 @@ from irshape import rules
 from irshape.dims import DYNAMIC, PartialShape
 from irshape.ir import element_types
 from irshape.ops.interface import AT_DATA, Finding, OpCall, OpResult, Output, Tensor
-from irshape.shapes.broadcast import numpy_broadcast, pdpd_broadcast
+from irshape.shapes.broadcast import compatible, merge_dim, merge_shapes, numpy_broadcast, pdpd_broadcast
 from irshape.shapes.findings import (
     axis_message,
-    compatible,
     incompatible,
     is_real,
     known,
-    merge_dim,
-    merge_shapes,
     normalize_axis_ov,
     rank_finding,
     type_finding,

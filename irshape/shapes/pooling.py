@@ -16,6 +16,7 @@ from irshape import rules
 from irshape.dims import DYNAMIC, Dim, PartialShape
 from irshape.ops.interface import AT_DATA, Finding, OpCall, OpResult, Output, Tensor
 from irshape.ops.schema import OpSchema, ParsedAttributes
+from irshape.shapes.findings import incompatible, value_finding
 from irshape.shapes.window import (
     SIZE_T,
     Explained,
@@ -171,9 +172,7 @@ def _batch_and_channel_findings(data: PartialShape) -> list[Finding]:
     ):
         if data[axis] == Dim.of(0):
             problem = f"data {data} has a {what} dim of 0"
-            findings.append(
-                Finding(rules.INPUTS_INCOMPATIBLE, {"problem": problem, "ov_message": ov_message}, DATA)
-            )
+            findings.append(incompatible(problem, ov_message, DATA))
     return findings
 
 
@@ -338,17 +337,13 @@ def _adaptive_spatial(schema: OpSchema, n: int, target: Tensor, findings: list[F
     if shape.dims is not None and not shape[0].compatible(Dim.of(n)):
         problem = f"output_shape {shape} does not hold one value for each of the data's {n} spatial axes"
         ov_message = "Output shape for spatial dimension not compatible with data shape."
-        findings.append(
-            Finding(rules.INPUTS_INCOMPATIBLE, {"problem": problem, "ov_message": ov_message}, OUTPUT_SHAPE)
-        )
+        findings.append(incompatible(problem, ov_message, OUTPUT_SHAPE))
         return None
     if target.value is not None:
         if len(target.value) != n:
             problem = f"output_shape holds {len(target.value)} values for {n} spatial axes"
             ov_message = "Number of spatial dimensions is not compatible with input data rank"
-            findings.append(
-                Finding(rules.INPUT_VALUE, {"problem": problem, "ov_message": ov_message}, OUTPUT_SHAPE)
-            )
+            findings.append(value_finding(problem, ov_message, OUTPUT_SHAPE))
             return None
         return [Dim.of(v) for v in target.value]
     if not target.value_reported:

@@ -10,10 +10,10 @@ seq_len, hidden]`` and one ``[batch, directions, hidden]`` per state; a cell's a
 
 from __future__ import annotations
 
-from irshape import rules
 from irshape.dims import DYNAMIC, Dim, PartialShape
 from irshape.ir import element_types
 from irshape.ops.interface import Finding, OpCall, OpResult, Output, Tensor
+from irshape.shapes.findings import incompatible, rank_finding, type_finding
 
 Dims = tuple[Dim, ...] | None
 
@@ -68,7 +68,7 @@ class _Merge:
             return []
         message = f"Dimension `{self.what}` is not matched between inputs."
         problem = f"the inputs disagree on {self.what}"
-        return [Finding(rules.INPUTS_INCOMPATIBLE, {"problem": problem, "ov_message": message})]
+        return [incompatible(problem, message)]
 
 
 def _dim(dims: Dims, axis: int) -> Dim:
@@ -82,15 +82,9 @@ def _ranks(inputs: tuple[Tensor, ...], expected: list[int]) -> list[Finding]:
                 f"Shape rank of input at {index} is incompatible. Expected rank: {rank}, "
                 f"actual shape: {tensor.shape}."
             )
-            args = {
-                "port": index,
-                "input": "an input",
-                "rank": tensor.shape.rank,
-                "shape": tensor.shape,
-                "expected": f"where OpenVINO needs rank {rank}",
-                "ov_message": message,
-            }
-            return [Finding(rules.INPUT_RANK, args, index)]
+            return [
+                rank_finding(index, "an input", tensor.shape, f"where OpenVINO needs rank {rank}", message)
+            ]
     return []
 
 
@@ -107,9 +101,7 @@ def _element_type(
         ):
             message = f"Element types for {names} {'inputs ' if sequence else ''}do not match."
             problem = f"the element types of {names} differ ({merged} and {element_type})"
-            return merged, [
-                Finding(rules.INPUT_ELEMENT_TYPE, {"problem": problem, "ov_message": message}, index)
-            ]
+            return merged, [type_finding(problem, message, index)]
         merged = element_types.merge(merged, element_type)
     return merged, []
 
@@ -138,7 +130,7 @@ def _gate_axis(
                 problem = (
                     f"{name}'s gate axis is {dims[axis]}, not hidden_size {hidden.dim.value} x {multiplier}"
                 )
-                return [Finding(rules.INPUTS_INCOMPATIBLE, {"problem": problem, "ov_message": message})]
+                return [incompatible(problem, message)]
         return []
     for _, dims in weights[:2]:
         # OpenVINO tests that axis 0 is static before it divides the gate axis, also for the
@@ -179,7 +171,7 @@ def _sequence(call: OpCall, gates: int, states: int, names: str) -> OpResult:
     if direction.failed:
         message = "Dimension `num_directions` doesn't match to other inputs or `direction` attribute."
         problem = f"the inputs' num_directions do not match direction={direction_name}"
-        findings.append(Finding(rules.INPUTS_INCOMPATIBLE, {"problem": problem, "ov_message": message}))
+        findings.append(incompatible(problem, message))
     bias_gates = gates + 1 if call.attributes.values.get("linear_before_reset") is True else gates
     findings += _gate_axis(
         hidden, [("W", w), ("R", r), ("B", b)], 1, [gates, gates, bias_gates], gates, "Second"

@@ -15,6 +15,7 @@ import struct
 from irshape import rules
 from irshape.dims import DYNAMIC, INF, Dim, PartialShape
 from irshape.ops.interface import Finding, OpCall, OpResult, Output, Tensor
+from irshape.shapes.findings import incompatible, rank_finding, type_finding, value_finding, value_unknown
 
 DATA = 0
 _INTEGERS = frozenset({"i32", "i64", "u32", "u64"})
@@ -43,7 +44,7 @@ def interpolate_1(call: OpCall) -> OpResult:
     dims = list(data.shape.dims)
     values = target.value
     if values is None:
-        findings.append(_unknown(1, "output_shape", target, "the resized axes are ?"))
+        findings += value_unknown(1, "output_shape", target, "the resized axes are ?")
     for index, axis in enumerate(axes):
         # A target shorter than the axes list: OpenVINO reads past its end (garbage); irshape says ?.
         dims[axis] = Dim.of(values[index]) if values is not None and index < len(values) else DYNAMIC
@@ -100,7 +101,7 @@ def _resize(
     if axes_input is None:
         axes: tuple[int, ...] = tuple(range(rank))
     elif axes_input.value is None:
-        findings.append(_unknown(axes_port, "axes", axes_input, "every output dim is ?"))
+        findings += value_unknown(axes_port, "axes", axes_input, "every output dim is ?")
         return OpResult([Output(PartialShape.dynamic(rank), data.element_type)], findings)
     else:
         axes = axes_input.value
@@ -114,7 +115,7 @@ def _resize(
     values = resized.reals if by_scales else resized.value
     name = "scales" if by_scales else "sizes"
     if values is None:
-        findings.append(_unknown(resized_port, name, resized, "the resized axes are ?"))
+        findings += value_unknown(resized_port, name, resized, "the resized axes are ?")
         for axis in axes:
             dims[axis] = DYNAMIC
     elif len(values) < len(axes):
@@ -122,7 +123,7 @@ def _resize(
             f"The number of elements in the '{name}' input does not match the number of axes {len(axes)}"
         )
         problem = f"the {name} input has {len(values)} value(s) for {len(axes)} axes"
-        findings.append(Finding(rules.INPUT_VALUE, {"problem": problem, "ov_message": message}, resized_port))
+        findings.append(value_finding(problem, message, resized_port))
         return OpResult([], findings)
     else:
         for axis, value in zip(axes, values, strict=False):
@@ -187,22 +188,14 @@ def _element_type(
 
 def _type_problem(port: int, name: str, tensor: Tensor, wanted: str, message: str) -> Finding:
     problem = f"input {port} ({name}) has element type {tensor.element_type}, not {wanted}"
-    return Finding(rules.INPUT_ELEMENT_TYPE, {"problem": problem, "ov_message": message}, port)
+    return type_finding(problem, message, port)
 
 
 def _rank_1(tensor: Tensor, port: int) -> list[Finding]:
-    rank = tensor.shape.rank
-    if rank is None or rank == 1:
+    if tensor.shape.rank is None or tensor.shape.rank == 1:
         return []
-    args = {
-        "port": port,
-        "input": "the resize input",
-        "rank": rank,
-        "shape": tensor.shape,
-        "expected": "where OpenVINO needs rank 1",
-        "ov_message": f"Input [{port}] is not rank 1",
-    }
-    return [Finding(rules.INPUT_RANK, args, port)]
+    message = f"Input [{port}] is not rank 1"
+    return [rank_finding(port, "the resize input", tensor.shape, "where OpenVINO needs rank 1", message)]
 
 
 def _axes_problem(axes: tuple[int, ...], rank: int, port: int | None = None) -> Finding:
@@ -215,12 +208,6 @@ def _axes_problem(axes: tuple[int, ...], rank: int, port: int | None = None) -> 
             rule, {**args, "problem": f"names an axis outside 0..{rank - 1}", "ov_message": message}, "data"
         )
     return Finding(rule, {"problem": problem, "ov_message": message}, port)
-
-
-def _unknown(port: int, name: str, tensor: Tensor, consequence: str) -> Finding:
-    reason = tensor.value_unknown or "it is not a Const irshape reads"
-    args = {"port": port, "input": name, "reason": reason, "consequence": consequence}
-    return Finding(rules.VALUE_UNKNOWN, args, port)
 
 
 # --- GridSample-9 -------------------------------------------------------------------------------
@@ -238,15 +225,8 @@ def grid_sample(call: OpCall) -> OpResult:
         findings.append(_type_problem(1, "grid", grid, "a floating-point type", message))
     for port, tensor, what in ((DATA, data, "input data"), (1, grid, "grid")):
         if tensor.shape.rank is not None and tensor.shape.rank != 4:
-            args = {
-                "port": port,
-                "input": what,
-                "rank": tensor.shape.rank,
-                "shape": tensor.shape,
-                "expected": "where OpenVINO needs rank 4",
-                "ov_message": f"The supported shape of the {what} tensor is 4D.",
-            }
-            findings.append(Finding(rules.INPUT_RANK, args, port))
+            message = f"The supported shape of the {what} tensor is 4D."
+            findings.append(rank_finding(port, what, tensor.shape, "where OpenVINO needs rank 4", message))
     if findings:
         return OpResult([], findings)
     data_dims = data.shape.dims or (DYNAMIC,) * 4
@@ -254,7 +234,7 @@ def grid_sample(call: OpCall) -> OpResult:
     if not grid_dims[3].compatible(Dim.of(2)):
         message = "The last dimension of grid tensor's shape has to be equal to 2."
         problem = f"the grid's last dim is {grid_dims[3]}, not 2"
-        findings.append(Finding(rules.INPUTS_INCOMPATIBLE, {"problem": problem, "ov_message": message}, 1))
+        findings.append(incompatible(problem, message, 1))
     batch = data_dims[0] & grid_dims[0]
     if batch.is_empty:
         message = (
@@ -262,7 +242,7 @@ def grid_sample(call: OpCall) -> OpResult:
             "the grid tensor's shape."
         )
         problem = f"data batch {data_dims[0]} and grid batch {grid_dims[0]} differ"
-        findings.append(Finding(rules.INPUTS_INCOMPATIBLE, {"problem": problem, "ov_message": message}))
+        findings.append(incompatible(problem, message))
     if findings:
         return OpResult([], findings)
     shape = PartialShape([batch, data_dims[1], grid_dims[1], grid_dims[2]])

@@ -200,10 +200,21 @@ def run_many(seeds: Iterable[int], workers: int = 2, chunk: int = 20) -> Iterato
                     yield v
             pending = []
         except BrokenProcessPool:
-            # A worker died (OpenVINO crashed on a file): find the seed alone, report it, go on.
+            # A worker died. The pool names no file, so the first seed in line is run again,
+            # alone in a fresh worker: a file that kills it again is reported; a death that
+            # does not recur (seen at times on the shared machine) is not the file's.
             seed = pending[0]
-            yield _crashed(seed)
+            yield _alone(seed)
             pending = pending[1:]
+
+
+def _alone(seed: int) -> Verdicts:
+    """The verdict of ``seed`` in a worker of its own; ``worker-died`` when it dies there too."""
+    try:
+        with ProcessPoolExecutor(1, mp_context=get_context("spawn"), initializer=_init_worker) as pool:
+            return pool.submit(run_one, seed).result()
+    except BrokenProcessPool:
+        return _crashed(seed)
 
 
 def _crashed(seed: int) -> Verdicts:

@@ -170,10 +170,11 @@ class _ConstData(Record):  # made once a Const
 
 
 # A model repeats a few Const types and shapes. A Const check that reports nothing depends, but
-# for the offset and size, on its element_type and shape texts and its output port: its tensor
-# is kept and shared (never modified) by the Consts that repeat them with an offset and size
-# that read and fit. Not for the Consts whose value is read. Bounded like the convolution memo.
-_CLEAN_CONSTS: dict[tuple[object, ...], tuple[Tensor, int]] = {}  # -> (tensor, bytes needed)
+# for the offset and size (and the value they point at), on its element_type and shape texts
+# and its output port: what it found is kept and shared by the Consts that repeat them with an
+# offset and size that read and fit. A Const whose value is read gets its own tensor, its value
+# read at its own offset. Bounded like the convolution memo.
+_CLEAN_CONSTS: dict[tuple[object, ...], tuple[Tensor, int, bool]] = {}  # -> (tensor, bytes needed, value read)
 _CLEAN_CONSTS_MAX = 4096
 _CONST_KEY_TEXT_MAX = 512
 
@@ -184,24 +185,33 @@ def const_tensor(layer: Layer, path: str, weights: Weights, report: Report) -> T
     key = _const_key(layer)
     hit = _CLEAN_CONSTS.get(key) if key is not None else None
     if hit is not None and _bytes_fit(layer, hit[1], weights):
-        return hit[0]
+        tensor, _, value_read = hit
+        if not value_read:
+            return tensor
+        valued = _valued(tensor, layer, weights)
+        if valued is not None:
+            return valued
     found: list[Diagnostic] = []
     info = _const_tensor(layer, layer.location(path), weights, found.append)
     for diagnostic in found:
         report(diagnostic)
-    if (
-        key is not None
-        and not found
-        and info.value is None
-        and info.reals is None
-        and info.value_unknown is None
-    ):
+    if key is not None and not found and info.value_unknown is None:
         if len(_CLEAN_CONSTS) >= _CLEAN_CONSTS_MAX:
             _CLEAN_CONSTS.clear()
         assert info.element_type is not None and info.shape.lengths is not None  # checked clean
         needed = bytes_needed(info.element_type, element_count(info.shape.lengths))
-        _CLEAN_CONSTS[key] = (info, needed or 0)
+        value_read = info.value is not None or info.reals is not None
+        template = Tensor(info.shape, info.element_type) if value_read else info
+        _CLEAN_CONSTS[key] = (template, needed or 0, value_read)
     return info
+
+
+def _valued(template: Tensor, layer: Layer, weights: Weights) -> Tensor | None:
+    """A clean Const like ``template`` with its own value read (None: it cannot be read)."""
+    info = Tensor(template.shape, template.element_type)
+    offset, size = parse_uint(layer.data.get("offset")), parse_uint(layer.data.get("size"))
+    _read_value(_ConstData(template.element_type, template.shape.lengths, offset, size), weights, info)
+    return None if info.value_unknown is not None else info
 
 
 def _const_key(layer: Layer) -> tuple[object, ...] | None:

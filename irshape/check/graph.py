@@ -279,8 +279,18 @@ def _index_layers(graph: Graph) -> int:
 
 def _add_edge(graph: Graph, edge: Edge) -> EdgeEnds:
     """Index one edge; what it connects."""
-    to_layer, consumer = _layer_named(graph, edge.to_layer)
-    from_layer, producer = _layer_named(graph, edge.from_layer)
+    layers = graph.layers
+    # A layer's id text is its key already in the usual file: one lookup, no id_key.
+    to_layer = edge.to_layer
+    consumer = layers.get(to_layer)
+    if consumer is None:
+        to_layer = id_key(to_layer)
+        consumer = layers.get(to_layer)
+    from_layer = edge.from_layer
+    producer = layers.get(from_layer)
+    if producer is None:
+        from_layer = id_key(from_layer)
+        producer = layers.get(from_layer)
     graph.producers[to_layer].append(from_layer)
     if consumer is None:
         return producer, None, None, None
@@ -294,24 +304,15 @@ def _add_edge(graph: Graph, edge: Edge) -> EdgeEnds:
     graph.fed.add(id(in_port))
     if producer is None or out_port is None:
         return producer, consumer, out_port, in_port
-    if id(in_port) in graph.sources:
+    sources = graph.sources
+    if id(in_port) in sources:
         graph.shared_inputs = True  # a second edge into the port (IRS408)
     else:
-        graph.sources[id(in_port)] = (producer, out_port)
+        sources[id(in_port)] = (producer, out_port)
         graph.links.append((from_layer, to_layer))
         if out_port.precision != in_port.precision:
             graph.precisions_differ = True
     return producer, consumer, out_port, in_port
-
-
-def _layer_named(graph: Graph, text: str) -> tuple[str, Layer | None]:
-    """The id_key of ``text`` and the layer it names: a text that is a layer's key already (the
-    usual case) is its own key."""
-    layer = graph.layers.get(text)
-    if layer is not None:
-        return text, layer
-    key = id_key(text)
-    return key, graph.layers.get(key)
 
 
 def _survey_inputs(graph: Graph) -> None:

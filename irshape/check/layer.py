@@ -30,6 +30,7 @@ _OUTPUT_CONSEQUENCES = frozenset({rules.DYNAMIC_RANK_OUTPUT.code, rules.OUTPUT_D
 _CLEAN: dict[tuple[Any, ...], tuple[OpSchema, OpResult]] = {}
 _CLEAN_MAX = 4096
 _KEY_TEXT_MAX = 512  # characters of <data> attribute names and values
+_DATA_KEYS: dict[int, tuple[dict[str, str], tuple[tuple[str, str], ...] | None]] = {}  # by id(data)
 
 
 def check_op(
@@ -59,13 +60,28 @@ def check_op(
 
 def _memo_key(schema: OpSchema, layer: Layer, inputs: list[Tensor]) -> tuple[Any, ...] | None:
     """What a check depends on when it reports nothing (its location only names findings)."""
-    if sum(map(len, layer.data)) + sum(map(len, layer.data.values())) > _KEY_TEXT_MAX:
+    data = _data_key(layer.data)
+    if data is None:
         return None
-    data = tuple(layer.data.items())
     tensors = tuple(
         [(i.shape, i.element_type, i.value, i.reals, i.value_unknown, i.value_reported) for i in inputs]
     )
     return id(schema), data, tensors
+
+
+def _data_key(data: dict[str, str]) -> tuple[tuple[str, str], ...] | None:
+    """The <data> attributes as a memo key; None for long texts. The reader shares one dict
+    among the layers whose <data> says the same, so the key is made once a dict."""
+    kept = _DATA_KEYS.get(id(data))
+    if kept is not None and kept[0] is data:
+        return kept[1]
+    key = None
+    if sum(map(len, data)) + sum(map(len, data.values())) <= _KEY_TEXT_MAX:
+        key = tuple(data.items())
+    if len(_DATA_KEYS) >= _CLEAN_MAX:
+        _DATA_KEYS.clear()
+    _DATA_KEYS[id(data)] = (data, key)  # the dict is kept: its id is not reused while here
+    return key
 
 
 def _check_op(

@@ -290,8 +290,8 @@ class _Walker:
         guess = self._guessed(layer, kind, schema is not None, computed, local)
         if self.port_shapes is not None:
             self._remember_ports(layer, outputs, guess is None)
-        rejected = schema is not None and not schema.is_source and any(rules.rejects(d) for d in local)
-        doomed = doomed or rejected
+        if local and schema is not None and not schema.is_source:
+            doomed = doomed or any(rules.rejects(d) for d in local)  # OpenVINO rejects the layer
         self._settle(layer, outputs, origins, local, guess, doomed)
 
     def _op(self, layer: Layer) -> tuple[str, OpSchema | None]:
@@ -318,7 +318,7 @@ class _Walker:
             return (
                 f"{layer.type} is not an op irshape infers, so {g.layer_label(layer)} declares it unchecked"
             )
-        if any(rules.rejects(d) for d in local):
+        if local and any(rules.rejects(d) for d in local):
             return f"OpenVINO rejects {g.layer_label(layer)} (see its error), so it never computes it"
         if not computed:
             return f"{g.layer_label(layer)} is fed by a tensor irshape cannot compute"

@@ -668,7 +668,7 @@ def _unsafe(where: Location, line: int) -> Diagnostic:
 
 def _attributes(element: etree._Element) -> list[tuple[str, str]]:
     """The element's attributes, in linear time (lxml's ``items()`` is quadratic in their number)."""
-    if len(element.keys()) <= 32:
+    if len(element.attrib) <= 32:
         items: list[tuple[str, str]] = element.items()  # faster for the few of a real IR
         return items
     return [(value.attrname, str(value)) for value in _ALL_ATTRIBUTES(element)]

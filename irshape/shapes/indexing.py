@@ -25,7 +25,7 @@ from irshape.diagnostics import Rule
 from irshape.dims import DYNAMIC, INF, Dim, PartialShape, static_shape
 from irshape.ir.element_types import INTEGRAL
 from irshape.ops.interface import AT_DATA, Anchor, Finding, OpCall, OpResult, Output
-from irshape.shapes import values
+from irshape.shapes import bounds, values
 from irshape.shapes.axes import axis_range_message, normalize_axis
 from irshape.shapes.slicing import I64_MAX, Bounds, any_length, sliced_dim, unknown_bounds
 
@@ -208,7 +208,14 @@ def shape_of(op: _Op) -> list[Output]:
             raise op.bad_attribute("output_type", "is not i32 or i64", "Output type must be i32 or i64")
     data = op.shape(0)
     shape = PartialShape([DYNAMIC if data.rank is None else Dim.of(data.rank)])
-    return [Output(shape, element_type, value=data.lengths)]
+    output = Output(shape, element_type, value=data.lengths)
+    if data.dims is not None and data.lengths is None and data.rank <= VALUE_MAX:
+        # evaluate_lower/upper: the min and max shapes; an unbounded dim's upper bound is the
+        # output type's maximum (int64's, or for i32 int32's: OpenVINO selects it there)
+        maximum = bounds.type_max(element_type) or INF
+        output.lower = tuple(min(d.lo, maximum) for d in data.dims)
+        output.upper = tuple(min(d.hi, maximum) for d in data.dims)
+    return [output]
 
 
 # --- Gather ---------------------------------------------------------------------------------
@@ -216,6 +223,7 @@ def shape_of(op: _Op) -> list[Output]:
 GATHER_DATA, GATHER_INDICES, GATHER_AXIS = 0, 1, 2
 
 
+@bounds.moves_bounds(GATHER_INDICES, GATHER_AXIS)
 @_shape_function
 def gather(op: _Op) -> list[Output]:
     """Gather-1/7/8: data[:batch_dims] + data[batch_dims:axis] + indices[batch_dims:] +
@@ -557,6 +565,7 @@ def _check_nd_updates(op: _Op, data: PartialShape, indices: PartialShape, update
 SLICE_INPUTS = ("start", "stop", "step", "axes")
 
 
+@bounds.moves_bounds(1, 2, 3, 4)
 @_shape_function
 def slice_op(op: _Op) -> list[Output]:
     """Slice-8: each listed axis sliced by start:stop:step (``slice_shape_inference.hpp``)."""
@@ -694,6 +703,7 @@ class _Masks:
         )
 
 
+@bounds.moves_bounds(1, 2, 3)
 @_shape_function
 def strided_slice(op: _Op) -> list[Output]:
     """StridedSlice-1: begin:end:strides per axis, with the five masks

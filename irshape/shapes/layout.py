@@ -21,6 +21,7 @@ from irshape import rules
 from irshape.dims import DYNAMIC, EMPTY, INF, Dim, PartialShape
 from irshape.ir import element_types
 from irshape.ops.interface import AT_DATA, Finding, OpCall, OpResult, Output, Tensor
+from irshape.shapes import bounds
 from irshape.shapes.axes import normalize_axis
 from irshape.shapes.broadcast import merge_shapes
 from irshape.shapes.findings import incompatible, rank_finding, type_finding, value_finding, value_unknown
@@ -238,6 +239,7 @@ def _reshape_dims(
     return out
 
 
+@bounds.moves_bounds(1)
 def reshape(call: OpCall) -> OpResult:
     """Reshape-1 (``reshape_shape_inference.hpp``)."""
     target = call.inputs[1]
@@ -338,6 +340,7 @@ def _normalized(
     return out
 
 
+@bounds.moves_bounds(1)
 def squeeze(call: OpCall) -> OpResult:
     """Squeeze-1 and Squeeze-15 (``squeeze_shape_inference.hpp``, v0 and v15)."""
     data = call.inputs[DATA]
@@ -387,6 +390,7 @@ def _squeeze_one_unknown(data: PartialShape, v15: bool) -> PartialShape:
     return PartialShape(None) if v15 else PartialShape.dynamic(len(data.dims) - 1)
 
 
+@bounds.moves_bounds(1)
 def unsqueeze(call: OpCall) -> OpResult:
     """Unsqueeze-1 (``unsqueeze_shape_inference.hpp``)."""
     data, axes = call.inputs[DATA], call.inputs[1]
@@ -417,6 +421,7 @@ def unsqueeze(call: OpCall) -> OpResult:
 # --- Transpose ----------------------------------------------------------------------------
 
 
+@bounds.moves_bounds(1)
 def transpose(call: OpCall) -> OpResult:
     """Transpose-1 (``transpose_shape_inference.hpp``): an empty order reverses the axes."""
     data, order = call.inputs[DATA], call.inputs[1]
@@ -461,6 +466,7 @@ _CONCAT_MESSAGE = (
 )
 
 
+@bounds.moves_bounds()
 def concat(call: OpCall) -> OpResult:
     """Concat-1: the axis dims add up, the other dims merge (intersect), as OpenVINO does."""
     axis = int(call.attribute("axis"))
@@ -569,6 +575,7 @@ def _split_values(data: Tensor, axis: int, sizes: list[int]) -> list[tuple[int, 
     return [tuple(part) for part in parts]
 
 
+@bounds.moves_bounds(1)
 def split(call: OpCall) -> OpResult:
     """Split-1: ``num_splits`` equal parts along the axis input's axis."""
     data, axis_input = call.inputs[DATA], call.inputs[1]
@@ -611,6 +618,7 @@ def split(call: OpCall) -> OpResult:
     return OpResult(outputs, findings)
 
 
+@bounds.moves_bounds(1, 2)
 def variadic_split(call: OpCall) -> OpResult:
     """VariadicSplit-1: parts of the split_lengths input's lengths; one -1 takes the rest."""
     data, axis_input, lengths = call.inputs

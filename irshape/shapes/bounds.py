@@ -222,7 +222,9 @@ def _dynamic_mask(
     return mask
 
 
-def divided(inputs: Sequence[Tensor], out: Sequence[int], python_div: bool, out_type: str | None) -> Bounds | None:
+def divided(
+    inputs: Sequence[Tensor], out: Sequence[int], python_div: bool, out_type: str | None
+) -> Bounds | None:
     """``divide::evaluate_bound``: for a positive divisor [low/up, up/low], for a negative one
     [up/low, low/up], around zero [type min, type max]; an input at its maximum (the divisor's
     type's) gives [0, max]."""
@@ -244,7 +246,7 @@ def divided(inputs: Sequence[Tensor], out: Sequence[int], python_div: bool, out_
 
     lower, upper = [], []
     for l1, u1, l2, u2 in zip(low1, up1, low2, up2, strict=True):
-        positive = 0 < u2
+        positive = u2 > 0
         around_zero = l2 < 0 < u2
         dynamic = u1 == maximum or u2 == maximum
         low_divisor = u2 if positive else l2

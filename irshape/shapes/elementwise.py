@@ -547,11 +547,17 @@ def broadcast(call: OpCall) -> OpResult:
     if any(f.rule is not rules.INPUT_ELEMENT_TYPE for f in findings):
         return OpResult([], findings)
     target_tensor = call.inputs[TARGET]
-    if target_tensor.value is None:
+    # get_input_const_data_as_shape: the value, or Dimension(lower, upper) from its bounds
+    bounded_target = bounds.as_dims(target_tensor) if target_tensor.value is None else None
+    if target_tensor.value is None and bounded_target is None:
         shape = _unknown_target(data.shape, target_tensor, mode)
         findings += _value_unknown(call, TARGET, _consequence(shape))
         return OpResult([Output(shape, data.element_type)], findings)
-    target = PartialShape(Dim.of(v) for v in target_tensor.value)
+    target = (
+        PartialShape(bounded_target)
+        if bounded_target is not None
+        else PartialShape(Dim.of(v) for v in target_tensor.value or ())
+    )
     shape, problems = _known_target(call, data.shape, target, mode)
     if problems:
         return OpResult([], findings + problems)

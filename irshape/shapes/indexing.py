@@ -209,7 +209,7 @@ def shape_of(op: _Op) -> list[Output]:
     data = op.shape(0)
     shape = PartialShape([DYNAMIC if data.rank is None else Dim.of(data.rank)])
     output = Output(shape, element_type, value=data.lengths)
-    if data.dims is not None and data.lengths is None and data.rank <= VALUE_MAX:
+    if data.dims is not None and data.lengths is None and len(data.dims) <= VALUE_MAX:
         # evaluate_lower/upper: the min and max shapes; an unbounded dim's upper bound is the
         # output type's maximum (int64's, or for i32 int32's: OpenVINO selects it there)
         maximum = bounds.type_max(element_type) or INF

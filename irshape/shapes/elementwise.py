@@ -761,6 +761,13 @@ def tile(call: OpCall) -> OpResult:
     findings += _integral(call, REPEATS, "Tile repeats must have any integer element type, but has {type}")
     if data.shape.dims is None:
         return OpResult([Output(PartialShape(None), data.element_type)], findings)
+    bounded_repeats = bounds.as_dims(repeats) if repeats.value is None else None
+    if bounded_repeats is not None:  # each data dim times Dimension(lower, upper) of its repeat
+        rank = max(len(bounded_repeats), len(data.shape.dims))
+        times = [Dim.of(1)] * (rank - len(bounded_repeats)) + bounded_repeats
+        data_dims = [Dim.of(1)] * (rank - len(data.shape.dims)) + list(data.shape.dims)
+        shape = PartialShape(d * t for d, t in zip(data_dims, times, strict=True))
+        return OpResult([Output(shape, data.element_type)], findings)
     if repeats.value is None:
         length = _unknown_length_shape(repeats).rank
         shape = (

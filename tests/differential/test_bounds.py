@@ -206,3 +206,80 @@ def test_bounds_through_shape_subgraphs_match_openvino(
 def test_the_dims_compare_as_intervals() -> None:
     assert _contains("[?,3]", "[2..5,3]") and not _contains("[2..4,3]", "[2..5,3]")
     assert Dim.between(2, -1).hi == INF
+
+
+# --- symbols: results that would depend on two unknown dims being the same ---------------------
+#
+# OpenVINO 2026.4's read_model sets no dimension symbols (a Parameter's dims have none, and no
+# pass adds them while the IR is read), so it does not know that two ``?`` derived from one
+# input are equal: a Reshape that splits and re-joins them keeps its bounds arithmetic, an Add
+# of two branches of one input merges ``?`` with ``?``. irshape must reach the same answers,
+# never narrower ones from equalities OpenVINO does not use.
+
+
+def _symbol_cases() -> list[OpCase]:
+    rng = random.Random(SEED + 1)
+    cases: list[OpCase] = []
+
+    def add(op: str, build: Callable[[], ov.Node]) -> None:
+        case = OpCase(f"s{len(cases):05d}", op, build)
+        if buildable(case):
+            cases.append(case)
+
+    for _ in range(40):
+        dims = [_dim(rng) for _ in range(3)]
+        head = rng.choice([2, 4, 8])
+        et = rng.choice(["i32", "i64"])
+
+        def split_rejoin(dims: list[ov.Dimension] = dims, head: int = head, et: str = et) -> ov.Node:
+            data = ov1.parameter(ov.PartialShape([*dims[:2], ov.Dimension(head * 8)]), np.float32)
+            shape = ov8.shape_of(data, et)
+            first = ov8.gather(shape, _i([0], et), _i(0, et))
+            split = ov1.reshape(data, ov1.concat([first, _i([-1, head, 8], et)], 0), False)
+            return ov1.reshape(split, ov1.concat([first, _i([-1, head * 8], et)], 0), False)
+
+        add("Reshape split/rejoin", split_rejoin)
+
+        def branches(dims: list[ov.Dimension] = dims) -> ov.Node:
+            data = ov1.parameter(ov.PartialShape(dims), np.float32)
+            return ov1.add(ov1.relu(data), ov1.sigmoid(data))
+
+        add("Add of two branches", branches)
+
+        def attention(dims: list[ov.Dimension] = dims) -> ov.Node:
+            tokens = ov1.parameter(ov.PartialShape([dims[0], dims[1], ov.Dimension(16)]), np.float32)
+            scores = ov1.matmul(tokens, tokens, False, True)
+            return ov1.matmul(ov1.softmax(scores, 2), tokens, False, False)
+
+        add("MatMul over one sequence length", attention)
+
+        def sdpa(dims: list[ov.Dimension] = dims) -> ov.Node:
+            q = ov1.parameter(
+                ov.PartialShape([dims[0], ov.Dimension(2), dims[1], ov.Dimension(8)]), np.float32
+            )
+            k = ov1.transpose(ov1.relu(q), _i([0, 1, 2, 3], "i64"))
+            return ov13.scaled_dot_product_attention(q, k, ov1.sigmoid(q), causal=rng.random() < 0.5)
+
+        add("SDPA over one sequence length", sdpa)
+
+        def broadcast_back(dims: list[ov.Dimension] = dims, et: str = et) -> ov.Node:
+            data = ov1.parameter(ov.PartialShape(dims[:2]), np.float32)
+            shape = ov8.shape_of(data, et)
+            return ov1.add(ov1.broadcast(ov1.constant(np.float32(0.0)), shape), data)
+
+        add("Add of a Broadcast to its own ShapeOf", broadcast_back)
+    return cases
+
+
+SYMBOL_CASES = _symbol_cases()
+SYMBOL_BATCHES = batches(SYMBOL_CASES)
+STATS["symbols cases (tests/differential/test_bounds.py)"] = len(SYMBOL_CASES)
+
+
+@pytest.mark.parametrize(("index", "case"), params(SYMBOL_BATCHES))
+def test_results_over_equal_unknown_dims_match_openvino(
+    ops_runner: OpsBatchRunner, index: int, case: OpCase
+) -> None:
+    batch = ops_runner.ops_batch(f"symbols{index}", SYMBOL_BATCHES[index])
+    outcome = batch.outcome(case.cid)
+    assert outcome.mismatch() is None, outcome.explain()

@@ -960,10 +960,14 @@ def topk(op: _Op) -> list[Output]:
     if data.dims is None:
         return [Output(data, element_type), Output(data, index_type)]
     axis = _normalized_axis(op, int(op.attribute("axis")), len(data.dims), None)
-    k = op.value(1, f"the output's axis {axis} is left as 0 up to the data's")
+    k_bounds = bounds.as_dims(op.inputs[1]) if op.inputs[1].value is None else None
+    k = None if k_bounds else op.value(1, f"the output's axis {axis} is left as 0 up to the data's")
     out = list(data.dims)
     formulas = [""] * len(out)
-    if k is None:
+    if k_bounds is not None and len(k_bounds) == 1:
+        out[axis] = _topk_bounded(out[axis], k_bounds[0])
+        formulas[axis] = f"k in {k_bounds[0]}"
+    elif k is None:
         out[axis] = any_length(out[axis])
     elif k[0] < 0:
         message = f"The value of 'K' must be greater or equal to zero. (got {k[0]})."
@@ -973,3 +977,10 @@ def topk(op: _Op) -> list[Output]:
         formulas[axis] = f"k = {k[0]}"
     shape = PartialShape(out)
     return [Output(shape, element_type, formulas), Output(shape, index_type, formulas)]
+
+
+def _topk_bounded(dim: Dim, k: Dim) -> Dim:
+    """The axis for a k known by its bounds (``topk_shape_inference.hpp``): from the lesser
+    lower bound to the lesser upper bound; unbounded when the data's axis is."""
+    upper = INF if dim.hi == INF else min(dim.hi, k.hi)
+    return Dim.between(min(dim.lo, k.lo), upper)

@@ -104,8 +104,17 @@ def _consumer(rng: random.Random, data: ov.Node, rank: int, chain: _Chain) -> tu
     """The op reading a shape from the folded vector."""
     et, n, shape = chain.element_type, chain.length, chain.node
     kind = rng.choice(
-        ["Broadcast", "Broadcast", "Reshape", "Reshape", "Interpolate", "Tile", "Range", "TopK"]
-        + sorted(WIDER_ALLOWED)
+        [
+            "Broadcast",
+            "Broadcast",
+            "Reshape",
+            "Reshape",
+            "Interpolate",
+            "Tile",
+            "Range",
+            "TopK",
+            *sorted(WIDER_ALLOWED),
+        ]
     )
     if kind == "Broadcast":
         return kind, ov1.broadcast(ov1.constant(np.float32(1.0)), shape)

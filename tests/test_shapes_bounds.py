@@ -161,3 +161,12 @@ def test_topk_k_from_bounds() -> None:
     k = Tensor(PartialShape([]), "i64", lower=(5,), upper=(10,))
     result = _call("TopK-11", [data, k], axis=0, mode="max", sort="value", index_element_type="i32")
     assert [str(o.shape) for o in result.outputs] == ["[5..10]", "[5..10]"]
+
+
+def test_pad_reads_its_pads_from_bounds() -> None:
+    # 4 + [1..3] + 0 = 5..7; a pad of [0, max] makes the upper bound unbounded: 4 + 0.. = 4..
+    data = Tensor(parse_partial_shape("4"), "f32")
+    zero = _exact(0)
+    assert str(_call("Pad-12", [data, _bounded((1,), (3,)), zero], pad_mode="constant").shape) == "[5..7]"
+    unbounded = _bounded((0,), (I64_MAX,))
+    assert str(_call("Pad-12", [data, unbounded, zero], pad_mode="constant").shape) == "[4..]"

@@ -742,6 +742,9 @@ def pad(call: OpCall) -> OpResult:
     if findings or data.shape.dims is None:
         return _dynamic(call, findings, data.shape.rank)
     rank = len(data.shape.dims)
+    begin_bounds, end_bounds = bounds.pairs(begin), bounds.pairs(end)
+    if (begin.value is None or end.value is None) and begin_bounds and end_bounds:
+        return _pad_bounded(call, mode, begin_bounds, end_bounds)
     if begin.value is None or end.value is None:
         for port, name in ((1, "pads_begin"), (2, "pads_end")):
             length = call.inputs[port].shape
@@ -771,6 +774,50 @@ def pad(call: OpCall) -> OpResult:
             )
         dims.append(_padded(dim, b, e))
     return OpResult([Output(PartialShape(dims), data.element_type, formulas)])
+
+
+def _pad_bounded(
+    call: OpCall, mode: str, begin: list[tuple[int, int]], end: list[tuple[int, int]]
+) -> OpResult:
+    """Pads known by their bounds (``pad_shape_inference.hpp``): the lower bounds padded by
+    the lower pads, the upper by the upper ones; unbounded where a pad is [0, max]."""
+    data = call.inputs[DATA]
+    assert data.shape.dims is not None
+    rank = len(data.shape.dims)
+    for port, name, pads in ((1, "pads_begin", begin), (2, "pads_end", end)):
+        if len(pads) != rank:
+            message = f"length of {name} mismatches with rank of input, expect {rank}, but got {len(pads)}"
+            problem = f"{name} has {len(pads)} values for data of rank {rank}"
+            return _dynamic(call, [_value_error(port, problem, message)], rank)
+    dims: list[Dim] = []
+    for dim, b, e in zip(data.shape.dims, begin, end, strict=True):
+        refusal = _pad_mode_problem(mode, dim, b[0], e[0]) if dim.is_static else None
+        if refusal is not None:
+            problem = f"{mode} padding of a dim of {dim} by at least {b[0]}, {e[0]}"
+            return _dynamic(call, [_value_error(1, problem, refusal)], rank)
+        low_pad, high_pad = b[0] + e[0], _int64(b[1] + e[1])  # C++ adds the upper pads in int64
+        if low_pad == 0 and high_pad == 0:
+            dims.append(dim)
+            continue
+        lower = _padded_length(dim.lo, low_pad)
+        unbounded = _infinite_pad(b) or _infinite_pad(e)
+        upper = -1 if unbounded else _padded_length(-1 if dim.hi == INF else dim.hi, high_pad)
+        dims.append(Dim.between(lower, upper))
+    return OpResult([Output(PartialShape(dims), data.element_type)])
+
+
+def _int64(value: int) -> int:
+    return (value + 2**63) % 2**64 - 2**63
+
+
+def _padded_length(length: int, pad: int) -> int:
+    """``dim::padded`` on a length (-1: unbounded): -1 when unbounded or below 0."""
+    return -1 if length == -1 or length + pad < 0 else length + pad
+
+
+def _infinite_pad(pad: tuple[int, int]) -> bool:
+    """``pad::is_inf_padding``: a pad from 0 to the maximum (or -1)."""
+    return pad[0] == 0 and pad[1] in (-1, INF)
 
 
 def _padded(dim: Dim, begin: int, end: int) -> Dim:

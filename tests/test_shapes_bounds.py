@@ -170,3 +170,12 @@ def test_pad_reads_its_pads_from_bounds() -> None:
     assert str(_call("Pad-12", [data, _bounded((1,), (3,)), zero], pad_mode="constant").shape) == "[5..7]"
     unbounded = _bounded((0,), (I64_MAX,))
     assert str(_call("Pad-12", [data, unbounded, zero], pad_mode="constant").shape) == "[4..]"
+
+
+def test_slice_by_bounded_stop() -> None:
+    from irshape.shapes.slicing import bounded_sliced_dim
+
+    # 0:[3..7] of 10 takes 3 to 7 elements
+    assert bounded_sliced_dim(Dim(10, 10), (0, 0), (3, 7), 1) == Dim(3, 7)
+    # a stop of [-2..3] crosses zero: cut to 0 (lower) and -1 (upper): 0:0 takes 0, 0:-1 takes 9
+    assert bounded_sliced_dim(Dim(10, 10), (0, 0), (-2, 3), 1) == Dim(0, 9)

@@ -39,11 +39,10 @@ from irshape.results import FileReport
 FILES = network_files()
 IDS = [xml.stem for xml in FILES]
 
-# Files where irshape's answer for some layer is wider than OpenVINO's today: the layer's inputs
-# come through ops irshape does not infer yet (Multiply, Add, Concat, Interpolate, Transpose,
-# ...), whose declared dims it takes instead (ov.save_model writes -1 for every dim that is not
-# static, so an interval such as 16..56 becomes ?). Strict: when irshape closes a file's gaps,
-# its entry must go; a file with a new gap must be listed, with what causes it.
+# Files where irshape's answer for some layer is wider than OpenVINO's today, with what causes
+# it (none since the value bounds of issue 14: the dynamic files' shape subgraphs fold on bounds
+# as OpenVINO's do). Strict: when irshape closes a file's gaps, its entry must go; a file with a
+# new gap must be listed, with what causes it.
 KNOWN_GAPS: dict[str, str] = {}
 
 

@@ -10,8 +10,9 @@ is its input's static shape; Gather, Slice, StridedSlice, Range and the scatters
 value compute their output's value when their inputs' values are known (small integer tensors
 only). Where a value that decides
 the output shape is unknown, the output is what OpenVINO infers without it, and an IRS306 info
-says so once per layer. OpenVINO also folds intervals (the bounds of a ShapeOf of a dynamic
-shape); irshape keeps exact values only, so its answer is wider there.
+says so once per layer. On dynamic shapes ShapeOf gives the value's bounds (irshape.shapes.
+bounds), Gather, Slice and StridedSlice move them, and Slice and TopK read start, stop and k
+from them as OpenVINO's shape inference does.
 """
 
 from __future__ import annotations

@@ -39,20 +39,11 @@ from irshape.results import FileReport
 FILES = network_files()
 IDS = [xml.stem for xml in FILES]
 
-# Files where irshape's answer for some layer is wider than OpenVINO's today: the layer's inputs
-# come through ops irshape does not infer yet (Multiply, Add, Concat, Interpolate, Transpose,
-# ...), whose declared dims it takes instead (ov.save_model writes -1 for every dim that is not
-# static, so an interval such as 16..56 becomes ?). Strict: when irshape closes a file's gaps,
-# its entry must go; a file with a new gap must be listed, with what causes it.
-KNOWN_GAPS = {  # dynamic inputs: shape subgraphs need value bounds and symbols (issue 14)
-    "audio_dyn_time": "a ShapeOf of the dynamic time axis folded to a partly known value",
-    "bert_dyn_tokens": "attention-mask subgraphs over [?,?] tokens: values known only in part",
-    "fpn_dyn_hw": "Interpolate sizes from ShapeOf of [1,3,?,?]: bounds of the value",
-    "gpt2_interval_tokens": "Reshape targets from ShapeOf of [1,1..128]: bounds of the value",
-    "recurrent_dyn": "Broadcast of the initial state to a target made from ShapeOf of [?,?,16]",
-    "recurrent_interval": "Broadcast of the initial state to a target made from ShapeOf of [1..8,1..100,16]",
-    "unet_interval": "Interpolate sizes from ShapeOf of interval dims: bounds of the value",
-}
+# Files where irshape's answer for some layer is wider than OpenVINO's today, with what causes
+# it (none since the value bounds of issue 14: the dynamic files' shape subgraphs fold on bounds
+# as OpenVINO's do). Strict: when irshape closes a file's gaps, its entry must go; a file with a
+# new gap must be listed, with what causes it.
+KNOWN_GAPS: dict[str, str] = {}
 
 
 @functools.cache

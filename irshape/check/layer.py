@@ -64,7 +64,10 @@ def _memo_key(schema: OpSchema, layer: Layer, inputs: list[Tensor]) -> tuple[Any
     if data is None:
         return None
     tensors = tuple(
-        [(i.shape, i.element_type, i.value, i.reals, i.value_unknown, i.value_reported) for i in inputs]
+        [
+            (i.shape, i.element_type, i.value, i.reals, i.value_unknown, i.value_reported, i.lower, i.upper)
+            for i in inputs
+        ]
     )
     return id(schema), data, tensors
 

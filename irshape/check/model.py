@@ -467,7 +467,10 @@ class _Walker:
             compare_declared(layer, inference, where, local.append)
         if inherits:
             self._drop_inherited(schema, layer, inputs, where, local)
-        return [Tensor(o.shape, o.element_type, value=o.value) for o in inference.outputs]
+        return [
+            Tensor(o.shape, o.element_type, value=o.value, lower=o.lower, upper=o.upper)
+            for o in inference.outputs
+        ]
 
     def _drop_inherited(
         self,

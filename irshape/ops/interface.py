@@ -22,10 +22,24 @@ from irshape.record import FrozenRecord, Record, set_field
 class Tensor(Record):
     """What is known of a tensor flowing into a layer."""
 
-    __slots__ = ("element_type", "reals", "shape", "value", "value_reported", "value_unknown")
+    __slots__ = (
+        "element_type",
+        "lower",
+        "reals",
+        "shape",
+        "upper",
+        "value",
+        "value_reported",
+        "value_unknown",
+    )
     shape: PartialShape
     element_type: str | None  # an OpenVINO element type name; None when unknown
     value: tuple[int, ...] | None  # a small integer tensor's value, when it is known
+    # When the value is not known exactly: its bounds per element, as OpenVINO's evaluate_lower
+    # and evaluate_upper give them (a ShapeOf of interval dims); None when there are none. An
+    # unbounded element's upper bound is the element type's maximum, as in OpenVINO.
+    lower: tuple[int, ...] | None
+    upper: tuple[int, ...] | None
     reals: tuple[float, ...] | None  # a small floating-point tensor's value (Interpolate's scales)
     value_unknown: str | None  # why the value is not known
     value_reported: bool  # ...and that reason is already a finding of its own
@@ -38,6 +52,8 @@ class Tensor(Record):
         value_unknown: str | None = None,
         value_reported: bool = False,
         reals: tuple[float, ...] | None = None,
+        lower: tuple[int, ...] | None = None,
+        upper: tuple[int, ...] | None = None,
     ) -> None:
         self.shape = shape
         self.element_type = element_type
@@ -45,6 +61,8 @@ class Tensor(Record):
         self.value_unknown = value_unknown
         self.value_reported = value_reported
         self.reals = reals
+        self.lower = lower
+        self.upper = upper
 
 
 # Where a finding points: the layer, its <data> element, or one of its input ports.
@@ -70,12 +88,14 @@ class Finding(FrozenRecord):
 class Output(Record):
     """One inferred output: its shape and element type, and the formula behind each dim."""
 
-    __slots__ = ("element_type", "failed_axes", "formulas", "shape", "value")
+    __slots__ = ("element_type", "failed_axes", "formulas", "lower", "shape", "upper", "value")
     shape: PartialShape
     element_type: str | None
     formulas: list[str]
     failed_axes: frozenset[int]  # axes whose inference already failed with an error finding
     value: tuple[int, ...] | None  # the value, for the small integer tensors shapes are made of
+    lower: tuple[int, ...] | None  # ...or its bounds, when it is not known exactly (see Tensor)
+    upper: tuple[int, ...] | None
 
     def __init__(
         self,
@@ -84,12 +104,16 @@ class Output(Record):
         formulas: list[str] | None = None,
         failed_axes: frozenset[int] = frozenset(),
         value: tuple[int, ...] | None = None,
+        lower: tuple[int, ...] | None = None,
+        upper: tuple[int, ...] | None = None,
     ) -> None:
         self.shape = shape
         self.element_type = element_type
         self.formulas = [] if formulas is None else formulas
         self.failed_axes = failed_axes
         self.value = value
+        self.lower = lower
+        self.upper = upper
 
 
 class OpResult(Record):

@@ -24,7 +24,7 @@ from irshape import rules
 from irshape.dims import Dim, PartialShape
 from irshape.ir import element_types
 from irshape.ops.interface import AT_DATA, Finding, OpCall, OpResult, Output, Tensor
-from irshape.shapes import values
+from irshape.shapes import bounds, values
 from irshape.shapes.broadcast import merge_shapes, numpy_broadcast, pdpd_broadcast
 from irshape.shapes.findings import incompatible, type_finding
 
@@ -329,7 +329,9 @@ def convert(call: OpCall) -> OpResult:
     data = call.inputs[DATA]
     destination = call.attributes.values.get("destination_type")
     target = destination if isinstance(destination, str) else None
-    return OpResult([Output(data.shape, target, value=_converted(data, target))])
+    output = Output(data.shape, target, value=_converted(data, target))
+    converted = bounds.converted(data, target)
+    return OpResult([bounds.settle(output, *converted) if converted else output])
 
 
 def convert_like(call: OpCall) -> OpResult:
@@ -382,7 +384,29 @@ def _binary(call: OpCall, kind_message: str, boolean_output: bool) -> OpResult:
         return OpResult([], [*findings, _inconsistent(shapes, mode)])
     out_type = "boolean" if boolean_output else merged
     value = None if findings else _binary_value(call, shape, out_type)
-    return OpResult([Output(shape, out_type, value=value)], findings)
+    output = Output(shape, out_type, value=value)
+    if value is None and not findings and any(bounds.bounded(t) for t in call.inputs[:2]):
+        found = _binary_bounds(call, shape, out_type)
+        if found is not None:
+            bounds.settle(output, *found)
+    return OpResult([output], findings)
+
+
+# Ops whose bounds OpenVINO evaluates on the four pairings of its inputs' bounds
+# (BinaryElementwiseArithmetic's interval_bound_evaluator); Divide has a rule of its own.
+_INTERVAL_OPS = ("Add", "Subtract", "Multiply", "Maximum", "Minimum")
+
+
+def _binary_bounds(call: OpCall, shape: PartialShape, out_type: str | None) -> bounds.Bounds | None:
+    """The output's bounds from the inputs' bounds (numpy or none broadcasting)."""
+    if shape.lengths is None or _auto_broadcast(call)[0] == "pdpd" or out_type not in element_types.INTEGRAL:
+        return None
+    op = call.schema.op
+    if op == "Divide":
+        return bounds.divided(call.inputs[:2], shape.lengths, bool(call.attribute("m_pythondiv")), out_type)
+    if op in _INTERVAL_OPS:
+        return bounds.interval(_VALUE_OPS[op], call.inputs[:2], shape.lengths, out_type)
+    return None
 
 
 def arithmetic(call: OpCall) -> OpResult:
@@ -411,6 +435,7 @@ def bitwise(call: OpCall) -> OpResult:
 # --- Select --------------------------------------------------------------------------------
 
 
+@bounds.moves_bounds(0)
 def select(call: OpCall) -> OpResult:
     """Select-1: a boolean condition; then and else of one element type. numpy/none: else,
     then, cond merged into one shape; pdpd: else then cond merged one way into then's shape."""
@@ -512,6 +537,7 @@ def _consequence(shape: PartialShape) -> str:
     return f"the output has {shape.rank} dims of unknown length"
 
 
+@bounds.moves_bounds(1, 2)
 def broadcast(call: OpCall) -> OpResult:
     """Broadcast-1 and -3: the data broadcast to the target_shape input's value by ``mode``."""
     data = call.inputs[DATA]
@@ -521,11 +547,17 @@ def broadcast(call: OpCall) -> OpResult:
     if any(f.rule is not rules.INPUT_ELEMENT_TYPE for f in findings):
         return OpResult([], findings)
     target_tensor = call.inputs[TARGET]
-    if target_tensor.value is None:
+    # get_input_const_data_as_shape: the value, or Dimension(lower, upper) from its bounds
+    bounded_target = bounds.as_dims(target_tensor) if target_tensor.value is None else None
+    if target_tensor.value is None and bounded_target is None:
         shape = _unknown_target(data.shape, target_tensor, mode)
         findings += _value_unknown(call, TARGET, _consequence(shape))
         return OpResult([Output(shape, data.element_type)], findings)
-    target = PartialShape(Dim.of(v) for v in target_tensor.value)
+    target = (
+        PartialShape(bounded_target)
+        if bounded_target is not None
+        else PartialShape(Dim.of(v) for v in target_tensor.value or ())
+    )
     shape, problems = _known_target(call, data.shape, target, mode)
     if problems:
         return OpResult([], findings + problems)
@@ -718,6 +750,7 @@ def _pdpd_problem(data: PartialShape, target: PartialShape, message: str) -> Fin
     return incompatible(problem, message)
 
 
+@bounds.moves_bounds(1)
 def tile(call: OpCall) -> OpResult:
     """Tile-1: each data axis times its repeat (repeats aligned at the last axis; the longer
     of the two gives the rank; negative repeats count as 0)."""
@@ -728,6 +761,13 @@ def tile(call: OpCall) -> OpResult:
     findings += _integral(call, REPEATS, "Tile repeats must have any integer element type, but has {type}")
     if data.shape.dims is None:
         return OpResult([Output(PartialShape(None), data.element_type)], findings)
+    bounded_repeats = bounds.as_dims(repeats) if repeats.value is None else None
+    if bounded_repeats is not None:  # each data dim times Dimension(lower, upper) of its repeat
+        rank = max(len(bounded_repeats), len(data.shape.dims))
+        times = [Dim.of(1)] * (rank - len(bounded_repeats)) + bounded_repeats
+        data_dims = [Dim.of(1)] * (rank - len(data.shape.dims)) + list(data.shape.dims)
+        shape = PartialShape(d * t for d, t in zip(data_dims, times, strict=True))
+        return OpResult([Output(shape, data.element_type)], findings)
     if repeats.value is None:
         length = _unknown_length_shape(repeats).rank
         shape = (

@@ -10,8 +10,9 @@ is its input's static shape; Gather, Slice, StridedSlice, Range and the scatters
 value compute their output's value when their inputs' values are known (small integer tensors
 only). Where a value that decides
 the output shape is unknown, the output is what OpenVINO infers without it, and an IRS306 info
-says so once per layer. OpenVINO also folds intervals (the bounds of a ShapeOf of a dynamic
-shape); irshape keeps exact values only, so its answer is wider there.
+says so once per layer. On dynamic shapes ShapeOf gives the value's bounds (irshape.shapes.
+bounds), Gather, Slice and StridedSlice move them, and Slice and TopK read start, stop and k
+from them as OpenVINO's shape inference does.
 """
 
 from __future__ import annotations
@@ -25,9 +26,17 @@ from irshape.diagnostics import Rule
 from irshape.dims import DYNAMIC, INF, Dim, PartialShape, static_shape
 from irshape.ir.element_types import INTEGRAL
 from irshape.ops.interface import AT_DATA, Anchor, Finding, OpCall, OpResult, Output
+from irshape.shapes import bounds as value_bounds
 from irshape.shapes import values
 from irshape.shapes.axes import axis_range_message, normalize_axis
-from irshape.shapes.slicing import I64_MAX, Bounds, any_length, sliced_dim, unknown_bounds
+from irshape.shapes.slicing import (
+    I64_MAX,
+    Bounds,
+    any_length,
+    bounded_sliced_dim,
+    sliced_dim,
+    unknown_bounds,
+)
 
 VALUE_MAX = 64  # the most elements of an output whose value is passed on
 
@@ -208,7 +217,14 @@ def shape_of(op: _Op) -> list[Output]:
             raise op.bad_attribute("output_type", "is not i32 or i64", "Output type must be i32 or i64")
     data = op.shape(0)
     shape = PartialShape([DYNAMIC if data.rank is None else Dim.of(data.rank)])
-    return [Output(shape, element_type, value=data.lengths)]
+    output = Output(shape, element_type, value=data.lengths)
+    if data.dims is not None and data.lengths is None and len(data.dims) <= VALUE_MAX:
+        # evaluate_lower/upper: the min and max shapes; an unbounded dim's upper bound is the
+        # output type's maximum (int64's, or for i32 int32's: OpenVINO selects it there)
+        maximum = value_bounds.type_max(element_type) or INF
+        output.lower = tuple(min(d.lo, maximum) for d in data.dims)
+        output.upper = tuple(min(d.hi, maximum) for d in data.dims)
+    return [output]
 
 
 # --- Gather ---------------------------------------------------------------------------------
@@ -216,6 +232,7 @@ def shape_of(op: _Op) -> list[Output]:
 GATHER_DATA, GATHER_INDICES, GATHER_AXIS = 0, 1, 2
 
 
+@value_bounds.moves_bounds(GATHER_INDICES, GATHER_AXIS)
 @_shape_function
 def gather(op: _Op) -> list[Output]:
     """Gather-1/7/8: data[:batch_dims] + data[batch_dims:axis] + indices[batch_dims:] +
@@ -557,6 +574,7 @@ def _check_nd_updates(op: _Op, data: PartialShape, indices: PartialShape, update
 SLICE_INPUTS = ("start", "stop", "step", "axes")
 
 
+@value_bounds.moves_bounds(1, 2, 3, 4)
 @_shape_function
 def slice_op(op: _Op) -> list[Output]:
     """Slice-8: each listed axis sliced by start:stop:step (``slice_shape_inference.hpp``)."""
@@ -582,11 +600,20 @@ def slice_op(op: _Op) -> list[Output]:
     if data.dims is None:
         return [Output(PartialShape(None), element_type)]
     consequence = "the sliced dims are left as 0 up to their upper bounds"
+    shapes = (start_shape, stop_shape, step_shape)
+    ranges = _slice_ranges(op)
+    if ranges is not None:  # start and stop known by their bounds (get_input_bounds)
+        steps = op.value(3, consequence)
+        if steps is not None and 0 in steps:
+            raise op.bad_value(3, f"step {list(steps)} has a zero", "Step must be non-zero")
+        if steps is not None:
+            axes = _slice_axes(op, data, shapes, tuple(lo for lo, _ in ranges[0]), consequence)
+            return [Output(_bounded_sliced_shape(data, axes, ranges, steps), element_type)]
     bounds: Bounds = (op.value(1, consequence), op.value(2, consequence), op.value(3, consequence))
     step = bounds[2]
     if step is not None and 0 in step:
         raise op.bad_value(3, f"step {list(step)} has a zero", "Step must be non-zero")
-    axes = _slice_axes(op, data, (start_shape, stop_shape, step_shape), bounds[0], consequence)
+    axes = _slice_axes(op, data, shapes, bounds[0], consequence)
     shape = _sliced_shape(data, axes, bounds)
     formulas = _slice_formulas(data, axes, bounds)
     return [Output(shape, element_type, formulas, value=_slice_value(op, axes, bounds, shape))]
@@ -627,6 +654,36 @@ def _slice_axes(
     lengths = [n for n in map(_static_length, shapes) if n is not None]
     count = len(start) if start is not None else lengths[0] if lengths else None
     return None if count is None else {i: i for i in range(count)}
+
+
+Ranges = tuple[list[tuple[int, int]], list[tuple[int, int]]]
+
+
+def _slice_ranges(op: _Op) -> Ranges | None:
+    """Slice's start and stop as (lower, upper) pairs, when both are known that way and one
+    of them only by its bounds; None otherwise (an exact value or none)."""
+    start, stop = op.inputs[1], op.inputs[2]
+    if start.value is not None and stop.value is not None:
+        return None
+    start_pairs, stop_pairs = value_bounds.pairs(start), value_bounds.pairs(stop)
+    if start_pairs is None or stop_pairs is None or len(start_pairs) != len(stop_pairs):
+        return None
+    return start_pairs, stop_pairs
+
+
+def _bounded_sliced_shape(
+    data: PartialShape, axes: dict[int, int] | None, ranges: Ranges, steps: tuple[int, ...]
+) -> PartialShape:
+    out: list[Dim] = []
+    for axis, dim in enumerate(data):
+        if axes is not None and axis not in axes:
+            out.append(dim)
+        elif axes is None or axes[axis] >= min(len(ranges[0]), len(steps)):
+            out.append(any_length(dim))
+        else:
+            i = axes[axis]
+            out.append(bounded_sliced_dim(dim, ranges[0][i], ranges[1][i], steps[i]))
+    return PartialShape(out)
 
 
 def _sliced_shape(data: PartialShape, axes: dict[int, int] | None, bounds: Bounds) -> PartialShape:
@@ -694,6 +751,7 @@ class _Masks:
         )
 
 
+@value_bounds.moves_bounds(1, 2, 3)
 @_shape_function
 def strided_slice(op: _Op) -> list[Output]:
     """StridedSlice-1: begin:end:strides per axis, with the five masks
@@ -950,10 +1008,14 @@ def topk(op: _Op) -> list[Output]:
     if data.dims is None:
         return [Output(data, element_type), Output(data, index_type)]
     axis = _normalized_axis(op, int(op.attribute("axis")), len(data.dims), None)
-    k = op.value(1, f"the output's axis {axis} is left as 0 up to the data's")
+    k_bounds = value_bounds.as_dims(op.inputs[1]) if op.inputs[1].value is None else None
+    k = None if k_bounds else op.value(1, f"the output's axis {axis} is left as 0 up to the data's")
     out = list(data.dims)
     formulas = [""] * len(out)
-    if k is None:
+    if k_bounds is not None and len(k_bounds) == 1:
+        out[axis] = _topk_bounded(out[axis], k_bounds[0])
+        formulas[axis] = f"k in {k_bounds[0]}"
+    elif k is None:
         out[axis] = any_length(out[axis])
     elif k[0] < 0:
         message = f"The value of 'K' must be greater or equal to zero. (got {k[0]})."
@@ -963,3 +1025,10 @@ def topk(op: _Op) -> list[Output]:
         formulas[axis] = f"k = {k[0]}"
     shape = PartialShape(out)
     return [Output(shape, element_type, formulas), Output(shape, index_type, formulas)]
+
+
+def _topk_bounded(dim: Dim, k: Dim) -> Dim:
+    """The axis for a k known by its bounds (``topk_shape_inference.hpp``): from the lesser
+    lower bound to the lesser upper bound; unbounded when the data's axis is."""
+    upper = INF if dim.hi == INF else min(dim.hi, k.hi)
+    return Dim.between(min(dim.lo, k.lo), upper)

@@ -21,6 +21,7 @@ from irshape import rules
 from irshape.dims import DYNAMIC, EMPTY, INF, Dim, PartialShape
 from irshape.ir import element_types
 from irshape.ops.interface import AT_DATA, Finding, OpCall, OpResult, Output, Tensor
+from irshape.shapes import bounds
 from irshape.shapes.axes import normalize_axis
 from irshape.shapes.broadcast import merge_shapes
 from irshape.shapes.findings import incompatible, rank_finding, type_finding, value_finding, value_unknown
@@ -189,31 +190,46 @@ class _Product:
         return Dim(lo, hi)
 
 
-def _reshape_pattern(values: tuple[int, ...], port: int) -> tuple[int | None, Finding | None]:
-    """The index of the -1, or the finding on a second -1 or a value below -1."""
+Pattern = tuple[tuple[int, int], ...]
+"""A Reshape target as ``get_input_bounds`` reads it: (lower, upper) per element."""
+
+
+def _pattern_text(pattern: Pattern) -> str:
+    return "[" + ", ".join(str(lo) if lo == hi else f"{lo}..{hi}" for lo, hi in pattern) + "]"
+
+
+def _reshape_pattern(pattern: Pattern, port: int) -> tuple[list[Dim], int | None, Finding | None]:
+    """``get_pattern_and_minus_one_idx``: the pattern's dims and the index of the -1, or the
+    finding on a second -1 or a bound below -1."""
     minus_one: int | None = None
-    for i, v in enumerate(values):
-        if v == -1:
+    dims: list[Dim] = []
+    for i, (lo, hi) in enumerate(pattern):
+        if (lo, hi) == (-1, -1):
             if minus_one is not None:
                 message = "More than one dimension has size of -1"
-                return None, _value_error(port, f"target_shape {list(values)} has two -1s", message)
+                problem = f"target_shape {_pattern_text(pattern)} has two -1s"
+                return [], None, _value_error(port, problem, message)
             minus_one = i
-        elif v < -1:
-            message = f"Output pattern dim[{i}] has invalid bounds: {v},{v}"
-            return None, _value_error(port, f"target_shape value {v} at index {i} is below -1", message)
-    return minus_one, None
+        if (lo, hi) >= (-1, -1):
+            dims.append(Dim.between(lo, hi))
+        elif (lo < 0) != (hi < 0):  # only one bound valid
+            dims.append(DYNAMIC)
+        else:
+            message = f"Output pattern dim[{i}] has invalid bounds: {lo},{hi}"
+            problem = f"target_shape value {_pattern_text(pattern[i : i + 1])} at index {i} is below -1"
+            return [], None, _value_error(port, problem, message)
+    return dims, minus_one, None
 
 
 def _reshape_dims(
-    data: PartialShape, pattern: tuple[int, ...], special_zero: bool, minus_one: int | None, product: _Product
+    data: PartialShape, pattern: list[Dim], special_zero: bool, minus_one: int | None, product: _Product
 ) -> list[Dim] | str:
     """The output dims before the -1 is resolved; a str is OpenVINO's message for a '0'
     beyond the input rank."""
-    dims = [DYNAMIC if v == -1 else Dim.of(v) for v in pattern]
     out: list[Dim] = []
     if data.dims is None:
-        for v, dim in zip(pattern, dims, strict=True):
-            if special_zero and v == 0:
+        for dim in pattern:
+            if special_zero and dim == ZERO:
                 out.append(DYNAMIC)
                 product.set_inf()
             else:
@@ -221,8 +237,8 @@ def _reshape_dims(
                 product.outputs.append(dim)
         return out
     rank = len(data.dims)
-    for i, (v, dim) in enumerate(zip(pattern, dims, strict=True)):
-        copy = special_zero and v == 0
+    for i, dim in enumerate(pattern):
+        copy = special_zero and dim == ZERO
         if i == minus_one:
             out.append(DYNAMIC)
         elif copy:
@@ -238,8 +254,9 @@ def _reshape_dims(
     return out
 
 
+@bounds.moves_bounds(1)
 def reshape(call: OpCall) -> OpResult:
-    """Reshape-1 (``reshape_shape_inference.hpp``)."""
+    """Reshape-1 (``reshape_shape_inference.hpp``): the target's value, or its bounds."""
     target = call.inputs[1]
     if not _integral(target.element_type):
         problem = f"target_shape has element type {target.element_type}, not an integer type"
@@ -247,27 +264,28 @@ def reshape(call: OpCall) -> OpResult:
     rank = target.shape.rank
     if rank is not None and rank != 1:
         return _dynamic(call, [_rank_error(call, 1, "not 1", "Pattern shape must have rank 1")])
-    if target.value is None:
+    pattern = bounds.pairs(target)
+    if pattern is None:
         length = target.shape[0] if rank == 1 else DYNAMIC
         out_rank = length.lo if length.is_static else None
         what = f"its {out_rank} dims are unknown" if out_rank is not None else "the output rank is unknown"
         return _dynamic(call, _unknown(call, 1, what), out_rank)
-    return _reshape_known(call, target.value, bool(call.attribute("special_zero")))
+    return _reshape_known(call, tuple(pattern), bool(call.attribute("special_zero")))
 
 
-def _reshape_known(call: OpCall, pattern: tuple[int, ...], special_zero: bool) -> OpResult:
+def _reshape_known(call: OpCall, pattern: Pattern, special_zero: bool) -> OpResult:
     """Reshape to a known target: OpenVINO's pattern, product and -1 rules, and its checks."""
     data = call.inputs[DATA]
-    minus_one, finding = _reshape_pattern(pattern, 1)
+    dims_pattern, minus_one, finding = _reshape_pattern(pattern, 1)
     if finding is not None:
         return _dynamic(call, [finding], len(pattern))
     product = _Product()
-    dims = _reshape_dims(data.shape, pattern, special_zero, minus_one, product)
+    dims = _reshape_dims(data.shape, dims_pattern, special_zero, minus_one, product)
     if isinstance(dims, str):
-        index = next(i for i, v in enumerate(pattern) if v == 0 and i >= (data.shape.rank or 0))
+        index = next(i for i, d in enumerate(dims_pattern) if d == ZERO and i >= (data.shape.rank or 0))
         problem = (
-            f"target_shape {list(pattern)} has a 0 at index {index} (special_zero: copy that data axis), "
-            f"but the data {data.shape} has rank {data.shape.rank}"
+            f"target_shape {_pattern_text(pattern)} has a 0 at index {index} (special_zero: copy that data "
+            f"axis), but the data {data.shape} has rank {data.shape.rank}"
         )
         return _dynamic(call, [_value_error(1, problem, dims)], len(pattern))
     product.calculate()
@@ -275,16 +293,18 @@ def _reshape_known(call: OpCall, pattern: tuple[int, ...], special_zero: bool) -
         dims[minus_one] = product.minus_one()
         failure = _minus_one_problem(product, dims[minus_one])
         if failure is not None:
-            problem = f"target_shape {list(pattern)}: {failure[0]} (data {data.shape})"
+            problem = f"target_shape {_pattern_text(pattern)}: {failure[0]} (data {data.shape})"
             return _dynamic(call, [_value_error(1, problem, failure[1])], len(pattern))
     shape = PartialShape(dims)
     if data.shape.is_static and shape.is_static:
-        compatible = (special_zero and 0 in pattern) or minus_one is not None
+        compatible = (special_zero and ZERO in dims_pattern) or minus_one is not None
         if not compatible and product.in_static != product.out_static:
             message = f"Requested output shape {shape} is incompatible with input shape"
             counts = f"{_static_count(shape)} elements, the data {data.shape} has {_static_count(data.shape)}"
             return _dynamic(
-                call, [incompatible(f"target_shape {list(pattern)} has {counts}", message)], len(pattern)
+                call,
+                [incompatible(f"target_shape {_pattern_text(pattern)} has {counts}", message)],
+                len(pattern),
             )
     output = _with_value(shape, data.element_type, data.value)
     if minus_one is not None and data.shape.lengths is not None:
@@ -338,6 +358,7 @@ def _normalized(
     return out
 
 
+@bounds.moves_bounds(1)
 def squeeze(call: OpCall) -> OpResult:
     """Squeeze-1 and Squeeze-15 (``squeeze_shape_inference.hpp``, v0 and v15)."""
     data = call.inputs[DATA]
@@ -387,6 +408,7 @@ def _squeeze_one_unknown(data: PartialShape, v15: bool) -> PartialShape:
     return PartialShape(None) if v15 else PartialShape.dynamic(len(data.dims) - 1)
 
 
+@bounds.moves_bounds(1)
 def unsqueeze(call: OpCall) -> OpResult:
     """Unsqueeze-1 (``unsqueeze_shape_inference.hpp``)."""
     data, axes = call.inputs[DATA], call.inputs[1]
@@ -417,6 +439,7 @@ def unsqueeze(call: OpCall) -> OpResult:
 # --- Transpose ----------------------------------------------------------------------------
 
 
+@bounds.moves_bounds(1)
 def transpose(call: OpCall) -> OpResult:
     """Transpose-1 (``transpose_shape_inference.hpp``): an empty order reverses the axes."""
     data, order = call.inputs[DATA], call.inputs[1]
@@ -461,6 +484,7 @@ _CONCAT_MESSAGE = (
 )
 
 
+@bounds.moves_bounds()
 def concat(call: OpCall) -> OpResult:
     """Concat-1: the axis dims add up, the other dims merge (intersect), as OpenVINO does."""
     axis = int(call.attribute("axis"))
@@ -569,6 +593,7 @@ def _split_values(data: Tensor, axis: int, sizes: list[int]) -> list[tuple[int, 
     return [tuple(part) for part in parts]
 
 
+@bounds.moves_bounds(1)
 def split(call: OpCall) -> OpResult:
     """Split-1: ``num_splits`` equal parts along the axis input's axis."""
     data, axis_input = call.inputs[DATA], call.inputs[1]
@@ -611,6 +636,7 @@ def split(call: OpCall) -> OpResult:
     return OpResult(outputs, findings)
 
 
+@bounds.moves_bounds(1, 2)
 def variadic_split(call: OpCall) -> OpResult:
     """VariadicSplit-1: parts of the split_lengths input's lengths; one -1 takes the rest."""
     data, axis_input, lengths = call.inputs
@@ -716,6 +742,9 @@ def pad(call: OpCall) -> OpResult:
     if findings or data.shape.dims is None:
         return _dynamic(call, findings, data.shape.rank)
     rank = len(data.shape.dims)
+    begin_bounds, end_bounds = bounds.pairs(begin), bounds.pairs(end)
+    if (begin.value is None or end.value is None) and begin_bounds and end_bounds:
+        return _pad_bounded(call, mode, begin_bounds, end_bounds)
     if begin.value is None or end.value is None:
         for port, name in ((1, "pads_begin"), (2, "pads_end")):
             length = call.inputs[port].shape
@@ -745,6 +774,50 @@ def pad(call: OpCall) -> OpResult:
             )
         dims.append(_padded(dim, b, e))
     return OpResult([Output(PartialShape(dims), data.element_type, formulas)])
+
+
+def _pad_bounded(
+    call: OpCall, mode: str, begin: list[tuple[int, int]], end: list[tuple[int, int]]
+) -> OpResult:
+    """Pads known by their bounds (``pad_shape_inference.hpp``): the lower bounds padded by
+    the lower pads, the upper by the upper ones; unbounded where a pad is [0, max]."""
+    data = call.inputs[DATA]
+    assert data.shape.dims is not None
+    rank = len(data.shape.dims)
+    for port, name, pads in ((1, "pads_begin", begin), (2, "pads_end", end)):
+        if len(pads) != rank:
+            message = f"length of {name} mismatches with rank of input, expect {rank}, but got {len(pads)}"
+            problem = f"{name} has {len(pads)} values for data of rank {rank}"
+            return _dynamic(call, [_value_error(port, problem, message)], rank)
+    dims: list[Dim] = []
+    for dim, b, e in zip(data.shape.dims, begin, end, strict=True):
+        refusal = _pad_mode_problem(mode, dim, b[0], e[0]) if dim.is_static else None
+        if refusal is not None:
+            problem = f"{mode} padding of a dim of {dim} by at least {b[0]}, {e[0]}"
+            return _dynamic(call, [_value_error(1, problem, refusal)], rank)
+        low_pad, high_pad = b[0] + e[0], _int64(b[1] + e[1])  # C++ adds the upper pads in int64
+        if low_pad == 0 and high_pad == 0:
+            dims.append(dim)
+            continue
+        lower = _padded_length(dim.lo, low_pad)
+        unbounded = _infinite_pad(b) or _infinite_pad(e)
+        upper = -1 if unbounded else _padded_length(-1 if dim.hi == INF else dim.hi, high_pad)
+        dims.append(Dim.between(lower, upper))
+    return OpResult([Output(PartialShape(dims), data.element_type)])
+
+
+def _int64(value: int) -> int:
+    return (value + 2**63) % 2**64 - 2**63
+
+
+def _padded_length(length: int, pad: int) -> int:
+    """``dim::padded`` on a length (-1: unbounded): -1 when unbounded or below 0."""
+    return -1 if length == -1 or length + pad < 0 else length + pad
+
+
+def _infinite_pad(pad: tuple[int, int]) -> bool:
+    """``pad::is_inf_padding``: a pad from 0 to the maximum (or -1)."""
+    return pad[0] == 0 and pad[1] in (-1, INF)
 
 
 def _padded(dim: Dim, begin: int, end: int) -> Dim:

@@ -15,7 +15,7 @@ from collections.abc import Callable
 
 from irshape.dims import Dim, PartialShape
 from irshape.ops.interface import Finding, OpCall, OpResult, Output, Tensor
-from irshape.shapes import values
+from irshape.shapes import bounds, values
 from irshape.shapes.findings import (
     axis_message,
     known,
@@ -65,7 +65,25 @@ def reduce(call: OpCall) -> OpResult:
         if keep_dims or i not in chosen
     ]
     value = _folded(call.schema.op, data, chosen, keep_dims)
-    return OpResult([Output(shape, data.element_type, formulas, value=value)], findings)
+    output = Output(shape, data.element_type, formulas, value=value)
+    if call.schema.op == "ReduceProd" and bounds.bounded(data) and not findings:
+        _product_bounds(output, data, chosen, keep_dims)
+    return OpResult([output], findings)
+
+
+def _product_bounds(output: Output, data: Tensor, axes: set[int], keep_dims: bool) -> None:
+    """ReduceProd passes bounds on (a shape's element count from its ShapeOf)."""
+    lengths = data.shape.lengths
+    if lengths is None:
+        return
+
+    def reduce(bound: tuple[int, ...]) -> tuple[int, ...] | None:
+        result = values.reduce(values.Known(bound, lengths), axes, keep_dims, math.prod)
+        return values.wrap(result.values, data.element_type)
+
+    found = bounds.product_bounds(data, reduce)
+    if found is not None:
+        bounds.settle(output, *found)
 
 
 def _type_findings(op: str, data: Tensor, axes: Tensor) -> list[Finding]:

@@ -11,10 +11,12 @@ axes value that cannot be known leaves every dim ``?``.
 from __future__ import annotations
 
 import struct
+from collections.abc import Sequence
 
 from irshape import rules
 from irshape.dims import DYNAMIC, INF, Dim, PartialShape
 from irshape.ops.interface import Finding, OpCall, OpResult, Output, Tensor
+from irshape.shapes import bounds
 from irshape.shapes.findings import incompatible, rank_finding, type_finding, value_finding, value_unknown
 
 DATA = 0
@@ -112,7 +114,9 @@ def _resize(
         data.shape.dims, call.attributes.int_list("pads_begin"), call.attributes.int_list("pads_end")
     )
     formulas = [""] * rank
-    values = resized.reals if by_scales else resized.value
+    values: Sequence[float | int | Dim] | None = resized.reals if by_scales else resized.value
+    if values is None and not by_scales:  # sizes from bounds: Dimension(lower, upper) each
+        values = bounds.as_dims(resized)
     name = "scales" if by_scales else "sizes"
     if values is None:
         findings += value_unknown(resized_port, name, resized, "the resized axes are ?")
@@ -127,7 +131,10 @@ def _resize(
         return OpResult([], findings)
     else:
         for axis, value in zip(axes, values, strict=False):
-            if by_scales:
+            if isinstance(value, Dim):
+                formulas[axis] = f"sizes[{axes.index(axis)}] (its bounds)"
+                dims[axis] = value
+            elif by_scales:
                 formulas[axis] = f"trunc({dims[axis]} * {value:g})"
                 dims[axis] = scale_dim(dims[axis], float(value))
             else:

@@ -69,3 +69,36 @@ def any_length(dim: Dim) -> Dim:
 def unknown_bounds(dim: Dim, stride: int) -> Dim:
     """A dim sliced by ``stride`` from and to unknown places: 0 up to ceil(upper / |stride|)."""
     return Dim(0, dim.hi if dim.hi == INF else -(-dim.hi // abs(stride)))
+
+
+def _length(bound: int) -> int:
+    return -1 if bound == INF else bound
+
+
+def bounded_sliced_dim(dim: Dim, start: tuple[int, int], stop: tuple[int, int], step: int) -> Dim:
+    """``slice::make_dim`` for start and stop known by their bounds (lower, upper): a bound
+    pair that crosses zero is cut at 0 (lower) and -1 (upper) where the dim allows, then the
+    least and most the slice can take."""
+    max_length = _length(dim.hi)
+
+    def lb_within(lb: int) -> bool:
+        return max_length == -1 or lb + max_length >= 0
+
+    def ub_within(ub: int) -> bool:
+        return max_length == -1 or ub < max_length
+
+    def cut(bounds: tuple[int, int]) -> tuple[int, int]:
+        crossing = bounds[0] < 0 <= bounds[1]
+        lb = 0 if crossing and lb_within(bounds[0]) else bounds[0]
+        ub = -1 if crossing and ub_within(bounds[1]) else bounds[1]
+        return lb, ub
+
+    (start_lb, start_ub), (stop_lb, stop_ub) = cut(start), cut(stop)
+    min_length = _length(dim.lo)
+    if step > 0:
+        lo = sliced_length(min_length, start_ub, stop_lb, step)
+        hi = sliced_length(max_length, start_lb, stop_ub, step)
+    else:
+        lo = sliced_length(min_length, start_lb, stop_ub, step)
+        hi = sliced_length(max_length, start_ub, stop_lb, step)
+    return Dim.between(lo, hi)

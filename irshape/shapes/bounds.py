@@ -1,0 +1,287 @@
+"""Value bounds: what OpenVINO's ``evaluate_lower`` / ``evaluate_upper`` know of a small
+integer tensor whose value is not known exactly (``src/core/src/bound_evaluate.cpp``).
+
+A ShapeOf of ``[2..10,?]`` has no value, but its elements lie in ``[2, 0]..[10, max]``; ops
+that move elements (Gather, Concat, Reshape, ...) move the bounds, the integer arithmetic
+combines them, and the ops that read a shape from an input (Reshape, Broadcast, Interpolate,
+...) read ``Dimension(lower, upper)`` from them. An unbounded element's upper bound is the
+element type's maximum (``INT64_MAX`` for an i64 ShapeOf, ``INT32_MAX`` for an i32 one), as in
+OpenVINO, and every rule below that tests "is it the maximum" tests that number.
+
+An exact value is its own bounds: a tensor carries ``lower``/``upper`` only when its value is
+not known, so a static model never allocates one.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable, Sequence
+
+from irshape.dims import INF, Dim
+from irshape.ir import element_types
+from irshape.ops.interface import OpCall, OpResult, Output, Tensor
+from irshape.shapes import values
+
+Bounds = tuple[tuple[int, ...], tuple[int, ...]]
+I32_MAX = 2**31 - 1
+
+
+def type_max(element_type: str | None) -> int | None:
+    """``std::numeric_limits<T>::max()`` of an integer element type (boolean: 1); None else."""
+    if element_type == "boolean":
+        return 1
+    bits = element_types.BITS.get(element_type or "")
+    if element_type is None or bits is None or element_type[0] not in "iu":
+        return None
+    return (1 << bits) - 1 if element_type[0] == "u" else (1 << (bits - 1)) - 1
+
+
+def of(tensor: Tensor) -> Bounds | None:
+    """The tensor's bounds: its value twice when it is known, else its lower and upper."""
+    if tensor.value is not None:
+        return tensor.value, tensor.value
+    if tensor.lower is not None and tensor.upper is not None:
+        return tensor.lower, tensor.upper
+    return None
+
+
+def bounded(tensor: Tensor) -> bool:
+    """Does the tensor carry bounds and no exact value?"""
+    return tensor.value is None and tensor.lower is not None
+
+
+def exact(tensor: Tensor) -> bool:
+    """``has_and_set_bound``: the value is known (its bounds are equal)."""
+    return tensor.value is not None
+
+
+def settle(output: Output, lower: Sequence[int] | None, upper: Sequence[int] | None) -> Output:
+    """Give ``output`` the bounds ``lower``/``upper`` (its value when they are equal), when both
+    are there, of one length and small enough to keep."""
+    if lower is None or upper is None or len(lower) != len(upper) or len(lower) > values.MAX_ELEMENTS:
+        return output
+    if tuple(lower) == tuple(upper):
+        output.value = tuple(lower)
+    else:
+        output.lower, output.upper = tuple(lower), tuple(upper)
+    return output
+
+
+# --- reading a shape from bounds, as shape inference does ---------------------------------
+
+
+def pairs(tensor: Tensor) -> list[tuple[int, int]] | None:
+    """``get_input_bounds``: each element's (lower, upper), an i32 maximum read as unbounded
+    (int64's maximum), as ``evaluate_as_partial_shape`` does for a non-exact element."""
+    bounds = of(tensor)
+    if bounds is None:
+        return None
+    lowers, uppers = bounds
+    if tensor.element_type != "i32":
+        return list(zip(lowers, uppers, strict=True))
+    out = []
+    for lo, hi in zip(lowers, uppers, strict=True):
+        if lo != hi:
+            hi = INF if hi == I32_MAX else hi
+            lo = INF if lo == I32_MAX else lo
+        out.append((lo, hi))
+    return out
+
+
+def as_dims(tensor: Tensor) -> list[Dim] | None:
+    """``evaluate_as_partial_shape``: ``Dimension(lower, upper)`` per element (the maximum is
+    unbounded); None when there are no bounds or one is negative (OpenVINO's assertion
+    "Value for partial shape evaluation can't be lower than zero." fails: no shape from it)."""
+    bounds = pairs(tensor)
+    if bounds is None or any(lo < 0 or hi < 0 for lo, hi in bounds):
+        return None
+    return [Dim.between(lo, hi) for lo, hi in bounds]
+
+
+# --- ops that move elements: default_lower_bound_evaluator -------------------------------
+
+
+def _with_values(call: OpCall, pick: int) -> OpCall:
+    """The call with each bounded input's value set to its lower (0) or upper (1) bound."""
+    inputs = tuple(
+        t.replace(value=(t.lower, t.upper)[pick], lower=None, upper=None) if bounded(t) else t
+        for t in call.inputs
+    )
+    return OpCall(call.schema, inputs, call.attributes)
+
+
+def moves_bounds(*exact_ports: int) -> Callable[[Callable[[OpCall], OpResult]], Callable[[OpCall], OpResult]]:
+    """A shape function that also passes bounds on, as OpenVINO's ``default_lower_bound_evaluator``
+    and ``default_upper_bound_evaluator`` do: the op evaluated on every input's lower bounds,
+    then on the upper ones. The ``exact_ports`` (indices, axes, a pattern) must have their value
+    known (``has_and_set_bound``), else there are no bounds."""
+
+    def decorate(function: Callable[[OpCall], OpResult]) -> Callable[[OpCall], OpResult]:
+        @functools.wraps(function)
+        def shape_function(call: OpCall) -> OpResult:
+            result = function(call)
+            inputs = call.inputs
+            if not any(t.lower is not None and t.value is None for t in inputs):
+                return result  # the usual case: no bounds in, none out
+            if any(port < len(inputs) and inputs[port].value is None for port in exact_ports):
+                return result
+            if not result.outputs or any(o.value is not None for o in result.outputs):
+                return result
+            lows, ups = function(_with_values(call, 0)), function(_with_values(call, 1))
+            if len(lows.outputs) != len(result.outputs) or len(ups.outputs) != len(result.outputs):
+                return result
+            for output, low, up in zip(result.outputs, lows.outputs, ups.outputs, strict=True):
+                settle(output, low.value, up.value)
+            return result
+
+        return shape_function
+
+    return decorate
+
+
+# --- Convert ------------------------------------------------------------------------------
+
+
+def converted(tensor: Tensor, target: str | None) -> Bounds | None:
+    """``convert::evaluate_bound``: each bound converted; past 16-bit integer types, an element
+    at the input type's maximum becomes the output type's maximum."""
+    if not bounded(tensor) or tensor.lower is None or tensor.upper is None:
+        return None
+    source = tensor.element_type
+    small = (source in element_types.INTEGRAL and (element_types.BITS.get(source or "") or 64) <= 16) or (
+        target in element_types.INTEGRAL and (element_types.BITS.get(target or "") or 64) <= 16
+    )
+    in_max, out_max = type_max(source), type_max(target)
+
+    def convert(bound: tuple[int, ...]) -> tuple[int, ...] | None:
+        wrapped = values.wrap(bound, target)
+        if wrapped is None or small:
+            return wrapped
+        if in_max is None or out_max is None:
+            return None
+        return tuple(out_max if v == in_max else w for v, w in zip(bound, wrapped, strict=True))
+
+    lower, upper = convert(tensor.lower), convert(tensor.upper)
+    return None if lower is None or upper is None else (lower, upper)
+
+
+# --- binary arithmetic: interval_bound_evaluator, and Divide's own rule --------------------
+
+
+def _broadcast(bound: tuple[int, ...], lengths: Sequence[int], out: Sequence[int]) -> list[int] | None:
+    return values.broadcast_to(values.Known(bound, lengths), out)
+
+
+def interval(
+    function: Callable[[int, int], int | None],
+    inputs: Sequence[Tensor],
+    out: Sequence[int],
+    out_type: str | None,
+) -> Bounds | None:
+    """``interval_bound_evaluator``: the op on the four pairings of the inputs' bounds, the
+    least and greatest result per element; where an input bound is its type's maximum the
+    result is [0, the output type's maximum]."""
+    a, b = of(inputs[0]), of(inputs[1])
+    lengths = [t.shape.lengths for t in inputs]
+    maxima = [type_max(t.element_type) for t in inputs]
+    out_max = type_max(out_type)
+    if a is None or b is None or None in lengths or None in maxima or out_max is None:
+        return None
+    columns = []
+    for x in a:
+        for y in b:
+            x_col, y_col = _broadcast(x, lengths[0] or (), out), _broadcast(y, lengths[1] or (), out)
+            if x_col is None or y_col is None:
+                return None
+            result = values.wrap([function(p, q) for p, q in zip(x_col, y_col, strict=True)], out_type)  # type: ignore[misc]
+            if result is None:
+                return None
+            columns.append(result)
+    lower = [min(c) for c in zip(*columns, strict=True)]
+    upper = [max(c) for c in zip(*columns, strict=True)]
+    dynamic = _dynamic_mask([(a, lengths[0], maxima[0]), (b, lengths[1], maxima[1])], out)
+    if dynamic is None:
+        return None
+    for i, masked in enumerate(dynamic):
+        if masked:
+            lower[i], upper[i] = 0, out_max
+    return tuple(lower), tuple(upper)
+
+
+def _dynamic_mask(
+    operands: Sequence[tuple[Bounds, Sequence[int] | None, int | None]], out: Sequence[int]
+) -> list[bool] | None:
+    """Where any input's lower or upper bound is its type's maximum, broadcast to ``out``."""
+    mask = [False] * len(values.broadcast_to(values.Known([0], [1] * len(out)), out) or [])
+    for (lower, upper), lengths, maximum in operands:
+        flags = [int(lo == maximum or hi == maximum) for lo, hi in zip(lower, upper, strict=True)]
+        column = _broadcast(tuple(flags), lengths or (), out)
+        if column is None:
+            return None
+        mask = [m or bool(f) for m, f in zip(mask, column, strict=True)]
+    return mask
+
+
+def divided(
+    inputs: Sequence[Tensor], out: Sequence[int], python_div: bool, out_type: str | None
+) -> Bounds | None:
+    """``divide::evaluate_bound``: for a positive divisor [low/up, up/low], for a negative one
+    [up/low, low/up], around zero [type min, type max]; an input at its maximum (the divisor's
+    type's) gives [0, max]."""
+    a, b = of(inputs[0]), of(inputs[1])
+    lengths = [t.shape.lengths for t in inputs]
+    maximum, out_max = type_max(inputs[1].element_type), type_max(out_type)
+    if a is None or b is None or None in lengths or maximum is None or out_max is None or out_type is None:
+        return None
+    out_min = 0 if out_type[0] == "u" else -out_max - 1
+    columns = [_broadcast(bound, lengths[i] or (), out) for i, pair in enumerate((a, b)) for bound in pair]
+    if any(c is None for c in columns):
+        return None
+    low1, up1, low2, up2 = (c or [] for c in columns)
+
+    def divide(x: int, y: int) -> int:
+        quotient = abs(x) // abs(y)
+        truncated = -quotient if (x < 0) != (y < 0) else quotient
+        return x // y if python_div else truncated
+
+    lower, upper = [], []
+    for l1, u1, l2, u2 in zip(low1, up1, low2, up2, strict=True):
+        positive = u2 > 0
+        around_zero = l2 < 0 < u2
+        dynamic = u1 == maximum or u2 == maximum
+        low_divisor = u2 if positive else l2
+        if low_divisor == 0:
+            return None  # an integer division by zero: OpenVINO's result is not defined
+        lo = divide(l1 if positive else u1, low_divisor)
+        lo = 0 if dynamic else out_min if around_zero else lo
+        high_divisor = l2 if positive else u2
+        hi = out_max if high_divisor == 0 else divide(u1 if positive else l1, high_divisor)
+        hi = out_max if dynamic or around_zero else hi
+        lower.append(lo)
+        upper.append(hi)
+    low_w, up_w = values.wrap(lower, out_type), values.wrap(upper, out_type)
+    return None if low_w is None or up_w is None else (low_w, up_w)
+
+
+# --- ReduceProd -------------------------------------------------------------------------------
+
+
+def product_bounds(
+    tensor: Tensor, reduce: Callable[[tuple[int, ...]], tuple[int, ...] | None]
+) -> Bounds | None:
+    """``ReduceProd::evaluate_lower/upper``: both bounds non-negative everywhere, the product
+    of each (wrapping as int64 does); an upper bound at the type's maximum, with no zero beside
+    it, makes the upper product the maximum."""
+    bounds = of(tensor)
+    maximum = type_max(tensor.element_type)
+    if bounds is None or maximum is None:
+        return None
+    lower, upper = bounds
+    if any(v < 0 for v in lower) or any(v < 0 for v in upper):
+        return None
+    low, high = reduce(lower), reduce(upper)
+    if low is None or high is None:
+        return None
+    if maximum in upper and 0 not in upper:
+        high = (maximum, *high[1:])  # OpenVINO writes one maximum over the first element
+    return low, high

@@ -1,0 +1,272 @@
+"""Value bounds through shape subgraphs, against OpenVINO (issue 14).
+
+Each case is a Parameter with static, dynamic (``?``) and interval (``2..9``, ``3..``) dims,
+its ShapeOf (i32 or i64), a chain of the ops that fold shapes (Gather, Concat, Convert,
+Squeeze/Unsqueeze, Slice, StridedSlice, ReduceProd, Add/Subtract/Multiply/Divide/Maximum/
+Minimum with a Const) and one op that reads a shape from the result (Reshape, Broadcast,
+Interpolate's sizes, Tile, Range, TopK, Pad, Slice). OpenVINO reads the saved file and
+evaluates the subgraph on bounds; its output shape for every layer of the case is the
+expectation (the shared harness, tests/differential/ops_harness.py).
+
+The consumer's output is compared, exactly (a wrong fold anywhere in the chain changes it).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+import openvino as ov
+import openvino.opset1 as ov1
+import openvino.opset8 as ov8
+import openvino.opset11 as ov11
+import openvino.opset13 as ov13
+import pytest
+
+from .conftest import STATS
+from .ops_harness import OpCase, OpsBatchRunner, batches, buildable, params
+
+SEED = 20261125
+COUNT = 360
+
+
+def _dim(rng: random.Random) -> ov.Dimension:
+    kind = rng.random()
+    if kind < 0.3:
+        return ov.Dimension(rng.randint(1, 6))
+    if kind < 0.5:
+        return ov.Dimension()
+    if kind < 0.6:
+        return ov.Dimension(rng.randint(1, 4), -1)
+    lo = rng.randint(1, 5)
+    return ov.Dimension(lo, lo + rng.randint(1, 8))
+
+
+def _i(values: Any, element_type: str) -> ov.Node:
+    return ov1.constant(np.array(values, dtype=np.int32 if element_type == "i32" else np.int64))
+
+
+class _Chain:
+    """A shape vector being folded: the node, its length and element type."""
+
+    def __init__(self, node: ov.Node, length: int, element_type: str) -> None:
+        self.node, self.length, self.element_type = node, length, element_type
+
+
+def _step(rng: random.Random, chain: _Chain) -> _Chain:
+    """One folding op on the shape vector."""
+    et, n = chain.element_type, chain.length
+    kind = rng.choice(
+        ["gather", "gather", "concat", "convert", "unsqueeze", "slice", "strided", "arith", "arith", "prod"]
+    )
+    if kind == "gather" and n > 0:
+        count = rng.randint(1, min(n + 1, 4))
+        indices = [rng.randrange(-n, n) for _ in range(count)]
+        return _Chain(ov8.gather(chain.node, _i(indices, et), _i(0, et)), count, et)
+    if kind == "concat":
+        extra = [rng.randint(1, 4) for _ in range(rng.randint(1, 2))]
+        parts = [chain.node, _i(extra, et)] if rng.random() < 0.5 else [_i(extra, et), chain.node]
+        return _Chain(ov1.concat(parts, 0), n + len(extra), et)
+    if kind == "convert":
+        target = "i32" if et == "i64" else "i64"
+        return _Chain(ov1.convert(chain.node, target), n, target)
+    if kind == "unsqueeze":
+        up = ov1.unsqueeze(chain.node, _i([0], "i64"))
+        return _Chain(ov1.squeeze(up, _i([0], "i64")), n, et)
+    if kind == "slice" and n > 1:
+        start = rng.randint(0, n - 1)
+        return _Chain(ov8.slice(chain.node, _i([start], et), _i([n], et), _i([1], et)), n - start, et)
+    if kind == "strided" and n > 1:
+        stop = rng.randint(1, n)
+        node = ov1.strided_slice(chain.node, _i([0], et), _i([stop], et), _i([1], et), [0], [0])
+        return _Chain(node, stop, et)
+    if kind == "prod" and n > 0:
+        return _Chain(ov1.reduce_prod(chain.node, _i([0], "i64"), True), 1, et)
+    if kind == "arith":
+        op = rng.choice(["add", "subtract", "multiply", "divide", "maximum", "minimum"])
+        k = rng.randint(1, 3) if op != "subtract" else rng.randint(0, 1)
+        other = _i([k], et)
+        build: Callable[..., ov.Node] = getattr(ov1, op)
+        return _Chain(build(chain.node, other), n, et)
+    return chain
+
+
+def _consumer(rng: random.Random, data: ov.Node, rank: int, chain: _Chain) -> tuple[str, ov.Node]:
+    """The op reading a shape from the folded vector."""
+    et, n, shape = chain.element_type, chain.length, chain.node
+    kind = rng.choice(
+        [
+            "Broadcast",
+            "Broadcast",
+            "Reshape",
+            "Reshape",
+            "Interpolate",
+            "Tile",
+            "Range",
+            "TopK",
+            "Pad",
+            "SliceConsumer",
+        ]
+    )
+    if kind == "Broadcast":
+        return kind, ov1.broadcast(ov1.constant(np.float32(1.0)), shape)
+    if kind == "Reshape":
+        special_zero = rng.random() < 0.3
+        return kind, ov1.reshape(ov1.broadcast(ov1.constant(np.float32(1.0)), shape), shape, special_zero)
+    if kind == "Interpolate" and n >= 1:
+        image = ov1.parameter([1] * n, np.float32)
+        axes = _i(list(range(n)), "i64")
+        node = ov11.interpolate(image, shape, "nearest", "sizes", axes=axes)
+        return kind, node
+    if kind == "Tile":
+        return kind, ov1.tile(ov1.parameter([2] * min(n, 3), np.float32), shape)
+    scalar = ov1.squeeze(ov8.gather(shape, _i([0], et), _i(0, et)), _i([0], "i64")) if n else None
+    if kind == "Range" and scalar is not None:
+        return kind, ov8.range(_i(0, et), scalar, _i(1, et), et)
+    if kind == "TopK" and scalar is not None and rank > 0:
+        flat = ov1.reshape(data, _i([-1], "i64"), False)
+        return kind, ov11.topk(flat, scalar, 0, "max", "value")
+    if kind == "Pad" and rank > 0:
+        pads = ov8.gather(shape, _i([0] * rank, et), _i(0, et)) if n else _i([0] * rank, et)
+        return kind, ov13.pad(data, pads, pads, "constant")
+    if kind == "SliceConsumer" and scalar is not None and rank > 0:
+        # start or stop from the bounded value, shifted below zero at times; steps both ways
+        bound = ov1.unsqueeze(scalar, _i([0], "i64"))
+        shifted = ov1.subtract(bound, _i([rng.randint(0, 6)], et))
+        step = rng.choice([1, 1, 2, -1, -2])
+        other = _i([rng.choice([0, -1, 2, 100, -100])], et)
+        start, stop = (other, shifted) if rng.random() < 0.5 else (shifted, other)
+        axis = rng.randrange(rank)
+        return kind, ov8.slice(data, start, stop, _i([step], et), _i([axis], et))
+    return "Broadcast", ov1.broadcast(ov1.constant(np.float32(1.0)), shape)
+
+
+_CONSUMERS: dict[str, str] = {}  # case id -> the consumer its build drew
+
+
+def _cases() -> list[OpCase]:
+    rng = random.Random(SEED)
+    cases: list[OpCase] = []
+    while len(cases) < COUNT:
+        rank = rng.randint(1, 4)
+        dims = [_dim(rng) for _ in range(rank)]
+        output_type = rng.choice(["i32", "i64"])
+        steps = rng.randint(0, 3)
+        seed = rng.randrange(2**32)
+        cid = f"b{len(cases):05d}"
+
+        def build(
+            dims: list[ov.Dimension] = dims,
+            t: str = output_type,
+            k: int = steps,
+            s: int = seed,
+            cid: str = cid,
+        ) -> ov.Node:
+            local = random.Random(s)
+            data = ov1.parameter(ov.PartialShape(dims), np.float32)
+            chain = _Chain(ov8.shape_of(data, t), len(dims), t)
+            for _ in range(k):
+                chain = _step(local, chain)
+            _CONSUMERS[cid], node = _consumer(local, data, len(dims), chain)
+            return node
+
+        case = OpCase(cid, "bounds", build)
+        if buildable(case):
+            cases.append(OpCase(cid, _CONSUMERS[cid], build))
+    return cases
+
+
+CASES = _cases()
+BATCHES = batches(CASES)
+STATS["bounds cases (tests/differential/test_bounds.py)"] = len(CASES)
+STATS["bounds cases by consumer"] = {
+    op: sum(1 for c in CASES if c.op == op) for op in sorted({c.op for c in CASES})
+}
+
+
+@pytest.mark.parametrize(("index", "case"), params(BATCHES))
+def test_bounds_through_shape_subgraphs_match_openvino(
+    ops_runner: OpsBatchRunner, index: int, case: OpCase
+) -> None:
+    batch = ops_runner.ops_batch(f"bounds{index}", BATCHES[index])
+    outcome = batch.outcome(case.cid)
+    assert outcome.mismatch() is None, outcome.explain()
+
+
+# --- symbols: results that would depend on two unknown dims being the same ---------------------
+#
+# OpenVINO 2026.4's read_model sets no dimension symbols (a Parameter's dims have none, and no
+# pass adds them while the IR is read), so it does not know that two ``?`` derived from one
+# input are equal: a Reshape that splits and re-joins them keeps its bounds arithmetic, an Add
+# of two branches of one input merges ``?`` with ``?``. irshape must reach the same answers,
+# never narrower ones from equalities OpenVINO does not use.
+
+
+def _symbol_cases() -> list[OpCase]:
+    rng = random.Random(SEED + 1)
+    cases: list[OpCase] = []
+
+    def add(op: str, build: Callable[[], ov.Node]) -> None:
+        case = OpCase(f"s{len(cases):05d}", op, build)
+        if buildable(case):
+            cases.append(case)
+
+    for _ in range(40):
+        dims = [_dim(rng) for _ in range(3)]
+        head = rng.choice([2, 4, 8])
+        et = rng.choice(["i32", "i64"])
+
+        def split_rejoin(dims: list[ov.Dimension] = dims, head: int = head, et: str = et) -> ov.Node:
+            data = ov1.parameter(ov.PartialShape([*dims[:2], ov.Dimension(head * 8)]), np.float32)
+            shape = ov8.shape_of(data, et)
+            first = ov8.gather(shape, _i([0], et), _i(0, et))
+            split = ov1.reshape(data, ov1.concat([first, _i([-1, head, 8], et)], 0), False)
+            return ov1.reshape(split, ov1.concat([first, _i([-1, head * 8], et)], 0), False)
+
+        add("Reshape split/rejoin", split_rejoin)
+
+        def branches(dims: list[ov.Dimension] = dims) -> ov.Node:
+            data = ov1.parameter(ov.PartialShape(dims), np.float32)
+            return ov1.add(ov1.relu(data), ov1.sigmoid(data))
+
+        add("Add of two branches", branches)
+
+        def attention(dims: list[ov.Dimension] = dims) -> ov.Node:
+            tokens = ov1.parameter(ov.PartialShape([dims[0], dims[1], ov.Dimension(16)]), np.float32)
+            scores = ov1.matmul(tokens, tokens, False, True)
+            return ov1.matmul(ov1.softmax(scores, 2), tokens, False, False)
+
+        add("MatMul over one sequence length", attention)
+
+        def sdpa(dims: list[ov.Dimension] = dims) -> ov.Node:
+            q = ov1.parameter(
+                ov.PartialShape([dims[0], ov.Dimension(2), dims[1], ov.Dimension(8)]), np.float32
+            )
+            k = ov1.transpose(ov1.relu(q), _i([0, 1, 2, 3], "i64"))
+            return ov13.scaled_dot_product_attention(q, k, ov1.sigmoid(q), causal=rng.random() < 0.5)
+
+        add("SDPA over one sequence length", sdpa)
+
+        def broadcast_back(dims: list[ov.Dimension] = dims, et: str = et) -> ov.Node:
+            data = ov1.parameter(ov.PartialShape(dims[:2]), np.float32)
+            shape = ov8.shape_of(data, et)
+            return ov1.add(ov1.broadcast(ov1.constant(np.float32(0.0)), shape), data)
+
+        add("Add of a Broadcast to its own ShapeOf", broadcast_back)
+    return cases
+
+
+SYMBOL_CASES = _symbol_cases()
+SYMBOL_BATCHES = batches(SYMBOL_CASES)
+STATS["symbols cases (tests/differential/test_bounds.py)"] = len(SYMBOL_CASES)
+
+
+@pytest.mark.parametrize(("index", "case"), params(SYMBOL_BATCHES))
+def test_results_over_equal_unknown_dims_match_openvino(
+    ops_runner: OpsBatchRunner, index: int, case: OpCase
+) -> None:
+    batch = ops_runner.ops_batch(f"symbols{index}", SYMBOL_BATCHES[index])
+    outcome = batch.outcome(case.cid)
+    assert outcome.mismatch() is None, outcome.explain()

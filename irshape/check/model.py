@@ -156,6 +156,7 @@ class _Walker:
         self.origins: list[_Origin] = []
         self.tensors: dict[int, list[_Tensor]] = {}  # by id(layer)
         self.ops: dict[tuple[str | None, str | None], tuple[str, OpSchema | None]] = {}  # by type, version
+        self.flowing: dict[int, tuple[OpResult, Any]] = {}  # by id(inference): see _flowing
 
     # -- the run ------------------------------------------------------------------------------
 
@@ -457,20 +458,34 @@ class _Walker:
         inference = check_op(schema, layer, inputs, where, local.append)
         if inference is None:
             return [Tensor(PartialShape(None))]
-        result.outputs = [output.shape for output in inference.outputs]
-        result.element_types = [output.element_type for output in inference.outputs]
-        result.ports = [port.id for port in layer.outputs[: len(inference.outputs)]]
-        result.ports += [None] * (len(inference.outputs) - len(result.ports))
+        shapes, types, flowing = self._flowing(inference)
+        result.outputs, result.element_types = list(shapes), list(types)
+        result.ports = [port.id for port in layer.outputs[: len(shapes)]]
+        result.ports += [None] * (len(shapes) - len(result.ports))
         if inference.rejected:  # OpenVINO stops here: what flows on is the file's word, no cascade
             return [g.declared_tensor(port) for port in layer.outputs] or [Tensor(PartialShape(None))]
         if not doomed:  # else OpenVINO stops before this layer, and "it will use N" is untrue
             compare_declared(layer, inference, where, local.append)
         if inherits:
             self._drop_inherited(schema, layer, inputs, where, local)
-        return [
-            Tensor(o.shape, o.element_type, value=o.value, lower=o.lower, upper=o.upper)
-            for o in inference.outputs
-        ]
+        return flowing
+
+    def _flowing(
+        self, inference: OpResult
+    ) -> tuple[tuple[PartialShape, ...], tuple[str | None, ...], list[Tensor]]:
+        """The inferred shapes, element types and the tensors that flow on (never modified), made
+        once an inference: the memo gives the layers that repeat a check the same one."""
+        kept = self.flowing.get(id(inference))
+        if kept is not None and kept[0] is inference:
+            return kept[1]
+        outputs = inference.outputs
+        made = (
+            tuple(o.shape for o in outputs),
+            tuple(o.element_type for o in outputs),
+            [Tensor(o.shape, o.element_type, value=o.value, lower=o.lower, upper=o.upper) for o in outputs],
+        )
+        self.flowing[id(inference)] = (inference, made)  # kept: its id is not reused in this walk
+        return made
 
     def _drop_inherited(
         self,

@@ -296,8 +296,12 @@ def _add_edge(graph: Graph, edge: Edge) -> EdgeEnds:
         return producer, None, None, None
     if producer is not None and producer.line >= consumer.line:
         graph.in_order = False  # (two layers on one line: their order is not known here)
-    in_port = find_port(consumer.inputs, id_key(edge.to_port))
-    out_port = None if producer is None else find_port(producer.outputs, id_key(edge.from_port))
+    in_port = find_port(consumer.inputs, _ID_KEYS.get(edge.to_port) or id_key(edge.to_port))
+    out_port = (
+        None
+        if producer is None
+        else find_port(producer.outputs, _ID_KEYS.get(edge.from_port) or id_key(edge.from_port))
+    )
     if in_port is None:
         graph.misdirected[to_layer] += 1
         return producer, consumer, out_port, None

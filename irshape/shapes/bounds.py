@@ -147,15 +147,22 @@ def moves_bounds(
 # --- Convert ------------------------------------------------------------------------------
 
 
+def _integral_up_to_16_bits(element_type: str | None) -> bool:
+    """``is_integral() && bitwidth() <= 16``: OpenVINO's is_integral is "not real", so boolean
+    (8 bits) counts."""
+    if element_type is None or element_type[0] == "f" or element_type in ("bf16", "nf4"):
+        return False
+    bits = element_types.BITS.get(element_type)
+    return bits is not None and bits <= 16
+
+
 def converted(tensor: Tensor, target: str | None) -> Bounds | None:
     """``convert::evaluate_bound``: each bound converted; past 16-bit integer types, an element
     at the input type's maximum becomes the output type's maximum."""
     if not bounded(tensor) or tensor.lower is None or tensor.upper is None:
         return None
     source = tensor.element_type
-    small = (source in element_types.INTEGRAL and (element_types.BITS.get(source or "") or 64) <= 16) or (
-        target in element_types.INTEGRAL and (element_types.BITS.get(target or "") or 64) <= 16
-    )
+    small = _integral_up_to_16_bits(source) or _integral_up_to_16_bits(target)
     in_max, out_max = type_max(source), type_max(target)
 
     def convert(bound: tuple[int, ...]) -> tuple[int, ...] | None:

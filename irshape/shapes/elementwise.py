@@ -194,6 +194,10 @@ def same_shape(call: OpCall) -> OpResult:
     return OpResult([Output(data.shape, data.element_type)])
 
 
+# the integer types Floor's and Ceiling's evaluate takes
+_ROUNDED = frozenset({"i8", "i16", "i32", "i64", "u8", "u16", "u32", "u64"})
+
+
 def unary(call: OpCall) -> OpResult:
     """A unary op: the data's shape and element type, the type checked against the op's."""
     data = call.inputs[DATA]
@@ -203,6 +207,8 @@ def unary(call: OpCall) -> OpResult:
     if tensor is not None and call.schema.op in ("Negative", "Abs"):  # Identity-16 does not fold
         negative = call.schema.op == "Negative"
         value = values.wrap([-v if negative else abs(v) for v in tensor.values], data.element_type)
+    if tensor is not None and call.schema.op in ("Floor", "Ceiling") and data.element_type in _ROUNDED:
+        value = tensor.values  # an integer is its own floor: OpenVINO folds it (no bounds, though)
     output = Output(data.shape, data.element_type, value=value)
     if call.schema.op == "Abs" and not findings:  # Negative has no bounds of its own
         found = bounds.absolute(data)

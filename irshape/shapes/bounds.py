@@ -387,3 +387,23 @@ def absolute(tensor: Tensor) -> Bounds | None:
         tuple(min(x, y) for x, y in zip(low, high, strict=True)),
         tuple(max(x, y) for x, y in zip(low, high, strict=True)),
     )
+
+
+# --- Equal: its own evaluate_lower / evaluate_upper (src/core/src/op/equal.cpp) --------------
+
+
+def equal(inputs: Sequence[Tensor], out: Sequence[int]) -> Bounds | None:
+    """``Equal::evaluate_lower``: true where both inputs are one known number; ``evaluate_upper``:
+    true where their bounds overlap (``ll <= ru && rl <= lu``); so two bounds that cannot meet
+    make an exact false, a Select's known condition."""
+    a, b = of(inputs[0]), of(inputs[1])
+    lengths = [t.shape.lengths for t in inputs]
+    if a is None or b is None or None in lengths:
+        return None
+    columns = [_broadcast(bound, lengths[i] or (), out) for i, pair in enumerate((a, b)) for bound in pair]
+    if any(c is None for c in columns):
+        return None
+    rows = list(zip(*(c or [] for c in columns), strict=True))
+    lower = tuple(int(ll == lu == rl == ru) for ll, lu, rl, ru in rows)
+    upper = tuple(int(ll <= ru and rl <= lu) for ll, lu, rl, ru in rows)
+    return lower, upper

@@ -421,9 +421,13 @@ _INTERVAL_OPS: dict[str, frozenset[str] | None] = {
 
 def _binary_bounds(call: OpCall, shape: PartialShape, out_type: str | None) -> bounds.Bounds | None:
     """The output's bounds from the inputs' bounds (numpy or none broadcasting)."""
-    if shape.lengths is None or _auto_broadcast(call)[0] == "pdpd" or out_type not in element_types.INTEGRAL:
-        return None
     op = call.schema.op
+    if shape.lengths is None or _auto_broadcast(call)[0] == "pdpd":
+        return None
+    if op == "Equal":
+        return bounds.equal(call.inputs[:2], shape.lengths)
+    if out_type not in element_types.INTEGRAL:
+        return None
     if op == "Divide":
         return bounds.divided(call.inputs[:2], shape.lengths, bool(call.attribute("m_pythondiv")), out_type)
     if op == "Mod":

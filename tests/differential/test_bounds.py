@@ -31,7 +31,7 @@ from .conftest import STATS
 from .ops_harness import OpCase, OpsBatchRunner, batches, buildable, params
 
 SEED = 20261125
-COUNT = 360
+COUNT = 1200
 
 
 def _dim(rng: random.Random) -> ov.Dimension:

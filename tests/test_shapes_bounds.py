@@ -179,3 +179,70 @@ def test_slice_by_bounded_stop() -> None:
     assert bounded_sliced_dim(Dim(10, 10), (0, 0), (3, 7), 1) == Dim(3, 7)
     # a stop of [-2..3] crosses zero: cut to 0 (lower) and -1 (upper): 0:0 takes 0, 0:-1 takes 9
     assert bounded_sliced_dim(Dim(10, 10), (0, 0), (-2, 3), 1) == Dim(0, 9)
+
+
+# --- the rules of the ops with bounds of their own (mod.cpp, abs.cpp, equal.cpp, ...) ----------
+
+
+def test_mod_bounds_follow_mod_interval() -> None:
+    # [3..7] % 4: 3 % 4 = 3 and 7 % 4 = 3, but the range spans 4 values: [0, 3]
+    # [2..2] % [3..5]: 2 % 3 = 2, 2 % 5 = 2; v2 = 2, half 1: m1 = 3 is not below: [2, 2]
+    # [9..9] % [2..5]: 9 % 2 = 1, 9 % 5 = 4 -> [1, 4]; one value, divisors 3 apart, half 4:
+    #   m1 = 2 < 4 -> lower 0; 4 < m2 = 5 < 9 -> upper 9 % (4 + 1) = 4
+    result = _call("Mod-1", [_bounded((3, 2, 9), (7, 2, 9)), _bounded((4, 3, 2), (4, 5, 5))])
+    (out,) = result.outputs
+    assert (out.lower, out.upper) == ((0, 2, 0), (3, 2, 4))
+
+
+def test_mod_by_a_divisor_with_a_zero_bound_or_an_unbounded_dividend_is_unknown() -> None:
+    result = _call("Mod-1", [_bounded((3, 3), (7, I64_MAX)), _bounded((0, 2), (4, 2))])
+    (out,) = result.outputs
+    assert (out.lower, out.upper) == ((0, 0), (I64_MAX, I64_MAX))
+
+
+def test_floor_mod_and_power_use_the_interval_evaluator() -> None:
+    # FloorMod [3..7] % 4: the pairings give 3 and 3 -> exactly 3 (OpenVINO: no range check)
+    (mod,) = _call("FloorMod-1", [_bounded((3, 2), (7, 9)), _exact(4, 3)]).outputs
+    assert (mod.lower, mod.upper) == ((3, 0), (3, 2))
+    (power,) = _call("Power-1", [_bounded((2,), (9,)), _exact(2)]).outputs
+    assert (power.lower, power.upper) == ((4,), (81,))
+
+
+def test_abs_bounds_are_the_lesser_and_greater_abs_of_the_bounds() -> None:
+    # [-3..4] -> |-3| = 3, |4| = 4: [3, 4] (OpenVINO does not widen to 0 across zero)
+    (out,) = _call("Abs-1", [_bounded((-3, -2), (4, -1))]).outputs
+    assert (out.lower, out.upper) == ((3, 1), (4, 2))
+
+
+def test_equal_bounds_are_known_where_the_bounds_cannot_meet() -> None:
+    # [2..9] == 1: cannot meet -> false exactly; [3..7] == 5: [false, true]; [4..4] == 4: true
+    (out,) = _call("Equal-1", [_bounded((2, 3, 4), (9, 7, 4)), _exact(1, 5, 4)]).outputs
+    assert (out.lower, out.upper) == ((0, 0, 1), (0, 1, 1))
+
+
+def test_reduce_max_and_min_reduce_each_bound() -> None:
+    axes = _exact(0)
+    data = _bounded((2, 3, 0), (9, 7, I64_MAX))
+    (high,) = _call("ReduceMax-1", [data, axes], keep_dims=True).outputs
+    assert (high.lower, high.upper) == ((3,), (I64_MAX,))
+    (low,) = _call("ReduceMin-1", [data, axes], keep_dims=True).outputs
+    assert (low.lower, low.upper) == ((0,), (7,))
+
+
+def test_convert_through_boolean_keeps_zero_and_one() -> None:
+    # boolean is integral and 8 bits wide: no maximum translation either way
+    to_bool = bounds.converted(_bounded((0, 2), (I64_MAX, 9)), "boolean")
+    assert to_bool == ((0, 1), (1, 1))
+    assert bounds.converted(_bounded((0, 1), (1, 1), "boolean"), "i32") == ((0, 1), (1, 1))
+
+
+def test_strided_slice_begin_from_bounds() -> None:
+    # begin [2..9] of 10 to 100: 10 - 9 = 1 up to 10 - 2 = 8 elements
+    data = Tensor(parse_partial_shape("10"), "f32")
+    result = _call(
+        "StridedSlice-1",
+        [data, _bounded((2,), (9,)), _exact(100), _exact(1)],
+        begin_mask=[0],
+        end_mask=[0],
+    )
+    assert str(result.shape) == "[1..8]"

@@ -110,11 +110,14 @@ def _with_values(call: OpCall, pick: int) -> OpCall:
     return OpCall(call.schema, inputs, call.attributes)
 
 
-def moves_bounds(*exact_ports: int) -> Callable[[Callable[[OpCall], OpResult]], Callable[[OpCall], OpResult]]:
+def moves_bounds(
+    *exact_ports: int, ready: Callable[[OpCall], bool] | None = None
+) -> Callable[[Callable[[OpCall], OpResult]], Callable[[OpCall], OpResult]]:
     """A shape function that also passes bounds on, as OpenVINO's ``default_lower_bound_evaluator``
     and ``default_upper_bound_evaluator`` do: the op evaluated on every input's lower bounds,
     then on the upper ones. The ``exact_ports`` (indices, axes, a pattern) must have their value
-    known (``has_and_set_bound``), else there are no bounds."""
+    known (``has_and_set_bound``), else there are no bounds; ``ready``, when given, is the op's
+    own test of its inputs (StridedSlice's masked begin and end) in place of that."""
 
     def decorate(function: Callable[[OpCall], OpResult]) -> Callable[[OpCall], OpResult]:
         @functools.wraps(function)
@@ -124,6 +127,8 @@ def moves_bounds(*exact_ports: int) -> Callable[[Callable[[OpCall], OpResult]], 
             if not any(t.lower is not None and t.value is None for t in inputs):
                 return result  # the usual case: no bounds in, none out
             if any(port < len(inputs) and inputs[port].value is None for port in exact_ports):
+                return result
+            if ready is not None and not ready(call):
                 return result
             if not result.outputs or any(o.value is not None for o in result.outputs):
                 return result
@@ -142,15 +147,22 @@ def moves_bounds(*exact_ports: int) -> Callable[[Callable[[OpCall], OpResult]], 
 # --- Convert ------------------------------------------------------------------------------
 
 
+def _integral_up_to_16_bits(element_type: str | None) -> bool:
+    """``is_integral() && bitwidth() <= 16``: OpenVINO's is_integral is "not real", so boolean
+    (8 bits) counts."""
+    if element_type is None or element_type[0] == "f" or element_type in ("bf16", "nf4"):
+        return False
+    bits = element_types.BITS.get(element_type)
+    return bits is not None and bits <= 16
+
+
 def converted(tensor: Tensor, target: str | None) -> Bounds | None:
     """``convert::evaluate_bound``: each bound converted; past 16-bit integer types, an element
     at the input type's maximum becomes the output type's maximum."""
     if not bounded(tensor) or tensor.lower is None or tensor.upper is None:
         return None
     source = tensor.element_type
-    small = (source in element_types.INTEGRAL and (element_types.BITS.get(source or "") or 64) <= 16) or (
-        target in element_types.INTEGRAL and (element_types.BITS.get(target or "") or 64) <= 16
-    )
+    small = _integral_up_to_16_bits(source) or _integral_up_to_16_bits(target)
     in_max, out_max = type_max(source), type_max(target)
 
     def convert(bound: tuple[int, ...]) -> tuple[int, ...] | None:
@@ -193,9 +205,10 @@ def interval(
             x_col, y_col = _broadcast(x, lengths[0] or (), out), _broadcast(y, lengths[1] or (), out)
             if x_col is None or y_col is None:
                 return None
-            result = values.wrap([function(p, q) for p, q in zip(x_col, y_col, strict=True)], out_type)  # type: ignore[misc]
+            raw = [function(p, q) for p, q in zip(x_col, y_col, strict=True)]
+            result = None if None in raw else values.wrap(raw, out_type)  # type: ignore[arg-type]
             if result is None:
-                return None
+                return None  # a pairing OpenVINO cannot evaluate (a zero divisor)
             columns.append(result)
     lower = [min(c) for c in zip(*columns, strict=True)]
     upper = [max(c) for c in zip(*columns, strict=True)]
@@ -285,3 +298,112 @@ def product_bounds(
     if maximum in upper and 0 not in upper:
         high = (maximum, *high[1:])  # OpenVINO writes one maximum over the first element
     return low, high
+
+
+# --- Mod: its own evaluate_lower / evaluate_upper (src/core/src/op/mod.cpp) ------------------
+
+
+def _c_mod(x: int, y: int) -> int:
+    """C++'s ``x % y``: the dividend's sign."""
+    remainder = abs(x) % abs(y)
+    return -remainder if x < 0 else remainder
+
+
+def _c_half(x: int) -> int:
+    """C++'s ``x / 2``: toward zero."""
+    return -(-x // 2) if x < 0 else x // 2
+
+
+def _mod_interval_value(v1: int, v2: int, m: int) -> tuple[int, int]:
+    """``reference::func::mod_interval_value``: ``[v1, v2] % m``."""
+    low, high = _c_mod(v1, m), _c_mod(v2, m)
+    if high < low or (v2 - v1 != 0 and v2 - v1 >= m):
+        return 0, m - 1
+    return low, high
+
+
+def _mod_interval(v1: int, v2: int, m1: int, m2: int) -> tuple[int, int]:
+    """``reference::func::mod_interval``: ``[v1, v2] % [m1, m2]``, as OpenVINO estimates it."""
+    low, high = _mod_interval_value(v1, v2, m1)
+    if v2 == 0 or m1 == m2:
+        return low, high
+    low2, high2 = _mod_interval_value(v1, v2, m2)
+    low, high = min(low, low2), max(high, high2)
+    if v2 - v1 == 0 and m2 - m1 != 1:
+        half = _c_half(v2)
+        if m1 < half or m1 < v2 < m2:
+            low = 0
+            high = _c_mod(v2, half + 1) if half < m2 < v2 else m2 - 1
+    return low, high
+
+
+# the element types mod::EvaluateBound is instantiated for
+_MOD_TYPES = frozenset({"i8", "i16", "i32", "i64", "u8", "u16", "u32", "u64"})
+
+
+def modulo(inputs: Sequence[Tensor], out: Sequence[int], out_type: str | None) -> Bounds | None:
+    """``mod::evaluate_bound``: where the divisor's lower or upper bound is 0, its lower bound
+    the type's maximum or the dividend's upper bound the maximum, [0, max]; elsewhere
+    ``mod_interval`` of the four bounds."""
+    a, b = of(inputs[0]), of(inputs[1])
+    lengths = [t.shape.lengths for t in inputs]
+    maximum = type_max(out_type)
+    if a is None or b is None or None in lengths or maximum is None or out_type not in _MOD_TYPES:
+        return None
+    columns = [_broadcast(bound, lengths[i] or (), out) for i, pair in enumerate((a, b)) for bound in pair]
+    if any(c is None for c in columns):
+        return None
+    lower, upper = [], []
+    for v_lb, v_ub, m_lb, m_ub in zip(*(c or [] for c in columns), strict=True):
+        if m_lb == 0 or m_ub == 0 or m_lb == maximum or v_ub == maximum:
+            lower.append(0)
+            upper.append(maximum)
+        else:
+            low, high = _mod_interval(v_lb, v_ub, m_lb, m_ub)
+            lower.append(low)
+            upper.append(high)
+    low_w, up_w = values.wrap(lower, out_type), values.wrap(upper, out_type)
+    return None if low_w is None or up_w is None else (low_w, up_w)
+
+
+# --- Abs: its own evaluate_lower / evaluate_upper (src/core/src/op/abs.cpp) ------------------
+
+# the integer types Abs::has_evaluate and its evaluate take
+_ABS_TYPES = frozenset({"i32", "i64", "u32", "u64"})
+
+
+def absolute(tensor: Tensor) -> Bounds | None:
+    """``abs::evaluate_bound``: Abs of each bound, the lesser of the two the lower bound and the
+    greater the upper (an interval across zero keeps its far end only)."""
+    if not bounded(tensor) or tensor.lower is None or tensor.upper is None:
+        return None
+    if tensor.element_type not in _ABS_TYPES:
+        return None
+    low = values.wrap([abs(v) for v in tensor.lower], tensor.element_type)
+    high = values.wrap([abs(v) for v in tensor.upper], tensor.element_type)
+    if low is None or high is None:
+        return None
+    return (
+        tuple(min(x, y) for x, y in zip(low, high, strict=True)),
+        tuple(max(x, y) for x, y in zip(low, high, strict=True)),
+    )
+
+
+# --- Equal: its own evaluate_lower / evaluate_upper (src/core/src/op/equal.cpp) --------------
+
+
+def equal(inputs: Sequence[Tensor], out: Sequence[int]) -> Bounds | None:
+    """``Equal::evaluate_lower``: true where both inputs are one known number; ``evaluate_upper``:
+    true where their bounds overlap (``ll <= ru && rl <= lu``); so two bounds that cannot meet
+    make an exact false, a Select's known condition."""
+    a, b = of(inputs[0]), of(inputs[1])
+    lengths = [t.shape.lengths for t in inputs]
+    if a is None or b is None or None in lengths:
+        return None
+    columns = [_broadcast(bound, lengths[i] or (), out) for i, pair in enumerate((a, b)) for bound in pair]
+    if any(c is None for c in columns):
+        return None
+    rows = list(zip(*(c or [] for c in columns), strict=True))
+    lower = tuple(int(ll == lu == rl == ru) for ll, lu, rl, ru in rows)
+    upper = tuple(int(ll <= ru and rl <= lu) for ll, lu, rl, ru in rows)
+    return lower, upper

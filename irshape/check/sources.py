@@ -174,7 +174,8 @@ class _ConstData(Record):  # made once a Const
 # and its output port: what it found is kept and shared by the Consts that repeat them with an
 # offset and size that read and fit. A Const whose value is read gets its own tensor, its value
 # read at its own offset. Bounded like the convolution memo.
-_CLEAN_CONSTS: dict[tuple[object, ...], tuple[Tensor, int, bool]] = {}  # -> (tensor, bytes needed, value read)
+# -> (the tensor, the bytes it needs, whether its value is read)
+_CLEAN_CONSTS: dict[tuple[object, ...], tuple[Tensor, int, bool]] = {}
 _CLEAN_CONSTS_MAX = 4096
 _CONST_KEY_TEXT_MAX = 512
 

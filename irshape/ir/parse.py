@@ -520,7 +520,12 @@ class Reader:
             dim_lines = tuple(n + offset for n in lines)
         precision = get("precision")
         return Port(
-            _intern(get("id", "")), index, line, dims, dim_lines, None if precision is None else _intern(precision)
+            _intern(get("id", "")),
+            index,
+            line,
+            dims,
+            dim_lines,
+            None if precision is None else _intern(precision),
         )
 
     def _dims(

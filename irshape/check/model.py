@@ -115,6 +115,10 @@ class _Origin(Record):
         ]
 
 
+# An inference's output shapes and element types, and the tensors that flow on from it.
+_Flowing = tuple[tuple[PartialShape, ...], tuple[str | None, ...], list[Tensor]]
+
+
 class _Tensor(Record):
     """One output of a visited layer: OpenVINO's tensor, and the origin of wrong declared dims.
 
@@ -156,7 +160,7 @@ class _Walker:
         self.origins: list[_Origin] = []
         self.tensors: dict[int, list[_Tensor]] = {}  # by id(layer)
         self.ops: dict[tuple[str | None, str | None], tuple[str, OpSchema | None]] = {}  # by type, version
-        self.flowing: dict[int, tuple[OpResult, Any]] = {}  # by id(inference): see _flowing
+        self.flowing: dict[int, tuple[OpResult, _Flowing]] = {}  # by id(inference): see _flowing
 
     # -- the run ------------------------------------------------------------------------------
 
@@ -470,9 +474,7 @@ class _Walker:
             self._drop_inherited(schema, layer, inputs, where, local)
         return flowing
 
-    def _flowing(
-        self, inference: OpResult
-    ) -> tuple[tuple[PartialShape, ...], tuple[str | None, ...], list[Tensor]]:
+    def _flowing(self, inference: OpResult) -> _Flowing:
         """The inferred shapes, element types and the tensors that flow on (never modified), made
         once an inference: the memo gives the layers that repeat a check the same one."""
         kept = self.flowing.get(id(inference))

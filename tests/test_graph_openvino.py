@@ -301,3 +301,20 @@ def test_several_independent_faults_are_all_reported(saved: dict[str, Path], tmp
     report = irshape.check_file(xml)
     assert {"IRS301", "IRS405", "IRS419", "IRS407"} <= {d.code for d in report.errors}
     assert not openvino_accepts(xml)
+
+
+def test_a_git_lfs_pointer_for_the_bin_is_read_as_openvino_reads_it(tmp_path: Path) -> None:
+    """OpenVINO takes the pointer's text for the weights: a Const past its end fails the file,
+    which irshape's IRS009 says (it checks no Const against a pointer)."""
+    data = ops.parameter([1, 64], np.float32)
+    model = ov.Model([ops.add(data, ops.constant(np.ones((1, 64), np.float32)))], [data])
+    xml = tmp_path / "net.xml"
+    ov.save_model(model, xml, compress_to_fp16=False)
+    xml.with_suffix(".bin").write_bytes(
+        b"version https://git-lfs.github.com/spec/v1\noid sha256:" + b"0" * 64 + b"\nsize 256\n"
+    )
+    with pytest.raises(RuntimeError, match="Incorrect weights in bin file!"):
+        ov.Core().read_model(xml)
+    (finding,) = [d for d in irshape.check_file(xml).diagnostics if d.code == "IRS009"]
+    assert "Git LFS pointer" in finding.message
+    assert "the first Const past its end fails with 'Incorrect weights in bin file!'" in finding.message

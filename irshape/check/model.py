@@ -231,6 +231,11 @@ class _Walker:
         consequence = "; Const sizes and values are not checked"
         if empty:
             consequence = "; OpenVINO fails to load it ('Incorrect weights in bin file!')"
+        elif self.weights.lfs_pointer:  # by experiment: OpenVINO reads the pointer as the .bin
+            consequence += (
+                " (OpenVINO reads the pointer's text as the weights: Consts get its bytes, and the "
+                "first Const past its end fails with 'Incorrect weights in bin file!')"
+            )
         elif self.weights.path is not None:
             consequence += (
                 " (OpenVINO fails without it: 'Empty weights data in bin file or bin file cannot be found!')"

@@ -392,7 +392,7 @@ def _parse_int(spec: AttributeSpec, text: str, where: Location, report: Report) 
                 where,
                 attribute=spec.name,
                 value=text,
-                op="the op",
+                op=where.layer_type or "the op",
                 problem=f"is below its least value {spec.min}",
                 ov_message=f"{spec.name} must be at least {spec.min}",
             )

@@ -13,6 +13,7 @@ from __future__ import annotations
 from irshape import rules
 from irshape.dims import DYNAMIC, Dim, PartialShape, static_shape
 from irshape.ir import element_types
+from irshape.ir.values import ListSyntaxError, parse_int_list
 from irshape.ops.interface import AT_DATA, Finding, OpCall, OpResult, Output, Tensor
 from irshape.ops.schema import OpSchema, ParsedAttributes, spatial_list
 from irshape.shapes.findings import incompatible, rank_finding
@@ -66,7 +67,7 @@ def _convolve(call: OpCall, backprop: bool, binary: bool = False) -> OpResult:
     if len(call.inputs) > OUTPUT_SHAPE:
         output_spatial = _output_spatial(call.inputs[OUTPUT_SHAPE], findings)
 
-    lengths = [len(parsed.int_list(name)) for name in _LISTS]
+    lengths = [len(parsed.int_list(name) or _negative_values(parsed, name)) for name in _LISTS]
     n = num_spatial(data.shape, kernel.shape, schema.kernel_non_spatial, lengths, output_spatial)
     if n is None:
         why = " (data and kernel ranks unknown, no list attributes)"
@@ -207,7 +208,10 @@ def _conv_attributes(schema: OpSchema, parsed: ParsedAttributes, n: int) -> Conv
     specs = schema.attributes
 
     def values(name: str) -> tuple[int, ...]:
-        return spatial_list(parsed, specs[name], n) if name in specs else (0,) * n
+        if name not in specs:
+            return (0,) * n
+        negative = _negative_values(parsed, name)
+        return negative if len(negative) == n else spatial_list(parsed, specs[name], n)
 
     return ConvAttributes(
         strides=values("strides"),
@@ -217,6 +221,20 @@ def _conv_attributes(schema: OpSchema, parsed: ParsedAttributes, n: int) -> Conv
         auto_pad=parsed.enum("auto_pad", str(specs["auto_pad"].default)),
         output_padding=values("output_padding"),
     )
+
+
+def _negative_values(parsed: ParsedAttributes, name: str) -> tuple[int, ...]:
+    """Strides or dilations with a negative value (IRS109, so not among the parsed values):
+    OpenVINO reads them all the same, as uint64, and computes with them (rules in
+    docs/openvino-ir-reading.md §9). Empty when the text has no such reading (or a zero,
+    which OpenVINO rejects)."""
+    if name not in parsed.broken or name not in ("strides", "dilations"):
+        return ()
+    try:
+        values = parse_int_list(parsed.texts[name]).values
+    except ListSyntaxError:
+        return ()
+    return values if 0 not in values and any(v < 0 for v in values) else ()
 
 
 def _ignored_pads(attrs: ConvAttributes, parsed: ParsedAttributes) -> list[Finding]:

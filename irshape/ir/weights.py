@@ -24,6 +24,23 @@ _INTEGER_FORMATS = {
     "u64": "Q",
 }
 _REAL_FORMATS = {"f16": "e", "f32": "f", "f64": "d"}
+# 4-bit types OpenVINO's shape inference reads as whole signed bytes, one per element (its
+# get_input_const_data_as takes the storage type, int8, for ``count`` elements): a u4 Const
+# [2, 3] (the byte 0x32) reads as [50, next byte] (docs/openvino-ir-reading.md §6).
+_BYTE_READ = frozenset({"i4", "u4", "nf4"})
+# Types whose Const OpenVINO cannot evaluate at all, with what it says.
+NOT_EVALUABLE = {
+    "dynamic": "Tensor was not initialized.",
+    "u1": "Element not supported",
+    "u2": "Element not supported",
+    "u3": "Element not supported",
+    "u6": "Element not supported",
+}
+
+
+def not_evaluable_reason(element_type: str) -> str:
+    """Why a Const of one of the :data:`NOT_EVALUABLE` types has no value."""
+    return f"OpenVINO cannot evaluate a Const of element type {element_type} ('{NOT_EVALUABLE[element_type]}')"
 
 
 # A Git LFS pointer file: what a clone without `git lfs pull` (a CI checkout without LFS) holds
@@ -117,7 +134,13 @@ class Weights:
         return self._map
 
     def read_integers(self, element_type: str, count: int, offset: int, size: int) -> tuple[int, ...]:
-        """``count`` little-endian integers of ``element_type`` at ``offset``."""
+        """``count`` little-endian integers of ``element_type`` at ``offset``, as OpenVINO's
+        shape inference reads them (i4, u4, nf4: ``count`` signed bytes, read on past the
+        Const's own bytes as OpenVINO does, up to the end of the file)."""
+        if element_type in NOT_EVALUABLE:
+            raise WeightsError(not_evaluable_reason(element_type))
+        if element_type in _BYTE_READ:
+            return self._unpack("b", count, offset, max(size, count))
         fmt = _INTEGER_FORMATS.get(element_type)
         if fmt is None:
             raise WeightsError(f"element type {element_type} is not read as an integer list")

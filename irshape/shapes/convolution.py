@@ -14,6 +14,7 @@ from irshape import rules
 from irshape.dims import DYNAMIC, Dim, PartialShape, static_shape
 from irshape.ir import element_types
 from irshape.ir.values import ListSyntaxError, parse_int_list
+from irshape.ir.weights import NOT_EVALUABLE, not_evaluable_reason
 from irshape.ops.interface import AT_DATA, Finding, OpCall, OpResult, Output, Tensor
 from irshape.ops.schema import OpSchema, ParsedAttributes, spatial_list
 from irshape.shapes.findings import incompatible, rank_finding
@@ -136,10 +137,15 @@ def _output_spatial(info: Tensor, findings: list[Finding]) -> PartialShape:
         )
         return PartialShape(None)
     if info.value is not None:
-        if any(v < 0 for v in info.value):
-            findings.append(Finding(rules.OUTPUT_SHAPE_NEGATIVE, {"value": list(info.value)}, OUTPUT_SHAPE))
-            return PartialShape.dynamic(len(info.value))
-        return static_shape(info.value)
+        return _output_shape_value(info, info.value, findings)
+    if info.element_type in NOT_EVALUABLE and info.value_unknown == not_evaluable_reason(info.element_type):
+        findings.append(
+            _output_shape_problem(
+                f"is a Const of element type {info.element_type}, which OpenVINO cannot evaluate",
+                NOT_EVALUABLE[info.element_type],
+            )
+        )
+        return PartialShape(None)
     if not info.value_reported:
         reason = info.value_unknown or "not a Const"
         if info.reals is not None:
@@ -157,6 +163,23 @@ def _output_spatial(info: Tensor, findings: list[Finding]) -> PartialShape:
             return PartialShape(None)
         return PartialShape.dynamic(length)
     return PartialShape(None)
+
+
+def _output_shape_value(info: Tensor, value: tuple[int, ...], findings: list[Finding]) -> PartialShape:
+    """The output_shape Const's value as OpenVINO takes it (docs/openvino-ir-reading.md §6):
+    it checks the values as the type defines them for negatives (an i4 Const's signed nibbles;
+    u4 and nf4 have none), then reads a 4-bit Const's bytes (``value``) as the dims, each a Dimension (-1 is ``?``)."""
+    checked = {"i4": _nibbles(value, len(value)), "u4": [], "nf4": []}.get(info.element_type or "", value)
+    if any(v < 0 for v in checked):
+        findings.append(Finding(rules.OUTPUT_SHAPE_NEGATIVE, {"value": list(checked)}, OUTPUT_SHAPE))
+        return PartialShape.dynamic(len(value))
+    return PartialShape(Dim.of(v) for v in value)
+
+
+def _nibbles(data: tuple[int, ...], count: int) -> list[int]:
+    """The first ``count`` signed 4-bit values packed in ``data`` (bytes), low nibble first."""
+    nibbles = [(data[i // 2] & 0xFF) >> (4 * (i % 2)) & 0xF for i in range(count)]
+    return [n - 16 if n >= 8 else n for n in nibbles]
 
 
 def _ranks_usable(

@@ -195,6 +195,7 @@ def const_tensor(layer: Layer, path: str, weights: Weights, report: Report) -> T
         and info.value is None
         and info.reals is None
         and info.value_unknown is None
+        and info.element_type != "string"  # (its bytes are checked, Const by Const)
     ):
         if len(_CLEAN_CONSTS) >= _CLEAN_CONSTS_MAX:
             _CLEAN_CONSTS.clear()
@@ -238,6 +239,7 @@ def _const_tensor(layer: Layer, where: Location, weights: Weights, report: Repor
     )
     _check_const_size(const, at, errors_before)
     _check_const_bounds(const, weights, at, errors_before)
+    _check_string_bytes(const, weights, at, errors_before)
     if const.shape is None:
         return _fallback(layer)
     info = Tensor(port_static_shape(const.shape), const.element_type)
@@ -369,6 +371,17 @@ def _check_const_bounds(const: _ConstData, weights: Weights, where: Location, re
             where, offset=const.offset, end=end, bin=weights.path.name, bin_size=weights.size
         )
     )
+
+
+def _check_string_bytes(const: _ConstData, weights: Weights, where: Location, report: Report) -> None:
+    """IRS418: a string Const's bytes hold a packed string tensor of its shape's count."""
+    if const.element_type != "string" or None in (const.shape, const.offset, const.size):
+        return
+    assert const.shape is not None and const.offset is not None and const.size is not None
+    found = weights.packed_string_problem(const.offset, const.size, element_count(const.shape))
+    if found is not None:
+        problem, ov_message = found
+        report(rules.CONST_ATTRIBUTE(where, attribute="bytes", problem=problem, ov_message=ov_message))
 
 
 def _beyond_bin(offset: int, size: int, weights: Weights) -> bool:

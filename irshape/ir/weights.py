@@ -35,6 +35,7 @@ NOT_EVALUABLE = {
     "u2": "Element not supported",
     "u3": "Element not supported",
     "u6": "Element not supported",
+    "string": "Constant does not support casting elements of type 'string' into std::vector of type 'i64'",
 }
 
 
@@ -162,6 +163,39 @@ class Weights:
                 f"or beyond the Const's size {size}"
             )
         return struct.unpack_from(f"<{count}{fmt}", data, offset)
+
+    def packed_string_problem(self, offset: int, size: int, count: int) -> tuple[str, str] | None:
+        """What is wrong with the packed string tensor of a ``string`` Const of ``count``
+        elements at ``offset`` (``size`` bytes), as (problem, OpenVINO's message); None when it
+        is sound or its bytes cannot be read (a missing .bin, bounds: reported elsewhere).
+
+        The format: an int32 count, then count + 1 int32 offsets into the characters that
+        follow (one int32 when the count is 0). OpenVINO's ``unpack_string_tensor`` checks the
+        header against ``size``; a count other than the shape's, or an offset out of order,
+        makes it read memory it should not (a crash or a message that varies from run to
+        run, docs/openvino-ir-reading.md §10), so each is a fault of the file.
+        """
+        data = self._map if self.unavailable_reason() is None else None
+        if data is None or offset + size > len(data):
+            return None
+        header = "Incorrect packed string tensor format: header exceeds provided buffer size"
+        if size < 4:
+            return f"has {size} bytes, fewer than the 4 of the string count", header
+        (strings,) = struct.unpack_from("<i", data, offset)
+        if strings < 0:
+            return f"says it holds {strings} strings", "Incorrect packed string tensor format: negative number of strings"
+        header_size = 4 * (strings + (1 if strings == 0 else 2))
+        if header_size > size:
+            return f"says it holds {strings} strings, whose header needs {header_size} bytes", header
+        if strings != count:
+            return f"holds {strings} strings where the shape has {count} elements", "(a crash, or garbage)"
+        ends = struct.unpack_from(f"<{strings + 1}i", data, offset + 4) if strings else (0,)
+        region = size - header_size
+        for begin, end in zip(ends, ends[1:], strict=False):
+            if not 0 <= begin <= end <= region:
+                what = f"has a string at bytes {begin}..{end} of its {region} bytes of characters"
+                return what, "Incorrect packed string tensor format: string offset exceeds buffer bounds"
+        return None
 
     def close(self) -> None:
         if self._map is not None:

@@ -11,8 +11,11 @@ from irshape import rules
 from irshape.check.graph import declared_tensor, fits, port_static_shape, port_text
 from irshape.diagnostics import Diagnostic, Location, Severity
 from irshape.dims import (
+    INF,
+    Dim,
     DimSyntaxError,
     PartialShape,
+    int64,
     literal_reading,
     parse_dim,
     parse_partial_shape,
@@ -20,7 +23,7 @@ from irshape.dims import (
 from irshape.ir import element_types
 from irshape.ir.model import Layer
 from irshape.ir.values import C_SPACE, ListSyntaxError, parse_int_list, parse_uint
-from irshape.ir.weights import Weights, WeightsError, bytes_needed, element_count
+from irshape.ir.weights import SIZE_T, Weights, WeightsError, bytes_needed, element_count
 from irshape.ops.interface import Tensor
 from irshape.record import Record
 
@@ -196,10 +199,11 @@ def const_tensor(layer: Layer, path: str, weights: Weights, report: Report) -> T
         and info.reals is None
         and info.value_unknown is None
         and info.element_type != "string"  # (its bytes are checked, Const by Const)
+        and info.shape.lengths is not None
     ):
         if len(_CLEAN_CONSTS) >= _CLEAN_CONSTS_MAX:
             _CLEAN_CONSTS.clear()
-        assert info.element_type is not None and info.shape.lengths is not None  # checked clean
+        assert info.element_type is not None  # checked clean
         needed = bytes_needed(info.element_type, element_count(info.shape.lengths))
         _CLEAN_CONSTS[key] = (info, needed or 0)
     return info
@@ -242,7 +246,7 @@ def _const_tensor(layer: Layer, where: Location, weights: Weights, report: Repor
     _check_string_bytes(const, weights, at, errors_before)
     if const.shape is None:
         return _fallback(layer)
-    info = Tensor(port_static_shape(const.shape), const.element_type)
+    info = Tensor(_const_partial_shape(const.shape), const.element_type)
     compare_shape_attribute(layer, layer.data.get("shape", ""), info.shape, at, report)
     compare_precision(layer, const.element_type, at, report)
     _read_value(const, weights, info)
@@ -305,17 +309,16 @@ def _const_shape(layer: Layer, where: Location, report: Report) -> tuple[int, ..
     except ListSyntaxError as exc:
         report(rules.SHAPE_SYNTAX(where, layer_type="Const", attribute="shape", text=text, reason=str(exc)))
         return None
-    if any(v < 0 for v in values):
-        report(
-            rules.CONST_ATTRIBUTE(
-                where,
-                attribute="shape",
-                problem=f"{text!r} has a negative dim, which OpenVINO reads as 2^64-1",
-                ov_message="Attribute and shape size are inconsistent for Const op!",
-            )
-        )
-        return None
-    return values
+    # size_t dims: a negative one is 2^64 - n, and the byte count wraps (IRS419 checks it)
+    return tuple(v % SIZE_T for v in values)
+
+
+def _const_partial_shape(dims: tuple[int, ...]) -> PartialShape:
+    """The Const's size_t dims as OpenVINO's Dimensions (int64): 2^64 - 1 is ``?``, 2^63 - 1
+    an empty dim (also printed ``?``), other values past 2^63 are 0."""
+    if all(d < INF for d in dims):
+        return port_static_shape(dims)
+    return PartialShape(Dim.of(int64(d)) for d in dims)
 
 
 def _const_uint(layer: Layer, attribute: str, where: Location, report: Report) -> int | None:

@@ -6,6 +6,7 @@ read whole, so a multi-gigabyte weights file costs nothing to check.
 
 from __future__ import annotations
 
+import itertools
 import mmap
 import struct
 from pathlib import Path
@@ -41,7 +42,8 @@ NOT_EVALUABLE = {
 
 def not_evaluable_reason(element_type: str) -> str:
     """Why a Const of one of the :data:`NOT_EVALUABLE` types has no value."""
-    return f"OpenVINO cannot evaluate a Const of element type {element_type} ('{NOT_EVALUABLE[element_type]}')"
+    message = NOT_EVALUABLE[element_type]
+    return f"OpenVINO cannot evaluate a Const of element type {element_type} ('{message}')"
 
 
 # A Git LFS pointer file: what a clone without `git lfs pull` (a CI checkout without LFS) holds
@@ -50,15 +52,19 @@ LFS_POINTER_PREFIX = b"version https://git-lfs.github.com/spec/"
 LFS_POINTER_MAX = 1024  # the spec: pointer files are below 1024 bytes
 
 
+SIZE_T = 2**64
+
+
 class WeightsError(ValueError):
     """The value cannot be read; the message says why, for an info finding."""
 
 
 def element_count(shape: tuple[int, ...]) -> int:
-    """``ov::shape_size``: the product of the dims (1 for a scalar)."""
+    """``ov::shape_size``: the product of the dims (1 for a scalar), in size_t: modulo 2^64
+    (OpenVINO reads a Const's dims as int64 and casts them to size_t, docs/openvino-ir-reading.md §1)."""
     count = 1
     for dim in shape:
-        count *= dim
+        count = count * dim % SIZE_T
     return count
 
 
@@ -73,7 +79,7 @@ def bytes_needed(element_type: str, count: int) -> int | None:
     bits = BITS.get(element_type)
     if bits is None:
         return None
-    return (count * bits + 7) // 8
+    return (count * bits + 7) % SIZE_T >> 3  # size_t: the sum wraps before the shift
 
 
 class Weights:
@@ -183,7 +189,8 @@ class Weights:
             return f"has {size} bytes, fewer than the 4 of the string count", header
         (strings,) = struct.unpack_from("<i", data, offset)
         if strings < 0:
-            return f"says it holds {strings} strings", "Incorrect packed string tensor format: negative number of strings"
+            negative = "Incorrect packed string tensor format: negative number of strings"
+            return f"says it holds {strings} strings", negative
         header_size = 4 * (strings + (1 if strings == 0 else 2))
         if header_size > size:
             return f"says it holds {strings} strings, whose header needs {header_size} bytes", header
@@ -191,7 +198,7 @@ class Weights:
             return f"holds {strings} strings where the shape has {count} elements", "(a crash, or garbage)"
         ends = struct.unpack_from(f"<{strings + 1}i", data, offset + 4) if strings else (0,)
         region = size - header_size
-        for begin, end in zip(ends, ends[1:], strict=False):
+        for begin, end in itertools.pairwise(ends):
             if not 0 <= begin <= end <= region:
                 what = f"has a string at bytes {begin}..{end} of its {region} bytes of characters"
                 return what, "Incorrect packed string tensor format: string offset exceeds buffer bounds"

@@ -11,7 +11,7 @@ output_shape length) stops only the inference.
 from __future__ import annotations
 
 from irshape import rules
-from irshape.dims import DYNAMIC, Dim, PartialShape, static_shape
+from irshape.dims import DYNAMIC, Dim, PartialShape
 from irshape.ir import element_types
 from irshape.ir.values import ListSyntaxError, parse_int_list
 from irshape.ir.weights import NOT_EVALUABLE, not_evaluable_reason
@@ -168,7 +168,8 @@ def _output_spatial(info: Tensor, findings: list[Finding]) -> PartialShape:
 def _output_shape_value(info: Tensor, value: tuple[int, ...], findings: list[Finding]) -> PartialShape:
     """The output_shape Const's value as OpenVINO takes it (docs/openvino-ir-reading.md §6):
     it checks the values as the type defines them for negatives (an i4 Const's signed nibbles;
-    u4 and nf4 have none), then reads a 4-bit Const's bytes (``value``) as the dims, each a Dimension (-1 is ``?``)."""
+    u4 and nf4 have none), then reads a 4-bit Const's bytes (``value``) as the dims, each a
+    Dimension (-1 is ``?``)."""
     checked = {"i4": _nibbles(value, len(value)), "u4": [], "nf4": []}.get(info.element_type or "", value)
     if any(v < 0 for v in checked):
         findings.append(Finding(rules.OUTPUT_SHAPE_NEGATIVE, {"value": list(checked)}, OUTPUT_SHAPE))

@@ -241,6 +241,21 @@ def check_edges(graph: Graph, report: Report) -> None:
 _EDGE_IDS = attrgetter("from_layer", "from_port", "to_layer", "to_port")
 
 
+def check_parameter_inputs(graph: Graph, report: Report) -> None:
+    """IRS201 for a Parameter an edge feeds: OpenVINO builds every Parameter first, whatever
+    reaches it, and fails on its input ('Attempt to access node 1 that not in graph.',
+    docs/openvino-ir-reading.md §11)."""
+    if "Parameter" not in graph.types:
+        return
+    fed: dict[str, int] = defaultdict(int)
+    for _, consumer in graph.links:
+        fed[consumer] += 1
+    for key, count in fed.items():
+        layer = graph.layers.get(key)
+        if layer is not None and layer.type == "Parameter":
+            report(rules.INPUT_COUNT(graph.where(layer), op="Parameter", expected_count="0", count=count))
+
+
 def _check_edge(graph: Graph, edge: Edge, report: Report) -> bool:
     """Report what is wrong with the edge's ids, layers and ports; True if nothing is."""
     where = _edge_where(graph, edge)
@@ -362,11 +377,15 @@ def _unconnected_consequence(
 
 
 def v10_dropped_inputs(graph: Graph, layer: Layer, schema: OpSchema) -> int:
-    """How many trailing optional inputs IR v10 silently drops from a known op (IRS409)."""
+    """How many trailing inputs IR v10 silently drops from a known op: unconnected optional
+    ones (IRS409), and connected ones past the most the op takes (a Relu or a ShapeOf with two
+    inputs reads in v10 as the op of its first; v11 fails, 'node index is out of range':
+    docs/openvino-ir-reading.md §11)."""
     if graph.document.version != 10:
         return 0
     fed = _fed_inputs(graph, layer)
-    dropped = 0
+    dropped = max(0, len(fed) - schema.input_counts[1])
+    del fed[len(fed) - dropped :]
     while fed and not fed[-1] and len(fed) > schema.input_counts[0]:
         fed.pop()
         dropped += 1

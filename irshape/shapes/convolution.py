@@ -11,6 +11,7 @@ output_shape length) stops only the inference.
 from __future__ import annotations
 
 from irshape import rules
+from irshape.diagnostics import Severity
 from irshape.dims import DYNAMIC, Dim, PartialShape
 from irshape.ir import element_types
 from irshape.ir.values import ListSyntaxError, parse_int_list
@@ -87,6 +88,9 @@ def _convolve(call: OpCall, backprop: bool, binary: bool = False) -> OpResult:
     if data.shape.rank is None or data.shape.rank in (3, 4, 5):  # else n means nothing
         findings += spatial_length_findings(schema, parsed, n, _LENGTH_MESSAGES)
     if not usable:
+        if _accepted_rank_1(parsed, data.shape, backprop):
+            element_type = element_types.merge(data.element_type, kernel.element_type)
+            return OpResult([Output(PartialShape(None), element_type)], findings)
         return OpResult([], findings)
     attrs = _conv_attributes(schema, parsed, n)
     findings += _ignored_pads(attrs, parsed)
@@ -196,6 +200,8 @@ def _ranks_usable(
     if data.rank is not None and data.rank not in (3, 4, 5):
         consequence = _data_rank_consequence(parsed, data.rank, backprop)
         args = {"rank": data.rank, "shape": data, "op": schema.name, "consequence": consequence}
+        if _accepted_rank_1(parsed, data, backprop):
+            args["severity"] = Severity.WARNING  # OpenVINO reads it: no rejection
         findings.append(Finding(rules.DATA_RANK, args, DATA))
         return False  # the kernel rank has nothing valid to be compared with
     expected_rank = n + schema.kernel_non_spatial
@@ -216,11 +222,17 @@ def _ranks_usable(
     return True
 
 
+def _accepted_rank_1(parsed: ParsedAttributes, data: PartialShape, backprop: bool) -> bool:
+    """A forward convolution of rank-1 data and no list attributes: OpenVINO reads it and gives
+    the output a dynamic rank (rules §3; conv2d.v11 with x of shape [3] and no <data>)."""
+    return data.rank == 1 and not backprop and not any(parsed.texts.get(name) for name in _LISTS)
+
+
 def _data_rank_consequence(parsed: ParsedAttributes, rank: int, backprop: bool) -> str:
     """What OpenVINO does with a data rank outside 3..5 (rules §3: ranks 0 and 1 are quirks)."""
     if rank == 0 or (rank == 1 and backprop):
         return "; OpenVINO fails with an internal error while reading the model"
-    if rank == 1 and not any(parsed.texts.get(name) for name in _LISTS):
+    if rank == 1 and not backprop and not any(parsed.texts.get(name) for name in _LISTS):
         return "; OpenVINO accepts it and gives the output a dynamic rank"
     return "; OpenVINO rejects the layer ('Expected a 3D, 4D or 5D tensor for the input.')"
 

@@ -147,14 +147,6 @@ KNOWN: tuple[Known, ...] = (
         owner="reading",
     ),
     Known(
-        "conv-rank-1-without-attributes",
-        "A GroupConvolution with no <data> and data of rank 1: OpenVINO accepts it and gives "
-        "the output a dynamic rank; irshape's IRS202 says so in its message but is an error. "
-        "Fix (shapes/convolution.py _ranks_usable): no rejecting finding in that case.",
-        "conv_rank_1_no_data",
-        lambda v: v.disagreement == "false-error:IRS202",
-    ),
-    Known(
         "duplicate-ids-openvino-reads",
         "Two layers with one id that OpenVINO reads anyway: an id '-0' that equals '0' of a "
         "Parameter (OpenVINO keeps the last layer of an id in its map, so edges naming 0 reach "

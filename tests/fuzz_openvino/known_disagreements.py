@@ -126,16 +126,6 @@ KNOWN: tuple[Known, ...] = (
         owner="reading",
     ),
     Known(
-        "pooling-negative-stride",
-        "MaxPool/AvgPool with a negative stride ('2,-9223372036854775807'): OpenVINO divides by "
-        "it as an int64, as the convolutions do (docs/openvino-ir-reading.md §9), and gives "
-        "[1,4,4,1]; irshape's pooling reports IRS109 and stops inferring ([?,?,?,?]). Fix "
-        "(shapes/pooling.py): carry the negative values into the window arithmetic of "
-        "shapes/window.py, which now computes them as OpenVINO does.",
-        "pooling_negative_stride",
-        lambda v: v.disagreement == "shape" and "op-attr" in v.kinds,
-    ),
-    Known(
         "constant-type-name",
         "A layer retyped 'Constant' (the op's class name; the IR's is 'Const'): OpenVINO builds "
         "it through the opset factory, with no <data> offset/size needed (it reads the file, "

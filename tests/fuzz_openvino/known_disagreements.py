@@ -88,18 +88,6 @@ KNOWN: tuple[Known, ...] = (
         ),
     ),
     Known(
-        "v11-unconnected-optional-input",
-        "IR v11, a trailing optional input port without an edge on Slice (axes, port 4) or "
-        "StridedSlice (strides, port 3): OpenVINO reads the file (the op built without it); "
-        "irshape reports IRS409 as an error, as OpenVINO does for ConvolutionBackpropData's "
-        "output_shape ('node index is out of range') and for any non-optional port. Fix "
-        "(reading, check/structure.py _unconnected_consequence): find which ops v11 builds "
-        "with fewer inputs, by experiment per op.",
-        "v11_unconnected_optional_input",
-        lambda v: v.disagreement == "false-error:IRS409" and "edge-removed" in v.kinds,
-        owner="reading",
-    ),
-    Known(
         "scalar-attribute-grammar",
         "A scalar attribute OpenVINO reads with its own grammar: a float (eps of NormalizeL2 / "
         "MVN) '1e-5x' reads (the rest after the number is dropped) where irshape says IRS104, "

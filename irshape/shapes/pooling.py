@@ -60,9 +60,12 @@ def pool(call: OpCall) -> OpResult:
     )
     findings = blocking + _rounding_findings(schema, parsed) + _axis_findings(call, data.shape)
     # A negative stride or dilation (IRS109) does not block: OpenVINO computes with it (as
-    # int64, shapes/window.py), and so does irshape.
-    if any(f.rule is not rules.NEGATIVE_STRIDE for f in blocking) or any(
-        name in parsed.broken for name in _LISTS
+    # int64, shapes/window.py), and so does irshape; a zero beside it still does.
+    zero = 0 in parsed.int_list("strides") + parsed.int_list("dilations")
+    if (
+        zero
+        or any(f.rule is not rules.NEGATIVE_STRIDE for f in blocking)
+        or any(name in parsed.broken for name in _LISTS)
     ):
         return OpResult([], findings)
     findings += _batch_and_channel_findings(data.shape)

@@ -69,7 +69,8 @@ KNOWN: tuple[Known, ...] = (
         "an element type OpenVINO cannot evaluate: dynamic/undefined -> 'Tensor was not "
         "initialized.', u1/u2/u3/u6 -> 'Element not supported', a real type as Slice's step "
         "(bf16) -> 'Stride must be non-zero', MVN's or Interpolate's axes of dynamic type -> "
-        "'Axes element type must be i32, i64, u32 or u64'; irshape reports the value unknown "
+        "'Axes element type must be i32, i64, u32 or u64', a dynamic-type Const OpenVINO folds "
+        "(ReduceSum's axes) -> 'Check 'm_element_type.is_static()' failed at make_tensor.cpp'; irshape reports the value unknown "
         "(IRS306, an info). And the wider answers: Unsqueeze's axes of f64/bf16 and Reshape's "
         "pattern of u64 are read by OpenVINO ([1,5,2,4..]), irshape leaves them unknown "
         "([...], [5,2,?]). The backprop ops' output_shape follows these rules (shapes/convolution.py, "
@@ -83,6 +84,7 @@ KNOWN: tuple[Known, ...] = (
                 "Tensor was not initialized",
                 "Stride must be non-zero",
                 "Axes element type",
+                "m_element_type.is_static()",
             )
             or (v.disagreement == "shape" and "element-type" in v.kinds)
         ),
@@ -123,6 +125,26 @@ KNOWN: tuple[Known, ...] = (
         "constant_type_name",
         lambda v: v.disagreement in ("false-error:IRS418", "shape") and "layer-type" in v.kinds,
         owner="reading",
+    ),
+    Known(
+        "gather-batch-dims-range",
+        "Gather-8 with batch_dims='-2', indices of rank 1 and data of rank 3: OpenVINO reads it "
+        "(its own normalisation of a negative batch_dims is not the spec's), irshape says "
+        "IRS112 (below -rank(indices)). Fix (op machinery, shapes/indexing.py): OpenVINO's "
+        "batch_dims range, by experiment.",
+        "gather_negative_batch_dims",
+        lambda v: v.disagreement == "false-error:IRS112" and "op-attr" in v.kinds,
+    ),
+    Known(
+        "interpolate-sizes-length",
+        "Interpolate-11 whose sizes Const has a shape written '-9223372036854775807' (2^63 + 1 "
+        "as size_t: a Dimension of 0, and a byte count that wraps to 8, so the Const reads): "
+        "OpenVINO compares the sizes' element count (0) with the axes (2) and fails ('The "
+        "number of elements in the 'sizes' input does not match the number of axes 2'); "
+        "irshape's resize family does not compare the sizes' length with the axes when the "
+        "value is not read. Fix (op machinery, shapes/resize.py): that check on the shape.",
+        "interpolate_sizes_length_wraps",
+        lambda v: _missed(v, "does not match the number of axes"),
     ),
     Known(
         "duplicate-ids-openvino-reads",

@@ -90,22 +90,6 @@ KNOWN: tuple[Known, ...] = (
         ),
     ),
     Known(
-        "scalar-attribute-grammar",
-        "A scalar attribute OpenVINO reads with its own grammar: a float (eps of NormalizeL2 / "
-        "MVN) '1e-5x' reads (the rest after the number is dropped) where irshape says IRS104, "
-        "'1e400' (past the double range) fails ('Cannot parse '1e400' to number') where "
-        "irshape reads inf; an int (Softmax's or Concat's axis, MVN's eps repeated) '2, 2' "
-        "reads as 2 where irshape says IRS104 (fixture int_attribute_repeated). Fix (reading, "
-        "ops/schema.py _parse_float/_parse_int): OpenVINO's stream grammars for scalars, "
-        "established by experiment like the list ones.",
-        "float_attribute_trailing_junk",
-        lambda v: (
-            (v.disagreement == "false-error:IRS104" and bool({"op-attr", "attr-duplicate"} & set(v.kinds)))
-            or _missed(v, "to number")
-        ),
-        owner="reading",
-    ),
-    Known(
         "unsigned-list-attributes",
         "A list attribute OpenVINO keeps unsigned (Interpolate's pads_begin/pads_end are "
         "size_t): a negative value fails the parse ('Cannot parse ' -2' in \"2, 2147483646, "

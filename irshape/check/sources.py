@@ -108,6 +108,16 @@ def _parameter_element_type(layer: Layer, where: Location, report: Report) -> st
                 hint=_element_type_hint(text),
             )
         )
+    elif "offset" in layer.data and "size" in layer.data and element_types.from_precision(text) is None:
+        # With an offset and a size, OpenVINO also reads the type as a Const's, by
+        # element::Type's own names (docs/openvino-ir-reading.md §4).
+        ov_message = f"Unsupported element type: {text}"
+        report(
+            rules.ELEMENT_TYPE_INVALID(
+                where, layer_type="Parameter", text=text, ov_message=ov_message, hint=""
+            )
+        )
+        return None
     return element_type
 
 

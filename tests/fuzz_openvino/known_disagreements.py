@@ -46,11 +46,8 @@ KNOWN: tuple[Known, ...] = (
         "A layer changed to an op irshape does not model (NMSRotated-13; 'Constant', the op's "
         "own name where the IR says 'Const': OpenVINO 'ptr is Null') with inputs that op does "
         "not take: OpenVINO fails (its input count check, its shape inference); irshape checks "
-        "only the structure of unknown ops. Also a Const retyped Parameter keeping the Const's "
-        "element_type spelling 'F32': a Parameter's element_type is read by element::Type's "
-        "own names ('Unsupported element type: F32'), irshape reads it case-insensitively. "
-        "Fix: declarations for the ops left (docs/ops.md lists those modelled), and the "
-        "Parameter's element_type grammar (check/sources.py). And MVN given version 'opset2' "
+        "only the structure of unknown ops. Fix: declarations for the ops left (docs/ops.md "
+        "lists those modelled). And MVN given version 'opset2' "
         "in IR v10 with its axes input: read as MVN-2, one input ('Expected 1 element in "
         "new_args for the MVN op but got 2'); irshape checks it as MVN-6.",
         "ops_not_modelled",

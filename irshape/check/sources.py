@@ -23,7 +23,14 @@ from irshape.dims import (
 from irshape.ir import element_types
 from irshape.ir.model import Layer
 from irshape.ir.values import C_SPACE, ListSyntaxError, parse_int_list, parse_uint
-from irshape.ir.weights import SIZE_T, Weights, WeightsError, bytes_needed, element_count
+from irshape.ir.weights import (
+    CONSTANT_WITHOUT_BYTES,
+    SIZE_T,
+    Weights,
+    WeightsError,
+    bytes_needed,
+    element_count,
+)
 from irshape.ops.interface import Tensor
 from irshape.record import Record
 
@@ -194,6 +201,8 @@ _CONST_KEY_TEXT_MAX = 512
 def const_tensor(layer: Layer, path: str, weights: Weights, report: Report) -> Tensor:
     """The Const's tensor as OpenVINO reads it, with every check of its <data> and bytes
     (``path``: the document's, for findings)."""
+    if layer.type == "Constant":
+        return _constant_without_bytes(layer, layer.location(path), report)
     key = _const_key(layer)
     hit = _CLEAN_CONSTS.get(key) if key is not None else None
     if hit is not None and _bytes_fit(layer, hit[1], weights):
@@ -217,6 +226,20 @@ def const_tensor(layer: Layer, path: str, weights: Weights, report: Report) -> T
         needed = bytes_needed(info.element_type, element_count(info.shape.lengths))
         _CLEAN_CONSTS[key] = (info, needed or 0)
     return info
+
+
+def _constant_without_bytes(layer: Layer, where: Location, report: Report) -> Tensor:
+    """A layer typed 'Constant' (the op's name; the IR's is 'Const'): OpenVINO builds the op
+    from its element_type and shape but reads no bytes for it (its reader fills a Constant's
+    value only for type 'Const'), so offset and size are not checked and its value is never
+    known; evaluated, it fails ('ptr is Null'). docs/openvino-ir-reading.md §13."""
+    at = where.at_line(layer.data_line)
+    # Either attribute may be missing: the op's defaults then stand (a dynamic type, shape []).
+    element_type = _const_element_type(layer, at, report) if "element_type" in layer.data else "dynamic"
+    shape = _const_shape(layer, at, report) if "shape" in layer.data else ()
+    if shape is None:
+        return _fallback(layer)
+    return Tensor(_const_partial_shape(shape), element_type, value_unknown=CONSTANT_WITHOUT_BYTES)
 
 
 def _const_key(layer: Layer) -> tuple[object, ...] | None:

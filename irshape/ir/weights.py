@@ -40,6 +40,10 @@ NOT_EVALUABLE = {
 }
 
 
+# Why a layer typed 'Constant' has no value (check/sources.py): OpenVINO reads no bytes for it.
+CONSTANT_WITHOUT_BYTES = "a layer typed 'Constant', not 'Const': OpenVINO reads no bytes for it"
+
+
 def not_evaluable_reason(element_type: str) -> str:
     """Why a Const of one of the :data:`NOT_EVALUABLE` types has no value."""
     message = NOT_EVALUABLE[element_type]

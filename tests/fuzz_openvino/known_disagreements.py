@@ -43,8 +43,7 @@ KNOWN: tuple[Known, ...] = (
     ),
     Known(
         "ops-not-modelled",
-        "A layer changed to an op irshape does not model (NMSRotated-13; 'Constant', the op's "
-        "own name where the IR says 'Const': OpenVINO 'ptr is Null') with inputs that op does "
+        "A layer changed to an op irshape does not model (NMSRotated-13) with inputs that op does "
         "not take: OpenVINO fails (its input count check, its shape inference); irshape checks "
         "only the structure of unknown ops. Fix: declarations for the ops left (docs/ops.md "
         "lists those modelled). And MVN given version 'opset2' "
@@ -101,17 +100,6 @@ KNOWN: tuple[Known, ...] = (
                 _missed(v, "Cannot parse") or (v.disagreement == "false-error:IRS104" and "pads_" in v.detail)
             )
         ),
-        owner="reading",
-    ),
-    Known(
-        "constant-type-name",
-        "A layer retyped 'Constant' (the op's class name; the IR's is 'Const'): OpenVINO builds "
-        "it through the opset factory, with no <data> offset/size needed (it reads the file, "
-        "or fails later with 'ptr is Null'), and its shape is not the Const's; irshape reads it "
-        "as a Const (IRS418 for a missing offset, a static shape). Fix (reading): find what "
-        "OpenVINO builds for 'Constant' and read it so.",
-        "constant_type_name",
-        lambda v: v.disagreement in ("false-error:IRS418", "shape") and "layer-type" in v.kinds,
         owner="reading",
     ),
     Known(

@@ -233,6 +233,13 @@ def _constant_without_bytes(layer: Layer, where: Location, report: Report) -> Te
     from its element_type and shape but reads no bytes for it (its reader fills a Constant's
     value only for type 'Const'), so offset and size are not checked and its value is never
     known; evaluated, it fails ('ptr is Null'). docs/openvino-ir-reading.md §13."""
+    if not layer.has_data:
+        report(
+            rules.DATA_MISSING(
+                where, layer_type="Constant", ov_message="No attrtibutes defined for Constant op!"
+            )
+        )
+        return _fallback(layer)
     at = where.at_line(layer.data_line)
     # Either attribute may be missing: the op's defaults then stand (a dynamic type, shape []).
     element_type = _const_element_type(layer, at, report) if "element_type" in layer.data else "dynamic"

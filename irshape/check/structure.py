@@ -244,16 +244,18 @@ _EDGE_IDS = attrgetter("from_layer", "from_port", "to_layer", "to_port")
 def check_parameter_inputs(graph: Graph, report: Report) -> None:
     """IRS201 for a Parameter an edge feeds: OpenVINO builds every Parameter first, whatever
     reaches it, and fails on its input ('Attempt to access node 1 that not in graph.',
-    docs/openvino-ir-reading.md §11)."""
-    if "Parameter" not in graph.types:
+    docs/openvino-ir-reading.md §11). Likewise a layer typed 'Constant' in IR v11 ('node index
+    is out of range'; IR v10 drops the inputs, §13)."""
+    if not {"Parameter", "Constant"} & graph.types:
         return
+    v11 = graph.document.version == 11
     fed: dict[str, int] = defaultdict(int)
     for _, consumer in graph.links:
         fed[consumer] += 1
     for key, count in fed.items():
         layer = graph.layers.get(key)
-        if layer is not None and layer.type == "Parameter":
-            report(rules.INPUT_COUNT(graph.where(layer), op="Parameter", expected_count="0", count=count))
+        if layer is not None and (layer.type == "Parameter" or (layer.type == "Constant" and v11)):
+            report(rules.INPUT_COUNT(graph.where(layer), op=layer.type, expected_count="0", count=count))
 
 
 def _check_edge(graph: Graph, edge: Edge, report: Report) -> bool:

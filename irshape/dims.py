@@ -144,12 +144,13 @@ class Dim(FrozenRecord):
         """``dim::floor_div``: an unbounded upper bound stays unbounded.
 
         OpenVINO divides the *lengths*, where an unbounded or empty bound reads as -1 and C++
-        division truncates, so an empty dim divides to ``?`` (rules §5.2).
+        division truncates, so an empty dim divides to ``?`` (rules §5.2). The divisor is an
+        int64: a stride OpenVINO read as 2^64 - n divides as -n (truncating toward zero).
         """
         if self.is_static:
-            return Dim.of(self.lo // divisor)
-        lo = _trunc_div(_length(self.lo), divisor)
-        hi = -1 if self.hi == INF else self.hi // divisor
+            return Dim.of(trunc_div(self.lo, divisor))
+        lo = trunc_div(_length(self.lo), divisor)
+        hi = -1 if self.hi == INF else trunc_div(self.hi, divisor)
         return Dim.between(lo, hi)
 
     def ceil_div(self, divisor: int) -> Dim:
@@ -158,18 +159,20 @@ class Dim(FrozenRecord):
         On an empty dim that gives ``1..`` for divisors above 2 (the length -1 becomes 1).
         """
         if self.is_static:
-            return Dim.of(-(-self.lo // divisor))
+            return Dim.of(_ceil_div_length(self.lo, divisor))
         lo = _ceil_div_length(_length(self.lo), divisor)
         hi = -1 if self.hi == INF else _ceil_div_length(self.hi, divisor)
         return Dim.between(lo, hi)
 
     def padded(self, pad: int) -> Dim:
-        """``dim::padded``: add a signed amount; a static result below 0 becomes ``?``."""
+        """``dim::padded``: add a signed amount; a static result below 0 becomes ``?``. The sum
+        is an int64 one: past 2^63 - 1 it wraps to a negative, which is ``?`` too."""
         if pad == 0:
             return self
 
         def bound(v: int) -> int:
-            return -1 if v == INF or v + pad < 0 else v + pad
+            total = int64(v + pad)
+            return -1 if v == INF or total < 0 else total
 
         upper = bound(self.hi)
         if self.is_static:
@@ -206,15 +209,21 @@ def _length(bound: int) -> int:
     return -1 if bound == INF else bound
 
 
-def _trunc_div(a: int, b: int) -> int:
+def trunc_div(a: int, b: int) -> int:
     """C++ integer division, which truncates toward zero."""
     q = abs(a) // abs(b)
     return q if (a >= 0) == (b > 0) else -q
 
 
+def int64(value: int) -> int:
+    """``value`` as a C++ int64 holds it: modulo 2^64, two's complement (a size_t read back as
+    an int64 length, or an int64 sum that overflows)."""
+    return (value + 2**63) % 2**64 - 2**63
+
+
 def _ceil_div_length(x: int, y: int) -> int:
     """``ov::util::ceil_div`` on int64 lengths, truncating as C++ does."""
-    return 0 if x == 0 else 1 + _trunc_div(x - 1, y)
+    return 0 if x == 0 else 1 + trunc_div(x - 1, y)
 
 
 def _as_dim(value: Dim | int) -> Dim:

@@ -838,6 +838,7 @@ NOT_REJECTING = frozenset(
         DECLARED_RANK_MISMATCH.code,
         LAYER_ID_DUPLICATE.code,
         EDGE_DIMS_MISMATCH.code,
+        NEGATIVE_STRIDE.code,  # OpenVINO reads it (as 2^64 - n) and computes a shape
         SHAPE_ATTRIBUTE_MISMATCH.code,
         DRY_RUN_SHAPE_MISMATCH.code,
     }

@@ -46,11 +46,19 @@ def conv(data: str, declared: str, *, strides: str = "1,1", auto_pad: str = "exp
         (conv("1,3,8,8", "1,4,9,9", strides="0,1"), "IRS108"),
         (conv("1,3,8,8", "1,4,9,9", auto_pad="None"), "IRS107"),
         (conv("1,5,8,8", "1,4,9,9"), "IRS208"),  # 5 data channels, the kernel takes 3
-        (conv("1,3,8,8", "1,4,9,9", strides="-1,1"), "IRS109"),
     ],
 )
 def test_a_rejected_layer_gets_no_declared_dim_findings(layer: str, only: str) -> None:
     assert codes(irshape.check_string(layer)) == [only]
+
+
+def test_a_negative_stride_is_read_as_openvino_reads_it() -> None:
+    """OpenVINO reads strides="-1,1" (as 2^64-1, then divides by it as the int64 -1): the
+    layer is not rejected, so a declared dim other than OpenVINO's is a finding of its own.
+    By hand: trunc((8 - 3) / -1) = -5, a Dimension of 0, + 1 = 1 (docs/openvino-ir-reading.md §9)."""
+    report = irshape.check_string(conv("1,3,8,8", "1,4,9,9", strides="-1,1"))
+    assert codes(report) == ["IRS109", "IRS301", "IRS301"]
+    assert str(report.layers[0].outputs[0]) == "[1,4,1,6]"
 
 
 def test_a_negative_output_shape_value_is_one_finding() -> None:

@@ -196,6 +196,7 @@ class _Walker:
             structure.check_precisions,
             structure.check_opsets,
             structure.check_edges,
+            structure.check_parameter_inputs,
             structure.check_unconnected,
             structure.check_cycles,
             structure.check_edge_precisions,

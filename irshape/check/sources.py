@@ -11,8 +11,11 @@ from irshape import rules
 from irshape.check.graph import declared_tensor, fits, port_static_shape, port_text
 from irshape.diagnostics import Diagnostic, Location, Severity
 from irshape.dims import (
+    INF,
+    Dim,
     DimSyntaxError,
     PartialShape,
+    int64,
     literal_reading,
     parse_dim,
     parse_partial_shape,
@@ -20,7 +23,14 @@ from irshape.dims import (
 from irshape.ir import element_types
 from irshape.ir.model import Layer
 from irshape.ir.values import C_SPACE, ListSyntaxError, parse_int_list, parse_uint
-from irshape.ir.weights import Weights, WeightsError, bytes_needed, element_count
+from irshape.ir.weights import (
+    CONSTANT_WITHOUT_BYTES,
+    SIZE_T,
+    Weights,
+    WeightsError,
+    bytes_needed,
+    element_count,
+)
 from irshape.ops.interface import Tensor
 from irshape.record import Record
 
@@ -105,6 +115,16 @@ def _parameter_element_type(layer: Layer, where: Location, report: Report) -> st
                 hint=_element_type_hint(text),
             )
         )
+    elif "offset" in layer.data and "size" in layer.data and element_types.from_precision(text) is None:
+        # With an offset and a size, OpenVINO also reads the type as a Const's, by
+        # element::Type's own names (docs/openvino-ir-reading.md §4).
+        ov_message = f"Unsupported element type: {text}"
+        report(
+            rules.ELEMENT_TYPE_INVALID(
+                where, layer_type="Parameter", text=text, ov_message=ov_message, hint=""
+            )
+        )
+        return None
     return element_type
 
 
@@ -183,6 +203,8 @@ _CONST_KEY_TEXT_MAX = 512
 def const_tensor(layer: Layer, path: str, weights: Weights, report: Report) -> Tensor:
     """The Const's tensor as OpenVINO reads it, with every check of its <data> and bytes
     (``path``: the document's, for findings)."""
+    if layer.type == "Constant":
+        return _constant_without_bytes(layer, layer.location(path), report)
     key = _const_key(layer)
     hit = _CLEAN_CONSTS.get(key) if key is not None else None
     if hit is not None and _bytes_fit(layer, hit[1], weights):
@@ -196,10 +218,16 @@ def const_tensor(layer: Layer, path: str, weights: Weights, report: Report) -> T
     info = _const_tensor(layer, layer.location(path), weights, found.append)
     for diagnostic in found:
         report(diagnostic)
-    if key is not None and not found and info.value_unknown is None:
+    if (
+        key is not None
+        and not found
+        and info.value_unknown is None
+        and info.element_type != "string"  # (its bytes are checked, Const by Const)
+        and info.shape.lengths is not None
+    ):
         if len(_CLEAN_CONSTS) >= _CLEAN_CONSTS_MAX:
             _CLEAN_CONSTS.clear()
-        assert info.element_type is not None and info.shape.lengths is not None  # checked clean
+        assert info.element_type is not None  # checked clean
         needed = bytes_needed(info.element_type, element_count(info.shape.lengths))
         value_read = info.value is not None or info.reals is not None
         template = Tensor(info.shape, info.element_type) if value_read else info
@@ -213,6 +241,27 @@ def _valued(template: Tensor, layer: Layer, weights: Weights) -> Tensor | None:
     offset, size = parse_uint(layer.data.get("offset")), parse_uint(layer.data.get("size"))
     _read_value(_ConstData(template.element_type, template.shape.lengths, offset, size), weights, info)
     return None if info.value_unknown is not None else info
+
+
+def _constant_without_bytes(layer: Layer, where: Location, report: Report) -> Tensor:
+    """A layer typed 'Constant' (the op's name; the IR's is 'Const'): OpenVINO builds the op
+    from its element_type and shape but reads no bytes for it (its reader fills a Constant's
+    value only for type 'Const'), so offset and size are not checked and its value is never
+    known; evaluated, it fails ('ptr is Null'). docs/openvino-ir-reading.md §13."""
+    if not layer.has_data:
+        report(
+            rules.DATA_MISSING(
+                where, layer_type="Constant", ov_message="No attrtibutes defined for Constant op!"
+            )
+        )
+        return _fallback(layer)
+    at = where.at_line(layer.data_line)
+    # Either attribute may be missing: the op's defaults then stand (a dynamic type, shape []).
+    element_type = _const_element_type(layer, at, report) if "element_type" in layer.data else "dynamic"
+    shape = _const_shape(layer, at, report) if "shape" in layer.data else ()
+    if shape is None:
+        return _fallback(layer)
+    return Tensor(_const_partial_shape(shape), element_type, value_unknown=CONSTANT_WITHOUT_BYTES)
 
 
 def _const_key(layer: Layer) -> tuple[object, ...] | None:
@@ -249,9 +298,10 @@ def _const_tensor(layer: Layer, where: Location, weights: Weights, report: Repor
     )
     _check_const_size(const, at, errors_before)
     _check_const_bounds(const, weights, at, errors_before)
+    _check_string_bytes(const, weights, at, errors_before)
     if const.shape is None:
         return _fallback(layer)
-    info = Tensor(port_static_shape(const.shape), const.element_type)
+    info = Tensor(_const_partial_shape(const.shape), const.element_type)
     compare_shape_attribute(layer, layer.data.get("shape", ""), info.shape, at, report)
     compare_precision(layer, const.element_type, at, report)
     _read_value(const, weights, info)
@@ -314,17 +364,16 @@ def _const_shape(layer: Layer, where: Location, report: Report) -> tuple[int, ..
     except ListSyntaxError as exc:
         report(rules.SHAPE_SYNTAX(where, layer_type="Const", attribute="shape", text=text, reason=str(exc)))
         return None
-    if any(v < 0 for v in values):
-        report(
-            rules.CONST_ATTRIBUTE(
-                where,
-                attribute="shape",
-                problem=f"{text!r} has a negative dim, which OpenVINO reads as 2^64-1",
-                ov_message="Attribute and shape size are inconsistent for Const op!",
-            )
-        )
-        return None
-    return values
+    # size_t dims: a negative one is 2^64 - n, and the byte count wraps (IRS419 checks it)
+    return tuple(v % SIZE_T for v in values)
+
+
+def _const_partial_shape(dims: tuple[int, ...]) -> PartialShape:
+    """The Const's size_t dims as OpenVINO's Dimensions (int64): 2^64 - 1 is ``?``, 2^63 - 1
+    an empty dim (also printed ``?``), other values past 2^63 are 0."""
+    if all(d < INF for d in dims):
+        return port_static_shape(dims)
+    return PartialShape(Dim.of(int64(d)) for d in dims)
 
 
 def _const_uint(layer: Layer, attribute: str, where: Location, report: Report) -> int | None:
@@ -380,6 +429,17 @@ def _check_const_bounds(const: _ConstData, weights: Weights, where: Location, re
             where, offset=const.offset, end=end, bin=weights.path.name, bin_size=weights.size
         )
     )
+
+
+def _check_string_bytes(const: _ConstData, weights: Weights, where: Location, report: Report) -> None:
+    """IRS418: a string Const's bytes hold a packed string tensor of its shape's count."""
+    if const.element_type != "string" or None in (const.shape, const.offset, const.size):
+        return
+    assert const.shape is not None and const.offset is not None and const.size is not None
+    found = weights.packed_string_problem(const.offset, const.size, element_count(const.shape))
+    if found is not None:
+        problem, ov_message = found
+        report(rules.CONST_ATTRIBUTE(where, attribute="bytes", problem=problem, ov_message=ov_message))
 
 
 def _beyond_bin(offset: int, size: int, weights: Weights) -> bool:

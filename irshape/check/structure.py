@@ -241,6 +241,23 @@ def check_edges(graph: Graph, report: Report) -> None:
 _EDGE_IDS = attrgetter("from_layer", "from_port", "to_layer", "to_port")
 
 
+def check_parameter_inputs(graph: Graph, report: Report) -> None:
+    """IRS201 for a Parameter an edge feeds: OpenVINO builds every Parameter first, whatever
+    reaches it, and fails on its input ('Attempt to access node 1 that not in graph.',
+    docs/openvino-ir-reading.md §11). Likewise a layer typed 'Constant' in IR v11 ('node index
+    is out of range'; IR v10 drops the inputs, §13)."""
+    if not {"Parameter", "Constant"} & graph.types:
+        return
+    v11 = graph.document.version == 11
+    fed: dict[str, int] = defaultdict(int)
+    for _, consumer in graph.links:
+        fed[consumer] += 1
+    for key, count in fed.items():
+        layer = graph.layers.get(key)
+        if layer is not None and (layer.type == "Parameter" or (layer.type == "Constant" and v11)):
+            report(rules.INPUT_COUNT(graph.where(layer), op=layer.type, expected_count="0", count=count))
+
+
 def _check_edge(graph: Graph, edge: Edge, report: Report) -> bool:
     """Report what is wrong with the edge's ids, layers and ports; True if nothing is."""
     where = _edge_where(graph, edge)
@@ -336,8 +353,12 @@ def _fed_inputs(graph: Graph, layer: Layer) -> list[bool]:
 def _unconnected_consequence(
     version: int | None, layer: Layer, fed: list[bool], index: int
 ) -> tuple[str, Severity]:
-    if version != 10:
-        return "OpenVINO (IR v11) rejects the file when it builds the layer ('... out of range')", rules.ERROR
+    v11_rejects = (
+        "OpenVINO (IR v11) rejects the file when it builds the layer ('... out of range')",
+        rules.ERROR,
+    )
+    if version != 10 and (version != 11 or layer.type in _V11_NEEDS_EVERY_PORT or any(fed[index + 1 :])):
+        return v11_rejects
     connected = sum(fed)
     if any(fed[index + 1 :]):
         message = f"{layer.type} layer {layer.name} with id: {layer.id} is inconsistent!"
@@ -345,15 +366,19 @@ def _unconnected_consequence(
     schema = lookup(layer.type, layer.version)
     required = schema.input_counts[0] if schema is not None else (1 if layer.type == "Result" else 0)
     if connected < required:
+        if version != 10:
+            return v11_rejects
         return (
             f"OpenVINO (IR v10) builds the layer with only {connected} input(s) and rejects it",
             rules.ERROR,
         )
     if schema is not None:
         return (
-            "OpenVINO (IR v10) silently drops this input and builds the layer without it",
+            f"OpenVINO (IR v{version}) silently drops this input and builds the layer without it",
             rules.WARNING,
         )
+    if version != 10:
+        return v11_rejects
     return (
         f"OpenVINO (IR v10) builds the layer with only its {connected} connected input(s); "
         "whether the op accepts that is not checked",
@@ -361,12 +386,23 @@ def _unconnected_consequence(
     )
 
 
+# IR v11 also builds a layer without its unconnected trailing optional inputs (Slice without
+# axes, StridedSlice without strides read; Interpolate-11 without axes is built and fails its
+# own check), but not these: 'node index is out of range' (docs/openvino-ir-reading.md §11).
+_V11_NEEDS_EVERY_PORT = frozenset({"ConvolutionBackpropData", "GroupConvolutionBackpropData"})
+
+
 def v10_dropped_inputs(graph: Graph, layer: Layer, schema: OpSchema) -> int:
-    """How many trailing optional inputs IR v10 silently drops from a known op (IRS409)."""
-    if graph.document.version != 10:
+    """How many trailing inputs IR v10 silently drops from a known op: unconnected optional
+    ones (IRS409), and connected ones past the most the op takes (a Relu or a ShapeOf with two
+    inputs reads in v10 as the op of its first; v11 fails, 'node index is out of range':
+    docs/openvino-ir-reading.md §11)."""
+    version = graph.document.version
+    if version != 10 and (version != 11 or layer.type in _V11_NEEDS_EVERY_PORT):
         return 0
     fed = _fed_inputs(graph, layer)
-    dropped = 0
+    dropped = max(0, len(fed) - schema.input_counts[1]) if version == 10 else 0
+    del fed[len(fed) - dropped :]
     while fed and not fed[-1] and len(fed) > schema.input_counts[0]:
         fed.pop()
         dropped += 1

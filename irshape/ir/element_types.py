@@ -69,8 +69,9 @@ BITS = {
 # plus "string", "dynamic" and its alias "undefined".
 ELEMENT_TYPES = frozenset(BITS) | {"string", "dynamic", "undefined"}
 
-# is_integral_number() in OpenVINO: what the output_shape input accepts (rules §1.2).
-INTEGRAL = frozenset(t for t in BITS if t[0] in "iu") | {"string", "dynamic"}
+# is_integral_number() in OpenVINO: what the output_shape input accepts (rules §1.2). nf4 is
+# one (an output_shape Const of nf4 is read: docs/openvino-ir-reading.md §6).
+INTEGRAL = frozenset(t for t in BITS if t[0] in "iu") | {"string", "dynamic", "nf4"}
 
 
 def from_precision(precision: str | None) -> str | None:

@@ -6,6 +6,7 @@ read whole, so a multi-gigabyte weights file costs nothing to check.
 
 from __future__ import annotations
 
+import itertools
 import mmap
 import struct
 from pathlib import Path
@@ -24,6 +25,29 @@ _INTEGER_FORMATS = {
     "u64": "Q",
 }
 _REAL_FORMATS = {"f16": "e", "f32": "f", "f64": "d"}
+# 4-bit types OpenVINO's shape inference reads as whole signed bytes, one per element (its
+# get_input_const_data_as takes the storage type, int8, for ``count`` elements): a u4 Const
+# [2, 3] (the byte 0x32) reads as [50, next byte] (docs/openvino-ir-reading.md §6).
+_BYTE_READ = frozenset({"i4", "u4", "nf4"})
+# Types whose Const OpenVINO cannot evaluate at all, with what it says.
+NOT_EVALUABLE = {
+    "dynamic": "Tensor was not initialized.",
+    "u1": "Element not supported",
+    "u2": "Element not supported",
+    "u3": "Element not supported",
+    "u6": "Element not supported",
+    "string": "Constant does not support casting elements of type 'string' into std::vector of type 'i64'",
+}
+
+
+# Why a layer typed 'Constant' has no value (check/sources.py): OpenVINO reads no bytes for it.
+CONSTANT_WITHOUT_BYTES = "a layer typed 'Constant', not 'Const': OpenVINO reads no bytes for it"
+
+
+def not_evaluable_reason(element_type: str) -> str:
+    """Why a Const of one of the :data:`NOT_EVALUABLE` types has no value."""
+    message = NOT_EVALUABLE[element_type]
+    return f"OpenVINO cannot evaluate a Const of element type {element_type} ('{message}')"
 
 
 # A Git LFS pointer file: what a clone without `git lfs pull` (a CI checkout without LFS) holds
@@ -32,15 +56,19 @@ LFS_POINTER_PREFIX = b"version https://git-lfs.github.com/spec/"
 LFS_POINTER_MAX = 1024  # the spec: pointer files are below 1024 bytes
 
 
+SIZE_T = 2**64
+
+
 class WeightsError(ValueError):
     """The value cannot be read; the message says why, for an info finding."""
 
 
 def element_count(shape: tuple[int, ...]) -> int:
-    """``ov::shape_size``: the product of the dims (1 for a scalar)."""
+    """``ov::shape_size``: the product of the dims (1 for a scalar), in size_t: modulo 2^64
+    (OpenVINO reads a Const's dims as int64 and casts them to size_t, docs/openvino-ir-reading.md §1)."""
     count = 1
     for dim in shape:
-        count *= dim
+        count = count * dim % SIZE_T
     return count
 
 
@@ -55,7 +83,7 @@ def bytes_needed(element_type: str, count: int) -> int | None:
     bits = BITS.get(element_type)
     if bits is None:
         return None
-    return (count * bits + 7) // 8
+    return (count * bits + 7) % SIZE_T >> 3  # size_t: the sum wraps before the shift
 
 
 class Weights:
@@ -117,7 +145,13 @@ class Weights:
         return self._map
 
     def read_integers(self, element_type: str, count: int, offset: int, size: int) -> tuple[int, ...]:
-        """``count`` little-endian integers of ``element_type`` at ``offset``."""
+        """``count`` little-endian integers of ``element_type`` at ``offset``, as OpenVINO's
+        shape inference reads them (i4, u4, nf4: ``count`` signed bytes, read on past the
+        Const's own bytes as OpenVINO does, up to the end of the file)."""
+        if element_type in NOT_EVALUABLE:
+            raise WeightsError(not_evaluable_reason(element_type))
+        if element_type in _BYTE_READ:
+            return self._unpack("b", count, offset, max(size, count))
         fmt = _INTEGER_FORMATS.get(element_type)
         if fmt is None:
             raise WeightsError(f"element type {element_type} is not read as an integer list")
@@ -139,6 +173,40 @@ class Weights:
                 f"or beyond the Const's size {size}"
             )
         return struct.unpack_from(f"<{count}{fmt}", data, offset)
+
+    def packed_string_problem(self, offset: int, size: int, count: int) -> tuple[str, str] | None:
+        """What is wrong with the packed string tensor of a ``string`` Const of ``count``
+        elements at ``offset`` (``size`` bytes), as (problem, OpenVINO's message); None when it
+        is sound or its bytes cannot be read (a missing .bin, bounds: reported elsewhere).
+
+        The format: an int32 count, then count + 1 int32 offsets into the characters that
+        follow (one int32 when the count is 0). OpenVINO's ``unpack_string_tensor`` checks the
+        header against ``size``; a count other than the shape's, or an offset out of order,
+        makes it read memory it should not (a crash or a message that varies from run to
+        run, docs/openvino-ir-reading.md §10), so each is a fault of the file.
+        """
+        data = self._map if self.unavailable_reason() is None else None
+        if data is None or offset + size > len(data):
+            return None
+        header = "Incorrect packed string tensor format: header exceeds provided buffer size"
+        if size < 4:
+            return f"has {size} bytes, fewer than the 4 of the string count", header
+        (strings,) = struct.unpack_from("<i", data, offset)
+        if strings < 0:
+            negative = "Incorrect packed string tensor format: negative number of strings"
+            return f"says it holds {strings} strings", negative
+        header_size = 4 * (strings + (1 if strings == 0 else 2))
+        if header_size > size:
+            return f"says it holds {strings} strings, whose header needs {header_size} bytes", header
+        if strings != count:
+            return f"holds {strings} strings where the shape has {count} elements", "(a crash, or garbage)"
+        ends = struct.unpack_from(f"<{strings + 1}i", data, offset + 4) if strings else (0,)
+        region = size - header_size
+        for begin, end in itertools.pairwise(ends):
+            if not 0 <= begin <= end <= region:
+                what = f"has a string at bytes {begin}..{end} of its {region} bytes of characters"
+                return what, "Incorrect packed string tensor format: string offset exceeds buffer bounds"
+        return None
 
     def close(self) -> None:
         if self._map is not None:

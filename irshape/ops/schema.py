@@ -12,6 +12,7 @@ typed values and findings; it knows no op by name.
 from __future__ import annotations
 
 import functools
+import math
 import re
 import sys
 from collections.abc import Callable
@@ -20,7 +21,7 @@ from typing import Any
 from irshape import rules
 from irshape.diagnostics import Diagnostic, Location
 from irshape.ir import element_types
-from irshape.ir.values import ListSyntaxError, parse_int_list
+from irshape.ir.values import C_SPACE, ListSyntaxError, parse_int_list
 from irshape.record import FrozenRecord, set_field
 
 AttrValue = tuple[int, ...] | str | int | float | bool
@@ -377,8 +378,10 @@ def _parse_value(spec: AttributeSpec, text: str, where: Location, report: Report
 
 
 def _parse_int(spec: AttributeSpec, text: str, where: Location, report: Report) -> int | None:
+    """``std::from_chars`` over the whole text, as a list's one field: what follows the number,
+    a comma included, is dropped (axis="2, 2" reads as 2; docs/openvino-ir-reading.md §12)."""
     try:
-        parsed = parse_int_list(text)
+        parsed = parse_int_list(text.partition(",")[0])
     except ListSyntaxError as exc:
         report(rules.ATTRIBUTE_SYNTAX(where, attribute=spec.name, text=text, reason=str(exc)))
         return None
@@ -401,14 +404,31 @@ def _parse_int(spec: AttributeSpec, text: str, where: Location, report: Report) 
     return parsed.values[0]
 
 
-_FLOAT = re.compile(r"\s*[+-]?(\d+\.?\d*([eE][+-]?\d+)?|\.\d+([eE][+-]?\d+)?|inf|nan)\s*", re.IGNORECASE)
+# istream >> double: C whitespace, a sign, digits with a point, an exponent; the rest ignored.
+_FLOAT = re.compile(r"[ \t\n\v\f\r]*([+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+))([eE][+-]?[0-9]*)?")
+_FLOAT_WORDS = {"inf": math.inf, "-inf": -math.inf, "nan": math.nan}  # exactly these, blanks aside
 
 
 def _parse_float(spec: AttributeSpec, text: str, where: Location, report: Report) -> float | None:
-    if _FLOAT.fullmatch(text) is None:
-        report(rules.ATTRIBUTE_SYNTAX(where, attribute=spec.name, text=text, reason=f"Cannot parse '{text}'"))
+    """A real as OpenVINO reads it (docs/openvino-ir-reading.md §12): 'inf', '-inf', 'nan'
+    (lower case, no '+'), else a stream's reading of the start of the text; an exponent
+    without digits or a value past the double range fails."""
+    word = _FLOAT_WORDS.get(text.strip(C_SPACE))
+    if word is not None:
+        return word
+    match = _FLOAT.match(text)
+    exponent = match.group(2) if match is not None else None
+    value = math.inf
+    if match is not None and (exponent is None or exponent[-1:].isdigit()):
+        value = float(match.group(1) + (exponent or ""))
+    if math.isinf(value):
+        report(
+            rules.ATTRIBUTE_SYNTAX(
+                where, attribute=spec.name, text=text, reason=f"Cannot parse '{text}' to number"
+            )
+        )
         return None
-    return float(text)
+    return value
 
 
 def _parse_bool(spec: AttributeSpec, text: str, where: Location, report: Report) -> bool | None:

@@ -11,8 +11,11 @@ output_shape length) stops only the inference.
 from __future__ import annotations
 
 from irshape import rules
-from irshape.dims import DYNAMIC, Dim, PartialShape, static_shape
+from irshape.diagnostics import Severity
+from irshape.dims import DYNAMIC, Dim, PartialShape
 from irshape.ir import element_types
+from irshape.ir.values import ListSyntaxError, parse_int_list
+from irshape.ir.weights import CONSTANT_WITHOUT_BYTES, NOT_EVALUABLE, not_evaluable_reason
 from irshape.ops.interface import AT_DATA, Finding, OpCall, OpResult, Output, Tensor
 from irshape.ops.schema import OpSchema, ParsedAttributes, spatial_list
 from irshape.shapes.findings import incompatible, rank_finding
@@ -66,7 +69,7 @@ def _convolve(call: OpCall, backprop: bool, binary: bool = False) -> OpResult:
     if len(call.inputs) > OUTPUT_SHAPE:
         output_spatial = _output_spatial(call.inputs[OUTPUT_SHAPE], findings)
 
-    lengths = [len(parsed.int_list(name)) for name in _LISTS]
+    lengths = [len(parsed.int_list(name) or _negative_values(parsed, name)) for name in _LISTS]
     n = num_spatial(data.shape, kernel.shape, schema.kernel_non_spatial, lengths, output_spatial)
     if n is None:
         why = " (data and kernel ranks unknown, no list attributes)"
@@ -85,6 +88,9 @@ def _convolve(call: OpCall, backprop: bool, binary: bool = False) -> OpResult:
     if data.shape.rank is None or data.shape.rank in (3, 4, 5):  # else n means nothing
         findings += spatial_length_findings(schema, parsed, n, _LENGTH_MESSAGES)
     if not usable:
+        if _accepted_rank_1(parsed, data.shape, backprop):
+            element_type = element_types.merge(data.element_type, kernel.element_type)
+            return OpResult([Output(PartialShape(None), element_type)], findings)
         return OpResult([], findings)
     attrs = _conv_attributes(schema, parsed, n)
     findings += _ignored_pads(attrs, parsed)
@@ -135,10 +141,20 @@ def _output_spatial(info: Tensor, findings: list[Finding]) -> PartialShape:
         )
         return PartialShape(None)
     if info.value is not None:
-        if any(v < 0 for v in info.value):
-            findings.append(Finding(rules.OUTPUT_SHAPE_NEGATIVE, {"value": list(info.value)}, OUTPUT_SHAPE))
-            return PartialShape.dynamic(len(info.value))
-        return static_shape(info.value)
+        return _output_shape_value(info, info.value, findings)
+    if info.value_unknown == CONSTANT_WITHOUT_BYTES:
+        findings.append(
+            _output_shape_problem(f"is {CONSTANT_WITHOUT_BYTES}, so it has no value", "ptr is Null")
+        )
+        return PartialShape(None)
+    if info.element_type in NOT_EVALUABLE and info.value_unknown == not_evaluable_reason(info.element_type):
+        findings.append(
+            _output_shape_problem(
+                f"is a Const of element type {info.element_type}, which OpenVINO cannot evaluate",
+                NOT_EVALUABLE[info.element_type],
+            )
+        )
+        return PartialShape(None)
     if not info.value_reported:
         reason = info.value_unknown or "not a Const"
         if info.reals is not None:
@@ -158,6 +174,24 @@ def _output_spatial(info: Tensor, findings: list[Finding]) -> PartialShape:
     return PartialShape(None)
 
 
+def _output_shape_value(info: Tensor, value: tuple[int, ...], findings: list[Finding]) -> PartialShape:
+    """The output_shape Const's value as OpenVINO takes it (docs/openvino-ir-reading.md §6):
+    it checks the values as the type defines them for negatives (an i4 Const's signed nibbles;
+    u4 and nf4 have none), then reads a 4-bit Const's bytes (``value``) as the dims, each a
+    Dimension (-1 is ``?``)."""
+    checked = {"i4": _nibbles(value, len(value)), "u4": [], "nf4": []}.get(info.element_type or "", value)
+    if any(v < 0 for v in checked):
+        findings.append(Finding(rules.OUTPUT_SHAPE_NEGATIVE, {"value": list(checked)}, OUTPUT_SHAPE))
+        return PartialShape.dynamic(len(value))
+    return PartialShape(Dim.of(v) for v in value)
+
+
+def _nibbles(data: tuple[int, ...], count: int) -> list[int]:
+    """The first ``count`` signed 4-bit values packed in ``data`` (bytes), low nibble first."""
+    nibbles = [(data[i // 2] & 0xFF) >> (4 * (i % 2)) & 0xF for i in range(count)]
+    return [n - 16 if n >= 8 else n for n in nibbles]
+
+
 def _ranks_usable(
     schema: OpSchema,
     parsed: ParsedAttributes,
@@ -171,6 +205,8 @@ def _ranks_usable(
     if data.rank is not None and data.rank not in (3, 4, 5):
         consequence = _data_rank_consequence(parsed, data.rank, backprop)
         args = {"rank": data.rank, "shape": data, "op": schema.name, "consequence": consequence}
+        if _accepted_rank_1(parsed, data, backprop):
+            args["severity"] = Severity.WARNING  # OpenVINO reads it: no rejection
         findings.append(Finding(rules.DATA_RANK, args, DATA))
         return False  # the kernel rank has nothing valid to be compared with
     expected_rank = n + schema.kernel_non_spatial
@@ -191,11 +227,17 @@ def _ranks_usable(
     return True
 
 
+def _accepted_rank_1(parsed: ParsedAttributes, data: PartialShape, backprop: bool) -> bool:
+    """A forward convolution of rank-1 data and no list attributes: OpenVINO reads it and gives
+    the output a dynamic rank (rules §3; conv2d.v11 with x of shape [3] and no <data>)."""
+    return data.rank == 1 and not backprop and not any(parsed.texts.get(name) for name in _LISTS)
+
+
 def _data_rank_consequence(parsed: ParsedAttributes, rank: int, backprop: bool) -> str:
     """What OpenVINO does with a data rank outside 3..5 (rules §3: ranks 0 and 1 are quirks)."""
     if rank == 0 or (rank == 1 and backprop):
         return "; OpenVINO fails with an internal error while reading the model"
-    if rank == 1 and not any(parsed.texts.get(name) for name in _LISTS):
+    if rank == 1 and not backprop and not any(parsed.texts.get(name) for name in _LISTS):
         return "; OpenVINO accepts it and gives the output a dynamic rank"
     return "; OpenVINO rejects the layer ('Expected a 3D, 4D or 5D tensor for the input.')"
 
@@ -207,7 +249,10 @@ def _conv_attributes(schema: OpSchema, parsed: ParsedAttributes, n: int) -> Conv
     specs = schema.attributes
 
     def values(name: str) -> tuple[int, ...]:
-        return spatial_list(parsed, specs[name], n) if name in specs else (0,) * n
+        if name not in specs:
+            return (0,) * n
+        negative = _negative_values(parsed, name)
+        return negative if len(negative) == n else spatial_list(parsed, specs[name], n)
 
     return ConvAttributes(
         strides=values("strides"),
@@ -217,6 +262,20 @@ def _conv_attributes(schema: OpSchema, parsed: ParsedAttributes, n: int) -> Conv
         auto_pad=parsed.enum("auto_pad", str(specs["auto_pad"].default)),
         output_padding=values("output_padding"),
     )
+
+
+def _negative_values(parsed: ParsedAttributes, name: str) -> tuple[int, ...]:
+    """Strides or dilations with a negative value (IRS109, so not among the parsed values):
+    OpenVINO reads them all the same, as uint64, and computes with them (rules in
+    docs/openvino-ir-reading.md §9). Empty when the text has no such reading (or a zero,
+    which OpenVINO rejects)."""
+    if name not in parsed.broken or name not in ("strides", "dilations"):
+        return ()
+    try:
+        values = parse_int_list(parsed.texts[name]).values
+    except ListSyntaxError:
+        return ()
+    return values if 0 not in values and any(v < 0 for v in values) else ()
 
 
 def _ignored_pads(attrs: ConvAttributes, parsed: ParsedAttributes) -> list[Finding]:

@@ -59,7 +59,14 @@ def pool(call: OpCall) -> OpResult:
         schema, parsed, data.shape, kernel
     )
     findings = blocking + _rounding_findings(schema, parsed) + _axis_findings(call, data.shape)
-    if blocking or any(name in parsed.broken for name in _LISTS):
+    # A negative stride or dilation (IRS109) does not block: OpenVINO computes with it (as
+    # int64, shapes/window.py), and so does irshape; a zero beside it still does.
+    zero = 0 in parsed.int_list("strides") + parsed.int_list("dilations")
+    if (
+        zero
+        or any(f.rule is not rules.NEGATIVE_STRIDE for f in blocking)
+        or any(name in parsed.broken for name in _LISTS)
+    ):
         return OpResult([], findings)
     findings += _batch_and_channel_findings(data.shape)
     dims, formulas, failed = _pooled_shape(call, data.shape, kernel, findings)

@@ -10,7 +10,7 @@ spatial formula. Each spatial result carries the formula that produced it, for m
 from __future__ import annotations
 
 from irshape import rules
-from irshape.dims import DYNAMIC, INF, Dim, PartialShape
+from irshape.dims import DYNAMIC, INF, Dim, PartialShape, int64, trunc_div
 from irshape.ops.interface import AT_DATA, Finding
 from irshape.ops.schema import OpSchema, ParsedAttributes
 from irshape.record import FrozenRecord, set_field
@@ -107,12 +107,18 @@ def spatial_dims(shape: PartialShape, count: int) -> list[Dim]:
 def forward_spatial(
     axis: int, data: Dim, kernel: Dim, stride: int, dilation: int, pads: tuple[int, int], auto_pad: str
 ) -> tuple[Explained, list[Finding]]:
-    """One output spatial dim of Convolution / GroupConvolution (rules §1.1)."""
+    """One output spatial dim of Convolution / GroupConvolution (rules §1.1).
+
+    As OpenVINO computes it: the stride and dilation are the int64 values written (OpenVINO
+    keeps them as uint64, then divides and multiplies by them as int64 dimension values, so -1
+    is a dynamic dim and any other negative 0), and the pad sum is an int64 sum that wraps
+    (docs/openvino-ir-reading.md §9).
+    """
     if auto_pad in ("same_upper", "same_lower"):
         return Explained(data.ceil_div(stride), f"ceil({data} / {stride})"), []
     pad_begin, pad_end = pads if auto_pad == "explicit" else (0, 0)
     problems: list[Finding] = []
-    total = pad_begin + pad_end
+    total = int64(pad_begin + pad_end)
     if total < 0:
         effect = (
             "makes the padded input dynamic, so the output dim is an interval"
@@ -143,14 +149,16 @@ def forward_spatial(
 
 
 def forward_same_pads(data: Dim, kernel: Dim, stride: int, dilation: int, upper: bool) -> tuple[int, int]:
-    """The pads same_upper/same_lower use (``dim::padding``); 0 where a dim is not static."""
-    if not (data.is_static and kernel.is_static):
+    """The pads same_upper/same_lower use (``dim::padding``, in int64 that wraps); 0 where a
+    dim is not static."""
+    if not (data.is_static and kernel.is_static) or stride == 0:
         return 0, 0
-    size = data.value
+    size, stride, dilation = data.value, int64(stride), int64(dilation)
+    k = int64(kernel.value)
     # dim::dilated on plain integers: a kernel below 1 gives the "infinite" bound -1.
-    dilated = (kernel.value - 1) * dilation + 1 if kernel.value >= 1 else -1
-    out = -(-size // stride)
-    total = max(0, (out - 1) * stride + dilated - size)
+    dilated = int64((k - 1) * dilation + 1) if k >= 1 else -1
+    out = trunc_div(int64(size + stride - 1), stride)
+    total = max(0, int64((out - 1) * stride + dilated - size))
     small, big = total // 2, total - total // 2
     return (small, big) if upper else (big, small)
 
@@ -164,11 +172,12 @@ def backprop_spatial(
     """One output spatial dim of the backprop ops without an output_shape input (rules §1.2)."""
     pad_begin, pad_end = pads
     full = (data - 1) * stride + kernel.dilated(dilation)
-    out = full.padded(output_padding - pad_begin - pad_end)
+    pad = int64(output_padding - pad_begin - pad_end)
+    out = full.padded(pad)
     formula = f"{stride}*({data}-1) + ({kernel}-1)*{dilation}+1 - {pad_begin} - {pad_end} + {output_padding}"
     problems: list[Finding] = []
-    if full.is_static and full.value + output_padding - pad_begin - pad_end < 0:
-        value = full.value + output_padding - pad_begin - pad_end
+    if full.is_static and int64(full.value + pad) < 0:
+        value = int64(full.value + pad)
         problems.append(
             Finding(rules.OUTPUT_DIM_DYNAMIC, {"axis_index": axis, "formula": formula, "value": value})
         )
@@ -187,7 +196,8 @@ def backprop_auto_pads(
     if not extent.is_static:
         return None
     dilated = extent.value
-    total = max(0, (data.value - 1) * stride + dilated - out.value + output_padding)
+    # size_t arithmetic read back as int64 (the product of an int64 and a uint64 stride)
+    total = max(0, int64((data.value - 1) * stride + dilated - out.value + output_padding))
     small, big = total // 2, total - total // 2
     return (big, small) if upper else (small, big)
 
@@ -294,12 +304,6 @@ def kernel_extent(kernel: int, dilation: int) -> int:
     return SIZE_T - 1 if k < 1 else (dilation * (k - 1) + 1) % SIZE_T
 
 
-def as_signed(value: int) -> int:
-    """A size_t read back as OpenVINO's int64 dimension length (SIZE_MAX is -1)."""
-    value %= SIZE_T
-    return value - SIZE_T if value >= SIZE_T // 2 else value
-
-
 def pooling_pads(
     data: Dim, kernel: int, stride: int, dilation: int, pads: tuple[int, int], auto_pad: str
 ) -> tuple[int, int]:
@@ -313,17 +317,17 @@ def pooling_pads(
 def padded_input(data: Dim, pads: tuple[int, int]) -> Dim:
     """``data + (pads_begin + pads_end)``: the size_t sum becomes a Dimension as int64, so a
     sum that wraps to -1 is dynamic and below -1 is 0."""
-    return data + Dim.of(as_signed(pads[0] + pads[1]))
+    return data + Dim.of(int64(pads[0] + pads[1]))
 
 
 def pooled_spatial(data: Dim, extent: int, stride: int, pads: tuple[int, int], rounding: str) -> Explained:
     """One output spatial dim of MaxPool/AvgPool (``pooling::append_spatial_shape``) for a
     rounding_type of floor, ceil or ceil_torch; auto_pad already resolved into ``pads``."""
-    window = padded_input(data, pads) - Dim.of(as_signed(extent))
+    window = padded_input(data, pads) - Dim.of(int64(extent))
     ceil = rounding in ("ceil", "ceil_torch")
     steps = window.ceil_div(stride) if ceil else window.floor_div(stride)
     text = "ceil" if ceil else "floor"
-    formula = f"{text}(({data} + {pads[0]} + {pads[1]} - {as_signed(extent)}) / {stride}) + 1"
+    formula = f"{text}(({data} + {pads[0]} + {pads[1]} - {int64(extent)}) / {stride}) + 1"
     if rounding != "ceil_torch":
         return Explained(steps + 1, formula)
     formula += ", less one if the last window starts in the end padding"

@@ -1,8 +1,10 @@
 """The IRs the fuzzer edits: small models built with OpenVINO's Python API and written by
 ``ov.save_model`` (IR v11), each also as IR v10 (the same text, ``version="10"``).
 
-Each base has the four convolution ops in some arrangement, Consts (with a .bin), a Parameter
-with static or interval dims, a shape-preserving op between, and a Result.
+Each of the first bases has the four convolution ops in some arrangement, Consts (with a .bin),
+a Parameter with static or interval dims, a shape-preserving op between, and a Result; the
+others hold the ops of the other families (pooling, element-wise, layout, indexing, matmul,
+reduction, normalization, resize) with their attributes and Const inputs.
 """
 
 from __future__ import annotations
@@ -97,6 +99,56 @@ def _models() -> dict[str, ov.Model]:
         "gdeconv",
     )
     models["gdeconv_os"] = ov.Model([gd], [x], "gdeconv_os")
+    models.update(_other_families())
+    return models
+
+
+def _i64(values: list[int]) -> ov.Node:
+    return ops.constant(np.array(values, dtype=np.int64))
+
+
+def _other_families() -> dict[str, ov.Model]:
+    """Bases of the other op families: pooling, element-wise, layout, indexing, matmul,
+    reduction, normalization and resize, each op with its attributes and Const inputs."""
+    import openvino.opset8 as ops8
+    import openvino.opset11 as ops11
+    import openvino.opset13 as ops13
+
+    models: dict[str, ov.Model] = {}
+    x = ops.parameter([1, 4, 9, 9], np.float32, name="x")
+    mp = ops13.max_pool(x, [2, 2], [1, 1], [1, 1], [0, 1], [3, 3], "floor", "explicit", name="maxpool")
+    ap = _named(
+        ops.avg_pool(mp.output(0), [1, 2], [0, 0], [1, 1], [2, 2], True, "ceil", "explicit"), "avgpool"
+    )
+    models["pool"] = ov.Model([_named(ops.add(ap, _const([1, 4, 1, 1])), "add")], [x], "pool")
+
+    x = ops.parameter(ov.PartialShape("2,3,?,5"), np.float32, name="x")
+    rs = _named(ops.reshape(x, _i64([0, -1, 5]), True), "reshape")
+    tr = _named(ops.transpose(rs, _i64([2, 0, 1])), "transpose")
+    cc = _named(ops.concat([tr, _const([5, 2, 4])], 2), "concat")
+    sq = _named(ops.unsqueeze(cc, _i64([0])), "unsqueeze")
+    models["layout"] = ov.Model([sq], [x], "layout")
+
+    x = ops.parameter([4, 6, 8], np.float32, name="x")
+    ga = _named(ops8.gather(x, _i64([0, 2, 3]), _i64([1]), 0), "gather")
+    sl = _named(ops8.slice(ga, _i64([0, 1]), _i64([3, 7]), _i64([2, 2]), _i64([0, 2])), "slice")
+    ss = _named(
+        ops.strided_slice(sl, _i64([0, 0, 1]), _i64([2, 3, 4]), _i64([1, 1, 1]), [0, 0, 0], [0, 0, 0]),
+        "strided_slice",
+    )
+    models["index"] = ov.Model([ss], [x], "index")
+
+    x = ops.parameter([2, 3, 4], np.float32, name="x")
+    mm = _named(ops.matmul(x, _const([4, 5]), False, False), "matmul")
+    rd = _named(ops.reduce_sum(mm, _i64([1]), True), "reduce")
+    sm = _named(ops8.softmax(rd, -1), "softmax")
+    nl = _named(ops.normalize_l2(sm, _i64([2]), 1e-5, "add"), "normalize_l2")
+    models["matmul_reduce"] = ov.Model([nl], [x], "matmul_reduce")
+
+    x = ops.parameter([1, 3, 8, 8], np.float32, name="x")
+    mvn = _named(ops13.mvn(x, _i64([2, 3]), True, 1e-5, "inside_sqrt"), "mvn")
+    ip = _named(ops11.interpolate(mvn, _i64([12, 6]), "nearest", "sizes", axes=_i64([2, 3])), "interpolate")
+    models["norm_resize"] = ov.Model([ip], [x], "norm_resize")
     return models
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import random
 import re
+import struct
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -205,7 +206,7 @@ def e_auto_pad(rng: random.Random, d: Edited) -> None:
 
 
 def e_attr_presence(rng: random.Random, d: Edited) -> None:
-    span = _pick_layer(rng, d.xml, (*CONV_TYPES, "Parameter", "Const"))
+    span = _pick_layer(rng, d.xml, (*CONV_TYPES, *OTHER_TYPES, "Parameter", "Const"))
     if span is None:
         return
     block = d.xml[span[0] : span[1]]
@@ -374,7 +375,7 @@ def e_layer_id(rng: random.Random, d: Edited) -> None:
 
 
 def e_port_id(rng: random.Random, d: Edited) -> None:
-    span = _pick_layer(rng, d.xml, (*CONV_TYPES, "Result", "Relu"))
+    span = _pick_layer(rng, d.xml, (*CONV_TYPES, *OTHER_TYPES, "Result", "Relu"))
     if span is None:
         return
     block = d.xml[span[0] : span[1]]
@@ -425,6 +426,88 @@ def e_xml_defect(rng: random.Random, d: Edited) -> None:
     d.edits.append(("xml-control-char", f"{span[2]['name']}.{where} + {char!r}"))
 
 
+OTHER_TYPES = (
+    "MaxPool",
+    "AvgPool",
+    "Add",
+    "Reshape",
+    "Transpose",
+    "Concat",
+    "Unsqueeze",
+    "Gather",
+    "Slice",
+    "StridedSlice",
+    "MatMul",
+    "ReduceSum",
+    "SoftMax",
+    "NormalizeL2",
+    "MVN",
+    "Interpolate",
+)
+_WORDS = ("true", "false", "True", "FALSE", "1", "0", "yes", "", " true", "2")
+_INT_LIST = re.compile(r"-?\d+(\s*,\s*-?\d+)*")
+_REAL = re.compile(r"-?\d*\.\d+(e[-+]?\d+)?|-?\d+e[-+]?\d+")
+
+
+def e_op_attr(rng: random.Random, d: Edited) -> None:
+    """An attribute of a pooling, element-wise, layout, indexing, matmul, reduction,
+    normalization or resize layer, respelled by its grammar (a list, a number, a word)."""
+    span = _pick_layer(rng, d.xml, OTHER_TYPES)
+    if span is None:
+        return
+    block = d.xml[span[0] : span[1]]
+    data = re.search(r"<data\b[^>]*?/?>", block)
+    attrs = re.findall(r'\s([\w-]+)="([^"]*)"', data.group(0)) if data else []
+    if not attrs:
+        return
+    attr, old = rng.choice(attrs)
+    if _INT_LIST.fullmatch(old.strip()) and "," in old:
+        values = [int(v) for v in old.split(",")]
+        text = g.int_list(rng, len(values), (*values, 0, 1, 2))
+    elif _INT_LIST.fullmatch(old.strip()):
+        text = g.number(rng, (int(old), int(old) + 1, -1, 0, 1, 2, 3, 4))
+    elif _REAL.fullmatch(old.strip()):
+        text = rng.choice(("0", "-1", "1e-5", "nan", "inf", "1e400", "0x1p-3", " 1e-5", "1e-5x", "", "-0.0"))
+    elif old.lower() in ("true", "false"):
+        text = rng.choice(_WORDS)
+    else:
+        text = (
+            g.misspell(rng, old)
+            if old and rng.random() < 0.5
+            else rng.choice((old.upper(), old + " ", "", "x"))
+        )
+    d.xml = _set_data_attr(d.xml, span, attr, text)
+    d.edits.append(("op-attr", f"{span[2]['name']} ({span[2]['type']}).{attr}={text!r}"))
+
+
+_INTEGER_CONST = re.compile(r'element_type="(i64|i32)" shape="(\d+)" offset="(\d+)" size="(\d+)"')
+
+
+def e_const_value(rng: random.Random, d: Edited) -> None:
+    """The value of a small integer Const (a shape, axes, indices, sizes, begin/end/stride):
+    one element, or all, set to a value near the edges of what its consumer accepts."""
+    found = [m for m in _INTEGER_CONST.finditer(d.xml) if int(m.group(2)) <= 8]
+    if not found:
+        return
+    m = rng.choice(found)
+    width = 8 if m.group(1) == "i64" else 4
+    count, offset = int(m.group(2)), int(m.group(3))
+    if offset + count * width > len(d.bin) or count == 0:
+        return
+    fmt = "<q" if width == 8 else "<i"
+    old = [struct.unpack_from(fmt, d.bin, offset + i * width)[0] for i in range(count)]
+    edges = (-2, -1, 0, 1, 2, 3, 7, 8, 9, 64, 2**31 - 1, -(2**31), 2**32, 2**62, 2**63 - 1, -(2**63))
+    new = list(old)
+    for i in range(count) if rng.random() < 0.3 else (rng.randrange(count),):
+        v = rng.choice((*edges, old[i] + 1, old[i] - 1, -old[i]))
+        new[i] = v if width == 8 else max(-(2**31), min(2**31 - 1, v))
+    blob = bytearray(d.bin)
+    for i, v in enumerate(new):
+        struct.pack_into(fmt, blob, offset + i * width, v)
+    d.bin = bytes(blob)
+    d.edits.append(("const-value", f"Const at offset {offset} ({m.group(1)}): {old} -> {new}"))
+
+
 EDITS: list[tuple[float, Callable[[random.Random, Edited], None]]] = [
     (6, e_list_attr),
     (2, e_auto_pad),
@@ -441,6 +524,8 @@ EDITS: list[tuple[float, Callable[[random.Random, Edited], None]]] = [
     (1, e_port_id),
     (1, e_dangling),
     (0.4, e_xml_defect),
+    (4, e_op_attr),
+    (3, e_const_value),
 ]
 
 

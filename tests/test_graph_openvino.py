@@ -11,6 +11,7 @@ OpenVINO is imported plainly: without it these tests fail, they are never skippe
 
 from __future__ import annotations
 
+import re
 import shutil
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -318,3 +319,31 @@ def test_a_git_lfs_pointer_for_the_bin_is_read_as_openvino_reads_it(tmp_path: Pa
     (finding,) = [d for d in irshape.check_file(xml).diagnostics if d.code == "IRS009"]
     assert "Git LFS pointer" in finding.message
     assert "the first Const past its end fails with 'Incorrect weights in bin file!'" in finding.message
+
+
+@pytest.mark.parametrize(
+    ("element_type", "ov_message"),
+    [
+        ("u1", "Element not supported"),
+        ("u2", "Element not supported"),
+        ("dynamic", "Tensor was not initialized."),
+    ],
+)
+def test_a_shape_const_openvino_cannot_evaluate_is_an_error(
+    tmp_path: Path, element_type: str, ov_message: str
+) -> None:
+    """A Reshape's target Const of a type OpenVINO cannot evaluate: it fails the file, and
+    irshape says so on the Reshape (IRS214), where it would otherwise say the value is unknown."""
+    data = ops.parameter([2, 3, 4], np.float32)
+    model = ov.Model([ops.reshape(data, ops.constant(np.array([4, 6], np.int64)), False)], [data])
+    xml = tmp_path / "net.xml"
+    ov.save_model(model, xml)
+    text = xml.read_text()
+    assert text.count('element_type="i64"') == 1
+    xml.write_text(text.replace('element_type="i64"', f'element_type="{element_type}"'))
+    with pytest.raises(RuntimeError, match=re.escape(ov_message)):
+        ov.Core().read_model(xml)
+    (finding,) = [d for d in irshape.check_file(xml).errors if d.code == "IRS214"]
+    assert finding.layer_type == "Reshape"
+    assert f"element type {element_type}, which OpenVINO cannot evaluate" in finding.message
+    assert ov_message in finding.message

@@ -26,7 +26,7 @@ from irshape.ir import element_types
 from irshape.ops.interface import AT_DATA, Finding, OpCall, OpResult, Output, Tensor
 from irshape.shapes import bounds, values
 from irshape.shapes.broadcast import merge_shapes, numpy_broadcast, pdpd_broadcast
-from irshape.shapes.findings import incompatible, type_finding
+from irshape.shapes.findings import incompatible, type_finding, value_unknown
 
 DATA = 0
 INCONSISTENT = "Argument shapes are inconsistent."
@@ -541,16 +541,8 @@ def _integral(call: OpCall, port: int, ov_message: str) -> list[Finding]:
 
 def _value_unknown(call: OpCall, port: int, consequence: str) -> list[Finding]:
     """IRS306, once: the value that decides the output is not known."""
-    tensor = call.inputs[port]
-    if tensor.value_reported:
-        return []
-    args = {
-        "port": port,
-        "input": call.schema.inputs[port].name,
-        "reason": tensor.value_unknown or "it is not a Const irshape can read",
-        "consequence": consequence,
-    }
-    return [Finding(rules.VALUE_UNKNOWN, args, port)]
+    name = call.schema.inputs[port].name
+    return value_unknown(port, name, call.inputs[port], consequence, "it is not a Const irshape can read")
 
 
 def _unknown_length_shape(tensor: Tensor) -> PartialShape:

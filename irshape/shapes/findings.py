@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from irshape import rules
 from irshape.dims import PartialShape
+from irshape.ir.weights import NOT_EVALUABLE, not_evaluable_reason
 from irshape.ops.interface import AT_LAYER, Anchor, Finding, Tensor
 from irshape.shapes.axes import axis_range_message, normalize_axis
 
@@ -43,11 +44,32 @@ def value_finding(problem: str, ov_message: str, anchor: Anchor = AT_LAYER) -> F
     return Finding(rules.INPUT_VALUE, {"problem": problem, "ov_message": ov_message}, anchor)
 
 
-def value_unknown(port: int, name: str, tensor: Tensor, consequence: str) -> list[Finding]:
-    """IRS306 (once): the value that decides the output is not known."""
+# What OpenVINO says of a dynamic Const read for its value depends on the op: where it reads
+# the value's bounds first (Reshape's target) 'Tensor was not initialized.', where it reads the
+# value itself (Unsqueeze's axes) 'Element not supported' (by experiment, 2026.4).
+_NOT_EVALUABLE_HERE = {"dynamic": "Tensor was not initialized.' or 'Element not supported"}
+
+
+def value_unknown(
+    port: int,
+    name: str,
+    tensor: Tensor,
+    consequence: str,
+    default_reason: str = "it is neither a Const nor computed from Consts",
+) -> list[Finding]:
+    """IRS306 (once): the value that decides the output is not known. But a Const of an
+    element type OpenVINO cannot evaluate is IRS214: OpenVINO fails where it reads the value
+    (docs/openvino-ir-reading.md §6)."""
+    element_type = tensor.element_type
+    if element_type in NOT_EVALUABLE and tensor.value_unknown == not_evaluable_reason(element_type):
+        problem = (
+            f"input {port} ({name}) is a Const of element type {element_type}, which OpenVINO cannot evaluate"
+        )
+        message = _NOT_EVALUABLE_HERE.get(element_type, NOT_EVALUABLE[element_type])
+        return [value_finding(problem, message, port)]
     if tensor.value_reported:
         return []
-    reason = tensor.value_unknown or "it is neither a Const nor computed from Consts"
+    reason = tensor.value_unknown or default_reason
     args = {"port": port, "input": name, "reason": reason, "consequence": consequence}
     return [Finding(rules.VALUE_UNKNOWN, args, port)]
 

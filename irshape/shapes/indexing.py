@@ -29,6 +29,7 @@ from irshape.ops.interface import AT_DATA, Anchor, Finding, OpCall, OpResult, Ou
 from irshape.shapes import bounds as value_bounds
 from irshape.shapes import values
 from irshape.shapes.axes import axis_range_message, normalize_axis
+from irshape.shapes.findings import value_unknown
 from irshape.shapes.slicing import (
     I64_MAX,
     Bounds,
@@ -136,15 +137,11 @@ class _Op:
         tensor = self.inputs[port]
         if tensor.value is not None:
             return tensor.value
-        if not self._unknown_said and not tensor.value_reported:
+        if not self._unknown_said:
             self._unknown_said = True
-            reason = (
-                tensor.value_unknown
-                or "it is not a Const, and irshape could not compute it from its producers"
-            )
             name = self.call.schema.inputs[port].name
-            args = {"port": port, "input": name, "reason": reason, "consequence": consequence}
-            self.findings.append(Finding(rules.VALUE_UNKNOWN, args, port))
+            default = "it is not a Const, and irshape could not compute it from its producers"
+            self.findings += value_unknown(port, name, tensor, consequence, default)
         return None
 
 

@@ -16,7 +16,7 @@ from irshape import rules
 from irshape.dims import DYNAMIC, Dim, PartialShape
 from irshape.ops.interface import AT_DATA, Finding, OpCall, OpResult, Output, Tensor
 from irshape.ops.schema import OpSchema, ParsedAttributes
-from irshape.shapes.findings import incompatible, value_finding
+from irshape.shapes.findings import incompatible, value_finding, value_unknown
 from irshape.shapes.window import (
     SIZE_T,
     Explained,
@@ -353,14 +353,8 @@ def _adaptive_spatial(schema: OpSchema, n: int, target: Tensor, findings: list[F
             findings.append(value_finding(problem, ov_message, OUTPUT_SHAPE))
             return None
         return [Dim.of(v) for v in target.value]
-    if not target.value_reported:
-        args = {
-            "port": OUTPUT_SHAPE,
-            "input": "output_shape",
-            "reason": target.value_unknown or "not a Const",
-            "consequence": "the output's spatial dims are left unknown (?)",
-        }
-        findings.append(Finding(rules.VALUE_UNKNOWN, args, OUTPUT_SHAPE))
+    consequence = "the output's spatial dims are left unknown (?)"
+    findings += value_unknown(OUTPUT_SHAPE, "output_shape", target, consequence, "not a Const")
     return [DYNAMIC] * n
 
 

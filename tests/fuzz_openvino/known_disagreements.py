@@ -73,19 +73,18 @@ KNOWN: tuple[Known, ...] = (
     ),
     Known(
         "value-input-element-types",
-        "A Const another op reads for its value (Reshape's target shape, Gather's indices, "
-        "Slice's start/stop/step, a Reduce's axes, Interpolate's sizes, NormalizeL2's axes) of "
-        "an element type OpenVINO cannot evaluate: dynamic/undefined -> 'Tensor was not "
-        "initialized.', u1/u2/u3/u6 -> 'Element not supported', a real type as Slice's step "
-        "(bf16) -> 'Stride must be non-zero', MVN's or Interpolate's axes of dynamic type -> "
-        "'Axes element type must be i32, i64, u32 or u64', a dynamic-type Const OpenVINO folds "
-        "(ReduceSum's axes) -> 'Check 'm_element_type.is_static()' failed at make_tensor.cpp'; irshape reports the value unknown "
-        "(IRS306, an info). And the wider answers: Unsqueeze's axes of f64/bf16 and Reshape's "
-        "pattern of u64 are read by OpenVINO ([1,5,2,4..]), irshape leaves them unknown "
-        "([...], [5,2,?]). The backprop ops' output_shape follows these rules (shapes/convolution.py, "
-        "docs/openvino-ir-reading.md §6); the fix for the other ops is in the value-input "
-        "machinery (check/sources.py, the families' value reading).",
-        "value_input_unevaluable_type",
+        "A Const another op reads for its value whose element type OpenVINO handles in its own "
+        "way, where irshape reports the value unknown (IRS306, an info): a real type as "
+        "Slice's step (bf16) -> 'Stride must be non-zero'; MVN's or Interpolate's axes of "
+        "dynamic type -> 'Axes element type must be i32, i64, u32 or u64'; a dynamic-type "
+        "Const OpenVINO folds (ReduceSum's axes) -> 'Check 'm_element_type.is_static()' failed "
+        "at make_tensor.cpp'; and a dynamic or 1/2/3/6-bit Const reached through a folding op "
+        "(Gather's indices under a Reshape). And the wider answers: Unsqueeze's axes of "
+        "f64/bf16 and Reshape's pattern of u64 are read by OpenVINO ([1,5,2,4..]), irshape "
+        "leaves them unknown ([...], [5,2,?]). Fixed: a dynamic or 1/2/3/6-bit Const read "
+        "directly for the value that decides a shape is IRS214 with OpenVINO's message "
+        "(fixture value_input_unevaluable_type, now an agreement; docs/openvino-ir-reading.md §6).",
+        "slice_step_real_type",
         lambda v: (
             _missed(
                 v,

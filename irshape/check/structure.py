@@ -246,15 +246,19 @@ def check_parameter_inputs(graph: Graph, report: Report) -> None:
     reaches it, and fails on its input ('Attempt to access node 1 that not in graph.',
     docs/openvino-ir-reading.md §11). Likewise a layer typed 'Constant' in IR v11 ('node index
     is out of range'; IR v10 drops the inputs, §13)."""
-    if not {"Parameter", "Constant"} & graph.types:
-        return
     v11 = graph.document.version == 11
+    # An edge reaches a layer only through an input port it declares: the usual file has none.
+    typed = {"Parameter", "Constant"} if v11 else {"Parameter"}
+    suspects = {graph.key(layer) for layer in graph.document.layers if layer.inputs and layer.type in typed}
+    if not suspects:
+        return
     fed: dict[str, int] = defaultdict(int)
     for _, consumer in graph.links:
-        fed[consumer] += 1
+        if consumer in suspects:
+            fed[consumer] += 1
     for key, count in fed.items():
         layer = graph.layers.get(key)
-        if layer is not None and (layer.type == "Parameter" or (layer.type == "Constant" and v11)):
+        if layer is not None and layer.type in typed:
             report(rules.INPUT_COUNT(graph.where(layer), op=layer.type, expected_count="0", count=count))
 
 
@@ -344,6 +348,11 @@ def check_unconnected(graph: Graph, report: Report) -> None:
             )
 
 
+def _all_fed(graph: Graph, layer: Layer) -> bool:
+    fed = graph.fed
+    return all(id(port) in fed for port in layer.inputs)
+
+
 def _fed_inputs(graph: Graph, layer: Layer) -> list[bool]:
     """For each input port of ``layer``: does an edge feed it?"""
     fed = graph.fed
@@ -400,6 +409,8 @@ def v10_dropped_inputs(graph: Graph, layer: Layer, schema: OpSchema) -> int:
     version = graph.document.version
     if version != 10 and (version != 11 or layer.type in _V11_NEEDS_EVERY_PORT):
         return 0
+    if len(layer.inputs) <= schema.input_counts[1] and _all_fed(graph, layer):
+        return 0  # the usual layer: nothing to drop
     fed = _fed_inputs(graph, layer)
     dropped = max(0, len(fed) - schema.input_counts[1]) if version == 10 else 0
     del fed[len(fed) - dropped :]

@@ -117,6 +117,7 @@ class OpSchema(FrozenRecord):
         "data_and_kernel_types",
         "family",
         "function",
+        "input_counts",
         "inputs",
         "kernel_layout",
         "legacy_attributes",
@@ -138,6 +139,7 @@ class OpSchema(FrozenRecord):
     value_inputs: tuple[int, ...]  # the inputs whose values the shape function reads
     data_and_kernel_types: str
     spec: str
+    input_counts: tuple[int, int]  # the fewest and most inputs (sys.maxsize: variadic)
 
     def __init__(
         self,
@@ -166,6 +168,7 @@ class OpSchema(FrozenRecord):
         set_field(self, "data_and_kernel_types", data_and_kernel_types)
         set_field(self, "spec", spec)
         set_field(self, "value_inputs", value_inputs)
+        set_field(self, "input_counts", _input_counts(inputs))  # asked for every layer
 
     @property
     def name(self) -> str:
@@ -189,16 +192,16 @@ class OpSchema(FrozenRecord):
         return self.kernel_layout.index(role)
 
     @property
-    def input_counts(self) -> tuple[int, int]:
-        required = sum(1 for i in self.inputs if not i.optional)
-        if self.inputs and self.inputs[-1].variadic:
-            return required, sys.maxsize
-        return required, len(self.inputs)
-
-    @property
     def is_source(self) -> bool:
         """Parameter and Constant: their outputs come from the file, not from inputs."""
         return self.family == "source"
+
+
+def _input_counts(inputs: tuple[InputSpec, ...]) -> tuple[int, int]:
+    required = sum(1 for i in inputs if not i.optional)
+    if inputs and inputs[-1].variadic:
+        return required, sys.maxsize
+    return required, len(inputs)
 
 
 def _load(raw: dict[str, Any]) -> OpSchema:

@@ -17,6 +17,7 @@ from irshape import rules
 from irshape.diagnostics import Diagnostic, Location
 from irshape.dims import DYNAMIC, PartialShape
 from irshape.ir.model import Layer
+from irshape.memo import IdentityMemo, by_identity
 from irshape.ops.interface import AT_DATA, AT_LAYER, Finding, OpCall, OpResult, Output, Tensor
 from irshape.ops.registry import shape_function
 from irshape.ops.schema import OpSchema, validate_attributes
@@ -30,7 +31,7 @@ _OUTPUT_CONSEQUENCES = frozenset({rules.DYNAMIC_RANK_OUTPUT.code, rules.OUTPUT_D
 _CLEAN: dict[tuple[Any, ...], tuple[OpSchema, OpResult]] = {}
 _CLEAN_MAX = 4096
 _KEY_TEXT_MAX = 512  # characters of <data> attribute names and values
-_DATA_KEYS: dict[int, tuple[dict[str, str], tuple[tuple[str, str], ...] | None]] = {}  # by id(data)
+_DATA_KEYS: IdentityMemo[dict[str, str], tuple[tuple[str, str], ...] | None] = {}
 
 
 def check_op(
@@ -75,16 +76,13 @@ def _memo_key(schema: OpSchema, layer: Layer, inputs: list[Tensor]) -> tuple[Any
 def _data_key(data: dict[str, str]) -> tuple[tuple[str, str], ...] | None:
     """The <data> attributes as a memo key; None for long texts. The reader shares one dict
     among the layers whose <data> says the same, so the key is made once a dict."""
-    kept = _DATA_KEYS.get(id(data))
-    if kept is not None and kept[0] is data:
-        return kept[1]
-    key = None
-    if sum(map(len, data)) + sum(map(len, data.values())) <= _KEY_TEXT_MAX:
-        key = tuple(data.items())
-    if len(_DATA_KEYS) >= _CLEAN_MAX:
-        _DATA_KEYS.clear()
-    _DATA_KEYS[id(data)] = (data, key)  # the dict is kept: its id is not reused while here
-    return key
+    return by_identity(_DATA_KEYS, data, _make_data_key, _CLEAN_MAX)
+
+
+def _make_data_key(data: dict[str, str]) -> tuple[tuple[str, str], ...] | None:
+    if sum(map(len, data)) + sum(map(len, data.values())) > _KEY_TEXT_MAX:
+        return None
+    return tuple(data.items())
 
 
 def _check_op(

@@ -30,6 +30,7 @@ from irshape.diagnostics import Diagnostic, Location, Severity
 from irshape.dims import PartialShape
 from irshape.ir.model import Document, Layer, Port
 from irshape.ir.weights import Weights
+from irshape.memo import IdentityMemo, by_identity
 from irshape.ops.interface import OpResult, Tensor
 from irshape.ops.registry import lookup
 from irshape.ops.schema import OpSchema
@@ -160,7 +161,7 @@ class _Walker:
         self.origins: list[_Origin] = []
         self.tensors: dict[int, list[_Tensor]] = {}  # by id(layer)
         self.ops: dict[tuple[str | None, str | None], tuple[str, OpSchema | None]] = {}  # by type, version
-        self.flowing: dict[int, tuple[OpResult, _Flowing]] = {}  # by id(inference): see _flowing
+        self.flowing: IdentityMemo[OpResult, _Flowing] = {}  # see _flowing
 
     # -- the run ------------------------------------------------------------------------------
 
@@ -483,17 +484,7 @@ class _Walker:
     def _flowing(self, inference: OpResult) -> _Flowing:
         """The inferred shapes, element types and the tensors that flow on (never modified), made
         once an inference: the memo gives the layers that repeat a check the same one."""
-        kept = self.flowing.get(id(inference))
-        if kept is not None and kept[0] is inference:
-            return kept[1]
-        outputs = inference.outputs
-        made = (
-            tuple(o.shape for o in outputs),
-            tuple(o.element_type for o in outputs),
-            [Tensor(o.shape, o.element_type, value=o.value, lower=o.lower, upper=o.upper) for o in outputs],
-        )
-        self.flowing[id(inference)] = (inference, made)  # kept: its id is not reused in this walk
-        return made
+        return by_identity(self.flowing, inference, _outputs_flowing)
 
     def _drop_inherited(
         self,
@@ -520,6 +511,15 @@ class _Walker:
         for d in mismatches:
             if inference is None or (d.code, d.port, d.axis) not in own:
                 local.remove(d)
+
+
+def _outputs_flowing(inference: OpResult) -> _Flowing:
+    outputs = inference.outputs
+    return (
+        tuple(o.shape for o in outputs),
+        tuple(o.element_type for o in outputs),
+        [Tensor(o.shape, o.element_type, value=o.value, lower=o.lower, upper=o.upper) for o in outputs],
+    )
 
 
 def _diverges(ports: list[Port], index: int, info: Tensor) -> bool:

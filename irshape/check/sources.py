@@ -207,11 +207,12 @@ def const_tensor(layer: Layer, path: str, weights: Weights, report: Report) -> T
         return _constant_without_bytes(layer, layer.location(path), report)
     key = _const_key(layer)
     hit = _CLEAN_CONSTS.get(key) if key is not None else None
-    if hit is not None and _bytes_fit(layer, hit[1], weights):
+    where_bytes = _bytes_fit(layer, hit[1], weights) if hit is not None else None
+    if hit is not None and where_bytes is not None:
         tensor, _, value_read = hit
         if not value_read:
             return tensor
-        valued = _valued(tensor, layer, weights)
+        valued = _valued(tensor, *where_bytes, weights)
         if valued is not None:
             return valued
     found: list[Diagnostic] = []
@@ -235,10 +236,10 @@ def const_tensor(layer: Layer, path: str, weights: Weights, report: Report) -> T
     return info
 
 
-def _valued(template: Tensor, layer: Layer, weights: Weights) -> Tensor | None:
-    """A clean Const like ``template`` with its own value read (None: it cannot be read)."""
+def _valued(template: Tensor, offset: int, size: int, weights: Weights) -> Tensor | None:
+    """A clean Const like ``template`` with its own value read at ``offset`` (None: it cannot
+    be read)."""
     info = Tensor(template.shape, template.element_type)
-    offset, size = parse_uint(layer.data.get("offset")), parse_uint(layer.data.get("size"))
     _read_value(_ConstData(template.element_type, template.shape.lengths, offset, size), weights, info)
     return None if info.value_unknown is not None else info
 
@@ -275,12 +276,12 @@ def _const_key(layer: Layer) -> tuple[object, ...] | None:
     return element_type, shape, port.dims, port.precision
 
 
-def _bytes_fit(layer: Layer, needed: int, weights: Weights) -> bool:
-    """Do the Const's offset and size read, hold ``needed`` bytes and lie inside the .bin?"""
+def _bytes_fit(layer: Layer, needed: int, weights: Weights) -> tuple[int, int] | None:
+    """The Const's offset and size, if they read, hold ``needed`` bytes and lie inside the .bin."""
     offset, size = parse_uint(layer.data.get("offset")), parse_uint(layer.data.get("size"))
-    return (
-        offset is not None and size is not None and size >= needed and not _beyond_bin(offset, size, weights)
-    )
+    if offset is None or size is None or size < needed or _beyond_bin(offset, size, weights):
+        return None
+    return offset, size
 
 
 def _const_tensor(layer: Layer, where: Location, weights: Weights, report: Report) -> Tensor:

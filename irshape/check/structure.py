@@ -348,11 +348,6 @@ def check_unconnected(graph: Graph, report: Report) -> None:
             )
 
 
-def _all_fed(graph: Graph, layer: Layer) -> bool:
-    fed = graph.fed
-    return all(id(port) in fed for port in layer.inputs)
-
-
 def _fed_inputs(graph: Graph, layer: Layer) -> list[bool]:
     """For each input port of ``layer``: does an edge feed it?"""
     fed = graph.fed
@@ -409,9 +404,9 @@ def v10_dropped_inputs(graph: Graph, layer: Layer, schema: OpSchema) -> int:
     version = graph.document.version
     if version != 10 and (version != 11 or layer.type in _V11_NEEDS_EVERY_PORT):
         return 0
-    if len(layer.inputs) <= schema.input_counts[1] and _all_fed(graph, layer):
-        return 0  # the usual layer: nothing to drop
     fed = _fed_inputs(graph, layer)
+    if len(fed) <= schema.input_counts[1] and all(fed):
+        return 0  # the usual layer: nothing to drop
     dropped = max(0, len(fed) - schema.input_counts[1]) if version == 10 else 0
     del fed[len(fed) - dropped :]
     while fed and not fed[-1] and len(fed) > schema.input_counts[0]:

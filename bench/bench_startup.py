@@ -20,23 +20,21 @@ times the work after the imports (``main()`` called once in a process that has i
 lists the modules whose own import time is largest (``-X importtime``), which is where the
 rest of the start-up goes.
 
-Python writes no bytecode when ``PYTHONDONTWRITEBYTECODE`` is
-set, and then compiles every module of irshape at each start. An installed irshape has its
-bytecode (pip compiles it), so the children run with bytecode written to a cache directory
-of their own (``PYTHONPYCACHEPREFIX``) and a first, untimed run fills it.
+The children run with bytecode, as an installed irshape has it (see ``bench/bytecode.py``);
+a first, untimed run of each command fills its cache.
 """
 
 from __future__ import annotations
 
 import argparse
-import os
 import shutil
 import subprocess
 import sys
-import tempfile
 import time
 from collections import Counter
 from pathlib import Path
+
+from bytecode import bytecode_env
 
 REPO = Path(__file__).resolve().parent.parent
 FIXTURE = REPO / "fixtures" / "ir" / "conv_relu_deconv.xml"
@@ -114,10 +112,7 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
 
     script = shutil.which("irshape", path=str(Path(sys.executable).parent)) or shutil.which("irshape")
-    with tempfile.TemporaryDirectory(prefix="irshape-pyc-") as cache:
-        env = dict(os.environ)
-        env.pop("PYTHONDONTWRITEBYTECODE", None)
-        env["PYTHONPYCACHEPREFIX"] = cache
+    with bytecode_env() as env:
         python = sys.executable
         commands = {
             "python -c pass": [python, "-c", "pass"],

@@ -23,6 +23,9 @@ from irshape.ops.registry import shape_function
 from irshape.ops.schema import OpSchema, validate_attributes
 
 Report = Callable[[Diagnostic], None]
+Where = Location | Callable[[], Location]
+"""Where the layer is, or how to make that: the walk makes a location only for a layer with
+findings (a remembered check and a port that says what OpenVINO computes need none)."""
 
 # Findings that only describe the output: when OpenVINO rejects the layer, they are no finding.
 _OUTPUT_CONSEQUENCES = frozenset({rules.DYNAMIC_RANK_OUTPUT.code, rules.OUTPUT_DIM_DYNAMIC.code})
@@ -35,7 +38,7 @@ _DATA_KEYS: IdentityMemo[dict[str, str], tuple[tuple[str, str], ...] | None] = {
 
 
 def check_op(
-    schema: OpSchema, layer: Layer, inputs: list[Tensor], where: Location, report: Report
+    schema: OpSchema, layer: Layer, inputs: list[Tensor], where: Where, report: Report
 ) -> OpResult | None:
     """Validate ``layer`` against ``schema`` and infer its outputs; None if they cannot be
     inferred (the findings say why)."""
@@ -44,7 +47,7 @@ def check_op(
     if hit is not None and hit[0] is schema:
         return hit[1]
     found: list[Diagnostic] = []
-    result = _check_op(schema, layer, inputs, where, found.append)
+    result = _check_op(schema, layer, inputs, _located(where), found.append)
     if any(rules.rejects(d) for d in found):
         # OpenVINO rejects the layer: what its output would be is no finding of its own.
         found = [d for d in found if d.code not in _OUTPUT_CONSEQUENCES]
@@ -127,12 +130,19 @@ def _anchored(layer: Layer, finding: Finding, where: Location) -> Location:
     )
 
 
-def compare_declared(layer: Layer, result: OpResult, where: Location, report: Report) -> None:
+def _located(where: Where) -> Location:
+    return where if isinstance(where, Location) else where()
+
+
+def compare_declared(layer: Layer, result: OpResult, where: Where, report: Report) -> None:
     """Compare every declared output port's dims with the inferred output of that index.
 
     Axes whose inference already failed with an error (a kernel too large for its input) are
     not compared: the error says more than a second finding about the same axis would.
     """
+    if _declared_as_inferred(layer, result):
+        return
+    where = _located(where)
     if not layer.outputs:
         if result.outputs:
             report(rules.OUTPUT_PORT_MISSING(where, inferred=result.outputs[0].shape))
@@ -141,6 +151,18 @@ def compare_declared(layer: Layer, result: OpResult, where: Location, report: Re
         return
     for port, output in zip(layer.outputs, result.outputs, strict=False):
         _compare_port(port, output, where, report)
+
+
+def _declared_as_inferred(layer: Layer, result: OpResult) -> bool:
+    """Does every output port declare exactly the inferred dims, or none? (The usual layer:
+    then there is nothing to compare further.)"""
+    ports = layer.outputs
+    if not ports:
+        return not result.outputs
+    for port, output in zip(ports, result.outputs, strict=False):
+        if port.dims and port.dims != output.shape.lengths:
+            return False
+    return True
 
 
 def _compare_port(port: Any, output: Output, where: Location, report: Report) -> None:

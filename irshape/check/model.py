@@ -20,6 +20,7 @@ from __future__ import annotations
 import gc
 from collections import defaultdict
 from collections.abc import Callable, Iterable
+from functools import partial
 from typing import Any
 
 from irshape import lifetime, rules
@@ -295,8 +296,7 @@ class _Walker:
             outputs = [sources.const_tensor(layer, self.document.path, self.weights, local.append)]
         elif schema is not None:
             result.checked = True
-            where = self.graph.where(layer)
-            outputs = self._known(schema, layer, result, inputs, bool(origins), doomed, where, local)
+            outputs = self._known(schema, layer, result, inputs, bool(origins), doomed, local)
         else:
             outputs = [g.declared_tensor(port) for port in layer.outputs]
         guess = self._guessed(layer, kind, schema is not None, computed, local)
@@ -463,22 +463,23 @@ class _Walker:
         inputs: list[Tensor],
         inherits: bool,
         doomed: bool,
-        where: Location,
         local: list[Diagnostic],
     ) -> list[Tensor]:
+        where = partial(self.graph.where, layer)  # made only for a layer with findings
         inference = check_op(schema, layer, inputs, where, local.append)
         if inference is None:
             return [Tensor(PartialShape(None))]
         shapes, types, flowing = self._flowing(inference)
         result.outputs, result.element_types = list(shapes), list(types)
         result.ports = [port.id for port in layer.outputs[: len(shapes)]]
-        result.ports += [None] * (len(shapes) - len(result.ports))
+        if len(result.ports) < len(shapes):
+            result.ports += [None] * (len(shapes) - len(result.ports))
         if inference.rejected:  # OpenVINO stops here: what flows on is the file's word, no cascade
             return [g.declared_tensor(port) for port in layer.outputs] or [Tensor(PartialShape(None))]
         if not doomed:  # else OpenVINO stops before this layer, and "it will use N" is untrue
             compare_declared(layer, inference, where, local.append)
         if inherits:
-            self._drop_inherited(schema, layer, inputs, where, local)
+            self._drop_inherited(schema, layer, inputs, where(), local)
         return flowing
 
     def _flowing(self, inference: OpResult) -> _Flowing:

@@ -404,6 +404,8 @@ def v10_dropped_inputs(graph: Graph, layer: Layer, schema: OpSchema) -> int:
     version = graph.document.version
     if version != 10 and (version != 11 or layer.type in _V11_NEEDS_EVERY_PORT):
         return 0
+    if graph.every_input_fed and len(layer.inputs) <= schema.input_counts[1]:
+        return 0  # the usual layer, without a look at its ports
     fed = _fed_inputs(graph, layer)
     if len(fed) <= schema.input_counts[1] and all(fed):
         return 0  # the usual layer: nothing to drop

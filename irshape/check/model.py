@@ -163,6 +163,7 @@ class _Walker:
         self.tensors: dict[int, list[_Tensor]] = {}  # by id(layer)
         self.ops: dict[tuple[str | None, str | None], tuple[str, OpSchema | None]] = {}  # by type, version
         self.flowing: IdentityMemo[OpResult, _Flowing] = {}  # see _flowing
+        self.repeats: dict[tuple[int, ...], tuple[object, _Flowing]] = {}  # see _known
 
     # -- the run ------------------------------------------------------------------------------
 
@@ -465,21 +466,39 @@ class _Walker:
         doomed: bool,
         local: list[Diagnostic],
     ) -> list[Tensor]:
+        # A layer that repeats a clean one (the same declaration, <data>, input tensors and
+        # declared output dims, each the very object) is that one again: no check, no compare.
+        dims = tuple([port.dims for port in layer.outputs])
+        key = (id(schema), id(layer.data), *map(id, inputs), *map(id, dims))
+        repeated = self.repeats.get(key)
+        if repeated is not None:
+            return self._outputs(layer, result, repeated[1])
         where = partial(self.graph.where, layer)  # made only for a layer with findings
+        found_before = len(local)
         inference = check_op(schema, layer, inputs, where, local.append)
         if inference is None:
             return [Tensor(PartialShape(None))]
-        shapes, types, flowing = self._flowing(inference)
-        result.outputs, result.element_types = list(shapes), list(types)
-        result.ports = [port.id for port in layer.outputs[: len(shapes)]]
-        if len(result.ports) < len(shapes):
-            result.ports += [None] * (len(shapes) - len(result.ports))
+        inferred = self._flowing(inference)
+        flowing = self._outputs(layer, result, inferred)
         if inference.rejected:  # OpenVINO stops here: what flows on is the file's word, no cascade
             return [g.declared_tensor(port) for port in layer.outputs] or [Tensor(PartialShape(None))]
         if not doomed:  # else OpenVINO stops before this layer, and "it will use N" is untrue
             compare_declared(layer, inference, where, local.append)
         if inherits:
             self._drop_inherited(schema, layer, inputs, where(), local)
+        elif not doomed and len(local) == found_before:
+            # The entry keeps the keyed objects alive, so their ids name no other object.
+            self.repeats[key] = ((layer.data, inputs, dims), inferred)
+        return flowing
+
+    @staticmethod
+    def _outputs(layer: Layer, result: LayerResult, inferred: _Flowing) -> list[Tensor]:
+        """Record the inferred outputs in the layer's result; the tensors that flow on."""
+        shapes, types, flowing = inferred
+        result.outputs, result.element_types = list(shapes), list(types)
+        result.ports = [port.id for port in layer.outputs[: len(shapes)]]
+        if len(result.ports) < len(shapes):
+            result.ports += [None] * (len(shapes) - len(result.ports))
         return flowing
 
     def _flowing(self, inference: OpResult) -> _Flowing:

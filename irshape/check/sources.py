@@ -197,6 +197,8 @@ class _ConstData(Record):  # made once a Const
 # -> (the tensor, the bytes it needs, whether its value is read)
 _CLEAN_CONSTS: dict[tuple[object, ...], tuple[Tensor, int, bool]] = {}
 _CLEAN_CONSTS_MAX = 4096
+# Clean Consts by value (see _valued), bounded like the memo.
+_SHARED_VALUES: dict[tuple[object, ...], Tensor] = {}
 _CONST_KEY_TEXT_MAX = 512
 
 
@@ -238,10 +240,19 @@ def const_tensor(layer: Layer, path: str, weights: Weights, report: Report) -> T
 
 def _valued(template: Tensor, offset: int, size: int, weights: Weights) -> Tensor | None:
     """A clean Const like ``template`` with its own value read at ``offset`` (None: it cannot
-    be read)."""
+    be read). Consts of one value share one tensor (never modified), so the layers they feed
+    repeat one another's check (the walk knows a repeat by its input tensors' identities)."""
     info = Tensor(template.shape, template.element_type)
     _read_value(_ConstData(template.element_type, template.shape.lengths, offset, size), weights, info)
-    return None if info.value_unknown is not None else info
+    if info.value_unknown is not None:
+        return None
+    key = (info.element_type, info.shape, info.value, info.reals)
+    shared = _SHARED_VALUES.get(key)
+    if shared is None:
+        if len(_SHARED_VALUES) >= _CLEAN_CONSTS_MAX:
+            _SHARED_VALUES.clear()
+        shared = _SHARED_VALUES[key] = info
+    return shared
 
 
 def _constant_without_bytes(layer: Layer, where: Location, report: Report) -> Tensor:
@@ -460,6 +471,8 @@ def _read_value(const: _ConstData, weights: Weights, info: Tensor) -> None:
         len(shape) != 1 and element_type not in element_types.INTEGRAL and not real
     ):
         return  # (a 1D Const of another type says why it has no value: an output_shape input)
+    if real and len(shape) > 1:
+        return  # reals are read for the 0D and 1D inputs that take them (scales, eps), not weights
     if const.offset is None or const.size is None:
         info.value_unknown = "the Const's offset or size cannot be read"
         return

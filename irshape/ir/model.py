@@ -43,6 +43,11 @@ class Port(Record):
         return self.dim_lines[axis] if axis < len(self.dim_lines) else self.line
 
 
+# The attributes of a layer without <data>: one dict for all (read-only, as every layer's data
+# is), so the memos that know a <data> by its identity know this one too.
+_NO_DATA: dict[str, str] = {}
+
+
 class Layer(Record):
     __slots__ = (
         "data",
@@ -87,7 +92,7 @@ class Layer(Record):
         self.type = type
         self.version = version
         self.line = line
-        self.data = {} if data is None else data
+        self.data = _NO_DATA if data is None else data
         self.data_line = data_line
         self.has_data = has_data
         self.inputs = [] if inputs is None else inputs

@@ -176,7 +176,9 @@ def _unpack(packed: tuple[Any, ...]) -> Rest:
 
 def _unpack_layer(*fields: Any) -> Layer:
     id, name, type_, version, line, data, data_line, has_data, inputs, outputs = fields
-    layer = Layer(id, name, type_, version, line, data, data_line, has_data)
+    layer = Layer(
+        id, name, type_, version, line, data or None, data_line, has_data
+    )  # (no <data>: the shared {})
     layer.inputs, layer.outputs = _unpack_ports(inputs), _unpack_ports(outputs)
     return layer
 

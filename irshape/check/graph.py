@@ -142,7 +142,9 @@ class Graph(Record):
     """
 
     __slots__ = (
+        "_producers",
         "built",
+        "consumed",
         "document",
         "ends",
         "every_input_fed",
@@ -153,7 +155,6 @@ class Graph(Record):
         "links",
         "misdirected",
         "precisions_differ",
-        "producers",
         "shared_inputs",
         "sources",
         "suspects",
@@ -173,7 +174,8 @@ class Graph(Record):
     links: list[tuple[str, str]]
     # edges into a layer whose to-port it does not declare (IRS407), by layer id
     misdirected: defaultdict[str, int]
-    producers: defaultdict[str, list[str]]
+    consumed: set[str]  # the layers an edge takes an output of, to a layer that exists
+    _producers: dict[str, list[str]] | None  # see producers
     built: set[str]  # the layers OpenVINO builds
     types: set[str | None]  # the layer types the file has
     # No two layers share an id and every edge goes down the file: the file order is a graph
@@ -194,7 +196,8 @@ class Graph(Record):
         self.suspects = Suspects()
         self.links = []
         self.misdirected = defaultdict(int)
-        self.producers = defaultdict(list)
+        self.consumed = set()
+        self._producers = None
         self.built = set()
         self.types = set()
         self.in_order = True
@@ -204,6 +207,20 @@ class Graph(Record):
     @property
     def is_net(self) -> bool:
         return self.document.kind is DocumentKind.NET
+
+    @property
+    def producers(self) -> dict[str, list[str]]:
+        """The ids of the layers each edge comes from, by the id of the layer it goes to (also
+        where that layer or the one it comes from does not exist); made when first asked, as
+        only a file that is not in graph order or has unbuilt layers needs it."""
+        if self._producers is None:
+            self._producers = defaultdict(list)
+            keys = self.keys
+            for edge, (producer, consumer, _, _) in zip(self.document.edges, self.ends, strict=True):
+                to_key = keys[id(consumer)] if consumer is not None else id_key(edge.to_layer)
+                from_key = keys[id(producer)] if producer is not None else id_key(edge.from_layer)
+                self._producers[to_key].append(from_key)
+        return self._producers
 
     def where(self, layer: Layer) -> Location:
         return layer.location(self.document.path)
@@ -252,7 +269,7 @@ def _index_layers(graph: Graph) -> int:
     keys, layers, suspects, read_ids = graph.keys, graph.layers, graph.suspects, _ID_KEYS
     named = inputs = 0
     for layer in graph.document.layers:
-        key = keys[id(layer)] = id_key(layer.id)
+        key = keys[id(layer)] = id_key(layer.id)  # (fills the memo check_edges asks of every id)
         first = None
         if layer.id is not None:
             first = layers.setdefault(key, layer)
@@ -284,7 +301,7 @@ def _index_edges(graph: Graph) -> None:
     """Index every edge: what it connects (``graph.ends``), the source of each input it
     feeds, and what the checks and the build set need. One loop, its lookups bound once: a
     model of 100,000 layers has more edges still."""
-    layers, producers, sources, fed = graph.layers, graph.producers, graph.sources, graph.fed
+    layers, consumed, sources, fed = graph.layers, graph.consumed, graph.sources, graph.fed
     ends, links, port_keys = graph.ends, graph.links, _ID_KEYS
     for edge in graph.document.edges:
         # A layer's id text is its key already in the usual file: one lookup, no id_key.
@@ -298,10 +315,10 @@ def _index_edges(graph: Graph) -> None:
         if producer is None:
             from_layer = id_key(from_layer)
             producer = layers.get(from_layer)
-        producers[to_layer].append(from_layer)
         if consumer is None:
             ends.append((producer, None, None, None))
             continue
+        consumed.add(from_layer)
         if producer is not None and producer.line >= consumer.line:
             graph.in_order = False  # (two layers on one line: their order is not known here)
         in_port = find_port(consumer.inputs, port_keys.get(edge.to_port) or id_key(edge.to_port))
@@ -362,6 +379,10 @@ def _first_port_named(graph: Graph, layer: Layer, port: Port) -> Port | None:
 def _built_layers(graph: Graph) -> set[str]:
     """OpenVINO's build set: a walk back from every Result and Assign, plus every Parameter."""
     roots = [k for k, layer in graph.layers.items() if layer.type in ROOT_TYPES]
+    if graph.in_order and graph.consumed.union(roots).issuperset(graph.layers):
+        # The usual file: with no cycle, a walk down from any layer that feeds another ends at
+        # one that feeds none, a root here, so every layer is built (set operations, in C).
+        return set(graph.layers)
     seen = set(roots)
     stack = list(roots)
     while stack:

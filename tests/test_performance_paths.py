@@ -2,7 +2,7 @@
 
 Checked here: huge values are quoted briefly in messages; ids that are not plain digits still
 go through OpenVINO's reading; a repeated convolution (whose clean check is memoized) still
-reports its own faults; a cycle in a file listed out of graph order is still found; a file in
+reports its own faults, and so does a layer the walk knows as a repeat of a clean one; a cycle in a file listed out of graph order is still found; a file in
 graph order (walked as listed) and one out of it (walked in Kahn's order) give the same
 findings, their inheritors named once a label in file order, and findings that tie on a line
 in one order; the reporters load on demand. No timing is asserted.
@@ -86,6 +86,39 @@ def test_a_repeated_convolution_still_reports_its_own_faults() -> None:
     assert codes == [("IRS301", "2")]
     assert report.layers_checked == 3
     assert [layer.outputs[0].to_json() for layer in report.layers] == [[1, 4, 6, 6]] * 3
+
+
+def _relu_chain(declared: list[str]) -> str:
+    """Parameter 0 [1,4] -> one Relu a declared output shape of ``declared`` -> Result."""
+    port = '<port id="{}" precision="FP32">{}</port>'
+    dims = "<dim>1</dim><dim>4</dim>"
+    layers = [
+        f'<layer id="0" name="p" type="Parameter" version="opset1"><data shape="1,4" element_type="f32"/>'
+        f"<output>{port.format(0, dims)}</output></layer>"
+    ]
+    for i, shape in enumerate(declared, start=1):
+        out = "".join(f"<dim>{d}</dim>" for d in shape.split(","))
+        layers.append(
+            f'<layer id="{i}" name="r{i}" type="Relu" version="opset1"><input>{port.format(0, dims)}</input>'
+            f"<output>{port.format(1, out)}</output></layer>"
+        )
+    last = len(declared) + 1
+    layers.append(
+        f'<layer id="{last}" name="out" type="Result" version="opset1"><input>{port.format(0, dims)}</input></layer>'
+    )
+    edges = "".join(
+        f'<edge from-layer="{i}" from-port="{0 if i == 0 else 1}" to-layer="{i + 1}" to-port="0"/>'
+        for i in range(last)
+    )
+    return f'<?xml version="1.0"?>\n<net name="n" version="11"><layers>{"".join(layers)}</layers><edges>{edges}</edges></net>\n'
+
+
+def test_a_layer_that_repeats_a_clean_one_still_reports_its_own_declared_dims() -> None:
+    # Relus 2 to 4 take the very tensor Relu 2 gave, so the walk knows 3 as a repeat of 2;
+    # 4 declares another output and is checked for itself.
+    report = check_string(_relu_chain(["1,4", "1,4", "1,4", "1,5"]))
+    assert [(d.code, d.layer_id, d.expected) for d in report.diagnostics] == [("IRS301", "4", 4)]
+    assert [layer.outputs[0].to_json() for layer in report.layers if layer.checked] == [[1, 4]] * 4
 
 
 def _chain_net(order: list[int], cycle: bool, shape: str = "1,4") -> str:

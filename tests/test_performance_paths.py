@@ -2,8 +2,8 @@
 
 Checked here: huge values are quoted briefly in messages; ids that are not plain digits still
 go through OpenVINO's reading; a repeated convolution (whose clean check is memoized) still
-reports its own faults, and so does a layer the walk knows as a repeat of a clean one; a cycle in a file listed out of graph order is still found; a file in
-graph order (walked as listed) and one out of it (walked in Kahn's order) give the same
+reports its own faults, and so does a layer the walk knows as a repeat of a clean one; a
+cycle in a file listed out of graph order is still found; a file in graph order (walked as listed) and one out of it (walked in Kahn's order) give the same
 findings, their inheritors named once a label in file order, and findings that tie on a line
 in one order; the reporters load on demand. No timing is asserted.
 """

@@ -246,3 +246,49 @@ def test_strided_slice_begin_from_bounds() -> None:
         end_mask=[0],
     )
     assert str(result.shape) == "[1..8]"
+
+
+# --- values fold only for the element types OpenVINO's evaluate takes ---------------------------
+
+
+def test_ops_fold_no_value_of_a_type_their_evaluate_does_not_take() -> None:
+    # Multiply takes no 8-bit type, Gather no 16-bit one, Negative only i32 and i64
+    (product,) = _call(
+        "Multiply-1", [_exact(3, 2, element_type="i8"), _exact(2, 2, element_type="i8")]
+    ).outputs
+    assert product.value is None
+    (product,) = _call(
+        "Multiply-1", [_exact(3, 2, element_type="i32"), _exact(2, 2, element_type="i32")]
+    ).outputs
+    assert product.value == (6, 4)
+    axis = Tensor(PartialShape([]), "i64", (0,))
+    (picked,) = _call("Gather-8", [_exact(3, 2, element_type="i16"), _exact(1), axis]).outputs
+    assert picked.value is None
+    (picked,) = _call("Gather-8", [_exact(3, 2, element_type="i8"), _exact(1), axis]).outputs
+    assert picked.value == (2,)
+    (negated,) = _call("Negative-1", [_exact(3, element_type="u32")]).outputs
+    assert negated.value is None
+    (total,) = _call("ReduceSum-1", [_exact(3, 2, element_type="u8"), _exact(0)], keep_dims=True).outputs
+    assert total.value is None
+
+
+def test_bitwise_ops_fold_nothing() -> None:
+    # OpenVINO's BitwiseAnd of two i64 Consts as a Broadcast's target gives [?,?]
+    (out,) = _call("BitwiseAnd-13", [_exact(3, 6), _exact(1, 7)]).outputs
+    assert out.value is None
+
+
+def test_interval_bounds_need_a_type_reduce_min_and_max_take() -> None:
+    # Add takes u16 and u8, but the interval evaluator's ReduceMin/ReduceMax no 16-bit type
+    (wide,) = _call("Add-1", [_bounded((2, 3), (5, 3), "u16"), _exact(1, 1, element_type="u16")]).outputs
+    assert wide.value is None and wide.lower is None
+    (narrow,) = _call("Add-1", [_bounded((2, 3), (5, 3), "u8"), _exact(1, 1, element_type="u8")]).outputs
+    assert (narrow.lower, narrow.upper) == ((3, 4), (6, 4))
+
+
+def test_equal_of_8_or_16_bit_bounds_has_none() -> None:
+    # Equal's evaluate_upper compares with LessEqual, which takes no 8 or 16-bit type
+    (small,) = _call("Equal-1", [_bounded((2, 3), (5, 3), "i8"), _exact(1, 3, element_type="i8")]).outputs
+    assert small.value is None and small.lower is None
+    (wide,) = _call("Equal-1", [_bounded((2, 3), (5, 3), "i32"), _exact(1, 3, element_type="i32")]).outputs
+    assert wide.value == (0, 1)  # [2..5] cannot be 1, 3 is 3: known exactly

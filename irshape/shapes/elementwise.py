@@ -135,7 +135,8 @@ def _c_remainder(a: int, b: int) -> int:
 
 
 # OpenVINO's integer semantics, element by element; None where it folds nothing (a zero
-# divisor). SquaredDifference is absent: OpenVINO does not fold it.
+# divisor). SquaredDifference and the bitwise ops are absent: OpenVINO folds none of them (by
+# experiment: BitwiseAnd of two i64 Consts as a Broadcast's target gives ``[?,?]``).
 _VALUE_OPS: dict[str, Callable[[int, int], int | None]] = {
     "Add": operator.add,
     "Subtract": operator.sub,
@@ -155,9 +156,6 @@ _VALUE_OPS: dict[str, Callable[[int, int], int | None]] = {
     "LogicalOr": lambda a, b: int(bool(a) or bool(b)),
     "LogicalXor": lambda a, b: int(bool(a) != bool(b)),
     "Xor": lambda a, b: int(bool(a) != bool(b)),
-    "BitwiseAnd": operator.and_,
-    "BitwiseOr": operator.or_,
-    "BitwiseXor": operator.xor,
 }
 
 
@@ -174,6 +172,8 @@ def _binary_value(call: OpCall, shape: PartialShape, out_type: str | None) -> tu
     """The output's value when both inputs' values are known (numpy or none broadcasting)."""
     operands = [values.known(call.inputs[0]), values.known(call.inputs[1])]
     if shape.lengths is None or None in operands or _auto_broadcast(call)[0] == "pdpd":
+        return None
+    if not values.evaluates(call.schema.op, call.inputs[0].element_type):
         return None
     if call.schema.op == "Divide":
         function = _divide(bool(call.attribute("m_pythondiv")))
@@ -202,19 +202,25 @@ def unary(call: OpCall) -> OpResult:
     """A unary op: the data's shape and element type, the type checked against the op's."""
     data = call.inputs[DATA]
     findings = _check_type(call, DATA, data.element_type, _UNARY_NUMERIC)
-    value = None
-    tensor = values.known(data)
-    if tensor is not None and call.schema.op in ("Negative", "Abs"):  # Identity-16 does not fold
-        negative = call.schema.op == "Negative"
-        value = values.wrap([-v if negative else abs(v) for v in tensor.values], data.element_type)
-    if tensor is not None and call.schema.op in ("Floor", "Ceiling") and data.element_type in _ROUNDED:
-        value = tensor.values  # an integer is its own floor: OpenVINO folds it (no bounds, though)
-    output = Output(data.shape, data.element_type, value=value)
+    output = Output(data.shape, data.element_type, value=_unary_value(call.schema.op, data))
     if call.schema.op == "Abs" and not findings:  # Negative has no bounds of its own
         found = bounds.absolute(data)
         if found is not None:
             bounds.settle(output, *found)
     return OpResult([output], findings)
+
+
+def _unary_value(op: str, data: Tensor) -> tuple[int, ...] | None:
+    """The value OpenVINO folds: Negative's and Abs's (Identity-16 does not fold), and an
+    integer's Floor and Ceiling (itself; no bounds, though)."""
+    tensor = values.known(data)
+    if tensor is None or not values.evaluates(op, data.element_type):
+        return None
+    if op in ("Negative", "Abs"):
+        return values.wrap([-v if op == "Negative" else abs(v) for v in tensor.values], data.element_type)
+    if op in ("Floor", "Ceiling") and data.element_type in _ROUNDED:
+        return tensor.values
+    return None
 
 
 def unary_boolean(call: OpCall) -> OpResult:
@@ -404,19 +410,12 @@ def _binary(call: OpCall, kind_message: str, boolean_output: bool) -> OpResult:
 
 
 # Ops whose bounds OpenVINO evaluates on the four pairings of its inputs' bounds
-# (BinaryElementwiseArithmetic's interval_bound_evaluator), and the integer types their
-# evaluate takes where that is not every one (Power's and FloorMod's IfTypeOf lists; with any
-# other type the pairings are not evaluated). Divide and Mod have rules of their own;
-# SquaredDifference has no evaluate, and the comparisons no bounds.
-_INTERVAL_OPS: dict[str, frozenset[str] | None] = {
-    "Add": None,
-    "Subtract": None,
-    "Multiply": None,
-    "Maximum": None,
-    "Minimum": None,
-    "Power": frozenset({"i32", "i64", "u32", "u64"}),
-    "FloorMod": frozenset({"i8", "i32", "i64", "u8", "u32", "u64"}),
-}
+# (BinaryElementwiseArithmetic's interval_bound_evaluator), for the element types their
+# evaluate takes (values.evaluates) and ReduceMin's and ReduceMax's, which pick each element's
+# least and greatest result (with a 16-bit type they leave their outputs unwritten). Divide
+# and Mod have rules of their own; SquaredDifference has no evaluate, and the comparisons but
+# Equal no bounds.
+_INTERVAL_OPS = frozenset({"Add", "Subtract", "Multiply", "Maximum", "Minimum", "Power", "FloorMod"})
 
 
 def _binary_bounds(call: OpCall, shape: PartialShape, out_type: str | None) -> bounds.Bounds | None:
@@ -424,18 +423,22 @@ def _binary_bounds(call: OpCall, shape: PartialShape, out_type: str | None) -> b
     op = call.schema.op
     if shape.lengths is None or _auto_broadcast(call)[0] == "pdpd":
         return None
+    in_type = call.inputs[0].element_type
+    if not values.evaluates(op, in_type):
+        return None
     if op == "Equal":
-        return bounds.equal(call.inputs[:2], shape.lengths)
+        # its evaluate_upper compares the bounds with LessEqual, which takes no 8 or 16-bit
+        # type: the upper bound is then read where nothing was written, and may be anything
+        return (
+            bounds.equal(call.inputs[:2], shape.lengths) if values.evaluates("LessEqual", in_type) else None
+        )
     if out_type not in element_types.INTEGRAL:
         return None
     if op == "Divide":
         return bounds.divided(call.inputs[:2], shape.lengths, bool(call.attribute("m_pythondiv")), out_type)
     if op == "Mod":
         return bounds.modulo(call.inputs[:2], shape.lengths, out_type)
-    if op in _INTERVAL_OPS:
-        types = _INTERVAL_OPS[op]
-        if types is not None and out_type not in types:
-            return None
+    if op in _INTERVAL_OPS and values.evaluates("ReduceMin", out_type):
         return bounds.interval(_VALUE_OPS[op], call.inputs[:2], shape.lengths, out_type)
     return None
 

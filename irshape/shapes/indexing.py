@@ -310,6 +310,8 @@ def _gather_value(op: _Op, axis: int | None, batch_dims: int, shape: PartialShap
     data, indices = values.known(op.inputs[GATHER_DATA]), values.known(op.inputs[GATHER_INDICES])
     if data is None or indices is None or axis is None or batch_dims != 0 or not data.lengths:
         return None
+    if not values.evaluates("Gather", op.element_type(GATHER_DATA)):
+        return None
     size = data.lengths[axis]
     if any(not -size <= i < size for i in indices.values):
         return None
@@ -443,6 +445,8 @@ def _scattered_value(op: _Op) -> tuple[int, ...] | None:
     data, indices, updates = (op.inputs[port].value for port in range(3))
     reduction = op.attribute("reduction") if "reduction" in op.call.schema.attributes else "none"
     if data is None or indices is None or updates is None or reduction != "none" or op.shape(0).rank != 1:
+        return None
+    if not values.evaluates(op.call.schema.op, op.element_type(0)):
         return None
     if op.has_input(3) and op.inputs[3].value not in ((0,), (-1,)):
         return None

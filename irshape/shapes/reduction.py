@@ -73,14 +73,10 @@ def reduce(call: OpCall) -> OpResult:
     return OpResult([output], findings)
 
 
-# the integer types ReduceMax's and ReduceMin's evaluate takes
-_EXTREME_TYPES = frozenset({"i8", "i32", "i64", "u8", "u32", "u64"})
-
-
 def _extreme_bounds(op: str, output: Output, data: Tensor, axes: set[int], keep_dims: bool) -> None:
     """ReduceMax and ReduceMin (their evaluate_lower/upper: the default evaluator, the axes
     known): the reduction of the lower bounds and of the upper ones."""
-    if data.element_type not in _EXTREME_TYPES or data.lower is None or data.upper is None:
+    if data.lower is None or data.upper is None:
         return
     low = _folded(op, data.replace(value=data.lower, lower=None, upper=None), axes, keep_dims)
     high = _folded(op, data.replace(value=data.upper, lower=None, upper=None), axes, keep_dims)
@@ -90,7 +86,7 @@ def _extreme_bounds(op: str, output: Output, data: Tensor, axes: set[int], keep_
 def _product_bounds(output: Output, data: Tensor, axes: set[int], keep_dims: bool) -> None:
     """ReduceProd passes bounds on (a shape's element count from its ShapeOf)."""
     lengths = data.shape.lengths
-    if lengths is None:
+    if lengths is None or not values.evaluates("ReduceProd", data.element_type):
         return
 
     def reduce(bound: tuple[int, ...]) -> tuple[int, ...] | None:
@@ -144,7 +140,7 @@ def _reduced(dims: tuple[Dim, ...], axes: set[int], keep_dims: bool) -> PartialS
 def _folded(op: str, data: Tensor, axes: set[int], keep_dims: bool) -> tuple[int, ...] | None:
     """The reduction's value over a known small integer tensor (Sum, Prod, Max, Min)."""
     fold, value = _FOLDS.get(op), values.known(data)
-    if fold is None or value is None:
+    if fold is None or value is None or not values.evaluates(op, data.element_type):
         return None
     if (op in ("ReduceMax", "ReduceMin")) and 0 in [value.lengths[a] for a in axes]:
         return None  # an empty reduction has no max or min

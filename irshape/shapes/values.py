@@ -85,6 +85,46 @@ def elementwise(
     return None if any(v is None for v in result) else [v for v in result if v is not None]
 
 
+# The element types each op's evaluate takes in OpenVINO 2026.4, for the ops whose list leaves
+# out some of the integer types and boolean (by experiment: a Const of each type through the op,
+# converted to i64, as a Broadcast's target; docs/openvino-ir-reading.md §14). With another
+# type OpenVINO folds nothing (and its bound evaluators read an output its evaluate never
+# wrote), so irshape folds neither values nor bounds there.
+_WIDE = frozenset({"i32", "i64", "u32", "u64"})
+_ALL = _WIDE | {"boolean", "i8", "i16", "u8", "u16"}
+_EVALUATED = {
+    "Negative": frozenset({"i32", "i64"}),
+    "Abs": _WIDE,
+    "Multiply": _WIDE,
+    "Divide": _WIDE,
+    "Maximum": _WIDE,
+    "Power": _WIDE,
+    "ReduceProd": _WIDE,
+    "ReduceSum": _WIDE,
+    "NotEqual": _WIDE | {"boolean"},
+    "Less": _WIDE | {"boolean"},
+    "LessEqual": _WIDE | {"boolean"},
+    "Greater": _WIDE | {"boolean"},
+    "GreaterEqual": _WIDE | {"boolean"},
+    "Minimum": _ALL - {"i8", "i16"},
+    "LogicalNot": _ALL - {"i8", "i16", "u16"},
+    "Subtract": _ALL - {"i16", "u16"},
+    "FloorMod": _ALL - {"i16", "u16"},
+    "ReduceMax": _ALL - {"i16", "u16"},
+    "ReduceMin": _ALL - {"i16", "u16"},
+    "Gather": _ALL - {"i16", "u16"},
+    "ScatterElementsUpdate": _ALL - {"i8", "u8", "u16"},
+    "ScatterNDUpdate": _ALL - {"i8", "i16", "u8", "u16"},
+}
+
+
+def evaluates(op: str, element_type: str | None) -> bool:
+    """Does OpenVINO's evaluate of ``op`` take values of ``element_type`` (its data's, for a
+    comparison its inputs')?"""
+    types = _EVALUATED.get(op)
+    return types is None or element_type in types
+
+
 def wrap(values: Sequence[int] | None, element_type: str | None) -> tuple[int, ...] | None:
     """The values in ``element_type`` as a C++ cast leaves them (two's complement wrap; to
     boolean: non-zero is 1); None for other types, too many values or none."""

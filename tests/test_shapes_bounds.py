@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 import operator
+from pathlib import Path
 from typing import Any
 
 from irshape.dims import INF, Dim, PartialShape, parse_partial_shape
@@ -292,3 +293,55 @@ def test_equal_of_8_or_16_bit_bounds_has_none() -> None:
     assert small.value is None and small.lower is None
     (wide,) = _call("Equal-1", [_bounded((2, 3), (5, 3), "i32"), _exact(1, 3, element_type="i32")]).outputs
     assert wide.value == (0, 1)  # [2..5] cannot be 1, 3 is 3: known exactly
+
+
+# --- boolean Consts: one byte an element, read as OpenVINO reads it -------------------------------
+
+
+def test_a_boolean_const_reads_its_bytes_as_signed_chars(tmp_path: Path) -> None:
+    from irshape.ir.weights import Weights
+
+    path = tmp_path / "model.bin"
+    path.write_bytes(bytes([7, 2, 0, 255, 1]))
+    assert Weights(path).read_integers("boolean", 4, 1, 4) == (2, 0, -1, 1)
+
+
+def _boolean(*values: int) -> Tensor:
+    return Tensor(PartialShape([len(values)]), "boolean", tuple(values))
+
+
+def test_select_under_a_boolean_const_moves_bounds() -> None:
+    # any byte but 0 is true: [2, 0] picks the ShapeOf's [1..4] and the else's 7
+    shape = _bounded((1, 3), (4, 3))
+    (out,) = _call("Select-1", [_boolean(2, 0), shape, _exact(7, 7)]).outputs
+    assert (out.lower, out.upper) == ((1, 7), (4, 7))
+
+
+def test_boolean_bytes_move_unchanged_and_convert_as_signed_chars() -> None:
+    (spread,) = _call("Broadcast-3", [_boolean(2), _exact(3)], mode="numpy").outputs
+    assert spread.value == (2, 2, 2)  # copied, not cast: a Convert to i64 after it gives 2
+    (chosen,) = _call("Select-1", [_boolean(1, 0), _boolean(4, 4), _boolean(6, 6)]).outputs
+    assert chosen.value == (4, 6)
+    (wide,) = _call("Convert-1", [_boolean(-1, 2, 0)], destination_type="i64").outputs
+    assert wide.value == (-1, 2, 0)
+    (small,) = _call("Convert-1", [_boolean(-1, 2, 0)], destination_type="u8").outputs
+    assert small.value == (255, 2, 0)
+
+
+def test_logical_ops_take_any_byte_but_0_as_true() -> None:
+    (negated,) = _call("LogicalNot-1", [_boolean(2, 0, -128)]).outputs
+    assert negated.value == (0, 1, 0)
+    (both,) = _call("LogicalAnd-1", [_boolean(2, 3, 0), _boolean(4, 0, 5)]).outputs
+    assert both.value == (1, 0, 0)
+    (anyone,) = _call("ReduceLogicalOr-1", [_boolean(0, 0, 9), _exact(0)], keep_dims=True).outputs
+    assert anyone.value == (1,)
+    (every,) = _call("ReduceLogicalAnd-1", [_boolean(3, -1, 9), _exact(0)], keep_dims=True).outputs
+    assert every.value == (1,)
+
+
+def test_comparisons_compare_the_bytes() -> None:
+    # Equal(2, 1) is false though both are true; Less(-1, 1) is true (a signed char)
+    (same,) = _call("Equal-1", [_boolean(2, 1), _boolean(1, 1)]).outputs
+    assert same.value == (0, 1)
+    (less,) = _call("Less-1", [_boolean(-1, 2), _boolean(1, 1)]).outputs
+    assert less.value == (1, 0)

@@ -467,9 +467,8 @@ def _read_value(const: _ConstData, weights: Weights, info: Tensor) -> None:
         return
     count = math.prod(shape)
     real = element_type in _REAL_TYPES
-    if count > _CONST_VALUE_LIMIT or (
-        len(shape) != 1 and element_type not in element_types.INTEGRAL and not real
-    ):
+    integer = element_type in element_types.INTEGRAL or element_type == "boolean"
+    if count > _CONST_VALUE_LIMIT or (len(shape) != 1 and not integer and not real):
         return  # (a 1D Const of another type says why it has no value: an output_shape input)
     if real and len(shape) > 1:
         return  # reals are read for the 0D and 1D inputs that take them (scales, eps), not weights

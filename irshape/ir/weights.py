@@ -15,6 +15,9 @@ from typing import Any
 from irshape.ir.element_types import BITS
 
 _INTEGER_FORMATS = {
+    # a boolean is stored as a C++ char, one byte an element, and read as one (signed on
+    # x86-64): any byte is kept, 0x02 as 2, 0xff as -1 (docs/openvino-ir-reading.md §14)
+    "boolean": "b",
     "i8": "b",
     "i16": "h",
     "i32": "i",

@@ -211,13 +211,15 @@ def unary(call: OpCall) -> OpResult:
 
 
 def _unary_value(op: str, data: Tensor) -> tuple[int, ...] | None:
-    """The value OpenVINO folds: Negative's and Abs's (Identity-16 does not fold), and an
-    integer's Floor and Ceiling (itself; no bounds, though)."""
+    """The value OpenVINO folds: Negative's, Abs's and LogicalNot's (Identity-16 does not
+    fold), and an integer's Floor and Ceiling (itself; no bounds, though)."""
     tensor = values.known(data)
     if tensor is None or not values.evaluates(op, data.element_type):
         return None
     if op in ("Negative", "Abs"):
         return values.wrap([-v if op == "Negative" else abs(v) for v in tensor.values], data.element_type)
+    if op == "LogicalNot":
+        return tuple(int(v == 0) for v in tensor.values)
     if op in ("Floor", "Ceiling") and data.element_type in _ROUNDED:
         return tensor.values
     return None
@@ -494,7 +496,7 @@ def select(call: OpCall) -> OpResult:
             if len(given) == 3
             else None
         )
-        value = None if chosen is None else values.wrap(chosen, merged)
+        value = values.moved(chosen)
     return OpResult([Output(shape, merged, value=value)], findings)
 
 
@@ -595,7 +597,7 @@ def broadcast(call: OpCall) -> OpResult:
         and shape.lengths is not None
         and not findings
     ):
-        value = values.wrap(values.broadcast_to(tensor, shape.lengths), data.element_type)
+        value = values.moved(values.broadcast_to(tensor, shape.lengths))
     return OpResult([Output(shape, data.element_type, value=value)], findings)
 
 
@@ -810,5 +812,5 @@ def tile(call: OpCall) -> OpResult:
     value = None
     tensor = values.known(data)
     if tensor is not None and shape.lengths is not None:
-        value = values.wrap(values.tile(tensor, counts), data.element_type)
+        value = values.moved(values.tile(tensor, counts))
     return OpResult([Output(shape, data.element_type, value=value)], findings)

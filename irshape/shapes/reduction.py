@@ -5,7 +5,7 @@ with its value known, each axis must lie in the data's rank range (a scalar coun
 and the reduced axes become 1 (``keep_dims``) or go; duplicates are allowed. Without the
 value, ``keep_dims`` keeps the rank with every dim ``?``; otherwise one axis drops the rank by
 one and more leave it unknown. ReduceSum/Prod/Max/Min over small known integer tensors also
-give the value, so shape subgraphs fold.
+give the value, so shape subgraphs fold, and ReduceLogicalAnd/Or over known booleans.
 """
 
 from __future__ import annotations
@@ -32,6 +32,8 @@ _FOLDS: dict[str, Callable[[list[int]], int]] = {
     "ReduceProd": math.prod,
     "ReduceMax": max,
     "ReduceMin": min,
+    "ReduceLogicalAnd": lambda vs: int(all(vs)),  # a boolean's byte is true when it is not 0
+    "ReduceLogicalOr": lambda vs: int(any(vs)),
 }
 
 

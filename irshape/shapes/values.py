@@ -125,6 +125,12 @@ def evaluates(op: str, element_type: str | None) -> bool:
     return types is None or element_type in types
 
 
+def moved(values: Sequence[int] | None) -> tuple[int, ...] | None:
+    """Values an op moves (Broadcast, Tile, Select) as they are: a boolean's byte is copied, not
+    cast, so 2 stays 2 (a Convert to i64 after it gives 2)."""
+    return None if values is None else tuple(values)
+
+
 def wrap(values: Sequence[int] | None, element_type: str | None) -> tuple[int, ...] | None:
     """The values in ``element_type`` as a C++ cast leaves them (two's complement wrap; to
     boolean: non-zero is 1); None for other types, too many values or none."""

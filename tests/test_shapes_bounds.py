@@ -345,3 +345,78 @@ def test_comparisons_compare_the_bytes() -> None:
     assert same.value == (0, 1)
     (less,) = _call("Less-1", [_boolean(-1, 2), _boolean(1, 1)]).outputs
     assert less.value == (1, 0)
+
+
+# --- the scatters: as OpenVINO's reference writes them ------------------------------------------
+
+
+def _indices(*values: int, nd: bool = False) -> Tensor:
+    if nd:
+        return Tensor(PartialShape([len(values), 1]), "i64", values)
+    return _exact(*values)
+
+
+AXIS_0 = Tensor(PartialShape([]), "i64", (0,))
+
+
+def test_a_repeated_index_takes_the_last_update() -> None:
+    data, updates = _exact(10, 20, 30), _exact(5, 7)
+    (out,) = _call("ScatterUpdate-3", [data, _indices(0, 0), updates, AXIS_0]).outputs
+    assert out.value == (7, 20, 30)
+    (out,) = _call("ScatterNDUpdate-3", [data, _indices(1, 1, nd=True), updates]).outputs
+    assert out.value == (10, 7, 30)
+
+
+def test_negative_indices_count_from_the_end_but_in_scatter_update() -> None:
+    data, update = _exact(10, 20, 30), _exact(5)
+    (out,) = _call("ScatterElementsUpdate-3", [data, _indices(-1), update, AXIS_0]).outputs
+    assert out.value == (10, 20, 5)
+    (out,) = _call("ScatterNDUpdate-3", [data, _indices(-3, nd=True), update]).outputs
+    assert out.value == (5, 20, 30)
+    # ScatterUpdate's reference refuses a negative index (read_model fails): nothing folds
+    (out,) = _call("ScatterUpdate-3", [data, _indices(-1), update, AXIS_0]).outputs
+    assert out.value is None
+    (out,) = _call("ScatterElementsUpdate-3", [data, _indices(3), update, AXIS_0]).outputs
+    assert out.value is None  # out of range
+
+
+def test_scatter_elements_update_reductions() -> None:
+    data, positions, updates = _exact(10, 20, 30), _indices(0, 0, 2), _exact(5, 7, 4)
+    inputs = [data, positions, updates, AXIS_0]
+    expected = {
+        # reduction: (with the initial value, without it: the neutral value first)
+        "sum": ((22, 20, 34), (12, 20, 4)),  # 10+5+7, 30+4 | 0+5+7, 0+4
+        "prod": ((350, 20, 120), (35, 20, 4)),
+        "min": ((5, 20, 4), (5, 20, 4)),  # without: from INT64_MAX
+        "max": ((10, 20, 30), (7, 20, 4)),  # without: from INT64_MIN
+        "mean": ((7, 20, 17), (6, 20, 4)),  # 22//3, 34//2 | 12//2, 4//1
+    }
+    for reduction, (with_init, without_init) in expected.items():
+        (out,) = _call("ScatterElementsUpdate-12", inputs, reduction=reduction, use_init_val=True).outputs
+        assert out.value == with_init, reduction
+        (out,) = _call("ScatterElementsUpdate-12", inputs, reduction=reduction, use_init_val=False).outputs
+        assert out.value == without_init, reduction
+
+
+def test_mean_rounds_down() -> None:
+    # (-7 + -2) / 2 = -4.5 -> -5; (7 + 2) / 2 = 4.5 -> 4 (the double division rounds downward)
+    data, update = _exact(-7, 7), _exact(-2, 2)
+    (out,) = _call(
+        "ScatterElementsUpdate-12",
+        [data, _indices(0, 1), update, AXIS_0],
+        reduction="mean",
+        use_init_val=True,
+    ).outputs
+    assert out.value == (-5, 4)
+
+
+def test_scatter_nd_update_reductions_and_bounds() -> None:
+    data, positions, updates = _exact(10, 20, 30), _indices(1, 1, nd=True), _exact(5, 7)
+    (out,) = _call("ScatterNDUpdate-15", [data, positions, updates], reduction="sub").outputs
+    assert out.value == (10, 8, 30)  # 20 - 5 - 7
+    # evaluated on the lower bounds, then on the upper ones: 20 - 6 - 6 = 8 .. 20 - 8 - 8 = 4,
+    # a lower bound above the upper one, as OpenVINO's (read as a dim: an empty one, ?)
+    (out,) = _call("ScatterNDUpdate-15", [data, positions, _bounded((6, 6), (8, 8))], reduction="sub").outputs
+    assert (out.lower, out.upper) == ((10, 8, 30), (10, 4, 30))
+    (out,) = _call("ScatterNDUpdate-15", [data, positions, _bounded((6, 6), (8, 8))], reduction="sum").outputs
+    assert (out.lower, out.upper) == ((10, 32, 30), (10, 36, 30))

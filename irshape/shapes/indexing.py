@@ -7,8 +7,8 @@ check OpenVINO fails, with its message.
 
 Values: these ops are what shape subgraphs are made of, so they pass values on. ShapeOf's value
 is its input's static shape; Gather, Slice, StridedSlice, Range and the scatters into a 1D
-value compute their output's value when their inputs' values are known (small integer tensors
-only). Where a value that decides
+value (with their reductions) compute their output's value when their inputs' values are known
+(small integer tensors only). Where a value that decides
 the output shape is unknown, the output is what OpenVINO infers without it, and an IRS306 info
 says so once per layer. On dynamic shapes ShapeOf gives the value's bounds (irshape.shapes.
 bounds), Gather, Slice, StridedSlice and the scatters move them, and Slice, StridedSlice and
@@ -18,6 +18,7 @@ TopK read start, begin, end, stop and k from them as OpenVINO's shape inference 
 from __future__ import annotations
 
 import functools
+import operator
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -440,25 +441,82 @@ def scatter_update(op: _Op) -> list[Output]:
 
 
 def _scattered_value(op: _Op) -> tuple[int, ...] | None:
-    """A scatter into a known 1D value (a shape) at distinct known positions, with known
-    updates and no reduction: the value with those elements replaced."""
+    """A scatter of known updates into a known 1D value (a shape) at known positions, as
+    OpenVINO's reference writes it: the updates in order, so a repeated position takes the last
+    (or, with a reduction, each in turn); ScatterElementsUpdate and ScatterNDUpdate count a
+    negative index from the end. A position still out of range (for ScatterUpdate, any negative
+    one) fails OpenVINO's evaluate, and read_model with it: irshape folds nothing there."""
     data, indices, updates = (op.inputs[port].value for port in range(3))
-    reduction = op.attribute("reduction") if "reduction" in op.call.schema.attributes else "none"
-    if data is None or indices is None or updates is None or reduction != "none" or op.shape(0).rank != 1:
+    name, element_type = op.call.schema.op, op.element_type(0)
+    if data is None or indices is None or updates is None or op.shape(0).rank != 1:
         return None
-    if not values.evaluates(op.call.schema.op, op.element_type(0)):
+    if not values.evaluates(name, element_type) or len(indices) != len(updates):
         return None
     if op.has_input(3) and op.inputs[3].value not in ((0,), (-1,)):
         return None
-    positions = indices  # into 1D data, ScatterNDUpdate's index tuples have one element
-    if len(positions) != len(updates) or len(set(positions)) != len(positions):
+    if name == "ScatterNDUpdate" and (op.shape(1).lengths or ())[-1:] != (1,):
+        return None  # into 1D data, ScatterNDUpdate's index tuples must have one element
+    size = len(data)
+    positions = [i + size if i < 0 and name != "ScatterUpdate" else i for i in indices]
+    if any(not 0 <= i < size for i in positions):
         return None
-    if any(not 0 <= i < len(data) for i in positions):
-        return None
+    reduction = str(op.attribute("reduction")).lower() if "reduction" in op.call.schema.attributes else "none"
+    if reduction == "none":
+        value = list(data)
+        for i, update in zip(positions, updates, strict=True):
+            value[i] = update
+        return tuple(value)
+    init = bool(op.attribute("use_init_val")) if "use_init_val" in op.call.schema.attributes else True
+    return _reduced_scatter(data, positions, updates, reduction, init, element_type)
+
+
+# ScatterElementsUpdate-12's and ScatterNDUpdate-15's reductions (mean sums, then divides)
+_SCATTER_REDUCTIONS: dict[str, Callable[[int, int], int]] = {
+    "sum": operator.add,
+    "mean": operator.add,
+    "sub": operator.sub,
+    "prod": operator.mul,
+    "min": min,
+    "max": max,
+}
+_DOUBLE_EXACT = 2**53  # the integers a double holds exactly
+
+
+def _reduced_scatter(
+    data: tuple[int, ...],
+    positions: list[int],
+    updates: tuple[int, ...],
+    reduction: str,
+    use_init_val: bool,
+    element_type: str | None,
+) -> tuple[int, ...] | None:
+    """``reference::scatter_elem_update_with_reduction`` (and ScatterNDUpdate-15's): without
+    ``use_init_val`` each written position starts at the reduction's neutral value (the type's
+    greatest for min, its lowest for max); mean is the sum over the count (one more with the
+    initial value), rounded down as its double division is (a sum past 2^53: not folded)."""
+    maximum = value_bounds.type_max(element_type)
+    if maximum is None or element_type == "boolean":
+        return None  # (a boolean's sum is its char's logical or: not folded)
+    lowest = -maximum - 1 if element_type and element_type[0] == "i" else 0
     value = list(data)
+    if not use_init_val:
+        neutral = {"min": maximum, "max": lowest, "prod": 1}.get(reduction, 0)
+        for i in positions:
+            value[i] = neutral
+    function = _SCATTER_REDUCTIONS[reduction]
+    counts: dict[int, int] = {}
     for i, update in zip(positions, updates, strict=True):
-        value[i] = update
-    return tuple(value)
+        value[i] = function(value[i], update)
+        counts[i] = counts.get(i, 0) + 1
+    wrapped = values.wrap(value, element_type)  # the type's arithmetic wraps at each step alike
+    if wrapped is None or reduction != "mean":
+        return wrapped
+    means = list(wrapped)
+    for i, count in counts.items():
+        if abs(means[i]) >= _DOUBLE_EXACT:
+            return None
+        means[i] //= count + int(use_init_val)
+    return tuple(means)
 
 
 def _check_scatter_ranks(op: _Op, data: int | None, indices: int | None, updates: int | None) -> None:

@@ -29,7 +29,9 @@ import openvino.opset3 as ov3
 import openvino.opset4 as ov4
 import openvino.opset8 as ov8
 import openvino.opset11 as ov11
+import openvino.opset12 as ov12
 import openvino.opset13 as ov13
+import openvino.opset15 as ov15
 import pytest
 from lxml import etree
 
@@ -603,4 +605,92 @@ def test_boolean_const_bytes_read_as_openvino_reads_them(byte_batch: OpsBatch, c
     outcome = byte_batch.outcome(case.cid)
     # the declared dims are ov.save_model's, computed from the bytes 0 and 1: IRS301 says so
     outcome.errors = [d for d in outcome.errors if d.code not in ("IRS301", "IRS302")]
+    assert outcome.mismatch() is None, outcome.explain()
+
+
+# --- the scatters: repeated and negative indices, reductions ----------------------------------
+#
+# OpenVINO evaluates a scatter on the lower bounds and on the upper ones (the default bound
+# evaluators), as its reference writes it: the updates in order (a repeated index takes the
+# last, or with a reduction each in turn; mean rounds down), ScatterElementsUpdate and
+# ScatterNDUpdate count a negative index from the end. Data and updates are Consts or a
+# ShapeOf's bounds, large enough that ``sub`` stays positive (a negative target fails
+# read_model); every index is in range (one out of range fails it too).
+
+
+def _scatter_operand(rng: random.Random, count: int, et: str, low: int) -> ov.Node:
+    """``count`` values of at least ``low``: a Const, or a ShapeOf's bounds."""
+    if rng.random() < 0.5:
+        return _i([rng.randint(low, low + 9) for _ in range(count)], et)
+    dims = [ov.Dimension(rng.randint(low, low + 4), rng.randint(low + 5, low + 9)) for _ in range(count)]
+    dims = [ov.Dimension(rng.randint(low, low + 9)) if rng.random() < 0.3 else d for d in dims]
+    return ov8.shape_of(ov1.parameter(ov.PartialShape(dims), np.float32), et)
+
+
+def _scatter_cases() -> list[OpCase]:
+    rng = random.Random(SEED + 2)
+    cases: list[OpCase] = []
+    kinds = ["ScatterUpdate-3", "ScatterElementsUpdate-3", "ScatterElementsUpdate-12", "ScatterNDUpdate-3"]
+    kinds += ["ScatterNDUpdate-15"]
+    while len(cases) < 300:
+        kind, et = rng.choice(kinds), rng.choice(["i32", "i64"])
+        n, count = rng.randint(1, 4), rng.randint(1, 4)
+        reductions = {"ScatterElementsUpdate-12": ["none", "sum", "prod", "min", "max", "mean"]}
+        reductions["ScatterNDUpdate-15"] = ["none", "sum", "sub", "prod", "min", "max"]
+        reduction = rng.choice(reductions.get(kind, ["none"]))
+        use_init_val = rng.random() < 0.6
+        low = 40 if reduction == "sub" else rng.choice([1, 40])  # sub: 4 updates of 10 at most
+        start = 0 if kind == "ScatterUpdate-3" else -n  # ScatterUpdate takes no negative index
+        positions = [rng.randrange(start, n) for _ in range(count)]
+        if count > 1 and rng.random() < 0.5:
+            positions[1] = positions[0]  # a repeated index
+        seed = rng.randrange(2**32)
+
+        def build(
+            kind: str = kind,
+            et: str = et,
+            n: int = n,
+            low: int = low,
+            positions: list[int] = positions,
+            reduction: str = reduction,
+            init: bool = use_init_val,
+            seed: int = seed,
+        ) -> ov.Node:
+            local = random.Random(seed)
+            data = _scatter_operand(local, n, et, low)
+            updates = _scatter_operand(local, len(positions), et, 1)
+            if kind == "ScatterUpdate-3":
+                node = ov3.scatter_update(data, _i(positions, et), updates, _i(0, et))
+            elif kind == "ScatterElementsUpdate-3":
+                node = ov3.scatter_elements_update(data, _i(positions, et), updates, _i(0, et))
+            elif kind == "ScatterElementsUpdate-12":
+                node = ov12.scatter_elements_update(
+                    data, _i(positions, et), updates, _i(0, et), reduction, init
+                )
+            elif kind == "ScatterNDUpdate-3":
+                node = ov4.scatter_nd_update(data, _i([[p] for p in positions], et), updates)
+            else:
+                node = ov15.scatter_nd_update(data, _i([[p] for p in positions], et), updates, reduction)
+            return ov3.broadcast(ov1.constant(np.float32(1.0)), node)
+
+        label = f"{kind} {reduction}" + (
+            "" if use_init_val or kind != "ScatterElementsUpdate-12" else " no init"
+        )
+        case = OpCase(f"x{len(cases):05d}", label, build)
+        if buildable(case):
+            cases.append(case)
+    return cases
+
+
+SCATTER_CASES = _scatter_cases()
+SCATTER_BATCHES = batches(SCATTER_CASES)
+STATS["scatter cases (tests/differential/test_bounds.py)"] = len(SCATTER_CASES)
+
+
+@pytest.mark.parametrize(("index", "case"), params(SCATTER_BATCHES))
+def test_scatters_fold_as_openvino_evaluates_them(
+    ops_runner: OpsBatchRunner, index: int, case: OpCase
+) -> None:
+    batch = ops_runner.ops_batch(f"scatter{index}", SCATTER_BATCHES[index])
+    outcome = batch.outcome(case.cid)
     assert outcome.mismatch() is None, outcome.explain()

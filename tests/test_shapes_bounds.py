@@ -420,3 +420,44 @@ def test_scatter_nd_update_reductions_and_bounds() -> None:
     assert (out.lower, out.upper) == ((10, 8, 30), (10, 4, 30))
     (out,) = _call("ScatterNDUpdate-15", [data, positions, _bounded((6, 6), (8, 8))], reduction="sum").outputs
     assert (out.lower, out.upper) == ((10, 32, 30), (10, 36, 30))
+
+
+# --- StridedSlice: each axis by the begin and end it needs -------------------------------------
+
+
+def _strided(
+    data: str, begin: Tensor, end: Tensor, begin_mask: list[int], end_mask: list[int], **more: Any
+) -> str:
+    count = len(begin_mask)
+    inputs = [Tensor(parse_partial_shape(data), "f32"), begin, end, _exact(*[1] * count)]
+    masks = {name: tuple(mask) for name, mask in dict(more, begin_mask=begin_mask, end_mask=end_mask).items()}
+    return str(_call("StridedSlice-1", inputs, **masks).shape)
+
+
+def test_a_masked_begin_with_no_bounds_leaves_the_end_s_bounds_to_slice_by() -> None:
+    unknown = Tensor(PartialShape([2]), "i64")  # a Parameter's value: no bounds
+    end = _bounded((1, 2), (3, 4))
+    # every begin masked: 0:[1..3] and 0:[2..4]
+    assert _strided("10,20", unknown, end, [1, 1], [0, 0]) == "[1..3,2..4]"
+    # the second begin needed and unknown: that axis is 0 up to its length
+    assert _strided("10,20", unknown, end, [1, 0], [0, 0]) == "[1..3,..20]"
+    # and the other way round: end unknown, masked; begin [1..3] of 10 leaves 7 to 9
+    assert _strided("10,20", _bounded((1, 2), (3, 4)), unknown, [0, 0], [1, 1]) == "[7..9,16..18]"
+
+
+def test_an_output_that_would_be_static_keeps_openvinos_unknown_last_axis() -> None:
+    # begin unknown (masked), end [5, 1..3] with its second masked: [5, 20] would be static;
+    # OpenVINO then slices its last sliced axis as from and to unknown places: ..20
+    unknown = Tensor(PartialShape([2]), "i64")
+    end = _bounded((5, 1), (5, 3))
+    assert _strided("10,20", unknown, end, [1, 1], [0, 1]) == "[5,..20]"
+
+
+def test_an_ellipsis_counts_the_new_axes_after_it_when_begin_has_bounds() -> None:
+    # begin [1..3, 0, 0]: known by bounds, so the new axis after the ellipsis counts and the
+    # ellipsis hides two data axes: [10, 20] + 0:5 of 30 + a new axis
+    begin, end = _bounded((1, 0, 0), (3, 0, 0)), _exact(5, 5, 5)
+    shape = _strided(
+        "10,20,30", begin, end, [0, 0, 0], [0, 0, 0], ellipsis_mask=[1, 0, 0], new_axis_mask=[0, 0, 1]
+    )
+    assert shape == "[10,20,5,1]"

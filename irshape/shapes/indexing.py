@@ -889,18 +889,26 @@ def _strided_count(op: _Op, strides: tuple[int, ...] | None) -> int | None:
     return count
 
 
-def _strided_ranges(op: _Op) -> Ranges | None:
-    """Begin and end as (lower, upper) pairs, when both are known that way and one of them
-    only by its bounds; None otherwise (exact values, or one unknown)."""
+# StridedSlice's begin and end as (lower, upper) pairs; None for one not known at all
+StridedRanges = tuple[list[tuple[int, int]] | None, list[tuple[int, int]] | None]
+
+
+def _strided_ranges(op: _Op) -> StridedRanges | None:
+    """Begin and end as (lower, upper) pairs, when one of them is known only by its bounds (the
+    other by its bounds, its value or not at all: OpenVINO slices each axis whose begin and end
+    it needs are known, a masked one needing neither); None otherwise (exact values, none, or
+    one exact and one unknown, which :func:`_strided_dim` slices)."""
     begin, end = op.inputs[1], op.inputs[2]
     if begin.value is not None and end.value is not None:
         return None
     begin_pairs, end_pairs = value_bounds.pairs(begin), value_bounds.pairs(end)
-    return None if begin_pairs is None or end_pairs is None else (begin_pairs, end_pairs)
+    if (begin_pairs is None and end.value is not None) or (end_pairs is None and begin.value is not None):
+        return None
+    return None if begin_pairs is None and end_pairs is None else (begin_pairs, end_pairs)
 
 
 def _strided_shape(
-    op: _Op, data: PartialShape, masks: _Masks, count: int, bounds: Bounds, ranges: Ranges | None
+    op: _Op, data: PartialShape, masks: _Masks, count: int, bounds: Bounds, ranges: StridedRanges | None
 ) -> PartialShape:
     assert data.dims is not None
     rank = len(data.dims)
@@ -910,7 +918,8 @@ def _strided_shape(
     for axis in range(count):
         if axis in masks.ellipsis:
             before = sum(1 for i in range(axis) if i not in masks.new_axis)
-            new_after = sum(1 for i in range(axis + 1, count) if i in masks.new_axis) if bounds[0] else 0
+            begin_known = bounds[0] is not None or (ranges is not None and ranges[0] is not None)
+            new_after = sum(1 for i in range(axis + 1, count) if i in masks.new_axis) if begin_known else 0
             hidden = max(rank - (count - axis - new_after - 1) - before, 0)
             out += data.dims[index : index + hidden]
             index += hidden
@@ -926,13 +935,22 @@ def _strided_shape(
             stride = _stride(op, bounds[2], axis)
             last = (len(out), data[index], stride or 1)
             if ranges is not None and stride is not None:
-                out.append(_strided_bounded_dim(data[index], masks, axis, ranges, stride))
+                sliced = _strided_bounded_dim(data[index], masks, axis, ranges, stride)
+                if sliced is None:  # its begin or end is needed and not known
+                    op.value(
+                        1 if ranges[0] is None else 2,
+                        "the sliced dims are left as 0 up to their upper bounds",
+                    )
+                    sliced = unknown_bounds(data[index], stride)
+                out.append(sliced)
             else:
                 out.append(_strided_dim(op, data[index], masks, axis, bounds, stride))
             index += 1
-    if last is not None and None in bounds and ranges is None and all(d.is_static for d in out):
-        # Observed in OpenVINO 2026.4: with begin, end or strides unknown, an output that would
-        # be static gets its last sliced axis as if that were sliced from and to unknown places.
+    unknown = None in bounds and (ranges is None or None in ranges)
+    if last is not None and unknown and all(d.is_static for d in out):
+        # Observed in OpenVINO 2026.4: with begin, end or strides unknown (not even by bounds),
+        # an output that would be static gets its last sliced axis as if that were sliced from
+        # and to unknown places.
         at, dim, stride = last
         out[at] = unknown_bounds(dim, stride)
     out += data.dims[index:]
@@ -964,14 +982,23 @@ def _strided_dim(op: _Op, dim: Dim, masks: _Masks, axis: int, bounds: Bounds, st
     return sliced_dim(dim, start, stop, stride)
 
 
-def _strided_bounded_dim(dim: Dim, masks: _Masks, axis: int, ranges: Ranges, stride: int) -> Dim:
+def _strided_bounded_dim(
+    dim: Dim, masks: _Masks, axis: int, ranges: StridedRanges, stride: int
+) -> Dim | None:
     """One sliced axis, begin and end known by their bounds; a masked one is the whole axis's
-    in the stride's direction, as in :func:`_strided_dim`."""
+    in the stride's direction, as in :func:`_strided_dim`. None when the axis needs a begin or
+    end that is not known."""
     norm_dim = I64_MAX if dim.hi == INF else dim.hi
     whole_start, whole_stop = (norm_dim, -1 - norm_dim) if stride < 0 else (0, norm_dim)
     begins, ends = ranges
-    start = (whole_start, whole_start) if axis in masks.begin or axis >= len(begins) else begins[axis]
-    stop = (whole_stop, whole_stop) if axis in masks.end or axis >= len(ends) else ends[axis]
+    if (begins is None and axis not in masks.begin) or (ends is None and axis not in masks.end):
+        return None
+    start = (
+        (whole_start, whole_start)
+        if begins is None or axis in masks.begin or axis >= len(begins)
+        else begins[axis]
+    )
+    stop = (whole_stop, whole_stop) if ends is None or axis in masks.end or axis >= len(ends) else ends[axis]
     return bounded_sliced_dim(dim, start, stop, stride)
 
 

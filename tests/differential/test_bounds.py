@@ -694,3 +694,80 @@ def test_scatters_fold_as_openvino_evaluates_them(
     batch = ops_runner.ops_batch(f"scatter{index}", SCATTER_BATCHES[index])
     outcome = batch.outcome(case.cid)
     assert outcome.mismatch() is None, outcome.explain()
+
+
+# --- StridedSlice with a begin or end known by bounds and the other not at all ----------------
+#
+# OpenVINO slices each axis whose begin and end it needs are known, by value or by bounds: a
+# masked begin or end is not needed, so a begin with no bounds whose axes are all masked leaves
+# the end's bounds to slice by. Begin and end are each a Const, a vector of bounds (a ShapeOf's,
+# beside Consts), or a Parameter's value (no bounds); the masks are set often.
+
+
+def _strided_side(rng: random.Random, count: int, et: str, kind: str) -> ov.Node:
+    if kind == "const":
+        return _i([rng.choice([0, 1, 2, -1, -3, 100, -100]) for _ in range(count)], et)
+    if kind == "unknown":
+        return ov1.parameter([count], np.int32 if et == "i32" else np.int64)
+    dims = [ov.Dimension(rng.randint(0, 3), rng.randint(4, 9)) for _ in range(count)]
+    bounded = ov8.shape_of(ov1.parameter(ov.PartialShape(dims), np.float32), et)
+    parts = [
+        ov8.gather(bounded, _i([i], et), _i(0, et)) if rng.random() < 0.7 else _i([2], et)
+        for i in range(count)
+    ]
+    return ov1.concat(parts, 0)
+
+
+def _strided_cases() -> list[OpCase]:
+    rng = random.Random(SEED + 3)
+    cases: list[OpCase] = []
+    while len(cases) < 300:
+        rank, et = rng.randint(1, 3), rng.choice(["i32", "i64"])
+        dims = [_dim(rng) for _ in range(rank)]
+        count = rng.randint(1, rank)
+        sides = rng.choice(
+            [("bounds", "unknown"), ("unknown", "bounds"), ("bounds", "bounds"), ("unknown", "const")]
+        )
+        masks = []
+        for side in sides:
+            odds = 0.8 if side == "unknown" else 0.3
+            masks.append(
+                [1] * count if rng.random() < 0.3 else [int(rng.random() < odds) for _ in range(count)]
+            )
+        shrink = [int(rng.random() < 0.15) for _ in range(count)]
+        new_axis = [int(rng.random() < 0.1 and not shrink[i]) for i in range(count)]
+        strides = [rng.choice([1, 1, 2, -1, -2]) for _ in range(count)]
+        seed = rng.randrange(2**32)
+
+        def build(
+            dims: list[ov.Dimension] = dims,
+            et: str = et,
+            count: int = count,
+            sides: tuple[str, str] = sides,
+            masks: list[list[int]] = masks,
+            shrink: list[int] = shrink,
+            new_axis: list[int] = new_axis,
+            strides: list[int] = strides,
+            seed: int = seed,
+        ) -> ov.Node:
+            local = random.Random(seed)
+            data = ov1.parameter(ov.PartialShape(dims), np.float32)
+            begin, end = (_strided_side(local, count, et, side) for side in sides)
+            return ov1.strided_slice(data, begin, end, _i(strides, et), masks[0], masks[1], new_axis, shrink)
+
+        case = OpCase(f"z{len(cases):05d}", f"StridedSlice {sides[0]}:{sides[1]}", build)
+        if buildable(case):
+            cases.append(case)
+    return cases
+
+
+STRIDED_CASES = _strided_cases()
+STRIDED_BATCHES = batches(STRIDED_CASES)
+STATS["strided slice cases (tests/differential/test_bounds.py)"] = len(STRIDED_CASES)
+
+
+@pytest.mark.parametrize(("index", "case"), params(STRIDED_BATCHES))
+def test_strided_slice_slices_by_what_it_knows(ops_runner: OpsBatchRunner, index: int, case: OpCase) -> None:
+    batch = ops_runner.ops_batch(f"strided{index}", STRIDED_BATCHES[index])
+    outcome = batch.outcome(case.cid)
+    assert outcome.mismatch() is None, outcome.explain()

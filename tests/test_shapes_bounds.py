@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from irshape.dims import INF, Dim, PartialShape, parse_partial_shape
-from irshape.ops.interface import OpCall, OpResult, Tensor
+from irshape.ops.interface import ConstTensor, OpCall, OpResult, Tensor
 from irshape.ops.registry import shape_function
 from irshape.ops.schema import ParsedAttributes, load_declaration
 from irshape.shapes import bounds
@@ -461,3 +461,49 @@ def test_an_ellipsis_counts_the_new_axes_after_it_when_begin_has_bounds() -> Non
         "10,20,30", begin, end, [0, 0, 0], [0, 0, 0], ellipsis_mask=[1, 0, 0], new_axis_mask=[0, 0, 1]
     )
     assert shape == "[10,20,5,1]"
+
+
+# --- Broadcast's target: a Concat of one-element inputs, looked through at its Consts ------------
+
+
+def _const(*values: int, element_type: str = "i64") -> ConstTensor:
+    return ConstTensor(PartialShape([len(values)]), element_type, tuple(values))
+
+
+UNKNOWN_ONE = Tensor(PartialShape([1]), "i64")  # a Parameter's value: no bounds
+
+
+def _broadcast_to(parts: list[Tensor], data: str = "", mode: str = "numpy") -> str:
+    (target,) = _call("Concat-1", parts, axis=0).outputs
+    as_input = Tensor(target.shape, target.element_type, target.value, lower=target.lower, upper=target.upper)
+    as_input.const_parts = target.const_parts
+    scalar = Tensor(parse_partial_shape(data), "f32")
+    return str(_call("Broadcast-3", [scalar, as_input], mode=mode).shape)
+
+
+def test_a_concat_gives_its_const_inputs_first_values() -> None:
+    (out,) = _call("Concat-1", [_const(3), UNKNOWN_ONE, _const(5)], axis=0).outputs
+    assert out.value is None and out.lower is None
+    assert out.const_parts == (3, None, 5)
+    # a known value that is not a Const's (a Gather of one) is not looked at
+    (out,) = _call("Concat-1", [_exact(3), UNKNOWN_ONE], axis=0).outputs
+    assert out.const_parts == (None, None)
+    # two elements from one input: the Concat is not looked through
+    (out,) = _call("Concat-1", [_const(3, 4), UNKNOWN_ONE], axis=0).outputs
+    assert out.const_parts is None
+
+
+def test_broadcast_looks_through_a_concat_at_its_consts() -> None:
+    assert _broadcast_to([_const(3), UNKNOWN_ONE, _const(5)]) == "[3,?,5]"
+    # get_axis_vector_val casts to size_t (a negative value is 0), read back as an int64
+    # Dimension: past INT64_MAX it is negative, so 0 again; INT64_MAX itself is unbounded
+    assert _broadcast_to([_const(-5), UNKNOWN_ONE]) == "[0,?]"
+    assert _broadcast_to([_const(2**64 - 1, element_type="u64"), Tensor(PartialShape([1]), "u64")]) == "[0,?]"
+    assert _broadcast_to([_const(I64_MAX), UNKNOWN_ONE]) == "[?,?]"
+
+
+def test_a_concat_of_no_const_still_gives_a_shape_of_unknown_dims() -> None:
+    # pdpd merges the data's dims into it: [2,1] over [?,?] from axis 0 is [2,?]
+    parts = [_exact(3), UNKNOWN_ONE]
+    assert _broadcast_to(parts, "2,1", "pdpd") == "[2,?]"
+    assert _broadcast_to(parts, "2,1", "numpy") == "[?,?]"

@@ -69,7 +69,18 @@ def _memo_key(schema: OpSchema, layer: Layer, inputs: list[Tensor]) -> tuple[Any
         return None
     tensors = tuple(
         [
-            (i.shape, i.element_type, i.value, i.reals, i.value_unknown, i.value_reported, i.lower, i.upper)
+            (
+                i.shape,
+                i.element_type,
+                i.value,
+                i.reals,
+                i.value_unknown,
+                i.value_reported,
+                i.lower,
+                i.upper,
+                i.const_parts,
+                i.__class__,  # a Const's (a Concat looks at its Const inputs)
+            )
             for i in inputs
         ]
     )

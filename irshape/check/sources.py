@@ -31,7 +31,7 @@ from irshape.ir.weights import (
     bytes_needed,
     element_count,
 )
-from irshape.ops.interface import Tensor
+from irshape.ops.interface import ConstTensor, Tensor
 from irshape.record import Record
 
 Report = Callable[[Diagnostic], None]
@@ -242,7 +242,7 @@ def _valued(template: Tensor, offset: int, size: int, weights: Weights) -> Tenso
     """A clean Const like ``template`` with its own value read at ``offset`` (None: it cannot
     be read). Consts of one value share one tensor (never modified), so the layers they feed
     repeat one another's check (the walk knows a repeat by its input tensors' identities)."""
-    info = Tensor(template.shape, template.element_type)
+    info = ConstTensor(template.shape, template.element_type)
     _read_value(_ConstData(template.element_type, template.shape.lengths, offset, size), weights, info)
     if info.value_unknown is not None:
         return None
@@ -313,7 +313,7 @@ def _const_tensor(layer: Layer, where: Location, weights: Weights, report: Repor
     _check_string_bytes(const, weights, at, errors_before)
     if const.shape is None:
         return _fallback(layer)
-    info = Tensor(_const_partial_shape(const.shape), const.element_type)
+    info = ConstTensor(_const_partial_shape(const.shape), const.element_type)
     compare_shape_attribute(layer, layer.data.get("shape", ""), info.shape, at, report)
     compare_precision(layer, const.element_type, at, report)
     _read_value(const, weights, info)

@@ -23,6 +23,7 @@ class Tensor(Record):
     """What is known of a tensor flowing into a layer."""
 
     __slots__ = (
+        "const_parts",
         "element_type",
         "lower",
         "reals",
@@ -43,6 +44,10 @@ class Tensor(Record):
     reals: tuple[float, ...] | None  # a small floating-point tensor's value (Interpolate's scales)
     value_unknown: str | None  # why the value is not known
     value_reported: bool  # ...and that reason is already a finding of its own
+    # Known neither by value nor by bounds, a Concat of one-element inputs: per element, the
+    # first value of the Const input that gives it (None where another op does). OpenVINO's
+    # Broadcast looks through such a Concat at its Consts (see ConstTensor); None elsewhere.
+    const_parts: tuple[int | None, ...] | None
 
     def __init__(
         self,
@@ -54,6 +59,7 @@ class Tensor(Record):
         reals: tuple[float, ...] | None = None,
         lower: tuple[int, ...] | None = None,
         upper: tuple[int, ...] | None = None,
+        const_parts: tuple[int | None, ...] | None = None,
     ) -> None:
         self.shape = shape
         self.element_type = element_type
@@ -63,6 +69,15 @@ class Tensor(Record):
         self.reals = reals
         self.lower = lower
         self.upper = upper
+        self.const_parts = const_parts
+
+
+class ConstTensor(Tensor):
+    """A Const layer's output. Its value is a shape function's like any other's; only a
+    Concat asks whether an input is a Const (OpenVINO's Broadcast looks at a Concat's Constant
+    inputs, and at no other op's value: ``broadcast_shape_inference.hpp``)."""
+
+    __slots__ = ()
 
 
 # Where a finding points: the layer, its <data> element, or one of its input ports.
@@ -88,7 +103,16 @@ class Finding(FrozenRecord):
 class Output(Record):
     """One inferred output: its shape and element type, and the formula behind each dim."""
 
-    __slots__ = ("element_type", "failed_axes", "formulas", "lower", "shape", "upper", "value")
+    __slots__ = (
+        "const_parts",
+        "element_type",
+        "failed_axes",
+        "formulas",
+        "lower",
+        "shape",
+        "upper",
+        "value",
+    )
     shape: PartialShape
     element_type: str | None
     formulas: list[str]
@@ -96,6 +120,7 @@ class Output(Record):
     value: tuple[int, ...] | None  # the value, for the small integer tensors shapes are made of
     lower: tuple[int, ...] | None  # ...or its bounds, when it is not known exactly (see Tensor)
     upper: tuple[int, ...] | None
+    const_parts: tuple[int | None, ...] | None  # ...or a Concat's Const parts (see Tensor)
 
     def __init__(
         self,
@@ -114,6 +139,7 @@ class Output(Record):
         self.value = value
         self.lower = lower
         self.upper = upper
+        self.const_parts = None
 
 
 class OpResult(Record):

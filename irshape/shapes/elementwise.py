@@ -21,7 +21,7 @@ import operator
 from collections.abc import Callable
 
 from irshape import rules
-from irshape.dims import Dim, PartialShape
+from irshape.dims import DYNAMIC, Dim, PartialShape
 from irshape.ir import element_types
 from irshape.ops.interface import AT_DATA, Finding, OpCall, OpResult, Output, Tensor
 from irshape.shapes import bounds, values
@@ -575,8 +575,11 @@ def broadcast(call: OpCall) -> OpResult:
     if any(f.rule is not rules.INPUT_ELEMENT_TYPE for f in findings):
         return OpResult([], findings)
     target_tensor = call.inputs[TARGET]
-    # get_input_const_data_as_shape: the value, or Dimension(lower, upper) from its bounds
+    # get_input_const_data_as_shape: the value, or Dimension(lower, upper) from its bounds;
+    # failing both, a Concat's Const parts
     bounded_target = bounds.as_dims(target_tensor) if target_tensor.value is None else None
+    if bounded_target is None and target_tensor.value is None:
+        bounded_target = _looked_through(target_tensor)
     if target_tensor.value is None and bounded_target is None:
         shape = _unknown_target(data.shape, target_tensor, mode)
         findings += _value_unknown(call, TARGET, _consequence(shape))
@@ -599,6 +602,19 @@ def broadcast(call: OpCall) -> OpResult:
     ):
         value = values.moved(values.broadcast_to(tensor, shape.lengths))
     return OpResult([Output(shape, data.element_type, value=value)], findings)
+
+
+def _looked_through(target: Tensor) -> list[Dim] | None:
+    """``broadcast_base_shape_infer`` when the target has neither value nor bounds and is a 1D
+    Concat with one element per input: a dim per Const input, its first value cast to size_t
+    (a negative one saturates to 0) and read as an int64 Dimension (past INT64_MAX: 0 again;
+    INT64_MAX itself is ``?``), and ``?`` for every other input."""
+    if target.const_parts is None:
+        return None
+    return [
+        DYNAMIC if v is None else Dim.of(max(0, v - (1 << 64) if v >= 1 << 63 else v))
+        for v in target.const_parts
+    ]
 
 
 def _broadcast_inputs(call: OpCall, mode: str) -> list[Finding]:

@@ -20,7 +20,7 @@ from collections.abc import Sequence
 from irshape import rules
 from irshape.dims import DYNAMIC, EMPTY, INF, Dim, PartialShape
 from irshape.ir import element_types
-from irshape.ops.interface import AT_DATA, Finding, OpCall, OpResult, Output, Tensor
+from irshape.ops.interface import AT_DATA, ConstTensor, Finding, OpCall, OpResult, Output, Tensor
 from irshape.shapes import bounds
 from irshape.shapes.axes import normalize_axis
 from irshape.shapes.broadcast import merge_shapes
@@ -520,9 +520,33 @@ def concat(call: OpCall) -> OpResult:
     merged[where] = total
     shape = PartialShape(merged)
     output = _with_value(shape, element_type, _concat_value(call, where))
+    if (
+        output.value is None
+        and shape.lengths == (len(call.inputs),)
+        and element_type in element_types.INTEGRAL
+    ):
+        output.const_parts = _const_parts(call.inputs)
     parts = [str(t.shape[where]) if t.shape.dims is not None else "?" for t in call.inputs]
     output.formulas = _formulas(len(merged), where, " + ".join(parts))
     return OpResult([output])
+
+
+# the types whose Const values irshape reads as OpenVINO's get_axis_vector_val casts them
+# (a 4-bit Const's are its bytes, as shape inference reads them: weights.read_integers)
+_WHOLE_BYTE_INTEGERS = frozenset(t for t, bits in element_types.BITS.items() if t[0] in "iu" and bits >= 8)
+
+
+def _const_parts(inputs: Sequence[Tensor]) -> tuple[int | None, ...]:
+    """A 1D integer Concat with one element per input: the first value of each Const input,
+    None for the others (``broadcast_shape_inference.hpp`` reads ``get_axis_vector_val()[0]``
+    of each input that is a Constant, and nothing of any other op, even one whose value is
+    known; with no Constant at all, its shape of ``?`` still counts as known)."""
+    return tuple(
+        t.value[0]
+        if isinstance(t, ConstTensor) and t.value and t.element_type in _WHOLE_BYTE_INTEGERS
+        else None
+        for t in inputs
+    )
 
 
 def _merged_type(call: OpCall) -> tuple[str | None, list[Finding]]:

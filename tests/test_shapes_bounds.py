@@ -271,6 +271,13 @@ def test_ops_fold_no_value_of_a_type_their_evaluate_does_not_take() -> None:
     assert negated.value is None
     (total,) = _call("ReduceSum-1", [_exact(3, 2, element_type="u8"), _exact(0)], keep_dims=True).outputs
     assert total.value is None
+    # FloorMod takes no 16-bit type, Power no 8 or 16-bit one: neither values nor bounds
+    (mod,) = _call("FloorMod-1", [_bounded((3, 2), (7, 9), "i16"), _exact(4, 3, element_type="i16")]).outputs
+    assert mod.value is None and mod.lower is None
+    (power,) = _call("Power-1", [_exact(3, 2, element_type="u8"), _exact(2, 2, element_type="u8")]).outputs
+    assert power.value is None
+    (power,) = _call("Power-1", [_bounded((2,), (9,), "i8"), _exact(2, element_type="i8")]).outputs
+    assert power.lower is None
 
 
 def test_bitwise_ops_fold_nothing() -> None:

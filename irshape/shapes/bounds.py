@@ -9,7 +9,9 @@ element type's maximum (``INT64_MAX`` for an i64 ShapeOf, ``INT32_MAX`` for an i
 OpenVINO, and every rule below that tests "is it the maximum" tests that number.
 
 An exact value is its own bounds: a tensor carries ``lower``/``upper`` only when its value is
-not known, so a static model never allocates one.
+not known, so a static model never allocates one. The rules found by experiment (the element
+types each op folds, boolean Consts, Broadcast's look through a Concat, the scatters): docs/
+openvino-ir-reading.md §14.
 """
 
 from __future__ import annotations

@@ -21,6 +21,7 @@ from irshape.memo import IdentityMemo, by_identity
 from irshape.ops.interface import AT_DATA, AT_LAYER, Finding, OpCall, OpResult, Output, Tensor
 from irshape.ops.registry import shape_function
 from irshape.ops.schema import OpSchema, validate_attributes
+from irshape.shapes import reading
 
 Report = Callable[[Diagnostic], None]
 
@@ -97,7 +98,9 @@ def _check_op(
             return None
         inputs = inputs[:hi]
     infer = shape_function(schema.family, schema.function)
-    result = infer(OpCall(schema, tuple(inputs), parsed))
+    call = OpCall(schema, tuple(inputs), parsed)
+    result = infer(call)
+    reading.fold(call, result)
     for finding in result.findings:
         report(finding.rule(_anchored(layer, finding, where), **_port_args(layer, finding.args)))
     return result if result.outputs else None

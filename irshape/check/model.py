@@ -518,7 +518,10 @@ def _outputs_flowing(inference: OpResult) -> _Flowing:
     return (
         tuple(o.shape for o in outputs),
         tuple(o.element_type for o in outputs),
-        [Tensor(o.shape, o.element_type, value=o.value, lower=o.lower, upper=o.upper) for o in outputs],
+        [
+            Tensor(o.shape, o.element_type, o.value, o.value_unknown, lower=o.lower, upper=o.upper)
+            for o in outputs
+        ],
     )
 
 

@@ -30,13 +30,14 @@ from irshape.ir.weights import (
     WeightsError,
     bytes_needed,
     element_count,
+    not_evaluable_reason,
 )
 from irshape.ops.interface import Tensor
 from irshape.record import Record
 
 Report = Callable[[Diagnostic], None]
 
-_REAL_TYPES = frozenset({"f16", "f32", "f64"})  # read as reals: scales, eps...
+_REAL_TYPES = frozenset({"f16", "f32", "f64", "bf16"})  # read as reals: scales, eps, axes...
 _CONST_VALUE_LIMIT = 64  # read Const values only for small integer tensors (shapes, axes, indices)
 
 
@@ -222,7 +223,7 @@ def const_tensor(layer: Layer, path: str, weights: Weights, report: Report) -> T
     if (
         key is not None
         and not found
-        and info.value_unknown is None
+        and info.value_unknown in (None, not_evaluable_reason(info.element_type or ""))
         and info.element_type != "string"  # (its bytes are checked, Const by Const)
         and info.shape.lengths is not None
     ):
@@ -449,17 +450,19 @@ def _beyond_bin(offset: int, size: int, weights: Weights) -> bool:
 
 
 def _read_value(const: _ConstData, weights: Weights, info: Tensor) -> None:
-    """Small integer Consts (shapes, axes, indices, pads: the values shape functions read): read
-    their value, flattened in C order."""
+    """Small integer and real Consts (shapes, axes, indices, pads, scales: the values shape
+    functions read): read their value, flattened in C order. A Const of another type says why
+    it has none (OpenVINO holds it but does not read it as integers: irshape/shapes/reading.py)."""
     shape, element_type = const.shape, const.element_type
     if shape is None or element_type is None:
         return
     count = math.prod(shape)
     real = element_type in _REAL_TYPES
-    if count > _CONST_VALUE_LIMIT or (
-        len(shape) != 1 and element_type not in element_types.INTEGRAL and not real
-    ):
-        return  # (a 1D Const of another type says why it has no value: an output_shape input)
+    if element_type not in element_types.INTEGRAL and not real and len(shape) != 1:
+        info.value_unknown = not_evaluable_reason(element_type)  # (no byte read)
+        return
+    if count > _CONST_VALUE_LIMIT:
+        return
     if const.offset is None or const.size is None:
         info.value_unknown = "the Const's offset or size cannot be read"
         return

@@ -29,6 +29,7 @@ class Tensor(Record):
         "shape",
         "upper",
         "value",
+        "value_error",
         "value_reported",
         "value_unknown",
     )
@@ -43,6 +44,9 @@ class Tensor(Record):
     reals: tuple[float, ...] | None  # a small floating-point tensor's value (Interpolate's scales)
     value_unknown: str | None  # why the value is not known
     value_reported: bool  # ...and that reason is already a finding of its own
+    # OpenVINO's message where reading the value fails (a Const of a type it does not read as
+    # integers): set by irshape.shapes.reading for the inputs a shape function reads
+    value_error: str | None
 
     def __init__(
         self,
@@ -54,6 +58,7 @@ class Tensor(Record):
         reals: tuple[float, ...] | None = None,
         lower: tuple[int, ...] | None = None,
         upper: tuple[int, ...] | None = None,
+        value_error: str | None = None,
     ) -> None:
         self.shape = shape
         self.element_type = element_type
@@ -63,6 +68,7 @@ class Tensor(Record):
         self.reals = reals
         self.lower = lower
         self.upper = upper
+        self.value_error = value_error
 
 
 # Where a finding points: the layer, its <data> element, or one of its input ports.
@@ -88,7 +94,16 @@ class Finding(FrozenRecord):
 class Output(Record):
     """One inferred output: its shape and element type, and the formula behind each dim."""
 
-    __slots__ = ("element_type", "failed_axes", "formulas", "lower", "shape", "upper", "value")
+    __slots__ = (
+        "element_type",
+        "failed_axes",
+        "formulas",
+        "lower",
+        "shape",
+        "upper",
+        "value",
+        "value_unknown",
+    )
     shape: PartialShape
     element_type: str | None
     formulas: list[str]
@@ -96,6 +111,8 @@ class Output(Record):
     value: tuple[int, ...] | None  # the value, for the small integer tensors shapes are made of
     lower: tuple[int, ...] | None  # ...or its bounds, when it is not known exactly (see Tensor)
     upper: tuple[int, ...] | None
+    # why a value OpenVINO would fold is unknown to irshape (irshape.shapes.reading.fold)
+    value_unknown: str | None
 
     def __init__(
         self,
@@ -114,6 +131,7 @@ class Output(Record):
         self.value = value
         self.lower = lower
         self.upper = upper
+        self.value_unknown: str | None = None
 
 
 class OpResult(Record):

@@ -190,7 +190,9 @@ def _data_type(data: Tensor) -> list[Finding]:
 def _element_type(
     tensor: Tensor, port: int, label: str, allowed: frozenset[str], names: str
 ) -> list[Finding]:
-    if tensor.element_type is None or tensor.element_type in allowed or tensor.element_type == "dynamic":
+    """Interpolate-4/11's sizes, scales and axes: one of ``allowed`` (a dynamic type fails too,
+    a Parameter's as a Const's, by experiment)."""
+    if tensor.element_type is None or tensor.element_type in allowed:
         return []
     message = f"{label} element type must be {names}"
     return [_type_problem(port, label.lower(), tensor, names, message)]

@@ -72,32 +72,6 @@ KNOWN: tuple[Known, ...] = (
         ),
     ),
     Known(
-        "value-input-element-types",
-        "A Const another op reads for its value whose element type OpenVINO handles in its own "
-        "way, where irshape reports the value unknown (IRS306, an info): a real type as "
-        "Slice's step (bf16) -> 'Stride must be non-zero'; MVN's or Interpolate's axes of "
-        "dynamic type -> 'Axes element type must be i32, i64, u32 or u64'; a dynamic-type "
-        "Const OpenVINO folds (ReduceSum's axes) -> 'Check 'm_element_type.is_static()' failed "
-        "at make_tensor.cpp'; and a dynamic or 1/2/3/6-bit Const reached through a folding op "
-        "(Gather's indices under a Reshape). And the wider answers: Unsqueeze's axes of "
-        "f64/bf16 and Reshape's pattern of u64 are read by OpenVINO ([1,5,2,4..]), irshape "
-        "leaves them unknown ([...], [5,2,?]). Fixed: a dynamic or 1/2/3/6-bit Const read "
-        "directly for the value that decides a shape is IRS214 with OpenVINO's message "
-        "(fixture value_input_unevaluable_type, now an agreement; docs/openvino-ir-reading.md §6).",
-        "slice_step_real_type",
-        lambda v: (
-            _missed(
-                v,
-                "Element not supported",
-                "Tensor was not initialized",
-                "Stride must be non-zero",
-                "Axes element type",
-                "m_element_type.is_static()",
-            )
-            or (v.disagreement == "shape" and "element-type" in v.kinds)
-        ),
-    ),
-    Known(
         "unsigned-list-attributes",
         "A list attribute OpenVINO keeps unsigned (Interpolate's pads_begin/pads_end are "
         "size_t): a negative value fails the parse ('Cannot parse ' -2' in \"2, 2147483646, "

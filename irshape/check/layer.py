@@ -67,7 +67,17 @@ def _memo_key(schema: OpSchema, layer: Layer, inputs: list[Tensor]) -> tuple[Any
         return None
     tensors = tuple(
         [
-            (i.shape, i.element_type, i.value, i.reals, i.value_unknown, i.value_reported, i.lower, i.upper)
+            (
+                i.shape,
+                i.element_type,
+                i.value,
+                i.reals,
+                i.value_unknown,
+                i.value_reported,
+                i.lower,
+                i.upper,
+                i.constant,
+            )
             for i in inputs
         ]
     )
@@ -102,8 +112,30 @@ def _check_op(
     result = infer(call)
     reading.fold(call, result)
     for finding in result.findings:
-        report(finding.rule(_anchored(layer, finding, where), **_port_args(layer, finding.args)))
+        report_finding(layer, finding, where, report)
     return result if result.outputs else None
+
+
+def report_finding(layer: Layer, finding: Finding, where: Location, report: Report) -> None:
+    """A finding of the layer as a diagnostic, at its line."""
+    report(finding.rule(_anchored(layer, finding, where), **_port_args(layer, finding.args)))
+
+
+def check_v10_folding(
+    schema: OpSchema, layer: Layer, inputs: list[Tensor], where: Location, report: Report
+) -> None:
+    """IRS214 where IR v10's reading constant-folds the layer and reads a ``Constant`` with no
+    bytes (docs/openvino-ir-reading.md §13)."""
+    port = reading.v10_fold_failure(schema.op, inputs)
+    if port is None:
+        return
+    name = schema.inputs[min(port, len(schema.inputs) - 1)].name if schema.inputs else f"input {port}"
+    problem = (
+        f"input {port} ({name}) is a layer typed 'Constant' (no bytes) and every input is a constant: "
+        "IR v10's reading folds the layer, reading that input's data"
+    )
+    args = {"problem": problem, "ov_message": reading.V10_NULL_DATA}
+    report_finding(layer, Finding(rules.INPUT_VALUE, args, port), where, report)
 
 
 def _port_args(layer: Layer, args: dict[str, Any]) -> dict[str, Any]:

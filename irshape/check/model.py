@@ -25,7 +25,7 @@ from typing import Any
 from irshape import lifetime, rules
 from irshape.check import graph as g
 from irshape.check import sources, structure
-from irshape.check.layer import check_op, compare_declared
+from irshape.check.layer import check_op, check_v10_folding, compare_declared
 from irshape.diagnostics import Diagnostic, Location, Severity
 from irshape.dims import PartialShape
 from irshape.ir.model import Document, Layer, Port
@@ -467,6 +467,8 @@ class _Walker:
         local: list[Diagnostic],
     ) -> list[Tensor]:
         inference = check_op(schema, layer, inputs, where, local.append)
+        if self.document.version == 10:  # its reading constant-folds the graph
+            check_v10_folding(schema, layer, inputs, where, local.append)
         if inference is None:
             return [Tensor(PartialShape(None))]
         shapes, types, flowing = self._flowing(inference)
@@ -519,7 +521,15 @@ def _outputs_flowing(inference: OpResult) -> _Flowing:
         tuple(o.shape for o in outputs),
         tuple(o.element_type for o in outputs),
         [
-            Tensor(o.shape, o.element_type, o.value, o.value_unknown, lower=o.lower, upper=o.upper)
+            Tensor(
+                o.shape,
+                o.element_type,
+                o.value,
+                o.value_unknown,
+                lower=o.lower,
+                upper=o.upper,
+                constant=o.constant,
+            )
             for o in outputs
         ],
     )

@@ -232,7 +232,7 @@ def const_tensor(layer: Layer, path: str, weights: Weights, report: Report) -> T
         assert info.element_type is not None  # checked clean
         needed = bytes_needed(info.element_type, element_count(info.shape.lengths))
         value_read = info.value is not None or info.reals is not None
-        template = Tensor(info.shape, info.element_type) if value_read else info
+        template = Tensor(info.shape, info.element_type, constant=True) if value_read else info
         _CLEAN_CONSTS[key] = (template, needed or 0, value_read)
     return info
 
@@ -240,7 +240,7 @@ def const_tensor(layer: Layer, path: str, weights: Weights, report: Report) -> T
 def _valued(template: Tensor, offset: int, size: int, weights: Weights) -> Tensor | None:
     """A clean Const like ``template`` with its own value read at ``offset`` (None: it cannot
     be read)."""
-    info = Tensor(template.shape, template.element_type)
+    info = Tensor(template.shape, template.element_type, constant=True)
     _read_value(_ConstData(template.element_type, template.shape.lengths, offset, size), weights, info)
     return None if info.value_unknown is not None else info
 
@@ -263,7 +263,9 @@ def _constant_without_bytes(layer: Layer, where: Location, report: Report) -> Te
     shape = _const_shape(layer, at, report) if "shape" in layer.data else ()
     if shape is None:
         return _fallback(layer)
-    return Tensor(_const_partial_shape(shape), element_type, value_unknown=CONSTANT_WITHOUT_BYTES)
+    return Tensor(
+        _const_partial_shape(shape), element_type, value_unknown=CONSTANT_WITHOUT_BYTES, constant=True
+    )
 
 
 def _const_key(layer: Layer) -> tuple[object, ...] | None:
@@ -303,7 +305,7 @@ def _const_tensor(layer: Layer, where: Location, weights: Weights, report: Repor
     _check_string_bytes(const, weights, at, errors_before)
     if const.shape is None:
         return _fallback(layer)
-    info = Tensor(_const_partial_shape(const.shape), const.element_type)
+    info = Tensor(_const_partial_shape(const.shape), const.element_type, constant=True)
     compare_shape_attribute(layer, layer.data.get("shape", ""), info.shape, at, report)
     compare_precision(layer, const.element_type, at, report)
     _read_value(const, weights, info)

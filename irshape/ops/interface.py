@@ -23,6 +23,7 @@ class Tensor(Record):
     """What is known of a tensor flowing into a layer."""
 
     __slots__ = (
+        "constant",
         "element_type",
         "lower",
         "reals",
@@ -47,6 +48,9 @@ class Tensor(Record):
     # OpenVINO's message where reading the value fails (a Const of a type it does not read as
     # integers): set by irshape.shapes.reading for the inputs a shape function reads
     value_error: str | None
+    # OpenVINO holds the data: a Const's output, or an op's computed from such only (it folds
+    # them), whether or not irshape knows the value
+    constant: bool
 
     def __init__(
         self,
@@ -59,6 +63,7 @@ class Tensor(Record):
         lower: tuple[int, ...] | None = None,
         upper: tuple[int, ...] | None = None,
         value_error: str | None = None,
+        constant: bool = False,
     ) -> None:
         self.shape = shape
         self.element_type = element_type
@@ -69,6 +74,7 @@ class Tensor(Record):
         self.lower = lower
         self.upper = upper
         self.value_error = value_error
+        self.constant = constant
 
 
 # Where a finding points: the layer, its <data> element, or one of its input ports.
@@ -95,6 +101,7 @@ class Output(Record):
     """One inferred output: its shape and element type, and the formula behind each dim."""
 
     __slots__ = (
+        "constant",
         "element_type",
         "failed_axes",
         "formulas",
@@ -111,8 +118,10 @@ class Output(Record):
     value: tuple[int, ...] | None  # the value, for the small integer tensors shapes are made of
     lower: tuple[int, ...] | None  # ...or its bounds, when it is not known exactly (see Tensor)
     upper: tuple[int, ...] | None
-    # why a value OpenVINO would fold is unknown to irshape (irshape.shapes.reading.fold)
+    # why a value OpenVINO would fold is unknown to irshape, and whether OpenVINO folds it
+    # (every input a constant): irshape.shapes.reading.fold
     value_unknown: str | None
+    constant: bool
 
     def __init__(
         self,
@@ -132,6 +141,7 @@ class Output(Record):
         self.lower = lower
         self.upper = upper
         self.value_unknown: str | None = None
+        self.constant = False
 
 
 class OpResult(Record):

@@ -155,21 +155,21 @@ _MOVES_DATA = frozenset({"Reshape", "Squeeze", "Unsqueeze"})
 
 def fold(call: OpCall, result: OpResult) -> None:
     """What OpenVINO's constant folding leaves of the outputs of an op fed by Consts only, where
-    irshape has no value for them (by experiment, docs/openvino-ir-reading.md §6): folding
-    fails when one of them is of dynamic type, or itself failed (:data:`FOLD_FAILED`); a
-    Reshape, Squeeze, Unsqueeze or Concat of Consts OpenVINO holds but does not read passes
-    them on."""
+    irshape has no value for them (by experiment, docs/openvino-ir-reading.md §6.1): they are
+    constants too; folding fails when one input is of dynamic type, or itself failed
+    (:data:`FOLD_FAILED`); a Reshape, Squeeze, Unsqueeze (or a Concat) of a Const OpenVINO holds
+    but does not read, or of a ``Constant`` with no bytes, passes it on."""
     inputs = call.inputs
-    if not inputs or not result.outputs or any(o.value is not None for o in result.outputs):
+    if not inputs or not result.outputs or not all(held(t) for t in inputs):
         return
-    if not all(t.value is not None or _held_unread(t) or t.value_unknown == FOLD_FAILED for t in inputs):
+    for output in result.outputs:
+        output.constant = True
+    if any(o.value is not None for o in result.outputs):
         return
-    if any(
-        t.value_unknown == FOLD_FAILED or (t.element_type == "dynamic" and _held_unread(t)) for t in inputs
-    ):
+    if any(_fails_folding(t) for t in inputs):
         for output in result.outputs:
             output.value_unknown = FOLD_FAILED
-    elif call.schema.op in _MOVES_DATA and _held_unread(inputs[0]):
+    elif call.schema.op in _MOVES_DATA and (_held_unread(inputs[0]) or _no_bytes(inputs[0])):
         output = result.outputs[0]
         if output.element_type == inputs[0].element_type:
             output.value_unknown = inputs[0].value_unknown
@@ -177,6 +177,39 @@ def fold(call: OpCall, result: OpResult) -> None:
         output = result.outputs[0]
         if all(t.element_type == output.element_type for t in inputs):
             output.value_unknown = inputs[0].value_unknown
+
+
+def _fails_folding(tensor: Tensor) -> bool:
+    """A Const of dynamic type, or a value whose folding failed: no tensor can be made of it."""
+    return tensor.value_unknown == FOLD_FAILED or (tensor.element_type == "dynamic" and _held_unread(tensor))
+
+
+def held(tensor: Tensor) -> bool:
+    """Does OpenVINO hold the tensor's data (a Const's, or folded from Consts)?"""
+    return tensor.constant or tensor.value is not None
+
+
+def _no_bytes(tensor: Tensor) -> bool:
+    """A layer typed 'Constant' (or a Reshape of one...): data of no bytes, though not empty."""
+    lengths = tensor.shape.lengths
+    return tensor.value_unknown == CONSTANT_WITHOUT_BYTES and lengths is not None and math.prod(lengths) > 0
+
+
+# What IR v10's reading folds without reading the data: a ShapeOf (the shape only), and the
+# ops whose folded Constant shares its input's data (by experiment; docs §13)
+_V10_FOLDS_WITHOUT_DATA = frozenset({"ShapeOf", "Reshape", "Squeeze", "Unsqueeze", "Result"})
+V10_NULL_DATA = (
+    "Check 'shape_size(shape) == 0 || m_ptr != nullptr' failed at src/inference/src/dev/make_tensor.cpp"
+)
+
+
+def v10_fold_failure(op: str, inputs: Sequence[Tensor]) -> int | None:
+    """IR v10's reading constant-folds every op whose inputs are all constants, reading their
+    data: the input (its index) that is a ``Constant`` with no bytes, where that fails
+    (:data:`V10_NULL_DATA`); None where it does not."""
+    if op in _V10_FOLDS_WITHOUT_DATA or not inputs or not all(held(t) for t in inputs):
+        return None
+    return next((port for port, t in enumerate(inputs) if _no_bytes(t)), None)
 
 
 def reads(

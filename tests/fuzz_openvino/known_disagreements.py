@@ -42,19 +42,6 @@ KNOWN: tuple[Known, ...] = (
         lambda v: _missed(v, "doesn't contain the operation with type", "from unsupported opset"),
     ),
     Known(
-        "constant-type-v10-evaluated",
-        "IR v10, a layer typed 'Constant' (not 'Const': no bytes are read for it, "
-        "docs/openvino-ir-reading.md §13) whose value OpenVINO evaluates while reading v10 "
-        "(the Parameter retyped 'Constant' as the data of a Convolution, MVN or backprop op; a "
-        "GroupConvolution retyped 'Constant'): it fails making a tensor of no bytes ('Check "
-        "'shape_size(shape) == 0 || m_ptr != nullptr' failed at make_tensor.cpp'); the same "
-        "layer as StridedSlice's end reads. irshape reads it as a Constant of unknown value. "
-        "Fix (reading): find which consumers make IR v10 evaluate it, by experiment.",
-        "constant_type_v10_evaluated",
-        lambda v: _missed(v, "m_ptr != nullptr"),
-        owner="reading",
-    ),
-    Known(
         "ops-not-modelled",
         "A layer changed to an op irshape does not model (NMSRotated-13) with inputs that op does "
         "not take: OpenVINO fails (its input count check, its shape inference); irshape checks "

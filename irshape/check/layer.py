@@ -124,17 +124,19 @@ def report_finding(layer: Layer, finding: Finding, where: Location, report: Repo
 def check_v10_folding(
     schema: OpSchema, layer: Layer, inputs: list[Tensor], where: Location, report: Report
 ) -> None:
-    """IRS214 where IR v10's reading constant-folds the layer and reads a ``Constant`` with no
-    bytes (docs/openvino-ir-reading.md §13)."""
-    port = reading.v10_fold_failure(schema.op, inputs)
-    if port is None:
+    """IRS214 where IR v10's reading constant-folds the layer and fails reading an input: a
+    ``Constant`` with no bytes, a Const of dynamic type (docs/openvino-ir-reading.md §13)."""
+    failure = reading.v10_fold_failure(schema.op, inputs)
+    if failure is None:
         return
+    port, ov_message = failure
     name = schema.inputs[min(port, len(schema.inputs) - 1)].name if schema.inputs else f"input {port}"
+    what = "a layer typed 'Constant' (no bytes)" if ov_message == reading.V10_NULL_DATA else "of dynamic type"
     problem = (
-        f"input {port} ({name}) is a layer typed 'Constant' (no bytes) and every input is a constant: "
-        "IR v10's reading folds the layer, reading that input's data"
+        f"input {port} ({name}) is {what} and every input is a constant: IR v10's reading folds the "
+        "layer, reading that input's data"
     )
-    args = {"problem": problem, "ov_message": reading.V10_NULL_DATA}
+    args = {"problem": problem, "ov_message": ov_message}
     report_finding(layer, Finding(rules.INPUT_VALUE, args, port), where, report)
 
 

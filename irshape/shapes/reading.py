@@ -203,13 +203,22 @@ V10_NULL_DATA = (
 )
 
 
-def v10_fold_failure(op: str, inputs: Sequence[Tensor]) -> int | None:
+V10_DYNAMIC = "Check 'm_element_type.is_static()' failed at src/inference/src/dev/make_tensor.cpp"
+
+
+def v10_fold_failure(op: str, inputs: Sequence[Tensor]) -> tuple[int, str] | None:
     """IR v10's reading constant-folds every op whose inputs are all constants, reading their
-    data: the input (its index) that is a ``Constant`` with no bytes, where that fails
-    (:data:`V10_NULL_DATA`); None where it does not."""
+    data: the input (its index) where that fails, with OpenVINO's message (a ``Constant`` with
+    no bytes: :data:`V10_NULL_DATA`; a Const of dynamic type: :data:`V10_DYNAMIC`); None where
+    it does not."""
     if op in _V10_FOLDS_WITHOUT_DATA or not inputs or not all(held(t) for t in inputs):
         return None
-    return next((port for port, t in enumerate(inputs) if _no_bytes(t)), None)
+    for port, tensor in enumerate(inputs):
+        if _no_bytes(tensor):
+            return port, V10_NULL_DATA
+        if _fails_folding(tensor):
+            return port, V10_DYNAMIC
+    return None
 
 
 def reads(

@@ -158,3 +158,38 @@ def test_ir_v10_folds_a_constant_with_no_bytes(name: str, tmp_path: Path) -> Non
             assert "shape_size(shape) == 0 || m_ptr != nullptr" in error
         else:
             assert not codes - {"IRS301", "IRS302", "IRS411", "IRS416"}, (version, codes)
+
+
+DYNAMIC_CASES: dict[str, tuple[Build, bool]] = {
+    "Relu": (CASES["Relu"][0], True),
+    "Gather of its indices": (
+        lambda x: _plus(x, ov8.gather(_k(np.ones([4, 3]), np.float32), _c((2,), np.int64), _k(0))),
+        True,
+    ),
+    "Reshape": (CASES["Reshape"][0], False),
+    "Add with the Parameter": (CASES["Add with the Parameter"][0], False),
+}
+
+
+@pytest.mark.parametrize("name", sorted(DYNAMIC_CASES))
+def test_ir_v10_folds_a_const_of_dynamic_type(name: str, tmp_path: Path) -> None:
+    """The Const ``c`` of element type dynamic (its bytes there): IR v10's folding cannot make a
+    tensor of it ('m_element_type.is_static()'); IR v11 reads."""
+    build, fails = DYNAMIC_CASES[name]
+    xml = _saved(build, tmp_path)
+    for version in (10, 11):
+        tree = etree.parse(str(xml))
+        tree.getroot().set("version", str(version))
+        (layer,) = tree.xpath("//layer[@name='c']")
+        layer.find("data").set("element_type", "dynamic")
+        target = xml.with_name(f"dynamic_v{version}.xml")
+        tree.write(str(target))
+        target.with_suffix(".bin").write_bytes(xml.with_suffix(".bin").read_bytes())
+        error = _openvino_error(target)
+        assert (error is not None) == (fails and version == 10), (version, error)
+        codes = {d.code for d in irshape.check_file(target).errors}
+        if error is not None:
+            assert "m_element_type.is_static()" in error
+            assert "IRS214" in codes, (version, error)
+        else:
+            assert not codes - {"IRS301", "IRS302", "IRS411", "IRS416"}, (version, codes)

@@ -50,6 +50,9 @@ _ORIGIN_CODES = frozenset(
 _MISMATCH_CODES = frozenset({rules.DECLARED_DIM_MISMATCH.code, rules.DECLARED_RANK_MISMATCH.code})
 _INHERITORS_SHOWN = 8
 _UNBUILT_NOTE = " (but no Result reaches this layer, so OpenVINO never builds it and reports nothing)"
+_REPLACED_NOTE = (
+    " (but a later layer has this layer's id, so OpenVINO never builds this one and reports nothing)"
+)
 
 
 PortShapes = dict[int, PartialShape]
@@ -194,6 +197,7 @@ class _Walker:
     def _structural_checks(self) -> None:
         checks = (
             structure.check_layer_attributes,
+            structure.check_duplicate_ids,
             structure.check_precisions,
             structure.check_opsets,
             structure.check_edges,
@@ -252,13 +256,14 @@ class _Walker:
             return d
         if d.code in (rules.UNREACHABLE_LAYER.code, rules.GRAPH_CYCLE.code):
             return d
-        layer = self.graph.layers.get(g.id_key(d.layer_id))
+        layer = self.graph.layer_at(g.id_key(d.layer_id), d.line)
         if layer is None or self.graph.is_built(layer) or d.code == rules.INTERNAL_ERROR.code:
             return d
         # OpenVINO never builds the layer, so the file does not fail for it: a warning that
         # says what OpenVINO would do were the layer connected.
         severity = Severity.WARNING if d.severity is Severity.ERROR else d.severity
-        return d.replace(message=d.message + _UNBUILT_NOTE, severity=severity)
+        note = _REPLACED_NOTE if self.graph.layers.get(g.id_key(d.layer_id)) is not layer else _UNBUILT_NOTE
+        return d.replace(message=d.message + note, severity=severity)
 
     def _kahn_order(self) -> list[Layer]:
         """Producers before consumers (Kahn's algorithm); layers on cycles last, in file order."""

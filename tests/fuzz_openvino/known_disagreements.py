@@ -95,19 +95,6 @@ KNOWN: tuple[Known, ...] = (
         "interpolate_sizes_length_wraps",
         lambda v: _missed(v, "does not match the number of axes"),
     ),
-    Known(
-        "duplicate-ids-openvino-reads",
-        "Two layers with one id that OpenVINO reads anyway: an id '-0' that equals '0' of a "
-        "Parameter (OpenVINO keeps the last layer of an id in its map, so edges naming 0 reach "
-        "the Const, and builds the Parameters apart). irshape reports IRS401 as an error and "
-        "resolves the id to the first layer (check/graph.py _index_layers), so its shapes would "
-        "not be OpenVINO's either. Fix (reading): index the last layer of an id, and make "
-        "IRS401 an error only when the layer the map loses is one a Result reaches and not a "
-        "Parameter.",
-        "duplicate_ids_openvino_reads",
-        lambda v: v.disagreement in ("false-error:IRS401", "false-error:IRS401,IRS408"),
-        owner="reading",
-    ),
 )
 
 

@@ -148,6 +148,7 @@ class _Op:
         tensor = self.inputs[port]
         if tensor.value is not None:
             return tensor.value
+        self.value_read(port)  # OpenVINO fails reading it: the layer is rejected
         if not self._unknown_said:
             self._unknown_said = True
             name = self.call.schema.inputs[port].name
@@ -982,6 +983,7 @@ def _strided_value(
 RANGE_INPUTS = ("start", "stop", "step")
 
 
+@reading.reads(0, 1, 2, how=reading.AS_IS)
 @_shape_function
 def range_op(op: _Op) -> list[Output]:
     """Range-1/4: ceil((stop - start) / step) elements, none when step points away from stop."""

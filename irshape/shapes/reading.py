@@ -54,7 +54,8 @@ class Reading(FrozenRecord):
     __slots__ = ("convert", "dynamic", "name", "no_bytes", "typed")
     name: str
     # each integer: "cast" (ov::util::Cast: a u64 wraps), "in_range" (InTypeRange: a u64 past
-    # 2^63 - 1 fails), "negative_to_zero" (Tile's), "as_is" (the value the type defines)
+    # 2^63 - 1 fails), "negative_to_zero" (Tile's), "as_is" (the value the type defines, and a
+    # real's reals)
     convert: str
     dynamic: str  # the message for a Const of dynamic element type
     no_bytes: str | None  # ...for a layer typed 'Constant' (no bytes); None: the value is unknown
@@ -84,7 +85,8 @@ BOUNDS = Reading("bounds", "cast", "Tensor was not initialized.", None)
 OUTPUT_SHAPE = Reading("output_shape", "cast", "Tensor was not initialized.", "ptr is Null")
 # Constant::cast_vector<int64_t> (LRN's axes, ScatterUpdate's axis)
 CAST_VECTOR = Reading("cast_vector", "cast", NOT_SUPPORTED, None, typed=True)
-# Reverse's axes: each as its type defines it (a u64's 2^64 - 1 is out of range, not -1)
+# Reverse's axes, Range's start, stop and step: each as its type defines it (a u64's 2^64 - 1 is
+# out of Reverse's range, not -1; a real Range's values are reals)
 AS_IS = Reading("as_is", "as_is", NOT_SUPPORTED, "ptr is Null")
 # the value constant-folded (NormalizeL2's axes): a tensor of the Const's type is made first
 FOLDED = Reading(
@@ -110,7 +112,7 @@ def read(tensor: Tensor, how: Reading = DIRECT) -> Tensor:
         if element_type == "dynamic":
             return _failed(tensor, how.dynamic)
         return _failed(tensor, NOT_EVALUABLE.get(element_type, NOT_SUPPORTED))
-    if tensor.value is None and tensor.reals is not None:
+    if tensor.value is None and tensor.reals is not None and how.convert != "as_is":
         return _from_reals(tensor, tensor.reals, element_type, how)
     if tensor.value is not None and how.convert == "as_is":
         return tensor

@@ -173,6 +173,8 @@ CASES: dict[str, tuple[Values, Build]] = {
     "TopK-1.k": (2, lambda c: ov1.topk(_x([2, 5]), c, 1, "max", "value")),
     "TopK-3.k": (2, lambda c: ov3.topk(_x([2, 5]), c, 1, "max", "value")),
     "TopK-11.k": (2, lambda c: ov11.topk(_x([2, 5]), c, 1, "max", "value")),
+    "Range-1.start": (0, lambda c: ov1.range(c, _c(6), _c(1))),
+    "Range-4.step": (2, lambda c: ov4.range(_c(0), _c(6), c, "i64")),
     "AdaptiveAvgPool.output_shape": ([3, 2], lambda c: ov8.adaptive_avg_pool(_x([1, 3, 8, 8]), c)),
     "ScatterUpdate.axis": (1, lambda c: ov3.scatter_update(_x([4, 6]), _c([0, 1]), _x([4, 2]), c)),
     "ScatterElementsUpdate.axis": (

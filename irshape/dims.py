@@ -230,6 +230,9 @@ def _as_dim(value: Dim | int) -> Dim:
     return value if isinstance(value, Dim) else Dim.of(value)
 
 
+MAX_RANK = 1 << 24  # a shape of more dims would take gigabytes, in OpenVINO as here
+
+
 class PartialShape:
     """A shape of :class:`Dim` s, or of dynamic rank (``dims is None``)."""
 
@@ -243,7 +246,9 @@ class PartialShape:
 
     @classmethod
     def dynamic(cls, rank: int | None = None) -> PartialShape:
-        return cls(None if rank is None else [DYNAMIC] * rank)
+        """``rank`` dims of unknown length; a dynamic rank for None, or for a rank no memory
+        holds (a Reshape target Const of shape [9007199254740993]: OpenVINO's bad_alloc)."""
+        return cls(None if rank is None or rank > MAX_RANK else [DYNAMIC] * rank)
 
     @property
     def rank(self) -> int | None:

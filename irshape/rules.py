@@ -562,13 +562,15 @@ DRY_RUN_FAILED = _rule(
 LAYER_ID_DUPLICATE = _rule(
     "IRS401",
     "layer-id-duplicate",
-    ERROR,
-    "layer id {id!r} is also the id of the layer on line {first_line}; OpenVINO keeps only the "
-    "last <layer> with an id, so the other one is silently lost and edges naming {id} reach only one",
+    WARNING,
+    "layer id {id!r} is also the id of the layer on line {kept_line}, which OpenVINO keeps (the "
+    "last <layer> with an id): {consequence}",
     summary="Two <layer> elements have the same id.",
-    why="OpenVINO stores layers by id: a later layer with the same id replaces the earlier one, "
-    "whose edges then lead to the wrong layer; the file loads wrongly or fails with a confusing "
-    "message ('Cannot create  layer  id:0 from unsupported opset: ').",
+    why="OpenVINO stores layers by id: the last layer with an id replaces the earlier ones, which "
+    "are never built, and every edge naming the id reaches it. The file may still load, as another "
+    "model than its writer meant; an error where OpenVINO fails (a Parameter replaced by a layer "
+    "with inputs: 'Attempt to access node ... that not in graph.'). irshape checks the graph "
+    "OpenVINO builds, with the kept layer.",
     fix="Give every layer its own id and renumber the edges.",
 )
 ID_SYNTAX = _rule(
@@ -829,14 +831,13 @@ FIX_FAILED = _rule(
 
 
 # Errors after which OpenVINO still reads the layer: it ignores the declared dims they compare
-# (output dims, input port dims, a Parameter's or Const's port dims), keeps the layer a duplicate
-# id is on, and never runs a dry run. Every other error means OpenVINO rejects the layer or the
-# file (or, for a negative stride, computes a meaningless shape).
+# (output dims, input port dims, a Parameter's or Const's port dims), and never runs a dry run.
+# Every other error means OpenVINO rejects the layer or the file (or, for a negative stride,
+# computes a meaningless shape).
 NOT_REJECTING = frozenset(
     {
         DECLARED_DIM_MISMATCH.code,
         DECLARED_RANK_MISMATCH.code,
-        LAYER_ID_DUPLICATE.code,
         EDGE_DIMS_MISMATCH.code,
         NEGATIVE_STRIDE.code,  # OpenVINO reads it (as 2^64 - n) and computes a shape
         SHAPE_ATTRIBUTE_MISMATCH.code,

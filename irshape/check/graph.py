@@ -153,6 +153,7 @@ class Graph(Record):
         "keys",
         "layers",
         "links",
+        "lost",
         "misdirected",
         "precisions_differ",
         "shared_inputs",
@@ -161,11 +162,13 @@ class Graph(Record):
         "types",
     )
     document: Document
-    layers: dict[str, Layer]  # the first layer with each id
+    # the last layer with each id: OpenVINO keeps it, and edges naming the id reach it
+    layers: dict[str, Layer]
+    lost: list[Layer]  # the layers a later one with their id replaces: never built, in file order
     keys: dict[int, str]  # id(layer) -> its id_key, every layer
     ends: list[EdgeEnds]  # one a document edge, in order
     # id(input port) -> the first edge into it whose both ends exist, for every layer's ports
-    # (a duplicate layer's or port's id names the same input as the first one's)
+    # (a duplicate layer's or port's id names the same input as the kept one's)
     sources: dict[int, Source]
     fed: set[int]  # id(input port) of the ports some edge names
     every_input_fed: bool  # every input port of every layer is in ``fed`` (the usual file)
@@ -188,6 +191,7 @@ class Graph(Record):
         """An empty index of ``document``: :func:`build_graph` fills it."""
         self.document = document
         self.layers = {}
+        self.lost = []
         self.keys = {}
         self.ends = []
         self.sources = {}
@@ -230,7 +234,19 @@ class Graph(Record):
         return id_key(layer.id) if key is None else key
 
     def is_built(self, layer: Layer) -> bool:
-        return not self.is_net or self.key(layer) in self.built
+        """Does OpenVINO build the layer? (Never one a later layer with its id replaces.)"""
+        if not self.is_net:
+            return True
+        key = self.key(layer)
+        return key in self.built and self.layers.get(key) is layer
+
+    def layer_at(self, key: str, line: int | None) -> Layer | None:
+        """The layer of id ``key`` that holds ``line`` (the kept one but where ids repeat)."""
+        layer = self.layers.get(key)
+        if not self.lost or layer is None or line is None:
+            return layer
+        same = [x for x in self.document.layers if self.keys.get(id(x)) == key and x.line <= line]
+        return same[-1] if same else layer
 
     def source(self, port: Port) -> Source | None:
         """The producer layer and output port an edge feeds the input ``port`` from."""
@@ -263,21 +279,24 @@ def build_graph(document: Document) -> Graph:
 
 
 def _index_layers(graph: Graph) -> int:
-    """Index the layers by id, noting those with an attribute or id to look at, or an output
-    precision naming no type (one pass: a pass costs more than what it does in each layer).
-    The number of input ports."""
+    """Index the layers by id (the last layer with an id replaces the others, as OpenVINO's map
+    of layers does), noting those with an attribute or id to look at, or an output precision
+    naming no type (one pass: a pass costs more than what it does in each layer). The number
+    of input ports."""
     keys, layers, suspects, read_ids = graph.keys, graph.layers, graph.suspects, _ID_KEYS
     named = inputs = 0
     for layer in graph.document.layers:
         key = keys[id(layer)] = id_key(layer.id)  # (fills the memo check_edges asks of every id)
-        first = None
         if layer.id is not None:
-            first = layers.setdefault(key, layer)
+            replaced = layers.get(key)
+            if replaced is not None:
+                graph.lost.append(replaced)
+            layers[key] = layer
             named += 1
         inputs += len(layer.inputs)
-        # The four attributes there, an id that is one and no other layer's before this one.
+        # The four attributes there and an id that is one.
         plain = (
-            first is layer
+            layer.id is not None
             and layer.name is not None
             and layer.type is not None
             and layer.version is not None
@@ -318,7 +337,8 @@ def _index_edges(graph: Graph) -> None:
         if consumer is None:
             ends.append((producer, None, None, None))
             continue
-        consumed.add(from_layer)
+        if consumer.type != "Parameter":  # (the walk back from a root stops at a Parameter)
+            consumed.add(from_layer)
         if producer is not None and producer.line >= consumer.line:
             graph.in_order = False  # (two layers on one line: their order is not known here)
         in_port = find_port(consumer.inputs, port_keys.get(edge.to_port) or id_key(edge.to_port))
@@ -372,25 +392,29 @@ def _survey_inputs(graph: Graph) -> None:
 
 def _first_port_named(graph: Graph, layer: Layer, port: Port) -> Port | None:
     """The input port an edge to ``port``'s layer id and port id resolves to."""
-    first = graph.layers.get(graph.keys[id(layer)])
-    return None if first is None else find_port(first.inputs, id_key(port.id))
+    kept = graph.layers.get(graph.keys[id(layer)])
+    return None if kept is None else find_port(kept.inputs, id_key(port.id))
 
 
 def _built_layers(graph: Graph) -> set[str]:
-    """OpenVINO's build set: a walk back from every Result and Assign, plus every Parameter."""
-    roots = [k for k, layer in graph.layers.items() if layer.type in ROOT_TYPES]
+    """OpenVINO's build set (``XmlDeserializer::parse_function``): the id of every Parameter,
+    then a walk back from the id of every Result and Assign, which does not go past a
+    Parameter's id. Ids of the <layer>s, replaced or not: the layer built is the kept one."""
+    keys = graph.keys
+    roots = [keys[id(x)] for x in graph.document.layers if x.type in ROOT_TYPES and x.id is not None]
     if graph.in_order and graph.consumed.union(roots).issuperset(graph.layers):
-        # The usual file: with no cycle, a walk down from any layer that feeds another ends at
-        # one that feeds none, a root here, so every layer is built (set operations, in C).
+        # The usual file: with no cycle, a walk down from any layer that feeds another (not a
+        # Parameter) ends at one that feeds none, a root here, so every layer is built (set
+        # operations, in C).
         return set(graph.layers)
-    seen = set(roots)
-    stack = list(roots)
+    parameters = {keys[id(x)] for x in graph.document.layers if x.type == "Parameter" and x.id is not None}
+    seen = parameters | set(roots)
+    stack = [root for root in roots if root not in parameters]
     while stack:
         for producer in graph.producers.get(stack.pop(), ()):
             if producer not in seen:
                 seen.add(producer)
                 stack.append(producer)
-    seen.update(k for k, layer in graph.layers.items() if layer.type == "Parameter")
     return seen
 
 

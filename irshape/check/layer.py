@@ -21,6 +21,7 @@ from irshape.memo import IdentityMemo, by_identity
 from irshape.ops.interface import AT_DATA, AT_LAYER, Finding, OpCall, OpResult, Output, Tensor
 from irshape.ops.registry import shape_function
 from irshape.ops.schema import OpSchema, validate_attributes
+from irshape.shapes import reading
 
 Report = Callable[[Diagnostic], None]
 Where = Location | Callable[[], Location]
@@ -80,6 +81,7 @@ def _memo_key(schema: OpSchema, layer: Layer, inputs: list[Tensor]) -> tuple[Any
                 i.upper,
                 i.const_parts,
                 i.__class__,  # a Const's (a Concat looks at its Const inputs)
+                i.constant,
             )
             for i in inputs
         ]
@@ -111,10 +113,36 @@ def _check_op(
             return None
         inputs = inputs[:hi]
     infer = shape_function(schema.family, schema.function)
-    result = infer(OpCall(schema, tuple(inputs), parsed))
+    call = OpCall(schema, tuple(inputs), parsed)
+    result = infer(call)
+    reading.fold(call, result)
     for finding in result.findings:
-        report(finding.rule(_anchored(layer, finding, where), **_port_args(layer, finding.args)))
+        report_finding(layer, finding, where, report)
     return result if result.outputs else None
+
+
+def report_finding(layer: Layer, finding: Finding, where: Location, report: Report) -> None:
+    """A finding of the layer as a diagnostic, at its line."""
+    report(finding.rule(_anchored(layer, finding, where), **_port_args(layer, finding.args)))
+
+
+def check_v10_folding(
+    schema: OpSchema, layer: Layer, inputs: list[Tensor], where: Where, report: Report
+) -> None:
+    """IRS214 where IR v10's reading constant-folds the layer and fails reading an input: a
+    ``Constant`` with no bytes, a Const of dynamic type (docs/openvino-ir-reading.md §13)."""
+    failure = reading.v10_fold_failure(schema.op, inputs)
+    if failure is None:
+        return
+    port, ov_message = failure
+    name = schema.inputs[min(port, len(schema.inputs) - 1)].name if schema.inputs else f"input {port}"
+    what = "a layer typed 'Constant' (no bytes)" if ov_message == reading.V10_NULL_DATA else "of dynamic type"
+    problem = (
+        f"input {port} ({name}) is {what} and every input is a constant: IR v10's reading folds the "
+        "layer, reading that input's data"
+    )
+    args = {"problem": problem, "ov_message": ov_message}
+    report_finding(layer, Finding(rules.INPUT_VALUE, args, port), _located(where), report)
 
 
 def _port_args(layer: Layer, args: dict[str, Any]) -> dict[str, Any]:

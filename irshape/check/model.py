@@ -26,7 +26,7 @@ from typing import Any
 from irshape import lifetime, rules
 from irshape.check import graph as g
 from irshape.check import sources, structure
-from irshape.check.layer import check_op, compare_declared
+from irshape.check.layer import check_op, check_v10_folding, compare_declared
 from irshape.diagnostics import Diagnostic, Location, Severity
 from irshape.dims import PartialShape
 from irshape.ir.model import Document, Layer, Port
@@ -51,6 +51,9 @@ _ORIGIN_CODES = frozenset(
 _MISMATCH_CODES = frozenset({rules.DECLARED_DIM_MISMATCH.code, rules.DECLARED_RANK_MISMATCH.code})
 _INHERITORS_SHOWN = 8
 _UNBUILT_NOTE = " (but no Result reaches this layer, so OpenVINO never builds it and reports nothing)"
+_REPLACED_NOTE = (
+    " (but a later layer has this layer's id, so OpenVINO never builds this one and reports nothing)"
+)
 
 
 PortShapes = dict[int, PartialShape]
@@ -196,6 +199,7 @@ class _Walker:
     def _structural_checks(self) -> None:
         checks = (
             structure.check_layer_attributes,
+            structure.check_duplicate_ids,
             structure.check_precisions,
             structure.check_opsets,
             structure.check_edges,
@@ -254,13 +258,14 @@ class _Walker:
             return d
         if d.code in (rules.UNREACHABLE_LAYER.code, rules.GRAPH_CYCLE.code):
             return d
-        layer = self.graph.layers.get(g.id_key(d.layer_id))
+        layer = self.graph.layer_at(g.id_key(d.layer_id), d.line)
         if layer is None or self.graph.is_built(layer) or d.code == rules.INTERNAL_ERROR.code:
             return d
         # OpenVINO never builds the layer, so the file does not fail for it: a warning that
         # says what OpenVINO would do were the layer connected.
         severity = Severity.WARNING if d.severity is Severity.ERROR else d.severity
-        return d.replace(message=d.message + _UNBUILT_NOTE, severity=severity)
+        note = _REPLACED_NOTE if self.graph.layers.get(g.id_key(d.layer_id)) is not layer else _UNBUILT_NOTE
+        return d.replace(message=d.message + note, severity=severity)
 
     def _kahn_order(self) -> list[Layer]:
         """Producers before consumers (Kahn's algorithm); layers on cycles last, in file order."""
@@ -476,6 +481,8 @@ class _Walker:
         where = partial(self.graph.where, layer)  # made only for a layer with findings
         found_before = len(local)
         inference = check_op(schema, layer, inputs, where, local.append)
+        if self.document.version == 10:  # its reading constant-folds the graph
+            check_v10_folding(schema, layer, inputs, where, local.append)
         if inference is None:
             return [Tensor(PartialShape(None))]
         inferred = self._flowing(inference)
@@ -542,10 +549,12 @@ def _outputs_flowing(inference: OpResult) -> _Flowing:
             Tensor(
                 o.shape,
                 o.element_type,
-                value=o.value,
+                o.value,
+                o.value_unknown,
                 lower=o.lower,
                 upper=o.upper,
                 const_parts=o.const_parts,
+                constant=o.constant,
             )
             for o in outputs
         ],

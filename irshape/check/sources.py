@@ -30,13 +30,14 @@ from irshape.ir.weights import (
     WeightsError,
     bytes_needed,
     element_count,
+    not_evaluable_reason,
 )
 from irshape.ops.interface import ConstTensor, Tensor
 from irshape.record import Record
 
 Report = Callable[[Diagnostic], None]
 
-_REAL_TYPES = frozenset({"f16", "f32", "f64"})  # read as reals: scales, eps...
+_REAL_TYPES = frozenset({"f16", "f32", "f64", "bf16"})  # read as reals: scales, eps, axes...
 _CONST_VALUE_LIMIT = 64  # read Const values only for small integer tensors (shapes, axes, indices)
 
 
@@ -224,7 +225,7 @@ def const_tensor(layer: Layer, path: str, weights: Weights, report: Report) -> T
     if (
         key is not None
         and not found
-        and info.value_unknown is None
+        and info.value_unknown in (None, not_evaluable_reason(info.element_type or ""))
         and info.element_type != "string"  # (its bytes are checked, Const by Const)
         and info.shape.lengths is not None
     ):
@@ -233,7 +234,7 @@ def const_tensor(layer: Layer, path: str, weights: Weights, report: Report) -> T
         assert info.element_type is not None  # checked clean
         needed = bytes_needed(info.element_type, element_count(info.shape.lengths))
         value_read = info.value is not None or info.reals is not None
-        template = Tensor(info.shape, info.element_type) if value_read else info
+        template = Tensor(info.shape, info.element_type, constant=True) if value_read else info
         _CLEAN_CONSTS[key] = (template, needed or 0, value_read)
     return info
 
@@ -242,7 +243,7 @@ def _valued(template: Tensor, offset: int, size: int, weights: Weights) -> Tenso
     """A clean Const like ``template`` with its own value read at ``offset`` (None: it cannot
     be read). Consts of one value share one tensor (never modified), so the layers they feed
     repeat one another's check (the walk knows a repeat by its input tensors' identities)."""
-    info = ConstTensor(template.shape, template.element_type)
+    info = ConstTensor(template.shape, template.element_type, constant=True)
     _read_value(_ConstData(template.element_type, template.shape.lengths, offset, size), weights, info)
     if info.value_unknown is not None:
         return None
@@ -273,7 +274,9 @@ def _constant_without_bytes(layer: Layer, where: Location, report: Report) -> Te
     shape = _const_shape(layer, at, report) if "shape" in layer.data else ()
     if shape is None:
         return _fallback(layer)
-    return Tensor(_const_partial_shape(shape), element_type, value_unknown=CONSTANT_WITHOUT_BYTES)
+    return Tensor(
+        _const_partial_shape(shape), element_type, value_unknown=CONSTANT_WITHOUT_BYTES, constant=True
+    )
 
 
 def _const_key(layer: Layer) -> tuple[object, ...] | None:
@@ -313,7 +316,7 @@ def _const_tensor(layer: Layer, where: Location, weights: Weights, report: Repor
     _check_string_bytes(const, weights, at, errors_before)
     if const.shape is None:
         return _fallback(layer)
-    info = ConstTensor(_const_partial_shape(const.shape), const.element_type)
+    info = ConstTensor(_const_partial_shape(const.shape), const.element_type, constant=True)
     compare_shape_attribute(layer, layer.data.get("shape", ""), info.shape, at, report)
     compare_precision(layer, const.element_type, at, report)
     _read_value(const, weights, info)
@@ -460,16 +463,20 @@ def _beyond_bin(offset: int, size: int, weights: Weights) -> bool:
 
 
 def _read_value(const: _ConstData, weights: Weights, info: Tensor) -> None:
-    """Small integer Consts (shapes, axes, indices, pads: the values shape functions read): read
-    their value, flattened in C order."""
+    """Small integer and real Consts (shapes, axes, indices, pads, scales: the values shape
+    functions read): read their value, flattened in C order. A Const of another type says why
+    it has none (OpenVINO holds it but does not read it as integers: irshape/shapes/reading.py)."""
     shape, element_type = const.shape, const.element_type
     if shape is None or element_type is None:
         return
     count = math.prod(shape)
     real = element_type in _REAL_TYPES
     integer = element_type in element_types.INTEGRAL or element_type == "boolean"
-    if count > _CONST_VALUE_LIMIT or (len(shape) != 1 and not integer and not real):
-        return  # (a 1D Const of another type says why it has no value: an output_shape input)
+    if not integer and not real and len(shape) != 1:
+        info.value_unknown = not_evaluable_reason(element_type)  # (no byte read)
+        return
+    if count > _CONST_VALUE_LIMIT:
+        return
     if real and len(shape) > 1:
         return  # reals are read for the 0D and 1D inputs that take them (scales, eps), not weights
     if const.offset is None or const.size is None:

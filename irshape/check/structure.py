@@ -44,12 +44,9 @@ _NAMES_SHOWN = 8
 
 def check_layer_attributes(graph: Graph, report: Report) -> None:
     """IRS007, IRS402 and IRS401: what OpenVINO reads from every <layer> before building."""
-    keys, first_layers = graph.keys, graph.layers
     for layer in graph.suspects.attributes:
         if layer.name is None or layer.type is None or layer.version is None or not is_id(layer.id):
             _check_layer_id(graph, layer, report)
-        elif (first := first_layers[keys[id(layer)]]) is not layer:
-            report(rules.LAYER_ID_DUPLICATE(graph.where(layer), id=layer.id, first_line=first.line))
         for ports in (layer.inputs, layer.outputs):
             for port in ports:
                 if not is_id(port.id):
@@ -64,10 +61,43 @@ def _check_layer_id(graph: Graph, layer: Layer, report: Report) -> None:
             report(rules.LAYER_ATTRIBUTE_MISSING(where, attribute=attribute))
     if layer.id is not None and parse_uint(layer.id) is None:
         report(_id_syntax(where, "layer id", layer.id))
-    elif layer.id is not None:
-        earlier = graph.layers[id_key(layer.id)]  # the first layer with this id
-        if earlier is not layer:
-            report(rules.LAYER_ID_DUPLICATE(where, id=layer.id, first_line=earlier.line))
+
+
+def check_duplicate_ids(graph: Graph, report: Report) -> None:
+    """IRS401 at each layer a later one with its id replaces: OpenVINO keeps the last layer of
+    an id, so this one is never built (a warning). But where it is a Parameter, OpenVINO builds
+    the kept layer in its place, first of all: fed by a layer built after it, that fails
+    (docs/openvino-ir-reading.md §3)."""
+    if not graph.lost:
+        return
+    keys = graph.keys
+    parameters: list[str] = []  # the ids OpenVINO builds first, in file order
+    for layer in graph.document.layers:
+        if layer.type == "Parameter" and layer.id is not None and keys[id(layer)] not in parameters:
+            parameters.append(keys[id(layer)])
+    for layer in graph.lost:
+        key = keys[id(layer)]
+        kept = graph.layers[key]
+        consequence = f"this one is never built, and edges naming {layer.id} reach that one"
+        severity = None
+        if layer.type == "Parameter" and key in parameters:
+            built_before = set(parameters[: parameters.index(key)])
+            missing = next((p for p in graph.producers.get(key, ()) if p not in built_before), None)
+            if missing is not None:
+                consequence = (
+                    "OpenVINO builds that one in this Parameter's place, before the layers that feed "
+                    f"it, and rejects the file ('Attempt to access node {missing} that not in graph.')"
+                )
+                severity = rules.ERROR
+        report(
+            rules.LAYER_ID_DUPLICATE(
+                graph.where(layer),
+                id=layer.id,
+                kept_line=kept.line,
+                consequence=consequence,
+                severity=severity,
+            )
+        )
 
 
 def _id_syntax(where: Location, what: str, text: str | None) -> Diagnostic:

@@ -27,12 +27,14 @@ _INTEGER_FORMATS = {
     "u32": "I",
     "u64": "Q",
 }
-_REAL_FORMATS = {"f16": "e", "f32": "f", "f64": "d"}
+_REAL_FORMATS = {"f16": "e", "f32": "f", "f64": "d", "bf16": "H"}  # bf16: f32's upper 16 bits
 # 4-bit types OpenVINO's shape inference reads as whole signed bytes, one per element (its
 # get_input_const_data_as takes the storage type, int8, for ``count`` elements): a u4 Const
 # [2, 3] (the byte 0x32) reads as [50, next byte] (docs/openvino-ir-reading.md §6).
 _BYTE_READ = frozenset({"i4", "u4", "nf4"})
-# Types whose Const OpenVINO cannot evaluate at all, with what it says.
+# Types whose Const OpenVINO cannot evaluate at all, with what it says. (Reading a Const of
+# another type irshape does not read as integers, boolean or f8e4m3, its shape inference says
+# 'Element not supported': irshape/shapes/reading.py.)
 NOT_EVALUABLE = {
     "dynamic": "Tensor was not initialized.",
     "u1": "Element not supported",
@@ -48,8 +50,9 @@ CONSTANT_WITHOUT_BYTES = "a layer typed 'Constant', not 'Const': OpenVINO reads 
 
 
 def not_evaluable_reason(element_type: str) -> str:
-    """Why a Const of one of the :data:`NOT_EVALUABLE` types has no value."""
-    message = NOT_EVALUABLE[element_type]
+    """Why a Const of a type irshape does not read as integers or reals has no value: one of the
+    :data:`NOT_EVALUABLE` types, or one OpenVINO's shape inference does not read as integers."""
+    message = NOT_EVALUABLE.get(element_type, "Element not supported")
     return f"OpenVINO cannot evaluate a Const of element type {element_type} ('{message}')"
 
 
@@ -157,15 +160,19 @@ class Weights:
             return self._unpack("b", count, offset, max(size, count))
         fmt = _INTEGER_FORMATS.get(element_type)
         if fmt is None:
-            raise WeightsError(f"element type {element_type} is not read as an integer list")
+            raise WeightsError(not_evaluable_reason(element_type))
         return self._unpack(fmt, count, offset, size)
 
     def read_reals(self, element_type: str, count: int, offset: int, size: int) -> tuple[float, ...]:
-        """``count`` little-endian floating-point numbers of ``element_type`` (f16, f32, f64)."""
+        """``count`` little-endian floating-point numbers of ``element_type`` (f16, f32, f64,
+        bf16)."""
         fmt = _REAL_FORMATS.get(element_type)
         if fmt is None:
             raise WeightsError(f"element type {element_type} is not read as a list of reals")
-        return self._unpack(fmt, count, offset, size)
+        values = self._unpack(fmt, count, offset, size)
+        if element_type == "bf16":  # the upper half of an f32
+            return struct.unpack(f"<{count}f", struct.pack(f"<{count}I", *(v << 16 for v in values)))
+        return values
 
     def _unpack(self, fmt: str, count: int, offset: int, size: int) -> tuple[Any, ...]:
         needed = count * struct.calcsize(fmt)

@@ -24,12 +24,14 @@ class Tensor(Record):
 
     __slots__ = (
         "const_parts",
+        "constant",
         "element_type",
         "lower",
         "reals",
         "shape",
         "upper",
         "value",
+        "value_error",
         "value_reported",
         "value_unknown",
     )
@@ -48,6 +50,12 @@ class Tensor(Record):
     # first value of the Const input that gives it (None where another op does). OpenVINO's
     # Broadcast looks through such a Concat at its Consts (see ConstTensor); None elsewhere.
     const_parts: tuple[int | None, ...] | None
+    # OpenVINO's message where reading the value fails (a Const of a type it does not read as
+    # integers): set by irshape.shapes.reading for the inputs a shape function reads
+    value_error: str | None
+    # OpenVINO holds the data: a Const's output, or an op's computed from such only (it folds
+    # them), whether or not irshape knows the value
+    constant: bool
 
     def __init__(
         self,
@@ -60,6 +68,8 @@ class Tensor(Record):
         lower: tuple[int, ...] | None = None,
         upper: tuple[int, ...] | None = None,
         const_parts: tuple[int | None, ...] | None = None,
+        value_error: str | None = None,
+        constant: bool = False,
     ) -> None:
         self.shape = shape
         self.element_type = element_type
@@ -70,6 +80,8 @@ class Tensor(Record):
         self.lower = lower
         self.upper = upper
         self.const_parts = const_parts
+        self.value_error = value_error
+        self.constant = constant
 
 
 class ConstTensor(Tensor):
@@ -105,6 +117,7 @@ class Output(Record):
 
     __slots__ = (
         "const_parts",
+        "constant",
         "element_type",
         "failed_axes",
         "formulas",
@@ -112,6 +125,7 @@ class Output(Record):
         "shape",
         "upper",
         "value",
+        "value_unknown",
     )
     shape: PartialShape
     element_type: str | None
@@ -121,6 +135,10 @@ class Output(Record):
     lower: tuple[int, ...] | None  # ...or its bounds, when it is not known exactly (see Tensor)
     upper: tuple[int, ...] | None
     const_parts: tuple[int | None, ...] | None  # ...or a Concat's Const parts (see Tensor)
+    # why a value OpenVINO would fold is unknown to irshape, and whether OpenVINO folds it
+    # (every input a constant): irshape.shapes.reading.fold
+    value_unknown: str | None
+    constant: bool
 
     def __init__(
         self,
@@ -140,6 +158,8 @@ class Output(Record):
         self.lower = lower
         self.upper = upper
         self.const_parts = None
+        self.value_unknown: str | None = None
+        self.constant = False
 
 
 class OpResult(Record):

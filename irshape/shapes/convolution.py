@@ -15,9 +15,9 @@ from irshape.diagnostics import Severity
 from irshape.dims import DYNAMIC, Dim, PartialShape
 from irshape.ir import element_types
 from irshape.ir.values import ListSyntaxError, parse_int_list
-from irshape.ir.weights import CONSTANT_WITHOUT_BYTES, NOT_EVALUABLE, not_evaluable_reason
 from irshape.ops.interface import AT_DATA, Finding, OpCall, OpResult, Output, Tensor
 from irshape.ops.schema import OpSchema, ParsedAttributes, spatial_list
+from irshape.shapes import reading
 from irshape.shapes.findings import incompatible, rank_finding
 from irshape.shapes.window import (
     ConvAttributes,
@@ -140,20 +140,11 @@ def _output_spatial(info: Tensor, findings: list[Finding]) -> PartialShape:
             )
         )
         return PartialShape(None)
+    info = reading.read(info, reading.OUTPUT_SHAPE)
     if info.value is not None:
         return _output_shape_value(info, info.value, findings)
-    if info.value_unknown == CONSTANT_WITHOUT_BYTES:
-        findings.append(
-            _output_shape_problem(f"is {CONSTANT_WITHOUT_BYTES}, so it has no value", "ptr is Null")
-        )
-        return PartialShape(None)
-    if info.element_type in NOT_EVALUABLE and info.value_unknown == not_evaluable_reason(info.element_type):
-        findings.append(
-            _output_shape_problem(
-                f"is a Const of element type {info.element_type}, which OpenVINO cannot evaluate",
-                NOT_EVALUABLE[info.element_type],
-            )
-        )
+    if info.value_error is not None:
+        findings.append(_output_shape_problem(reading.problem(info), info.value_error))
         return PartialShape(None)
     if not info.value_reported:
         reason = info.value_unknown or "not a Const"

@@ -24,9 +24,9 @@ from irshape import rules
 from irshape.dims import DYNAMIC, Dim, PartialShape
 from irshape.ir import element_types
 from irshape.ops.interface import AT_DATA, Finding, OpCall, OpResult, Output, Tensor
-from irshape.shapes import bounds, values
+from irshape.shapes import bounds, reading, values
 from irshape.shapes.broadcast import merge_shapes, numpy_broadcast, pdpd_broadcast
-from irshape.shapes.findings import incompatible, type_finding, value_unknown
+from irshape.shapes.findings import incompatible, type_finding, unreadable, value_unknown
 
 DATA = 0
 INCONSISTENT = "Argument shapes are inconsistent."
@@ -34,7 +34,7 @@ INCONSISTENT = "Argument shapes are inconsistent."
 # --- element types -------------------------------------------------------------------------
 
 REAL = frozenset({"bf16", "f16", "f32", "f64", "f8e4m3", "f8e5m2", "f4e2m1", "f8e8m0"})  # is_real()
-INTEGER = frozenset(t for t in element_types.BITS if t[0] in "iu")  # is_integral_number()
+INTEGER = frozenset(t for t in element_types.BITS if t[0] in "iu") | {"nf4"}  # is_integral_number()
 UNKNOWN_TYPES = frozenset({"dynamic"})
 
 _ACCEPTS: dict[str, Callable[[str], bool]] = {
@@ -565,6 +565,8 @@ def _consequence(shape: PartialShape) -> str:
     return f"the output has {shape.rank} dims of unknown length"
 
 
+@reading.reads(TARGET, how=reading.AS_SHAPE)
+@reading.reads(AXES_MAPPING)
 @bounds.moves_bounds(1, 2)
 def broadcast(call: OpCall) -> OpResult:
     """Broadcast-1 and -3: the data broadcast to the target_shape input's value by ``mode``."""
@@ -681,7 +683,7 @@ def _explicit_problems(call: OpCall, data: PartialShape, target: PartialShape) -
             )
         ]
     if axes_tensor.value is None:
-        return []
+        return unreadable(AXES_MAPPING, "axes_mapping", axes_tensor)
     axes = [a % 2**64 for a in axes_tensor.value]  # read as size_t: a negative axis is huge
     return _explicit_axes_problems(call, data, target, axes)
 
@@ -794,6 +796,7 @@ def _pdpd_problem(data: PartialShape, target: PartialShape, message: str) -> Fin
     return incompatible(problem, message)
 
 
+@reading.reads(REPEATS, how=reading.TILE)
 @bounds.moves_bounds(1)
 def tile(call: OpCall) -> OpResult:
     """Tile-1: each data axis times its repeat (repeats aligned at the last axis; the longer
@@ -802,6 +805,8 @@ def tile(call: OpCall) -> OpResult:
     findings = _rank_1(call, REPEATS, "Tile repeats must be of rank 1")
     if findings:
         return OpResult([], findings)
+    if repeats.value_error is not None:  # OpenVINO reads the repeats before it checks their type
+        return OpResult([], unreadable(REPEATS, "repeats", repeats))
     findings += _integral(call, REPEATS, "Tile repeats must have any integer element type, but has {type}")
     if data.shape.dims is None:
         return OpResult([Output(PartialShape(None), data.element_type)], findings)
@@ -819,14 +824,16 @@ def tile(call: OpCall) -> OpResult:
         )
         findings += _value_unknown(call, REPEATS, _consequence(shape))
         return OpResult([Output(shape, data.element_type)], findings)
-    counts = [max(0, r) for r in repeats.value]
+    # as read: a negative repeat is 0, the rest int64 Dimensions (a u64's 2^64 - 1 is -1: ?)
+    counts = list(repeats.value)
     rank = max(len(counts), len(data.shape.dims))
     counts = [1] * (rank - len(counts)) + counts
-    dims = [Dim.of(c) for c in counts[: rank - len(data.shape.dims)]]
-    dims += [d * c for d, c in zip(data.shape.dims, counts[rank - len(data.shape.dims) :], strict=True)]
+    times = [Dim.of(c) for c in counts]
+    dims = times[: rank - len(data.shape.dims)]
+    dims += [d * t for d, t in zip(data.shape.dims, times[rank - len(data.shape.dims) :], strict=True)]
     shape = PartialShape(dims)
     value = None
     tensor = values.known(data)
-    if tensor is not None and shape.lengths is not None:
+    if tensor is not None and shape.lengths is not None and min(counts) >= 0:
         value = values.moved(values.tile(tensor, counts))
     return OpResult([Output(shape, data.element_type, value=value)], findings)

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from irshape import rules
 from irshape.dims import PartialShape
-from irshape.ir.weights import NOT_EVALUABLE, not_evaluable_reason
 from irshape.ops.interface import AT_LAYER, Anchor, Finding, Tensor
+from irshape.shapes import reading
 from irshape.shapes.axes import axis_range_message, normalize_axis
 
 REAL = frozenset({"f64", "f32", "f16", "bf16", "f8e4m3", "f8e5m2", "f8e8m0", "f4e2m1"})
@@ -44,12 +44,6 @@ def value_finding(problem: str, ov_message: str, anchor: Anchor = AT_LAYER) -> F
     return Finding(rules.INPUT_VALUE, {"problem": problem, "ov_message": ov_message}, anchor)
 
 
-# What OpenVINO says of a dynamic Const read for its value depends on the op: where it reads
-# the value's bounds first (Reshape's target) 'Tensor was not initialized.', where it reads the
-# value itself (Unsqueeze's axes) 'Element not supported' (by experiment, 2026.4).
-_NOT_EVALUABLE_HERE = {"dynamic": "Tensor was not initialized.' or 'Element not supported"}
-
-
 def value_unknown(
     port: int,
     name: str,
@@ -57,21 +51,26 @@ def value_unknown(
     consequence: str,
     default_reason: str = "it is neither a Const nor computed from Consts",
 ) -> list[Finding]:
-    """IRS306 (once): the value that decides the output is not known. But a Const of an
-    element type OpenVINO cannot evaluate is IRS214: OpenVINO fails where it reads the value
+    """IRS306 (once): the value that decides the output is not known. But where OpenVINO fails
+    reading it (a Const of an element type it does not read: ``value_error``, set by
+    :mod:`irshape.shapes.reading`) it is IRS214 with OpenVINO's message
     (docs/openvino-ir-reading.md §6)."""
-    element_type = tensor.element_type
-    if element_type in NOT_EVALUABLE and tensor.value_unknown == not_evaluable_reason(element_type):
-        problem = (
-            f"input {port} ({name}) is a Const of element type {element_type}, which OpenVINO cannot evaluate"
-        )
-        message = _NOT_EVALUABLE_HERE.get(element_type, NOT_EVALUABLE[element_type])
-        return [value_finding(problem, message, port)]
+    if tensor.value_error is not None:
+        return unreadable(port, name, tensor)
     if tensor.value_reported:
         return []
     reason = tensor.value_unknown or default_reason
     args = {"port": port, "input": name, "reason": reason, "consequence": consequence}
     return [Finding(rules.VALUE_UNKNOWN, args, port)]
+
+
+def unreadable(port: int, name: str, tensor: Tensor) -> list[Finding]:
+    """IRS214 where OpenVINO fails reading the input's value (``value_error``), else nothing:
+    for an op that reads a value its output does not depend on (Roll's axes, to check them)."""
+    if tensor.value_error is None:
+        return []
+    problem = f"input {port} ({name}) {reading.problem(tensor)}"
+    return [value_finding(problem, tensor.value_error, port)]
 
 
 def is_real(element_type: str | None) -> bool:

@@ -28,9 +28,9 @@ from irshape.dims import DYNAMIC, INF, Dim, PartialShape, static_shape
 from irshape.ir.element_types import INTEGRAL
 from irshape.ops.interface import AT_DATA, Anchor, Finding, OpCall, OpResult, Output
 from irshape.shapes import bounds as value_bounds
-from irshape.shapes import values
+from irshape.shapes import reading, values
 from irshape.shapes.axes import axis_range_message, normalize_axis
-from irshape.shapes.findings import value_unknown
+from irshape.shapes.findings import unreadable, value_unknown
 from irshape.shapes.slicing import (
     I64_MAX,
     Bounds,
@@ -131,6 +131,17 @@ class _Op:
 
     # -- values ------------------------------------------------------------------------------
 
+    def value_read(self, port: int) -> tuple[int, ...] | None:
+        """The input's value where OpenVINO reads it to check it, not for the shape: rejected
+        when the reading fails (``value_error``), else the value or None, without IRS306."""
+        if not self.has_input(port):
+            return None
+        tensor = self.inputs[port]
+        if tensor.value_error is not None:
+            (finding,) = unreadable(port, self.call.schema.inputs[port].name, tensor)
+            raise _Rejected(finding)
+        return tensor.value
+
     def value(self, port: int, consequence: str) -> tuple[int, ...] | None:
         """The input's value; when unknown, say so once (IRS306) with what follows."""
         if not self.has_input(port):
@@ -138,6 +149,7 @@ class _Op:
         tensor = self.inputs[port]
         if tensor.value is not None:
             return tensor.value
+        self.value_read(port)  # OpenVINO fails reading it: the layer is rejected
         if not self._unknown_said:
             self._unknown_said = True
             name = self.call.schema.inputs[port].name
@@ -230,6 +242,7 @@ def shape_of(op: _Op) -> list[Output]:
 GATHER_DATA, GATHER_INDICES, GATHER_AXIS = 0, 1, 2
 
 
+@reading.reads(GATHER_AXIS)
 @value_bounds.moves_bounds(GATHER_INDICES, GATHER_AXIS)
 @_shape_function
 def gather(op: _Op) -> list[Output]:
@@ -305,13 +318,21 @@ def _gather_shape(
     )
 
 
+# The indices types Gather's evaluate takes (by experiment: OpenVINO folds no other Gather;
+# its data types are values.evaluates')
+_GATHER_FOLDS_INDICES = frozenset({"i32", "i64"})
+
+
 def _gather_value(op: _Op, axis: int | None, batch_dims: int, shape: PartialShape) -> tuple[int, ...] | None:
     """Gather of a known value (a shape) by known indices: numpy's take, negative indices
     counted from the end; none when an index is out of range (OpenVINO gives 0 there)."""
     data, indices = values.known(op.inputs[GATHER_DATA]), values.known(op.inputs[GATHER_INDICES])
     if data is None or indices is None or axis is None or batch_dims != 0 or not data.lengths:
         return None
-    if not values.evaluates("Gather", op.element_type(GATHER_DATA)):
+    if (
+        not values.evaluates("Gather", op.element_type(GATHER_DATA))
+        or op.element_type(GATHER_INDICES) not in _GATHER_FOLDS_INDICES
+    ):
         return None
     size = data.lengths[axis]
     if any(not -size <= i < size for i in indices.values):
@@ -413,6 +434,7 @@ def _batch_dims(
 # --- the scatters -----------------------------------------------------------------------------
 
 
+@reading.reads(3, how=reading.CAST_VECTOR)
 @value_bounds.moves_bounds(1, 3)
 @_shape_function
 def scatter_update(op: _Op) -> list[Output]:
@@ -433,7 +455,7 @@ def scatter_update(op: _Op) -> list[Output]:
         raise op.bad_rank(3, "expected a scalar or one element", message)
     _check_scatter_ranks(op, data.rank, indices.rank, updates.rank)
     if data.dims is not None:
-        axis_value = op.inputs[3].value
+        axis_value = op.value_read(3)
         if axis_value is not None and axis_value:
             axis = _normalized_axis(op, axis_value[0], len(data.dims), 3)
             _check_scatter_updates(op, data, indices, updates, axis)
@@ -552,12 +574,14 @@ def _check_scatter_updates(
     raise op.bad_shapes(f"updates {updates} is not data[:axis] + indices + data[axis+1:]", message, 2)
 
 
+@reading.reads(3)
 @value_bounds.moves_bounds(1)
 @_shape_function
 def scatter_elements_update(op: _Op) -> list[Output]:
     """ScatterElementsUpdate-3/12: the data's shape; indices and updates of one shape, of the
     data's rank."""
     data, indices, updates = op.shape(0), op.shape(1), op.shape(2)
+    op.value_read(3)  # before the element types are checked (a boolean axis: 'Element not supported')
     for port, what in ((1, "Indices"), (3, "Axis")):
         element_type = op.element_type(port)
         if element_type is not None and element_type not in INTEGRAL:
@@ -636,13 +660,22 @@ def _check_nd_updates(op: _Op, data: PartialShape, indices: PartialShape, update
 SLICE_INPUTS = ("start", "stop", "step", "axes")
 
 
+@reading.reads(1, 2, how=reading.BOUNDS)
+@reading.reads(3, 4)
 @value_bounds.moves_bounds(1, 2, 3, 4)
 @_shape_function
 def slice_op(op: _Op) -> list[Output]:
-    """Slice-8: each listed axis sliced by start:stop:step (``slice_shape_inference.hpp``)."""
+    """Slice-8: each listed axis sliced by start:stop:step (``slice_shape_inference.hpp``).
+    OpenVINO reads the inputs' values, and checks the step for a zero, before their element
+    types: a step of 0.5 (read as 0) is 'Step must be non-zero'."""
     data = op.shape(0)
     element_type = op.element_type(0)
     ports = range(1, len(op.inputs))
+    for port in ports:
+        op.value_read(port)
+    early_steps = op.inputs[3].value
+    if early_steps is not None and 0 in early_steps:
+        raise op.bad_value(3, f"step {list(early_steps)} has a zero", "Step must be non-zero")
     for port in ports:
         op.require_integral(port, f"Slice `{SLICE_INPUTS[port - 1]}` input type must be integer.")
     if data.rank == 0:
@@ -829,6 +862,8 @@ def _strided_bounds_ready(call: OpCall) -> bool:
     return True
 
 
+@reading.reads(1, 2, how=reading.BOUNDS)
+@reading.reads(3)
 @value_bounds.moves_bounds(3, ready=_strided_bounds_ready)
 @_shape_function
 def strided_slice(op: _Op) -> list[Output]:
@@ -1035,6 +1070,7 @@ def _strided_value(
 RANGE_INPUTS = ("start", "stop", "step")
 
 
+@reading.reads(0, 1, 2, how=reading.AS_IS)
 @_shape_function
 def range_op(op: _Op) -> list[Output]:
     """Range-1/4: ceil((stop - start) / step) elements, none when step points away from stop."""
@@ -1114,6 +1150,10 @@ def non_zero(op: _Op) -> list[Output]:
 # --- TopK -------------------------------------------------------------------------------------
 
 
+_TOPK1_K = frozenset({"i8", "i32", "i64"})
+
+
+@reading.reads(1)
 @_shape_function
 def topk(op: _Op) -> list[Output]:
     """TopK-1/3/11: the data's shape with k on ``axis``; values and indices."""
@@ -1125,7 +1165,8 @@ def topk(op: _Op) -> list[Output]:
         message = "Stable sort can only be used when TopK's sorting mode is set to 'VALUE' or 'INDEX'."
         raise op.bad_attribute("stable", "is true with sort none", message)
     k_type = op.element_type(1)
-    if k_type is not None and k_type not in INTEGRAL:
+    # TopK-1 takes i8, i32 and i64 only (a dynamic type too fails); the later ones any integer
+    if k_type is not None and (k_type not in INTEGRAL or (op.version < 3 and k_type not in _TOPK1_K)):
         message = (
             f"K input has to be an integer type, which does match the provided one:{k_type}"
             if op.version >= 11

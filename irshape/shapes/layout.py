@@ -21,10 +21,17 @@ from irshape import rules
 from irshape.dims import DYNAMIC, EMPTY, INF, Dim, PartialShape
 from irshape.ir import element_types
 from irshape.ops.interface import AT_DATA, ConstTensor, Finding, OpCall, OpResult, Output, Tensor
-from irshape.shapes import bounds
+from irshape.shapes import bounds, reading
 from irshape.shapes.axes import normalize_axis
 from irshape.shapes.broadcast import merge_shapes
-from irshape.shapes.findings import incompatible, rank_finding, type_finding, value_finding, value_unknown
+from irshape.shapes.findings import (
+    incompatible,
+    rank_finding,
+    type_finding,
+    unreadable,
+    value_finding,
+    value_unknown,
+)
 
 DATA = 0
 VALUE_LIMIT = 64  # the values kept, as for Consts: the small tensors shapes are made of
@@ -254,6 +261,7 @@ def _reshape_dims(
     return out
 
 
+@reading.reads(1, how=reading.BOUNDS)
 @bounds.moves_bounds(1)
 def reshape(call: OpCall) -> OpResult:
     """Reshape-1 (``reshape_shape_inference.hpp``): the target's value, or its bounds."""
@@ -358,6 +366,7 @@ def _normalized(
     return out
 
 
+@reading.reads(1)
 @bounds.moves_bounds(1)
 def squeeze(call: OpCall) -> OpResult:
     """Squeeze-1 and Squeeze-15 (``squeeze_shape_inference.hpp``, v0 and v15)."""
@@ -408,6 +417,7 @@ def _squeeze_one_unknown(data: PartialShape, v15: bool) -> PartialShape:
     return PartialShape(None) if v15 else PartialShape.dynamic(len(data.dims) - 1)
 
 
+@reading.reads(1)
 @bounds.moves_bounds(1)
 def unsqueeze(call: OpCall) -> OpResult:
     """Unsqueeze-1 (``unsqueeze_shape_inference.hpp``)."""
@@ -439,6 +449,7 @@ def unsqueeze(call: OpCall) -> OpResult:
 # --- Transpose ----------------------------------------------------------------------------
 
 
+@reading.reads(1)
 @bounds.moves_bounds(1)
 def transpose(call: OpCall) -> OpResult:
     """Transpose-1 (``transpose_shape_inference.hpp``): an empty order reverses the axes."""
@@ -617,6 +628,7 @@ def _split_values(data: Tensor, axis: int, sizes: list[int]) -> list[tuple[int, 
     return [tuple(part) for part in parts]
 
 
+@reading.reads(1)
 @bounds.moves_bounds(1)
 def split(call: OpCall) -> OpResult:
     """Split-1: ``num_splits`` equal parts along the axis input's axis."""
@@ -660,6 +672,7 @@ def split(call: OpCall) -> OpResult:
     return OpResult(outputs, findings)
 
 
+@reading.reads(1, 2)
 @bounds.moves_bounds(1, 2)
 def variadic_split(call: OpCall) -> OpResult:
     """VariadicSplit-1: parts of the split_lengths input's lengths; one -1 takes the rest."""
@@ -758,6 +771,7 @@ def _pad_value_problems(call: OpCall, data: Tensor, value: Tensor) -> list[Findi
     return findings
 
 
+@reading.reads(1, 2, how=reading.BOUNDS)
 def pad(call: OpCall) -> OpResult:
     """Pad-1 and Pad-12 (``pad_shape_inference.hpp``): pads may be negative in both."""
     data, begin, end = call.inputs[:3]
@@ -887,6 +901,7 @@ def _int32_or_64(call: OpCall, port: int, message: str, findings: list[Finding])
         )
 
 
+@reading.reads(2)
 def roll(call: OpCall) -> OpResult:
     """Roll-7: the data's shape; shift and axes are checked as OpenVINO checks them."""
     data, shift, axes = call.inputs
@@ -900,8 +915,11 @@ def roll(call: OpCall) -> OpResult:
         findings.append(incompatible(f"shift {shift.shape} and axes {axes.shape} differ", message))
     elif axes.shape.rank is not None and axes.shape.rank > 1:
         findings.append(_rank_error(call, 2, "not 0 or 1", "Axes must be a scalar or 1D tensor."))
-    if not findings and axes.value is not None and data.shape.rank is not None:
-        _normalized(call, 2, axes.value, data.shape.rank, findings)
+    if not findings and data.shape.rank is not None:  # OpenVINO reads the axes to check them
+        if axes.value is None:
+            findings += unreadable(2, "axes", axes)
+        else:
+            _normalized(call, 2, axes.value, data.shape.rank, findings)
     return _same_shape(call, findings)
 
 
@@ -911,6 +929,7 @@ def _compatible(a: PartialShape, b: PartialShape) -> bool:
     return len(a.dims) == len(b.dims) and all(x.compatible(y) for x, y in zip(a.dims, b.dims, strict=True))
 
 
+@reading.reads(1, how=reading.AS_IS)
 def reverse(call: OpCall) -> OpResult:
     """Reverse-1: the data's shape; the axes input is checked for its mode."""
     data, axes = call.inputs
@@ -934,6 +953,8 @@ def reverse(call: OpCall) -> OpResult:
     if not _integral(axes.element_type):
         message = "In 'index' mode the second input must contain integer values."
         findings.append(_type_error(1, f"axes has element type {axes.element_type}", message))
+    elif data.shape.rank is not None and axes.value is None:
+        findings += unreadable(1, "axes", axes)
     elif data.shape.rank is not None and axes.value is not None:
         clipped = sorted({max(v, 0) for v in axes.value})
         if any(v >= data.shape.rank for v in clipped):

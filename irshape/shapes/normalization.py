@@ -12,6 +12,7 @@ from irshape import rules
 from irshape.dims import DYNAMIC, PartialShape
 from irshape.ir import element_types
 from irshape.ops.interface import AT_DATA, Finding, OpCall, OpResult, Output, Tensor
+from irshape.shapes import reading
 from irshape.shapes.broadcast import compatible, merge_dim, merge_shapes, numpy_broadcast, pdpd_broadcast
 from irshape.shapes.findings import (
     axis_message,
@@ -21,6 +22,7 @@ from irshape.shapes.findings import (
     normalize_axis_ov,
     rank_finding,
     type_finding,
+    unreadable,
     value_finding,
 )
 
@@ -100,12 +102,17 @@ def mvn_6(call: OpCall) -> OpResult:
 # --- NormalizeL2, LRN, GRN ---------------------------------------------------------------
 
 
+@reading.reads(1, how=reading.FOLDED)
 def normalize_l2(call: OpCall) -> OpResult:
-    """NormalizeL2-1: axes scalar or 1D; each known axis an axis of the data."""
+    """NormalizeL2-1: axes scalar or 1D; each known axis an axis of the data. OpenVINO folds the
+    axes to read them (a dynamic-type Const fails making its tensor)."""
     data, axes = call.inputs[DATA], call.inputs[1]
     if axes.shape.rank is not None and axes.shape.rank > 1:
         message = f"Input axes must be scalar or have rank equal to 1 (axes rank: {axes.shape.rank})."
         return OpResult([], [rank_finding(1, "axes", axes.shape, "a scalar or 1D", message)])
+    failed = unreadable(1, "axes", axes)
+    if failed:
+        return OpResult([], failed)
     rank = data.shape.rank
     if rank is None or axes.value is None:
         return _same(data)
@@ -123,6 +130,7 @@ def _axis_value(axes: tuple[int, ...], rank: int, message: str) -> Finding:
     return value_finding(f"axes {list(axes)} out of the data rank {rank}", message, 1)
 
 
+@reading.reads(1, how=reading.CAST_VECTOR)
 def lrn(call: OpCall) -> OpResult:
     """LRN-1: axes 1D, no longer than the rank, integers, each (read unsigned) below the rank."""
     data, axes = call.inputs[DATA], call.inputs[1]
@@ -138,6 +146,11 @@ def lrn(call: OpCall) -> OpResult:
                 f"Number of elements of axes must be >= 0 and <= argument rank (axes_shape[0]: {count})."
             )
             findings.append(incompatible(f"axes has {count} values for data of rank {rank}", message, 1))
+    if axes.element_type == "boolean":  # (cast_vector's own check, where the axes are read)
+        message = "Check 'm_element_type.is_integral_number()' failed at src/core/src/op/constant.cpp"
+        return OpResult([], [*findings, type_finding("axes is boolean", message, 1)])
+    if not findings:
+        findings += unreadable(1, "axes", axes)
     if rank is not None and axes.value is not None and not findings:
         unsigned = sorted({a % U64 for a in axes.value})
         for axis in unsigned:
@@ -149,7 +162,7 @@ def lrn(call: OpCall) -> OpResult:
                 )
                 findings.append(_axis_value(axes.value, rank, message))
                 break
-    if axes.element_type is not None and known(axes.element_type) and axes.element_type[0] not in "iu":
+    if axes.element_type is not None and axes.element_type not in element_types.INTEGRAL:
         message = f"Axes input must be integral numbers, but are: {axes.element_type})."
         findings.append(type_finding(f"axes has element type {axes.element_type}", message, 1))
     return OpResult([], findings) if findings else _same(data)

@@ -16,6 +16,7 @@ from irshape import rules
 from irshape.dims import DYNAMIC, Dim, PartialShape
 from irshape.ops.interface import AT_DATA, Finding, OpCall, OpResult, Output, Tensor
 from irshape.ops.schema import OpSchema, ParsedAttributes
+from irshape.shapes import reading
 from irshape.shapes.findings import incompatible, value_finding, value_unknown
 from irshape.shapes.window import (
     SIZE_T,
@@ -296,6 +297,7 @@ def _exclude_pad_finding(call: OpCall, axis: int, extent: int, pads: tuple[int, 
 # --- AdaptiveAvgPool, AdaptiveMaxPool ---------------------------------------------------------
 
 
+@reading.reads(OUTPUT_SHAPE, how=reading.AS_SHAPE)
 def adaptive_pool(call: OpCall) -> OpResult:
     """AdaptiveAvgPool-8 and AdaptiveMaxPool-8: [N, C] and the output_shape input's values."""
     data, target = call.inputs[DATA], call.inputs[OUTPUT_SHAPE]

@@ -15,8 +15,9 @@ from collections.abc import Sequence
 
 from irshape import rules
 from irshape.dims import DYNAMIC, INF, Dim, PartialShape
+from irshape.ir.element_types import INTEGRAL
 from irshape.ops.interface import Finding, OpCall, OpResult, Output, Tensor
-from irshape.shapes import bounds
+from irshape.shapes import bounds, reading
 from irshape.shapes.findings import incompatible, rank_finding, type_finding, value_finding, value_unknown
 
 DATA = 0
@@ -26,11 +27,12 @@ _DATA_TYPES = frozenset({"f32", "f16", "i8", "bf16", "u8", "i64", "i32", "f64"})
 _SCALE_EPSILON = 1.0e-6
 
 
+@reading.reads(1, how=reading.AS_SHAPE)
 def interpolate_1(call: OpCall) -> OpResult:
     """Interpolate-1: the ``axes`` attribute names the resized axes, input 1 their sizes."""
     data, target = call.inputs[DATA], call.inputs[1]
     findings: list[Finding] = []
-    if target.element_type is not None and target.element_type not in _INTEGER_LIKE:
+    if target.element_type is not None and target.element_type not in INTEGRAL:
         findings.append(
             _type_problem(
                 1, "output_shape", target, "an integer type", "output shape must be an integral number."
@@ -66,7 +68,8 @@ def interpolate_4(call: OpCall) -> OpResult:
     if axes_input is not None:
         findings += _element_type(axes_input, 3, "Axes", _INTEGERS, "i32, i64, u32 or u64")
         findings += _rank_1(axes_input, 3)
-    resized = inputs[2] if by_scales else inputs[1]
+    resized = inputs[2] if by_scales else reading.read(inputs[1], reading.AS_SHAPE)
+    axes_input = axes_input if axes_input is None else reading.read(axes_input)
     return _resize(call, resized, 2 if by_scales else 1, by_scales, axes_input, 3, findings)
 
 
@@ -84,7 +87,9 @@ def interpolate_11(call: OpCall) -> OpResult:
     if axes_input is not None:
         findings += _element_type(axes_input, 2, "Axes", _INTEGERS, "i32, i64, u32 or u64")
         findings += _rank_1(axes_input, 2)
-    return _resize(call, inputs[1], 1, by_scales, axes_input, 2, findings)
+    resized = inputs[1] if by_scales else reading.read(inputs[1], reading.AS_SHAPE)
+    axes_input = axes_input if axes_input is None else reading.read(axes_input)
+    return _resize(call, resized, 1, by_scales, axes_input, 2, findings)
 
 
 def _resize(
@@ -174,8 +179,6 @@ def scale_dim(dim: Dim, scale: float) -> Dim:
 
 # --- validation -------------------------------------------------------------------------------
 
-_INTEGER_LIKE = frozenset({"i8", "i16", "i32", "i64", "u1", "u4", "u8", "u16", "u32", "u64", "dynamic"})
-
 
 def _data_type(data: Tensor) -> list[Finding]:
     if data.element_type is None or data.element_type in _DATA_TYPES or data.element_type == "dynamic":
@@ -187,7 +190,9 @@ def _data_type(data: Tensor) -> list[Finding]:
 def _element_type(
     tensor: Tensor, port: int, label: str, allowed: frozenset[str], names: str
 ) -> list[Finding]:
-    if tensor.element_type is None or tensor.element_type in allowed or tensor.element_type == "dynamic":
+    """Interpolate-4/11's sizes, scales and axes: one of ``allowed`` (a dynamic type fails too,
+    a Parameter's as a Const's, by experiment)."""
+    if tensor.element_type is None or tensor.element_type in allowed:
         return []
     message = f"{label} element type must be {names}"
     return [_type_problem(port, label.lower(), tensor, names, message)]

@@ -27,10 +27,18 @@ class Known:
         self.lengths = tuple(lengths)
 
 
+# 4-bit types whose value irshape keeps as OpenVINO's shape inference reads it (one byte an
+# element: irshape/shapes/reading.py), which is not the elements an op computes with
+_BYTE_READ = frozenset({"i4", "u4", "nf4"})
+
+
 def known(tensor: Tensor) -> Known | None:
-    """The tensor's value with its shape, when both are known and agree."""
+    """The tensor's value with its shape, when both are known and agree, for an op to compute
+    with (not a 4-bit one's: its value is bytes)."""
     lengths = tensor.shape.lengths
     if tensor.value is None or lengths is None or math.prod(lengths) != len(tensor.value):
+        return None
+    if tensor.element_type in _BYTE_READ:
         return None
     return Known(tensor.value, lengths)
 

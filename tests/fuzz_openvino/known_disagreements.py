@@ -42,19 +42,6 @@ KNOWN: tuple[Known, ...] = (
         lambda v: _missed(v, "doesn't contain the operation with type", "from unsupported opset"),
     ),
     Known(
-        "constant-type-v10-evaluated",
-        "IR v10, a layer typed 'Constant' (not 'Const': no bytes are read for it, "
-        "docs/openvino-ir-reading.md §13) whose value OpenVINO evaluates while reading v10 "
-        "(the Parameter retyped 'Constant' as the data of a Convolution, MVN or backprop op; a "
-        "GroupConvolution retyped 'Constant'): it fails making a tensor of no bytes ('Check "
-        "'shape_size(shape) == 0 || m_ptr != nullptr' failed at make_tensor.cpp'); the same "
-        "layer as StridedSlice's end reads. irshape reads it as a Constant of unknown value. "
-        "Fix (reading): find which consumers make IR v10 evaluate it, by experiment.",
-        "constant_type_v10_evaluated",
-        lambda v: _missed(v, "m_ptr != nullptr"),
-        owner="reading",
-    ),
-    Known(
         "ops-not-modelled",
         "A layer changed to an op irshape does not model (NMSRotated-13) with inputs that op does "
         "not take: OpenVINO fails (its input count check, its shape inference); irshape checks "
@@ -69,32 +56,6 @@ KNOWN: tuple[Known, ...] = (
                 bool({"layer-type", "layer-version"} & set(v.kinds))
                 or (bool({"edge-removed", "edge-id"} & set(v.kinds)) and "out of range" in (v.ov_error or ""))
             )
-        ),
-    ),
-    Known(
-        "value-input-element-types",
-        "A Const another op reads for its value whose element type OpenVINO handles in its own "
-        "way, where irshape reports the value unknown (IRS306, an info): a real type as "
-        "Slice's step (bf16) -> 'Stride must be non-zero'; MVN's or Interpolate's axes of "
-        "dynamic type -> 'Axes element type must be i32, i64, u32 or u64'; a dynamic-type "
-        "Const OpenVINO folds (ReduceSum's axes) -> 'Check 'm_element_type.is_static()' failed "
-        "at make_tensor.cpp'; and a dynamic or 1/2/3/6-bit Const reached through a folding op "
-        "(Gather's indices under a Reshape). And the wider answers: Unsqueeze's axes of "
-        "f64/bf16 and Reshape's pattern of u64 are read by OpenVINO ([1,5,2,4..]), irshape "
-        "leaves them unknown ([...], [5,2,?]). Fixed: a dynamic or 1/2/3/6-bit Const read "
-        "directly for the value that decides a shape is IRS214 with OpenVINO's message "
-        "(fixture value_input_unevaluable_type, now an agreement; docs/openvino-ir-reading.md §6).",
-        "slice_step_real_type",
-        lambda v: (
-            _missed(
-                v,
-                "Element not supported",
-                "Tensor was not initialized",
-                "Stride must be non-zero",
-                "Axes element type",
-                "m_element_type.is_static()",
-            )
-            or (v.disagreement == "shape" and "element-type" in v.kinds)
         ),
     ),
     Known(
@@ -133,19 +94,6 @@ KNOWN: tuple[Known, ...] = (
         "value is not read. Fix (op machinery, shapes/resize.py): that check on the shape.",
         "interpolate_sizes_length_wraps",
         lambda v: _missed(v, "does not match the number of axes"),
-    ),
-    Known(
-        "duplicate-ids-openvino-reads",
-        "Two layers with one id that OpenVINO reads anyway: an id '-0' that equals '0' of a "
-        "Parameter (OpenVINO keeps the last layer of an id in its map, so edges naming 0 reach "
-        "the Const, and builds the Parameters apart). irshape reports IRS401 as an error and "
-        "resolves the id to the first layer (check/graph.py _index_layers), so its shapes would "
-        "not be OpenVINO's either. Fix (reading): index the last layer of an id, and make "
-        "IRS401 an error only when the layer the map loses is one a Result reaches and not a "
-        "Parameter.",
-        "duplicate_ids_openvino_reads",
-        lambda v: v.disagreement in ("false-error:IRS401", "false-error:IRS401,IRS408"),
-        owner="reading",
     ),
 )
 

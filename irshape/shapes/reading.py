@@ -1,0 +1,309 @@
+"""How OpenVINO's shape inference reads an input's value as integers: the one conversion every
+op that reads a value (axes, a target shape, steps, pads, k...) goes through.
+
+OpenVINO reads a Const (or a value it folds from Consts) with ``get_raw_data_as<int64_t>``
+(``src/core/shape_inference/include/utils.hpp``), which takes the element's storage type and
+casts it (docs/openvino-ir-reading.md §6):
+
+* integers are cast to int64: a u64 past 2^63 - 1 wraps to a negative (2^64 - 1 is -1); i4,
+  u4 and nf4 are read as one signed byte an element (irshape's Const reading does that);
+* f32 and f64 go through ``ov::util::Cast``, which truncates toward zero and saturates (NaN and
+  anything from 2^63 up are INT64_MAX, anything below -2^63 INT64_MIN); f16 and bf16 are not
+  ``std::is_floating_point``, so they are a plain ``static_cast``: truncated, and NaN, an
+  infinity or anything outside the int64 range is INT64_MIN (x86's conversion);
+* boolean, the f8 types, f4e2m1, u1, u2, u3, u6 and dynamic are not read at all ('Element not
+  supported'), nor is a layer typed ``Constant``, which has no bytes ('ptr is Null').
+
+Some ops read in other ways, each a :class:`Reading`: through the value's bounds (Reshape's
+target, Pad's pads: a dynamic Const is then 'Tensor was not initialized.', a ``Constant`` with
+no bytes simply unknown), or as a shape (``get_input_const_data_as_shape``: each element must
+lie in the int64 range, 'Value 1e+30 not in range [...]'). A shape function declares what it
+reads with :func:`reads`; its inputs then carry the value as read, or ``value_error`` (the
+message OpenVINO fails with), which :func:`irshape.shapes.findings.value_unknown` reports
+where the function needs the value.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+from collections.abc import Callable, Sequence
+
+from irshape.ir.element_types import ELEMENT_TYPES
+from irshape.ir.weights import CONSTANT_WITHOUT_BYTES, NOT_EVALUABLE, not_evaluable_reason
+from irshape.ops.interface import OpCall, OpResult, Tensor
+from irshape.record import FrozenRecord, set_field
+
+INT64_MIN, INT64_MAX = -(2**63), 2**63 - 1
+_TWO_63 = 2.0**63
+_RANGE = f"[{INT64_MIN}:{INT64_MAX}]"
+# What get_raw_data_as reads: every other element type is 'Element not supported'.
+READ_TYPES = frozenset(
+    {"bf16", "f16", "f32", "f64", "i4", "i8", "i16", "i32", "i64", "u4", "u8", "u16", "u32", "u64", "nf4"}
+)
+_PLAIN = frozenset({"i8", "i16", "i32", "i64", "u8", "u16", "u32", "u64"})
+_SUB_BYTE = frozenset({"i4", "u4", "nf4", "u1", "u2", "u3", "u6"})
+_SATURATING = frozenset({"f32", "f64"})  # std::is_floating_point: ov::util::Cast saturates
+NOT_SUPPORTED = "Element not supported"
+
+
+class Reading(FrozenRecord):
+    """One way an op reads a value input: how each element becomes an int64, and what OpenVINO
+    says when it cannot read the value at all."""
+
+    __slots__ = ("convert", "dynamic", "name", "no_bytes", "typed")
+    name: str
+    # each integer: "cast" (ov::util::Cast: a u64 wraps), "in_range" (InTypeRange: a u64 past
+    # 2^63 - 1 fails), "negative_to_zero" (Tile's), "as_is" (the value the type defines, and a
+    # real's reals)
+    convert: str
+    dynamic: str  # the message for a Const of dynamic element type
+    no_bytes: str | None  # ...for a layer typed 'Constant' (no bytes); None: the value is unknown
+    # Constant::cast_vector rather than get_raw_data_as: the type's own values (an i4's signed
+    # nibbles, an nf4's unsigned ones; u1, u2, u3 and u6 read too, but not by irshape: unknown)
+    typed: bool
+
+    def __init__(
+        self, name: str, convert: str, dynamic: str, no_bytes: str | None, typed: bool = False
+    ) -> None:
+        set_field(self, "name", name)
+        set_field(self, "convert", convert)
+        set_field(self, "dynamic", dynamic)
+        set_field(self, "no_bytes", no_bytes)
+        set_field(self, "typed", typed)
+
+
+# get_input_const_data_as<int64_t>: the value itself (Unsqueeze's axes, StridedSlice's strides...)
+DIRECT = Reading("direct", "cast", NOT_SUPPORTED, "ptr is Null")
+# get_input_const_data_as_shape: each element in the int64 range (Broadcast's target shape...)
+AS_SHAPE = Reading("as_shape", "in_range", NOT_SUPPORTED, "ptr is Null")
+# ...with Tile's NegativeToZero: a negative element (of the Const's own type) is 0, the rest cast
+TILE = Reading("tile", "negative_to_zero", NOT_SUPPORTED, "ptr is Null")
+# get_input_bounds / evaluate_as_partial_shape: the value's bounds (Reshape's target, pads...)
+BOUNDS = Reading("bounds", "cast", "Tensor was not initialized.", None)
+# the backprop ops' output_shape: its bounds, but a Constant with no bytes is read directly
+OUTPUT_SHAPE = Reading("output_shape", "cast", "Tensor was not initialized.", "ptr is Null")
+# Constant::cast_vector<int64_t> (LRN's axes, ScatterUpdate's axis)
+CAST_VECTOR = Reading("cast_vector", "cast", NOT_SUPPORTED, None, typed=True)
+# Reverse's axes, Range's start, stop and step: each as its type defines it (a u64's 2^64 - 1 is
+# out of Reverse's range, not -1; a real Range's values are reals)
+AS_IS = Reading("as_is", "as_is", NOT_SUPPORTED, "ptr is Null")
+# the value constant-folded (NormalizeL2's axes): a tensor of the Const's type is made first
+FOLDED = Reading(
+    "folded",
+    "cast",
+    "Check 'm_element_type.is_static()' failed at src/inference/src/dev/make_tensor.cpp",
+    "Tensor was not initialized.",
+)
+
+
+def read(tensor: Tensor, how: Reading = DIRECT) -> Tensor:
+    """``tensor`` as the op reads it: its ``value`` the int64 values OpenVINO reads (a real
+    Const's too), or ``value_error`` set to OpenVINO's message when reading it fails. A tensor
+    whose value OpenVINO does not have either (a Parameter's) is returned as it is."""
+    element_type = tensor.element_type or ""
+    if tensor.value_unknown == FOLD_FAILED:
+        return _failed(tensor, _FOLD_MESSAGE)
+    if tensor.value_unknown == CONSTANT_WITHOUT_BYTES:
+        return tensor if how.no_bytes is None else _failed(tensor, how.no_bytes)
+    if how.typed and element_type in _SUB_BYTE:
+        return _typed(tensor, element_type)
+    if _held_unread(tensor) or (tensor.value is not None and _unread_type(element_type)):
+        if element_type == "dynamic":
+            return _failed(tensor, how.dynamic)
+        return _failed(tensor, NOT_EVALUABLE.get(element_type, NOT_SUPPORTED))
+    if tensor.value is None and tensor.reals is not None and how.convert != "as_is":
+        return _from_reals(tensor, tensor.reals, element_type, how)
+    if tensor.value is not None and how.convert == "as_is":
+        return tensor
+    if tensor.value is not None and how.convert == "negative_to_zero":
+        return tensor.replace(value=tuple(0 if v < 0 else _wrapped(v) for v in tensor.value))
+    if tensor.value is not None and any(v > INT64_MAX for v in tensor.value):  # a u64 past 2^63 - 1
+        if how.convert == "in_range":
+            wide = next(v for v in tensor.value if v > INT64_MAX)
+            return _failed(tensor, f"Value {wide} not in range {_RANGE}")
+        return tensor.replace(value=tuple(_wrapped(v) for v in tensor.value))
+    return tensor
+
+
+def _typed(tensor: Tensor, element_type: str) -> Tensor:
+    """A sub-byte Const as cast_vector reads it: an i4's, u4's or nf4's nibbles (low one first;
+    an nf4's as u4's, by experiment) from the bytes irshape read, the other types' unknown."""
+    if tensor.value is None or element_type not in ("i4", "u4", "nf4"):
+        reason = f"irshape does not read the {element_type} values OpenVINO casts"
+        return tensor.replace(value=None, lower=None, upper=None, value_unknown=reason)
+    nibbles = [
+        (tensor.value[i // 2] & 0xF0) >> 4 if i % 2 else tensor.value[i // 2] & 0xF
+        for i in range(len(tensor.value))
+    ]
+    if element_type == "i4":
+        nibbles = [n - 16 if n >= 8 else n for n in nibbles]
+    return tensor.replace(value=tuple(nibbles))
+
+
+def _wrapped(v: int) -> int:
+    """``static_cast<int64_t>`` of an integer: a u64 past 2^63 - 1 wraps to a negative."""
+    return v - 2**64 if v > INT64_MAX else v
+
+
+# What OpenVINO's constant folding of an op fed by a Const of dynamic element type gives: no
+# tensor ('Tensor was not initialized.'), where a consumer reads the folded value.
+FOLD_FAILED = "OpenVINO fails folding it: a Const of dynamic element type feeds it"
+_FOLD_MESSAGE = "Tensor was not initialized."
+# Ops whose output is their data input's elements, unchanged: folded, a Const of a type
+# OpenVINO does not read stays one (a u1 Const reshaped is still 'Element not supported').
+_MOVES_DATA = frozenset({"Reshape", "Squeeze", "Unsqueeze"})
+
+
+def fold(call: OpCall, result: OpResult) -> None:
+    """What OpenVINO's constant folding leaves of the outputs of an op fed by Consts only, where
+    irshape has no value for them (by experiment, docs/openvino-ir-reading.md §6.1): they are
+    constants too; folding fails when one input is of dynamic type, or itself failed
+    (:data:`FOLD_FAILED`); a Reshape, Squeeze, Unsqueeze (or a Concat) of a Const OpenVINO holds
+    but does not read, or of a ``Constant`` with no bytes, passes it on."""
+    inputs = call.inputs
+    if not inputs or not result.outputs or not all(held(t) for t in inputs):
+        return
+    for output in result.outputs:
+        output.constant = True
+    if any(o.value is not None for o in result.outputs):
+        return
+    if any(_fails_folding(t) for t in inputs):
+        for output in result.outputs:
+            output.value_unknown = FOLD_FAILED
+    elif call.schema.op in _MOVES_DATA and (_held_unread(inputs[0]) or _no_bytes(inputs[0])):
+        output = result.outputs[0]
+        if output.element_type == inputs[0].element_type:
+            output.value_unknown = inputs[0].value_unknown
+    elif call.schema.op == "Concat" and all(_held_unread(t) for t in inputs):
+        output = result.outputs[0]
+        if all(t.element_type == output.element_type for t in inputs):
+            output.value_unknown = inputs[0].value_unknown
+
+
+def _fails_folding(tensor: Tensor) -> bool:
+    """A Const of dynamic type, or a value whose folding failed: no tensor can be made of it."""
+    return tensor.value_unknown == FOLD_FAILED or (tensor.element_type == "dynamic" and _held_unread(tensor))
+
+
+def held(tensor: Tensor) -> bool:
+    """Does OpenVINO hold the tensor's data (a Const's, or folded from Consts)?"""
+    return tensor.constant or tensor.value is not None
+
+
+def _no_bytes(tensor: Tensor) -> bool:
+    """A layer typed 'Constant' (or a Reshape of one...): data of no bytes, though not empty."""
+    lengths = tensor.shape.lengths
+    return tensor.value_unknown == CONSTANT_WITHOUT_BYTES and lengths is not None and math.prod(lengths) > 0
+
+
+# What IR v10's reading folds without reading the data: a ShapeOf (the shape only), and the
+# ops whose folded Constant shares its input's data (by experiment; docs §13)
+_V10_FOLDS_WITHOUT_DATA = frozenset({"ShapeOf", "Reshape", "Squeeze", "Unsqueeze", "Result"})
+V10_NULL_DATA = (
+    "Check 'shape_size(shape) == 0 || m_ptr != nullptr' failed at src/inference/src/dev/make_tensor.cpp"
+)
+
+
+V10_DYNAMIC = "Check 'm_element_type.is_static()' failed at src/inference/src/dev/make_tensor.cpp"
+
+
+def v10_fold_failure(op: str, inputs: Sequence[Tensor]) -> tuple[int, str] | None:
+    """IR v10's reading constant-folds every op whose inputs are all constants, reading their
+    data: the input (its index) where that fails, with OpenVINO's message (a ``Constant`` with
+    no bytes: :data:`V10_NULL_DATA`; a Const of dynamic type: :data:`V10_DYNAMIC`); None where
+    it does not."""
+    if op in _V10_FOLDS_WITHOUT_DATA or not inputs or not all(held(t) for t in inputs):
+        return None
+    for port, tensor in enumerate(inputs):
+        if _no_bytes(tensor):
+            return port, V10_NULL_DATA
+        if _fails_folding(tensor):
+            return port, V10_DYNAMIC
+    return None
+
+
+def reads(
+    *ports: int, how: Reading = DIRECT
+) -> Callable[[Callable[[OpCall], OpResult]], Callable[[OpCall], OpResult]]:
+    """A shape function whose input ``ports`` OpenVINO reads as integers ``how`` it says: the
+    function sees them as :func:`read` gives them."""
+
+    def decorate(function: Callable[[OpCall], OpResult]) -> Callable[[OpCall], OpResult]:
+        @functools.wraps(function)
+        def shape_function(call: OpCall) -> OpResult:
+            inputs = call.inputs
+            if not any(port < len(inputs) and _converts(inputs[port]) for port in ports):
+                return function(call)  # the usual case: integer Consts, nothing to convert
+            converted = tuple(read(t, how) if i in ports else t for i, t in enumerate(inputs))
+            return function(OpCall(call.schema, converted, call.attributes))
+
+        return shape_function
+
+    return decorate
+
+
+def _converts(tensor: Tensor) -> bool:
+    """Might :func:`read` change anything about ``tensor``? (Not for the usual i32 or i64 Const
+    of non-negative values.)"""
+    value = tensor.value
+    if value is None:
+        return tensor.value_unknown is not None or tensor.reals is not None
+    return tensor.element_type not in _PLAIN or min(value, default=0) < 0 or max(value, default=0) > INT64_MAX
+
+
+def _unread_type(element_type: str) -> bool:
+    """A type OpenVINO names whose values get_raw_data_as does not read (not an unknown one)."""
+    return element_type in ELEMENT_TYPES and element_type not in READ_TYPES
+
+
+def problem(tensor: Tensor) -> str:
+    """What is wrong with an input whose reading failed (``value_error``), for a finding:
+    "input 1 (axes) " and this."""
+    if tensor.value_unknown == CONSTANT_WITHOUT_BYTES:
+        return f"is {CONSTANT_WITHOUT_BYTES}, so it has no value to read"
+    if (tensor.value_error or "").startswith("Value "):
+        return "holds a value outside the int64 range it is read as"
+    return f"is of element type {tensor.element_type}, whose values OpenVINO does not read"
+
+
+def _held_unread(tensor: Tensor) -> bool:
+    """A Const OpenVINO holds but irshape did not read (its element type is not one it reads)."""
+    element_type = tensor.element_type
+    return element_type is not None and tensor.value_unknown == not_evaluable_reason(element_type)
+
+
+def _failed(tensor: Tensor, message: str) -> Tensor:
+    return tensor.replace(value=None, lower=None, upper=None, value_error=message)
+
+
+def _from_reals(tensor: Tensor, reals: Sequence[float], element_type: str, how: Reading) -> Tensor:
+    if how.convert == "in_range":
+        # InTypeRange<int64_t>: the check compares as floating point (NaN passes it), then a
+        # static_cast
+        wide = next((v for v in reals if v < -_TWO_63 or v > _TWO_63), None)
+        if wide is not None:
+            return _failed(tensor, f"Value {wide:g} not in range {_RANGE}")
+        return tensor.replace(value=tuple(static_cast(v) for v in reals))
+    if how.convert == "negative_to_zero":
+        return tensor.replace(value=tuple(0 if v < 0 else static_cast(v) for v in reals))
+    cast = saturating_cast if element_type in _SATURATING else static_cast
+    return tensor.replace(value=tuple(cast(v) for v in reals))
+
+
+def saturating_cast(v: float) -> int:
+    """``ov::util::Cast<int64_t>`` of a float or double: truncated, clamped to the int64 range;
+    NaN is the maximum (it is not below it)."""
+    if not v < _TWO_63:
+        return INT64_MAX
+    if v < -_TWO_63:
+        return INT64_MIN
+    return int(v)
+
+
+def static_cast(v: float) -> int:
+    """``static_cast<int64_t>`` of a floating-point value on x86: truncated; NaN, infinities
+    and values outside the int64 range are INT64_MIN (the 'integer indefinite' value)."""
+    if math.isnan(v) or not -_TWO_63 <= v < _TWO_63:
+        return INT64_MIN
+    return int(v)

@@ -319,7 +319,7 @@ def _gather_shape(
 
 
 # The indices types Gather's evaluate takes (by experiment: OpenVINO folds no other Gather;
-# its data types are values.evaluates')
+# its data types are those values.evaluates names)
 _GATHER_FOLDS_INDICES = frozenset({"i32", "i64"})
 
 

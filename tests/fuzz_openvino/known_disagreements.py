@@ -115,15 +115,6 @@ KNOWN: tuple[Known, ...] = (
         owner="reading",
     ),
     Known(
-        "gather-batch-dims-range",
-        "Gather-8 with batch_dims='-2', indices of rank 1 and data of rank 3: OpenVINO reads it "
-        "(its own normalisation of a negative batch_dims is not the spec's), irshape says "
-        "IRS112 (below -rank(indices)). Fix (op machinery, shapes/indexing.py): OpenVINO's "
-        "batch_dims range, by experiment.",
-        "gather_negative_batch_dims",
-        lambda v: v.disagreement == "false-error:IRS112" and "op-attr" in v.kinds,
-    ),
-    Known(
         "interpolate-sizes-length",
         "Interpolate-11 whose sizes Const has a shape written '-9223372036854775807' (2^63 + 1 "
         "as size_t: a Dimension of 0, and a byte count that wraps to 8, so the Const reads): "

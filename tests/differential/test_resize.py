@@ -146,6 +146,56 @@ def test_rejected_attribute_values_are_errors(ops_runner: OpsBatchRunner, tmp_pa
     assert {d.code for d in errors_on(irshape.check_file(target), case.cid)} == {"IRS112"}
 
 
+# The sizes or scales Const's element count against the number of axes: OpenVINO compares the
+# count of the values it reads (fewer than the axes fail, more read); a Const whose shape is
+# past 2^63 as size_t has a dim of 0, so no values (docs/openvino-ir-reading.md §14).
+LENGTHS = [
+    (version, mode, port, shape)
+    for version in (4, 11)
+    for mode in ("sizes", "scales")
+    for port in ((1, 2) if version == 4 else (1,))
+    for shape in ("0", "1", "2", "-9223372036854775807")
+]
+
+
+@pytest.mark.parametrize(("version", "mode", "port", "shape"), LENGTHS)
+def test_a_short_sizes_or_scales_const_is_openvinos_verdict(
+    tmp_path: Path, version: int, mode: str, port: int, shape: str
+) -> None:
+    attrs = {"mode": "nearest", "shape_calculation_mode": mode, "pads_begin": [0] * 4, "pads_end": [0] * 4}
+
+    def build() -> ov.Node:
+        sizes = ov1.constant(np.array([6, 12], np.int64)).output(0)
+        scales = ov1.constant(np.array([2.0, 0.5], np.float32)).output(0)
+        axes = ov1.constant(np.array([2, 3], np.int64)).output(0)
+        if version == 4:
+            ins = [parameter([1, 3, 8, 8]).output(0), sizes, scales, axes]
+        else:
+            ins = [parameter([1, 3, 8, 8]).output(0), scales if mode == "scales" else sizes, axes]
+        return NodeFactory(f"opset{version}").create("Interpolate", ins, attrs)
+
+    source, target = tmp_path / "base.xml", tmp_path / "short.xml"
+    save_batch([OpCase("ip", f"Interpolate-{version}", build)], source)
+    assert openvino_reads(source) is None
+
+    def edit(tree: object) -> None:
+        layer = layer_element(tree, "ip")
+        (edge,) = layer.getroottree().xpath(
+            f"//edge[@to-layer='{layer.get('id')}' and @to-port='{layer.findall('input/port')[port].get('id')}']"
+        )
+        (const,) = layer.getroottree().xpath(f"//layer[@id='{edge.get('from-layer')}']")
+        const.find("data").set("shape", shape)
+
+    apply_mutant(source, target, edit)
+    rejection = openvino_reads(target)
+    report = irshape.check_file(target)
+    errors = [d for d in errors_on(report, "ip") if d.code not in ("IRS301", "IRS302")]
+    if rejection is None:
+        assert not errors, [d.message for d in errors]
+    else:
+        assert errors, f"OpenVINO: {rejection}; irshape: {[d.message for d in report.diagnostics]}"
+
+
 # --- GridSample-9 ---------------------------------------------------------------------------------
 
 

@@ -115,17 +115,6 @@ KNOWN: tuple[Known, ...] = (
         owner="reading",
     ),
     Known(
-        "interpolate-sizes-length",
-        "Interpolate-11 whose sizes Const has a shape written '-9223372036854775807' (2^63 + 1 "
-        "as size_t: a Dimension of 0, and a byte count that wraps to 8, so the Const reads): "
-        "OpenVINO compares the sizes' element count (0) with the axes (2) and fails ('The "
-        "number of elements in the 'sizes' input does not match the number of axes 2'); "
-        "irshape's resize family does not compare the sizes' length with the axes when the "
-        "value is not read. Fix (op machinery, shapes/resize.py): that check on the shape.",
-        "interpolate_sizes_length_wraps",
-        lambda v: _missed(v, "does not match the number of axes"),
-    ),
-    Known(
         "duplicate-ids-openvino-reads",
         "Two layers with one id that OpenVINO reads anyway: an id '-0' that equals '0' of a "
         "Parameter (OpenVINO keeps the last layer of an id in its map, so edges naming 0 reach "

@@ -43,7 +43,8 @@ class AttributeSpec(FrozenRecord):
         "values",
     )
     name: str
-    type: str  # "int_list", "int", "float", "bool", "enum", "string" or "element_type"
+    # "int_list", "uint_list", "int", "float", "bool", "enum", "string" or "element_type"
+    type: str
     default: int | str | float | bool
     length: str | None  # "spatial": one value per spatial axis
     min: int | None
@@ -357,7 +358,9 @@ def _parse_value(spec: AttributeSpec, text: str, where: Location, report: Report
     if parse is not None:
         return parse(spec, text, where, report)
     try:
-        parsed = parse_int_list(text)
+        # int_list: what OpenVINO keeps as Strides, Shape, CoordinateDiff, AxisSet or int64
+        # vectors, read as int64; uint_list: std::vector<size_t>, read as uint64 (§1)
+        parsed = parse_int_list(text, unsigned=spec.type == "uint_list")
     except ListSyntaxError as exc:
         report(rules.ATTRIBUTE_SYNTAX(where, attribute=spec.name, text=text, reason=str(exc)))
         return None

@@ -98,23 +98,6 @@ KNOWN: tuple[Known, ...] = (
         ),
     ),
     Known(
-        "unsigned-list-attributes",
-        "A list attribute OpenVINO keeps unsigned (Interpolate's pads_begin/pads_end are "
-        "size_t): a negative value fails the parse ('Cannot parse ' -2' in \"2, 2147483646, "
-        "-2,0\"'), and a value past the int64 range but within size_t's reads "
-        "('18446744073709551614', fixture unsigned_list_attribute_past_int64); irshape reads "
-        "it as the signed int64 list the convolutions' pads are (IRS104 past int64). Fix "
-        "(reading, ops/schema.py and the declarations): an unsigned list type.",
-        "unsigned_list_attribute_negative",
-        lambda v: (
-            "op-attr" in v.kinds
-            and (
-                _missed(v, "Cannot parse") or (v.disagreement == "false-error:IRS104" and "pads_" in v.detail)
-            )
-        ),
-        owner="reading",
-    ),
-    Known(
         "duplicate-ids-openvino-reads",
         "Two layers with one id that OpenVINO reads anyway: an id '-0' that equals '0' of a "
         "Parameter (OpenVINO keeps the last layer of an id in its map, so edges naming 0 reach "

@@ -10,6 +10,7 @@ SCHEMAS = {
         "function": "non_max_suppression",
         "spec": "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/sort/nms-rotated-13.html",
         "value_inputs": [2],
+        "extra_inputs": "Expected 5 inputs to be provided.",
         "inputs": [
             {"name": "boxes"},
             {"name": "scores"},
@@ -31,12 +32,13 @@ SCHEMAS = {
         "function": "non_max_suppression",
         "spec": "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/sort/non-max-suppression-1.html",
         "value_inputs": [2],
+        "extra_inputs": "Check 'cmp::Between<size_t>(1, 6)(inputs_size)' failed",
         "inputs": [
             {"name": "boxes"},
             {"name": "scores"},
-            {"name": "max_output_boxes_per_class", "optional": True},
-            {"name": "iou_threshold", "optional": True},
-            {"name": "score_threshold", "optional": True},
+            {"name": "max_output_boxes_per_class", "optional": True, "default": True},
+            {"name": "iou_threshold", "optional": True, "default": True},
+            {"name": "score_threshold", "optional": True, "default": True},
         ],
         "outputs": [{"name": "selected_indices"}],
         "attributes": {
@@ -57,12 +59,13 @@ SCHEMAS = {
         "function": "non_max_suppression",
         "spec": "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/sort/non-max-suppression-3.html",
         "value_inputs": [2],
+        "extra_inputs": "Check 'cmp::Between<size_t>(1, 6)(inputs_size)' failed",
         "inputs": [
             {"name": "boxes"},
             {"name": "scores"},
-            {"name": "max_output_boxes_per_class", "optional": True},
-            {"name": "iou_threshold", "optional": True},
-            {"name": "score_threshold", "optional": True},
+            {"name": "max_output_boxes_per_class", "optional": True, "default": True},
+            {"name": "iou_threshold", "optional": True, "default": True},
+            {"name": "score_threshold", "optional": True, "default": True},
         ],
         "outputs": [{"name": "selected_indices"}],
         "attributes": {
@@ -84,12 +87,13 @@ SCHEMAS = {
         "function": "non_max_suppression",
         "spec": "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/sort/non-max-suppression-4.html",
         "value_inputs": [2],
+        "extra_inputs": "Check 'cmp::Between<size_t>(1, 6)(inputs_size)' failed",
         "inputs": [
             {"name": "boxes"},
             {"name": "scores"},
-            {"name": "max_output_boxes_per_class", "optional": True},
-            {"name": "iou_threshold", "optional": True},
-            {"name": "score_threshold", "optional": True},
+            {"name": "max_output_boxes_per_class", "optional": True, "default": True},
+            {"name": "iou_threshold", "optional": True, "default": True},
+            {"name": "score_threshold", "optional": True, "default": True},
         ],
         "outputs": [{"name": "selected_indices"}],
         "attributes": {
@@ -111,6 +115,7 @@ SCHEMAS = {
         "function": "non_max_suppression",
         "spec": "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/sort/non-max-suppression-5.html",
         "value_inputs": [2],
+        "extra_inputs": "Check 'cmp::Between<size_t>(1, 7)(inputs_size)' failed",
         "inputs": [
             {"name": "boxes"},
             {"name": "scores"},
@@ -139,6 +144,7 @@ SCHEMAS = {
         "function": "non_max_suppression",
         "spec": "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/sort/non-max-suppression-9.html",
         "value_inputs": [2],
+        "extra_inputs": "Check 'cmp::Between<size_t>(1, 7)(inputs_size)' failed",
         "inputs": [
             {"name": "boxes"},
             {"name": "scores"},

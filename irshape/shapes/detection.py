@@ -24,7 +24,7 @@ import math
 from irshape import rules
 from irshape.dims import DYNAMIC, Dim, PartialShape
 from irshape.ops.interface import AT_DATA, Finding, OpCall, OpResult, Output, Tensor
-from irshape.shapes.findings import incompatible, rank_finding, type_finding
+from irshape.shapes.findings import incompatible, rank_finding, type_finding, value_unknown
 
 BOXES, SCORES, MAX_OUTPUT = 0, 1, 2
 _NAMES = (
@@ -67,19 +67,20 @@ def non_max_suppression(call: OpCall) -> OpResult:
     version = 13 if rotated else call.schema.version
     findings = _output_type(call, rotated) if version == 3 else []
     shape_findings, selected = _selected(call, version, rotated)
-    findings += shape_findings
+    notes = [f for f in shape_findings if f.rule is rules.VALUE_UNKNOWN]  # no rejection
+    findings += [f for f in shape_findings if f.rule is not rules.VALUE_UNKNOWN]
     if not findings and version >= 5:
         findings += _input_types(call.inputs, rotated) + _output_type(call, rotated)
     elif version == 4:
         findings += _output_type(call, rotated)
     if findings:
-        return OpResult([], findings)
+        return OpResult([], findings + notes)
     index_type = "i64" if version == 1 else str(call.attribute("output_type"))
     indices = PartialShape([selected, Dim.of(3)])
     outputs = [Output(indices, index_type)]
     if version >= 5:
         outputs += [Output(indices, "f32"), Output(PartialShape([Dim.of(1)]), index_type)]
-    return OpResult(outputs)
+    return OpResult(outputs, notes)
 
 
 def _selected(call: OpCall, version: int, rotated: bool) -> tuple[list[Finding], Dim]:
@@ -97,9 +98,28 @@ def _selected(call: OpCall, version: int, rotated: bool) -> tuple[list[Finding],
         if finding is not None:
             return [finding], DYNAMIC
     max_output = _max_output(inputs, version)
+    findings = _max_output_unknown(inputs, version, max_output)
     if version >= 5:
-        return _selected_5(boxes, scores, max_output, rotated)
-    return _selected_1_to_4(boxes, scores, max_output, version)
+        found, selected = _selected_5(boxes, scores, max_output, rotated)
+        return findings + found, selected
+    found, selected = _selected_1_to_4(boxes, scores, max_output, version)
+    return findings + found, selected
+
+
+def _max_output_unknown(inputs: tuple[Tensor, ...], version: int, max_output: int | None) -> list[Finding]:
+    """IRS306 where the shape inference reads max_output_boxes_per_class and its value is not
+    known: with boxes of a static rank (and scores too from version 4, and a static number of
+    boxes for version 4)."""
+    if max_output is not None or len(inputs) <= MAX_OUTPUT:
+        return []
+    boxes, scores = inputs[BOXES].shape, inputs[SCORES].shape
+    if boxes.dims is None or (version >= 4 and scores.dims is None):
+        return []
+    if version == 4 and not boxes.dims[1].is_static:
+        return []
+    return value_unknown(
+        MAX_OUTPUT, _NAMES[MAX_OUTPUT], inputs[MAX_OUTPUT], "the number of boxes selected is ?"
+    )
 
 
 def _scalar_finding(port: int, shape: PartialShape, version: int) -> Finding | None:

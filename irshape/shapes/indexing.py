@@ -25,6 +25,7 @@ from irshape import rules
 from irshape.diagnostics import Rule
 from irshape.dims import DYNAMIC, INF, Dim, PartialShape, static_shape
 from irshape.ir.element_types import INTEGRAL
+from irshape.ir.weights import CONSTANT_WITHOUT_BYTES
 from irshape.ops.interface import AT_DATA, Anchor, Finding, OpCall, OpResult, Output
 from irshape.shapes import bounds as value_bounds
 from irshape.shapes import values
@@ -137,7 +138,9 @@ class _Op:
         tensor = self.inputs[port]
         if tensor.value is not None:
             return tensor.value
-        if not self._unknown_said:
+        # Said once, but of each input a layer typed 'Constant' feeds (OpenVINO fails on it
+        # where it reads the value, check/layer.py _no_value)
+        if not self._unknown_said or tensor.value_unknown == CONSTANT_WITHOUT_BYTES:
             self._unknown_said = True
             name = self.call.schema.inputs[port].name
             default = "it is not a Const, and irshape could not compute it from its producers"

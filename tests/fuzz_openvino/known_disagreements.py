@@ -55,23 +55,6 @@ KNOWN: tuple[Known, ...] = (
         owner="reading",
     ),
     Known(
-        "ops-not-modelled",
-        "A layer changed to an op irshape does not model (NMSRotated-13) with inputs that op does "
-        "not take: OpenVINO fails (its input count check, its shape inference); irshape checks "
-        "only the structure of unknown ops. Fix: declarations for the ops left (docs/ops.md "
-        "lists those modelled). And MVN given version 'opset2' "
-        "in IR v10 with its axes input: read as MVN-2, one input ('Expected 1 element in "
-        "new_args for the MVN op but got 2'); irshape checks it as MVN-6.",
-        "ops_not_modelled",
-        lambda v: (
-            (v.disagreement or "").startswith("missed:")
-            and (
-                bool({"layer-type", "layer-version"} & set(v.kinds))
-                or (bool({"edge-removed", "edge-id"} & set(v.kinds)) and "out of range" in (v.ov_error or ""))
-            )
-        ),
-    ),
-    Known(
         "value-input-element-types",
         "A Const another op reads for its value whose element type OpenVINO handles in its own "
         "way, where irshape reports the value unknown (IRS306, an info): a real type as "

@@ -283,6 +283,8 @@ def _gather_axis(op: _Op, data: PartialShape, batch_dims: int) -> int | None:
 
 
 _OUT_OF_RANGE = "Accessing out-of-range dimension"
+_MAX_DIMENSIONS = 2**63 // 32  # std::vector<Dimension>::max_size()
+_RANK_LIMIT = 2**20  # beyond, irshape does not build the shape: OpenVINO runs out of memory
 
 
 def _gather_shape(
@@ -297,8 +299,13 @@ def _gather_shape(
     assert data.dims is not None and indices.dims is not None
     index_rank = len(indices.dims)
     out_rank = len(data.dims) + index_rank - 1 - batch_dims
-    if out_rank < 0:  # std::vector::resize of a negative size
+    # The output shape is resized to out_rank first: a negative or huge size fails there (a
+    # vector of Dimensions holds at most 2^63 / 32 of them; far fewer fit in memory).
+    if out_rank < 0 or out_rank > _MAX_DIMENSIONS:
         raise op.bad_rank(GATHER_DATA, "expected rank 1 or more", "vector::_M_default_append")
+    if out_rank > _RANK_LIMIT:
+        problem = f"the output would have rank {out_rank} (batch_dims {batch_dims})"
+        raise op.bad_shapes(problem, "std::bad_alloc")
     out: list[Dim] = [DYNAMIC] * out_rank
 
     def at(dims: Sequence[Dim], i: int, what: str) -> int:

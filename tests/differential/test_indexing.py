@@ -1130,3 +1130,25 @@ def test_gather_negative_batch_dims_as_openvino_reads_them(
     ]
     (layer,) = [layer for layer in report.layers if layer.name == "g"]
     assert [str(s) for s in layer.outputs] == [read_back(target)["g"][0][0]]
+
+
+@pytest.mark.parametrize("batch_dims", [-(2**40), -9007199254740993, -(2**62), -(2**63) + 1])
+def test_gather_huge_negative_batch_dims_fail_as_in_openvino(tmp_path: Path, batch_dims: int) -> None:
+    """OpenVINO resizes the output shape to rank(data) + rank(indices) - 1 - batch_dims first:
+    std::bad_alloc, or 'vector::_M_default_append' past a vector's largest size."""
+    source, target = tmp_path / "base.xml", tmp_path / "gather.xml"
+    save_batch(
+        [
+            OpCase(
+                "g",
+                "Gather-8",
+                lambda: ov8.gather(parameter([4, 6]), parameter([3], np.int64), constant(1), 0),
+            )
+        ],
+        source,
+    )
+    apply_mutant(source, target, _set_attribute("g", "batch_dims", str(batch_dims)))
+    rejection = openvino_reads(target)
+    assert rejection is not None  # (its message's first line names only where OpenVINO raised it)
+    codes = {d.code for d in errors_on(irshape.check_file(target), "g")}
+    assert codes and "IRS901" not in codes, codes

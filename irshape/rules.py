@@ -819,6 +819,19 @@ NO_RESULT = _rule(
     "builds only the Parameters.",
     fix='Add a <layer type="Result" version="opset1"> fed by each model output.',
 )
+RESULTS_SHARE_OUTPUT = _rule(
+    "IRS423",
+    "results-share-output",
+    ERROR,
+    "{results} read the same output ({producer} port {port}); OpenVINO (IR v10) rejects the file "
+    "('Model tensor names have collisions. Please use OVC to generate new IR version, it should "
+    "allow to avoid the issue')",
+    summary="Two Result layers read one named output, in IR v10.",
+    why="Reading IR v10, OpenVINO gives each Result a tensor of its own carrying the names of the "
+    "output it reads, and fails when two Results carry one output's names. IR v11, and IR v10 "
+    "outputs without names, read.",
+    fix="Give each output one Result, or save the model again (ov.save_model writes IR v11).",
+)
 
 # --- IRS9xx: irshape itself ----------------------------------------------------------------
 

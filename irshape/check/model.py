@@ -202,6 +202,7 @@ class _Walker:
             structure.check_cycles,
             structure.check_edge_precisions,
             structure.check_reachability,
+            structure.check_shared_results,
         )
         for check in checks:
             self._guard(None, check, self.graph, self.found.append)

@@ -624,3 +624,36 @@ def _report_unreachable(graph: Graph, group: list[Layer], feeding: set[str], rep
 def _names(names: list[str]) -> str:
     shown = ", ".join(names[:_NAMES_SHOWN])
     return shown + (f" and {len(names) - _NAMES_SHOWN} more" if len(names) > _NAMES_SHOWN else "")
+
+
+def check_shared_results(graph: Graph, report: Report) -> None:
+    """IRS423: in IR v10, two Results that read one output whose port has tensor names fail the
+    file ('Model tensor names have collisions', docs/openvino-ir-reading.md §11); IR v11 reads
+    them, and so does IR v10 an output without names."""
+    if graph.document.version != 10 or "Result" not in graph.types:
+        return
+    readers: dict[tuple[int, int], list[Layer]] = defaultdict(list)
+    producers: dict[tuple[int, int], tuple[Layer, str]] = {}
+    for layer in graph.document.layers:
+        if layer.type != "Result" or not layer.inputs:
+            continue
+        source = graph.sources.get(id(layer.inputs[0]))
+        if source is None or not source[1].named:  # (tensors without names read)
+            continue
+        key = (id(source[0]), source[1].index)
+        readers[key].append(layer)
+        producers[key] = (source[0], source[1].id)
+    for key, results in readers.items():
+        if len(results) < 2:
+            continue
+        producer, port = producers[key]
+        names = " and ".join(f"layer {r.id} '{r.name}'" for r in results)
+        for result in results[1:]:
+            report(
+                rules.RESULTS_SHARE_OUTPUT(
+                    graph.where(result),
+                    results=names,
+                    producer=f"layer {producer.id} '{producer.name}'",
+                    port=port,
+                )
+            )

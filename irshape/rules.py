@@ -301,10 +301,12 @@ INPUT_COUNT = _rule(
     "IRS201",
     "input-count",
     ERROR,
-    "{op} takes {expected_count} inputs; the layer has {count}",
+    "{op} takes {expected_count} inputs; the layer has {count}{consequence}",
     summary="The layer has the wrong number of input ports.",
-    why="The forward ops take data and kernel; the backprop ops take data, kernel and optionally "
-    "output_shape. OpenVINO fails otherwise.",
+    why="Each op takes a fixed number of inputs (the forward convolutions data and kernel; the "
+    "backprop ops data, kernel and optionally output_shape). OpenVINO fails on fewer; on more, "
+    "IR v11 fails ('node index is out of range') and IR v10 fails where the op counts its inputs "
+    "itself, and otherwise builds the op from its first inputs.",
     fix="Declare one <port> per input in <input>.",
 )
 DATA_RANK = _rule(
@@ -512,6 +514,20 @@ VALUE_UNKNOWN = _rule(
     fix="Nothing to fix in most files; a Const in place of a computed value lets irshape check more.",
 )
 
+OUTPUT_PORT_EXTRA = _rule(
+    "IRS307",
+    "output-port-extra",
+    ERROR,
+    "the layer declares {declared} output ports; {op} has {count}{consequence}",
+    summary="A layer declares more output ports than its op has.",
+    why="IR v11 sets each declared output port's runtime info on the op's output of that index and "
+    "fails on a port past the op's last output ('node index is out of range'); IR v10 ignores such "
+    "a port, unless an edge leaves it (the op has no output to give it).",
+    fix="Remove the extra <port> (or check the layer's type: a MaxPool-8 retyped MaxPool-1 loses "
+    "its indices output).",
+    example='<layer type="Relu" ...><output><port id="1"/><port id="2"/></output></layer>',
+)
+
 
 # --- IRS5xx: dry runs -----------------------------------------------------------------------
 
@@ -658,9 +674,10 @@ INPUT_UNCONNECTED = _rule(
     ERROR,
     "input port {port} has no edge; {consequence}",
     summary="A declared input port that no edge feeds.",
-    why="IR v11 fails on any declared input port without an edge ('node index is out of range'). "
-    "IR v10 builds the layer with only its connected inputs: an unconnected last port is "
-    "silently dropped (a backprop op loses its output_shape input), a gap fails the file.",
+    why="IR v11 fails on a declared input port without an edge ('node index is out of range'), "
+    "except an optional last input the op supplies a default for itself (Slice's axes, Pad's "
+    "pad_value). IR v10 builds the layer with only its connected inputs: an unconnected last port "
+    "is silently dropped (a backprop op loses its output_shape input), a gap fails the file.",
     fix="Add the missing edge, or remove the port declaration.",
 )
 GRAPH_CYCLE = _rule(
@@ -803,6 +820,19 @@ NO_RESULT = _rule(
     why="OpenVINO builds the graph backwards from its Result and Assign layers; without one it "
     "builds only the Parameters.",
     fix='Add a <layer type="Result" version="opset1"> fed by each model output.',
+)
+RESULTS_SHARE_OUTPUT = _rule(
+    "IRS423",
+    "results-share-output",
+    ERROR,
+    "{results} read the same output ({producer} port {port}); OpenVINO (IR v10) rejects the file "
+    "('Model tensor names have collisions. Please use OVC to generate new IR version, it should "
+    "allow to avoid the issue')",
+    summary="Two Result layers read one named output, in IR v10.",
+    why="Reading IR v10, OpenVINO gives each Result a tensor of its own carrying the names of the "
+    "output it reads, and fails when two Results carry one output's names. IR v11, and IR v10 "
+    "outputs without names, read.",
+    fix="Give each output one Result, or save the model again (ov.save_model writes IR v11).",
 )
 
 # --- IRS9xx: irshape itself ----------------------------------------------------------------

@@ -130,6 +130,7 @@ SCHEMAS = {
         "function": "deformable_convolution",
         "kernel_layout": ["C_OUT", "C_IN"],
         "spec": "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/convolution/deformable-convolution-1.html",
+        "extra_inputs": "Check 'input_shapes.size() == 3' failed",
         "inputs": [
             {"name": "data", "layout": "[N, C_IN, Y, X]"},
             {"name": "offsets", "layout": "[N, deformable_group * KH * KW * 2, Y_OUT, X_OUT]"},
@@ -157,6 +158,7 @@ SCHEMAS = {
         "function": "deformable_convolution",
         "kernel_layout": ["C_OUT", "C_IN"],
         "spec": "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/convolution/deformable-convolution-8.html",
+        "extra_inputs": "Check 'input_shapes.size() == 3 || has_mask_shape' failed",
         "inputs": [
             {"name": "data", "layout": "[N, C_IN, Y, X]"},
             {"name": "offsets", "layout": "[N, deformable_group * KH * KW * 2, Y_OUT, X_OUT]"},

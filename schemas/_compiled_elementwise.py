@@ -33,6 +33,7 @@ SCHEMAS = {
         "family": "elementwise",
         "function": "arithmetic",
         "spec": "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/arithmetic/add-1.html",
+        "extra_inputs": "Incorrect number of inputs. Required: 2",
         "inputs": [{"name": "a", "element_types": "numeric"}, {"name": "b", "element_types": "numeric"}],
         "attributes": {
             "auto_broadcast": {
@@ -82,6 +83,7 @@ SCHEMAS = {
         "family": "elementwise",
         "function": "bitwise",
         "spec": "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/bitwise/bitwise-and-13.html",
+        "extra_inputs": "Incorrect number of inputs. Required: 2",
         "inputs": [
             {"name": "a", "element_types": "integer_or_boolean"},
             {"name": "b", "element_types": "integer_or_boolean"},
@@ -102,6 +104,7 @@ SCHEMAS = {
         "family": "elementwise",
         "function": "bitwise",
         "spec": "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/bitwise/bitwise-left-shift-15.html",
+        "extra_inputs": "Incorrect number of inputs. Required: 2",
         "inputs": [{"name": "a", "element_types": "integer"}, {"name": "b", "element_types": "integer"}],
         "attributes": {
             "auto_broadcast": {
@@ -127,6 +130,7 @@ SCHEMAS = {
         "family": "elementwise",
         "function": "bitwise",
         "spec": "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/bitwise/bitwise-or-13.html",
+        "extra_inputs": "Incorrect number of inputs. Required: 2",
         "inputs": [
             {"name": "a", "element_types": "integer_or_boolean"},
             {"name": "b", "element_types": "integer_or_boolean"},
@@ -147,6 +151,7 @@ SCHEMAS = {
         "family": "elementwise",
         "function": "bitwise",
         "spec": "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/bitwise/bitwise-right-shift-15.html",
+        "extra_inputs": "Incorrect number of inputs. Required: 2",
         "inputs": [{"name": "a", "element_types": "integer"}, {"name": "b", "element_types": "integer"}],
         "attributes": {
             "auto_broadcast": {
@@ -164,6 +169,7 @@ SCHEMAS = {
         "family": "elementwise",
         "function": "bitwise",
         "spec": "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/bitwise/bitwise-xor-13.html",
+        "extra_inputs": "Incorrect number of inputs. Required: 2",
         "inputs": [
             {"name": "a", "element_types": "integer_or_boolean"},
             {"name": "b", "element_types": "integer_or_boolean"},
@@ -185,10 +191,17 @@ SCHEMAS = {
         "function": "broadcast",
         "spec": "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/movement/broadcast-1.html",
         "value_inputs": [1, 2],
+        "evaluated_inputs": [1, 2],
         "inputs": [
             {"name": "data", "element_types": "any"},
             {"name": "target_shape", "ranks": [1], "element_types": "integral"},
-            {"name": "axes_mapping", "ranks": [1], "optional": True, "element_types": "integral"},
+            {
+                "name": "axes_mapping",
+                "ranks": [1],
+                "optional": True,
+                "default": True,
+                "element_types": "integral",
+            },
         ],
         "attributes": {
             "mode": {
@@ -207,6 +220,8 @@ SCHEMAS = {
         "function": "broadcast",
         "spec": "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/movement/broadcast-3.html",
         "value_inputs": [1, 2],
+        "extra_inputs": "axes_mapping input should not be provided for mode other than explicit' or 'axes_mapping input should be provided if explicit mode is used",
+        "evaluated_inputs": [1, 2],
         "inputs": [
             {"name": "data", "element_types": "any"},
             {"name": "target_shape", "ranks": [1], "element_types": "integral"},
@@ -278,6 +293,7 @@ SCHEMAS = {
         "family": "elementwise",
         "function": "arithmetic",
         "spec": "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/arithmetic/divide-1.html",
+        "extra_inputs": "Incorrect number of inputs. Required: 2",
         "inputs": [{"name": "a", "element_types": "numeric"}, {"name": "b", "element_types": "numeric"}],
         "attributes": {
             "auto_broadcast": {
@@ -305,6 +321,7 @@ SCHEMAS = {
         "family": "elementwise",
         "function": "comparison",
         "spec": "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/comparison/equal-1.html",
+        "extra_inputs": "Incorrect number of inputs. Required: 2",
         "inputs": [{"name": "a", "element_types": "any"}, {"name": "b", "element_types": "any"}],
         "attributes": {
             "auto_broadcast": {
@@ -354,6 +371,7 @@ SCHEMAS = {
         "family": "elementwise",
         "function": "arithmetic",
         "spec": "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/arithmetic/floormod-1.html",
+        "extra_inputs": "Incorrect number of inputs. Required: 2",
         "inputs": [{"name": "a", "element_types": "numeric"}, {"name": "b", "element_types": "numeric"}],
         "attributes": {
             "auto_broadcast": {
@@ -371,6 +389,7 @@ SCHEMAS = {
         "family": "elementwise",
         "function": "unary",
         "spec": "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/activation/gelu-2.html",
+        "extra_inputs": "Incorrect number of new arguments",
         "inputs": [{"name": "data", "element_types": "real"}],
     },
     "Gelu-7.toml": {
@@ -379,6 +398,7 @@ SCHEMAS = {
         "family": "elementwise",
         "function": "unary",
         "spec": "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/activation/gelu-7.html",
+        "extra_inputs": "Incorrect number of new arguments",
         "inputs": [{"name": "data", "element_types": "real"}],
         "attributes": {
             "approximation_mode": {
@@ -395,6 +415,7 @@ SCHEMAS = {
         "family": "elementwise",
         "function": "comparison",
         "spec": "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/comparison/greater-1.html",
+        "extra_inputs": "Incorrect number of inputs. Required: 2",
         "inputs": [{"name": "a", "element_types": "any"}, {"name": "b", "element_types": "any"}],
         "attributes": {
             "auto_broadcast": {
@@ -412,6 +433,7 @@ SCHEMAS = {
         "family": "elementwise",
         "function": "comparison",
         "spec": "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/comparison/greater-equal-1.html",
+        "extra_inputs": "Incorrect number of inputs. Required: 2",
         "inputs": [{"name": "a", "element_types": "any"}, {"name": "b", "element_types": "any"}],
         "attributes": {
             "auto_broadcast": {
@@ -457,6 +479,7 @@ SCHEMAS = {
         "family": "elementwise",
         "function": "unary",
         "spec": "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/activation/identity-16.html",
+        "extra_inputs": "Check 'get_input_size() == 1' failed",
         "inputs": [{"name": "data", "element_types": "any"}],
     },
     "IsFinite-10.toml": {
@@ -493,6 +516,7 @@ SCHEMAS = {
         "family": "elementwise",
         "function": "comparison",
         "spec": "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/comparison/less-1.html",
+        "extra_inputs": "Incorrect number of inputs. Required: 2",
         "inputs": [{"name": "a", "element_types": "any"}, {"name": "b", "element_types": "any"}],
         "attributes": {
             "auto_broadcast": {
@@ -510,6 +534,7 @@ SCHEMAS = {
         "family": "elementwise",
         "function": "comparison",
         "spec": "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/comparison/lessequal-1.html",
+        "extra_inputs": "Incorrect number of inputs. Required: 2",
         "inputs": [{"name": "a", "element_types": "any"}, {"name": "b", "element_types": "any"}],
         "attributes": {
             "auto_broadcast": {
@@ -535,6 +560,7 @@ SCHEMAS = {
         "family": "elementwise",
         "function": "logical",
         "spec": "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/logical/logical-and-1.html",
+        "extra_inputs": "Incorrect number of inputs. Required: 2",
         "inputs": [{"name": "a", "element_types": "boolean"}, {"name": "b", "element_types": "boolean"}],
         "attributes": {
             "auto_broadcast": {
@@ -560,6 +586,7 @@ SCHEMAS = {
         "family": "elementwise",
         "function": "logical",
         "spec": "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/logical/logical-or-1.html",
+        "extra_inputs": "Incorrect number of inputs. Required: 2",
         "inputs": [{"name": "a", "element_types": "boolean"}, {"name": "b", "element_types": "boolean"}],
         "attributes": {
             "auto_broadcast": {
@@ -577,6 +604,7 @@ SCHEMAS = {
         "family": "elementwise",
         "function": "logical",
         "spec": "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/logical/logical-xor-1.html",
+        "extra_inputs": "Incorrect number of inputs. Required: 2",
         "inputs": [{"name": "a", "element_types": "boolean"}, {"name": "b", "element_types": "boolean"}],
         "attributes": {
             "auto_broadcast": {
@@ -594,6 +622,7 @@ SCHEMAS = {
         "family": "elementwise",
         "function": "arithmetic",
         "spec": "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/arithmetic/maximum-1.html",
+        "extra_inputs": "Incorrect number of inputs. Required: 2",
         "inputs": [{"name": "a", "element_types": "numeric"}, {"name": "b", "element_types": "numeric"}],
         "attributes": {
             "auto_broadcast": {
@@ -611,6 +640,7 @@ SCHEMAS = {
         "family": "elementwise",
         "function": "arithmetic",
         "spec": "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/arithmetic/minimum-1.html",
+        "extra_inputs": "Incorrect number of inputs. Required: 2",
         "inputs": [{"name": "a", "element_types": "numeric"}, {"name": "b", "element_types": "numeric"}],
         "attributes": {
             "auto_broadcast": {
@@ -628,6 +658,7 @@ SCHEMAS = {
         "family": "elementwise",
         "function": "unary",
         "spec": "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/activation/mish-4.html",
+        "extra_inputs": "Only accepts one argument. Got: {count}",
         "inputs": [{"name": "data", "element_types": "real"}],
     },
     "Mod-1.toml": {
@@ -636,6 +667,7 @@ SCHEMAS = {
         "family": "elementwise",
         "function": "arithmetic",
         "spec": "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/arithmetic/mod-1.html",
+        "extra_inputs": "Incorrect number of inputs. Required: 2",
         "inputs": [{"name": "a", "element_types": "numeric"}, {"name": "b", "element_types": "numeric"}],
         "attributes": {
             "auto_broadcast": {
@@ -653,6 +685,7 @@ SCHEMAS = {
         "family": "elementwise",
         "function": "arithmetic",
         "spec": "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/arithmetic/multiply-1.html",
+        "extra_inputs": "Incorrect number of inputs. Required: 2",
         "inputs": [{"name": "a", "element_types": "numeric"}, {"name": "b", "element_types": "numeric"}],
         "attributes": {
             "auto_broadcast": {
@@ -678,6 +711,7 @@ SCHEMAS = {
         "family": "elementwise",
         "function": "comparison",
         "spec": "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/comparison/notequal-1.html",
+        "extra_inputs": "Incorrect number of inputs. Required: 2",
         "inputs": [{"name": "a", "element_types": "any"}, {"name": "b", "element_types": "any"}],
         "attributes": {
             "auto_broadcast": {
@@ -695,6 +729,7 @@ SCHEMAS = {
         "family": "elementwise",
         "function": "prelu",
         "spec": "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/activation/prelu-1.html",
+        "extra_inputs": "Incorrect number of new arguments",
         "inputs": [{"name": "data", "element_types": "any"}, {"name": "slope", "element_types": "any"}],
     },
     "Power-1.toml": {
@@ -703,6 +738,7 @@ SCHEMAS = {
         "family": "elementwise",
         "function": "arithmetic",
         "spec": "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/arithmetic/power-1.html",
+        "extra_inputs": "Incorrect number of inputs. Required: 2",
         "inputs": [{"name": "a", "element_types": "numeric"}, {"name": "b", "element_types": "numeric"}],
         "attributes": {
             "auto_broadcast": {
@@ -728,6 +764,7 @@ SCHEMAS = {
         "family": "elementwise",
         "function": "unary",
         "spec": "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/arithmetic/round-5.html",
+        "extra_inputs": "Only accepts one argument. Got: {count}",
         "inputs": [{"name": "data", "element_types": "any"}],
         "attributes": {
             "mode": {
@@ -744,6 +781,7 @@ SCHEMAS = {
         "family": "elementwise",
         "function": "select",
         "spec": "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/condition/select-1.html",
+        "extra_inputs": "Check 'input_shapes.size() == 3' failed",
         "inputs": [
             {"name": "cond", "element_types": "boolean"},
             {"name": "then", "element_types": "any"},
@@ -833,6 +871,7 @@ SCHEMAS = {
         "family": "elementwise",
         "function": "arithmetic",
         "spec": "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/arithmetic/squared-difference-1.html",
+        "extra_inputs": "Incorrect number of inputs. Required: 2",
         "inputs": [{"name": "a", "element_types": "numeric"}, {"name": "b", "element_types": "numeric"}],
         "attributes": {
             "auto_broadcast": {
@@ -850,6 +889,7 @@ SCHEMAS = {
         "family": "elementwise",
         "function": "arithmetic",
         "spec": "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/arithmetic/subtract-1.html",
+        "extra_inputs": "Incorrect number of inputs. Required: 2",
         "inputs": [{"name": "a", "element_types": "numeric"}, {"name": "b", "element_types": "numeric"}],
         "attributes": {
             "auto_broadcast": {
@@ -867,6 +907,7 @@ SCHEMAS = {
         "family": "elementwise",
         "function": "swish",
         "spec": "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/activation/swish-4.html",
+        "extra_inputs": "Swish must have 1 or 2 inputs, but it has: {count}",
         "inputs": [
             {"name": "data", "element_types": "real"},
             {"name": "beta", "ranks": [0], "optional": True, "element_types": "real"},
@@ -895,6 +936,7 @@ SCHEMAS = {
         "function": "tile",
         "spec": "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/movement/tile-1.html",
         "value_inputs": [1],
+        "extra_inputs": "Check 'input_shapes.size() == 2' failed",
         "inputs": [
             {"name": "data", "element_types": "any"},
             {"name": "repeats", "ranks": [1], "element_types": "integral"},
@@ -906,6 +948,7 @@ SCHEMAS = {
         "family": "elementwise",
         "function": "logical",
         "spec": "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/logical/logical-xor-1.html",
+        "extra_inputs": "Incorrect number of inputs. Required: 2",
         "inputs": [{"name": "a", "element_types": "boolean"}, {"name": "b", "element_types": "boolean"}],
         "attributes": {
             "auto_broadcast": {

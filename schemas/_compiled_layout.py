@@ -18,7 +18,7 @@ SCHEMAS = {
         "family": "layout",
         "function": "cumsum",
         "spec": "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/arithmetic/cumsum-3.html",
-        "inputs": [{"name": "data"}, {"name": "axis", "optional": True}],
+        "inputs": [{"name": "data"}, {"name": "axis"}],
         "attributes": {
             "exclusive": {"type": "bool", "default": False},
             "reverse": {"type": "bool", "default": False},
@@ -30,6 +30,7 @@ SCHEMAS = {
         "family": "layout",
         "function": "depth_to_space",
         "spec": "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/movement/depth-to-space-1.html",
+        "extra_inputs": "Check 'input_shapes.size() == 1' failed",
         "inputs": [{"name": "data"}],
         "attributes": {
             "block_size": {"type": "int", "default": 0},
@@ -43,11 +44,13 @@ SCHEMAS = {
         "function": "pad",
         "spec": "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/movement/pad-1.html",
         "value_inputs": [1, 2],
+        "extra_inputs": "Check 'input_shapes.size() == 3 || input_shapes.size() == 4' failed",
+        "bounds_inputs": [1, 2],
         "inputs": [
             {"name": "data"},
             {"name": "pads_begin"},
             {"name": "pads_end"},
-            {"name": "pad_value", "optional": True},
+            {"name": "pad_value", "optional": True, "default": True},
         ],
         "attributes": {
             "pad_mode": {
@@ -64,11 +67,13 @@ SCHEMAS = {
         "function": "pad",
         "spec": "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/movement/pad-12.html",
         "value_inputs": [1, 2],
+        "extra_inputs": "Check 'input_shapes.size() == 3 || input_shapes.size() == 4' failed",
+        "bounds_inputs": [1, 2],
         "inputs": [
             {"name": "data"},
             {"name": "pads_begin"},
             {"name": "pads_end"},
-            {"name": "pad_value", "optional": True},
+            {"name": "pad_value", "optional": True, "default": True},
         ],
         "attributes": {
             "pad_mode": {
@@ -85,6 +90,8 @@ SCHEMAS = {
         "function": "reshape",
         "spec": "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/shape/reshape-1.html",
         "value_inputs": [1],
+        "extra_inputs": "Check 'input_shapes.size() == 2' failed",
+        "bounds_inputs": [1],
         "inputs": [{"name": "data"}, {"name": "target_shape"}],
         "attributes": {"special_zero": {"type": "bool", "default": False}},
     },
@@ -95,6 +102,8 @@ SCHEMAS = {
         "function": "reverse",
         "spec": "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/movement/reverse-1.html",
         "value_inputs": [1],
+        "extra_inputs": "Check 'input_shapes.size() == 2' failed",
+        "evaluated_inputs": [1],
         "inputs": [{"name": "data"}, {"name": "axes"}],
         "attributes": {"mode": {"type": "enum", "default": "index", "values": ["index", "mask"]}},
     },
@@ -105,6 +114,7 @@ SCHEMAS = {
         "function": "roll",
         "spec": "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/movement/roll-7.html",
         "value_inputs": [2],
+        "extra_inputs": "Check 'input_shapes.size() == 3' failed",
         "inputs": [{"name": "data"}, {"name": "shift"}, {"name": "axes"}],
     },
     "ShuffleChannels-1.toml": {
@@ -113,6 +123,7 @@ SCHEMAS = {
         "family": "layout",
         "function": "shuffle_channels",
         "spec": "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/movement/shuffle-channels-1.html",
+        "extra_inputs": "Check 'input_shapes.size() == 1' failed",
         "inputs": [{"name": "data"}],
         "attributes": {"axis": {"type": "int", "default": 1}, "group": {"type": "int", "default": 1}},
     },
@@ -122,6 +133,7 @@ SCHEMAS = {
         "family": "layout",
         "function": "space_to_depth",
         "spec": "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/movement/space-to-depth-1.html",
+        "extra_inputs": "Check 'input_shapes.size() == 1' failed",
         "inputs": [{"name": "data"}],
         "attributes": {
             "block_size": {"type": "int", "default": 0},
@@ -135,6 +147,7 @@ SCHEMAS = {
         "function": "split",
         "spec": "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/movement/split-1.html",
         "value_inputs": [1],
+        "extra_inputs": "Check '(input_shapes.size() == 2)' failed",
         "inputs": [{"name": "data"}, {"name": "axis"}],
         "attributes": {"num_splits": {"type": "int", "default": 0}},
     },
@@ -145,6 +158,7 @@ SCHEMAS = {
         "function": "squeeze",
         "spec": "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/shape/squeeze-1.html",
         "value_inputs": [1],
+        "extra_inputs": "Check 'false' failed",
         "inputs": [{"name": "data"}, {"name": "axes", "optional": True}],
     },
     "Squeeze-15.toml": {
@@ -154,6 +168,7 @@ SCHEMAS = {
         "function": "squeeze",
         "spec": "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/shape/squeeze-15.html",
         "value_inputs": [1],
+        "extra_inputs": "Check 'false' failed",
         "inputs": [{"name": "data"}, {"name": "axes", "optional": True}],
         "attributes": {"allow_axis_skip": {"type": "bool", "default": False}},
     },
@@ -164,6 +179,7 @@ SCHEMAS = {
         "function": "transpose",
         "spec": "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/movement/transpose-1.html",
         "value_inputs": [1],
+        "extra_inputs": "Check 'input_shapes.size() == 2' failed",
         "inputs": [{"name": "data"}, {"name": "input_order"}],
     },
     "Unsqueeze-1.toml": {
@@ -173,6 +189,7 @@ SCHEMAS = {
         "function": "unsqueeze",
         "spec": "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/shape/unsqueeze-1.html",
         "value_inputs": [1],
+        "extra_inputs": "Check 'input_shapes.size() == 2' failed",
         "inputs": [{"name": "data"}, {"name": "axes"}],
     },
     "VariadicSplit-1.toml": {
@@ -182,6 +199,8 @@ SCHEMAS = {
         "function": "variadic_split",
         "spec": "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/movement/variadic-split-1.html",
         "value_inputs": [1, 2],
+        "extra_inputs": "Check '(input_shapes.size() == 3)' failed",
+        "evaluated_inputs": [1],
         "inputs": [{"name": "data"}, {"name": "axis"}, {"name": "split_lengths"}],
     },
 }

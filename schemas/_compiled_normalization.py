@@ -9,6 +9,7 @@ SCHEMAS = {
         "family": "normalization",
         "function": "batch_norm_inference",
         "spec": "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/normalization/batch-norm-inference-1.html",
+        "extra_inputs": "Check 'inputs_shapes.size() == 5' failed",
         "inputs": [
             {"name": "gamma"},
             {"name": "beta"},
@@ -24,6 +25,7 @@ SCHEMAS = {
         "family": "normalization",
         "function": "batch_norm_inference",
         "spec": "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/normalization/batch-norm-inference-5.html",
+        "extra_inputs": "Check 'inputs_shapes.size() == 5' failed",
         "inputs": [
             {"name": "data"},
             {"name": "gamma"},
@@ -63,6 +65,7 @@ SCHEMAS = {
         "family": "normalization",
         "function": "grn",
         "spec": "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/normalization/grn-1.html",
+        "extra_inputs": "Incorrect number of new arguments",
         "inputs": [{"name": "data"}],
         "attributes": {"bias": {"type": "float", "default": 0.0}},
     },
@@ -72,6 +75,7 @@ SCHEMAS = {
         "family": "normalization",
         "function": "group_normalization",
         "spec": "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/normalization/group-normalization-12.html",
+        "extra_inputs": "Check '(inputs_count == 3)' failed",
         "inputs": [{"name": "data"}, {"name": "scale"}, {"name": "bias"}],
         "attributes": {
             "num_groups": {"type": "int", "default": 0},
@@ -108,6 +112,7 @@ SCHEMAS = {
         "family": "normalization",
         "function": "mvn_2",
         "spec": "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/normalization/mvn-1.html",
+        "extra_inputs": "Expected 1 element in new_args for the MVN op but got {count}",
         "inputs": [{"name": "data"}],
         "attributes": {
             "across_channels": {"type": "bool", "default": False},
@@ -122,6 +127,7 @@ SCHEMAS = {
         "family": "normalization",
         "function": "mvn_6",
         "spec": "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/normalization/mvn-6.html",
+        "extra_inputs": "Expected 2 element in new_args for the MVN op but got {count}",
         "inputs": [{"name": "data"}, {"name": "axes"}],
         "attributes": {
             "normalize_variance": {"type": "bool", "default": True},
@@ -141,6 +147,9 @@ SCHEMAS = {
         "function": "normalize_l2",
         "spec": "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/normalization/normalize-l2-1.html",
         "value_inputs": [1],
+        "extra_inputs": "Incorrect number of new arguments",
+        "no_value_message": "Tensor was not initialized.",
+        "evaluated_inputs": [1],
         "inputs": [{"name": "data"}, {"name": "axes"}],
         "attributes": {
             "eps": {"type": "float", "default": 0.0},

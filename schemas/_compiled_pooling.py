@@ -10,6 +10,7 @@ SCHEMAS = {
         "function": "adaptive_pool",
         "spec": "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/pooling/adaptive-avg-pool-8.html",
         "value_inputs": [1],
+        "extra_inputs": "Check 'input_shapes.size() == 2' failed",
         "inputs": [
             {"name": "data", "layout": "[N, C, Z, Y, X]", "ranks": [3, 4, 5]},
             {"name": "output_shape", "layout": "[spatial]", "ranks": [1]},
@@ -22,6 +23,7 @@ SCHEMAS = {
         "function": "adaptive_pool",
         "spec": "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/pooling/adaptive-max-pool-8.html",
         "value_inputs": [1],
+        "extra_inputs": "Check 'input_shapes.size() == 2' failed",
         "inputs": [
             {"name": "data", "layout": "[N, C, Z, Y, X]", "ranks": [3, 4, 5]},
             {"name": "output_shape", "layout": "[spatial]", "ranks": [1]},
@@ -35,6 +37,7 @@ SCHEMAS = {
         "family": "pooling",
         "function": "pool",
         "spec": "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/pooling/avg-pool-1.html",
+        "extra_inputs": "Check 'input_shapes.size() == 1' failed",
         "inputs": [{"name": "data", "layout": "[N, C, Z, Y, X]", "ranks": [3, 4, 5]}],
         "attributes": {
             "strides": {"type": "int_list", "length": "spatial", "default": 1, "spec_required": True},
@@ -62,6 +65,7 @@ SCHEMAS = {
         "family": "pooling",
         "function": "pool",
         "spec": "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/pooling/avg-pool-14.html",
+        "extra_inputs": "Check 'input_shapes.size() == 1' failed",
         "inputs": [{"name": "data", "layout": "[N, C, Z, Y, X]", "ranks": [3, 4, 5]}],
         "attributes": {
             "strides": {"type": "int_list", "length": "spatial", "default": 1, "spec_required": True},
@@ -89,6 +93,7 @@ SCHEMAS = {
         "family": "pooling",
         "function": "pool",
         "spec": "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/pooling/avg-pool-16.html",
+        "extra_inputs": "Check 'input_shapes.size() == 1' failed",
         "inputs": [{"name": "data", "layout": "[N, C, Z, Y, X]", "ranks": [3, 4, 5]}],
         "attributes": {
             "strides": {"type": "int_list", "length": "spatial", "default": 1, "spec_required": True},
@@ -143,6 +148,7 @@ SCHEMAS = {
         "family": "pooling",
         "function": "pool",
         "spec": "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/pooling/max-pool-14.html",
+        "extra_inputs": "Check 'input_shapes.size() == 1' failed",
         "inputs": [{"name": "data", "layout": "[N, C, Z, Y, X]", "ranks": [3, 4, 5]}],
         "outputs": [{"name": "output"}, {"name": "indices"}],
         "attributes": {
@@ -173,6 +179,7 @@ SCHEMAS = {
         "family": "pooling",
         "function": "pool",
         "spec": "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/pooling/max-pool-8.html",
+        "extra_inputs": "Check 'input_shapes.size() == 1' failed",
         "inputs": [{"name": "data", "layout": "[N, C, Z, Y, X]", "ranks": [3, 4, 5]}],
         "outputs": [{"name": "output"}, {"name": "indices"}],
         "attributes": {

@@ -8,6 +8,7 @@ SCHEMAS = {
         "version": 3,
         "family": "recurrent",
         "function": "gru_cell",
+        "extra_inputs": "Incorrect number of new arguments",
         "inputs": [
             {"name": "X"},
             {"name": "initial_hidden_state"},
@@ -30,6 +31,7 @@ SCHEMAS = {
         "version": 5,
         "family": "recurrent",
         "function": "gru_sequence",
+        "extra_inputs": "Incorrect number of input shapes has been provided. Expected: 6, got: {count}.",
         "inputs": [
             {"name": "X"},
             {"name": "initial_hidden_state"},
@@ -60,6 +62,7 @@ SCHEMAS = {
         "version": 4,
         "family": "recurrent",
         "function": "lstm_cell",
+        "extra_inputs": "Incorrect number of new arguments",
         "inputs": [
             {"name": "X"},
             {"name": "initial_hidden_state"},
@@ -82,6 +85,7 @@ SCHEMAS = {
         "version": 5,
         "family": "recurrent",
         "function": "lstm_sequence",
+        "extra_inputs": "Incorrect number of new arguments",
         "inputs": [
             {"name": "X"},
             {"name": "initial_hidden_state"},
@@ -112,6 +116,7 @@ SCHEMAS = {
         "version": 1,
         "family": "recurrent",
         "function": "rnn_cell",
+        "extra_inputs": "Incorrect number of new arguments",
         "inputs": [
             {"name": "X"},
             {"name": "initial_hidden_state"},

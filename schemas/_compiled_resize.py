@@ -9,6 +9,7 @@ SCHEMAS = {
         "family": "resize",
         "function": "grid_sample",
         "spec": "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/image/grid-sample-9.html",
+        "extra_inputs": "Incorrect number of input shapes in GridSample's shape inference function",
         "inputs": [{"name": "data"}, {"name": "grid"}],
         "attributes": {
             "align_corners": {"type": "bool", "default": False},
@@ -35,14 +36,15 @@ SCHEMAS = {
         "function": "interpolate_1",
         "value_inputs": [1],
         "spec": "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/image/interpolate-1.html",
+        "extra_inputs": "Check 'input_shapes.size() == 2' failed",
         "inputs": [{"name": "data"}, {"name": "output_shape"}],
         "attributes": {
             "axes": {"type": "int_list", "default": 0},
             "mode": {"type": "string", "default": "nearest"},
             "align_corners": {"type": "bool", "default": False},
             "antialias": {"type": "bool", "default": False},
-            "pads_begin": {"type": "int_list", "default": 0},
-            "pads_end": {"type": "int_list", "default": 0},
+            "pads_begin": {"type": "uint_list", "default": 0},
+            "pads_end": {"type": "uint_list", "default": 0},
         },
     },
     "Interpolate-11.toml": {
@@ -52,6 +54,7 @@ SCHEMAS = {
         "function": "interpolate_11",
         "value_inputs": [1, 2],
         "spec": "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/image/interpolate-11.html",
+        "extra_inputs": "Check '(input_shapes.size() == 2 || input_shapes.size() == 3)' failed",
         "inputs": [{"name": "data"}, {"name": "scales_or_sizes"}, {"name": "axes", "optional": True}],
         "attributes": {
             "mode": {
@@ -89,8 +92,8 @@ SCHEMAS = {
                 "default": "round_prefer_floor",
             },
             "antialias": {"type": "bool", "default": False},
-            "pads_begin": {"type": "int_list", "default": 0},
-            "pads_end": {"type": "int_list", "default": 0},
+            "pads_begin": {"type": "uint_list", "default": 0},
+            "pads_end": {"type": "uint_list", "default": 0},
             "cube_coeff": {"type": "float", "default": -0.75},
         },
     },
@@ -101,6 +104,7 @@ SCHEMAS = {
         "function": "interpolate_4",
         "value_inputs": [1, 2, 3],
         "spec": "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/image/interpolate-4.html",
+        "extra_inputs": "Check '(input_shapes.size() == 3 || has_axes_input)' failed",
         "inputs": [
             {"name": "data"},
             {"name": "sizes"},
@@ -143,8 +147,8 @@ SCHEMAS = {
                 "default": "round_prefer_floor",
             },
             "antialias": {"type": "bool", "default": False},
-            "pads_begin": {"type": "int_list", "default": 0},
-            "pads_end": {"type": "int_list", "default": 0},
+            "pads_begin": {"type": "uint_list", "default": 0},
+            "pads_end": {"type": "uint_list", "default": 0},
             "cube_coeff": {"type": "float", "default": -0.75},
         },
     },

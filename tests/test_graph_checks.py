@@ -61,6 +61,7 @@ OPENVINO_ACCEPTS = {
     "IRS420_const_out_of_bin": False,
     "IRS421_unreachable_layer": True,  # never built, never validated
     "IRS422_no_result": True,  # a model with no outputs
+    "IRS423_results_share_output": False,  # IR v10: 'Model tensor names have collisions'
 }
 
 

@@ -94,6 +94,32 @@ def test_lenient_list_is_flagged_and_length_checked() -> None:
     assert "[2]" in report.diagnostics[0].message
 
 
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("0, 2, 0", (0, 2, 0)),
+        (" 3x, 18446744073709551615", (3, 2**64 - 1)),
+        ("9223372036854775808,", (2**63,)),
+        ("-0, 1", None),  # no sign at all: std::from_chars into a uint64
+        ("-1, 1", None),
+        ("+1, 1", None),
+        ("18446744073709551616", None),
+        (", 1", None),
+    ],
+)
+def test_unsigned_list_grammar(text: str, expected: tuple[int, ...] | None) -> None:
+    """std::vector<size_t> attributes (Interpolate's pads), as OpenVINO 2026.4 reads them."""
+    from irshape.ir.values import ListSyntaxError, parse_int_list
+
+    if expected is None:
+        with pytest.raises(ListSyntaxError):
+            parse_int_list(text, unsigned=True)
+    else:
+        assert parse_int_list(text, unsigned=True).values == expected
+    if expected is not None and max(expected, default=0) < 2**63:
+        assert parse_int_list(text).values == expected  # what both grammars read alike
+
+
 def test_trailing_comma_accepted() -> None:
     assert codes(check('strides="1,1," dilations="1,1" pads_begin="0,0" pads_end="0,0"')) == []
 

@@ -17,11 +17,13 @@ from irshape import rules
 from irshape.diagnostics import Diagnostic, Location
 from irshape.dims import DYNAMIC, PartialShape
 from irshape.ir.model import Layer
+from irshape.ir.weights import CONSTANT_WITHOUT_BYTES
 from irshape.memo import IdentityMemo, by_identity
 from irshape.ops.interface import AT_DATA, AT_LAYER, Finding, OpCall, OpResult, Output, Tensor
 from irshape.ops.registry import shape_function
 from irshape.ops.schema import OpSchema, validate_attributes
 from irshape.shapes import reading
+from irshape.shapes.findings import value_finding
 
 Report = Callable[[Diagnostic], None]
 Where = Location | Callable[[], Location]
@@ -108,7 +110,19 @@ def _check_op(
     lo, hi = schema.input_counts
     if not lo <= len(inputs) <= hi:
         expected_count = str(lo) if lo == hi else f"{lo} or {hi}" if hi < sys.maxsize else f"at least {lo}"
-        report(rules.INPUT_COUNT(where, op=schema.name, expected_count=expected_count, count=len(inputs)))
+        consequence = ""
+        if len(inputs) > hi:  # IR v10 dropped them already where OpenVINO does (§11)
+            message = schema.extra_inputs.format(count=len(inputs)) or "node index is out of range"
+            consequence = f"; OpenVINO rejects the layer ('{message}')"
+        report(
+            rules.INPUT_COUNT(
+                where,
+                op=schema.name,
+                expected_count=expected_count,
+                count=len(inputs),
+                consequence=consequence,
+            )
+        )
         if len(inputs) < lo:
             return None
         inputs = inputs[:hi]
@@ -116,6 +130,7 @@ def _check_op(
     call = OpCall(schema, tuple(inputs), parsed)
     result = infer(call)
     reading.fold(call, result)
+    result = _no_value(schema, inputs, result)
     for finding in result.findings:
         report_finding(layer, finding, where, report)
     return result if result.outputs else None
@@ -143,6 +158,40 @@ def check_v10_folding(
     )
     args = {"problem": problem, "ov_message": ov_message}
     report_finding(layer, Finding(rules.INPUT_VALUE, args, port), _located(where), report)
+
+
+def _no_value(schema: OpSchema, inputs: list[Tensor], result: OpResult) -> OpResult:
+    """A layer typed 'Constant' has no value (docs/openvino-ir-reading.md §13): where OpenVINO
+    reads the value of one itself, not its bounds, it fails ('ptr is Null': Gather's axis,
+    Transpose's order, Interpolate's sizes; §15). It reads it where the shape function needed
+    it (which says so with IRS306), and the inputs it evaluates whatever the shapes
+    (``evaluated_inputs``). The layer is rejected: no outputs."""
+    ports = [i for i in schema.evaluated_inputs if i < len(inputs)]
+    ports += [
+        finding.anchor
+        for finding in result.findings
+        if finding.rule is rules.VALUE_UNKNOWN and isinstance(finding.anchor, int)
+    ]
+    # (an input the shape function's reading already found unreadable is said there)
+    said = {f.anchor for f in result.findings if f.rule is not rules.VALUE_UNKNOWN}
+    failing = sorted(
+        {
+            i
+            for i in ports
+            if i < len(inputs)
+            and i not in schema.bounds_inputs
+            and i not in said
+            and inputs[i].value_unknown == CONSTANT_WITHOUT_BYTES
+        }
+    )
+    if not failing:
+        return result
+    findings = [f for f in result.findings if not (f.rule is rules.VALUE_UNKNOWN and f.anchor in failing)]
+    for port in failing:
+        name = schema.inputs[port].name if port < len(schema.inputs) else f"input {port}"
+        problem = f"input {port} ({name}) is {CONSTANT_WITHOUT_BYTES}, so it has no value"
+        findings.append(value_finding(problem, schema.no_value_message, port))
+    return OpResult([], findings)
 
 
 def _port_args(layer: Layer, args: dict[str, Any]) -> dict[str, Any]:

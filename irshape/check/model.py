@@ -208,6 +208,7 @@ class _Walker:
             structure.check_cycles,
             structure.check_edge_precisions,
             structure.check_reachability,
+            structure.check_shared_results,
         )
         for check in checks:
             self._guard(None, check, self.graph, self.found.append)
@@ -485,6 +486,8 @@ class _Walker:
             check_v10_folding(schema, layer, inputs, where, local.append)
         if inference is None:
             return [Tensor(PartialShape(None))]
+        if len(layer.outputs) > len(inference.outputs) and not inference.rejected:
+            self._extra_output_ports(schema, layer, len(inference.outputs), where(), local)
         inferred = self._flowing(inference)
         flowing = self._outputs(layer, result, inferred)
         if inference.rejected:  # OpenVINO stops here: what flows on is the file's word, no cascade
@@ -507,6 +510,30 @@ class _Walker:
         if len(result.ports) < len(shapes):
             result.ports += [None] * (len(shapes) - len(result.ports))
         return flowing
+
+    def _extra_output_ports(
+        self, schema: OpSchema, layer: Layer, count: int, where: Location, local: list[Diagnostic]
+    ) -> None:
+        """IRS307: output ports past the op's last output. IR v11 fails on any ('node index is
+        out of range'); IR v10 only on one an edge leaves (docs/openvino-ir-reading.md §11)."""
+        used = any(
+            producer is layer and out_port.index >= count for producer, out_port in self.sources.values()
+        )
+        severity = rules.WARNING
+        consequence = "; OpenVINO (IR v10) ignores the extra ports"
+        if self.document.version != 10 or used:
+            severity = rules.ERROR
+            consequence = "; OpenVINO rejects the file ('node index is out of range')"
+        local.append(
+            rules.OUTPUT_PORT_EXTRA(
+                where.at_line(layer.outputs[count].line),
+                declared=len(layer.outputs),
+                op=schema.name,
+                count=count,
+                consequence=consequence,
+                severity=severity,
+            )
+        )
 
     def _flowing(self, inference: OpResult) -> _Flowing:
         """The inferred shapes, element types and the tensors that flow on (never modified), made

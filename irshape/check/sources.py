@@ -469,7 +469,12 @@ def _read_value(const: _ConstData, weights: Weights, info: Tensor) -> None:
     shape, element_type = const.shape, const.element_type
     if shape is None or element_type is None:
         return
-    count = math.prod(shape)
+    # OpenVINO reads the value through the Const's output shape, whose dims are the size_t ones
+    # as int64 Dimensions: a dim past 2^63 (but 2^64 - 1, 2^63 - 1) is 0, so the Const has no
+    # elements (shape '-9223372036854775807' as Interpolate's sizes: 'The number of elements
+    # in the 'sizes' input does not match the number of axes 2'; docs §15).
+    lengths = _const_partial_shape(shape).lengths
+    count = math.prod(shape if lengths is None else lengths)
     real = element_type in _REAL_TYPES
     integer = element_type in element_types.INTEGRAL or element_type == "boolean"
     if not integer and not real and len(shape) != 1:

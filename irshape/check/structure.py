@@ -289,7 +289,20 @@ def check_parameter_inputs(graph: Graph, report: Report) -> None:
     for key, count in fed.items():
         layer = graph.layers.get(key)
         if layer is not None and layer.type in typed:
-            report(rules.INPUT_COUNT(graph.where(layer), op=layer.type, expected_count="0", count=count))
+            message = (
+                "node index is out of range"
+                if layer.type == "Constant"
+                else "Attempt to access node ... that not in graph."
+            )
+            report(
+                rules.INPUT_COUNT(
+                    graph.where(layer),
+                    op=layer.type,
+                    expected_count="0",
+                    count=count,
+                    consequence=f"; OpenVINO rejects the file ('{message}')",
+                )
+            )
 
 
 def _check_edge(graph: Graph, edge: Edge, report: Report) -> bool:
@@ -388,16 +401,16 @@ def _unconnected_consequence(
     version: int | None, layer: Layer, fed: list[bool], index: int
 ) -> tuple[str, Severity]:
     v11_rejects = (
-        "OpenVINO (IR v11) rejects the file when it builds the layer ('... out of range')",
+        "OpenVINO (IR v11) rejects the file when it builds the layer ('node index is out of range')",
         rules.ERROR,
     )
-    if version != 10 and (version != 11 or layer.type in _V11_NEEDS_EVERY_PORT or any(fed[index + 1 :])):
+    schema = lookup(layer.type, layer.version)
+    if version != 10 and (version != 11 or any(fed[index + 1 :]) or not _defaulted(schema, index, len(fed))):
         return v11_rejects
     connected = sum(fed)
     if any(fed[index + 1 :]):
         message = f"{layer.type} layer {layer.name} with id: {layer.id} is inconsistent!"
         return f"OpenVINO (IR v10) rejects the file ('{message}')", rules.ERROR
-    schema = lookup(layer.type, layer.version)
     required = schema.input_counts[0] if schema is not None else (1 if layer.type == "Result" else 0)
     if connected < required:
         if version != 10:
@@ -420,28 +433,39 @@ def _unconnected_consequence(
     )
 
 
-# IR v11 also builds a layer without its unconnected trailing optional inputs (Slice without
-# axes, StridedSlice without strides read; Interpolate-11 without axes is built and fails its
-# own check), but not these: 'node index is out of range' (docs/openvino-ir-reading.md §11).
-_V11_NEEDS_EVERY_PORT = frozenset({"ConvolutionBackpropData", "GroupConvolutionBackpropData"})
+def _defaulted(schema: OpSchema | None, first: int, count: int) -> bool:
+    """IR v11 reads a layer whose ports ``first`` .. ``count - 1`` have no edge only where the
+    op gives each of those inputs a default of its own (``default = true`` in the declaration:
+    Slice's axes, StridedSlice's strides, Pad's pad_value): OpenVINO then visits an input for
+    every port. Elsewhere the op has fewer inputs than the layer has ports: 'node index is out
+    of range' (docs/openvino-ir-reading.md §11)."""
+    if schema is None or count > len(schema.inputs):
+        return False
+    return all(spec.optional and spec.default for spec in schema.inputs[first:count])
 
 
 def v10_dropped_inputs(graph: Graph, layer: Layer, schema: OpSchema) -> int:
     """How many trailing inputs IR v10 silently drops from a known op: unconnected optional
-    ones (IRS409), and connected ones past the most the op takes (a Relu or a ShapeOf with two
-    inputs reads in v10 as the op of its first; v11 fails, 'node index is out of range':
-    docs/openvino-ir-reading.md §11)."""
+    ones (IRS409), and connected ones past the most the op takes where the op does not count
+    its inputs itself (a Relu or a ShapeOf with two inputs reads in v10 as the op of its
+    first; an Identity or an MVN does not, ``schema.extra_inputs``; v11 fails either way,
+    'node index is out of range': docs/openvino-ir-reading.md §11)."""
     version = graph.document.version
-    if version != 10 and (version != 11 or layer.type in _V11_NEEDS_EVERY_PORT):
+    if version not in (10, 11):
         return 0
     if graph.every_input_fed and len(layer.inputs) <= schema.input_counts[1]:
         return 0  # the usual layer, without a look at its ports
     fed = _fed_inputs(graph, layer)
     if len(fed) <= schema.input_counts[1] and all(fed):
         return 0  # the usual layer: nothing to drop
-    dropped = max(0, len(fed) - schema.input_counts[1]) if version == 10 else 0
+    dropped = max(0, len(fed) - schema.input_counts[1]) if version == 10 and not schema.extra_inputs else 0
     del fed[len(fed) - dropped :]
-    while fed and not fed[-1] and len(fed) > schema.input_counts[0]:
+    while (
+        fed
+        and not fed[-1]
+        and len(fed) > schema.input_counts[0]
+        and (version == 10 or _defaulted(schema, len(fed) - 1, len(fed)))
+    ):
         fed.pop()
         dropped += 1
     return dropped
@@ -632,3 +656,36 @@ def _report_unreachable(graph: Graph, group: list[Layer], feeding: set[str], rep
 def _names(names: list[str]) -> str:
     shown = ", ".join(names[:_NAMES_SHOWN])
     return shown + (f" and {len(names) - _NAMES_SHOWN} more" if len(names) > _NAMES_SHOWN else "")
+
+
+def check_shared_results(graph: Graph, report: Report) -> None:
+    """IRS423: in IR v10, two Results that read one output whose port has tensor names fail the
+    file ('Model tensor names have collisions', docs/openvino-ir-reading.md §11); IR v11 reads
+    them, and so does IR v10 an output without names."""
+    if graph.document.version != 10 or "Result" not in graph.types:
+        return
+    readers: dict[tuple[int, int], list[Layer]] = defaultdict(list)
+    producers: dict[tuple[int, int], tuple[Layer, str]] = {}
+    for layer in graph.document.layers:
+        if layer.type != "Result" or not layer.inputs:
+            continue
+        source = graph.sources.get(id(layer.inputs[0]))
+        if source is None or not source[1].named:  # (tensors without names read)
+            continue
+        key = (id(source[0]), source[1].index)
+        readers[key].append(layer)
+        producers[key] = (source[0], source[1].id)
+    for key, results in readers.items():
+        if len(results) < 2:
+            continue
+        producer, port = producers[key]
+        names = " and ".join(f"layer {r.id} '{r.name}'" for r in results)
+        for result in results[1:]:
+            report(
+                rules.RESULTS_SHARE_OUTPUT(
+                    graph.where(result),
+                    results=names,
+                    producer=f"layer {producer.id} '{producer.name}'",
+                    port=port,
+                )
+            )

@@ -526,6 +526,7 @@ class Reader:
             dims,
             dim_lines,
             None if precision is None else _intern(precision),
+            bool(get("names")),
         )
 
     def _dims(

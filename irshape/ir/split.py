@@ -161,7 +161,7 @@ def _pack_port(port: Port) -> tuple[Any, ...]:
     lines = port.dim_lines
     # A list stands for a range (marshal has none), a tuple for itself.
     packed_lines = [lines.start, lines.stop] if isinstance(lines, range) else lines
-    return port.id, port.index, port.line, port.dims, packed_lines, port.precision
+    return port.id, port.index, port.line, port.dims, packed_lines, port.precision, port.named
 
 
 def _unpack(packed: tuple[Any, ...]) -> Rest:
@@ -185,6 +185,6 @@ def _unpack_layer(*fields: Any) -> Layer:
 
 def _unpack_ports(ports: list[tuple[Any, ...]]) -> list[Port]:
     return [
-        Port(id, index, line, dims, range(*lines) if isinstance(lines, list) else lines, precision)
-        for id, index, line, dims, lines, precision in ports
+        Port(id, index, line, dims, range(*lines) if isinstance(lines, list) else lines, precision, named)
+        for id, index, line, dims, lines, precision, named in ports
     ]

@@ -25,8 +25,10 @@ INT64_MAX = 2**63 - 1
 INT64_MIN = -(2**63)
 
 # One trimmed field of a list attribute: an optional minus, ASCII digits, then anything,
-# which OpenVINO drops ("2.5" -> 2, "2 2" -> 2).
+# which OpenVINO drops ("2.5" -> 2, "2 2" -> 2). An unsigned list's field has no sign at all.
 _FIELD = re.compile(r"(-?[0-9]+)(.*)", re.DOTALL)
+_UNSIGNED_FIELD = re.compile(r"([0-9]+)(.*)", re.DOTALL)
+UINT64_MAX = 2**64 - 1
 # std::stoll's whole text, as ids, offsets, sizes and the net version are read.
 _STOLL = re.compile(r"[ \t\n\v\f\r]*([+-]?[0-9]+)")
 # The start of istream >> int64, as a <dim> is read.
@@ -47,17 +49,21 @@ class IntList(FrozenRecord):
         set_field(self, "dropped", dropped)
 
 
-def parse_int_list(text: str) -> IntList:
-    """Parse ``"2,2"`` leniently as OpenVINO does; raise :class:`ListSyntaxError` where it fails."""
+def parse_int_list(text: str, unsigned: bool = False) -> IntList:
+    """Parse ``"2,2"`` leniently as OpenVINO does; raise :class:`ListSyntaxError` where it fails.
+
+    ``unsigned``: the grammar of an attribute OpenVINO keeps as ``std::vector<size_t>``
+    (Interpolate's pads): ``std::from_chars`` into a uint64, so no sign at all (``-0`` fails)
+    and values up to 2^64 - 1 (docs/openvino-ir-reading.md §1)."""
     if len(text) <= _CACHED_TEXT_MAX:  # a model repeats its shapes, strides and pads
-        return _parse_short_int_list(text)
-    return _parse_int_list(text)
+        return _parse_short_int_list(text, unsigned)
+    return _parse_int_list(text, unsigned)
 
 
 _CACHED_TEXT_MAX = 64
 
 
-def _parse_int_list(text: str) -> IntList:
+def _parse_int_list(text: str, unsigned: bool = False) -> IntList:
     if text == "":
         return IntList(())
     fields = text.split(",")
@@ -68,12 +74,13 @@ def _parse_int_list(text: str) -> IntList:
     for field in fields:
         if field == "":
             raise ListSyntaxError(f'Cannot get vector of parameters! "{text}" is incorrect')
-        match = _FIELD.fullmatch(field.strip(C_SPACE))
+        match = (_UNSIGNED_FIELD if unsigned else _FIELD).fullmatch(field.strip(C_SPACE))
         if match is None:
             raise ListSyntaxError(f"Cannot parse '{field}' in \"{text}\"")
-        value = None if _too_long(match.group(1), 19) else _int(match.group(1))
-        if value is None or not INT64_MIN <= value <= INT64_MAX:
-            raise ListSyntaxError(f"Cannot parse '{field[:40]}' in \"{text[:80]}\": out of the int64 range")
+        lo, hi, kind = (0, UINT64_MAX, "uint64") if unsigned else (INT64_MIN, INT64_MAX, "int64")
+        value = None if _too_long(match.group(1), 20 if unsigned else 19) else _int(match.group(1))
+        if value is None or not lo <= value <= hi:
+            raise ListSyntaxError(f"Cannot parse '{field[:40]}' in \"{text[:80]}\": out of the {kind} range")
         values.append(value)
         if match.group(2).strip(C_SPACE):
             dropped.append(match.group(2).strip(C_SPACE))

@@ -43,7 +43,8 @@ class AttributeSpec(FrozenRecord):
         "values",
     )
     name: str
-    type: str  # "int_list", "int", "float", "bool", "enum", "string" or "element_type"
+    # "int_list", "uint_list", "int", "float", "bool", "enum", "string" or "element_type"
+    type: str
     default: int | str | float | bool
     length: str | None  # "spatial": one value per spatial axis
     min: int | None
@@ -76,13 +77,17 @@ class AttributeSpec(FrozenRecord):
 
 
 class InputSpec(FrozenRecord):
-    __slots__ = ("element_types", "layout", "name", "optional", "ranks", "variadic")
+    __slots__ = ("default", "element_types", "layout", "name", "optional", "ranks", "variadic")
     name: str
     layout: str
     ranks: tuple[int, ...] | None
     optional: bool
     element_types: str | None
     variadic: bool  # the last input only: repeated any number of times (Concat's inputs)
+    # An optional input OpenVINO gives a default value of its own when the layer lacks it
+    # (Slice's axes, Pad's pad_value): the op then has the input all the same, so IR v11 reads
+    # a layer whose port for it has no edge (docs/openvino-ir-reading.md §11).
+    default: bool
 
     def __init__(
         self,
@@ -92,6 +97,7 @@ class InputSpec(FrozenRecord):
         optional: bool = False,
         element_types: str | None = None,
         variadic: bool = False,
+        default: bool = False,
     ) -> None:
         set_field(self, "name", name)
         set_field(self, "layout", layout)
@@ -99,6 +105,7 @@ class InputSpec(FrozenRecord):
         set_field(self, "optional", optional)
         set_field(self, "element_types", element_types)
         set_field(self, "variadic", variadic)
+        set_field(self, "default", default)
 
 
 class OutputSpec(FrozenRecord):
@@ -114,13 +121,17 @@ class OpSchema(FrozenRecord):
 
     __slots__ = (
         "attributes",
+        "bounds_inputs",
         "data_and_kernel_types",
+        "evaluated_inputs",
+        "extra_inputs",
         "family",
         "function",
         "input_counts",
         "inputs",
         "kernel_layout",
         "legacy_attributes",
+        "no_value_message",
         "op",
         "outputs",
         "spec",
@@ -137,9 +148,21 @@ class OpSchema(FrozenRecord):
     legacy_attributes: dict[str, str]
     kernel_layout: tuple[str, ...]  # the convolutions' kernel axes before the spatial ones
     value_inputs: tuple[int, ...]  # the inputs whose values the shape function reads
+    # Value inputs OpenVINO reads through their bounds (evaluate_lower/upper: Reshape's target,
+    # Slice's start and stop): a layer typed 'Constant' there (no value, §13) reads. Elsewhere
+    # OpenVINO reads the value itself and fails on it with ``no_value_message`` (§15).
+    bounds_inputs: tuple[int, ...]
+    # Value inputs OpenVINO evaluates whatever the other inputs' shapes (ReduceSum's axes, also
+    # for data of dynamic rank); the others it reads where the shape function needs them.
+    evaluated_inputs: tuple[int, ...]
+    no_value_message: str
     data_and_kernel_types: str
     spec: str
     input_counts: tuple[int, int]  # the fewest and most inputs (sys.maxsize: variadic)
+    # OpenVINO's message when the layer has more connected inputs than the op takes: the op's
+    # own count check fails even in IR v10 ("{count}": how many it has); "": IR v10 builds the
+    # op from its first inputs and drops the others (docs/openvino-ir-reading.md §11)
+    extra_inputs: str
 
     def __init__(
         self,
@@ -155,6 +178,10 @@ class OpSchema(FrozenRecord):
         data_and_kernel_types: str = "numeric",
         spec: str = "",
         value_inputs: tuple[int, ...] = (),
+        extra_inputs: str = "",
+        bounds_inputs: tuple[int, ...] = (),
+        evaluated_inputs: tuple[int, ...] = (),
+        no_value_message: str = "ptr is Null",
     ) -> None:
         set_field(self, "op", op)
         set_field(self, "version", version)
@@ -168,6 +195,10 @@ class OpSchema(FrozenRecord):
         set_field(self, "data_and_kernel_types", data_and_kernel_types)
         set_field(self, "spec", spec)
         set_field(self, "value_inputs", value_inputs)
+        set_field(self, "extra_inputs", extra_inputs)
+        set_field(self, "bounds_inputs", bounds_inputs)
+        set_field(self, "evaluated_inputs", evaluated_inputs)
+        set_field(self, "no_value_message", no_value_message)
         set_field(self, "input_counts", _input_counts(inputs))  # asked for every layer
 
     @property
@@ -228,6 +259,7 @@ def _load(raw: dict[str, Any]) -> OpSchema:
             optional=spec.get("optional", False),
             element_types=spec.get("element_types"),
             variadic=spec.get("variadic", False),
+            default=spec.get("default", False),
         )
         for spec in raw.get("inputs", ())
     )
@@ -245,6 +277,10 @@ def _load(raw: dict[str, Any]) -> OpSchema:
         data_and_kernel_types=raw.get("element_types", {}).get("data_and_kernel", "numeric"),
         spec=raw.get("spec", ""),
         value_inputs=tuple(raw.get("value_inputs", ())),
+        extra_inputs=raw.get("extra_inputs", ""),
+        bounds_inputs=tuple(raw.get("bounds_inputs", ())),
+        evaluated_inputs=tuple(raw.get("evaluated_inputs", ())),
+        no_value_message=raw.get("no_value_message", "ptr is Null"),
     )
 
 
@@ -357,7 +393,9 @@ def _parse_value(spec: AttributeSpec, text: str, where: Location, report: Report
     if parse is not None:
         return parse(spec, text, where, report)
     try:
-        parsed = parse_int_list(text)
+        # int_list: what OpenVINO keeps as Strides, Shape, CoordinateDiff, AxisSet or int64
+        # vectors, read as int64; uint_list: std::vector<size_t>, read as uint64 (§1)
+        parsed = parse_int_list(text, unsigned=spec.type == "uint_list")
     except ListSyntaxError as exc:
         report(rules.ATTRIBUTE_SYNTAX(where, attribute=spec.name, text=text, reason=str(exc)))
         return None

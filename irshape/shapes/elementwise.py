@@ -627,12 +627,30 @@ def _broadcast_inputs(call: OpCall, mode: str) -> list[Finding]:
     if explicit and not has_axes and call.schema.version == 3:  # Broadcast-1 goes without
         expected = "3 (data, target_shape, axes_mapping) in explicit mode"
         findings.append(
-            Finding(rules.INPUT_COUNT, {"op": call.schema.name, "expected_count": expected, "count": 2})
+            Finding(
+                rules.INPUT_COUNT,
+                {
+                    "op": call.schema.name,
+                    "expected_count": expected,
+                    "count": 2,
+                    "consequence": "; OpenVINO rejects the layer "
+                    "('axes_mapping input should be provided if explicit mode is used')",
+                },
+            )
         )
     elif has_axes and not explicit and call.schema.version == 3:
         expected = f"2 (data, target_shape) in {mode} mode"
         findings.append(
-            Finding(rules.INPUT_COUNT, {"op": call.schema.name, "expected_count": expected, "count": 3})
+            Finding(
+                rules.INPUT_COUNT,
+                {
+                    "op": call.schema.name,
+                    "expected_count": expected,
+                    "count": 3,
+                    "consequence": "; OpenVINO rejects the layer "
+                    "('axes_mapping input should not be provided for mode other than explicit')",
+                },
+            )
         )
     findings += _rank_1(call, TARGET, "Broadcast shape rank must be 1, but has {rank}")
     findings += _integral(call, TARGET, "Broadcast shape must be an integral number, but is: {type}")

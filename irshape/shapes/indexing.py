@@ -26,6 +26,7 @@ from irshape import rules
 from irshape.diagnostics import Rule
 from irshape.dims import DYNAMIC, INF, Dim, PartialShape, static_shape
 from irshape.ir.element_types import INTEGRAL
+from irshape.ir.weights import CONSTANT_WITHOUT_BYTES
 from irshape.ops.interface import AT_DATA, Anchor, Finding, OpCall, OpResult, Output
 from irshape.shapes import bounds as value_bounds
 from irshape.shapes import reading, values
@@ -150,7 +151,9 @@ class _Op:
         if tensor.value is not None:
             return tensor.value
         self.value_read(port)  # OpenVINO fails reading it: the layer is rejected
-        if not self._unknown_said:
+        # Said once, but of each input a layer typed 'Constant' feeds (OpenVINO fails on it
+        # where it reads the value, check/layer.py _no_value)
+        if not self._unknown_said or tensor.value_unknown == CONSTANT_WITHOUT_BYTES:
             self._unknown_said = True
             name = self.call.schema.inputs[port].name
             default = "it is not a Const, and irshape could not compute it from its producers"
@@ -260,11 +263,7 @@ def gather(op: _Op) -> list[Output]:
         )
     batch_dims = int(op.attribute("batch_dims")) if op.version >= 7 else 0
     if batch_dims < 0 and indices.rank is not None:
-        batch_dims += indices.rank
-        if batch_dims < 0:
-            raise op.bad_attribute(
-                "batch_dims", "is below -rank(indices)", "Accessing out-of-range dimension"
-            )
+        batch_dims += indices.rank  # once: what is still negative stays so (by experiment)
     axis = _gather_axis(op, data, batch_dims)
     if indices.rank is not None and batch_dims >= 0 and batch_dims > indices.rank:
         message = (
@@ -297,25 +296,63 @@ def _gather_axis(op: _Op, data: PartialShape, batch_dims: int) -> int | None:
     return axis
 
 
+_OUT_OF_RANGE = "Accessing out-of-range dimension"
+_MAX_DIMENSIONS = 2**63 // 32  # std::vector<Dimension>::max_size()
+_RANK_LIMIT = 2**20  # beyond, irshape does not build the shape: OpenVINO runs out of memory
+
+
 def _gather_shape(
     op: _Op, data: PartialShape, indices: PartialShape, axis: int | None, batch_dims: int
 ) -> PartialShape:
+    """``gather_shape_inference.hpp`` step by step: data[:b] & indices[:b], data[b:axis],
+    indices[b:], data[axis+1:], every index into a shape normalized as OpenVINO's
+    ``PartialShape::operator[]`` does (a negative one counts from the end, once; out of range
+    fails). A batch_dims still negative after adding the indices' rank makes those indices
+    negative: Gather-8 with batch_dims -2 over data [4,6,8] and indices [3] on axis 1 is
+    [4,3,3,8] (docs/openvino-ir-reading.md §15)."""
     assert data.dims is not None and indices.dims is not None
-    out_rank = len(data.dims) + len(indices.dims) - 1 - batch_dims
-    out: list[Dim] = [DYNAMIC] * max(out_rank, 0)
-    if batch_dims > min(len(data.dims), out_rank):  # OpenVINO indexes past a shape's end
-        expected = f"expected more than batch_dims = {batch_dims} axes"
-        raise op.bad_rank(GATHER_DATA, expected, "Accessing out-of-range dimension")
+    index_rank = len(indices.dims)
+    out_rank = len(data.dims) + index_rank - 1 - batch_dims
+    # The output shape is resized to out_rank first: a negative or huge size fails there (a
+    # vector of Dimensions holds at most 2^63 / 32 of them; far fewer fit in memory).
+    if out_rank < 0 or out_rank > _MAX_DIMENSIONS:
+        raise op.bad_rank(GATHER_DATA, "expected rank 1 or more", "vector::_M_default_append")
+    if out_rank > _RANK_LIMIT:
+        problem = f"the output would have rank {out_rank} (batch_dims {batch_dims})"
+        raise op.bad_shapes(problem, "std::bad_alloc")
+    out: list[Dim] = [DYNAMIC] * out_rank
+
+    def at(dims: Sequence[Dim], i: int, what: str) -> int:
+        k = i + len(dims) if i < 0 else i
+        if not 0 <= k < len(dims):
+            problem = f"OpenVINO reads axis {i} of {what}, of rank {len(dims)} (batch_dims {batch_dims})"
+            raise op.bad_shapes(problem, _OUT_OF_RANGE)
+        return k
+
     message = (
         f"Shapes {data} and {indices} are not consistent. data and indices must have equal or "
         "intersecting sizes until batch_dims"
     )
-    out[:batch_dims] = _batch_dims(op, data, indices, batch_dims, message)
+    i = 0
+    while i < batch_dims:
+        d = data.dims[at(data.dims, i, "the data")]
+        n = indices.dims[at(indices.dims, i, "the indices")]
+        if not d.compatible(n):
+            raise op.bad_shapes(f"data {data} and indices {indices} differ on batch axis {i}", message)
+        out[at(out, i, "the output")] = d & n
+        i += 1
     if axis is None:  # only the batch dims are known
         return PartialShape(out)
-    return PartialShape(
-        [*out[:batch_dims], *data.dims[batch_dims:axis], *indices.dims[batch_dims:], *data.dims[axis + 1 :]]
-    )
+    while i < axis:
+        out[at(out, i, "the output")] = data.dims[at(data.dims, i, "the data")]
+        i += 1
+    while i < axis + index_rank - batch_dims:
+        out[at(out, i, "the output")] = indices.dims[at(indices.dims, batch_dims - axis + i, "the indices")]
+        i += 1
+    while i < out_rank:
+        out[at(out, i, "the output")] = data.dims[at(data.dims, batch_dims + 1 - index_rank + i, "the data")]
+        i += 1
+    return PartialShape(out)
 
 
 # The indices types Gather's evaluate takes (by experiment: OpenVINO folds no other Gather;

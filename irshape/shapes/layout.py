@@ -389,7 +389,9 @@ def squeeze(call: OpCall) -> OpResult:
             elif data.shape.rank > 0 and _static_count(axes_shape) == 1:
                 findings += _unknown(call, 1, "which axis is squeezed is unknown")
                 return OpResult([Output(_squeeze_one_unknown(data.shape, v15), data.element_type)], findings)
-        if axes is None and value is None:
+        if axes is None and value is None and data.shape.rank is not None:
+            # (of data of dynamic rank the output is too, whatever the axes: OpenVINO does not
+            # read them, so a layer typed 'Constant' there reads, docs §15)
             findings += _unknown(call, 1, "the output rank is unknown")
     if data.shape.dims is None or axes is None:
         return _dynamic(call, findings)

@@ -153,7 +153,20 @@ def _padded(dims: tuple[Dim, ...], begin: tuple[int, ...], end: tuple[int, ...])
     rank = len(dims)
     begin = (tuple(begin) + (0,) * rank)[:rank]
     end = (tuple(end) + (0,) * rank)[:rank]
-    return [dim.padded(b + e) for dim, b, e in zip(dims, begin, end, strict=True)]
+    return [_pad_dim(dim, b, e) for dim, b, e in zip(dims, begin, end, strict=True)]
+
+
+_SIZE_T_MAX = 2**64 - 1
+
+
+def _pad_dim(dim: Dim, begin: int, end: int) -> Dim:
+    """A dim plus its two size_t pads, as OpenVINO 2026.4 computes it (by experiment, docs
+    §15): a pad of 2^64 - 1, or a sum past 2^64 - 1, makes the dim ``?``; otherwise the sum
+    is an int64 (2^64 - 2 is -2) added by ``dim::padded`` (a negative result is ``?``)."""
+    total = begin + end
+    if _SIZE_T_MAX in (begin, end) or total > _SIZE_T_MAX:
+        return DYNAMIC
+    return dim.padded(total - 2**64 if total >= 2**63 else total)
 
 
 def _f32(value: float) -> float:

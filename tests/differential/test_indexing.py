@@ -1085,3 +1085,70 @@ def test_an_edit_openvino_reads_is_inferred_as_openvino_does(
     assert errors_on(report, "m") == []
     (layer,) = [layer for layer in report.layers if layer.name == "m"]
     assert [(str(s), t) for s, t in zip(layer.outputs, layer.element_types, strict=True)] == expected
+
+
+# Gather-7/8 with a batch_dims below -rank(indices): OpenVINO adds the indices' rank once and
+# indexes its shapes with what is left (a negative index counts from the end, once; beyond
+# that it fails), so some such layers read and others fail (docs/openvino-ir-reading.md §15).
+NEGATIVE_BATCH_DIMS = [
+    (version, data_rank, index_rank, batch_dims, axis)
+    for version in (7, 8)
+    for data_rank in (1, 2, 3, 4)
+    for index_rank in (0, 1, 2, 3)
+    for batch_dims in range(-index_rank - 3, 0)
+    for axis in range(data_rank)
+    if (data_rank + index_rank + batch_dims + axis) % 2 == 0 or version == 8
+]
+
+
+@pytest.mark.parametrize(("version", "data_rank", "index_rank", "batch_dims", "axis"), NEGATIVE_BATCH_DIMS)
+def test_gather_negative_batch_dims_as_openvino_reads_them(
+    tmp_path: Path, version: int, data_rank: int, index_rank: int, batch_dims: int, axis: int
+) -> None:
+    data_dims = [2 + i for i in range(data_rank)]
+    index_dims = [5 + i for i in range(index_rank)]
+    make = ov7.gather if version == 7 else ov8.gather
+    source, target = tmp_path / "base.xml", tmp_path / "gather.xml"
+    save_batch(
+        [
+            OpCase(
+                "g",
+                f"Gather-{version}",
+                lambda: make(parameter(data_dims), parameter(index_dims, np.int64), constant(axis), 0),
+            )
+        ],
+        source,
+    )
+    apply_mutant(source, target, _set_attribute("g", "batch_dims", str(batch_dims)))
+    rejection = openvino_reads(target)
+    report = irshape.check_file(target)
+    if rejection is not None:
+        assert errors_on(report, "g"), f"OpenVINO: {rejection}; irshape: no error"
+        return
+    assert not [d for d in errors_on(report, "g") if d.code not in ("IRS301", "IRS302")], [
+        d.message for d in report.errors
+    ]
+    (layer,) = [layer for layer in report.layers if layer.name == "g"]
+    assert [str(s) for s in layer.outputs] == [read_back(target)["g"][0][0]]
+
+
+@pytest.mark.parametrize("batch_dims", [-(2**40), -9007199254740993, -(2**62), -(2**63) + 1])
+def test_gather_huge_negative_batch_dims_fail_as_in_openvino(tmp_path: Path, batch_dims: int) -> None:
+    """OpenVINO resizes the output shape to rank(data) + rank(indices) - 1 - batch_dims first:
+    std::bad_alloc, or 'vector::_M_default_append' past a vector's largest size."""
+    source, target = tmp_path / "base.xml", tmp_path / "gather.xml"
+    save_batch(
+        [
+            OpCase(
+                "g",
+                "Gather-8",
+                lambda: ov8.gather(parameter([4, 6]), parameter([3], np.int64), constant(1), 0),
+            )
+        ],
+        source,
+    )
+    apply_mutant(source, target, _set_attribute("g", "batch_dims", str(batch_dims)))
+    rejection = openvino_reads(target)
+    assert rejection is not None  # (its message's first line names only where OpenVINO raised it)
+    codes = {d.code for d in errors_on(irshape.check_file(target), "g")}
+    assert codes and "IRS901" not in codes, codes

@@ -31,6 +31,7 @@ from .ops_harness import (
     openvino_reads,
     parameter,
     params,
+    read_back,
     reshape_input,
     save_batch,
 )
@@ -144,6 +145,153 @@ def test_rejected_attribute_values_are_errors(ops_runner: OpsBatchRunner, tmp_pa
     apply_mutant(batch.xml, target, lambda tree: MUTANTS[name](layer_element(tree, case.cid)))
     assert openvino_reads(target) is not None, "OpenVINO rejects the mutant"
     assert {d.code for d in errors_on(irshape.check_file(target), case.cid)} == {"IRS112"}
+
+
+# The sizes or scales Const's element count against the number of axes: OpenVINO compares the
+# count of the values it reads (fewer than the axes fail, more read); a Const whose shape is
+# past 2^63 as size_t has a dim of 0, so no values (docs/openvino-ir-reading.md §15).
+LENGTHS = [
+    (version, mode, port, shape)
+    for version in (4, 11)
+    for mode in ("sizes", "scales")
+    for port in ((1, 2) if version == 4 else (1,))
+    for shape in ("0", "1", "2", "-9223372036854775807")
+]
+
+
+@pytest.mark.parametrize(("version", "mode", "port", "shape"), LENGTHS)
+def test_a_short_sizes_or_scales_const_is_openvinos_verdict(
+    tmp_path: Path, version: int, mode: str, port: int, shape: str
+) -> None:
+    attrs = {"mode": "nearest", "shape_calculation_mode": mode, "pads_begin": [0] * 4, "pads_end": [0] * 4}
+
+    def build() -> ov.Node:
+        sizes = ov1.constant(np.array([6, 12], np.int64)).output(0)
+        scales = ov1.constant(np.array([2.0, 0.5], np.float32)).output(0)
+        axes = ov1.constant(np.array([2, 3], np.int64)).output(0)
+        if version == 4:
+            ins = [parameter([1, 3, 8, 8]).output(0), sizes, scales, axes]
+        else:
+            ins = [parameter([1, 3, 8, 8]).output(0), scales if mode == "scales" else sizes, axes]
+        return NodeFactory(f"opset{version}").create("Interpolate", ins, attrs)
+
+    source, target = tmp_path / "base.xml", tmp_path / "short.xml"
+    save_batch([OpCase("ip", f"Interpolate-{version}", build)], source)
+    assert openvino_reads(source) is None
+
+    def edit(tree: object) -> None:
+        layer = layer_element(tree, "ip")
+        (edge,) = layer.getroottree().xpath(
+            f"//edge[@to-layer='{layer.get('id')}' and @to-port='{layer.findall('input/port')[port].get('id')}']"
+        )
+        (const,) = layer.getroottree().xpath(f"//layer[@id='{edge.get('from-layer')}']")
+        const.find("data").set("shape", shape)
+
+    apply_mutant(source, target, edit)
+    rejection = openvino_reads(target)
+    report = irshape.check_file(target)
+    errors = [d for d in errors_on(report, "ip") if d.code not in ("IRS301", "IRS302")]
+    if rejection is None:
+        assert not errors, [d.message for d in errors]
+    else:
+        assert errors, f"OpenVINO: {rejection}; irshape: {[d.message for d in report.diagnostics]}"
+
+
+# Interpolate's pads are std::vector<size_t>: no sign (``-0`` fails), values up to 2^64 - 1,
+# and OpenVINO's sum of two pads (a pad of 2^64 - 1, or a sum past 2^64 - 1, is ``?``; else an
+# int64, so 2^64 - 2 takes 2 off the dim). docs/openvino-ir-reading.md §1 and §15.
+_PAD_VALUES = (0, 1, 2, 2**62, 2**63 - 1, 2**63, 2**64 - 4, 2**64 - 3, 2**64 - 2, 2**64 - 1)
+
+
+def _pad_cases() -> list[OpCase]:
+    cases: list[OpCase] = []
+    for version in (4, 11):
+        for dim in ("3", "2..5", "?"):
+            for begin in _PAD_VALUES:
+                for end in _PAD_VALUES[::3] if version == 4 else _PAD_VALUES:
+                    attrs = {
+                        "mode": "nearest",
+                        "shape_calculation_mode": "sizes",
+                        "pads_begin": [0, begin, 0, 0],
+                        "pads_end": [0, end, 0, 0],
+                    }
+
+                    def build(v: int = version, d: str = dim, a: dict = attrs) -> ov.Node:
+                        ins = [parameter(ov.PartialShape(f"1,{d},8,8")).output(0)]
+                        ins.append(ov1.constant(np.array([12, 6], np.int64)).output(0))
+                        if v == 4:
+                            ins.append(ov1.constant(np.array([1.5, 0.75], np.float32)).output(0))
+                        ins.append(ov1.constant(np.array([2, 3], np.int64)).output(0))
+                        return NodeFactory(f"opset{v}").create("Interpolate", ins, a)
+
+                    cases.append(OpCase(f"rp{len(cases):05d}", f"Interpolate-{version}", build))
+    return cases
+
+
+PAD_CASES = _pad_cases()
+PAD_BATCHES = batches(PAD_CASES)
+STATS["Interpolate size_t pads (tests/differential/test_resize.py)"] = len(PAD_CASES)
+
+
+@pytest.mark.parametrize(("index", "case"), params(PAD_BATCHES))
+def test_size_t_pads_match_openvino(ops_runner: OpsBatchRunner, index: int, case: OpCase) -> None:
+    outcome = ops_runner.ops_batch(f"resize_pads{index}", PAD_BATCHES[index]).outcome(case.cid)
+    assert outcome.mismatch() is None, outcome.explain()
+
+
+PAD_TEXTS = (
+    "+0, 0, 0, 0",
+    "-0, 0, 0, 0",
+    "-1, 0, 0, 0",
+    " 1, 0, 0, 0",
+    "1x, 0, 0, 0",
+    "1.5, 0, 0, 0",
+    "&#9;1, 0, 0, 0",
+    "9223372036854775808, 0, 0, 0",
+    "18446744073709551614, 1, 0, 0",
+    "18446744073709551615, 0, 0, 0",
+    "18446744073709551616, 0, 0, 0",
+    "0, 0, 0, 0,",
+    ", 0, 0, 0",
+)
+
+
+@pytest.mark.parametrize("version", (1, 4, 11))
+@pytest.mark.parametrize("text", PAD_TEXTS)
+def test_pads_read_by_openvinos_size_t_grammar(tmp_path: Path, version: int, text: str) -> None:
+    def build() -> ov.Node:
+        x = parameter([1, 3, 8, 8]).output(0)
+        sizes = ov1.constant(np.array([12, 6], np.int64)).output(0)
+        if version == 1:
+            attrs_1 = {"axes": [2, 3], "mode": "nearest", "pads_begin": [0] * 4, "pads_end": [0] * 4}
+            return ov1.interpolate(x, sizes, attrs_1)
+        ins = [x, sizes]
+        if version == 4:
+            ins.append(ov1.constant(np.array([1.5, 0.75], np.float32)).output(0))
+        ins.append(ov1.constant(np.array([2, 3], np.int64)).output(0))
+        attrs = {
+            "mode": "nearest",
+            "shape_calculation_mode": "sizes",
+            "pads_begin": [0] * 4,
+            "pads_end": [0] * 4,
+        }
+        return NodeFactory(f"opset{version}").create("Interpolate", ins, attrs)
+
+    source, target = tmp_path / "base.xml", tmp_path / "pads.xml"
+    save_batch([OpCase("ip", f"Interpolate-{version}", build)], source)
+    xml = source.read_text()
+    assert 'pads_begin="0, 0, 0, 0"' in xml
+    target.write_text(xml.replace('pads_begin="0, 0, 0, 0"', f'pads_begin="{text}"', 1))
+    target.with_suffix(".bin").write_bytes(source.with_suffix(".bin").read_bytes())
+    rejection = openvino_reads(target)
+    report = irshape.check_file(target)
+    errors = [d for d in errors_on(report, "ip") if d.code not in ("IRS301", "IRS302")]
+    if rejection is not None:
+        assert errors, f"OpenVINO: {rejection}; irshape: {[d.message for d in report.diagnostics]}"
+        return
+    assert not errors, [d.message for d in errors]
+    (layer,) = [layer for layer in report.layers if layer.name == "ip"]
+    assert [str(s) for s in layer.outputs] == [read_back(target)["ip"][0][0]]
 
 
 # --- GridSample-9 ---------------------------------------------------------------------------------

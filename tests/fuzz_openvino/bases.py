@@ -4,7 +4,7 @@
 Each of the first bases has the four convolution ops in some arrangement, Consts (with a .bin),
 a Parameter with static or interval dims, a shape-preserving op between, and a Result; the
 others hold the ops of the other families (pooling, element-wise, layout, indexing, matmul,
-reduction, normalization, resize) with their attributes and Const inputs.
+reduction, normalization, resize, detection) with their attributes and Const inputs.
 """
 
 from __future__ import annotations
@@ -109,7 +109,8 @@ def _i64(values: list[int]) -> ov.Node:
 
 def _other_families() -> dict[str, ov.Model]:
     """Bases of the other op families: pooling, element-wise, layout, indexing, matmul,
-    reduction, normalization and resize, each op with its attributes and Const inputs."""
+    reduction, normalization, resize and detection (NonMaxSuppression-4/9, NMSRotated-13), each
+    op with its attributes and Const inputs."""
     import openvino.opset8 as ops8
     import openvino.opset11 as ops11
     import openvino.opset13 as ops13
@@ -144,6 +145,25 @@ def _other_families() -> dict[str, ov.Model]:
     sm = _named(ops8.softmax(rd, -1), "softmax")
     nl = _named(ops.normalize_l2(sm, _i64([2]), 1e-5, "add"), "normalize_l2")
     models["matmul_reduce"] = ov.Model([nl], [x], "matmul_reduce")
+
+    import openvino.opset4 as ops4
+    import openvino.opset9 as ops9
+
+    boxes = ops.parameter([1, 10, 4], np.float32, name="boxes")
+    rotated = ops.parameter([1, 10, 5], np.float32, name="rotated_boxes")
+    scores = ops.parameter([1, 3, 10], np.float32, name="scores")
+
+    def f32(value: float) -> ov.Node:
+        return ops.constant(np.array(value, dtype=np.float32))
+
+    nms9 = _named(ops9.non_max_suppression(boxes, scores, _i64(4), f32(0.5), f32(0.1), f32(0.0)), "nms9")
+    nms4 = _named(ops4.non_max_suppression(boxes, scores, _i64(2), f32(0.5), f32(0.1)), "nms4")
+    nmsr = _named(
+        ops13.nms_rotated(rotated, scores, ops.constant(np.array(3, dtype=np.int32)), f32(0.5), f32(0.1)),
+        "nms_rotated",
+    )
+    results = [*nms9.outputs(), *nms4.outputs(), *nmsr.outputs()]
+    models["nms"] = ov.Model(results, [boxes, rotated, scores], "nms")
 
     x = ops.parameter([1, 3, 8, 8], np.float32, name="x")
     mvn = _named(ops13.mvn(x, _i64([2, 3]), True, 1e-5, "inside_sqrt"), "mvn")

@@ -100,7 +100,16 @@ OPSETS = (
     "ie_internal_opset",
     "opset1.0",
 )
-LATER_OPS = ("Convolution", "NMSRotated", "ScaledDotProductAttention", "Relu", "Elu", "SoftSign", "Identity")
+LATER_OPS = (
+    "Convolution",
+    "NMSRotated",
+    "NonMaxSuppression",
+    "ScaledDotProductAttention",
+    "Relu",
+    "Elu",
+    "SoftSign",
+    "Identity",
+)
 
 
 @dataclass
@@ -443,6 +452,8 @@ OTHER_TYPES = (
     "NormalizeL2",
     "MVN",
     "Interpolate",
+    "NonMaxSuppression",
+    "NMSRotated",
 )
 _WORDS = ("true", "false", "True", "FALSE", "1", "0", "yes", "", " true", "2")
 _INT_LIST = re.compile(r"-?\d+(\s*,\s*-?\d+)*")
@@ -480,18 +491,19 @@ def e_op_attr(rng: random.Random, d: Edited) -> None:
     d.edits.append(("op-attr", f"{span[2]['name']} ({span[2]['type']}).{attr}={text!r}"))
 
 
-_INTEGER_CONST = re.compile(r'element_type="(i64|i32)" shape="(\d+)" offset="(\d+)" size="(\d+)"')
+_INTEGER_CONST = re.compile(r'element_type="(i64|i32)" shape="(\d*)" offset="(\d+)" size="(\d+)"')
 
 
 def e_const_value(rng: random.Random, d: Edited) -> None:
     """The value of a small integer Const (a shape, axes, indices, sizes, begin/end/stride):
     one element, or all, set to a value near the edges of what its consumer accepts."""
-    found = [m for m in _INTEGER_CONST.finditer(d.xml) if int(m.group(2)) <= 8]
+    # (a scalar, shape "", is one element: NonMaxSuppression's max_output_boxes_per_class)
+    found = [m for m in _INTEGER_CONST.finditer(d.xml) if int(m.group(2) or 1) <= 8]
     if not found:
         return
     m = rng.choice(found)
     width = 8 if m.group(1) == "i64" else 4
-    count, offset = int(m.group(2)), int(m.group(3))
+    count, offset = int(m.group(2) or 1), int(m.group(3))
     if offset + count * width > len(d.bin) or count == 0:
         return
     fmt = "<q" if width == 8 else "<i"

@@ -618,7 +618,8 @@ def scatter_elements_update(op: _Op) -> list[Output]:
     """ScatterElementsUpdate-3/12: the data's shape; indices and updates of one shape, of the
     data's rank."""
     data, indices, updates = op.shape(0), op.shape(1), op.shape(2)
-    op.value_read(3)  # before the element types are checked (a boolean axis: 'Element not supported')
+    if data.rank is not None:  # OpenVINO reads the axis to normalise it against the data's rank
+        op.value_read(3)  # before the element types are checked (a boolean axis: 'Element not supported')
     for port, what in ((1, "Indices"), (3, "Axis")):
         element_type = op.element_type(port)
         if element_type is not None and element_type not in INTEGRAL:

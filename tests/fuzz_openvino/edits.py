@@ -512,7 +512,8 @@ def e_const_value(rng: random.Random, d: Edited) -> None:
     new = list(old)
     for i in range(count) if rng.random() < 0.3 else (rng.randrange(count),):
         v = rng.choice((*edges, old[i] + 1, old[i] - 1, -old[i]))
-        new[i] = v if width == 8 else max(-(2**31), min(2**31 - 1, v))
+        bits = 8 * width  # (-old[i] of -2^63 is past int64: clamped as an i32's is)
+        new[i] = max(-(2 ** (bits - 1)), min(2 ** (bits - 1) - 1, v))
     blob = bytearray(d.bin)
     for i, v in enumerate(new):
         struct.pack_into(fmt, blob, offset + i * width, v)

@@ -24,7 +24,8 @@ import math
 from irshape import rules
 from irshape.dims import DYNAMIC, Dim, PartialShape
 from irshape.ops.interface import AT_DATA, Finding, OpCall, OpResult, Output, Tensor
-from irshape.shapes.findings import incompatible, rank_finding, type_finding, value_unknown
+from irshape.shapes import reading
+from irshape.shapes.findings import incompatible, rank_finding, type_finding, unreadable, value_unknown
 
 BOXES, SCORES, MAX_OUTPUT = 0, 1, 2
 _NAMES = (
@@ -61,6 +62,7 @@ _INTEGRAL = frozenset(
 )
 
 
+@reading.reads(MAX_OUTPUT)
 def non_max_suppression(call: OpCall) -> OpResult:
     """NonMaxSuppression-1/3/4/5/9 and NMSRotated-13."""
     rotated = call.schema.op == "NMSRotated"
@@ -117,7 +119,8 @@ def _max_output_unknown(inputs: tuple[Tensor, ...], version: int, max_output: in
         return []
     if version == 4 and not boxes.dims[1].is_static:
         return []
-    return value_unknown(
+    # (it reads the value here: one of a type it does not read fails, 'Element not supported')
+    return unreadable(MAX_OUTPUT, _NAMES[MAX_OUTPUT], inputs[MAX_OUTPUT]) or value_unknown(
         MAX_OUTPUT, _NAMES[MAX_OUTPUT], inputs[MAX_OUTPUT], "the number of boxes selected is ?"
     )
 

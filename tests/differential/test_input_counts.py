@@ -116,12 +116,17 @@ def _one_more_output(root: Any) -> None:
     etree.SubElement(port, "dim").text = "1"
 
 
-def _verdicts(tmp_path: Path, op: str, edit: Callable[[Any], None], version: int) -> None:
-    case = CASES[op][0]
+def _same_verdict(
+    tmp_path: Path, op: str, case: Any, edit: Callable[[Any], None], version: int | None = None
+) -> tuple[Path, Any] | None:
+    """Save ``case``, edit the file (its net ``version`` set, if given) and assert that irshape
+    has an error exactly where OpenVINO rejects it; the file and irshape's report where
+    OpenVINO reads it."""
     source, target = tmp_path / "base.xml", tmp_path / "edited.xml"
     save_batch([OpCase("m0", op, case.build)], source)
     root = etree.fromstring(source.read_bytes())
-    root.set("version", str(version))
+    if version is not None:
+        root.set("version", str(version))
     edit(root)
     target.write_bytes(etree.tostring(root))
     target.with_suffix(".bin").write_bytes(source.with_suffix(".bin").read_bytes())
@@ -130,8 +135,16 @@ def _verdicts(tmp_path: Path, op: str, edit: Callable[[Any], None], version: int
     errors = [d for d in report.errors if d.code not in ("IRS301", "IRS302", "IRS411")]
     if rejection is not None:
         assert errors, f"OpenVINO: {rejection}; irshape: {[d.message for d in report.diagnostics]}"
-        return
+        return None
     assert not errors, [d.message for d in errors]
+    return target, report
+
+
+def _verdicts(tmp_path: Path, op: str, edit: Callable[[Any], None], version: int) -> None:
+    read = _same_verdict(tmp_path, op, CASES[op][0], edit, version)
+    if read is None:
+        return
+    target, report = read
     expected = read_back(target)["m0"] if version == 11 else None
     if expected is not None:  # (IR v10 renames a layer whose i64 output it converts)
         (layer,) = [layer for layer in report.layers if layer.name == "m0"]
@@ -201,18 +214,4 @@ def _retype_feeding_const(port: int) -> Callable[[Any], None]:
 
 @pytest.mark.parametrize(("op", "port"), sorted(set(VALUE_CASES) - CRASHES))
 def test_a_value_input_without_a_value(tmp_path: Path, op: str, port: int) -> None:
-    CASES_BY_VALUE = {op: (VALUE_CASES[(op, port)], 0)}
-    case = CASES_BY_VALUE[op][0]
-    source, target = tmp_path / "base.xml", tmp_path / "edited.xml"
-    save_batch([OpCase("m0", op, case.build)], source)
-    root = etree.fromstring(source.read_bytes())
-    _retype_feeding_const(port)(root)
-    target.write_bytes(etree.tostring(root))
-    target.with_suffix(".bin").write_bytes(source.with_suffix(".bin").read_bytes())
-    rejection = openvino_reads(target)
-    report = irshape.check_file(target)
-    errors = [d for d in report.errors if d.code not in ("IRS301", "IRS302", "IRS411")]
-    if rejection is not None:
-        assert errors, f"OpenVINO: {rejection}; irshape: {[d.message for d in report.diagnostics]}"
-    else:
-        assert not errors, [d.message for d in errors]
+    _same_verdict(tmp_path, op, VALUE_CASES[(op, port)], _retype_feeding_const(port))

@@ -377,3 +377,31 @@ def test_unreadable_paths_are_findings(tmp_path: Path) -> None:
         shutil.copy(HOSTILE / "xinclude.xml", locked)
         locked.chmod(0)
         assert read_file(locked).diagnostics[0].code == "IRS012"
+
+
+@pytest.mark.parametrize(
+    ("dim", "dims"),
+    [
+        ("<dim> </dim>", None),  # blank: not an integer (IRS005)
+        ("<dim>\n</dim>", None),
+        ("<dim></dim>", None),
+        ("<dim> 5 </dim>", (5,)),
+        ("<dim> <!-- a comment -->5</dim>", (5,)),
+        ("<dim>5<!-- a comment --> </dim>", (5,)),
+        ("<dim>\n\t<!-- a comment -->\n\t5\n</dim>", (5,)),
+    ],
+)
+def test_blank_and_commented_dim_texts_read_as_written(dim: str, dims: tuple[int, ...] | None) -> None:
+    """The parser drops the whitespace between elements, never a dim's own text: a blank dim
+    is still one OpenVINO rejects, and the blanks around a comment are still the dim's."""
+    text = (
+        '<net name="n" version="11"><layers>\n<layer id="0" name="p" type="Parameter" version="opset1">'
+        f'<data shape="1" element_type="f32"/><output><port id="0" precision="FP32">\n{dim}\n'
+        "</port></output></layer>\n</layers><edges/></net>"
+    )
+    result = read_bytes(text.encode(), "blank.xml")
+    assert result.document is not None
+    (port,) = result.document.layers[0].outputs
+    assert port.dims == dims
+    assert [d.code for d in result.diagnostics] == ([] if dims else ["IRS005"])
+    assert port.dim_lines == range(3, 4)  # the line after the <port>

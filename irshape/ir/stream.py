@@ -44,6 +44,9 @@ def pull_parser(tags: Iterable[str] | None, events: tuple[str, ...], encoding: s
         huge_tree=False,
         remove_comments=True,
         remove_pis=True,
+        # The whitespace between elements is never read, and libxml2 would make (and the pruning
+        # free) a text node for each: a dim's own text, even a blank one, is kept.
+        remove_blank_text=True,
         collect_ids=False,
     )
 

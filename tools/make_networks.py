@@ -817,6 +817,37 @@ class UpsampleSelect(nn.Module):
         return p.repeat_interleave(2, dim=1), p.tile(1, 1, 2, 1), scores[scores > 0.1]
 
 
+class GreedyDecoder(nn.Module):
+    """The model of ``greedy_decoder``: the only corpus file with Loop and If (and their bodies)."""
+
+    def __init__(self, width: int = 8, vocab: int = 16) -> None:
+        super().__init__()
+        self.embed = nn.Embedding(vocab, width)
+        self.cell = nn.Linear(2 * width, width)
+        self.out = nn.Linear(width, vocab)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        h = x.mean(1)
+        token = torch.zeros(x.shape[0], dtype=torch.long)
+        logits = []
+        for _ in range(x.shape[1]):
+            h = torch.tanh(self.cell(torch.cat([self.embed(token), h], 1)))
+            step = self.out(h)
+            token = step.argmax(-1)
+            logits.append(step)
+        y = torch.stack(logits, 1)
+        if x.shape[0] > 1:
+            y = y * 2.0
+        return torch.relu(y) + 1.0
+
+
+def greedy_decoder() -> nn.Module:
+    """A greedy decoder, scripted (torch.jit.script, not traced): a Loop-5 of as many steps as the
+    input is long (embedding of the last token, a tanh cell, ArgMax), the steps stacked, an If-8
+    on the batch size; width 8, 16 tokens."""
+    return torch.jit.script(GreedyDecoder())
+
+
 def _encoder_decoder(tokens: tuple[int, int], targets: tuple[int, int]) -> dict[str, tuple[int, ...]]:
     return {**_tokens(tokens), "decoder_input_ids": targets}
 
@@ -840,6 +871,7 @@ NETWORKS += [
     Network("detr_interval", DetrLike, IMAGE, inputs=["[1..2,3,64..256,64..256]"]),
     Network("shape_ops_interval", ShapeOps, IMAGE, inputs=["[1..4,3,64..224,64..224]"], fp16=True),
     Network("upsample_select_interval", UpsampleSelect, IMAGE, inputs=["[1,3,63..224,64..225]"]),
+    Network("greedy_decoder_interval", greedy_decoder, (2, 5, 8), inputs=["[1..4,1..10,8]"]),
 ]
 
 LIBRARIES.update(
@@ -859,6 +891,7 @@ LIBRARIES.update(
         TasNet: "torch.nn (here)",
         ShapeOps: "torch.nn (here)",
         UpsampleSelect: "torch.nn (here)",
+        greedy_decoder: "torch.nn (here), torch.jit.script",
     }
 )
 
@@ -890,7 +923,7 @@ Generated with {versions}.
 Converted layer names are not unique, so OpenVINO's nodes are mapped back to XML ids through a
 copy of the file whose layers are renamed `irshape_id_<id>` (`read_model` keeps a layer's name
 as the node's friendly name); every layer of the file must be mapped, or generation fails. Only
-top-level layers are listed (no corpus file has a TensorIterator or Loop body).
+top-level layers are listed (the bodies of `greedy_decoder_interval`'s Loop and If are not).
 
 ## Regenerating
 
@@ -924,6 +957,14 @@ this README; `--out DIR` writes elsewhere.
   embedding merges the time axis to 64, and everything after it is static.
 - a dynamic rank (`[...]`) input does not convert (the PyTorch frontend needs a static rank), so
   no file has one.
+- the shape subgraphs real converters emit: window partitions padded to the window from the
+  shape (Swin), Interpolate to another tensor's size or by a scale (SegFormer, FPN, ViT's
+  interpolated positions), relative-position buckets from Ranges on the lengths (T5, DeBERTa),
+  rotary positions and causal masks (LLaMA), ALiBi from a CumSum (BLOOM), TF 'SAME' padding
+  from Ceiling on the shape (EfficientNet-TF), detection grids from meshgrid(arange(h),
+  arange(w)) (YOLO), conv feature extractors on raw audio (Wav2Vec2, TasNet); every layer of
+  them is inferred as OpenVINO does. The scripted greedy decoder's Loop and If are the one
+  known gap (`KNOWN_GAPS` in the test).
 - OpenVINO's frontend fuses attention into ScaledDotProductAttention even from unfused
   MatMul/Softmax code (GPT-2's eager attention), so Softmax appears only where a model applies
   it to its output.

@@ -39,11 +39,17 @@ from irshape.results import FileReport
 FILES = network_files()
 IDS = [xml.stem for xml in FILES]
 
-# Files where irshape's answer for some layer is wider than OpenVINO's today, with what causes
-# it (none since the value bounds of issue 14: the dynamic files' shape subgraphs fold on bounds
-# as OpenVINO's do). Strict: when irshape closes a file's gaps, its entry must go; a file with a
-# new gap must be listed, with what causes it.
-KNOWN_GAPS: dict[str, str] = {}
+# Files where irshape's answer for some layer is wider than OpenVINO's today (no answer at all
+# is the widest), with what causes it. The dynamic files' shape subgraphs fold on bounds as
+# OpenVINO's do since the value bounds of issue 14. Strict: when irshape closes a file's gaps,
+# its entry must go; a file with a new gap must be listed, with what causes it.
+KNOWN_GAPS: dict[str, str] = {
+    "greedy_decoder_interval": (
+        "irshape infers no Loop or If layer (it reads no op bodies): OpenVINO gives the Loop-5 "
+        "(layer 17) [1..4,?,16] and the If-8 (layer 18) [?,?,16]; irshape reports no shape for "
+        "them and starts the layers after them from their declared dims"
+    ),
+}
 
 
 @functools.cache
@@ -93,16 +99,25 @@ def _widens(ours: PartialShape, openvinos: Dims) -> bool:
     return openvinos is not None and len(ours) == len(openvinos) and all(map(_contains, ours, openvinos))
 
 
+# Layers whose output shapes the file states (irshape reads them and infers nothing).
+_STATED = {"Parameter", "Const"}
+
+
 def _inferred(xml: Path) -> list[tuple[str, list[PartialShape], list[dict[str, Any]]]]:
-    """(layer id, irshape's output shapes, OpenVINO's output ports) for each layer irshape infers."""
+    """(layer id, irshape's output shapes, OpenVINO's output ports) for each layer with outputs
+    whose shapes are inferred: irshape's list is empty where it infers nothing (an op it does
+    not check), which is the widest answer."""
     expected = expected_outputs(xml)
-    layers = [layer for layer in _report(xml).layers if layer.outputs]
-    return [(str(layer.layer_id), layer.outputs, expected[str(layer.layer_id)]) for layer in layers]
+    return [
+        (str(layer.layer_id), layer.outputs, expected[str(layer.layer_id)])
+        for layer in _report(xml).layers
+        if expected[str(layer.layer_id)] and layer.type not in _STATED
+    ]
 
 
 @pytest.mark.parametrize("xml", FILES, ids=IDS)
 def test_inferred_shapes_never_contradict_openvino(xml: Path) -> None:
-    inferred = _inferred(xml)
+    inferred = [(layer_id, ours, ports) for layer_id, ours, ports in _inferred(xml) if ours]
     for layer_id, ours, ports in inferred:
         assert len(ours) == len(ports), layer_id
         for shape, port in zip(ours, ports, strict=True):

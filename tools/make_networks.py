@@ -434,6 +434,469 @@ LIBRARIES = {
     whisper_encoder: "transformers",
 }
 
+# -- corpus16: dynamic networks whose shape subgraphs the entries above do not have ----------
+# (one block: the models, their entries and their libraries; issue 14)
+
+
+def swin() -> nn.Module:
+    """timm Swin, 64x64 images, 4x4 patches, embed 16, window 4, one stage of 2 blocks (2 heads),
+    dynamic image size: window partition pads H and W to the window from their shapes,
+    Roll for the shifted windows, the attention mask built from the padded size."""
+    return timm.models.swin_transformer.SwinTransformer(
+        img_size=64,
+        patch_size=4,
+        window_size=4,
+        embed_dim=16,
+        depths=(2,),
+        num_heads=(2,),
+        mlp_ratio=2.0,
+        num_classes=10,
+        strict_img_size=False,
+        dynamic_img_size=True,
+    )
+
+
+class _LastHidden(nn.Module):
+    """A transformers model called with one tensor (positionally), returning last_hidden_state."""
+
+    def __init__(self, model: nn.Module, **kwargs: Any) -> None:
+        super().__init__()
+        self.model = model
+        self.kwargs = kwargs
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return self.model(x, **self.kwargs).last_hidden_state
+
+
+def swin_hf() -> nn.Module:
+    """transformers Swin: patch 4, embed 16, window 4, stages of 2 and 1 blocks (maybe_pad: Pad
+    by (window - W % window) % window computed from the shape)."""
+    config = transformers.SwinConfig(
+        image_size=64,
+        patch_size=4,
+        embed_dim=16,
+        depths=[2, 1],
+        num_heads=[1, 2],
+        window_size=4,
+        mlp_ratio=2.0,
+    )
+    return _LastHidden(transformers.SwinModel(config, add_pooling_layer=False))
+
+
+def vit_interpolated() -> nn.Module:
+    """transformers ViT, patch 8, hidden 32, 1 layer, called with interpolate_pos_encoding=True:
+    the 4x4 position grid is resized (bicubic Interpolate) to the image's patch grid."""
+    config = transformers.ViTConfig(
+        image_size=32,
+        patch_size=8,
+        hidden_size=32,
+        num_hidden_layers=1,
+        num_attention_heads=2,
+        intermediate_size=64,
+    )
+    return _LastHidden(transformers.ViTModel(config, add_pooling_layer=False), interpolate_pos_encoding=True)
+
+
+class _Logits(nn.Module):
+    """A transformers language model called with input_ids and attention_mask, returning its
+    logits."""
+
+    def __init__(self, model: nn.Module) -> None:
+        super().__init__()
+        self.model = model
+
+    def forward(self, input_ids: torch.Tensor, attention_mask: torch.Tensor) -> torch.Tensor:
+        return self.model(input_ids=input_ids, attention_mask=attention_mask).logits
+
+
+class _SegmentationLogits(nn.Module):
+    """SegFormer's logits (at 1/4 of the image) resized to the image's size, read from its shape."""
+
+    def __init__(self, model: nn.Module) -> None:
+        super().__init__()
+        self.model = model
+
+    def forward(self, pixel_values: torch.Tensor) -> torch.Tensor:
+        logits = self.model(pixel_values=pixel_values).logits
+        return nn.functional.interpolate(
+            logits, size=pixel_values.shape[-2:], mode="bilinear", align_corners=False
+        )
+
+
+def segformer() -> nn.Module:
+    """transformers SegFormer: 2 stages of 1 block, widths 8-16, spatial reduction 4-2, a 16-wide
+    all-MLP decoder whose levels are Interpolated to the first level's size (size=shape[2:]),
+    then the logits resized to the image's size."""
+    config = transformers.SegformerConfig(
+        num_encoder_blocks=2,
+        depths=[1, 1],
+        hidden_sizes=[8, 16],
+        decoder_hidden_size=16,
+        num_attention_heads=[1, 2],
+        sr_ratios=[4, 2],
+        strides=[4, 2],
+        patch_sizes=[7, 3],
+        mlp_ratios=[2, 2],
+        num_labels=3,
+    )
+    return _SegmentationLogits(transformers.SegformerForSemanticSegmentation(config))
+
+
+class _Seq2Seq(nn.Module):
+    """An encoder-decoder called with input_ids, attention_mask and decoder_input_ids."""
+
+    def __init__(self, model: nn.Module) -> None:
+        super().__init__()
+        self.model = model
+
+    def forward(
+        self, input_ids: torch.Tensor, attention_mask: torch.Tensor, decoder_input_ids: torch.Tensor
+    ) -> torch.Tensor:
+        out = self.model(
+            input_ids=input_ids, attention_mask=attention_mask, decoder_input_ids=decoder_input_ids
+        )
+        return out.last_hidden_state
+
+
+def t5() -> nn.Module:
+    """transformers T5 encoder-decoder: 1+1 layers, d_model 32, 2 heads of 16, 8 relative
+    position buckets (Range on both lengths, Abs/Log/Minimum/Select on the distances), no cache."""
+    config = transformers.T5Config(
+        vocab_size=128,
+        d_model=32,
+        d_kv=16,
+        d_ff=64,
+        num_layers=1,
+        num_decoder_layers=1,
+        num_heads=2,
+        relative_attention_num_buckets=8,
+        relative_attention_max_distance=16,
+        use_cache=False,
+        decoder_start_token_id=0,
+        pad_token_id=0,
+        eos_token_id=1,
+    )
+    return _Seq2Seq(transformers.T5Model(config))
+
+
+def llama() -> nn.Module:
+    """transformers LLaMA LM: 2 layers, hidden 32, 2 heads sharing 1 KV head, rotary embeddings
+    (positions from a Range on the length), causal mask built from the shapes, no cache."""
+    config = transformers.LlamaConfig(
+        vocab_size=128,
+        hidden_size=32,
+        intermediate_size=64,
+        num_hidden_layers=2,
+        num_attention_heads=2,
+        num_key_value_heads=1,
+        max_position_embeddings=128,
+        use_cache=False,
+        bos_token_id=1,
+        eos_token_id=2,
+        pad_token_id=0,
+    )
+    return _Logits(transformers.LlamaForCausalLM(config))
+
+
+def deberta() -> nn.Module:
+    """transformers DeBERTa-v2 encoder: 1 layer, hidden 32, 2 heads, relative attention with 16
+    log buckets (Sign/Abs/Log/Ceiling on the relative positions of a Range on the length)."""
+    config = transformers.DebertaV2Config(
+        vocab_size=128,
+        hidden_size=32,
+        num_hidden_layers=1,
+        num_attention_heads=2,
+        intermediate_size=64,
+        max_position_embeddings=128,
+        relative_attention=True,
+        position_buckets=16,
+        max_relative_positions=64,
+        pos_att_type=["p2c", "c2p"],
+        type_vocab_size=0,
+        position_biased_input=False,
+    )
+    return _OneOutput(transformers.DebertaV2Model(config), "last_hidden_state")
+
+
+def bloom() -> nn.Module:
+    """transformers BLOOM LM: 1 layer, hidden 32, 2 heads, ALiBi biases from the attention mask's
+    CumSum, no cache."""
+    config = transformers.BloomConfig(
+        vocab_size=128,
+        hidden_size=32,
+        n_layer=1,
+        n_head=2,
+        use_cache=False,
+        bos_token_id=1,
+        eos_token_id=2,
+        pad_token_id=0,
+    )
+    return _Logits(transformers.BloomForCausalLM(config))
+
+
+def wav2vec2() -> nn.Module:
+    """transformers Wav2Vec2 on raw audio: a 3-conv feature extractor (kernels 10-3-3, strides
+    5-2-2, 16 wide, GroupNorm), a grouped positional conv whose extra frame is sliced off, 1
+    encoder layer of hidden 32."""
+    config = transformers.Wav2Vec2Config(
+        vocab_size=32,
+        hidden_size=32,
+        num_hidden_layers=1,
+        num_attention_heads=2,
+        intermediate_size=64,
+        conv_dim=(16, 16, 16),
+        conv_stride=(5, 2, 2),
+        conv_kernel=(10, 3, 3),
+        num_conv_pos_embeddings=16,
+        num_conv_pos_embedding_groups=4,
+        feat_extract_norm="group",
+        mask_time_prob=0.0,
+    )
+    return _LastHidden(transformers.Wav2Vec2Model(config))
+
+
+def tf_efficientnet() -> nn.Module:
+    """timm TF EfficientNet-B0 layout (channel multiplier 0.125, depth 0.25) with TF 'SAME'
+    padding: each strided conv pads by ceil(x / s) arithmetic on its input's shape (Convert,
+    Divide, Ceiling, Maximum, Pad)."""
+    return timm.models.efficientnet._gen_efficientnet(
+        "tf_efficientnet_b0", channel_multiplier=0.125, depth_multiplier=0.25, num_classes=10, pad_type="same"
+    )
+
+
+class YoloHead(nn.Module):
+    """A YOLO-style detector: strided convs, two 1x1 heads (stride 8 and 16) viewed as [batch,
+    anchors, h, w, 8], a grid from meshgrid(arange(h), arange(w)) of the feature size, box decoding
+    and the levels concatenated."""
+
+    def __init__(self, width: int = 8, classes: int = 3, anchors: int = 2) -> None:
+        super().__init__()
+        self.anchors, self.outputs = anchors, classes + 5
+        self.stem = nn.Sequential(
+            nn.Conv2d(3, width, 3, 2, 1), nn.SiLU(), nn.Conv2d(width, width, 3, 2, 1), nn.SiLU()
+        )
+        self.down = nn.ModuleList(
+            [
+                nn.Sequential(nn.Conv2d(width, 2 * width, 3, 2, 1), nn.SiLU()),
+                nn.Sequential(nn.Conv2d(2 * width, 4 * width, 3, 2, 1), nn.SiLU()),
+            ]
+        )
+        self.heads = nn.ModuleList(nn.Conv2d(c, anchors * self.outputs, 1) for c in (2 * width, 4 * width))
+        self.register_buffer(
+            "anchor_wh", torch.tensor([[10.0, 13.0], [30.0, 60.0]]).view(1, anchors, 1, 1, 2)
+        )
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        x = self.stem(x)
+        boxes = []
+        for stride, down, head in zip((8, 16), self.down, self.heads, strict=True):
+            x = down(x)
+            p = head(x)
+            bs, _, ny, nx = p.shape
+            p = p.view(bs, self.anchors, self.outputs, ny, nx).permute(0, 1, 3, 4, 2).sigmoid()
+            yv, xv = torch.meshgrid(torch.arange(ny), torch.arange(nx), indexing="ij")
+            grid = torch.stack((xv, yv), 2).view(1, 1, ny, nx, 2).float()
+            xy = (p[..., :2] * 2 - 0.5 + grid) * stride
+            wh = (p[..., 2:4] * 2) ** 2 * self.anchor_wh
+            boxes.append(torch.cat((xy, wh, p[..., 4:]), -1).view(bs, -1, self.outputs))
+        return torch.cat(boxes, 1)
+
+
+class _SinePositions(nn.Module):
+    """DETR's PositionEmbeddingSine, from a mask of ones of the feature map's size (CumSum,
+    Power, Sin/Cos, stack and flatten)."""
+
+    def __init__(self, feats: int, temperature: float = 10000.0) -> None:
+        super().__init__()
+        self.feats, self.temperature = feats, temperature
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        mask = torch.ones(x.shape[0], x.shape[2], x.shape[3], dtype=torch.bool)
+        y_embed = mask.cumsum(1, dtype=torch.float32)
+        x_embed = mask.cumsum(2, dtype=torch.float32)
+        y_embed = y_embed / (y_embed[:, -1:, :] + 1e-6) * 6.2831
+        x_embed = x_embed / (x_embed[:, :, -1:] + 1e-6) * 6.2831
+        dim_t = torch.arange(self.feats, dtype=torch.float32)
+        dim_t = self.temperature ** (2 * torch.div(dim_t, 2, rounding_mode="floor") / self.feats)
+        pos_x, pos_y = x_embed[:, :, :, None] / dim_t, y_embed[:, :, :, None] / dim_t
+        pos_x = torch.stack((pos_x[:, :, :, 0::2].sin(), pos_x[:, :, :, 1::2].cos()), dim=4).flatten(3)
+        pos_y = torch.stack((pos_y[:, :, :, 0::2].sin(), pos_y[:, :, :, 1::2].cos()), dim=4).flatten(3)
+        return torch.cat((pos_y, pos_x), dim=3).permute(0, 3, 1, 2)
+
+
+class DetrLike(nn.Module):
+    """A DETR-like detector: three strided convs (16 wide), sine positions of the feature map,
+    torch.nn.Transformer (1+1 layers, 2 heads) on the flattened map, 10 learned queries repeated
+    to the batch, class and box heads."""
+
+    def __init__(self, width: int = 16, queries: int = 10, classes: int = 4) -> None:
+        super().__init__()
+        self.backbone = nn.Sequential(
+            *(m for cin in (3, width, width) for m in (nn.Conv2d(cin, width, 3, 2, 1), nn.ReLU()))
+        )
+        self.position = _SinePositions(width // 2)
+        self.transformer = nn.Transformer(width, 2, 1, 1, 2 * width, dropout=0.0, batch_first=True)
+        self.queries = nn.Embedding(queries, width)
+        self.classes = nn.Linear(width, classes + 1)
+        self.boxes = nn.Linear(width, 4)
+
+    def forward(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        f = self.backbone(x)
+        src = (f + self.position(f)).flatten(2).transpose(1, 2)
+        tgt = self.queries.weight.unsqueeze(0).repeat(x.shape[0], 1, 1)
+        h = self.transformer(src, tgt)
+        return self.classes(h), self.boxes(h).sigmoid()
+
+
+class TasNet(nn.Module):
+    """A Conv-TasNet-like separator on raw audio [batch, time]: a strided Conv1d encoder,
+    GroupNorm, a dilated depthwise TCN with PReLU, two sigmoid masks, a ConvTranspose1d decoder,
+    and a Pad back to the input's length (computed from both shapes)."""
+
+    def __init__(self, basis: int = 16, kernel: int = 16, width: int = 16, speakers: int = 2) -> None:
+        super().__init__()
+        self.speakers = speakers
+        self.encoder = nn.Conv1d(1, basis, kernel, stride=kernel // 2, bias=False)
+        self.norm = nn.GroupNorm(1, basis)
+        self.tcn = nn.Sequential(
+            nn.Conv1d(basis, width, 1),
+            nn.PReLU(),
+            nn.Conv1d(width, width, 3, padding=2, dilation=2, groups=width),
+            nn.PReLU(),
+            nn.Conv1d(width, basis * speakers, 1),
+        )
+        self.decoder = nn.ConvTranspose1d(basis, 1, kernel, stride=kernel // 2, bias=False)
+
+    def forward(self, audio: torch.Tensor) -> torch.Tensor:
+        w = torch.relu(self.encoder(audio.unsqueeze(1)))
+        masks = torch.sigmoid(self.tcn(self.norm(w))).view(w.shape[0], self.speakers, w.shape[1], -1)
+        sources = (masks * w.unsqueeze(1)).view(-1, w.shape[1], w.shape[2])
+        out = self.decoder(sources).view(audio.shape[0], self.speakers, -1)
+        return nn.functional.pad(out, (0, audio.shape[-1] - out.shape[-1]))
+
+
+class ShapeOps(nn.Module):
+    """Assorted shape-computing resizes: Interpolate by scale 0.5 (recompute_scale_factor) and
+    0.75, one resized to the other's size, adaptive average pooling to 5x5, pixel shuffle
+    (DepthToSpace), unfold (im2col: Range on the shape), top-k with k = min(h * w, 10)."""
+
+    def __init__(self, width: int = 8) -> None:
+        super().__init__()
+        self.conv = nn.Conv2d(3, width, 3, 2, 1)
+        self.conv2 = nn.Conv2d(width, 4 * width, 3, 1, 1)
+
+    def forward(self, x: torch.Tensor) -> tuple[torch.Tensor, ...]:
+        y = torch.relu(self.conv(x))
+        half = nn.functional.interpolate(y, scale_factor=0.5, mode="bilinear", recompute_scale_factor=True)
+        three_quarters = nn.functional.interpolate(y, scale_factor=0.75, mode="nearest")
+        resized = nn.functional.interpolate(half, size=three_quarters.shape[-2:], mode="nearest")
+        pooled = nn.functional.adaptive_avg_pool2d(y, (5, 5))
+        shuffled = nn.functional.pixel_shuffle(self.conv2(y), 2)
+        patches = nn.functional.unfold(y, 3, stride=2)
+        flat = y.flatten(2)
+        scores, indices = flat.topk(min(flat.shape[-1], 10), dim=-1)
+        return resized + three_quarters, pooled, shuffled, patches, scores, indices
+
+
+class UpsampleSelect(nn.Module):
+    """ConvTranspose2d with output_size from the skip's shape, ceil-mode max pooling,
+    repeat_interleave and tile, and boolean-mask selection (NonZero, GatherND)."""
+
+    def __init__(self, width: int = 8) -> None:
+        super().__init__()
+        self.down = nn.Conv2d(3, width, 3, 2, 1)
+        self.down2 = nn.Conv2d(width, width, 3, 2, 1)
+        self.up = nn.ConvTranspose2d(width, width, 3, stride=2, padding=1)
+        self.pool = nn.MaxPool2d(3, 2, ceil_mode=True)
+
+    def forward(self, x: torch.Tensor) -> tuple[torch.Tensor, ...]:
+        a = self.down(x)
+        up = self.up(self.down2(a), output_size=a.shape[-2:])
+        p = self.pool(up + a)
+        scores = p.amax(1).flatten(1)[0]
+        return p.repeat_interleave(2, dim=1), p.tile(1, 1, 2, 1), scores[scores > 0.1]
+
+
+class GreedyDecoder(nn.Module):
+    """The model of ``greedy_decoder``: the only corpus file with Loop and If (and their bodies)."""
+
+    def __init__(self, width: int = 8, vocab: int = 16) -> None:
+        super().__init__()
+        self.embed = nn.Embedding(vocab, width)
+        self.cell = nn.Linear(2 * width, width)
+        self.out = nn.Linear(width, vocab)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        h = x.mean(1)
+        token = torch.zeros(x.shape[0], dtype=torch.long)
+        logits = []
+        for _ in range(x.shape[1]):
+            h = torch.tanh(self.cell(torch.cat([self.embed(token), h], 1)))
+            step = self.out(h)
+            token = step.argmax(-1)
+            logits.append(step)
+        y = torch.stack(logits, 1)
+        if x.shape[0] > 1:
+            y = y * 2.0
+        return torch.relu(y) + 1.0
+
+
+def greedy_decoder() -> nn.Module:
+    """A greedy decoder, scripted (torch.jit.script, not traced): a Loop-5 of as many steps as the
+    input is long (embedding of the last token, a tanh cell, ArgMax), the steps stacked, an If-8
+    on the batch size; width 8, 16 tokens."""
+    return torch.jit.script(GreedyDecoder())
+
+
+def _encoder_decoder(tokens: tuple[int, int], targets: tuple[int, int]) -> dict[str, tuple[int, ...]]:
+    return {**_tokens(tokens), "decoder_input_ids": targets}
+
+
+NETWORKS += [
+    Network("swin_dyn_hw", swin, IMAGE, inputs=["[1,3,?,?]"]),
+    Network("swin_hf_interval", swin_hf, IMAGE, inputs=["[1..2,3,64..224,64..224]"]),
+    Network("vit_interpolated_dyn_hw", vit_interpolated, (1, 3, 32, 32), inputs=["[1,3,?,?]"]),
+    Network("segformer_interval", segformer, IMAGE, inputs=["[1..4,3,64..224,64..224]"]),
+    Network("t5_dyn_tokens", t5, _encoder_decoder(TOKENS, (1, 8)), inputs=["[?,?]", "[?,?]", "[?,?]"]),
+    Network("llama_interval_tokens", llama, _tokens(TOKENS), inputs=["[1,1..128]", "[1,1..128]"]),
+    Network("deberta_dyn_tokens", deberta, _tokens(TOKENS), inputs=["[?,?]", "[?,?]"]),
+    Network("bloom_dyn_tokens", bloom, _tokens(TOKENS), inputs=["[?,?]", "[?,?]"]),
+    Network("wav2vec2_dyn_time", wav2vec2, (1, 1600), inputs=["[1,?]"]),
+    Network("tasnet_interval", TasNet, (1, 800), inputs=["[1,160..16000]"]),
+    Network(
+        "tf_efficientnet_interval", tf_efficientnet, IMAGE, inputs=["[1..4,3,64..224,64..224]"], fp16=True
+    ),
+    Network("yolo_dyn_batch_hw", YoloHead, IMAGE, inputs=["[?,3,?,?]"]),
+    Network("yolo_reshaped_batch", YoloHead, IMAGE, reshape="[?,3,64,64]"),
+    Network("detr_interval", DetrLike, IMAGE, inputs=["[1..2,3,64..256,64..256]"]),
+    Network("shape_ops_interval", ShapeOps, IMAGE, inputs=["[1..4,3,64..224,64..224]"], fp16=True),
+    Network("upsample_select_interval", UpsampleSelect, IMAGE, inputs=["[1,3,63..224,64..225]"]),
+    Network("greedy_decoder_interval", greedy_decoder, (2, 5, 8), inputs=["[1..4,1..10,8]"]),
+]
+
+LIBRARIES.update(
+    {
+        swin: "timm",
+        swin_hf: "transformers",
+        vit_interpolated: "transformers",
+        segformer: "transformers",
+        t5: "transformers",
+        llama: "transformers",
+        deberta: "transformers",
+        bloom: "transformers",
+        wav2vec2: "transformers",
+        tf_efficientnet: "timm",
+        YoloHead: "torch.nn (here)",
+        DetrLike: "torch.nn (here)",
+        TasNet: "torch.nn (here)",
+        ShapeOps: "torch.nn (here)",
+        UpsampleSelect: "torch.nn (here)",
+        greedy_decoder: "torch.nn (here), torch.jit.script",
+    }
+)
+
+# -- end of the corpus16 block -----------------------------------------------------------------
+
 README_HEAD = """\
 # Real networks: irshape's ground-truth corpus
 
@@ -460,7 +923,7 @@ Generated with {versions}.
 Converted layer names are not unique, so OpenVINO's nodes are mapped back to XML ids through a
 copy of the file whose layers are renamed `irshape_id_<id>` (`read_model` keeps a layer's name
 as the node's friendly name); every layer of the file must be mapped, or generation fails. Only
-top-level layers are listed (no corpus file has a TensorIterator or Loop body).
+top-level layers are listed (the bodies of `greedy_decoder_interval`'s Loop and If are not).
 
 ## Regenerating
 
@@ -494,6 +957,14 @@ this README; `--out DIR` writes elsewhere.
   embedding merges the time axis to 64, and everything after it is static.
 - a dynamic rank (`[...]`) input does not convert (the PyTorch frontend needs a static rank), so
   no file has one.
+- the shape subgraphs real converters emit: window partitions padded to the window from the
+  shape (Swin), Interpolate to another tensor's size or by a scale (SegFormer, FPN, ViT's
+  interpolated positions), relative-position buckets from Ranges on the lengths (T5, DeBERTa),
+  rotary positions and causal masks (LLaMA), ALiBi from a CumSum (BLOOM), TF 'SAME' padding
+  from Ceiling on the shape (EfficientNet-TF), detection grids from meshgrid(arange(h),
+  arange(w)) (YOLO), conv feature extractors on raw audio (Wav2Vec2, TasNet); every layer of
+  them is inferred as OpenVINO does. The scripted greedy decoder's Loop and If are the one
+  known gap (`KNOWN_GAPS` in the test).
 - OpenVINO's frontend fuses attention into ScaledDotProductAttention even from unfused
   MatMul/Softmax code (GPT-2's eager attention), so Softmax appears only where a model applies
   it to its output.

@@ -44,6 +44,7 @@ SUITES = (
     "test_unary",
     "test_deformable",
     "test_detection",
+    "test_state",
 )
 
 

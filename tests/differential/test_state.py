@@ -20,6 +20,7 @@ import openvino.opset1 as ov1
 import openvino.opset3 as ov3
 import openvino.opset6 as ov6
 import pytest
+from networks import NETWORKS_DIR, expected_outputs
 from openvino.op.util import Variable, VariableInfo
 
 import irshape
@@ -355,3 +356,18 @@ def _workaround_edit(tree: Any, variable_type: str) -> None:
     data = layer_element(tree, "m0").find("data")
     data.set("variable_shape", "...")
     data.set("variable_type", variable_type)
+
+
+def test_the_stateful_decoder_is_inferred_to_its_last_layer() -> None:
+    """The corpus's stateful decoder (tools/make_networks.py: its KV cache made ReadValue and
+    Assign pairs): every layer but the Parameters, Consts and Results is inferred, as OpenVINO's
+    read_model gives it (fixtures/networks/decoder_stateful_kv.expected.json)."""
+    xml = NETWORKS_DIR / "decoder_stateful_kv.xml"
+    expected = expected_outputs(xml)
+    report = irshape.check_file(xml)
+    assert not report.errors
+    layers = [layer for layer in report.layers if layer.type not in ("Parameter", "Const", "Result")]
+    assert {"ReadValue", "Assign", "ScaledDotProductAttention"} <= {layer.type for layer in layers}
+    for layer in layers:
+        openvinos = [(port["shape"], port["element_type"]) for port in expected[str(layer.layer_id)]]
+        assert list(zip(map(str, layer.outputs), layer.element_types, strict=True)) == openvinos, layer.name

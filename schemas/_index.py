@@ -112,6 +112,8 @@ FAMILIES = {
     "NonZero-3.toml": "indexing",
     "NormalizeL2-1.toml": "normalization",
     "NotEqual-1.toml": "elementwise",
+    "OneHot-1.toml": "generation",
+    "OneHot-16.toml": "generation",
     "PRelu-1.toml": "elementwise",
     "Pad-1.toml": "layout",
     "Pad-12.toml": "layout",

@@ -45,6 +45,7 @@ SUITES = (
     "test_deformable",
     "test_detection",
     "test_state",
+    "test_generation",
 )
 
 

@@ -46,6 +46,8 @@ SUITES = (
     "test_detection",
     "test_state",
     "test_generation",
+    "test_search",
+    "test_inverse",
 )
 
 

@@ -35,6 +35,7 @@ SCHEMAS = {
         "family": "matmul",
         "function": "inverse",
         "spec": "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/matrix/Inverse_14.html",
+        "extra_inputs": "Check 'input_shapes.size() == 1' failed",
         "inputs": [{"name": "data", "element_types": "any"}],
         "outputs": [{"name": "output"}],
         "attributes": {"adjoint": {"type": "bool", "default": False}},

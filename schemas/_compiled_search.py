@@ -9,6 +9,7 @@ SCHEMAS = {
         "family": "search",
         "function": "bucketize",
         "spec": "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/condition/bucketize-3.html",
+        "extra_inputs": "Check '(input_shapes.size() == 2)' failed",
         "inputs": [{"name": "data", "element_types": "any"}, {"name": "buckets", "element_types": "any"}],
         "outputs": [{"name": "output"}],
         "attributes": {

@@ -834,6 +834,20 @@ RESULTS_SHARE_OUTPUT = _rule(
     "outputs without names, read.",
     fix="Give each output one Result, or save the model again (ov.save_model writes IR v11).",
 )
+VARIABLE_UNMATCHED = _rule(
+    "IRS424",
+    "variable-unmatched",
+    ERROR,
+    "{layer_type} writes variable {variable_id!r}, which {problem}; OpenVINO rejects the file "
+    "('{ov_message}')",
+    summary="An Assign whose variable_id no ReadValue of the model reads.",
+    why="A stateful model's Assign writes the variable a ReadValue reads, matched by variable_id. "
+    "OpenVINO's reader ties each Assign to the ReadValue of its id and fails when the model has "
+    "none ('map::at'); an Assign-3 looks for a ReadValue-3 of its id among the layers it is "
+    "computed from.",
+    fix="Give the Assign the variable_id of the ReadValue it updates (or add that ReadValue).",
+    example='<data variable_id="past_key_1"/> on an Assign when the ReadValue says "past_key.1"',
+)
 
 # --- IRS9xx: irshape itself ----------------------------------------------------------------
 

@@ -29,6 +29,17 @@ SCHEMAS = {
         ],
         "attributes": {"equation": {"type": "string", "default": ""}},
     },
+    "Inverse-14.toml": {
+        "op": "Inverse",
+        "version": 14,
+        "family": "matmul",
+        "function": "inverse",
+        "spec": "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/matrix/Inverse_14.html",
+        "extra_inputs": "Check 'input_shapes.size() == 1' failed",
+        "inputs": [{"name": "data", "element_types": "any"}],
+        "outputs": [{"name": "output"}],
+        "attributes": {"adjoint": {"type": "bool", "default": False}},
+    },
     "MatMul-1.toml": {
         "op": "MatMul",
         "version": 1,

@@ -62,6 +62,7 @@ OPENVINO_ACCEPTS = {
     "IRS421_unreachable_layer": True,  # never built, never validated
     "IRS422_no_result": True,  # a model with no outputs
     "IRS423_results_share_output": False,  # IR v10: 'Model tensor names have collisions'
+    "IRS424_variable_unmatched": False,  # map::at: no ReadValue of variable 'other'
 }
 
 

@@ -67,6 +67,7 @@ torchvision = _import_torchvision()
 import openvino as ov  # noqa: E402
 import timm  # noqa: E402
 import transformers  # noqa: E402
+from openvino._offline_transformations import apply_make_stateful_transformation  # noqa: E402
 
 SEED = 20261124
 
@@ -194,6 +195,55 @@ def gpt2() -> nn.Module:
         eos_token_id=1,
     )
     return _OneOutput(transformers.GPT2LMHeadModel(config), "logits")
+
+
+class KVDecoder(nn.Module):
+    """A GPT-style decoder of two layers with a KV cache, written out (transformers' cache
+    object does not trace): token and position embeddings, pre-norm causal self-attention whose
+    keys and values are the past ones concatenated with the new ones (torch SDPA), a GELU MLP.
+    (input_ids, past key0, value0, key1, value1) -> (logits, present key0, value0, key1,
+    value1): the layout optimum-intel exports before making the model stateful."""
+
+    def __init__(self, vocab: int = 128, width: int = 32, heads: int = 2, layers: int = 2) -> None:
+        super().__init__()
+        self.heads = heads
+        self.tokens, self.positions = nn.Embedding(vocab, width), nn.Embedding(128, width)
+        self.norms = nn.ModuleList(nn.LayerNorm(width) for _ in range(2 * layers))
+        self.qkv = nn.ModuleList(nn.Linear(width, 3 * width) for _ in range(layers))
+        self.out = nn.ModuleList(nn.Linear(width, width) for _ in range(layers))
+        self.mlp = nn.ModuleList(
+            nn.Sequential(nn.Linear(width, 2 * width), nn.GELU(), nn.Linear(2 * width, width))
+            for _ in range(layers)
+        )
+        self.head = nn.Linear(width, vocab, bias=False)
+
+    def _split(self, x: torch.Tensor) -> torch.Tensor:
+        batch, length, width = x.shape
+        return x.reshape(batch, length, self.heads, width // self.heads).transpose(1, 2)
+
+    def forward(
+        self,
+        input_ids: torch.Tensor,
+        past0: torch.Tensor,
+        past1: torch.Tensor,
+        past2: torch.Tensor,
+        past3: torch.Tensor,
+    ) -> Any:
+        past = (past0, past1, past2, past3)  # named: convert_model passes a dict's items by name
+        start = past0.shape[2]
+        positions = torch.arange(start, start + input_ids.shape[1]).unsqueeze(0)
+        x = self.tokens(input_ids) + self.positions(positions)
+        present = []
+        for layer, (qkv, out, mlp) in enumerate(zip(self.qkv, self.out, self.mlp, strict=True)):
+            q, k, v = (self._split(t) for t in qkv(self.norms[2 * layer](x)).chunk(3, dim=-1))
+            k = torch.cat([past[2 * layer], k], dim=2)
+            v = torch.cat([past[2 * layer + 1], v], dim=2)
+            present += [k, v]
+            mask = torch.ones(q.shape[2], k.shape[2], dtype=torch.bool).tril(k.shape[2] - q.shape[2])
+            attended = nn.functional.scaled_dot_product_attention(q, k, v, attn_mask=mask)
+            x = x + out(attended.transpose(1, 2).flatten(2))
+            x = x + mlp(self.norms[2 * layer + 1](x))
+        return (self.head(x), *present)
 
 
 class UNet(nn.Module):
@@ -324,6 +374,7 @@ class _WhisperEncoder(nn.Module):
 
 IMAGE = (1, 3, 64, 64)
 TOKENS = (1, 16)
+KV_PAST = (1, 2, 3, 16)  # batch, heads, past tokens, head size
 
 
 @dataclass
@@ -336,6 +387,9 @@ class Network:
     inputs: list[str] | None = None  # convert_model(input=...): PartialShape texts, one per input
     reshape: str | None = None  # model.reshape(...) after conversion, to this PartialShape
     fp16: bool = False  # ov.save_model's default weight compression
+    # the inputs past the first become variables (ReadValue), the outputs past the first
+    # their updates (Assign): OpenVINO's MakeStateful, as optimum-intel applies it
+    stateful: bool = False
 
 
 def _tokens(shape: tuple[int, ...]) -> dict[str, tuple[int, ...]]:
@@ -377,13 +431,25 @@ NETWORKS = [
     Network("recurrent_interval", RecurrentTagger, (2, 10, 16), inputs=["[1..8,1..100,16]"]),
     Network("audio_dyn_time", AudioEncoder, (1, 20, 50), inputs=["[1,20,?]"]),
     Network("whisper_encoder_dyn_time", whisper_encoder, (1, 20, 128), inputs=["[1,20,?]"], fp16=True),
+    # (d) stateful: a KV cache of ReadValue/Assign pairs
+    Network(
+        "decoder_stateful_kv",
+        KVDecoder,
+        {"input_ids": (1, 4), **{f"past{i}": KV_PAST for i in range(4)}},
+        inputs=["[?,?]", *["[?,2,?,16]"] * 4],
+        stateful=True,
+    ),
 ]
 
 
 def _example(network: Network) -> Any:
     if isinstance(network.example, dict):
-        return {key: torch.ones(shape, dtype=torch.long) for key, shape in network.example.items()}
+        return {key: _example_tensor(key, shape) for key, shape in network.example.items()}
     return torch.randn(network.example)
+
+
+def _example_tensor(key: str, shape: tuple[int, ...]) -> torch.Tensor:
+    return torch.randn(shape) if key.startswith("past") else torch.ones(shape, dtype=torch.long)
 
 
 def _tensors(example: Any) -> list[torch.Tensor]:
@@ -403,6 +469,9 @@ def convert(network: Network) -> ov.Model:
         converted = ov.convert_model(model, **kwargs)
     if network.reshape is not None:
         converted.reshape(ov.PartialShape(network.reshape))
+    if network.stateful:
+        pairs = list(zip(converted.get_parameters()[1:], converted.get_results()[1:], strict=True))
+        apply_make_stateful_transformation(converted, pairs)
     return converted
 
 
@@ -427,6 +496,7 @@ LIBRARIES = {
     deit: "timm",
     bert: "transformers",
     gpt2: "transformers",
+    KVDecoder: "torch.nn (here)",
     UNet: "torch.nn (here)",
     FPN: "torch.nn (here)",
     RecurrentTagger: "torch.nn (here)",
@@ -980,6 +1050,8 @@ def _variant(network: Network) -> str:
         how = "dynamic: `convert_model(input=[" + ", ".join(network.inputs) + "])`"
     else:
         how = "static"
+    if network.stateful:
+        how += ", then made stateful (the cache inputs ReadValue, their outputs Assign)"
     return how + (", fp16 weights" if network.fp16 else ", fp32 weights")
 
 

@@ -25,7 +25,7 @@ from typing import Any
 
 from irshape import lifetime, rules
 from irshape.check import graph as g
-from irshape.check import sources, structure
+from irshape.check import sources, structure, variables
 from irshape.check.layer import check_op, check_v10_folding, compare_declared
 from irshape.diagnostics import Diagnostic, Location, Severity
 from irshape.dims import PartialShape
@@ -209,6 +209,7 @@ class _Walker:
             structure.check_edge_precisions,
             structure.check_reachability,
             structure.check_shared_results,
+            variables.check_variables,
         )
         for check in checks:
             self._guard(None, check, self.graph, self.found.append)

@@ -432,3 +432,24 @@ def _einsum_input(
             )
         label_shapes[label] = merged
     return None
+
+
+def inverse(call: OpCall) -> OpResult:
+    """Inverse-14: square matrices (the last two dims, where both are static) of a real type;
+    the data's shape and element type."""
+    data = call.inputs[0]
+    shape, element_type = data.shape, data.element_type
+    findings = []
+    if shape.dims is not None and len(shape.dims) < 2:
+        findings.append(rank_finding(0, "data", shape, "2 or more", "Input must be at least a 2D matrix."))
+    elif shape.dims is not None and shape[-2].is_static and shape[-1].is_static and shape[-2] != shape[-1]:
+        message = "Input must contain square matrices of the same shape."
+        findings.append(incompatible(f"the matrices {shape[-2]}x{shape[-1]} are not square", message, 0))
+    if element_type not in (None, "dynamic") and not is_real(element_type):
+        message = "Expected floating point type as element type for the 'data' input."
+        findings.append(
+            type_finding(f"the data is of element type {element_type}, not a real one", message, 0)
+        )
+    if findings:
+        return OpResult([], findings)
+    return OpResult([Output(shape, element_type)])

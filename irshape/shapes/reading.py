@@ -153,6 +153,8 @@ _FOLD_MESSAGE = "Tensor was not initialized."
 # Ops whose output is their data input's elements, unchanged: folded, a Const of a type
 # OpenVINO does not read stays one (a u1 Const reshaped is still 'Element not supported').
 _MOVES_DATA = frozenset({"Reshape", "Squeeze", "Unsqueeze"})
+# Ops OpenVINO never folds (can_constant_fold is false): a ReadValue of a Const is a variable.
+_NEVER_FOLDED = frozenset({"ReadValue", "Assign"})
 
 
 def fold(call: OpCall, result: OpResult) -> None:
@@ -163,6 +165,8 @@ def fold(call: OpCall, result: OpResult) -> None:
     but does not read, or of a ``Constant`` with no bytes, passes it on."""
     inputs = call.inputs
     if not inputs or not result.outputs or not all(held(t) for t in inputs):
+        return
+    if call.schema.op in _NEVER_FOLDED:
         return
     for output in result.outputs:
         output.constant = True

@@ -44,6 +44,10 @@ SUITES = (
     "test_unary",
     "test_deformable",
     "test_detection",
+    "test_state",
+    "test_generation",
+    "test_search",
+    "test_inverse",
 )
 
 

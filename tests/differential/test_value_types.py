@@ -172,6 +172,10 @@ CASES: dict[str, tuple[Values, Build]] = {
     ),
     "TopK-1.k": (2, lambda c: ov1.topk(_x([2, 5]), c, 1, "max", "value")),
     "TopK-3.k": (2, lambda c: ov3.topk(_x([2, 5]), c, 1, "max", "value")),
+    "OneHot-1.depth": (
+        3,
+        lambda c: ov1.one_hot(_x([2, 3], np.int64), c, _c(1.0, np.float32), _c(0.0, np.float32), -1),
+    ),
     "TopK-11.k": (2, lambda c: ov11.topk(_x([2, 5]), c, 1, "max", "value")),
     "Range-1.start": (0, lambda c: ov1.range(c, _c(6), _c(1))),
     "Range-4.step": (2, lambda c: ov4.range(_c(0), _c(6), c, "i64")),
@@ -215,6 +219,7 @@ EDGE_OPS = (
     "ScatterUpdate.axis",
     "TopK-3.k",
     "ConvolutionBackpropData.output_shape",
+    "OneHot-1.depth",
 )
 REAL_EDGES: tuple[list[float], ...] = (
     [0.5, 2.0],  # 0 once truncated

@@ -1,0 +1,196 @@
+"""OneHot-1 and OneHot-16 against OpenVINO (read_model of saved files): indices of ranks 0..4
+(static, ``?``, interval, dynamic rank), every axis in range, the depth a Const of several integer
+types, a Parameter, or a ShapeOf -> Gather of a dim (its bounds: ``2..8``), on and off values
+Consts or Parameters of several types. Mutants read_model rejects (an axis out of range, a
+negative depth, real indices or depth, on and off values of different types, a depth, on or off
+value that is not a scalar) are errors on the layer; a declared dim off by one is IRS301/IRS302."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import openvino as ov
+import openvino.opset1 as ov1
+import openvino.opset8 as ov8
+import openvino.opset16 as ov16
+import pytest
+from lxml import etree
+
+import irshape
+
+from .conftest import STATS
+from .family_suite import (
+    Mutant,
+    check_dim_mutant,
+    check_mutant,
+    check_valid,
+    draw_cases,
+    named_inputs,
+    set_attribute,
+    set_input_shape,
+    set_input_type,
+    shape,
+)
+from .ops_harness import OpCase, OpsBatchRunner, batches, constant, parameter, params, save_batch
+
+SEED = 20261125
+PER_OP = 120
+INDEX_TYPES = (np.int64, np.int32, np.int32, np.uint8, np.int8)
+DEPTH_TYPES = (np.int64, np.int32, np.uint8, np.int16, np.uint64)
+VALUE_TYPES = (np.float32, np.float16, np.int32, np.int64)
+
+
+def _depth(rng: random.Random) -> Callable[[], ov.Node]:
+    """A Const of some integer type, a scalar Parameter, or a dim of a Parameter's shape (its
+    value known, or only its bounds)."""
+    pick = rng.random()
+    value = rng.randint(0, 9)
+    if pick < 0.5:
+        depth_type = rng.choice(DEPTH_TYPES)
+        return lambda: constant(value, depth_type)
+    if pick < 0.65:
+        depth_shape = shape(rng, [], rng.choice(["static", "rank"]))
+        return lambda: parameter(depth_shape, rng.choice([np.int64, np.int32]))
+    dims = [value, rng.randint(1, 4)]
+    source = shape(rng, dims, rng.choice(["static", "interval", "dynamic"]))
+    return lambda: ov8.gather(ov1.shape_of(parameter(source)), constant(0), constant(0))
+
+
+def _on_off(rng: random.Random) -> tuple[Callable[[], ov.Node], Callable[[], ov.Node]]:
+    value_type = rng.choice(VALUE_TYPES)
+    if rng.random() < 0.8:
+        return (lambda: constant(1, value_type)), (lambda: constant(0, value_type))
+    scalar = shape(rng, [], rng.choice(["static", "rank"]))
+    return (lambda: parameter(scalar, value_type)), (lambda: parameter(scalar, value_type))
+
+
+def draw_one_hot(version: int) -> Callable[[random.Random], Callable[[], ov.Node]]:
+    def draw(rng: random.Random) -> Callable[[], ov.Node]:
+        rank = rng.randint(0, 4)
+        indices = shape(rng, [rng.randint(1, 5) for _ in range(rank)])
+        index_type = rng.choice(INDEX_TYPES)
+        axis = rng.randint(-rank - 1, rank)
+        depth = _depth(rng)
+        on, off = _on_off(rng)
+        mode = rng.choice(["ignore_negative", "normalize"])
+
+        def build() -> ov.Node:
+            args = (parameter(indices, index_type), depth(), on(), off())
+            if version == 1:
+                return ov1.one_hot(*args, axis)
+            return ov16.one_hot(*args, axis, negative_indices_mode=mode)
+
+        return build
+
+    return draw
+
+
+DRAWS = {"OneHot-1": draw_one_hot(1), "OneHot-16": draw_one_hot(16)}
+
+
+def _cases() -> list[OpCase]:
+    rng = random.Random(SEED)
+    cases = []
+    for prefix, (op, draw) in zip(("oh", "oi"), DRAWS.items(), strict=True):
+        cases += draw_cases(prefix, op, draw, rng, PER_OP)
+    return cases
+
+
+CASES = _cases()
+BATCHES = batches(CASES)
+STATS["generation cases (tests/differential/test_generation.py)"] = len(CASES)
+
+
+@pytest.mark.parametrize(("index", "case"), params(BATCHES))
+def test_shapes_and_types_match_openvino(ops_runner: OpsBatchRunner, index: int, case: OpCase) -> None:
+    check_valid(ops_runner, f"generation{index}", BATCHES[index], case)
+
+
+@pytest.mark.parametrize("index", range(len(BATCHES)))
+def test_a_declared_dim_off_by_one_is_an_error(
+    ops_runner: OpsBatchRunner, tmp_path: Path, index: int
+) -> None:
+    check_dim_mutant(ops_runner, f"generation{index}", BATCHES[index], tmp_path)
+
+
+def test_the_cases_span_the_rules() -> None:
+    """Depths known by value, by bounds only, and not at all; every output rank 1..5."""
+    nodes = [case.build() for case in CASES]
+    kinds = {node.input_value(1).get_node().get_type_name() for node in nodes}
+    assert kinds == {"Constant", "Parameter", "Gather"}
+    ranks = {
+        node.get_output_partial_shape(0).rank.get_length()
+        for node in nodes
+        if node.get_output_partial_shape(0).rank.is_static
+    }
+    assert ranks == {1, 2, 3, 4, 5}
+
+
+# --- mutants --------------------------------------------------------------------------------
+
+
+def _one_hot(version: int, depth: Any = None, axis: int = -1) -> Callable[[], ov.Node]:
+    """OneHot of Parameters named m_in0 (indices [2, 3] i64), m_in1 (depth, unless a Const
+    value is given), m_in2 and m_in3 (on and off values, f32 scalars)."""
+
+    def build() -> ov.Node:
+        indices = parameter([2, 3], np.int64)
+        on, off = parameter([], np.float32), parameter([], np.float32)
+        if depth is None:
+            indices, depth_node, on, off = named_inputs(indices, parameter([], np.int64), on, off)
+        else:
+            indices, on, off = named_inputs(indices, on, off)
+            depth_node = constant(depth, np.int64)
+        if version == 1:
+            return ov1.one_hot(indices, depth_node, on, off, axis)
+        return ov16.one_hot(indices, depth_node, on, off, axis)
+
+    return build
+
+
+MUTANTS = [
+    mutant
+    for version in (1, 16)
+    for mutant in (
+        Mutant(f"v{version} axis past the end", _one_hot(version), set_attribute("axis", "3"), "IRS112"),
+        Mutant(f"v{version} axis before the start", _one_hot(version), set_attribute("axis", "-4"), "IRS112"),
+        Mutant(f"v{version} real indices", _one_hot(version), set_input_type(0, "f32", "FP32"), "IRS213"),
+        Mutant(f"v{version} real depth", _one_hot(version), set_input_type(1, "f32", "FP32"), "IRS213"),
+        Mutant(f"v{version} on and off types", _one_hot(version), set_input_type(3, "f16", "FP16"), "IRS213"),
+        Mutant(f"v{version} depth of shape [1]", _one_hot(version), set_input_shape(1, [1]), "IRS212"),
+        Mutant(f"v{version} on_value of shape [2]", _one_hot(version), set_input_shape(2, [2]), "IRS212"),
+        Mutant(f"v{version} off_value of rank 2", _one_hot(version), set_input_shape(3, [1, 1]), "IRS212"),
+    )
+]
+
+
+@pytest.mark.parametrize("mutant", MUTANTS, ids=lambda m: m.name)
+def test_mutant_openvino_rejects_is_an_error(tmp_path: Path, mutant: Mutant) -> None:
+    check_mutant(tmp_path, mutant)
+
+
+@pytest.mark.parametrize("version", (1, 16))
+def test_a_negative_depth_is_an_error(tmp_path: Path, version: int) -> None:
+    """OpenVINO's builder refuses a negative depth: the saved Const's bytes are rewritten."""
+    xml = tmp_path / "neg.xml"
+    save_batch([OpCase("m0", f"OneHot-{version}", _one_hot(version, depth=3))], xml)
+    (const,) = etree.parse(str(xml)).xpath("//layer[@type='Const']")
+    offset = int(const.find("data").get("offset"))
+    data = bytearray(xml.with_suffix(".bin").read_bytes())
+    data[offset : offset + 8] = np.int64(-3).tobytes()
+    xml.with_suffix(".bin").write_bytes(bytes(data))
+    assert "can't be negative" in str(_rejection(xml))
+    errors = [d for d in irshape.check_file(xml).errors if d.layer_name == "m0"]
+    assert {d.code for d in errors} == {"IRS214"}
+
+
+def _rejection(xml: Path) -> str | None:
+    try:
+        ov.Core().read_model(str(xml))
+    except Exception as exc:  # OpenVINO's own exception types
+        return str(exc)
+    return None

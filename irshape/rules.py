@@ -528,6 +528,20 @@ OUTPUT_PORT_EXTRA = _rule(
     example='<layer type="Relu" ...><output><port id="1"/><port id="2"/></output></layer>',
 )
 
+OP_NOT_INFERRED = _rule(
+    "IRS308",
+    "op-not-inferred",
+    INFO,
+    "irshape does not infer {op} yet: it carries the layer's declared output dims on, where "
+    "OpenVINO computes them, and checks the layers it feeds from those",
+    summary="A layer of an OpenVINO op that irshape has no shape function for.",
+    why="OpenVINO computes every layer's outputs. irshape infers the ops docs/ops.md lists; for "
+    "another op it can only take the declared dims, so a wrong one there goes unseen and the "
+    "layers below are checked against it.",
+    fix="Nothing to fix in the file; docs/ops.md lists the ops irshape infers.",
+    example='<layer type="Loop" version="opset5"> ... </layer>',
+)
+
 
 # --- IRS5xx: dry runs -----------------------------------------------------------------------
 

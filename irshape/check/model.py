@@ -33,6 +33,7 @@ from irshape.ir.model import Document, Layer, Port
 from irshape.ir.weights import Weights
 from irshape.memo import IdentityMemo, by_identity
 from irshape.ops.interface import OpResult, Tensor
+from irshape.ops.opsets import latest_version, op_version
 from irshape.ops.registry import lookup
 from irshape.ops.schema import OpSchema
 from irshape.record import Record
@@ -307,12 +308,21 @@ class _Walker:
             outputs = self._known(schema, layer, result, inputs, bool(origins), doomed, local)
         else:
             outputs = [g.declared_tensor(port) for port in layer.outputs]
+            self._not_inferred(layer, local)
         guess = self._guessed(layer, kind, schema is not None, computed, local)
         if self.port_shapes is not None:
             self._remember_ports(layer, outputs, guess is None)
         if local and schema is not None and not schema.is_source:
             doomed = doomed or any(rules.rejects(d) for d in local)  # OpenVINO rejects the layer
         self._settle(layer, outputs, origins, local, guess, doomed)
+
+    def _not_inferred(self, layer: Layer, local: list[Diagnostic]) -> None:
+        """IRS308 for a layer of an op OpenVINO knows and irshape does not infer (an op no
+        opset holds is IRS404's; a Result has no outputs to infer)."""
+        op_type = layer.type or ""
+        found = op_version(op_type, layer.version) if layer.version else latest_version(op_type)
+        if found is not None and found[0] != "Result":
+            local.append(rules.OP_NOT_INFERRED(self.graph.where(layer), op=f"{found[0]}-{found[1]}"))
 
     def _op(self, layer: Layer) -> tuple[str, OpSchema | None]:
         """The op's canonical type in lower case, and its declaration if irshape has one:

@@ -200,21 +200,20 @@ def test_cli_fix_usage_errors(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, a
 
 
 def test_dims_fed_by_an_op_irshape_does_not_infer_are_left_alone(tmp_path: Path) -> None:
-    # x -> ReverseSequence -> conv: OpenVINO computes ReverseSequence's output itself (irshape has
-    # no ReverseSequence-1 yet), so a wrong dim declared there says nothing about the conv, whose
-    # own declared dims must stay as OpenVINO wrote them.
+    # x -> RegionYolo -> conv: OpenVINO computes RegionYolo's output itself (irshape has no
+    # RegionYolo-1 yet, and says so: IRS308), so a wrong dim declared there says nothing about
+    # the conv, whose own declared dims must stay as OpenVINO wrote them.
     x = ops.parameter([1, 3, 8, 8], np.float32, name="x")
     kernel = ops.constant(np.ones((4, 3, 3, 3), np.float32))
-    lengths = ops.constant(np.array([8], np.int64))
-    rolled = ops.reverse_sequence(x, lengths, batch_axis=0, seq_axis=2, name="roll")
-    y = ops.convolution(rolled, kernel, [1, 1], [0, 0], [0, 0], [1, 1], name="conv")
+    region = ops.region_yolo(x, 1, 1, 1, False, [0], 1, 3, name="roll")
+    y = ops.convolution(region, kernel, [1, 1], [0, 0], [0, 0], [1, 1], name="conv")
     ov.save_model(ov.Model([ops.result(y, name="out")], [x], "m"), tmp_path / "o.xml", compress_to_fp16=False)
     text = mutate((tmp_path / "o.xml").read_text(encoding="utf-8"), "roll", "output", 2, 9)
     path = save(tmp_path, text, (tmp_path / "o.bin").read_bytes())
     report = irshape.check_file(path, fix="write")
     assert (report.fixes, path.read_text(encoding="utf-8")) == ([], text)
-    (finding,) = report.diagnostics
-    assert finding.code == "IRS411" and "cannot tell which" in finding.message
+    assert [d.code for d in report.diagnostics] == ["IRS308", "IRS411"]
+    assert "cannot tell which" in report.diagnostics[1].message
 
 
 def test_dims_after_a_rejected_layer_are_left_alone(tmp_path: Path, written: tuple[str, bytes]) -> None:

@@ -10,7 +10,7 @@ from typing import Any
 
 from irshape.diagnostics import Location
 from irshape.dims import INF, Dim, PartialShape
-from irshape.ops.interface import OpCall, OpResult, Tensor
+from irshape.ops.interface import ConstTensor, OpCall, OpResult, Tensor
 from irshape.ops.registry import lookup, shape_function
 from irshape.ops.schema import validate_attributes
 from irshape.shapes.broadcast import merge_shapes, numpy_broadcast, pdpd_broadcast
@@ -28,7 +28,13 @@ def run(op: str, version: str, inputs: list[Tensor], **data: str) -> OpResult:
 
 
 def const(values: list[int], element_type: str = "i64", shape: list[int] | None = None) -> Tensor:
-    return Tensor(PartialShape([len(values)] if shape is None else shape), element_type, tuple(values))
+    """A Const layer's output."""
+    return ConstTensor(PartialShape([len(values)] if shape is None else shape), element_type, tuple(values))
+
+
+def computed(values: list[int], element_type: str = "i64") -> Tensor:
+    """A value an op computes (not a Const layer's)."""
+    return Tensor(PartialShape([len(values)]), element_type, tuple(values))
 
 
 def f32(*dims: int | Dim) -> Tensor:
@@ -143,8 +149,22 @@ def test_broadcast_numpy_takes_the_target_and_checks_the_data_against_it() -> No
 
 
 def test_broadcast_target_minus_one_is_dynamic_and_other_negatives_zero() -> None:
-    result = run("Broadcast", "opset3", [f32(3), const([2, -1, -2, 3])], mode="numpy")
+    result = run("Broadcast", "opset3", [f32(3), const([2, -1, -2, 3])], mode="numpy")  # read as it is
     assert result.outputs[0].shape == PartialShape([2, Q, 0, 3])
+
+
+def test_a_computed_broadcast_target_below_zero_fails_as_evaluated() -> None:
+    # computed by an op (3 - 4), it is read by evaluate_as_partial_shape, which rejects it
+    result = run("Broadcast", "opset3", [f32(3), computed([2, -1])], mode="numpy")
+    assert codes(result) == ["IRS214"]
+    message = "Value for partial shape evaluation can't be lower than zero."
+    assert result.findings[0].args["ov_message"] == message
+    # ...and so do its bounds: a lower bound of -1
+    bounded = Tensor(PartialShape([1]), "i64", lower=(-1,), upper=(4,))
+    assert codes(run("Tile", "opset1", [f32(3), bounded])) == ["IRS214"]
+    # a u64's unbounded maximum is -1 as int64
+    unbounded = Tensor(PartialShape([1]), "u64", lower=(2,), upper=(2**64 - 1,))
+    assert codes(run("Broadcast", "opset3", [f32(3), unbounded], mode="numpy")) == ["IRS214"]
 
 
 def test_broadcast_bidirectional_merges_both_ways() -> None:

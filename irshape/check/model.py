@@ -578,6 +578,7 @@ def _outputs_flowing(inference: OpResult) -> _Flowing:
                 o.element_type,
                 o.value,
                 o.value_unknown,
+                reals=o.reals,
                 lower=o.lower,
                 upper=o.upper,
                 const_parts=o.const_parts,

@@ -10,7 +10,7 @@ from typing import Any
 
 from irshape.diagnostics import Location
 from irshape.dims import INF, Dim, PartialShape
-from irshape.ops.interface import OpCall, OpResult, Tensor
+from irshape.ops.interface import ConstTensor, OpCall, OpResult, Tensor
 from irshape.ops.registry import lookup, shape_function
 from irshape.ops.schema import validate_attributes
 from irshape.shapes.broadcast import merge_shapes, numpy_broadcast, pdpd_broadcast
@@ -28,7 +28,13 @@ def run(op: str, version: str, inputs: list[Tensor], **data: str) -> OpResult:
 
 
 def const(values: list[int], element_type: str = "i64", shape: list[int] | None = None) -> Tensor:
-    return Tensor(PartialShape([len(values)] if shape is None else shape), element_type, tuple(values))
+    """A Const layer's output."""
+    return ConstTensor(PartialShape([len(values)] if shape is None else shape), element_type, tuple(values))
+
+
+def computed(values: list[int], element_type: str = "i64") -> Tensor:
+    """A value an op computes (not a Const layer's)."""
+    return Tensor(PartialShape([len(values)]), element_type, tuple(values))
 
 
 def f32(*dims: int | Dim) -> Tensor:
@@ -143,8 +149,22 @@ def test_broadcast_numpy_takes_the_target_and_checks_the_data_against_it() -> No
 
 
 def test_broadcast_target_minus_one_is_dynamic_and_other_negatives_zero() -> None:
-    result = run("Broadcast", "opset3", [f32(3), const([2, -1, -2, 3])], mode="numpy")
+    result = run("Broadcast", "opset3", [f32(3), const([2, -1, -2, 3])], mode="numpy")  # read as it is
     assert result.outputs[0].shape == PartialShape([2, Q, 0, 3])
+
+
+def test_a_computed_broadcast_target_below_zero_fails_as_evaluated() -> None:
+    # computed by an op (3 - 4), it is read by evaluate_as_partial_shape, which rejects it
+    result = run("Broadcast", "opset3", [f32(3), computed([2, -1])], mode="numpy")
+    assert codes(result) == ["IRS214"]
+    message = "Value for partial shape evaluation can't be lower than zero."
+    assert result.findings[0].args["ov_message"] == message
+    # ...and so do its bounds: a lower bound of -1
+    bounded = Tensor(PartialShape([1]), "i64", lower=(-1,), upper=(4,))
+    assert codes(run("Tile", "opset1", [f32(3), bounded])) == ["IRS214"]
+    # a u64's unbounded maximum is -1 as int64
+    unbounded = Tensor(PartialShape([1]), "u64", lower=(2,), upper=(2**64 - 1,))
+    assert codes(run("Broadcast", "opset3", [f32(3), unbounded], mode="numpy")) == ["IRS214"]
 
 
 def test_broadcast_bidirectional_merges_both_ways() -> None:
@@ -221,3 +241,37 @@ def test_no_value_is_kept_for_a_large_output() -> None:
         "Multiply", "opset1", [const(list(range(64)), shape=[64, 1]), const(list(range(64)), shape=[64])]
     )
     assert product.outputs[0].shape == PartialShape([64, 64]) and product.outputs[0].value is None
+
+
+# --- real values: a size times a scale ----------------------------------------------------
+
+
+def _reals(values: list[float], element_type: str = "f32") -> Tensor:
+    return Tensor(PartialShape([len(values)]), element_type, reals=tuple(values))
+
+
+def test_a_real_value_converts_to_an_integer_truncated_toward_zero() -> None:
+    # by experiment: Convert of f32 [2.5, 3.5, 2.7, -2.5] to i64 is [2, 3, 2, -2] (not rounded)
+    result = run("Convert", "opset1", [_reals([2.5, 3.5, 2.7, -2.5])], destination_type="i64")
+    assert result.outputs[0].value == (2, 3, 2, -2)
+    # out of the target's range: not folded
+    wide = run("Convert", "opset1", [_reals([300.0])], destination_type="u8")
+    assert wide.outputs[0].value is None
+
+
+def test_an_integer_converts_to_a_real_rounded_to_its_type() -> None:
+    # 2^24 + 1 has no f32: the nearest (ties to even) is 2^24; f64 keeps it
+    to_f32 = run("Convert", "opset1", [const([2**24 + 1, 5])], destination_type="f32")
+    assert to_f32.outputs[0].reals == (16777216.0, 5.0)
+    to_f64 = run("Convert", "opset1", [const([2**24 + 1])], destination_type="f64")
+    assert to_f64.outputs[0].reals == (16777217.0,)
+
+
+def test_a_real_product_is_the_f32_product() -> None:
+    # 7 * 1.1 in f32: 1.1 is 1.10000002384185791015625, the product rounds to 7.70000028610229...
+    scaled = run("Multiply", "opset1", [_reals([5.0, 7.0]), _reals([1.100000023841858])])
+    assert scaled.outputs[0].reals == (5.5, 7.700000286102295)
+    back = run("Convert", "opset1", [_reals(list(scaled.outputs[0].reals or ()))], destination_type="i64")
+    assert back.outputs[0].value == (5, 7)
+    # an f32 overflow is not folded
+    assert run("Multiply", "opset1", [_reals([3e38]), _reals([2.0])]).outputs[0].reals is None

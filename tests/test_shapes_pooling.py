@@ -13,7 +13,7 @@ import pytest
 
 from irshape.diagnostics import Diagnostic, Location
 from irshape.dims import parse_partial_shape
-from irshape.ops.interface import OpCall, OpResult, Tensor
+from irshape.ops.interface import ConstTensor, OpCall, OpResult, Tensor
 from irshape.ops.schema import load_declaration, validate_attributes
 from irshape.shapes import pooling
 
@@ -144,7 +144,8 @@ def test_what_openvino_rejects(op: str, data: str, attributes: dict[str, str], c
 
 
 def _target(shape: str, value: tuple[int, ...] | None = None, **more: Any) -> Tensor:
-    return Tensor(parse_partial_shape(shape), "i64", value, **more)
+    """A Const layer's output (or, with no value, a Parameter's)."""
+    return ConstTensor(parse_partial_shape(shape), "i64", value, **more)
 
 
 def test_adaptive_output_shape_values_are_read_as_dimensions() -> None:
@@ -152,6 +153,17 @@ def test_adaptive_output_shape_values_are_read_as_dimensions() -> None:
     result = _call("AdaptiveMaxPool-8", "1,3,10,10", {"index_element_type": "i32"}, _target("2", (4, -1)))
     assert [_shape(result, 0), _shape(result, 1)] == ["[1,3,4,?]", "[1,3,4,?]"]
     assert [o.element_type for o in result.outputs] == ["f32", "i32"]
+
+
+def test_adaptive_output_shape_computed_below_zero_fails_as_evaluated() -> None:
+    # a value an op computes is read by evaluate_as_partial_shape: -1 fails there
+    computed = Tensor(parse_partial_shape("2"), "i64", (4, -1))
+    result = _call("AdaptiveMaxPool-8", "1,3,10,10", {"index_element_type": "i32"}, computed)
+    assert _codes(result) == ["IRS214"]
+    assert (
+        result.findings[0].args["ov_message"]
+        == "Value for partial shape evaluation can't be lower than zero."
+    )
 
 
 def test_adaptive_output_shape_unknown_says_so_once() -> None:

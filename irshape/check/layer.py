@@ -142,11 +142,22 @@ def report_finding(layer: Layer, finding: Finding, where: Location, report: Repo
 
 
 def check_v10_folding(
-    schema: OpSchema, layer: Layer, inputs: list[Tensor], where: Where, report: Report
+    schema: OpSchema,
+    layer: Layer,
+    inputs: list[Tensor],
+    inference: OpResult | None,
+    where: Where,
+    report: Report,
 ) -> None:
     """IRS214 where IR v10's reading constant-folds the layer and fails reading an input: a
-    ``Constant`` with no bytes, a Const of dynamic type (docs/openvino-ir-reading.md §13)."""
+    ``Constant`` with no bytes, a Const of dynamic type (docs/openvino-ir-reading.md §13); or
+    fails evaluating it (a scatter's index out of range, §14)."""
     failure = reading.v10_fold_failure(schema.op, inputs)
+    evaluation = None if inference is None else reading.v10_evaluation_failure(inputs, inference.outputs)
+    if failure is None and evaluation is not None:
+        problem = "every input is a constant, so IR v10's reading folds the layer, and evaluating it fails"
+        finding = Finding(rules.INPUT_VALUE, {"problem": problem, "ov_message": evaluation}, AT_LAYER)
+        report_finding(layer, finding, _located(where), report)
     if failure is None:
         return
     port, ov_message = failure

@@ -494,7 +494,7 @@ class _Walker:
         found_before = len(local)
         inference = check_op(schema, layer, inputs, where, local.append)
         if self.document.version == 10:  # its reading constant-folds the graph
-            check_v10_folding(schema, layer, inputs, where, local.append)
+            check_v10_folding(schema, layer, inputs, inference, where, local.append)
         if inference is None:
             return [Tensor(PartialShape(None))]
         if len(layer.outputs) > len(inference.outputs) and not inference.rejected:
@@ -589,6 +589,7 @@ def _outputs_flowing(inference: OpResult) -> _Flowing:
                 o.element_type,
                 o.value,
                 o.value_unknown,
+                reals=o.reals,
                 lower=o.lower,
                 upper=o.upper,
                 const_parts=o.const_parts,

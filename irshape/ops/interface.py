@@ -122,6 +122,7 @@ class Output(Record):
         "failed_axes",
         "formulas",
         "lower",
+        "reals",
         "shape",
         "upper",
         "value",
@@ -134,6 +135,7 @@ class Output(Record):
     value: tuple[int, ...] | None  # the value, for the small integer tensors shapes are made of
     lower: tuple[int, ...] | None  # ...or its bounds, when it is not known exactly (see Tensor)
     upper: tuple[int, ...] | None
+    reals: tuple[float, ...] | None  # ...for a small real tensor (a size times a scale), its value
     const_parts: tuple[int | None, ...] | None  # ...or a Concat's Const parts (see Tensor)
     # why a value OpenVINO would fold is unknown to irshape, and whether OpenVINO folds it
     # (every input a constant): irshape.shapes.reading.fold
@@ -149,6 +151,7 @@ class Output(Record):
         value: tuple[int, ...] | None = None,
         lower: tuple[int, ...] | None = None,
         upper: tuple[int, ...] | None = None,
+        reals: tuple[float, ...] | None = None,
     ) -> None:
         self.shape = shape
         self.element_type = element_type
@@ -157,6 +160,7 @@ class Output(Record):
         self.value = value
         self.lower = lower
         self.upper = upper
+        self.reals = reals
         self.const_parts = None
         self.value_unknown: str | None = None
         self.constant = False

@@ -146,6 +146,10 @@ def _output_spatial(info: Tensor, findings: list[Finding]) -> PartialShape:
     if info.value_error is not None:
         findings.append(_output_shape_problem(reading.problem(info), info.value_error))
         return PartialShape(None)
+    if reading.below_zero(info):  # its bounds (evaluate_as_partial_shape), as IRS207 its value
+        problem = "has bounds below zero"
+        findings.append(_output_shape_problem(problem, reading.NEGATIVE_SHAPE_VALUE))
+        return PartialShape(None)
     if not info.value_reported:
         reason = info.value_unknown or "not a Const"
         if info.reals is not None:

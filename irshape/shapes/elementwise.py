@@ -185,6 +185,22 @@ def _binary_value(call: OpCall, shape: PartialShape, out_type: str | None) -> tu
     return values.wrap(result, out_type)
 
 
+# OpenVINO's real arithmetic folded: a product computed in double and rounded to the type
+# (values.to_real), which for f32 operands is the f32 product. Only Multiply: a Divide, Power,
+# Add, Floor, Ceiling or Sqrt of reals folds in some subgraphs and not in others (their bounds,
+# by experiment: a Concat of a Floor's result as a Broadcast's target is `?`), so irshape
+# leaves them unknown, wider than OpenVINO where it folds them (docs §14)
+_REAL_OPS: dict[str, Callable[[float, float], float | None]] = {"Multiply": operator.mul}
+
+
+def _binary_reals(call: OpCall, shape: PartialShape, out_type: str) -> tuple[float, ...] | None:
+    """The output's real value when both inputs' are known (numpy or none broadcasting)."""
+    function = _REAL_OPS.get(call.schema.op)
+    if function is None or shape.lengths is None or _auto_broadcast(call)[0] == "pdpd":
+        return None
+    return values.to_real(values.real_elementwise(function, call.inputs[:2], shape.lengths), out_type)
+
+
 # --- unary ops -----------------------------------------------------------------------------
 
 
@@ -348,7 +364,7 @@ def convert(call: OpCall) -> OpResult:
     data = call.inputs[DATA]
     destination = call.attributes.values.get("destination_type")
     target = destination if isinstance(destination, str) else None
-    output = Output(data.shape, target, value=_converted(data, target))
+    output = Output(data.shape, target, value=_converted(data, target), reals=_converted_reals(data, target))
     converted = bounds.converted(data, target)
     return OpResult([bounds.settle(output, *converted) if converted else output])
 
@@ -360,8 +376,19 @@ def convert_like(call: OpCall) -> OpResult:
 
 
 def _converted(data: Tensor, target: str | None) -> tuple[int, ...] | None:
+    if data.reals is not None:
+        return values.truncated(data.reals, target)
     tensor = values.known(data)
     return None if tensor is None else values.wrap(tensor.values, target)
+
+
+def _converted_reals(data: Tensor, target: str | None) -> tuple[float, ...] | None:
+    """A value converted to a real type: rounded to it (an integer, or a real of another
+    type)."""
+    if target not in REAL:
+        return None
+    tensor = values.known(data)
+    return values.to_real(data.reals if tensor is None else tensor.values, target)
 
 
 # --- binary ops ----------------------------------------------------------------------------
@@ -404,6 +431,8 @@ def _binary(call: OpCall, kind_message: str, boolean_output: bool) -> OpResult:
     out_type = "boolean" if boolean_output else merged
     value = None if findings else _binary_value(call, shape, out_type)
     output = Output(shape, out_type, value=value)
+    if not findings and out_type in REAL:
+        output.reals = _binary_reals(call, shape, out_type)
     if value is None and not findings and any(bounds.bounded(t) for t in call.inputs[:2]):
         found = _binary_bounds(call, shape, out_type)
         if found is not None:

@@ -496,27 +496,72 @@ def scatter_update(op: _Op) -> list[Output]:
         if axis_value is not None and axis_value:
             axis = _normalized_axis(op, axis_value[0], len(data.dims), 3)
             _check_scatter_updates(op, data, indices, updates, axis)
-    return [Output(data, data_type, value=_scattered_value(op))]
+    return _scattered(op)
 
 
-def _scattered_value(op: _Op) -> tuple[int, ...] | None:
-    """A scatter of known updates into a known 1D value (a shape) at known positions, as
-    OpenVINO's reference writes it: the updates in order, so a repeated position takes the last
-    (or, with a reduction, each in turn); ScatterElementsUpdate and ScatterNDUpdate count a
-    negative index from the end. A position still out of range (for ScatterUpdate, any negative
-    one) fails OpenVINO's evaluate, and read_model with it: irshape folds nothing there."""
-    data, indices, updates = (op.inputs[port].value for port in range(3))
-    name, element_type = op.call.schema.op, op.element_type(0)
+def _scattered(op: _Op) -> list[Output]:
+    """The scatter's output: the data's shape, with the value the reference writes
+    (:func:`_scattered_value`), or where its evaluation fails the message it fails with."""
+    value = _scattered_value(op)
+    failure = None if value is not None else _scatter_failure(op)
+    output = Output(op.shape(0), op.element_type(0), value=value)
+    if failure is not None:
+        output.value_unknown = reading.evaluation_failure(failure)
+    return [output]
+
+
+def _scatter_operands(op: _Op) -> tuple[int, tuple[int, ...], tuple[int, ...]] | None:
+    """The data's length, the indices and the updates where OpenVINO evaluates the scatter
+    into 1D data (a shape): data known by value or bounds, indices, updates and axis known,
+    of a type its evaluate takes; None elsewhere."""
+    data, indices, updates = value_bounds.of(op.inputs[0]), op.inputs[1].value, op.inputs[2].value
+    name = op.call.schema.op
     if data is None or indices is None or updates is None or op.shape(0).rank != 1:
         return None
-    if not values.evaluates(name, element_type) or len(indices) != len(updates):
+    if not values.evaluates(name, op.element_type(0)) or len(indices) != len(updates):
         return None
     if op.has_input(3) and op.inputs[3].value not in ((0,), (-1,)):
         return None
     if name == "ScatterNDUpdate" and (op.shape(1).lengths or ())[-1:] != (1,):
         return None  # into 1D data, ScatterNDUpdate's index tuples must have one element
-    size = len(data)
-    positions = [i + size if i < 0 and name != "ScatterUpdate" else i for i in indices]
+    return len(data[0]), indices, updates
+
+
+def _positions(name: str, size: int, indices: tuple[int, ...]) -> list[int]:
+    """ScatterElementsUpdate and ScatterNDUpdate count a negative index from the end."""
+    return [i + size if i < 0 and name != "ScatterUpdate" else i for i in indices]
+
+
+def _scatter_failure(op: _Op) -> str | None:
+    """The reference's message where OpenVINO evaluates the scatter and an index is out of
+    range (for ScatterUpdate, any negative one); read_model fails with it wherever the value
+    or its bounds are evaluated (docs/openvino-ir-reading.md §14)."""
+    operands = _scatter_operands(op)
+    if operands is None:
+        return None
+    size, indices, _ = operands
+    name = op.call.schema.op
+    for index, position in zip(indices, _positions(name, size, indices), strict=True):
+        if 0 <= position < size:
+            continue
+        if name == "ScatterUpdate":
+            return f"ScatterUpdate indices value {index} is out of bounds for axis 0 of size {size}"
+        if name == "ScatterNDUpdate":
+            return "Index is out of bounds"
+        return f"ScatterElementsUpdate index {index} is out of bounds for the axis of size {size}"
+    return None
+
+
+def _scattered_value(op: _Op) -> tuple[int, ...] | None:
+    """A scatter of known updates into a known 1D value (a shape) at known positions, as
+    OpenVINO's reference writes it: the updates in order, so a repeated position takes the last
+    (or, with a reduction, each in turn). A position out of range: :func:`_scatter_failure`."""
+    operands = _scatter_operands(op)
+    data = op.inputs[0].value
+    if operands is None or data is None:
+        return None
+    size, indices, updates = operands
+    positions = _positions(op.call.schema.op, size, indices)
     if any(not 0 <= i < size for i in positions):
         return None
     reduction = str(op.attribute("reduction")).lower() if "reduction" in op.call.schema.attributes else "none"
@@ -526,7 +571,7 @@ def _scattered_value(op: _Op) -> tuple[int, ...] | None:
             value[i] = update
         return tuple(value)
     init = bool(op.attribute("use_init_val")) if "use_init_val" in op.call.schema.attributes else True
-    return _reduced_scatter(data, positions, updates, reduction, init, element_type)
+    return _reduced_scatter(data, positions, updates, reduction, init, op.element_type(0))
 
 
 # ScatterElementsUpdate-12's and ScatterNDUpdate-15's reductions (mean sums, then divides)
@@ -643,7 +688,7 @@ def scatter_elements_update(op: _Op) -> list[Output]:
     axis_value = op.inputs[3].value
     if data.rank is not None and axis_value:  # a scalar's axis is checked as a 1D tensor's
         _normalized_axis(op, axis_value[0], max(data.rank, 1), 3)
-    return [Output(data, data_type, value=_scattered_value(op))]
+    return _scattered(op)
 
 
 @value_bounds.moves_bounds(1)
@@ -666,7 +711,7 @@ def scatter_nd_update(op: _Op) -> list[Output]:
             )
     if data.dims is not None and indices.dims is not None and indices[-1].is_static:
         _check_nd_updates(op, data, indices, updates)
-    return [Output(data, data_type, value=_scattered_value(op))]
+    return _scattered(op)
 
 
 def _check_nd_updates(op: _Op, data: PartialShape, indices: PartialShape, updates: PartialShape) -> None:
@@ -1191,7 +1236,7 @@ def non_zero(op: _Op) -> list[Output]:
 _TOPK1_K = frozenset({"i8", "i32", "i64"})
 
 
-@reading.reads(1)
+@reading.reads(1, how=reading.TOPK_K)
 @_shape_function
 def topk(op: _Op) -> list[Output]:
     """TopK-1/3/11: the data's shape with k on ``axis``; values and indices."""

@@ -16,7 +16,7 @@ from irshape import rules
 from irshape.dims import DYNAMIC, Dim, PartialShape
 from irshape.ops.interface import AT_DATA, Finding, OpCall, OpResult, Output, Tensor
 from irshape.ops.schema import OpSchema, ParsedAttributes
-from irshape.shapes import reading
+from irshape.shapes import bounds, reading
 from irshape.shapes.findings import incompatible, value_finding, value_unknown
 from irshape.shapes.window import (
     SIZE_T,
@@ -348,13 +348,15 @@ def _adaptive_spatial(schema: OpSchema, n: int, target: Tensor, findings: list[F
         ov_message = "Output shape for spatial dimension not compatible with data shape."
         findings.append(incompatible(problem, ov_message, OUTPUT_SHAPE))
         return None
-    if target.value is not None:
-        if len(target.value) != n:
-            problem = f"output_shape holds {len(target.value)} values for {n} spatial axes"
+    # get_input_const_data_as_shape: the value, or Dimension(lower, upper) from its bounds
+    dims = [Dim.of(v) for v in target.value] if target.value is not None else bounds.as_dims(target)
+    if dims is not None:
+        if len(dims) != n:
+            problem = f"output_shape holds {len(dims)} values for {n} spatial axes"
             ov_message = "Number of spatial dimensions is not compatible with input data rank"
             findings.append(value_finding(problem, ov_message, OUTPUT_SHAPE))
             return None
-        return [Dim.of(v) for v in target.value]
+        return dims
     consequence = "the output's spatial dims are left unknown (?)"
     findings += value_unknown(OUTPUT_SHAPE, "output_shape", target, consequence, "not a Const")
     return [DYNAMIC] * n

@@ -31,7 +31,7 @@ from collections.abc import Callable, Sequence
 
 from irshape.ir.element_types import ELEMENT_TYPES
 from irshape.ir.weights import CONSTANT_WITHOUT_BYTES, NOT_EVALUABLE, not_evaluable_reason
-from irshape.ops.interface import OpCall, OpResult, Tensor
+from irshape.ops.interface import ConstTensor, OpCall, OpResult, Output, Tensor
 from irshape.record import FrozenRecord, set_field
 
 INT64_MIN, INT64_MAX = -(2**63), 2**63 - 1
@@ -51,7 +51,7 @@ class Reading(FrozenRecord):
     """One way an op reads a value input: how each element becomes an int64, and what OpenVINO
     says when it cannot read the value at all."""
 
-    __slots__ = ("convert", "dynamic", "name", "no_bytes", "typed")
+    __slots__ = ("as_partial_shape", "convert", "dynamic", "name", "no_bytes", "typed")
     name: str
     # each integer: "cast" (ov::util::Cast: a u64 wraps), "in_range" (InTypeRange: a u64 past
     # 2^63 - 1 fails), "negative_to_zero" (Tile's), "as_is" (the value the type defines, and a
@@ -62,23 +62,35 @@ class Reading(FrozenRecord):
     # Constant::cast_vector rather than get_raw_data_as: the type's own values (an i4's signed
     # nibbles, an nf4's unsigned ones; u1, u2, u3 and u6 read too, but not by irshape: unknown)
     typed: bool
+    # an input computed by an op (not a Const node) is read by evaluate_as_partial_shape, which
+    # fails on a value or bound below zero (NEGATIVE_SHAPE_VALUE); a Const's value is read as is
+    as_partial_shape: bool
 
     def __init__(
-        self, name: str, convert: str, dynamic: str, no_bytes: str | None, typed: bool = False
+        self,
+        name: str,
+        convert: str,
+        dynamic: str,
+        no_bytes: str | None,
+        typed: bool = False,
+        as_partial_shape: bool = False,
     ) -> None:
         set_field(self, "name", name)
         set_field(self, "convert", convert)
         set_field(self, "dynamic", dynamic)
         set_field(self, "no_bytes", no_bytes)
         set_field(self, "typed", typed)
+        set_field(self, "as_partial_shape", as_partial_shape)
 
 
 # get_input_const_data_as<int64_t>: the value itself (Unsqueeze's axes, StridedSlice's strides...)
 DIRECT = Reading("direct", "cast", NOT_SUPPORTED, "ptr is Null")
 # get_input_const_data_as_shape: each element in the int64 range (Broadcast's target shape...)
-AS_SHAPE = Reading("as_shape", "in_range", NOT_SUPPORTED, "ptr is Null")
+AS_SHAPE = Reading("as_shape", "in_range", NOT_SUPPORTED, "ptr is Null", as_partial_shape=True)
 # ...with Tile's NegativeToZero: a negative element (of the Const's own type) is 0, the rest cast
-TILE = Reading("tile", "negative_to_zero", NOT_SUPPORTED, "ptr is Null")
+TILE = Reading("tile", "negative_to_zero", NOT_SUPPORTED, "ptr is Null", as_partial_shape=True)
+# TopK's k: a Const's value as get_input_const_data_as reads it, a computed one as a shape
+TOPK_K = Reading("topk_k", "cast", NOT_SUPPORTED, "ptr is Null", as_partial_shape=True)
 # get_input_bounds / evaluate_as_partial_shape: the value's bounds (Reshape's target, pads...)
 BOUNDS = Reading("bounds", "cast", "Tensor was not initialized.", None)
 # the backprop ops' output_shape: its bounds, but a Constant with no bytes is read directly
@@ -106,6 +118,10 @@ def read(tensor: Tensor, how: Reading = DIRECT) -> Tensor:
         return _failed(tensor, _FOLD_MESSAGE)
     if tensor.value_unknown == CONSTANT_WITHOUT_BYTES:
         return tensor if how.no_bytes is None else _failed(tensor, how.no_bytes)
+    if _evaluation_failed(tensor):
+        return _failed(tensor, (tensor.value_unknown or "")[len(EVALUATION_FAILS) :])
+    if how.as_partial_shape and not isinstance(tensor, ConstTensor) and below_zero(tensor):
+        return _failed(tensor, NEGATIVE_SHAPE_VALUE)
     if how.typed and element_type in _SUB_BYTE:
         return _typed(tensor, element_type)
     if _held_unread(tensor) or (tensor.value is not None and _unread_type(element_type)):
@@ -124,6 +140,19 @@ def read(tensor: Tensor, how: Reading = DIRECT) -> Tensor:
             return _failed(tensor, f"Value {wide} not in range {_RANGE}")
         return tensor.replace(value=tuple(_wrapped(v) for v in tensor.value))
     return tensor
+
+
+NEGATIVE_SHAPE_VALUE = "Value for partial shape evaluation can't be lower than zero."
+
+
+def below_zero(tensor: Tensor) -> bool:
+    """``evaluate_as_partial_shape``'s check: is a value, or a lower or upper bound, below zero
+    as int64 reads it (a u64 past 2^63 - 1 wraps: an unbounded u64's maximum is -1)?"""
+    if tensor.value is not None:
+        return any(v < 0 or v > INT64_MAX for v in tensor.value)
+    if tensor.lower is None or tensor.upper is None:
+        return False
+    return any(v < 0 or v > INT64_MAX for v in (*tensor.lower, *tensor.upper))
 
 
 def _typed(tensor: Tensor, element_type: str) -> Tensor:
@@ -146,6 +175,20 @@ def _wrapped(v: int) -> int:
     return v - 2**64 if v > INT64_MAX else v
 
 
+# The start of ``value_unknown`` where OpenVINO's evaluation of the value fails with the message
+# after it (a scatter's index out of range): any op that evaluates it fails so
+EVALUATION_FAILS = "OpenVINO fails evaluating it: "
+
+
+def evaluation_failure(message: str) -> str:
+    """The ``value_unknown`` of a value whose evaluation fails with OpenVINO's ``message``."""
+    return EVALUATION_FAILS + message
+
+
+def _evaluation_failed(tensor: Tensor | Output) -> bool:
+    return tensor.value_unknown is not None and tensor.value_unknown.startswith(EVALUATION_FAILS)
+
+
 # What OpenVINO's constant folding of an op fed by a Const of dynamic element type gives: no
 # tensor ('Tensor was not initialized.'), where a consumer reads the folded value.
 FOLD_FAILED = "OpenVINO fails folding it: a Const of dynamic element type feeds it"
@@ -164,7 +207,11 @@ def fold(call: OpCall, result: OpResult) -> None:
     (:data:`FOLD_FAILED`); a Reshape, Squeeze, Unsqueeze (or a Concat) of a Const OpenVINO holds
     but does not read, or of a ``Constant`` with no bytes, passes it on."""
     inputs = call.inputs
-    if not inputs or not result.outputs or not all(held(t) for t in inputs):
+    if not inputs or not result.outputs:
+        return
+    if any(_evaluation_failed(t) for t in inputs):
+        _pass_evaluation_failure(inputs, result)
+    if not all(held(t) for t in inputs):
         return
     if call.schema.op in _NEVER_FOLDED:
         return
@@ -183,6 +230,20 @@ def fold(call: OpCall, result: OpResult) -> None:
         output = result.outputs[0]
         if all(t.element_type == output.element_type for t in inputs):
             output.value_unknown = inputs[0].value_unknown
+
+
+def _pass_evaluation_failure(inputs: Sequence[Tensor], result: OpResult) -> None:
+    """An op computed from a value whose evaluation fails (and from other values OpenVINO can
+    evaluate: no Parameter's data) fails evaluating too, wherever its own value or bounds are
+    evaluated; an output known by value or bounds (a ShapeOf's) does not evaluate it."""
+    if not all(
+        t.value is not None or t.lower is not None or t.constant or _evaluation_failed(t) for t in inputs
+    ):
+        return
+    failure = next(t.value_unknown for t in inputs if _evaluation_failed(t))
+    for output in result.outputs:
+        if output.value is None and output.lower is None:
+            output.value_unknown = failure
 
 
 def _fails_folding(tensor: Tensor) -> bool:
@@ -227,6 +288,17 @@ def v10_fold_failure(op: str, inputs: Sequence[Tensor]) -> tuple[int, str] | Non
     return None
 
 
+def v10_evaluation_failure(inputs: Sequence[Tensor], outputs: Sequence[Output]) -> str | None:
+    """IR v10's reading folds an op whose inputs are all constants, evaluating it: OpenVINO's
+    message where that evaluation fails (a scatter's index out of range), at the op it starts
+    from; None elsewhere. Only for an op fed by Const layers: a ShapeOf's value is not folded
+    there, and irshape does not tell a value computed from one from a Const's."""
+    if not inputs or not all(isinstance(t, ConstTensor) for t in inputs):
+        return None
+    failure = next((o.value_unknown or "" for o in outputs if _evaluation_failed(o)), None)
+    return None if failure is None else failure[len(EVALUATION_FAILS) :]
+
+
 def reads(
     *ports: int, how: Reading = DIRECT
 ) -> Callable[[Callable[[OpCall], OpResult]], Callable[[OpCall], OpResult]]:
@@ -252,7 +324,7 @@ def _converts(tensor: Tensor) -> bool:
     of non-negative values.)"""
     value = tensor.value
     if value is None:
-        return tensor.value_unknown is not None or tensor.reals is not None
+        return tensor.value_unknown is not None or tensor.reals is not None or below_zero(tensor)
     return tensor.element_type not in _PLAIN or min(value, default=0) < 0 or max(value, default=0) > INT64_MAX
 
 
@@ -266,6 +338,10 @@ def problem(tensor: Tensor) -> str:
     "input 1 (axes) " and this."""
     if tensor.value_unknown == CONSTANT_WITHOUT_BYTES:
         return f"is {CONSTANT_WITHOUT_BYTES}, so it has no value to read"
+    if tensor.value_error == NEGATIVE_SHAPE_VALUE:
+        return "is computed, and OpenVINO's evaluation of it gives a value (or bound) below zero"
+    if _evaluation_failed(tensor):
+        return "is computed from a scatter OpenVINO fails to evaluate"
     if (tensor.value_error or "").startswith("Value "):
         return "holds a value outside the int64 range it is read as"
     return f"is of element type {tensor.element_type}, whose values OpenVINO does not read"

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import itertools
 import math
+import struct
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -91,6 +92,54 @@ def elementwise(
         return None
     result = [function(*row) for row in zip(*(c for c in columns if c is not None), strict=True)]
     return None if any(v is None for v in result) else [v for v in result if v is not None]
+
+
+# --- real values: small float tensors shape subgraphs compute (a size times a scale) ---------
+
+# struct's formats of the IEEE types: packing rounds to the nearest, ties to even, as a C++
+# conversion does (bf16 and the f8 types are not computed with)
+_REAL_FORMATS = {"f16": "e", "f32": "f", "f64": "d"}
+
+
+def to_real(numbers: Sequence[float] | None, element_type: str | None) -> tuple[float, ...] | None:
+    """The numbers rounded to ``element_type``; None for another type, too many numbers, or a
+    result that is not finite (an overflow, NaN: irshape folds nothing there)."""
+    form = _REAL_FORMATS.get(element_type or "")
+    if numbers is None or form is None or len(numbers) > MAX_ELEMENTS:
+        return None
+    try:
+        packed = struct.pack(f"<{len(numbers)}{form}", *numbers)
+    except (OverflowError, struct.error):
+        return None
+    rounded = struct.unpack(f"<{len(numbers)}{form}", packed)
+    return rounded if all(math.isfinite(v) for v in rounded) else None
+
+
+def real_elementwise(
+    function: Callable[..., float | None], operands: Sequence[Tensor], out: Sequence[int]
+) -> list[float] | None:
+    """``function`` of the operands' broadcast real values (``reals``), element by element;
+    None when one is not known or the function refuses an element."""
+    columns = []
+    for operand in operands:
+        lengths = operand.shape.lengths
+        if operand.reals is None or lengths is None or math.prod(lengths) != len(operand.reals):
+            return None
+        positions = broadcast_to(Known(range(len(operand.reals)), lengths), out)
+        if positions is None:
+            return None
+        columns.append([operand.reals[p] for p in positions])
+    result = [function(*row) for row in zip(*columns, strict=True)]
+    return None if any(v is None for v in result) else [v for v in result if v is not None]
+
+
+def truncated(reals: Sequence[float], element_type: str | None) -> tuple[int, ...] | None:
+    """Reals converted to an integer type as OpenVINO's Convert does: truncated toward zero
+    (by experiment: 2.5, 3.5, 2.7 and -2.5 give 2, 3, 2 and -2); None where a value is outside
+    the type's range (the conversion is not defined there)."""
+    whole = [math.trunc(v) for v in reals]
+    wrapped = wrap(whole, element_type)
+    return None if wrapped is None or list(wrapped) != whole else wrapped
 
 
 # The element types each op's evaluate takes in OpenVINO 2026.4, for the ops whose list leaves

@@ -83,10 +83,7 @@ def pairs(tensor: Tensor) -> list[tuple[int, int]] | None:
         return list(zip(lowers, uppers, strict=True))
     out = []
     for lo, hi in zip(lowers, uppers, strict=True):
-        if lo != hi:
-            hi = INF if hi == I32_MAX else hi
-            lo = INF if lo == I32_MAX else lo
-        out.append((lo, hi))
+        out.append((INF if lo == I32_MAX else lo, INF if hi == I32_MAX else hi))
     return out
 
 
@@ -159,24 +156,26 @@ def _integral_up_to_16_bits(element_type: str | None) -> bool:
 
 
 def converted(tensor: Tensor, target: str | None) -> Bounds | None:
-    """``convert::evaluate_bound``: each bound converted; past 16-bit integer types, an element
-    at the input type's maximum becomes the output type's maximum."""
+    """``convert::evaluate_bound``: each bound converted (:func:`converted_bound`)."""
     if not bounded(tensor) or tensor.lower is None or tensor.upper is None:
         return None
-    source = tensor.element_type
-    small = _integral_up_to_16_bits(source) or _integral_up_to_16_bits(target)
-    in_max, out_max = type_max(source), type_max(target)
-
-    def convert(bound: tuple[int, ...]) -> tuple[int, ...] | None:
-        wrapped = values.wrap(bound, target)
-        if wrapped is None or small:
-            return wrapped
-        if in_max is None or out_max is None:
-            return None
-        return tuple(out_max if v == in_max else w for v, w in zip(bound, wrapped, strict=True))
-
-    lower, upper = convert(tensor.lower), convert(tensor.upper)
+    lower = converted_bound(tensor.lower, tensor.element_type, target)
+    upper = converted_bound(tensor.upper, tensor.element_type, target)
     return None if lower is None or upper is None else (lower, upper)
+
+
+def converted_bound(bound: tuple[int, ...], source: str | None, target: str | None) -> tuple[int, ...] | None:
+    """A bound converted as ``convert::evaluate_bound`` converts it: cast (wrapped), and past
+    16-bit integer types an element at the input type's maximum becomes the output type's
+    maximum (an unknown dim stays one). Shape inference reads a Convert's value through its
+    bounds too, so a u64 2^64 - 1 converted to i64 is INT64_MAX (a dim of ``?``), not -1."""
+    wrapped = values.wrap(bound, target)
+    if wrapped is None or _integral_up_to_16_bits(source) or _integral_up_to_16_bits(target):
+        return wrapped
+    in_max, out_max = type_max(source), type_max(target)
+    if in_max is None or out_max is None:
+        return None
+    return tuple(out_max if v == in_max else w for v, w in zip(bound, wrapped, strict=True))
 
 
 # --- binary arithmetic: interval_bound_evaluator, and Divide's own rule --------------------

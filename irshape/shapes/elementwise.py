@@ -372,14 +372,16 @@ def convert(call: OpCall) -> OpResult:
 def convert_like(call: OpCall) -> OpResult:
     """ConvertLike-1: the data input's shape in the like input's element type."""
     data, like = call.inputs[DATA], call.inputs[1]
-    return OpResult([Output(data.shape, like.element_type, value=_converted(data, like.element_type))])
+    tensor = values.known(data)
+    value = None if tensor is None else values.wrap(tensor.values, like.element_type)
+    return OpResult([Output(data.shape, like.element_type, value=value)])
 
 
 def _converted(data: Tensor, target: str | None) -> tuple[int, ...] | None:
     if data.reals is not None:
         return values.truncated(data.reals, target)
     tensor = values.known(data)
-    return None if tensor is None else values.wrap(tensor.values, target)
+    return None if tensor is None else bounds.converted_bound(tensor.values, data.element_type, target)
 
 
 def _converted_reals(data: Tensor, target: str | None) -> tuple[float, ...] | None:

@@ -58,8 +58,15 @@ def _x(dims: list[Any]) -> ov.Node:
 class Case:
     """A subgraph around ``the_const`` (built with ``placeholder``, saved with ``value``)."""
 
-    def __init__(self, cid: str, build: Callable[[], ov.Node], value: list[Any], version: int = 11) -> None:
-        self.cid, self.build, self.value, self.version = cid, build, value, version
+    def __init__(
+        self,
+        cid: str,
+        build: Callable[[], ov.Node],
+        value: list[Any],
+        version: int = 11,
+        dtype: Any = np.int64,
+    ) -> None:
+        self.cid, self.build, self.value, self.version, self.dtype = cid, build, value, version, dtype
 
 
 def _saved(case: Case, folder: Path) -> Path:
@@ -79,7 +86,7 @@ def _saved(case: Case, folder: Path) -> Path:
     tree.getroot().set("version", str(case.version))
     (data,) = tree.xpath("//layer[@name='the_const']/data")
     offset, size = int(data.get("offset")), int(data.get("size"))
-    stored = np.array(case.value, dtype=np.int64).tobytes()
+    stored = np.array(case.value, dtype=case.dtype).tobytes()
     assert len(stored) == size
     blob = bytearray(xml.with_suffix(".bin").read_bytes())
     blob[offset : offset + size] = stored
@@ -258,6 +265,60 @@ STATS["evaluation failures: scatter indices (test_evaluation_failures.py)"] = le
 
 @pytest.mark.parametrize("case", SCATTER_CASES, ids=lambda c: c.cid)
 def test_a_scatter_index_out_of_range_as_openvino_evaluates_it(case: Case, tmp_path: Path) -> None:
+    problem = _disagreement(_saved(case, tmp_path))
+    assert problem is None, f"{case.cid} {case.value}: {problem}"
+
+
+# --- a Convert of a type's maximum ----------------------------------------------------------------
+# Convert's bounds map an element at the input type's maximum to the output type's (past 16-bit
+# integer types), and shape inference reads a Convert's value through its bounds: a u64
+# 2^64 - 1 converted to i64 is INT64_MAX (a dim of ?), not -1; a u16 65535 stays 65535.
+
+_SOURCES = {
+    "u64": np.uint64,
+    "u32": np.uint32,
+    "i32": np.int32,
+    "i64": np.int64,
+    "u16": np.uint16,
+    "u8": np.uint8,
+}
+_TARGETS = ["i64", "i32", "u64"]
+_MAX_READERS = ["Broadcast-3", "Reshape", "Tile", "Unsqueeze", "StridedSlice", "Pad"]
+
+
+def _max_case(i: int, rng: random.Random) -> Case:
+    source, target, reader = rng.choice(sorted(_SOURCES)), rng.choice(_TARGETS), rng.choice(_MAX_READERS)
+    dtype = _SOURCES[source]
+    n = 1 if reader == "Unsqueeze" else 2
+    top = int(np.iinfo(dtype).max)
+    value = [rng.choice([top, top, top - 1, 1, 3]) for _ in range(n)]
+
+    def build(target: str = target, reader: str = reader, n: int = n, dtype: Any = dtype) -> ov.Node:
+        placeholder = np.full(n, 6 if reader == "Reshape" else 1, dtype=dtype)  # one the API builds
+        const = ov1.constant(placeholder)
+        const.set_friendly_name("the_const")
+        converted = ov1.convert(const, target)
+        if reader == "Broadcast-3":
+            return ov3.broadcast(ov1.constant(np.float32(1.0)), converted)
+        if reader == "Reshape":
+            return ov1.reshape(_x([6] * n), converted, False)
+        if reader == "Tile":
+            return ov1.tile(_x([2] * n), converted)
+        if reader == "StridedSlice":  # the end: a maximum slices to the end
+            return ov1.strided_slice(_x([9] * n), _c([0] * n), converted, _c([1] * n), [0] * n, [0] * n)
+        if reader == "Pad":
+            return ov1.pad(_x([4] * n), converted, _c([0] * n), "constant")
+        return ov1.unsqueeze(_x([2, 3]), converted)
+
+    return Case(f"m{i:03d}_{source}_to_{target}_{reader}", build, value, dtype=dtype)
+
+
+MAX_CASES = [_max_case(i, random.Random(SEED + 2 + i)) for i in range(150)]
+STATS["evaluation failures: Convert of a type's maximum (test_evaluation_failures.py)"] = len(MAX_CASES)
+
+
+@pytest.mark.parametrize("case", MAX_CASES, ids=lambda c: c.cid)
+def test_a_converted_type_maximum_as_openvino_evaluates_it(case: Case, tmp_path: Path) -> None:
     problem = _disagreement(_saved(case, tmp_path))
     assert problem is None, f"{case.cid} {case.value}: {problem}"
 

@@ -51,6 +51,7 @@ FAMILIES = {
     "Erf-1.toml": "elementwise",
     "ErfInv-17.toml": "elementwise",
     "Exp-1.toml": "elementwise",
+    "Eye-9.toml": "generation",
     "FakeQuantize-1.toml": "normalization",
     "Floor-1.toml": "elementwise",
     "FloorMod-1.toml": "elementwise",

@@ -16,6 +16,7 @@ import numpy as np
 import openvino as ov
 import openvino.opset1 as ov1
 import openvino.opset8 as ov8
+import openvino.opset9 as ov9
 import openvino.opset16 as ov16
 import pytest
 from lxml import etree
@@ -89,13 +90,64 @@ def draw_one_hot(version: int) -> Callable[[random.Random], Callable[[], ov.Node
     return draw
 
 
-DRAWS = {"OneHot-1": draw_one_hot(1), "OneHot-16": draw_one_hot(16)}
+EYE_TYPES = ("f32", "f16", "i32", "i64", "u8", "boolean", "bf16")
+
+
+def _eye_dim(rng: random.Random) -> Callable[[], ov.Node]:
+    """num_rows or num_columns: a Const (a scalar or of one element), a Parameter, or a dim of
+    a Parameter's shape (known, or only its bounds)."""
+    pick, value, index_type = rng.random(), rng.randint(0, 6), rng.choice([np.int64, np.int32])
+    if pick < 0.5:
+        scalar = rng.random() < 0.7
+        return lambda: constant(value if scalar else [value], index_type)
+    if pick < 0.7:
+        dims = rng.choice([[], [1]])
+        source = shape(rng, dims, rng.choice(["static", "dynamic", "rank"]))
+        return lambda: parameter(source, index_type)
+    source = shape(rng, [value, 2], rng.choice(["static", "interval", "dynamic"]))
+    return lambda: ov8.gather(ov1.shape_of(parameter(source), "i64"), constant([0]), constant(0))
+
+
+def _eye_batch(rng: random.Random) -> Callable[[], ov.Node] | None:
+    """No batch_shape, a Const (a -1 in it is ``?``), a Parameter of any length, or a ShapeOf
+    (its bounds)."""
+    pick, length = rng.random(), rng.randint(0, 3)
+    if pick < 0.2:
+        return None
+    if pick < 0.55:
+        values = [rng.choice([rng.randint(0, 4), -1]) for _ in range(length)]
+        batch_type = rng.choice([np.int64, np.int32])
+        return lambda: constant(values, batch_type)
+    if pick < 0.8:
+        batch_shape = shape(rng, [length])
+        return lambda: parameter(batch_shape, rng.choice([np.int64, np.int32]))
+    source = shape(
+        rng, [rng.randint(1, 5) for _ in range(length)], rng.choice(["static", "interval", "dynamic"])
+    )
+    return lambda: ov1.shape_of(parameter(source), rng.choice(["i64", "i32"]))
+
+
+def draw_eye(rng: random.Random) -> Callable[[], ov.Node]:
+    rows, columns, batch = _eye_dim(rng), _eye_dim(rng), _eye_batch(rng)
+    index = rng.randint(-5, 5)
+    const_diagonal, output_type = rng.random() < 0.7, rng.choice(EYE_TYPES)
+
+    def build() -> ov.Node:
+        diagonal = constant(index) if const_diagonal else parameter([], np.int32)
+        if batch is None:
+            return ov9.eye(rows(), columns(), diagonal, output_type)
+        return ov9.eye(rows(), columns(), diagonal, output_type, batch())
+
+    return build
+
+
+DRAWS = {"OneHot-1": draw_one_hot(1), "OneHot-16": draw_one_hot(16), "Eye-9": draw_eye}
 
 
 def _cases() -> list[OpCase]:
     rng = random.Random(SEED)
     cases = []
-    for prefix, (op, draw) in zip(("oh", "oi"), DRAWS.items(), strict=True):
+    for prefix, (op, draw) in zip(("oh", "oi", "ey"), DRAWS.items(), strict=True):
         cases += draw_cases(prefix, op, draw, rng, PER_OP)
     return cases
 
@@ -168,6 +220,26 @@ MUTANTS = [
 ]
 
 
+def _eye() -> ov.Node:
+    """Eye of Parameters m_in0..m_in3 (num_rows, num_columns, diagonal_index scalars, batch_shape
+    [2]), all i64."""
+    inputs = named_inputs(*(parameter([], np.int64) for _ in range(3)), parameter([2], np.int64))
+    return ov9.eye(*inputs[:3], "f32", inputs[3])
+
+
+MUTANTS += [
+    Mutant("eye real num_rows", _eye, set_input_type(0, "f32", "FP32"), "IRS213"),
+    Mutant("eye u8 num_columns", _eye, set_input_type(1, "u8", "U8"), "IRS213"),
+    Mutant("eye i8 diagonal_index", _eye, set_input_type(2, "i8", "I8"), "IRS213"),
+    Mutant("eye u64 batch_shape", _eye, set_input_type(3, "u64", "U64"), "IRS213"),
+    Mutant("eye num_rows of two elements", _eye, set_input_shape(0, [2]), "IRS212"),
+    Mutant("eye num_columns of rank 2", _eye, set_input_shape(1, [1, 1]), "IRS211"),
+    Mutant("eye diagonal_index of no element", _eye, set_input_shape(2, [0]), "IRS212"),
+    Mutant("eye batch_shape a scalar", _eye, set_input_shape(3, []), "IRS211"),
+    Mutant("eye batch_shape of rank 2", _eye, set_input_shape(3, [1, 2]), "IRS211"),
+]
+
+
 @pytest.mark.parametrize("mutant", MUTANTS, ids=lambda m: m.name)
 def test_mutant_openvino_rejects_is_an_error(tmp_path: Path, mutant: Mutant) -> None:
     check_mutant(tmp_path, mutant)
@@ -186,6 +258,48 @@ def test_a_negative_depth_is_an_error(tmp_path: Path, version: int) -> None:
     assert "can't be negative" in str(_rejection(xml))
     errors = [d for d in irshape.check_file(xml).errors if d.layer_name == "m0"]
     assert {d.code for d in errors} == {"IRS214"}
+
+
+@pytest.mark.parametrize(("port", "batch"), [(0, False), (1, False), (1, True)])
+def test_a_negative_eye_dim_is_an_error(tmp_path: Path, port: int, batch: bool) -> None:
+    """num_rows and num_columns are read in [0, INT64_MAX]: a Const of -2 fails (the builder
+    refuses it too: the saved bytes are rewritten). A -2 in batch_shape does not (it is 0)."""
+
+    def build() -> ov.Node:
+        dims = [constant(3), constant(4), constant(0)]
+        return ov9.eye(*dims, "f32", constant([5])) if batch else ov9.eye(*dims, "f32")
+
+    xml = tmp_path / "neg.xml"
+    save_batch([OpCase("m0", "Eye-9", build)], xml)
+    consts = etree.parse(str(xml)).xpath("//layer[@type='Const']")
+    offset = int(consts[port].find("data").get("offset"))
+    data = bytearray(xml.with_suffix(".bin").read_bytes())
+    data[offset : offset + 8] = np.int64(-2).tobytes()
+    xml.with_suffix(".bin").write_bytes(bytes(data))
+    assert "Value -2 not in range [0:" in str(_rejection(xml))
+    errors = [d for d in irshape.check_file(xml).errors if d.layer_name == "m0"]
+    assert {d.code for d in errors} == {"IRS214"}
+
+
+def test_a_negative_batch_dim_is_zero(tmp_path: Path) -> None:
+    xml = tmp_path / "batch.xml"
+    save_batch(
+        [
+            OpCase(
+                "m0", "Eye-9", lambda: ov9.eye(constant(3), constant(4), constant(0), "f32", constant([5, 2]))
+            )
+        ],
+        xml,
+    )
+    consts = etree.parse(str(xml)).xpath("//layer[@type='Const']")
+    offset = int(consts[3].find("data").get("offset"))
+    data = bytearray(xml.with_suffix(".bin").read_bytes())
+    data[offset : offset + 8] = np.int64(-2).tobytes()
+    xml.with_suffix(".bin").write_bytes(bytes(data))
+    (eye,) = [n for n in ov.Core().read_model(str(xml)).get_ops() if n.get_friendly_name() == "m0"]
+    assert str(eye.get_output_partial_shape(0)) == "[0,2,3,4]"
+    (layer,) = [layer for layer in irshape.check_file(xml).layers if layer.name == "m0"]
+    assert [str(s) for s in layer.outputs] == ["[0,2,3,4]"]
 
 
 def _rejection(xml: Path) -> str | None:

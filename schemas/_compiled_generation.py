@@ -59,4 +59,30 @@ SCHEMAS = {
             },
         },
     },
+    "RandomUniform-8.toml": {
+        "op": "RandomUniform",
+        "version": 8,
+        "family": "generation",
+        "function": "random_uniform",
+        "spec": "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/generation/random-uniform-8.html",
+        "value_inputs": [0],
+        "extra_inputs": "Check 'input_shapes.size() == 3' failed",
+        "inputs": [
+            {"name": "output_shape", "element_types": "any"},
+            {"name": "min_val", "element_types": "any"},
+            {"name": "max_val", "element_types": "any"},
+        ],
+        "outputs": [{"name": "output"}],
+        "attributes": {
+            "output_type": {"type": "element_type", "default": "dynamic"},
+            "global_seed": {"type": "int", "default": 0},
+            "op_seed": {"type": "int", "default": 0},
+            "alignment": {
+                "type": "enum",
+                "values": ["tensorflow", "pytorch"],
+                "case_insensitive": True,
+                "default": "tensorflow",
+            },
+        },
+    },
 }

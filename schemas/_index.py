@@ -124,6 +124,7 @@ FAMILIES = {
     "Power-1.toml": "elementwise",
     "RNNCell-1.toml": "recurrent",
     "RNNSequence-5.toml": "recurrent",
+    "RandomUniform-8.toml": "generation",
     "Range-1.toml": "indexing",
     "Range-4.toml": "indexing",
     "ReadValue-3.toml": "state",

@@ -179,6 +179,10 @@ CASES: dict[str, tuple[Values, Build]] = {
     ),
     "Eye-9.num_rows": (3, lambda c: ov9.eye(c, _c(4), _c(0), "f32")),
     "Eye-9.batch_shape": ([2, 5], lambda c: ov9.eye(_c(3), _c(4), _c(0), "f32", c)),
+    "RandomUniform-8.output_shape": (
+        [2, 5],
+        lambda c: ov8.random_uniform(c, _c(0.0, np.float32), _c(1.0, np.float32), "f32"),
+    ),
     "TopK-11.k": (2, lambda c: ov11.topk(_x([2, 5]), c, 1, "max", "value")),
     "Range-1.start": (0, lambda c: ov1.range(c, _c(6), _c(1))),
     "Range-4.step": (2, lambda c: ov4.range(_c(0), _c(6), c, "i64")),
@@ -224,6 +228,7 @@ EDGE_OPS = (
     "ConvolutionBackpropData.output_shape",
     "OneHot-1.depth",
     "Eye-9.batch_shape",
+    "RandomUniform-8.output_shape",
 )
 REAL_EDGES: tuple[list[float], ...] = (
     [0.5, 2.0],  # 0 once truncated

@@ -3,6 +3,23 @@
 # SCHEMAS maps each declaration file's name to what tomllib.loads returns for it.
 
 SCHEMAS = {
+    "Eye-9.toml": {
+        "op": "Eye",
+        "version": 9,
+        "family": "generation",
+        "function": "eye",
+        "spec": "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/generation/eye-9.html",
+        "value_inputs": [0, 1, 3],
+        "extra_inputs": "Check '(inputs_count == 3 || inputs_count == 4)' failed",
+        "inputs": [
+            {"name": "num_rows", "element_types": "any"},
+            {"name": "num_columns", "element_types": "any"},
+            {"name": "diagonal_index", "element_types": "any"},
+            {"name": "batch_shape", "optional": True, "element_types": "any"},
+        ],
+        "outputs": [{"name": "output"}],
+        "attributes": {"output_type": {"type": "element_type", "default": "dynamic"}},
+    },
     "OneHot-1.toml": {
         "op": "OneHot",
         "version": 1,
@@ -39,6 +56,32 @@ SCHEMAS = {
                 "type": "enum",
                 "values": ["ignore_negative", "normalize"],
                 "default": "ignore_negative",
+            },
+        },
+    },
+    "RandomUniform-8.toml": {
+        "op": "RandomUniform",
+        "version": 8,
+        "family": "generation",
+        "function": "random_uniform",
+        "spec": "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/generation/random-uniform-8.html",
+        "value_inputs": [0],
+        "extra_inputs": "Check 'input_shapes.size() == 3' failed",
+        "inputs": [
+            {"name": "output_shape", "element_types": "any"},
+            {"name": "min_val", "element_types": "any"},
+            {"name": "max_val", "element_types": "any"},
+        ],
+        "outputs": [{"name": "output"}],
+        "attributes": {
+            "output_type": {"type": "element_type", "default": "dynamic"},
+            "global_seed": {"type": "int", "default": 0},
+            "op_seed": {"type": "int", "default": 0},
+            "alignment": {
+                "type": "enum",
+                "values": ["tensorflow", "pytorch"],
+                "case_insensitive": True,
+                "default": "tensorflow",
             },
         },
     },

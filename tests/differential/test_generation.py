@@ -7,6 +7,7 @@ value that is not a scalar) are errors on the layer; a declared dim off by one i
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Callable
 from pathlib import Path
@@ -16,6 +17,7 @@ import numpy as np
 import openvino as ov
 import openvino.opset1 as ov1
 import openvino.opset8 as ov8
+import openvino.opset9 as ov9
 import openvino.opset16 as ov16
 import pytest
 from lxml import etree
@@ -35,7 +37,7 @@ from .family_suite import (
     set_input_type,
     shape,
 )
-from .ops_harness import OpCase, OpsBatchRunner, batches, constant, parameter, params, save_batch
+from .ops_harness import OpCase, OpsBatchRunner, batches, constant, is_static, parameter, params, save_batch
 
 SEED = 20261125
 PER_OP = 120
@@ -89,13 +91,109 @@ def draw_one_hot(version: int) -> Callable[[random.Random], Callable[[], ov.Node
     return draw
 
 
-DRAWS = {"OneHot-1": draw_one_hot(1), "OneHot-16": draw_one_hot(16)}
+EYE_TYPES = ("f32", "f16", "i32", "i64", "u8", "boolean", "bf16")
+
+
+def _eye_dim(rng: random.Random) -> Callable[[], ov.Node]:
+    """num_rows or num_columns: a Const (a scalar or of one element), a Parameter, or a dim of
+    a Parameter's shape (known, or only its bounds)."""
+    pick, value, index_type = rng.random(), rng.randint(0, 6), rng.choice([np.int64, np.int32])
+    if pick < 0.5:
+        scalar = rng.random() < 0.7
+        return lambda: constant(value if scalar else [value], index_type)
+    if pick < 0.7:
+        dims = rng.choice([[], [1]])
+        source = shape(rng, dims, rng.choice(["static", "dynamic", "rank"]))
+        return lambda: parameter(source, index_type)
+    source = shape(rng, [value, 2], rng.choice(["static", "interval", "dynamic"]))
+    return lambda: ov8.gather(ov1.shape_of(parameter(source), "i64"), constant([0]), constant(0))
+
+
+def _eye_batch(rng: random.Random) -> Callable[[], ov.Node] | None:
+    """No batch_shape, a Const (a -1 in it is ``?``), a Parameter of any length, or a ShapeOf
+    (its bounds)."""
+    pick, length = rng.random(), rng.randint(0, 3)
+    if pick < 0.2:
+        return None
+    if pick < 0.55:
+        values = [rng.choice([rng.randint(0, 4), -1]) for _ in range(length)]
+        batch_type = rng.choice([np.int64, np.int32])
+        return lambda: constant(values, batch_type)
+    if pick < 0.8:
+        batch_shape = shape(rng, [length])
+        return lambda: parameter(batch_shape, rng.choice([np.int64, np.int32]))
+    source = shape(
+        rng, [rng.randint(1, 5) for _ in range(length)], rng.choice(["static", "interval", "dynamic"])
+    )
+    return lambda: ov1.shape_of(parameter(source), rng.choice(["i64", "i32"]))
+
+
+def draw_eye(rng: random.Random) -> Callable[[], ov.Node]:
+    rows, columns, batch = _eye_dim(rng), _eye_dim(rng), _eye_batch(rng)
+    index = rng.randint(-5, 5)
+    const_diagonal, output_type = rng.random() < 0.7, rng.choice(EYE_TYPES)
+
+    def build() -> ov.Node:
+        diagonal = constant(index) if const_diagonal else parameter([], np.int32)
+        if batch is None:
+            return ov9.eye(rows(), columns(), diagonal, output_type)
+        return ov9.eye(rows(), columns(), diagonal, output_type, batch())
+
+    return build
+
+
+RANDOM_TYPES = {"f32": np.float32, "f16": np.float16, "f64": np.float64, "i32": np.int32, "i64": np.int64}
+
+
+def _random_shape(rng: random.Random) -> Callable[[], ov.Node]:
+    """output_shape: a Const (a -1 in it is ``?``), a Parameter of any length, or a ShapeOf (its
+    bounds)."""
+    pick, length = rng.random(), rng.randint(0, 4)
+    if pick < 0.45:
+        values = [rng.choice([rng.randint(0, 5), rng.randint(0, 5), -1]) for _ in range(length)]
+        shape_type = rng.choice([np.int64, np.int32])
+        return lambda: constant(values, shape_type)
+    if pick < 0.7:
+        target = shape(rng, [length])
+        return lambda: parameter(target, rng.choice([np.int64, np.int32]))
+    source = shape(
+        rng, [rng.randint(1, 5) for _ in range(length)], rng.choice(["static", "interval", "dynamic"])
+    )
+    return lambda: ov1.shape_of(parameter(source), rng.choice(["i64", "i32"]))
+
+
+def draw_random_uniform(rng: random.Random) -> Callable[[], ov.Node]:
+    target = _random_shape(rng)
+    output_type = rng.choice(list(RANDOM_TYPES))
+    value_type = RANDOM_TYPES[output_type]
+    low, high = rng.randint(-3, 2), rng.randint(3, 9)
+    as_consts, one = rng.random() < 0.7, rng.random() < 0.3
+    bound_shape = shape(rng, [1] if one else [], rng.choice(["static", "dynamic", "rank"]))
+    alignment = rng.choice(["tensorflow", "pytorch"])
+    seeds = rng.randint(0, 99), rng.randint(0, 99)
+
+    def build() -> ov.Node:
+        if as_consts:
+            bounds = [constant([v] if one else v, value_type) for v in (low, high)]
+        else:
+            bounds = [parameter(bound_shape, value_type) for _ in range(2)]
+        return ov8.random_uniform(target(), *bounds, output_type, *seeds, alignment)
+
+    return build
+
+
+DRAWS = {
+    "OneHot-1": draw_one_hot(1),
+    "OneHot-16": draw_one_hot(16),
+    "Eye-9": draw_eye,
+    "RandomUniform-8": draw_random_uniform,
+}
 
 
 def _cases() -> list[OpCase]:
     rng = random.Random(SEED)
     cases = []
-    for prefix, (op, draw) in zip(("oh", "oi"), DRAWS.items(), strict=True):
+    for prefix, (op, draw) in zip(("oh", "oi", "ey", "ru"), DRAWS.items(), strict=True):
         cases += draw_cases(prefix, op, draw, rng, PER_OP)
     return cases
 
@@ -118,16 +216,20 @@ def test_a_declared_dim_off_by_one_is_an_error(
 
 
 def test_the_cases_span_the_rules() -> None:
-    """Depths known by value, by bounds only, and not at all; every output rank 1..5."""
-    nodes = [case.build() for case in CASES]
-    kinds = {node.input_value(1).get_node().get_type_name() for node in nodes}
+    """OneHot: depths known by value, by bounds only, and not at all; every output rank 1..5.
+    RandomUniform: output shapes static, with ``?``, intervals, and of dynamic rank."""
+    one_hot = [case.build() for case in CASES if case.op.startswith("OneHot")]
+    kinds = {node.input_value(1).get_node().get_type_name() for node in one_hot}
     assert kinds == {"Constant", "Parameter", "Gather"}
     ranks = {
         node.get_output_partial_shape(0).rank.get_length()
-        for node in nodes
+        for node in one_hot
         if node.get_output_partial_shape(0).rank.is_static
     }
     assert ranks == {1, 2, 3, 4, 5}
+    random = [str(case.build().get_output_partial_shape(0)) for case in CASES if case.op == "RandomUniform-8"]
+    assert any(is_static(s) and s != "[]" for s in random) and "[]" in random and "[...]" in random
+    assert any("?" in s for s in random) and any(".." in s.replace("[...]", "") for s in random)
 
 
 # --- mutants --------------------------------------------------------------------------------
@@ -168,6 +270,48 @@ MUTANTS = [
 ]
 
 
+def _eye() -> ov.Node:
+    """Eye of Parameters m_in0..m_in3 (num_rows, num_columns, diagonal_index scalars, batch_shape
+    [2]), all i64."""
+    inputs = named_inputs(*(parameter([], np.int64) for _ in range(3)), parameter([2], np.int64))
+    return ov9.eye(*inputs[:3], "f32", inputs[3])
+
+
+MUTANTS += [
+    Mutant("eye real num_rows", _eye, set_input_type(0, "f32", "FP32"), "IRS213"),
+    Mutant("eye u8 num_columns", _eye, set_input_type(1, "u8", "U8"), "IRS213"),
+    Mutant("eye i8 diagonal_index", _eye, set_input_type(2, "i8", "I8"), "IRS213"),
+    Mutant("eye u64 batch_shape", _eye, set_input_type(3, "u64", "U64"), "IRS213"),
+    Mutant("eye num_rows of two elements", _eye, set_input_shape(0, [2]), "IRS212"),
+    Mutant("eye num_columns of rank 2", _eye, set_input_shape(1, [1, 1]), "IRS211"),
+    Mutant("eye diagonal_index of no element", _eye, set_input_shape(2, [0]), "IRS212"),
+    Mutant("eye batch_shape a scalar", _eye, set_input_shape(3, []), "IRS211"),
+    Mutant("eye batch_shape of rank 2", _eye, set_input_shape(3, [1, 2]), "IRS211"),
+]
+
+
+def _random_uniform() -> ov.Node:
+    """RandomUniform of Parameters m_in0 (output_shape [3], i64), m_in1 and m_in2 (min_val and
+    max_val, f32 scalars)."""
+    inputs = named_inputs(parameter([3], np.int64), parameter([], np.float32), parameter([], np.float32))
+    return ov8.random_uniform(*inputs, "f32")
+
+
+MUTANTS += [
+    Mutant("random real output_shape", _random_uniform, set_input_type(0, "f32", "FP32"), "IRS213"),
+    Mutant("random u8 output_shape", _random_uniform, set_input_type(0, "u8", "U8"), "IRS213"),
+    Mutant("random output_shape scalar", _random_uniform, set_input_shape(0, []), "IRS211"),
+    Mutant("random output_shape 2D", _random_uniform, set_input_shape(0, [1, 3]), "IRS211"),
+    Mutant("random min and max types", _random_uniform, set_input_type(2, "f16", "FP16"), "IRS213"),
+    Mutant("random output_type f16", _random_uniform, set_attribute("output_type", "f16"), "IRS213"),
+    Mutant("random output_type u8", _random_uniform, set_attribute("output_type", "u8"), "IRS213"),
+    Mutant("random min of two", _random_uniform, set_input_shape(1, [2]), "IRS212"),
+    Mutant("random max of rank 2", _random_uniform, set_input_shape(2, [1, 1]), "IRS212"),
+    Mutant("random alignment numpy", _random_uniform, set_attribute("alignment", "numpy"), "IRS112"),
+    Mutant("random seed past int64", _random_uniform, set_attribute("op_seed", "18446744073709551615")),
+]
+
+
 @pytest.mark.parametrize("mutant", MUTANTS, ids=lambda m: m.name)
 def test_mutant_openvino_rejects_is_an_error(tmp_path: Path, mutant: Mutant) -> None:
     check_mutant(tmp_path, mutant)
@@ -184,6 +328,69 @@ def test_a_negative_depth_is_an_error(tmp_path: Path, version: int) -> None:
     data[offset : offset + 8] = np.int64(-3).tobytes()
     xml.with_suffix(".bin").write_bytes(bytes(data))
     assert "can't be negative" in str(_rejection(xml))
+    errors = [d for d in irshape.check_file(xml).errors if d.layer_name == "m0"]
+    assert {d.code for d in errors} == {"IRS214"}
+
+
+@pytest.mark.parametrize(("port", "batch"), [(0, False), (1, False), (1, True)])
+def test_a_negative_eye_dim_is_an_error(tmp_path: Path, port: int, batch: bool) -> None:
+    """num_rows and num_columns are read in [0, INT64_MAX]: a Const of -2 fails (the builder
+    refuses it too: the saved bytes are rewritten). A -2 in batch_shape does not (it is 0)."""
+
+    def build() -> ov.Node:
+        dims = [constant(3), constant(4), constant(0)]
+        return ov9.eye(*dims, "f32", constant([5])) if batch else ov9.eye(*dims, "f32")
+
+    xml = tmp_path / "neg.xml"
+    save_batch([OpCase("m0", "Eye-9", build)], xml)
+    consts = etree.parse(str(xml)).xpath("//layer[@type='Const']")
+    offset = int(consts[port].find("data").get("offset"))
+    data = bytearray(xml.with_suffix(".bin").read_bytes())
+    data[offset : offset + 8] = np.int64(-2).tobytes()
+    xml.with_suffix(".bin").write_bytes(bytes(data))
+    assert "Value -2 not in range [0:" in str(_rejection(xml))
+    errors = [d for d in irshape.check_file(xml).errors if d.layer_name == "m0"]
+    assert {d.code for d in errors} == {"IRS214"}
+
+
+def test_a_negative_batch_dim_is_zero(tmp_path: Path) -> None:
+    xml = tmp_path / "batch.xml"
+    save_batch(
+        [
+            OpCase(
+                "m0", "Eye-9", lambda: ov9.eye(constant(3), constant(4), constant(0), "f32", constant([5, 2]))
+            )
+        ],
+        xml,
+    )
+    consts = etree.parse(str(xml)).xpath("//layer[@type='Const']")
+    offset = int(consts[3].find("data").get("offset"))
+    data = bytearray(xml.with_suffix(".bin").read_bytes())
+    data[offset : offset + 8] = np.int64(-2).tobytes()
+    xml.with_suffix(".bin").write_bytes(bytes(data))
+    (eye,) = [n for n in ov.Core().read_model(str(xml)).get_ops() if n.get_friendly_name() == "m0"]
+    assert str(eye.get_output_partial_shape(0)) == "[0,2,3,4]"
+    (layer,) = [layer for layer in irshape.check_file(xml).layers if layer.name == "m0"]
+    assert [str(s) for s in layer.outputs] == ["[0,2,3,4]"]
+
+
+@pytest.mark.parametrize(("low", "high"), [(2.0, 2.0), (3.0, -1.0), (math.nan, 1.0)])
+def test_min_not_below_max_is_an_error(tmp_path: Path, low: float, high: float) -> None:
+    """min_val < max_val when both are Consts (NaN fails it); the builder refuses them too: the
+    saved bytes are rewritten."""
+    xml = tmp_path / "minmax.xml"
+
+    def build() -> ov.Node:
+        return ov8.random_uniform(constant([2]), constant(0.0, np.float32), constant(1.0, np.float32), "f32")
+
+    save_batch([OpCase("m0", "RandomUniform-8", build)], xml)
+    consts = etree.parse(str(xml)).xpath("//layer[@type='Const']")
+    data = bytearray(xml.with_suffix(".bin").read_bytes())
+    for const, value in zip(consts[1:], (low, high), strict=True):
+        offset = int(const.find("data").get("offset"))
+        data[offset : offset + 4] = np.float32(value).tobytes()
+    xml.with_suffix(".bin").write_bytes(bytes(data))
+    assert "Min value must be less than max value" in str(_rejection(xml))
     errors = [d for d in irshape.check_file(xml).errors if d.layer_name == "m0"]
     assert {d.code for d in errors} == {"IRS214"}
 

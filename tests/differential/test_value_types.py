@@ -25,6 +25,7 @@ import openvino.opset4 as ov4
 import openvino.opset6 as ov6
 import openvino.opset7 as ov7
 import openvino.opset8 as ov8
+import openvino.opset9 as ov9
 import openvino.opset11 as ov11
 import openvino.opset12 as ov12
 import openvino.opset15 as ov15
@@ -176,6 +177,12 @@ CASES: dict[str, tuple[Values, Build]] = {
         3,
         lambda c: ov1.one_hot(_x([2, 3], np.int64), c, _c(1.0, np.float32), _c(0.0, np.float32), -1),
     ),
+    "Eye-9.num_rows": (3, lambda c: ov9.eye(c, _c(4), _c(0), "f32")),
+    "Eye-9.batch_shape": ([2, 5], lambda c: ov9.eye(_c(3), _c(4), _c(0), "f32", c)),
+    "RandomUniform-8.output_shape": (
+        [2, 5],
+        lambda c: ov8.random_uniform(c, _c(0.0, np.float32), _c(1.0, np.float32), "f32"),
+    ),
     "TopK-11.k": (2, lambda c: ov11.topk(_x([2, 5]), c, 1, "max", "value")),
     "Range-1.start": (0, lambda c: ov1.range(c, _c(6), _c(1))),
     "Range-4.step": (2, lambda c: ov4.range(_c(0), _c(6), c, "i64")),
@@ -220,6 +227,8 @@ EDGE_OPS = (
     "TopK-3.k",
     "ConvolutionBackpropData.output_shape",
     "OneHot-1.depth",
+    "Eye-9.batch_shape",
+    "RandomUniform-8.output_shape",
 )
 REAL_EDGES: tuple[list[float], ...] = (
     [0.5, 2.0],  # 0 once truncated

@@ -9,11 +9,12 @@ from __future__ import annotations
 
 from irshape import rules
 from irshape.dims import PartialShape
-from irshape.ops.interface import AT_LAYER, Anchor, Finding, Tensor
+from irshape.ops.interface import AT_DATA, AT_LAYER, Anchor, Finding, OpCall, Tensor
 from irshape.shapes import reading
 from irshape.shapes.axes import axis_range_message, normalize_axis
 
 REAL = frozenset({"f64", "f32", "f16", "bf16", "f8e4m3", "f8e5m2", "f8e8m0", "f4e2m1"})
+INDEX_TYPES = ("i32", "i64")  # the element types OpenVINO's index outputs may have
 
 
 def rank_finding(port: int, name: str, shape: PartialShape, expected: str, ov_message: str) -> Finding:
@@ -32,6 +33,22 @@ def rank_finding(port: int, name: str, shape: PartialShape, expected: str, ov_me
 def incompatible(problem: str, ov_message: str, anchor: Anchor = AT_LAYER) -> Finding:
     """IRS212: input shapes the op cannot combine."""
     return Finding(rules.INPUTS_INCOMPATIBLE, {"problem": problem, "ov_message": ov_message}, anchor)
+
+
+def index_type_findings(call: OpCall, attribute: str, ov_message: str) -> list[Finding]:
+    """IRS112: an element_type attribute of an index output (MaxPool's index_element_type,
+    Bucketize's output_type) that is not i32 or i64."""
+    element_type = str(call.attribute(attribute))
+    if element_type in INDEX_TYPES:
+        return []
+    args = {
+        "attribute": attribute,
+        "value": call.attributes.texts.get(attribute, element_type),
+        "op": call.schema.name,
+        "problem": "is not i32 or i64",
+        "ov_message": ov_message,
+    }
+    return [Finding(rules.ATTRIBUTE_VALUE, args, AT_DATA)]
 
 
 def type_finding(problem: str, ov_message: str, anchor: Anchor = AT_LAYER) -> Finding:

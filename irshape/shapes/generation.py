@@ -16,8 +16,8 @@ from irshape.dims import DYNAMIC, INF, Dim, PartialShape
 from irshape.ops.interface import AT_DATA, Finding, OpCall, OpResult, Output, Tensor
 from irshape.shapes import bounds, reading
 from irshape.shapes.axes import axis_range_message, normalize_axis
-from irshape.shapes.findings import incompatible as incompatible_finding
 from irshape.shapes.findings import (
+    INDEX_TYPES,
     is_real,
     known,
     rank_finding,
@@ -26,6 +26,7 @@ from irshape.shapes.findings import (
     value_finding,
     value_unknown,
 )
+from irshape.shapes.findings import incompatible as incompatible_finding
 
 INDICES, DEPTH, ON_VALUE, OFF_VALUE = 0, 1, 2, 3
 _SCALARS = ((DEPTH, "depth"), (ON_VALUE, "on_value"), (OFF_VALUE, "off_value"))
@@ -115,7 +116,6 @@ def _depth(typed: Tensor, depth: Tensor) -> tuple[Dim | None, list[Finding]]:
 
 ROWS, COLUMNS, DIAGONAL, BATCH = 0, 1, 2, 3
 _EYE_NAMES = ("num_rows", "num_columns", "diagonal_index", "batch_shape")
-_INDEX_TYPES = ("i32", "i64")
 
 
 @reading.reads(ROWS, COLUMNS, BATCH, how=reading.AS_SHAPE)
@@ -146,7 +146,7 @@ def eye(call: OpCall) -> OpResult:
 def _eye_type_findings(call: OpCall) -> list[Finding]:
     findings = []
     for port, tensor in enumerate(call.inputs):
-        if tensor.element_type is not None and tensor.element_type not in _INDEX_TYPES:  # dynamic too
+        if tensor.element_type is not None and tensor.element_type not in INDEX_TYPES:  # dynamic too
             name = _EYE_NAMES[port]
             problem = f"{name} is of element type {tensor.element_type}, not i32 or i64"
             message = f"Type of the '{name}' should be int32 or int64. Got: {tensor.element_type}"
@@ -243,7 +243,7 @@ def _random_type_findings(call: OpCall, output_type: str) -> list[Finding]:
     shape_type = call.inputs[OUTPUT_SHAPE].element_type
     min_type, max_type = call.inputs[MIN_VALUE].element_type, call.inputs[MAX_VALUE].element_type
     findings = []
-    if known(shape_type) and shape_type not in _INDEX_TYPES:
+    if known(shape_type) and shape_type not in INDEX_TYPES:
         problem = f"output_shape is of element type {shape_type}, not i32 or i64"
         findings.append(type_finding(problem, "Type of the input should be int32 or int64.", OUTPUT_SHAPE))
     if min_type is None or max_type is None:
@@ -252,7 +252,7 @@ def _random_type_findings(call: OpCall, output_type: str) -> list[Finding]:
         problem = f"min_val is of element type {min_type}, max_val of {max_type}"
         message = "'min_val' should have the same type as 'max_val'."
         findings.append(type_finding(problem, message, MAX_VALUE))
-    elif not (is_real(output_type) or output_type in _INDEX_TYPES) or output_type != min_type:
+    elif not (is_real(output_type) or output_type in INDEX_TYPES) or output_type != min_type:
         problem = f"min_val and max_val are of element type {min_type}, output_type is {output_type}"
         message = "'min_val' and 'max_val' should have the same type as 'out_type' attribute."
         findings.append(type_finding(problem, message, AT_DATA))

@@ -17,7 +17,7 @@ from irshape.dims import DYNAMIC, Dim, PartialShape
 from irshape.ops.interface import AT_DATA, Finding, OpCall, OpResult, Output, Tensor
 from irshape.ops.schema import OpSchema, ParsedAttributes
 from irshape.shapes import bounds, reading
-from irshape.shapes.findings import incompatible, value_finding, value_unknown
+from irshape.shapes.findings import incompatible, index_type_findings, value_finding, value_unknown
 from irshape.shapes.window import (
     SIZE_T,
     Explained,
@@ -46,7 +46,6 @@ _ZERO_MESSAGES = {
     "strides": "Strides has zero dimension(s).",
     "dilations": "Kernel dilations has zero dimension(s).",
 }
-_INDEX_TYPES = ("i32", "i64")
 
 
 # --- MaxPool, AvgPool ---------------------------------------------------------------------------
@@ -301,7 +300,11 @@ def _exclude_pad_finding(call: OpCall, axis: int, extent: int, pads: tuple[int, 
 def adaptive_pool(call: OpCall) -> OpResult:
     """AdaptiveAvgPool-8 and AdaptiveMaxPool-8: [N, C] and the output_shape input's values."""
     data, target = call.inputs[DATA], call.inputs[OUTPUT_SHAPE]
-    findings = _index_type_findings(call)
+    findings = (
+        index_type_findings(call, "index_element_type", "Index element type must be i32 or i64")
+        if "index_element_type" in call.schema.attributes
+        else []
+    )
     if data.shape.rank is not None and data.shape.rank not in DATA_RANKS:
         return OpResult([], [*findings, _data_rank_finding(call.schema, data.shape)])
     if data.shape.dims is None:
@@ -317,22 +320,6 @@ def adaptive_pool(call: OpCall) -> OpResult:
     if len(call.schema.outputs) > 1:
         outputs.append(Output(shape, str(call.attribute("index_element_type")), formulas))
     return OpResult(outputs, findings)
-
-
-def _index_type_findings(call: OpCall) -> list[Finding]:
-    if "index_element_type" not in call.schema.attributes:
-        return []
-    index_type = str(call.attribute("index_element_type"))
-    if index_type in _INDEX_TYPES:
-        return []
-    args = {
-        "attribute": "index_element_type",
-        "value": call.attributes.texts.get("index_element_type", index_type),
-        "op": call.schema.name,
-        "problem": "is not i32 or i64",
-        "ov_message": "Index element type must be i32 or i64",
-    }
-    return [Finding(rules.ATTRIBUTE_VALUE, args, AT_DATA)]
 
 
 def _adaptive_spatial(schema: OpSchema, n: int, target: Tensor, findings: list[Finding]) -> list[Dim] | None:

@@ -6,13 +6,10 @@ the sorted sequence's; values of dynamic rank give the sorted sequence's shape, 
 
 from __future__ import annotations
 
-from irshape import rules
 from irshape.dims import DYNAMIC, PartialShape
-from irshape.ops.interface import AT_DATA, Finding, OpCall, OpResult, Output
+from irshape.ops.interface import Finding, OpCall, OpResult, Output
 from irshape.shapes.broadcast import merge_dim
-from irshape.shapes.findings import incompatible, known, rank_finding, type_finding
-
-_INDEX_TYPES = ("i32", "i64")
+from irshape.shapes.findings import incompatible, index_type_findings, known, rank_finding, type_finding
 
 
 def bucketize(call: OpCall) -> OpResult:
@@ -88,14 +85,5 @@ def _numeric(element_type: str | None) -> bool:
 
 
 def _output_type_findings(call: OpCall) -> list[Finding]:
-    output_type = str(call.attribute("output_type"))
-    if output_type in _INDEX_TYPES:
-        return []
-    args = {
-        "attribute": "output_type",
-        "value": call.attributes.texts.get("output_type", output_type),
-        "op": call.schema.name,
-        "problem": "is not i32 or i64",
-        "ov_message": f"Output type must be i32 or i64. Got: {output_type}",
-    }
-    return [Finding(rules.ATTRIBUTE_VALUE, args, AT_DATA)]
+    got = f"Output type must be i32 or i64. Got: {call.attribute('output_type')}"
+    return index_type_findings(call, "output_type", got)

@@ -854,12 +854,15 @@ VARIABLE_UNMATCHED = _rule(
     ERROR,
     "{layer_type} writes variable {variable_id!r}, which {problem}; OpenVINO rejects the file "
     "('{ov_message}')",
-    summary="An Assign whose variable_id no ReadValue of the model reads.",
+    summary="An Assign whose variable_id no ReadValue of the model reads, or an Assign-3 that "
+    "writes values of another type or shape than its ReadValue-3's variable holds.",
     why="A stateful model's Assign writes the variable a ReadValue reads, matched by variable_id. "
     "OpenVINO's reader ties each Assign to the ReadValue of its id and fails when the model has "
     "none ('map::at'); an Assign-3 looks for a ReadValue-3 of its id among the layers it is "
-    "computed from.",
-    fix="Give the Assign the variable_id of the ReadValue it updates (or add that ReadValue).",
+    "computed from, and requires the values it writes to have the variable's element type (its "
+    "init value's) and, when both are static, its shape.",
+    fix="Give the Assign the variable_id of the ReadValue it updates (or add that ReadValue); "
+    "convert or reshape what an Assign-3 writes to its variable's type and shape.",
     example='<data variable_id="past_key_1"/> on an Assign when the ReadValue says "past_key.1"',
 )
 

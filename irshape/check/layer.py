@@ -84,6 +84,7 @@ def _memo_key(schema: OpSchema, layer: Layer, inputs: list[Tensor]) -> tuple[Any
                 i.const_parts,
                 i.__class__,  # a Const's (a Concat looks at its Const inputs)
                 i.constant,
+                i.origin,
             )
             for i in inputs
         ]

@@ -188,6 +188,8 @@ class _Walker:
                 self._visit(layer, result)
             except Exception as exc:
                 self._internal_error(layer, exc)
+        if self.graph.is_net:
+            self._guard(None, variables.check_assigned_values, self.graph, self._computed, self.found.append)
         return results
 
     def findings(self) -> list[Diagnostic]:
@@ -434,6 +436,13 @@ class _Walker:
                 origins.append(origin)
         return infos, origins, computed, doomed
 
+    def _computed(self, layer: Layer) -> Tensor | None:
+        """The layer's first output as OpenVINO computes it; None where irshape does not know it."""
+        tensors = self.tensors.get(id(layer))
+        if not tensors or tensors[0].guess is not None or tensors[0].doomed:
+            return None
+        return tensors[0].info
+
     def _tensor(self, source: g.Source) -> _Tensor | None:
         """The visited output an edge comes from (None: its producer is not visited yet)."""
         producer, out_port = source
@@ -594,6 +603,7 @@ def _outputs_flowing(inference: OpResult) -> _Flowing:
                 upper=o.upper,
                 const_parts=o.const_parts,
                 constant=o.constant,
+                origin=o.origin,
             )
             for o in outputs
         ],

@@ -32,7 +32,7 @@ from irshape.ir.weights import (
     element_count,
     not_evaluable_reason,
 )
-from irshape.ops.interface import ConstTensor, Tensor
+from irshape.ops.interface import FROM_CONSTS, ConstTensor, Tensor
 from irshape.record import Record
 
 Report = Callable[[Diagnostic], None]
@@ -234,7 +234,9 @@ def const_tensor(layer: Layer, path: str, weights: Weights, report: Report) -> T
         assert info.element_type is not None  # checked clean
         needed = bytes_needed(info.element_type, element_count(info.shape.lengths))
         value_read = info.value is not None or info.reals is not None
-        template = Tensor(info.shape, info.element_type, constant=True) if value_read else info
+        template = (
+            Tensor(info.shape, info.element_type, constant=True, origin=FROM_CONSTS) if value_read else info
+        )
         _CLEAN_CONSTS[key] = (template, needed or 0, value_read)
     return info
 
@@ -243,7 +245,7 @@ def _valued(template: Tensor, offset: int, size: int, weights: Weights) -> Tenso
     """A clean Const like ``template`` with its own value read at ``offset`` (None: it cannot
     be read). Consts of one value share one tensor (never modified), so the layers they feed
     repeat one another's check (the walk knows a repeat by its input tensors' identities)."""
-    info = ConstTensor(template.shape, template.element_type, constant=True)
+    info = ConstTensor(template.shape, template.element_type, constant=True, origin=FROM_CONSTS)
     _read_value(_ConstData(template.element_type, template.shape.lengths, offset, size), weights, info)
     if info.value_unknown is not None:
         return None
@@ -275,7 +277,11 @@ def _constant_without_bytes(layer: Layer, where: Location, report: Report) -> Te
     if shape is None:
         return _fallback(layer)
     return Tensor(
-        _const_partial_shape(shape), element_type, value_unknown=CONSTANT_WITHOUT_BYTES, constant=True
+        _const_partial_shape(shape),
+        element_type,
+        value_unknown=CONSTANT_WITHOUT_BYTES,
+        constant=True,
+        origin=FROM_CONSTS,
     )
 
 
@@ -316,7 +322,9 @@ def _const_tensor(layer: Layer, where: Location, weights: Weights, report: Repor
     _check_string_bytes(const, weights, at, errors_before)
     if const.shape is None:
         return _fallback(layer)
-    info = ConstTensor(_const_partial_shape(const.shape), const.element_type, constant=True)
+    info = ConstTensor(
+        _const_partial_shape(const.shape), const.element_type, constant=True, origin=FROM_CONSTS
+    )
     compare_shape_attribute(layer, layer.data.get("shape", ""), info.shape, at, report)
     compare_precision(layer, const.element_type, at, report)
     _read_value(const, weights, info)

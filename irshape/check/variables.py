@@ -4,7 +4,9 @@
 OpenVINO's reader (``ir_deserializer.cpp``), once the model is built, ties each Assign to the
 ReadValue of its id among the layers it built, and fails with 'map::at' when there is none. An
 Assign-3 looks earlier, when it is built: for a ReadValue-3 of its id among the layers it is
-computed from ('Can't find variable with id = ...').
+computed from ('Can't find variable with id = ...'), and then requires the values it writes to
+be of the variable's element type, and of its shape when both are static; a ReadValue-3's
+variable has its init value's type and shape (``assign_shape_inference.hpp``).
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from irshape import rules
 from irshape.check.graph import Graph
 from irshape.diagnostics import Diagnostic
 from irshape.ir.model import Layer
+from irshape.ops.interface import Tensor
 from irshape.ops.opsets import op_version
 
 Report = Callable[[Diagnostic], None]
@@ -42,6 +45,51 @@ def check_variables(graph: Graph, report: Report) -> None:
             )
         elif variable_id not in read:
             report(_finding(graph, layer, variable_id, "no ReadValue of the model reads", _NOT_FOUND))
+
+
+def check_assigned_values(graph: Graph, computed: Callable[[Layer], Tensor | None], report: Report) -> None:
+    """IRS424: an Assign-3 writing values of another element type, or another static shape, than
+    the variable of its ReadValue-3 holds. ``computed`` gives a layer's first output as OpenVINO
+    computes it (None where irshape does not know it). Only for a variable one ReadValue-3
+    reads: several ReadValues of one id share the reader's variable, each updating it."""
+    if "Assign" not in graph.types:
+        return
+    built = [graph.layers[key] for key in graph.built if key in graph.layers]
+    readers: dict[str, list[Layer]] = {}
+    for layer in built:
+        variable_id = _variable_id(layer)
+        if _op(layer)[0] == "ReadValue" and variable_id is not None:
+            readers.setdefault(variable_id, []).append(layer)
+    for layer in built:
+        variable_id = _variable_id(layer)
+        if _op(layer) != ("Assign", 3) or variable_id is None or len(readers.get(variable_id, ())) != 1:
+            continue
+        (reader,) = readers[variable_id]
+        if _op(reader) != ("ReadValue", 3) or not _upstream_read_value_3(graph, layer, variable_id):
+            continue
+        problem = _inconsistency(computed(reader), computed(layer))
+        if problem is not None:
+            report(_finding(graph, layer, variable_id, *problem))
+
+
+def _inconsistency(variable: Tensor | None, written: Tensor | None) -> tuple[str, str] | None:
+    """How the written values differ from the variable, with OpenVINO's message; None: they do not."""
+    if variable is None or written is None or variable.element_type is None or written.element_type is None:
+        return None
+    if variable.element_type != written.element_type:
+        problem = (
+            f"holds {variable.element_type} values (its ReadValue-3's init value's type), "
+            f"but the Assign-3 writes {written.element_type}"
+        )
+        return problem, "Variables types are inconsistent."
+    static = variable.shape.lengths is not None and written.shape.lengths is not None
+    if static and variable.shape.lengths != written.shape.lengths:
+        problem = (
+            f"holds values of shape {variable.shape} (its ReadValue-3's init value's), "
+            f"but the Assign-3 writes {written.shape}"
+        )
+        return problem, "Variables output shapes are inconsistent."
+    return None
 
 
 def _finding(graph: Graph, layer: Layer, variable_id: str, problem: str, ov_message: str) -> Diagnostic:

@@ -18,6 +18,14 @@ from irshape.dims import PartialShape
 from irshape.ops.schema import OpSchema, ParsedAttributes
 from irshape.record import FrozenRecord, Record, set_field
 
+# What OpenVINO's evaluation of a tensor's value reaches, going up its inputs (``could_propagate``
+# in ``bound_evaluate.cpp``): Const layers only (IR v10's reading folds it), Consts and ShapeOfs
+# (a ShapeOf is a leaf: its input's shape is its value), or a Parameter's data, a variable, or
+# what irshape does not infer (evaluating it gives up at once, and fails nowhere).
+FROM_CONSTS = "consts"
+FROM_SHAPES = "shapes"
+FROM_DATA = "data"
+
 
 class Tensor(Record):
     """What is known of a tensor flowing into a layer."""
@@ -27,6 +35,7 @@ class Tensor(Record):
         "constant",
         "element_type",
         "lower",
+        "origin",
         "reals",
         "shape",
         "upper",
@@ -56,6 +65,7 @@ class Tensor(Record):
     # OpenVINO holds the data: a Const's output, or an op's computed from such only (it folds
     # them), whether or not irshape knows the value
     constant: bool
+    origin: str  # FROM_CONSTS, FROM_SHAPES or FROM_DATA
 
     def __init__(
         self,
@@ -70,6 +80,7 @@ class Tensor(Record):
         const_parts: tuple[int | None, ...] | None = None,
         value_error: str | None = None,
         constant: bool = False,
+        origin: str = FROM_DATA,
     ) -> None:
         self.shape = shape
         self.element_type = element_type
@@ -82,6 +93,7 @@ class Tensor(Record):
         self.const_parts = const_parts
         self.value_error = value_error
         self.constant = constant
+        self.origin = origin
 
 
 class ConstTensor(Tensor):
@@ -122,6 +134,7 @@ class Output(Record):
         "failed_axes",
         "formulas",
         "lower",
+        "origin",
         "reals",
         "shape",
         "upper",
@@ -141,6 +154,7 @@ class Output(Record):
     # (every input a constant): irshape.shapes.reading.fold
     value_unknown: str | None
     constant: bool
+    origin: str  # what OpenVINO's evaluation of it reaches (see Tensor): irshape.shapes.reading.fold
 
     def __init__(
         self,
@@ -164,6 +178,7 @@ class Output(Record):
         self.const_parts = None
         self.value_unknown: str | None = None
         self.constant = False
+        self.origin = FROM_DATA
 
 
 class OpResult(Record):

@@ -31,7 +31,16 @@ from collections.abc import Callable, Sequence
 
 from irshape.ir.element_types import ELEMENT_TYPES
 from irshape.ir.weights import CONSTANT_WITHOUT_BYTES, NOT_EVALUABLE, not_evaluable_reason
-from irshape.ops.interface import ConstTensor, OpCall, OpResult, Output, Tensor
+from irshape.ops.interface import (
+    FROM_CONSTS,
+    FROM_DATA,
+    FROM_SHAPES,
+    ConstTensor,
+    OpCall,
+    OpResult,
+    Output,
+    Tensor,
+)
 from irshape.record import FrozenRecord, set_field
 
 INT64_MIN, INT64_MAX = -(2**63), 2**63 - 1
@@ -207,9 +216,12 @@ def fold(call: OpCall, result: OpResult) -> None:
     (:data:`FOLD_FAILED`); a Reshape, Squeeze, Unsqueeze (or a Concat) of a Const OpenVINO holds
     but does not read, or of a ``Constant`` with no bytes, passes it on."""
     inputs = call.inputs
+    origin = _origin(call.schema.op, inputs)
+    for output in result.outputs:
+        output.origin = origin
     if not inputs or not result.outputs:
         return
-    if any(_evaluation_failed(t) for t in inputs):
+    if origin != FROM_DATA and any(_evaluation_failed(t) for t in inputs):
         _pass_evaluation_failure(inputs, result)
     if not all(held(t) for t in inputs):
         return
@@ -232,15 +244,39 @@ def fold(call: OpCall, result: OpResult) -> None:
             output.value_unknown = inputs[0].value_unknown
 
 
+_ORIGIN_RANK = {FROM_DATA: 0, FROM_SHAPES: 1, FROM_CONSTS: 2}
+
+
+def _origin(op: str, inputs: Sequence[Tensor]) -> str:
+    """What OpenVINO's evaluation of an op's outputs reaches (``Tensor.origin``): a ShapeOf's
+    is its input's shape (a Const's folds, any other's is evaluated from the ShapeOf); an op
+    with no input (but a Const, made elsewhere) or a variable reaches data; any other op, the
+    least its inputs reach."""
+    if op == "ShapeOf":
+        return FROM_CONSTS if inputs and inputs[0].origin == FROM_CONSTS else FROM_SHAPES
+    if not inputs or op in _NEVER_FOLDED:
+        return FROM_DATA
+    return min((t.origin for t in inputs), key=_ORIGIN_RANK.__getitem__)
+
+
 def _pass_evaluation_failure(inputs: Sequence[Tensor], result: OpResult) -> None:
-    """An op computed from a value whose evaluation fails (and from other values OpenVINO can
-    evaluate: no Parameter's data) fails evaluating too, wherever its own value or bounds are
-    evaluated; an output known by value or bounds (a ShapeOf's) does not evaluate it."""
-    if not all(
-        t.value is not None or t.lower is not None or t.constant or _evaluation_failed(t) for t in inputs
-    ):
+    """An op computed from a value whose evaluation fails, and from others OpenVINO can
+    evaluate (no Parameter's data), fails evaluating too, wherever its own value or bounds are
+    evaluated; an output known by value or bounds (a ShapeOf's) does not evaluate it.
+
+    OpenVINO evaluates the op's inputs one after the other (``evaluate_bound``, inputs in
+    order, each one's own inputs first) and gives up at the first op it has no bounds of: so an
+    input after the failing one does not matter, but one before it must have bounds, which
+    irshape knows only where it knows them too (a real-valued bound it does not carry may hide
+    a failure: a wider answer, never a false error)."""
+    for tensor in inputs:
+        if _evaluation_failed(tensor):
+            failure = tensor.value_unknown
+            break
+        if tensor.value is None and tensor.lower is None and tensor.reals is None and not tensor.constant:
+            return
+    else:
         return
-    failure = next(t.value_unknown for t in inputs if _evaluation_failed(t))
     for output in result.outputs:
         if output.value is None and output.lower is None:
             output.value_unknown = failure
@@ -289,11 +325,10 @@ def v10_fold_failure(op: str, inputs: Sequence[Tensor]) -> tuple[int, str] | Non
 
 
 def v10_evaluation_failure(inputs: Sequence[Tensor], outputs: Sequence[Output]) -> str | None:
-    """IR v10's reading folds an op whose inputs are all constants, evaluating it: OpenVINO's
-    message where that evaluation fails (a scatter's index out of range), at the op it starts
-    from; None elsewhere. Only for an op fed by Const layers: a ShapeOf's value is not folded
-    there, and irshape does not tell a value computed from one from a Const's."""
-    if not inputs or not all(isinstance(t, ConstTensor) for t in inputs):
+    """IR v10's reading folds an op whose inputs are all computed from Consts, evaluating it:
+    OpenVINO's message where that evaluation fails (a scatter's index out of range), at the op
+    it starts from; None elsewhere (a ShapeOf of a Parameter is not folded there)."""
+    if not inputs or any(t.origin != FROM_CONSTS or _evaluation_failed(t) for t in inputs):
         return None
     failure = next((o.value_unknown or "" for o in outputs if _evaluation_failed(o)), None)
     return None if failure is None else failure[len(EVALUATION_FAILS) :]

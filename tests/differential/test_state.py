@@ -26,7 +26,16 @@ from openvino.op.util import Variable, VariableInfo
 import irshape
 
 from .conftest import STATS
-from .family_suite import Mutant, check_dim_mutant, check_mutant, check_valid, draw_cases, named_inputs, shape
+from .family_suite import (
+    Mutant,
+    check_dim_mutant,
+    check_mutant,
+    check_valid,
+    draw_cases,
+    named_inputs,
+    set_input_shape,
+    shape,
+)
 from .ops_harness import (
     OpCase,
     OpsBatchRunner,
@@ -254,6 +263,20 @@ def _assign_3() -> ov.Node:
     return ov3.assign(ov1.relu(ov3.read_value(init, "v3")), "v3")
 
 
+def _assign_3_of_a_sum() -> ov.Node:
+    """An Assign-3 of its ReadValue-3's value plus another, converted back to f32."""
+    init, other = named_inputs(parameter([2, 3]), parameter([2, 3]))
+    return ov3.assign(ov1.convert(ov1.add(ov3.read_value(init, "v3"), other), "f32"), "v3")
+
+
+def _convert_to(destination_type: str) -> Callable[[Any, str], None]:
+    def edit(tree: Any, cid: str) -> None:
+        (layer,) = tree.xpath("//layer[@type='Convert']")
+        layer.find("data").set("destination_type", destination_type)
+
+    return edit
+
+
 MUTANTS = [
     Mutant(
         "variable shape narrower",
@@ -288,6 +311,10 @@ MUTANTS = [
     Mutant("assign-6 read value renamed", _assign_6, _rename_read_values, "IRS424"),
     Mutant("assign-3 unknown variable", _assign_3, _set_data("variable_id", "other"), "IRS424"),
     Mutant("assign-3 read value renamed", _assign_3, _rename_read_values, "IRS424"),
+    Mutant("assign-3 of another type", _assign_3_of_a_sum, _convert_to("f16"), "IRS424"),
+    Mutant("assign-3 of an integer type", _assign_3_of_a_sum, _convert_to("i32"), "IRS424"),
+    Mutant("assign-3 of another shape", _assign_3_of_a_sum, set_input_shape(1, [3, 2, 3]), "IRS424"),
+    Mutant("assign-3 of a longer axis", _assign_3_of_a_sum, set_input_shape(1, [2, 2, 3]), "IRS424"),
 ]
 
 
@@ -371,3 +398,27 @@ def test_the_stateful_decoder_is_inferred_to_its_last_layer() -> None:
     for layer in layers:
         openvinos = [(port["shape"], port["element_type"]) for port in expected[str(layer.layer_id)]]
         assert list(zip(map(str, layer.outputs), layer.element_types, strict=True)) == openvinos, layer.name
+
+
+def test_an_assign_3_of_another_shape_reads_where_one_is_dynamic(tmp_path: Path) -> None:
+    """Assign-3 compares the shapes only when the variable's and the written one are static: a
+    variable of ``[?,3]`` takes ``[4,3]``, but not another type."""
+    base, target = tmp_path / "base.xml", tmp_path / "edited.xml"
+    save_batch([OpCase("m0", "Assign-3", _assign_3_of_a_sum)], base)
+    apply_mutant(base, target, lambda tree: _dynamic_init_and_longer_other(tree, "f32"))
+    assert openvino_reads(target) is None
+    assert _errors_but_declared_dims(target) == []
+    apply_mutant(base, target, lambda tree: _dynamic_init_and_longer_other(tree, "f16"))
+    assert openvino_reads(target) is not None
+    assert _errors_but_declared_dims(target) == ["IRS424"]
+
+
+def _errors_but_declared_dims(xml: Path) -> list[str]:
+    """The error codes but those of the declared dims the edit left as they were (IRS301/302)."""
+    return [d.code for d in irshape.check_file(xml).errors if d.code not in ("IRS301", "IRS302")]
+
+
+def _dynamic_init_and_longer_other(tree: Any, destination_type: str) -> None:
+    set_input_shape(0, [-1, 3])(tree, "m0")
+    set_input_shape(1, [4, 3])(tree, "m0")
+    _convert_to(destination_type)(tree, "m0")

@@ -17,7 +17,7 @@ from irshape.ir import element_types
 from irshape.ir.values import ListSyntaxError, parse_int_list
 from irshape.ops.interface import AT_DATA, Finding, OpCall, OpResult, Output, Tensor
 from irshape.ops.schema import OpSchema, ParsedAttributes, spatial_list
-from irshape.shapes import reading
+from irshape.shapes import bounds, reading
 from irshape.shapes.findings import incompatible, rank_finding
 from irshape.shapes.window import (
     ConvAttributes,
@@ -150,6 +150,9 @@ def _output_spatial(info: Tensor, findings: list[Finding]) -> PartialShape:
         problem = "has bounds below zero"
         findings.append(_output_shape_problem(problem, reading.NEGATIVE_SHAPE_VALUE))
         return PartialShape(None)
+    from_bounds = bounds.as_dims(info)
+    if from_bounds is not None:  # a computed value known by its bounds: one interval each
+        return PartialShape(from_bounds)
     if not info.value_reported:
         reason = info.value_unknown or "not a Const"
         if info.reals is not None:

@@ -814,3 +814,68 @@ def test_broadcast_looks_through_a_concat_at_its_consts(
     batch = ops_runner.ops_batch(f"lookthrough{index}", LOOK_THROUGH_BATCHES[index])
     outcome = batch.outcome(case.cid)
     assert outcome.mismatch() is None, outcome.explain()
+
+
+# --- the backprop convolutions' output_shape known by its bounds --------------------------------
+#
+# ConvolutionBackpropData and GroupConvolutionBackpropData read a computed output_shape with
+# evaluate_as_partial_shape: one interval a spatial dim (a ShapeOf of ``4..9`` dims, sliced or
+# shifted by a Const), whatever the pads (same_* pads from a dim that is not static are 0).
+
+
+def _backprop_cases() -> list[OpCase]:
+    rng = random.Random(SEED + 7)
+    cases: list[OpCase] = []
+    while len(cases) < 120:
+        n = rng.randint(1, 3)
+        group = rng.random() < 0.4
+        sizes = [_dim(rng) for _ in range(n)]
+        shift, et = rng.choice([0, 0, 1, 3]), rng.choice(["i32", "i64"])
+        auto_pad = rng.choice(["explicit", "valid", "same_upper", "same_lower"])
+        data_dims = [rng.choice([1, -1]), 4, *[rng.randint(2, 6) for _ in range(n)]]
+        kernel = [rng.randint(1, 3) for _ in range(n)]
+        strides = [rng.randint(1, 3) for _ in range(n)]
+
+        def build(
+            n: int = n,
+            group: bool = group,
+            sizes: list[ov.Dimension] = sizes,
+            shift: int = shift,
+            et: str = et,
+            auto_pad: str = auto_pad,
+            data_dims: list[int] = data_dims,
+            kernel: list[int] = kernel,
+            strides: list[int] = strides,
+        ) -> ov.Node:
+            shaped = ov1.parameter(ov.PartialShape([1, *sizes]), np.float32)
+            spatial = ov8.gather(ov3.shape_of(shaped, et), _i(list(range(1, n + 1)), et), _i(0, et))
+            output_shape = ov1.add(spatial, _i([shift] * n, et))
+            data = ov1.parameter(ov.PartialShape(data_dims), np.float32)
+            pads = [0] * n
+            if group:
+                weights = ov1.constant(np.ones([2, 2, 3, *kernel], np.float32))
+                return ov1.group_convolution_backprop_data(
+                    data, weights, strides, output_shape, pads, pads, [1] * n, auto_pad
+                )
+            weights = ov1.constant(np.ones([4, 3, *kernel], np.float32))
+            return ov1.convolution_backprop_data(
+                data, weights, strides, pads, pads, [1] * n, auto_pad, output_shape=output_shape
+            )
+
+        op = "GroupConvolutionBackpropData" if group else "ConvolutionBackpropData"
+        case = OpCase(f"d{len(cases):05d}", op, build)
+        if buildable(case):
+            cases.append(case)
+    return cases
+
+
+BACKPROP_CASES = _backprop_cases()
+BACKPROP_BATCHES = batches(BACKPROP_CASES)
+STATS["backprop output_shape bounds cases (tests/differential/test_bounds.py)"] = len(BACKPROP_CASES)
+
+
+@pytest.mark.parametrize(("index", "case"), params(BACKPROP_BATCHES))
+def test_backprop_output_shape_known_by_bounds(ops_runner: OpsBatchRunner, index: int, case: OpCase) -> None:
+    batch = ops_runner.ops_batch(f"backprop{index}", BACKPROP_BATCHES[index])
+    outcome = batch.outcome(case.cid)
+    assert outcome.mismatch() is None, outcome.explain()

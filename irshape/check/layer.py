@@ -85,6 +85,8 @@ def _memo_key(schema: OpSchema, layer: Layer, inputs: list[Tensor]) -> tuple[Any
                 i.__class__,  # a Const's (a Concat looks at its Const inputs)
                 i.constant,
                 i.origin,
+                i.real_lower,
+                i.real_upper,
             )
             for i in inputs
         ]

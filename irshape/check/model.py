@@ -604,6 +604,8 @@ def _outputs_flowing(inference: OpResult) -> _Flowing:
                 const_parts=o.const_parts,
                 constant=o.constant,
                 origin=o.origin,
+                real_lower=o.real_lower,
+                real_upper=o.real_upper,
             )
             for o in outputs
         ],

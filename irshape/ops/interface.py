@@ -36,6 +36,8 @@ class Tensor(Record):
         "element_type",
         "lower",
         "origin",
+        "real_lower",
+        "real_upper",
         "reals",
         "shape",
         "upper",
@@ -53,6 +55,10 @@ class Tensor(Record):
     lower: tuple[int, ...] | None
     upper: tuple[int, ...] | None
     reals: tuple[float, ...] | None  # a small floating-point tensor's value (Interpolate's scales)
+    # ...or its bounds, when it is not known exactly (a size times a scale on a dynamic input),
+    # as OpenVINO's evaluate_lower and evaluate_upper give them; None when there are none
+    real_lower: tuple[float, ...] | None
+    real_upper: tuple[float, ...] | None
     value_unknown: str | None  # why the value is not known
     value_reported: bool  # ...and that reason is already a finding of its own
     # Known neither by value nor by bounds, a Concat of one-element inputs: per element, the
@@ -81,6 +87,8 @@ class Tensor(Record):
         value_error: str | None = None,
         constant: bool = False,
         origin: str = FROM_DATA,
+        real_lower: tuple[float, ...] | None = None,
+        real_upper: tuple[float, ...] | None = None,
     ) -> None:
         self.shape = shape
         self.element_type = element_type
@@ -94,6 +102,8 @@ class Tensor(Record):
         self.value_error = value_error
         self.constant = constant
         self.origin = origin
+        self.real_lower = real_lower
+        self.real_upper = real_upper
 
 
 class ConstTensor(Tensor):
@@ -135,6 +145,8 @@ class Output(Record):
         "formulas",
         "lower",
         "origin",
+        "real_lower",
+        "real_upper",
         "reals",
         "shape",
         "upper",
@@ -149,6 +161,8 @@ class Output(Record):
     lower: tuple[int, ...] | None  # ...or its bounds, when it is not known exactly (see Tensor)
     upper: tuple[int, ...] | None
     reals: tuple[float, ...] | None  # ...for a small real tensor (a size times a scale), its value
+    real_lower: tuple[float, ...] | None  # ...or its bounds (see Tensor)
+    real_upper: tuple[float, ...] | None
     const_parts: tuple[int | None, ...] | None  # ...or a Concat's Const parts (see Tensor)
     # why a value OpenVINO would fold is unknown to irshape, and whether OpenVINO folds it
     # (every input a constant): irshape.shapes.reading.fold
@@ -179,6 +193,8 @@ class Output(Record):
         self.value_unknown: str | None = None
         self.constant = False
         self.origin = FROM_DATA
+        self.real_lower: tuple[float, ...] | None = None
+        self.real_upper: tuple[float, ...] | None = None
 
 
 class OpResult(Record):

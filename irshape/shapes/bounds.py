@@ -25,6 +25,7 @@ from irshape.ops.interface import OpCall, OpResult, Output, Tensor
 from irshape.shapes import values
 
 Bounds = tuple[tuple[int, ...], tuple[int, ...]]
+RealBounds = tuple[tuple[float, ...], tuple[float, ...]]
 I32_MAX = 2**31 - 1
 
 
@@ -223,7 +224,7 @@ def interval(
 
 
 def _dynamic_mask(
-    operands: Sequence[tuple[Bounds, Sequence[int] | None, int | None]], out: Sequence[int]
+    operands: Sequence[tuple[RealBounds, Sequence[int] | None, float | None]], out: Sequence[int]
 ) -> list[bool] | None:
     """Where any input's lower or upper bound is its type's maximum, broadcast to ``out``."""
     mask = [False] * len(values.broadcast_to(values.Known([0], [1] * len(out)), out) or [])
@@ -408,3 +409,116 @@ def equal(inputs: Sequence[Tensor], out: Sequence[int]) -> Bounds | None:
     lower = tuple(int(ll == lu == rl == ru) for ll, lu, rl, ru in rows)
     upper = tuple(int(ll <= ru and rl <= lu) for ll, lu, rl, ru in rows)
     return lower, upper
+
+
+# --- real-valued bounds (a size times a scale on a dynamic input) ------------------------------
+
+# std::numeric_limits<T>::max() of the real types whose bounds irshape carries: f32 only. With
+# f64 OpenVINO's interval_bound_evaluator gets no bounds from ReduceMin and ReduceMax (they do
+# not evaluate f64) but does not notice: a size of `2..5` times 2.0 in f64 is 0, read from
+# memory nothing wrote (by experiment), so irshape gives no bounds there (wider)
+_REAL_MAX = {"f32": 3.4028234663852886e38}
+
+
+def real_of(tensor: Tensor) -> RealBounds | None:
+    """A real tensor's bounds: its value twice when it is known, else its real bounds."""
+    if tensor.reals is not None:
+        return tensor.reals, tensor.reals
+    if tensor.real_lower is not None and tensor.real_upper is not None:
+        return tensor.real_lower, tensor.real_upper
+    return None
+
+
+def settle_reals(output: Output, found: RealBounds | None) -> Output:
+    """Give ``output`` the real bounds ``found`` (its real value when they are equal)."""
+    if found is None or len(found[0]) != len(found[1]) or len(found[0]) > values.MAX_ELEMENTS:
+        return output
+    lower, upper = found
+    if lower == upper:
+        output.reals = lower
+    else:
+        output.real_lower, output.real_upper = lower, upper
+    return output
+
+
+def converted_to_real(tensor: Tensor, target: str | None) -> RealBounds | None:
+    """``convert::evaluate_bound`` of integer bounds to a real type: each rounded to it, and
+    past 16-bit integer types an element at the input type's maximum becomes the real type's
+    (an unbounded dim stays one)."""
+    if not bounded(tensor) or tensor.lower is None or tensor.upper is None or target not in _REAL_MAX:
+        return None
+    in_max = None if _integral_up_to_16_bits(tensor.element_type) else type_max(tensor.element_type)
+    out_max = _REAL_MAX[target]
+
+    def convert(bound: tuple[int, ...]) -> tuple[float, ...] | None:
+        rounded = values.to_real([float(v) for v in bound], target)
+        if rounded is None:
+            return None
+        return tuple(out_max if v == in_max else r for v, r in zip(bound, rounded, strict=True))
+
+    lower, upper = convert(tensor.lower), convert(tensor.upper)
+    return None if lower is None or upper is None else (lower, upper)
+
+
+def converted_from_real(tensor: Tensor, target: str | None) -> Bounds | None:
+    """``convert::evaluate_bound`` of real bounds to an integer type: each truncated toward
+    zero (None where one lies outside the type), an element at the real type's maximum the
+    integer type's maximum (past 16-bit integer types)."""
+    if tensor.reals is not None or tensor.real_lower is None or tensor.real_upper is None:
+        return None
+    in_max = _REAL_MAX.get(tensor.element_type or "")
+    out_max = None if _integral_up_to_16_bits(target) else type_max(target)
+    if in_max is None or type_max(target) is None:
+        return None
+
+    def convert(bound: tuple[float, ...]) -> tuple[int, ...] | None:
+        if out_max is not None and in_max in bound:
+            kept = [0 if v == in_max else v for v in bound]
+            whole = values.truncated(kept, target)
+            return (
+                None
+                if whole is None
+                else tuple(out_max if v == in_max else w for v, w in zip(bound, whole, strict=True))
+            )
+        return values.truncated(bound, target)
+
+    lower, upper = convert(tensor.real_lower), convert(tensor.real_upper)
+    return None if lower is None or upper is None else (lower, upper)
+
+
+def real_interval(
+    function: Callable[[float, float], float | None],
+    inputs: Sequence[Tensor],
+    out: Sequence[int],
+    out_type: str | None,
+) -> RealBounds | None:
+    """``interval_bound_evaluator`` on real bounds: the op on the four pairings, rounded to the
+    output type, the least and greatest per element; where an input bound is its type's
+    maximum the result is [0, the output type's maximum]."""
+    a, b = real_of(inputs[0]), real_of(inputs[1])
+    lengths = [t.shape.lengths for t in inputs]
+    maxima = [_REAL_MAX.get(t.element_type or "") for t in inputs]
+    out_max = _REAL_MAX.get(out_type or "")
+    if a is None or b is None or None in lengths or None in maxima or out_max is None:
+        return None
+    dynamic = _dynamic_mask([(a, lengths[0], maxima[0]), (b, lengths[1], maxima[1])], out)
+    x_at = values.broadcast_to(values.Known(range(len(a[0])), lengths[0] or ()), out)
+    y_at = values.broadcast_to(values.Known(range(len(b[0])), lengths[1] or ()), out)
+    if dynamic is None or x_at is None or y_at is None:
+        return None
+    columns = []
+    for x in a:
+        for y in b:
+            raw = [
+                0.0 if masked else function(x[i], y[j])
+                for i, j, masked in zip(x_at, y_at, dynamic, strict=True)
+            ]
+            rounded = None if None in raw else values.to_real(raw, out_type)  # type: ignore[arg-type]
+            if rounded is None:
+                return None  # a pairing OpenVINO cannot evaluate, or not finite
+            columns.append(rounded)
+    lower = [0.0 if masked else min(c) for c, masked in zip(zip(*columns, strict=True), dynamic, strict=True)]
+    upper = [
+        out_max if masked else max(c) for c, masked in zip(zip(*columns, strict=True), dynamic, strict=True)
+    ]
+    return tuple(lower), tuple(upper)

@@ -201,6 +201,14 @@ def _binary_reals(call: OpCall, shape: PartialShape, out_type: str) -> tuple[flo
     return values.to_real(values.real_elementwise(function, call.inputs[:2], shape.lengths), out_type)
 
 
+def _binary_real_bounds(call: OpCall, shape: PartialShape, out_type: str) -> bounds.RealBounds | None:
+    """The output's real bounds from the inputs' (Multiply's interval_bound_evaluator)."""
+    function = _REAL_OPS.get(call.schema.op)
+    if function is None or shape.lengths is None or _auto_broadcast(call)[0] == "pdpd":
+        return None
+    return bounds.real_interval(function, call.inputs[:2], shape.lengths, out_type)
+
+
 # --- unary ops -----------------------------------------------------------------------------
 
 
@@ -365,8 +373,12 @@ def convert(call: OpCall) -> OpResult:
     destination = call.attributes.values.get("destination_type")
     target = destination if isinstance(destination, str) else None
     output = Output(data.shape, target, value=_converted(data, target), reals=_converted_reals(data, target))
-    converted = bounds.converted(data, target)
-    return OpResult([bounds.settle(output, *converted) if converted else output])
+    converted = bounds.converted(data, target) or bounds.converted_from_real(data, target)
+    if converted:
+        bounds.settle(output, *converted)
+    elif output.value is None and output.reals is None:
+        bounds.settle_reals(output, bounds.converted_to_real(data, target))
+    return OpResult([output])
 
 
 def convert_like(call: OpCall) -> OpResult:
@@ -435,6 +447,8 @@ def _binary(call: OpCall, kind_message: str, boolean_output: bool) -> OpResult:
     output = Output(shape, out_type, value=value)
     if not findings and out_type in REAL:
         output.reals = _binary_reals(call, shape, out_type)
+        if output.reals is None:
+            bounds.settle_reals(output, _binary_real_bounds(call, shape, out_type))
     if value is None and not findings and any(bounds.bounded(t) for t in call.inputs[:2]):
         found = _binary_bounds(call, shape, out_type)
         if found is not None:

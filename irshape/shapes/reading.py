@@ -273,13 +273,20 @@ def _pass_evaluation_failure(inputs: Sequence[Tensor], result: OpResult) -> None
         if _evaluation_failed(tensor):
             failure = tensor.value_unknown
             break
-        if tensor.value is None and tensor.lower is None and tensor.reals is None and not tensor.constant:
+        if not (tensor.constant or _evaluated(tensor)):
             return
     else:
         return
     for output in result.outputs:
         if output.value is None and output.lower is None:
             output.value_unknown = failure
+
+
+def _evaluated(tensor: Tensor) -> bool:
+    """Does irshape know the tensor's value or bounds (so OpenVINO evaluates it too)?"""
+    return not (
+        tensor.value is None and tensor.lower is None and tensor.reals is None and tensor.real_lower is None
+    )
 
 
 def _fails_folding(tensor: Tensor) -> bool:

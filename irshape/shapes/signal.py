@@ -1,0 +1,192 @@
+"""The Fourier transforms: DFT-7 and IDFT-7 (``fft_base_shape_inference.hpp``), RDFT-9 and
+IRDFT-9 (``rdft_shape_inference.hpp``, ``irdft_shape_inference.hpp``), as OpenVINO validates and
+infers them; all four share ``fft_common_validation.hpp``.
+
+A complex input (DFT, IDFT, IRDFT) is a real tensor whose last dim, of 2, holds the real and
+imaginary parts: its axes lie in [-(r-1), r-2] (the complex rank r-1). RDFT's real input takes
+axes in [-r, r-1]. The axes are read with ``get_input_const_data_as`` (a Const's value, or one
+folded from Consts); DFT's signal_size through its bounds (``get_input_bounds``: a ShapeOf of a
+``2..8`` dim gives ``2..8``), the others' through its value.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from irshape.dims import DYNAMIC, Dim, PartialShape
+from irshape.ops.interface import Finding, OpCall, OpResult, Output
+from irshape.shapes import bounds, reading
+from irshape.shapes.axes import axis_range_message, normalize_axis
+from irshape.shapes.findings import (
+    INDEX_TYPES,
+    incompatible,
+    rank_finding,
+    type_finding,
+    unreadable,
+    value_finding,
+    value_unknown,
+)
+
+DATA, AXES, SIGNAL = 0, 1, 2
+_FFT_DATA_TYPES = ("f32", "f16", "bf16", "dynamic")
+_MINUS_ONE = (-1, -1)  # dim::inf_bound twice: signal_size -1 keeps the input's dim
+
+
+# --- what the four share: fft_common_validation ---------------------------------------------
+
+
+def _fft_type_findings(call: OpCall) -> list[Finding]:
+    """``FFTBase::validate_types``: data f32, f16 or bf16; axes and signal_size i32 or i64."""
+    findings = []
+    data_type = call.inputs[DATA].element_type
+    if data_type is not None and data_type not in _FFT_DATA_TYPES:
+        problem = f"data is of element type {data_type}, not f32, f16 or bf16"
+        findings.append(type_finding(problem, "FFT op input element type must be f32, f16, or bf16", DATA))
+    for port, name in ((AXES, "axes"), (SIGNAL, "signal_size")):
+        element_type = call.inputs[port].element_type if port < len(call.inputs) else None
+        if element_type is not None and element_type not in (*INDEX_TYPES, "dynamic"):
+            problem = f"{name} is of element type {element_type}, not i32 or i64"
+            findings.append(type_finding(problem, f"FFT op {name} element type must be i32 or i64", port))
+    return findings
+
+
+def _rank_findings(data: PartialShape, axes: PartialShape, complex_input: bool) -> list[Finding]:
+    """``validate_input_rank``: data of rank 2 at least (1 for a real input), a last dim of 2
+    (a complex input), and more axes than its (complex) rank cannot have."""
+    rank = data.rank
+    if rank is None:
+        return []
+    least = 2 if complex_input else 1
+    if rank < least:
+        message = f"The input rank must be greater or equal to {least}. Got input rank: {rank}"
+        return [rank_finding(DATA, "data", data, f"{least} or more", message)]
+    if complex_input and not data[rank - 1].compatible(Dim.of(2)):
+        problem = f"data's last dim is {data[rank - 1]}, not 2 (the real and imaginary parts)"
+        message = f"The last dimension of input data must be 2. Got: {data[rank - 1]}"
+        return [incompatible(problem, message, DATA)]
+    if not axes.is_static:
+        return []
+    if axes.rank == 0:  # axes_shape[0] of a scalar
+        return [rank_finding(AXES, "axes", axes, "1", "Accessing out-of-range dimension")]
+    count, most = axes[0].value, rank - 1 if complex_input else rank
+    if count <= most:
+        return []
+    problem = f"{count} axes for data of rank {rank}"
+    message = (
+        f"The input rank must be greater than number of axes. Got input rank: {rank}, number of axes: {count}"
+        if complex_input
+        else "The input rank must be greater than or equal to the number of axes. "
+        f"Got input rank: {rank}, number of axes: {count}"
+    )
+    return [incompatible(problem, message, AXES)]
+
+
+def _normalized_axes(
+    values: Sequence[int], rank: int, complex_input: bool
+) -> tuple[list[int] | None, list[Finding]]:
+    """``validate_axes``: each axis within the (complex) rank, counted from its end when
+    negative, and no axis twice."""
+    axis_rank = rank - 1 if complex_input else rank
+    normalized = []
+    for axis in values:
+        index = normalize_axis(axis, axis_rank)
+        if index is None:
+            problem = f"axis {axis} is outside [{-axis_rank}, {axis_rank - 1}]"
+            return None, [value_finding(problem, axis_range_message(axis, axis_rank), AXES)]
+        normalized.append(index)
+    if len(set(normalized)) != len(normalized):
+        problem = f"axes {list(values)} name an axis twice"
+        return None, [value_finding(problem, "Each axis must be unique.", AXES)]
+    return normalized, []
+
+
+def _shape_findings(call: OpCall) -> list[Finding]:
+    """axes and signal_size 1D, and as long as each other where both lengths are static."""
+    axes = call.inputs[AXES].shape
+    findings = []
+    if axes.rank not in (None, 1):
+        findings.append(rank_finding(AXES, "axes", axes, "1", "Axes input must be 1D tensor."))
+    if len(call.inputs) <= SIGNAL:
+        return findings
+    signal = call.inputs[SIGNAL].shape
+    if signal.rank not in (None, 1):
+        message = f"Signal size input must be 1D tensor. Got signal: {signal}"
+        findings.append(rank_finding(SIGNAL, "signal_size", signal, "1", message))
+    elif axes.is_static and signal.is_static and axes.rank == 1 and axes[0] != signal[0]:
+        problem = f"axes has {axes[0]} elements, signal_size {signal[0]}"
+        message = (
+            "Sizes of inputs 'axes' and 'signal_size' must be equal. "
+            f"Got size of 'axes': {axes[0]}, size of 'signal_size': {signal[0]}"
+        )
+        findings.append(incompatible(problem, message, SIGNAL))
+    return findings
+
+
+def _validated_axes(call: OpCall, complex_input: bool) -> tuple[list[int] | None, list[Finding]]:
+    """``shape_validation``: the axes (normalized) when they are known and the data's rank is
+    static, and the findings that reject the layer."""
+    data, axes = call.inputs[DATA], call.inputs[AXES]
+    findings = _fft_type_findings(call)
+    if findings:
+        return None, findings
+    if axes.value_error is not None:  # read first, whatever the shapes
+        return None, unreadable(AXES, "axes", axes)
+    findings = _rank_findings(data.shape, axes.shape, complex_input)
+    if findings:
+        return None, findings
+    normalized = None
+    if data.shape.rank is not None and axes.value is not None and axes.shape.rank is not None:
+        normalized, findings = _normalized_axes(axes.value, data.shape.rank, complex_input)
+        if findings:
+            return None, findings
+    return normalized, _shape_findings(call)
+
+
+def _axes_unknown(call: OpCall, consequence: str) -> list[Finding]:
+    return value_unknown(AXES, "axes", call.inputs[AXES], consequence)
+
+
+# --- DFT-7, IDFT-7 ----------------------------------------------------------------------------
+
+
+@reading.reads(SIGNAL, how=reading.BOUNDS)
+@reading.reads(AXES, how=reading.DIRECT)
+def fft(call: OpCall) -> OpResult:
+    """DFT-7 and IDFT-7: the data's shape and element type, each axis's dim replaced by its
+    signal_size bounds (-1 keeps the dim; another negative is 0), or ``?`` where those are not
+    known; every dim but the last ``?`` when the axes are not known and there is a
+    signal_size."""
+    data = call.inputs[DATA]
+    axes, findings = _validated_axes(call, complex_input=True)
+    if findings:
+        return OpResult([], findings)
+    dims: Sequence[Dim] | None = data.shape.dims
+    formulas: list[str] | None = None
+    if dims is not None and len(call.inputs) > SIGNAL:
+        dims, formulas, more = _resized(call, list(dims), axes)
+        findings += more
+    return OpResult([Output(PartialShape(dims), data.element_type, formulas)], findings)
+
+
+def _resized(
+    call: OpCall, dims: list[Dim], axes: list[int] | None
+) -> tuple[list[Dim] | None, list[str] | None, list[Finding]]:
+    """The output dims of a DFT with a signal_size: ``apply_dims_from_sizes``."""
+    formulas = [f"data[{i}]" for i in range(len(dims))]
+    if axes is None:
+        consequence = "every output dim but the last is of unknown length (?)"
+        return [DYNAMIC] * (len(dims) - 1) + dims[-1:], None, _axes_unknown(call, consequence)
+    signal = call.inputs[SIGNAL]
+    if signal.value_error is not None:
+        return None, None, unreadable(SIGNAL, "signal_size", signal)
+    pairs = bounds.pairs(signal)
+    if pairs is None:
+        for axis in axes:
+            dims[axis] = DYNAMIC
+        consequence = "the output's transformed dims are of unknown length (?)"
+        return dims, None, value_unknown(SIGNAL, "signal_size", signal, consequence)
+    for i, (axis, pair) in enumerate(zip(axes, pairs, strict=False)):
+        if pair != _MINUS_ONE:
+            dims[axis] = Dim.between(*pair)
+            formulas[axis] = f"signal_size[{i}]"
+    return dims, formulas, []

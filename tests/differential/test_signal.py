@@ -1,0 +1,226 @@
+"""DFT-7 and IDFT-7 against OpenVINO (read_model of saved files): complex data of ranks 2..5
+(static, ``?``, interval, dynamic rank; the last dim of 2) of f32, f16 and bf16; axes Consts
+(negative ones, i32 and i64) or Parameters (static or dynamic length); no signal_size, a Const
+(-1 keeps the dim, another negative is 0), a Parameter, or a ShapeOf (its bounds: ``2..8``).
+Mutants read_model rejects (real data of another element type, a last dim other than 2, data
+of rank 1, too many axes, axes not 1D, axes and signal_size of different lengths, axes of
+element type u8, an axis out of range, an axis twice) are errors on the layer; a declared dim
+off by one is IRS301/IRS302."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import openvino as ov
+import openvino.opset1 as ov1
+import openvino.opset7 as ov7
+import pytest
+from lxml import etree
+
+import irshape
+
+from .conftest import STATS
+from .family_suite import (
+    Mutant,
+    check_dim_mutant,
+    check_mutant,
+    check_valid,
+    draw_cases,
+    named_inputs,
+    set_input_shape,
+    set_input_type,
+    shape,
+)
+from .ops_harness import (
+    OpCase,
+    OpsBatchRunner,
+    batches,
+    constant,
+    errors_on,
+    openvino_reads,
+    parameter,
+    params,
+    save_batch,
+)
+
+SEED = 20261125
+PER_OP = 120
+COMPLEX_TYPES = (np.float32, np.float32, np.float16, ov.Type.bf16)
+INDEX_TYPES = (np.int64, np.int32)
+Build = Callable[[], ov.Node]
+
+
+def _axes(rng: random.Random, axis_rank: int) -> tuple[list[int], Build]:
+    """Distinct axes of a tensor of rank ``axis_rank``, some counted from the end: a Const, or
+    a Parameter of static or dynamic length (its value unknown)."""
+    count = rng.randint(1, axis_rank)
+    axes = [a - axis_rank if rng.random() < 0.4 else a for a in rng.sample(range(axis_rank), count)]
+    axes_type = rng.choice(INDEX_TYPES)
+    if rng.random() < 0.75:
+        return axes, lambda: constant(axes, axes_type)
+    axes_shape = shape(rng, [count], rng.choice(["static", "dynamic", "rank"]))
+    return axes, lambda: parameter(axes_shape, axes_type)
+
+
+def _signal_size(rng: random.Random, count: int) -> Build | None:
+    """None, a Const (-1 keeps the dim, another negative is 0), a Parameter, or a ShapeOf of a
+    Parameter (the value known, or only its bounds)."""
+    pick, size_type = rng.random(), rng.choice(INDEX_TYPES)
+    if pick < 0.25:
+        return None
+    if pick < 0.6:
+        values = [rng.choice([-1, rng.randint(0, 9), rng.randint(1, 9), -3]) for _ in range(count)]
+        return lambda: constant(values, size_type)
+    if pick < 0.75:
+        size_shape = shape(rng, [count], rng.choice(["static", "dynamic", "rank"]))
+        return lambda: parameter(size_shape, size_type)
+    source = shape(
+        rng, [rng.randint(1, 9) for _ in range(count)], rng.choice(["static", "interval", "dynamic"])
+    )
+    return lambda: ov1.shape_of(parameter(source), rng.choice(["i64", "i32"]))
+
+
+def draw_fft(inverse: bool) -> Callable[[random.Random], Build]:
+    def draw(rng: random.Random) -> Build:
+        rank = rng.randint(2, 5)
+        data = shape(rng, [rng.randint(1, 9) for _ in range(rank - 1)] + [2])
+        data_type = rng.choice(COMPLEX_TYPES)
+        axes_values, axes = _axes(rng, rank - 1)
+        signal = _signal_size(rng, len(axes_values))
+        op = ov7.idft if inverse else ov7.dft
+
+        def build() -> ov.Node:
+            if signal is None:
+                return op(parameter(data, data_type), axes())
+            return op(parameter(data, data_type), axes(), signal())
+
+        return build
+
+    return draw
+
+
+DRAWS = {"DFT-7": draw_fft(False), "IDFT-7": draw_fft(True)}
+
+
+def _cases() -> list[OpCase]:
+    rng = random.Random(SEED)
+    cases = []
+    for prefix, (op, draw) in zip(("df", "id"), DRAWS.items(), strict=True):
+        cases += draw_cases(prefix, op, draw, rng, PER_OP)
+    return cases
+
+
+CASES = _cases()
+BATCHES = batches(CASES)
+STATS["signal cases (tests/differential/test_signal.py)"] = len(CASES)
+
+
+@pytest.mark.parametrize(("index", "case"), params(BATCHES))
+def test_shapes_and_types_match_openvino(ops_runner: OpsBatchRunner, index: int, case: OpCase) -> None:
+    check_valid(ops_runner, f"signal{index}", BATCHES[index], case)
+
+
+@pytest.mark.parametrize("index", range(len(BATCHES)))
+def test_a_declared_dim_off_by_one_is_an_error(
+    ops_runner: OpsBatchRunner, tmp_path: Path, index: int
+) -> None:
+    check_dim_mutant(ops_runner, f"signal{index}", BATCHES[index], tmp_path)
+
+
+def test_the_cases_span_the_rules() -> None:
+    """Signal sizes absent, Consts, Parameters and ShapeOfs; outputs with ``?``, intervals and
+    of dynamic rank; f16 and bf16 outputs."""
+    nodes = [case.build() for case in CASES]
+    kinds = {n.input_value(2).get_node().get_type_name() for n in nodes if n.get_input_size() == 3}
+    assert kinds == {"Constant", "Parameter", "ShapeOf"}
+    assert any(n.get_input_size() == 2 for n in nodes)
+    outputs = [str(n.get_output_partial_shape(0)) for n in nodes]
+    assert (
+        "[...]" in outputs
+        and any("?" in s for s in outputs)
+        and any(".." in s.replace("[...]", "") for s in outputs)
+    )
+    assert {n.get_output_element_type(0).get_type_name() for n in nodes} == {"f32", "f16", "bf16"}
+
+
+# --- mutants --------------------------------------------------------------------------------
+
+
+def _fft(op: Callable[..., ov.Node], data: Sequence[int], count: int, signal: bool) -> Build:
+    """``op`` of Parameters named m_in0 (data f32), m_in1 (axes i64 [count]) and, when
+    ``signal``, m_in2 (signal_size i64 [count])."""
+
+    def build() -> ov.Node:
+        sizes = [parameter([count], np.int64)] if signal else []
+        return op(*named_inputs(parameter(data), parameter([count], np.int64), *sizes))
+
+    return build
+
+
+MUTANTS = [
+    mutant
+    for name, op in (("dft", ov7.dft), ("idft", ov7.idft))
+    for mutant in (
+        Mutant(f"{name} f64 data", _fft(op, [4, 5, 2], 1, False), set_input_type(0, "f64", "FP64"), "IRS213"),
+        Mutant(f"{name} i32 data", _fft(op, [4, 5, 2], 1, False), set_input_type(0, "i32", "I32"), "IRS213"),
+        Mutant(f"{name} u8 axes", _fft(op, [4, 5, 2], 1, False), set_input_type(1, "u8", "U8"), "IRS213"),
+        Mutant(
+            f"{name} f32 signal", _fft(op, [4, 5, 2], 1, True), set_input_type(2, "f32", "FP32"), "IRS213"
+        ),
+        Mutant(f"{name} last dim 3", _fft(op, [4, 5, 2], 1, False), set_input_shape(0, [4, 5, 3]), "IRS212"),
+        Mutant(f"{name} data rank 1", _fft(op, [4, 5, 2], 1, False), set_input_shape(0, [2]), "IRS211"),
+        Mutant(f"{name} too many axes", _fft(op, [4, 5, 2], 2, False), set_input_shape(1, [3]), "IRS212"),
+        Mutant(f"{name} axes scalar", _fft(op, [4, 5, 2], 1, False), set_input_shape(1, []), "IRS211"),
+        Mutant(f"{name} axes 2D", _fft(op, [4, 5, 2], 1, False), set_input_shape(1, [1, 1]), "IRS211"),
+        Mutant(f"{name} signal 2D", _fft(op, [4, 5, 2], 1, True), set_input_shape(2, [1, 1]), "IRS211"),
+        Mutant(f"{name} signal of 2", _fft(op, [4, 5, 2], 1, True), set_input_shape(2, [2]), "IRS212"),
+    )
+]
+
+
+@pytest.mark.parametrize("mutant", MUTANTS, ids=lambda m: m.name)
+def test_mutant_openvino_rejects_is_an_error(tmp_path: Path, mutant: Mutant) -> None:
+    check_mutant(tmp_path, mutant)
+
+
+def _const_axes(op: Callable[..., ov.Node], data: Sequence[int], axes: Sequence[int]) -> Build:
+    return lambda: op(parameter(data), constant(list(axes)))
+
+
+def _rewritten(tmp: Path, build: Build, values: Sequence[int]) -> Path:
+    """The saved case with its (one) Const's int64 values rewritten: OpenVINO's builder
+    refuses the values themselves."""
+    xml = tmp / "const.xml"
+    save_batch([OpCase("m0", "const", build)], xml)
+    (const,) = etree.parse(str(xml)).xpath("//layer[@type='Const']")
+    offset = int(const.find("data").get("offset"))
+    data = bytearray(xml.with_suffix(".bin").read_bytes())
+    data[offset : offset + 8 * len(values)] = np.array(values, dtype=np.int64).tobytes()
+    xml.with_suffix(".bin").write_bytes(bytes(data))
+    return xml
+
+
+CONST_MUTANTS = [
+    (name, op, data, valid, bad)
+    for name, op in (("dft", ov7.dft), ("idft", ov7.idft))
+    for data, valid, bad in (
+        ([4, 5, 2], [0], [2]),  # the complex last dim is no axis
+        ([4, 5, 2], [0], [-3]),
+        ([4, 5, 6, 2], [0, 1], [0, -3]),  # -3 is axis 0 of the complex rank 3
+        ([4, 5, 6, 2], [0, 2], [2, 2]),
+    )
+]
+
+
+@pytest.mark.parametrize(("name", "op", "data", "valid", "bad"), CONST_MUTANTS, ids=lambda v: str(v))
+def test_axes_openvino_rejects_are_an_error(
+    tmp_path: Path, name: str, op: Any, data: list[int], valid: list[int], bad: list[int]
+) -> None:
+    xml = _rewritten(tmp_path, _const_axes(op, data, valid), bad)
+    assert openvino_reads(xml) is not None, f"{name} axes {bad}: OpenVINO accepts them"
+    codes = {d.code for d in errors_on(irshape.check_file(xml), "m0")}
+    assert "IRS214" in codes, codes

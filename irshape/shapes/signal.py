@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from irshape.dims import DYNAMIC, Dim, PartialShape
+from irshape.dims import DYNAMIC, INF, Dim, PartialShape
 from irshape.ops.interface import Finding, OpCall, OpResult, Output
 from irshape.shapes import bounds, reading
 from irshape.shapes.axes import axis_range_message, normalize_axis
@@ -190,3 +190,87 @@ def _resized(
             dims[axis] = Dim.between(*pair)
             formulas[axis] = f"signal_size[{i}]"
     return dims, formulas, []
+
+
+# --- RDFT-9, IRDFT-9 --------------------------------------------------------------------------
+
+
+@reading.reads(AXES, SIGNAL, how=reading.DIRECT)
+def rdft(call: OpCall) -> OpResult:
+    """RDFT-9: the real data's shape with a last dim of 2 appended; each axis's dim its
+    signal_size (-1 keeps it), then the last axis's dim ``d // 2 + 1`` (on each bound). Every
+    data dim is ``?`` when the axes are not known, the last axis's when the signal_size is not."""
+    data = call.inputs[DATA]
+    axes, findings = _validated_axes(call, complex_input=False)
+    if findings:
+        return OpResult([], findings)
+    if data.shape.dims is None:
+        return OpResult([Output(PartialShape(None), data.element_type)])
+    dims = [*data.shape.dims, Dim.of(2)]
+    if axes is None:
+        findings = _axes_unknown(call, "every output dim but the last is of unknown length (?)")
+        return OpResult(
+            [Output(PartialShape([DYNAMIC] * (len(dims) - 1) + [dims[-1]]), data.element_type)], findings
+        )
+    sized, findings = _sized(call, dims, axes)
+    if sized is None:
+        return OpResult([], findings)
+    sized[axes[-1]] = _half_spectrum(sized[axes[-1]])
+    return OpResult([Output(PartialShape(sized), data.element_type)], findings)
+
+
+@reading.reads(AXES, SIGNAL, how=reading.DIRECT)
+def irdft(call: OpCall) -> OpResult:
+    """IRDFT-9: the complex data's shape without its last dim of 2; each axis's dim its
+    signal_size (-1 keeps it), the last axis's ``2 * (d - 1)`` where its signal_size is -1 or
+    there is none. Every dim is ``?`` when the axes are not known, the last axis's when the
+    signal_size is not."""
+    data = call.inputs[DATA]
+    axes, findings = _validated_axes(call, complex_input=True)
+    if findings:
+        return OpResult([], findings)
+    if data.shape.dims is None:
+        return OpResult([Output(PartialShape(None), data.element_type)])
+    dims = list(data.shape.dims[:-1])
+    if axes is None:
+        findings = _axes_unknown(call, "every output dim is of unknown length (?)")
+        return OpResult([Output(PartialShape([DYNAMIC] * len(dims)), data.element_type)], findings)
+    sized, findings = _sized(call, dims, axes)
+    if sized is None:
+        return OpResult([], findings)
+    if _keeps_last_size(call):
+        sized[axes[-1]] = (data.shape.dims[axes[-1]] - 1) * 2
+    return OpResult([Output(PartialShape(sized), data.element_type)], findings)
+
+
+def _keeps_last_size(call: OpCall) -> bool:
+    """IRDFT: no signal_size, or one whose last value is -1: the last axis's output dim is
+    ``2 * (d - 1)``."""
+    if len(call.inputs) <= SIGNAL:
+        return True
+    signal = call.inputs[SIGNAL].value
+    return signal is not None and signal[-1] == -1
+
+
+def _sized(call: OpCall, dims: list[Dim], axes: list[int]) -> tuple[list[Dim] | None, list[Finding]]:
+    """Each axis's dim its signal_size's value (-1 keeps it, another negative is 0); the last
+    axis's ``?`` when that value is not known; None when OpenVINO fails reading it."""
+    if len(call.inputs) <= SIGNAL:
+        return dims, []
+    signal = call.inputs[SIGNAL]
+    if signal.value_error is not None:
+        return None, unreadable(SIGNAL, "signal_size", signal)
+    if signal.value is None:
+        dims[axes[-1]] = DYNAMIC
+        consequence = "the output's dim of the last axis is of unknown length (?)"
+        return dims, value_unknown(SIGNAL, "signal_size", signal, consequence)
+    for axis, size in zip(axes, signal.value, strict=False):
+        if size != -1:
+            dims[axis] = Dim.of(size)
+    return dims, []
+
+
+def _half_spectrum(dim: Dim) -> Dim:
+    """``get_rdft_output_dimension``: ``b // 2 + 1`` on each bound above 0."""
+    lo, hi = (b if b <= 0 else b // 2 + 1 for b in (dim.lo, -1 if dim.hi == INF else dim.hi))
+    return Dim.between(lo, hi)

@@ -1,9 +1,10 @@
-"""DFT-7 and IDFT-7 against OpenVINO (read_model of saved files): complex data of ranks 2..5
-(static, ``?``, interval, dynamic rank; the last dim of 2) of f32, f16 and bf16; axes Consts
+"""DFT-7, IDFT-7, RDFT-9 and IRDFT-9 against OpenVINO (read_model of saved files): complex data
+of ranks 2..5 (static, ``?``, interval, dynamic rank; the last dim of 2; RDFT's real data of
+ranks 1..5) of f32, f16 and bf16; axes Consts
 (negative ones, i32 and i64) or Parameters (static or dynamic length); no signal_size, a Const
-(-1 keeps the dim, another negative is 0), a Parameter, or a ShapeOf (its bounds: ``2..8``).
-Mutants read_model rejects (real data of another element type, a last dim other than 2, data
-of rank 1, too many axes, axes not 1D, axes and signal_size of different lengths, axes of
+(-1 keeps the dim, another negative is 0), a Parameter, or a ShapeOf (DFT reads its bounds:
+``2..8``; RDFT and IRDFT its value only). Mutants read_model rejects (data of another element
+type, a last dim other than 2, data of rank 1 (RDFT: 0), too many axes, axes not 1D, axes and signal_size of different lengths, axes of
 element type u8, an axis out of range, an axis twice) are errors on the layer; a declared dim
 off by one is IRS301/IRS302."""
 
@@ -18,6 +19,7 @@ import numpy as np
 import openvino as ov
 import openvino.opset1 as ov1
 import openvino.opset7 as ov7
+import openvino.opset9 as ov9
 import pytest
 from lxml import etree
 
@@ -84,14 +86,17 @@ def _signal_size(rng: random.Random, count: int) -> Build | None:
     return lambda: ov1.shape_of(parameter(source), rng.choice(["i64", "i32"]))
 
 
-def draw_fft(inverse: bool) -> Callable[[random.Random], Build]:
+def draw_fft(op: Callable[..., ov.Node], real_input: bool = False) -> Callable[[random.Random], Build]:
+    """Complex data (a last dim of 2) and axes of its complex rank; RDFT's real data and axes of
+    its rank."""
+
     def draw(rng: random.Random) -> Build:
-        rank = rng.randint(2, 5)
-        data = shape(rng, [rng.randint(1, 9) for _ in range(rank - 1)] + [2])
+        rank = rng.randint(1, 5) if real_input else rng.randint(2, 5)
+        dims = [rng.randint(0 if rng.random() < 0.05 else 1, 9) for _ in range(rank)]
+        data = shape(rng, dims if real_input else [*dims[:-1], 2])
         data_type = rng.choice(COMPLEX_TYPES)
-        axes_values, axes = _axes(rng, rank - 1)
+        axes_values, axes = _axes(rng, rank if real_input else rank - 1)
         signal = _signal_size(rng, len(axes_values))
-        op = ov7.idft if inverse else ov7.dft
 
         def build() -> ov.Node:
             if signal is None:
@@ -103,13 +108,18 @@ def draw_fft(inverse: bool) -> Callable[[random.Random], Build]:
     return draw
 
 
-DRAWS = {"DFT-7": draw_fft(False), "IDFT-7": draw_fft(True)}
+DRAWS = {
+    "DFT-7": draw_fft(ov7.dft),
+    "IDFT-7": draw_fft(ov7.idft),
+    "RDFT-9": draw_fft(ov9.rdft, real_input=True),
+    "IRDFT-9": draw_fft(ov9.irdft),
+}
 
 
 def _cases() -> list[OpCase]:
     rng = random.Random(SEED)
     cases = []
-    for prefix, (op, draw) in zip(("df", "id"), DRAWS.items(), strict=True):
+    for prefix, (op, draw) in zip(("df", "id", "rd", "ir"), DRAWS.items(), strict=True):
         cases += draw_cases(prefix, op, draw, rng, PER_OP)
     return cases
 
@@ -161,25 +171,31 @@ def _fft(op: Callable[..., ov.Node], data: Sequence[int], count: int, signal: bo
     return build
 
 
+FFTS = (("dft", ov7.dft, [4, 5, 2]), ("idft", ov7.idft, [4, 5, 2]), ("irdft", ov9.irdft, [4, 5, 2]))
 MUTANTS = [
     mutant
-    for name, op in (("dft", ov7.dft), ("idft", ov7.idft))
+    for name, op, data in (*FFTS, ("rdft", ov9.rdft, [4, 5]))
     for mutant in (
-        Mutant(f"{name} f64 data", _fft(op, [4, 5, 2], 1, False), set_input_type(0, "f64", "FP64"), "IRS213"),
-        Mutant(f"{name} i32 data", _fft(op, [4, 5, 2], 1, False), set_input_type(0, "i32", "I32"), "IRS213"),
-        Mutant(f"{name} u8 axes", _fft(op, [4, 5, 2], 1, False), set_input_type(1, "u8", "U8"), "IRS213"),
-        Mutant(
-            f"{name} f32 signal", _fft(op, [4, 5, 2], 1, True), set_input_type(2, "f32", "FP32"), "IRS213"
-        ),
-        Mutant(f"{name} last dim 3", _fft(op, [4, 5, 2], 1, False), set_input_shape(0, [4, 5, 3]), "IRS212"),
-        Mutant(f"{name} data rank 1", _fft(op, [4, 5, 2], 1, False), set_input_shape(0, [2]), "IRS211"),
-        Mutant(f"{name} too many axes", _fft(op, [4, 5, 2], 2, False), set_input_shape(1, [3]), "IRS212"),
-        Mutant(f"{name} axes scalar", _fft(op, [4, 5, 2], 1, False), set_input_shape(1, []), "IRS211"),
-        Mutant(f"{name} axes 2D", _fft(op, [4, 5, 2], 1, False), set_input_shape(1, [1, 1]), "IRS211"),
-        Mutant(f"{name} signal 2D", _fft(op, [4, 5, 2], 1, True), set_input_shape(2, [1, 1]), "IRS211"),
-        Mutant(f"{name} signal of 2", _fft(op, [4, 5, 2], 1, True), set_input_shape(2, [2]), "IRS212"),
+        Mutant(f"{name} f64 data", _fft(op, data, 1, False), set_input_type(0, "f64", "FP64"), "IRS213"),
+        Mutant(f"{name} i32 data", _fft(op, data, 1, False), set_input_type(0, "i32", "I32"), "IRS213"),
+        Mutant(f"{name} u8 axes", _fft(op, data, 1, False), set_input_type(1, "u8", "U8"), "IRS213"),
+        Mutant(f"{name} f32 signal", _fft(op, data, 1, True), set_input_type(2, "f32", "FP32"), "IRS213"),
+        Mutant(f"{name} too many axes", _fft(op, data, 2, False), set_input_shape(1, [len(data) + 1])),
+        Mutant(f"{name} axes scalar", _fft(op, data, 1, False), set_input_shape(1, []), "IRS211"),
+        Mutant(f"{name} axes 2D", _fft(op, data, 1, False), set_input_shape(1, [1, 1]), "IRS211"),
+        Mutant(f"{name} signal 2D", _fft(op, data, 1, True), set_input_shape(2, [1, 1]), "IRS211"),
+        Mutant(f"{name} signal of 2", _fft(op, data, 1, True), set_input_shape(2, [2]), "IRS212"),
     )
 ]
+MUTANTS += [
+    Mutant(f"{name} last dim 3", _fft(op, data, 1, False), set_input_shape(0, [4, 5, 3]), "IRS212")
+    for name, op, data in FFTS
+]
+MUTANTS += [
+    Mutant(f"{name} data rank 1", _fft(op, data, 1, False), set_input_shape(0, [2]), "IRS211")
+    for name, op, data in FFTS
+]
+MUTANTS.append(Mutant("rdft data scalar", _fft(ov9.rdft, [4, 5], 1, False), set_input_shape(0, []), "IRS211"))
 
 
 @pytest.mark.parametrize("mutant", MUTANTS, ids=lambda m: m.name)
@@ -206,13 +222,18 @@ def _rewritten(tmp: Path, build: Build, values: Sequence[int]) -> Path:
 
 CONST_MUTANTS = [
     (name, op, data, valid, bad)
-    for name, op in (("dft", ov7.dft), ("idft", ov7.idft))
+    for name, op, _ in FFTS
     for data, valid, bad in (
         ([4, 5, 2], [0], [2]),  # the complex last dim is no axis
         ([4, 5, 2], [0], [-3]),
         ([4, 5, 6, 2], [0, 1], [0, -3]),  # -3 is axis 0 of the complex rank 3
         ([4, 5, 6, 2], [0, 2], [2, 2]),
     )
+] + [
+    ("rdft", ov9.rdft, [4, 5], [0], [2]),
+    ("rdft", ov9.rdft, [4, 5], [0], [-3]),
+    ("rdft", ov9.rdft, [4, 5, 6], [0, 1], [0, -3]),
+    ("rdft", ov9.rdft, [4, 5, 6], [0, 1], [1, 1]),
 ]
 
 

@@ -65,4 +65,20 @@ SCHEMAS = {
         ],
         "outputs": [{"name": "output"}],
     },
+    "STFT-15.toml": {
+        "op": "STFT",
+        "version": 15,
+        "family": "signal",
+        "function": "stft",
+        "spec": "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/signals/stft-15.html",
+        "value_inputs": [2, 3],
+        "inputs": [
+            {"name": "signal", "element_types": "any"},
+            {"name": "window", "element_types": "any"},
+            {"name": "frame_size", "element_types": "any"},
+            {"name": "frame_step", "element_types": "any"},
+        ],
+        "outputs": [{"name": "output"}],
+        "attributes": {"transpose_frames": {"type": "bool", "default": False, "spec_required": True}},
+    },
 }

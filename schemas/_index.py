@@ -147,6 +147,7 @@ FAMILIES = {
     "Reverse-1.toml": "layout",
     "Roll-7.toml": "layout",
     "Round-5.toml": "elementwise",
+    "STFT-15.toml": "signal",
     "ScaledDotProductAttention-13.toml": "matmul",
     "ScatterElementsUpdate-12.toml": "indexing",
     "ScatterElementsUpdate-3.toml": "indexing",

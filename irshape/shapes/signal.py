@@ -20,6 +20,8 @@ from irshape.shapes.axes import axis_range_message, normalize_axis
 from irshape.shapes.findings import (
     INDEX_TYPES,
     incompatible,
+    is_real,
+    known,
     rank_finding,
     type_finding,
     unreadable,
@@ -274,3 +276,132 @@ def _half_spectrum(dim: Dim) -> Dim:
     """``get_rdft_output_dimension``: ``b // 2 + 1`` on each bound above 0."""
     lo, hi = (b if b <= 0 else b // 2 + 1 for b in (dim.lo, -1 if dim.hi == INF else dim.hi))
     return Dim.between(lo, hi)
+
+
+# --- STFT-15, ISTFT-16: the element types --------------------------------------------------
+
+SIGNAL_DATA, WINDOW, FRAME_SIZE, FRAME_STEP, LENGTH = 0, 1, 2, 3, 4
+
+
+def _frames_type_findings(call: OpCall, data_name: str) -> list[Finding]:
+    """STFT's and ISTFT's ``validate_and_infer_types``: real data, a real window of the same
+    type (either may be dynamic), and i32 or i64 frame_size, frame_step and signal_length."""
+    data_type, window_type = call.inputs[SIGNAL_DATA].element_type, call.inputs[WINDOW].element_type
+    findings = []
+    if known(data_type) and not is_real(data_type):
+        problem = f"{data_name} is of element type {data_type}, not a floating-point one"
+        message = f"Expected floating point type of the '{data_name}' input."
+        findings.append(type_finding(problem, message, SIGNAL_DATA))
+    elif known(window_type) and (not is_real(window_type) or (known(data_type) and window_type != data_type)):
+        problem = f"window is of element type {window_type}, {data_name} of {data_type}"
+        message = (
+            f"Expected floating point type of the 'window' input, matching the type of `{data_name}` input."
+        )
+        findings.append(type_finding(problem, message, WINDOW))
+    for port in range(FRAME_SIZE, len(call.inputs)):
+        element_type = call.inputs[port].element_type
+        if known(element_type) and element_type not in INDEX_TYPES:
+            problem = f"input {port} is of element type {element_type}, not i32 or i64"
+            findings.append(
+                type_finding(problem, f"Expected i32 or i64 type of the input at port: {port}", port)
+            )
+    return findings
+
+
+def _frames_output_type(call: OpCall) -> str | None:
+    """The data's element type merged with the window's: a dynamic data takes the window's."""
+    data_type = call.inputs[SIGNAL_DATA].element_type
+    return data_type if known(data_type) else call.inputs[WINDOW].element_type or data_type
+
+
+def _scalar_findings(call: OpCall, names: Sequence[tuple[int, str]]) -> list[Finding]:
+    """frame_size, frame_step (and signal_length): scalars, where their ranks are known."""
+    findings = []
+    for port, name in names:
+        shape = call.inputs[port].shape if port < len(call.inputs) else PartialShape([])
+        if shape.rank not in (None, 0):
+            message = f"The shape of {name} must be a scalar."
+            findings.append(rank_finding(port, name, shape, "0", message))
+    return findings
+
+
+# --- STFT-15 -----------------------------------------------------------------------------------
+
+
+@reading.reads(FRAME_SIZE, FRAME_STEP, how=reading.DIRECT)
+def stft(call: OpCall) -> OpResult:
+    """STFT-15: ``[batch,] frames, frame_size // 2 + 1, 2`` (frames and fft samples swapped with
+    ``transpose_frames``), ``frames = floor((signal - frame_size) / frame_step) + 1``
+    (``stft_shape_inference.hpp``); ``?`` frames and samples where frame_size or frame_step is
+    not known."""
+    signal, window = call.inputs[SIGNAL_DATA].shape, call.inputs[WINDOW].shape
+    findings = _frames_type_findings(call, "signal") + _stft_rank_findings(call)
+    if findings:
+        return OpResult([], findings)
+    output_type = _frames_output_type(call)
+    if signal.dims is None:
+        return OpResult([Output(PartialShape(None), output_type)])
+    batch = list(signal.dims[:-1])
+    sizes, findings = _frame_values(call)
+    if sizes is None:
+        return OpResult([], findings)
+    if not sizes:
+        return OpResult([Output(PartialShape([*batch, DYNAMIC, DYNAMIC, 2]), output_type)], findings)
+    size, step = sizes
+    findings = _frame_findings(signal.dims[-1], window, size, step)
+    if findings:
+        return OpResult([], findings)
+    frames = (signal.dims[-1] - Dim.of(size)).floor_div(step) + 1
+    samples = Dim.of(size // 2 + 1)
+    pair = [samples, frames] if call.attribute("transpose_frames") else [frames, samples]
+    return OpResult([Output(PartialShape([*batch, *pair, 2]), output_type)])
+
+
+def _stft_rank_findings(call: OpCall) -> list[Finding]:
+    signal, window = call.inputs[SIGNAL_DATA].shape, call.inputs[WINDOW].shape
+    findings = []
+    if signal.rank not in (None, 1, 2):
+        message = "The shape of signal must be 1D [signal_size] or 2D [batch, signal_size]."
+        findings.append(rank_finding(SIGNAL_DATA, "signal", signal, "1 or 2", message))
+    if window.rank not in (None, 1):
+        message = "The shape of window must be 1D [window_size]."
+        findings.append(rank_finding(WINDOW, "window", window, "1", message))
+    return findings + _scalar_findings(call, ((FRAME_SIZE, "frame_size"), (FRAME_STEP, "frame_step")))
+
+
+def _frame_values(call: OpCall) -> tuple[tuple[int, int] | tuple[()] | None, list[Finding]]:
+    """frame_size and frame_step read (``get_input_const_data_as``): both values, ``()`` when
+    either is not known, None when OpenVINO fails reading one."""
+    size, step = call.inputs[FRAME_SIZE], call.inputs[FRAME_STEP]
+    failed = unreadable(FRAME_SIZE, "frame_size", size) + unreadable(FRAME_STEP, "frame_step", step)
+    if failed:
+        return None, failed
+    if size.value is not None and step.value is not None:
+        return (size.value[0], step.value[0]), []
+    consequence = "the output's frames and fft samples are of unknown length (?)"
+    if size.value is None:
+        return (), value_unknown(FRAME_SIZE, "frame_size", size, consequence)
+    return (), value_unknown(FRAME_STEP, "frame_step", step, consequence)
+
+
+def _frame_findings(signal: Dim, window: PartialShape, size: int, step: int) -> list[Finding]:
+    """frame_size in [1, the signal's length] (its upper bound), frame_step above 0, the
+    window's length (where static) in [1, frame_size]."""
+    if not 0 < size <= signal.hi:
+        problem = f"frame_size {size} is outside [1, {signal}]"
+        return [
+            value_finding(
+                problem, f"Provided frame size is {size} but must be in range [1, {signal}].", FRAME_SIZE
+            )
+        ]
+    if step <= 0:
+        problem = f"frame_step {step} is not above 0"
+        return [
+            value_finding(
+                problem, f"Provided frame step is {step} but must be greater than zero.", FRAME_STEP
+            )
+        ]
+    if window.is_static and window.dims and not 0 < window.dims[0].lo <= size:
+        problem = f"the window's length {window.dims[0]} is outside [1, {size}]"
+        return [incompatible(problem, f"Window input dimension must be in range [1, {size}].", WINDOW)]
+    return []

@@ -20,6 +20,7 @@ import openvino as ov
 import openvino.opset1 as ov1
 import openvino.opset7 as ov7
 import openvino.opset9 as ov9
+import openvino.opset15 as ov15
 import pytest
 from lxml import etree
 
@@ -43,6 +44,7 @@ from .ops_harness import (
     batches,
     constant,
     errors_on,
+    is_static,
     openvino_reads,
     parameter,
     params,
@@ -108,18 +110,48 @@ def draw_fft(op: Callable[..., ov.Node], real_input: bool = False) -> Callable[[
     return draw
 
 
+STFT_TYPES = (np.float32, np.float32, np.float16, ov.Type.bf16, np.float64)
+
+
+def _frame_value(rng: random.Random, value: int) -> Build:
+    """frame_size or frame_step: a Const (i32 or i64), or a Parameter (its value unknown)."""
+    value_type = rng.choice(INDEX_TYPES)
+    if rng.random() < 0.8:
+        return lambda: constant(value, value_type)
+    scalar = shape(rng, [], rng.choice(["static", "rank"]))
+    return lambda: parameter(scalar, value_type)
+
+
+def draw_stft(rng: random.Random) -> Build:
+    """A signal of rank 1 or 2, a frame_size up to its length, a window up to the frame_size."""
+    length = rng.randint(1, 64)
+    size = rng.randint(1, length)
+    window = shape(rng, [rng.randint(1, size)])
+    signal = shape(rng, [rng.randint(1, 4), length] if rng.random() < 0.6 else [length])
+    frame_size, frame_step = _frame_value(rng, size), _frame_value(rng, rng.randint(1, 9))
+    element_type, transpose = rng.choice(STFT_TYPES), rng.random() < 0.5
+    return lambda: ov15.stft(
+        parameter(signal, element_type),
+        parameter(window, element_type),
+        frame_size(),
+        frame_step(),
+        transpose,
+    )
+
+
 DRAWS = {
     "DFT-7": draw_fft(ov7.dft),
     "IDFT-7": draw_fft(ov7.idft),
     "RDFT-9": draw_fft(ov9.rdft, real_input=True),
     "IRDFT-9": draw_fft(ov9.irdft),
+    "STFT-15": draw_stft,
 }
 
 
 def _cases() -> list[OpCase]:
     rng = random.Random(SEED)
     cases = []
-    for prefix, (op, draw) in zip(("df", "id", "rd", "ir"), DRAWS.items(), strict=True):
+    for prefix, (op, draw) in zip(("df", "id", "rd", "ir", "st"), DRAWS.items(), strict=True):
         cases += draw_cases(prefix, op, draw, rng, PER_OP)
     return cases
 
@@ -144,7 +176,7 @@ def test_a_declared_dim_off_by_one_is_an_error(
 def test_the_cases_span_the_rules() -> None:
     """Signal sizes absent, Consts, Parameters and ShapeOfs; outputs with ``?``, intervals and
     of dynamic rank; f16 and bf16 outputs."""
-    nodes = [case.build() for case in CASES]
+    nodes = [case.build() for case in CASES if not case.op.startswith("STFT")]
     kinds = {n.input_value(2).get_node().get_type_name() for n in nodes if n.get_input_size() == 3}
     assert kinds == {"Constant", "Parameter", "ShapeOf"}
     assert any(n.get_input_size() == 2 for n in nodes)
@@ -155,6 +187,11 @@ def test_the_cases_span_the_rules() -> None:
         and any(".." in s.replace("[...]", "") for s in outputs)
     )
     assert {n.get_output_element_type(0).get_type_name() for n in nodes} == {"f32", "f16", "bf16"}
+    stft = [str(case.build().get_output_partial_shape(0)) for case in CASES if case.op == "STFT-15"]
+    assert (
+        "[...]" in stft and any("?" in s for s in stft) and any(".." in s.replace("[...]", "") for s in stft)
+    )
+    assert any(is_static(s) and len(s.split(",")) == 3 for s in stft)
 
 
 # --- mutants --------------------------------------------------------------------------------
@@ -198,6 +235,45 @@ MUTANTS += [
 MUTANTS.append(Mutant("rdft data scalar", _fft(ov9.rdft, [4, 5], 1, False), set_input_shape(0, []), "IRS211"))
 
 
+def _stft(signal: Sequence[int], window: Sequence[int]) -> ov.Node:
+    """STFT of Parameters named m_in0 (signal f32), m_in1 (window f32), m_in2 and m_in3
+    (frame_size and frame_step, i64 scalars)."""
+    inputs = named_inputs(
+        parameter(signal), parameter(window), parameter([], np.int64), parameter([], np.int64)
+    )
+    return ov15.stft(*inputs, False)
+
+
+def _stft_consts(named: int = 0) -> ov.Node:
+    """STFT of a signal m_in0 [2, 48] f32, a window m_in1 [16], frame_size 16 and frame_step 4
+    (the one of them ``named`` is m_const)."""
+    signal, window = named_inputs(parameter([2, 48]), parameter([16]))
+    values = [constant(16), constant(4)]
+    values[named].set_friendly_name("m_const")
+    return ov15.stft(signal, window, *values, False)
+
+
+def _stft_2d() -> ov.Node:
+    return _stft([2, 48], [16])
+
+
+MUTANTS += [
+    Mutant("stft i32 signal", _stft_2d, set_input_type(0, "i32", "I32"), "IRS213"),
+    Mutant("stft f16 window", _stft_2d, set_input_type(1, "f16", "FP16"), "IRS213"),
+    Mutant("stft i32 window", _stft_2d, set_input_type(1, "i32", "I32"), "IRS213"),
+    Mutant("stft f32 frame_size", _stft_2d, set_input_type(2, "f32", "FP32"), "IRS213"),
+    Mutant("stft u8 frame_step", _stft_2d, set_input_type(3, "u8", "U8"), "IRS213"),
+    Mutant("stft signal 3D", _stft_2d, set_input_shape(0, [2, 2, 48]), "IRS211"),
+    Mutant("stft signal scalar", _stft_2d, set_input_shape(0, []), "IRS211"),
+    Mutant("stft window 2D", _stft_2d, set_input_shape(1, [16, 1]), "IRS211"),
+    Mutant("stft frame_size [1]", _stft_2d, set_input_shape(2, [1]), "IRS211"),
+    Mutant("stft frame_step [1, 1]", _stft_2d, set_input_shape(3, [1, 1]), "IRS211"),
+    Mutant("stft window past frame_size", _stft_consts, set_input_shape(1, [17]), "IRS212"),
+    Mutant("stft window empty", _stft_consts, set_input_shape(1, [0]), "IRS212"),
+    Mutant("stft signal shorter than frame_size", _stft_consts, set_input_shape(0, [2, 15]), "IRS214"),
+]
+
+
 @pytest.mark.parametrize("mutant", MUTANTS, ids=lambda m: m.name)
 def test_mutant_openvino_rejects_is_an_error(tmp_path: Path, mutant: Mutant) -> None:
     check_mutant(tmp_path, mutant)
@@ -208,11 +284,12 @@ def _const_axes(op: Callable[..., ov.Node], data: Sequence[int], axes: Sequence[
 
 
 def _rewritten(tmp: Path, build: Build, values: Sequence[int]) -> Path:
-    """The saved case with its (one) Const's int64 values rewritten: OpenVINO's builder
-    refuses the values themselves."""
+    """The saved case with its Const's (the one named m_const, else the only one) int64 values
+    rewritten: OpenVINO's builder refuses the values themselves."""
     xml = tmp / "const.xml"
     save_batch([OpCase("m0", "const", build)], xml)
-    (const,) = etree.parse(str(xml)).xpath("//layer[@type='Const']")
+    tree = etree.parse(str(xml))
+    (const,) = tree.xpath("//layer[@name='m_const']") or tree.xpath("//layer[@type='Const']")
     offset = int(const.find("data").get("offset"))
     data = bytearray(xml.with_suffix(".bin").read_bytes())
     data[offset : offset + 8 * len(values)] = np.array(values, dtype=np.int64).tobytes()
@@ -243,5 +320,24 @@ def test_axes_openvino_rejects_are_an_error(
 ) -> None:
     xml = _rewritten(tmp_path, _const_axes(op, data, valid), bad)
     assert openvino_reads(xml) is not None, f"{name} axes {bad}: OpenVINO accepts them"
+    codes = {d.code for d in errors_on(irshape.check_file(xml), "m0")}
+    assert "IRS214" in codes, codes
+
+
+VALUE_MUTANTS = [
+    ("stft frame_size 0", 0, [0]),
+    ("stft frame_size -16", 0, [-16]),
+    ("stft frame_size past the signal", 0, [49]),
+    ("stft frame_step 0", 1, [0]),
+    ("stft frame_step -1", 1, [-1]),
+]
+
+
+@pytest.mark.parametrize(("name", "named", "values"), VALUE_MUTANTS, ids=lambda v: str(v))
+def test_frame_values_openvino_rejects_are_an_error(
+    tmp_path: Path, name: str, named: int, values: list[int]
+) -> None:
+    xml = _rewritten(tmp_path, lambda: _stft_consts(named), values)
+    assert openvino_reads(xml) is not None, f"{name}: OpenVINO accepts it"
     codes = {d.code for d in errors_on(irshape.check_file(xml), "m0")}
     assert "IRS214" in codes, codes

@@ -50,6 +50,26 @@ SCHEMAS = {
         ],
         "outputs": [{"name": "output"}],
     },
+    "ISTFT-16.toml": {
+        "op": "ISTFT",
+        "version": 16,
+        "family": "signal",
+        "function": "istft",
+        "spec": "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/signals/istft-16.html",
+        "value_inputs": [2, 3, 4],
+        "inputs": [
+            {"name": "data", "element_types": "any"},
+            {"name": "window", "element_types": "any"},
+            {"name": "frame_size", "element_types": "any"},
+            {"name": "frame_step", "element_types": "any"},
+            {"name": "signal_length", "optional": True, "element_types": "any"},
+        ],
+        "outputs": [{"name": "output"}],
+        "attributes": {
+            "center": {"type": "bool", "default": False, "spec_required": True},
+            "normalized": {"type": "bool", "default": False, "spec_required": True},
+        },
+    },
     "RDFT-9.toml": {
         "op": "RDFT",
         "version": 9,

@@ -78,6 +78,7 @@ FAMILIES = {
     "HardSigmoid-1.toml": "elementwise",
     "IDFT-7.toml": "signal",
     "IRDFT-9.toml": "signal",
+    "ISTFT-16.toml": "signal",
     "Identity-16.toml": "elementwise",
     "Interpolate-1.toml": "resize",
     "Interpolate-11.toml": "resize",

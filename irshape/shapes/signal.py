@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from irshape.dims import DYNAMIC, INF, Dim, PartialShape
-from irshape.ops.interface import Finding, OpCall, OpResult, Output
+from irshape.ops.interface import Finding, OpCall, OpResult, Output, Tensor
 from irshape.shapes import bounds, reading
 from irshape.shapes.axes import axis_range_message, normalize_axis
 from irshape.shapes.findings import (
@@ -405,3 +405,109 @@ def _frame_findings(signal: Dim, window: PartialShape, size: int, step: int) -> 
         problem = f"the window's length {window.dims[0]} is outside [1, {size}]"
         return [incompatible(problem, f"Window input dimension must be in range [1, {size}].", WINDOW)]
     return []
+
+
+# --- ISTFT-16 ----------------------------------------------------------------------------------
+
+
+@reading.reads(LENGTH, how=reading.AS_SHAPE)
+@reading.reads(FRAME_SIZE, FRAME_STEP, how=reading.DIRECT)
+def istft(call: OpCall) -> OpResult:
+    """ISTFT-16: ``[batch,] signal_length``: the signal_length input's value (its bounds, else
+    ``?``) or, without one, ``(frames - 1) * frame_step + frame_size`` less ``frame_size & ~1``
+    with ``center`` (``istft_shape_inference.hpp``)."""
+    data = call.inputs[SIGNAL_DATA].shape
+    findings = _frames_type_findings(call, "data") + _istft_rank_findings(call)
+    if findings:
+        return OpResult([], findings)
+    size, step = call.inputs[FRAME_SIZE], call.inputs[FRAME_STEP]
+    failed = unreadable(FRAME_SIZE, "frame_size", size) + unreadable(FRAME_STEP, "frame_step", step)
+    findings = failed or _istft_value_findings(call)
+    if findings:
+        return OpResult([], findings)
+    output_type = _frames_output_type(call)
+    if data.dims is None:
+        return OpResult([Output(PartialShape(None), output_type)])
+    batch = list(data.dims[:-3])
+    if len(call.inputs) > LENGTH:
+        findings = _length_shape_findings(call.inputs[LENGTH].shape)
+        if findings:
+            return OpResult([], findings)
+        length, findings = _signal_length(call.inputs[LENGTH])
+        if length is None:
+            return OpResult([], findings)
+        return OpResult([Output(PartialShape([*batch, length]), output_type)], findings)
+    if size.value is None or step.value is None:
+        consequence = "the output's signal length is of unknown length (?)"
+        port, name, tensor = (
+            (FRAME_SIZE, "frame_size", size) if size.value is None else (FRAME_STEP, "frame_step", step)
+        )
+        findings = value_unknown(port, name, tensor, consequence)
+        return OpResult([Output(PartialShape([*batch, DYNAMIC]), output_type)], findings)
+    length = (data.dims[-2] - 1) * step.value[0] + size.value[0]
+    if call.attribute("center"):
+        length = length - (size.value[0] & ~1)
+    return OpResult([Output(PartialShape([*batch, length]), output_type)])
+
+
+def _istft_rank_findings(call: OpCall) -> list[Finding]:
+    data, window = call.inputs[SIGNAL_DATA].shape, call.inputs[WINDOW].shape
+    findings = []
+    if data.rank not in (None, 3, 4):
+        findings.append(
+            rank_finding(SIGNAL_DATA, "data", data, "3 or 4", "The shape of data must be 3D or 4D.")
+        )
+    if window.rank not in (None, 1):
+        message = "The shape of window must be 1D [window_size]."
+        findings.append(rank_finding(WINDOW, "window", window, "1", message))
+    return findings + _scalar_findings(call, ((FRAME_SIZE, "frame_size"), (FRAME_STEP, "frame_step")))
+
+
+def _istft_value_findings(call: OpCall) -> list[Finding]:
+    """frame_size above 0, the window's length (where static) in [1, frame_size], the data's
+    fft dim (where the data's shape is static) ``frame_size // 2 + 1``; frame_step above 0:
+    each where its value is known."""
+    size, step = call.inputs[FRAME_SIZE].value, call.inputs[FRAME_STEP].value
+    data, window = call.inputs[SIGNAL_DATA].shape, call.inputs[WINDOW].shape
+    if size is not None:
+        value = size[0]
+        if value <= 0:
+            message = f"Provided frame size must be greater than zero, but got: {value}"
+            return [value_finding(f"frame_size {value} is not above 0", message, FRAME_SIZE)]
+        if window.is_static and window.dims and not 0 < window.dims[0].lo <= value:
+            problem = f"the window's length {window.dims[0]} is outside [1, {value}]"
+            return [incompatible(problem, f"Window input dimension must be in range [1, {value}].", WINDOW)]
+        if data.is_static and data.dims and data.dims[-3] != Dim.of(value // 2 + 1):
+            problem = (
+                f"data's fft dim (data[-3]) is {data.dims[-3]}, not frame_size // 2 + 1 = {value // 2 + 1}"
+            )
+            message = "The dimension at data_shape[-3] must be equal to: (frame_size // 2 + 1) "
+            return [incompatible(problem, message, SIGNAL_DATA)]
+    if step is not None and step[0] <= 0:
+        message = f"Provided frame step must be greater than zero, but got: {step[0]}"
+        return [value_finding(f"frame_step {step[0]} is not above 0", message, FRAME_STEP)]
+    return []
+
+
+def _length_shape_findings(shape: PartialShape) -> list[Finding]:
+    """signal_length: a scalar or of one element."""
+    if shape.dims is None or not shape.dims or (len(shape.dims) == 1 and shape.dims[0].compatible(Dim.of(1))):
+        return []
+    message = "The shape of 'signal_length' input must be a scalar or single element 1D tensor."
+    return [
+        incompatible(f"signal_length is of shape {shape}, not a scalar or of one element", message, LENGTH)
+    ]
+
+
+def _signal_length(length: Tensor) -> tuple[Dim | None, list[Finding]]:
+    """``get_input_const_data_as_shape``: the value (-1 is ``?``, another negative 0), else its
+    bounds, else ``?``; None when OpenVINO fails reading it."""
+    if length.value_error is not None:
+        return None, unreadable(LENGTH, "signal_length", length)
+    if length.value is not None:
+        return Dim.of(length.value[0]), []
+    found = bounds.as_dims(length)
+    if found:
+        return found[0], []
+    consequence = "the output's signal length is of unknown length (?)"
+    return DYNAMIC, value_unknown(LENGTH, "signal_length", length, consequence)

@@ -19,8 +19,10 @@ import numpy as np
 import openvino as ov
 import openvino.opset1 as ov1
 import openvino.opset7 as ov7
+import openvino.opset8 as ov8
 import openvino.opset9 as ov9
 import openvino.opset15 as ov15
+import openvino.opset16 as ov16
 import pytest
 from lxml import etree
 
@@ -139,19 +141,57 @@ def draw_stft(rng: random.Random) -> Build:
     )
 
 
+def _signal_length(rng: random.Random) -> Build | None:
+    """None, a Const (a scalar or of one element; -1 is ``?``, another negative 0), a
+    Parameter, or a dim of a Parameter's shape (its value known, or only its bounds)."""
+    pick, value, length_type = rng.random(), rng.choice([rng.randint(0, 99), -1, -4]), rng.choice(INDEX_TYPES)
+    if pick < 0.4:
+        return None
+    if pick < 0.7:
+        scalar = rng.random() < 0.6
+        return lambda: constant(value if scalar else [value], length_type)
+    if pick < 0.8:
+        length_shape = shape(rng, rng.choice([[], [1]]), rng.choice(["static", "dynamic", "rank"]))
+        return lambda: parameter(length_shape, length_type)
+    source = shape(rng, [rng.randint(1, 99)], rng.choice(["static", "interval", "dynamic"]))
+    return lambda: ov8.gather(
+        ov1.shape_of(parameter(source), rng.choice(["i64", "i32"])), constant(0), constant(0)
+    )
+
+
+def draw_istft(rng: random.Random) -> Build:
+    """Data [batch,] frame_size // 2 + 1, frames, 2; a window up to the frame_size."""
+    size, frames = rng.randint(1, 32), rng.randint(0 if rng.random() < 0.05 else 1, 9)
+    batch = [rng.randint(1, 4)] if rng.random() < 0.6 else []
+    data = shape(rng, [*batch, size // 2 + 1, frames, 2])
+    window = shape(rng, [rng.randint(1, size)])
+    frame_size, frame_step = _frame_value(rng, size), _frame_value(rng, rng.randint(1, 9))
+    length = _signal_length(rng)
+    element_type, center, normalized = rng.choice(STFT_TYPES), rng.random() < 0.5, rng.random() < 0.5
+
+    def build() -> ov.Node:
+        inputs = [parameter(data, element_type), parameter(window, element_type), frame_size(), frame_step()]
+        if length is None:
+            return ov16.istft(*inputs, center, normalized)
+        return ov16.istft(*inputs, center, normalized, length())
+
+    return build
+
+
 DRAWS = {
     "DFT-7": draw_fft(ov7.dft),
     "IDFT-7": draw_fft(ov7.idft),
     "RDFT-9": draw_fft(ov9.rdft, real_input=True),
     "IRDFT-9": draw_fft(ov9.irdft),
     "STFT-15": draw_stft,
+    "ISTFT-16": draw_istft,
 }
 
 
 def _cases() -> list[OpCase]:
     rng = random.Random(SEED)
     cases = []
-    for prefix, (op, draw) in zip(("df", "id", "rd", "ir", "st"), DRAWS.items(), strict=True):
+    for prefix, (op, draw) in zip(("df", "id", "rd", "ir", "st", "is"), DRAWS.items(), strict=True):
         cases += draw_cases(prefix, op, draw, rng, PER_OP)
     return cases
 
@@ -176,7 +216,7 @@ def test_a_declared_dim_off_by_one_is_an_error(
 def test_the_cases_span_the_rules() -> None:
     """Signal sizes absent, Consts, Parameters and ShapeOfs; outputs with ``?``, intervals and
     of dynamic rank; f16 and bf16 outputs."""
-    nodes = [case.build() for case in CASES if not case.op.startswith("STFT")]
+    nodes = [case.build() for case in CASES if "STFT" not in case.op]
     kinds = {n.input_value(2).get_node().get_type_name() for n in nodes if n.get_input_size() == 3}
     assert kinds == {"Constant", "Parameter", "ShapeOf"}
     assert any(n.get_input_size() == 2 for n in nodes)
@@ -192,6 +232,13 @@ def test_the_cases_span_the_rules() -> None:
         "[...]" in stft and any("?" in s for s in stft) and any(".." in s.replace("[...]", "") for s in stft)
     )
     assert any(is_static(s) and len(s.split(",")) == 3 for s in stft)
+    istft = [str(case.build().get_output_partial_shape(0)) for case in CASES if case.op == "ISTFT-16"]
+    assert (
+        "[...]" in istft
+        and any("?" in s for s in istft)
+        and any(".." in s.replace("[...]", "") for s in istft)
+    )
+    assert any(is_static(s) and "," not in s for s in istft) and any(is_static(s) and "," in s for s in istft)
 
 
 # --- mutants --------------------------------------------------------------------------------
@@ -274,6 +321,47 @@ MUTANTS += [
 ]
 
 
+def _istft(length: bool = False) -> Callable[[], ov.Node]:
+    """ISTFT of Parameters named m_in0 (data [4, 9, 3, 2] f32), m_in1 (window [16] f32), m_in2
+    and m_in3 (frame_size and frame_step, i64 scalars), m_in4 (signal_length, i64 scalar)."""
+
+    def build() -> ov.Node:
+        inputs = [parameter([4, 9, 3, 2]), parameter([16]), parameter([], np.int64), parameter([], np.int64)]
+        if length:
+            inputs.append(parameter([], np.int64))
+        return ov16.istft(*named_inputs(*inputs)[:4], False, False, *named_inputs(*inputs)[4:])
+
+    return build
+
+
+def _istft_consts(named: int = 0) -> ov.Node:
+    """ISTFT of data m_in0 [9, 3, 2] f32, a window m_in1 [16], frame_size 16 and frame_step 4
+    (the one of them ``named`` is m_const)."""
+    data, window = named_inputs(parameter([9, 3, 2]), parameter([16]))
+    values = [constant(16), constant(4)]
+    values[named].set_friendly_name("m_const")
+    return ov16.istft(data, window, *values, False, False)
+
+
+MUTANTS += [
+    Mutant("istft i32 data", _istft(), set_input_type(0, "i32", "I32"), "IRS213"),
+    Mutant("istft f16 window", _istft(), set_input_type(1, "f16", "FP16"), "IRS213"),
+    Mutant("istft f32 frame_size", _istft(), set_input_type(2, "f32", "FP32"), "IRS213"),
+    Mutant("istft u8 frame_step", _istft(), set_input_type(3, "u8", "U8"), "IRS213"),
+    Mutant("istft f32 signal_length", _istft(True), set_input_type(4, "f32", "FP32"), "IRS213"),
+    Mutant("istft data 2D", _istft(), set_input_shape(0, [9, 3]), "IRS211"),
+    Mutant("istft data 5D", _istft(), set_input_shape(0, [1, 4, 9, 3, 2]), "IRS211"),
+    Mutant("istft window 2D", _istft(), set_input_shape(1, [16, 1]), "IRS211"),
+    Mutant("istft frame_size [1]", _istft(), set_input_shape(2, [1]), "IRS211"),
+    Mutant("istft frame_step [1, 1]", _istft(), set_input_shape(3, [1, 1]), "IRS211"),
+    Mutant("istft signal_length [2]", _istft(True), set_input_shape(4, [2]), "IRS212"),
+    Mutant("istft signal_length [1, 1]", _istft(True), set_input_shape(4, [1, 1]), "IRS212"),
+    Mutant("istft window past frame_size", _istft_consts, set_input_shape(1, [17]), "IRS212"),
+    Mutant("istft window empty", _istft_consts, set_input_shape(1, [0]), "IRS212"),
+    Mutant("istft fft dim", _istft_consts, set_input_shape(0, [8, 3, 2]), "IRS212"),
+]
+
+
 @pytest.mark.parametrize("mutant", MUTANTS, ids=lambda m: m.name)
 def test_mutant_openvino_rejects_is_an_error(tmp_path: Path, mutant: Mutant) -> None:
     check_mutant(tmp_path, mutant)
@@ -330,6 +418,10 @@ VALUE_MUTANTS = [
     ("stft frame_size past the signal", 0, [49]),
     ("stft frame_step 0", 1, [0]),
     ("stft frame_step -1", 1, [-1]),
+    ("istft frame_size 0", 0, [0]),
+    ("istft frame_size -16", 0, [-16]),
+    ("istft frame_step 0", 1, [0]),
+    ("istft frame_step -1", 1, [-1]),
 ]
 
 
@@ -337,7 +429,8 @@ VALUE_MUTANTS = [
 def test_frame_values_openvino_rejects_are_an_error(
     tmp_path: Path, name: str, named: int, values: list[int]
 ) -> None:
-    xml = _rewritten(tmp_path, lambda: _stft_consts(named), values)
+    build = _istft_consts if name.startswith("istft") else _stft_consts
+    xml = _rewritten(tmp_path, lambda: build(named), values)
     assert openvino_reads(xml) is not None, f"{name}: OpenVINO accepts it"
     codes = {d.code for d in errors_on(irshape.check_file(xml), "m0")}
     assert "IRS214" in codes, codes

@@ -10,6 +10,7 @@ SCHEMAS = {
         "function": "fft",
         "spec": "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/signals/dft-7.html",
         "value_inputs": [1, 2],
+        "extra_inputs": "FFT op must have 2 or 3 inputs.",
         "bounds_inputs": [2],
         "evaluated_inputs": [1],
         "inputs": [
@@ -26,6 +27,7 @@ SCHEMAS = {
         "function": "fft",
         "spec": "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/signals/idft-7.html",
         "value_inputs": [1, 2],
+        "extra_inputs": "FFT op must have 2 or 3 inputs.",
         "bounds_inputs": [2],
         "evaluated_inputs": [1],
         "inputs": [
@@ -42,6 +44,7 @@ SCHEMAS = {
         "function": "irdft",
         "spec": "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/signals/irdft-9.html",
         "value_inputs": [1, 2],
+        "extra_inputs": "FFT op must have 2 or 3 inputs.",
         "evaluated_inputs": [1],
         "inputs": [
             {"name": "data", "element_types": "any"},
@@ -57,6 +60,7 @@ SCHEMAS = {
         "function": "istft",
         "spec": "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/signals/istft-16.html",
         "value_inputs": [2, 3, 4],
+        "extra_inputs": "Expected 4 or 5 inputs to be provided.",
         "inputs": [
             {"name": "data", "element_types": "any"},
             {"name": "window", "element_types": "any"},
@@ -77,6 +81,7 @@ SCHEMAS = {
         "function": "rdft",
         "spec": "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/signals/rdft-9.html",
         "value_inputs": [1, 2],
+        "extra_inputs": "FFT op must have 2 or 3 inputs.",
         "evaluated_inputs": [1],
         "inputs": [
             {"name": "data", "element_types": "any"},
@@ -92,6 +97,7 @@ SCHEMAS = {
         "function": "stft",
         "spec": "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/signals/stft-15.html",
         "value_inputs": [2, 3],
+        "extra_inputs": "Expected 4 inputs to be provided.",
         "inputs": [
             {"name": "signal", "element_types": "any"},
             {"name": "window", "element_types": "any"},

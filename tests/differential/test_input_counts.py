@@ -48,6 +48,7 @@ SUITES = (
     "test_generation",
     "test_search",
     "test_inverse",
+    "test_signal",
 )
 
 

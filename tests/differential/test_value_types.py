@@ -29,6 +29,7 @@ import openvino.opset9 as ov9
 import openvino.opset11 as ov11
 import openvino.opset12 as ov12
 import openvino.opset15 as ov15
+import openvino.opset16 as ov16
 import pytest
 from lxml import etree
 from openvino.utils.node_factory import NodeFactory
@@ -192,6 +193,14 @@ CASES: dict[str, tuple[Values, Build]] = {
         1,
         lambda c: ov3.scatter_elements_update(_x([4, 6]), _c([[0, 1]]), _x([1, 2]), c),
     ),
+    "DFT-7.axes": ([0, 1], lambda c: ov7.dft(_x([4, 5, 2]), c)),
+    "DFT-7.signal_size": ([3, 4], lambda c: ov7.dft(_x([4, 5, 2]), _c([0, 1]), c)),
+    "RDFT-9.signal_size": ([3, 4], lambda c: ov9.rdft(_x([4, 5]), _c([0, 1]), c)),
+    "STFT-15.frame_size": (8, lambda c: ov15.stft(_x([2, 48]), _x([8]), c, _c(4), False)),
+    "ISTFT-16.signal_length": (
+        20,
+        lambda c: ov16.istft(_x([9, 3, 2]), _x([16]), _c(16), _c(4), False, False, c),
+    ),
     "ConvolutionBackpropData.output_shape": (
         [11, 11],
         lambda c: ov1.convolution_backprop_data(
@@ -229,6 +238,9 @@ EDGE_OPS = (
     "OneHot-1.depth",
     "Eye-9.batch_shape",
     "RandomUniform-8.output_shape",
+    "DFT-7.signal_size",
+    "RDFT-9.signal_size",
+    "ISTFT-16.signal_length",
 )
 REAL_EDGES: tuple[list[float], ...] = (
     [0.5, 2.0],  # 0 once truncated

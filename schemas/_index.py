@@ -141,6 +141,7 @@ FAMILIES = {
     "Relu-1.toml": "elementwise",
     "Reshape-1.toml": "layout",
     "Reverse-1.toml": "layout",
+    "ReverseSequence-1.toml": "rearrange",
     "Roll-7.toml": "layout",
     "Round-5.toml": "elementwise",
     "ScaledDotProductAttention-13.toml": "matmul",

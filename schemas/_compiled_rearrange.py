@@ -3,6 +3,17 @@
 # SCHEMAS maps each declaration file's name to what tomllib.loads returns for it.
 
 SCHEMAS = {
+    "BatchToSpace-1.toml": {
+        "op": "BatchToSpace",
+        "version": 1,
+        "family": "rearrange",
+        "function": "batch_to_space",
+        "spec": "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/movement/batch-to-space-1.html",
+        "value_inputs": [1, 2, 3],
+        "extra_inputs": "Check 'input_shapes.size() == 4' failed",
+        "inputs": [{"name": "data"}, {"name": "block_shape"}, {"name": "crops_begin"}, {"name": "crops_end"}],
+        "outputs": [{"name": "output"}],
+    },
     "ReverseSequence-1.toml": {
         "op": "ReverseSequence",
         "version": 1,
@@ -16,5 +27,16 @@ SCHEMAS = {
             "batch_axis": {"type": "int", "default": 0},
             "seq_axis": {"type": "int", "default": 1},
         },
+    },
+    "SpaceToBatch-1.toml": {
+        "op": "SpaceToBatch",
+        "version": 1,
+        "family": "rearrange",
+        "function": "space_to_batch",
+        "spec": "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/movement/space-to-batch-1.html",
+        "value_inputs": [1, 2, 3],
+        "extra_inputs": "Check 'input_shapes.size() == 4' failed",
+        "inputs": [{"name": "data"}, {"name": "block_shape"}, {"name": "pads_begin"}, {"name": "pads_end"}],
+        "outputs": [{"name": "output"}],
     },
 }

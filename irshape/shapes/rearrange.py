@@ -1,15 +1,27 @@
 """Ops that move a tensor's elements about, as OpenVINO validates and infers them:
 ReverseSequence-1 (``reverse_sequence_shape_inference.hpp``: the data's shape, its batch dim
-merged with the length of the 1D sequence lengths)."""
+merged with the length of the 1D sequence lengths), SpaceToBatch-1 and BatchToSpace-1
+(``space_to_batch_shape_inference.hpp``, ``batch_to_space_shape_inference.hpp``: the values of
+block_shape and the pads or crops, read as ``get_input_const_data_as`` reads them, move the
+spatial dims into the batch and back, intervals through ``Dimension``'s arithmetic)."""
 
 from __future__ import annotations
 
 from irshape import rules
-from irshape.dims import PartialShape
+from irshape.dims import INF, Dim, PartialShape, int64
+from irshape.ir.element_types import BITS
 from irshape.ops.interface import AT_DATA, Finding, OpCall, OpResult, Output
+from irshape.shapes import reading
 from irshape.shapes.axes import axis_range_message, normalize_axis
-from irshape.shapes.broadcast import merge_dim
-from irshape.shapes.findings import incompatible, known, rank_finding, type_finding
+from irshape.shapes.broadcast import merge_dim, merge_shapes
+from irshape.shapes.findings import (
+    incompatible,
+    known,
+    rank_finding,
+    type_finding,
+    value_finding,
+    value_unknown,
+)
 
 
 def reverse_sequence(call: OpCall) -> OpResult:
@@ -68,3 +80,224 @@ def _attribute_error(call: OpCall, name: str, value: object, problem: str, ov_me
     text = call.attributes.texts.get(name, f"(missing: OpenVINO reads {value})")
     args = {"attribute": name, "value": text, "op": call.schema.name, "problem": problem}
     return Finding(rules.ATTRIBUTE_VALUE, {**args, "ov_message": ov_message}, AT_DATA)
+
+
+# --- SpaceToBatch, BatchToSpace -------------------------------------------------------------
+
+_PADS = ("block_shape", "pads_begin", "pads_end")
+_CROPS = ("block_shape", "crops_begin", "crops_end")
+
+
+@reading.reads(1, 2, 3)
+def space_to_batch(call: OpCall) -> OpResult:
+    """SpaceToBatch-1: batch * prod(block_shape); each spatial dim padded, then divided by its
+    block (exactly: an interval keeps the multiples; an unbounded one is ceil-divided)."""
+    data = call.inputs[0]
+    findings = [
+        type_finding(
+            f"{name} is of element type {t}", f"{name} must be an integral number but got ({t}).", port
+        )
+        for port, name, t in _typed_inputs(call, _PADS)
+        if not _integral_number(t)
+    ]
+    findings += _same_shape_findings(call, _PADS, "pads")
+    rank = data.shape.rank
+    if not findings and rank is not None and rank < 2:
+        message = f"The data tensor with rank lower than 2 is not supported (data rank: {rank})"
+        findings.append(rank_finding(0, "data", data.shape, "2 or more", message))
+    if findings or data.shape.dims is None:
+        return OpResult([] if findings else [Output(data.shape, data.element_type)], findings)
+    blocks, begin, end, findings = _read_values(call, _PADS, data.shape.dims)
+    if _errors(findings):
+        return OpResult([], findings)
+    dims = data.shape.dims
+    batch = dims[0] * Dim.of(int64(_product(blocks))) if blocks is not None else Dim.of(-1)
+    if blocks is None or begin is None or end is None:
+        return OpResult(
+            [Output(PartialShape([batch, *[Dim.of(-1)] * (len(dims) - 1)]), data.element_type)], findings
+        )
+    spatial: list[Dim] = []
+    for axis in range(1, len(dims)):
+        divided, problem = _space_to_batch_dim(dims[axis], blocks[axis], begin[axis], end[axis])
+        if problem is not None:
+            return OpResult([], [*findings, problem])
+        spatial.append(divided)
+    return OpResult([Output(PartialShape([batch, *spatial]), data.element_type)], findings)
+
+
+def _space_to_batch_dim(dim: Dim, block: int, begin: int, end: int) -> tuple[Dim, Finding | None]:
+    if block <= 0:
+        return dim, value_finding(
+            f"block_shape holds {block}", "block_shape values must be greater than 0", 1
+        )
+    # each pad a Dimension of its own (by experiment): -1 is '?', other negatives 0
+    padded = dim + Dim.of(begin) + Dim.of(end)
+    if padded.hi == INF:
+        return padded.ceil_div(block), None
+    divided = padded.divide_exact(block)
+    if divided.is_empty:
+        return divided, incompatible(
+            f"the padded dim {padded} is not a multiple of {block}", _multiple_message(padded, block)
+        )
+    return divided, None
+
+
+@reading.reads(1, 2, 3)
+def batch_to_space(call: OpCall) -> OpResult:
+    """BatchToSpace-1: batch / prod(block_shape) (exactly); each spatial dim times its block,
+    less its crops."""
+    data = call.inputs[0]
+    findings = _crop_type_findings(call) + _same_shape_findings(call, _CROPS, "crops")
+    if findings or data.shape.dims is None:
+        return OpResult([] if findings else [Output(PartialShape(None), data.element_type)], findings)
+    dims = data.shape.dims
+    if len(dims) < 2:
+        message = f"data input must have rank greater or equal than 2. Got: {len(dims)}"
+        return OpResult([], [rank_finding(0, "data", data.shape, "2 or more", message)])
+    length = _length(call)
+    if length is not None and length != len(dims):
+        message = (
+            "block_shape and crop inputs must have same number of elements as data input rank. "
+            f"Got: {length} and {len(dims)}"
+        )
+        return OpResult(
+            [], [incompatible(f"block_shape holds {length} values for data of rank {len(dims)}", message)]
+        )
+    blocks, begin, end, findings = _read_values(call, _CROPS, dims)
+    if _errors(findings):
+        return OpResult([], findings)
+    batch, problem = _batch_to_space_batch(dims[0], blocks)
+    if problem is None and begin is not None and end is not None and min(*begin, *end) < 0:
+        message = "Elements of crops_begin and crops_end inputs must be greater or equal to zero."
+        problem = value_finding("a crop is below zero", message, 2)
+    if problem is not None:
+        return OpResult([], [*findings, problem])
+    if begin is None or end is None:
+        return OpResult(
+            [Output(PartialShape([batch, *[Dim.of(-1)] * (len(dims) - 1)]), data.element_type)], findings
+        )
+    spatial: list[Dim] = []
+    for axis in range(1, len(dims)):
+        block = Dim.of(blocks[axis]) if blocks is not None else Dim.between(1, -1)
+        grown = dims[axis] * block
+        crop = int64(begin[axis] + end[axis])
+        if blocks is not None and grown.is_static and crop > grown.value:
+            message = "crops_begin[i] + crops_end[i] must be less or equal to block_shape[i] * input_shape[i]"
+            problem = value_finding(f"the crops of axis {axis} ({crop}) exceed {grown}", message, 2)
+            return OpResult([], [*findings, problem])
+        spatial.append(grown - Dim.of(crop))
+    return OpResult([Output(PartialShape([batch, *spatial]), data.element_type)], findings)
+
+
+def _batch_to_space_batch(batch: Dim, blocks: list[int] | None) -> tuple[Dim, Finding | None]:
+    if blocks is None:
+        return Dim.of(-1), None
+    if any(v < 1 for v in blocks):
+        message = "Elements of block_shape input must be greater or equal to one."
+        return batch, value_finding(f"block_shape holds {min(blocks)}", message, 1)
+    divisor = int64(_product(blocks))
+    divided = batch.divide_exact(divisor)
+    if divided.is_empty:
+        return divided, incompatible(
+            f"the batch {batch} is not a multiple of {divisor}", _multiple_message(batch, divisor)
+        )
+    return divided, None
+
+
+def _crop_type_findings(call: OpCall) -> list[Finding]:
+    """One element type for the three, an integral one (``element::Type::merge``)."""
+    types = [t for _, _, t in _typed_inputs(call, _CROPS)]
+    if len(types) < 3:
+        return []
+    merged = {t for t in types if t != "dynamic"}
+    if len(merged) > 1:
+        message = (
+            "block_shape, crops_begin and crops_end inputs must have same element type. "
+            f"Got: {types[0]}, {types[1]} and {types[2]}"
+        )
+        return [type_finding(f"block_shape and the crops are of element types {types}", message, 1)]
+    if merged and not _integral_number(next(iter(merged))):
+        t = next(iter(merged))
+        message = f"block_shape and crops inputs must have integer element type. Got: {t}"
+        return [type_finding(f"block_shape and the crops are of element type {t}", message, 1)]
+    return []
+
+
+def _typed_inputs(call: OpCall, names: tuple[str, ...]) -> list[tuple[int, str, str]]:
+    """The value inputs whose element type is known (port, name, type)."""
+    found = []
+    for port, name in enumerate(names, start=1):
+        element_type = call.inputs[port].element_type
+        if element_type is not None:
+            found.append((port, name, element_type))
+    return found
+
+
+def _integral_number(element_type: str) -> bool:
+    """``element::Type::is_integral_number``: an integer type (not boolean); dynamic is taken
+    as it comes (irshape cannot tell)."""
+    return element_type == "dynamic" or (element_type in BITS and element_type[0] in "iu")
+
+
+def _same_shape_findings(call: OpCall, names: tuple[str, ...], what: str) -> list[Finding]:
+    """block_shape and the pads (crops) merge into one shape, of rank 1."""
+    block, begin, end = (call.inputs[port].shape for port in (1, 2, 3))
+    merged = merge_shapes(begin, end)
+    merged = None if merged is None else merge_shapes(merged, block)
+    if merged is None:
+        message = (
+            f"{names[0]}, {names[1]} and {names[2]} inputs must have the same shape. "
+            f"Got: {block}, {begin} and {end}"
+        )
+        return [incompatible(f"{names[0]} {block}, {names[1]} {begin} and {names[2]} {end} differ", message)]
+    if merged.rank not in (None, 1):
+        message = f"block_shape and {what} inputs must have rank 1. Got: {merged.rank}"
+        return [rank_finding(1, names[0], merged, "1", message)]
+    return []
+
+
+def _length(call: OpCall) -> int | None:
+    """The one static length of the three 1D inputs, if it is known."""
+    for port in (1, 2, 3):
+        dims = call.inputs[port].shape.dims
+        if dims is not None and dims[0].is_static:
+            return dims[0].value
+    return None
+
+
+def _read_values(
+    call: OpCall, names: tuple[str, ...], dims: tuple[Dim, ...]
+) -> tuple[list[int] | None, list[int] | None, list[int] | None, list[Finding]]:
+    """block_shape, begin and end, as far as their values are known; every
+    value must cover the data's axes (SpaceToBatch does not check that: it reads past the end)."""
+    findings: list[Finding] = []
+    values: list[list[int] | None] = []
+    for port, name in enumerate(names, start=1):
+        tensor = call.inputs[port]
+        if tensor.value is None:
+            findings += value_unknown(port, name, tensor, "the output dims are '?'")
+            values.append(None)
+        elif len(tensor.value) < len(dims):
+            problem = f"{name} holds {len(tensor.value)} values for data of rank {len(dims)}"
+            findings.append(value_finding(problem, "OpenVINO reads past the end of the value", port))
+            values.append(None)
+        else:
+            values.append(list(tensor.value))
+    blocks, begin, end = values
+    return blocks, begin, end, findings
+
+
+def _errors(findings: list[Finding]) -> bool:
+    return any(f.rule is not rules.VALUE_UNKNOWN for f in findings)
+
+
+def _product(values: list[int]) -> int:
+    product = 1
+    for v in values:
+        product = int64(product * v)
+    return product
+
+
+def _multiple_message(dim: Dim, divisor: int) -> str:
+    hi = -1 if dim.hi == INF else dim.hi
+    return f"Dimension value: [ {dim.lo}, {hi}] must be a multiple of divisor: {divisor}"

@@ -1,11 +1,15 @@
-"""ReverseSequence-1 against OpenVINO (read_model of saved files): data of ranks 2..5 (static,
-``?``, interval, dynamic rank), sequence lengths of every numeric element type, batch and
-sequence axes positive and negative. Mutants read_model rejects (data of rank 1, lengths not
-1D or boolean, an axis out of range, lengths that do not match the batch dim) are errors on the
-layer; a declared dim off by one is IRS301/IRS302."""
+"""ReverseSequence-1, SpaceToBatch-1 and BatchToSpace-1 against OpenVINO (read_model of saved
+files): data of ranks 2..5 (static, ``?``, interval, dynamic rank); ReverseSequence's sequence
+lengths of every numeric element type, batch and sequence axes positive and negative;
+SpaceToBatch's and BatchToSpace's block_shape, pads and crops as Consts of several integer types
+(negative pads too) and as Parameters. Mutants read_model rejects (data of rank 1, lengths not
+1D or boolean, an axis out of range, lengths that do not match the batch dim; a dim that is not
+a multiple of its block, crops past the data, block or pads of the wrong type, rank or length)
+are errors on the layer; a declared dim off by one is IRS301/IRS302."""
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Callable
 from pathlib import Path
@@ -13,6 +17,7 @@ from pathlib import Path
 import numpy as np
 import openvino as ov
 import openvino.opset1 as ov1
+import openvino.opset2 as ov2
 import pytest
 
 from .conftest import STATS
@@ -28,7 +33,7 @@ from .family_suite import (
     set_input_type,
     shape,
 )
-from .ops_harness import OpCase, OpsBatchRunner, batches, parameter, params
+from .ops_harness import OpCase, OpsBatchRunner, batches, constant, parameter, params
 
 SEED = 20261125
 PER_OP = 110
@@ -49,13 +54,58 @@ def draw_reverse_sequence(rng: random.Random) -> Callable[[], ov.Node]:
     )
 
 
-DRAWS = {"ReverseSequence-1": draw_reverse_sequence}
+INDEX_TYPES = (np.int64, np.int64, np.int32, np.uint8, np.int16)
+
+
+def _value(rng: random.Random, values: list[int], element_type: type) -> Callable[[], ov.Node]:
+    """A Const of ``values``, or (one time in five) a Parameter whose value is unknown."""
+    if rng.random() < 0.2:
+        return lambda: parameter([len(values)], element_type)
+    return lambda: constant(values, element_type)
+
+
+def draw_space_to_batch(rng: random.Random) -> Callable[[], ov.Node]:
+    rank = rng.randint(2, 5)
+    blocks = [rng.randint(1, 3) for _ in range(rank)]
+    begin = [rng.randint(0, 2) for _ in range(rank)]
+    end = [rng.randint(0, 2) for _ in range(rank)]
+    if rng.random() < 0.15:  # a negative pad: Dimension(-1) is '?', lower ones clip to 0
+        begin[rng.randrange(1, rank)] = -rng.randint(1, 3)
+    dims = [rng.randint(1, 3)]
+    for axis in range(1, rank):
+        dims.append(max(1, rng.randint(1, 3) * blocks[axis] - max(0, begin[axis] + end[axis])))
+    data, data_type = shape(rng, dims), rng.choice(TYPES)
+    types = [rng.choice(INDEX_TYPES) for _ in range(3)]
+    inputs = [_value(rng, v, t) for v, t in zip((blocks, begin, end), types, strict=True)]
+    return lambda: ov2.space_to_batch(parameter(data, data_type), *(make() for make in inputs))
+
+
+def draw_batch_to_space(rng: random.Random) -> Callable[[], ov.Node]:
+    rank = rng.randint(2, 5)
+    blocks = [rng.randint(1, 3) for _ in range(rank)]
+    dims = [math.prod(blocks) * rng.randint(1, 2), *(rng.randint(1, 4) for _ in range(rank - 1))]
+    begin, end = [0] * rank, [0] * rank
+    for axis in range(1, rank):
+        crop = rng.randint(0, dims[axis] * blocks[axis])
+        begin[axis] = rng.randint(0, crop)
+        end[axis] = crop - begin[axis]
+    data, data_type = shape(rng, dims), rng.choice(TYPES)
+    index_type = rng.choice(INDEX_TYPES)
+    inputs = [_value(rng, v, index_type) for v in (blocks, begin, end)]
+    return lambda: ov2.batch_to_space(parameter(data, data_type), *(make() for make in inputs))
+
+
+DRAWS = {
+    "ReverseSequence-1": draw_reverse_sequence,
+    "SpaceToBatch-1": draw_space_to_batch,
+    "BatchToSpace-1": draw_batch_to_space,
+}
 
 
 def _cases() -> list[OpCase]:
     rng = random.Random(SEED)
     cases = []
-    for prefix, (op, draw) in zip(("rs",), DRAWS.items(), strict=True):
+    for prefix, (op, draw) in zip(("rs", "sb", "bs"), DRAWS.items(), strict=True):
         cases += draw_cases(prefix, op, draw, rng, PER_OP)
     return cases
 
@@ -82,7 +132,47 @@ def _reverse_sequence() -> ov.Node:
     return ov1.reverse_sequence(data, lengths, 1, 2)
 
 
+def _space_to_batch(block: ov.Node | None = None) -> Callable[[], ov.Node]:
+    def build() -> ov.Node:
+        data, *values = named_inputs(
+            parameter([2, 4, 6]), block or constant([1, 2, 3]), parameter([3], np.int64)
+        )
+        return ov2.space_to_batch(data, values[0], values[1], constant([0, 0, 0]))
+
+    return build
+
+
+def _batch_to_space() -> ov.Node:
+    data, block = named_inputs(parameter([12, 3, 4]), parameter([3], np.int64))
+    return ov2.batch_to_space(data, block, constant([0, 1, 0]), constant([0, 0, 3]))
+
+
+def _batch_to_space_const() -> ov.Node:
+    (data,) = named_inputs(parameter([12, 3, 4]))
+    return ov2.batch_to_space(data, constant([1, 2, 3]), constant([0, 1, 0]), constant([0, 0, 3]))
+
+
+def _space_to_batch_const() -> ov.Node:
+    (data,) = named_inputs(parameter([2, 4, 6]))
+    return ov2.space_to_batch(data, constant([1, 2, 3]), constant([0, 1, 0]), constant([0, 1, 0]))
+
+
 MUTANTS = [
+    Mutant("space to batch data rank 1", _space_to_batch(), set_input_shape(0, [4]), "IRS211"),
+    Mutant("space to batch pads 2D", _space_to_batch(), set_input_shape(2, [3, 1]), "IRS212"),
+    Mutant("space to batch pads length", _space_to_batch(), set_input_shape(2, [2])),
+    Mutant("space to batch f32 pads", _space_to_batch(), set_input_type(2, "f32", "FP32"), "IRS213"),
+    Mutant("space to batch boolean pads", _space_to_batch(), set_input_type(2, "boolean", "BOOL"), "IRS213"),
+    Mutant("space to batch not a multiple", _space_to_batch_const, set_input_shape(0, [2, 4, 7]), "IRS212"),
+    Mutant("space to batch interval", _space_to_batch_const, set_input_shape(0, [2, 4, "7..8"]), "IRS212"),
+    Mutant("batch to space data rank 1", _batch_to_space, set_input_shape(0, [12]), "IRS211"),
+    Mutant("batch to space data rank 4", _batch_to_space, set_input_shape(0, [12, 3, 4, 1]), "IRS212"),
+    Mutant("batch to space block 2D", _batch_to_space, set_input_shape(1, [3, 1])),
+    Mutant("batch to space block length", _batch_to_space, set_input_shape(1, [2]), "IRS212"),
+    Mutant("batch to space i32 block", _batch_to_space, set_input_type(1, "i32", "I32"), "IRS213"),
+    Mutant("batch to space f32 block", _batch_to_space, set_input_type(1, "f32", "FP32"), "IRS213"),
+    Mutant("batch to space batch", _batch_to_space_const, set_input_shape(0, [10, 3, 4]), "IRS212"),
+    Mutant("batch to space crops", _batch_to_space_const, set_input_shape(0, [12, 0, 4]), "IRS214"),
     Mutant("reverse sequence data rank 1", _reverse_sequence, set_input_shape(0, [3]), "IRS211"),
     Mutant("reverse sequence lengths 2D", _reverse_sequence, set_input_shape(1, [3, 1]), "IRS211"),
     Mutant("reverse sequence lengths scalar", _reverse_sequence, set_input_shape(1, []), "IRS211"),

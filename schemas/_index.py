@@ -162,6 +162,7 @@ FAMILIES = {
     "Sin-1.toml": "elementwise",
     "Sinh-1.toml": "elementwise",
     "Slice-8.toml": "indexing",
+    "SliceScatter-15.toml": "rearrange",
     "SoftPlus-4.toml": "elementwise",
     "SoftSign-9.toml": "elementwise",
     "Softmax-1.toml": "normalization",

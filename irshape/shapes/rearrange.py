@@ -3,17 +3,20 @@ ReverseSequence-1 (``reverse_sequence_shape_inference.hpp``: the data's shape, i
 merged with the length of the 1D sequence lengths), SpaceToBatch-1 and BatchToSpace-1
 (``space_to_batch_shape_inference.hpp``, ``batch_to_space_shape_inference.hpp``: the values of
 block_shape and the pads or crops, read as ``get_input_const_data_as`` reads them, move the
-spatial dims into the batch and back, intervals through ``Dimension``'s arithmetic)."""
+spatial dims into the batch and back, intervals through ``Dimension``'s arithmetic), and
+SliceScatter-15 (``slice_scatter_shape_inference.hpp``: the data's shape; the updates must fit
+the slice Slice-8 would take of the data, which :func:`irshape.shapes.indexing.slice_op` infers)."""
 
 from __future__ import annotations
 
 from irshape import rules
 from irshape.dims import INF, Dim, PartialShape, int64
 from irshape.ir.element_types import BITS
-from irshape.ops.interface import AT_DATA, Finding, OpCall, OpResult, Output
+from irshape.ops.interface import AT_DATA, Finding, OpCall, OpResult, Output, Tensor
+from irshape.ops.schema import OpSchema, load_declaration
 from irshape.shapes import reading
 from irshape.shapes.axes import axis_range_message, normalize_axis
-from irshape.shapes.broadcast import merge_dim, merge_shapes
+from irshape.shapes.broadcast import compatible, merge_dim, merge_shapes
 from irshape.shapes.findings import (
     incompatible,
     known,
@@ -22,6 +25,7 @@ from irshape.shapes.findings import (
     value_finding,
     value_unknown,
 )
+from irshape.shapes.indexing import slice_op
 
 
 def reverse_sequence(call: OpCall) -> OpResult:
@@ -223,10 +227,10 @@ def _crop_type_findings(call: OpCall) -> list[Finding]:
     return []
 
 
-def _typed_inputs(call: OpCall, names: tuple[str, ...]) -> list[tuple[int, str, str]]:
-    """The value inputs whose element type is known (port, name, type)."""
+def _typed_inputs(call: OpCall, names: tuple[str, ...], first: int = 1) -> list[tuple[int, str, str]]:
+    """The value inputs from port ``first`` on whose element type is known (port, name, type)."""
     found = []
-    for port, name in enumerate(names, start=1):
+    for port, name in zip(range(first, len(call.inputs)), names, strict=False):
         element_type = call.inputs[port].element_type
         if element_type is not None:
             found.append((port, name, element_type))
@@ -301,3 +305,70 @@ def _product(values: list[int]) -> int:
 def _multiple_message(dim: Dim, divisor: int) -> str:
     hi = -1 if dim.hi == INF else dim.hi
     return f"Dimension value: [ {dim.lo}, {hi}] must be a multiple of divisor: {divisor}"
+
+
+# --- SliceScatter -----------------------------------------------------------------------------
+
+_SLICE_INPUTS = ("start", "stop", "step", "axes")
+# Slice-8's words for the checks SliceScatter shares, and SliceScatter's
+_SLICE_WORDS = (
+    ("Slice `", "SliceScatter `"),
+    ("Slice values", "SliceScatter values"),
+    ("Step must be non-zero", "SliceScatter step values must be non-zero."),
+    ("`data` rank", "`data` or `updates` rank"),
+)
+
+
+def slice_scatter(call: OpCall) -> OpResult:
+    """SliceScatter-15: the data's shape (of the updates' rank when the data's is dynamic), of
+    the data's type; the updates must be compatible with the slice of the data."""
+    data, updates = call.inputs[:2]
+    findings = [
+        type_finding(
+            f"{name} is of element type {t}", f"SliceScatter `{name}` input type must be integer.", port
+        )
+        for port, name, t in _typed_inputs(call, _SLICE_INPUTS, first=2)
+        if not _integral_number(t)
+    ]
+    shape = data.shape
+    if shape.rank is None and updates.shape.rank is not None:
+        shape = PartialShape.dynamic(updates.shape.rank)
+    elif shape.rank is not None and updates.shape.rank not in (None, shape.rank):
+        message = "SliceScatter `data` and `updates` need to have compatible rank."
+        findings.append(
+            incompatible(f"the data {data.shape} and the updates {updates.shape} differ in rank", message)
+        )
+    elif shape.rank == 0:
+        message = "SliceScatter `data` and `updates` input can't be a scalar."
+        findings.append(rank_finding(0, "data", shape, "1 or more", message))
+    if findings:
+        return OpResult([], findings)
+    sliced = slice_op(
+        OpCall(_slice_schema(), (Tensor(shape, data.element_type), *call.inputs[2:]), call.attributes)
+    )
+    findings = [_as_slice_scatter(f) for f in sliced.findings]
+    if not sliced.outputs:
+        return OpResult([], findings)
+    expected = sliced.outputs[0].shape
+    if shape.rank is not None and not compatible(updates.shape, expected):
+        message = f"SliceScatter updates at index 1 are not compatible with expected slice shape {expected}"
+        findings.append(incompatible(f"the updates {updates.shape} are not the slice {expected}", message, 1))
+        return OpResult([], findings)
+    return OpResult([Output(shape, data.element_type)], findings)
+
+
+def _slice_schema() -> OpSchema:
+    return load_declaration("Slice-8.toml")
+
+
+def _as_slice_scatter(finding: Finding) -> Finding:
+    """A finding of Slice-8 on the slice as SliceScatter's: its input ports one further on, its
+    message in SliceScatter's words."""
+    args = dict(finding.args)
+    if isinstance(args.get("ov_message"), str):
+        for slice_words, scatter_words in _SLICE_WORDS:
+            args["ov_message"] = args["ov_message"].replace(slice_words, scatter_words)
+    if isinstance(args.get("port"), int) and args["port"] > 0:
+        args["port"] += 1
+    anchor = finding.anchor + 1 if isinstance(finding.anchor, int) and finding.anchor > 0 else finding.anchor
+    return Finding(finding.rule, args, anchor)

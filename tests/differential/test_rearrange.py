@@ -1,10 +1,13 @@
-"""ReverseSequence-1, SpaceToBatch-1 and BatchToSpace-1 against OpenVINO (read_model of saved
+"""ReverseSequence-1, SpaceToBatch-1, BatchToSpace-1 and SliceScatter-15 against OpenVINO (read_model of saved
 files): data of ranks 2..5 (static, ``?``, interval, dynamic rank); ReverseSequence's sequence
 lengths of every numeric element type, batch and sequence axes positive and negative;
 SpaceToBatch's and BatchToSpace's block_shape, pads and crops as Consts of several integer types
-(negative pads too) and as Parameters. Mutants read_model rejects (data of rank 1, lengths not
+(negative pads too) and as Parameters; SliceScatter's start, stop, step and axes (negative,
+out of range, reversed, of several integer types; Consts and Parameters), updates shaped as
+numpy slices the data. Mutants read_model rejects (data of rank 1, lengths not
 1D or boolean, an axis out of range, lengths that do not match the batch dim; a dim that is not
-a multiple of its block, crops past the data, block or pads of the wrong type, rank or length)
+a multiple of its block, crops past the data, block or pads of the wrong type, rank or length;
+updates that are not the slice, a real start, a scalar data)
 are errors on the layer; a declared dim off by one is IRS301/IRS302."""
 
 from __future__ import annotations
@@ -18,6 +21,7 @@ import numpy as np
 import openvino as ov
 import openvino.opset1 as ov1
 import openvino.opset2 as ov2
+import openvino.opset15 as ov15
 import pytest
 
 from .conftest import STATS
@@ -95,17 +99,41 @@ def draw_batch_to_space(rng: random.Random) -> Callable[[], ov.Node]:
     return lambda: ov2.batch_to_space(parameter(data, data_type), *(make() for make in inputs))
 
 
+def draw_slice_scatter(rng: random.Random) -> Callable[[], ov.Node] | None:
+    rank = rng.randint(1, 4)
+    dims = [rng.randint(1, 6) for _ in range(rank)]
+    axes = rng.sample(range(rank), rng.randint(1, rank))
+    start = [rng.randint(-8, 8) for _ in axes]
+    stop = [rng.randint(-8, 8) for _ in axes]
+    step = [rng.choice([1, 1, 2, 3, -1, -2]) for _ in axes]
+    index = [slice(None)] * rank
+    for axis, a, b, c in zip(axes, start, stop, step, strict=True):
+        index[axis] = slice(a, b, c)
+    updates_dims = list(np.empty(dims)[tuple(index)].shape)
+    signed_axes = [a - rank if rng.random() < 0.3 else a for a in axes]
+    data, updates = shape(rng, dims), shape(rng, updates_dims)
+    data_type, index_type = rng.choice(TYPES), rng.choice(INDEX_TYPES[:3])
+    with_axes = rng.random() < 0.7 or axes != list(range(len(axes)))
+    values = [_value(rng, v, index_type) for v in (start, stop, step, signed_axes)]
+    if not with_axes:
+        values = values[:3]
+    return lambda: ov15.slice_scatter(
+        parameter(data, data_type), parameter(updates, data_type), *(make() for make in values)
+    )
+
+
 DRAWS = {
     "ReverseSequence-1": draw_reverse_sequence,
     "SpaceToBatch-1": draw_space_to_batch,
     "BatchToSpace-1": draw_batch_to_space,
+    "SliceScatter-15": draw_slice_scatter,
 }
 
 
 def _cases() -> list[OpCase]:
     rng = random.Random(SEED)
     cases = []
-    for prefix, (op, draw) in zip(("rs", "sb", "bs"), DRAWS.items(), strict=True):
+    for prefix, (op, draw) in zip(("rs", "sb", "bs", "sc"), DRAWS.items(), strict=True):
         cases += draw_cases(prefix, op, draw, rng, PER_OP)
     return cases
 
@@ -157,7 +185,25 @@ def _space_to_batch_const() -> ov.Node:
     return ov2.space_to_batch(data, constant([1, 2, 3]), constant([0, 1, 0]), constant([0, 1, 0]))
 
 
+def _slice_scatter() -> ov.Node:
+    data, updates, start = named_inputs(parameter([4, 6]), parameter([4, 3]), parameter([1], np.int64))
+    return ov15.slice_scatter(data, updates, start, constant([6]), constant([2]), constant([1]))
+
+
+def _slice_scatter_const() -> ov.Node:
+    data, updates = named_inputs(parameter([4, 6]), parameter([4, 3]))
+    return ov15.slice_scatter(data, updates, constant([0]), constant([6]), constant([2]), constant([1]))
+
+
 MUTANTS = [
+    Mutant("slice scatter updates", _slice_scatter_const, set_input_shape(1, [4, 4]), "IRS212"),
+    Mutant("slice scatter updates rank", _slice_scatter_const, set_input_shape(1, [4, 3, 1]), "IRS212"),
+    Mutant("slice scatter scalar", _slice_scatter_const, set_input_shape(0, [])),
+    Mutant("slice scatter data", _slice_scatter_const, set_input_shape(0, [4, 2]), "IRS212"),
+    Mutant("slice scatter past the data", _slice_scatter, set_input_shape(1, [4, 7]), "IRS212"),
+    Mutant("slice scatter f32 start", _slice_scatter, set_input_type(2, "f32", "FP32"), "IRS213"),
+    Mutant("slice scatter start 2D", _slice_scatter, set_input_shape(2, [1, 1])),
+    Mutant("slice scatter start long", _slice_scatter, set_input_shape(2, [3])),
     Mutant("space to batch data rank 1", _space_to_batch(), set_input_shape(0, [4]), "IRS211"),
     Mutant("space to batch pads 2D", _space_to_batch(), set_input_shape(2, [3, 1]), "IRS212"),
     Mutant("space to batch pads length", _space_to_batch(), set_input_shape(2, [2])),

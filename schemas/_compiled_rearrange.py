@@ -14,6 +14,27 @@ SCHEMAS = {
         "inputs": [{"name": "data"}, {"name": "block_shape"}, {"name": "crops_begin"}, {"name": "crops_end"}],
         "outputs": [{"name": "output"}],
     },
+    "ExtractImagePatches-3.toml": {
+        "op": "ExtractImagePatches",
+        "version": 3,
+        "family": "rearrange",
+        "function": "extract_image_patches",
+        "spec": "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/movement/extract-image-patches-3.html",
+        "extra_inputs": "Check 'input_shapes.size() == 1' failed",
+        "inputs": [{"name": "data"}],
+        "outputs": [{"name": "output"}],
+        "attributes": {
+            "sizes": {"type": "int_list", "default": ""},
+            "strides": {"type": "int_list", "default": ""},
+            "rates": {"type": "int_list", "default": ""},
+            "auto_pad": {
+                "type": "enum",
+                "values": ["explicit", "same_upper", "same_lower", "valid", "notset"],
+                "case_insensitive": True,
+                "default": "explicit",
+            },
+        },
+    },
     "ReverseSequence-1.toml": {
         "op": "ReverseSequence",
         "version": 1,

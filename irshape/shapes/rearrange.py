@@ -5,7 +5,9 @@ merged with the length of the 1D sequence lengths), SpaceToBatch-1 and BatchToSp
 block_shape and the pads or crops, read as ``get_input_const_data_as`` reads them, move the
 spatial dims into the batch and back, intervals through ``Dimension``'s arithmetic), and
 SliceScatter-15 (``slice_scatter_shape_inference.hpp``: the data's shape; the updates must fit
-the slice Slice-8 would take of the data, which :func:`irshape.shapes.indexing.slice_op` infers)."""
+the slice Slice-8 would take of the data, which :func:`irshape.shapes.indexing.slice_op` infers),
+and ExtractImagePatches-3 (``extractimagepatches_shape_inference.hpp``: channels times the
+patch's size, each spatial dim the count of patches, ``dim::ceil_div`` of what the dilated patch leaves)."""
 
 from __future__ import annotations
 
@@ -372,3 +374,60 @@ def _as_slice_scatter(finding: Finding) -> Finding:
         args["port"] += 1
     anchor = finding.anchor + 1 if isinstance(finding.anchor, int) and finding.anchor > 0 else finding.anchor
     return Finding(finding.rule, args, anchor)
+
+
+# --- ExtractImagePatches ----------------------------------------------------------------------
+
+_PATCH_LISTS = (
+    ("sizes", "Attribute sizes should be in [size_rows, size_cols] format."),
+    ("strides", "Attribute strides should be in [stride_rows, stride_cols] format."),
+    ("rates", "Attribute rates should be in [rate_rows, rate_cols] format."),
+)
+_SIZE_T = 2**64
+
+
+def extract_image_patches(call: OpCall) -> OpResult:
+    """ExtractImagePatches-3: [N, C * size_rows * size_cols, rows, cols] of the 4D data, rows and
+    cols the number of patches (``valid``: ceil((H - rate * (size - 1)) / stride); ``same_*``:
+    ceil(H / stride))."""
+    data = call.inputs[0]
+    findings = _patch_findings(call)
+    if data.shape.rank not in (None, 4):
+        findings.insert(0, rank_finding(0, "data", data.shape, "4", "input tensor must be 4D tensor."))
+    if findings or any(name in call.attributes.broken for name, _ in _PATCH_LISTS):
+        return OpResult([], findings)
+    if data.shape.dims is None:
+        return OpResult([Output(PartialShape.dynamic(4), data.element_type)])
+    sizes, strides, rates = (call.attributes.int_list(name) for name, _ in _PATCH_LISTS)
+    batch, channels, *spatial = data.shape.dims
+    patch = 1
+    for size in sizes:
+        patch = patch * size % _SIZE_T  # size_t arithmetic, read back as an int64
+    dims = [batch, channels * Dim.of(int64(patch))]
+    valid = str(call.attribute("auto_pad")).lower() == "valid"
+    for dim, size, stride, rate in zip(spatial, sizes, strides, rates, strict=True):
+        extent = int64(rate * (size - 1) % _SIZE_T)  # may wrap, as in C++
+        dims.append((dim - Dim.of(extent) if valid else dim).ceil_div(stride))
+    return OpResult([Output(PartialShape(dims), data.element_type)])
+
+
+def _patch_findings(call: OpCall) -> list[Finding]:
+    """The attribute checks, in OpenVINO's order (each list of 2; strides and rates above 0;
+    ``auto_pad`` valid, same_lower or same_upper)."""
+    findings: list[Finding] = []
+    for name, message in _PATCH_LISTS:
+        values = call.attributes.int_list(name)
+        if name in call.attributes.broken:
+            continue
+        if len(values) != 2:
+            findings.append(_attribute_error(call, name, list(values), "does not hold 2 values", message))
+        elif name != "sizes" and min(values) < 1:
+            message = f"Attribute {name} should be strictly greater than zeros in values."
+            findings.append(_attribute_error(call, name, list(values), "holds a value below 1", message))
+    auto_pad = str(call.attribute("auto_pad")).lower()
+    if auto_pad not in ("valid", "same_lower", "same_upper"):
+        message = "Attribute padding should be in either valid or same_lower or same_upper."
+        findings.append(
+            _attribute_error(call, "auto_pad", auto_pad, "is not valid, same_lower or same_upper", message)
+        )
+    return findings

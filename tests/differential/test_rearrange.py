@@ -4,10 +4,12 @@ lengths of every numeric element type, batch and sequence axes positive and nega
 SpaceToBatch's and BatchToSpace's block_shape, pads and crops as Consts of several integer types
 (negative pads too) and as Parameters; SliceScatter's start, stop, step and axes (negative,
 out of range, reversed, of several integer types; Consts and Parameters), updates shaped as
-numpy slices the data. Mutants read_model rejects (data of rank 1, lengths not
+numpy slices the data;
+ExtractImagePatches' sizes, strides, rates and every auto_pad. Mutants read_model rejects (data of rank 1, lengths not
 1D or boolean, an axis out of range, lengths that do not match the batch dim; a dim that is not
 a multiple of its block, crops past the data, block or pads of the wrong type, rank or length;
-updates that are not the slice, a real start, a scalar data)
+updates that are not the slice, a real start, a scalar data; patches of data not 4D, of
+attributes of the wrong length or zero, or auto_pad explicit)
 are errors on the layer; a declared dim off by one is IRS301/IRS302."""
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ import numpy as np
 import openvino as ov
 import openvino.opset1 as ov1
 import openvino.opset2 as ov2
+import openvino.opset3 as ov3
 import openvino.opset15 as ov15
 import pytest
 
@@ -122,18 +125,29 @@ def draw_slice_scatter(rng: random.Random) -> Callable[[], ov.Node] | None:
     )
 
 
+def draw_extract_image_patches(rng: random.Random) -> Callable[[], ov.Node]:
+    dims = [rng.randint(1, 3), rng.randint(1, 4), rng.randint(1, 12), rng.randint(1, 12)]
+    sizes = [rng.randint(1, 4), rng.randint(1, 4)]
+    strides = [rng.randint(1, 4), rng.randint(1, 4)]
+    rates = [rng.randint(1, 3), rng.randint(1, 3)]
+    auto_pad = rng.choice(["valid", "same_lower", "same_upper"])
+    data, data_type = shape(rng, dims), rng.choice(TYPES)
+    return lambda: ov3.extract_image_patches(parameter(data, data_type), sizes, strides, rates, auto_pad)
+
+
 DRAWS = {
     "ReverseSequence-1": draw_reverse_sequence,
     "SpaceToBatch-1": draw_space_to_batch,
     "BatchToSpace-1": draw_batch_to_space,
     "SliceScatter-15": draw_slice_scatter,
+    "ExtractImagePatches-3": draw_extract_image_patches,
 }
 
 
 def _cases() -> list[OpCase]:
     rng = random.Random(SEED)
     cases = []
-    for prefix, (op, draw) in zip(("rs", "sb", "bs", "sc"), DRAWS.items(), strict=True):
+    for prefix, (op, draw) in zip(("rs", "sb", "bs", "sc", "ep"), DRAWS.items(), strict=True):
         cases += draw_cases(prefix, op, draw, rng, PER_OP)
     return cases
 
@@ -195,7 +209,20 @@ def _slice_scatter_const() -> ov.Node:
     return ov15.slice_scatter(data, updates, constant([0]), constant([6]), constant([2]), constant([1]))
 
 
+def _patches() -> ov.Node:
+    (data,) = named_inputs(parameter([1, 3, 10, 10]))
+    return ov3.extract_image_patches(data, [3, 3], [5, 5], [1, 1], "valid")
+
+
 MUTANTS = [
+    Mutant("patches data rank 3", _patches, set_input_shape(0, [1, 3, 10]), "IRS211"),
+    Mutant("patches data rank 5", _patches, set_input_shape(0, [1, 3, 10, 10, 1]), "IRS211"),
+    Mutant("patches sizes 3", _patches, set_attribute("sizes", "3,3,3"), "IRS112"),
+    Mutant("patches strides 1", _patches, set_attribute("strides", "5"), "IRS112"),
+    Mutant("patches strides 0", _patches, set_attribute("strides", "5,0"), "IRS112"),
+    Mutant("patches rates 0", _patches, set_attribute("rates", "0,1"), "IRS112"),
+    Mutant("patches auto_pad explicit", _patches, set_attribute("auto_pad", "explicit"), "IRS112"),
+    Mutant("patches auto_pad notset", _patches, set_attribute("auto_pad", "notset"), "IRS112"),
     Mutant("slice scatter updates", _slice_scatter_const, set_input_shape(1, [4, 4]), "IRS212"),
     Mutant("slice scatter updates rank", _slice_scatter_const, set_input_shape(1, [4, 3, 1]), "IRS212"),
     Mutant("slice scatter scalar", _slice_scatter_const, set_input_shape(0, [])),

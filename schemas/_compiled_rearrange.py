@@ -14,6 +14,23 @@ SCHEMAS = {
         "inputs": [{"name": "data"}, {"name": "block_shape"}, {"name": "crops_begin"}, {"name": "crops_end"}],
         "outputs": [{"name": "output"}],
     },
+    "Col2Im-15.toml": {
+        "op": "Col2Im",
+        "version": 15,
+        "family": "rearrange",
+        "function": "col2im",
+        "spec": "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/movement/col2im-15.html",
+        "value_inputs": [1, 2],
+        "extra_inputs": "Number of inputs has to be equal to 3. Got: {count}",
+        "inputs": [{"name": "data"}, {"name": "output_size"}, {"name": "kernel_size"}],
+        "outputs": [{"name": "output"}],
+        "attributes": {
+            "strides": {"type": "int_list", "default": ""},
+            "dilations": {"type": "int_list", "default": ""},
+            "pads_begin": {"type": "int_list", "default": ""},
+            "pads_end": {"type": "int_list", "default": ""},
+        },
+    },
     "ExtractImagePatches-3.toml": {
         "op": "ExtractImagePatches",
         "version": 3,

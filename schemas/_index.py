@@ -33,6 +33,7 @@ FAMILIES = {
     "Bucketize-3.toml": "search",
     "Ceiling-1.toml": "elementwise",
     "Clamp-1.toml": "elementwise",
+    "Col2Im-15.toml": "rearrange",
     "Concat-1.toml": "layout",
     "Constant-1.toml": "source",
     "Convert-1.toml": "elementwise",

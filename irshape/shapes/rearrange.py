@@ -7,9 +7,13 @@ spatial dims into the batch and back, intervals through ``Dimension``'s arithmet
 SliceScatter-15 (``slice_scatter_shape_inference.hpp``: the data's shape; the updates must fit
 the slice Slice-8 would take of the data, which :func:`irshape.shapes.indexing.slice_op` infers),
 and ExtractImagePatches-3 (``extractimagepatches_shape_inference.hpp``: channels times the
-patch's size, each spatial dim the count of patches, ``dim::ceil_div`` of what the dilated patch leaves)."""
+patch's size, each spatial dim the count of patches, ``dim::ceil_div`` of what the dilated patch leaves), and
+Col2Im-15 (``col2im_shape_inference.hpp``: the blocks of a [N,] C * kh * kw, L tensor put back
+into an image of output_size; L must be the count of blocks the image holds)."""
 
 from __future__ import annotations
+
+import math
 
 from irshape import rules
 from irshape.dims import INF, Dim, PartialShape, int64
@@ -431,3 +435,107 @@ def _patch_findings(call: OpCall) -> list[Finding]:
             _attribute_error(call, "auto_pad", auto_pad, "is not valid, same_lower or same_upper", message)
         )
     return findings
+
+
+# --- Col2Im -----------------------------------------------------------------------------------
+
+_COL2IM_TYPES = ("i32", "i64")
+
+
+@reading.reads(1, 2)
+def col2im(call: OpCall) -> OpResult:
+    """Col2Im-15: [N,] C / (kh * kw), output_size[0], output_size[1]."""
+    data, size, kernel = call.inputs
+    findings = _col2im_input_findings(call)
+    if findings:
+        return OpResult([], findings)
+    if data.shape.dims is None:
+        return OpResult([Output(data.shape, data.element_type)])
+    batched = len(data.shape.dims) == 3
+    dims = list(data.shape.dims)
+    blocks, columns = dims[-2], dims[-1]
+    findings += [f for port in (1, 2) for f in _value_findings(call, port)]
+    if _errors(findings):
+        return OpResult([], findings)
+    channels, problem = _col2im_channels(blocks, kernel.value)
+    out = [Dim.of(-1), Dim.of(-1)] if size.value is None else [Dim.of(int64(v)) for v in size.value[:2]]
+    if problem is None and size.value is not None and kernel.value is not None and columns.is_static:
+        problem = _col2im_block_count(call, size.value, kernel.value, columns.value)
+    if problem is not None:
+        return OpResult([], [*findings, problem])
+    shape = PartialShape([*dims[:1], channels, *out] if batched else [channels, *out])
+    return OpResult([Output(shape, data.element_type)], findings)
+
+
+def _col2im_input_findings(call: OpCall) -> list[Finding]:
+    data, size, kernel = call.inputs
+    findings: list[Finding] = []
+    types = (size.element_type, kernel.element_type)
+    if all(known(t) for t in types) and (types[0] not in _COL2IM_TYPES or types[0] != types[1]):
+        message = (
+            "The element types of the output_size and kernel_size tensors must match and be of i32 or i64 "
+            f"type. Got: {types[0]} and {types[1]}"
+        )
+        findings.append(type_finding(f"output_size is {types[0]}, kernel_size {types[1]}", message, 1))
+    if data.shape.rank not in (None, 2, 3):
+        message = f"input data must be an unbatched 2D or a batched 3D input. Got: {data.shape}"
+        findings.append(rank_finding(0, "data", data.shape, "2 or 3", message))
+    for port, name, tensor in ((1, "output_size", size), (2, "kernel_size", kernel)):
+        dims = tensor.shape.dims
+        if dims is not None and (len(dims) != 1 or not dims[0].compatible(Dim.of(2))):
+            message = f"{name} must be a 1D input of shape [2]. Got: {tensor.shape}"
+            findings.append(rank_finding(port, name, tensor.shape, "1 (of 2 elements)", message))
+    return findings
+
+
+def _value_findings(call: OpCall, port: int) -> list[Finding]:
+    """What reading output_size or kernel_size says: a value unknown, or (by experiment) one
+    OpenVINO cannot read as a shape because its length is not static."""
+    tensor, name = call.inputs[port], ("output_size", "kernel_size")[port - 1]
+    if tensor.value is not None:
+        return []
+    dims = tensor.shape.dims
+    if dims is not None and not all(d.is_static for d in dims):
+        problem = f"{name} is computed, of the dynamic shape {tensor.shape}"
+        return [incompatible(problem, "to_shape was called on a dynamic shape.", port)]
+    return value_unknown(port, name, tensor, "the dims it decides are '?'")
+
+
+def _col2im_channels(channels: Dim, kernel: tuple[int, ...] | None) -> tuple[Dim, Finding | None]:
+    """C / (kh * kw) when both are known; the product must be above 0 and divide C."""
+    if kernel is None or not channels.is_static:
+        return Dim.of(-1), None
+    divisor = int64(kernel[0] * kernel[1])
+    if divisor <= 0:
+        message = "kernel_size elements must be positive non-zero values."
+        return channels, value_finding(f"kernel_size {list(kernel)} has a product of {divisor}", message, 2)
+    if channels.value % divisor:
+        message = (
+            "First non-batch dimension is not evenly divisible by Product(kernel_shape). "
+            f"Got: {channels.value}"
+        )
+        return channels, incompatible(f"{channels.value} channels are not a multiple of {divisor}", message)
+    return Dim.of(channels.value // divisor), None
+
+
+def _col2im_block_count(
+    call: OpCall, size: tuple[int, ...], kernel: tuple[int, ...], blocks: int
+) -> Finding | None:
+    """L must be the product over both axes of (size + pads - dilation * (k - 1) - 1) / stride + 1
+    (a negative numerator wraps, as size_t arithmetic does: never equal)."""
+    lists = [call.attributes.int_list(name) for name in ("strides", "dilations", "pads_begin", "pads_end")]
+    strides, dilations, begin, end = ([*v, 0, 0] for v in lists)  # past the end: read as 0 here
+    if 0 in strides[:2]:
+        return _attribute_error(call, "strides", lists[0], "holds a 0", "strides must be non-zero.")
+    counts = []
+    for d in range(2):
+        numerator = size[d] + begin[d] + end[d] - dilations[d] * (kernel[d] - 1) - 1
+        counts.append(numerator // strides[d] + 1 if numerator >= 0 else None)
+    expected = None if None in counts else math.prod(c for c in counts if c is not None)
+    if expected == blocks:
+        return None
+    message = (
+        "For given inputs and parameters the total number of data blocks must be equal to "
+        f"{expected if expected is not None else 'a wrapped size_t'}. Got: {blocks}"
+    )
+    return incompatible(f"{blocks} blocks where the image holds {expected}", message)

@@ -5,11 +5,13 @@ SpaceToBatch's and BatchToSpace's block_shape, pads and crops as Consts of sever
 (negative pads too) and as Parameters; SliceScatter's start, stop, step and axes (negative,
 out of range, reversed, of several integer types; Consts and Parameters), updates shaped as
 numpy slices the data;
-ExtractImagePatches' sizes, strides, rates and every auto_pad. Mutants read_model rejects (data of rank 1, lengths not
+ExtractImagePatches' sizes, strides, rates and every auto_pad; Col2Im batched and not, output
+and kernel sizes as Consts and Parameters, strides, dilations and pads. Mutants read_model rejects (data of rank 1, lengths not
 1D or boolean, an axis out of range, lengths that do not match the batch dim; a dim that is not
 a multiple of its block, crops past the data, block or pads of the wrong type, rank or length;
 updates that are not the slice, a real start, a scalar data; patches of data not 4D, of
-attributes of the wrong length or zero, or auto_pad explicit)
+attributes of the wrong length or zero, or auto_pad explicit; Col2Im's data of the wrong rank,
+channels or block count, sizes of the wrong type or shape, a zero stride)
 are errors on the layer; a declared dim off by one is IRS301/IRS302."""
 
 from __future__ import annotations
@@ -135,19 +137,40 @@ def draw_extract_image_patches(rng: random.Random) -> Callable[[], ov.Node]:
     return lambda: ov3.extract_image_patches(parameter(data, data_type), sizes, strides, rates, auto_pad)
 
 
+def draw_col2im(rng: random.Random) -> Callable[[], ov.Node] | None:
+    kernel = [rng.randint(1, 3), rng.randint(1, 3)]
+    size = [rng.randint(1, 9), rng.randint(1, 9)]
+    strides, dilations = [rng.randint(1, 3) for _ in kernel], [rng.randint(1, 2) for _ in kernel]
+    begin, end = [rng.randint(0, 2) for _ in kernel], [rng.randint(0, 2) for _ in kernel]
+    counts = [
+        (size[d] + begin[d] + end[d] - dilations[d] * (kernel[d] - 1) - 1) // strides[d] + 1 for d in range(2)
+    ]
+    if min(counts) < 1:
+        return None
+    dims = [rng.randint(1, 3) * kernel[0] * kernel[1], counts[0] * counts[1]]
+    if rng.random() < 0.6:
+        dims.insert(0, rng.randint(1, 3))
+    data, data_type, index_type = shape(rng, dims), rng.choice(TYPES), rng.choice([np.int32, np.int64])
+    values = [_value(rng, v, index_type) for v in (size, kernel)]
+    return lambda: ov15.col2im(
+        parameter(data, data_type), *(make() for make in values), strides, dilations, begin, end
+    )
+
+
 DRAWS = {
     "ReverseSequence-1": draw_reverse_sequence,
     "SpaceToBatch-1": draw_space_to_batch,
     "BatchToSpace-1": draw_batch_to_space,
     "SliceScatter-15": draw_slice_scatter,
     "ExtractImagePatches-3": draw_extract_image_patches,
+    "Col2Im-15": draw_col2im,
 }
 
 
 def _cases() -> list[OpCase]:
     rng = random.Random(SEED)
     cases = []
-    for prefix, (op, draw) in zip(("rs", "sb", "bs", "sc", "ep"), DRAWS.items(), strict=True):
+    for prefix, (op, draw) in zip(("rs", "sb", "bs", "sc", "ep", "ci"), DRAWS.items(), strict=True):
         cases += draw_cases(prefix, op, draw, rng, PER_OP)
     return cases
 
@@ -214,7 +237,27 @@ def _patches() -> ov.Node:
     return ov3.extract_image_patches(data, [3, 3], [5, 5], [1, 1], "valid")
 
 
+def _col2im() -> ov.Node:
+    data, size, kernel = named_inputs(parameter([3, 12, 9]), constant([4, 4]), parameter([2], np.int64))
+    return ov15.col2im(data, size, kernel)
+
+
+def _col2im_const() -> ov.Node:
+    (data,) = named_inputs(parameter([3, 12, 9]))
+    return ov15.col2im(data, constant([4, 4]), constant([2, 2]))
+
+
 MUTANTS = [
+    Mutant("col2im data rank 4", _col2im_const, set_input_shape(0, [1, 3, 12, 9]), "IRS211"),
+    Mutant("col2im data rank 1", _col2im_const, set_input_shape(0, [12]), "IRS211"),
+    Mutant("col2im channels", _col2im_const, set_input_shape(0, [3, 10, 9]), "IRS212"),
+    Mutant("col2im blocks", _col2im_const, set_input_shape(0, [3, 12, 8]), "IRS212"),
+    Mutant("col2im unbatched blocks", _col2im_const, set_input_shape(0, [12, 10]), "IRS212"),
+    Mutant("col2im strides 0", _col2im_const, set_attribute("strides", "0,1"), "IRS112"),
+    Mutant("col2im dilations", _col2im_const, set_attribute("dilations", "2,1"), "IRS212"),
+    Mutant("col2im kernel i32", _col2im, set_input_type(2, "i32", "I32"), "IRS213"),
+    Mutant("col2im kernel 3", _col2im, set_input_shape(2, [3]), "IRS211"),
+    Mutant("col2im kernel dynamic", _col2im, set_input_shape(2, [-1]), "IRS212"),
     Mutant("patches data rank 3", _patches, set_input_shape(0, [1, 3, 10]), "IRS211"),
     Mutant("patches data rank 5", _patches, set_input_shape(0, [1, 3, 10, 10, 1]), "IRS211"),
     Mutant("patches sizes 3", _patches, set_attribute("sizes", "3,3,3"), "IRS112"),

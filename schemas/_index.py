@@ -186,6 +186,7 @@ FAMILIES = {
     "TopK-11.toml": "indexing",
     "TopK-3.toml": "indexing",
     "Transpose-1.toml": "layout",
+    "Unique-10.toml": "uniqueness",
     "Unsqueeze-1.toml": "layout",
     "VariadicSplit-1.toml": "layout",
     "Xor-1.toml": "elementwise",

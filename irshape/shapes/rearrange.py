@@ -9,7 +9,8 @@ the slice Slice-8 would take of the data, which :func:`irshape.shapes.indexing.s
 and ExtractImagePatches-3 (``extractimagepatches_shape_inference.hpp``: channels times the
 patch's size, each spatial dim the count of patches, ``dim::ceil_div`` of what the dilated patch leaves), and
 Col2Im-15 (``col2im_shape_inference.hpp``: the blocks of a [N,] C * kh * kw, L tensor put back
-into an image of output_size; L must be the count of blocks the image holds)."""
+into an image of output_size; L must be the count of blocks the image holds). Unique-10 is in
+:mod:`irshape.shapes.uniqueness`."""
 
 from __future__ import annotations
 

@@ -6,12 +6,15 @@ SpaceToBatch's and BatchToSpace's block_shape, pads and crops as Consts of sever
 out of range, reversed, of several integer types; Consts and Parameters), updates shaped as
 numpy slices the data;
 ExtractImagePatches' sizes, strides, rates and every auto_pad; Col2Im batched and not, output
-and kernel sizes as Consts and Parameters, strides, dilations and pads. Mutants read_model rejects (data of rank 1, lengths not
+and kernel sizes as Consts and Parameters, strides, dilations and pads; Unique of data of ranks
+0..4 (0-length dims too), with and without an axis (a scalar or [1] Const, i32 or i64, negative),
+Const data counted. Mutants read_model rejects (data of rank 1, lengths not
 1D or boolean, an axis out of range, lengths that do not match the batch dim; a dim that is not
 a multiple of its block, crops past the data, block or pads of the wrong type, rank or length;
 updates that are not the slice, a real start, a scalar data; patches of data not 4D, of
 attributes of the wrong length or zero, or auto_pad explicit; Col2Im's data of the wrong rank,
-channels or block count, sizes of the wrong type or shape, a zero stride)
+channels or block count, sizes of the wrong type or shape, a zero stride; Unique's index types
+not i32 or i64, an axis out of range or of a scalar)
 are errors on the layer; a declared dim off by one is IRS301/IRS302."""
 
 from __future__ import annotations
@@ -26,6 +29,7 @@ import openvino as ov
 import openvino.opset1 as ov1
 import openvino.opset2 as ov2
 import openvino.opset3 as ov3
+import openvino.opset10 as ov10
 import openvino.opset15 as ov15
 import pytest
 
@@ -157,6 +161,41 @@ def draw_col2im(rng: random.Random) -> Callable[[], ov.Node] | None:
     )
 
 
+def draw_unique(rng: random.Random) -> Callable[[], ov.Node]:
+    rank = rng.randint(0, 4)
+    dims = [rng.choice([0, 1, 2, 3, 4, 4]) if rng.random() < 0.15 else rng.randint(1, 4) for _ in range(rank)]
+    data_type = rng.choice(TYPES)
+    sorted_, index_type, count_type = (
+        rng.random() < 0.5,
+        rng.choice(["i64", "i32"]),
+        rng.choice(["i64", "i32"]),
+    )
+    axis_value = rng.randrange(-rank, rank) if rank and rng.random() < 0.5 else None
+    axis_shape = [] if rng.random() < 0.5 else [1]
+    axis_type = rng.choice([np.int32, np.int64])
+    # a Const: OpenVINO counts its unique elements (irshape: of an integer Const it reads, up to 64)
+    if rng.random() < 0.25 and math.prod(dims) <= 64:
+        values = np.array([rng.randint(0, 3) for _ in range(math.prod(dims))]).reshape(dims)
+        const_type = rng.choice([np.int32, np.int64, np.int8])
+
+        def data() -> ov.Node:
+            return constant(values, const_type)
+
+    else:
+        data_shape = shape(rng, dims)
+
+        def data() -> ov.Node:
+            return parameter(data_shape, data_type)
+
+    def build() -> ov.Node:
+        if axis_value is None:
+            return ov10.unique(data(), None, sorted_, index_type, count_type)
+        axis = constant(np.array(axis_value).reshape(axis_shape), axis_type)
+        return ov10.unique(data(), axis, sorted_, index_type, count_type)
+
+    return build
+
+
 DRAWS = {
     "ReverseSequence-1": draw_reverse_sequence,
     "SpaceToBatch-1": draw_space_to_batch,
@@ -164,13 +203,14 @@ DRAWS = {
     "SliceScatter-15": draw_slice_scatter,
     "ExtractImagePatches-3": draw_extract_image_patches,
     "Col2Im-15": draw_col2im,
+    "Unique-10": draw_unique,
 }
 
 
 def _cases() -> list[OpCase]:
     rng = random.Random(SEED)
     cases = []
-    for prefix, (op, draw) in zip(("rs", "sb", "bs", "sc", "ep", "ci"), DRAWS.items(), strict=True):
+    for prefix, (op, draw) in zip(("rs", "sb", "bs", "sc", "ep", "ci", "un"), DRAWS.items(), strict=True):
         cases += draw_cases(prefix, op, draw, rng, PER_OP)
     return cases
 
@@ -247,7 +287,17 @@ def _col2im_const() -> ov.Node:
     return ov15.col2im(data, constant([4, 4]), constant([2, 2]))
 
 
+def _unique() -> ov.Node:
+    (data,) = named_inputs(parameter([2, 3, 4]))
+    return ov10.unique(data, constant(1), True, "i64", "i64")
+
+
 MUTANTS = [
+    Mutant("unique index f32", _unique, set_attribute("index_element_type", "f32"), "IRS112"),
+    Mutant("unique index u8", _unique, set_attribute("index_element_type", "u8"), "IRS112"),
+    Mutant("unique count i8", _unique, set_attribute("count_element_type", "i8"), "IRS112"),
+    Mutant("unique axis out of range", _unique, set_input_shape(0, [6]), "IRS212"),
+    Mutant("unique axis of a scalar", _unique, set_input_shape(0, []), "IRS212"),
     Mutant("col2im data rank 4", _col2im_const, set_input_shape(0, [1, 3, 12, 9]), "IRS211"),
     Mutant("col2im data rank 1", _col2im_const, set_input_shape(0, [12]), "IRS211"),
     Mutant("col2im channels", _col2im_const, set_input_shape(0, [3, 10, 9]), "IRS212"),

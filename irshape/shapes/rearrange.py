@@ -1,0 +1,542 @@
+"""Ops that move a tensor's elements about, as OpenVINO validates and infers them:
+ReverseSequence-1 (``reverse_sequence_shape_inference.hpp``: the data's shape, its batch dim
+merged with the length of the 1D sequence lengths), SpaceToBatch-1 and BatchToSpace-1
+(``space_to_batch_shape_inference.hpp``, ``batch_to_space_shape_inference.hpp``: the values of
+block_shape and the pads or crops, read as ``get_input_const_data_as`` reads them, move the
+spatial dims into the batch and back, intervals through ``Dimension``'s arithmetic), and
+SliceScatter-15 (``slice_scatter_shape_inference.hpp``: the data's shape; the updates must fit
+the slice Slice-8 would take of the data, which :func:`irshape.shapes.indexing.slice_op` infers),
+and ExtractImagePatches-3 (``extractimagepatches_shape_inference.hpp``: channels times the
+patch's size, each spatial dim the count of patches, ``dim::ceil_div`` of what the dilated patch leaves), and
+Col2Im-15 (``col2im_shape_inference.hpp``: the blocks of a [N,] C * kh * kw, L tensor put back
+into an image of output_size; L must be the count of blocks the image holds). Unique-10 is in
+:mod:`irshape.shapes.uniqueness`."""
+
+from __future__ import annotations
+
+import math
+
+from irshape import rules
+from irshape.dims import INF, Dim, PartialShape, int64
+from irshape.ir.element_types import BITS
+from irshape.ops.interface import AT_DATA, Finding, OpCall, OpResult, Output, Tensor
+from irshape.ops.schema import OpSchema, load_declaration
+from irshape.shapes import reading
+from irshape.shapes.axes import axis_range_message, normalize_axis
+from irshape.shapes.broadcast import compatible, merge_dim, merge_shapes
+from irshape.shapes.findings import (
+    incompatible,
+    known,
+    rank_finding,
+    type_finding,
+    value_finding,
+    value_unknown,
+)
+from irshape.shapes.indexing import slice_op
+
+
+def reverse_sequence(call: OpCall) -> OpResult:
+    """ReverseSequence-1: data of rank >= 2, sequence lengths a numeric 1D tensor as long as the
+    data's batch axis; the data's shape (its batch dim the merge of the two), of its type."""
+    data, lengths = call.inputs
+    findings: list[Finding] = []
+    rank = data.shape.rank
+    if rank is not None and rank < 2:
+        message = f"Data input rank should be equal or greater than 2. Got: {data.shape}"
+        return OpResult([], [rank_finding(0, "data", data.shape, "2 or more", message)])
+    axes = [_axis(call, name, rank, findings) for name in ("batch_axis", "seq_axis")]
+    if lengths.shape.rank not in (None, 1):
+        message = f"Sequence lengths rank must be equal to 1. Got: {lengths.shape}"
+        findings.append(rank_finding(1, "seq_lengths", lengths.shape, "1", message))
+    if known(lengths.element_type) and lengths.element_type in ("boolean", "string"):
+        message = f"Sequence lengths element type must be numeric type. Got: {lengths.element_type}"
+        problem = f"the sequence lengths are of element type {lengths.element_type}, not a numeric one"
+        findings.append(type_finding(problem, message, 1))
+    if findings:
+        return OpResult([], findings)
+    batch = axes[0]
+    if data.shape.dims is None or lengths.shape.dims is None or batch is None:
+        return OpResult([Output(data.shape, data.element_type)])
+    merged = merge_dim(data.shape.dims[batch], lengths.shape.dims[0])
+    if merged is None:
+        message = (
+            f"Sequence lengths input size ({lengths.shape.dims[0]}) is not equal to batch axis dimension "
+            f"of data input ({data.shape.dims[batch]})"
+        )
+        problem = f"the sequence lengths {lengths.shape} do not match the data's batch axis {data.shape}"
+        return OpResult([], [incompatible(problem, message)])
+    dims = list(data.shape.dims)
+    dims[batch] = merged
+    return OpResult([Output(PartialShape(dims), data.element_type)])
+
+
+def _axis(call: OpCall, name: str, rank: int | None, findings: list[Finding]) -> int | None:
+    """An axis attribute normalized against the data's rank (``ov::normalize_axis``); IRS112
+    when it is out of range."""
+    axis = int(call.attribute(name))
+    if rank is None:
+        return None
+    normal = normalize_axis(axis, rank)
+    if normal is None:
+        findings.append(
+            _attribute_error(
+                call, name, axis, f"is out of range for rank {rank}", axis_range_message(axis, rank)
+            )
+        )
+    return normal
+
+
+def _attribute_error(call: OpCall, name: str, value: object, problem: str, ov_message: str) -> Finding:
+    """IRS112 on the layer's ``<data>``."""
+    text = call.attributes.texts.get(name, f"(missing: OpenVINO reads {value})")
+    args = {"attribute": name, "value": text, "op": call.schema.name, "problem": problem}
+    return Finding(rules.ATTRIBUTE_VALUE, {**args, "ov_message": ov_message}, AT_DATA)
+
+
+# --- SpaceToBatch, BatchToSpace -------------------------------------------------------------
+
+_PADS = ("block_shape", "pads_begin", "pads_end")
+_CROPS = ("block_shape", "crops_begin", "crops_end")
+
+
+@reading.reads(1, 2, 3)
+def space_to_batch(call: OpCall) -> OpResult:
+    """SpaceToBatch-1: batch * prod(block_shape); each spatial dim padded, then divided by its
+    block (exactly: an interval keeps the multiples; an unbounded one is ceil-divided)."""
+    data = call.inputs[0]
+    findings = [
+        type_finding(
+            f"{name} is of element type {t}", f"{name} must be an integral number but got ({t}).", port
+        )
+        for port, name, t in _typed_inputs(call, _PADS)
+        if not _integral_number(t)
+    ]
+    findings += _same_shape_findings(call, _PADS, "pads")
+    rank = data.shape.rank
+    if not findings and rank is not None and rank < 2:
+        message = f"The data tensor with rank lower than 2 is not supported (data rank: {rank})"
+        findings.append(rank_finding(0, "data", data.shape, "2 or more", message))
+    if findings or data.shape.dims is None:
+        return OpResult([] if findings else [Output(data.shape, data.element_type)], findings)
+    blocks, begin, end, findings = _read_values(call, _PADS, data.shape.dims)
+    if _errors(findings):
+        return OpResult([], findings)
+    dims = data.shape.dims
+    batch = dims[0] * Dim.of(int64(_product(blocks))) if blocks is not None else Dim.of(-1)
+    if blocks is None or begin is None or end is None:
+        return OpResult(
+            [Output(PartialShape([batch, *[Dim.of(-1)] * (len(dims) - 1)]), data.element_type)], findings
+        )
+    spatial: list[Dim] = []
+    for axis in range(1, len(dims)):
+        divided, problem = _space_to_batch_dim(dims[axis], blocks[axis], begin[axis], end[axis])
+        if problem is not None:
+            return OpResult([], [*findings, problem])
+        spatial.append(divided)
+    return OpResult([Output(PartialShape([batch, *spatial]), data.element_type)], findings)
+
+
+def _space_to_batch_dim(dim: Dim, block: int, begin: int, end: int) -> tuple[Dim, Finding | None]:
+    if block <= 0:
+        return dim, value_finding(
+            f"block_shape holds {block}", "block_shape values must be greater than 0", 1
+        )
+    # each pad a Dimension of its own (by experiment): -1 is '?', other negatives 0
+    padded = dim + Dim.of(begin) + Dim.of(end)
+    if padded.hi == INF:
+        return padded.ceil_div(block), None
+    divided = padded.divide_exact(block)
+    if divided.is_empty:
+        return divided, incompatible(
+            f"the padded dim {padded} is not a multiple of {block}", _multiple_message(padded, block)
+        )
+    return divided, None
+
+
+@reading.reads(1, 2, 3)
+def batch_to_space(call: OpCall) -> OpResult:
+    """BatchToSpace-1: batch / prod(block_shape) (exactly); each spatial dim times its block,
+    less its crops."""
+    data = call.inputs[0]
+    findings = _crop_type_findings(call) + _same_shape_findings(call, _CROPS, "crops")
+    if findings or data.shape.dims is None:
+        return OpResult([] if findings else [Output(PartialShape(None), data.element_type)], findings)
+    dims = data.shape.dims
+    if len(dims) < 2:
+        message = f"data input must have rank greater or equal than 2. Got: {len(dims)}"
+        return OpResult([], [rank_finding(0, "data", data.shape, "2 or more", message)])
+    length = _length(call)
+    if length is not None and length != len(dims):
+        message = (
+            "block_shape and crop inputs must have same number of elements as data input rank. "
+            f"Got: {length} and {len(dims)}"
+        )
+        return OpResult(
+            [], [incompatible(f"block_shape holds {length} values for data of rank {len(dims)}", message)]
+        )
+    blocks, begin, end, findings = _read_values(call, _CROPS, dims)
+    if _errors(findings):
+        return OpResult([], findings)
+    batch, problem = _batch_to_space_batch(dims[0], blocks)
+    if problem is None and begin is not None and end is not None and min(*begin, *end) < 0:
+        message = "Elements of crops_begin and crops_end inputs must be greater or equal to zero."
+        problem = value_finding("a crop is below zero", message, 2)
+    if problem is not None:
+        return OpResult([], [*findings, problem])
+    if begin is None or end is None:
+        return OpResult(
+            [Output(PartialShape([batch, *[Dim.of(-1)] * (len(dims) - 1)]), data.element_type)], findings
+        )
+    spatial: list[Dim] = []
+    for axis in range(1, len(dims)):
+        block = Dim.of(blocks[axis]) if blocks is not None else Dim.between(1, -1)
+        grown = dims[axis] * block
+        crop = int64(begin[axis] + end[axis])
+        if blocks is not None and grown.is_static and crop > grown.value:
+            message = "crops_begin[i] + crops_end[i] must be less or equal to block_shape[i] * input_shape[i]"
+            problem = value_finding(f"the crops of axis {axis} ({crop}) exceed {grown}", message, 2)
+            return OpResult([], [*findings, problem])
+        spatial.append(grown - Dim.of(crop))
+    return OpResult([Output(PartialShape([batch, *spatial]), data.element_type)], findings)
+
+
+def _batch_to_space_batch(batch: Dim, blocks: list[int] | None) -> tuple[Dim, Finding | None]:
+    if blocks is None:
+        return Dim.of(-1), None
+    if any(v < 1 for v in blocks):
+        message = "Elements of block_shape input must be greater or equal to one."
+        return batch, value_finding(f"block_shape holds {min(blocks)}", message, 1)
+    divisor = int64(_product(blocks))
+    divided = batch.divide_exact(divisor)
+    if divided.is_empty:
+        return divided, incompatible(
+            f"the batch {batch} is not a multiple of {divisor}", _multiple_message(batch, divisor)
+        )
+    return divided, None
+
+
+def _crop_type_findings(call: OpCall) -> list[Finding]:
+    """One element type for the three, an integral one (``element::Type::merge``)."""
+    types = [t for _, _, t in _typed_inputs(call, _CROPS)]
+    if len(types) < 3:
+        return []
+    merged = {t for t in types if t != "dynamic"}
+    if len(merged) > 1:
+        message = (
+            "block_shape, crops_begin and crops_end inputs must have same element type. "
+            f"Got: {types[0]}, {types[1]} and {types[2]}"
+        )
+        return [type_finding(f"block_shape and the crops are of element types {types}", message, 1)]
+    if merged and not _integral_number(next(iter(merged))):
+        t = next(iter(merged))
+        message = f"block_shape and crops inputs must have integer element type. Got: {t}"
+        return [type_finding(f"block_shape and the crops are of element type {t}", message, 1)]
+    return []
+
+
+def _typed_inputs(call: OpCall, names: tuple[str, ...], first: int = 1) -> list[tuple[int, str, str]]:
+    """The value inputs from port ``first`` on whose element type is known (port, name, type)."""
+    found = []
+    for port, name in zip(range(first, len(call.inputs)), names, strict=False):
+        element_type = call.inputs[port].element_type
+        if element_type is not None:
+            found.append((port, name, element_type))
+    return found
+
+
+def _integral_number(element_type: str) -> bool:
+    """``element::Type::is_integral_number``: an integer type (not boolean); dynamic is taken
+    as it comes (irshape cannot tell)."""
+    return element_type == "dynamic" or (element_type in BITS and element_type[0] in "iu")
+
+
+def _same_shape_findings(call: OpCall, names: tuple[str, ...], what: str) -> list[Finding]:
+    """block_shape and the pads (crops) merge into one shape, of rank 1."""
+    block, begin, end = (call.inputs[port].shape for port in (1, 2, 3))
+    merged = merge_shapes(begin, end)
+    merged = None if merged is None else merge_shapes(merged, block)
+    if merged is None:
+        message = (
+            f"{names[0]}, {names[1]} and {names[2]} inputs must have the same shape. "
+            f"Got: {block}, {begin} and {end}"
+        )
+        return [incompatible(f"{names[0]} {block}, {names[1]} {begin} and {names[2]} {end} differ", message)]
+    if merged.rank not in (None, 1):
+        message = f"block_shape and {what} inputs must have rank 1. Got: {merged.rank}"
+        return [rank_finding(1, names[0], merged, "1", message)]
+    return []
+
+
+def _length(call: OpCall) -> int | None:
+    """The one static length of the three 1D inputs, if it is known."""
+    for port in (1, 2, 3):
+        dims = call.inputs[port].shape.dims
+        if dims is not None and dims[0].is_static:
+            return dims[0].value
+    return None
+
+
+def _read_values(
+    call: OpCall, names: tuple[str, ...], dims: tuple[Dim, ...]
+) -> tuple[list[int] | None, list[int] | None, list[int] | None, list[Finding]]:
+    """block_shape, begin and end, as far as their values are known; every
+    value must cover the data's axes (SpaceToBatch does not check that: it reads past the end)."""
+    findings: list[Finding] = []
+    values: list[list[int] | None] = []
+    for port, name in enumerate(names, start=1):
+        tensor = call.inputs[port]
+        if tensor.value is None:
+            findings += value_unknown(port, name, tensor, "the output dims are '?'")
+            values.append(None)
+        elif len(tensor.value) < len(dims):
+            problem = f"{name} holds {len(tensor.value)} values for data of rank {len(dims)}"
+            findings.append(value_finding(problem, "OpenVINO reads past the end of the value", port))
+            values.append(None)
+        else:
+            values.append(list(tensor.value))
+    blocks, begin, end = values
+    return blocks, begin, end, findings
+
+
+def _errors(findings: list[Finding]) -> bool:
+    return any(f.rule is not rules.VALUE_UNKNOWN for f in findings)
+
+
+def _product(values: list[int]) -> int:
+    product = 1
+    for v in values:
+        product = int64(product * v)
+    return product
+
+
+def _multiple_message(dim: Dim, divisor: int) -> str:
+    hi = -1 if dim.hi == INF else dim.hi
+    return f"Dimension value: [ {dim.lo}, {hi}] must be a multiple of divisor: {divisor}"
+
+
+# --- SliceScatter -----------------------------------------------------------------------------
+
+_SLICE_INPUTS = ("start", "stop", "step", "axes")
+# Slice-8's words for the checks SliceScatter shares, and SliceScatter's
+_SLICE_WORDS = (
+    ("Slice `", "SliceScatter `"),
+    ("Slice values", "SliceScatter values"),
+    ("Step must be non-zero", "SliceScatter step values must be non-zero."),
+    ("`data` rank", "`data` or `updates` rank"),
+)
+
+
+def slice_scatter(call: OpCall) -> OpResult:
+    """SliceScatter-15: the data's shape (of the updates' rank when the data's is dynamic), of
+    the data's type; the updates must be compatible with the slice of the data."""
+    data, updates = call.inputs[:2]
+    findings = [
+        type_finding(
+            f"{name} is of element type {t}", f"SliceScatter `{name}` input type must be integer.", port
+        )
+        for port, name, t in _typed_inputs(call, _SLICE_INPUTS, first=2)
+        if not _integral_number(t)
+    ]
+    shape = data.shape
+    if shape.rank is None and updates.shape.rank is not None:
+        shape = PartialShape.dynamic(updates.shape.rank)
+    elif shape.rank is not None and updates.shape.rank not in (None, shape.rank):
+        message = "SliceScatter `data` and `updates` need to have compatible rank."
+        findings.append(
+            incompatible(f"the data {data.shape} and the updates {updates.shape} differ in rank", message)
+        )
+    elif shape.rank == 0:
+        message = "SliceScatter `data` and `updates` input can't be a scalar."
+        findings.append(rank_finding(0, "data", shape, "1 or more", message))
+    if findings:
+        return OpResult([], findings)
+    sliced = slice_op(
+        OpCall(_slice_schema(), (Tensor(shape, data.element_type), *call.inputs[2:]), call.attributes)
+    )
+    findings = [_as_slice_scatter(f) for f in sliced.findings]
+    if not sliced.outputs:
+        return OpResult([], findings)
+    expected = sliced.outputs[0].shape
+    if shape.rank is not None and not compatible(updates.shape, expected):
+        message = f"SliceScatter updates at index 1 are not compatible with expected slice shape {expected}"
+        findings.append(incompatible(f"the updates {updates.shape} are not the slice {expected}", message, 1))
+        return OpResult([], findings)
+    return OpResult([Output(shape, data.element_type)], findings)
+
+
+def _slice_schema() -> OpSchema:
+    return load_declaration("Slice-8.toml")
+
+
+def _as_slice_scatter(finding: Finding) -> Finding:
+    """A finding of Slice-8 on the slice as SliceScatter's: its input ports one further on, its
+    message in SliceScatter's words."""
+    args = dict(finding.args)
+    if isinstance(args.get("ov_message"), str):
+        for slice_words, scatter_words in _SLICE_WORDS:
+            args["ov_message"] = args["ov_message"].replace(slice_words, scatter_words)
+    if isinstance(args.get("port"), int) and args["port"] > 0:
+        args["port"] += 1
+    anchor = finding.anchor + 1 if isinstance(finding.anchor, int) and finding.anchor > 0 else finding.anchor
+    return Finding(finding.rule, args, anchor)
+
+
+# --- ExtractImagePatches ----------------------------------------------------------------------
+
+_PATCH_LISTS = (
+    ("sizes", "Attribute sizes should be in [size_rows, size_cols] format."),
+    ("strides", "Attribute strides should be in [stride_rows, stride_cols] format."),
+    ("rates", "Attribute rates should be in [rate_rows, rate_cols] format."),
+)
+_SIZE_T = 2**64
+
+
+def extract_image_patches(call: OpCall) -> OpResult:
+    """ExtractImagePatches-3: [N, C * size_rows * size_cols, rows, cols] of the 4D data, rows and
+    cols the number of patches (``valid``: ceil((H - rate * (size - 1)) / stride); ``same_*``:
+    ceil(H / stride))."""
+    data = call.inputs[0]
+    findings = _patch_findings(call)
+    if data.shape.rank not in (None, 4):
+        findings.insert(0, rank_finding(0, "data", data.shape, "4", "input tensor must be 4D tensor."))
+    if findings or any(name in call.attributes.broken for name, _ in _PATCH_LISTS):
+        return OpResult([], findings)
+    if data.shape.dims is None:
+        return OpResult([Output(PartialShape.dynamic(4), data.element_type)])
+    sizes, strides, rates = (call.attributes.int_list(name) for name, _ in _PATCH_LISTS)
+    batch, channels, *spatial = data.shape.dims
+    patch = 1
+    for size in sizes:
+        patch = patch * size % _SIZE_T  # size_t arithmetic, read back as an int64
+    dims = [batch, channels * Dim.of(int64(patch))]
+    valid = str(call.attribute("auto_pad")).lower() == "valid"
+    for dim, size, stride, rate in zip(spatial, sizes, strides, rates, strict=True):
+        extent = int64(rate * (size - 1) % _SIZE_T)  # may wrap, as in C++
+        dims.append((dim - Dim.of(extent) if valid else dim).ceil_div(stride))
+    return OpResult([Output(PartialShape(dims), data.element_type)])
+
+
+def _patch_findings(call: OpCall) -> list[Finding]:
+    """The attribute checks, in OpenVINO's order (each list of 2; strides and rates above 0;
+    ``auto_pad`` valid, same_lower or same_upper)."""
+    findings: list[Finding] = []
+    for name, message in _PATCH_LISTS:
+        values = call.attributes.int_list(name)
+        if name in call.attributes.broken:
+            continue
+        if len(values) != 2:
+            findings.append(_attribute_error(call, name, list(values), "does not hold 2 values", message))
+        elif name != "sizes" and min(values) < 1:
+            message = f"Attribute {name} should be strictly greater than zeros in values."
+            findings.append(_attribute_error(call, name, list(values), "holds a value below 1", message))
+    auto_pad = str(call.attribute("auto_pad")).lower()
+    if auto_pad not in ("valid", "same_lower", "same_upper"):
+        message = "Attribute padding should be in either valid or same_lower or same_upper."
+        findings.append(
+            _attribute_error(call, "auto_pad", auto_pad, "is not valid, same_lower or same_upper", message)
+        )
+    return findings
+
+
+# --- Col2Im -----------------------------------------------------------------------------------
+
+_COL2IM_TYPES = ("i32", "i64")
+
+
+@reading.reads(1, 2)
+def col2im(call: OpCall) -> OpResult:
+    """Col2Im-15: [N,] C / (kh * kw), output_size[0], output_size[1]."""
+    data, size, kernel = call.inputs
+    findings = _col2im_input_findings(call)
+    if findings:
+        return OpResult([], findings)
+    if data.shape.dims is None:
+        return OpResult([Output(data.shape, data.element_type)])
+    batched = len(data.shape.dims) == 3
+    dims = list(data.shape.dims)
+    blocks, columns = dims[-2], dims[-1]
+    findings += [f for port in (1, 2) for f in _value_findings(call, port)]
+    if _errors(findings):
+        return OpResult([], findings)
+    channels, problem = _col2im_channels(blocks, kernel.value)
+    out = [Dim.of(-1), Dim.of(-1)] if size.value is None else [Dim.of(int64(v)) for v in size.value[:2]]
+    if problem is None and size.value is not None and kernel.value is not None and columns.is_static:
+        problem = _col2im_block_count(call, size.value, kernel.value, columns.value)
+    if problem is not None:
+        return OpResult([], [*findings, problem])
+    shape = PartialShape([*dims[:1], channels, *out] if batched else [channels, *out])
+    return OpResult([Output(shape, data.element_type)], findings)
+
+
+def _col2im_input_findings(call: OpCall) -> list[Finding]:
+    data, size, kernel = call.inputs
+    findings: list[Finding] = []
+    types = (size.element_type, kernel.element_type)
+    if all(known(t) for t in types) and (types[0] not in _COL2IM_TYPES or types[0] != types[1]):
+        message = (
+            "The element types of the output_size and kernel_size tensors must match and be of i32 or i64 "
+            f"type. Got: {types[0]} and {types[1]}"
+        )
+        findings.append(type_finding(f"output_size is {types[0]}, kernel_size {types[1]}", message, 1))
+    if data.shape.rank not in (None, 2, 3):
+        message = f"input data must be an unbatched 2D or a batched 3D input. Got: {data.shape}"
+        findings.append(rank_finding(0, "data", data.shape, "2 or 3", message))
+    for port, name, tensor in ((1, "output_size", size), (2, "kernel_size", kernel)):
+        dims = tensor.shape.dims
+        if dims is not None and (len(dims) != 1 or not dims[0].compatible(Dim.of(2))):
+            message = f"{name} must be a 1D input of shape [2]. Got: {tensor.shape}"
+            findings.append(rank_finding(port, name, tensor.shape, "1 (of 2 elements)", message))
+    return findings
+
+
+def _value_findings(call: OpCall, port: int) -> list[Finding]:
+    """What reading output_size or kernel_size says: a value unknown, or (by experiment) one
+    OpenVINO cannot read as a shape because its length is not static."""
+    tensor, name = call.inputs[port], ("output_size", "kernel_size")[port - 1]
+    if tensor.value is not None:
+        return []
+    dims = tensor.shape.dims
+    if dims is not None and not all(d.is_static for d in dims):
+        problem = f"{name} is computed, of the dynamic shape {tensor.shape}"
+        return [incompatible(problem, "to_shape was called on a dynamic shape.", port)]
+    return value_unknown(port, name, tensor, "the dims it decides are '?'")
+
+
+def _col2im_channels(channels: Dim, kernel: tuple[int, ...] | None) -> tuple[Dim, Finding | None]:
+    """C / (kh * kw) when both are known; the product must be above 0 and divide C."""
+    if kernel is None or not channels.is_static:
+        return Dim.of(-1), None
+    divisor = int64(kernel[0] * kernel[1])
+    if divisor <= 0:
+        message = "kernel_size elements must be positive non-zero values."
+        return channels, value_finding(f"kernel_size {list(kernel)} has a product of {divisor}", message, 2)
+    if channels.value % divisor:
+        message = (
+            "First non-batch dimension is not evenly divisible by Product(kernel_shape). "
+            f"Got: {channels.value}"
+        )
+        return channels, incompatible(f"{channels.value} channels are not a multiple of {divisor}", message)
+    return Dim.of(channels.value // divisor), None
+
+
+def _col2im_block_count(
+    call: OpCall, size: tuple[int, ...], kernel: tuple[int, ...], blocks: int
+) -> Finding | None:
+    """L must be the product over both axes of (size + pads - dilation * (k - 1) - 1) / stride + 1
+    (a negative numerator wraps, as size_t arithmetic does: never equal)."""
+    lists = [call.attributes.int_list(name) for name in ("strides", "dilations", "pads_begin", "pads_end")]
+    strides, dilations, begin, end = ([*v, 0, 0] for v in lists)  # past the end: read as 0 here
+    if 0 in strides[:2]:
+        return _attribute_error(call, "strides", lists[0], "holds a 0", "strides must be non-zero.")
+    counts = []
+    for d in range(2):
+        numerator = size[d] + begin[d] + end[d] - dilations[d] * (kernel[d] - 1) - 1
+        counts.append(numerator // strides[d] + 1 if numerator >= 0 else None)
+    expected = None if None in counts else math.prod(c for c in counts if c is not None)
+    if expected == blocks:
+        return None
+    message = (
+        "For given inputs and parameters the total number of data blocks must be equal to "
+        f"{expected if expected is not None else 'a wrapped size_t'}. Got: {blocks}"
+    )
+    return incompatible(f"{blocks} blocks where the image holds {expected}", message)

@@ -1,0 +1,162 @@
+"""Unique-10 as OpenVINO validates and infers it (``unique.cpp``): how many unique elements (or
+slices along the axis) there are depends on the data, so OpenVINO gives bounds — 1 up to the
+element count — except where the data is a Const, whose unique elements it counts.
+
+By ``unique.cpp`` and by experiment: the data's element count is taken only when its shape is
+static, and a count of 0 gives '?' (``Dimension{1, 0}`` is empty); with an axis (a Const of
+i32 or i64, a scalar or of shape [1]) the unique elements keep the data's shape but the axis,
+which is ``1..d`` (0 for 0; a dynamic dim stays as it is), and the reverse indices are as long
+as the axis (its upper bound)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from irshape.dims import EMPTY, INF, Dim, PartialShape
+from irshape.ops.interface import ConstTensor, Finding, OpCall, OpResult, Output, Tensor
+from irshape.shapes.axes import axis_range_message, normalize_axis
+from irshape.shapes.findings import (
+    incompatible,
+    index_type_findings,
+    rank_finding,
+    type_finding,
+    value_unknown,
+)
+
+_AXIS_TYPES = ("i32", "i64")
+
+
+def unique(call: OpCall) -> OpResult:
+    """Unique-10: unique elements (the data's type), their indices and the reverse indices (of
+    index_element_type) and their counts (of count_element_type)."""
+    data = call.inputs[0]
+    findings = index_type_findings(
+        call,
+        "index_element_type",
+        "The element type of the outputs containing indices can only be set to i32 or i64.",
+    ) + index_type_findings(
+        call, "count_element_type", "The element type of the last output can only be set to i32 or i64."
+    )
+    if findings:
+        return OpResult([], findings)
+    if isinstance(data, ConstTensor):
+        return _counted(call)
+    if len(call.inputs) > 1:
+        axis, findings = _axis(call)
+        if axis is None or findings:
+            return OpResult([], findings)
+        if data.shape.dims is None:
+            return _result(call, PartialShape(None), *(_dynamic(),) * 3)
+        return _along_axis(call, axis)
+    count = _element_count(data.shape)
+    if not count:  # unknown, or 0: the unique elements' Dimension{1, 0} is empty
+        unique_dim = Dim.of(-1) if count is None else EMPTY
+        return _result(call, PartialShape([unique_dim]), _dynamic(), _dynamic(), _dynamic())
+    indices = PartialShape([Dim.between(1, count)])
+    return _result(call, PartialShape([Dim.between(1, count)]), indices, PartialShape([count]), indices)
+
+
+def _along_axis(call: OpCall, axis: int) -> OpResult:
+    data = call.inputs[0]
+    dims = data.shape.dims
+    assert dims is not None
+    normal = normalize_axis(axis, len(dims))
+    if normal is None or not dims:
+        message = axis_range_message(axis, len(dims)) if dims else "Accessing out-of-range dimension"
+        problem = f"axis {axis} is out of range for rank {len(dims)}"
+        return OpResult([], [incompatible(problem, message, 1)])
+    count = _element_count(data.shape)
+    indices = PartialShape([Dim.between(1, count)]) if count else _dynamic()
+    counts = indices
+    dim = dims[normal]
+    if dim.is_static and dim.value == 0:
+        along, indices, counts, reverse = Dim.of(0), PartialShape([0]), PartialShape([0]), Dim.of(0)
+    elif dim.is_static:
+        along, reverse = Dim.between(1, dim.hi), dim
+    else:
+        along = dim if dim == Dim.of(-1) else Dim.between(1, -1 if dim.hi == INF else dim.hi)
+        reverse = dim
+    shape = PartialShape([along if i == normal else d for i, d in enumerate(dims)])
+    return _result(call, shape, indices, PartialShape([reverse]), counts)
+
+
+def _axis(call: OpCall) -> tuple[int | None, list[Finding]]:
+    """The axis: a Const of i32 or i64, a scalar or of shape [1] (in that order of checks)."""
+    axis = call.inputs[1]
+    if axis.element_type is not None and axis.element_type not in _AXIS_TYPES:
+        message = (
+            "The allowed element types of the 'axis' input tensor of the Unique operator are i32 and i64."
+        )
+        return None, [type_finding(f"the axis is of element type {axis.element_type}", message, 1)]
+    if not isinstance(axis, ConstTensor):
+        message = "The 'axis' input of the Unique operator must be connected to a Constant."
+        return None, [incompatible("the axis is not a Const", message, 1)]
+    if axis.shape not in (PartialShape([]), PartialShape([1])):
+        message = (
+            "The 'axis' input tensor of the Unique operator must be a scalar or 1D tensor with 1 element."
+        )
+        return None, [rank_finding(1, "axis", axis.shape, "0, or 1 of one element", message)]
+    if axis.value is None:
+        return None, value_unknown(1, "axis", axis, "the outputs cannot be inferred")
+    return axis.value[0], []
+
+
+def _counted(call: OpCall) -> OpResult:
+    """A Const's unique elements, counted as OpenVINO counts them (``calculate_static_output_shapes``)."""
+    data = call.inputs[0]
+    values = _values(data)
+    lengths = data.shape.lengths
+    if values is None or lengths is None:
+        return OpResult([], value_unknown(0, "data", data, "the counts of unique elements are not known"))
+    array = np.array(values).reshape(lengths)
+    axis = _const_axis(call)
+    if axis is None:
+        count = len(np.unique(array))
+        flat = PartialShape([count])
+        return _result(call, flat, flat, PartialShape([array.size]), flat)
+    normal = axis + array.ndim if axis < 0 else axis
+    count = np.unique(array, axis=normal).shape[normal]
+    shape = PartialShape([count if i == normal else d for i, d in enumerate(lengths)])
+    return _result(call, shape, PartialShape([count]), PartialShape([lengths[normal]]), PartialShape([count]))
+
+
+def _const_axis(call: OpCall) -> int | None:
+    if len(call.inputs) < 2 or not isinstance(call.inputs[1], ConstTensor) or call.inputs[1].value is None:
+        return None
+    return call.inputs[1].value[0]
+
+
+def _values(tensor: Tensor) -> tuple[int, ...] | tuple[float, ...] | None:
+    return tensor.value if tensor.value is not None else tensor.reals
+
+
+def _element_count(shape: PartialShape) -> int | None:
+    """``shape_size`` of a static shape, else None."""
+    if shape.lengths is None:
+        return None
+    return int(np.prod(shape.lengths, dtype=np.int64))
+
+
+def _dynamic() -> PartialShape:
+    return PartialShape([Dim.of(-1)])
+
+
+def _result(
+    call: OpCall,
+    unique_shape: PartialShape,
+    indices: PartialShape,
+    reverse: PartialShape,
+    counts: PartialShape,
+) -> OpResult:
+    index_type, count_type = (
+        str(call.attribute("index_element_type")),
+        str(call.attribute("count_element_type")),
+    )
+    return OpResult(
+        [
+            Output(unique_shape, call.inputs[0].element_type),
+            Output(indices, index_type),
+            Output(reverse, index_type),
+            Output(counts, count_type),
+        ]
+    )

@@ -10,9 +10,9 @@ as the axis (its upper bound)."""
 
 from __future__ import annotations
 
-import numpy as np
+import math
 
-from irshape.dims import EMPTY, INF, Dim, PartialShape
+from irshape.dims import EMPTY, INF, Dim, PartialShape, int64
 from irshape.ops.interface import ConstTensor, Finding, OpCall, OpResult, Output, Tensor
 from irshape.shapes.axes import axis_range_message, normalize_axis
 from irshape.shapes.findings import (
@@ -108,16 +108,29 @@ def _counted(call: OpCall) -> OpResult:
     lengths = data.shape.lengths
     if values is None or lengths is None:
         return OpResult([], value_unknown(0, "data", data, "the counts of unique elements are not known"))
-    array = np.array(values).reshape(lengths)
     axis = _const_axis(call)
     if axis is None:
-        count = len(np.unique(array))
-        flat = PartialShape([count])
-        return _result(call, flat, flat, PartialShape([array.size]), flat)
-    normal = axis + array.ndim if axis < 0 else axis
-    count = np.unique(array, axis=normal).shape[normal]
+        flat = PartialShape([len({_comparable(v) for v in values})])
+        return _result(call, flat, flat, PartialShape([len(values)]), flat)
+    normal = axis + len(lengths) if axis < 0 else axis
+    count = _unique_slices(values, lengths, normal)
     shape = PartialShape([count if i == normal else d for i, d in enumerate(lengths)])
     return _result(call, shape, PartialShape([count]), PartialShape([lengths[normal]]), PartialShape([count]))
+
+
+def _unique_slices(values: tuple[float, ...], lengths: tuple[int, ...], axis: int) -> int:
+    """How many different slices the C-order ``values`` of shape ``lengths`` hold along ``axis``."""
+    outer, size, inner = math.prod(lengths[:axis]), lengths[axis], math.prod(lengths[axis + 1 :])
+    slices = {
+        tuple(_comparable(values[(o * size + i) * inner + k]) for o in range(outer) for k in range(inner))
+        for i in range(size)
+    }
+    return len(slices)
+
+
+def _comparable(value: float) -> float | str:
+    """The element as a set tells it from others: every NaN is one (numpy's equal_nan)."""
+    return "nan" if value != value else value
 
 
 def _const_axis(call: OpCall) -> int | None:
@@ -131,10 +144,8 @@ def _values(tensor: Tensor) -> tuple[int, ...] | tuple[float, ...] | None:
 
 
 def _element_count(shape: PartialShape) -> int | None:
-    """``shape_size`` of a static shape, else None."""
-    if shape.lengths is None:
-        return None
-    return int(np.prod(shape.lengths, dtype=np.int64))
+    """``shape_size`` of a static shape (as int64), else None."""
+    return None if shape.lengths is None else int64(math.prod(shape.lengths))
 
 
 def _dynamic() -> PartialShape:

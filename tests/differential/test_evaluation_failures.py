@@ -372,7 +372,10 @@ def test_a_scatter_combined_with_another_value_as_openvino_evaluates_it(case: Ca
     assert problem is None, f"{case.cid} {case.value}: {problem}"
 
 
-@pytest.mark.xfail(strict=True, reason="irshape carries no bounds of a real Divide (only of Convert and Multiply): OpenVINO has them")
+@pytest.mark.xfail(
+    strict=True,
+    reason="irshape carries no bounds of a real Divide (only of Convert and Multiply): OpenVINO has them",
+)
 def test_a_scatter_after_a_real_division_of_interval_bounds(tmp_path: Path) -> None:
     """OpenVINO divides the interval bounds of ``[4,?,4]`` as reals and goes on to the scatter,
     which fails; irshape has no bounds for the quotient, so it cannot say OpenVINO reaches it."""

@@ -472,15 +472,11 @@ def converted_from_real(tensor: Tensor, target: str | None) -> Bounds | None:
         return None
 
     def convert(bound: tuple[float, ...]) -> tuple[int, ...] | None:
-        if out_max is not None and in_max in bound:
-            kept = [0 if v == in_max else v for v in bound]
-            whole = values.truncated(kept, target)
-            return (
-                None
-                if whole is None
-                else tuple(out_max if v == in_max else w for v, w in zip(bound, whole, strict=True))
-            )
-        return values.truncated(bound, target)
+        at_max = [out_max is not None and v == in_max for v in bound]
+        whole = values.truncated([0.0 if m else v for v, m in zip(bound, at_max, strict=True)], target)
+        if whole is None or out_max is None:
+            return whole
+        return tuple(out_max if m else w for w, m in zip(whole, at_max, strict=True))
 
     lower, upper = convert(tensor.real_lower), convert(tensor.real_upper)
     return None if lower is None or upper is None else (lower, upper)

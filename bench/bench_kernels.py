@@ -44,7 +44,7 @@ import numpy as np
 import openvino as ov
 import openvino.opset1 as opset1
 
-from irshape.execute import kernels
+from irshape.kernels import convolution as kernels
 
 CPU_CONFIG = {"INFERENCE_PRECISION_HINT": "f32"}
 PAUSE_S = 0.3  # between timed blocks, see best_of
@@ -141,10 +141,10 @@ def numpy_call(layer: Layer, node: ov.Node, x: np.ndarray, w: np.ndarray) -> Cal
     }
     if "Backprop" in layer.op:
         op_padding = list(attrs["output_padding"])
-        return lambda: kernels.convolution_backprop(
+        return lambda: kernels.convolve_backprop(
             x, w, output_padding=op_padding, output_spatial=layer.output_shape, **common
         )
-    return lambda: kernels.convolution(x, w, **common)
+    return lambda: kernels.convolve(x, w, **common)
 
 
 def best_of(

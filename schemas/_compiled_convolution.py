@@ -40,6 +40,7 @@ SCHEMAS = {
         "version": 1,
         "family": "convolution",
         "function": "convolution",
+        "kernel": "convolution",
         "kernel_layout": ["C_OUT", "C_IN"],
         "spec": "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/convolution/convolution-1.html",
         "inputs": [
@@ -77,6 +78,7 @@ SCHEMAS = {
         "version": 1,
         "family": "convolution",
         "function": "convolution_backprop",
+        "kernel": "convolution_backprop",
         "kernel_layout": ["C_IN", "C_OUT"],
         "value_inputs": [2],
         "spec": "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/convolution/convolution-backprop-data-1.html",
@@ -186,6 +188,7 @@ SCHEMAS = {
         "version": 1,
         "family": "convolution",
         "function": "convolution",
+        "kernel": "convolution",
         "kernel_layout": ["GROUPS", "C_OUT", "C_IN"],
         "spec": "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/convolution/group-convolution-1.html",
         "inputs": [
@@ -223,6 +226,7 @@ SCHEMAS = {
         "version": 1,
         "family": "convolution",
         "function": "convolution_backprop",
+        "kernel": "convolution_backprop",
         "kernel_layout": ["GROUPS", "C_IN", "C_OUT"],
         "value_inputs": [2],
         "spec": "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/convolution/group-convolution-backprop-data-1.html",

@@ -2,7 +2,7 @@
 
 The oracle loops over output (forward) or input (backprop) positions and kernel taps, exactly as
 the Convolution-1 / ConvolutionBackpropData-1 texts describe them; only the sum over the
-channels of one group is left to numpy. It shares no code with irshape.execute.kernels.
+channels of one group is left to numpy. It shares no code with irshape.kernels.convolution.
 """
 
 from __future__ import annotations
@@ -16,12 +16,12 @@ import pytest
 
 from irshape.execute import (
     UnsupportedByOpenVINOError,
-    convolution,
-    convolution_backprop,
+    convolve as convolution,
+    convolve_backprop as convolution_backprop,
     estimate_working_bytes,
-    kernels,
     release_scratch,
 )
+from irshape.kernels import convolution as kernels
 
 # ---------------------------------------------------------------------------------------------
 # The oracle

@@ -25,7 +25,9 @@ import openvino.opset1 as opset1
 import pytest
 from openvino.utils.node_factory import NodeFactory
 
-from irshape.execute import UnsupportedByOpenVINOError, convolution, convolution_backprop
+from irshape.execute import UnsupportedByOpenVINOError
+from irshape.execute import convolve as convolution
+from irshape.execute import convolve_backprop as convolution_backprop
 
 CONV, GCONV = "Convolution", "GroupConvolution"
 DECONV, GDECONV = "ConvolutionBackpropData", "GroupConvolutionBackpropData"

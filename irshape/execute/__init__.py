@@ -1,7 +1,8 @@
-"""NumPy execution of the convolution layers (dry runs).
+"""NumPy execution: whole networks (:mod:`irshape.execute.network`), ``irshape run``
+(:mod:`irshape.execute.run`) and dry runs (:mod:`irshape.execute.dryrun`).
 
-The kernels live in :mod:`irshape.execute.kernels`, which imports numpy. They are re-exported
-here lazily, so importing this package (or a numpy-free module inside it) does not need numpy.
+The kernels live in :mod:`irshape.kernels`, which imports numpy. The raw convolution kernels are
+re-exported here lazily, so importing this package does not need numpy.
 """
 
 from __future__ import annotations
@@ -10,18 +11,18 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from irshape.execute.kernels import (
+    from irshape.kernels.convolution import (
         UnsupportedByOpenVINOError,
-        convolution,
-        convolution_backprop,
+        convolve,
+        convolve_backprop,
         estimate_working_bytes,
         release_scratch,
     )
 
 __all__ = [
     "UnsupportedByOpenVINOError",
-    "convolution",
-    "convolution_backprop",
+    "convolve",
+    "convolve_backprop",
     "estimate_working_bytes",
     "release_scratch",
 ]
@@ -29,5 +30,5 @@ __all__ = [
 
 def __getattr__(name: str) -> Any:
     if name in __all__:
-        return getattr(importlib.import_module("irshape.execute.kernels"), name)
+        return getattr(importlib.import_module("irshape.kernels.convolution"), name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -129,6 +129,7 @@ class OpSchema(FrozenRecord):
         "function",
         "input_counts",
         "inputs",
+        "kernel",
         "kernel_layout",
         "legacy_attributes",
         "no_value_message",
@@ -142,6 +143,8 @@ class OpSchema(FrozenRecord):
     version: int
     family: str  # the module of irshape.shapes that holds its shape function
     function: str  # that function's name
+    # the numpy kernel that executes it: a function of irshape.kernels.<family>; "" for none
+    kernel: str
     inputs: tuple[InputSpec, ...]
     outputs: tuple[OutputSpec, ...]
     attributes: dict[str, AttributeSpec]
@@ -182,11 +185,13 @@ class OpSchema(FrozenRecord):
         bounds_inputs: tuple[int, ...] = (),
         evaluated_inputs: tuple[int, ...] = (),
         no_value_message: str = "ptr is Null",
+        kernel: str = "",
     ) -> None:
         set_field(self, "op", op)
         set_field(self, "version", version)
         set_field(self, "family", family)
         set_field(self, "function", function)
+        set_field(self, "kernel", kernel)
         set_field(self, "inputs", inputs)
         set_field(self, "outputs", outputs)
         set_field(self, "attributes", attributes)
@@ -281,6 +286,7 @@ def _load(raw: dict[str, Any]) -> OpSchema:
         bounds_inputs=tuple(raw.get("bounds_inputs", ())),
         evaluated_inputs=tuple(raw.get("evaluated_inputs", ())),
         no_value_message=raw.get("no_value_message", "ptr is Null"),
+        kernel=raw.get("kernel", ""),
     )
 
 

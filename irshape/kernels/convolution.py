@@ -121,12 +121,18 @@ from typing import Any, Literal
 
 import numpy as np
 
+import irshape.kernels
+from irshape.kernels import KernelCall, working_memory
+from irshape.shapes.window import ConvPlan
+
 __all__ = [
     "CHUNK_BYTES",
     "SCRATCH_KEEP_BYTES",
     "UnsupportedByOpenVINOError",
     "convolution",
     "convolution_backprop",
+    "convolve",
+    "convolve_backprop",
     "estimate_working_bytes",
     "release_scratch",
 ]
@@ -145,12 +151,10 @@ _SUPPORTED_DTYPES = (np.dtype(np.float16), np.dtype(np.float32), np.dtype(np.flo
 _scratch_cache = threading.local()
 
 
-class UnsupportedByOpenVINOError(ValueError):
-    """Arithmetically well defined, but OpenVINO's CPU plugin cannot build such a layer.
-
-    Raised for a negative ``pads_begin`` (all four ops) and, for the forward ops, for
-    ``pads_begin + pads_end < 0`` on some axis.
-    """
+# Raised for a negative ``pads_begin`` (all four ops) and, for the forward ops, for
+# ``pads_begin + pads_end < 0`` on some axis: arithmetically well defined, but OpenVINO's CPU
+# plugin cannot build such a layer.
+UnsupportedByOpenVINOError = irshape.kernels.UnsupportedByOpenVINOError
 
 
 def release_scratch() -> None:
@@ -686,7 +690,7 @@ def _run_im2col(x: np.ndarray, w: np.ndarray, plan: _Plan) -> np.ndarray:
     return out.reshape(plan.out_shape)
 
 
-def convolution(
+def convolve(
     x: np.ndarray,
     w: np.ndarray,
     *,
@@ -710,7 +714,7 @@ def convolution(
     return _run_im2col(x, w, plan)
 
 
-def convolution_backprop(
+def convolve_backprop(
     x: np.ndarray,
     w: np.ndarray,
     *,
@@ -733,3 +737,50 @@ def convolution_backprop(
     if plan.empty:
         return np.zeros(plan.out_shape, dtype=plan.x_dtype)
     return _run_scatter(x, w, plan)
+
+
+# --- the kernels the declarations name ----------------------------------------------------
+
+
+def _arguments(call: KernelCall) -> dict[str, Any]:
+    """The raw kernels' keyword arguments: the pads OpenVINO resolved (auto_pad applied, from
+    the shape inference of this call), the groups from the filter's shape."""
+    plan = call.inference.details
+    if not isinstance(plan, ConvPlan):
+        raise irshape.kernels.KernelError("shape inference resolved no pads for this layer")
+    attrs = plan.attributes
+    groups = call.inputs[1].shape[0] if call.schema.is_group else 1
+    arguments: dict[str, Any] = {
+        "strides": attrs.strides,
+        "dilations": attrs.dilations,
+        "groups": groups,
+        "pads_begin": plan.pads_begin,
+        "pads_end": plan.pads_end,
+    }
+    if call.schema.function == "convolution_backprop":
+        arguments["output_padding"] = attrs.output_padding
+        if len(call.inputs) > 2:
+            arguments["output_spatial"] = [int(v) for v in call.inputs[2].reshape(-1)]
+    return arguments
+
+
+def _working_bytes(call: KernelCall) -> int:
+    x, w = call.inputs[:2]
+    kind: Literal["convolution", "convolution_backprop"] = (
+        "convolution_backprop" if call.schema.function == "convolution_backprop" else "convolution"
+    )
+    return estimate_working_bytes(kind, x.shape, w.shape, x.dtype, **_arguments(call))
+
+
+@working_memory(_working_bytes)
+def convolution(call: KernelCall) -> np.ndarray:
+    """Convolution-1 and GroupConvolution-1."""
+    x, w = call.inputs[:2]
+    return convolve(x, w.astype(x.dtype, copy=False), **_arguments(call))
+
+
+@working_memory(_working_bytes)
+def convolution_backprop(call: KernelCall) -> np.ndarray:
+    """ConvolutionBackpropData-1 and GroupConvolutionBackpropData-1 (with output_shape too)."""
+    x, w = call.inputs[:2]
+    return convolve_backprop(x, w.astype(x.dtype, copy=False), **_arguments(call))

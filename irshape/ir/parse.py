@@ -32,7 +32,17 @@ from lxml import etree
 
 from irshape import rules
 from irshape.diagnostics import Diagnostic, Location, Rule
-from irshape.ir.model import Document, DocumentKind, Edge, Layer, Port
+from irshape.ir.model import (
+    BackEdge,
+    Body,
+    Document,
+    DocumentKind,
+    Edge,
+    Layer,
+    Port,
+    PortMapEntry,
+    Subgraphs,
+)
 from irshape.ir.repair import repair, restore
 from irshape.ir.stream import LinedParser, pull_parser
 from irshape.ir.values import parse_port_dim, parse_uint
@@ -51,6 +61,11 @@ _BOMS = (b"\xef\xbb\xbf", b"\xff\xfe\x00\x00", b"\x00\x00\xfe\xff", b"\xff\xfe",
 _EVENT_TAGS = ("layer", "edge", "layers", "edges")
 # The children of a layer that irshape reads (the first of each tag, as OpenVINO takes them).
 _LAYER_PARTS = frozenset({"data", "input", "output"})
+# ...and of a Loop, If or TensorIterator: its bodies, port maps and back edges, kept whole.
+_BODY_TAGS = frozenset({"body", "then_body", "else_body"})
+_PORT_MAP_TAGS = frozenset({"port_map", "then_port_map", "else_port_map"})
+_SUBGRAPH_PARTS = _BODY_TAGS | _PORT_MAP_TAGS | {"back_edges"}
+_OPEN_LAYER_PARTS = _LAYER_PARTS | _SUBGRAPH_PARTS
 
 _ALL_ATTRIBUTES = etree.XPath("@*")
 
@@ -412,7 +427,7 @@ class Reader:
             count = len(node)
             if count == 0:
                 return
-            wanted = keep(node) if node is not self.open_layer else _LAYER_PARTS
+            wanted = keep(node) if node is not self.open_layer else _OPEN_LAYER_PARTS
             if wanted is None:
                 if count > 1:
                     del node[: count - 1]
@@ -420,6 +435,8 @@ class Reader:
             else:
                 _drop_unread(node, wanted, first_only=node is self.open_layer)
                 keep = _keep_ports if node is self.open_layer else _keep_dims
+                if node is self.open_layer and node[-1].tag in _SUBGRAPH_PARTS:
+                    return  # a body being read is kept whole until its layer ends
             node = node[-1]
 
     def _root(self, element: Any, head: bytes) -> None:
@@ -445,9 +462,15 @@ class Reader:
     # -- building the model ------------------------------------------------------------------
 
     def _layer(self, element: Any) -> None:
-        """Read a finished document layer: its attributes, first <data>, <input> and <output>."""
+        """Read a finished document layer: its attributes, first <data>, <input> and <output>
+        (and a Loop's, If's or TensorIterator's bodies)."""
+        layer = self._read_layer(element, self.stream.offset)
+        parent = element.getparent()
+        nested = self.kind == "other" and parent is not None and parent is not self.root
+        (self.nested_layers if nested else self.layers).append(layer)
+
+    def _read_layer(self, element: Any, offset: int) -> Layer:
         get = self._getter(element) if self.repaired else element.get
-        offset = self.stream.offset
         # Positional arguments: a model of 100,000 layers is built here.
         layer = self.layer = Layer(
             _intern_opt(get("id")),
@@ -457,6 +480,7 @@ class Reader:
             element.sourceline + offset,
         )
         inputs = outputs = None
+        subgraph_parts = False
         for child in element:
             tag = child.tag
             if tag == "data":
@@ -467,12 +491,59 @@ class Reader:
             elif tag == "input":
                 if inputs is None:
                     inputs = layer.inputs = self._ports(child, offset)
-            elif tag == "output" and outputs is None:
-                outputs = layer.outputs = self._ports(child, offset)
+            elif tag == "output":
+                if outputs is None:
+                    outputs = layer.outputs = self._ports(child, offset)
+            elif tag in _SUBGRAPH_PARTS:
+                subgraph_parts = True
+        if subgraph_parts:
+            layer.subgraphs = self._subgraphs(element, offset)
         self.layer = None
-        parent = element.getparent()
-        nested = self.kind == "other" and parent is not None and parent is not self.root
-        (self.nested_layers if nested else self.layers).append(layer)
+        return layer
+
+    def _subgraphs(self, element: Any, offset: int) -> Subgraphs:
+        """The bodies, port maps and back edges of a layer (the first of each tag, as OpenVINO
+        reads them): the layers of a body as a network's, their bodies in turn."""
+        owner = self.layer
+        found = Subgraphs()
+        for child in element:
+            tag = child.tag
+            if tag in _BODY_TAGS and tag not in found.bodies:
+                found.bodies[tag] = self._body(child, offset)
+                self.layer = owner
+            elif tag in _PORT_MAP_TAGS and tag not in found.port_maps:
+                found.port_maps[tag] = [
+                    PortMapEntry(entry.tag == "input", self._data(entry), entry.sourceline + offset)
+                    for entry in child
+                    if entry.tag in ("input", "output")
+                ]
+            elif tag == "back_edges" and not found.back_edges:
+                get = self._getter
+                found.back_edges = [
+                    BackEdge(
+                        get(edge)("from-layer", "") or "",
+                        get(edge)("to-layer", "") or "",
+                        edge.sourceline + offset,
+                    )
+                    for edge in child
+                    if edge.tag == "edge"
+                ]
+        return found
+
+    def _body(self, element: Any, offset: int) -> Body:
+        layers_element = next(element.iterchildren("layers"), None)
+        edges_element = next(element.iterchildren("edges"), None)
+        layers = (
+            []
+            if layers_element is None
+            else [self._read_layer(child, offset) for child in layers_element if child.tag == "layer"]
+        )
+        edges = (
+            []
+            if edges_element is None
+            else [self._edge_record(child, offset) for child in edges_element if child.tag == "edge"]
+        )
+        return Body(element.tag, layers, edges, element.sourceline + offset)
 
     def _data(self, element: Any) -> dict[str, str]:
         """The attributes of a <data>; layers with the same ones share one (read-only) dict."""
@@ -553,15 +624,16 @@ class Reader:
     def _edge(self, element: Any) -> None:
         if self.edges is None:
             self.edges = []
+        self.edges.append(self._edge_record(element, self.stream.offset))
+
+    def _edge_record(self, element: Any, offset: int) -> Edge:
         get = self._getter(element) if self.repaired else element.get
-        self.edges.append(
-            Edge(
-                _intern(get("from-layer", "")),
-                _intern(get("from-port", "")),
-                _intern(get("to-layer", "")),
-                _intern(get("to-port", "")),
-                element.sourceline + self.stream.offset,
-            )
+        return Edge(
+            _intern(get("from-layer", "")),
+            _intern(get("from-port", "")),
+            _intern(get("to-layer", "")),
+            _intern(get("to-port", "")),
+            element.sourceline + offset,
         )
 
     def _getter(self, element: Any) -> Callable[..., Any]:

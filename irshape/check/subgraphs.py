@@ -413,7 +413,8 @@ def _loop_iterations(
     trip = _single_value(inputs[0], "TripCount")
     if trip is not None and always_true:
         iterations = trip
-    return iterations
+    # OpenVINO's -1 stands for "not known" (a trip count of -1 runs until the condition fails)
+    return None if iterations is not None and iterations < 0 else iterations
 
 
 def _body_condition(

@@ -85,31 +85,39 @@ def loop_last_value(body: PartialShape, *, no_iterations: bool) -> PartialShape:
 
 def back_edge(body: PartialShape, parameter: PartialShape) -> PartialShape | None:
     """The Parameter's next shape where a back edge brings ``body`` to it (Loop's fixed point):
-    None while nothing changes. Dims of ``body`` that are incompatible with the Parameter's
-    become dynamic; another rank makes the rank dynamic; a dynamic-rank body value passes on."""
+    None while nothing changes. A dim of ``body`` that the Parameter's does not hold becomes
+    dynamic; another rank makes the rank dynamic; a dynamic-rank body value passes on.
+
+    By experiment with OpenVINO 2026.4: a dim that merely intersects the Parameter's (2..12
+    coming back to 1..6) becomes dynamic too, not only an incompatible one as loop.cpp's
+    comment reads.
+    """
     if body.dims is None:
         return None if parameter.dims is None else body
     if parameter.dims is None:
         return None
     if len(body.dims) != len(parameter.dims):
         return PartialShape(None)
-    if all(b.compatible(p) for b, p in zip(body.dims, parameter.dims, strict=True)):
-        return None
-    return PartialShape(
-        b if b.compatible(p) else DYNAMIC for b, p in zip(body.dims, parameter.dims, strict=True)
+    new = PartialShape(
+        b if p.lo <= b.lo and b.hi <= p.hi else DYNAMIC
+        for b, p in zip(body.dims, parameter.dims, strict=True)
     )
+    return None if new == parameter else new
 
 
 def merge_branches(then: PartialShape, otherwise: PartialShape) -> PartialShape:
     """If's output when the condition is not known (``resolve_shape``): equal static dims stay,
     other static dims become the interval between their lengths, any dynamic dim is dynamic;
-    ranks that differ give a dynamic rank (of rank 1 when both are at most 1)."""
+    ranks that differ give a dynamic rank (a scalar and a 1D tensor: rank 1)."""
     if then.dims is None or otherwise.dims is None:
         return PartialShape(None)
     if len(then.dims) != len(otherwise.dims):
-        return (
-            PartialShape.dynamic(1) if max(len(then.dims), len(otherwise.dims)) <= 1 else PartialShape(None)
-        )
+        if max(len(then.dims), len(otherwise.dims)) > 1:
+            return PartialShape(None)
+        # A scalar and a 1D tensor: [1] where the 1D one is [1], else [?] (by experiment with
+        # OpenVINO 2026.4; if.cpp's resolve_shape reads [?] always)
+        (dim,) = then.dims or otherwise.dims
+        return PartialShape([dim if dim == Dim.of(1) else DYNAMIC])
     dims: list[Dim] = []
     for a, b in zip(then.dims, otherwise.dims, strict=True):
         if not a.is_static or not b.is_static:

@@ -1,0 +1,269 @@
+"""Loop-5, If-8 and TensorIterator-1 against OpenVINO's ``read_model``.
+
+Seeded cases, each a control-flow node built with OpenVINO's Python API around small bodies
+(the patterns real models have: a greedy-decoder Loop whose state grows, an If whose branches
+give other shapes, a TensorIterator RNN over a sliced sequence), many to a model: every
+output's shape and element type must be OpenVINO's. Mutants of the saved files that
+``read_model`` rejects must be errors; a declared dim off by one, on the outer layer and on a
+body layer, must be IRS301 (the body layer's named by the path of layer ids).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import openvino as ov
+import openvino.opset8 as op
+import pytest
+
+import irshape
+from tests.differential.ops_harness import (
+    OpCase,
+    OpsBatchRunner,
+    apply_mutant,
+    as_partial,
+    batches,
+    buildable,
+    errors_on,
+    layer_element,
+    openvino_reads,
+    params,
+    random_dims,
+)
+
+CASES_PER_OP = 110  # drawn per op version; those OpenVINO's builder rejects are dropped
+STYLES = ("static", "static", "dynamic", "interval", "rank")
+
+
+def _style(rng: random.Random) -> str:
+    return rng.choice(STYLES)
+
+
+def _scalar_or_1d(rng: random.Random, value: Any, dtype: Any) -> ov.Node:
+    shape = [] if rng.random() < 0.7 else [1]
+    return op.constant(np.array(value, dtype=dtype).reshape(shape))
+
+
+def _grow(rng: random.Random, value: ov.Output, rank: int | None) -> tuple[ov.Output, str]:
+    """A body op on ``value``: the same shape, a dim doubled, a dim reduced to 1, or one rank
+    more (what changes a back edge's shape in different ways)."""
+    kinds = ["same", "same"]
+    if rank:
+        kinds += ["concat", "reduce", "unsqueeze"]
+    kind = rng.choice(kinds)
+    axis = rng.randrange(rank) if rank else 0
+    if kind == "concat":
+        return op.concat([value, value], axis).output(0), kind
+    if kind == "reduce":
+        return op.reduce_sum(value, op.constant(np.array([axis], np.int64)), True).output(0), kind
+    if kind == "unsqueeze":
+        return op.unsqueeze(value, op.constant(np.array([0], np.int64))).output(0), kind
+    return op.add(value, op.constant(np.array([1.0], np.float32))).output(0), kind
+
+
+# -- Loop-5 ----------------------------------------------------------------------------------
+
+
+def _loop_case(seed: int) -> Callable[[], ov.Node]:
+    def build() -> ov.Node:
+        rng = random.Random(seed)
+        rank = rng.randint(0, 3)
+        dims = random_dims(rng, rank, 1, 5)
+        x = op.parameter(as_partial(rng, dims, _style(rng)), np.float32)
+        trip_kind = rng.choice(["const", "const", "param", "minus"])
+        trip_type = rng.choice([np.int64, np.int32])
+        if trip_kind == "param":
+            trip = op.parameter([], trip_type)
+        else:
+            trip = _scalar_or_1d(rng, -1 if trip_kind == "minus" else rng.randint(0, 4), trip_type)
+        cond_kind = rng.choice(["true", "true", "true", "false", "param"])
+        if cond_kind == "param":
+            condition = op.parameter([], np.bool_)
+        else:
+            condition = _scalar_or_1d(rng, cond_kind == "true", np.bool_)
+        bx = op.parameter(x.get_output_partial_shape(0), np.float32)
+        current = op.parameter([] if rng.random() < 0.7 else [1], np.int64)
+        body_params = [bx, current]
+        x_rank = x.get_output_partial_shape(0).rank
+        value, _ = _grow(rng, bx.output(0), x_rank.get_length() if x_rank.is_static else None)
+        body_cond_kind = rng.choice(["true", "true", "false", "less", "param"])
+        body_cond_param = None
+        if body_cond_kind == "less":
+            body_condition = op.less(current, op.constant(np.array(3, np.int64))).output(0)
+        elif body_cond_kind == "param":
+            body_cond_param = op.parameter([], np.bool_)
+            body_params.append(body_cond_param)
+            body_condition = body_cond_param.output(0)
+        else:
+            body_condition = op.constant(np.array(body_cond_kind == "true")).output(0)
+        sliced = None
+        if rng.random() < 0.3:
+            s_rank = rng.randint(1, 3)
+            s_dims = random_dims(rng, s_rank, 2, 5)
+            s_outer = op.parameter(as_partial(rng, s_dims, _style(rng)), np.float32)
+            s_param = op.parameter([1] * s_rank, np.float32)
+            body_params.append(s_param)
+            sliced = (s_outer, s_param, rng.randrange(s_rank))
+        results = [body_condition, value]
+        concat_axis_source = op.unsqueeze(value, op.constant(np.array([0], np.int64))).output(0)
+        concat_on = rng.choice(["unsqueezed", "value"])
+        results.append(concat_axis_source if concat_on == "unsqueezed" else value)
+        if sliced is not None:
+            results.append(op.relu(sliced[1]).output(0))
+        body = ov.Model(results, body_params)
+        loop = op.loop(trip, condition)
+        loop.set_function(body)
+        loop.set_special_body_ports([1, 0])
+        if rng.random() < 0.7:
+            loop.set_merged_input(bx, x.output(0), value)
+        else:
+            loop.set_invariant_input(bx, x.output(0))
+        if body_cond_param is not None:
+            if rng.random() < 0.5:
+                loop.set_invariant_input(body_cond_param, op.constant(np.array(rng.random() < 0.5)).output(0))
+            else:
+                loop.set_invariant_input(body_cond_param, op.parameter([], np.bool_).output(0))
+        if sliced is not None:
+            s_outer, s_param, s_axis = sliced
+            loop.set_sliced_input(s_param, s_outer.output(0), 0, 1, 1, -1, s_axis)
+        loop.get_iter_value(body.outputs[1], -1)
+        concat_rank = body.outputs[2].get_partial_shape().rank
+        if concat_rank.is_static and concat_rank.get_length() > 0:
+            loop.get_concatenated_slices(
+                body.outputs[2], 0, 1, 1, -1, rng.randrange(concat_rank.get_length())
+            )
+        elif concat_rank.is_static:
+            loop.get_concatenated_slices(body.outputs[2], 0, 1, 1, -1, 0)
+        if sliced is not None:
+            loop.get_iter_value(body.outputs[3], -1)
+        return loop
+
+    return build
+
+
+# -- If-8 ------------------------------------------------------------------------------------
+
+
+def _branch(rng: random.Random, shape: ov.PartialShape, outputs: int) -> tuple[ov.Model, ov.Node]:
+    parameter = op.parameter(shape, np.float32)
+    rank = shape.rank.get_length() if shape.rank.is_static else None
+    values = []
+    for _ in range(outputs):
+        kind = rng.choice(["same", "grow", "flatten", "reduce", "const"])
+        if kind == "grow" and rank:
+            values.append(op.concat([parameter, parameter], rng.randrange(rank)).output(0))
+        elif kind == "flatten":
+            values.append(op.reshape(parameter, op.constant(np.array([-1], np.int64)), False).output(0))
+        elif kind == "reduce" and rank:
+            axis = op.constant(np.array([rng.randrange(rank)], np.int64))
+            values.append(op.reduce_sum(parameter, axis, rng.random() < 0.5).output(0))
+        elif kind == "const":
+            values.append(
+                op.constant(np.zeros(random_dims(rng, rng.randint(0, 2), 1, 4), np.float32)).output(0)
+            )
+        else:
+            values.append(op.relu(parameter).output(0))
+    return ov.Model(values, [parameter]), parameter
+
+
+def _if_case(seed: int) -> Callable[[], ov.Node]:
+    def build() -> ov.Node:
+        rng = random.Random(seed)
+        rank = rng.randint(0, 3)
+        x = op.parameter(as_partial(rng, random_dims(rng, rank, 1, 5), _style(rng)), np.float32)
+        cond_kind = rng.choice(["true", "false", "param", "param"])
+        if cond_kind == "param":
+            condition = op.parameter([] if rng.random() < 0.7 else [1], np.bool_)
+        else:
+            condition = _scalar_or_1d(rng, cond_kind == "true", np.bool_)
+        outputs = rng.randint(1, 2)
+        then_body, then_param = _branch(rng, x.get_output_partial_shape(0), outputs)
+        else_body, else_param = _branch(rng, x.get_output_partial_shape(0), outputs)
+        node = op.if_op(condition)
+        node.set_then_body(then_body)
+        node.set_else_body(else_body)
+        node.set_input(x.output(0), then_param, else_param)
+        for index in range(outputs):
+            node.set_output(then_body.results[index], else_body.results[index])
+        return node
+
+    return build
+
+
+# -- TensorIterator-1 ------------------------------------------------------------------------
+
+
+def _ti_case(seed: int) -> Callable[[], ov.Node]:
+    def build() -> ov.Node:
+        rng = random.Random(seed)
+        batch, steps, features, hidden = random_dims(rng, 4, 1, 6)
+        steps = rng.choice([steps, 4, 6])
+        axis = rng.choice([0, 1, 1])
+        part = rng.choice([1, 1, 2])
+        sequence_dims = [batch, steps, features] if axis == 1 else [steps, batch, features]
+        sequence = op.parameter(as_partial(rng, sequence_dims, _style(rng)), np.float32)
+        state = op.parameter(as_partial(rng, [batch, hidden], rng.choice(["static", "dynamic"])), np.float32)
+        slice_dims: list[Any] = [batch, part, features] if axis == 1 else [part, batch, features]
+        body_x = op.parameter(slice_dims, np.float32)
+        body_h = op.parameter([batch, hidden], np.float32)
+        weights = op.constant(np.ones([features, hidden], np.float32))
+        flat = op.reduce_sum(body_x, op.constant(np.array([axis], np.int64)), False)
+        new_h = op.add(op.matmul(flat, weights, False, False), body_h)
+        new_h_value, _ = _grow(rng, new_h.output(0), 2) if rng.random() < 0.3 else (new_h.output(0), "same")
+        per_step = op.unsqueeze(new_h_value, op.constant(np.array([axis], np.int64)))
+        body = ov.Model([new_h_value, per_step.output(0), op.relu(body_x).output(0)], [body_x, body_h])
+        node = op.tensor_iterator()
+        node.set_body(body)
+        sliced = rng.random() < 0.85
+        if sliced:
+            start, end, stride = rng.choice([(0, -1, 1), (-1, 0, -1), (0, -1, 1)])
+            node.set_sliced_input(body_x, sequence.output(0), start, stride, part, end, axis)
+        else:
+            node.set_invariant_input(body_x, op.parameter(slice_dims, np.float32).output(0))
+        if rng.random() < 0.7:
+            node.set_merged_input(body_h, state.output(0), body.outputs[0])
+        else:
+            node.set_invariant_input(body_h, state.output(0))
+        node.get_iter_value(body.outputs[0], -1)
+        c_start, c_end = rng.choice([(0, -1), (0, 3), (-1, 0)])
+        node.get_concatenated_slices(body.outputs[1], c_start, 1, 1, c_end, axis)
+        if rng.random() < 0.5:
+            node.get_concatenated_slices(body.outputs[2], 0, 1, part, -1, axis)
+        return node
+
+    return build
+
+
+def _cases(prefix: str, name: str, maker: Callable[[int], Callable[[], ov.Node]]) -> list[OpCase]:
+    drawn = [OpCase(f"{prefix}{seed:04d}", name, maker(seed)) for seed in range(CASES_PER_OP)]
+    return [case for case in drawn if buildable(case)]
+
+
+LOOP_CASES = _cases("lp", "Loop-5", _loop_case)
+IF_CASES = _cases("if", "If-8", _if_case)
+TI_CASES = _cases("ti", "TensorIterator-1", _ti_case)
+ALL = {"loop": LOOP_CASES, "if": IF_CASES, "ti": TI_CASES}
+BATCHES = {key: batches(cases, size=len(cases)) for key, cases in ALL.items()}
+
+
+@pytest.fixture(scope="module")
+def runner(tmp_path_factory: pytest.TempPathFactory) -> OpsBatchRunner:
+    return OpsBatchRunner(tmp_path_factory.mktemp("control_flow"))
+
+
+def test_enough_cases() -> None:
+    """At least 100 configurations of each op version OpenVINO builds."""
+    assert all(len(cases) >= 100 for cases in ALL.values()), {key: len(c) for key, c in ALL.items()}
+
+
+@pytest.mark.parametrize("key", list(ALL))
+def test_cases_agree_with_openvino(runner: OpsBatchRunner, key: str) -> None:
+    """Every case's outputs as OpenVINO's read_model gives them, and no error on a case."""
+    batch = runner.ops_batch(f"control_{key}", BATCHES[key][0])
+    wrong = [outcome.explain() for case in ALL[key] if (outcome := batch.outcome(case.cid)).mismatch()]
+    assert not wrong, f"{len(wrong)} of {len(ALL[key])} cases differ:\n" + "\n".join(wrong[:10])
+    assert not batch.report.errors, [d.message for d in batch.report.errors][:5]

@@ -19,6 +19,7 @@ import numpy as np
 import openvino as ov
 import openvino.opset8 as op
 import pytest
+from lxml import etree
 
 import irshape
 from tests.differential.ops_harness import (
@@ -26,12 +27,12 @@ from tests.differential.ops_harness import (
     OpsBatchRunner,
     apply_mutant,
     as_partial,
+    assert_dim_off_by_one_is_an_error,
     batches,
     buildable,
     errors_on,
     layer_element,
     openvino_reads,
-    params,
     random_dims,
 )
 
@@ -267,3 +268,157 @@ def test_cases_agree_with_openvino(runner: OpsBatchRunner, key: str) -> None:
     wrong = [outcome.explain() for case in ALL[key] if (outcome := batch.outcome(case.cid)).mismatch()]
     assert not wrong, f"{len(wrong)} of {len(ALL[key])} cases differ:\n" + "\n".join(wrong[:10])
     assert not batch.report.errors, [d.message for d in batch.report.errors][:5]
+
+
+# -- mutants ---------------------------------------------------------------------------------
+
+
+def _set(xpath: str, attribute: str, value: str) -> Callable[[Any], None]:
+    def edit(layer: Any) -> None:
+        (element,) = layer.xpath(xpath)[:1]
+        element.set(attribute, value)
+
+    return edit
+
+
+def _remove(xpath: str) -> Callable[[Any], None]:
+    def edit(layer: Any) -> None:
+        element = layer.xpath(xpath)[0]
+        element.getparent().remove(element)
+
+    return edit
+
+
+# (op key, what the edit does, the edit of the case's <layer>, which cases it applies to)
+MUTANTS: list[tuple[str, str, Callable[[Any], None], Callable[[Any], bool]]] = [
+    ("loop", "input names no Parameter", _set("port_map/input", "internal_layer_id", "999"), lambda x: True),
+    ("loop", "output names no Result", _set("port_map/output", "internal_layer_id", "998"), lambda x: True),
+    (
+        "loop",
+        "back edge from no Result",
+        _set("back_edges/edge", "from-layer", "997"),
+        lambda x: bool(x.xpath("back_edges/edge")),
+    ),
+    ("loop", "no body", _remove("body"), lambda x: True),
+    (
+        "loop",
+        "input index past the inputs",
+        _set("port_map/input[not(@purpose)]", "external_port_id", "9"),
+        lambda x: True,
+    ),
+    (
+        "if",
+        "then input names no Parameter",
+        _set("then_port_map/input", "internal_layer_id", "999"),
+        lambda x: True,
+    ),
+    (
+        "if",
+        "else output names no Result",
+        _set("else_port_map/output", "internal_layer_id", "999"),
+        lambda x: True,
+    ),
+    ("if", "no else_body", _remove("else_body"), lambda x: True),
+    ("ti", "input names no Parameter", _set("port_map/input", "internal_layer_id", "999"), lambda x: True),
+    ("ti", "output names no Result", _set("port_map/output", "internal_layer_id", "999"), lambda x: True),
+    ("ti", "no body", _remove("body"), lambda x: True),
+]
+
+
+@pytest.mark.parametrize(("key", "what", "edit", "applies"), MUTANTS, ids=[f"{m[0]}-{m[1]}" for m in MUTANTS])
+def test_mutant_openvino_rejects_is_an_error(
+    runner: OpsBatchRunner,
+    tmp_path: Path,
+    key: str,
+    what: str,
+    edit: Callable[[Any], None],
+    applies: Callable[[Any], bool],
+) -> None:
+    batch = runner.ops_batch(f"control_{key}", BATCHES[key][0])
+    tree = etree.parse(str(batch.xml))
+    case = next(c for c in ALL[key] if applies(layer_element(tree, c.cid)))
+    target = tmp_path / "mutant.xml"
+    apply_mutant(batch.xml, target, lambda t: edit(layer_element(t, case.cid)))
+    assert openvino_reads(target) is not None, f"OpenVINO reads the mutant ({what})"
+    report = irshape.check_file(target)
+    assert errors_on(report, case.cid), [d.message for d in report.diagnostics][:5]
+
+
+def test_if_output_without_else_result_is_an_error(runner: OpsBatchRunner, tmp_path: Path) -> None:
+    """With a condition OpenVINO does not know, both branches must give every output."""
+    batch = runner.ops_batch("control_if", BATCHES["if"][0])
+    tree = etree.parse(str(batch.xml))
+    case = next(
+        c
+        for c in IF_CASES
+        if layer_element(tree, c.cid).xpath("count(else_port_map/output)") >= 2
+        and _condition_source(tree, layer_element(tree, c.cid)) == "Parameter"
+    )
+    target = tmp_path / "mutant.xml"
+    apply_mutant(
+        batch.xml, target, lambda t: _remove("else_port_map/output[last()]")(layer_element(t, case.cid))
+    )
+    assert openvino_reads(target) is not None
+    codes = {d.code for d in errors_on(irshape.check_file(target), case.cid)}
+    assert "IRS215" in codes
+
+
+def _condition_source(tree: Any, layer: Any) -> str | None:
+    """The type of the layer that feeds an If's condition (input port 0)."""
+    edges = tree.xpath(f"/net/edges/edge[@to-layer='{layer.get('id')}' and @to-port='0']")
+    if not edges:
+        return None
+    (source,) = tree.xpath(f"/net/layers/layer[@id='{edges[0].get('from-layer')}']")
+    return str(source.get("type"))
+
+
+# -- declared dims off by one ----------------------------------------------------------------
+
+
+@pytest.mark.parametrize("key", list(ALL))
+def test_outer_dim_off_by_one_is_irs301(runner: OpsBatchRunner, tmp_path: Path, key: str) -> None:
+    batch = runner.ops_batch(f"control_{key}", BATCHES[key][0])
+    assert_dim_off_by_one_is_an_error(batch, ALL[key], tmp_path)
+
+
+@pytest.mark.parametrize("key", list(ALL))
+def test_body_dim_off_by_one_is_irs301_named_by_path(
+    runner: OpsBatchRunner, tmp_path: Path, key: str
+) -> None:
+    """A body layer's declared output dim plus one: IRS301 at that <dim>'s line, on the layer
+    named by the path of ids ("3/body/2"); OpenVINO still reads the file."""
+    batch = runner.ops_batch(f"control_{key}", BATCHES[key][0])
+    tree = etree.parse(str(batch.xml))
+    found = None
+    for case in ALL[key]:
+        outer = layer_element(tree, case.cid)
+        for inner in outer.xpath("*[self::body or self::then_body or self::else_body]/layers/layer"):
+            if inner.get("type") in ("Parameter", "Result", "Const"):
+                continue
+            dims = inner.xpath("output/port[1]/dim")
+            if dims and dims[0].text.strip() != "-1":
+                found = (case, outer, inner)
+                break
+        if found:
+            break
+    assert found is not None
+    case, outer, inner = found
+    body_tag = inner.getparent().getparent().tag
+    path = f"{outer.get('id')}/{body_tag}/{inner.get('id')}"
+
+    def edit(t: Any) -> None:
+        layer = layer_element(t, case.cid).xpath(f"{body_tag}/layers/layer[@id='{inner.get('id')}']")[0]
+        dim = layer.xpath("output/port[1]/dim")[0]
+        dim.text = str(int(dim.text) + 1)
+
+    target = tmp_path / "body_dim.xml"
+    apply_mutant(batch.xml, target, edit)
+    assert openvino_reads(target) is None
+    report = irshape.check_file(target)
+    line = (
+        etree.parse(str(target))
+        .xpath(f"//layer[@name='{inner.get('name')}']/output/port[1]/dim")[0]
+        .sourceline
+    )
+    hits = [d for d in report.diagnostics if d.code == "IRS301" and d.layer_id == path]
+    assert hits and hits[0].line == line, [(d.code, d.layer_id, d.line) for d in report.diagnostics]

@@ -22,6 +22,7 @@ import pytest
 from lxml import etree
 
 import irshape
+from irshape.fix import plan_fix
 from tests.differential.ops_harness import (
     OpCase,
     OpsBatchRunner,
@@ -422,3 +423,32 @@ def test_body_dim_off_by_one_is_irs301_named_by_path(
     )
     hits = [d for d in report.diagnostics if d.code == "IRS301" and d.layer_id == path]
     assert hits and hits[0].line == line, [(d.code, d.layer_id, d.line) for d in report.diagnostics]
+
+
+def test_fix_writes_body_dims(runner: OpsBatchRunner, tmp_path: Path) -> None:
+    """``--fix`` puts back OpenVINO's dims in a body: a Loop body layer's dim off by one and the
+    Loop's own output dim off by one are both patched back, nothing else changes."""
+    batch = runner.ops_batch("control_loop", BATCHES["loop"][0])
+    original = tmp_path / "original.xml"
+    apply_mutant(batch.xml, original, lambda t: None)  # the same tree, written as the mutant is
+    tree = etree.parse(str(original))
+    case = next(
+        c
+        for c in LOOP_CASES
+        if tree.xpath(f"//layer[@name='{c.cid}']/body/layers/layer[@type='Add']/output/port/dim[. != '-1']")
+        and tree.xpath(f"//layer[@name='{c.cid}']/output/port[1]/dim[. != '-1']")
+    )
+
+    def edit(t: Any) -> None:
+        layer = layer_element(t, case.cid)
+        for dim in (
+            layer.xpath("body/layers/layer[@type='Add']/output/port/dim[. != '-1']")[0],
+            layer.xpath("output/port[1]/dim[. != '-1']")[0],
+        ):
+            dim.text = str(int(dim.text) + 1)
+
+    broken = tmp_path / "broken.xml"
+    apply_mutant(original, broken, edit)
+    patch = plan_fix(broken.read_bytes(), str(broken), broken)
+    assert patch is not None and len(patch.edits) == 2
+    assert patch.after == original.read_text()

@@ -755,6 +755,7 @@ SCHEMAS = {
         "version": 1,
         "family": "elementwise",
         "function": "unary",
+        "kernel": "relu",
         "spec": "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/activation/relu-1.html",
         "inputs": [{"name": "data", "element_types": "numeric"}],
     },

@@ -123,7 +123,7 @@ def _run_file(
     from irshape.execute.run import RunError, prepare_inputs, run_document
     from irshape.ir.reader import read_file
 
-    given = _given_inputs(inputs)
+    given = given_inputs(inputs)
     result = read_file(file)
     if result.document is None:
         errors = [d.message for d in result.diagnostics if d.severity == "error"]
@@ -140,7 +140,7 @@ def _run_file(
         raise AbnormalExit(f"{file}: cannot run it: {exc}") from None
 
 
-def _given_inputs(inputs: Sequence[str]) -> dict[str, np.ndarray]:
+def given_inputs(inputs: Sequence[str]) -> dict[str, np.ndarray]:
     """The arrays of the ``--input`` options by Parameter name: ``NAME=FILE.npy`` one each, a
     ``FILE.npz`` every array it holds."""
     named: dict[str, Path] = {}

@@ -11,7 +11,8 @@ plugin by ``tests/execution/test_layout.py``. What the experiments found:
   int32 range comes out truncated to its low 32 bits even from a Concat or a Transpose. The
   kernels keep every i64 value (the reference's semantics); the suites feed i64 data inside the
   int32 range.
-* Pad (both versions) with negative pads crops; the edge, reflect and symmetric modes still
+* Pad (both versions) with negative pads crops; one cropping more than its dim (-4 of 3)
+  crashes the CPU plugin (double free), and the kernel refuses it; the edge, reflect and symmetric modes still
   mirror about the *original* data's ends (``pad -1, 3`` reflect of 0..4 is 1 2 3 4 3 2 1): each
   output position maps to the input position ``position - pads_begin`` folded back into the
   data, as the reference does.
@@ -115,17 +116,23 @@ def pad(call: KernelCall) -> np.ndarray:
     data = call.inputs[0]
     begin, end = integers(call.inputs[1]), integers(call.inputs[2])
     mode = str(call.attribute("pad_mode")).lower()
+    for n, b, e in zip(data.shape, begin, end, strict=True):
+        if min(b, e) < -n:
+            raise UnsupportedByOpenVINOError(
+                f"pads {b}, {e} crop past a dim of {n}: the CPU plugin corrupts its memory on them"
+            )
     if mode == "constant":
         value = _plugin_pad_value(call.inputs[3], data.dtype) if len(call.inputs) > 3 else 0
         out = np.full(call.output_shape(), value, dtype=data.dtype)
-        source = tuple(
-            slice(max(-b, 0), n - max(-e, 0)) for n, b, e in zip(data.shape, begin, end, strict=True)
-        )
-        target = tuple(
-            slice(max(b, 0), max(b, 0) + max(n - max(-b, 0) - max(-e, 0), 0))
-            for n, b, e in zip(data.shape, begin, end, strict=True)
-        )
-        out[target] = data[source]
+        # what negative pads leave of the data (nothing where one crops all of it) ...
+        kept = data[
+            tuple(
+                slice(max(-b, 0), max(n + min(e, 0), 0))
+                for n, b, e in zip(data.shape, begin, end, strict=True)
+            )
+        ]
+        # ... goes after the positive pads (slices past the output's end are cut short)
+        out[tuple(slice(max(b, 0), max(b, 0) + m) for m, b in zip(kept.shape, begin, strict=True))] = kept
         return out
     positions = [_source_positions(n, b, e, mode) for n, b, e in zip(data.shape, begin, end, strict=True)]
     return data[np.ix_(*positions)] if positions else data.copy()

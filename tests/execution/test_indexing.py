@@ -20,34 +20,8 @@ import openvino.opset12 as ov12
 import openvino.opset15 as ov15
 import pytest
 
-from .harness import Case, parameter, run_batch
-
-DTYPES: list[Any] = [np.float32, np.float16, np.int32, np.int64, np.uint8, np.int8, np.bool_]
-
-
-def data_of(rng: np.random.Generator, shape: tuple[int, ...], dtype: Any) -> np.ndarray:
-    """Random data with the type's edges mixed in (extremes, zeros, NaN and infinities)."""
-    dtype = np.dtype(dtype)
-    if dtype == np.bool_:
-        return np.asarray(rng.random(shape) < 0.5)
-    if dtype.kind == "f":
-        values = np.asarray(rng.standard_normal(shape) * 10).astype(dtype)
-        edges = np.array([0.0, -0.0, np.inf, -np.inf, np.nan], dtype)
-    else:
-        # the CPU plugin holds i64 as i32 (keeping the low 32 bits: 2**63 - 1 comes back as
-        # -1): i64 data stays within i32
-        info = np.iinfo(np.int32 if dtype == np.int64 else dtype)
-        values = np.asarray(
-            rng.integers(max(info.min, -100), min(info.max, 100), shape, endpoint=True)
-        ).astype(dtype)
-        edges = np.array([0, info.min, info.max]).astype(dtype)
-    mask = rng.random(shape) < 0.15
-    values[mask] = rng.choice(edges, int(mask.sum()))
-    return values
-
-
-def shape_of(rng: np.random.Generator, rank: int, lo: int = 1, hi: int = 5) -> tuple[int, ...]:
-    return tuple(int(v) for v in rng.integers(lo, hi, rank, endpoint=True))
+from .harness import Case, parameter
+from .kernel_data import DTYPES, Batches, data_of, shape_of
 
 
 def reducible(data: np.ndarray, reduction: str) -> np.ndarray:
@@ -510,23 +484,9 @@ CASES = {name: make() for name, make in SUITES.items()}
 ALL = [(name, case) for name, cases in CASES.items() for case in cases]
 
 
-class Batches:
-    """Each suite's batch, run when its first case is tested (a suite that fails to build
-    fails its own cases only)."""
-
-    def __init__(self, factory: pytest.TempPathFactory) -> None:
-        self.factory = factory
-        self.done: dict[str, Any] = {}
-
-    def __getitem__(self, suite: str) -> Any:
-        if suite not in self.done:
-            self.done[suite] = run_batch(CASES[suite], self.factory.mktemp(suite))
-        return self.done[suite]
-
-
 @pytest.fixture(scope="module")
 def batches(tmp_path_factory: pytest.TempPathFactory) -> Batches:
-    return Batches(tmp_path_factory)
+    return Batches(CASES, tmp_path_factory)
 
 
 @pytest.mark.parametrize(("suite", "case"), ALL, ids=[case.name for _, case in ALL])

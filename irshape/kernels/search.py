@@ -38,7 +38,7 @@ def _nan_first(found: np.ndarray, values: np.ndarray) -> np.ndarray:
 
 def _search_bytes(call: KernelCall) -> int:
     sorted_sequence, values = call.inputs
-    return values.size * sorted_sequence.shape[-1] + 2 * values.size * call.output_dtype().itemsize
+    return int(values.size * sorted_sequence.shape[-1] + 2 * values.size * call.output_dtype().itemsize)
 
 
 @working_memory(_search_bytes)

@@ -33,7 +33,8 @@ def one_hot(call: KernelCall) -> np.ndarray:
     axis = axis + indices.ndim + 1 if axis < 0 else axis
     positions = np.arange(depth).reshape((depth,) + (1,) * (indices.ndim - axis))
     hot = np.expand_dims(indices, axis) == positions
-    return np.where(hot, on_value, off_value).astype(dtype, copy=False)
+    result: np.ndarray = np.where(hot, on_value, off_value).astype(dtype, copy=False)
+    return result
 
 
 def eye(call: KernelCall) -> np.ndarray:

@@ -12,6 +12,8 @@ after everything).
 
 from __future__ import annotations
 
+from typing import Literal
+
 import numpy as np
 
 from irshape.kernels import KernelCall, working_memory
@@ -21,7 +23,7 @@ def bucketize(call: KernelCall) -> np.ndarray:
     """Bucketize-3: the index of each value's bucket; with the right bound a bucket is
     ``(b[i-1], b[i]]``, without it ``[b[i-1], b[i])``."""
     data, buckets = call.inputs
-    side = "left" if call.attribute("with_right_bound") else "right"
+    side: Literal["left", "right"] = "left" if call.attribute("with_right_bound") else "right"
     common = np.result_type(data.dtype, buckets.dtype)
     found = np.searchsorted(buckets.astype(common, copy=False), data.astype(common, copy=False), side=side)
     if side == "left":

@@ -80,7 +80,8 @@ def matmul_cases() -> list[Case]:
     # a Const operand (weights, as in a fully connected layer)
     x = parameter((2, 8))
     weights = opset.constant(rng.standard_normal((3, 8)).astype(np.float32))
-    cases.append(Case("matmul_const_weights", {x: _data(rng, (2, 8), np.float32)}, [opset.matmul(x, weights, False, True).output(0)]))  # fmt: skip
+    dense = opset.matmul(x, weights, False, True)
+    cases.append(Case("matmul_const_weights", {x: _data(rng, (2, 8), np.float32)}, [dense.output(0)]))
     return cases
 
 
@@ -260,7 +261,8 @@ def sdpa_cases() -> list[Case]:
     q, k, v = parameter((1, 2, 3)), parameter((1, 4, 3)), parameter((1, 4, 3))
     m = parameter((2, 4), np.bool_)
     mask_values = np.array([[True, False, True, False], [False] * 4])
-    feeds = {q: _data(rng, (1, 2, 3), np.float32), k: _data(rng, (1, 4, 3), np.float32), v: _data(rng, (1, 4, 3), np.float32), m: mask_values}  # fmt: skip
+    feeds = {p: _data(rng, tuple(p.get_output_shape(0)), np.float32) for p in (q, k, v)}
+    feeds[m] = mask_values
     cases.append(Case("sdpa_masked_row", feeds, [opset.scaled_dot_product_attention(q, k, v, m).output(0)]))
     return cases
 

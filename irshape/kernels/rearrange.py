@@ -17,6 +17,9 @@ Semantics from OpenVINO's reference implementations, confirmed against the CPU p
   ``(ceil(W / stride) - 1) * stride + extent - W``, used only when it is above 0 and below the
   patch's extent, its odd unit at the end (same_upper) or the start (same_lower); padded
   positions are 0.
+* SliceScatter: the CPU plugin returns the data without the updates when start, stop or step
+  are not Consts (computed, or Parameters); the kernel writes them, as the reference does
+  (tested against constant folding).
 * Col2Im sums the overlapping blocks in the data's element type (f16 in f32, rounded once, as
   the CPU plugin under the f32 hint).
 """

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from irshape.kernels import KernelCall, KernelError, UnsupportedByOpenVINOError
+from irshape.kernels import KernelCall, KernelError, UnsupportedByOpenVINOError, working_memory
 
 # --- helpers ------------------------------------------------------------------------------
 
@@ -171,6 +171,13 @@ def reverse(call: KernelCall) -> np.ndarray:
     return np.flip(data, tuple(axes)).copy() if axes else data.copy()
 
 
+def _cumsum_bytes(call: KernelCall) -> int:
+    """An f32 copy of f16 data, the sums and their rolled copy, and the output."""
+    data = call.inputs[0]
+    return 3 * data.size * max(data.itemsize, 4) + data.nbytes
+
+
+@working_memory(_cumsum_bytes)
 def cumsum(call: KernelCall) -> np.ndarray:
     """CumSum-3: running sums along the axis; ``exclusive`` leaves the element itself out,
     ``reverse`` runs from the end."""
@@ -180,7 +187,8 @@ def cumsum(call: KernelCall) -> np.ndarray:
     work = data.astype(np.float32) if data.dtype == np.float16 else data
     if call.attribute("reverse"):
         work = np.flip(work, axis)
-    sums = np.cumsum(work, axis=axis, dtype=work.dtype)
+    with np.errstate(invalid="ignore", over="ignore"):  # inf - inf is NaN, as in C++
+        sums = np.cumsum(work, axis=axis, dtype=work.dtype)
     if call.attribute("exclusive"):
         sums = np.roll(sums, 1, axis=axis)
         first = [slice(None)] * data.ndim

@@ -30,7 +30,7 @@ import math
 
 import numpy as np
 
-from irshape.kernels import KernelCall, KernelError, UnsupportedByOpenVINOError
+from irshape.kernels import KernelCall, KernelError, UnsupportedByOpenVINOError, working_memory
 from irshape.kernels.layout import integers, normal_axis
 
 # --- SpaceToBatch, BatchToSpace -----------------------------------------------------------
@@ -95,6 +95,14 @@ def _through_f32(data: np.ndarray) -> np.ndarray:
     return np.clip(data.astype(np.float32), -(2**31), _F32_BELOW_2_31).astype(data.dtype)
 
 
+def _reverse_sequence_bytes(call: KernelCall) -> int:
+    """The f32 round trip of integer data (an f32 copy, its clipped copy, the data's type
+    again), the gathered elements and the output."""
+    data = call.inputs[0]
+    return 2 * data.size * 4 + 3 * data.nbytes
+
+
+@working_memory(_reverse_sequence_bytes)
 def reverse_sequence(call: KernelCall) -> np.ndarray:
     """ReverseSequence-1: along seq_axis, the first seq_lengths[b] elements of each batch b
     reversed (a length of 0 as 1; a real length truncated)."""
@@ -163,6 +171,20 @@ def extract_image_patches(call: KernelCall) -> np.ndarray:
 # --- Col2Im -------------------------------------------------------------------------------
 
 
+def _col2im_bytes(call: KernelCall) -> int:
+    """The columns in the working type (f32 for f16), the padded image in it, and the output
+    (the padded image is the output's size plus the pads)."""
+    data = call.inputs[0]
+    work = 4 if data.dtype == np.float16 else data.itemsize
+    begin = call.int_list("pads_begin") or (0, 0)
+    end = call.int_list("pads_end") or (0, 0)
+    shape = call.output_shape()
+    planes = math.prod(shape[:-2])
+    padded = planes * (shape[-2] + begin[0] + end[0]) * (shape[-1] + begin[1] + end[1])
+    return data.size * work + 2 * padded * work + math.prod(shape) * data.itemsize
+
+
+@working_memory(_col2im_bytes)
 def col2im(call: KernelCall) -> np.ndarray:
     """Col2Im-15: the columns [N,] C * kh * kw, L summed back into [N,] C, H, W (blocks that
     overlap add up; positions in the pads are dropped)."""

@@ -4,10 +4,12 @@ ReverseSequence, ExtractImagePatches, Col2Im and SliceScatter.
 Semantics from OpenVINO's reference implementations, confirmed against the CPU plugin by
 ``tests/execution/test_rearrange.py``. What the experiments found:
 
-* BatchToSpace and SpaceToBatch with ``block_shape[0]`` other than 1 (the spec requires 1):
-  the CPU plugin ignores it and produces a shape other than the one OpenVINO's own shape
-  inference gives (batch 2 by block_shape [2, 1, 1] stays 2 where inference says 1); the
-  kernels refuse such a layer as one the plugin does not run.
+* BatchToSpace and SpaceToBatch with ``block_shape[0]`` other than 1 or a pad (crop) of the
+  batch axis (the spec requires 1 and 0s): OpenVINO's shape inference ignores them, the CPU
+  plugin does not (or ignores the block) and produces a shape other than the inferred one
+  (batch 2 by block_shape [2, 1, 1] stays 2 where inference says 1; pads_begin [1, 0] gives a
+  batch of 3 where inference says 2); the kernels refuse such a layer as one the plugin does
+  not run.
 * ReverseSequence reads each sequence length as an integer (a real one truncated); a length
   of 0 reverses nothing, as one of 1; a negative one fails, in the reference and the plugin
   alike. The plugin's kernel moves f32 only: i32 and i64 data go through f32 and back, an
@@ -36,22 +38,24 @@ from irshape.kernels.layout import integers, normal_axis
 # --- SpaceToBatch, BatchToSpace -----------------------------------------------------------
 
 
-def _blocks(call: KernelCall) -> list[int]:
-    blocks = integers(call.inputs[1])
-    if blocks[0] != 1:
+def _blocks_and_pads(call: KernelCall) -> tuple[list[int], list[int], list[int]]:
+    """block_shape and the pads (crops) at their begin and end, the batch axis left alone: a
+    block or pad of the batch, which shape inference ignores, the CPU plugin applies, and
+    its output contradicts OpenVINO's shape inference."""
+    blocks, begin, end = (integers(array) for array in call.inputs[1:4])
+    if (blocks[0], begin[0], end[0]) != (1, 0, 0):
         raise UnsupportedByOpenVINOError(
-            f"block_shape[0] is {blocks[0]}, not 1: the CPU plugin ignores it and its output "
-            "contradicts OpenVINO's shape inference"
+            f"block_shape[0] {blocks[0]}, begin[0] {begin[0]}, end[0] {end[0]} (not 1, 0, 0): "
+            "the CPU plugin's output contradicts OpenVINO's shape inference"
         )
-    return blocks
+    return blocks, begin, end
 
 
 def space_to_batch(call: KernelCall) -> np.ndarray:
     """SpaceToBatch-1: the data zero-padded, each spatial axis cut into [D / block, block], the
     blocks moved in front of the batch."""
     data = call.inputs[0]
-    blocks = _blocks(call)
-    begin, end = integers(call.inputs[2]), integers(call.inputs[3])
+    blocks, begin, end = _blocks_and_pads(call)
     padded = np.pad(data, list(zip(begin, end, strict=True)))
     spatial = range(1, data.ndim)
     cut = padded.reshape(
@@ -67,8 +71,7 @@ def batch_to_space(call: KernelCall) -> np.ndarray:
     """BatchToSpace-1: the batch seen as [b1, ..., b(K), batch / prod], each block woven into its
     spatial axis, then the crops cut off."""
     data = call.inputs[0]
-    blocks = _blocks(call)
-    begin, end = integers(call.inputs[2]), integers(call.inputs[3])
+    blocks, begin, end = _blocks_and_pads(call)
     k = data.ndim - 1
     batch = data.shape[0] // math.prod(blocks)
     split = data.reshape(*blocks[1:], batch, *data.shape[1:])

@@ -11,6 +11,9 @@ import numpy as np
 import openvino as ov
 import openvino.opset13 as opset
 
+from irshape.execute.network import ExecutionError, execute
+from irshape.ir.reader import read_file
+
 from .harness import CPU_CONFIG, Batch, Case, parameter, run_batch
 
 # The element types of the data: i64 stays inside the int32 range, as the CPU plugin runs i64
@@ -99,3 +102,17 @@ class Feeds:
         node = parameter(shape, dtype)
         self.values[node] = data_of(self.rng, shape, dtype)
         return node
+
+
+def refusal(directory: Path, node: ov.Node, feeds: Mapping[ov.Node, np.ndarray]) -> Any:
+    """What irshape's executor says of a model of ``node`` (saved as IR, not compiled): the
+    outcome of the layer it stops at, None when it runs through."""
+    model = ov.Model([node.output(0)], list(feeds), "refused")
+    ov.save_model(model, directory / "refused.xml", compress_to_fp16=False)
+    document = read_file(directory / "refused.xml").document
+    assert document is not None
+    try:
+        execute(document, {param.get_friendly_name(): value for param, value in feeds.items()})
+    except ExecutionError as stopped:
+        return stopped.outcome.outcome
+    return None

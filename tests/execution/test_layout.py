@@ -16,11 +16,10 @@ import openvino.opset15 as opset15
 import pytest
 from openvino.utils.node_factory import NodeFactory
 
-from irshape.execute.network import ExecutionError, Outcome, execute
-from irshape.ir.reader import read_file
+from irshape.execute.network import Outcome
 
-from .harness import Case, parameter
-from .moving import DTYPES, Batches, Feeds, data_of, groups_of, ints, parameters
+from .harness import CPU_CONFIG, Case, parameter
+from .moving import DTYPES, Batches, Feeds, data_of, groups_of, ints, parameters, refusal
 
 
 def _shape(rng: np.random.Generator, rank: int, low: int = 1, high: int = 4) -> list[int]:
@@ -454,13 +453,18 @@ def test_pad_past_the_data_is_refused(tmp_path: Path) -> None:
     """A negative pad beyond its dim (-4 of 3) crashes the CPU plugin (double free): irshape
     refuses the layer as one OpenVINO does not run (not compiled here, for that reason)."""
     x = parameter([2, 3])
-    model = ov.Model([opset.pad(x, ints([0, -4]), ints([0, 2]), "constant")], [x])
-    ov.save_model(model, tmp_path / "pad.xml", compress_to_fp16=False)
-    document = read_file(tmp_path / "pad.xml").document
-    assert document is not None
-    with pytest.raises(ExecutionError) as refused:
-        execute(document, {x.get_friendly_name(): np.zeros((2, 3), np.float32)})
-    assert refused.value.outcome.outcome is Outcome.UNSUPPORTED
+    node = opset.pad(x, ints([0, -4]), ints([0, 2]), "constant")
+    assert refusal(tmp_path, node, {x: np.zeros((2, 3), np.float32)}) is Outcome.UNSUPPORTED
+
+
+def test_one_shift_for_two_axes_is_refused(tmp_path: Path) -> None:
+    """A scalar shift for two axes: the reference broadcasts it, the CPU plugin fails to
+    compile the layer ('shift' and 'axes' dimensions mismatch); irshape refuses it too."""
+    x = parameter([2, 3])
+    node = opset.roll(x, ints(1), ints([0, 1]))
+    with pytest.raises(RuntimeError, match="dimensions mismatch"):
+        ov.Core().compile_model(ov.Model([node], [x]), "CPU", CPU_CONFIG)
+    assert refusal(tmp_path, node, {x: np.zeros((2, 3), np.float32)}) is Outcome.UNSUPPORTED
 
 
 GROUPS = groups_of(

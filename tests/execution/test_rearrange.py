@@ -6,6 +6,8 @@ Col2Im (which adds) move elements: compared exactly."""
 from __future__ import annotations
 
 import math
+from pathlib import Path
+from typing import Any
 
 import numpy as np
 import openvino as ov
@@ -13,8 +15,10 @@ import openvino.opset13 as opset
 import openvino.opset15 as opset15
 import pytest
 
+from irshape.execute.network import Outcome
+
 from .harness import CPU_CONFIG, Batch, Case, compare, parameter, run_batch
-from .moving import DTYPES, Batches, Feeds, data_of, folded, groups_of, ints, parameters
+from .moving import DTYPES, Batches, Feeds, data_of, folded, groups_of, ints, parameters, refusal
 
 INT64_MAX = 2**63 - 1
 
@@ -334,6 +338,29 @@ def test_the_plugin_ignores_runtime_slices_as_found() -> None:
     compiled = ov.Core().compile_model(ov.Model([node], list(feeds.values)), "CPU", CPU_CONFIG)
     result = compiled.create_infer_request().infer(list(feeds.values.values()))[0]
     assert np.array_equal(result, feeds.values[target], equal_nan=True)
+
+
+@pytest.mark.parametrize(
+    ("make", "blocks", "begin", "end", "batch"),
+    [
+        (opset.space_to_batch, [2, 1], [0, 0], [0, 0], 4),  # the plugin ignores the block: 2
+        (opset.space_to_batch, [1, 1], [1, 0], [0, 0], 2),  # the plugin pads the batch: 3
+        (opset.batch_to_space, [2, 1], [0, 0], [0, 0], 1),  # the plugin ignores the block: 2
+        (opset.batch_to_space, [1, 1], [0, 0], [1, 0], 2),  # the plugin crops the batch: 1
+    ],
+)
+def test_batch_blocks_and_pads_are_refused(
+    tmp_path: Path, make: Any, blocks: list[int], begin: list[int], end: list[int], batch: int
+) -> None:
+    """A block or pad (crop) of the batch axis: OpenVINO's shape inference ignores it, the CPU
+    plugin's output has another batch; irshape refuses the layer as one OpenVINO cannot run."""
+    x = parameter([2, 3])
+    node = make(x, ints(blocks), ints(begin), ints(end))
+    assert node.get_output_partial_shape(0)[0].get_length() == batch
+    compiled = ov.Core().compile_model(ov.Model([node], [x]), "CPU", CPU_CONFIG)
+    produced = compiled.create_infer_request().infer([np.ones((2, 3), np.float32)])[0]
+    assert produced.shape[0] != batch
+    assert refusal(tmp_path, node, {x: np.ones((2, 3), np.float32)}) is Outcome.UNSUPPORTED
 
 
 @pytest.mark.parametrize(("group", "case"), parameters(GROUPS), ids=[c.name for _, c in parameters(GROUPS)])

@@ -289,6 +289,9 @@ def reverse_cases(rng: np.random.Generator, _: int) -> list[Case]:
             axes, mode = opset.constant(mask), "mask"
         else:
             picked = [int(a) for a in rng.choice(rank, int(rng.integers(0, rank + 1)), replace=False)]
+            picked = [a - rank if rng.random() < 0.4 else a for a in picked]  # negative axes count back
+            if picked and i % 3 == 0:
+                picked.append(picked[0] - rank if picked[0] >= 0 else picked[0] + rank)  # twice: once
             axes, mode = ints(picked, np.int32 if i % 4 else np.int64), "index"
         node = factory.create("Reverse", [x.output(0), axes.output(0)], {"mode": mode})
         cases.append(_moved(f"reverse{i}", x, data_of(rng, shape, dtype), node))

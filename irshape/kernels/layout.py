@@ -131,10 +131,7 @@ def pad(call: KernelCall) -> np.ndarray:
         out = np.full(call.output_shape(), value, dtype=data.dtype)
         # what negative pads leave of the data (nothing where one crops all of it) ...
         kept = data[
-            tuple(
-                slice(max(-b, 0), max(n + min(e, 0), 0))
-                for n, b, e in zip(data.shape, begin, end, strict=True)
-            )
+            tuple(slice(max(-b, 0), n + min(e, 0)) for n, b, e in zip(data.shape, begin, end, strict=True))
         ]
         # ... goes after the positive pads (slices past the output's end are cut short)
         out[tuple(slice(max(b, 0), max(b, 0) + m) for m, b in zip(kept.shape, begin, strict=True))] = kept

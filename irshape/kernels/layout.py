@@ -11,11 +11,16 @@ plugin by ``tests/execution/test_layout.py``. What the experiments found:
   int32 range comes out truncated to its low 32 bits even from a Concat or a Transpose. The
   kernels keep every i64 value (the reference's semantics); the suites feed i64 data inside the
   int32 range.
-* Pad (both versions) with negative pads crops; one cropping more than its dim (-4 of 3)
-  crashes the CPU plugin (double free), and the kernel refuses it; the edge, reflect and symmetric modes still
-  mirror about the *original* data's ends (``pad -1, 3`` reflect of 0..4 is 1 2 3 4 3 2 1): each
-  output position maps to the input position ``position - pads_begin`` folded back into the
-  data, as the reference does.
+* Pad (both versions) with negative pads crops; the edge, reflect and symmetric modes still
+  mirror about the *original* data's ends (``pad -1, 3`` reflect of 0..4 is 1 2 3 4 3 2 1):
+  each output position maps to the input position ``position - pads_begin`` folded back into
+  the data, as the reference does. A pad cropping more than its dim (-4 of 3) crashes the CPU
+  plugin (a double free): the kernel refuses it. The plugin holds the pad value as an f32: an
+  i32 or i64 value beyond 2^24 pads rounded to the nearest f32, one rounding to 2^31 pads as
+  -2^31; the kernel pads with the same.
+* Roll: the CPU plugin wants one shift per axis (a scalar shift with two axes fails to
+  compile; the kernel refuses it too), reads shifts as int32 (an i64 one truncated) and adds a
+  repeated axis's shifts in int32, wrapping; the kernel adds them exactly, as the reference.
 * CumSum adds in the data's element type, in order along the axis (wrapping integers); the
   CPU plugin runs f16 data in f32 under the f32 precision hint, and rounds the sums to f16
   once at the end, which the kernel does too.
@@ -25,7 +30,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from irshape.kernels import KernelCall, KernelError, UnsupportedByOpenVINOError
+from irshape.kernels import KernelCall, KernelError, UnsupportedByOpenVINOError, working_memory
 
 # --- helpers ------------------------------------------------------------------------------
 
@@ -126,10 +131,7 @@ def pad(call: KernelCall) -> np.ndarray:
         out = np.full(call.output_shape(), value, dtype=data.dtype)
         # what negative pads leave of the data (nothing where one crops all of it) ...
         kept = data[
-            tuple(
-                slice(max(-b, 0), max(n + min(e, 0), 0))
-                for n, b, e in zip(data.shape, begin, end, strict=True)
-            )
+            tuple(slice(max(-b, 0), n + min(e, 0)) for n, b, e in zip(data.shape, begin, end, strict=True))
         ]
         # ... goes after the positive pads (slices past the output's end are cut short)
         out[tuple(slice(max(b, 0), max(b, 0) + m) for m, b in zip(kept.shape, begin, strict=True))] = kept
@@ -142,8 +144,8 @@ def pad(call: KernelCall) -> np.ndarray:
 
 
 def roll(call: KernelCall) -> np.ndarray:
-    """Roll-7: the data shifted cyclically along each axis (shifts along a repeated axis add up;
-    a scalar shift applies to every axis)."""
+    """Roll-7: the data shifted cyclically along each axis (shifts along a repeated axis add
+    up), one shift per axis."""
     data = call.inputs[0]
     axes = [normal_axis(a, data.ndim) for a in integers(call.inputs[2])]
     shifts = integers(call.inputs[1])
@@ -157,7 +159,7 @@ def roll(call: KernelCall) -> np.ndarray:
         total[axis] += shift
     if data.size == 0:
         return data.copy()
-    # each shift reduced modulo its axis first: an int64 shift near the extremes stays exact
+    # each total reduced modulo its axis: the sum of int64 shifts may be beyond int64
     return np.roll(data, [total[a] % data.shape[a] for a in total], axis=list(total))
 
 
@@ -171,6 +173,13 @@ def reverse(call: KernelCall) -> np.ndarray:
     return np.flip(data, tuple(axes)).copy() if axes else data.copy()
 
 
+def _cumsum_bytes(call: KernelCall) -> int:
+    """An f32 copy of f16 data, the sums and their rolled copy, and the output."""
+    data = call.inputs[0]
+    return 3 * data.size * max(data.itemsize, 4) + data.nbytes
+
+
+@working_memory(_cumsum_bytes)
 def cumsum(call: KernelCall) -> np.ndarray:
     """CumSum-3: running sums along the axis; ``exclusive`` leaves the element itself out,
     ``reverse`` runs from the end."""
@@ -180,7 +189,8 @@ def cumsum(call: KernelCall) -> np.ndarray:
     work = data.astype(np.float32) if data.dtype == np.float16 else data
     if call.attribute("reverse"):
         work = np.flip(work, axis)
-    sums = np.cumsum(work, axis=axis, dtype=work.dtype)
+    with np.errstate(invalid="ignore", over="ignore"):  # inf - inf is NaN, as in C++
+        sums = np.cumsum(work, axis=axis, dtype=work.dtype)
     if call.attribute("exclusive"):
         sums = np.roll(sums, 1, axis=axis)
         first = [slice(None)] * data.ndim

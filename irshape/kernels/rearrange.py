@@ -4,10 +4,12 @@ ReverseSequence, ExtractImagePatches, Col2Im and SliceScatter.
 Semantics from OpenVINO's reference implementations, confirmed against the CPU plugin by
 ``tests/execution/test_rearrange.py``. What the experiments found:
 
-* BatchToSpace and SpaceToBatch with ``block_shape[0]`` other than 1 (the spec requires 1):
-  the CPU plugin ignores it and produces a shape other than the one OpenVINO's own shape
-  inference gives (batch 2 by block_shape [2, 1, 1] stays 2 where inference says 1); the
-  kernels refuse such a layer as one the plugin does not run.
+* BatchToSpace and SpaceToBatch with ``block_shape[0]`` other than 1 or a pad (crop) of the
+  batch axis (the spec requires 1 and 0s): OpenVINO's shape inference ignores them, the CPU
+  plugin does not (or ignores the block) and produces a shape other than the inferred one
+  (batch 2 by block_shape [2, 1, 1] stays 2 where inference says 1; pads_begin [1, 0] gives a
+  batch of 3 where inference says 2); the kernels refuse such a layer as one the plugin does
+  not run.
 * ReverseSequence reads each sequence length as an integer (a real one truncated); a length
   of 0 reverses nothing, as one of 1; a negative one fails, in the reference and the plugin
   alike. The plugin's kernel moves f32 only: i32 and i64 data go through f32 and back, an
@@ -17,6 +19,9 @@ Semantics from OpenVINO's reference implementations, confirmed against the CPU p
   ``(ceil(W / stride) - 1) * stride + extent - W``, used only when it is above 0 and below the
   patch's extent, its odd unit at the end (same_upper) or the start (same_lower); padded
   positions are 0.
+* SliceScatter: the CPU plugin returns the data without the updates when start, stop or step
+  are not Consts (computed, or Parameters); the kernel writes them, as the reference does
+  (tested against constant folding).
 * Col2Im sums the overlapping blocks in the data's element type (f16 in f32, rounded once, as
   the CPU plugin under the f32 hint).
 """
@@ -27,28 +32,30 @@ import math
 
 import numpy as np
 
-from irshape.kernels import KernelCall, KernelError, UnsupportedByOpenVINOError
+from irshape.kernels import KernelCall, KernelError, UnsupportedByOpenVINOError, working_memory
 from irshape.kernels.layout import integers, normal_axis
 
 # --- SpaceToBatch, BatchToSpace -----------------------------------------------------------
 
 
-def _blocks(call: KernelCall) -> list[int]:
-    blocks = integers(call.inputs[1])
-    if blocks[0] != 1:
+def _blocks_and_pads(call: KernelCall) -> tuple[list[int], list[int], list[int]]:
+    """block_shape and the pads (crops) at their begin and end, the batch axis left alone: a
+    block or pad of the batch, which shape inference ignores, the CPU plugin applies, and
+    its output contradicts OpenVINO's shape inference."""
+    blocks, begin, end = (integers(array) for array in call.inputs[1:4])
+    if (blocks[0], begin[0], end[0]) != (1, 0, 0):
         raise UnsupportedByOpenVINOError(
-            f"block_shape[0] is {blocks[0]}, not 1: the CPU plugin ignores it and its output "
-            "contradicts OpenVINO's shape inference"
+            f"block_shape[0] {blocks[0]}, begin[0] {begin[0]}, end[0] {end[0]} (not 1, 0, 0): "
+            "the CPU plugin's output contradicts OpenVINO's shape inference"
         )
-    return blocks
+    return blocks, begin, end
 
 
 def space_to_batch(call: KernelCall) -> np.ndarray:
     """SpaceToBatch-1: the data zero-padded, each spatial axis cut into [D / block, block], the
     blocks moved in front of the batch."""
     data = call.inputs[0]
-    blocks = _blocks(call)
-    begin, end = integers(call.inputs[2]), integers(call.inputs[3])
+    blocks, begin, end = _blocks_and_pads(call)
     padded = np.pad(data, list(zip(begin, end, strict=True)))
     spatial = range(1, data.ndim)
     cut = padded.reshape(
@@ -64,8 +71,7 @@ def batch_to_space(call: KernelCall) -> np.ndarray:
     """BatchToSpace-1: the batch seen as [b1, ..., b(K), batch / prod], each block woven into its
     spatial axis, then the crops cut off."""
     data = call.inputs[0]
-    blocks = _blocks(call)
-    begin, end = integers(call.inputs[2]), integers(call.inputs[3])
+    blocks, begin, end = _blocks_and_pads(call)
     k = data.ndim - 1
     batch = data.shape[0] // math.prod(blocks)
     split = data.reshape(*blocks[1:], batch, *data.shape[1:])
@@ -92,6 +98,14 @@ def _through_f32(data: np.ndarray) -> np.ndarray:
     return np.clip(data.astype(np.float32), -(2**31), _F32_BELOW_2_31).astype(data.dtype)
 
 
+def _reverse_sequence_bytes(call: KernelCall) -> int:
+    """The f32 round trip of integer data (an f32 copy, its clipped copy, the data's type
+    again), the gathered elements and the output."""
+    data = call.inputs[0]
+    return 2 * data.size * 4 + 3 * data.nbytes
+
+
+@working_memory(_reverse_sequence_bytes)
 def reverse_sequence(call: KernelCall) -> np.ndarray:
     """ReverseSequence-1: along seq_axis, the first seq_lengths[b] elements of each batch b
     reversed (a length of 0 as 1; a real length truncated)."""
@@ -160,6 +174,20 @@ def extract_image_patches(call: KernelCall) -> np.ndarray:
 # --- Col2Im -------------------------------------------------------------------------------
 
 
+def _col2im_bytes(call: KernelCall) -> int:
+    """The columns in the working type (f32 for f16), the padded image in it, and the output
+    (the padded image is the output's size plus the pads)."""
+    data = call.inputs[0]
+    work = 4 if data.dtype == np.float16 else data.itemsize
+    begin = call.int_list("pads_begin") or (0, 0)
+    end = call.int_list("pads_end") or (0, 0)
+    shape = call.output_shape()
+    planes = math.prod(shape[:-2])
+    padded = planes * (shape[-2] + begin[0] + end[0]) * (shape[-1] + begin[1] + end[1])
+    return data.size * work + 2 * padded * work + math.prod(shape) * data.itemsize
+
+
+@working_memory(_col2im_bytes)
 def col2im(call: KernelCall) -> np.ndarray:
     """Col2Im-15: the columns [N,] C * kh * kw, L summed back into [N,] C, H, W (blocks that
     overlap add up; positions in the pads are dropped)."""

@@ -11,7 +11,10 @@ import numpy as np
 import openvino as ov
 import openvino.opset13 as opset
 
-from .harness import CPU_CONFIG, Batch, Case, run_batch
+from irshape.execute.network import ExecutionError, execute
+from irshape.ir.reader import read_file
+
+from .harness import CPU_CONFIG, Batch, Case, parameter, run_batch
 
 # The element types of the data: i64 stays inside the int32 range, as the CPU plugin runs i64
 # as i32 (an element beyond it comes out truncated even from a Concat; the kernels keep it).
@@ -81,3 +84,35 @@ def folded(outputs: Mapping[str, ov.Output]) -> dict[str, np.ndarray]:
     request = ov.Core().compile_model(model, "CPU", CPU_CONFIG).create_infer_request()
     request.infer([])
     return {name: np.array(request.get_output_tensor(i).data, copy=True) for i, name in enumerate(names)}
+
+
+class Feeds:
+    """Parameters made with the values to feed them: data, and index inputs given at run time."""
+
+    def __init__(self, rng: np.random.Generator) -> None:
+        self.rng = rng
+        self.values: dict[ov.Node, np.ndarray] = {}
+
+    def index(self, value: Sequence[int] | int, dtype: Any) -> ov.Node:
+        node = parameter(np.shape(value), dtype)
+        self.values[node] = np.array(value, dtype)
+        return node
+
+    def data(self, shape: Sequence[int], dtype: Any) -> ov.Node:
+        node = parameter(shape, dtype)
+        self.values[node] = data_of(self.rng, shape, dtype)
+        return node
+
+
+def refusal(directory: Path, node: ov.Node, feeds: Mapping[ov.Node, np.ndarray]) -> Any:
+    """What irshape's executor says of a model of ``node`` (saved as IR, not compiled): the
+    outcome of the layer it stops at, None when it runs through."""
+    model = ov.Model([node.output(0)], list(feeds), "refused")
+    ov.save_model(model, directory / "refused.xml", compress_to_fp16=False)
+    document = read_file(directory / "refused.xml").document
+    assert document is not None
+    try:
+        execute(document, {param.get_friendly_name(): value for param, value in feeds.items()})
+    except ExecutionError as stopped:
+        return stopped.outcome.outcome
+    return None

@@ -16,11 +16,10 @@ import openvino.opset15 as opset15
 import pytest
 from openvino.utils.node_factory import NodeFactory
 
-from irshape.execute.network import ExecutionError, Outcome, execute
-from irshape.ir.reader import read_file
+from irshape.execute.network import Outcome
 
-from .harness import Case, parameter
-from .moving import DTYPES, Batches, data_of, groups_of, ints, parameters
+from .harness import CPU_CONFIG, Case, parameter
+from .moving import DTYPES, Batches, Feeds, data_of, groups_of, ints, parameters, refusal
 
 
 def _shape(rng: np.random.Generator, rank: int, low: int = 1, high: int = 4) -> list[int]:
@@ -90,6 +89,8 @@ def squeeze_cases(rng: np.random.Generator, _: int) -> list[Case]:
             )
         else:
             picked = [int(a) for a in rng.choice(ones, int(rng.integers(1, len(ones) + 1)), replace=False)]
+            if i % 5 == 0 and len(ones) < rank:  # an axis not of 1 is left alone, in both versions
+                picked.append(next(a for a, n in enumerate(shape) if n != 1))
             axes = [a - rank if rng.random() < 0.5 else a for a in picked]
             axes_node = (
                 ints(axes[0])
@@ -288,27 +289,31 @@ def reverse_cases(rng: np.random.Generator, _: int) -> list[Case]:
             axes, mode = opset.constant(mask), "mask"
         else:
             picked = [int(a) for a in rng.choice(rank, int(rng.integers(0, rank + 1)), replace=False)]
+            picked = [a - rank if rng.random() < 0.4 else a for a in picked]  # negative axes count back
+            if picked and i % 3 == 0:
+                picked.append(picked[0] - rank if picked[0] >= 0 else picked[0] + rank)  # twice: once
             axes, mode = ints(picked, np.int32 if i % 4 else np.int64), "index"
         node = factory.create("Reverse", [x.output(0), axes.output(0)], {"mode": mode})
         cases.append(_moved(f"reverse{i}", x, data_of(rng, shape, dtype), node))
     return cases
 
 
-_CUMSUM_TYPES = (np.float32, np.int32, np.int64, np.float16)
+_CUMSUM_TYPES = (np.float32, np.int32, np.int64, np.float16, np.uint8, np.int8, np.bool_)
 
 
 def cumsum_cases(rng: np.random.Generator, _: int) -> list[Case]:
     cases = []
-    for i in range(40):
+    for i in range(49):
         dtype = _CUMSUM_TYPES[i % len(_CUMSUM_TYPES)]
         rank = int(rng.integers(1, 5))
         shape = _shape(rng, rank, 1, 5)
         axis = int(rng.integers(-rank, rank))
         x = parameter(shape, dtype)
-        if np.dtype(dtype).kind == "f":
-            value = rng.standard_normal(shape).astype(dtype)
-        else:
+        if dtype == np.int64:
+            # sums inside int32: the CPU plugin adds i64 data as i32, wrapping at 2^31
             value = rng.integers(-1000, 1000, shape).astype(dtype)
+        else:
+            value = data_of(rng, shape, dtype)  # NaN, infinities; integer sums wrap; booleans 'or'
         node = opset.cumsum(
             x, ints(axis, np.int32 if i % 3 else np.int64), exclusive=bool(i & 4), reverse=bool(i & 8)
         )
@@ -371,17 +376,98 @@ def shuffle_channels_cases(rng: np.random.Generator, _: int) -> list[Case]:
     return cases
 
 
+# --- zero-size data, index inputs computed at run time -----------------------------------------
+
+
+def empty_cases(rng: np.random.Generator, _: int) -> list[Case]:
+    """Data with a 0 dim through each layout op (the CPU plugin runs them all)."""
+    shape = [2, 0, 3]
+    builders = [
+        lambda x: opset.reshape(x, ints([0, 6]), False),
+        lambda x: opset.reshape(x, ints([3, 0, -1]), False),  # -1 of a 0 product: 1
+        lambda x: opset.reshape(x, ints([0, -1, 2]), True),
+        lambda x: opset.transpose(x, ints([2, 0, 1])),
+        lambda x: opset.split(x, ints(0), 2),
+        lambda x: opset.variadic_split(x, ints(-1), ints([1, -1])),
+        lambda x: opset.pad(x, ints([0, 1, 0]), ints([1, 1, 0]), "constant", opset.constant(np.float32(7))),
+        lambda x: opset.roll(x, ints([1, 2]), ints([1, 2])),
+        lambda x: opset.cumsum(x, ints(1), exclusive=True),
+        lambda x: opset.depth_to_space(x, "blocks_first", 1),
+        lambda x: opset.unsqueeze(x, ints([0])),
+        lambda x: opset.squeeze(opset.unsqueeze(x, ints([3])), ints([3])),
+        lambda x: NodeFactory("opset1").create(
+            "Reverse", [x.output(0), ints([1, 2]).output(0)], {"mode": "index"}
+        ),
+        lambda x: opset.shuffle_channels(x, 2, 3),
+    ]
+    cases = []
+    for i, build in enumerate(builders):
+        x = parameter(shape)
+        cases.append(_moved(f"empty{i}", x, np.zeros(shape, np.float32), build(x)))
+    x, y = parameter(shape), parameter([2, 2, 3])
+    node = opset.concat([x, y, x], 1)
+    cases.append(
+        Case(
+            "empty_concat",
+            {x: np.zeros(shape, np.float32), y: data_of(rng, [2, 2, 3], np.float32)},
+            [node.output(0)],
+            exact=True,
+        )
+    )
+    return cases
+
+
+def runtime_cases(rng: np.random.Generator, _: int) -> list[Case]:
+    """The index inputs as Parameters: irshape infers each layer at the values it is given."""
+    cases = []
+    for i in range(16):
+        dtype, kind = DTYPES[i % len(DTYPES)], (np.int32, np.int64)[i % 2]
+        feeds = Feeds(rng)
+        x = feeds.data([2, 3, 4], dtype)
+        op = i % 8
+        if op == 0:
+            node = opset.reshape(x, feeds.index([4, -1] if i < 8 else [0, 0, 2, 2], kind), i >= 8)
+        elif op == 1:
+            node = opset.transpose(x, feeds.index([int(a) for a in rng.permutation(3)], kind))
+        elif op == 2:
+            begin, end = feeds.index([1, 0, -1], kind), feeds.index([0, 2, 1], kind)
+            pad_value = parameter([], dtype)
+            feeds.values[pad_value] = data_of(rng, [4], dtype)[1]
+            node = opset.pad(x, begin, end, "constant", pad_value)
+        elif op == 3:
+            begin, end = feeds.index([1, 2, 3], kind), feeds.index([1, -1, 0], kind)
+            node = opset.pad(x, begin, end, ("reflect", "symmetric")[i // 8])
+        elif op == 4:
+            node = opset.roll(x, feeds.index([5, -7], kind), feeds.index([2, -3], kind))
+        elif op == 5 and dtype in (np.float32, np.int32):
+            node = opset.cumsum(x, feeds.index(-1, kind), reverse=True)
+        elif op == 5:
+            node = opset.squeeze(opset.unsqueeze(x, ints([1])), feeds.index([1], kind))
+        elif op == 6:
+            node = opset.variadic_split(x, ints(2), feeds.index([1, -1, 2], kind))
+        else:
+            node = opset.split(x, feeds.index(-1, kind), 2)
+        outputs = [node.output(k) for k in range(node.get_output_size())]
+        cases.append(Case(f"runtime{i}", feeds.values, outputs, exact=True))
+    return cases
+
+
 def test_pad_past_the_data_is_refused(tmp_path: Path) -> None:
     """A negative pad beyond its dim (-4 of 3) crashes the CPU plugin (double free): irshape
     refuses the layer as one OpenVINO does not run (not compiled here, for that reason)."""
     x = parameter([2, 3])
-    model = ov.Model([opset.pad(x, ints([0, -4]), ints([0, 2]), "constant")], [x])
-    ov.save_model(model, tmp_path / "pad.xml", compress_to_fp16=False)
-    document = read_file(tmp_path / "pad.xml").document
-    assert document is not None
-    with pytest.raises(ExecutionError) as refused:
-        execute(document, {x.get_friendly_name(): np.zeros((2, 3), np.float32)})
-    assert refused.value.outcome.outcome is Outcome.UNSUPPORTED
+    node = opset.pad(x, ints([0, -4]), ints([0, 2]), "constant")
+    assert refusal(tmp_path, node, {x: np.zeros((2, 3), np.float32)}) is Outcome.UNSUPPORTED
+
+
+def test_one_shift_for_two_axes_is_refused(tmp_path: Path) -> None:
+    """A scalar shift for two axes: the reference broadcasts it, the CPU plugin fails to
+    compile the layer ('shift' and 'axes' dimensions mismatch); irshape refuses it too."""
+    x = parameter([2, 3])
+    node = opset.roll(x, ints(1), ints([0, 1]))
+    with pytest.raises(RuntimeError, match="dimensions mismatch"):
+        ov.Core().compile_model(ov.Model([node], [x]), "CPU", CPU_CONFIG)
+    assert refusal(tmp_path, node, {x: np.zeros((2, 3), np.float32)}) is Outcome.UNSUPPORTED
 
 
 GROUPS = groups_of(
@@ -401,6 +487,8 @@ GROUPS = groups_of(
         "depth_to_space": depth_to_space_cases,
         "space_to_depth": space_to_depth_cases,
         "shuffle_channels": shuffle_channels_cases,
+        "empty": empty_cases,
+        "runtime": runtime_cases,
     }
 )
 

@@ -6,6 +6,8 @@ Col2Im (which adds) move elements: compared exactly."""
 from __future__ import annotations
 
 import math
+from pathlib import Path
+from typing import Any
 
 import numpy as np
 import openvino as ov
@@ -13,8 +15,10 @@ import openvino.opset13 as opset
 import openvino.opset15 as opset15
 import pytest
 
-from .harness import CPU_CONFIG, Case, compare, parameter, run_batch
-from .moving import DTYPES, Batches, data_of, folded, groups_of, ints, parameters
+from irshape.execute.network import Outcome
+
+from .harness import CPU_CONFIG, Batch, Case, compare, parameter, run_batch
+from .moving import DTYPES, Batches, Feeds, data_of, folded, groups_of, ints, parameters, refusal
 
 INT64_MAX = 2**63 - 1
 
@@ -50,9 +54,9 @@ def batch_to_space_cases(rng: np.random.Generator, _: int) -> list[Case]:
     return cases
 
 
-# SpaceToBatch's cases on Const data, by output name: their values as OpenVINO's reference
-# implementation computes them (see test_space_to_batch_reference)
-S2B_REFERENCE: dict[str, ov.Output] = {}
+# Cases checked against OpenVINO's reference implementation (constant folding) where the CPU
+# plugin computes something else: each case, and the same op on Const inputs
+REFERENCE: list[tuple[Case, ov.Output]] = []
 
 
 def _plugin_misplaces(shape: list[int], end: list[int]) -> bool:
@@ -80,14 +84,18 @@ def space_to_batch_cases(rng: np.random.Generator, _: int) -> list[Case]:
         x = parameter(shape, dtype)
         index = _index_type(i)
         value = data_of(rng, shape, dtype)
-        arguments = (ints(blocks, index), ints(begin, index), ints(end, index))
-        # (i64 pads: the reference's evaluate fails on i32 ones, 'padded shape size overflows')
-        wide = (ints(blocks), ints(begin), ints(end))
-        S2B_REFERENCE[f"s2b{i}_out0"] = opset.space_to_batch(opset.constant(value), *wide).output(0)
-        if _plugin_misplaces(shape, end):
-            continue
-        node = opset.space_to_batch(x, *arguments)
-        cases.append(Case(f"s2b{i}", {x: value}, [node.output(0)], exact=True))
+        node = opset.space_to_batch(x, ints(blocks, index), ints(begin, index), ints(end, index))
+        case = Case(f"s2b{i}", {x: value}, [node.output(0)], exact=True)
+        # every one against the reference too (i64 pads: its evaluate fails on i32 ones,
+        # 'padded shape size overflows')
+        y = parameter(shape, dtype)
+        twin = opset.space_to_batch(y, ints(blocks), ints(begin), ints(end))
+        folded_twin = opset.space_to_batch(opset.constant(value), ints(blocks), ints(begin), ints(end))
+        REFERENCE.append(
+            (Case(f"s2b{i}_ref", {y: value}, [twin.output(0)], exact=True), folded_twin.output(0))
+        )
+        if not _plugin_misplaces(shape, end):
+            cases.append(case)
     return cases
 
 
@@ -236,6 +244,38 @@ def slice_scatter_cases(rng: np.random.Generator, _: int) -> list[Case]:
     return cases
 
 
+def runtime_cases(rng: np.random.Generator, _: int) -> list[Case]:
+    """The index inputs as Parameters: irshape infers each layer at the values it is given."""
+    cases = []
+    for i in range(12):
+        dtype, kind = DTYPES[i % len(DTYPES)], (np.int32, np.int64)[i % 2]
+        feeds = Feeds(rng)
+        op = i % 4
+        if op == 0:
+            blocks, begin, end = (feeds.index(v, kind) for v in ([1, 2, 4], [0, 1, 0], [0, 0, 3]))
+            node = opset.batch_to_space(feeds.data([8, 2, 3], dtype), blocks, begin, end)
+        elif op == 1:
+            blocks, begin, end = (feeds.index(v, kind) for v in ([1, 2, 3], [0, 1, 0], [0, 0, 1]))
+            node = opset.space_to_batch(feeds.data([2, 3, 2], dtype), blocks, begin, end)
+        elif op == 2:
+            # the CPU plugin leaves the data as it is when start, stop or step are not Consts:
+            # against the reference, on Consts
+            target, updates = feeds.data([4, 5], dtype), feeds.data([2, 3], dtype)
+            slices = ([-1, 0], [0, 5], [-2, 2], [0, 1])
+            node = opset15.slice_scatter(target, updates, *(feeds.index(v, kind) for v in slices))
+            constants = (opset.constant(feeds.values[target]), opset.constant(feeds.values[updates]))
+            twin = opset15.slice_scatter(*constants, *(ints(v) for v in slices))
+            REFERENCE.append(
+                (Case(f"runtime{i}", feeds.values, [node.output(0)], exact=True), twin.output(0))
+            )
+            continue
+        else:
+            size, kernel = feeds.index([3, 3], kind), feeds.index([2, 2], kind)
+            node = opset15.col2im(feeds.data([2, 8, 4], np.float32), size, kernel)
+        cases.append(Case(f"runtime{i}", feeds.values, [node.output(0)], exact=op != 3))
+    return cases
+
+
 GROUPS = groups_of(
     {
         "batch_to_space": batch_to_space_cases,
@@ -244,6 +284,7 @@ GROUPS = groups_of(
         "extract_image_patches": extract_image_patches_cases,
         "col2im": col2im_cases,
         "slice_scatter": slice_scatter_cases,
+        "runtime": runtime_cases,
     },
     seed=100,
 )
@@ -255,33 +296,20 @@ def batches(tmp_path_factory: pytest.TempPathFactory) -> Batches:
 
 
 @pytest.fixture(scope="module")
-def space_to_batch_run(tmp_path_factory: pytest.TempPathFactory) -> dict[str, np.ndarray]:
-    """irshape's SpaceToBatch outputs on all the configurations, those the CPU plugin gets
-    wrong too (executed from a model of Parameters, as the batches are)."""
-    cases = []
-    for name, output in S2B_REFERENCE.items():
-        value = output.get_node().input_value(0).get_node().get_data().copy()
-        x = parameter(value.shape, value.dtype)
-        pads = [output.get_node().input_value(i) for i in (1, 2, 3)]
-        node = opset.space_to_batch(x, *pads)
-        cases.append(Case(name.removesuffix("_out0") + "_all", {x: value}, [node.output(0)]))
-    batch = run_batch(cases, tmp_path_factory.mktemp("s2b_all"))
+def against_reference(tmp_path_factory: pytest.TempPathFactory) -> tuple[Batch, dict[str, np.ndarray]]:
+    """irshape's outputs of the REFERENCE cases (executed from their Parameters, as every
+    batch) and the reference's values of them."""
+    batch = run_batch([case for case, _ in REFERENCE], tmp_path_factory.mktemp("reference"))
+    return batch, folded({case.name: output for case, output in REFERENCE})
+
+
+@pytest.mark.parametrize("case", [case for case, _ in REFERENCE], ids=[case.name for case, _ in REFERENCE])
+def test_against_reference(against_reference: tuple[Batch, dict[str, np.ndarray]], case: Case) -> None:
+    """Every SpaceToBatch configuration (the ones the CPU plugin misplaces included), and
+    SliceScatter with start, stop and step given at run time, against OpenVINO's reference."""
+    batch, reference = against_reference
     assert batch.error is None, batch.error
-    return {name.removesuffix("_all_out0") + "_out0": array for name, array in batch.got.items()}
-
-
-@pytest.fixture(scope="module")
-def space_to_batch_reference() -> dict[str, np.ndarray]:
-    return folded(S2B_REFERENCE)
-
-
-@pytest.mark.parametrize("name", list(S2B_REFERENCE))
-def test_space_to_batch_reference(
-    space_to_batch_run: dict[str, np.ndarray], space_to_batch_reference: dict[str, np.ndarray], name: str
-) -> None:
-    """Every SpaceToBatch configuration against OpenVINO's reference implementation (constant
-    folding), the ones the CPU plugin misplaces included."""
-    problem = compare(space_to_batch_reference[name], space_to_batch_run[name], exact=True)
+    problem = compare(reference[case.name], batch.got.get(f"{case.name}_out0"), exact=True)
     assert problem is None, problem
 
 
@@ -298,6 +326,41 @@ def test_the_plugin_misplaces_as_found() -> None:
     plugin = compiled.create_infer_request().infer([value])[0]
     assert _plugin_misplaces([1, 2, 1, 1], [0, 0, 0, 1])
     assert not np.array_equal(plugin, reference)
+
+
+def test_the_plugin_ignores_runtime_slices_as_found() -> None:
+    """The runtime SliceScatter cases still need the reference: with start, stop and step as
+    Parameters the CPU plugin still returns the data without the updates."""
+    feeds = Feeds(np.random.default_rng(0))
+    target, updates = feeds.data([4, 5], np.float32), feeds.data([2, 5], np.float32)
+    slices = [feeds.index(v, np.int64) for v in ([1], [3], [1])]
+    node = opset15.slice_scatter(target, updates, *slices)
+    compiled = ov.Core().compile_model(ov.Model([node], list(feeds.values)), "CPU", CPU_CONFIG)
+    result = compiled.create_infer_request().infer(list(feeds.values.values()))[0]
+    assert np.array_equal(result, feeds.values[target], equal_nan=True)
+
+
+@pytest.mark.parametrize(
+    ("make", "blocks", "begin", "end", "batch"),
+    [
+        (opset.space_to_batch, [2, 1], [0, 0], [0, 0], 4),  # the plugin ignores the block: 2
+        (opset.space_to_batch, [1, 1], [1, 0], [0, 0], 2),  # the plugin pads the batch: 3
+        (opset.batch_to_space, [2, 1], [0, 0], [0, 0], 1),  # the plugin ignores the block: 2
+        (opset.batch_to_space, [1, 1], [0, 0], [1, 0], 2),  # the plugin crops the batch: 1
+    ],
+)
+def test_batch_blocks_and_pads_are_refused(
+    tmp_path: Path, make: Any, blocks: list[int], begin: list[int], end: list[int], batch: int
+) -> None:
+    """A block or pad (crop) of the batch axis: OpenVINO's shape inference ignores it, the CPU
+    plugin's output has another batch; irshape refuses the layer as one OpenVINO cannot run."""
+    x = parameter([2, 3])
+    node = make(x, ints(blocks), ints(begin), ints(end))
+    assert node.get_output_partial_shape(0)[0].get_length() == batch
+    compiled = ov.Core().compile_model(ov.Model([node], [x]), "CPU", CPU_CONFIG)
+    produced = compiled.create_infer_request().infer([np.ones((2, 3), np.float32)])[0]
+    assert produced.shape[0] != batch
+    assert refusal(tmp_path, node, {x: np.ones((2, 3), np.float32)}) is Outcome.UNSUPPORTED
 
 
 @pytest.mark.parametrize(("group", "case"), parameters(GROUPS), ids=[c.name for _, c in parameters(GROUPS)])

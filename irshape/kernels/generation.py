@@ -24,7 +24,7 @@ from typing import Any
 
 import numpy as np
 
-from irshape.kernels import KernelCall
+from irshape.kernels import KernelCall, output_bytes, working_memory
 
 
 def _scalar(array: np.ndarray) -> int:
@@ -174,6 +174,13 @@ def _seeds(call: KernelCall) -> tuple[int, int]:
     return global_seed, op_seed
 
 
+def _random_bytes(call: KernelCall) -> int:
+    """The generator's words and their float64 temporaries: about 40 bytes an element."""
+    element_bytes = max(call.output_dtype().itemsize, 1)
+    return 40 * output_bytes(call, 0) // element_bytes + output_bytes(call, 0)
+
+
+@working_memory(_random_bytes)
 def random_uniform(call: KernelCall) -> np.ndarray:
     """RandomUniform-8: uniform values in [min, max) from OpenVINO's generators (Philox for the
     Tensorflow alignment, MT19937 for PyTorch's), as the CPU plugin computes them: in f32 or

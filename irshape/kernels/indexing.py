@@ -43,7 +43,13 @@ from typing import Any
 
 import numpy as np
 
-from irshape.kernels import KernelCall, KernelError, output_bytes, working_memory
+from irshape.kernels import (
+    KernelCall,
+    KernelError,
+    UnsupportedByOpenVINOError,
+    output_bytes,
+    working_memory,
+)
 
 # --- shared helpers ---------------------------------------------------------------------------
 
@@ -424,6 +430,10 @@ def topk(call: KernelCall) -> tuple[np.ndarray, np.ndarray]:
     data = call.inputs[0]
     axis = _axis(int(call.attribute("axis")), data.ndim)
     k = call.output_shape(0)[axis]
+    if k > data.shape[axis]:
+        raise UnsupportedByOpenVINOError(
+            f"k = {k} exceeds the axis's {data.shape[axis]} elements (the CPU plugin refuses it)"
+        )
     mode = str(call.attribute("mode")).lower()
     sort = str(call.attribute("sort")).lower()
     moved = np.moveaxis(data, axis, -1)

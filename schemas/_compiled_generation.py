@@ -67,6 +67,7 @@ SCHEMAS = {
         "version": 8,
         "family": "generation",
         "function": "random_uniform",
+        "kernel": "random_uniform",
         "spec": "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/generation/random-uniform-8.html",
         "value_inputs": [0],
         "extra_inputs": "Check 'input_shapes.size() == 3' failed",

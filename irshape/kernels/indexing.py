@@ -38,11 +38,18 @@ tests/execution/test_indexing.py where the spec leaves it open:
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 
-from irshape.kernels import KernelCall, KernelError, working_memory
+from irshape.kernels import (
+    KernelCall,
+    KernelError,
+    UnsupportedByOpenVINOError,
+    output_bytes,
+    working_memory,
+)
 
 # --- shared helpers ---------------------------------------------------------------------------
 
@@ -71,6 +78,19 @@ def _checked(indices: np.ndarray, size: int | np.ndarray, what: str) -> np.ndarr
     return normalized
 
 
+def _plus_per_element(bytes_per_element: int, port: int) -> Callable[[KernelCall], int]:
+    """A memory estimate: the default one (twice the outputs and the inputs) and
+    ``bytes_per_element`` for each element of input ``port`` (int64 copies of indices, the
+    coordinates of a scatter, a sort's order)."""
+
+    def estimate(call: KernelCall) -> int:
+        outputs = sum(output_bytes(call, i) for i in range(len(call.inference.outputs)))
+        inputs = sum(a.nbytes for a in call.inputs)
+        return 2 * outputs + inputs + bytes_per_element * call.inputs[port].size
+
+    return estimate
+
+
 # --- ShapeOf ------------------------------------------------------------------------------------
 
 
@@ -82,6 +102,7 @@ def shape_of(call: KernelCall) -> np.ndarray:
 # --- Gather -------------------------------------------------------------------------------------
 
 
+@working_memory(_plus_per_element(24, 1))  # the indices as int64, their mask, their safe copy
 def gather(call: KernelCall) -> np.ndarray:
     """Gather-1/7/8: data[batch..., pre..., indices[batch..., i...], post...]; an index out of
     ``[-dim, dim)`` gives zeros."""
@@ -107,6 +128,7 @@ def gather(call: KernelCall) -> np.ndarray:
     return gathered.reshape(call.output_shape()).astype(call.output_dtype(), copy=False)
 
 
+@working_memory(_plus_per_element(16, 1))
 def gather_elements(call: KernelCall) -> np.ndarray:
     """GatherElements-6: data at the indices along ``axis``, elsewhere at the indices' own
     coordinates."""
@@ -119,6 +141,7 @@ def gather_elements(call: KernelCall) -> np.ndarray:
     return result
 
 
+@working_memory(_plus_per_element(16, 1))
 def gather_nd(call: KernelCall) -> np.ndarray:
     """GatherND-5/8: data[batch..., indices[batch..., m..., :]]; GatherND-5 flattens the batch
     dims into one (the output shape inference gives)."""
@@ -191,6 +214,7 @@ def _reduce_at(result: np.ndarray, index: tuple[Any, ...], updates: np.ndarray, 
         result[was_nan] = np.nan
 
 
+@working_memory(_plus_per_element(16, 1))
 def scatter_nd_update(call: KernelCall) -> np.ndarray:
     """ScatterNDUpdate-3/15: data with data[indices[m..., :]] = updates[m...] (or reduced
     into it with ScatterNDUpdate-15's reduction)."""
@@ -223,6 +247,10 @@ def _neutral(reduction: str, dtype: np.dtype[Any]) -> Any:
     return info.max if reduction == "min" else info.min
 
 
+# the coordinates (one int64 array an axis), and for mean a count of each data element
+@working_memory(
+    lambda call: _plus_per_element(16 + 8 * call.inputs[0].ndim, 1)(call) + 8 * call.inputs[0].size
+)
 def scatter_elements_update(call: KernelCall) -> np.ndarray:
     """ScatterElementsUpdate-3/12: data[..., indices[i, j, ...], ...] = updates[i, j, ...]
     along ``axis`` (or reduced into it: sum, prod, min, max, mean)."""
@@ -395,12 +423,17 @@ def non_zero(call: KernelCall) -> np.ndarray:
 # --- TopK ---------------------------------------------------------------------------------------
 
 
+@working_memory(_plus_per_element(24, 0))  # the keys, their order (int64), its sorted copy
 def topk(call: KernelCall) -> tuple[np.ndarray, np.ndarray]:
     """TopK-1/3/11: the k largest (max) or smallest (min) elements along ``axis``; ties go to
     the lower index; sort by value, by index or, with ``none``, as by value."""
     data = call.inputs[0]
     axis = _axis(int(call.attribute("axis")), data.ndim)
     k = call.output_shape(0)[axis]
+    if k > data.shape[axis]:
+        raise UnsupportedByOpenVINOError(
+            f"k = {k} exceeds the axis's {data.shape[axis]} elements (the CPU plugin refuses it)"
+        )
     mode = str(call.attribute("mode")).lower()
     sort = str(call.attribute("sort")).lower()
     moved = np.moveaxis(data, axis, -1)

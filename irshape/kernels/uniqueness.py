@@ -14,9 +14,17 @@ from __future__ import annotations
 
 import numpy as np
 
-from irshape.kernels import KernelCall
+from irshape.kernels import KernelCall, working_memory
 
 
+def _unique_bytes(call: KernelCall) -> int:
+    """np.unique's sorted copy, its order and its masks, and four outputs of up to the data's
+    size: about 48 bytes an element besides the data."""
+    data = call.inputs[0]
+    return 48 * data.size + 3 * data.nbytes
+
+
+@working_memory(_unique_bytes)
 def unique(call: KernelCall) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Unique-10: the unique elements (or slices along ``axis``), the index of each one's first
     occurrence, each element's (slice's) index among the unique ones, and their counts."""

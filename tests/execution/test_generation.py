@@ -7,7 +7,9 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
+import openvino as ov
 import openvino.opset1 as ov1
+import openvino.opset8 as ov8
 import openvino.opset9 as ov9
 import openvino.opset16 as ov16
 import pytest
@@ -69,7 +71,38 @@ def eye_cases() -> list[Case]:
     return cases
 
 
-CASES = {"one_hot": one_hot_cases(), "eye": eye_cases()}
+RANDOM_TYPES: list[Any] = [np.float32, np.float16, np.float64, np.int32, np.int64]
+SEEDS = [(150, 10), (1, 0), (0, 7), (2**31 + 5, 2**40 + 3), (123456789, 987654321), (42, 42)]
+
+
+def random_uniform_cases() -> list[Case]:
+    rng = np.random.default_rng(32)
+    cases = []
+    for i in range(60):
+        dtype = RANDOM_TYPES[i % len(RANDOM_TYPES)]
+        alignment = ("tensorflow", "pytorch")[i // len(RANDOM_TYPES) % 2]
+        global_seed, op_seed = SEEDS[i % len(SEEDS)]
+        shape = shape_of(rng, int(rng.integers(1, 4)), hi=7)
+        if np.dtype(dtype).kind == "f":
+            low = float(np.round(rng.uniform(-10, 5), 2))
+            high = low + float(np.round(rng.uniform(0.5, 20), 2))
+        elif i % 7 == 0 and dtype is np.int64:  # bounds past 2**32: two words an element
+            low, high = -(2**40), 2**41 + 17
+        else:
+            low = int(rng.integers(-100, 50))
+            high = low + int(rng.integers(1, 1000))
+        lo_node, hi_node = parameter((), dtype), parameter((), dtype)
+        node = ov8.random_uniform(
+            ov1.constant(np.array(shape, np.int64)), lo_node, hi_node,
+            ov.Type(np.dtype(dtype)).get_type_name(), global_seed, op_seed, alignment,
+        )  # fmt: skip
+        feed = {lo_node: np.array(low, dtype), hi_node: np.array(high, dtype)}
+        name = f"random_uniform{i}_{alignment}_{np.dtype(dtype).name}"
+        cases.append(Case(name, feed, [node.output(0)], exact=True))
+    return cases
+
+
+CASES = {"one_hot": one_hot_cases(), "eye": eye_cases(), "random_uniform": random_uniform_cases()}
 ALL = [(name, case) for name, cases in CASES.items() for case in cases]
 
 
@@ -82,3 +115,24 @@ def batches(tmp_path_factory: pytest.TempPathFactory) -> Batches:
 def test_kernel_matches_openvino(batches: Batches, suite: str, case: Case) -> None:
     problem = batches[suite].mismatch(case)
     assert problem is None, problem
+
+
+def test_random_uniform_without_seeds_differs_from_run_to_run(tmp_path: Any) -> None:
+    """Global and op seed 0: each run draws its own sequence (OpenVINO's too), within [min, max)."""
+    from irshape.execute.network import execute
+    from irshape.ir.reader import read_file
+
+    low, high = parameter((), np.float32), parameter((), np.float32)
+    node = ov8.random_uniform(ov1.constant(np.array([64], np.int64)), low, high, "f32", 0, 0)
+    low.set_friendly_name("low")
+    high.set_friendly_name("high")
+    xml = tmp_path / "seedless.xml"
+    ov.save_model(ov.Model([node.output(0)], [low, high]), xml)
+    document = read_file(xml).document
+    assert document is not None
+    feed = {"low": np.array(-2, np.float32), "high": np.array(3, np.float32)}
+    first, second = (next(iter(execute(document, feed).results.values())) for _ in range(2))
+    for values in (first, second):
+        assert values.dtype == np.float32 and values.shape == (64,)
+        assert np.all((values >= -2) & (values < 3))
+    assert not np.array_equal(first, second)

@@ -9,6 +9,7 @@ from collections.abc import Callable
 from typing import Any
 
 import numpy as np
+import openvino as ov
 import openvino.opset1 as ov1
 import openvino.opset3 as ov3
 import openvino.opset4 as ov4
@@ -34,6 +35,12 @@ def reducible(data: np.ndarray, reduction: str) -> np.ndarray:
 
 def i64(values: Any) -> ov1.constant:
     return ov1.constant(np.array(values, np.int64))
+
+
+def bounds_const(values: list[int], i: int) -> ov1.constant:
+    """Slice's and StridedSlice's bounds as i64, or as i32 where they fit (every other case)."""
+    fits = all(-(2**31) <= v < 2**31 for v in values)
+    return ov1.constant(np.array(values, np.int32 if fits and i % 2 else np.int64))
 
 
 # --- ShapeOf --------------------------------------------------------------------------------
@@ -122,6 +129,8 @@ def gather_nd_cases() -> list[Case]:
         shape = shape_of(rng, rank)
         depth = int(rng.integers(1, rank - batch_dims + 1))
         index_shape = shape[:batch_dims] + shape_of(rng, int(rng.integers(0, 3))) + (depth,)
+        if i % 8 == 5:  # no indices: an empty output
+            index_shape = (*shape[:batch_dims], 0, depth)
         sizes = np.array(shape[batch_dims : batch_dims + depth])
         indices = rng.integers(0, 1 << 20, index_shape) % sizes
         if i % 3 == 0:  # counted from the end
@@ -186,6 +195,8 @@ def scatter_nd_cases() -> list[Case]:
         shape = shape_of(rng, rank)
         depth = int(rng.integers(1, rank + 1))
         leading = shape_of(rng, int(rng.integers(1, 3)), hi=4)
+        if i % 16 == 7:  # no updates: the data unchanged
+            leading = (0,)
         sizes = np.array(shape[:depth])
         cells = int(np.prod(sizes))
         count = int(np.prod(leading))
@@ -289,9 +300,11 @@ def slice_cases() -> list[Case]:
         dtype = DTYPES[i % len(DTYPES)]
         x = parameter(shape, dtype)
         if i % 4 == 0 and sorted(axes) == list(range(count)):
-            node = ov8.slice(x, i64(start), i64(stop), i64(step))
+            node = ov8.slice(x, bounds_const(start, i), bounds_const(stop, i), bounds_const(step, i))
         else:
-            node = ov8.slice(x, i64(start), i64(stop), i64(step), i64(axes))
+            node = ov8.slice(
+                x, bounds_const(start, i), bounds_const(stop, i), bounds_const(step, i), bounds_const(axes, i)
+            )
         cases.append(Case(f"slice{i}", {x: data_of(rng, shape, dtype)}, [node.output(0)], exact=True))
     return cases
 
@@ -344,9 +357,9 @@ def strided_slice_cases() -> list[Case]:
             strides = [1] * count
         node = ov1.strided_slice(
             x,
-            i64(begin),
-            i64(end),
-            i64(strides),
+            bounds_const(begin, i),
+            bounds_const(end, i),
+            bounds_const(strides, i),
             masks["begin"],
             masks["end"],
             masks["new_axis"],
@@ -493,3 +506,42 @@ def batches(tmp_path_factory: pytest.TempPathFactory) -> Batches:
 def test_kernel_matches_openvino(batches: Batches, suite: str, case: Case) -> None:
     problem = batches[suite].mismatch(case)
     assert problem is None, problem
+
+
+def _irshape_outcomes(tmp_path: Any, node: Any, inputs: dict[Any, np.ndarray]) -> list[Any]:
+    """What irshape's executor makes of a one-layer model OpenVINO's plugin refuses."""
+    from irshape.execute.network import execute
+    from irshape.ir.reader import read_file
+
+    for i, param in enumerate(inputs):
+        param.set_friendly_name(f"in{i}")
+    xml = tmp_path / "refused.xml"
+    ov.save_model(ov.Model([node.output(k) for k in range(node.get_output_size())], list(inputs)), xml)
+    document = read_file(xml).document
+    assert document is not None
+    feed = {f"in{i}": value for i, value in enumerate(inputs.values())}
+    return [failure.outcome for failure in execute(document, feed, stop_at_failure=False).failures]
+
+
+def test_topk_k_past_the_axis_is_refused_as_openvino_refuses_it(tmp_path: Any) -> None:
+    from irshape.execute.network import Outcome
+
+    x = parameter((2, 3), np.float32)
+    node = ov11.topk(x, i64(5), 1, "max", "value", "i32")
+    # the CPU plugin: "TopK node ... K (5) exceeds the axis dimension (3)."
+    with pytest.raises(RuntimeError, match="exceeds the axis dimension"):
+        ov.Core().compile_model(ov.Model([node.output(0)], [x]), "CPU")
+    outcomes = _irshape_outcomes(tmp_path, node, {x: np.zeros((2, 3), np.float32)})
+    assert outcomes == [Outcome.UNSUPPORTED]
+
+
+def test_scatter_update_negative_index_is_refused(tmp_path: Any) -> None:
+    from irshape.execute.network import Outcome
+
+    x, idx, upd = parameter((4,), np.float32), parameter((1,), np.int32), parameter((1,), np.float32)
+    node = ov3.scatter_update(x, idx, upd, i64(0))
+    data = {x: np.zeros(4, np.float32), idx: np.array([-1], np.int32), upd: np.ones(1, np.float32)}
+    compiled = ov.Core().compile_model(ov.Model([node.output(0)], list(data)), "CPU")
+    with pytest.raises(RuntimeError, match="non-existing output tensor element"):
+        compiled(list(data.values()))
+    assert _irshape_outcomes(tmp_path, node, data) == [Outcome.KERNEL_FAILED]

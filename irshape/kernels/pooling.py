@@ -7,16 +7,25 @@ covers the data positions ``o * stride - pads_begin + k * dilation`` for ``k < k
 windows are strided views of the padded data (``sliding_window_view``), never loops over pixels.
 ceil and ceil_torch windows past the padded end read nothing there.
 
-* MaxPool: the largest element of the data inside the window (padding never counts); the
-  indices (MaxPool-8/14) are the first such element's flat index in row-major order over the
-  data's dims from ``axis`` on (axis 0: over the whole tensor, the batch included), in
-  ``index_element_type``.
-* AvgPool: the sum of the window's data elements over a divisor: with exclude-pad their count;
-  without it, the window's positions inside the padded data (the pads count, the part of a ceil
-  window beyond pads_end does not).
+* MaxPool: the largest element of the data inside the window (padding never counts), starting
+  from the lowest value of the computation's type as the CPU plugin does: NaNs never win
+  (``max(nan, 1, 2)`` is 2), a window of -inf (or NaN) only gives f32's lowest, -3.4e38 (-inf in
+  f16). The indices (MaxPool-8/14) are the first such element's flat index in row-major order
+  over the data's dims from ``axis`` on (axis 0: over the whole tensor, the batch included), in
+  ``index_element_type``; where no element beats the start the spatial part of the index is 0.
+* AvgPool: the sum of the window's data elements over a divisor, as the CPU plugin (and the
+  reference) divide: without exclude-pad, the whole kernel (dilations aside) where the layer has
+  any pad after auto_pad, even for a ceil window running past pads_end; otherwise (exclude-pad,
+  or no pads) the window's data elements, so a ceil window holding none is 0 / 0 = NaN. One
+  plugin quirk followed: on an axis without dilation, a ceil window that starts past the data
+  counts ``size - start`` there (negative: the output is -0.0, not NaN). Integers round the
+  mean half to even (``[1, 2]`` gives 2, ``[2, 7]`` 4), as the plugin does.
 * AdaptiveAvgPool/AdaptiveMaxPool: output ``o`` of an axis of ``n`` to ``m`` covers
   ``[floor(o * n / m), ceil((o + 1) * n / m))``; AdaptiveMaxPool's indices count within each
-  channel's spatial dims (row-major), as the spec says.
+  channel's spatial dims (row-major), as the spec says. Unlike MaxPool's, the plugin's
+  AdaptiveMaxPool starts from the window's first element: a NaN there is the answer (NaN, its
+  index), a window of -inf gives -inf. The plugin refuses i64 indices ("CPU plugin does not
+  support i64 for use with oneDNN"); irshape gives them.
 
 Reals are summed in float64 and rounded once to the data's type.
 """
@@ -76,14 +85,15 @@ class _Axis:
         result: np.ndarray = (pos >= 0) & (pos < self.size)
         return result
 
-    def data_counts(self, dense: bool) -> np.ndarray:
+    def data_counts(self) -> np.ndarray:
         """Each window's count of data elements along this axis; for a (ceil) window that
         starts past the data, ``size - start``, negative, as the plugin's
         ``min(end, size) - max(start, 0)`` gives it (so such an output is -0.0, not NaN, unless
-        another axis' count is 0). Only without dilations (``dense``): a dilated AvgPool-16
-        counts the window's data elements, 0 there."""
+        another axis' count is 0). Only on an axis without dilation: on a dilated axis
+        AvgPool-16 counts the window's data elements, 0 there."""
         starts = np.arange(self.out) * self.stride - self.pad_begin
         counts = np.sum(self.inside(), axis=1)
+        dense = self.dilation == 1
         result: np.ndarray = np.where(starts > self.size, self.size - starts, counts) if dense else counts
         return result
 
@@ -135,9 +145,9 @@ def max_pool(call: KernelCall) -> np.ndarray | tuple[np.ndarray, np.ndarray]:
     start = _start(x.dtype)
     windows = _windows(x, axes, _lowest(x.dtype))  # padding never wins: it is not data
     window_axes = tuple(range(x.ndim, windows.ndim))
-    values = np.max(windows, axis=window_axes)
+    values = np.fmax.reduce(windows, axis=window_axes)  # NaNs never win (all NaN: NaN)
     with np.errstate(over="ignore"):  # f32's lowest is -inf in f16
-        highest = np.maximum(values.astype(np.float64) if x.dtype.kind == "f" else values, start)
+        highest = np.fmax(values.astype(np.float64) if x.dtype.kind == "f" else values, start)
         result: np.ndarray = highest.astype(call.output_dtype(), copy=False)
     if len(call.inference.outputs) == 1:
         return result
@@ -227,11 +237,10 @@ def _divisor(axes: Sequence[_Axis], exclude_pad: bool) -> np.ndarray | int:
     if padded and not exclude_pad:
         return math.prod(a.kernel for a in axes)
     divisor = np.ones((1,) * len(axes), np.int64)
-    dense = all(a.dilation == 1 for a in axes)
     for i, a in enumerate(axes):
         shape = [1] * len(axes)
         shape[i] = a.out
-        divisor = divisor * a.data_counts(dense).reshape(shape)
+        divisor = divisor * a.data_counts().reshape(shape)
     return divisor
 
 
@@ -284,20 +293,24 @@ def adaptive_avg_pool(call: KernelCall) -> np.ndarray:
 
 
 def adaptive_max_pool(call: KernelCall) -> tuple[np.ndarray, np.ndarray]:
-    """AdaptiveMaxPool-8: the maximum and its index within the channel's spatial dims."""
+    """AdaptiveMaxPool-8: the maximum and its index within the channel's spatial dims. The CPU
+    plugin starts from the window's first element and takes each later one greater than it: a
+    NaN first stays (NaN, its index), a NaN later never wins, a window of -inf gives -inf."""
     x = call.inputs[DATA]
     out = _target(call)
     windows, inside, positions = _adaptive_gather(x, out)
     n = len(out)
-    flat = np.where(inside, windows, _lowest(x.dtype)).reshape(*windows.shape[: x.ndim], -1)
-    values = np.max(flat, axis=-1)
+    flat = windows.reshape(*windows.shape[: x.ndim], -1)
     valid = inside.reshape((*inside.shape[: x.ndim], -1))
-    first = np.argmax((flat == values[..., None]) & valid, axis=-1)
+    flat = np.where(valid, flat, _lowest(x.dtype))
+    first_is_nan = np.isnan(flat[..., 0]) if x.dtype.kind == "f" else np.zeros(flat.shape[:-1], bool)
+    values = np.where(first_is_nan, flat[..., 0], np.fmax.reduce(flat, axis=-1))
+    chosen = (flat == values[..., None]) & valid
+    first = np.where(first_is_nan, 0, np.argmax(chosen, axis=-1))
     taps = np.unravel_index(first, tuple(p.shape[1] for p in positions))
     index = np.zeros(values.shape, np.int64)
     for i, (pos, tap) in enumerate(zip(positions, taps, strict=True)):
         shape = [1] * n
         shape[i] = out[i]
-        start = pos[:, 0].reshape(shape)
-        index = index * x.shape[SPATIAL + i] + start + tap
+        index = index * x.shape[SPATIAL + i] + pos[:, 0].reshape(shape) + tap
     return values.astype(call.output_dtype()), index.astype(call.output_dtype(1))

@@ -42,6 +42,8 @@ def _data(rng: np.random.Generator, shape: tuple[int, ...], dtype: type, i: int)
     x = rng.standard_normal(shape) * 3
     if i % 7 == 3:
         x[rng.random(shape) < 0.2] = -np.inf
+    if i % 7 == 4:
+        x[rng.random(shape) < 0.15] = np.nan
     if i % 7 == 5:
         x[rng.random(shape) < 0.1] = np.inf
     if i % 7 == 6:

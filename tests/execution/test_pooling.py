@@ -159,7 +159,30 @@ def adaptive_cases() -> list[Case]:
     return cases
 
 
-CASES = max_pool_cases() + avg_pool_cases() + adaptive_cases()
+def ceil_in_padding_cases() -> list[Case]:
+    """Windows that start in pads_end (size 4, kernel 3, stride 2, pads 0/2: the third window
+    starts at 4): ceil keeps it, ceil_torch drops it; and one starting past the padded data
+    (size 5, kernel 1, stride 3, no pads, ceil: the third starts at 6)."""
+    rng = np.random.default_rng(34)
+    cases = []
+    layouts = [
+        ((1, 2, 4), [2], [0], [2], [3]),
+        ((1, 2, 5), [3], [0], [0], [1]),
+        ((2, 1, 4, 5), [2, 3], [0, 0], [2, 0], [3, 1]),
+    ]
+    for j, (shape, strides, pads_begin, pads_end, kernel) in enumerate(layouts):
+        for rounding in ("ceil", "ceil_torch"):
+            data = (rng.standard_normal(shape) * 3).astype(np.float32)
+            x = parameter(shape)
+            nodes = [opset14.max_pool(x, strides, [1] * len(kernel), pads_begin, pads_end, kernel, rounding)]
+            for exclude in (True, False):
+                nodes.append(opset14.avg_pool(x, strides, pads_begin, pads_end, kernel, exclude, rounding))
+            outputs = [nodes[0].output(0), nodes[0].output(1), nodes[1].output(0), nodes[2].output(0)]
+            cases.append(Case(f"ceil_in_padding{j}_{rounding}", {x: data}, outputs))
+    return cases
+
+
+CASES = max_pool_cases() + avg_pool_cases() + adaptive_cases() + ceil_in_padding_cases()
 
 
 @pytest.fixture(scope="module")
@@ -170,3 +193,10 @@ def batch(tmp_path_factory):
 @pytest.mark.parametrize("case", CASES, ids=lambda c: c.name)
 def test_pooling(batch, case):
     assert batch.mismatch(case) is None, batch.mismatch(case)
+
+
+def test_ceil_torch_drops_the_window_in_padding(batch):
+    """The hand-worked counts: ceil gives ceil((4 + 0 + 2 - 3) / 2) + 1 = 3 windows, the
+    last starting at 4 in the padding; ceil_torch drops it (2)."""
+    assert batch.got["ceil_in_padding0_ceil_out0"].shape == (1, 2, 3)
+    assert batch.got["ceil_in_padding0_ceil_torch_out0"].shape == (1, 2, 2)

@@ -8,9 +8,13 @@ from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
+import openvino as ov
 import openvino.opset13 as opset
 import openvino.opset14 as opset14
 import pytest
+
+from irshape.execute.network import Outcome, execute
+from irshape.ir.reader import read_file
 
 from .harness import Case, parameter, run_batch
 
@@ -282,3 +286,25 @@ def test_matmul_family(batch, case):
 
 def test_every_layer_ran(batch):
     assert batch.execution is not None and batch.execution.ran == batch.execution.total
+
+
+def _outcomes(node: Any, params: list[Any], tmp_path: Any, max_memory: int) -> list[Outcome]:
+    """What became of the layers when irshape executes ``node`` under ``max_memory`` bytes."""
+    for i, param in enumerate(params):
+        param.set_friendly_name(f"in{i}")
+    xml = tmp_path / "model.xml"
+    ov.save_model(ov.Model([opset.result(node)], params, "model"), xml, compress_to_fp16=False)
+    document = read_file(xml).document
+    assert document is not None
+    inputs = {f"in{i}": np.zeros(tuple(p.get_output_shape(0)), np.float32) for i, p in enumerate(params)}
+    execution = execute(document, inputs, max_memory=max_memory, stop_at_failure=False)
+    return [failure.outcome for failure in execution.failures]
+
+
+def test_attention_scores_count_in_the_memory_estimate(tmp_path):
+    # 12 KiB of inputs, 4 KiB of output, but 256 KiB of scores [256, 256] (and their exp,
+    # weights, mask): over a 200 KiB limit though twice the output plus the inputs is not
+    q, k, v = (parameter((1, 256, 4)) for _ in range(3))
+    node = opset.scaled_dot_product_attention(q, k, v, causal=True)
+    assert _outcomes(node, [q, k, v], tmp_path, 200 * 1024) == [Outcome.OVER_MEMORY]
+    assert _outcomes(node, [q, k, v], tmp_path, 2 * 1024 * 1024) == []

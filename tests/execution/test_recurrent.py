@@ -8,9 +8,12 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
+import openvino as ov
 import openvino.opset13 as opset
 import pytest
 
+from irshape.execute.network import Outcome, execute
+from irshape.ir.reader import read_file
 from irshape.kernels import UnsupportedByOpenVINOError
 from irshape.kernels.recurrent import _ACTIVATIONS, _Cell, _run_direction
 
@@ -215,3 +218,23 @@ def test_reverse_refuses_lengths_past_the_steps():
         _run_direction(cell, x, [h], np.array([4, 1]), weights, reverse=True)
     y, _ = _run_direction(cell, x, [h], np.array([4, 1]), weights, reverse=False)
     assert y.shape == (2, 3, 2)
+
+
+def test_input_projection_counts_in_the_memory_estimate(tmp_path):
+    # X [1, 500, 1] is 2 KB and Y [1, 1, 500, 8] 16 KB, but the projection X*W + B is
+    # [1, 500, 32]: 64 KB (and a gate temporary as large)
+    x, h, c = parameter((1, 500, 1)), parameter((1, 1, 8)), parameter((1, 1, 8))
+    lengths = opset.constant(np.array([500], np.int32))
+    w, r, b = (opset.constant(np.zeros(shape, np.float32)) for shape in ((1, 32, 1), (1, 32, 8), (1, 32)))
+    node = opset.lstm_sequence(x, h, c, lengths, w, r, b, 8, "forward")
+    for i, param in enumerate((x, h, c)):
+        param.set_friendly_name(f"in{i}")
+    xml = tmp_path / "lstm.xml"
+    ov.save_model(ov.Model(list(node.outputs()), [x, h, c], "lstm"), xml, compress_to_fp16=False)
+    document = read_file(xml).document
+    assert document is not None
+    inputs = {"in0": np.zeros((1, 500, 1), np.float32), "in1": np.zeros((1, 1, 8), np.float32)}
+    inputs["in2"] = inputs["in1"]
+    over = execute(document, inputs, max_memory=100_000, stop_at_failure=False)
+    assert [f.outcome for f in over.failures] == [Outcome.OVER_MEMORY]
+    assert not execute(document, inputs, max_memory=1_000_000, stop_at_failure=False).failures

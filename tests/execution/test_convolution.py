@@ -89,6 +89,14 @@ _DEFORMABLE: list[
     ((2, 6, 5, 6), (6, 3, 2, 2), [2, 2], [0, 1], [1, 0], [1, 2], 2, 3),
     ((1, 3, 4, 4), (2, 3, 1, 1), [1, 1], [0, 0], [0, 0], [1, 1], 1, 1),
     ((1, 2, 8, 3), (2, 2, 3, 1), [3, 1], [1, 0], [1, 0], [1, 1], 1, 2),
+    ((1, 1, 4, 4), (1, 1, 2, 2), [1, 1], [0, 0], [0, 0], [1, 1], 1, 1),
+    ((2, 8, 5, 5), (4, 4, 3, 3), [1, 1], [1, 1], [1, 1], [1, 1], 2, 4),
+    ((1, 3, 9, 9), (6, 3, 3, 3), [2, 2], [1, 1], [1, 1], [1, 1], 1, 3),
+    ((1, 4, 6, 8), (8, 2, 1, 3), [1, 2], [0, 1], [0, 1], [1, 1], 2, 2),
+    ((1, 2, 5, 5), (2, 2, 3, 3), [1, 1], [0, 0], [0, 0], [2, 2], 1, 1),
+    ((3, 2, 4, 4), (2, 1, 2, 2), [1, 1], [1, 1], [0, 0], [1, 1], 2, 2),
+    ((1, 6, 4, 5), (3, 6, 2, 2), [1, 1], [0, 0], [1, 1], [1, 1], 1, 6),
+    ((1, 2, 10, 4), (4, 2, 3, 2), [2, 1], [2, 0], [2, 1], [2, 1], 1, 1),
 ]
 
 
@@ -111,7 +119,14 @@ def deformable_cases() -> list[Case]:
         out_h = (height + pads_begin[0] + pads_end[0] - dilations[0] * (fshape[2] - 1) - 1) // strides[0] + 1
         out_w = (width + pads_begin[1] + pads_end[1] - dilations[1] * (fshape[3] - 1) - 1) // strides[1] + 1
         taps = fshape[2] * fshape[3]
-        for version, with_mask, bilinear_pad in [(1, False, False), (8, False, False), (8, True, False), (8, True, True), (8, False, True)]:  # fmt: skip
+        for version, with_mask, bilinear_pad in [
+            (1, False, False),
+            (1, True, False),  # v1 has no mask: the second v1 layout has other offsets
+            (8, False, False),
+            (8, True, False),
+            (8, True, True),
+            (8, False, True),
+        ]:
             data = parameter(shape)
             offsets = parameter((n, 2 * dgroup * taps, out_h, out_w))
             filters = opset8.constant((rng.standard_normal(fshape) * 0.5).astype(np.float32))
@@ -120,6 +135,7 @@ def deformable_cases() -> list[Case]:
                 offsets: _offsets(rng, (n, 2 * dgroup * taps, out_h, out_w), index + version + with_mask),
             }
             if version == 1:
+                with_mask = False
                 node = opset1.deformable_convolution(
                     data,
                     offsets,
@@ -142,6 +158,8 @@ def deformable_cases() -> list[Case]:
                     group, dgroup, bilinear_pad,
                 )  # fmt: skip
             name = f"deformable{index}_v{version}_{'mask' if with_mask else 'nomask'}_{int(bilinear_pad)}"
+            if version == 1 and name in {c.name for c in cases}:
+                name += "_other_offsets"
             cases.append(Case(name, feeds, [node.output(0)]))
     return cases
 

@@ -96,17 +96,26 @@ def sequence_cases() -> list[Case]:
     index = 0
     for kind in ("lstm", "gru", "rnn"):
         for direction in ("forward", "reverse", "bidirectional"):
-            for variant in range(6):
-                steps = 5
-                lengths = [[5, 5, 5], [5, 3, 1], [2, 5, 4, 5], [0, 5, 3], [1], [4, 2][: 1 + variant % 2]][
-                    variant
-                ]
+            for variant in range(10):
+                steps = 5 if variant < 6 else (1, 3, 8, 2)[variant - 6]
+                lengths = [
+                    [5, 5, 5],
+                    [5, 3, 1],
+                    [2, 5, 4, 5],
+                    [0, 5, 3],
+                    [1],
+                    [4, 2],
+                    [1, 1],
+                    [3, 0, 2],
+                    [8, 7, 1, 8, 5],
+                    [2],
+                ][variant]
                 if direction == "forward" and variant == 4:
                     lengths = [7, 2]  # past the steps: the plugin's final states are zero
                 activations = _ACTIVATION_SETS[kind][variant % 3] if variant >= 3 else None
-                clip = 0.4 if variant in (1, 4) else 0.0
+                clip = (0.0, 0.4, 0.0, 0.0, 0.4, 0.0, 3.0, 0.0, 0.1, 0.0)[variant]
                 linear_before_reset = kind == "gru" and variant % 2 == 1
-                dtype = np.float16 if variant == 5 else np.float32
+                dtype = np.float16 if variant in (5, 9) else np.float32
                 name = f"{kind}_seq{index}_{direction}_v{variant}"
                 cases.append(
                     _sequence_case(
@@ -120,7 +129,7 @@ def sequence_cases() -> list[Case]:
                         clip=clip,
                         linear_before_reset=linear_before_reset,
                         dtype=dtype,
-                        weights_as_parameters=variant == 2,
+                        weights_as_parameters=variant in (2, 7),
                         length_type=np.int64 if variant % 2 else np.int32,
                     )
                 )
@@ -169,11 +178,11 @@ def cell_cases() -> list[Case]:
     rng = np.random.default_rng(6)
     cases = []
     for kind in ("lstm", "gru", "rnn"):
-        for variant in range(12):
+        for variant in range(30):
             activations = _ACTIVATION_SETS[kind][variant % 3]
             clip = (0.0, 0.5, 2.0)[variant % 4 % 3]
             linear_before_reset = kind == "gru" and variant % 2 == 0
-            dtype = np.float16 if variant in (5, 11) else np.float32
+            dtype = np.float16 if variant % 6 == 5 else np.float32
             batch = (1, 2, 4)[variant % 3]
             name = f"{kind}_cell{variant}"
             cases.append(

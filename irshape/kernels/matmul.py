@@ -24,11 +24,13 @@ established by ``tests/execution/test_matmul.py``:
 
 from __future__ import annotations
 
+import math
+import re
 from typing import Any
 
 import numpy as np
 
-from irshape.kernels import KernelCall, KernelError
+from irshape.kernels import KernelCall, KernelError, output_bytes, working_memory
 from irshape.shapes.matmul import EinsumError, parse_equation
 
 
@@ -65,17 +67,41 @@ def matmul(call: KernelCall) -> np.ndarray:
         return _to_output(np.matmul(a, b), call.output_dtype())
 
 
-def einsum(call: KernelCall) -> np.ndarray:
-    """Einsum-7: numpy's einsum of the equation made explicit as OpenVINO parses it (implicit
-    output: the labels met once, sorted, after the ellipsis)."""
+def _explicit_equation(call: KernelCall) -> str:
+    """The equation as OpenVINO parses it, its output made explicit (implicit mode: the labels
+    met once, sorted, after the ellipsis)."""
     try:
         subscripts, output = parse_equation(str(call.attribute("equation")))
     except EinsumError as exc:
         raise KernelError(str(exc)) from exc
+    return ",".join(subscripts) + "->" + output
+
+
+_LARGEST = re.compile(r"Largest intermediate:\s*([0-9.e+]+)")
+
+
+def _einsum_working_bytes(call: KernelCall) -> int:
+    """Converted and transposed copies of the operands, the output and its converted copy,
+    and the largest intermediate of numpy's greedy contraction path."""
+    compute = _compute_dtype(call.inputs[0].dtype)
+    copies = 2 * sum(x.size for x in call.inputs) * compute.itemsize
+    largest = 0
+    if len(call.inputs) > 1:
+        try:
+            path = np.einsum_path(_explicit_equation(call), *call.inputs, optimize="greedy")[1]
+        except ValueError:  # the kernel will say why; nothing to estimate
+            path = ""
+        found = _LARGEST.search(path)
+        largest = int(float(found.group(1))) * compute.itemsize if found else 0
+    return copies + 2 * largest + 3 * output_bytes(call, 0) * max(1, compute.itemsize // 2)
+
+
+@working_memory(_einsum_working_bytes)
+def einsum(call: KernelCall) -> np.ndarray:
+    """Einsum-7: numpy's einsum of the equation as OpenVINO parses it."""
     compute = _compute_dtype(call.inputs[0].dtype)
     operands = [x.astype(compute, copy=False) for x in call.inputs]
-    equation = ",".join(subscripts) + "->" + output
-    result = np.einsum(equation, *operands, optimize=len(operands) > 1)
+    result = np.einsum(_explicit_equation(call), *operands, optimize=len(operands) > 1)
     return _to_output(result, call.output_dtype())
 
 
@@ -94,6 +120,17 @@ def inverse(call: KernelCall) -> np.ndarray:
     return result.astype(call.output_dtype())
 
 
+def _sdpa_working_bytes(call: KernelCall) -> int:
+    """The converted inputs, and four [batch..., L, S] temporaries: scores, mask, exp, weights."""
+    compute = _compute_dtype(call.inputs[0].dtype)
+    batch = call.output_shape(0)[:-2]
+    rows, columns = call.inputs[0].shape[-2], call.inputs[1].shape[-2]
+    scores = math.prod(batch) * rows * columns * compute.itemsize
+    copies = sum(x.size for x in call.inputs) * compute.itemsize
+    return int(4 * scores + copies + 2 * output_bytes(call, 0) * max(1, compute.itemsize // 2))
+
+
+@working_memory(_sdpa_working_bytes)
 def scaled_dot_product_attention(call: KernelCall) -> np.ndarray:
     """ScaledDotProductAttention-13 as OpenVINO decomposes it (see the module docstring)."""
     query, key, value = call.inputs[:3]

@@ -35,7 +35,7 @@ from typing import Any
 
 import numpy as np
 
-from irshape.kernels import KernelCall, KernelError, UnsupportedByOpenVINOError
+from irshape.kernels import KernelCall, KernelError, UnsupportedByOpenVINOError, output_bytes, working_memory
 
 Activation = Callable[[np.ndarray], np.ndarray]
 
@@ -225,16 +225,33 @@ def _run_sequence(call: KernelCall, kind: str) -> list[np.ndarray]:
     return [o.astype(call.output_dtype(i)) for i, o in enumerate(outputs)]
 
 
+def _sequence_working_bytes(call: KernelCall) -> int:
+    """Per direction the input projection ``[batch, steps, gates * hidden]`` and one gate
+    temporary of its size, Y and the states; the stacked outputs and their converted copies;
+    converted copies of the inputs."""
+    states = 2 if call.schema.function == "lstm_sequence" else 1
+    x, w = call.inputs[0], call.inputs[2 + states]  # W: [directions, gates * hidden, input]
+    compute = _compute_dtype(x.dtype).itemsize
+    batch, steps = x.shape[:2]
+    projection = 2 * batch * steps * w.shape[1] * compute
+    outputs = sum(output_bytes(call, i) for i in range(len(call.schema.outputs)))
+    inputs = sum(a.size for a in call.inputs) * compute
+    return int(projection + 3 * outputs * max(1, compute // 2) + inputs)
+
+
+@working_memory(_sequence_working_bytes)
 def rnn_sequence(call: KernelCall) -> list[np.ndarray]:
     """RNNSequence-5."""
     return _run_sequence(call, "rnn")
 
 
+@working_memory(_sequence_working_bytes)
 def gru_sequence(call: KernelCall) -> list[np.ndarray]:
     """GRUSequence-5 (linear_before_reset too)."""
     return _run_sequence(call, "gru")
 
 
+@working_memory(_sequence_working_bytes)
 def lstm_sequence(call: KernelCall) -> list[np.ndarray]:
     """LSTMSequence-5."""
     return _run_sequence(call, "lstm")

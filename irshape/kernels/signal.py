@@ -32,11 +32,31 @@ Established against the CPU plugin (openvino 2026.4.1, ``INFERENCE_PRECISION_HIN
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import numpy as np
 
-from irshape.kernels import KernelCall, KernelError, UnsupportedByOpenVINOError
+from irshape.kernels import KernelCall, KernelError, UnsupportedByOpenVINOError, output_bytes, working_memory
+
+
+def _fourier_working_bytes(call: KernelCall) -> int:
+    """float64/complex128 copies: the data (8 bytes an element), the transform and its real
+    pairs (16 bytes an output element, twice), the output's own bytes."""
+    elements = output_bytes(call, 0) // max(1, call.output_dtype().itemsize)
+    return 8 * call.inputs[0].size + 40 * elements
+
+
+def _frames_working_bytes(call: KernelCall) -> int:
+    """The Fourier transforms' temporaries, and three float64 copies of every frame's samples
+    (windowed, transformed, padded for the overlap-add)."""
+    size, step = _frame_parameters(call)
+    data = call.inputs[0]
+    if call.schema.function == "istft":  # [batch..., bins, frames, 2]
+        batch, frames = math.prod(data.shape[:-3]), data.shape[-2]
+    else:  # [batch..., samples]
+        batch, frames = math.prod(data.shape[:-1]), max(0, (data.shape[-1] - size) // step + 1)
+    return int(_fourier_working_bytes(call) + 3 * 8 * batch * frames * max(size, step))
 
 
 def _complex(data: np.ndarray) -> np.ndarray:
@@ -75,11 +95,13 @@ def _complex_transform(call: KernelCall, inverse: bool) -> np.ndarray:
     return _pairs(transform(values, s=sizes, axes=axes), call.output_dtype())
 
 
+@working_memory(_fourier_working_bytes)
 def dft(call: KernelCall) -> np.ndarray:
     """DFT-7."""
     return _complex_transform(call, inverse=False)
 
 
+@working_memory(_fourier_working_bytes)
 def idft(call: KernelCall) -> np.ndarray:
     """IDFT-7."""
     return _complex_transform(call, inverse=True)
@@ -102,6 +124,7 @@ def _refuse_plugin_sizes(call: KernelCall, shape: tuple[int, ...], axes: list[in
         )
 
 
+@working_memory(_fourier_working_bytes)
 def rdft(call: KernelCall) -> np.ndarray:
     """RDFT-9."""
     data = call.inputs[0].astype(np.float64)
@@ -111,6 +134,7 @@ def rdft(call: KernelCall) -> np.ndarray:
     return _pairs(np.fft.rfftn(data, s=sizes, axes=axes), call.output_dtype())
 
 
+@working_memory(_fourier_working_bytes)
 def irdft(call: KernelCall) -> np.ndarray:
     """IRDFT-9."""
     values = _complex(call.inputs[0])
@@ -134,6 +158,7 @@ def _frame_parameters(call: KernelCall) -> tuple[int, int]:
     return int(call.inputs[2].reshape(-1)[0]), int(call.inputs[3].reshape(-1)[0])
 
 
+@working_memory(_frames_working_bytes)
 def stft(call: KernelCall) -> np.ndarray:
     """STFT-15."""
     signal = call.inputs[0].astype(np.float64)
@@ -165,6 +190,7 @@ def _overlap_add(frames: np.ndarray, step: int, length: int) -> np.ndarray:
     return summed[..., :length]
 
 
+@working_memory(_frames_working_bytes)
 def istft(call: KernelCall) -> np.ndarray:
     """ISTFT-16."""
     data = _complex(call.inputs[0])  # [batch..., bins, frames]

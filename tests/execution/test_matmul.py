@@ -8,9 +8,13 @@ from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
+import openvino as ov
 import openvino.opset13 as opset
 import openvino.opset14 as opset14
 import pytest
+
+from irshape.execute.network import Outcome, execute
+from irshape.ir.reader import read_file
 
 from .harness import Case, parameter, run_batch
 
@@ -77,6 +81,16 @@ def matmul_cases() -> list[Case]:
                 name = f"matmul{index}_{int(ta)}{int(tb)}_{np.dtype(dtype).name}_{kind}"
                 feeds = {a: _data(rng, sa, dtype, kind), b: _data(rng, sb, dtype, kind)}
                 cases.append(Case(name, feeds, [node.output(0)]))
+    # integers: products summed exactly, saturated to the output type (the plugin sums in f32)
+    for dtype in (np.int8, np.uint8, np.int64, np.int32):
+        info = np.iinfo(dtype)
+        a, b = parameter((2, 3), dtype), parameter((3, 2), dtype)
+        high = min(int(info.max), 1000)
+        low = max(int(info.min), -1000)
+        a_values = np.array([[high, high, 1], [low, 0, 2]], dtype)
+        b_values = np.array([[high, 1], [2, low], [3, high]], dtype)
+        name = f"matmul_saturated_{np.dtype(dtype).name}"
+        cases.append(Case(name, {a: a_values, b: b_values}, [opset.matmul(a, b, False, False).output(0)]))
     # a Const operand (weights, as in a fully connected layer)
     x = parameter((2, 8))
     weights = opset.constant(rng.standard_normal((3, 8)).astype(np.float32))
@@ -158,10 +172,14 @@ def inverse_cases() -> list[Case]:
         (2, 2, 4, 4),
         (3, 1, 1),
         (0, 3, 3),
+        (6, 6),
+        (8, 8),
+        (2, 1, 2, 2),
+        (4, 5, 5),
     ]
     for index, shape in enumerate(shapes):
         for adjoint in (False, True):
-            for dtype in (np.float32, np.float16) if index % 2 else (np.float32,):
+            for dtype in (np.float32, np.float16):
                 n = shape[-1]
                 # well conditioned: a random matrix plus a multiple of the identity, some permuted
                 values = rng.standard_normal(shape) + (n + 1) * np.eye(n)
@@ -282,3 +300,25 @@ def test_matmul_family(batch, case):
 
 def test_every_layer_ran(batch):
     assert batch.execution is not None and batch.execution.ran == batch.execution.total
+
+
+def _outcomes(node: Any, params: list[Any], tmp_path: Any, max_memory: int) -> list[Outcome]:
+    """What became of the layers when irshape executes ``node`` under ``max_memory`` bytes."""
+    for i, param in enumerate(params):
+        param.set_friendly_name(f"in{i}")
+    xml = tmp_path / "model.xml"
+    ov.save_model(ov.Model([opset.result(node)], params, "model"), xml, compress_to_fp16=False)
+    document = read_file(xml).document
+    assert document is not None
+    inputs = {f"in{i}": np.zeros(tuple(p.get_output_shape(0)), np.float32) for i, p in enumerate(params)}
+    execution = execute(document, inputs, max_memory=max_memory, stop_at_failure=False)
+    return [failure.outcome for failure in execution.failures]
+
+
+def test_attention_scores_count_in_the_memory_estimate(tmp_path):
+    # 12 KiB of inputs, 4 KiB of output, but 256 KiB of scores [256, 256] (and their exp,
+    # weights, mask): over a 200 KiB limit though twice the output plus the inputs is not
+    q, k, v = (parameter((1, 256, 4)) for _ in range(3))
+    node = opset.scaled_dot_product_attention(q, k, v, causal=True)
+    assert _outcomes(node, [q, k, v], tmp_path, 200 * 1024) == [Outcome.OVER_MEMORY]
+    assert _outcomes(node, [q, k, v], tmp_path, 2 * 1024 * 1024) == []

@@ -8,9 +8,12 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
+import openvino as ov
 import openvino.opset13 as opset
 import pytest
 
+from irshape.execute.network import Outcome, execute
+from irshape.ir.reader import read_file
 from irshape.kernels import UnsupportedByOpenVINOError
 from irshape.kernels.recurrent import _ACTIVATIONS, _Cell, _run_direction
 
@@ -93,17 +96,26 @@ def sequence_cases() -> list[Case]:
     index = 0
     for kind in ("lstm", "gru", "rnn"):
         for direction in ("forward", "reverse", "bidirectional"):
-            for variant in range(6):
-                steps = 5
-                lengths = [[5, 5, 5], [5, 3, 1], [2, 5, 4, 5], [0, 5, 3], [1], [4, 2][: 1 + variant % 2]][
-                    variant
-                ]
+            for variant in range(10):
+                steps = 5 if variant < 6 else (1, 3, 8, 2)[variant - 6]
+                lengths = [
+                    [5, 5, 5],
+                    [5, 3, 1],
+                    [2, 5, 4, 5],
+                    [0, 5, 3],
+                    [1],
+                    [4, 2],
+                    [1, 1],
+                    [3, 0, 2],
+                    [8, 7, 1, 8, 5],
+                    [2],
+                ][variant]
                 if direction == "forward" and variant == 4:
                     lengths = [7, 2]  # past the steps: the plugin's final states are zero
                 activations = _ACTIVATION_SETS[kind][variant % 3] if variant >= 3 else None
-                clip = 0.4 if variant in (1, 4) else 0.0
+                clip = (0.0, 0.4, 0.0, 0.0, 0.4, 0.0, 3.0, 0.0, 0.1, 0.0)[variant]
                 linear_before_reset = kind == "gru" and variant % 2 == 1
-                dtype = np.float16 if variant == 5 else np.float32
+                dtype = np.float16 if variant in (5, 9) else np.float32
                 name = f"{kind}_seq{index}_{direction}_v{variant}"
                 cases.append(
                     _sequence_case(
@@ -117,7 +129,7 @@ def sequence_cases() -> list[Case]:
                         clip=clip,
                         linear_before_reset=linear_before_reset,
                         dtype=dtype,
-                        weights_as_parameters=variant == 2,
+                        weights_as_parameters=variant in (2, 7),
                         length_type=np.int64 if variant % 2 else np.int32,
                     )
                 )
@@ -166,11 +178,11 @@ def cell_cases() -> list[Case]:
     rng = np.random.default_rng(6)
     cases = []
     for kind in ("lstm", "gru", "rnn"):
-        for variant in range(12):
+        for variant in range(30):
             activations = _ACTIVATION_SETS[kind][variant % 3]
             clip = (0.0, 0.5, 2.0)[variant % 4 % 3]
             linear_before_reset = kind == "gru" and variant % 2 == 0
-            dtype = np.float16 if variant in (5, 11) else np.float32
+            dtype = np.float16 if variant % 6 == 5 else np.float32
             batch = (1, 2, 4)[variant % 3]
             name = f"{kind}_cell{variant}"
             cases.append(
@@ -215,3 +227,23 @@ def test_reverse_refuses_lengths_past_the_steps():
         _run_direction(cell, x, [h], np.array([4, 1]), weights, reverse=True)
     y, _ = _run_direction(cell, x, [h], np.array([4, 1]), weights, reverse=False)
     assert y.shape == (2, 3, 2)
+
+
+def test_input_projection_counts_in_the_memory_estimate(tmp_path):
+    # X [1, 500, 1] is 2 KB and Y [1, 1, 500, 8] 16 KB, but the projection X*W + B is
+    # [1, 500, 32]: 64 KB (and a gate temporary as large)
+    x, h, c = parameter((1, 500, 1)), parameter((1, 1, 8)), parameter((1, 1, 8))
+    lengths = opset.constant(np.array([500], np.int32))
+    w, r, b = (opset.constant(np.zeros(shape, np.float32)) for shape in ((1, 32, 1), (1, 32, 8), (1, 32)))
+    node = opset.lstm_sequence(x, h, c, lengths, w, r, b, 8, "forward")
+    for i, param in enumerate((x, h, c)):
+        param.set_friendly_name(f"in{i}")
+    xml = tmp_path / "lstm.xml"
+    ov.save_model(ov.Model(list(node.outputs()), [x, h, c], "lstm"), xml, compress_to_fp16=False)
+    document = read_file(xml).document
+    assert document is not None
+    inputs = {"in0": np.zeros((1, 500, 1), np.float32), "in1": np.zeros((1, 1, 8), np.float32)}
+    inputs["in2"] = inputs["in1"]
+    over = execute(document, inputs, max_memory=100_000, stop_at_failure=False)
+    assert [f.outcome for f in over.failures] == [Outcome.OVER_MEMORY]
+    assert not execute(document, inputs, max_memory=1_000_000, stop_at_failure=False).failures

@@ -119,6 +119,9 @@ def fourier_cases() -> list[Case]:
                 full = (*shape, 2) if complex_input else shape
                 name = f"{op_name}{variant}_{np.dtype(dtype).name}"
                 cases.append(_fft_case(rng, name, build, full, axes, sizes, dtype, variant))
+            full = (*shape, 2) if complex_input else shape  # other data: zeros or large values
+            name = f"{op_name}{variant}_data{(variant + 1) % 4}"
+            cases.append(_fft_case(rng, name, build, full, axes, sizes, np.float32, variant + 1))
             if variant < len(table) // 2:  # the same layout again, other data and no signal_size
                 full = (*shape, 2) if complex_input else shape
                 name = f"{op_name}{variant}_plain"
@@ -138,6 +141,11 @@ _STFT: list[tuple[Shape, int, int, int]] = [
     ((2, 9), 1, 2, 7),
     ((15,), 6, 15, 1),
     ((2, 33), 8, 16, 8),
+    ((4,), 4, 4, 4),
+    ((2, 8), 2, 8, 8),
+    ((1, 64), 16, 32, 16),
+    ((3, 7), 7, 7, 7),
+    ((2, 19), 5, 6, 4),
 ]
 
 

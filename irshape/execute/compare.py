@@ -94,7 +94,8 @@ def openvino_outputs(xml: Path, inputs: Mapping[str, np.ndarray]) -> dict[tuple[
     targets = [
         op.output(index)
         for op in model.get_ordered_ops()
-        if op.get_type_name() not in ("Parameter", "Constant", "Result")
+        # (an Assign is a sink: the plugin exposes no output of it; its value is its input's)
+        if op.get_type_name() not in ("Parameter", "Constant", "Result", "Assign")
         for index in range(op.get_output_size())
     ]
     model.add_outputs(targets)  # (an output a Result already has is not added twice)

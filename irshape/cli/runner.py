@@ -1,4 +1,4 @@
-"""``irshape run``: execute a chain of convolution layers with numpy (imported only here)."""
+"""``irshape run``: execute a whole network with numpy (imported only here)."""
 
 from __future__ import annotations
 
@@ -15,6 +15,8 @@ from irshape.cli.options import NEEDS_NUMPY, AbnormalExit, MemorySize, has_numpy
 if TYPE_CHECKING:
     import numpy as np
 
+    from irshape.execute.run import Run
+
 
 @click.command(name="run")
 @click.argument("file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
@@ -23,14 +25,24 @@ if TYPE_CHECKING:
     "--input",
     "inputs",
     multiple=True,
-    metavar="NAME=FILE.npy",
-    help="The value of the Parameter NAME, a .npy file (repeatable).",
+    metavar="NAME=FILE.npy | FILE.npz",
+    help="The value of the Parameter NAME, a .npy file; or a .npz holding arrays by Parameter name "
+    "(repeatable).",
 )
 @click.option(
     "-o",
     "--output",
     type=click.Path(dir_okay=False, path_type=Path),
-    help="Write the Results to this .npz file (one array per Result name) instead of a summary.",
+    help="Write the Results to this .npz file (one array per Result name, and each variable of a "
+    "stateful model as variable:ID) instead of a summary.",
+)
+@click.option(
+    "--save-all",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    metavar="FILE.npz",
+    help="Also write every layer's outputs to this .npz, keyed by layer id (ID.N for output N of a "
+    "layer with several).",
 )
 @click.option(
     "--seed",
@@ -58,22 +70,29 @@ def run_command(
     file: Path,
     inputs: tuple[str, ...],
     output: Path | None,
+    save_all: Path | None,
     seed: int | None,
     dim_value: int | None,
     max_memory: int | None,
     debug: bool,
 ) -> None:
-    """Execute FILE with numpy: Parameters, Consts, Converts, the four convolution ops, Results.
+    """Execute the network FILE with numpy, every layer in graph order.
 
-    Without --output, prints each Result's name, shape, dtype and min/max/mean. Exit 2 with a
-    one-line message when the file cannot be run.
+    Without --output, prints each Result's (and variable's) name, shape, dtype and min/max/mean.
+    Exit 2 with a one-line message when the file cannot be run.
     """
     if not has_numpy():
         raise AbnormalExit(f"irshape run {NEEDS_NUMPY}")
     if dim_value is not None and seed is None:
         raise click.UsageError("--dim-value only applies with --seed (random inputs)")
     try:
-        results = _run_file(file, inputs, seed, dim_value, max_memory)
+        run = _run_file(file, inputs, seed, dim_value, max_memory, keep_all=save_all is not None)
+        results = run.arrays()
+        if save_all is not None:
+            _write_npz(save_all, run.layers)
+            click.echo(
+                f"irshape: wrote the outputs of {len(run.layers)} layer output(s) to {save_all}", err=True
+            )
         if output is not None:
             _write_npz(output, results)
             click.echo(f"irshape: wrote {len(results)} output(s) to {output}", err=True)
@@ -91,22 +110,20 @@ def run_command(
 
 
 def _run_file(
-    file: Path, inputs: Sequence[str], seed: int | None, dim_value: int | None, max_memory: int | None
-) -> dict[str, np.ndarray]:
+    file: Path,
+    inputs: Sequence[str],
+    seed: int | None,
+    dim_value: int | None,
+    max_memory: int | None,
+    *,
+    keep_all: bool,
+) -> Run:
     import numpy as np
 
     from irshape.execute.run import RunError, prepare_inputs, run_document
     from irshape.ir.reader import read_file
 
-    paths: dict[str, Path] = {}
-    for item in inputs:
-        name, sep, path = item.partition("=")
-        if not sep or not name or not path:
-            raise click.BadParameter(f"{item!r} is not NAME=FILE.npy", param_hint="'--input'")
-        if name in paths:
-            raise click.BadParameter(f"Parameter {name!r} is given twice", param_hint="'--input'")
-        paths[name] = Path(path)
-    given = {name: _load_npy(name, path) for name, path in paths.items()}
+    given = given_inputs(inputs)
     result = read_file(file)
     if result.document is None:
         errors = [d.message for d in result.diagnostics if d.severity == "error"]
@@ -115,12 +132,53 @@ def _run_file(
     try:
         prepared = prepare_inputs(result.document, given, rng=rng, dim_value=dim_value)
         if max_memory is None:
-            return run_document(result.document, prepared)
-        return run_document(result.document, prepared, max_memory=max_memory)
+            return run_document(result.document, prepared, keep_all=keep_all)
+        return run_document(result.document, prepared, max_memory=max_memory, keep_all=keep_all)
     except RunError as exc:
         raise AbnormalExit(f"{file}: {exc}") from None
     except ValueError as exc:  # a kernel refused a layer, e.g. pads OpenVINO's CPU plugin refuses
         raise AbnormalExit(f"{file}: cannot run it: {exc}") from None
+
+
+def given_inputs(inputs: Sequence[str]) -> dict[str, np.ndarray]:
+    """The arrays of the ``--input`` options by Parameter name: ``NAME=FILE.npy`` one each, a
+    ``FILE.npz`` every array it holds."""
+    named: dict[str, Path] = {}
+    archives: list[Path] = []
+    for item in inputs:
+        name, sep, path = item.partition("=")
+        if not sep and item.endswith(".npz"):
+            archives.append(Path(item))
+        elif not sep or not name or not path:
+            raise click.BadParameter(f"{item!r} is not NAME=FILE.npy or FILE.npz", param_hint="'--input'")
+        elif name in named:
+            raise click.BadParameter(f"Parameter {name!r} is given twice", param_hint="'--input'")
+        else:
+            named[name] = Path(path)
+    given = {name: _load_npy(name, path) for name, path in named.items()}
+    for archive in archives:
+        for key, value in _load_npz(archive).items():
+            if key in given:
+                raise click.BadParameter(f"Parameter {key!r} is given twice", param_hint="'--input'")
+            given[key] = value
+    return given
+
+
+def _load_npz(path: Path) -> dict[str, np.ndarray]:
+    import zipfile
+
+    import numpy as np
+
+    try:
+        with np.load(path, allow_pickle=False) as archive:
+            if not hasattr(archive, "files"):
+                raise AbnormalExit(f"--input {path} is a single array; give it as NAME={path}")
+            return {key: archive[key] for key in archive.files}
+    except OSError as exc:
+        raise AbnormalExit(f"--input: cannot read {path}: {exc.strerror or exc}") from None
+    except (ValueError, EOFError, zipfile.BadZipFile) as exc:
+        reason = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+        raise AbnormalExit(f"--input: cannot load {path}: {reason}") from None
 
 
 def _load_npy(name: str, path: Path) -> np.ndarray:

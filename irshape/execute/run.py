@@ -1,42 +1,26 @@
-"""``irshape run``: execute a chain of Parameters, Consts, the four ops and Results with numpy
-(and Converts, which OpenVINO puts behind the f16 weights it saves).
+"""``irshape run``: execute a whole network with numpy.
 
 :func:`prepare_inputs` checks the given arrays against the Parameters (and fills the others with
-seeded random data when asked); :func:`run_document` executes the layers in graph order. Every
-problem is a :class:`RunError` whose message is one line naming the layer or input.
+seeded random data when asked); :func:`run_document` executes every layer in graph order
+(:mod:`irshape.execute.network`). Every problem is a :class:`RunError` whose message is one line
+naming the layer or input.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from graphlib import CycleError, TopologicalSorter
 from typing import Any
 
 import numpy as np
 
-from irshape.check.layer import check_op
-from irshape.diagnostics import Diagnostic
-from irshape.dims import DimSyntaxError, PartialShape, parse_partial_shape, static_shape
-from irshape.execute import kernels
-from irshape.execute.tensors import (
-    DEFAULT_MAX_MEMORY,
-    ConstReader,
-    byte_size,
-    convolution_declaration,
-    is_backprop,
-    kernel_arguments,
-    numpy_dtype,
-)
+from irshape.dims import DimSyntaxError, PartialShape, parse_partial_shape
+from irshape.execute.network import ExecutionError, Outcome, execute, input_dtype
+from irshape.execute.tensors import DEFAULT_MAX_MEMORY
 from irshape.ir.model import Document, Layer
-from irshape.ops.interface import Tensor
 
 
 class RunError(ValueError):
     """The document cannot be executed; the message says which layer and why."""
-
-
-# Convert too: OpenVINO's save_model stores weights as f16 Consts, each behind a Convert to f32.
-_EXECUTABLE = ("parameter", "const", "convert", "result")
 
 
 def parameters(document: Document) -> list[Layer]:
@@ -81,15 +65,13 @@ def prepare_inputs(
     prepared: dict[str, np.ndarray] = {}
     for layer, name in zip(layers, names, strict=True):
         shape = parameter_shape(layer)
-        dtype = numpy_dtype(layer.data.get("element_type")) or numpy_dtype(
-            layer.outputs[0].precision if layer.outputs else None
-        )
+        dtype = input_dtype(layer)
         if name in given:
             prepared[name] = _checked_input(name, np.asarray(given[name]), shape, dtype)
         elif rng is None:
             raise RunError(f"no input given for Parameter '{name}' {shape} (use --input {name}=x.npy)")
         else:
-            prepared[name] = _random_input(name, shape, dtype, rng, dim_value)
+            prepared[name] = random_input(layer, shape, rng, dim_value)
     return prepared
 
 
@@ -109,13 +91,18 @@ def _checked_input(
     return value.astype(dtype)
 
 
-def _random_input(
-    name: str,
+def random_input(
+    layer: Layer,
     shape: PartialShape,
-    dtype: np.dtype[Any] | None,
     rng: np.random.Generator,
     dim_value: int | None,
+    *,
+    clamp: bool = False,
 ) -> np.ndarray:
+    """Seeded data for the Parameter ``layer`` at ``shape``, its dynamic dims at ``dim_value``
+    (with ``clamp``, an interval dim at the bound nearest to it): standard normal reals,
+    integers in [0, 10), random booleans."""
+    name, dtype = layer.name or "", input_dtype(layer)
     if shape.dims is None:
         raise RunError(f"Parameter '{name}' has a dynamic rank; give it an --input")
     dims = []
@@ -127,6 +114,8 @@ def _random_input(
                 f"Parameter '{name}' has the dynamic shape {shape}; "
                 f"give --dim-value N or --input {name}=x.npy"
             )
+        elif clamp:
+            dims.append(min(max(dim_value, d.lo), d.hi))
         elif not d.lo <= dim_value <= d.hi:
             raise RunError(f"--dim-value {dim_value} is outside the dim {d} of Parameter '{name}' {shape}")
         else:
@@ -142,95 +131,52 @@ def _random_input(
 
 
 def run_document(
-    document: Document, inputs: Mapping[str, np.ndarray], *, max_memory: int = DEFAULT_MAX_MEMORY
-) -> dict[str, np.ndarray]:
-    """Execute ``document`` on ``inputs`` (by Parameter name); return the Results by name.
+    document: Document,
+    inputs: Mapping[str, np.ndarray],
+    *,
+    max_memory: int = DEFAULT_MAX_MEMORY,
+    keep_all: bool = False,
+) -> Run:
+    """Execute ``document`` on ``inputs`` (by Parameter name): every Result by name, the
+    variables' final values (a stateful model runs one inference from its initial state) and,
+    with ``keep_all``, every layer's outputs (see :func:`layer_key`).
 
-    Every layer is checked to be executable before anything runs, and each convolution's
-    working memory against ``max_memory`` before it is allocated.
+    Each layer's working memory is estimated against ``max_memory`` before it is allocated; the
+    first layer that cannot run is a :class:`RunError` naming it.
     """
-    order = _graph_order(document)
-    for layer in order:
-        if (layer.type or "").lower() not in _EXECUTABLE and convolution_declaration(layer) is None:
-            raise RunError(f"layer {layer.id} '{layer.name}': irshape cannot execute {layer.type} layers")
-    consts = ConstReader(document)
-    values: dict[str, np.ndarray] = {}  # layer id -> its (single) output
-    results: dict[str, np.ndarray] = {}
-    for layer in order:
-        kind = (layer.type or "").lower()
-        args = [values[_source(consts, layer, i)] for i in range(len(layer.inputs))]
-        if kind == "parameter":
-            if layer.name not in inputs:
-                raise RunError(
-                    f"no input given for Parameter '{layer.name}' (use --input {layer.name}=x.npy)"
-                )
-            values[layer.id or ""] = np.asarray(inputs[layer.name or ""])  # a None name raised above
-        elif kind == "const":
-            value = consts.read(layer)
-            if value is None:
-                raise RunError(f"Const layer {layer.id} '{layer.name}' cannot be read from the .bin")
-            values[layer.id or ""] = value
-        elif kind == "result":
-            results[layer.name or layer.id or ""] = args[0]
-        elif kind == "convert":
-            dtype = numpy_dtype(layer.data.get("destination_type"))
-            if dtype is None:
-                raise RunError(
-                    f"layer {layer.id} '{layer.name}': Convert to "
-                    f"{layer.data.get('destination_type')!r} is not supported"
-                )
-            values[layer.id or ""] = args[0].astype(dtype)
-        elif convolution_declaration(layer) is not None:
-            values[layer.id or ""] = _run_conv(document, layer, args, max_memory)
-        else:
-            raise RunError(f"layer {layer.id} '{layer.name}': irshape cannot execute {layer.type} layers")
-    return results
+    kept: dict[str, np.ndarray] = {}
 
+    def keep(layer: Layer, outputs: tuple[np.ndarray, ...]) -> None:
+        for index, array in enumerate(outputs):
+            kept[layer_key(layer, index, len(outputs))] = array
 
-def _source(consts: ConstReader, layer: Layer, index: int) -> str:
-    producer = consts.producer(layer, index)
-    if producer is None or producer.id is None:
-        raise RunError(f"layer {layer.id} '{layer.name}': input {index} is not connected")
-    return producer.id
-
-
-def _graph_order(document: Document) -> list[Layer]:
-    by_id = {layer.id: layer for layer in document.layers if layer.id is not None}
-    graph: dict[str, set[str]] = {lid: set() for lid in by_id}
-    for edge in document.edges:
-        if edge.to_layer in graph and edge.from_layer in by_id:
-            graph[edge.to_layer].add(edge.from_layer)
     try:
-        return [by_id[lid] for lid in TopologicalSorter(graph).static_order()]
-    except CycleError as exc:
-        raise RunError(f"the graph has a cycle through layers {exc.args[1]}") from exc
+        execution = execute(document, inputs, max_memory=max_memory, on_layer=keep if keep_all else None)
+    except ExecutionError as exc:
+        flag = " (--max-memory)" if exc.outcome.outcome is Outcome.OVER_MEMORY else ""
+        raise RunError(f"{exc}{flag}") from None
+    return Run(execution.results, execution.variables, kept)
 
 
-def _run_conv(document: Document, layer: Layer, args: list[np.ndarray], max_memory: int) -> np.ndarray:
-    schema = convolution_declaration(layer)
-    assert schema is not None
-    infos = [Tensor(static_shape(a.shape)) for a in args[:2]]
-    output_spatial = None
-    if len(args) > 2:
-        output_spatial = [int(v) for v in args[2].reshape(-1)]
-        infos.append(Tensor(static_shape([len(output_spatial)]), "i64", value=tuple(output_spatial)))
-    problems: list[Diagnostic] = []
-    inference = check_op(schema, layer, infos, layer.location(document.path), problems.append)
-    errors = [d.message for d in problems if d.severity == "error"]
-    if inference is None or errors:
-        raise RunError(
-            f"layer {layer.id} '{layer.name}' is invalid: {'; '.join(errors) or 'see irshape check'}"
-        )
-    arguments = kernel_arguments(inference, schema, args[1].shape[0] if schema.is_group else 1)
-    kind = schema.function  # "convolution" or "convolution_backprop": the kernel to run
-    if is_backprop(schema):
-        arguments["output_spatial"] = output_spatial
-    x, w = args[0], args[1].astype(args[0].dtype)
-    needed = kernels.estimate_working_bytes(kind, x.shape, w.shape, x.dtype, **arguments)
-    if needed > max_memory:
-        raise RunError(
-            f"layer {layer.id} '{layer.name}' needs {byte_size(needed)} of working memory, "
-            f"over the limit of {byte_size(max_memory)} (--max-memory)"
-        )
-    run = kernels.convolution if kind == "convolution" else kernels.convolution_backprop
-    return run(x, w, **arguments)
+class Run:
+    """What ``irshape run`` computed: the Results by name, the variables' final values by
+    variable id, and (with ``keep_all``) every layer's outputs by :func:`layer_key`."""
+
+    __slots__ = ("layers", "results", "variables")
+
+    def __init__(
+        self, results: dict[str, np.ndarray], variables: dict[str, np.ndarray], layers: dict[str, np.ndarray]
+    ) -> None:
+        self.results = results
+        self.variables = variables
+        self.layers = layers
+
+    def arrays(self) -> dict[str, np.ndarray]:
+        """The Results by name, then each variable as ``variable:<id>``: what ``--output`` writes."""
+        return {**self.results, **{f"variable:{name}": value for name, value in self.variables.items()}}
+
+
+def layer_key(layer: Layer, index: int, count: int) -> str:
+    """A layer's output in ``--save-all``: its layer id, ``<id>.<output index>`` for a layer
+    of several outputs."""
+    return f"{layer.id}" if count == 1 else f"{layer.id}.{index}"

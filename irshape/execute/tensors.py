@@ -2,16 +2,17 @@
 
 from __future__ import annotations
 
-import math
 import mmap
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
+from irshape.execute.packing import PackingError, unpack
 from irshape.ir import element_types
 from irshape.ir.model import Document, Layer
-from irshape.ir.values import ListSyntaxError, parse_int_list
+from irshape.ir.values import ListSyntaxError, parse_int_list, parse_uint
+from irshape.kernels import storage_dtype
 from irshape.ops.interface import OpResult
 from irshape.ops.registry import lookup
 from irshape.ops.schema import OpSchema
@@ -19,27 +20,11 @@ from irshape.shapes.window import ConvPlan
 
 DEFAULT_MAX_MEMORY = 1 << 30  # bytes of working memory one layer may use (--max-memory)
 
-_DTYPES = {
-    "f16": np.float16,
-    "f32": np.float32,
-    "f64": np.float64,
-    "i8": np.int8,
-    "i16": np.int16,
-    "i32": np.int32,
-    "i64": np.int64,
-    "u8": np.uint8,
-    "u16": np.uint16,
-    "u32": np.uint32,
-    "u64": np.uint64,
-    "boolean": np.bool_,
-}
-
 
 def numpy_dtype(type_name: str | None) -> np.dtype | None:
-    """The numpy dtype of an element type or port precision name, if numpy has one."""
+    """The numpy dtype of an element type or port precision name (``f32``, ``FP32``), if any."""
     name = element_types.from_precision(type_name) or element_types.from_element_type(type_name)
-    dtype = _DTYPES.get(name or "")
-    return None if dtype is None else np.dtype(dtype).newbyteorder("<")
+    return storage_dtype(name)
 
 
 class ConstReader:
@@ -65,21 +50,24 @@ class ConstReader:
         return self.read(const, shape)
 
     def read(self, const: Layer, shape: tuple[int, ...] | None = None) -> np.ndarray | None:
-        dtype = numpy_dtype(const.data.get("element_type"))
+        element_type = const.data.get("element_type", "")
         data = self._mapping()
         try:
             dims = parse_int_list(const.data.get("shape", "")).values
-            offset, size = int(const.data["offset"]), int(const.data["size"])
-        except (KeyError, ValueError, ListSyntaxError):
+        except ListSyntaxError:
             return None
-        if any(d < 0 for d in dims):
+        offset, size = parse_uint(const.data.get("offset")), parse_uint(const.data.get("size"))
+        if offset is None or size is None or any(d < 0 for d in dims):
             return None
-        count = math.prod(dims)  # a Python int: np.prod would wrap around in int64
-        if dtype is None or data is None or offset < 0 or count * dtype.itemsize > size:
+        if data is None or offset < 0 or offset + size > len(data):
             return None
-        if offset + count * dtype.itemsize > len(data) or (shape is not None and tuple(dims) != shape):
+        if shape is not None and tuple(dims) != shape:
             return None
-        return np.frombuffer(data, dtype=dtype, count=count, offset=offset).reshape(dims)
+        view = memoryview(data)[offset : offset + size]
+        try:
+            return unpack(view, element_type, tuple(dims))
+        except PackingError:
+            return None
 
     def _mapping(self) -> mmap.mmap | None:
         if self._map is None and self._path is not None and self._path.is_file():

@@ -1,0 +1,423 @@
+"""Execute an IR document with the numpy kernels, layer by layer in graph order.
+
+For each layer: the arrays of its inputs; shape inference at exactly those inputs (with the
+values of the inputs the op reads, so a Reshape's target or a TopK's k is known); the memory
+estimate, before anything is allocated; then the kernel the op's declaration names. Each output
+is checked against that inference (its rank, its dims inside the inferred intervals, its
+dtype): a kernel that disagrees with irshape's own inference is a bug in irshape, and said so.
+
+:func:`execute` either stops at the first layer it cannot run (``irshape run``: an
+:class:`ExecutionError`) or goes on past it (a dry run: each such layer is one
+:class:`LayerOutcome`, and the layers below it are counted as not run). Arrays are dropped as
+soon as their last consumer has run, unless ``on_layer`` keeps them.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import enum
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass, field
+from graphlib import CycleError, TopologicalSorter
+from typing import Any, Protocol
+
+import numpy as np
+
+from irshape.check.layer import check_op
+from irshape.diagnostics import Diagnostic, Severity
+from irshape.dims import static_shape
+from irshape.execute.tensors import DEFAULT_MAX_MEMORY, ConstReader, byte_size, numpy_dtype
+from irshape.ir import element_types
+from irshape.ir.model import Document, Layer
+from irshape.kernels import (
+    Context,
+    KernelCall,
+    KernelError,
+    UnsupportedByOpenVINOError,
+    kernel_of,
+    outputs_of,
+    storage_dtype,
+    working_bytes,
+)
+from irshape.ops.interface import FROM_CONSTS, ConstTensor, OpResult, Tensor
+from irshape.ops.registry import lookup
+from irshape.ops.schema import OpSchema, validate_attributes
+
+# The values of value inputs (axes, target shapes, k) handed to shape inference, up to this many
+# elements: enough for any shape or axes list, not a copy of a large index tensor.
+_VALUE_LIMIT = 4096
+
+
+class Outcome(enum.Enum):
+    """What became of one layer in an execution."""
+
+    RAN = "ran"
+    NO_KERNEL = "no kernel"  # irshape infers the op but cannot execute it yet
+    UNKNOWN_OP = "unknown op"  # irshape knows no declaration of the op
+    INVALID = "invalid"  # shape inference rejects the layer at these inputs
+    NO_VALUE = "no value"  # a Const whose bytes cannot be read, a Parameter without data
+    OVER_MEMORY = "over memory"  # the estimate is over the memory limit: not allocated
+    UNSUPPORTED = "unsupported"  # OpenVINO's CPU plugin cannot run it either
+    KERNEL_FAILED = "kernel failed"  # the kernel refused its inputs
+    DISAGREES = "disagrees"  # the kernel's output contradicts irshape's own inference
+    INPUT_MISSING = "input missing"  # an input was not computed: a layer above did not run
+
+
+@dataclass(frozen=True, slots=True)
+class LayerOutcome:
+    """A layer that did not run, and why (``needed``: the bytes it would need, for OVER_MEMORY)."""
+
+    layer: Layer
+    outcome: Outcome
+    reason: str
+    needed: int = 0
+
+    def message(self) -> str:
+        return f"layer {self.layer.id} '{self.layer.name}' ({self.layer.type}): {self.reason}"
+
+
+class ExecutionError(ValueError):
+    """The document cannot be executed: ``outcome`` says which layer and why."""
+
+    def __init__(self, outcome: LayerOutcome) -> None:
+        super().__init__(outcome.message())
+        self.outcome = outcome
+
+
+@dataclass(slots=True)
+class Execution:
+    """What one execution produced: every Result's array by Result name, the variables' final
+    values by variable id, and what became of the layers that did not run."""
+
+    results: dict[str, np.ndarray] = field(default_factory=dict)
+    variables: dict[str, np.ndarray] = field(default_factory=dict)
+    failures: list[LayerOutcome] = field(default_factory=list)
+    ran: int = 0  # layers whose kernel ran (Parameters, Consts and Results not counted)
+    total: int = 0  # layers with a kernel to run (every layer but Parameters, Consts and Results)
+
+    @property
+    def not_run(self) -> int:
+        return self.total - self.ran
+
+
+# What ``on_layer`` is given after each layer ran: the layer and its outputs (by output index).
+LayerCallback = Callable[[Layer, tuple[np.ndarray, ...]], None]
+
+
+class InputUnavailable(Exception):
+    """An ``unconnected`` provider has no data for the port; the message says why."""
+
+
+class InputProvider(Protocol):
+    """Data for the input ports no edge reaches (a fragment's layers, in a dry run)."""
+
+    def shape_of(self, layer: Layer, index: int, reads_value: bool) -> tuple[tuple[int, ...], str]:
+        """The shape and element type of input ``index``'s data (:class:`InputUnavailable`: none)."""
+        ...
+
+    def data(self, shape: tuple[int, ...], element_type: str) -> np.ndarray:
+        """The data itself, made only once the layer's memory estimate has passed."""
+        ...
+
+
+_SOURCES = ("parameter", "const", "result")
+
+
+def execute(
+    document: Document,
+    inputs: Mapping[str, np.ndarray],
+    *,
+    max_memory: int = DEFAULT_MAX_MEMORY,
+    stop_at_failure: bool = True,
+    on_layer: LayerCallback | None = None,
+    context: Context | None = None,
+    unconnected: InputProvider | None = None,
+) -> Execution:
+    """Run ``document`` on ``inputs`` (arrays by Parameter name).
+
+    With ``stop_at_failure`` the first layer that cannot run raises :class:`ExecutionError`;
+    otherwise it is recorded in the result's ``failures`` and the layers below it are skipped.
+    An input port no edge reaches takes its data from ``unconnected`` (without it, the layer
+    cannot run).
+    """
+    executor = _Executor(document, max_memory, stop_at_failure, on_layer, context or Context())
+    executor.unconnected = unconnected
+    return executor.run(inputs)
+
+
+class _Executor:
+    def __init__(
+        self,
+        document: Document,
+        max_memory: int,
+        stop_at_failure: bool,
+        on_layer: LayerCallback | None,
+        context: Context,
+    ) -> None:
+        self.document = document
+        self.max_memory = max_memory
+        self.stop_at_failure = stop_at_failure
+        self.on_layer = on_layer
+        self.context = context
+        self.consts = ConstReader(document)
+        self.by_id = {layer.id: layer for layer in document.layers if layer.id is not None}
+        # (to layer, to port id) -> (from layer, output index)
+        self.sources: dict[tuple[str, str], tuple[str, int]] = {}
+        self.consumers: dict[tuple[str, int], int] = {}  # how many inputs still read an output
+        for edge in document.edges:
+            producer = self.by_id.get(edge.from_layer)
+            if producer is None:
+                continue
+            index = next((p.index for p in producer.outputs if p.id == edge.from_port), None)
+            if index is None:
+                continue
+            self.sources[(edge.to_layer, edge.to_port)] = (edge.from_layer, index)
+            self.consumers[(edge.from_layer, index)] = self.consumers.get((edge.from_layer, index), 0) + 1
+        self.values: dict[tuple[str, int], tuple[np.ndarray, str]] = {}
+        self.unconnected: InputProvider | None = None
+
+    def run(self, inputs: Mapping[str, np.ndarray]) -> Execution:
+        execution = Execution()
+        try:
+            for layer in self._order():
+                self._step(layer, inputs, execution)
+        finally:
+            self.consts.close()
+        execution.variables = dict(self.context.variables)
+        return execution
+
+    def _order(self) -> list[Layer]:
+        graph: dict[str, set[str]] = {lid: set() for lid in self.by_id}
+        for (to_layer, _), (from_layer, _) in self.sources.items():
+            if to_layer in graph:
+                graph[to_layer].add(from_layer)
+        try:
+            return [self.by_id[lid] for lid in TopologicalSorter(graph).static_order()]
+        except CycleError as exc:
+            raise ExecutionError(
+                LayerOutcome(self.by_id[exc.args[1][0]], Outcome.INVALID, "the graph has a cycle")
+            ) from exc
+
+    def _step(self, layer: Layer, inputs: Mapping[str, np.ndarray], execution: Execution) -> None:
+        kind = (layer.type or "").lower()
+        if kind not in _SOURCES:
+            execution.total += 1
+        try:
+            args = self._inputs(layer)
+            if args is None:  # a layer above did not run: only that one is a failure of its own
+                if self.stop_at_failure:
+                    raise _Failed(layer, Outcome.INPUT_MISSING, "an input was not computed")
+                return
+            outputs = self._compute(layer, kind, args, inputs)
+        except _Failed as failed:
+            self._fail(execution, failed.outcome)
+            return
+        if kind == "result":
+            execution.results[layer.name or layer.id or ""] = args[0][0]
+            return
+        if kind not in _SOURCES:
+            execution.ran += 1
+        for index, value in enumerate(outputs):
+            if self.consumers.get((layer.id or "", index)):
+                self.values[(layer.id or "", index)] = value
+        if self.on_layer is not None:
+            self.on_layer(layer, tuple(array for array, _ in outputs))
+
+    def _fail(self, execution: Execution, outcome: LayerOutcome) -> None:
+        if self.stop_at_failure:
+            raise ExecutionError(outcome)
+        execution.failures.append(outcome)
+
+    def _inputs(self, layer: Layer) -> list[tuple[np.ndarray, str]] | None:
+        """The layer's input arrays and element types, releasing those read for the last time;
+        None when a layer above did not run."""
+        args = []
+        for index, port in enumerate(layer.inputs):
+            key = self.sources.get((layer.id or "", port.id))
+            if key is None:
+                args.append(self._placeholder(layer, index))
+                continue
+            if key not in self.values:
+                return None
+            args.append(self.values[key])
+            remaining = self.consumers[key] - 1
+            self.consumers[key] = remaining
+            if remaining == 0:
+                del self.values[key]
+        return args
+
+    def _placeholder(self, layer: Layer, index: int) -> tuple[np.ndarray, str]:
+        """For an unconnected input, an array of the provider's shape and type that takes no
+        memory (a broadcast scalar): the estimate comes first, the data after it."""
+        if self.unconnected is None:
+            raise _Failed(layer, Outcome.INPUT_MISSING, f"input {index} is not connected")
+        schema = lookup(layer.type, layer.version)
+        reads_value = schema is not None and index in schema.value_inputs
+        try:
+            shape, element_type = self.unconnected.shape_of(layer, index, reads_value)
+        except InputUnavailable as exc:
+            raise _Failed(layer, Outcome.NO_VALUE, str(exc)) from None
+        dtype = storage_dtype(element_type) or np.dtype(np.float32)
+        return _Placeholder(np.broadcast_to(np.zeros((), dtype), shape)), element_type
+
+    def _compute(
+        self,
+        layer: Layer,
+        kind: str,
+        args: list[tuple[np.ndarray, str]],
+        inputs: Mapping[str, np.ndarray],
+    ) -> list[tuple[np.ndarray, str]]:
+        if kind == "parameter":
+            return [self._parameter(layer, inputs)]
+        if kind == "const":
+            return [self._const(layer)]
+        if kind == "result":
+            return []
+        return self._kernel(layer, args)
+
+    def _parameter(self, layer: Layer, inputs: Mapping[str, np.ndarray]) -> tuple[np.ndarray, str]:
+        name = layer.name or ""
+        if name not in inputs:
+            raise _Failed(layer, Outcome.NO_VALUE, f"no input given for Parameter '{name}'")
+        element_type = layer.data.get("element_type") or element_types.from_precision(
+            layer.outputs[0].precision if layer.outputs else None
+        )
+        return np.asarray(inputs[name]), element_type or "dynamic"
+
+    def _const(self, layer: Layer) -> tuple[np.ndarray, str]:
+        value = self.consts.read(layer)
+        if value is None:
+            element_type = layer.data.get("element_type")
+            raise _Failed(layer, Outcome.NO_VALUE, f"its {element_type} value cannot be read from the .bin")
+        return value, layer.data.get("element_type", "")
+
+    def _kernel(self, layer: Layer, args: list[tuple[np.ndarray, str]]) -> list[tuple[np.ndarray, str]]:
+        schema = lookup(layer.type, layer.version)
+        if schema is None:
+            raise _Failed(layer, Outcome.UNKNOWN_OP, f"irshape does not know {layer.type} layers")
+        kernel = kernel_of(schema)
+        if kernel is None:
+            raise _Failed(layer, Outcome.NO_KERNEL, f"irshape cannot execute {schema.name} layers yet")
+        inference = self._infer(schema, layer, args)
+        call = KernelCall(
+            schema,
+            tuple(array for array, _ in args),
+            tuple(element_type for _, element_type in args),
+            validate_attributes(schema, layer.data, layer.location(self.document.path), _ignore),
+            inference,
+            self.context,
+        )
+        placeholders = [i for i, (array, _) in enumerate(args) if isinstance(array, _Placeholder)]
+        with _kernel_refusals(layer):
+            needed = working_bytes(kernel, call) + sum(args[i][0].nbytes for i in placeholders)
+        if needed > self.max_memory:
+            reason = (
+                f"it would need about {byte_size(needed)} of working memory, "
+                f"over the limit of {byte_size(self.max_memory)}"
+            )
+            raise _Failed(layer, Outcome.OVER_MEMORY, reason, needed)
+        if placeholders:
+            assert self.unconnected is not None  # (placeholders come from it)
+            data = list(call.inputs)
+            for i in placeholders:
+                data[i] = self.unconnected.data(data[i].shape, args[i][1])
+            call = KernelCall(
+                schema, tuple(data), call.input_types, call.attributes, call.inference, call.context
+            )
+        with _kernel_refusals(layer):
+            produced = outputs_of(kernel(call))
+        return _checked_outputs(layer, inference, produced)
+
+    def _infer(self, schema: OpSchema, layer: Layer, args: list[tuple[np.ndarray, str]]) -> OpResult:
+        """Shape inference at these very inputs: what the kernel must produce."""
+        tensors = [
+            _tensor(array, element_type, i in schema.value_inputs)
+            for i, (array, element_type) in enumerate(args)
+        ]
+        found: list[Diagnostic] = []
+        result = check_op(schema, layer, tensors, layer.location(self.document.path), found.append)
+        errors = [d for d in found if d.severity is Severity.ERROR]
+        if result is None or result.rejected or errors:
+            reason = errors[0].message if errors else "irshape cannot infer its outputs at these inputs"
+            raise _Failed(layer, Outcome.INVALID, reason)
+        return result
+
+
+@contextlib.contextmanager
+def _kernel_refusals(layer: Layer) -> Iterator[None]:
+    """A kernel's (or its estimate's) refusal as the layer's outcome: what OpenVINO's CPU
+    plugin cannot run either, or what the kernel cannot compute."""
+    try:
+        yield
+    except UnsupportedByOpenVINOError as exc:
+        raise _Failed(layer, Outcome.UNSUPPORTED, str(exc)) from exc
+    except (KernelError, ValueError, IndexError) as exc:
+        raise _Failed(layer, Outcome.KERNEL_FAILED, f"the numpy kernel refused it: {exc}") from exc
+
+
+class _Placeholder(np.ndarray):
+    """A broadcast view standing for data not made yet (see ``_Executor._placeholder``)."""
+
+    def __new__(cls, view: np.ndarray) -> _Placeholder:
+        return view.view(cls)
+
+
+class _Failed(Exception):
+    def __init__(self, layer: Layer, outcome: Outcome, reason: str, needed: int = 0) -> None:
+        super().__init__(reason)
+        self.outcome = LayerOutcome(layer, outcome, reason, needed)
+
+
+def _ignore(_: Diagnostic) -> None:
+    """Attribute findings were reported by the check, or by the inference just before."""
+
+
+def _tensor(array: np.ndarray, element_type: str, with_value: bool) -> Tensor:
+    """What shape inference is told of an input: its shape and element type, and for the inputs
+    whose value the op reads, that value (as a Const's, which it is to the op at run time)."""
+    shape = static_shape(array.shape)
+    if not with_value or array.size > _VALUE_LIMIT or array.dtype.kind not in "biuf":
+        return Tensor(shape, element_type)
+    flat = array.reshape(-1)
+    if array.dtype.kind == "f":
+        return ConstTensor(
+            shape, element_type, reals=tuple(float(v) for v in flat), constant=True, origin=FROM_CONSTS
+        )
+    return ConstTensor(
+        shape, element_type, value=tuple(int(v) for v in flat), constant=True, origin=FROM_CONSTS
+    )
+
+
+def _checked_outputs(
+    layer: Layer, inference: OpResult, produced: tuple[np.ndarray, ...]
+) -> list[tuple[np.ndarray, str]]:
+    """The kernel's outputs with their element types, each checked against the inference."""
+    if len(produced) != len(inference.outputs):
+        reason = (
+            f"the kernel gave {len(produced)} outputs where shape inference gives {len(inference.outputs)}"
+        )
+        raise _Failed(layer, Outcome.DISAGREES, reason)
+    checked = []
+    for index, (array, output) in enumerate(zip(produced, inference.outputs, strict=True)):
+        element_type = output.element_type or "dynamic"
+        dtype = storage_dtype(element_type)
+        dims = output.shape.dims
+        shape_agrees = dims is None or (
+            len(dims) == array.ndim and all(d.lo <= n <= d.hi for d, n in zip(dims, array.shape, strict=True))
+        )
+        if not shape_agrees or (dtype is not None and array.dtype != dtype):
+            produced_text = "[" + ",".join(str(n) for n in array.shape) + f"] {array.dtype}"
+            reason = (
+                f"output {index}: the kernel produced {produced_text} where irshape's shape inference "
+                f"gives {output.shape} {element_type} (a bug in irshape: please report it)"
+            )
+            raise _Failed(layer, Outcome.DISAGREES, reason)
+        checked.append((array, element_type))
+    return checked
+
+
+def input_dtype(layer: Layer) -> Any:
+    """The numpy dtype of a Parameter's data (its element_type, else its port's precision)."""
+    return numpy_dtype(layer.data.get("element_type")) or numpy_dtype(
+        layer.outputs[0].precision if layer.outputs else None
+    )

@@ -18,6 +18,7 @@ declared inputs explain is not reported again but listed in the origin's ``relat
 from __future__ import annotations
 
 import gc
+import sys
 from collections import defaultdict
 from collections.abc import Callable, Iterable
 from functools import partial
@@ -57,6 +58,9 @@ _REPLACED_NOTE = (
 )
 
 
+_BASE_RECURSION = 1000
+_FRAMES_PER_BODY = 16
+
 PortShapes = dict[int, PartialShape]
 """The shape OpenVINO computes for a port, by ``id(port)``: what ``--fix`` writes."""
 
@@ -73,11 +77,13 @@ def check_document(
     # over them would only cost time (a fifth to a quarter of the walk of a large IR).
     collecting = gc.isenabled()
     gc.disable()
+    recursion_limit = sys.getrecursionlimit()  # raised by the walks of deeply nested bodies
     walker = _Walker(document, debug, port_shapes)
     try:
         results = walker.run()
     finally:
         walker.weights.close()  # (the walks of bodies share it)
+        sys.setrecursionlimit(recursion_limit)
         if collecting:
             gc.enable()
     for diagnostic in walker.findings():
@@ -399,6 +405,10 @@ class _Walker:
         guess = None if computed else f"{g.layer_label(layer)} is fed by a tensor irshape cannot compute"
         prefix = (self.body.prefix if self.body is not None else "") + f"{layer.id}/"
         depth = (self.body.depth if self.body is not None else 0) + 1
+        # A body's walk is a few Python frames deeper than its layer's (pure Python calls: no C
+        # stack); the reader's limit bounds the depth (irshape.ir.parse.MAX_BODY_NESTING).
+        if sys.getrecursionlimit() < _BASE_RECURSION + _FRAMES_PER_BODY * depth:
+            sys.setrecursionlimit(_BASE_RECURSION + _FRAMES_PER_BODY * depth)
 
         def walk(tag: str, body: Body, bound: dict[int, Tensor]) -> subgraphs.BodyRun:
             document = Document(

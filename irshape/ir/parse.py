@@ -137,14 +137,41 @@ class Reader:
         self.where = Location(path=path)
         self.join = join
         self.repaired = False  # reading a repaired copy (irshape.ir.repair): values are restored
+        self.deep = False  # reading with libxml2's huge limits (see _read_deep)
 
     # -- driving the parser ------------------------------------------------------------------
 
     def read(self, chunks: Chunks) -> ReadResult:
         with _gc_paused():
             result = self._read(chunks)
+            if _too_deep(result):
+                result = self._read_deep(chunks, result)
             if result.document is None and [d.code for d in result.diagnostics] == [rules.XML_SYNTAX.code]:
                 result = self._recover(chunks, result)
+        return result
+
+    def _read_deep(self, chunks: Chunks, failed: ReadResult) -> ReadResult:
+        """A file nested deeper than libxml2's 256 levels: bodies in bodies (OpenVINO reads an
+        If nested 192 deep, 580 XML levels). Read again with libxml2's huge limits, 2048 levels;
+        deeper still is reported as where irshape's reading stops."""
+        if self.join is not None:
+            self.join.cancel()
+            self.join = None
+        self.deep = True
+        limit = sys.getrecursionlimit()  # a body's layers are read a few Python frames deeper
+        sys.setrecursionlimit(max(limit, 1000 + 8 * MAX_BODY_NESTING))
+        try:
+            result = self._read(chunks)
+        finally:
+            sys.setrecursionlimit(limit)
+        if _too_deep(result):
+            (finding,) = result.diagnostics
+            note = (
+                f" (irshape's parser reads {_DEEP_LEVELS} XML levels, layers nested in bodies up to "
+                f"{MAX_BODY_NESTING} deep; OpenVINO's reader goes deeper, taking minutes at a few "
+                f"hundred levels of bodies)"
+            )
+            result.diagnostics = [finding.replace(message=finding.message + note)]
         return result
 
     def _read(self, chunks: Chunks) -> ReadResult:
@@ -184,7 +211,8 @@ class Reader:
         for chunk in chunks():
             head = chunk[:_HEAD]
             break
-        self._reset(LinedParser(_tags(root), ("start", "end"), restartable=_codec(head) == "latin-1"))
+        restartable = _codec(head) == "latin-1"
+        self._reset(LinedParser(_tags(root), ("start", "end"), restartable=restartable, deep=self.deep))
         try:
             fed = 0
             for chunk in chunks():
@@ -670,6 +698,21 @@ class Reader:
 
 
 # -- helpers ---------------------------------------------------------------------------------
+
+_DEEP_LEVELS = 2048  # libxml2's depth limit with XML_PARSE_HUGE
+# Each body adds three levels (<body>, <layers>, <layer>) to the six of a top-level port's dim
+MAX_BODY_NESTING = (_DEEP_LEVELS - 6) // 3
+
+
+def _too_deep(result: ReadResult) -> bool:
+    """Did libxml2 stop at its depth limit (the file's only finding)?"""
+    return (
+        result.document is None
+        and len(result.diagnostics) == 1
+        and result.diagnostics[0].code == rules.XML_SYNTAX.code
+        and "Excessive depth in document" in result.diagnostics[0].message
+    )
+
 
 
 @contextmanager

@@ -452,3 +452,94 @@ def test_fix_writes_body_dims(runner: OpsBatchRunner, tmp_path: Path) -> None:
     patch = plan_fix(broken.read_bytes(), str(broken), broken)
     assert patch is not None and len(patch.edits) == 2
     assert patch.after == original.read_text()
+
+
+# -- bodies nested deep ----------------------------------------------------------------------
+
+_PARAMETER = (
+    '<layer id="0" name="p" type="Parameter" version="opset1"><data shape="2" element_type="f32"/>'
+    '<output><port id="0" precision="FP32"><dim>2</dim></port></output></layer>'
+)
+_CONDITION = (
+    '<layer id="1" name="c" type="Const" version="opset1"><data element_type="boolean" shape="" '
+    'offset="0" size="1"/><output><port id="0" precision="BOOL"/></output></layer>'
+)
+_RELU = (
+    '<layer id="1" name="relu" type="ReLU" version="opset1"><input><port id="0" precision="FP32">'
+    '<dim>2</dim></port></input><output><port id="1" precision="FP32"><dim>2</dim></port></output></layer>'
+)
+_LEAF = (
+    f"<layers>{_PARAMETER}{_RELU}{{result}}</layers><edges>"
+    '<edge from-layer="0" from-port="0" to-layer="1" to-port="0"/>'
+    '<edge from-layer="1" from-port="1" to-layer="2" to-port="0"/></edges>'
+)
+_WRAPPER_EDGES = (
+    '<edges><edge from-layer="0" from-port="0" to-layer="2" to-port="1"/>'
+    '<edge from-layer="1" from-port="0" to-layer="2" to-port="0"/>'
+    '<edge from-layer="2" from-port="2" to-layer="3" to-port="0"/></edges>'
+)
+
+
+def _result(layer_id: int) -> str:
+    return (
+        f'<layer id="{layer_id}" name="r" type="Result" version="opset1"><input>'
+        '<port id="0" precision="FP32"><dim>2</dim></port></input></layer>'
+    )
+
+
+def _if_layer(then_body: str, then_result: int) -> str:
+    def port_map(result: int) -> str:
+        return (
+            '<input external_port_id="1" internal_layer_id="0"/>'
+            f'<output external_port_id="2" internal_layer_id="{result}"/>'
+        )
+
+    return (
+        f'<layer id="2" name="if" type="If" version="opset8"><then_port_map>{port_map(then_result)}'
+        f"</then_port_map><else_port_map>{port_map(2)}</else_port_map>"
+        '<input><port id="0" precision="BOOL"/><port id="1" precision="FP32"><dim>2</dim></port></input>'
+        '<output><port id="2" precision="FP32"><dim>2</dim></port></output>'
+        f"<then_body>{then_body}</then_body><else_body>{_LEAF.format(result=_result(2))}</else_body></layer>"
+    )
+
+
+def nested_ifs(depth: int) -> str:
+    """An IR of ``depth`` Ifs, each in the then_body of the one above (3 XML levels each)."""
+    inner, result = _LEAF.format(result=_result(2)), 2
+    for _ in range(depth - 1):
+        inner, result = (
+            f"<layers>{_PARAMETER}{_CONDITION}{_if_layer(inner, result)}{_result(3)}</layers>{_WRAPPER_EDGES}",
+            3,
+        )
+    layers = f"{_PARAMETER}{_CONDITION}{_if_layer(inner, result)}{_result(3)}"
+    return f'<?xml version="1.0"?>\n<net name="deep" version="11"><layers>{layers}</layers>{_WRAPPER_EDGES}</net>\n'
+
+
+def test_bodies_nested_past_256_xml_levels(tmp_path: Path) -> None:
+    """90 nested Ifs are 276 XML levels, past libxml2's default 256: OpenVINO reads them, and
+    irshape reads and infers them too."""
+    xml = tmp_path / "deep.xml"
+    xml.write_text(nested_ifs(90))
+    xml.with_suffix(".bin").write_bytes(b"\x01")
+    model = ov.Core().read_model(str(xml))
+    assert str(model.output(0).get_partial_shape()) == "[2]"
+    report = irshape.check_file(xml)
+    assert not report.diagnostics, [d.message for d in report.diagnostics][:3]
+    (layer,) = [x for x in report.layers if x.type == "If"]
+    assert [str(s) for s in layer.outputs] == ["[2]"]
+
+
+def test_bodies_nested_to_the_readers_limit(tmp_path: Path) -> None:
+    """680 nested Ifs fill libxml2's 2048 levels (its XML_PARSE_HUGE limit) and are read and
+    inferred; one more is one finding that says where irshape's reading stops, not a crash
+    (OpenVINO's reader would take many minutes on such a file: 224 s at 400)."""
+    xml = tmp_path / "deep.xml"
+    xml.write_text(nested_ifs(680))
+    xml.with_suffix(".bin").write_bytes(b"\x01")
+    report = irshape.check_file(xml)
+    assert not report.diagnostics and [
+        str(s) for x in report.layers if x.type == "If" for s in x.outputs
+    ] == ["[2]"]
+    xml.write_text(nested_ifs(681))
+    (finding,) = irshape.check_file(xml).diagnostics
+    assert finding.code == "IRS001" and "nested in bodies up to 680 deep" in finding.message

@@ -340,9 +340,7 @@ class _Walker:
         local: list[Diagnostic] = []
         kind, schema = self._op(layer)
         inputs, origins, computed, doomed = self._inputs(layer, schema)
-        control = None
-        if layer.subgraphs is not None and layer.type and layer.version:  # (the rare layer with bodies)
-            control = subgraphs.CONTROL_OPS.get(op_version(layer.type, layer.version) or ("", 0))
+        control = subgraphs.control_op(layer) if layer.subgraphs is not None else None
         if kind == "parameter":
             where = self.graph.where(layer)
             outputs = [sources.parameter_tensor(layer, where, local.append, self.document.version)]

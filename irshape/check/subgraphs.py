@@ -21,6 +21,7 @@ from irshape.ir.element_types import from_element_type
 from irshape.ir.model import Body, Layer, PortMapEntry
 from irshape.ir.values import parse_uint
 from irshape.ops.interface import OpResult, Output, Tensor
+from irshape.ops.opsets import op_version
 from irshape.record import Record
 from irshape.shapes import control
 from irshape.shapes.axes import normalize_axis
@@ -45,7 +46,7 @@ WalkBody = Callable[[str, Body, dict[int, Tensor]], BodyRun]
 """Walk the body of a tag with Parameters bound (by id(layer)): its Results' tensors."""
 
 
-class _Rejected(Exception):
+class Rejected(Exception):
     """OpenVINO rejects the layer: the problem, and OpenVINO's message."""
 
     def __init__(self, problem: str, message: str) -> None:
@@ -54,7 +55,7 @@ class _Rejected(Exception):
         self.message = message
 
 
-class _Description(Record):
+class Description(Record):
     """An input or output description (OpenVINO's records of a port map entry)."""
 
     __slots__ = ("axis", "end", "external", "kind", "layer", "part_size", "source", "start", "stride")
@@ -106,13 +107,20 @@ class Inference(Record):
         self.findings = findings
 
 
+def control_op(layer: Layer) -> str | None:
+    """ "loop", "if" or "tensoriterator" for a layer of those ops that has bodies; else None."""
+    if layer.subgraphs is None or not layer.type or not layer.version:
+        return None
+    return CONTROL_OPS.get(op_version(layer.type, layer.version) or ("", 0))
+
+
 def infer(op: str, layer: Layer, inputs: list[Tensor], walk: WalkBody, where: Location) -> Inference:
     """Infer a Loop, If or TensorIterator layer by walking its bodies."""
     try:
         if op == "if":
             return _if(layer, inputs, walk)
         return _iterating(op, layer, inputs, walk)
-    except _Rejected as rejected:
+    except Rejected as rejected:
         finding = rules.BODY_INVALID(where, problem=rejected.problem, ov_message=rejected.message)
         return Inference(None, False, [finding])
 
@@ -124,14 +132,14 @@ def _int(entry: PortMapEntry, name: str, default: int | None = None) -> int:
     text = entry.attributes.get(name)
     if text is None:
         if default is None:
-            raise _Rejected(
+            raise Rejected(
                 f"the port map entry on line {entry.line} has no {name}", f"Node attribute {name} is missing"
             )
         return default
     try:
         return int(text.strip())
     except ValueError:
-        raise _Rejected(
+        raise Rejected(
             f"the port map entry on line {entry.line} has {name}={text!r}", f"Invalid attribute {name}"
         ) from None
 
@@ -142,7 +150,7 @@ def _body_layer(body: Body, text: str | None, kind: str, line: int) -> Layer:
     for layer in body.layers:
         if layer.type == kind and wanted is not None and parse_uint(layer.id) == wanted:
             return layer
-    raise _Rejected(
+    raise Rejected(
         f"the port map or back edge on line {line} names layer {text} of the {body.tag}, which has no "
         f"{kind} of that id",
         "map::at",
@@ -152,7 +160,7 @@ def _body_layer(body: Body, text: str | None, kind: str, line: int) -> Layer:
 def _body(layer: Layer, tag: str) -> Body:
     body = layer.subgraphs.bodies.get(tag) if layer.subgraphs is not None else None
     if body is None:
-        raise _Rejected(f"the layer has no <{tag}>", "Missing body part.")
+        raise Rejected(f"the layer has no <{tag}>", "Missing body part.")
     return body
 
 
@@ -169,8 +177,8 @@ def _entries(layer: Layer, tag: str, inputs: bool) -> list[PortMapEntry]:
     return [by_id[key] for key in sorted(by_id)]
 
 
-def _input_descriptions(layer: Layer, body: Body, tag: str) -> list[_Description]:
-    found: list[_Description] = []
+def input_descriptions(layer: Layer, body: Body, tag: str) -> list[Description]:
+    found: list[Description] = []
     back_edges = layer.subgraphs.back_edges if layer.subgraphs is not None else []
     for entry in _entries(layer, tag, inputs=True):
         external = _int(entry, "external_port_id", 0)
@@ -178,7 +186,7 @@ def _input_descriptions(layer: Layer, body: Body, tag: str) -> list[_Description
         if "axis" in entry.attributes:
             parameter = _body_layer(body, parameter_id, "Parameter", entry.line)
             found.append(
-                _Description(
+                Description(
                     "slice",
                     external,
                     parameter,
@@ -194,23 +202,23 @@ def _input_descriptions(layer: Layer, body: Body, tag: str) -> list[_Description
         if edge is not None:
             parameter = _body_layer(body, parameter_id, "Parameter", entry.line)
             source = _body_layer(body, edge.from_layer, "Result", edge.line)
-            found.append(_Description("merged", external, parameter, source))
+            found.append(Description("merged", external, parameter, source))
         elif external >= 0:
             found.append(
-                _Description("invariant", external, _body_layer(body, parameter_id, "Parameter", entry.line))
+                Description("invariant", external, _body_layer(body, parameter_id, "Parameter", entry.line))
             )
     return found
 
 
-def _output_descriptions(layer: Layer, body: Body, tag: str) -> list[_Description]:
-    found: list[_Description] = []
+def output_descriptions(layer: Layer, body: Body, tag: str) -> list[Description]:
+    found: list[Description] = []
     for entry in _entries(layer, tag, inputs=False):
         if _int(entry, "external_port_id", 0) < 0:
             continue
         result = _body_layer(body, entry.attributes.get("internal_layer_id"), "Result", entry.line)
         if "axis" in entry.attributes:
             found.append(
-                _Description(
+                Description(
                     "concat",
                     len(found),
                     result,
@@ -222,11 +230,11 @@ def _output_descriptions(layer: Layer, body: Body, tag: str) -> list[_Descriptio
                 )
             )
         else:
-            found.append(_Description("last", len(found), result))
+            found.append(Description("last", len(found), result))
     return found
 
 
-def _purpose(layer: Layer, body: Body, inputs: bool, purpose: str) -> Layer | None:
+def purpose(layer: Layer, body: Body, inputs: bool, purpose: str) -> Layer | None:
     kind = "Parameter" if inputs else "Result"
     for entry in _entries(layer, "port_map", inputs):
         if entry.attributes.get("purpose") == purpose:
@@ -236,7 +244,7 @@ def _purpose(layer: Layer, body: Body, inputs: bool, purpose: str) -> Layer | No
 
 def _input(inputs: list[Tensor], index: int) -> Tensor:
     if not 0 <= index < len(inputs):
-        raise _Rejected(
+        raise Rejected(
             f"a port map names input {index}, and the layer has {len(inputs)}", "vector::_M_range_check"
         )
     return inputs[index]
@@ -250,7 +258,7 @@ def _single_value(tensor: Tensor, what: str) -> int | None:
     if value is None:
         return None
     if len(value) != 1:
-        raise _Rejected(
+        raise Rejected(
             f"the {what} has {len(value)} values",
             f"The number of values in the {what} constant is greater than 1",
         )
@@ -259,7 +267,7 @@ def _single_value(tensor: Tensor, what: str) -> int | None:
 
 def _rank_0_or_1(shape: PartialShape, what: str) -> None:
     if shape.dims is not None and len(shape.dims) > 1:
-        raise _Rejected(
+        raise Rejected(
             f"the {what} has rank {len(shape.dims)}", f"Rank of {what} input must be equal to 0 or 1"
         )
 
@@ -270,8 +278,8 @@ def _rank_0_or_1(shape: PartialShape, what: str) -> None:
 def _iterating(op: str, layer: Layer, inputs: list[Tensor], walk: WalkBody) -> Inference:
     loop = op == "loop"
     body = _body(layer, "body")
-    descriptions = _input_descriptions(layer, body, "port_map")
-    outputs = _output_descriptions(layer, body, "port_map")
+    descriptions = input_descriptions(layer, body, "port_map")
+    outputs = output_descriptions(layer, body, "port_map")
     bound: dict[int, Tensor] = {}
     iterations: int | None = None
     no_iterations = False
@@ -279,18 +287,18 @@ def _iterating(op: str, layer: Layer, inputs: list[Tensor], walk: WalkBody) -> I
         no_iterations = _loop_condition(inputs)
         offset = 2 - sum(1 for d in descriptions if d.external in (0, 1))
         if offset < 0:
-            raise _Rejected(
+            raise Rejected(
                 "external port id 0 or 1 is duplicated in the port map",
                 "External port id 0 or 1 is duplicated.",
             )
         if len(inputs) != len(descriptions) + offset:
-            raise _Rejected(
+            raise Rejected(
                 f"the port map describes {len(descriptions)} input(s) besides the trip count and condition, "
                 f"and the layer has {len(inputs)} inputs",
                 "Number of inputs must be the same as number of input descriptions",
             )
     elif len(inputs) != len(descriptions):
-        raise _Rejected(
+        raise Rejected(
             f"the port map describes {len(descriptions)} input(s), and the layer has {len(inputs)}",
             "Number of inputs must be the same as number of input descriptions",
         )
@@ -300,7 +308,7 @@ def _iterating(op: str, layer: Layer, inputs: list[Tensor], walk: WalkBody) -> I
         if d.kind == "slice" and shape.dims is not None:
             axis = normalize_axis(d.axis, len(shape.dims)) if loop else d.axis
             if axis is None or not 0 <= axis < len(shape.dims):
-                raise _Rejected(
+                raise Rejected(
                     f"the sliced input's axis {d.axis} is out of its rank {len(shape.dims)}",
                     "Axis out of the tensor rank range",
                 )
@@ -309,12 +317,12 @@ def _iterating(op: str, layer: Layer, inputs: list[Tensor], walk: WalkBody) -> I
                 iterations = count if count is not None else iterations
             shape = control.sliced_parameter(shape, axis, d.part_size)
         bound[id(d.layer)] = _bound(source, shape, d.layer, keep_type=not loop)
-    current = _purpose(layer, body, True, "current_iteration") if loop else None
+    current = purpose(layer, body, True, "current_iteration") if loop else None
     run = walk("body", body, bound)
     if loop and current is not None:
         _current_iteration_rank(current, bound)
     if loop:
-        if _purpose(layer, body, False, "execution_condition") is None:
+        if purpose(layer, body, False, "execution_condition") is None:
             # OpenVINO stops before the outputs ("special body ports were not set yet")
             return Inference(OpResult([Output(PartialShape(None), "dynamic") for _ in outputs]), False, [])
         iterations = _loop_iterations(layer, body, inputs, descriptions, run)
@@ -334,7 +342,7 @@ def _iterating(op: str, layer: Layer, inputs: list[Tensor], walk: WalkBody) -> I
                 shape = control.loop_concatenated(value_shape, axis, iterations, no_iterations=no_iterations)
             else:
                 if value_shape.dims is not None and not value_shape.dims and d.axis != 0:
-                    raise _Rejected(
+                    raise Rejected(
                         f"output {d.external} concatenates scalars on axis {d.axis}",
                         "Axis must be equal to 0 if concatenated output tensor slices are scalars.",
                     )
@@ -353,7 +361,7 @@ def _loop_axis(axis: int, shape: PartialShape, no_iterations: bool) -> int:
     rank = max(len(shape.dims), 1)
     normalized = normalize_axis(axis, rank)
     if normalized is None:
-        raise _Rejected(
+        raise Rejected(
             f"the concatenated output's axis {axis} is out of its rank {len(shape.dims)}",
             "Axis out of the tensor rank range",
         )
@@ -373,7 +381,7 @@ def _current_iteration_rank(parameter: Layer, bound: dict[int, Tensor]) -> None:
     tensor = bound.get(id(parameter))
     shape = tensor.shape if tensor is not None else None
     if shape is not None and shape.dims is not None and len(shape.dims) > 1:
-        raise _Rejected(
+        raise Rejected(
             "the current_iteration Parameter has rank > 1",
             "Rank of CurrentIteration input must be equal to 0 or 1",
         )
@@ -382,7 +390,7 @@ def _current_iteration_rank(parameter: Layer, bound: dict[int, Tensor]) -> None:
 def _loop_condition(inputs: list[Tensor]) -> bool:
     """Whether the Loop runs no iteration: its condition input a constant false."""
     if len(inputs) < 2:
-        raise _Rejected(
+        raise Rejected(
             f"a Loop takes a trip count and a condition; the layer has {len(inputs)} input(s)",
             "Number of inputs must be the same as number of input descriptions",
         )
@@ -392,13 +400,13 @@ def _loop_condition(inputs: list[Tensor]) -> bool:
 
 
 def _loop_iterations(
-    layer: Layer, body: Body, inputs: list[Tensor], descriptions: list[_Description], run: BodyRun
+    layer: Layer, body: Body, inputs: list[Tensor], descriptions: list[Description], run: BodyRun
 ) -> int | None:
     """How many iterations OpenVINO knows the Loop runs (m_num_iterations): the trip count
     where the body's condition is a constant true, 1 where it is a constant false (a
     do-while), else none. None also where the body has no execution_condition output: then
     OpenVINO infers no output at all (the caller says so)."""
-    result = _purpose(layer, body, False, "execution_condition")
+    result = purpose(layer, body, False, "execution_condition")
     if result is None:
         return None
     always_true = False
@@ -418,7 +426,7 @@ def _loop_iterations(
 
 
 def _body_condition(
-    body: Body, inputs: list[Tensor], descriptions: list[_Description], run: BodyRun, result: Layer
+    body: Body, inputs: list[Tensor], descriptions: list[Description], run: BodyRun, result: Layer
 ) -> int | None:
     """The body's execution condition when OpenVINO knows it: a constant in the body, or a
     Parameter fed by a constant outer input."""
@@ -450,8 +458,8 @@ def _producer_parameter(body: Body, result: Layer) -> Layer | None:
 
 def _back_edges(
     body: Body,
-    descriptions: list[_Description],
-    outputs: list[_Description],
+    descriptions: list[Description],
+    outputs: list[Description],
     bound: dict[int, Tensor],
     run: BodyRun,
     walk: WalkBody,
@@ -492,20 +500,20 @@ def _back_edges(
 
 def _if(layer: Layer, inputs: list[Tensor], walk: WalkBody) -> Inference:
     if not inputs:
-        raise _Rejected("an If takes a condition; the layer has no input", "Check 'input_size() ...'")
+        raise Rejected("an If takes a condition; the layer has no input", "Check 'input_size() ...'")
     condition = inputs[0]
     _rank_0_or_1(condition.shape, "If condition")
     value = _single_value(condition, "If condition")
     branches = ("then_body", "else_body") if value is None else ("then_body" if value else "else_body",)
-    runs: dict[str, tuple[BodyRun, list[_Description]]] = {}
+    runs: dict[str, tuple[BodyRun, list[Description]]] = {}
     for tag in branches:
         body = _body(layer, tag)
         port_map = tag.replace("body", "port_map")
         bound: dict[int, Tensor] = {}
-        for d in _input_descriptions(layer, body, port_map):
+        for d in input_descriptions(layer, body, port_map):
             source = _input(inputs, d.external)
             bound[id(d.layer)] = _bound(source, source.shape, d.layer, keep_type=False)
-        runs[tag] = (walk(tag, body, bound), _output_descriptions(layer, body, port_map))
+        runs[tag] = (walk(tag, body, bound), output_descriptions(layer, body, port_map))
     computed = all(run.computed for run, _ in runs.values())
     if value is not None:
         run, outputs = runs[branches[0]]
@@ -517,7 +525,7 @@ def _if(layer: Layer, inputs: list[Tensor], walk: WalkBody) -> Inference:
     for index in range(max(count, len(then_outputs), len(else_outputs))):
         if index >= len(then_outputs) or index >= len(else_outputs):
             missing = "then_body" if index >= len(then_outputs) else "else_body"
-            raise _Rejected(
+            raise Rejected(
                 f"output {index} is not associated with a Result of the {missing}",
                 f"Incorrect associating in {missing}! Output {index} is not associated with results "
                 f"in {missing}!",
@@ -529,7 +537,7 @@ def _if(layer: Layer, inputs: list[Tensor], walk: WalkBody) -> Inference:
         merged, element_type = control.merge_element_types(then.element_type, otherwise.element_type)
         if not merged:
             then_type, else_type = then.element_type, otherwise.element_type
-            raise _Rejected(
+            raise Rejected(
                 f"output {index} is {then_type} in the then_body and {else_type} in the else_body",
                 f"type of then_body output {then_type} is not equal type of else_body output{else_type}",
             )
@@ -537,7 +545,7 @@ def _if(layer: Layer, inputs: list[Tensor], walk: WalkBody) -> Inference:
     return Inference(OpResult(made), computed, [])
 
 
-def _result_output(run: BodyRun, d: _Description) -> Output:
+def _result_output(run: BodyRun, d: Description) -> Output:
     value = run.results.get(id(d.layer))
     if value is None:
         return Output(PartialShape(None), None)

@@ -714,7 +714,6 @@ def _too_deep(result: ReadResult) -> bool:
     )
 
 
-
 @contextmanager
 def _gc_paused() -> Iterator[None]:
     """The model is many small objects without cycles: the cyclic garbage collector's passes

@@ -505,15 +505,24 @@ def _if(layer: Layer, inputs: list[Tensor], walk: WalkBody) -> Inference:
     _rank_0_or_1(condition.shape, "If condition")
     value = _single_value(condition, "If condition")
     branches = ("then_body", "else_body") if value is None else ("then_body" if value else "else_body",)
-    runs: dict[str, tuple[BodyRun, list[Description]]] = {}
-    for tag in branches:
+    # The reader makes both bodies and their port maps' descriptions, whichever runs
+    read: dict[str, tuple[Body, list[Description], list[Description]]] = {}
+    for tag in ("then_body", "else_body"):
         body = _body(layer, tag)
         port_map = tag.replace("body", "port_map")
+        read[tag] = (
+            body,
+            input_descriptions(layer, body, port_map),
+            output_descriptions(layer, body, port_map),
+        )
+    runs: dict[str, tuple[BodyRun, list[Description]]] = {}
+    for tag in branches:
+        body, inputs_read, outputs_read = read[tag]
         bound: dict[int, Tensor] = {}
-        for d in input_descriptions(layer, body, port_map):
+        for d in inputs_read:
             source = _input(inputs, d.external)
             bound[id(d.layer)] = _bound(source, source.shape, d.layer, keep_type=False)
-        runs[tag] = (walk(tag, body, bound), output_descriptions(layer, body, port_map))
+        runs[tag] = (walk(tag, body, bound), outputs_read)
     computed = all(run.computed for run, _ in runs.values())
     if value is not None:
         run, outputs = runs[branches[0]]

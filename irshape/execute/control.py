@@ -62,7 +62,19 @@ def _run_if(layer: Layer, args: list[Value], run_body: RunBody) -> list[Value]:
     port_map = tag.replace("body", "port_map")
     bound = {id(d.layer): _arg(args, d.external) for d in input_descriptions(layer, body, port_map)}
     results = run_body(body, bound)
-    return [results[id(d.layer)] for d in output_descriptions(layer, body, port_map)]
+    made = [results[id(d.layer)] for d in output_descriptions(layer, body, port_map)]
+    return [_as_declared(value, layer, index) for index, value in enumerate(made)]
+
+
+def _as_declared(value: Value, layer: Layer, index: int) -> Value:
+    """A scalar branch value where the If's output is of rank 1 (the branches merge to [?] or
+    [1]): the CPU plugin gives it as [1], and so does this."""
+    array, element_type = value
+    ports = layer.outputs
+    dims = ports[index].dims if index < len(ports) else None
+    if array.ndim == 0 and dims is not None and len(dims) == 1:
+        return array.reshape(1), element_type
+    return value
 
 
 def _slices(value: Value, d: Description) -> list[Value]:

@@ -10,7 +10,9 @@ If's branches merge).
 
 from __future__ import annotations
 
+from irshape import rules
 from irshape.dims import DYNAMIC, Dim, PartialShape
+from irshape.ops.interface import Finding, OpCall, OpResult
 
 
 def sliced_parameter(shape: PartialShape, axis: int, part_size: int) -> PartialShape:
@@ -136,3 +138,29 @@ def merge_element_types(then: str | None, otherwise: str | None) -> tuple[bool, 
     if otherwise is None or otherwise == "dynamic" or otherwise == then:
         return True, then
     return False, None
+
+
+# -- a layer read without its bodies -------------------------------------------------------
+# A layer with its bodies never reaches these: the walk infers it (irshape.check.subgraphs).
+# A <layer> without a <body> (the library's check of a lone layer, a file that lost it) is one
+# OpenVINO's reader rejects: it reads the port map of a body that is not there.
+
+
+def _no_body(tag: str, message: str) -> OpResult:
+    problem = f"the layer has no <{tag}> (nor its port map): its outputs come from the body's Results"
+    return OpResult([], [Finding(rules.BODY_INVALID, {"problem": problem, "ov_message": message})])
+
+
+def loop(call: OpCall) -> OpResult:
+    """Loop-5 without its body."""
+    return _no_body("body", "Missing body part.")
+
+
+def tensor_iterator(call: OpCall) -> OpResult:
+    """TensorIterator-1 without its body."""
+    return _no_body("body", "Missing body part.")
+
+
+def if_op(call: OpCall) -> OpResult:
+    """If-8 without its bodies."""
+    return _no_body("then_body", "Missing body part.")

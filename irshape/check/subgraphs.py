@@ -153,7 +153,7 @@ def _body_layer(body: Body, text: str | None, kind: str, line: int) -> Layer:
     raise Rejected(
         f"the port map or back edge on line {line} names layer {text} of the {body.tag}, which has no "
         f"{kind} of that id",
-        "map::at",
+        "unordered_map::at",
     )
 
 

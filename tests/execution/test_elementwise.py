@@ -132,8 +132,8 @@ UNARY: dict[str, tuple[Callable[[Node], Node], tuple[float, float], bool]] = {
 def unary_real_cases() -> Iterator[Case]:
     rng = np.random.default_rng(1)
     for (name, (build, (centre, scale), _)), dtype in itertools.product(UNARY.items(), REALS):
-        for variant, edges in (("rand", False), ("rand2", False), ("edge", True)):
-            shape = SHAPE if variant != "rand2" else (5,)
+        for variant, edges in (("rand", False), ("rand2", False), ("edge", True), ("scalar", False)):
+            shape = {"rand2": (5,), "scalar": ()}.get(variant, SHAPE)
             x = parameter(shape, dtype)
             data = _real_data(rng, dtype, shape, scale, edges)
             if not edges:
@@ -242,6 +242,7 @@ BROADCASTS = [
     ((2, 3, 4), (2, 3), "pdpd:0"),
     ((2, 3, 4), (3, 4), "pdpd:-1"),
     ((2, 3, 4, 5), (3, 1, 1), "pdpd:1"),
+    ((), (), "numpy"),
 ]
 
 
@@ -326,8 +327,8 @@ def binary_int_cases() -> Iterator[Case]:
     for (name, build), dtype in itertools.product({**ARITHMETIC, **COMPARISON, **BITWISE}.items(), INTEGERS):
         if name == "squared_difference" and np.iinfo(dtype).bits == 8:
             continue  # the plugin's i8/u8 SquaredDifference is broken (1 - 8 gives -7)
-        for index, (shape_a, shape_b, mode) in enumerate(BROADCASTS[:7]):
-            if mode.startswith("pdpd") and (name not in PDPD_INT or dtype is not np.int32):
+        for index, (shape_a, shape_b, mode) in enumerate(BROADCASTS):
+            if mode.startswith("pdpd") and (name not in PDPD_INT or dtype is not np.int32 or index > 6):
                 continue
             edges = index in (1, 3) and name not in (
                 "power",
@@ -346,7 +347,9 @@ def binary_int_cases() -> Iterator[Case]:
 def boolean_binary_cases() -> Iterator[Case]:
     rng = np.random.default_rng(6)
     for name, build in {**LOGICAL, **BITWISE, **{k: COMPARISON[k] for k in ("equal", "not_equal")}}.items():
-        for index, (shape_a, shape_b, mode) in enumerate(BROADCASTS[:6]):  # the plugin builds no boolean pdpd
+        for index, (shape_a, shape_b, mode) in enumerate(BROADCASTS):
+            if mode.startswith("pdpd"):
+                continue  # the plugin builds no boolean pdpd
             a, b = parameter(shape_a, np.bool_), parameter(shape_b, np.bool_)
             data = {a: rng.integers(0, 2, shape_a).astype(bool), b: rng.integers(0, 2, shape_b).astype(bool)}
             yield Case(_name(name, "bool", index), data, [_binary(build, a, b, mode).output(0)])
@@ -408,8 +411,9 @@ def convert_cases() -> Iterator[Case]:
     rng = np.random.default_rng(8)
     sources = [np.float32, np.float16, np.int32, np.int64, np.uint8, np.int8, np.int16, np.uint16, np.bool_]
     for source, target in itertools.product(sources, CONVERT_TARGETS):
-        for variant in ("rand", "edge"):
-            shape = (len(REAL_CONVERT_EDGES),)
+        for variant in ("rand", "edge", "scalar"):
+            shape = () if variant == "scalar" else (len(REAL_CONVERT_EDGES),)
+            zero_shape = () if variant == "scalar" else (1,)
             if source is np.bool_:
                 data = rng.integers(0, 2, shape).astype(bool)
             elif np.dtype(source).kind == "f":
@@ -420,11 +424,11 @@ def convert_cases() -> Iterator[Case]:
             else:
                 data = _int_data(rng, source, shape, -70000, 70000, variant == "edge")
             x = parameter(shape, source)
-            zero = parameter((1,), source)
+            zero = parameter(zero_shape, source)
             # through an Add of 0 (the plugin converts a Parameter's data on input otherwise: an
             # f16 inf saturates to 65504 there); booleans take no Add
             value = x if source is np.bool_ else opset.add(x, zero)
-            inputs = {x: data} if source is np.bool_ else {x: data, zero: np.zeros((1,), source)}
+            inputs = {x: data} if source is np.bool_ else {x: data, zero: np.zeros(zero_shape, source)}
             outputs = [opset.convert(value, target).output(0)]
             like = opset.constant(np.zeros((1,), np.dtype(_numpy_of(target))))
             outputs.append(opset.convert_like(value, like).output(0))
@@ -455,6 +459,7 @@ SELECT_SHAPES = [
     ((2, 3, 4), (2, 3, 4), (2, 3, 4), "numpy"),
     ((4,), (2, 3, 1), (3, 4), "numpy"),
     ((2, 1, 4), (), (3, 1), "numpy"),
+    ((), (), (), "numpy"),
     # no pdpd: the CPU plugin compiles no pdpd Select (select_shape_inference throws), so there
     # is nothing to compare the kernel's pdpd path with
 ]

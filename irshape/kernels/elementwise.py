@@ -33,13 +33,13 @@ from typing import Any
 import numpy as np
 
 from irshape.kernels import KernelCall, KernelError
+from irshape.kernels.narrow_reals import integers_to_bf16, rounded_to
 
 Array = np.ndarray
 RealFunction = Callable[[Array], Array]
 BinaryFunction = Callable[[Array, Array], Array]
 
 _I32_MIN = -(2**31)
-_BF16_TYPES = frozenset({"bf16"})
 
 # --- how the plugin holds and stores values --------------------------------------------------
 
@@ -99,19 +99,11 @@ def _stored_int(values: Array, dtype: np.dtype[Any]) -> Array:
     return values.astype(dtype)
 
 
-def round_to_bf16(values: Array) -> Array:
-    """f32 values rounded to bf16 (nearest, ties to even), held as f32; NaN stays NaN."""
-    bits = np.ascontiguousarray(values, dtype=np.float32).view(np.uint32)
-    rounded = (bits + (((bits >> 16) & 1) + 0x7FFF)) & 0xFFFF0000
-    result: Array = np.where(np.isnan(values), np.float32(np.nan), rounded.astype(np.uint32).view(np.float32))
-    return result
-
-
 def _stored_real(values: Array, element_type: str, dtype: np.dtype[Any]) -> Array:
-    """f32 results in a real output type (f16 rounds; bf16 rounds but stays f32)."""
+    """f32 results in a real output type (f16 rounds; bf16, f8 and f4 round but stay f32)."""
     with np.errstate(over="ignore", invalid="ignore"):
         stored = values.astype(dtype)
-    return round_to_bf16(stored) if element_type in _BF16_TYPES else stored
+    return rounded_to(stored, element_type)
 
 
 def _result(call: KernelCall, values: Array, *, from_real: bool, rounded: bool = False) -> Array:
@@ -595,9 +587,10 @@ def _converted(data: Array, source: str, target: str, dtype: np.dtype[Any]) -> A
             return result
         if dtype.kind == "f":
             values = data if real_source or source in ("i64", "u32", "u64") else _as_i32(data)
-            return _stored_real(
-                values.astype(np.float64 if dtype.itemsize == 8 else np.float32), target, dtype
-            )
+            values = values.astype(np.float64 if dtype.itemsize == 8 else np.float32)
+            if target == "bf16" and not real_source:
+                return integers_to_bf16(values)
+            return _stored_real(values, target, dtype)
         i32 = _truncated_i32(data) if real_source else _as_i32(data)
         return i32.astype(dtype)
 

@@ -344,6 +344,20 @@ def binary_int_cases() -> Iterator[Case]:
             )
 
 
+def integer_extreme_cases() -> Iterator[Case]:
+    """Divide, FloorMod, Mod and Power at the integer extremes, with negative and zero divisors
+    (the plugin computes them in f32: 2^31 - 1 over 3 is 715827904, x / 0 is -2^31 stored)."""
+    for dtype, name in itertools.product(INTEGERS, ("divide", "floor_mod", "mod", "power")):
+        info = np.iinfo(dtype)
+        signed = info.min < 0
+        a = np.array(
+            [info.max, info.min, info.max, info.min, 7, -7 if signed else 9, 0, 5, info.min, info.max], dtype
+        )
+        b = np.array([3, 3, -3 if signed else 2, 7, 0, 0, 0, info.max, -1 if signed else 1, info.max], dtype)
+        x, y = parameter(a.shape, dtype), parameter(b.shape, dtype)
+        yield Case(_name(name, dtype, "extremes"), {x: a, y: b}, [ARITHMETIC[name](x, y).output(0)])
+
+
 def boolean_binary_cases() -> Iterator[Case]:
     rng = np.random.default_rng(6)
     for name, build in {**LOGICAL, **BITWISE, **{k: COMPARISON[k] for k in ("equal", "not_equal")}}.items():
@@ -371,7 +385,13 @@ def shift_cases() -> Iterator[Case]:
             )
 
 
-BINARY_CASES = [*binary_real_cases(), *binary_int_cases(), *boolean_binary_cases(), *shift_cases()]
+BINARY_CASES = [
+    *binary_real_cases(),
+    *binary_int_cases(),
+    *integer_extreme_cases(),
+    *boolean_binary_cases(),
+    *shift_cases(),
+]
 
 
 # --- Convert ---------------------------------------------------------------------------------
@@ -435,6 +455,88 @@ def convert_cases() -> Iterator[Case]:
             yield Case(_name("convert", source, target, variant), inputs, outputs)
 
 
+# Destinations numpy has no type for: compared through a Convert back to f32
+NARROW_TARGETS = ["bf16", "f8e4m3", "f8e5m2", "f8e8m0", "f4e2m1", "u4", "i4"]
+NARROW_EDGES = [
+    0.0,
+    -0.0,
+    1.0,
+    -1.0,
+    1.0078125,
+    1.01171875,
+    3.14159,
+    300.0,
+    448.0,
+    460.0,
+    464.0,
+    464.1,
+    470.0,
+    500.0,
+    1e5,
+    57344.0,
+    61439.0,
+    61440.0,
+    65504.0,
+    70000.0,
+    -0.3,
+    0.001,
+    2.0**-10,
+    1e-6,
+    2.5,
+    15.7,
+    -8.5,
+    17.0001,
+    19.0,
+    2.2500001,
+    1.5,
+    3.0,
+    6.0,
+    0.75,
+    0.25,
+    0.2501,
+    5.0,
+    5.0001,
+    7.0,
+    2.0**-127,
+    2.0**-130,
+    3e38,
+    1e-40,
+    np.nan,
+    np.inf,
+    -np.inf,
+]
+
+
+def narrow_convert_cases() -> Iterator[Case]:
+    rng = np.random.default_rng(13)
+    for target, source in itertools.product(NARROW_TARGETS, (np.float32, np.float16, np.int32)):
+        if source is np.int32 and target.startswith("f"):
+            continue  # the plugin's cpu_convert takes no integer to f8/f4
+        for variant in ("rand", "wide", "edge"):
+            shape = (len(NARROW_EDGES),)
+            if np.dtype(source).kind == "i":
+                data = _int_data(rng, source, shape, -600, 600, variant == "edge")
+            elif variant == "edge":
+                with np.errstate(over="ignore"):
+                    data = np.asarray(NARROW_EDGES, np.float32).astype(source)
+            else:
+                scale = 3.0 if variant == "rand" else 3000.0
+                data = (rng.standard_normal(shape) * scale).astype(source)
+            x, zero = parameter(shape, source), parameter((1,), source)
+            narrow = opset.convert(opset.add(x, zero), target)
+            back = opset.convert(narrow, "f32")
+            inputs = {x: data, zero: np.zeros((1,), source)}
+            yield Case(_name("convert", source, target, variant), inputs, [back.output(0)], exact=True)
+    for source in (np.int32, np.float32):  # every integer of a stretch: the rounding rule, exactly
+        ladder = np.concatenate([np.arange(512, 600), np.arange(1024, 1100), np.arange(-3000, -2900)]).astype(
+            source
+        )
+        x, zero = parameter(ladder.shape, source), parameter((1,), source)
+        back = opset.convert(opset.convert(opset.add(x, zero), "bf16"), "f32")
+        inputs = {x: ladder, zero: np.zeros((1,), source)}
+        yield Case(_name("convert", source, "bf16", "ladder"), inputs, [back.output(0)], exact=True)
+
+
 def _numpy_of(target: str) -> Any:
     return {
         "f32": np.float32,
@@ -449,7 +551,7 @@ def _numpy_of(target: str) -> Any:
     }[target]
 
 
-CONVERT_CASES = list(convert_cases())
+CONVERT_CASES = [*convert_cases(), *narrow_convert_cases()]
 
 
 # --- Select, PRelu, Broadcast, Tile ------------------------------------------------------------

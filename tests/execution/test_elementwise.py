@@ -26,6 +26,8 @@ Node = Any
 REALS = (np.float32, np.float16)
 INTEGERS = (np.int32, np.int64, np.uint8, np.int8, np.int16, np.uint16)
 SHAPE = (2, 3, 4)
+RANDOM_SHAPES = [(2, 3, 4), (5,), (1, 7), (3, 1, 2, 2), (4, 4), (2, 2, 2, 2, 2), (6, 1)]
+RANDOM_VARIANTS = 14  # random configurations per unary op and real type (and one of edges, one scalar)
 FACTORY = {n: NodeFactory(f"opset{n}") for n in range(1, 18)}
 
 REAL_EDGES = [
@@ -132,10 +134,13 @@ UNARY: dict[str, tuple[Callable[[Node], Node], tuple[float, float], bool]] = {
 def unary_real_cases() -> Iterator[Case]:
     rng = np.random.default_rng(1)
     for (name, (build, (centre, scale), _)), dtype in itertools.product(UNARY.items(), REALS):
-        for variant, edges in (("rand", False), ("rand2", False), ("edge", True), ("scalar", False)):
-            shape = {"rand2": (5,), "scalar": ()}.get(variant, SHAPE)
+        variants = [*(f"rand{i}" for i in range(RANDOM_VARIANTS)), "edge", "scalar"]
+        for variant in variants:
+            edges = variant == "edge"
+            shape = () if variant == "scalar" else RANDOM_SHAPES[int(rng.integers(len(RANDOM_SHAPES)))]
             x = parameter(shape, dtype)
-            data = _real_data(rng, dtype, shape, scale, edges)
+            # the op's domain, its scale drawn between half and twice the usual one
+            data = _real_data(rng, dtype, shape, scale * float(rng.uniform(0.5, 2.0)), edges)
             if not edges:
                 data = (data + centre).astype(dtype)
             yield Case(_name(name, dtype, variant), {x: data}, [build(x).output(0)])
@@ -164,7 +169,7 @@ def unary_int_cases() -> Iterator[Case]:
 def boolean_unary_cases() -> Iterator[Case]:
     rng = np.random.default_rng(3)
     for dtype in REALS:
-        for i in range(3):
+        for i in range(15):
             x = parameter(SHAPE, dtype)
             data = _real_data(rng, dtype, SHAPE, 3, True)
             rng.shuffle(data.reshape(-1))
@@ -176,21 +181,23 @@ def boolean_unary_cases() -> Iterator[Case]:
                 opset.is_inf(x, {"detect_positive": False}).output(0),
             ]
             yield Case(_name("is", dtype, i), {x: data}, outputs)
-    for i in range(4):
-        x = parameter(SHAPE, np.bool_)
+    for i in range(30):
+        shape = RANDOM_SHAPES[i % len(RANDOM_SHAPES)]
+        x = parameter(shape, np.bool_)
         yield Case(
             _name("logical_not", i),
-            {x: rng.integers(0, 2, SHAPE).astype(bool)},
+            {x: rng.integers(0, 2, shape).astype(bool)},
             [opset.logical_not(x).output(0)],
         )
-    for dtype in (*INTEGERS, np.bool_):
-        x = parameter(SHAPE, dtype)
+    for dtype, i in itertools.product((*INTEGERS, np.bool_), range(5)):
+        shape = RANDOM_SHAPES[i]
+        x = parameter(shape, dtype)
         data = (
-            rng.integers(0, 2, SHAPE).astype(bool)
+            rng.integers(0, 2, shape).astype(bool)
             if dtype is np.bool_
-            else _int_data(rng, dtype, SHAPE, -100, 100, True)
+            else _int_data(rng, dtype, shape, -100, 100, i == 0)
         )
-        yield Case(_name("bitwise_not", dtype), {x: data}, [opset.bitwise_not(x).output(0)])
+        yield Case(_name("bitwise_not", dtype, i), {x: data}, [opset.bitwise_not(x).output(0)])
 
 
 UNARY_CASES = [*unary_real_cases(), *unary_int_cases(), *boolean_unary_cases()]
@@ -222,7 +229,10 @@ LOGICAL: dict[str, Callable[..., Node]] = {
     "logical_and": opset.logical_and,
     "logical_or": opset.logical_or,
     "logical_xor": opset.logical_xor,
-    "xor": opset1.logical_xor,
+    # Xor-1 (ov::op::v0::Xor, which the Python opsets no longer build)
+    "xor": lambda a, b, auto_broadcast="numpy": FACTORY[1].create(
+        "Xor", [a.output(0), b.output(0)], {"auto_broadcast": auto_broadcast}
+    ),
 }
 BITWISE: dict[str, Callable[..., Node]] = {
     "bitwise_and": opset.bitwise_and,
@@ -361,7 +371,8 @@ def integer_extreme_cases() -> Iterator[Case]:
 def boolean_binary_cases() -> Iterator[Case]:
     rng = np.random.default_rng(6)
     for name, build in {**LOGICAL, **BITWISE, **{k: COMPARISON[k] for k in ("equal", "not_equal")}}.items():
-        for index, (shape_a, shape_b, mode) in enumerate(BROADCASTS):
+        for repeat, (index, (shape_a, shape_b, mode)) in itertools.product(range(5), enumerate(BROADCASTS)):
+            index += 100 * repeat
             if mode.startswith("pdpd"):
                 continue  # the plugin builds no boolean pdpd
             a, b = parameter(shape_a, np.bool_), parameter(shape_b, np.bool_)
@@ -373,7 +384,10 @@ def shift_cases() -> Iterator[Case]:
     rng = np.random.default_rng(7)
     for left, dtype in itertools.product((True, False), INTEGERS):
         build = opset15.bitwise_left_shift if left else opset15.bitwise_right_shift
-        for index, (shape_a, shape_b, mode) in enumerate(BROADCASTS[:4]):
+        for repeat, (index, (shape_a, shape_b, mode)) in itertools.product(
+            range(2), enumerate(BROADCASTS[:4])
+        ):
+            index += 10 * repeat
             a, b = parameter(shape_a, dtype), parameter(shape_b, dtype)
             bits = np.iinfo(dtype).bits
             data_a = _int_data(rng, dtype, shape_a, -1000, 1000, index == 1)
@@ -643,9 +657,21 @@ def broadcast_cases() -> Iterator[Case]:
         ((3, 1), [2, 3, 4], "numpy", None, 1),
         ((3,), [2, 3, 4], "explicit", [1], 1),
         ((2, 1, 4), [2, 3, 4], "pdpd:0", None, 1),
+        ((2, 4), [2, 3, 4], "explicit", [0, 2], 1),
+        ((), [3, 2], "numpy", None, 1),
         ((4,), [2, 3, 4], "pdpd:-1", None, 3),
     ]
-    for dtype in (np.float32, np.float16, np.int32, np.int64, np.uint8, np.bool_):
+    for dtype in (
+        np.float32,
+        np.float16,
+        np.int32,
+        np.int64,
+        np.uint8,
+        np.int8,
+        np.int16,
+        np.uint16,
+        np.bool_,
+    ):
         for index, (data_shape, target, mode, axes, version) in enumerate(layouts):
             x = parameter(data_shape, dtype)
             data = _moved_data(rng, dtype, data_shape)

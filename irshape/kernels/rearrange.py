@@ -19,9 +19,12 @@ Semantics from OpenVINO's reference implementations, confirmed against the CPU p
   ``(ceil(W / stride) - 1) * stride + extent - W``, used only when it is above 0 and below the
   patch's extent, its odd unit at the end (same_upper) or the start (same_lower); padded
   positions are 0.
-* SliceScatter: the CPU plugin returns the data without the updates when start, stop or step
-  are not Consts (computed, or Parameters); the kernel writes them, as the reference does
-  (tested against constant folding).
+* SliceScatter: when start, stop or step are not Consts (computed, or Parameters) the CPU
+  plugin's answer is wrong (the data without the updates, or with them elsewhere, from one run
+  to the next); the kernel writes them where the plugin does with Const slices (which is
+  where Python's slices put them).
+* SpaceToBatch: the CPU plugin puts a data element into the padding where a 4D or 5D data's
+  last axis of 1 is padded at its end; the kernel pads with zeros there, as the reference.
 * Col2Im sums the overlapping blocks in the data's element type (f16 in f32, rounded once, as
   the CPU plugin under the f32 hint).
 """

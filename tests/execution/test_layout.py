@@ -44,9 +44,10 @@ def _primes(n: int) -> list[int]:
     return out
 
 
-def _moved(name: str, x: object, value: np.ndarray, node: object, exact: bool = True) -> Case:
-    outputs = [node.output(i) for i in range(node.get_output_size())]  # type: ignore[attr-defined]
-    return Case(name, {x: value}, outputs, exact=exact)  # type: ignore[dict-item]
+def _moved(name: str, x: ov.Node, value: np.ndarray, node: ov.Node) -> Case:
+    """A case of one data Parameter ``x`` and every output of ``node``, compared exactly."""
+    outputs = [node.output(i) for i in range(node.get_output_size())]
+    return Case(name, {x: value}, outputs, exact=True)
 
 
 # --- Reshape, Squeeze, Unsqueeze, Transpose -------------------------------------------------
@@ -318,7 +319,7 @@ def cumsum_cases(rng: np.random.Generator, _: int) -> list[Case]:
             x, ints(axis, np.int32 if i % 3 else np.int64), exclusive=bool(i & 4), reverse=bool(i & 8)
         )
         # exactly: the sums run in order along the axis, in f32 for f16 data, rounded once
-        cases.append(_moved(f"cumsum{i}", x, value, node, exact=True))
+        cases.append(_moved(f"cumsum{i}", x, value, node))
     return cases
 
 

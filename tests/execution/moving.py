@@ -18,7 +18,7 @@ from .harness import CPU_CONFIG, Batch, Case, parameter, run_batch
 
 # The element types of the data: i64 stays inside the int32 range, as the CPU plugin runs i64
 # as i32 (an element beyond it comes out truncated even from a Concat; the kernels keep it).
-DTYPES: tuple[Any, ...] = (np.float32, np.int32, np.int64, np.uint8, np.bool_, np.float16)
+DTYPES: tuple[Any, ...] = (np.float32, np.int32, np.int64, np.uint8, np.bool_, np.float16, np.int8, np.int16, np.uint16)
 
 
 def data_of(rng: np.random.Generator, shape: Sequence[int], dtype: Any) -> np.ndarray:

@@ -22,6 +22,7 @@ from .harness import CPU_CONFIG, Batch, Case, compare, parameter, run_batch
 from .moving import DTYPES, Batches, Feeds, Rebuilt, data_of, groups_of, ints, parameters, refusal
 
 INT64_MAX = 2**63 - 1
+INT64_MIN = -(2**63)
 
 
 def _shape(rng: np.random.Generator, rank: int, low: int = 1, high: int = 3) -> list[int]:
@@ -209,31 +210,27 @@ def _slice_bound(rng: np.random.Generator, n: int) -> int:
     """A start or stop: inside, negative, past either end, or an int64 extreme."""
     pick = rng.random()
     if pick < 0.1:
-        return int(rng.choice([INT64_MAX, -INT64_MAX - 1]))
-    return int(rng.integers(-n - 2, n + 3))
+        return int(rng.choice([INT64_MAX, INT64_MIN]))
+    return int(rng.integers(-n - 3, n + 4))
 
 
 def slice_scatter_cases(rng: np.random.Generator, _: int) -> list[Case]:
     cases = []
-    for i in range(40):
+    for i in range(60):
         dtype = DTYPES[i % len(DTYPES)]
         rank = int(rng.integers(1, 5))
         shape = _shape(rng, rank, 1, 5)
         count = int(rng.integers(1, rank + 1))
         axes = [int(a) for a in rng.choice(rank, count, replace=False)]
-        index: list[slice] = [slice(None)] * rank
-        start, stop, step = [], [], []
-        for axis in axes:
-            n = shape[axis]
-            first, last = _slice_bound(rng, n), _slice_bound(rng, n)
-            stride = int(rng.choice([1, 2, 3, -1, -2]))
-            start.append(first)
-            stop.append(last)
-            step.append(stride)
-            index[axis] = slice(first, last, stride)
-        updates_shape = list(np.empty(shape, np.int8)[tuple(index)].shape)
-        x, updates = parameter(shape, dtype), parameter(updates_shape, dtype)
+        start = [_slice_bound(rng, shape[axis]) for axis in axes]
+        stop = [_slice_bound(rng, shape[axis]) for axis in axes]
+        step = [int(s) for s in rng.choice([1, 2, 3, -1, -2], count)]
         kind = _index_type(i) if all(abs(v) < 2**31 for v in start + stop) else np.int64
+        # the updates' shape as OpenVINO's Slice takes it (a negative step from below -dim
+        # takes element 0, where Python's slice takes nothing)
+        sliced = opset.slice(parameter(shape), ints(start), ints(stop), ints(step), ints(axes))
+        updates_shape = [d.get_length() for d in sliced.get_output_partial_shape(0)]
+        x, updates = parameter(shape, dtype), parameter(updates_shape, dtype)
         signed_axes = [a - rank if rng.random() < 0.4 else a for a in axes]
         if i % 4 == 0 and axes == list(range(count)):
             node = opset15.slice_scatter(x, updates, ints(start, kind), ints(stop, kind), ints(step, kind))
@@ -243,6 +240,15 @@ def slice_scatter_cases(rng: np.random.Generator, _: int) -> list[Case]:
             )
         feeds = {x: data_of(rng, shape, dtype), updates: data_of(rng, updates_shape, dtype)}
         cases.append(Case(f"slicescatter{i}", feeds, [node.output(0)], exact=True))
+    corners = (([-7], [INT64_MIN], [-1], [1]), ([-5], [-6], [-2], [0]), ([-4, 9], [-9, -9], [-1, -2], [0, 1]))
+    for i, (start, stop, step, axes) in enumerate(corners):
+        # a negative step from below -dim takes element 0 (Python's slice takes nothing)
+        sliced = opset.slice(parameter([3, 4]), ints(start), ints(stop), ints(step), ints(axes))
+        updates_shape = [d.get_length() for d in sliced.get_output_partial_shape(0)]
+        x, updates = parameter([3, 4]), parameter(updates_shape)
+        node = opset15.slice_scatter(x, updates, ints(start), ints(stop), ints(step), ints(axes))
+        feeds = {x: data_of(rng, [3, 4], np.float32), updates: data_of(rng, updates_shape, np.float32)}
+        cases.append(Case(f"slicescatter_corner{i}", feeds, [node.output(0)], exact=True))
     return cases
 
 

@@ -1,5 +1,6 @@
 """What the layout and rearrange suites share: data of every element type a layout op moves,
-index Consts, and one batch per op group compiled once."""
+index Consts, one batch per op group compiled once, Parameters with their feeds, the
+executor's refusal of a layer, and cases checked against OpenVINO's reference (Rebuilt)."""
 
 from __future__ import annotations
 
@@ -11,14 +12,25 @@ import numpy as np
 import openvino as ov
 import openvino.opset13 as opset
 
-from irshape.execute.network import ExecutionError, execute
+from irshape.execute.network import ExecutionError, Outcome, execute
 from irshape.ir.reader import read_file
 
 from .harness import CPU_CONFIG, Batch, Case, parameter, run_batch
 
 # The element types of the data: i64 stays inside the int32 range, as the CPU plugin runs i64
-# as i32 (an element beyond it comes out truncated even from a Concat; the kernels keep it).
-DTYPES: tuple[Any, ...] = (np.float32, np.int32, np.int64, np.uint8, np.bool_, np.float16, np.int8, np.int16, np.uint16)
+# as i32 (an element beyond it comes out truncated even from a Concat; the kernels keep it,
+# as the reference: test_layout's wide cases).
+DTYPES: tuple[Any, ...] = (
+    np.float32,
+    np.int32,
+    np.int64,
+    np.uint8,
+    np.bool_,
+    np.float16,
+    np.int8,
+    np.int16,
+    np.uint16,
+)
 
 
 def data_of(rng: np.random.Generator, shape: Sequence[int], dtype: Any) -> np.ndarray:
@@ -94,7 +106,7 @@ class Feeds:
         return node
 
 
-def refusal(directory: Path, node: ov.Node, feeds: Mapping[ov.Node, np.ndarray]) -> Any:
+def refusal(directory: Path, node: ov.Node, feeds: Mapping[ov.Node, np.ndarray]) -> Outcome | None:
     """What irshape's executor says of a model of ``node`` (saved as IR, not compiled): the
     outcome of the layer it stops at, None when it runs through."""
     model = ov.Model([node.output(0)], list(feeds), "refused")
@@ -134,7 +146,7 @@ class Rebuilt:
             value = (
                 source.get_data() if source.get_type_name() == "Constant" else fed[source.get_friendly_name()]
             )
-            arguments.append(ov.Tensor(np.array(value, copy=True)))  # (ascontiguousarray: 0-d to 1-d)
+            arguments.append(ov.Tensor(np.array(value, copy=True)))  # (a 0-d value stays 0-d)
         count = node.get_output_size()
         outputs = [ov.Tensor(node.get_output_element_type(i), node.get_output_shape(i)) for i in range(count)]
         if node.evaluate(outputs, arguments):

@@ -77,7 +77,7 @@ def reshape_cases(rng: np.random.Generator, _: int) -> list[Case]:
 
 def squeeze_cases(rng: np.random.Generator, _: int) -> list[Case]:
     cases = []
-    for i in range(40):
+    for i in range(64):
         dtype = DTYPES[i % len(DTYPES)]
         rank = int(rng.integers(1, 6))
         shape = [1 if rng.random() < 0.5 else int(rng.integers(2, 4)) for _ in range(rank)]

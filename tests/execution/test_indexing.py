@@ -25,6 +25,14 @@ from .harness import Case, parameter
 from .kernel_data import DTYPES, Batches, data_of, shape_of
 
 
+def with_nans(rng: np.random.Generator, data: np.ndarray, reduction: str) -> np.ndarray:
+    """A quarter NaN for min and max of reals (the plugin keeps a NaN element, skips a NaN update)."""
+    if reduction in ("min", "max") and data.dtype.kind == "f" and data.size:
+        data = data.copy()
+        data[rng.random(data.shape) < 0.25] = np.nan
+    return data
+
+
 def reducible(data: np.ndarray, reduction: str) -> np.ndarray:
     """Data for an arithmetic reduction: the CPU plugin sums and multiplies i64 in i32 (wrapping
     at 2**31), so i64 stays small there."""
@@ -73,12 +81,13 @@ def gather_cases() -> list[Case]:
         if batch_dims:  # a batch dim of 1 crashes the CPU plugin's Gather (a segfault)
             shape = tuple(max(d, 2) for d in shape[:batch_dims]) + shape[batch_dims:]
         index_shape = shape[:batch_dims] + shape_of(rng, int(rng.integers(0, 3)))
+        scalar_indices = len(index_shape) == batch_dims  # no index dims of their own
         if batch_dims and rng.random() < 0.5:
             batch_dims -= len(index_shape)  # the same batch dims counted from the end
         size = shape[axis]
-        # Gather-1/7: a negative index gives zeros, or with scalar indices whatever the plugin
+        # Gather-1/7: a negative index gives zeros, but with scalar indices whatever the plugin
         # reads before the data (not tested)
-        low, high = (-size, size - 1) if version == 8 else (0, size - 1)
+        low, high = (0, size - 1) if version < 8 and scalar_indices else (-size, size - 1)
         indices = rng.integers(low, high, index_shape, endpoint=True)
         if version == 8 and i % 4 == 0 and indices.size:  # out of range: zeros
             indices.reshape(-1)[0] = size + int(rng.integers(0, 3))
@@ -220,9 +229,9 @@ def scatter_nd_cases() -> list[Case]:
         else:
             node = ov15.scatter_nd_update(x, idx, upd, reduction)
         feed = {
-            x: reducible(data_of(rng, shape, dtype), reduction),
+            x: with_nans(rng, reducible(data_of(rng, shape, dtype), reduction), reduction),
             idx: indices.astype(index_dtype),
-            upd: reducible(data_of(rng, updates_shape, dtype), reduction),
+            upd: with_nans(rng, reducible(data_of(rng, updates_shape, dtype), reduction), reduction),
         }
         cases.append(Case(f"scatter_nd{version}_{reduction}_{i}", feed, [node.output(0)]))
     return cases
@@ -237,7 +246,7 @@ def scatter_elements_cases() -> list[Case]:
     for i in range(84):
         version = 3 if i % 7 == 0 else 12
         reduction = "none" if version == 3 else ELEMENT_REDUCTIONS[i % len(ELEMENT_REDUCTIONS)]
-        use_init_val = bool(i % 2)
+        use_init_val = bool(i // len(ELEMENT_REDUCTIONS) % 2)
         rank = int(rng.integers(1, 4))
         shape = shape_of(rng, rank)
         axis = int(rng.integers(-rank, rank))
@@ -265,9 +274,9 @@ def scatter_elements_cases() -> list[Case]:
         else:
             node = ov12.scatter_elements_update(x, idx, upd, i64(axis), reduction, use_init_val)
         feed = {
-            x: reducible(data_of(rng, shape, dtype), reduction),
+            x: with_nans(rng, reducible(data_of(rng, shape, dtype), reduction), reduction),
             idx: np.ascontiguousarray(indices).astype(index_dtype),
-            upd: reducible(data_of(rng, index_shape, dtype), reduction),
+            upd: with_nans(rng, reducible(data_of(rng, index_shape, dtype), reduction), reduction),
         }
         name = f"scatter_elements{version}_{reduction}_{int(use_init_val)}_{i}"
         cases.append(Case(name, feed, [node.output(0)]))
@@ -334,6 +343,8 @@ def strided_slice_cases() -> list[Case]:
         shape = shape_of(rng, rank, hi=6)
         count = int(rng.integers(1, rank + 2))
         masks = _masks(rng, count)
+        if i % 3 == 0:  # shrunk axes with their begin masked: taken at 0
+            masks["begin"] = [b | s for b, s in zip(masks["begin"], masks["shrink_axis"], strict=True)]
         ellipsis, new_axis = set(np.flatnonzero(masks["ellipsis"])), set(np.flatnonzero(masks["new_axis"]))
         consumed = sum(1 for a in range(count) if a not in ellipsis and a not in new_axis)
         if consumed > rank:
@@ -350,6 +361,8 @@ def strided_slice_cases() -> list[Case]:
             elif a not in new_axis:
                 if masks["shrink_axis"][a]:  # in range, or the plugin refuses the layer
                     begin[-1] = int(rng.integers(-size, size))
+                    if masks["begin"][a]:  # masked: taken at 0, not at a begin that is not 0
+                        begin[-1] = size - 1
                 axis += 1
         dtype = DTYPES[i % len(DTYPES)]
         x = parameter(shape, dtype)
@@ -417,6 +430,23 @@ def range_cases() -> list[Case]:
         )
         node = ov1.range(*params) if output_type is None else ov12.range(*params, output_type)
         cases.append(Case(f"range{version}_{i}", feed, [node.output(0)]))
+    return cases
+
+
+def folded_range_cases() -> list[Case]:
+    """Ranges of Consts only, which OpenVINO folds with its reference implementation when it
+    compiles the model: real bounds made integers are truncated there (the plugin rounds)."""
+    rng = np.random.default_rng(13)
+    cases = []
+    for i in range(16):
+        start = float(np.round(rng.uniform(-6, 6), 2))
+        step = float(rng.choice([1.7, -1.3, 2.9, -2.5, 1.2]))
+        stop = start + step * float(rng.uniform(1, 8))
+        input_type = (np.float32, np.float16)[i % 2]
+        output_type = ("i32", "i64", "i8", "f32")[i % 4]
+        scalars = [ov1.constant(np.array(v, input_type)) for v in (start, stop, step)]
+        node = ov12.range(*scalars, output_type)
+        cases.append(Case(f"folded_range{i}_{output_type}", {}, [node.output(0)]))
     return cases
 
 
@@ -490,6 +520,7 @@ SUITES: dict[str, Callable[[], list[Case]]] = {
     "slice": slice_cases,
     "strided_slice": strided_slice_cases,
     "range": range_cases,
+    "folded_range": folded_range_cases,
     "non_zero": non_zero_cases,
     "topk": topk_cases,
 }

@@ -5,9 +5,10 @@ What OpenVINO's CPU plugin (2026.4, ``INFERENCE_PRECISION_HINT=f32``) does, esta
 tests/execution/test_indexing.py where the spec leaves it open:
 
 * Gather-8 counts negative indices from the end of the axis; an index outside
-  ``[-dim, dim)`` gives zeros (the spec's "filled with zeros"). Gather-1/7 give zeros for any
-  index outside ``[0, dim)``, negative ones too (the plugin does so but for scalar indices,
-  where it reads outside the data).
+  ``[-dim, dim)`` gives zeros (the spec's "filled with zeros"; the plugin too, but a scalar
+  index out of range makes it read outside the data). Gather-1/7 give zeros for any
+  index outside ``[0, dim)``, negative ones too (the plugin mostly does so, but at times reads
+  outside the data: negative indices of Gather-1/7 are not tested).
 * GatherElements, GatherND and the scatters count negative indices from the end.
 * ScatterUpdate, ScatterNDUpdate (reduction none) and ScatterElementsUpdate (reduction none)
   with repeated indices: the last update wins (the plugin writes them in order).

@@ -9,6 +9,8 @@ tests/execution/test_indexing.py where the spec leaves it open:
   index out of range makes it read outside the data). Gather-1/7 give zeros for any
   index outside ``[0, dim)``, negative ones too (the plugin mostly does so, but at times reads
   outside the data: negative indices of Gather-1/7 are not tested).
+  Gather with batch_dims over a batch dim of 1 crashes the plugin (a segfault), and so do
+  empty indices: not tested.
 * GatherElements, GatherND and the scatters count negative indices from the end.
 * ScatterUpdate, ScatterNDUpdate (reduction none) and ScatterElementsUpdate (reduction none)
   with repeated indices: the last update wins (the plugin writes them in order).
@@ -24,14 +26,19 @@ tests/execution/test_indexing.py where the spec leaves it open:
   counts. The plugin (all but i32 and f32 Ranges computed in f32) differs where the step leads
   away from stop (it gives ``ceil(|stop - start| / |step|)`` elements, going away) and where
   real inputs make integers (it rounds to nearest where OpenVINO truncates): not followed.
+* Slice and StridedSlice clamp as Python's slices do but for a negative step starting before
+  the axis, which OpenVINO clamps to element 0 (Python takes nothing).
 * StridedSlice: a shrunk axis whose begin is masked is taken at 0, whatever the stride; an
   ellipsis's bit wins over a shrink bit in the shape inference but the plugin's plan shrinks
   too (not tested); new_axis_mask together with shrink_axis_mask makes the plugin read past
   its input (a plugin bug, not tested: irshape gives what shape inference infers).
-* NonZero of a scalar: ``[1, 1]`` of zeros when it is not zero, ``[1, 0]`` when it is.
+* NonZero of a scalar: ``[1, 1]`` of zeros when it is not zero, ``[1, 0]`` when it is; but
+  OpenVINO's shape inference of a zero whose value it knows says ``[0, 0]``, as irshape's of
+  an integer scalar does: the kernel follows the inference there.
 * TopK: the k largest (smallest) values, ties to the lower index, in the order of value for
   ``sort = none`` too (as the plugin gives); NaN is not ordered (the plugin's place for a NaN
   depends on its sorting algorithm: a NaN compares false with everything) and not tested.
+  A k past the axis is refused, as the plugin refuses it (k = 0 crashes the plugin).
 * The plugin holds i64 data as i32 (2**63 - 1 comes back as -1, sums wrap at 2**31): irshape
   computes in i64, and the tests keep i64 data within i32.
 """

@@ -309,13 +309,20 @@ def slice_cases() -> list[Case]:
         step = [int(rng.choice([1, 1, 2, 3, -1, -2])) for _ in axes]
         dtype = MOVE_DTYPES[i % len(MOVE_DTYPES)]
         x = parameter(shape, dtype)
-        if i % 4 == 0 and sorted(axes) == list(range(count)):
-            node = ov8.slice(x, bounds_const(start, i), bounds_const(stop, i), bounds_const(step, i))
+        feed = {x: data_of(rng, shape, dtype)}
+        if i % 3 == 2:  # start, stop and step fed at run time (a dynamic slice)
+            bounds = []
+            for values in (start, stop, step):
+                node = parameter((len(values),), np.int64)
+                feed[node] = np.array(values, np.int64)
+                bounds.append(node)
         else:
-            node = ov8.slice(
-                x, bounds_const(start, i), bounds_const(stop, i), bounds_const(step, i), bounds_const(axes, i)
-            )
-        cases.append(Case(f"slice{i}", {x: data_of(rng, shape, dtype)}, [node.output(0)], exact=True))
+            bounds = [bounds_const(values, i) for values in (start, stop, step)]
+        if i % 4 == 0 and sorted(axes) == list(range(count)):
+            node = ov8.slice(x, *bounds)
+        else:
+            node = ov8.slice(x, *bounds, bounds_const(axes, i))
+        cases.append(Case(f"slice{i}", feed, [node.output(0)], exact=True))
     return cases
 
 
@@ -496,16 +503,21 @@ def topk_cases() -> list[Case]:
                 data = (data % 3).astype(dtype)  # ties
         data = np.nan_to_num(data, nan=0.0, posinf=np.inf, neginf=-np.inf)
         x = parameter(shape, dtype)
+        feed = {x: data}
         index_type = "i32" if i % 2 else "i64"
+        k_node = i64(k)
+        if i % 5 == 3:  # k fed at run time
+            k_node = parameter((), np.int32 if i % 2 else np.int64)
+            feed[k_node] = np.array(k, k_node.get_output_element_type(0).to_dtype())
         if version == 1:
-            node = ov1.topk(x, i64(k), axis, mode, sort)
+            node = ov1.topk(x, k_node, axis, mode, sort)
         elif version == 3:
-            node = ov3.topk(x, i64(k), axis, mode, sort, index_type)
+            node = ov3.topk(x, k_node, axis, mode, sort, index_type)
         else:
             stable = sort != "none" and bool(i % 4 < 2)
-            node = ov11.topk(x, i64(k), axis, mode, sort, index_type, stable)
+            node = ov11.topk(x, k_node, axis, mode, sort, index_type, stable)
         cases.append(
-            Case(f"topk{version}_{mode}_{sort}_{i}", {x: data}, [node.output(0), node.output(1)], exact=True)
+            Case(f"topk{version}_{mode}_{sort}_{i}", feed, [node.output(0), node.output(1)], exact=True)
         )
     return cases
 

@@ -522,6 +522,50 @@ def topk_cases() -> list[Case]:
     return cases
 
 
+def chain_cases() -> list[Case]:
+    """The family's ops feeding each other, as shape subgraphs and post-processing do: the
+    executor hands each value on to the next layer's inference."""
+    rng = np.random.default_rng(14)
+    cases = []
+    for i in range(12):
+        shape = shape_of(rng, 3, lo=2, hi=6)
+        dtype = (np.float32, np.int32, np.float16)[i % 3]
+        x = parameter(shape, dtype)
+        data = data_of(rng, shape, dtype)
+        if data.dtype.kind == "f":
+            data = np.nan_to_num(data, nan=0.5, posinf=np.inf, neginf=-np.inf)
+        dims = ov3.shape_of(x, ("i64", "i32")[i % 2])
+        length = ov8.gather(dims, ov1.constant(np.array(1, np.int64)), i64(0))  # a scalar
+        one = ov1.constant(np.array(1, ("int64", "int32")[i % 2]))
+        zero = ov1.constant(np.array(0, ("int64", "int32")[i % 2]))
+        positions = ov12.range(zero, length, one, ("i64", "i32")[i % 2])
+        backwards = ov8.slice(positions, i64([-1]), i64([-(2**63)]), i64([-1]))
+        reversed_x = ov8.gather(x, backwards, i64(1))  # axis 1 reversed
+        k = ov8.gather(dims, i64(2), i64(0))
+        top = ov11.topk(reversed_x, k, 2, "max", "value", "i64")  # every element, sorted
+        picked = ov8.gather_elements(x, top.output(1), 2)
+        updated = ov3.scatter_update(
+            x,
+            ov1.constant(np.array([0], np.int64)),
+            ov8.slice(reversed_x, i64([0]), i64([1]), i64([1])),
+            i64(0),
+        )
+        cases.append(
+            Case(
+                f"chain{i}",
+                {x: data},
+                [
+                    positions.output(0),
+                    reversed_x.output(0),
+                    top.output(0),
+                    picked.output(0),
+                    updated.output(0),
+                ],
+            )
+        )
+    return cases
+
+
 SUITES: dict[str, Callable[[], list[Case]]] = {
     "shape_of": shape_of_cases,
     "gather": gather_cases,
@@ -536,6 +580,7 @@ SUITES: dict[str, Callable[[], list[Case]]] = {
     "folded_range": folded_range_cases,
     "non_zero": non_zero_cases,
     "topk": topk_cases,
+    "chain": chain_cases,
 }
 CASES = {name: make() for name, make in SUITES.items()}
 ALL = [(name, case) for name, cases in CASES.items() for case in cases]

@@ -4,11 +4,11 @@ Slice, StridedSlice, Range, NonZero and TopK.
 What OpenVINO's CPU plugin (2026.4, ``INFERENCE_PRECISION_HINT=f32``) does, established by
 tests/execution/test_indexing.py where the spec leaves it open:
 
-* Gather-8 counts negative indices from the end of the axis; an index outside
-  ``[-dim, dim)`` gives zeros (the spec's "filled with zeros"; the plugin too, but a scalar
-  index out of range makes it read outside the data). Gather-1/7 give zeros for any
-  index outside ``[0, dim)``, negative ones too (the plugin mostly does so, but at times reads
-  outside the data: negative indices of Gather-1/7 are not tested).
+* Gather counts negative indices from the end of the axis; an index outside ``[-dim, dim)``
+  gives zeros (Gather-8's spec: "filled with zeros"; the plugin too, but a scalar index out
+  of range makes it read outside the data). So does OpenVINO's reference for Gather-1/7 (the
+  constant folding; the plugin gives zeros for their negative indices, at times reads outside
+  the data): irshape follows the reference, tested on Consts the compilation folds.
   Gather with batch_dims over a batch dim of 1 crashes the plugin (a segfault), and so do
   empty indices: not tested.
 * GatherElements, GatherND and the scatters count negative indices from the end.
@@ -123,9 +123,7 @@ def gather(call: KernelCall) -> np.ndarray:
     size = data.shape[axis]
     inner = data.shape[axis + 1 :]
     flat_data = data.reshape((batch, outer, size, *inner))
-    flat_indices = indices.reshape(batch, -1).astype(np.int64)
-    if call.schema.version >= 8:  # Gather-1/7 take a negative index as out of range
-        flat_indices = _from_end(flat_indices, size)
+    flat_indices = _from_end(indices.reshape(batch, -1), size)
     valid = (flat_indices >= 0) & (flat_indices < size)
     safe = np.where(valid, flat_indices, 0)
     gathered = flat_data[

@@ -108,6 +108,25 @@ def gather_cases() -> list[Case]:
     return cases
 
 
+def folded_gather_cases() -> list[Case]:
+    """Gather-1/7 of Consts only, which OpenVINO folds with its reference implementation when it
+    compiles the model: negative indices count from the end there, out-of-range ones give
+    zeros (the plugin's Gather-1/7 is unreliable on them)."""
+    rng = np.random.default_rng(15)
+    cases = []
+    for i in range(16):
+        shape = shape_of(rng, int(rng.integers(1, 4)))
+        axis = int(rng.integers(0, len(shape)))
+        size = shape[axis]
+        indices = rng.integers(-size - 1, size + 1, shape_of(rng, int(rng.integers(0, 3))), endpoint=True)
+        dtype = DTYPES[i % len(DTYPES)]
+        data = ov1.constant(data_of(rng, shape, dtype))
+        gather = (ov1.gather, ov7.gather)[i % 2]
+        node = gather(data, ov1.constant(indices.astype((np.int32, np.int64)[i // 2 % 2])), i64(axis))
+        cases.append(Case(f"folded_gather{(1, 7)[i % 2]}_{i}", {}, [node.output(0)], exact=True))
+    return cases
+
+
 def gather_elements_cases() -> list[Case]:
     rng = np.random.default_rng(3)
     cases = []
@@ -569,6 +588,7 @@ def chain_cases() -> list[Case]:
 SUITES: dict[str, Callable[[], list[Case]]] = {
     "shape_of": shape_of_cases,
     "gather": gather_cases,
+    "folded_gather": folded_gather_cases,
     "gather_elements": gather_elements_cases,
     "gather_nd": gather_nd_cases,
     "scatter_update": scatter_update_cases,

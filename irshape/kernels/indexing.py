@@ -31,7 +31,8 @@ tests/execution/test_indexing.py where the spec leaves it open:
 * StridedSlice: a shrunk axis whose begin is masked is taken at 0, whatever the stride; an
   ellipsis's bit wins over a shrink bit in the shape inference but the plugin's plan shrinks
   too (not tested); new_axis_mask together with shrink_axis_mask makes the plugin read past
-  its input (a plugin bug, not tested: irshape gives what shape inference infers).
+  its input (a plugin bug): irshape gives OpenVINO's reference's answer there, tested on Consts
+  the compilation folds.
 * NonZero of a scalar: ``[1, 1]`` of zeros when it is not zero, ``[1, 0]`` when it is; but
   OpenVINO's shape inference of a zero whose value it knows says ``[0, 0]``, as irshape's of
   an integer scalar does: the kernel follows the inference there.

@@ -410,6 +410,29 @@ def strided_slice_cases() -> list[Case]:
     return cases
 
 
+def folded_strided_slice_cases() -> list[Case]:
+    """StridedSlices of Consts with new axes and shrunk axes together, which OpenVINO folds
+    with its reference implementation when it compiles the model (the plugin reads past its
+    input there)."""
+    rng = np.random.default_rng(16)
+    cases = []
+    for i in range(12):
+        shape = shape_of(rng, int(rng.integers(2, 4)), lo=2)
+        count = len(shape) + 1
+        new_axis = [0] * count
+        new_axis[int(rng.integers(0, count))] = 1
+        shrink = [0] * count
+        shrink_at = next(a for a in range(count) if not new_axis[a])
+        shrink[shrink_at] = 1
+        begin = [int(rng.integers(-2, 2)) for _ in range(count)]
+        end = [b + 1 if b != -1 else 2**31 for b in begin]
+        data = ov1.constant(data_of(rng, shape, DTYPES[i % len(DTYPES)]))
+        masks = [[0] * count, [0] * count, new_axis, shrink, [0] * count]
+        node = ov1.strided_slice(data, i64(begin), i64(end), i64([1] * count), *masks)
+        cases.append(Case(f"folded_strided_slice{i}", {}, [node.output(0)], exact=True))
+    return cases
+
+
 # --- Range and NonZero ------------------------------------------------------------------------
 
 
@@ -596,6 +619,7 @@ SUITES: dict[str, Callable[[], list[Case]]] = {
     "scatter_elements": scatter_elements_cases,
     "slice": slice_cases,
     "strided_slice": strided_slice_cases,
+    "folded_strided_slice": folded_strided_slice_cases,
     "range": range_cases,
     "folded_range": folded_range_cases,
     "non_zero": non_zero_cases,

@@ -109,9 +109,10 @@ def gather_cases() -> list[Case]:
 
 
 def folded_gather_cases() -> list[Case]:
-    """Gather-1/7 of Consts only, which OpenVINO folds with its reference implementation when it
+    """Gathers of Consts only, which OpenVINO folds with its reference implementation when it
     compiles the model: negative indices count from the end there, out-of-range ones give
-    zeros (the plugin's Gather-1/7 is unreliable on them)."""
+    zeros (the plugin's Gather-1/7 is unreliable on them, and so is its Gather-8 on a scalar
+    index out of range)."""
     rng = np.random.default_rng(15)
     cases = []
     for i in range(16):
@@ -119,11 +120,14 @@ def folded_gather_cases() -> list[Case]:
         axis = int(rng.integers(0, len(shape)))
         size = shape[axis]
         indices = rng.integers(-size - 1, size + 1, shape_of(rng, int(rng.integers(0, 3))), endpoint=True)
+        version = (1, 7, 8)[i % 3]
+        if version == 8:  # a scalar index out of range: zeros (the plugin reads outside the data)
+            indices = np.array(size + i % 2 if i % 4 else -size - 1)
         dtype = DTYPES[i % len(DTYPES)]
         data = ov1.constant(data_of(rng, shape, dtype))
-        gather = (ov1.gather, ov7.gather)[i % 2]
+        gather = {1: ov1.gather, 7: ov7.gather, 8: ov8.gather}[version]
         node = gather(data, ov1.constant(indices.astype((np.int32, np.int64)[i // 2 % 2])), i64(axis))
-        cases.append(Case(f"folded_gather{(1, 7)[i % 2]}_{i}", {}, [node.output(0)], exact=True))
+        cases.append(Case(f"folded_gather{version}_{i}", {}, [node.output(0)], exact=True))
     return cases
 
 
@@ -485,13 +489,16 @@ def range_cases() -> list[Case]:
 
 def folded_range_cases() -> list[Case]:
     """Ranges of Consts only, which OpenVINO folds with its reference implementation when it
-    compiles the model: real bounds made integers are truncated there (the plugin rounds)."""
+    compiles the model: real bounds made integers are truncated there (the plugin rounds), a
+    step leading away from stop gives nothing (the plugin goes away from it)."""
     rng = np.random.default_rng(13)
     cases = []
     for i in range(16):
         start = float(np.round(rng.uniform(-6, 6), 2))
         step = float(rng.choice([1.7, -1.3, 2.9, -2.5, 1.2]))
         stop = start + step * float(rng.uniform(1, 8))
+        if i % 4 == 3:  # a step leading away from stop: no elements (the plugin gives some)
+            stop = start - step * 3
         input_type = (np.float32, np.float16)[i % 2]
         output_type = ("i32", "i64", "i8", "f32")[i % 4]
         scalars = [ov1.constant(np.array(v, input_type)) for v in (start, stop, step)]

@@ -7,8 +7,8 @@ lexicographically (the first element of the slice first), as numpy's ``unique(ax
 With an axis the plugin's first indices and counts are wrong (uninitialised memory, or the
 indices of other slices), and so at times are the reference's (folding a Const: a slice
 repeated apart counted once, at a wrong index): irshape gives the spec's, checked against the
-plugin on the unique slices and reverse indices, and by hand on the others. A NaN breaks the plugin's sort (elements after it out of order):
-irshape sorts NaN last, as one element.
+plugin on the unique slices and reverse indices, and by hand on the others. A NaN breaks the
+plugin's sort (elements after it out of order): irshape sorts NaN last, as one element.
 """
 
 from __future__ import annotations

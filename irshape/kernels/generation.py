@@ -16,7 +16,8 @@ converted, i64 the i32 values: OpenVINO's reference converts f16/f64/i64 differe
 with their own bits, two words for 64-bit types); the Tensorflow alignment's f32 is
 ``u * (max - min) + min`` rounded once (fused), PyTorch's rounded after the product and the
 sum. bf16 is the reference's conversion (7 and 8 bits of a word), its roundings not known
-exactly: about one element in ten is a bf16 step or a few off the plugin's. Global and op seed both 0: a sequence from a seed picked at random, as OpenVINO's.
+exactly: about one element in ten is a bf16 step or a few off the plugin's. Global and op
+seed both 0: a sequence from a seed picked at random, as OpenVINO's.
 """
 
 from __future__ import annotations

@@ -9,8 +9,8 @@ tests/execution/test_indexing.py where the spec leaves it open:
   of range makes it read outside the data). So does OpenVINO's reference for Gather-1/7 (the
   constant folding; the plugin gives zeros for their negative indices, at times reads outside
   the data): irshape follows the reference, tested on Consts the compilation folds.
-  Gather with batch_dims over a batch dim of 1 crashes the plugin (a segfault), and so do
-  empty indices: not tested.
+  Gather with batch_dims over a batch dim of 1 crashes the plugin (a segfault): tested on
+  Consts the compilation folds (OpenVINO's reference); empty indices crash it too.
 * GatherElements, GatherND and the scatters count negative indices from the end.
 * ScatterUpdate, ScatterNDUpdate (reduction none) and ScatterElementsUpdate (reduction none)
   with repeated indices: the last update wins (the plugin writes them in order).

@@ -128,6 +128,13 @@ def folded_gather_cases() -> list[Case]:
         gather = {1: ov1.gather, 7: ov7.gather, 8: ov8.gather}[version]
         node = gather(data, ov1.constant(indices.astype((np.int32, np.int64)[i // 2 % 2])), i64(axis))
         cases.append(Case(f"folded_gather{version}_{i}", {}, [node.output(0)], exact=True))
+    for i in range(6):  # batch dims of 1 (the plugin crashes on them)
+        shape = (1, *shape_of(rng, 2))
+        index_shape = (1, *shape_of(rng, 1))
+        indices = rng.integers(-shape[2], shape[2], index_shape)
+        data = ov1.constant(data_of(rng, shape, DTYPES[i % len(DTYPES)]))
+        node = ov8.gather(data, ov1.constant(indices), i64(2), 1)
+        cases.append(Case(f"folded_gather8_batch{i}", {}, [node.output(0)], exact=True))
     return cases
 
 

@@ -224,8 +224,8 @@ def avg_pool(call: KernelCall) -> np.ndarray:
     sums = np.sum(windows, axis=tuple(range(x.ndim, windows.ndim)))
     with np.errstate(invalid="ignore", divide="ignore"):
         mean = sums / _divisor(axes, bool(call.attribute("exclude-pad")))
-    if x.dtype.kind != "f":
-        mean = np.rint(mean)
+    if x.dtype.kind != "f":  # a window without data (0 / 0) is 0, as the reference's
+        mean = np.where(np.isfinite(mean), np.rint(mean), 0.0)
     result: np.ndarray = mean.astype(call.output_dtype())
     return result
 

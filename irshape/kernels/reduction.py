@@ -10,7 +10,8 @@ Semantics are the reference implementation's (``reference/reduce_*.hpp``), which
   computes in f32 under the f32 hint, so one rounding of the exact value is what it gives);
 * ReduceMean of integers truncates towards zero (C++ integer division of the sum by the count:
   ``[-7, -5, 3, 4]`` gives -1, ``[1, 2, 2, 2]`` gives 1), as the CPU plugin does;
-* ReduceL2 of integers truncates the square root; an empty reduction gives 0 (Sum, L1, L2), 1
+* ReduceL2 of integers truncates the square root (``[2, 3]`` gives 3, ``[5, 5]`` 7, as the
+  plugin), the squares summed in int64; an empty reduction gives 0 (Sum, L1, L2), 1
   (Prod), the type's lowest / highest value (Max / Min), NaN (Mean of reals, 0 of integers);
 * ReduceMax/Min skip NaNs (the reference's ``std::max(acc, nan)`` keeps acc) but give NaN where
   every element is NaN, as the plugin does (the reference would give the type's lowest value).
@@ -83,7 +84,8 @@ def reduce_l2(call: KernelCall) -> np.ndarray:
     """ReduceL2-4: the square root of the sum of squares (truncated for integers)."""
 
     def l2(x: np.ndarray, axes: tuple[int, ...]) -> np.ndarray:
-        squares = np.sum(np.square(x, dtype=_accumulator(x)), axis=axes)
+        wide = np.float64 if x.dtype.kind == "f" else np.int64  # squares of i8 data stay exact
+        squares = np.sum(np.square(x, dtype=wide), axis=axes)
         root: np.ndarray = np.sqrt(squares.astype(np.float64))
         return root if x.dtype.kind == "f" else np.trunc(root)
 

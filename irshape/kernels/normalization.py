@@ -22,7 +22,10 @@ hint, closer to the exact value than to an f16 computation):
   channel's scale and bias; BatchNormInference ``(x - mean) / sqrt(var + eps) * gamma + beta``
   along axis 1; GRN ``x / sqrt(sum_c(x^2) + bias)`` along axis 1.
 * LRN: ``x / (bias + alpha / size^len(axes) * sum(x^2 over the window))^beta``, the window
-  ``[i - (size-1)//2, i + (size-1)//2]`` on each axis, clipped at the edges.
+  ``[i - (size-1)//2, i + (size-1)//2]`` on each axis, clipped at the edges (an even size
+  spans size - 1). The CPU plugin builds LRN for axes [1] and [2, 3] (agreeing with this) and
+  [1, 2, 3], which it computes otherwise (off by up to 50%, no scale of the reference's form
+  matches); other axes it cannot build ("Cannot fallback on ngraph reference implementation").
 * FakeQuantize: ``ol`` where ``x <= min(il, ih)``, ``oh`` where ``x > max(il, ih)``, else
   ``round((x - il) / (ih - il) * (levels-1)) / (levels-1) * (oh - ol) + ol`` (round half to
   even), the four limits broadcast to the data as ``auto_broadcast`` says (pdpd: lined up from

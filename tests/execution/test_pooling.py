@@ -183,7 +183,22 @@ def ceil_in_padding_cases() -> list[Case]:
     return cases
 
 
-CASES = max_pool_cases() + avg_pool_cases() + adaptive_cases() + ceil_in_padding_cases()
+def hand_worked_avg_case() -> Case:
+    """[1, 2, 3, 4], kernel 3, pads 1/1: with the pads counted (1+2)/3, 2, 3, (3+4)/3; without
+    (1+2)/2, 2, 3, (3+4)/2."""
+    x = parameter((1, 1, 4))
+    data = np.array([[[1, 2, 3, 4]]], np.float32)
+    nodes = [opset1.avg_pool(x, [1], [1], [1], [3], exclude) for exclude in (False, True)]
+    return Case("avg_hand", {x: data}, [n.output(0) for n in nodes])
+
+
+CASES = (
+    max_pool_cases()
+    + avg_pool_cases()
+    + adaptive_cases()
+    + ceil_in_padding_cases()
+    + [hand_worked_avg_case()]
+)
 
 
 @pytest.fixture(scope="module")
@@ -194,6 +209,11 @@ def batch(tmp_path_factory):
 @pytest.mark.parametrize("case", CASES, ids=lambda c: c.name)
 def test_pooling(batch, case):
     assert batch.mismatch(case) is None, batch.mismatch(case)
+
+
+def test_avg_pool_hand_worked(batch):
+    np.testing.assert_allclose(batch.got["avg_hand_out0"].ravel(), [1, 2, 3, 7 / 3], rtol=1e-6)
+    np.testing.assert_allclose(batch.got["avg_hand_out1"].ravel(), [1.5, 2, 3, 3.5], rtol=1e-6)
 
 
 def test_ceil_torch_drops_the_window_in_padding(batch):

@@ -281,6 +281,18 @@ def _target(call: KernelCall) -> list[int]:
     return list(call.output_shape()[SPATIAL:])
 
 
+def _adaptive_bytes(call: KernelCall) -> int:
+    """The gathered windows (outputs times the longest window on each axis) in float64, a
+    masked copy and the index arithmetic: four such tensors."""
+    x = call.inputs[DATA]
+    if not call.inference.outputs[0].shape.is_static:
+        return 0
+    out = _target(call)
+    longest = math.prod(-(-size // max(o, 1)) + 1 for size, o in zip(x.shape[SPATIAL:], out, strict=True))
+    return int(4 * 8 * math.prod(call.output_shape()) * longest + x.nbytes)
+
+
+@working_memory(_adaptive_bytes)
 def adaptive_avg_pool(call: KernelCall) -> np.ndarray:
     """AdaptiveAvgPool-8."""
     x = call.inputs[DATA]
@@ -292,6 +304,7 @@ def adaptive_avg_pool(call: KernelCall) -> np.ndarray:
     return result
 
 
+@working_memory(_adaptive_bytes)
 def adaptive_max_pool(call: KernelCall) -> tuple[np.ndarray, np.ndarray]:
     """AdaptiveMaxPool-8: the maximum and its index within the channel's spatial dims. The CPU
     plugin starts from the window's first element and takes each later one greater than it: a

@@ -192,11 +192,24 @@ def hand_worked_avg_case() -> Case:
     return Case("avg_hand", {x: data}, [n.output(0) for n in nodes])
 
 
+def lowest_window_cases() -> list[Case]:
+    """MaxPool-8 windows holding only their type's lowest value (or -inf): nothing beats the
+    plugin's start, so the index is 0 (not the window's first element, 2)."""
+    cases = []
+    for dtype, low in ((np.uint8, 0), (np.int8, -128), (np.int32, -(2**31)), (np.float32, -np.inf)):
+        data = np.array([[[5, low, low, low, low, 3]]], dtype)
+        x = parameter(data.shape, dtype)
+        node = opset8.max_pool(x, [2], [1], [0], [0], [2])
+        cases.append(Case(f"lowest_{np.dtype(dtype).name}", {x: data}, [node.output(0), node.output(1)]))
+    return cases
+
+
 CASES = (
     max_pool_cases()
     + avg_pool_cases()
     + adaptive_cases()
     + ceil_in_padding_cases()
+    + lowest_window_cases()
     + [hand_worked_avg_case()]
 )
 
@@ -214,6 +227,10 @@ def test_pooling(batch, case):
 def test_avg_pool_hand_worked(batch):
     np.testing.assert_allclose(batch.got["avg_hand_out0"].ravel(), [1, 2, 3, 7 / 3], rtol=1e-6)
     np.testing.assert_allclose(batch.got["avg_hand_out1"].ravel(), [1.5, 2, 3, 3.5], rtol=1e-6)
+
+
+def test_lowest_window_index_is_zero(batch):
+    assert batch.got["lowest_int8_out1"].ravel().tolist() == [0, 0, 5]
 
 
 def test_ceil_torch_drops_the_window_in_padding(batch):

@@ -122,11 +122,12 @@ def _windows(x: np.ndarray, axes: Sequence[_Axis], fill: Any) -> np.ndarray:
 
 
 def _window_bytes(call: KernelCall) -> int:
-    """A window tensor of the output's size times the kernel's, in float64, twice."""
+    """A window tensor of the output's size times the kernel's, in float64, twice (MaxPool's
+    flattened windows and masks), the data in float64 and padded (AvgPool), the outputs."""
     plan = call.inference.details
     kernel = math.prod(plan.kernel) if isinstance(plan, PoolPlan) else 1
     outputs = math.prod(call.output_shape()) if call.inference.outputs[0].shape.is_static else 0
-    return 2 * 8 * outputs * kernel + 2 * call.inputs[DATA].nbytes + 8 * outputs
+    return 2 * 8 * outputs * kernel + 2 * 8 * call.inputs[DATA].size + 2 * 8 * outputs
 
 
 # --- MaxPool ------------------------------------------------------------------------------------

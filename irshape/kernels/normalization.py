@@ -47,9 +47,15 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from irshape.kernels import KernelCall, KernelError
+from irshape.kernels import KernelCall, KernelError, working_memory
 
 DATA = 0
+
+
+def _float64_bytes(call: KernelCall) -> int:
+    """The kernels compute in float64: the data's copy and up to five temporaries of its size
+    (centred values, squares, exp, masks), and the limits FakeQuantize broadcasts."""
+    return 6 * 8 * call.inputs[DATA].size + sum(8 * a.size for a in call.inputs[1:])
 
 
 def _exact(x: np.ndarray) -> np.ndarray:
@@ -88,6 +94,7 @@ def _softmax_parts(call: KernelCall) -> tuple[np.ndarray, np.ndarray, np.ndarray
     return shifted, undefined, np.any(undefined, axis=axis, keepdims=True), axis
 
 
+@working_memory(_float64_bytes)
 def softmax(call: KernelCall) -> np.ndarray:
     """Softmax-1 and Softmax-8."""
     shifted, undefined, in_row, axis = _softmax_parts(call)
@@ -99,6 +106,7 @@ def softmax(call: KernelCall) -> np.ndarray:
     return _out(result.reshape(call.output_shape()), call)
 
 
+@working_memory(_float64_bytes)
 def log_softmax(call: KernelCall) -> np.ndarray:
     """LogSoftmax-5."""
     shifted, undefined, in_row, axis = _softmax_parts(call)
@@ -125,6 +133,7 @@ def _mvn(
     return result
 
 
+@working_memory(_float64_bytes)
 def mvn_2(call: KernelCall) -> np.ndarray:
     """MVN-2: reduction_axes where written, else the axes across_channels says; eps inside sqrt."""
     x = _exact(call.inputs[DATA])
@@ -137,6 +146,7 @@ def mvn_2(call: KernelCall) -> np.ndarray:
     return _out(_mvn(x, _axes_of(np.array(axes), x.ndim), variance, eps, True), call)
 
 
+@working_memory(_float64_bytes)
 def mvn_6(call: KernelCall) -> np.ndarray:
     """MVN-6: the axes input; eps (an f32 attribute) inside or outside the square root."""
     x = _exact(call.inputs[DATA])
@@ -149,6 +159,7 @@ def mvn_6(call: KernelCall) -> np.ndarray:
 # --- NormalizeL2, GRN, LRN ---------------------------------------------------------------------
 
 
+@working_memory(_float64_bytes)
 def normalize_l2(call: KernelCall) -> np.ndarray:
     """NormalizeL2-1 (eps an f32 attribute, added or taken as a floor of the sum of squares)."""
     x = _exact(call.inputs[DATA])
@@ -162,6 +173,7 @@ def normalize_l2(call: KernelCall) -> np.ndarray:
         return _out(x / np.sqrt(squares + eps if add else np.maximum(squares, eps)), call)
 
 
+@working_memory(_float64_bytes)
 def grn(call: KernelCall) -> np.ndarray:
     """GRN-1: over the channels (axis 1)."""
     x = _exact(call.inputs[DATA])
@@ -185,6 +197,7 @@ def _window_sum(values: np.ndarray, axis: int, half: int) -> np.ndarray:
     return result
 
 
+@working_memory(_float64_bytes)
 def lrn(call: KernelCall) -> np.ndarray:
     """LRN-1: a box of ``size`` on each of the axes (separable: one axis after the other)."""
     x = _exact(call.inputs[DATA])
@@ -207,6 +220,7 @@ def _channels(values: np.ndarray, rank: int) -> np.ndarray:
     return _exact(values).reshape((1, -1) + (1,) * (rank - 2))
 
 
+@working_memory(_float64_bytes)
 def group_normalization(call: KernelCall) -> np.ndarray:
     """GroupNormalization-12."""
     x = _exact(call.inputs[DATA])
@@ -220,6 +234,7 @@ def group_normalization(call: KernelCall) -> np.ndarray:
 _BN_PORTS = {1: (2, 0, 1, 3, 4), 5: (0, 1, 2, 3, 4)}  # data, gamma, beta, mean, variance
 
 
+@working_memory(_float64_bytes)
 def batch_norm_inference(call: KernelCall) -> np.ndarray:
     """BatchNormInference-1 (gamma, beta, data, mean, variance) and -5 (data first)."""
     data, gamma, beta, mean, variance = (call.inputs[i] for i in _BN_PORTS[call.schema.version])
@@ -231,6 +246,11 @@ def batch_norm_inference(call: KernelCall) -> np.ndarray:
 
 
 # --- FakeQuantize -------------------------------------------------------------------------------
+
+
+def _fake_quantize_bytes(call: KernelCall) -> int:
+    """The data in float64, its four limits broadcast to it and as many temporaries."""
+    return 10 * 8 * call.inputs[DATA].size
 
 
 def _limits(call: KernelCall) -> Sequence[np.ndarray]:
@@ -254,6 +274,7 @@ def _pdpd_aligned(value: np.ndarray, rank: int, axis: int) -> np.ndarray:
     return value.reshape([1] * start + shape + [1] * (rank - start - len(shape)))
 
 
+@working_memory(_fake_quantize_bytes)
 def fake_quantize(call: KernelCall) -> np.ndarray:
     """FakeQuantize-1."""
     x = _exact(call.inputs[DATA])

@@ -34,9 +34,20 @@ from collections.abc import Callable
 
 import numpy as np
 
-from irshape.kernels import KernelCall, KernelError
+from irshape.kernels import KernelCall, KernelError, working_memory
 
 DATA, AXES = 0, 1
+
+
+def _reduction_bytes(call: KernelCall) -> int:
+    """A float64 (or int64) copy of the data (ReduceL2's squares, Max/Min of reals) and one of
+    its size for the element-wise step before (abs, NaN masks), and the output."""
+    return 2 * 8 * call.inputs[DATA].size + 8 * _output_size(call)
+
+
+def _output_size(call: KernelCall) -> int:
+    shape = call.inference.outputs[0].shape
+    return int(np.prod(call.output_shape())) if shape.is_static else call.inputs[DATA].size
 
 
 def _axes(call: KernelCall) -> tuple[int, ...]:
@@ -65,21 +76,25 @@ def _reduce(call: KernelCall, apply: Callable[[np.ndarray, tuple[int, ...]], np.
         return _shaped(apply(x, _axes(call)), call)
 
 
+@working_memory(_reduction_bytes)
 def reduce_sum(call: KernelCall) -> np.ndarray:
     """ReduceSum-1."""
     return _reduce(call, lambda x, axes: np.sum(x, axis=axes, dtype=_accumulator(x)))
 
 
+@working_memory(_reduction_bytes)
 def reduce_prod(call: KernelCall) -> np.ndarray:
     """ReduceProd-1."""
     return _reduce(call, lambda x, axes: np.prod(x, axis=axes, dtype=_accumulator(x)))
 
 
+@working_memory(_reduction_bytes)
 def reduce_l1(call: KernelCall) -> np.ndarray:
     """ReduceL1-4: the sum of absolute values."""
     return _reduce(call, lambda x, axes: np.sum(np.abs(x), axis=axes, dtype=_accumulator(x)))
 
 
+@working_memory(_reduction_bytes)
 def reduce_l2(call: KernelCall) -> np.ndarray:
     """ReduceL2-4: the square root of the sum of squares (truncated for integers)."""
 
@@ -92,6 +107,7 @@ def reduce_l2(call: KernelCall) -> np.ndarray:
     return _reduce(call, l2)
 
 
+@working_memory(_reduction_bytes)
 def reduce_mean(call: KernelCall) -> np.ndarray:
     """ReduceMean-1: the sum over the count; integers divide truncating towards zero."""
 
@@ -129,21 +145,25 @@ def _extreme(call: KernelCall, pick: np.ufunc, real_pick: np.ufunc, empty: str) 
         return _shaped(pick(found, start), call)  # pick keeps a NaN: NaNs only stay NaN
 
 
+@working_memory(_reduction_bytes)
 def reduce_max(call: KernelCall) -> np.ndarray:
     """ReduceMax-1."""
     return _extreme(call, np.maximum, np.fmax, "lowest")
 
 
+@working_memory(_reduction_bytes)
 def reduce_min(call: KernelCall) -> np.ndarray:
     """ReduceMin-1."""
     return _extreme(call, np.minimum, np.fmin, "highest")
 
 
+@working_memory(_reduction_bytes)
 def reduce_logical_and(call: KernelCall) -> np.ndarray:
     """ReduceLogicalAnd-1."""
     return _reduce(call, lambda x, axes: np.all(x, axis=axes))
 
 
+@working_memory(_reduction_bytes)
 def reduce_logical_or(call: KernelCall) -> np.ndarray:
     """ReduceLogicalOr-1."""
     return _reduce(call, lambda x, axes: np.any(x, axis=axes))

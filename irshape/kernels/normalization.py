@@ -53,9 +53,9 @@ DATA = 0
 
 
 def _float64_bytes(call: KernelCall) -> int:
-    """The kernels compute in float64: the data's copy and up to five temporaries of its size
+    """The kernels compute in float64: the data's copy and up to seven temporaries of its size
     (centred values, squares, exp, masks), and the limits FakeQuantize broadcasts."""
-    return 6 * 8 * call.inputs[DATA].size + sum(8 * a.size for a in call.inputs[1:])
+    return 8 * 8 * call.inputs[DATA].size + sum(8 * a.size for a in call.inputs[1:])
 
 
 def _exact(x: np.ndarray) -> np.ndarray:

@@ -28,7 +28,8 @@ hint, closer to the exact value than to an f16 computation):
   matches); other axes it cannot build ("Cannot fallback on ngraph reference implementation").
 * FakeQuantize: ``ol`` where ``x <= min(il, ih)``, ``oh`` where ``x > max(il, ih)``, else
   ``round((x - il) / (ih - il) * (levels-1)) / (levels-1) * (oh - ol) + ol`` (round half to
-  even), the four limits broadcast to the data as ``auto_broadcast`` says (pdpd: lined up from
+  even, as the plugin: levels 3 on [0, 1] takes 0.25 to 0 and 0.75 to 1), the four limits
+  broadcast to the data as ``auto_broadcast`` says (pdpd: lined up from
   ``auto_broadcast_axis``, -1 the end, trailing ones dropped).
 
 FakeQuantize and the CPU plugin: by default its low-precision transformations run a FakeQuantize

@@ -13,8 +13,10 @@ Semantics are the reference implementation's (``reference/reduce_*.hpp``), which
 * ReduceL2 of integers truncates the square root (``[2, 3]`` gives 3, ``[5, 5]`` 7, as the
   plugin), the squares summed in int64; an empty reduction gives 0 (Sum, L1, L2), 1
   (Prod), the type's lowest / highest value (Max / Min), NaN (Mean of reals, 0 of integers);
-* ReduceMax/Min skip NaNs (the reference's ``std::max(acc, nan)`` keeps acc) but give NaN where
-  every element is NaN, as the plugin does (the reference would give the type's lowest value).
+* ReduceMax/Min start, as the reference and the plugin, from the lowest (highest) value of the
+  computation's type, f32 for f16 data: ``max([-inf])`` is -3.4e38 in f32 and -inf in f16. They
+  skip NaNs (the reference's ``std::max(acc, nan)`` keeps acc) but give NaN where every element
+  is NaN, as the plugin does (the reference would give the start value).
 
 Where the CPU plugin departs from the reference (found by experiment, OpenVINO 2026.4, not
 followed, kept out of the tests): integer sums that overflow saturate for u8/i8 (``100 + 200``

@@ -74,11 +74,7 @@ def max_pool_cases() -> list[Case]:
             shape = _shape(rng, rank, window)
             rounding = roundings[i % len(roundings)]
             auto_pad = AUTO_PADS[(i // 3) % len(AUTO_PADS)]
-            dtype = (
-                (np.float32, np.float32, np.float16, np.int32, np.uint8, np.int8)[i % 6]
-                if version > 1
-                else (np.float32, np.float16)[i % 2]
-            )
+            dtype = (np.float32, np.float32, np.float16, np.int32, np.uint8, np.int8, np.float32)[i % 7]
             x = parameter(shape, dtype)
             common = (window["strides"],)
             pads_kernel = (window["pads_begin"], window["pads_end"], window["kernel"])

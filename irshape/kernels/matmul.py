@@ -16,10 +16,13 @@ established by ``tests/execution/test_matmul.py``:
   added; ``causal`` masks key position ``j > i`` for query position ``i`` (top-left aligned when
   L != S) and then the attention_mask input is ignored. A row with every position masked is NaN,
   as in the plugin.
-* Inverse's ``adjoint``: the CPU plugin returns the transposed inverse (the conjugate transpose,
-  as the spec words it), while OpenVINO's reference implementation (constant folding) returns the
-  inverse times the determinant (the adjugate). The kernel follows the plugin. A singular matrix
-  is refused (OpenVINO's LU divides by a zero pivot).
+* Inverse's ``adjoint``: the CPU plugin returns the inverse of the transposed matrix (the
+  inverse's conjugate transpose, as the spec words it; for a singular matrix its infinities and
+  NaNs are those of the transposed matrix's LU), while OpenVINO's reference implementation
+  (constant folding) returns the inverse times the determinant (the adjugate). The kernel
+  follows the plugin. The inverse is
+  OpenVINO's LU algorithm (partial pivoting, in f32), so a singular matrix gives the same
+  infinities and NaNs as OpenVINO's.
 """
 
 from __future__ import annotations
@@ -105,19 +108,49 @@ def einsum(call: KernelCall) -> np.ndarray:
     return _to_output(result, call.output_dtype())
 
 
+def _lu_inverse(matrices: np.ndarray) -> np.ndarray:
+    """The inverses of ``[batch, n, n]`` matrices by OpenVINO's algorithm: LU with partial
+    pivoting (the first row of largest magnitude; a NaN is never chosen), then forward and
+    backward substitution of each identity column. Loops run over n, each step over every
+    matrix at once; a singular matrix gives OpenVINO's infinities and NaNs."""
+    batch, n = matrices.shape[0], matrices.shape[-1]
+    upper = matrices.copy()
+    lower = np.broadcast_to(np.eye(n, dtype=matrices.dtype), matrices.shape).copy()
+    order = np.broadcast_to(np.arange(n), (batch, n)).copy()
+    rows = np.arange(batch)
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        for k in range(n):
+            magnitude = np.abs(upper[:, k:, k])
+            candidates = np.where(np.isnan(magnitude), -np.inf, magnitude)
+            pivot = k + np.where(np.isnan(magnitude[:, 0]), 0, np.argmax(candidates, axis=1))
+            for table in (upper, lower, order):
+                held = table[rows, k].copy()
+                table[rows, k] = table[rows, pivot]
+                table[rows, pivot] = held
+            lower[:, k + 1 :, k] = upper[:, k + 1 :, k] / upper[:, k, k][:, None]
+            upper[:, k + 1 :, k:] -= lower[:, k + 1 :, k][:, :, None] * upper[:, k, k:][:, None, :]
+        # Y = P I, then L Y = P I and U X = Y, row by row; X's columns are the inverse's
+        solution: np.ndarray = (order[:, :, None] == np.arange(n)).astype(matrices.dtype)
+        for i in range(1, n):
+            solution[:, i] -= np.einsum("bj,bjc->bc", lower[:, i, :i], solution[:, :i])
+        for i in range(n - 1, -1, -1):
+            if i + 1 < n:
+                solution[:, i] -= np.einsum("bj,bjc->bc", upper[:, i, i + 1 :], solution[:, i + 1 :])
+            solution[:, i] /= upper[:, i, i][:, None]
+    return solution
+
+
 def inverse(call: KernelCall) -> np.ndarray:
-    """Inverse-14: each matrix's inverse; with ``adjoint`` its transpose, as the CPU plugin
-    computes it (see the module docstring)."""
+    """Inverse-14: each matrix's inverse by OpenVINO's LU algorithm (infinities and NaNs for a
+    singular matrix, as OpenVINO's); with ``adjoint`` the inverse of its transpose, as the CPU
+    plugin computes it (see the module docstring)."""
     data = call.inputs[0]
-    compute = np.dtype(np.float64)
-    matrices = data.astype(compute)
-    try:
-        result = np.linalg.inv(matrices) if matrices.size else matrices
-    except np.linalg.LinAlgError as exc:
-        raise KernelError("a matrix of the input is singular: it has no inverse") from exc
-    if call.attribute("adjoint"):
-        result = np.swapaxes(result, -1, -2)
-    return result.astype(call.output_dtype())
+    compute = _compute_dtype(data.dtype)
+    n = data.shape[-1]
+    matrices = data.astype(compute).reshape(-1, n, n)
+    if call.attribute("adjoint"):  # the plugin inverts the transposed matrices
+        matrices = np.ascontiguousarray(np.swapaxes(matrices, -1, -2))
+    return _lu_inverse(matrices).reshape(data.shape).astype(call.output_dtype())
 
 
 def _sdpa_working_bytes(call: KernelCall) -> int:

@@ -189,6 +189,21 @@ def inverse_cases() -> list[Case]:
                 node = opset14.inverse(data, adjoint)
                 name = f"inverse{index}_{'adj' if adjoint else 'inv'}_{np.dtype(dtype).name}"
                 cases.append(Case(name, {data: values.astype(dtype)}, [node.output(0)]))
+    # singular matrices: OpenVINO's LU divides by zero pivots (infinities, NaNs), a permutation
+    singular = np.array(
+        [
+            [[1, 2, 3], [2, 4, 6], [1, 0, 1]],
+            [[0, 0, 0], [0, 0, 0], [0, 0, 0]],
+            [[0, 1, 0], [1, 0, 0], [0, 0, 1]],
+            [[1, 1, 1], [1, 1, 1], [2, 3, 4]],
+            [[2, 0, 0], [0, 0, 0], [0, 0, 3]],
+        ],
+        np.float32,
+    )
+    for adjoint in (False, True):
+        data = parameter(singular.shape)
+        name = f"inverse_singular_{'adj' if adjoint else 'inv'}"
+        cases.append(Case(name, {data: singular}, [opset14.inverse(data, adjoint).output(0)]))
     return cases
 
 

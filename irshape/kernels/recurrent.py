@@ -141,7 +141,13 @@ def _run_cell(call: KernelCall, kind: str) -> list[np.ndarray]:
     x_gates, b_rh = _input_projection(cell, x, w, b)
     h_new, c_new = cell.step(x_gates, h, c, r, b_rh)
     outputs = [h_new] if c_new is None else [h_new, c_new]
-    return [o.astype(call.output_dtype(i)) for i, o in enumerate(outputs)]
+    return _as_outputs(call, outputs)
+
+
+def _as_outputs(call: KernelCall, outputs: Sequence[np.ndarray]) -> list[np.ndarray]:
+    """The outputs in their element types (a relu state past f16's range is inf, as OpenVINO's)."""
+    with np.errstate(over="ignore"):
+        return [o.astype(call.output_dtype(i)) for i, o in enumerate(outputs)]
 
 
 def rnn_cell(call: KernelCall) -> list[np.ndarray]:
@@ -222,7 +228,7 @@ def _run_sequence(call: KernelCall, kind: str) -> list[np.ndarray]:
         finals.append(final)
     outputs = [np.stack(ys, axis=1)]
     outputs += [np.stack([f[k] for f in finals], axis=1) for k in range(states_count)]
-    return [o.astype(call.output_dtype(i)) for i, o in enumerate(outputs)]
+    return _as_outputs(call, outputs)
 
 
 def _sequence_working_bytes(call: KernelCall) -> int:

@@ -136,6 +136,11 @@ _EINSUM: list[tuple[str, list[Shape]]] = [
     ("abcd,ce->abde", [(2, 1, 3, 2), (3, 4)]),
     ("...a,...a->...", [(3, 4), (2, 3, 4)]),
     ("i,i,i->i", [(4,), (4,), (4,)]),
+    ("ii->", [(3, 3)]),
+    ("bii->bi", [(2, 4, 4)]),
+    ("ij,ij->", [(3, 4), (3, 4)]),
+    ("ijk,ikl->ijl", [(2, 1, 3), (2, 3, 4)]),
+    ("a...,a...->...", [(2, 3, 1), (2, 1, 4)]),
 ]
 
 
@@ -297,6 +302,10 @@ def sdpa_cases() -> list[Case]:
     feeds = {p: _data(rng, tuple(p.get_output_shape(0)), np.float32) for p in (q, k, v)}
     feeds[m] = mask_values
     cases.append(Case("sdpa_masked_row", feeds, [opset.scaled_dot_product_attention(q, k, v, m).output(0)]))
+    # scores far beyond exp's range: a softmax that does not subtract the row's maximum overflows
+    q, k, v = parameter((2, 3, 8)), parameter((2, 5, 8)), parameter((2, 5, 8))
+    feeds = {p: _data(rng, tuple(p.get_output_shape(0)), np.float32) * 40 for p in (q, k, v)}
+    cases.append(Case("sdpa_large_scores", feeds, [opset.scaled_dot_product_attention(q, k, v).output(0)]))
     return cases
 
 

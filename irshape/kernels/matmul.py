@@ -5,7 +5,10 @@ What OpenVINO's CPU plugin computes (openvino 2026.4.1, ``INFERENCE_PRECISION_HI
 established by ``tests/execution/test_matmul.py``:
 
 * Real inputs of a narrow type (f16, bf16) are computed in f32 and rounded once to the output
-  type; so are these kernels (f64 in f64).
+  type; so are these kernels (f64 in f64). A bf16 attention without mask and scale inputs
+  rounds each step of its decomposition to bf16 (the scaled query, the scores, the weights),
+  and so does the kernel; with a mask or scale input the plugin's fused kernel rounds
+  otherwise (a bf16 ulp or two apart: not emulated).
 * Integer MatMul and Einsum: the plugin multiplies in f32 and saturates to the output type, so
   results are exact while every partial sum stays within 2^24; the kernels compute exact
   int64 products and saturate to the output type (i64 inputs beyond i32's range differ: the
@@ -34,6 +37,8 @@ from typing import Any
 import numpy as np
 
 from irshape.kernels import KernelCall, KernelError, output_bytes, working_memory
+from irshape.kernels.elementwise import round_to_bf16
+from irshape.kernels.stored import as_output
 from irshape.shapes.matmul import EinsumError, parse_equation
 
 
@@ -45,14 +50,15 @@ def _compute_dtype(dtype: np.dtype[Any]) -> np.dtype[Any]:
     return np.dtype(np.int64)
 
 
-def _to_output(result: Any, dtype: np.dtype[Any]) -> np.ndarray:
-    """``result`` (f32/f64/int64, a numpy scalar from a 0-D product) as an array of ``dtype``,
-    integers saturated as the plugin's f32 -> int."""
+def _to_output(call: KernelCall, result: Any) -> np.ndarray:
+    """``result`` (f32/f64/int64, a numpy scalar from a 0-D product) in the output's element
+    type, integers saturated as the plugin's f32 -> int."""
     result = np.asarray(result)
+    dtype = call.output_dtype()
     if dtype.kind in "iu" and result.dtype.kind in "iu":
         info = np.iinfo(dtype)
         result = np.clip(result, max(info.min, np.iinfo(np.int64).min), min(info.max, np.iinfo(np.int64).max))
-    return np.asarray(result.astype(dtype, copy=False))
+    return as_output(call, result)
 
 
 def matmul(call: KernelCall) -> np.ndarray:
@@ -67,7 +73,7 @@ def matmul(call: KernelCall) -> np.ndarray:
     if call.attribute("transpose_b") and b.ndim >= 2:
         b = np.swapaxes(b, -1, -2)
     with np.errstate(invalid="ignore", over="ignore"):  # inf * 0 is NaN, as OpenVINO's
-        return _to_output(np.matmul(a, b), call.output_dtype())
+        return _to_output(call, np.matmul(a, b))
 
 
 def _explicit_equation(call: KernelCall) -> str:
@@ -105,7 +111,7 @@ def einsum(call: KernelCall) -> np.ndarray:
     compute = _compute_dtype(call.inputs[0].dtype)
     operands = [x.astype(compute, copy=False) for x in call.inputs]
     result = np.einsum(_explicit_equation(call), *operands, optimize=len(operands) > 1)
-    return _to_output(result, call.output_dtype())
+    return _to_output(call, result)
 
 
 def _lu_inverse(matrices: np.ndarray) -> np.ndarray:
@@ -150,7 +156,7 @@ def inverse(call: KernelCall) -> np.ndarray:
     matrices = data.astype(compute).reshape(-1, n, n)
     if call.attribute("adjoint"):  # the plugin inverts the transposed matrices
         matrices = np.ascontiguousarray(np.swapaxes(matrices, -1, -2))
-    return _lu_inverse(matrices).reshape(data.shape).astype(call.output_dtype())
+    return as_output(call, _lu_inverse(matrices).reshape(data.shape))
 
 
 def _sdpa_working_bytes(call: KernelCall) -> int:
@@ -173,15 +179,24 @@ def scaled_dot_product_attention(call: KernelCall) -> np.ndarray:
         scale = call.inputs[4].astype(compute)
     else:
         scale = compute.type(1) / np.sqrt(compute.type(query.shape[-1]))
-    scores = np.matmul(query * scale, np.swapaxes(key, -1, -2))
+    narrow = _narrowing(call)
+    scores = narrow(np.matmul(narrow(query * scale), np.swapaxes(key, -1, -2)))
     mask = _attention_bias(call, scores.shape[-2], scores.shape[-1], compute)
     if mask is not None:
-        scores = scores + mask
+        scores = narrow(scores + mask)
     with np.errstate(invalid="ignore"):  # a row masked throughout: -inf - -inf is NaN, as OpenVINO's
         scores = np.exp(scores - scores.max(axis=-1, keepdims=True))
-        weights = scores / scores.sum(axis=-1, keepdims=True)
+        weights = narrow(scores / scores.sum(axis=-1, keepdims=True))
     result: np.ndarray = np.matmul(weights, value)
-    return result.astype(call.output_dtype())
+    return as_output(call, result)
+
+
+def _narrowing(call: KernelCall) -> Any:
+    """How the plugin rounds each step of a bf16 attention (its decomposition's ops each
+    store bf16); the identity for other types."""
+    if call.output_type(0) == "bf16":
+        return round_to_bf16
+    return lambda values: values
 
 
 def _attention_bias(call: KernelCall, rows: int, columns: int, compute: np.dtype[Any]) -> np.ndarray | None:

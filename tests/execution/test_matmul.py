@@ -346,3 +346,52 @@ def test_attention_scores_count_in_the_memory_estimate(tmp_path):
     node = opset.scaled_dot_product_attention(q, k, v, causal=True)
     assert _outcomes(node, [q, k, v], tmp_path, 200 * 1024) == [Outcome.OVER_MEMORY]
     assert _outcomes(node, [q, k, v], tmp_path, 2 * 1024 * 1024) == []
+
+
+# --- bf16: the data converted to bf16 in the model, the results converted back to f32 -----------
+
+
+def _bf16(node: Any) -> Any:
+    return opset.convert(node, "bf16")
+
+
+def bf16_cases() -> list[Case]:
+    """MatMul, Einsum and Inverse round once to bf16; an attention rounds each step of its
+    decomposition (the scaled query, the scores, the masked scores, the weights)."""
+    rng = np.random.default_rng(14)
+    cases = []
+
+    def feeds(*params: Any) -> dict[Any, np.ndarray]:
+        return {p: _data(rng, tuple(p.get_output_shape(0)), np.float32) for p in params}
+
+    for index in range(4):
+        a, b = parameter((2, 3, 4)), parameter((4, 5))
+        node = opset.matmul(_bf16(a), _bf16(b), False, False)
+        cases.append(Case(f"bf16_matmul{index}", feeds(a, b), [opset.convert(node, "f32").output(0)]))
+        a, b = parameter((3, 4)), parameter((2, 4, 3))
+        node = opset.einsum([_bf16(a), _bf16(b)], "ij,bjk->bik")
+        cases.append(Case(f"bf16_einsum{index}", feeds(a, b), [opset.convert(node, "f32").output(0)]))
+        data = parameter((2, 3, 3))
+        values = {data: (rng.standard_normal((2, 3, 3)) + 4 * np.eye(3)).astype(np.float32)}
+        node = opset14.inverse(_bf16(data), index % 2 == 1)
+        cases.append(Case(f"bf16_inverse{index}", values, [opset.convert(node, "f32").output(0)]))
+        # without a mask or scale input: with them the plugin's fused kernel rounds otherwise
+        # (a bf16 ulp or two apart, not emulated)
+        length, source = (3, 5) if index < 2 else (6, 4)
+        q, k, v = parameter((1, 2, length, 4)), parameter((1, 2, source, 4)), parameter((1, 2, source, 4))
+        node = opset.scaled_dot_product_attention(_bf16(q), _bf16(k), _bf16(v), causal=index % 2 == 1)
+        cases.append(Case(f"bf16_sdpa{index}", feeds(q, k, v), [opset.convert(node, "f32").output(0)]))
+    return cases
+
+
+BF16_CASES = bf16_cases()
+
+
+@pytest.fixture(scope="module")
+def bf16_batch(tmp_path_factory):
+    return run_batch(BF16_CASES, tmp_path_factory.mktemp("matmul_bf16"))
+
+
+@pytest.mark.parametrize("case", BF16_CASES, ids=lambda c: c.name)
+def test_bf16(bf16_batch, case):
+    assert bf16_batch.mismatch(case) is None, bf16_batch.mismatch(case)

@@ -109,6 +109,31 @@ def _offsets(rng: np.random.Generator, shape: tuple[int, ...], variant: int) -> 
     return (rng.standard_normal(shape) * 3).astype(np.float32)
 
 
+def auto_pad_cases() -> list[Case]:
+    """DeformableConvolution-8 with auto_pad: the pads shape inference resolves."""
+    rng = np.random.default_rng(16)
+    cases = []
+    for index, auto_pad in enumerate(("same_upper", "same_lower", "valid", "same_upper")):
+        strides = [2, 2] if index == 3 else [1, 1]
+        shape, fshape = (1, 2, 6, 5), (2, 2, 3, 2)
+        if auto_pad == "valid":
+            out_h, out_w = 4, 4
+        else:
+            out_h, out_w = -(-6 // strides[0]), -(-5 // strides[1])
+        data = parameter(shape)
+        offsets = parameter((1, 2 * 6, out_h, out_w))
+        filters = opset8.constant(rng.standard_normal(fshape).astype(np.float32))
+        node = opset8.deformable_convolution(
+            data, offsets, filters, strides, [0, 0], [0, 0], [1, 1], None, auto_pad
+        )
+        feeds = {
+            data: rng.standard_normal(shape).astype(np.float32),
+            offsets: _offsets(rng, (1, 12, out_h, out_w), index),
+        }
+        cases.append(Case(f"deformable_auto_pad{index}_{auto_pad}", feeds, [node.output(0)]))
+    return cases
+
+
 def deformable_cases() -> list[Case]:
     rng = np.random.default_rng(13)
     cases = []
@@ -216,7 +241,7 @@ def narrow_cases() -> tuple[list[Case], list[Case], list[np.ndarray]]:
     return narrow, wide, extra
 
 
-ALL_CASES = binary_cases() + deformable_cases()
+ALL_CASES = binary_cases() + deformable_cases() + auto_pad_cases()
 NARROW_CASES, WIDE_CASES, WIDE_EXTRA = narrow_cases()
 CASES = [c for c in ALL_CASES if not c.name.endswith("_1")] + WIDE_CASES
 PADDED_CASES = [c for c in ALL_CASES if c.name.endswith("_1")]

@@ -137,6 +137,8 @@ _EINSUM: list[tuple[str, list[Shape]]] = [
     ("...a,...a->...", [(3, 4), (2, 3, 4)]),
     ("i,i,i->i", [(4,), (4,), (4,)]),
     ("ii->", [(3, 3)]),
+    ("bA,c", [(2, 3), (4,)]),  # implicit output: the labels sorted as characters, upper case first
+    ("Zy,yx", [(2, 3), (3, 4)]),
     ("bii->bi", [(2, 4, 4)]),
     ("ij,ij->", [(3, 4), (3, 4)]),
     ("ijk,ikl->ijl", [(2, 1, 3), (2, 3, 4)]),

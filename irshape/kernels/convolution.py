@@ -881,10 +881,13 @@ def _deformable_geometry(call: KernelCall) -> tuple[int, int, int, int, int, int
 
 
 def _deformable_working_bytes(call: KernelCall) -> int:
+    """The sampled columns and two temporaries of their size (a neighbour's values, their
+    weighted copy), ~100 bytes a sampling point (positions, indices and weights of the four
+    neighbours), the result and its converted copy."""
     n, channels, taps, out_h, out_w, c_out = _deformable_geometry(call)
     columns = n * channels * taps * out_h * out_w * 4
-    samples = n * int(call.attribute("deformable_group")) * taps * out_h * out_w * 4
-    return 3 * columns + 12 * samples + n * c_out * out_h * out_w * 8
+    points = n * int(call.attribute("deformable_group")) * taps * out_h * out_w
+    return 4 * columns + 100 * points + n * c_out * out_h * out_w * 8
 
 
 def _sample_points(

@@ -61,6 +61,16 @@ def _to_output(call: KernelCall, result: Any) -> np.ndarray:
     return as_output(call, result)
 
 
+def _product_working_bytes(call: KernelCall) -> int:
+    """Converted copies of the operands (integers widen to int64), the product and two
+    temporaries of its size in the compute type (saturation), the stored output."""
+    compute = _compute_dtype(call.inputs[0].dtype)
+    copies = sum(x.size for x in call.inputs if x.dtype != compute) * compute.itemsize
+    elements = output_bytes(call, 0) // max(1, call.output_dtype().itemsize)
+    return int(copies + 3 * elements * compute.itemsize + output_bytes(call, 0))
+
+
+@working_memory(_product_working_bytes)
 def matmul(call: KernelCall) -> np.ndarray:
     """MatMul-1: the last two axes of an operand of rank >= 2 transposed if asked; numpy's
     matmul then treats 1-D operands (a row vector A, a column vector B) and broadcasts the batch
@@ -146,6 +156,14 @@ def _lu_inverse(matrices: np.ndarray) -> np.ndarray:
     return solution
 
 
+def _inverse_working_bytes(call: KernelCall) -> int:
+    """The converted matrices, U, L, the solution, one elimination temporary of their size,
+    and the stored output."""
+    compute = _compute_dtype(call.inputs[0].dtype)
+    return int(6 * call.inputs[0].size * compute.itemsize + output_bytes(call, 0))
+
+
+@working_memory(_inverse_working_bytes)
 def inverse(call: KernelCall) -> np.ndarray:
     """Inverse-14: each matrix's inverse by OpenVINO's LU algorithm (infinities and NaNs for a
     singular matrix, as OpenVINO's); with ``adjoint`` the inverse of its transpose, as the CPU

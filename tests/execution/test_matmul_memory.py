@@ -53,7 +53,7 @@ def _layers(rng: np.random.Generator) -> tuple[list[ov.Output], dict[ov.Node, np
         opset14.inverse(data((4, 64, 64)), False),
         opset15.scaled_dot_product_attention(
             data((2, 4, 128, 32)), data((2, 4, 128, 32)), data((2, 4, 128, 32)), causal=True
-        ),  # fmt: skip
+        ),
     ]
     lengths = opset15.constant(np.full(4, 64, np.int32))
     x = data((4, 64, 32))
@@ -68,7 +68,7 @@ def _layers(rng: np.random.Generator) -> tuple[list[ov.Output], dict[ov.Node, np
             _const(rng, (2, 256)),
             64,
             "bidirectional",
-        )  # fmt: skip
+        )
     )
     nodes.append(
         opset15.gru_sequence(
@@ -81,7 +81,7 @@ def _layers(rng: np.random.Generator) -> tuple[list[ov.Output], dict[ov.Node, np
             64,
             "reverse",
             linear_before_reset=True,
-        )  # fmt: skip
+        )
     )
     nodes.append(
         opset15.rnn_sequence(
@@ -96,9 +96,19 @@ def _layers(rng: np.random.Generator) -> tuple[list[ov.Output], dict[ov.Node, np
             ["tanh"],
             [],
             [],
-        )  # fmt: skip
+        )
     )
-    nodes.append(opset15.lstm_cell(data((64, 256)), data((64, 64)), data((64, 64)), _const(rng, (256, 256)), _const(rng, (256, 64)), _const(rng, (256,)), 64))  # fmt: skip
+    nodes.append(
+        opset15.lstm_cell(
+            data((64, 256)),
+            data((64, 64)),
+            data((64, 64)),
+            _const(rng, (256, 256)),
+            _const(rng, (256, 64)),
+            _const(rng, (256,)),
+            64,
+        )
+    )
     axes = opset15.constant(np.array([1], np.int64))
     nodes += [
         opset15.dft(data((64, 256, 2)), axes),
@@ -111,7 +121,7 @@ def _layers(rng: np.random.Generator) -> tuple[list[ov.Output], dict[ov.Node, np
             opset15.constant(np.int64(512)),
             opset15.constant(np.int64(128)),
             False,
-        ),  # fmt: skip
+        ),
         opset16.istft(
             data((4, 257, 60, 2)),
             data((400,)),
@@ -119,7 +129,7 @@ def _layers(rng: np.random.Generator) -> tuple[list[ov.Output], dict[ov.Node, np
             opset15.constant(np.int64(128)),
             True,
             False,
-        ),  # fmt: skip
+        ),
         opset8.deformable_convolution(
             data((1, 16, 32, 32)),
             data((1, 2 * 2 * 9, 32, 32)),
@@ -132,13 +142,13 @@ def _layers(rng: np.random.Generator) -> tuple[list[ov.Output], dict[ov.Node, np
             "explicit",
             2,
             2,
-        ),  # fmt: skip
+        ),
     ]
     bits = rng.integers(0, 2, (32, 32, 3, 3)).astype(np.uint8)
     nodes.append(
         opset1.binary_convolution(
             data((1, 32, 64, 64)), _u1_constant(bits), [1, 1], [1, 1], [1, 1], [1, 1], "xnor-popcount", 1.0
-        )  # fmt: skip
+        )
     )
     outputs = [node.output(i) for node in nodes for i in range(node.get_output_size())]
     return outputs, feeds
@@ -172,10 +182,23 @@ def calls(tmp_path_factory: pytest.TempPathFactory) -> list[tuple[Kernel, Kernel
 
 def test_every_op_measured(calls: list[tuple[Kernel, KernelCall, int]]) -> None:
     assert {call.schema.name for _, call, _ in calls} == {
-        "MatMul-1", "Einsum-7", "Inverse-14", "ScaledDotProductAttention-13", "LSTMSequence-5",
-        "GRUSequence-5", "RNNSequence-5", "LSTMCell-4", "DFT-7", "IDFT-7", "RDFT-9", "IRDFT-9",
-        "STFT-15", "ISTFT-16", "DeformableConvolution-8", "BinaryConvolution-1",
-    }  # fmt: skip
+        "MatMul-1",
+        "Einsum-7",
+        "Inverse-14",
+        "ScaledDotProductAttention-13",
+        "LSTMSequence-5",
+        "GRUSequence-5",
+        "RNNSequence-5",
+        "LSTMCell-4",
+        "DFT-7",
+        "IDFT-7",
+        "RDFT-9",
+        "IRDFT-9",
+        "STFT-15",
+        "ISTFT-16",
+        "DeformableConvolution-8",
+        "BinaryConvolution-1",
+    }
 
 
 def test_kernels_stay_within_their_estimates(calls: list[tuple[Kernel, KernelCall, int]]) -> None:

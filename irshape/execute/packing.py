@@ -29,4 +29,10 @@ def unpack(data: memoryview | bytes, element_type: str, dims: tuple[int, ...]) -
         if len(data) < needed:
             raise PackingError(f"the Const needs {needed} bytes, its size is {len(data)}")
         return np.frombuffer(data, dtype=dtype.newbyteorder("<"), count=count).reshape(dims)
+    if element_type == "u1":  # most significant bit first: element 0 is bit 7 of byte 0
+        needed = (count + 7) // 8
+        if len(data) < needed:
+            raise PackingError(f"the Const needs {needed} bytes, its size is {len(data)}")
+        bits = np.unpackbits(np.frombuffer(data, dtype=np.uint8, count=needed), count=count)
+        return bits.reshape(dims)
     raise PackingError(f"irshape does not unpack {element_type} Consts yet")

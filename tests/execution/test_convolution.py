@@ -4,7 +4,6 @@ offsets inside, across and outside the data, batched into one model."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import numpy as np
@@ -14,24 +13,12 @@ import openvino.opset8 as opset8
 import openvino.opset13 as opset13
 import pytest
 
-import irshape.execute.tensors
 from irshape.execute.network import execute
+from irshape.execute.packing import unpack
 from irshape.ir.reader import read_file
 from irshape.kernels.convolution import _plugin_bit_order
 
 from .harness import Case, compare, parameter, run_batch
-
-_original_unpack = irshape.execute.tensors.unpack
-
-
-def _unpack_u1_too(data: Any, element_type: str, dims: tuple[int, ...]) -> np.ndarray:
-    """u1 Consts unpacked as OpenVINO packs them (element 0 in the most significant bit), which
-    irshape's packing does not do yet: stands in for it in this module's executions."""
-    if element_type != "u1":
-        return _original_unpack(data, element_type, dims)
-    count = int(np.prod(dims))
-    bits = np.unpackbits(np.frombuffer(data, np.uint8), count=count)
-    return bits.reshape(dims)
 
 
 def _u1_constant(bits: np.ndarray) -> ov.Node:
@@ -248,10 +235,8 @@ PADDED_CASES = [c for c in ALL_CASES if c.name.endswith("_1")]
 
 
 @pytest.fixture(scope="module")
-def batch(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(irshape.execute.tensors, "unpack", _unpack_u1_too)
-        yield run_batch(CASES, tmp_path_factory.mktemp("convolution"))
+def batch(tmp_path_factory: pytest.TempPathFactory) -> Any:
+    return run_batch(CASES, tmp_path_factory.mktemp("convolution"))
 
 
 @pytest.fixture(scope="module")
@@ -267,9 +252,7 @@ def test_convolution(batch, case):
 @pytest.mark.parametrize("index", range(len(NARROW_CASES)), ids=lambda i: NARROW_CASES[i].name)
 def test_binary_narrow_channels(batch, tmp_path, index):
     narrow, wide = NARROW_CASES[index], WIDE_CASES[index]
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(irshape.execute.tensors, "unpack", _unpack_u1_too)
-        alone = run_batch_irshape_only(narrow, tmp_path)
+    alone = run_batch_irshape_only(narrow, tmp_path)
     expected = (batch.expected[batch.names[wide.name][0]] - WIDE_EXTRA[index]).astype(np.float32)
     assert compare(expected, alone, exact=True) is None, compare(expected, alone, exact=True)
 
@@ -302,3 +285,10 @@ def test_plugin_bit_order_reverses_each_byte():
     # past the last element is a padding bit (0)
     bits = np.arange(11).reshape(1, 11)
     assert _plugin_bit_order(bits).tolist() == [[7, 6, 5, 4, 3, 2, 1, 0, 0, 0, 0]]
+
+
+def test_u1_unpacked_most_significant_bit_first():
+    # as OpenVINO packs a u1 Constant: 0b11100000 0b01000000 -> 1 1 1 0 0 0 0 0 0 1
+    values = unpack(bytes([0b11100000, 0b01000000]), "u1", (2, 5))
+    assert values.tolist() == [[1, 1, 1, 0, 0], [0, 0, 0, 0, 1]]
+    assert values.dtype == np.uint8

@@ -19,13 +19,12 @@ import openvino.opset16 as opset16
 import pytest
 
 import irshape.execute.network as network
-import irshape.execute.tensors
 from irshape.execute.network import execute
 from irshape.ir.reader import read_file
 from irshape.kernels import Kernel, KernelCall, working_bytes
 
 from .harness import parameter
-from .test_convolution import _u1_constant, _unpack_u1_too
+from .test_convolution import _u1_constant
 
 _FAMILIES = ("matmul", "recurrent", "signal", "convolution")
 
@@ -175,7 +174,6 @@ def calls(tmp_path_factory: pytest.TempPathFactory) -> list[tuple[Kernel, Kernel
 
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(network, "working_bytes", recording)
-        patch.setattr(irshape.execute.tensors, "unpack", _unpack_u1_too)
         execute(document, {f"in{i}": value for i, value in enumerate(feeds.values())})
     return seen
 

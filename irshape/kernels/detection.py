@@ -29,8 +29,6 @@ confirmed by tests/execution/test_detection.py:
 from __future__ import annotations
 
 import heapq
-from collections.abc import Sequence
-
 import numpy as np
 
 from irshape.kernels import KernelCall, KernelError
@@ -131,7 +129,7 @@ def _hard(
 def _soft(
     scores: np.ndarray,
     iou: np.ndarray,
-    order: Sequence[int],
+    order: np.ndarray,
     per_class: int,
     score_threshold: np.float32,
     sigma: np.float32,

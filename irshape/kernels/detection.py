@@ -29,6 +29,7 @@ confirmed by tests/execution/test_detection.py:
 from __future__ import annotations
 
 import heapq
+
 import numpy as np
 
 from irshape.kernels import KernelCall, KernelError

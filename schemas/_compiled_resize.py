@@ -8,6 +8,7 @@ SCHEMAS = {
         "version": 9,
         "family": "resize",
         "function": "grid_sample",
+        "kernel": "grid_sample",
         "spec": "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/image/grid-sample-9.html",
         "extra_inputs": "Incorrect number of input shapes in GridSample's shape inference function",
         "inputs": [{"name": "data"}, {"name": "grid"}],

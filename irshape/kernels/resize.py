@@ -35,6 +35,13 @@ implementation in places; what the differential suite (tests/execution/test_resi
   (simple, asymmetric), linear (linear_onnx below rank 5, linear at rank 5), linear_onnx, cubic;
   align_corners, else half_pixel for the linear modes without pads and not on axes {2, 3} of a
   4D input, else asymmetric; the plugin runs no other mode ("area").
+
+GridSample-9 is the reference's (``grid_sample.hpp``), in float32: the grid's (x, y) mapped to
+pixels (``(v + 1) * (len - 1) / 2`` with align_corners, else ``((v + 1) * len - 1) / 2``);
+nearest rounds half to even; bilinear and bicubic (Keys, a = -0.75) weigh the 2x2 and 4x4
+integer neighbours; the padding applies to those integer points (zeros outside, clamped to the
+border, or reflected about the edges: about the pixel centres with align_corners, else about
+the borders). Integer data: u8 and i8 results round half to even, i32 and i64 truncate.
 """
 
 from __future__ import annotations
@@ -416,3 +423,112 @@ def _stored(result: np.ndarray, dtype: np.dtype) -> np.ndarray:
 def _truncated(result: np.ndarray, dtype: np.dtype) -> np.ndarray:
     """The reference executor's store of u8 and i8: truncated toward zero (saturated here)."""
     return _clipped(np.trunc(result), dtype).astype(dtype)
+
+
+# --- GridSample-9 ----------------------------------------------------------------------------------
+
+
+def grid_sample(call: KernelCall) -> np.ndarray:
+    """GridSample-9: the data sampled at the grid's normalised (x, y) points."""
+    data = call.inputs[0].astype(_F32)
+    grid = call.inputs[1].astype(_F32)
+    align = bool(call.attribute("align_corners"))
+    mode, padding = str(call.attribute("mode")), str(call.attribute("padding_mode"))
+    height, width = data.shape[2], data.shape[3]
+    y = _denormalised(grid[..., 1], height, align)
+    x = _denormalised(grid[..., 0], width, align)
+    sampler = _Sampler(data, padding, align)
+    if mode == "nearest":
+        result = sampler.at(np.rint(y).astype(np.int64), np.rint(x).astype(np.int64))
+    elif mode == "bilinear":
+        result = _bilinear(sampler, y, x)
+    else:
+        result = _bicubic(sampler, y, x)
+    dtype = call.output_dtype(0)
+    if dtype in (np.dtype(np.int32), np.dtype(np.int64)):
+        return _truncated(result, dtype)  # computed in f32, converted by truncation (by experiment)
+    return _stored(result, dtype)
+
+
+def _denormalised(values: np.ndarray, length: int, align: bool) -> np.ndarray:
+    one, two = _F32(1), _F32(2)
+    if align:
+        return (values + one) * (_F32(length) - one) / two
+    return ((values + one) * _F32(length) - one) / two
+
+
+class _Sampler:
+    """The data's values at integer (y, x) points of every batch's grid, padded as the mode
+    says: zeros outside, the border's values, or the data reflected."""
+
+    def __init__(self, data: np.ndarray, padding: str, align: bool) -> None:
+        self.data = data
+        self.padding = padding
+        self.align = align
+        batches, channels = data.shape[:2]
+        self.batch = np.arange(batches)[:, None, None, None]
+        self.channel = np.arange(channels)[None, :, None, None]
+
+    def at(self, y: np.ndarray, x: np.ndarray) -> np.ndarray:
+        """``[N, C, H_out, W_out]`` values at the ``[N, H_out, W_out]`` points."""
+        height, width = self.data.shape[2], self.data.shape[3]
+        inside = None
+        if self.padding == "zeros":
+            inside = (y >= 0) & (y < height) & (x >= 0) & (x < width)
+            y, x = np.clip(y, 0, height - 1), np.clip(x, 0, width - 1)
+        elif self.padding == "border":
+            y, x = np.clip(y, 0, height - 1), np.clip(x, 0, width - 1)
+        else:
+            y, x = self._reflected(y, height), self._reflected(x, width)
+        values: np.ndarray = self.data[self.batch, self.channel, y[:, None], x[:, None]]
+        if inside is not None:
+            values = np.where(inside[:, None], values, _F32(0))
+        return values
+
+    def _reflected(self, index: np.ndarray, length: int) -> np.ndarray:
+        if self.align:
+            period = 1 if length == 1 else 2 * (length - 1)
+            folded = np.abs(index) % period
+            reflected: np.ndarray = np.where(folded >= length, period - folded, folded)
+            return reflected
+        period = 2 * length
+        folded = index % period
+        reflected = np.where(folded >= length, period - 1 - folded, folded)
+        return reflected
+
+
+def _bilinear(sampler: _Sampler, y: np.ndarray, x: np.ndarray) -> np.ndarray:
+    top, left = np.floor(y), np.floor(x)
+    dy, dx = (y - top)[:, None], (x - left)[:, None]
+    top_i, left_i = top.astype(np.int64), left.astype(np.int64)
+    one = _F32(1)
+    upper = (one - dx) * sampler.at(top_i, left_i) + dx * sampler.at(top_i, left_i + 1)
+    lower = (one - dx) * sampler.at(top_i + 1, left_i) + dx * sampler.at(top_i + 1, left_i + 1)
+    result: np.ndarray = dy * lower + (one - dy) * upper
+    return result
+
+
+def _bicubic(sampler: _Sampler, y: np.ndarray, x: np.ndarray) -> np.ndarray:
+    top, left = np.floor(y), np.floor(x)
+    weights_y = _keys((y - top).astype(_F32))
+    weights_x = _keys((x - left).astype(_F32))
+    top_i, left_i = top.astype(np.int64) - 1, left.astype(np.int64) - 1
+    result = np.zeros(sampler.data.shape[:2] + y.shape[1:], _F32)
+    for j in range(4):
+        row = np.zeros_like(result)
+        for i in range(4):
+            row += weights_x[i][:, None] * sampler.at(top_i + j, left_i + i)
+        result += weights_y[j][:, None] * row
+    return result
+
+
+def _keys(r: np.ndarray, a: float = -0.75) -> list[np.ndarray]:
+    """The four cubic convolution weights of the fraction ``r`` (the reference's formula)."""
+    a32 = _F32(a)
+    one, two = _F32(1), _F32(2)
+    return [
+        ((a32 * (r + one) - 5 * a32) * (r + one) + 8 * a32) * (r + one) - 4 * a32,
+        ((a32 + two) * r - (a32 + 3)) * r * r + one,
+        ((a32 + two) * (one - r) - (a32 + 3)) * (one - r) * (one - r) + one,
+        ((a32 * (two - r) - 5 * a32) * (two - r) + 8 * a32) * (two - r) - 4 * a32,
+    ]

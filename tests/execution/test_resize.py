@@ -149,6 +149,42 @@ def edge_cases() -> list[Case]:
 CASES = interpolate_cases() + interpolate_1_cases() + edge_cases()
 
 
+def grid_sample_cases() -> list[Case]:
+    """GridSample-9: every mode, padding and align_corners, grids reaching past the data."""
+    rng = np.random.default_rng(9)
+    cases = []
+    for i in range(72):
+        mode = ("bilinear", "bicubic", "nearest")[i % 3]
+        padding = ("zeros", "border", "reflection")[(i // 3) % 3]
+        align = bool((i // 9) % 2)
+        shape = (1 + i % 2, 1 + i % 3, int(rng.integers(1, 6)), int(rng.integers(1, 6)))
+        grid_shape = (shape[0], int(rng.integers(1, 5)), int(rng.integers(1, 5)), 2)
+        spread = (1.0, 1.5, 3.0)[i % 3]
+        grid = rng.uniform(-spread, spread, grid_shape).astype(np.float32)
+        if i % 5 == 0:  # points exactly on the pixels and halfway between them
+            grid = (np.round(grid * 4) / 4).astype(np.float32)
+        dtype = {7: np.float16, 3: np.int32, 5: np.uint8, 1: np.int8}.get(i % 8, np.float32)
+        x = parameter(shape, dtype)
+        g = parameter(grid_shape, np.float32)
+        node = opset11.grid_sample(x, g, {"align_corners": align, "mode": mode, "padding_mode": padding})
+        data = _data(rng, shape, dtype)
+        cases.append(Case(f"grid_{i}_{mode}_{padding}_{int(align)}", {x: data, g: grid}, [node.output(0)]))
+    return cases
+
+
+GRID_CASES = grid_sample_cases()
+
+
+@pytest.fixture(scope="module")
+def grid_batch(tmp_path_factory):
+    return run_batch(GRID_CASES, tmp_path_factory.mktemp("grid_sample"))
+
+
+@pytest.mark.parametrize("case", GRID_CASES, ids=lambda c: c.name)
+def test_grid_sample(grid_batch, case):
+    assert grid_batch.mismatch(case) is None, grid_batch.mismatch(case)
+
+
 @pytest.fixture(scope="module")
 def batch(tmp_path_factory):
     return run_batch(CASES, tmp_path_factory.mktemp("interpolate"))

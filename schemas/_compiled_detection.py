@@ -8,6 +8,7 @@ SCHEMAS = {
         "version": 13,
         "family": "detection",
         "function": "non_max_suppression",
+        "kernel": "non_max_suppression",
         "spec": "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/sort/nms-rotated-13.html",
         "value_inputs": [2],
         "extra_inputs": "Expected 5 inputs to be provided.",

@@ -10,6 +10,7 @@ import openvino.opset3 as opset3
 import openvino.opset4 as opset4
 import openvino.opset5 as opset5
 import openvino.opset9 as opset9
+import openvino.opset13 as opset13
 import pytest
 
 from .harness import Case, compare, parameter, run_batch
@@ -76,12 +77,40 @@ def _case(rng: np.random.Generator, index: int, version: int) -> Case:
     return Case(f"nms{version}_{index}", {b: boxes, s: scores}, outputs)
 
 
+def _rotated_case(rng: np.random.Generator, index: int) -> Case:
+    """NMSRotated-13: boxes (x, y, width, height, angle) about a few centres, any angle."""
+    batches, classes, count = int(rng.integers(1, 3)), int(rng.integers(1, 4)), int(rng.integers(1, 13))
+    centres = rng.uniform(0, 10, (batches, 3, 2))
+    pick = rng.integers(0, 3, (batches, count))
+    middle = np.take_along_axis(centres, pick[..., None], axis=1) + rng.normal(0, 0.7, (batches, count, 2))
+    size = rng.uniform(0.5, 4, (batches, count, 2))
+    if index % 9 == 4:
+        size[..., 0] = 0  # boxes without area
+    angle = rng.uniform(-np.pi, np.pi, (batches, count, 1))
+    if index % 4 == 1:  # right angles: edges on edges, corners on corners
+        angle = np.round(angle / (np.pi / 2)) * (np.pi / 2)
+    boxes = np.concatenate([middle, size, angle], -1).astype(np.float32)
+    scores = _scores(rng, batches, classes, count)
+    b, s = parameter(boxes.shape), parameter(scores.shape)
+    node = opset13.nms_rotated(
+        b,
+        s,
+        opset9.constant(np.int64(rng.choice([0, 1, 2, 3, 5, 100]))),
+        opset9.constant(np.float32(rng.choice([0.0, 0.1, 0.3, 0.5, 0.7]))),
+        opset9.constant(np.float32(rng.choice([0.0, 0.0, 0.25, 0.6]))),
+        bool(rng.random() < 0.5),
+        "i32" if rng.random() < 0.4 else "i64",
+        bool(rng.random() < 0.5),
+    )
+    return Case(f"nms_rotated_{index}", {b: boxes, s: scores}, list(node.outputs()))
+
+
 def nms_cases() -> list[Case]:
     rng = np.random.default_rng(9)
     cases = []
     for version, count in ((9, 60), (5, 40), (4, 30), (3, 30), (1, 30)):
         cases += [_case(rng, i, version) for i in range(count)]
-    return cases
+    return cases + [_rotated_case(rng, i) for i in range(60)]
 
 
 CASES = nms_cases()

@@ -47,12 +47,13 @@ the borders). Integer data: u8 and i8 results round half to even, i32 and i64 tr
 from __future__ import annotations
 
 import itertools
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 import numpy as np
 
-from irshape.kernels import KernelCall, KernelError, UnsupportedByOpenVINOError
+from irshape.kernels import KernelCall, KernelError, UnsupportedByOpenVINOError, output_bytes, working_memory
 
 _F32 = np.float32
 _INT32_HIGH = float(np.nextafter(np.float32(2**31), np.float32(0)))  # 2147483520
@@ -82,6 +83,23 @@ class _Taps:
 # --- the kernels the declarations name -------------------------------------------------------
 
 
+def _resize_bytes(call: KernelCall) -> int:
+    """The float32 working copies: the padded data, and a few arrays as large as the largest
+    intermediate result (each axis at the longer of its input and output lengths)."""
+    try:
+        out_shape = call.output_shape(0)
+    except KernelError:
+        return 0  # the kernel refuses it
+    begin, end = call.int_list("pads_begin"), call.int_list("pads_end")
+    padded = [
+        n + (begin[i] if i < len(begin) else 0) + (end[i] if i < len(end) else 0)
+        for i, n in enumerate(call.inputs[0].shape)
+    ]
+    widest = math.prod(max(a, b) for a, b in zip(padded, out_shape, strict=False))
+    return int(4 * (4 * widest + math.prod(padded)) + output_bytes(call, 0))
+
+
+@working_memory(_resize_bytes)
 def interpolate_1(call: KernelCall) -> np.ndarray:
     """Interpolate-1, as the plugin runs it: converted to Interpolate-4 (module docstring)."""
     data = call.inputs[0]
@@ -107,6 +125,7 @@ def interpolate_1(call: KernelCall) -> np.ndarray:
     return _interpolate(call, spec, axes, None)
 
 
+@working_memory(_resize_bytes)
 def interpolate(call: KernelCall) -> np.ndarray:
     """Interpolate-4 (data, sizes, scales, axes) and Interpolate-11 (data, sizes or scales, axes)."""
     by_scales = call.attribute("shape_calculation_mode") == "scales"

@@ -40,7 +40,7 @@ import heapq
 
 import numpy as np
 
-from irshape.kernels import KernelCall, KernelError
+from irshape.kernels import KernelCall, KernelError, output_bytes, working_memory
 
 _F32 = np.float32
 _BOXES, _SCORES, _MAX_OUTPUT, _IOU, _SCORE_THRESHOLD, _SIGMA = range(6)
@@ -48,6 +48,19 @@ _BOXES, _SCORES, _MAX_OUTPUT, _IOU, _SCORE_THRESHOLD, _SIGMA = range(6)
 Selection = tuple[float, int, int, int]  # score, batch, class, box
 
 
+def _working_bytes(call: KernelCall) -> int:
+    """The outputs at their upper bounds, the boxes in float32, one IoU row of work per
+    candidate (a rotated one: 24 points of float64 pairs, a few times over) and, with soft
+    NMS, the IoU and decay matrices of a batch."""
+    boxes = call.inputs[_BOXES]
+    count = boxes.shape[1] if boxes.ndim == 3 else 0
+    outputs = sum(output_bytes(call, i) for i in range(len(call.inference.outputs)))
+    row = count * (24 * 2 * 8 * 8 if call.schema.op == "NMSRotated" else 4 * 4 * 4)
+    soft = len(call.inputs) > _SIGMA and _scalar(call, _SIGMA, 0.0, _F32) != 0
+    return 2 * outputs + 4 * boxes.size + row + (3 * 4 * count * count if soft else 0)
+
+
+@working_memory(_working_bytes)
 def non_max_suppression(call: KernelCall) -> list[np.ndarray]:
     """NonMaxSuppression-1/3/4/5/9 and NMSRotated-13."""
     rotated = call.schema.op == "NMSRotated"

@@ -17,7 +17,7 @@ import openvino.opset6 as opset6
 import pytest
 from openvino.op.util import Variable, VariableInfo
 
-from irshape.execute.network import Execution, execute
+from irshape.execute.network import Execution, ExecutionError, Outcome, execute
 from irshape.ir.reader import read_file
 from irshape.kernels import Context
 
@@ -153,3 +153,22 @@ def test_variables(stateful):
             expected = expected.astype(np.float16)
         problem = compare(expected, got, exact=True)
         assert problem is None, f"{name}: {problem}"
+
+
+@pytest.mark.parametrize("shape", ["2..5,3", "1..,3"])
+def test_interval_variable_without_init_is_refused(tmp_path, shape):
+    """A variable whose dim is an interval excluding 0 cannot start empty: the plugin fails at
+    inference, irshape refuses the layer as one OpenVINO cannot run."""
+    variable = _variable(shape, ov.Type.f32, "v")
+    read = opset6.read_value(variable)
+    model = ov.Model([opset6.result(read)], [opset6.assign(opset6.relu(read), variable)], [], "interval")
+    xml = tmp_path / "interval.xml"
+    ov.save_model(model, xml, compress_to_fp16=False)
+    request = _core.compile_model(_core.read_model(xml), "CPU", CPU_CONFIG).create_infer_request()
+    with pytest.raises(RuntimeError):
+        request.infer([])
+    document = read_file(xml).document
+    assert document is not None
+    with pytest.raises(ExecutionError) as refused:
+        execute(document, {})
+    assert refused.value.outcome.outcome is Outcome.UNSUPPORTED

@@ -146,7 +146,50 @@ def edge_cases() -> list[Case]:
     return cases
 
 
-CASES = interpolate_cases() + interpolate_1_cases() + edge_cases()
+def padded_nearest_cases() -> list[Case]:
+    """Nearest with pads in every rounding mode and coordinate transform (the plugin once had
+    a path of its own for asymmetric with pads), and layers without the axes input."""
+    rng = np.random.default_rng(11)
+    cases = []
+    for i in range(50):
+        shape = (1, 2, int(rng.integers(1, 6)), int(rng.integers(1, 6)))
+        pads_begin = [0, 0, int(rng.integers(0, 3)), int(rng.integers(0, 3))]
+        pads_end = [0, 0, int(rng.integers(0, 3)), int(rng.integers(0, 3))]
+        padded = [n + b + e for n, b, e in zip(shape, pads_begin, pads_end, strict=True)]
+        with_axes = i % 2 == 0
+        by_scales = i % 3 == 0
+        scales = [float(rng.choice([0.5, 0.75, 1.5, 2.0, 3.0])) for _ in range(2)]
+        sizes = [int(rng.integers(1, 2 * n + 2)) for n in padded[2:]]
+        if not with_axes:  # every axis listed: batch and channel kept
+            scales, sizes = [1.0, 1.0, *scales], [1, 2, *sizes]
+        attrs = {
+            "coordinate_transformation_mode": "asymmetric" if i % 2 else COORDINATE_MODES[i % 5],
+            "nearest_mode": NEAREST_MODES[i % 5],
+            "pads_begin": pads_begin,
+            "pads_end": pads_end,
+        }
+        x = parameter(shape, np.float32)
+        axes = np.array([2, 3], np.int64) if with_axes else None
+        target = np.array(scales, np.float32) if by_scales else np.array(sizes, np.int64)
+        mode = "scales" if by_scales else "sizes"
+        if i % 4 < 2:
+            node = opset11.interpolate(x, target, "nearest", mode, axes=axes, **attrs)
+        else:
+            node = opset10.interpolate(
+                x,
+                np.array(sizes, np.int64),
+                np.array(scales, np.float32),
+                "nearest",
+                mode,
+                axes=axes,
+                **attrs,
+            )
+        data = _data(rng, shape, np.float32)
+        cases.append(Case(f"nearest_padded_{i}", {x: data}, [node.output(0)], exact=True))
+    return cases
+
+
+CASES = interpolate_cases() + interpolate_1_cases() + edge_cases() + padded_nearest_cases()
 
 
 def grid_sample_cases() -> list[Case]:

@@ -11,10 +11,10 @@ import numpy as np
 import pytest
 
 import irshape
+from irshape.dims import static_shape
 from irshape.execute.compare import compare_document, describe
 from irshape.execute.dryrun import DryRunOptions
 from irshape.execute.run import parameter_shape, parameters, random_input
-from irshape.dims import static_shape
 from irshape.ir.model import Document
 from irshape.ir.reader import read_file
 

@@ -21,7 +21,7 @@ from .kernel_data import DTYPES, Batches, data_of, shape_of
 def one_hot_cases() -> list[Case]:
     rng = np.random.default_rng(30)
     cases = []
-    for i in range(64):
+    for i in range(96):
         version = 1 if i % 3 == 0 else 16
         rank = int(rng.integers(0, 4))
         shape = shape_of(rng, rank)

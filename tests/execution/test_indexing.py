@@ -57,7 +57,7 @@ def bounds_const(values: list[int], i: int) -> ov1.constant:
 def shape_of_cases() -> list[Case]:
     rng = np.random.default_rng(1)
     cases = []
-    for i in range(32):
+    for i in range(64):
         shape = shape_of(rng, int(rng.integers(0, 6)), lo=0 if i % 7 == 0 else 1)
         dtype = DTYPES[i % len(DTYPES)]
         x = parameter(shape, dtype)
@@ -72,7 +72,7 @@ def shape_of_cases() -> list[Case]:
 def gather_cases() -> list[Case]:
     rng = np.random.default_rng(2)
     cases = []
-    for i in range(72):
+    for i in range(90):
         version = (1, 7, 8)[i % 3]
         batch_dims = 0 if version == 1 else int(rng.integers(0, 3))
         rank = int(rng.integers(max(1, batch_dims + 1), 5))
@@ -228,7 +228,7 @@ ND_REDUCTIONS = ["none", "sum", "sub", "prod", "min", "max"]
 def scatter_nd_cases() -> list[Case]:
     rng = np.random.default_rng(6)
     cases = []
-    for i in range(72):
+    for i in range(120):
         version = 3 if i % 4 == 0 else 15
         reduction = "none" if version == 3 else ND_REDUCTIONS[i % len(ND_REDUCTIONS)]
         rank = int(rng.integers(1, 5))
@@ -272,8 +272,8 @@ ELEMENT_REDUCTIONS = ["none", "sum", "prod", "min", "max", "mean"]
 def scatter_elements_cases() -> list[Case]:
     rng = np.random.default_rng(7)
     cases = []
-    for i in range(84):
-        version = 3 if i % 7 == 0 else 12
+    for i in range(120):
+        version = 3 if i % 4 == 0 else 12
         reduction = "none" if version == 3 else ELEMENT_REDUCTIONS[i % len(ELEMENT_REDUCTIONS)]
         use_init_val = bool(i // len(ELEMENT_REDUCTIONS) % 2)
         rank = int(rng.integers(1, 4))
@@ -448,7 +448,7 @@ def folded_strided_slice_cases() -> list[Case]:
 def range_cases() -> list[Case]:
     rng = np.random.default_rng(10)
     cases = []
-    for i in range(60):
+    for i in range(90):
         version = 1 if i % 3 == 0 else 4
         integral = i % 2 == 0
         if integral:

@@ -123,6 +123,7 @@ import numpy as np
 
 import irshape.kernels
 from irshape.kernels import KernelCall, working_memory
+from irshape.kernels.stored import as_output
 from irshape.shapes.window import ConvPlan
 
 __all__ = [
@@ -853,7 +854,7 @@ def binary_convolution(call: KernelCall) -> np.ndarray:
         signs, weights, strides=plan.attributes.strides, dilations=plan.attributes.dilations,
         pads_begin=pads_begin, pads_end=pads_end, groups=1,
     )  # fmt: skip
-    return result.astype(call.output_dtype())
+    return as_output(call, result)
 
 
 # --- DeformableConvolution-1/8 --------------------------------------------------------------
@@ -880,10 +881,13 @@ def _deformable_geometry(call: KernelCall) -> tuple[int, int, int, int, int, int
 
 
 def _deformable_working_bytes(call: KernelCall) -> int:
+    """The sampled columns and two temporaries of their size (a neighbour's values, their
+    weighted copy), ~100 bytes a sampling point (positions, indices and weights of the four
+    neighbours), the result and its converted copy."""
     n, channels, taps, out_h, out_w, c_out = _deformable_geometry(call)
     columns = n * channels * taps * out_h * out_w * 4
-    samples = n * int(call.attribute("deformable_group")) * taps * out_h * out_w * 4
-    return 3 * columns + 12 * samples + n * c_out * out_h * out_w * 8
+    points = n * int(call.attribute("deformable_group")) * taps * out_h * out_w
+    return 4 * columns + 100 * points + n * c_out * out_h * out_w * 8
 
 
 def _sample_points(
@@ -945,4 +949,4 @@ def deformable_convolution(call: KernelCall) -> np.ndarray:
     columns_g = columns.reshape(n, groups, cin_g * taps, out_h * out_w)
     weights = filters.reshape(groups, c_out // groups, cin_g * taps)
     result: np.ndarray = np.matmul(weights, columns_g)  # [N, G, C_OUT/G, OH*OW]
-    return result.reshape(n, c_out, out_h, out_w).astype(call.output_dtype())
+    return as_output(call, result.reshape(n, c_out, out_h, out_w))

@@ -33,11 +33,11 @@ Established against the CPU plugin (openvino 2026.4.1, ``INFERENCE_PRECISION_HIN
 from __future__ import annotations
 
 import math
-from typing import Any
 
 import numpy as np
 
 from irshape.kernels import KernelCall, KernelError, UnsupportedByOpenVINOError, output_bytes, working_memory
+from irshape.kernels.stored import as_output
 
 
 def _fourier_working_bytes(call: KernelCall) -> int:
@@ -66,9 +66,9 @@ def _complex(data: np.ndarray) -> np.ndarray:
     return result
 
 
-def _pairs(values: np.ndarray, dtype: np.dtype[Any]) -> np.ndarray:
-    """A complex tensor as ``[..., 2]`` of ``dtype``."""
-    return np.stack([values.real, values.imag], axis=-1).astype(dtype)
+def _pairs(call: KernelCall, values: np.ndarray) -> np.ndarray:
+    """A complex tensor as ``[..., 2]`` in the output's element type."""
+    return as_output(call, np.stack([values.real, values.imag], axis=-1))
 
 
 def _axes(call: KernelCall, rank: int) -> list[int]:
@@ -92,7 +92,7 @@ def _complex_transform(call: KernelCall, inverse: bool) -> np.ndarray:
     axes = _axes(call, values.ndim)
     sizes = _sizes(call, values.shape, axes)
     transform = np.fft.ifftn if inverse else np.fft.fftn
-    return _pairs(transform(values, s=sizes, axes=axes), call.output_dtype())
+    return _pairs(call, transform(values, s=sizes, axes=axes))
 
 
 @working_memory(_fourier_working_bytes)
@@ -131,7 +131,7 @@ def rdft(call: KernelCall) -> np.ndarray:
     axes = _axes(call, data.ndim)
     _refuse_plugin_sizes(call, data.shape, axes, pad=True)
     sizes = _sizes(call, data.shape, axes)
-    return _pairs(np.fft.rfftn(data, s=sizes, axes=axes), call.output_dtype())
+    return _pairs(call, np.fft.rfftn(data, s=sizes, axes=axes))
 
 
 @working_memory(_fourier_working_bytes)
@@ -143,7 +143,7 @@ def irdft(call: KernelCall) -> np.ndarray:
     sizes = _sizes(call, values.shape, axes, last=2 * (values.shape[axes[-1]] - 1))
     if sizes[-1] <= 0:
         raise KernelError(f"IRDFT's output length along axis {axes[-1]} is {sizes[-1]}")
-    return np.fft.irfftn(values, s=sizes, axes=axes).astype(call.output_dtype())
+    return as_output(call, np.fft.irfftn(values, s=sizes, axes=axes))
 
 
 def _padded_window(window: np.ndarray, frame_size: int) -> np.ndarray:
@@ -170,7 +170,7 @@ def stft(call: KernelCall) -> np.ndarray:
     spectrum = np.fft.rfft(windows, axis=-1)  # [batch..., frames, bins]
     if call.attribute("transpose_frames"):
         spectrum = np.swapaxes(spectrum, -1, -2)
-    return _pairs(spectrum, call.output_dtype())
+    return _pairs(call, spectrum)
 
 
 def _overlap_add(frames: np.ndarray, step: int, length: int) -> np.ndarray:
@@ -210,4 +210,4 @@ def istft(call: KernelCall) -> np.ndarray:
     output = np.zeros((*data.shape[:-2], length))
     kept = max(0, min(length, full_length - margin))
     output[..., :kept] = result[..., margin : margin + kept]
-    return output.astype(call.output_dtype())
+    return as_output(call, output)

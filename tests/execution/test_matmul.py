@@ -136,6 +136,13 @@ _EINSUM: list[tuple[str, list[Shape]]] = [
     ("abcd,ce->abde", [(2, 1, 3, 2), (3, 4)]),
     ("...a,...a->...", [(3, 4), (2, 3, 4)]),
     ("i,i,i->i", [(4,), (4,), (4,)]),
+    ("ii->", [(3, 3)]),
+    ("bA,c", [(2, 3), (4,)]),  # implicit output: the labels sorted as characters, upper case first
+    ("Zy,yx", [(2, 3), (3, 4)]),
+    ("bii->bi", [(2, 4, 4)]),
+    ("ij,ij->", [(3, 4), (3, 4)]),
+    ("ijk,ikl->ijl", [(2, 1, 3), (2, 3, 4)]),
+    ("a...,a...->...", [(2, 3, 1), (2, 1, 4)]),
 ]
 
 
@@ -189,6 +196,21 @@ def inverse_cases() -> list[Case]:
                 node = opset14.inverse(data, adjoint)
                 name = f"inverse{index}_{'adj' if adjoint else 'inv'}_{np.dtype(dtype).name}"
                 cases.append(Case(name, {data: values.astype(dtype)}, [node.output(0)]))
+    # singular matrices: OpenVINO's LU divides by zero pivots (infinities, NaNs), a permutation
+    singular = np.array(
+        [
+            [[1, 2, 3], [2, 4, 6], [1, 0, 1]],
+            [[0, 0, 0], [0, 0, 0], [0, 0, 0]],
+            [[0, 1, 0], [1, 0, 0], [0, 0, 1]],
+            [[1, 1, 1], [1, 1, 1], [2, 3, 4]],
+            [[2, 0, 0], [0, 0, 0], [0, 0, 3]],
+        ],
+        np.float32,
+    )
+    for adjoint in (False, True):
+        data = parameter(singular.shape)
+        name = f"inverse_singular_{'adj' if adjoint else 'inv'}"
+        cases.append(Case(name, {data: singular}, [opset14.inverse(data, adjoint).output(0)]))
     return cases
 
 
@@ -282,6 +304,10 @@ def sdpa_cases() -> list[Case]:
     feeds = {p: _data(rng, tuple(p.get_output_shape(0)), np.float32) for p in (q, k, v)}
     feeds[m] = mask_values
     cases.append(Case("sdpa_masked_row", feeds, [opset.scaled_dot_product_attention(q, k, v, m).output(0)]))
+    # scores far beyond exp's range: a softmax that does not subtract the row's maximum overflows
+    q, k, v = parameter((2, 3, 8)), parameter((2, 5, 8)), parameter((2, 5, 8))
+    feeds = {p: _data(rng, tuple(p.get_output_shape(0)), np.float32) * 40 for p in (q, k, v)}
+    cases.append(Case("sdpa_large_scores", feeds, [opset.scaled_dot_product_attention(q, k, v).output(0)]))
     return cases
 
 
@@ -322,3 +348,52 @@ def test_attention_scores_count_in_the_memory_estimate(tmp_path):
     node = opset.scaled_dot_product_attention(q, k, v, causal=True)
     assert _outcomes(node, [q, k, v], tmp_path, 200 * 1024) == [Outcome.OVER_MEMORY]
     assert _outcomes(node, [q, k, v], tmp_path, 2 * 1024 * 1024) == []
+
+
+# --- bf16: the data converted to bf16 in the model, the results converted back to f32 -----------
+
+
+def _bf16(node: Any) -> Any:
+    return opset.convert(node, "bf16")
+
+
+def bf16_cases() -> list[Case]:
+    """MatMul, Einsum and Inverse round once to bf16; an attention rounds each step of its
+    decomposition (the scaled query, the scores, the masked scores, the weights)."""
+    rng = np.random.default_rng(14)
+    cases = []
+
+    def feeds(*params: Any) -> dict[Any, np.ndarray]:
+        return {p: _data(rng, tuple(p.get_output_shape(0)), np.float32) for p in params}
+
+    for index in range(4):
+        a, b = parameter((2, 3, 4)), parameter((4, 5))
+        node = opset.matmul(_bf16(a), _bf16(b), False, False)
+        cases.append(Case(f"bf16_matmul{index}", feeds(a, b), [opset.convert(node, "f32").output(0)]))
+        a, b = parameter((3, 4)), parameter((2, 4, 3))
+        node = opset.einsum([_bf16(a), _bf16(b)], "ij,bjk->bik")
+        cases.append(Case(f"bf16_einsum{index}", feeds(a, b), [opset.convert(node, "f32").output(0)]))
+        data = parameter((2, 3, 3))
+        values = {data: (rng.standard_normal((2, 3, 3)) + 4 * np.eye(3)).astype(np.float32)}
+        node = opset14.inverse(_bf16(data), index % 2 == 1)
+        cases.append(Case(f"bf16_inverse{index}", values, [opset.convert(node, "f32").output(0)]))
+        # without a mask or scale input: with them the plugin's fused kernel rounds otherwise
+        # (a bf16 ulp or two apart, not emulated)
+        length, source = (3, 5) if index < 2 else (6, 4)
+        q, k, v = parameter((1, 2, length, 4)), parameter((1, 2, source, 4)), parameter((1, 2, source, 4))
+        node = opset.scaled_dot_product_attention(_bf16(q), _bf16(k), _bf16(v), causal=index % 2 == 1)
+        cases.append(Case(f"bf16_sdpa{index}", feeds(q, k, v), [opset.convert(node, "f32").output(0)]))
+    return cases
+
+
+BF16_CASES = bf16_cases()
+
+
+@pytest.fixture(scope="module")
+def bf16_batch(tmp_path_factory):
+    return run_batch(BF16_CASES, tmp_path_factory.mktemp("matmul_bf16"))
+
+
+@pytest.mark.parametrize("case", BF16_CASES, ids=lambda c: c.name)
+def test_bf16(bf16_batch, case):
+    assert bf16_batch.mismatch(case) is None, bf16_batch.mismatch(case)

@@ -32,7 +32,7 @@ from irshape.dims import PartialShape
 from irshape.ir.model import Document, Layer, Port
 from irshape.ir.weights import Weights
 from irshape.memo import IdentityMemo, by_identity
-from irshape.ops.interface import OpResult, Tensor
+from irshape.ops.interface import OpResult, Tensor, Unknown
 from irshape.ops.opsets import latest_version, op_version
 from irshape.ops.registry import lookup
 from irshape.ops.schema import OpSchema
@@ -473,11 +473,12 @@ class _Walker:
         """An input irshape cannot follow to its producer: the port's own declared dims."""
         info = g.declared_tensor(port)
         if not self.graph.is_net:
-            info.value_unknown = "a fragment has no graph to take the value from"
+            why = "a fragment has no graph to take the value from"
         elif source is None:
-            info.value_unknown = "the input is not connected"
+            why = "the input is not connected"
         else:
-            info.value_unknown = f"it is computed by layer {source[0].id}, not read from a Const"
+            why = f"it is computed by layer {source[0].id}, not read from a Const"
+        info.unknown_as(Unknown.ELSEWHERE, why)
         return info
 
     # -- ops ----------------------------------------------------------------------------------
@@ -592,23 +593,7 @@ def _outputs_flowing(inference: OpResult) -> _Flowing:
     return (
         tuple(o.shape for o in outputs),
         tuple(o.element_type for o in outputs),
-        [
-            Tensor(
-                o.shape,
-                o.element_type,
-                o.value,
-                o.value_unknown,
-                reals=o.reals,
-                lower=o.lower,
-                upper=o.upper,
-                const_parts=o.const_parts,
-                constant=o.constant,
-                origin=o.origin,
-                real_lower=o.real_lower,
-                real_upper=o.real_upper,
-            )
-            for o in outputs
-        ],
+        [Tensor(o.shape, o.element_type, facts=o.facts) for o in outputs],
     )
 
 

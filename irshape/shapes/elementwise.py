@@ -34,7 +34,7 @@ INCONSISTENT = "Argument shapes are inconsistent."
 # --- element types -------------------------------------------------------------------------
 
 REAL = frozenset({"bf16", "f16", "f32", "f64", "f8e4m3", "f8e5m2", "f4e2m1", "f8e8m0"})  # is_real()
-INTEGER = frozenset(t for t in element_types.BITS if t[0] in "iu") | {"nf4"}  # is_integral_number()
+INTEGER = element_types.INTEGRAL  # is_integral_number()
 UNKNOWN_TYPES = frozenset({"dynamic"})
 
 _ACCEPTS: dict[str, Callable[[str], bool]] = {

@@ -14,7 +14,7 @@ import math
 from collections.abc import Callable
 
 from irshape.dims import Dim, PartialShape
-from irshape.ir.element_types import INTEGRAL
+from irshape.ir.element_types import is_integral_number
 from irshape.ops.interface import Finding, OpCall, OpResult, Output, Tensor
 from irshape.shapes import bounds, reading, values
 from irshape.shapes.findings import (
@@ -111,7 +111,7 @@ def _type_findings(op: str, data: Tensor, axes: Tensor) -> list[Finding]:
     if not logical and data.element_type == "boolean":
         message = "Element type of data input must be numeric. Got: boolean"
         findings.append(type_finding("data is boolean, not numeric", message, DATA))
-    if axes.element_type is not None and axes.element_type not in INTEGRAL:  # nf4 is an integer
+    if not is_integral_number(axes.element_type):  # nf4 is an integer
         message = f"Element type of axes input must be integer. Got: {axes.element_type}"
         findings.append(type_finding(f"axes has element type {axes.element_type}", message, AXES))
     return findings

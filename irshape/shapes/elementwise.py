@@ -236,12 +236,19 @@ def unary(call: OpCall) -> OpResult:
     if findings:
         return OpResult([output], findings)
     if data.element_type in REAL:
-        _unary_reals(call, data, output)
+        if _real_known(data):  # (the usual real tensor, data, has neither)
+            _unary_reals(call, data, output)
     elif call.schema.op == "Abs":  # Negative has no bounds of its own
         found = bounds.absolute(data)
         if found is not None:
             bounds.settle(output, *found)
     return OpResult([output], findings)
+
+
+def _real_known(tensor: Tensor) -> bool:
+    """Does irshape know the tensor's real value or bounds?"""
+    facts = tensor.facts
+    return facts.reals is not None or facts.real_lower is not None
 
 
 def _unary_reals(call: OpCall, data: Tensor, output: Output) -> None:
@@ -285,7 +292,11 @@ def clamp(call: OpCall) -> OpResult:
     result = unary(call)
     low, high = float(call.attribute("min")), float(call.attribute("max"))
     data = call.inputs[DATA]
-    function = reals.clamp(data.element_type, low, high) if low <= high and not result.findings else None
+    function = (
+        reals.clamp(data.element_type, low, high)
+        if low <= high and _real_known(data) and not result.findings
+        else None
+    )
     if function is not None and result.outputs:
         output = result.outputs[0]
         if data.reals is not None:
@@ -481,7 +492,7 @@ def _binary(call: OpCall, kind_message: str, boolean_output: bool) -> OpResult:
     out_type = "boolean" if boolean_output else merged
     value = None if findings else _binary_value(call, shape, out_type)
     output = Output(shape, out_type, value=value)
-    if not findings and out_type in REAL:
+    if not findings and out_type in REAL and any(map(_real_known, call.inputs[:2])):
         output.reals = _binary_reals(call, shape, out_type)
         if output.reals is None:
             bounds.settle_reals(output, _binary_real_bounds(call, shape, out_type))

@@ -124,6 +124,11 @@ def moves_bounds(
         def shape_function(call: OpCall) -> OpResult:
             result = function(call)
             inputs = call.inputs
+            if call.schema.op in _MOVES_REALS and any(
+                t.reals is not None or t.real_lower is not None for t in inputs
+            ):
+                _move_reals(function, call, result)
+                return result
             if not any(t.lower is not None and t.value is None for t in inputs):
                 return result  # the usual case: no bounds in, none out
             if any(port < len(inputs) and inputs[port].value is None for port in exact_ports):
@@ -142,6 +147,57 @@ def moves_bounds(
         return shape_function
 
     return decorate
+
+
+# The ops that move a real tensor's elements as they move an integer one's (a detection
+# model's scale, a scalar, reshaped and concatenated into Interpolate's scales), and the real
+# types each moves (by experiment: Gather evaluates no f64)
+_REAL_TYPES = frozenset({"f16", "f32", "f64"})
+_MOVES_REALS = {
+    "Concat": _REAL_TYPES,
+    "Reshape": _REAL_TYPES,
+    "Squeeze": _REAL_TYPES,
+    "Unsqueeze": _REAL_TYPES,
+    "Gather": frozenset({"f16", "f32"}),
+}
+
+
+def _move_reals(function: Callable[[OpCall], OpResult], call: OpCall, result: OpResult) -> None:
+    """The op moves its real inputs' elements (their values, or their lower and upper bounds:
+    the default bound evaluators) as it moves an integer tensor's: it is run on the elements'
+    positions, numbered across the inputs (as i64 values), and the positions it gives back are
+    looked up."""
+    if not result.outputs or any(o.reals is not None or o.value is not None for o in result.outputs):
+        return
+    lower: list[float] = []
+    upper: list[float] = []
+    inputs = []
+    moves = _MOVES_REALS[call.schema.op]
+    for t in call.inputs:
+        if t.element_type in _REAL_TYPES and t.element_type not in moves:
+            return
+        found = real_of(t) if t.element_type in _REAL_TYPES else None
+        if found is not None:
+            positions = tuple(range(len(lower), len(lower) + len(found[0])))
+            lower += found[0]
+            upper += found[1]
+            t = t.replace(element_type="i64", value=positions, lower=None, upper=None, reals=None)
+            t = t.replace(real_lower=None, real_upper=None)
+        elif t.element_type in _REAL_TYPES:
+            return  # a real input of unknown value: nothing moves
+        inputs.append(t)
+    outputs = function(OpCall(call.schema, tuple(inputs), call.attributes)).outputs
+    if len(outputs) != len(result.outputs):
+        return
+    for output, moved in zip(result.outputs, outputs, strict=True):
+        places = moved.value
+        if (
+            places is None
+            or output.element_type not in _REAL_TYPES
+            or not all(0 <= p < len(lower) for p in places)
+        ):
+            continue
+        settle_reals(output, (tuple(lower[p] for p in places), tuple(upper[p] for p in places)))
 
 
 # --- Convert ------------------------------------------------------------------------------

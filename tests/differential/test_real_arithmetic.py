@@ -6,7 +6,8 @@ Interpolate; TF's SAME padding computes its pads the same way. Each case here is
 drawn with a seed: a ShapeOf of a Parameter whose dims are static, dynamic (``?``) or
 intervals, converted to f16, f32 or f64, through one to three real ops (Add, Subtract,
 Multiply, Divide, Maximum, Minimum, Power, SquaredDifference, FloorMod, Floor, Ceiling, Sqrt,
-Round, Abs, Clamp, the reductions), converted to i64 or i32 and read as a Broadcast's target
+Round, Abs, Clamp, the reductions; the elements moved by a Gather, a Reshape or a Concat),
+converted to i64 or i32 and read as a Broadcast's target
 (through a Concat) or as Interpolate's sizes. OpenVINO's reading of the saved file is the
 expectation, exactly: its values on static inputs (f32 in float32, f16 through f32, f64 only
 where its evaluate takes f64: Multiply, Sqrt), its bounds on intervals (interval_bound_evaluator,
@@ -54,7 +55,8 @@ _BINARY = [
 ]
 _UNARY = ["Floor", "Ceiling", "Sqrt", "Round", "RoundAway", "Abs", "Clamp"]
 _REDUCE = ["ReduceMax", "ReduceMin", "ReduceSum", "ReduceProd", "ReduceMean"]
-_F64_OPS = ["Multiply", "Sqrt"]
+_F64_OPS = ["Multiply", "Sqrt", "Move"]
+_MOVES = ["Move"]  # a Gather, a Reshape, or a Concat of two Unsqueezed scalars: elements moved
 
 
 def _i(values: list[int] | int) -> ov.Node:
@@ -90,6 +92,14 @@ def _step(rng: random.Random, op: str, x: ov.Node, real: str) -> ov.Node:
         return ov1.power(x, ov1.constant(np.array([rng.choice([0.5, 1.0, 1.5, 2.0])], dtype=_NUMPY[real])))
     if op in binary:
         return binary[op](x, const(1.0, 9.0))
+    if op == "Move":
+        how = rng.choice(["gather", "reshape", "concat"])
+        if how == "gather":
+            return ov8.gather(x, _i([1, 0]), _i(0))
+        if how == "reshape":
+            return ov1.reshape(ov1.reshape(x, _i([1, 2]), False), _i([2]), False)
+        scalars = [ov8.gather(x, _i(k), _i(0)) for k in rng.choice([(1, 0), (0, 0), (0, 1)])]
+        return ov1.concat([ov1.unsqueeze(s, _i([0])) for s in scalars], 0)
     if op == "Floor":
         return ov1.floor(x)
     if op == "Ceiling":
@@ -132,7 +142,7 @@ def _build(seed: int, dims: list[ov.Dimension], real: str) -> ov.Node:
     rng = random.Random(seed)
     data = ov1.parameter(ov.PartialShape(dims), np.float32)
     x = ov1.convert(ov8.gather(ov3.shape_of(data), _i([2, 3]), _i(0)), real)
-    ops = _F64_OPS if real == "f64" else _BINARY + _UNARY + _REDUCE
+    ops = _F64_OPS if real == "f64" else _BINARY + _UNARY + _REDUCE + _MOVES
     if real == "f16":
         ops = [op for op in ops if op != "SquaredDifference"]
     for _ in range(rng.choice([1, 2, 3])):
@@ -206,6 +216,17 @@ def _detection_resize(data: ov.Node) -> ov.Node:
     return ov11.interpolate(data, sizes, "linear", "sizes", axes=_i([2, 3]))
 
 
+def _detection_scales(data: ov.Node) -> ov.Node:
+    """The same resize by its scale (``F.interpolate(scale_factor=scale)``): the scalar scale
+    unsqueezed and concatenated into Interpolate's scales."""
+    f = lambda v: ov1.constant(np.array(v, np.float32))  # noqa: E731
+    hw = ov1.convert(ov8.gather(ov3.shape_of(data), _i([2, 3]), _i(0)), "f32")
+    low = ov1.reduce_min(hw, _i([0]), False)
+    high = ov1.reduce_max(hw, _i([0]), False)
+    scale = ov1.unsqueeze(ov1.minimum(ov1.divide(f(800.0), low), ov1.divide(f(1333.0), high)), _i([0]))
+    return ov11.interpolate(data, ov1.concat([scale, scale], 0), "nearest", "scales", axes=_i([2, 3]))
+
+
 def _same_pads(data: ov.Node, kernel: int, stride: int) -> ov.Node:
     """TF's SAME padding: out = ceil(in / stride); total = max((out - 1) * stride + kernel -
     in, 0); begin = floor(total / 2), end = total - begin; in f32, as converters emit it."""
@@ -237,7 +258,12 @@ def test_network_subgraphs_every_layer_is_openvinos(tmp_path: Path, dims: list[o
     data = ov1.parameter(shape, np.float32)
     resized = _detection_resize(data)
     pooled = _same_pads(resized, kernel=3, stride=2)
-    model = ov.Model([ov1.result(pooled), ov1.result(_same_pads(data, kernel=7, stride=4))], [data])
+    outputs = [
+        pooled,
+        _same_pads(data, kernel=7, stride=4),
+        _same_pads(_detection_scales(data), kernel=3, stride=2),
+    ]
+    model = ov.Model([ov1.result(o) for o in outputs], [data])
     xml = tmp_path / "subgraphs.xml"
     ov.save_model(model, str(xml), compress_to_fp16=False)
     expected = read_back(xml)

@@ -57,6 +57,7 @@ _UNARY = ["Floor", "Ceiling", "Sqrt", "Round", "RoundAway", "Abs", "Clamp"]
 _REDUCE = ["ReduceMax", "ReduceMin", "ReduceSum", "ReduceProd", "ReduceMean"]
 _F64_OPS = ["Multiply", "Sqrt", "Move"]
 _MOVES = ["Move"]  # a Gather, a Reshape, or a Concat of two Unsqueezed scalars: elements moved
+_PAIRS = ["Pair"]  # the two sizes combined (a divisor with bounds of its own)
 
 
 def _i(values: list[int] | int) -> ov.Node:
@@ -92,6 +93,9 @@ def _step(rng: random.Random, op: str, x: ov.Node, real: str) -> ov.Node:
         return ov1.power(x, ov1.constant(np.array([rng.choice([0.5, 1.0, 1.5, 2.0])], dtype=_NUMPY[real])))
     if op in binary:
         return binary[op](x, const(1.0, 9.0))
+    if op == "Pair":
+        combine = rng.choice([ov1.divide, ov1.divide, ov1.multiply, ov1.add, ov1.maximum, ov1.minimum])
+        return combine(x, ov8.gather(x, _i([1, 0]), _i(0)))
     if op == "Move":
         how = rng.choice(["gather", "reshape", "concat"])
         if how == "gather":
@@ -142,7 +146,7 @@ def _build(seed: int, dims: list[ov.Dimension], real: str) -> ov.Node:
     rng = random.Random(seed)
     data = ov1.parameter(ov.PartialShape(dims), np.float32)
     x = ov1.convert(ov8.gather(ov3.shape_of(data), _i([2, 3]), _i(0)), real)
-    ops = _F64_OPS if real == "f64" else _BINARY + _UNARY + _REDUCE + _MOVES
+    ops = _F64_OPS if real == "f64" else _BINARY + _UNARY + _REDUCE + _MOVES + _PAIRS
     if real == "f16":
         ops = [op for op in ops if op != "SquaredDifference"]
     for _ in range(rng.choice([1, 2, 3])):

@@ -290,10 +290,11 @@ def test_network_subgraphs_every_layer_is_openvinos(tmp_path: Path, dims: list[o
 
 
 def _edge(
-    real: str, chain: Callable[[ov.Node], ov.Node], dims: tuple[int, int] = (20, 30)
+    real: str, chain: Callable[[ov.Node], ov.Node], dims: tuple[object, object] = (20, 30)
 ) -> Callable[[], ov.Node]:
     def build() -> ov.Node:
-        data = ov1.parameter([1, 3, *dims], np.float32)
+        spatial = [ov.Dimension(*d) if isinstance(d, tuple) else ov.Dimension(d) for d in dims]
+        data = ov1.parameter(ov.PartialShape([1, 3, *spatial]), np.float32)
         x = ov1.convert(ov8.gather(ov3.shape_of(data), _i([2, 3]), _i(0)), real)
         sizes = ov1.convert(chain(x), "i64")
         return ov3.broadcast(ov1.constant(np.float32(1.0)), ov1.concat([_i([1, 3]), sizes], 0))
@@ -340,6 +341,18 @@ EDGES = [
     ),
     # Clamp at its bounds, the reductions of a static pair
     OpCase("re_clamp", "f32", _edge("f32", lambda x: ov1.clamp(x, 20.0, 25.0))),
+    # a divisor whose bounds hold zero: [lowest, max], clamped to [0, 50]
+    OpCase(
+        "re_divisor_around_zero",
+        "f32",
+        _edge(
+            "f32",
+            lambda x: ov1.clamp(
+                ov1.divide(x, ov1.subtract(ov8.gather(x, _i([1, 0]), _i(0)), _k("f32", 25.0))), 0.0, 50.0
+            ),
+            ((20, 40), (30, 50)),
+        ),
+    ),
     OpCase(
         "re_mean",
         "f16",

@@ -24,13 +24,14 @@ from irshape.ir import element_types
 from irshape.ir.model import Layer
 from irshape.ir.values import C_SPACE, ListSyntaxError, parse_int_list, parse_uint
 from irshape.ir.weights import SIZE_T, NotEvaluable, Weights, WeightsError, bytes_needed, element_count
-from irshape.ops.interface import ConstTensor, Origin, Tensor, Unknown
+from irshape.ops.interface import ConstTensor, Origin, Tensor, Unknown, Value
 from irshape.record import Record
 
 Report = Callable[[Diagnostic], None]
 
 _REAL_TYPES = frozenset({"f16", "f32", "f64", "bf16"})  # read as reals: scales, eps, axes...
 _CONST_VALUE_LIMIT = 64  # read Const values only for small integer tensors (shapes, axes, indices)
+_HELD = Value(constant=True, origin=Origin.CONSTS)  # what a Const's tensor is before its value
 
 
 # --- Parameter ------------------------------------------------------------------------------
@@ -226,9 +227,7 @@ def const_tensor(layer: Layer, path: str, weights: Weights, report: Report) -> T
         assert info.element_type is not None  # checked clean
         needed = bytes_needed(info.element_type, element_count(info.shape.lengths))
         value_read = info.value is not None or info.reals is not None
-        template = (
-            Tensor(info.shape, info.element_type, constant=True, origin=Origin.CONSTS) if value_read else info
-        )
+        template = Tensor(info.shape, info.element_type, facts=_HELD) if value_read else info
         _CLEAN_CONSTS[key] = (template, needed or 0, value_read)
     return info
 
@@ -237,7 +236,7 @@ def _valued(template: Tensor, offset: int, size: int, weights: Weights) -> Tenso
     """A clean Const like ``template`` with its own value read at ``offset`` (None: it cannot
     be read). Consts of one value share one tensor (never modified), so the layers they feed
     repeat one another's check (the walk knows a repeat by its input tensors' identities)."""
-    info = ConstTensor(template.shape, template.element_type, constant=True, origin=Origin.CONSTS)
+    info = ConstTensor(template.shape, template.element_type, facts=_HELD)
     _read_value(_ConstData(template.element_type, template.shape.lengths, offset, size), weights, info)
     if info.unknown is not None:
         return None
@@ -314,16 +313,13 @@ def _const_tensor(layer: Layer, where: Location, weights: Weights, report: Repor
     _check_string_bytes(const, weights, at, errors_before)
     if const.shape is None:
         return _fallback(layer)
-    info = ConstTensor(
-        _const_partial_shape(const.shape), const.element_type, constant=True, origin=Origin.CONSTS
-    )
+    info = ConstTensor(_const_partial_shape(const.shape), const.element_type, facts=_HELD)
     compare_shape_attribute(layer, layer.data.get("shape", ""), info.shape, at, report)
     compare_precision(layer, const.element_type, at, report)
     _read_value(const, weights, info)
     # Why the value is unknown is already said: by this Const's error, or once for the .bin.
-    info.value_reported = info.unknown is not None and (
-        errors_before.count > 0 or weights.unavailable_reason() is not None
-    )
+    if info.unknown is not None and (errors_before.count > 0 or weights.unavailable_reason() is not None):
+        info.value_reported = True
     return info
 
 

@@ -175,8 +175,11 @@ else:
         """A property reading ``facts.<name>`` with a C getter (a tenth of a Python
         ``__get__``'s time: shape functions read values often)."""
 
-        def set_(tensor: _Valued, value: Any) -> None:
-            tensor.facts = tensor.facts._replace(**{name: value})
+        index = Value._fields.index(name)
+
+        def set_(tensor: _Valued, value: Any) -> None:  # _replace's work, without its three calls
+            facts = tensor.facts
+            tensor.facts = tuple.__new__(Value, (*facts[:index], value, *facts[index + 1 :]))
 
         return property(attrgetter(f"facts.{name}"), set_)
 

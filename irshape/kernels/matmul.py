@@ -178,13 +178,14 @@ def inverse(call: KernelCall) -> np.ndarray:
 
 
 def _sdpa_working_bytes(call: KernelCall) -> int:
-    """The converted inputs, and four [batch..., L, S] temporaries: scores, mask, exp, weights."""
+    """The converted inputs, the [batch..., L, S] scores (the softmax works in place), the mask
+    broadcast to them, and the stored output."""
     compute = _compute_dtype(call.inputs[0].dtype)
     batch = call.output_shape(0)[:-2]
     rows, columns = call.inputs[0].shape[-2], call.inputs[1].shape[-2]
     scores = math.prod(batch) * rows * columns * compute.itemsize
     copies = sum(x.size for x in call.inputs) * compute.itemsize
-    return int(4 * scores + copies + 2 * output_bytes(call, 0) * max(1, compute.itemsize // 2))
+    return int(2 * scores + copies + 2 * output_bytes(call, 0) * max(1, compute.itemsize // 2))
 
 
 @working_memory(_sdpa_working_bytes)
@@ -200,11 +201,14 @@ def scaled_dot_product_attention(call: KernelCall) -> np.ndarray:
     narrow = _narrowing(call)
     scores = narrow(np.matmul(narrow(query * scale), np.swapaxes(key, -1, -2)))
     mask = _attention_bias(call, scores.shape[-2], scores.shape[-1], compute)
-    if mask is not None:
+    if mask is not None and np.broadcast_shapes(scores.shape, mask.shape) == scores.shape:
+        scores = narrow(np.add(scores, mask, out=scores))  # in place: scores may be large
+    elif mask is not None:
         scores = narrow(scores + mask)
     with np.errstate(invalid="ignore"):  # a row masked throughout: -inf - -inf is NaN, as OpenVINO's
-        scores = np.exp(scores - scores.max(axis=-1, keepdims=True))
-        weights = narrow(scores / scores.sum(axis=-1, keepdims=True))
+        np.subtract(scores, scores.max(axis=-1, keepdims=True), out=scores)
+        np.exp(scores, out=scores)
+        weights = narrow(np.divide(scores, scores.sum(axis=-1, keepdims=True), out=scores))
     result: np.ndarray = np.matmul(weights, value)
     return as_output(call, result)
 

@@ -33,15 +33,20 @@ from typing import Any
 import numpy as np
 
 from irshape.kernels import KernelCall, KernelError
+from irshape.kernels.narrow_reals import integers_to_bf16, rounded_to
 
 Array = np.ndarray
 RealFunction = Callable[[Array], Array]
 BinaryFunction = Callable[[Array, Array], Array]
 
 _I32_MIN = -(2**31)
-_BF16_TYPES = frozenset({"bf16"})
 
 # --- how the plugin holds and stores values --------------------------------------------------
+
+
+def _array(value: Any) -> Array:
+    """A kernel's result as an array: numpy's ufuncs give a scalar for 0-d operands."""
+    return np.asarray(value)
 
 
 def _is_real(array: Array) -> bool:
@@ -94,19 +99,11 @@ def _stored_int(values: Array, dtype: np.dtype[Any]) -> Array:
     return values.astype(dtype)
 
 
-def round_to_bf16(values: Array) -> Array:
-    """f32 values rounded to bf16 (nearest, ties to even), held as f32; NaN stays NaN."""
-    bits = np.ascontiguousarray(values, dtype=np.float32).view(np.uint32)
-    rounded = (bits + (((bits >> 16) & 1) + 0x7FFF)) & 0xFFFF0000
-    result: Array = np.where(np.isnan(values), np.float32(np.nan), rounded.astype(np.uint32).view(np.float32))
-    return result
-
-
 def _stored_real(values: Array, element_type: str, dtype: np.dtype[Any]) -> Array:
-    """f32 results in a real output type (f16 rounds; bf16 rounds but stays f32)."""
+    """f32 results in a real output type (f16 rounds; bf16, f8 and f4 round but stay f32)."""
     with np.errstate(over="ignore", invalid="ignore"):
         stored = values.astype(dtype)
-    return round_to_bf16(stored) if element_type in _BF16_TYPES else stored
+    return rounded_to(stored, element_type)
 
 
 def _result(call: KernelCall, values: Array, *, from_real: bool, rounded: bool = False) -> Array:
@@ -114,12 +111,12 @@ def _result(call: KernelCall, values: Array, *, from_real: bool, rounded: bool =
     become integers truncated, or ``rounded`` to nearest."""
     dtype = call.output_dtype()
     if dtype.kind == "b":
-        return values.astype(bool)
+        return _array(values.astype(bool))
     if dtype.kind == "f":
-        return _stored_real(values, call.output_type(), dtype)
+        return _array(_stored_real(values, call.output_type(), dtype))
     if from_real:
         values = _rounded_i32(values) if rounded else _truncated_i32(values)
-    return _stored_int(values.astype(np.int32), dtype)
+    return _array(_stored_int(values.astype(np.int32), dtype))
 
 
 # --- unary ops -----------------------------------------------------------------------------
@@ -338,7 +335,7 @@ def identity(call: KernelCall) -> Array:
 
 def logical_not(call: KernelCall) -> Array:
     """LogicalNot-1: true where the data is zero (false)."""
-    result: Array = np.logical_not(call.inputs[0]).astype(call.output_dtype())
+    result = _array(np.logical_not(call.inputs[0]).astype(call.output_dtype()))
     return result
 
 
@@ -346,21 +343,21 @@ def bitwise_not(call: KernelCall) -> Array:
     """BitwiseNot-13: every bit flipped; a boolean's logical not."""
     data = call.inputs[0]
     if data.dtype.kind == "b":
-        answer: Array = np.logical_not(data)
+        answer = _array(np.logical_not(data))
         return answer
-    result: Array = np.invert(_as_i32(data)).astype(call.output_dtype())  # wrapped, even u8's
+    result = _array(np.invert(_as_i32(data)).astype(call.output_dtype()))  # wrapped, even u8's
     return result
 
 
 def is_finite(call: KernelCall) -> Array:
     """IsFinite-10."""
-    result: Array = np.isfinite(call.inputs[0])
+    result = _array(np.isfinite(call.inputs[0]))
     return result
 
 
 def is_nan(call: KernelCall) -> Array:
     """IsNaN-10."""
-    result: Array = np.isnan(call.inputs[0])
+    result = _array(np.isnan(call.inputs[0]))
     return result
 
 
@@ -369,7 +366,7 @@ def is_inf(call: KernelCall) -> Array:
     data = call.inputs[0]
     positive = np.isposinf(data) if call.attribute("detect_positive") else np.zeros(data.shape, bool)
     negative_ = np.isneginf(data) if call.attribute("detect_negative") else np.zeros(data.shape, bool)
-    return positive | negative_
+    return _array(positive | negative_)
 
 
 # --- ops with scalar or per-channel parameters ---------------------------------------------
@@ -550,7 +547,7 @@ def _shift(left: bool) -> Callable[[KernelCall], Array]:
         a, b = (_as_i32(x) for x in _operands(call))
         count = b & 31
         shifted = np.left_shift(a, count) if left else np.right_shift(a, count)
-        result: Array = shifted.astype(call.output_dtype())
+        result = _array(shifted.astype(call.output_dtype()))
         return result
 
     return kernel
@@ -590,9 +587,10 @@ def _converted(data: Array, source: str, target: str, dtype: np.dtype[Any]) -> A
             return result
         if dtype.kind == "f":
             values = data if real_source or source in ("i64", "u32", "u64") else _as_i32(data)
-            return _stored_real(
-                values.astype(np.float64 if dtype.itemsize == 8 else np.float32), target, dtype
-            )
+            values = values.astype(np.float64 if dtype.itemsize == 8 else np.float32)
+            if target == "bf16" and not real_source:
+                return integers_to_bf16(values)
+            return _stored_real(values, target, dtype)
         i32 = _truncated_i32(data) if real_source else _as_i32(data)
         return i32.astype(dtype)
 
@@ -616,7 +614,7 @@ def _convert_to(call: KernelCall, target: str) -> Array:
         return data.copy()
     if data.dtype.kind == "b":
         data = data.astype(np.uint8)
-    return _converted(data, source, target, call.output_dtype())
+    return _array(_converted(data, source, target, call.output_dtype()))
 
 
 # --- Broadcast and Tile --------------------------------------------------------------------

@@ -4,10 +4,13 @@ Slice, StridedSlice, Range, NonZero and TopK.
 What OpenVINO's CPU plugin (2026.4, ``INFERENCE_PRECISION_HINT=f32``) does, established by
 tests/execution/test_indexing.py where the spec leaves it open:
 
-* Gather-8 counts negative indices from the end of the axis; an index outside
-  ``[-dim, dim)`` gives zeros (the spec's "filled with zeros"). Gather-1/7 give zeros for any
-  index outside ``[0, dim)``, negative ones too (the plugin does so but for scalar indices,
-  where it reads outside the data).
+* Gather counts negative indices from the end of the axis; an index outside ``[-dim, dim)``
+  gives zeros (Gather-8's spec: "filled with zeros"; the plugin too, but a scalar index out
+  of range makes it read outside the data). So does OpenVINO's reference for Gather-1/7 (the
+  constant folding; the plugin gives zeros for their negative indices, at times reads outside
+  the data): irshape follows the reference, tested on Consts the compilation folds.
+  Gather with batch_dims over a batch dim of 1 crashes the plugin (a segfault): tested on
+  Consts the compilation folds (OpenVINO's reference); empty indices crash it too.
 * GatherElements, GatherND and the scatters count negative indices from the end.
 * ScatterUpdate, ScatterNDUpdate (reduction none) and ScatterElementsUpdate (reduction none)
   with repeated indices: the last update wins (the plugin writes them in order).
@@ -23,14 +26,20 @@ tests/execution/test_indexing.py where the spec leaves it open:
   counts. The plugin (all but i32 and f32 Ranges computed in f32) differs where the step leads
   away from stop (it gives ``ceil(|stop - start| / |step|)`` elements, going away) and where
   real inputs make integers (it rounds to nearest where OpenVINO truncates): not followed.
+* Slice and StridedSlice clamp as Python's slices do but for a negative step starting before
+  the axis, which OpenVINO clamps to element 0 (Python takes nothing).
 * StridedSlice: a shrunk axis whose begin is masked is taken at 0, whatever the stride; an
   ellipsis's bit wins over a shrink bit in the shape inference but the plugin's plan shrinks
   too (not tested); new_axis_mask together with shrink_axis_mask makes the plugin read past
-  its input (a plugin bug, not tested: irshape gives what shape inference infers).
-* NonZero of a scalar: ``[1, 1]`` of zeros when it is not zero, ``[1, 0]`` when it is.
+  its input (a plugin bug): irshape gives OpenVINO's reference's answer there, tested on Consts
+  the compilation folds.
+* NonZero of a scalar: ``[1, 1]`` of zeros when it is not zero, ``[1, 0]`` when it is; but
+  OpenVINO's shape inference of a zero whose value it knows says ``[0, 0]``, as irshape's of
+  an integer scalar does: the kernel follows the inference there.
 * TopK: the k largest (smallest) values, ties to the lower index, in the order of value for
   ``sort = none`` too (as the plugin gives); NaN is not ordered (the plugin's place for a NaN
   depends on its sorting algorithm: a NaN compares false with everything) and not tested.
+  A k past the axis is refused, as the plugin refuses it (k = 0 crashes the plugin).
 * The plugin holds i64 data as i32 (2**63 - 1 comes back as -1, sums wrap at 2**31): irshape
   computes in i64, and the tests keep i64 data within i32.
 """
@@ -115,9 +124,7 @@ def gather(call: KernelCall) -> np.ndarray:
     size = data.shape[axis]
     inner = data.shape[axis + 1 :]
     flat_data = data.reshape((batch, outer, size, *inner))
-    flat_indices = indices.reshape(batch, -1).astype(np.int64)
-    if call.schema.version >= 8:  # Gather-1/7 take a negative index as out of range
-        flat_indices = _from_end(flat_indices, size)
+    flat_indices = _from_end(indices.reshape(batch, -1), size)
     valid = (flat_indices >= 0) & (flat_indices < size)
     safe = np.where(valid, flat_indices, 0)
     gathered = flat_data[

@@ -37,7 +37,7 @@ from typing import Any
 import numpy as np
 
 from irshape.kernels import KernelCall, KernelError, output_bytes, working_memory
-from irshape.kernels.elementwise import round_to_bf16
+from irshape.kernels.narrow_reals import round_to_bf16
 from irshape.kernels.stored import as_output
 from irshape.shapes.matmul import EinsumError, parse_equation
 

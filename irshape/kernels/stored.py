@@ -8,7 +8,7 @@ from __future__ import annotations
 import numpy as np
 
 from irshape.kernels import KernelCall
-from irshape.kernels.elementwise import round_to_bf16
+from irshape.kernels.narrow_reals import round_to_bf16
 
 
 def as_output(call: KernelCall, values: np.ndarray, index: int = 0) -> np.ndarray:

@@ -81,7 +81,6 @@ class PoolPlan(FrozenRecord):
         set_field(self, "rounding", rounding)
 
 
-
 def pool(call: OpCall) -> OpResult:
     """MaxPool-1/8/14 and AvgPool-1/14/16."""
     schema, parsed, data = call.schema, call.attributes, call.inputs[DATA]

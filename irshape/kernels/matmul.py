@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import math
 import re
+import string
 from typing import Any
 
 import numpy as np
@@ -39,7 +40,7 @@ import numpy as np
 from irshape.kernels import KernelCall, KernelError, output_bytes, working_memory
 from irshape.kernels.narrow_reals import round_to_bf16
 from irshape.kernels.stored import as_output
-from irshape.shapes.matmul import EinsumError, parse_equation
+from irshape.shapes.matmul import ELLIPSIS, EinsumError, extract_labels, parse_equation
 
 
 def _compute_dtype(dtype: np.dtype[Any]) -> np.dtype[Any]:
@@ -87,13 +88,27 @@ def matmul(call: KernelCall) -> np.ndarray:
 
 
 def _explicit_equation(call: KernelCall) -> str:
-    """The equation as OpenVINO parses it, its output made explicit (implicit mode: the labels
-    met once, sorted, after the ellipsis)."""
+    """The equation as OpenVINO parses it, for numpy: the output made explicit (implicit mode:
+    the labels met once, sorted, after the ellipsis), and each ellipsis spelt as letters of its
+    own, aligned to the right as the ellipsis dims broadcast, so that an output without the
+    ellipsis sums its dims as OpenVINO does (numpy refuses such an output)."""
     try:
         subscripts, output = parse_equation(str(call.attribute("equation")))
     except EinsumError as exc:
         raise KernelError(str(exc)) from exc
-    return ",".join(subscripts) + "->" + output
+    # how many dims each operand's ellipsis covers (0 without one)
+    ranks = [
+        x.ndim - len(extract_labels(s)) + 1 if ELLIPSIS in s else 0
+        for x, s in zip(call.inputs, subscripts, strict=True)
+    ]
+    used = set("".join(subscripts) + output)
+    spare = [c for c in string.ascii_letters if c not in used][: max(ranks, default=0)]
+    if len(spare) < max(ranks, default=0):
+        raise KernelError("the equation leaves too few letters to spell its ellipsis")
+    spelt = [
+        s.replace(ELLIPSIS, "".join(spare[len(spare) - r :])) for s, r in zip(subscripts, ranks, strict=True)
+    ]
+    return ",".join(spelt) + "->" + output.replace(ELLIPSIS, "".join(spare))
 
 
 _LARGEST = re.compile(r"Largest intermediate:\s*([0-9.e+]+)")

@@ -20,8 +20,10 @@ Semantics are the reference implementation's (``reference/reduce_*.hpp``), which
 
 Where the CPU plugin departs from the reference (found by experiment, OpenVINO 2026.4, not
 followed, kept out of the tests): integer sums that overflow saturate for u8/i8 (``100 + 200``
-gives 255) and become INT_MIN for i32, which is summed in f32 (16777217 reads as 16777216, even
-by ReduceMax); a Mean of i8/u8 divides that saturated sum; i64 data is narrowed to i32; and
+gives 255, ``sum([100, 100, -100])`` 100: the exact result clamped, but over several axes each
+stage clamps on its own) and become INT_MIN for i32, which is summed in f32 (16777217 reads as
+16777216, even by ReduceMax); a Mean of i8/u8 divides that saturated sum; u8/i8 products mostly
+clamp too, yet ``prod([255, 255, 254])`` in u8 is 0; i64 data is narrowed to i32; and
 ReduceMax/Min take ``acc = x unless acc > x`` (``acc < x`` for Min) in SIMD lanes (8 with
 AVX2), so a NaN in a lane survives only as its last element and drops what came before it:
 ``max([1, 3, 2, nan])`` is NaN, ``min([1, nan, 3, 2])`` 2, and the answer depends on the

@@ -235,6 +235,21 @@ def pad_cases(rng: np.random.Generator, version: int) -> list[Case]:
         else:
             node = make(x, ints(begin, index), ints(end, index), mode)
         cases.append(_moved(f"pad{version}_{i}", x, data_of(rng, shape, dtype), node))
+    for i, (dtype, value) in enumerate(
+        (
+            (np.int32, 2**31 - 1),  # rounds to 2^31 as an f32: pads -2^31
+            (np.int64, 2**31 - 1),
+            (np.int32, -(2**31)),
+            (np.int32, 2**24 + 1),  # rounds to 2^24
+            (np.int64, -(2**24) - 3),  # rounds to -2^24 - 4
+            (np.uint8, 255),
+            (np.int8, -128),
+        )
+    ):
+        # the pad value as the CPU plugin holds it: an f32
+        x = parameter([2, 3], dtype)
+        node = make(x, ints([1, 0]), ints([0, 2]), "constant", opset.constant(np.array(value, dtype)))
+        cases.append(_moved(f"pad{version}_value{i}", x, data_of(rng, [2, 3], dtype), node))
     for i, (begin, end) in enumerate(([2, -1], [-3, 1], [2, -1], [-3, 1], [1, -3])):
         # pads that crop the whole axis (of 3) away, and pad the rest
         mode = ("constant", "edge")[i // 2 % 2]

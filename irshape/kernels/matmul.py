@@ -20,12 +20,14 @@ established by ``tests/execution/test_matmul.py``:
   L != S) and then the attention_mask input is ignored. A row with every position masked is NaN,
   as in the plugin.
 * Inverse's ``adjoint``: the CPU plugin returns the inverse of the transposed matrix (the
-  inverse's conjugate transpose, as the spec words it; for a singular matrix its infinities and
-  NaNs are those of the transposed matrix's LU), while OpenVINO's reference implementation
-  (constant folding) returns the inverse times the determinant (the adjugate). The kernel
-  follows the plugin. The inverse is
-  OpenVINO's LU algorithm (partial pivoting, in f32), so a singular matrix gives the same
-  infinities and NaNs as OpenVINO's.
+  inverse's conjugate transpose, as the spec words it; for a singular matrix the infinities and
+  NaNs of the transposed matrix's LU), where the reference ``inverse.hpp`` (as read, 2024)
+  multiplies the inverse by the determinant (the adjugate). The kernel follows the plugin. The
+  inverse is OpenVINO's LU algorithm (partial pivoting, in f32), so a singular matrix gives the
+  same infinities and NaNs as OpenVINO's.
+* Einsum: numpy's einsum of the equation as OpenVINO parses it, each ellipsis spelt as letters
+  of its own so that an output without the ellipsis sums its dims, as OpenVINO does. An
+  implicit output that repeats a label (``ada``) the plugin cannot build; numpy refuses it too.
 """
 
 from __future__ import annotations

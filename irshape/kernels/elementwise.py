@@ -6,22 +6,38 @@ What OpenVINO's CPU plugin computes (``INFERENCE_PRECISION_HINT=f32``), found by
 implementation or from numpy:
 
 * Reals: f32 arithmetic; f16 (and bf16) data is computed in f32 and rounded back to its type.
-  A NaN reaching Relu, Maximum/Minimum-style clamps (Clamp, HSigmoid, HSwish, HardSigmoid)
-  comes out as the plugin's JIT emitters make it (see ``_nan_to``), not as IEEE max/min would.
+  NaN as the JIT emitters treat it: Relu, HSigmoid and HSwish of NaN are 0, Clamp's is its
+  min, HardSigmoid's 1, Exp's +inf; Maximum/Minimum(NaN, b) is b (vmaxps gives its second
+  operand), (a, NaN) is NaN; Greater and GreaterEqual are not(a <= b), not(a < b), so true
+  where either is NaN; Mod is a - trunc(a / b) * b (x mod inf is NaN); Gelu (erf) of +inf is
+  NaN.
 * Integers: the plugin keeps integers in i32. i64, u64 and u32 data are cut to their low 32
   bits (i64's 2^32 + 5 is 5), computed, and sign-extended back (a u64 -1 is 2^64 - 1); i16 and
   u16 results wrap to their type, i8 and u8 results saturate (u8 1 - 255 is 0, i8 127 + 1 is
-  127). Add, Subtract, Multiply, Maximum, Minimum, the comparisons and the bitwise ops work on
-  the i32 values; every other op (Divide, Power, FloorMod, Mod, the math functions) computes
-  in f32 and truncates toward zero to i32, a NaN or a value outside i32 giving -2^31 (x86's
-  cvttps2dq). So an integer Divide truncates even with ``m_pythondiv`` (-7 / 2 is -3; the
-  reference and constant folding give -4), and 2^31 - 1 over 3 is 715827904.
+  127). Even the ops that only move data (Identity, Select, Broadcast, Tile) cut i64 to 32
+  bits. Add, Subtract, Multiply, Maximum, Minimum, Clamp, the comparisons and the bitwise ops
+  (shift counts modulo 32; BitwiseNot wraps u8 too) work on the i32 values; Divide, Power,
+  FloorMod and Mod compute in f32 and truncate toward zero to i32, a NaN or a value outside i32
+  giving -2^31 (x86's cvttps2dq): an integer Divide truncates even with ``m_pythondiv`` (-7 / 2
+  is -3; the reference and constant folding give -4), 2^31 - 1 over 3 is 715827904 and x / 0
+  is -2^31 stored (0 in i16, -128 in i8). The math functions and Relu, Floor, Ceiling, Round
+  of integers compute in f32 and round to nearest (cvtps2dq: Sqrt(21) is 5), so an i32 2^31 - 1
+  comes out -2^31.
+* pdpd broadcasting: the plugin's eltwise node takes none; of the ops it builds at all (Add,
+  Multiply, FloorMod, Power, Maximum, Minimum, SquaredDifference for reals, and Divide, Mod for
+  i32) it runs OpenVINO's reference implementation, whose integer Divide floors with
+  ``m_pythondiv``. It compiles no pdpd Subtract or Divide of reals, nor any pdpd Select.
 * Convert from a real type to an integer one: truncation to i32 as above (NaN and overflow give
   -2^31), then wrapped to the destination (f32 300.7 to u8 is 44, -1.5 to u8 is 255): no
-  saturation. From an integer type: the i32 value (i64 cut to 32 bits) wrapped or sign-extended.
-  To boolean: zero, NaN and the i32 value -2^31 give false. To f16: IEEE rounding (65520 is
-  inf). A Convert straight from an f16 Parameter to an integer type saturates inf to 65504: that
-  is the plugin's input conversion, not its Convert node, and irshape does not model it.
+  saturation. From an integer type: the i32 value (i64 cut to 32 bits) wrapped or sign-extended;
+  to a real type from the i32 value, but i64 converted whole. To boolean: zero, NaN and the i32
+  value -2^31 give false. To f16: IEEE rounding (65520 is inf). To bf16, f8 and f4: see
+  irshape/kernels/narrow_reals.py; to u4 and i4 the plugin stores u8 and i8 values (-1 to u4
+  is 255). A Convert straight from an f16 Parameter to an integer type saturates inf to 65504,
+  and one fused into the eltwise op computing its input may see i64 and u32 data whole: that is
+  the plugin's input conversion and fusion, not its Convert node, and irshape does not model it.
+* Subnormal f32 values: the plugin flushes them to zero in its arithmetic (denormals-are-zero);
+  irshape keeps them (they are below the comparison's tolerance).
 """
 
 from __future__ import annotations
@@ -586,7 +602,7 @@ def _converted(data: Array, source: str, target: str, dtype: np.dtype[Any]) -> A
             result: Array = (as_i32 != 0) & (as_i32 != _I32_MIN)
             return result
         if dtype.kind == "f":
-            values = data if real_source or source in ("i64", "u32", "u64") else _as_i32(data)
+            values = data if real_source or source == "i64" else _as_i32(data)
             values = values.astype(np.float64 if dtype.itemsize == 8 else np.float32)
             if target == "bf16" and not real_source:
                 return integers_to_bf16(values)

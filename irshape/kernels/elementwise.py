@@ -48,7 +48,7 @@ from typing import Any
 
 import numpy as np
 
-from irshape.kernels import KernelCall, KernelError
+from irshape.kernels import KernelCall, KernelError, output_bytes, storage_dtype, working_memory
 from irshape.kernels.narrow_reals import integers_to_bf16, rounded_to
 
 Array = np.ndarray
@@ -93,7 +93,8 @@ def _moved_int(array: Array) -> Array:
 def _truncated_i32(values: Array) -> Array:
     """f32 results as the plugin's i32: truncated toward zero, NaN and overflow -2^31."""
     with np.errstate(invalid="ignore"):
-        truncated = np.trunc(values.astype(np.float64))
+        wide_enough = values.dtype.kind == "f" and values.dtype.itemsize >= 4  # holds +-2^31
+        truncated = np.trunc(values if wide_enough else values.astype(np.float64))
         inside = (truncated >= _I32_MIN) & (truncated < 2**31)
     result: Array = np.where(inside, truncated, _I32_MIN).astype(np.int32)
     return result
@@ -138,14 +139,29 @@ def _result(call: KernelCall, values: Array, *, from_real: bool, rounded: bool =
 # --- unary ops -----------------------------------------------------------------------------
 
 
-def _real_unary(function: RealFunction) -> Callable[[KernelCall], Array]:
-    """A math function computed in f32 whatever the input type (integers truncated back)."""
+def _f32_temporaries(count: int) -> Callable[[KernelCall], int]:
+    """The memory estimate of a kernel computing in f32 with ``count`` temporaries the output's
+    size: the output, those, and the inputs."""
+
+    def estimate(call: KernelCall) -> int:
+        output = output_bytes(call, 0)
+        dtype = storage_dtype(call.inference.outputs[0].element_type)
+        elements = output // (dtype.itemsize if dtype is not None else 1)
+        return output + count * 4 * elements + sum(a.nbytes for a in call.inputs)
+
+    return estimate
+
+
+def _real_unary(function: RealFunction, temporaries: int = 3) -> Callable[[KernelCall], Array]:
+    """A math function computed in f32 whatever the input type (integer results rounded back),
+    with about ``temporaries`` f32 arrays of the data's size alive at once."""
 
     def kernel(call: KernelCall) -> Array:
         with np.errstate(all="ignore"):
             values = function(_as_f32(call.inputs[0]))
         return _result(call, values, from_real=True, rounded=True)
 
+    working_memory(_f32_temporaries(temporaries))(kernel)
     return kernel
 
 
@@ -193,29 +209,36 @@ def _mish(x: Array) -> Array:
     return result
 
 
+_ERFC_COEFFICIENTS = (
+    -1.26551223,
+    1.00002368,
+    0.37409196,
+    0.09678418,
+    -0.18628806,
+    0.27886807,
+    -1.13520398,
+    1.48851587,
+    -0.82215223,
+    0.17087277,
+)
+
+
 def _erf(x: Array) -> Array:
-    """erf in f64 (numpy has none): Abramowitz and Stegun 7.1.28 is too coarse, so the
-    complementary function's Chebyshev fit of Numerical Recipes (relative error < 1.2e-7)."""
-    z = np.abs(x.astype(np.float64))
-    t = 1.0 / (1.0 + 0.5 * z)
-    coefficients = (
-        -1.26551223,
-        1.00002368,
-        0.37409196,
-        0.09678418,
-        -0.18628806,
-        0.27886807,
-        -1.13520398,
-        1.48851587,
-        -0.82215223,
-        0.17087277,
-    )
-    polynomial = np.zeros_like(t)
-    for c in reversed(coefficients):
-        polynomial = polynomial * t + c
-    erfc = t * np.exp(-z * z + polynomial)
-    result: Array = np.where(x >= 0, 1.0 - erfc, erfc - 1.0)
-    return np.where(np.isnan(x), np.nan, result).astype(np.float32)
+    """erf in f32 (numpy has none): Abramowitz and Stegun's 7.1.26 is too coarse, so the
+    complementary function's Chebyshev fit of Numerical Recipes (relative error < 1.2e-7),
+    computed in place (three temporaries of x's size); NaN stays NaN."""
+    z = np.abs(x).astype(np.float32)
+    t = np.float32(1) / (np.float32(1) + np.float32(0.5) * z)
+    erfc = np.full_like(t, _ERFC_COEFFICIENTS[-1])
+    for c in reversed(_ERFC_COEFFICIENTS[:-1]):
+        erfc *= t
+        erfc += np.float32(c)
+    z *= z
+    erfc -= z
+    np.exp(erfc, out=erfc)
+    erfc *= t
+    result: Array = np.where(x >= 0, np.float32(1) - erfc, erfc - np.float32(1))
+    return result
 
 
 def _erf_inv(x: Array) -> Array:
@@ -304,8 +327,8 @@ tanh = _real_unary(np.tanh)
 exp = _real_unary(lambda x: _nan_to(np.exp(x), x, np.inf))
 log = _real_unary(np.log)
 sqrt = _real_unary(np.sqrt)
-erf = _real_unary(_erf)
-erf_inv = _real_unary(_erf_inv)
+erf = _real_unary(_erf, temporaries=4)
+erf_inv = _real_unary(_erf_inv, temporaries=16)  # its f64 Newton steps
 sigmoid = _real_unary(_sigmoid)
 hsigmoid = _real_unary(_hsigmoid)
 hswish = _real_unary(lambda x: x * _hsigmoid(x))
@@ -317,7 +340,11 @@ mish = _real_unary(_mish)
 def gelu(call: KernelCall) -> Array:
     """Gelu-2 (erf) and Gelu-7 (erf or tanh, by approximation_mode)."""
     mode = str(call.attribute("approximation_mode")).lower() if call.schema.version == 7 else "erf"
-    return _real_unary(_gelu_tanh if mode == "tanh" else _gelu_erf)(call)
+    return (_gelu_tanh_kernel if mode == "tanh" else _gelu_erf_kernel)(call)
+
+
+_gelu_tanh_kernel = _real_unary(_gelu_tanh)
+_gelu_erf_kernel = _real_unary(_gelu_erf, temporaries=5)
 
 
 def round_(call: KernelCall) -> Array:

@@ -12,7 +12,7 @@ from irshape.diagnostics import Diagnostic, Rule, Severity
 ERROR, WARNING, INFO = Severity.ERROR, Severity.WARNING, Severity.INFO
 
 RULES: dict[str, Rule] = {}
-_NAMES: set[str] = set()  # the names taken, to refuse a duplicate
+_NAMES: dict[str, str] = {}  # each rule's name -> its code (a name is taken once)
 
 
 def _rule(
@@ -28,9 +28,15 @@ def _rule(
 ) -> Rule:
     if code in RULES or name in _NAMES:
         raise ValueError(f"duplicate diagnostic {code} {name}")
-    _NAMES.add(name)
+    _NAMES[name] = code
     RULES[code] = Rule(code, name, severity, template, summary, why, fix, example)
     return RULES[code]
+
+
+def lookup(code_or_name: str) -> Rule | None:
+    """The rule a code (``IRS306``, any case) or a rule name (``value-unknown``) names."""
+    text = code_or_name.strip()
+    return RULES.get(text.upper()) or RULES.get(_NAMES.get(text.lower(), ""))
 
 
 # --- IRS0xx: reading the file ------------------------------------------------------------

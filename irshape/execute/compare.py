@@ -21,6 +21,7 @@ import numpy as np
 from irshape.execute.network import LayerOutcome, execute
 from irshape.execute.tensors import DEFAULT_MAX_MEMORY
 from irshape.ir.model import Document, Layer
+from irshape.kernels import Context
 
 CPU_CONFIG = {"INFERENCE_PRECISION_HINT": "f32"}
 DEFAULT_ATOL, DEFAULT_RTOL = 1e-4, 1e-3
@@ -62,12 +63,14 @@ def compare_document(
     atol: float = DEFAULT_ATOL,
     rtol: float = DEFAULT_RTOL,
     max_memory: int = DEFAULT_MAX_MEMORY,
+    variables: Mapping[str, np.ndarray] | None = None,
 ) -> Comparison:
     """Compare every layer's outputs of ``document`` (read from a file: OpenVINO reads the same
-    file) on ``inputs`` (by Parameter name)."""
+    file) on ``inputs`` (by Parameter name), a stateful model's variables starting from
+    ``variables`` (by variable id; the others from their initialisers)."""
     if document.source is None:
         raise ValueError("compare needs the IR on disk: OpenVINO reads the file itself")
-    reference = openvino_outputs(document.source, inputs)
+    reference = openvino_outputs(document.source, inputs, variables or {})
     comparison = Comparison()
 
     def compare(layer: Layer, outputs: tuple[np.ndarray, ...]) -> None:
@@ -80,12 +83,17 @@ def compare_document(
                 return
             comparison.outputs.append(compare_arrays(layer, index, expected, array, atol, rtol))
 
-    execution = execute(document, inputs, max_memory=max_memory, stop_at_failure=False, on_layer=compare)
+    context = Context(dict(variables or {}))
+    execution = execute(
+        document, inputs, max_memory=max_memory, stop_at_failure=False, on_layer=compare, context=context
+    )
     comparison.not_run = execution.failures
     return comparison
 
 
-def openvino_outputs(xml: Path, inputs: Mapping[str, np.ndarray]) -> dict[tuple[str, int], np.ndarray]:
+def openvino_outputs(
+    xml: Path, inputs: Mapping[str, np.ndarray], variables: Mapping[str, np.ndarray]
+) -> dict[tuple[str, int], np.ndarray]:
     """Every op's outputs on OpenVINO's CPU plugin, by (op name, output index)."""
     import openvino as ov  # type: ignore[import-untyped,unused-ignore]  # the optional extra
 
@@ -101,6 +109,9 @@ def openvino_outputs(xml: Path, inputs: Mapping[str, np.ndarray]) -> dict[tuple[
     model.add_outputs(targets)  # (an output a Result already has is not added twice)
     compiled = core.compile_model(model, "CPU", CPU_CONFIG)
     request = compiled.create_infer_request()
+    for state in request.query_state():
+        if state.name in variables:
+            state.state = ov.Tensor(np.ascontiguousarray(variables[state.name]))
     request.infer(
         {i: np.asarray(inputs[p.get_friendly_name()]) for i, p in enumerate(model.get_parameters())}
     )

@@ -18,12 +18,13 @@ import numpy as np
 
 from irshape import rules
 from irshape.diagnostics import Diagnostic
+from irshape.dims import DimSyntaxError, parse_partial_shape
 from irshape.execute.network import InputUnavailable, LayerOutcome, Outcome, execute
 from irshape.execute.run import RunError, parameter_shape, parameters, random_input
 from irshape.execute.tensors import DEFAULT_MAX_MEMORY, byte_size
 from irshape.ir import element_types
 from irshape.ir.model import Document, Layer
-from irshape.kernels import storage_dtype
+from irshape.kernels import Context, storage_dtype
 from irshape.results import DryRunSummary
 
 Report = Callable[[Diagnostic], None]
@@ -77,6 +78,7 @@ def dry_run(
         stop_at_failure=False,
         on_layer=compare,
         unconnected=_PortData(options),
+        context=Context(_initial_variables(document, options)),
     )
     summary = DryRunSummary(execution.ran)
     for failure in execution.failures:
@@ -89,6 +91,28 @@ def dry_run(
     if below:
         summary.not_executed[_BELOW] = below
     return summary
+
+
+def _initial_variables(document: Document, options: DryRunOptions) -> dict[str, np.ndarray]:
+    """The state a dry run starts from: each ReadValue-6 variable without init as zeros of its
+    variable_shape, dynamic dims at --dim-value (clamped), where OpenVINO would start it empty
+    (an LLM's KV cache before its first token): an empty cache cannot meet a batch of inputs."""
+    if options.dim_value is None:
+        return {}
+    initial = {}
+    for layer in document.layers:
+        text, variable = layer.data.get("variable_shape"), layer.data.get("variable_id")
+        dtype = storage_dtype(layer.data.get("variable_type"))
+        if (layer.type or "").lower() != "readvalue" or layer.inputs or not text or not variable or not dtype:
+            continue
+        try:
+            shape = parse_partial_shape(text)
+        except DimSyntaxError:
+            continue
+        if shape.dims is not None:
+            dims = [min(max(options.dim_value, d.lo), d.hi) for d in shape.dims]
+            initial[variable] = np.zeros(dims, dtype)
+    return initial
 
 
 def _random_inputs(

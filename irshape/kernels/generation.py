@@ -11,11 +11,13 @@ phillox_generator.cpp`` and ``phillox_converter.cpp`` for the algorithms, the pl
 rest): the Tensorflow alignment is Philox-4x32-10 whose block k has the counter (k, op_seed)
 and the key global_seed, its four words four elements; the PyTorch alignment is MT19937
 seeded with the global seed's low 32 bits (the op seed unused), a word an element. The plugin
-computes every output type in f32 or i32 (f16, bf16 and f64 outputs are the f32 values
-converted, i64 the i32 values: OpenVINO's reference converts f16/bf16/f64/i64 differently,
+computes every output type but bf16 in f32 or i32 (f16 and f64 outputs are the f32 values
+converted, i64 the i32 values: OpenVINO's reference converts f16/f64/i64 differently,
 with their own bits, two words for 64-bit types); the Tensorflow alignment's f32 is
 ``u * (max - min) + min`` rounded once (fused), PyTorch's rounded after the product and the
-sum. Global and op seed both 0: a sequence from a seed picked at random, as OpenVINO's.
+sum. bf16 is the reference's conversion (7 and 8 bits of a word) with the plugin's f32 to
+bf16 rounding at each step. Global and op seed both 0: a sequence from a seed picked at
+random, as OpenVINO's.
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ from typing import Any
 import numpy as np
 
 from irshape.kernels import KernelCall, output_bytes, working_memory
+from irshape.kernels.narrow_reals import integers_to_bf16 as to_bf16  # the plugin's f32 -> bf16
 
 
 def _scalar(array: np.ndarray) -> int:
@@ -115,14 +118,6 @@ def _unit_floats(words: np.ndarray) -> np.ndarray:
     return result
 
 
-def _bfloat16(values: np.ndarray) -> np.ndarray:
-    """float32 values rounded to bf16 (to nearest, ties to even), held as float32."""
-    bits = values.astype(np.float32).view(np.uint32).astype(np.uint64)
-    rounded = (bits + np.uint64(0x7FFF) + ((bits >> np.uint64(16)) & np.uint64(1))) & np.uint64(0xFFFF0000)
-    result: np.ndarray = rounded.astype(np.uint32).view(np.float32)
-    return result
-
-
 def _integers(words: np.ndarray, low: int, high: int, dtype: np.dtype[Any]) -> np.ndarray:
     """``word % (high - low) + low`` with C's unsigned modulo, wrapped to ``dtype``."""
     bits = 8 * dtype.itemsize
@@ -165,6 +160,25 @@ def _scaled_f32(unit: np.ndarray, low: Any, high: Any) -> np.ndarray:
     return result
 
 
+def _bf16_values(
+    count: int, global_seed: int, op_seed: int, low: Any, high: Any, pytorch: bool
+) -> np.ndarray:
+    """bf16 outputs, which the plugin computes from the words as OpenVINO's reference converts
+    them, each bf16 step rounded as the plugin converts f32 to bf16 (up only when the bit below
+    bf16's last is set and that last bit is odd): Philox's words as a bf16 in [1, 2) from their
+    low 7 bits, less 1, times (max - min), plus min, each rounded; MT19937's words' low 8 bits
+    over 256 times (max - min) plus min, rounded once."""
+    low16, high16 = (to_bf16(np.asarray(v, np.float32)) for v in (low, high))
+    span = to_bf16(high16 - low16)
+    if pytorch:
+        words = _mersenne_words(global_seed, count)
+        unit = (words & 0xFF).astype(np.float32) / np.float32(256)
+        return to_bf16(unit * span + low16)
+    words = _philox(global_seed, op_seed, -(-count // 4)).reshape(-1)[:count]
+    unit = (((words & 0x7F) | (127 << 7)).astype(np.uint32) << np.uint32(16)).view(np.float32) - np.float32(1)
+    return to_bf16(to_bf16(unit * span) + low16)
+
+
 def _seeds(call: KernelCall) -> tuple[int, int]:
     """The global and the op seed as uint64; both 0 asks for a sequence that differs from run to
     run, which OpenVINO (and the plugin) draw from a seed they pick at random: so does irshape."""
@@ -184,7 +198,7 @@ def _random_bytes(call: KernelCall) -> int:
 def random_uniform(call: KernelCall) -> np.ndarray:
     """RandomUniform-8: uniform values in [min, max) from OpenVINO's generators (Philox for the
     Tensorflow alignment, MT19937 for PyTorch's), as the CPU plugin computes them: in f32 or
-    i32 whatever the output type (an f16, bf16 or f64 output is the f32 values converted, an
+    i32 whatever the output type but bf16 (an f16 or f64 output is the f32 values converted, an
     i64 output the i32 values, min and max made i32 first)."""
     shape = call.output_shape()
     count = int(np.prod(shape, dtype=np.int64))
@@ -196,10 +210,11 @@ def random_uniform(call: KernelCall) -> np.ndarray:
     if integral:
         low, high = (int(np.asarray(v).astype(np.int32)) for v in (low, high))
     global_seed, op_seed = _seeds(call)
-    if str(call.attribute("alignment")).lower() == "pytorch":
+    pytorch = str(call.attribute("alignment")).lower() == "pytorch"
+    if call.output_type() == "bf16":
+        return _bf16_values(count, global_seed, op_seed, low, high, pytorch).reshape(shape)
+    if pytorch:
         values = _pytorch_values(count, global_seed, low, high, integral)
     else:
         values = _tensorflow_values(count, global_seed, op_seed, low, high, integral)
-    if call.output_type() == "bf16":
-        values = _bfloat16(values)
     return values.astype(dtype).reshape(shape)

@@ -4,16 +4,21 @@ Slice, StridedSlice, Range, NonZero and TopK.
 What OpenVINO's CPU plugin (2026.4, ``INFERENCE_PRECISION_HINT=f32``) does, established by
 tests/execution/test_indexing.py where the spec leaves it open:
 
-* Gather-8 counts negative indices from the end of the axis; an index outside
-  ``[-dim, dim)`` gives zeros (the spec's "filled with zeros"). Gather-1/7 give zeros for any
-  index outside ``[0, dim)``, negative ones too (the plugin does so but for scalar indices,
-  where it reads outside the data).
+* Gather counts negative indices from the end of the axis; an index outside ``[-dim, dim)``
+  gives zeros (Gather-8's spec: "filled with zeros"; the plugin too, but a scalar index out
+  of range makes it read outside the data). So does OpenVINO's reference for Gather-1/7 (the
+  constant folding; the plugin gives zeros for their negative indices, at times reads outside
+  the data): irshape follows the reference, tested on Consts the compilation folds.
+  Gather with batch_dims over a batch dim of 1 crashes the plugin (a segfault): tested on
+  Consts the compilation folds (OpenVINO's reference); empty indices crash it too.
 * GatherElements, GatherND and the scatters count negative indices from the end.
 * ScatterUpdate, ScatterNDUpdate (reduction none) and ScatterElementsUpdate (reduction none)
   with repeated indices: the last update wins (the plugin writes them in order).
 * ScatterElementsUpdate-12's mean of integers truncates towards zero (OpenVINO's reference
   rounds down, ``FE_DOWNWARD``; the plugin divides as C does); ``use_init_val = false`` starts
-  each touched element from the reduction's neutral value (the type's lowest for max).
+  each touched element from the reduction's neutral value (the type's lowest for max; f32's
+  for f16, infinite there).
+* The reductions of f16 are computed in f32 (the plugin's f32 hint), then rounded once.
 * The reductions min and max replace an element by an update only when the update is strictly
   less (greater): NaN updates are skipped, an element that is NaN stays NaN.
 * ScatterUpdate refuses negative indices (the plugin fails: "points to non-existing output
@@ -23,14 +28,20 @@ tests/execution/test_indexing.py where the spec leaves it open:
   counts. The plugin (all but i32 and f32 Ranges computed in f32) differs where the step leads
   away from stop (it gives ``ceil(|stop - start| / |step|)`` elements, going away) and where
   real inputs make integers (it rounds to nearest where OpenVINO truncates): not followed.
+* Slice and StridedSlice clamp as Python's slices do but for a negative step starting before
+  the axis, which OpenVINO clamps to element 0 (Python takes nothing).
 * StridedSlice: a shrunk axis whose begin is masked is taken at 0, whatever the stride; an
   ellipsis's bit wins over a shrink bit in the shape inference but the plugin's plan shrinks
   too (not tested); new_axis_mask together with shrink_axis_mask makes the plugin read past
-  its input (a plugin bug, not tested: irshape gives what shape inference infers).
-* NonZero of a scalar: ``[1, 1]`` of zeros when it is not zero, ``[1, 0]`` when it is.
+  its input (a plugin bug): irshape gives OpenVINO's reference's answer there, tested on Consts
+  the compilation folds.
+* NonZero of a scalar: ``[1, 1]`` of zeros when it is not zero, ``[1, 0]`` when it is; but
+  OpenVINO's shape inference of a zero whose value it knows says ``[0, 0]``, as irshape's of
+  an integer scalar does: the kernel follows the inference there.
 * TopK: the k largest (smallest) values, ties to the lower index, in the order of value for
   ``sort = none`` too (as the plugin gives); NaN is not ordered (the plugin's place for a NaN
   depends on its sorting algorithm: a NaN compares false with everything) and not tested.
+  A k past the axis is refused, as the plugin refuses it (k = 0 crashes the plugin).
 * The plugin holds i64 data as i32 (2**63 - 1 comes back as -1, sums wrap at 2**31): irshape
   computes in i64, and the tests keep i64 data within i32.
 """
@@ -115,9 +126,7 @@ def gather(call: KernelCall) -> np.ndarray:
     size = data.shape[axis]
     inner = data.shape[axis + 1 :]
     flat_data = data.reshape((batch, outer, size, *inner))
-    flat_indices = indices.reshape(batch, -1).astype(np.int64)
-    if call.schema.version >= 8:  # Gather-1/7 take a negative index as out of range
-        flat_indices = _from_end(flat_indices, size)
+    flat_indices = _from_end(indices.reshape(batch, -1), size)
     valid = (flat_indices >= 0) & (flat_indices < size)
     safe = np.where(valid, flat_indices, 0)
     gathered = flat_data[
@@ -223,26 +232,36 @@ def scatter_nd_update(call: KernelCall) -> np.ndarray:
     flat_indices = indices.reshape(-1, depth)
     sizes = np.array(data.shape[:depth], dtype=np.int64)
     normalized = _checked(flat_indices, sizes, "ScatterNDUpdate")
-    shaped = updates.reshape((flat_indices.shape[0], *data.shape[depth:])).astype(data.dtype, copy=False)
-    index = tuple(normalized.T)
-    result = data.copy()
     reduction = str(call.attribute("reduction")).lower() if "reduction" in call.schema.attributes else "none"
+    work = _working_dtype(data.dtype, reduction)
+    shaped = updates.reshape((flat_indices.shape[0], *data.shape[depth:])).astype(work, copy=False)
+    index = tuple(normalized.T)
+    result = data.astype(work)  # a copy
     if reduction == "none":
         result[index] = shaped
     else:
         _reduce_at(result, index, shaped, reduction)
-    return result
+    return result.astype(data.dtype, copy=False)
+
+
+def _working_dtype(dtype: np.dtype[Any], reduction: str) -> np.dtype[Any]:
+    """The type a scatter reduces in: f16 in f32, as the plugin computes it (f32 hint)."""
+    return np.dtype(np.float32) if dtype == np.float16 and reduction != "none" else dtype
 
 
 _NEUTRAL = {"sum": 0, "mean": 0, "prod": 1}
 
 
-def _neutral(reduction: str, dtype: np.dtype[Any]) -> Any:
-    """The value a reduction starts from without the data's (``use_init_val = false``)."""
+def _neutral(reduction: str, dtype: np.dtype[Any], element_type: str) -> Any:
+    """The value a reduction starts from without the data's (``use_init_val = false``): for
+    min and max the type's extremes, f32's for f16 and bf16 (the plugin computes them in f32),
+    which are infinite there."""
     if reduction in _NEUTRAL:
         return _NEUTRAL[reduction]
     if dtype == np.bool_:
         return reduction == "min"
+    if element_type in ("f16", "bf16"):
+        return np.inf if reduction == "min" else -np.inf
     info: Any = np.finfo(dtype) if dtype.kind == "f" else np.iinfo(dtype)
     return info.max if reduction == "min" else info.min
 
@@ -260,28 +279,29 @@ def scatter_elements_update(call: KernelCall) -> np.ndarray:
     coordinates: list[np.ndarray] = list(np.indices(indices.shape, sparse=True))
     coordinates[axis] = normalized
     index = tuple(np.broadcast_arrays(*coordinates))
-    values = updates.astype(data.dtype, copy=False)
-    result = data.copy()
     reduction = str(call.attribute("reduction")).lower() if "reduction" in call.schema.attributes else "none"
+    work = _working_dtype(data.dtype, reduction)
+    values = updates.astype(work, copy=False)
+    result = data.astype(work)  # a copy
     if reduction == "none":
         result[index] = values
         return result
     use_init_val = bool(call.attribute("use_init_val"))
     if not use_init_val:
-        result[index] = _neutral(reduction, data.dtype)
+        result[index] = _neutral(reduction, work, call.input_types[0])
     _reduce_at(result, index, values, reduction)
     if reduction == "mean":
         counts = np.zeros(data.shape, np.int64)
         np.add.at(counts, index, 1)
         touched = counts > 0
         divisor = counts[touched] + int(use_init_val)
-        if data.dtype.kind == "f":
-            result[touched] = result[touched] / divisor.astype(data.dtype)
+        if work.kind == "f":
+            result[touched] = result[touched] / divisor.astype(work)
         else:  # the plugin divides integers truncating (the reference would round down)
             sums = result[touched].astype(np.int64)
             quotient = np.abs(sums) // divisor
-            result[touched] = np.where(sums < 0, -quotient, quotient).astype(data.dtype)
-    return result
+            result[touched] = np.where(sums < 0, -quotient, quotient).astype(work)
+    return result.astype(data.dtype, copy=False)
 
 
 # --- Slice and StridedSlice -------------------------------------------------------------------

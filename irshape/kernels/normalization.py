@@ -22,10 +22,14 @@ hint, closer to the exact value than to an f16 computation):
   channel's scale and bias; BatchNormInference ``(x - mean) / sqrt(var + eps) * gamma + beta``
   along axis 1; GRN ``x / sqrt(sum_c(x^2) + bias)`` along axis 1.
 * LRN: ``x / (bias + alpha / size^len(axes) * sum(x^2 over the window))^beta``, the window
-  ``[i - (size-1)//2, i + (size-1)//2]`` on each axis, clipped at the edges.
+  ``[i - (size-1)//2, i + (size-1)//2]`` on each axis, clipped at the edges (an even size
+  spans size - 1). The CPU plugin builds LRN for axes [1] and [2, 3] (agreeing with this) and
+  [1, 2, 3], which it computes otherwise (off by up to 50%, no scale of the reference's form
+  matches); other axes it cannot build ("Cannot fallback on ngraph reference implementation").
 * FakeQuantize: ``ol`` where ``x <= min(il, ih)``, ``oh`` where ``x > max(il, ih)``, else
   ``round((x - il) / (ih - il) * (levels-1)) / (levels-1) * (oh - ol) + ol`` (round half to
-  even), the four limits broadcast to the data as ``auto_broadcast`` says (pdpd: lined up from
+  even, as the plugin: levels 3 on [0, 1] takes 0.25 to 0 and 0.75 to 1), the four limits
+  broadcast to the data as ``auto_broadcast`` says (pdpd: lined up from
   ``auto_broadcast_axis``, -1 the end, trailing ones dropped).
 
 FakeQuantize and the CPU plugin: by default its low-precision transformations run a FakeQuantize
@@ -44,9 +48,15 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from irshape.kernels import KernelCall, KernelError
+from irshape.kernels import KernelCall, KernelError, working_memory
 
 DATA = 0
+
+
+def _float64_bytes(call: KernelCall) -> int:
+    """The kernels compute in float64: the data's copy and up to seven temporaries of its size
+    (centred values, squares, exp, masks), and the limits FakeQuantize broadcasts."""
+    return 8 * 8 * call.inputs[DATA].size + sum(8 * a.size for a in call.inputs[1:])
 
 
 def _exact(x: np.ndarray) -> np.ndarray:
@@ -85,6 +95,7 @@ def _softmax_parts(call: KernelCall) -> tuple[np.ndarray, np.ndarray, np.ndarray
     return shifted, undefined, np.any(undefined, axis=axis, keepdims=True), axis
 
 
+@working_memory(_float64_bytes)
 def softmax(call: KernelCall) -> np.ndarray:
     """Softmax-1 and Softmax-8."""
     shifted, undefined, in_row, axis = _softmax_parts(call)
@@ -96,6 +107,7 @@ def softmax(call: KernelCall) -> np.ndarray:
     return _out(result.reshape(call.output_shape()), call)
 
 
+@working_memory(_float64_bytes)
 def log_softmax(call: KernelCall) -> np.ndarray:
     """LogSoftmax-5."""
     shifted, undefined, in_row, axis = _softmax_parts(call)
@@ -122,6 +134,7 @@ def _mvn(
     return result
 
 
+@working_memory(_float64_bytes)
 def mvn_2(call: KernelCall) -> np.ndarray:
     """MVN-2: reduction_axes where written, else the axes across_channels says; eps inside sqrt."""
     x = _exact(call.inputs[DATA])
@@ -134,6 +147,7 @@ def mvn_2(call: KernelCall) -> np.ndarray:
     return _out(_mvn(x, _axes_of(np.array(axes), x.ndim), variance, eps, True), call)
 
 
+@working_memory(_float64_bytes)
 def mvn_6(call: KernelCall) -> np.ndarray:
     """MVN-6: the axes input; eps (an f32 attribute) inside or outside the square root."""
     x = _exact(call.inputs[DATA])
@@ -146,6 +160,7 @@ def mvn_6(call: KernelCall) -> np.ndarray:
 # --- NormalizeL2, GRN, LRN ---------------------------------------------------------------------
 
 
+@working_memory(_float64_bytes)
 def normalize_l2(call: KernelCall) -> np.ndarray:
     """NormalizeL2-1 (eps an f32 attribute, added or taken as a floor of the sum of squares)."""
     x = _exact(call.inputs[DATA])
@@ -159,6 +174,7 @@ def normalize_l2(call: KernelCall) -> np.ndarray:
         return _out(x / np.sqrt(squares + eps if add else np.maximum(squares, eps)), call)
 
 
+@working_memory(_float64_bytes)
 def grn(call: KernelCall) -> np.ndarray:
     """GRN-1: over the channels (axis 1)."""
     x = _exact(call.inputs[DATA])
@@ -182,6 +198,7 @@ def _window_sum(values: np.ndarray, axis: int, half: int) -> np.ndarray:
     return result
 
 
+@working_memory(_float64_bytes)
 def lrn(call: KernelCall) -> np.ndarray:
     """LRN-1: a box of ``size`` on each of the axes (separable: one axis after the other)."""
     x = _exact(call.inputs[DATA])
@@ -204,6 +221,7 @@ def _channels(values: np.ndarray, rank: int) -> np.ndarray:
     return _exact(values).reshape((1, -1) + (1,) * (rank - 2))
 
 
+@working_memory(_float64_bytes)
 def group_normalization(call: KernelCall) -> np.ndarray:
     """GroupNormalization-12."""
     x = _exact(call.inputs[DATA])
@@ -217,6 +235,7 @@ def group_normalization(call: KernelCall) -> np.ndarray:
 _BN_PORTS = {1: (2, 0, 1, 3, 4), 5: (0, 1, 2, 3, 4)}  # data, gamma, beta, mean, variance
 
 
+@working_memory(_float64_bytes)
 def batch_norm_inference(call: KernelCall) -> np.ndarray:
     """BatchNormInference-1 (gamma, beta, data, mean, variance) and -5 (data first)."""
     data, gamma, beta, mean, variance = (call.inputs[i] for i in _BN_PORTS[call.schema.version])
@@ -228,6 +247,11 @@ def batch_norm_inference(call: KernelCall) -> np.ndarray:
 
 
 # --- FakeQuantize -------------------------------------------------------------------------------
+
+
+def _fake_quantize_bytes(call: KernelCall) -> int:
+    """The data in float64, its four limits broadcast to it and as many temporaries."""
+    return 10 * 8 * call.inputs[DATA].size
 
 
 def _limits(call: KernelCall) -> Sequence[np.ndarray]:
@@ -251,6 +275,7 @@ def _pdpd_aligned(value: np.ndarray, rank: int, axis: int) -> np.ndarray:
     return value.reshape([1] * start + shape + [1] * (rank - start - len(shape)))
 
 
+@working_memory(_fake_quantize_bytes)
 def fake_quantize(call: KernelCall) -> np.ndarray:
     """FakeQuantize-1."""
     x = _exact(call.inputs[DATA])

@@ -122,11 +122,12 @@ def _windows(x: np.ndarray, axes: Sequence[_Axis], fill: Any) -> np.ndarray:
 
 
 def _window_bytes(call: KernelCall) -> int:
-    """A window tensor of the output's size times the kernel's, in float64, twice."""
+    """A window tensor of the output's size times the kernel's, in float64, twice (MaxPool's
+    flattened windows and masks), the data in float64 and padded (AvgPool), the outputs."""
     plan = call.inference.details
     kernel = math.prod(plan.kernel) if isinstance(plan, PoolPlan) else 1
     outputs = math.prod(call.output_shape()) if call.inference.outputs[0].shape.is_static else 0
-    return 2 * 8 * outputs * kernel + 2 * call.inputs[DATA].nbytes + 8 * outputs
+    return 2 * 8 * outputs * kernel + 2 * 8 * call.inputs[DATA].size + 2 * 8 * outputs
 
 
 # --- MaxPool ------------------------------------------------------------------------------------
@@ -224,8 +225,8 @@ def avg_pool(call: KernelCall) -> np.ndarray:
     sums = np.sum(windows, axis=tuple(range(x.ndim, windows.ndim)))
     with np.errstate(invalid="ignore", divide="ignore"):
         mean = sums / _divisor(axes, bool(call.attribute("exclude-pad")))
-    if x.dtype.kind != "f":
-        mean = np.rint(mean)
+    if x.dtype.kind != "f":  # a window without data (0 / 0) is 0, as the reference's
+        mean = np.where(np.isfinite(mean), np.rint(mean), 0.0)
     result: np.ndarray = mean.astype(call.output_dtype())
     return result
 
@@ -281,6 +282,18 @@ def _target(call: KernelCall) -> list[int]:
     return list(call.output_shape()[SPATIAL:])
 
 
+def _adaptive_bytes(call: KernelCall) -> int:
+    """The gathered windows (outputs times the longest window on each axis) in float64, a
+    masked copy and the index arithmetic: four such tensors."""
+    x = call.inputs[DATA]
+    if not call.inference.outputs[0].shape.is_static:
+        return 0
+    out = _target(call)
+    longest = math.prod(-(-size // max(o, 1)) + 1 for size, o in zip(x.shape[SPATIAL:], out, strict=True))
+    return int(4 * 8 * math.prod(call.output_shape()) * longest + x.nbytes)
+
+
+@working_memory(_adaptive_bytes)
 def adaptive_avg_pool(call: KernelCall) -> np.ndarray:
     """AdaptiveAvgPool-8."""
     x = call.inputs[DATA]
@@ -292,6 +305,7 @@ def adaptive_avg_pool(call: KernelCall) -> np.ndarray:
     return result
 
 
+@working_memory(_adaptive_bytes)
 def adaptive_max_pool(call: KernelCall) -> tuple[np.ndarray, np.ndarray]:
     """AdaptiveMaxPool-8: the maximum and its index within the channel's spatial dims. The CPU
     plugin starts from the window's first element and takes each later one greater than it: a

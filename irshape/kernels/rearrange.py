@@ -19,9 +19,14 @@ Semantics from OpenVINO's reference implementations, confirmed against the CPU p
   ``(ceil(W / stride) - 1) * stride + extent - W``, used only when it is above 0 and below the
   patch's extent, its odd unit at the end (same_upper) or the start (same_lower); padded
   positions are 0.
-* SliceScatter: the CPU plugin returns the data without the updates when start, stop or step
-  are not Consts (computed, or Parameters); the kernel writes them, as the reference does
-  (tested against constant folding).
+* SliceScatter: when start, stop or step are not Consts (computed, or Parameters) the CPU
+  plugin's answer is wrong (the data without the updates, or with them elsewhere, from one run
+  to the next); the kernel writes them where the plugin does with Const slices. Slice-8's
+  slices are Python's but for one corner: a negative step from a start below -dim takes
+  element 0 where Python's takes nothing. A step of int64's minimum crashes the plugin's
+  Slice and SliceScatter (SIGFPE): the kernel refuses it.
+* SpaceToBatch: the CPU plugin puts a data element into the padding where a 4D or 5D data's
+  last axis of 1 is padded at its end; the kernel pads with zeros there, as the reference.
 * Col2Im sums the overlapping blocks in the data's element type (f16 in f32, rounded once, as
   the CPU plugin under the f32 hint).
 """
@@ -225,17 +230,39 @@ def col2im(call: KernelCall) -> np.ndarray:
 # --- SliceScatter -------------------------------------------------------------------------
 
 
+def _slice_positions(start: int, stop: int, step: int, length: int) -> np.ndarray:
+    """The positions Slice-8 takes along an axis of ``length``: Python's slice, except that a
+    negative step from a start below -length starts at 0 (Python's takes nothing): [::-1] of
+    start -7, stop -7 takes element 0 of 5 (the CPU plugin's Slice, by experiment over every
+    start and stop in [-length - 3, length + 3] and the int64 extremes, steps -3..3)."""
+    if length == 0:
+        return np.arange(0)
+    if step > 0:
+        first = min(max(start + length if start < 0 else start, 0), length)
+        last = min(max(stop + length if stop < 0 else stop, 0), length)
+    else:
+        first = min(max(start + length if start < 0 else start, 0), length - 1)
+        last = min(max(stop + length if stop < 0 else stop, -1), length - 1)
+    return np.arange(first, last, step)
+
+
 def slice_scatter(call: KernelCall) -> np.ndarray:
     """SliceScatter-15: the data with the slice start:stop:step (along axes) replaced by the
-    updates; Slice-8's clamping, which is Python's."""
+    updates, the slice as Slice-8 takes it."""
     data, updates = call.inputs[:2]
     start, stop, step = (integers(a) for a in call.inputs[2:5])
     axes = integers(call.inputs[5]) if len(call.inputs) > 5 else list(range(len(start)))
-    index = [slice(None)] * data.ndim
+    positions = [np.arange(n) for n in data.shape]
     for axis, first, last, stride in zip(axes, start, stop, step, strict=True):
         if stride == 0:
             raise KernelError("a step of 0")
-        index[normal_axis(axis, data.ndim)] = slice(first, last, stride)
+        if stride == -(2**63):
+            raise UnsupportedByOpenVINOError("a step of int64's minimum: the CPU plugin crashes (SIGFPE)")
+        normal = normal_axis(axis, data.ndim)
+        positions[normal] = _slice_positions(first, last, stride, data.shape[normal])
+    target = np.ix_(*positions)
+    if updates.shape != tuple(len(p) for p in positions):
+        raise KernelError(f"updates of {list(updates.shape)} for a slice of {[len(p) for p in positions]}")
     out = data.copy()
-    out[tuple(index)] = updates
+    out[target] = updates
     return out

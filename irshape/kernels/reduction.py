@@ -10,15 +10,20 @@ Semantics are the reference implementation's (``reference/reduce_*.hpp``), which
   computes in f32 under the f32 hint, so one rounding of the exact value is what it gives);
 * ReduceMean of integers truncates towards zero (C++ integer division of the sum by the count:
   ``[-7, -5, 3, 4]`` gives -1, ``[1, 2, 2, 2]`` gives 1), as the CPU plugin does;
-* ReduceL2 of integers truncates the square root; an empty reduction gives 0 (Sum, L1, L2), 1
+* ReduceL2 of integers truncates the square root (``[2, 3]`` gives 3, ``[5, 5]`` 7, as the
+  plugin), the squares summed in int64; an empty reduction gives 0 (Sum, L1, L2), 1
   (Prod), the type's lowest / highest value (Max / Min), NaN (Mean of reals, 0 of integers);
-* ReduceMax/Min skip NaNs (the reference's ``std::max(acc, nan)`` keeps acc) but give NaN where
-  every element is NaN, as the plugin does (the reference would give the type's lowest value).
+* ReduceMax/Min start, as the reference and the plugin, from the lowest (highest) value of the
+  computation's type, f32 for f16 data: ``max([-inf])`` is -3.4e38 in f32 and -inf in f16. They
+  skip NaNs (the reference's ``std::max(acc, nan)`` keeps acc) but give NaN where every element
+  is NaN, as the plugin does (the reference would give the start value).
 
 Where the CPU plugin departs from the reference (found by experiment, OpenVINO 2026.4, not
 followed, kept out of the tests): integer sums that overflow saturate for u8/i8 (``100 + 200``
-gives 255) and become INT_MIN for i32, which is summed in f32 (16777217 reads as 16777216, even
-by ReduceMax); a Mean of i8/u8 divides that saturated sum; i64 data is narrowed to i32; and
+gives 255, ``sum([100, 100, -100])`` 100: the exact result clamped, but over several axes each
+stage clamps on its own) and become INT_MIN for i32, which is summed in f32 (16777217 reads as
+16777216, even by ReduceMax); a Mean of i8/u8 divides that saturated sum; u8/i8 products mostly
+clamp too, yet ``prod([255, 255, 254])`` in u8 is 0; i64 data is narrowed to i32; and
 ReduceMax/Min take ``acc = x unless acc > x`` (``acc < x`` for Min) in SIMD lanes (8 with
 AVX2), so a NaN in a lane survives only as its last element and drops what came before it:
 ``max([1, 3, 2, nan])`` is NaN, ``min([1, nan, 3, 2])`` 2, and the answer depends on the
@@ -33,9 +38,20 @@ from collections.abc import Callable
 
 import numpy as np
 
-from irshape.kernels import KernelCall, KernelError
+from irshape.kernels import KernelCall, KernelError, working_memory
 
 DATA, AXES = 0, 1
+
+
+def _reduction_bytes(call: KernelCall) -> int:
+    """A float64 (or int64) copy of the data (ReduceL2's squares, Max/Min of reals) and one of
+    its size for the element-wise step before (abs, NaN masks), and the output."""
+    return 2 * 8 * call.inputs[DATA].size + 8 * _output_size(call)
+
+
+def _output_size(call: KernelCall) -> int:
+    shape = call.inference.outputs[0].shape
+    return int(np.prod(call.output_shape())) if shape.is_static else call.inputs[DATA].size
 
 
 def _axes(call: KernelCall) -> tuple[int, ...]:
@@ -64,32 +80,38 @@ def _reduce(call: KernelCall, apply: Callable[[np.ndarray, tuple[int, ...]], np.
         return _shaped(apply(x, _axes(call)), call)
 
 
+@working_memory(_reduction_bytes)
 def reduce_sum(call: KernelCall) -> np.ndarray:
     """ReduceSum-1."""
     return _reduce(call, lambda x, axes: np.sum(x, axis=axes, dtype=_accumulator(x)))
 
 
+@working_memory(_reduction_bytes)
 def reduce_prod(call: KernelCall) -> np.ndarray:
     """ReduceProd-1."""
     return _reduce(call, lambda x, axes: np.prod(x, axis=axes, dtype=_accumulator(x)))
 
 
+@working_memory(_reduction_bytes)
 def reduce_l1(call: KernelCall) -> np.ndarray:
     """ReduceL1-4: the sum of absolute values."""
     return _reduce(call, lambda x, axes: np.sum(np.abs(x), axis=axes, dtype=_accumulator(x)))
 
 
+@working_memory(_reduction_bytes)
 def reduce_l2(call: KernelCall) -> np.ndarray:
     """ReduceL2-4: the square root of the sum of squares (truncated for integers)."""
 
     def l2(x: np.ndarray, axes: tuple[int, ...]) -> np.ndarray:
-        squares = np.sum(np.square(x, dtype=_accumulator(x)), axis=axes)
+        wide = np.float64 if x.dtype.kind == "f" else np.int64  # squares of i8 data stay exact
+        squares = np.sum(np.square(x, dtype=wide), axis=axes)
         root: np.ndarray = np.sqrt(squares.astype(np.float64))
         return root if x.dtype.kind == "f" else np.trunc(root)
 
     return _reduce(call, l2)
 
 
+@working_memory(_reduction_bytes)
 def reduce_mean(call: KernelCall) -> np.ndarray:
     """ReduceMean-1: the sum over the count; integers divide truncating towards zero."""
 
@@ -127,21 +149,25 @@ def _extreme(call: KernelCall, pick: np.ufunc, real_pick: np.ufunc, empty: str) 
         return _shaped(pick(found, start), call)  # pick keeps a NaN: NaNs only stay NaN
 
 
+@working_memory(_reduction_bytes)
 def reduce_max(call: KernelCall) -> np.ndarray:
     """ReduceMax-1."""
     return _extreme(call, np.maximum, np.fmax, "lowest")
 
 
+@working_memory(_reduction_bytes)
 def reduce_min(call: KernelCall) -> np.ndarray:
     """ReduceMin-1."""
     return _extreme(call, np.minimum, np.fmin, "highest")
 
 
+@working_memory(_reduction_bytes)
 def reduce_logical_and(call: KernelCall) -> np.ndarray:
     """ReduceLogicalAnd-1."""
     return _reduce(call, lambda x, axes: np.all(x, axis=axes))
 
 
+@working_memory(_reduction_bytes)
 def reduce_logical_or(call: KernelCall) -> np.ndarray:
     """ReduceLogicalOr-1."""
     return _reduce(call, lambda x, axes: np.any(x, axis=axes))

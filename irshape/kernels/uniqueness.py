@@ -5,9 +5,10 @@ unsorted one is the same elements in the order of their first occurrence. What t
 does, by tests/execution/test_uniqueness.py: with an axis, slices are sorted
 lexicographically (the first element of the slice first), as numpy's ``unique(axis=)`` does.
 With an axis the plugin's first indices and counts are wrong (uninitialised memory, or the
-indices of other slices): irshape gives the defined ones, tested on the unique slices and
-reverse indices only. A NaN breaks the plugin's sort (elements after it out of order):
-irshape sorts NaN last, as one element.
+indices of other slices), and so at times are the reference's (folding a Const: a slice
+repeated apart counted once, at a wrong index): irshape gives the spec's, checked against the
+plugin on the unique slices and reverse indices, and by hand on the others. A NaN breaks the
+plugin's sort (elements after it out of order): irshape sorts NaN last, as one element.
 """
 
 from __future__ import annotations

@@ -4,7 +4,6 @@ offsets inside, across and outside the data, batched into one model."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import numpy as np
@@ -14,24 +13,12 @@ import openvino.opset8 as opset8
 import openvino.opset13 as opset13
 import pytest
 
-import irshape.execute.tensors
 from irshape.execute.network import execute
+from irshape.execute.packing import unpack
 from irshape.ir.reader import read_file
 from irshape.kernels.convolution import _plugin_bit_order
 
 from .harness import Case, compare, parameter, run_batch
-
-_original_unpack = irshape.execute.tensors.unpack
-
-
-def _unpack_u1_too(data: Any, element_type: str, dims: tuple[int, ...]) -> np.ndarray:
-    """u1 Consts unpacked as OpenVINO packs them (element 0 in the most significant bit), which
-    irshape's packing does not do yet: stands in for it in this module's executions."""
-    if element_type != "u1":
-        return _original_unpack(data, element_type, dims)
-    count = int(np.prod(dims))
-    bits = np.unpackbits(np.frombuffer(data, np.uint8), count=count)
-    return bits.reshape(dims)
 
 
 def _u1_constant(bits: np.ndarray) -> ov.Node:
@@ -107,6 +94,31 @@ def _offsets(rng: np.random.Generator, shape: tuple[int, ...], variant: int) -> 
     if variant % 3 == 1:
         return rng.integers(-2, 3, shape).astype(np.float32)
     return (rng.standard_normal(shape) * 3).astype(np.float32)
+
+
+def auto_pad_cases() -> list[Case]:
+    """DeformableConvolution-8 with auto_pad: the pads shape inference resolves."""
+    rng = np.random.default_rng(16)
+    cases = []
+    for index, auto_pad in enumerate(("same_upper", "same_lower", "valid", "same_upper")):
+        strides = [2, 2] if index == 3 else [1, 1]
+        shape, fshape = (1, 2, 6, 5), (2, 2, 3, 2)
+        if auto_pad == "valid":
+            out_h, out_w = 4, 4
+        else:
+            out_h, out_w = -(-6 // strides[0]), -(-5 // strides[1])
+        data = parameter(shape)
+        offsets = parameter((1, 2 * 6, out_h, out_w))
+        filters = opset8.constant(rng.standard_normal(fshape).astype(np.float32))
+        node = opset8.deformable_convolution(
+            data, offsets, filters, strides, [0, 0], [0, 0], [1, 1], None, auto_pad
+        )
+        feeds = {
+            data: rng.standard_normal(shape).astype(np.float32),
+            offsets: _offsets(rng, (1, 12, out_h, out_w), index),
+        }
+        cases.append(Case(f"deformable_auto_pad{index}_{auto_pad}", feeds, [node.output(0)]))
+    return cases
 
 
 def deformable_cases() -> list[Case]:
@@ -216,17 +228,15 @@ def narrow_cases() -> tuple[list[Case], list[Case], list[np.ndarray]]:
     return narrow, wide, extra
 
 
-ALL_CASES = binary_cases() + deformable_cases()
+ALL_CASES = binary_cases() + deformable_cases() + auto_pad_cases()
 NARROW_CASES, WIDE_CASES, WIDE_EXTRA = narrow_cases()
 CASES = [c for c in ALL_CASES if not c.name.endswith("_1")] + WIDE_CASES
 PADDED_CASES = [c for c in ALL_CASES if c.name.endswith("_1")]
 
 
 @pytest.fixture(scope="module")
-def batch(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(irshape.execute.tensors, "unpack", _unpack_u1_too)
-        yield run_batch(CASES, tmp_path_factory.mktemp("convolution"))
+def batch(tmp_path_factory: pytest.TempPathFactory) -> Any:
+    return run_batch(CASES, tmp_path_factory.mktemp("convolution"))
 
 
 @pytest.fixture(scope="module")
@@ -242,9 +252,7 @@ def test_convolution(batch, case):
 @pytest.mark.parametrize("index", range(len(NARROW_CASES)), ids=lambda i: NARROW_CASES[i].name)
 def test_binary_narrow_channels(batch, tmp_path, index):
     narrow, wide = NARROW_CASES[index], WIDE_CASES[index]
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(irshape.execute.tensors, "unpack", _unpack_u1_too)
-        alone = run_batch_irshape_only(narrow, tmp_path)
+    alone = run_batch_irshape_only(narrow, tmp_path)
     expected = (batch.expected[batch.names[wide.name][0]] - WIDE_EXTRA[index]).astype(np.float32)
     assert compare(expected, alone, exact=True) is None, compare(expected, alone, exact=True)
 
@@ -277,3 +285,10 @@ def test_plugin_bit_order_reverses_each_byte():
     # past the last element is a padding bit (0)
     bits = np.arange(11).reshape(1, 11)
     assert _plugin_bit_order(bits).tolist() == [[7, 6, 5, 4, 3, 2, 1, 0, 0, 0, 0]]
+
+
+def test_u1_unpacked_most_significant_bit_first():
+    # as OpenVINO packs a u1 Constant: 0b11100000 0b01000000 -> 1 1 1 0 0 0 0 0 0 1
+    values = unpack(bytes([0b11100000, 0b01000000]), "u1", (2, 5))
+    assert values.tolist() == [[1, 1, 1, 0, 0], [0, 0, 0, 0, 1]]
+    assert values.dtype == np.uint8

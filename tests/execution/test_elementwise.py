@@ -24,8 +24,10 @@ from .harness import Case, parameter, run_batch
 
 Node = Any
 REALS = (np.float32, np.float16)
-INTEGERS = (np.int32, np.int64, np.uint8, np.int8, np.int16, np.uint16)
+INTEGERS = (np.int32, np.int64, np.uint8, np.int8, np.int16, np.uint16, np.uint32, np.uint64)
 SHAPE = (2, 3, 4)
+RANDOM_SHAPES = [(2, 3, 4), (5,), (1, 7), (3, 1, 2, 2), (4, 4), (2, 2, 2, 2, 2), (6, 1)]
+RANDOM_VARIANTS = 14  # random configurations per unary op and real type (and one of edges, one scalar)
 FACTORY = {n: NodeFactory(f"opset{n}") for n in range(1, 18)}
 
 REAL_EDGES = [
@@ -132,10 +134,13 @@ UNARY: dict[str, tuple[Callable[[Node], Node], tuple[float, float], bool]] = {
 def unary_real_cases() -> Iterator[Case]:
     rng = np.random.default_rng(1)
     for (name, (build, (centre, scale), _)), dtype in itertools.product(UNARY.items(), REALS):
-        for variant, edges in (("rand", False), ("rand2", False), ("edge", True)):
-            shape = SHAPE if variant != "rand2" else (5,)
+        variants = [*(f"rand{i}" for i in range(RANDOM_VARIANTS)), "edge", "scalar"]
+        for variant in variants:
+            edges = variant == "edge"
+            shape = () if variant == "scalar" else RANDOM_SHAPES[int(rng.integers(len(RANDOM_SHAPES)))]
             x = parameter(shape, dtype)
-            data = _real_data(rng, dtype, shape, scale, edges)
+            # the op's domain, its scale drawn between half and twice the usual one
+            data = _real_data(rng, dtype, shape, scale * float(rng.uniform(0.5, 2.0)), edges)
             if not edges:
                 data = (data + centre).astype(dtype)
             yield Case(_name(name, dtype, variant), {x: data}, [build(x).output(0)])
@@ -149,8 +154,8 @@ def unary_int_cases() -> Iterator[Case]:
         for variant, edges in (("rand", False), ("edge", True)):
             x = parameter(SHAPE, dtype)
             data = _int_data(rng, dtype, SHAPE, -100, 100, edges)
-            if name == "negative" and dtype in (np.uint8, np.uint16):
-                continue  # OpenVINO's Negative of unsigned data: the plugin's own wrap (see below)
+            if name == "negative" and np.dtype(dtype).kind == "u":
+                continue  # unsigned negation: the plugin compiles no u64 one (ConvertNegative throws)
             yield Case(_name(name, dtype, variant), {x: data}, [build(x).output(0)])
     for dtype in (np.int32, np.int64):  # the math functions of integer data: f32, truncated
         for name in ("sqrt", "exp", "sigmoid", "tanh", "log", "erf", "sin"):
@@ -164,7 +169,7 @@ def unary_int_cases() -> Iterator[Case]:
 def boolean_unary_cases() -> Iterator[Case]:
     rng = np.random.default_rng(3)
     for dtype in REALS:
-        for i in range(3):
+        for i in range(15):
             x = parameter(SHAPE, dtype)
             data = _real_data(rng, dtype, SHAPE, 3, True)
             rng.shuffle(data.reshape(-1))
@@ -176,21 +181,23 @@ def boolean_unary_cases() -> Iterator[Case]:
                 opset.is_inf(x, {"detect_positive": False}).output(0),
             ]
             yield Case(_name("is", dtype, i), {x: data}, outputs)
-    for i in range(4):
-        x = parameter(SHAPE, np.bool_)
+    for i in range(30):
+        shape = RANDOM_SHAPES[i % len(RANDOM_SHAPES)]
+        x = parameter(shape, np.bool_)
         yield Case(
             _name("logical_not", i),
-            {x: rng.integers(0, 2, SHAPE).astype(bool)},
+            {x: rng.integers(0, 2, shape).astype(bool)},
             [opset.logical_not(x).output(0)],
         )
-    for dtype in (*INTEGERS, np.bool_):
-        x = parameter(SHAPE, dtype)
+    for dtype, i in itertools.product((*INTEGERS, np.bool_), range(5)):
+        shape = RANDOM_SHAPES[i]
+        x = parameter(shape, dtype)
         data = (
-            rng.integers(0, 2, SHAPE).astype(bool)
+            rng.integers(0, 2, shape).astype(bool)
             if dtype is np.bool_
-            else _int_data(rng, dtype, SHAPE, -100, 100, True)
+            else _int_data(rng, dtype, shape, -100, 100, i == 0)
         )
-        yield Case(_name("bitwise_not", dtype), {x: data}, [opset.bitwise_not(x).output(0)])
+        yield Case(_name("bitwise_not", dtype, i), {x: data}, [opset.bitwise_not(x).output(0)])
 
 
 UNARY_CASES = [*unary_real_cases(), *unary_int_cases(), *boolean_unary_cases()]
@@ -222,7 +229,10 @@ LOGICAL: dict[str, Callable[..., Node]] = {
     "logical_and": opset.logical_and,
     "logical_or": opset.logical_or,
     "logical_xor": opset.logical_xor,
-    "xor": opset1.logical_xor,
+    # Xor-1 (ov::op::v0::Xor, which the Python opsets no longer build)
+    "xor": lambda a, b, auto_broadcast="numpy": FACTORY[1].create(
+        "Xor", [a.output(0), b.output(0)], {"auto_broadcast": auto_broadcast}
+    ),
 }
 BITWISE: dict[str, Callable[..., Node]] = {
     "bitwise_and": opset.bitwise_and,
@@ -242,6 +252,7 @@ BROADCASTS = [
     ((2, 3, 4), (2, 3), "pdpd:0"),
     ((2, 3, 4), (3, 4), "pdpd:-1"),
     ((2, 3, 4, 5), (3, 1, 1), "pdpd:1"),
+    ((), (), "numpy"),
 ]
 
 
@@ -326,8 +337,8 @@ def binary_int_cases() -> Iterator[Case]:
     for (name, build), dtype in itertools.product({**ARITHMETIC, **COMPARISON, **BITWISE}.items(), INTEGERS):
         if name == "squared_difference" and np.iinfo(dtype).bits == 8:
             continue  # the plugin's i8/u8 SquaredDifference is broken (1 - 8 gives -7)
-        for index, (shape_a, shape_b, mode) in enumerate(BROADCASTS[:7]):
-            if mode.startswith("pdpd") and (name not in PDPD_INT or dtype is not np.int32):
+        for index, (shape_a, shape_b, mode) in enumerate(BROADCASTS):
+            if mode.startswith("pdpd") and (name not in PDPD_INT or dtype is not np.int32 or index > 6):
                 continue
             edges = index in (1, 3) and name not in (
                 "power",
@@ -343,10 +354,27 @@ def binary_int_cases() -> Iterator[Case]:
             )
 
 
+def integer_extreme_cases() -> Iterator[Case]:
+    """Divide, FloorMod, Mod and Power at the integer extremes, with negative and zero divisors
+    (the plugin computes them in f32: 2^31 - 1 over 3 is 715827904, x / 0 is -2^31 stored)."""
+    for dtype, name in itertools.product(INTEGERS, ("divide", "floor_mod", "mod", "power")):
+        info = np.iinfo(dtype)
+        signed = info.min < 0
+        a = np.array(
+            [info.max, info.min, info.max, info.min, 7, -7 if signed else 9, 0, 5, info.min, info.max], dtype
+        )
+        b = np.array([3, 3, -3 if signed else 2, 7, 0, 0, 0, info.max, -1 if signed else 1, info.max], dtype)
+        x, y = parameter(a.shape, dtype), parameter(b.shape, dtype)
+        yield Case(_name(name, dtype, "extremes"), {x: a, y: b}, [ARITHMETIC[name](x, y).output(0)])
+
+
 def boolean_binary_cases() -> Iterator[Case]:
     rng = np.random.default_rng(6)
     for name, build in {**LOGICAL, **BITWISE, **{k: COMPARISON[k] for k in ("equal", "not_equal")}}.items():
-        for index, (shape_a, shape_b, mode) in enumerate(BROADCASTS[:6]):  # the plugin builds no boolean pdpd
+        for repeat, (index, (shape_a, shape_b, mode)) in itertools.product(range(5), enumerate(BROADCASTS)):
+            index += 100 * repeat
+            if mode.startswith("pdpd"):
+                continue  # the plugin builds no boolean pdpd
             a, b = parameter(shape_a, np.bool_), parameter(shape_b, np.bool_)
             data = {a: rng.integers(0, 2, shape_a).astype(bool), b: rng.integers(0, 2, shape_b).astype(bool)}
             yield Case(_name(name, "bool", index), data, [_binary(build, a, b, mode).output(0)])
@@ -356,7 +384,10 @@ def shift_cases() -> Iterator[Case]:
     rng = np.random.default_rng(7)
     for left, dtype in itertools.product((True, False), INTEGERS):
         build = opset15.bitwise_left_shift if left else opset15.bitwise_right_shift
-        for index, (shape_a, shape_b, mode) in enumerate(BROADCASTS[:4]):
+        for repeat, (index, (shape_a, shape_b, mode)) in itertools.product(
+            range(2), enumerate(BROADCASTS[:4])
+        ):
+            index += 10 * repeat
             a, b = parameter(shape_a, dtype), parameter(shape_b, dtype)
             bits = np.iinfo(dtype).bits
             data_a = _int_data(rng, dtype, shape_a, -1000, 1000, index == 1)
@@ -368,12 +399,18 @@ def shift_cases() -> Iterator[Case]:
             )
 
 
-BINARY_CASES = [*binary_real_cases(), *binary_int_cases(), *boolean_binary_cases(), *shift_cases()]
+BINARY_CASES = [
+    *binary_real_cases(),
+    *binary_int_cases(),
+    *integer_extreme_cases(),
+    *boolean_binary_cases(),
+    *shift_cases(),
+]
 
 
 # --- Convert ---------------------------------------------------------------------------------
 
-CONVERT_TARGETS = ["f32", "f16", "i8", "u8", "i16", "u16", "i32", "i64", "boolean"]
+CONVERT_TARGETS = ["f32", "f16", "i8", "u8", "i16", "u16", "i32", "i64", "u32", "u64", "boolean"]
 REAL_CONVERT_EDGES = [
     0.0,
     -0.0,
@@ -406,10 +443,23 @@ REAL_CONVERT_EDGES = [
 
 def convert_cases() -> Iterator[Case]:
     rng = np.random.default_rng(8)
-    sources = [np.float32, np.float16, np.int32, np.int64, np.uint8, np.int8, np.int16, np.uint16, np.bool_]
+    sources = [
+        np.float32,
+        np.float16,
+        np.int32,
+        np.int64,
+        np.uint8,
+        np.int8,
+        np.int16,
+        np.uint16,
+        np.uint32,
+        np.uint64,
+        np.bool_,
+    ]
     for source, target in itertools.product(sources, CONVERT_TARGETS):
-        for variant in ("rand", "edge"):
-            shape = (len(REAL_CONVERT_EDGES),)
+        for variant in ("rand", "edge", "scalar"):
+            shape = () if variant == "scalar" else (len(REAL_CONVERT_EDGES),)
+            zero_shape = () if variant == "scalar" else (1,)
             if source is np.bool_:
                 data = rng.integers(0, 2, shape).astype(bool)
             elif np.dtype(source).kind == "f":
@@ -420,15 +470,97 @@ def convert_cases() -> Iterator[Case]:
             else:
                 data = _int_data(rng, source, shape, -70000, 70000, variant == "edge")
             x = parameter(shape, source)
-            zero = parameter((1,), source)
+            zero = parameter(zero_shape, source)
             # through an Add of 0 (the plugin converts a Parameter's data on input otherwise: an
             # f16 inf saturates to 65504 there); booleans take no Add
             value = x if source is np.bool_ else opset.add(x, zero)
-            inputs = {x: data} if source is np.bool_ else {x: data, zero: np.zeros((1,), source)}
+            inputs = {x: data} if source is np.bool_ else {x: data, zero: np.zeros(zero_shape, source)}
             outputs = [opset.convert(value, target).output(0)]
             like = opset.constant(np.zeros((1,), np.dtype(_numpy_of(target))))
             outputs.append(opset.convert_like(value, like).output(0))
             yield Case(_name("convert", source, target, variant), inputs, outputs)
+
+
+# Destinations numpy has no type for: compared through a Convert back to f32
+NARROW_TARGETS = ["bf16", "f8e4m3", "f8e5m2", "f8e8m0", "f4e2m1", "u4", "i4"]
+NARROW_EDGES = [
+    0.0,
+    -0.0,
+    1.0,
+    -1.0,
+    1.0078125,
+    1.01171875,
+    3.14159,
+    300.0,
+    448.0,
+    460.0,
+    464.0,
+    464.1,
+    470.0,
+    500.0,
+    1e5,
+    57344.0,
+    61439.0,
+    61440.0,
+    65504.0,
+    70000.0,
+    -0.3,
+    0.001,
+    2.0**-10,
+    1e-6,
+    2.5,
+    15.7,
+    -8.5,
+    17.0001,
+    19.0,
+    2.2500001,
+    1.5,
+    3.0,
+    6.0,
+    0.75,
+    0.25,
+    0.2501,
+    5.0,
+    5.0001,
+    7.0,
+    2.0**-127,
+    2.0**-130,
+    3e38,
+    1e-40,
+    np.nan,
+    np.inf,
+    -np.inf,
+]
+
+
+def narrow_convert_cases() -> Iterator[Case]:
+    rng = np.random.default_rng(13)
+    for target, source in itertools.product(NARROW_TARGETS, (np.float32, np.float16, np.int32)):
+        if source is np.int32 and target.startswith("f"):
+            continue  # the plugin's cpu_convert takes no integer to f8/f4
+        for variant in ("rand", "wide", "edge"):
+            shape = (len(NARROW_EDGES),)
+            if np.dtype(source).kind == "i":
+                data = _int_data(rng, source, shape, -600, 600, variant == "edge")
+            elif variant == "edge":
+                with np.errstate(over="ignore"):
+                    data = np.asarray(NARROW_EDGES, np.float32).astype(source)
+            else:
+                scale = 3.0 if variant == "rand" else 3000.0
+                data = (rng.standard_normal(shape) * scale).astype(source)
+            x, zero = parameter(shape, source), parameter((1,), source)
+            narrow = opset.convert(opset.add(x, zero), target)
+            back = opset.convert(narrow, "f32")
+            inputs = {x: data, zero: np.zeros((1,), source)}
+            yield Case(_name("convert", source, target, variant), inputs, [back.output(0)], exact=True)
+    for source in (np.int32, np.float32):  # every integer of a stretch: the rounding rule, exactly
+        ladder = np.concatenate([np.arange(512, 600), np.arange(1024, 1100), np.arange(-3000, -2900)]).astype(
+            source
+        )
+        x, zero = parameter(ladder.shape, source), parameter((1,), source)
+        back = opset.convert(opset.convert(opset.add(x, zero), "bf16"), "f32")
+        inputs = {x: ladder, zero: np.zeros((1,), source)}
+        yield Case(_name("convert", source, "bf16", "ladder"), inputs, [back.output(0)], exact=True)
 
 
 def _numpy_of(target: str) -> Any:
@@ -441,11 +573,13 @@ def _numpy_of(target: str) -> Any:
         "u16": np.uint16,
         "i32": np.int32,
         "i64": np.int64,
+        "u32": np.uint32,
+        "u64": np.uint64,
         "boolean": np.bool_,
     }[target]
 
 
-CONVERT_CASES = list(convert_cases())
+CONVERT_CASES = [*convert_cases(), *narrow_convert_cases()]
 
 
 # --- Select, PRelu, Broadcast, Tile ------------------------------------------------------------
@@ -455,6 +589,7 @@ SELECT_SHAPES = [
     ((2, 3, 4), (2, 3, 4), (2, 3, 4), "numpy"),
     ((4,), (2, 3, 1), (3, 4), "numpy"),
     ((2, 1, 4), (), (3, 1), "numpy"),
+    ((), (), (), "numpy"),
     # no pdpd: the CPU plugin compiles no pdpd Select (select_shape_inference throws), so there
     # is nothing to compare the kernel's pdpd path with
 ]
@@ -536,9 +671,21 @@ def broadcast_cases() -> Iterator[Case]:
         ((3, 1), [2, 3, 4], "numpy", None, 1),
         ((3,), [2, 3, 4], "explicit", [1], 1),
         ((2, 1, 4), [2, 3, 4], "pdpd:0", None, 1),
+        ((2, 4), [2, 3, 4], "explicit", [0, 2], 1),
+        ((), [3, 2], "numpy", None, 1),
         ((4,), [2, 3, 4], "pdpd:-1", None, 3),
     ]
-    for dtype in (np.float32, np.float16, np.int32, np.int64, np.uint8, np.bool_):
+    for dtype in (
+        np.float32,
+        np.float16,
+        np.int32,
+        np.int64,
+        np.uint8,
+        np.int8,
+        np.int16,
+        np.uint16,
+        np.bool_,
+    ):
         for index, (data_shape, target, mode, axes, version) in enumerate(layouts):
             x = parameter(data_shape, dtype)
             data = _moved_data(rng, dtype, data_shape)

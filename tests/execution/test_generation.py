@@ -21,7 +21,7 @@ from .kernel_data import DTYPES, Batches, data_of, shape_of
 def one_hot_cases() -> list[Case]:
     rng = np.random.default_rng(30)
     cases = []
-    for i in range(64):
+    for i in range(96):
         version = 1 if i % 3 == 0 else 16
         rank = int(rng.integers(0, 4))
         shape = shape_of(rng, rank)
@@ -44,8 +44,7 @@ def one_hot_cases() -> list[Case]:
     return cases
 
 
-# (not bf16: OpenVINO hands its bf16 tensors to numpy as float16 bits, the harness cannot compare them)
-EYE_TYPES = ["f32", "i32", "i64", "f16", "u8", "i8", "boolean", "f64"]
+EYE_TYPES = ["f32", "i32", "i64", "f16", "u8", "i8", "boolean", "f64", "bf16"]
 
 
 def eye_cases() -> list[Case]:
@@ -67,6 +66,8 @@ def eye_cases() -> list[Case]:
             node = ov9.eye(*scalars, output_type, batch)
         else:
             node = ov9.eye(*scalars, output_type)
+        if output_type == "bf16":  # compared through a Convert to f32 (numpy has no bf16)
+            node = ov1.convert(node, "f32")
         cases.append(Case(f"eye{i}_{output_type}", inputs, [node.output(0)], exact=True))
     return cases
 
@@ -102,7 +103,34 @@ def random_uniform_cases() -> list[Case]:
     return cases
 
 
-CASES = {"one_hot": one_hot_cases(), "eye": eye_cases(), "random_uniform": random_uniform_cases()}
+def random_uniform_bf16_cases() -> list[Case]:
+    """bf16 RandomUniform, compared through a Convert to f32 (numpy has no bf16)."""
+    rng = np.random.default_rng(33)
+    cases = []
+    for i in range(32):
+        global_seed, op_seed = SEEDS[i % len(SEEDS)]
+        # min and max of shape [1]: the element-wise Convert of a scalar to bf16 gives [1] (its bug)
+        lo_node, hi_node = (ov1.convert(parameter((1,), np.float32), "bf16") for _ in range(2))
+        alignment = ("tensorflow", "pytorch")[i % 2]
+        shape = shape_of(rng, 2, hi=6)
+        node = ov8.random_uniform(
+            ov1.constant(np.array(shape, np.int64)), lo_node, hi_node, "bf16", global_seed, op_seed, alignment
+        )
+        feed = {
+            lo_node.input_value(0).get_node(): np.array([-1.5 * i], np.float32),
+            hi_node.input_value(0).get_node(): np.array([2.0 + i], np.float32),
+        }
+        as_f32 = ov1.convert(node, "f32")
+        cases.append(Case(f"random_uniform_bf16_{i}_{alignment}", feed, [as_f32.output(0)], exact=True))
+    return cases
+
+
+CASES = {
+    "one_hot": one_hot_cases(),
+    "eye": eye_cases(),
+    "random_uniform": random_uniform_cases(),
+    "random_uniform_bf16": random_uniform_bf16_cases(),
+}
 ALL = [(name, case) for name, cases in CASES.items() for case in cases]
 
 

@@ -22,7 +22,15 @@ import openvino.opset15 as ov15
 import pytest
 
 from .harness import Case, parameter
-from .kernel_data import DTYPES, Batches, data_of, shape_of
+from .kernel_data import DTYPES, MOVE_DTYPES, Batches, data_of, shape_of
+
+
+def with_nans(rng: np.random.Generator, data: np.ndarray, reduction: str) -> np.ndarray:
+    """A quarter NaN for min and max of reals (the plugin keeps a NaN element, skips a NaN update)."""
+    if reduction in ("min", "max") and data.dtype.kind == "f" and data.size:
+        data = data.copy()
+        data[rng.random(data.shape) < 0.25] = np.nan
+    return data
 
 
 def reducible(data: np.ndarray, reduction: str) -> np.ndarray:
@@ -49,7 +57,7 @@ def bounds_const(values: list[int], i: int) -> ov1.constant:
 def shape_of_cases() -> list[Case]:
     rng = np.random.default_rng(1)
     cases = []
-    for i in range(32):
+    for i in range(64):
         shape = shape_of(rng, int(rng.integers(0, 6)), lo=0 if i % 7 == 0 else 1)
         dtype = DTYPES[i % len(DTYPES)]
         x = parameter(shape, dtype)
@@ -64,7 +72,7 @@ def shape_of_cases() -> list[Case]:
 def gather_cases() -> list[Case]:
     rng = np.random.default_rng(2)
     cases = []
-    for i in range(72):
+    for i in range(90):
         version = (1, 7, 8)[i % 3]
         batch_dims = 0 if version == 1 else int(rng.integers(0, 3))
         rank = int(rng.integers(max(1, batch_dims + 1), 5))
@@ -72,18 +80,20 @@ def gather_cases() -> list[Case]:
         axis = int(rng.integers(batch_dims, rank))
         if batch_dims:  # a batch dim of 1 crashes the CPU plugin's Gather (a segfault)
             shape = tuple(max(d, 2) for d in shape[:batch_dims]) + shape[batch_dims:]
-        index_shape = shape[:batch_dims] + shape_of(rng, int(rng.integers(0, 3)))
+        own_dims = int(rng.integers(0, 3))  # the indices' dims past the batch dims
+        index_shape = shape[:batch_dims] + shape_of(rng, own_dims)
         if batch_dims and rng.random() < 0.5:
             batch_dims -= len(index_shape)  # the same batch dims counted from the end
         size = shape[axis]
-        # Gather-1/7: a negative index gives zeros, or with scalar indices whatever the plugin
-        # reads before the data (not tested)
-        low, high = (-size, size - 1) if version == 8 else (0, size - 1)
+        # Gather-1/7 with a negative index: zeros mostly, but at times (scalar indices, or
+        # another batch) whatever the plugin reads before the data (not tested)
+        low, high = (0, size - 1) if version < 8 else (-size, size - 1)
         indices = rng.integers(low, high, index_shape, endpoint=True)
-        if version == 8 and i % 4 == 0 and indices.size:  # out of range: zeros
+        # out of range: zeros (but a scalar index out of range reads outside the data: not tested)
+        if version == 8 and i % 4 == 0 and own_dims:
             indices.reshape(-1)[0] = size + int(rng.integers(0, 3))
             indices.reshape(-1)[-1] = -size - 1
-        dtype = DTYPES[i % len(DTYPES)]
+        dtype = MOVE_DTYPES[i % len(MOVE_DTYPES)]
         index_dtype = np.int32 if i % 2 else np.int64
         x, idx = parameter(shape, dtype), parameter(index_shape, index_dtype)
         axis_value = axis - rank if rng.random() < 0.3 else axis
@@ -95,6 +105,36 @@ def gather_cases() -> list[Case]:
             node = ov8.gather(x, idx, i64(axis_value), batch_dims)
         feed = {x: data_of(rng, shape, dtype), idx: indices.astype(index_dtype)}
         cases.append(Case(f"gather{version}_{i}", feed, [node.output(0)], exact=True))
+    return cases
+
+
+def folded_gather_cases() -> list[Case]:
+    """Gathers of Consts only, which OpenVINO folds with its reference implementation when it
+    compiles the model: negative indices count from the end there, out-of-range ones give
+    zeros (the plugin's Gather-1/7 is unreliable on them, and so is its Gather-8 on a scalar
+    index out of range)."""
+    rng = np.random.default_rng(15)
+    cases = []
+    for i in range(16):
+        shape = shape_of(rng, int(rng.integers(1, 4)))
+        axis = int(rng.integers(0, len(shape)))
+        size = shape[axis]
+        indices = rng.integers(-size - 1, size + 1, shape_of(rng, int(rng.integers(0, 3))), endpoint=True)
+        version = (1, 7, 8)[i % 3]
+        if version == 8:  # a scalar index out of range: zeros (the plugin reads outside the data)
+            indices = np.array(size + i % 2 if i % 4 else -size - 1)
+        dtype = DTYPES[i % len(DTYPES)]
+        data = ov1.constant(data_of(rng, shape, dtype))
+        gather = {1: ov1.gather, 7: ov7.gather, 8: ov8.gather}[version]
+        node = gather(data, ov1.constant(indices.astype((np.int32, np.int64)[i // 2 % 2])), i64(axis))
+        cases.append(Case(f"folded_gather{version}_{i}", {}, [node.output(0)], exact=True))
+    for i in range(6):  # batch dims of 1 (the plugin crashes on them)
+        shape = (1, *shape_of(rng, 2))
+        index_shape = (1, *shape_of(rng, 1))
+        indices = rng.integers(-shape[2], shape[2], index_shape)
+        data = ov1.constant(data_of(rng, shape, DTYPES[i % len(DTYPES)]))
+        node = ov8.gather(data, ov1.constant(indices), i64(2), 1)
+        cases.append(Case(f"folded_gather8_batch{i}", {}, [node.output(0)], exact=True))
     return cases
 
 
@@ -110,7 +150,7 @@ def gather_elements_cases() -> list[Case]:
         )
         size = shape[axis]
         indices = rng.integers(-size if i % 2 else 0, size - 1, index_shape, endpoint=True)
-        dtype = DTYPES[i % len(DTYPES)]
+        dtype = MOVE_DTYPES[i % len(MOVE_DTYPES)]
         index_dtype = np.int32 if i % 3 else np.int64
         x, idx = parameter(shape, dtype), parameter(index_shape, index_dtype)
         node = ov8.gather_elements(x, idx, axis)
@@ -135,7 +175,7 @@ def gather_nd_cases() -> list[Case]:
         indices = rng.integers(0, 1 << 20, index_shape) % sizes
         if i % 3 == 0:  # counted from the end
             indices = indices - sizes
-        dtype = DTYPES[i % len(DTYPES)]
+        dtype = MOVE_DTYPES[i % len(MOVE_DTYPES)]
         index_dtype = np.int32 if i % 4 < 2 else np.int64
         x, idx = parameter(shape, dtype), parameter(index_shape, index_dtype)
         node = (ov5 if version == 5 else ov8).gather_nd(x, idx, batch_dims)
@@ -165,7 +205,7 @@ def scatter_update_cases() -> list[Case]:
             indices = rng.integers(0, size, index_shape)
         normalized = axis + rank if axis < 0 else axis
         updates_shape = shape[:normalized] + index_shape + shape[normalized + 1 :]
-        dtype = DTYPES[i % len(DTYPES)]
+        dtype = MOVE_DTYPES[i % len(MOVE_DTYPES)]
         index_dtype = np.int32 if i % 2 else np.int64
         x, idx, upd = (
             parameter(shape, dtype),
@@ -188,7 +228,7 @@ ND_REDUCTIONS = ["none", "sum", "sub", "prod", "min", "max"]
 def scatter_nd_cases() -> list[Case]:
     rng = np.random.default_rng(6)
     cases = []
-    for i in range(72):
+    for i in range(120):
         version = 3 if i % 4 == 0 else 15
         reduction = "none" if version == 3 else ND_REDUCTIONS[i % len(ND_REDUCTIONS)]
         rank = int(rng.integers(1, 5))
@@ -207,8 +247,6 @@ def scatter_nd_cases() -> list[Case]:
             indices = indices - sizes
         updates_shape = leading + shape[depth:]
         dtype = DTYPES[i % len(DTYPES)]
-        if reduction in ("sum", "sub", "prod") and np.dtype(dtype).kind == "f":
-            dtype = np.float32  # f16 arithmetic rounds differently in the plugin
         index_dtype = np.int32 if i % 2 else np.int64
         x, idx, upd = (
             parameter(shape, dtype),
@@ -220,11 +258,11 @@ def scatter_nd_cases() -> list[Case]:
         else:
             node = ov15.scatter_nd_update(x, idx, upd, reduction)
         feed = {
-            x: reducible(data_of(rng, shape, dtype), reduction),
+            x: with_nans(rng, reducible(data_of(rng, shape, dtype), reduction), reduction),
             idx: indices.astype(index_dtype),
-            upd: reducible(data_of(rng, updates_shape, dtype), reduction),
+            upd: with_nans(rng, reducible(data_of(rng, updates_shape, dtype), reduction), reduction),
         }
-        cases.append(Case(f"scatter_nd{version}_{reduction}_{i}", feed, [node.output(0)]))
+        cases.append(Case(f"scatter_nd{version}_{reduction}_{i}", feed, [node.output(0)], exact=True))
     return cases
 
 
@@ -234,10 +272,10 @@ ELEMENT_REDUCTIONS = ["none", "sum", "prod", "min", "max", "mean"]
 def scatter_elements_cases() -> list[Case]:
     rng = np.random.default_rng(7)
     cases = []
-    for i in range(84):
-        version = 3 if i % 7 == 0 else 12
+    for i in range(120):
+        version = 3 if i % 4 == 0 else 12
         reduction = "none" if version == 3 else ELEMENT_REDUCTIONS[i % len(ELEMENT_REDUCTIONS)]
-        use_init_val = bool(i % 2)
+        use_init_val = bool(i // len(ELEMENT_REDUCTIONS) % 2)
         rank = int(rng.integers(1, 4))
         shape = shape_of(rng, rank)
         axis = int(rng.integers(-rank, rank))
@@ -252,7 +290,7 @@ def scatter_elements_cases() -> list[Case]:
         if i % 4 == 1:
             indices = indices - size
         dtype = DTYPES[i % len(DTYPES)]
-        if np.dtype(dtype).kind == "f" or (dtype is np.bool_ and reduction == "mean"):
+        if dtype is np.bool_ and reduction == "mean":  # (refused on booleans)
             dtype = np.float32
         index_dtype = np.int32 if i % 2 else np.int64
         x, idx, upd = (
@@ -265,12 +303,12 @@ def scatter_elements_cases() -> list[Case]:
         else:
             node = ov12.scatter_elements_update(x, idx, upd, i64(axis), reduction, use_init_val)
         feed = {
-            x: reducible(data_of(rng, shape, dtype), reduction),
+            x: with_nans(rng, reducible(data_of(rng, shape, dtype), reduction), reduction),
             idx: np.ascontiguousarray(indices).astype(index_dtype),
-            upd: reducible(data_of(rng, index_shape, dtype), reduction),
+            upd: with_nans(rng, reducible(data_of(rng, index_shape, dtype), reduction), reduction),
         }
         name = f"scatter_elements{version}_{reduction}_{int(use_init_val)}_{i}"
-        cases.append(Case(name, feed, [node.output(0)]))
+        cases.append(Case(name, feed, [node.output(0)], exact=True))
     return cases
 
 
@@ -297,15 +335,22 @@ def slice_cases() -> list[Case]:
         start = [_bound(rng, shape[a]) for a in axes]
         stop = [_bound(rng, shape[a]) for a in axes]
         step = [int(rng.choice([1, 1, 2, 3, -1, -2])) for _ in axes]
-        dtype = DTYPES[i % len(DTYPES)]
+        dtype = MOVE_DTYPES[i % len(MOVE_DTYPES)]
         x = parameter(shape, dtype)
-        if i % 4 == 0 and sorted(axes) == list(range(count)):
-            node = ov8.slice(x, bounds_const(start, i), bounds_const(stop, i), bounds_const(step, i))
+        feed = {x: data_of(rng, shape, dtype)}
+        if i % 3 == 2:  # start, stop and step fed at run time (a dynamic slice)
+            bounds = []
+            for values in (start, stop, step):
+                node = parameter((len(values),), np.int64)
+                feed[node] = np.array(values, np.int64)
+                bounds.append(node)
         else:
-            node = ov8.slice(
-                x, bounds_const(start, i), bounds_const(stop, i), bounds_const(step, i), bounds_const(axes, i)
-            )
-        cases.append(Case(f"slice{i}", {x: data_of(rng, shape, dtype)}, [node.output(0)], exact=True))
+            bounds = [bounds_const(values, i) for values in (start, stop, step)]
+        if i % 4 == 0 and sorted(axes) == list(range(count)):
+            node = ov8.slice(x, *bounds)
+        else:
+            node = ov8.slice(x, *bounds, bounds_const(axes, i))
+        cases.append(Case(f"slice{i}", feed, [node.output(0)], exact=True))
     return cases
 
 
@@ -334,6 +379,8 @@ def strided_slice_cases() -> list[Case]:
         shape = shape_of(rng, rank, hi=6)
         count = int(rng.integers(1, rank + 2))
         masks = _masks(rng, count)
+        if i % 3 == 0:  # shrunk axes with their begin masked: taken at 0
+            masks["begin"] = [b | s for b, s in zip(masks["begin"], masks["shrink_axis"], strict=True)]
         ellipsis, new_axis = set(np.flatnonzero(masks["ellipsis"])), set(np.flatnonzero(masks["new_axis"]))
         consumed = sum(1 for a in range(count) if a not in ellipsis and a not in new_axis)
         if consumed > rank:
@@ -350,8 +397,10 @@ def strided_slice_cases() -> list[Case]:
             elif a not in new_axis:
                 if masks["shrink_axis"][a]:  # in range, or the plugin refuses the layer
                     begin[-1] = int(rng.integers(-size, size))
+                    if masks["begin"][a]:  # masked: taken at 0, not at a begin that is not 0
+                        begin[-1] = size - 1
                 axis += 1
-        dtype = DTYPES[i % len(DTYPES)]
+        dtype = MOVE_DTYPES[i % len(MOVE_DTYPES)]
         x = parameter(shape, dtype)
         if i % 5 == 0:
             strides = [1] * count
@@ -370,13 +419,36 @@ def strided_slice_cases() -> list[Case]:
     return cases
 
 
+def folded_strided_slice_cases() -> list[Case]:
+    """StridedSlices of Consts with new axes and shrunk axes together, which OpenVINO folds
+    with its reference implementation when it compiles the model (the plugin reads past its
+    input there)."""
+    rng = np.random.default_rng(16)
+    cases = []
+    for i in range(12):
+        shape = shape_of(rng, int(rng.integers(2, 4)), lo=2)
+        count = len(shape) + 1
+        new_axis = [0] * count
+        new_axis[int(rng.integers(0, count))] = 1
+        shrink = [0] * count
+        shrink_at = next(a for a in range(count) if not new_axis[a])
+        shrink[shrink_at] = 1
+        begin = [int(rng.integers(-2, 2)) for _ in range(count)]
+        end = [b + 1 if b != -1 else 2**31 for b in begin]
+        data = ov1.constant(data_of(rng, shape, DTYPES[i % len(DTYPES)]))
+        masks = [[0] * count, [0] * count, new_axis, shrink, [0] * count]
+        node = ov1.strided_slice(data, i64(begin), i64(end), i64([1] * count), *masks)
+        cases.append(Case(f"folded_strided_slice{i}", {}, [node.output(0)], exact=True))
+    return cases
+
+
 # --- Range and NonZero ------------------------------------------------------------------------
 
 
 def range_cases() -> list[Case]:
     rng = np.random.default_rng(10)
     cases = []
-    for i in range(60):
+    for i in range(90):
         version = 1 if i % 3 == 0 else 4
         integral = i % 2 == 0
         if integral:
@@ -417,6 +489,26 @@ def range_cases() -> list[Case]:
         )
         node = ov1.range(*params) if output_type is None else ov12.range(*params, output_type)
         cases.append(Case(f"range{version}_{i}", feed, [node.output(0)]))
+    return cases
+
+
+def folded_range_cases() -> list[Case]:
+    """Ranges of Consts only, which OpenVINO folds with its reference implementation when it
+    compiles the model: real bounds made integers are truncated there (the plugin rounds), a
+    step leading away from stop gives nothing (the plugin goes away from it)."""
+    rng = np.random.default_rng(13)
+    cases = []
+    for i in range(16):
+        start = float(np.round(rng.uniform(-6, 6), 2))
+        step = float(rng.choice([1.7, -1.3, 2.9, -2.5, 1.2]))
+        stop = start + step * float(rng.uniform(1, 8))
+        if i % 4 == 3:  # a step leading away from stop: no elements (the plugin gives some)
+            stop = start - step * 3
+        input_type = (np.float32, np.float16)[i % 2]
+        output_type = ("i32", "i64", "i8", "f32")[i % 4]
+        scalars = [ov1.constant(np.array(v, input_type)) for v in (start, stop, step)]
+        node = ov12.range(*scalars, output_type)
+        cases.append(Case(f"folded_range{i}_{output_type}", {}, [node.output(0)]))
     return cases
 
 
@@ -465,16 +557,65 @@ def topk_cases() -> list[Case]:
                 data = (data % 3).astype(dtype)  # ties
         data = np.nan_to_num(data, nan=0.0, posinf=np.inf, neginf=-np.inf)
         x = parameter(shape, dtype)
+        feed = {x: data}
         index_type = "i32" if i % 2 else "i64"
+        k_node = i64(k)
+        if i % 5 == 3:  # k fed at run time
+            k_node = parameter((), np.int32 if i % 2 else np.int64)
+            feed[k_node] = np.array(k, k_node.get_output_element_type(0).to_dtype())
         if version == 1:
-            node = ov1.topk(x, i64(k), axis, mode, sort)
+            node = ov1.topk(x, k_node, axis, mode, sort)
         elif version == 3:
-            node = ov3.topk(x, i64(k), axis, mode, sort, index_type)
+            node = ov3.topk(x, k_node, axis, mode, sort, index_type)
         else:
             stable = sort != "none" and bool(i % 4 < 2)
-            node = ov11.topk(x, i64(k), axis, mode, sort, index_type, stable)
+            node = ov11.topk(x, k_node, axis, mode, sort, index_type, stable)
         cases.append(
-            Case(f"topk{version}_{mode}_{sort}_{i}", {x: data}, [node.output(0), node.output(1)], exact=True)
+            Case(f"topk{version}_{mode}_{sort}_{i}", feed, [node.output(0), node.output(1)], exact=True)
+        )
+    return cases
+
+
+def chain_cases() -> list[Case]:
+    """The family's ops feeding each other, as shape subgraphs and post-processing do: the
+    executor hands each value on to the next layer's inference."""
+    rng = np.random.default_rng(14)
+    cases = []
+    for i in range(12):
+        shape = shape_of(rng, 3, lo=2, hi=6)
+        dtype = (np.float32, np.int32, np.float16)[i % 3]
+        x = parameter(shape, dtype)
+        data = data_of(rng, shape, dtype)
+        if data.dtype.kind == "f":
+            data = np.nan_to_num(data, nan=0.5, posinf=np.inf, neginf=-np.inf)
+        dims = ov3.shape_of(x, ("i64", "i32")[i % 2])
+        length = ov8.gather(dims, ov1.constant(np.array(1, np.int64)), i64(0))  # a scalar
+        one = ov1.constant(np.array(1, ("int64", "int32")[i % 2]))
+        zero = ov1.constant(np.array(0, ("int64", "int32")[i % 2]))
+        positions = ov12.range(zero, length, one, ("i64", "i32")[i % 2])
+        backwards = ov8.slice(positions, i64([-1]), i64([-(2**63)]), i64([-1]))
+        reversed_x = ov8.gather(x, backwards, i64(1))  # axis 1 reversed
+        k = ov8.gather(dims, i64(2), i64(0))
+        top = ov11.topk(reversed_x, k, 2, "max", "value", "i64")  # every element, sorted
+        picked = ov8.gather_elements(x, top.output(1), 2)
+        updated = ov3.scatter_update(
+            x,
+            ov1.constant(np.array([0], np.int64)),
+            ov8.slice(reversed_x, i64([0]), i64([1]), i64([1])),
+            i64(0),
+        )
+        cases.append(
+            Case(
+                f"chain{i}",
+                {x: data},
+                [
+                    positions.output(0),
+                    reversed_x.output(0),
+                    top.output(0),
+                    picked.output(0),
+                    updated.output(0),
+                ],
+            )
         )
     return cases
 
@@ -482,6 +623,7 @@ def topk_cases() -> list[Case]:
 SUITES: dict[str, Callable[[], list[Case]]] = {
     "shape_of": shape_of_cases,
     "gather": gather_cases,
+    "folded_gather": folded_gather_cases,
     "gather_elements": gather_elements_cases,
     "gather_nd": gather_nd_cases,
     "scatter_update": scatter_update_cases,
@@ -489,9 +631,12 @@ SUITES: dict[str, Callable[[], list[Case]]] = {
     "scatter_elements": scatter_elements_cases,
     "slice": slice_cases,
     "strided_slice": strided_slice_cases,
+    "folded_strided_slice": folded_strided_slice_cases,
     "range": range_cases,
+    "folded_range": folded_range_cases,
     "non_zero": non_zero_cases,
     "topk": topk_cases,
+    "chain": chain_cases,
 }
 CASES = {name: make() for name, make in SUITES.items()}
 ALL = [(name, case) for name, cases in CASES.items() for case in cases]

@@ -74,11 +74,7 @@ def max_pool_cases() -> list[Case]:
             shape = _shape(rng, rank, window)
             rounding = roundings[i % len(roundings)]
             auto_pad = AUTO_PADS[(i // 3) % len(AUTO_PADS)]
-            dtype = (
-                (np.float32, np.float32, np.float16, np.int32, np.uint8, np.int8)[i % 6]
-                if version > 1
-                else (np.float32, np.float16)[i % 2]
-            )
+            dtype = (np.float32, np.float32, np.float16, np.int32, np.uint8, np.int8, np.float32)[i % 7]
             x = parameter(shape, dtype)
             common = (window["strides"],)
             pads_kernel = (window["pads_begin"], window["pads_end"], window["kernel"])
@@ -112,7 +108,8 @@ def avg_pool_cases() -> list[Case]:
             rounding = roundings[i % len(roundings)]
             auto_pad = AUTO_PADS[(i // 3) % len(AUTO_PADS)]
             exclude_pad = bool(i % 2)
-            dtype = (np.float32, np.float32, np.float16)[i % 3]
+            # (some i32 AvgPools the plugin cannot build: "Supported primitive descriptors list is empty")
+            dtype = (np.float32, np.float32, np.float16, np.float32, np.uint8, np.int8)[i % 6]
             x = parameter(shape, dtype)
             args = (
                 window["strides"],
@@ -182,7 +179,35 @@ def ceil_in_padding_cases() -> list[Case]:
     return cases
 
 
-CASES = max_pool_cases() + avg_pool_cases() + adaptive_cases() + ceil_in_padding_cases()
+def hand_worked_avg_case() -> Case:
+    """[1, 2, 3, 4], kernel 3, pads 1/1: with the pads counted (1+2)/3, 2, 3, (3+4)/3; without
+    (1+2)/2, 2, 3, (3+4)/2."""
+    x = parameter((1, 1, 4))
+    data = np.array([[[1, 2, 3, 4]]], np.float32)
+    nodes = [opset1.avg_pool(x, [1], [1], [1], [3], exclude) for exclude in (False, True)]
+    return Case("avg_hand", {x: data}, [n.output(0) for n in nodes])
+
+
+def lowest_window_cases() -> list[Case]:
+    """MaxPool-8 windows holding only their type's lowest value (or -inf): nothing beats the
+    plugin's start, so the index is 0 (not the window's first element, 2)."""
+    cases = []
+    for dtype, low in ((np.uint8, 0), (np.int8, -128), (np.int32, -(2**31)), (np.float32, -np.inf)):
+        data = np.array([[[5, low, low, low, low, 3]]], dtype)
+        x = parameter(data.shape, dtype)
+        node = opset8.max_pool(x, [2], [1], [0], [0], [2])
+        cases.append(Case(f"lowest_{np.dtype(dtype).name}", {x: data}, [node.output(0), node.output(1)]))
+    return cases
+
+
+CASES = (
+    max_pool_cases()
+    + avg_pool_cases()
+    + adaptive_cases()
+    + ceil_in_padding_cases()
+    + lowest_window_cases()
+    + [hand_worked_avg_case()]
+)
 
 
 @pytest.fixture(scope="module")
@@ -193,6 +218,15 @@ def batch(tmp_path_factory):
 @pytest.mark.parametrize("case", CASES, ids=lambda c: c.name)
 def test_pooling(batch, case):
     assert batch.mismatch(case) is None, batch.mismatch(case)
+
+
+def test_avg_pool_hand_worked(batch):
+    np.testing.assert_allclose(batch.got["avg_hand_out0"].ravel(), [1, 2, 3, 7 / 3], rtol=1e-6)
+    np.testing.assert_allclose(batch.got["avg_hand_out1"].ravel(), [1.5, 2, 3, 3.5], rtol=1e-6)
+
+
+def test_lowest_window_index_is_zero(batch):
+    assert batch.got["lowest_int8_out1"].ravel().tolist() == [0, 0, 5]
 
 
 def test_ceil_torch_drops_the_window_in_padding(batch):

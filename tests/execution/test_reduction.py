@@ -59,7 +59,7 @@ def _real_data(rng: np.random.Generator, shape: tuple[int, ...], op: str, dtype:
 def _int_data(rng: np.random.Generator, shape: tuple[int, ...], op: str, dtype: type) -> np.ndarray:
     """Values no sum or product of up to 81 elements (3^4) overflows in, even in u8 or i8."""
     signed = np.issubdtype(dtype, np.signedinteger)
-    if op == "prod":
+    if op == "prod" or (op == "l2" and np.dtype(dtype).itemsize == 1):
         return rng.choice([-1, 0, 1, 1] if signed else [0, 1, 1], size=shape).astype(dtype)
     if np.dtype(dtype).itemsize == 1:
         low, high = (-1, 2) if signed else (0, 4)
@@ -86,7 +86,7 @@ def reduction_cases() -> list[Case]:
             if op in ("and", "or"):
                 dtype: type = np.bool_
                 data = rng.random(shape) < (0.8 if op == "and" else 0.2)
-            elif i % 4 == 3 and op != "l2":
+            elif i % 4 == 3:
                 dtype = INT_TYPES[(i // 4) % len(INT_TYPES)]
                 data = _int_data(rng, shape, op, dtype)
             else:
@@ -118,6 +118,28 @@ def integer_mean_cases() -> list[Case]:
     return cases
 
 
+def wide_cases() -> list[Case]:
+    """f16 data summed past f16's range (the plugin computes in f32: the mean is finite) and
+    integer ReduceL2, whose square root truncates: [2, 3] gives 3, [5, 5] gives 7."""
+    cases = []
+    big = np.array([[60000, 60000, 50000], [-60000, -60000, 1]], np.float16)
+    x = parameter(big.shape, np.float16)
+    axis = opset.constant(np.array([1], np.int64))
+    cases.append(
+        Case(
+            "f16_wide",
+            {x: big},
+            [opset.reduce_mean(x, axis, False).output(0), opset.reduce_sum(x, axis, False).output(0)],
+        )
+    )
+    for dtype in INT_TYPES:
+        rows = np.array([[3, 4], [1, 1], [2, 3], [5, 5]], dtype)
+        y = parameter(rows.shape, dtype)
+        node = opset.reduce_l2(y, opset.constant(np.array([1], np.int64)), False)
+        cases.append(Case(f"int_l2_{np.dtype(dtype).name}", {y: rows}, [node.output(0)]))
+    return cases
+
+
 def nan_extreme_cases() -> list[Case]:
     """Max/Min where the plugin's NaN handling does not depend on its vector lanes: a NaN first
     in a short row is skipped, a row of NaNs only gives NaN."""
@@ -131,7 +153,7 @@ def nan_extreme_cases() -> list[Case]:
     return cases
 
 
-CASES = reduction_cases() + integer_mean_cases() + nan_extreme_cases()
+CASES = reduction_cases() + integer_mean_cases() + nan_extreme_cases() + wide_cases()
 
 
 @pytest.fixture(scope="module")
@@ -148,3 +170,4 @@ def test_integer_mean_truncates(batch):
     """The hand-worked answer, besides OpenVINO's: -5/4 -> -1 ... as C++ integer division."""
     got = batch.got["int_mean_int32_out0"]
     assert got.tolist() == [-1, 1, 0, 5]
+    assert batch.got["int_l2_int8_out0"].tolist() == [5, 1, 3, 7]

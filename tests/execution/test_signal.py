@@ -75,6 +75,8 @@ _HALF: list[tuple[Shape, list[int], list[int] | None]] = [
     ((5, 4), [0, 1], [5, 7]),  # test_irdft_pads_with_zeros' padded layouts
     ((2, 3, 4, 4), [3, 0], [4, 3]),
     ((6, 3), [0, 1], [6, 4]),
+    ((3, 4), [0, 1], [3, 7]),
+    ((4, 2), [0], [7]),
 ]
 
 
@@ -257,15 +259,18 @@ def test_refuses_what_the_plugin_cannot_build(refused, tmp_path):
     assert [f.outcome for f in execution.failures] == [Outcome.UNSUPPORTED]
 
 
-# An IRDFT whose signal_size pads an axis other than the last listed: the CPU plugin returns
-# uninitialised memory there (values like 1e25 and 1e-41, found with compile_model, openvino
-# 2026.4.1), and the op has no evaluate() to fold it with. The op pads the data with zeros
+# An IRDFT whose signal_size pads an axis other than the last listed, or asks the last listed for
+# more bins than the data has: the CPU plugin returns uninitialised memory or wrong values there
+# (values like 1e25 and 1e-41, found with compile_model, openvino 2026.4.1), and the op has no
+# evaluate() to fold it with. The op pads the data with zeros
 # first (the spec): the same IRDFT of the explicitly zero-padded data, which agrees with the
 # CPU plugin (the batch above has such layouts without padding), is the expectation.
 _IRDFT_PADDING = [
     ((3, 4, 2), [0, 1], [5, 7], (5, 4, 2)),
     ((2, 3, 4, 3, 2), [3, 0], [4, 3], (2, 3, 4, 4, 2)),
     ((4, 3, 2), [0, 1], [6, 4], (6, 3, 2)),
+    ((3, 2, 2), [0, 1], [3, 7], (3, 4, 2)),  # the last listed axis: 4 bins needed, 2 given
+    ((1, 2, 2), [0], [7], (4, 2, 2)),
 ]
 
 
@@ -289,3 +294,49 @@ def test_irdft_pads_with_zeros(layout, tmp_path):
         results.append(next(iter(execute(document, {name: array}).results.values())))
     got, expected = results
     assert compare(expected, got) is None, compare(expected, got)
+
+
+def bf16_cases() -> list[Case]:
+    """The data converted to bf16 in the model, the transform rounded once to bf16, converted
+    back to f32."""
+    rng = np.random.default_rng(15)
+    cases = []
+    layouts = [
+        ("dft", opset.dft, (3, 5, 2), [1]),
+        ("idft", opset.idft, (2, 4, 2), [0, 1]),
+        ("rdft", opset.rdft, (3, 6), [1]),
+        ("irdft", opset.irdft, (3, 4, 2), [0, 1]),
+    ]
+    for name, build, shape, axes in layouts:
+        data = parameter(shape)
+        narrow = opset.convert(data, "bf16")
+        node = build(narrow, opset.constant(np.array(axes, np.int64)))
+        feeds = {data: rng.standard_normal(shape).astype(np.float32)}
+        cases.append(Case(f"bf16_{name}", feeds, [opset.convert(node, "f32").output(0)]))
+    signal, window = parameter((2, 16)), parameter((6,))
+    node = opset.stft(
+        opset.convert(signal, "bf16"),
+        opset.convert(window, "bf16"),
+        opset.constant(np.array(8, np.int64)),
+        opset.constant(np.array(4, np.int64)),
+        False,
+    )
+    feeds = {
+        signal: rng.standard_normal((2, 16)).astype(np.float32),
+        window: rng.random(6).astype(np.float32),
+    }
+    cases.append(Case("bf16_stft", feeds, [opset.convert(node, "f32").output(0)]))
+    return cases
+
+
+BF16_CASES = bf16_cases()
+
+
+@pytest.fixture(scope="module")
+def bf16_batch(tmp_path_factory):
+    return run_batch(BF16_CASES, tmp_path_factory.mktemp("signal_bf16"))
+
+
+@pytest.mark.parametrize("case", BF16_CASES, ids=lambda c: c.name)
+def test_bf16(bf16_batch, case):
+    assert bf16_batch.mismatch(case) is None, bf16_batch.mismatch(case)

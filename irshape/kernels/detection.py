@@ -207,7 +207,9 @@ def _soft(
                 break
         if suppressed:
             continue
-        if score == original:
+        # a NaN score (the IoU of two boxes without area) is kept as it is: pushed back, it
+        # would come back for ever
+        if score == original or np.isnan(score):
             kept.append((float(score), box))
         else:
             heapq.heappush(heap, (-float(score), box, len(kept)))

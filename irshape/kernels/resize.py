@@ -448,6 +448,14 @@ def _truncated(result: np.ndarray, dtype: np.dtype) -> np.ndarray:
 # --- GridSample-9 ----------------------------------------------------------------------------------
 
 
+def _grid_sample_bytes(call: KernelCall) -> int:
+    """Float32 copies of the inputs, a few output-sized arrays (the gathered neighbours and
+    their sums) and int64 indices of the grid's points."""
+    points = call.inputs[1].size // 2
+    return int(4 * (call.inputs[0].size + call.inputs[1].size) + 6 * output_bytes(call, 0) + 8 * 8 * points)
+
+
+@working_memory(_grid_sample_bytes)
 def grid_sample(call: KernelCall) -> np.ndarray:
     """GridSample-9: the data sampled at the grid's normalised (x, y) points."""
     data = call.inputs[0].astype(_F32)

@@ -111,7 +111,20 @@ def nms_cases() -> list[Case]:
     cases = []
     for version, count in ((9, 60), (5, 40), (4, 30), (3, 30), (1, 30)):
         cases += [_case(rng, i, version) for i in range(count)]
-    return cases + [_rotated_case(rng, i) for i in range(60)] + [_underflow_case()]
+    return cases + [_rotated_case(rng, i) for i in range(60)] + [_underflow_case()] + _fewer_inputs_cases()
+
+
+def _fewer_inputs_cases() -> list[Case]:
+    """NonMaxSuppression-5/9 given only some of their inputs (the rest: 0)."""
+    rng = np.random.default_rng(5)
+    cases = []
+    for count in (3, 4, 5):
+        boxes, scores = _boxes(rng, 1, 6, False), _scores(rng, 1, 2, 6)
+        b, s = parameter(boxes.shape), parameter(scores.shape)
+        constants = (np.int64(4), np.float32(0.4), np.float32(0.3))[: count - 2]
+        node = opset9.non_max_suppression(b, s, *(opset9.constant(c) for c in constants))
+        cases.append(Case(f"nms9_{count}_inputs", {b: boxes, s: scores}, list(node.outputs())))
+    return cases
 
 
 def _underflow_case() -> Case:

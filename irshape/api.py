@@ -194,7 +194,7 @@ def _check(
             if dry_run is not None:
                 from irshape.execute.dryrun import dry_run as run_layers  # numpy: only when asked
 
-                run_layers(result.document, dry_run, report.diagnostics.append, progress)
+                report.dry_run = run_layers(result.document, dry_run, report.diagnostics.append, progress)
     except Exception as exc:  # a bug in irshape: a finding, never a traceback
         summary = f"{type(exc).__name__}: {exc}".splitlines()[0][:200]
         if debug:

@@ -73,16 +73,46 @@ class LayerResult(Record):
         }
 
 
+class DryRunSummary(Record):
+    """What a dry run executed of one file: how many layers ran, and of those that did not,
+    how many for each reason (``"no kernel"``, ``"over memory"``, ``"below a layer not run"``...)."""
+
+    __slots__ = ("executed", "not_executed")
+    executed: int
+    not_executed: dict[str, int]
+
+    def __init__(self, executed: int = 0, not_executed: dict[str, int] | None = None) -> None:
+        self.executed = executed
+        self.not_executed = {} if not_executed is None else not_executed
+
+    @property
+    def total(self) -> int:
+        return self.executed + sum(self.not_executed.values())
+
+    def add(self, other: DryRunSummary) -> None:
+        self.executed += other.executed
+        for reason, count in other.not_executed.items():
+            self.not_executed[reason] = self.not_executed.get(reason, 0) + count
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "layers_executed": self.executed,
+            "layers_not_executed": self.total - self.executed,
+            "not_executed_by_reason": dict(sorted(self.not_executed.items())),
+        }
+
+
 class FileReport(Record):
     """All findings of one file, and the layers read from it."""
 
-    __slots__ = ("diagnostics", "diff", "fixes", "layers", "path", "skipped")
+    __slots__ = ("diagnostics", "diff", "dry_run", "fixes", "layers", "path", "skipped")
     path: str
     diagnostics: list[Diagnostic]
     layers: list[LayerResult]
     fixes: list[DimEdit]  # with --fix: written; with --diff: proposed
     diff: str  # with --diff: the unified diff --fix would apply
     skipped: str | None  # with skip_non_ir: why the file is not checked (it is no IR)
+    dry_run: DryRunSummary | None  # with a dry run: what it executed
 
     def __init__(
         self,
@@ -99,6 +129,7 @@ class FileReport(Record):
         self.fixes = [] if fixes is None else fixes
         self.diff = diff
         self.skipped = skipped
+        self.dry_run: DryRunSummary | None = None
 
     def _with(self, severity: Severity) -> list[Diagnostic]:
         return [d for d in self.diagnostics if d.severity is severity]
@@ -127,9 +158,12 @@ class FileReport(Record):
         return next((layer for layer in self.layers if layer.layer_id == layer_id), None)
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        out = {
             "path": self.path,
             "diagnostics": [d.to_json() for d in self.diagnostics],
             "layers_checked": self.layers_checked,
             "layers_not_checked": self.layers_not_checked,
         }
+        if self.dry_run is not None:
+            out["dry_run"] = self.dry_run.to_json()
+        return out

@@ -12,7 +12,7 @@ from irshape.diagnostics import Diagnostic, Rule, Severity
 ERROR, WARNING, INFO = Severity.ERROR, Severity.WARNING, Severity.INFO
 
 RULES: dict[str, Rule] = {}
-_NAMES: set[str] = set()  # the names taken, to refuse a duplicate
+_NAMES: dict[str, str] = {}  # each rule's name -> its code (a name is taken once)
 
 
 def _rule(
@@ -28,9 +28,15 @@ def _rule(
 ) -> Rule:
     if code in RULES or name in _NAMES:
         raise ValueError(f"duplicate diagnostic {code} {name}")
-    _NAMES.add(name)
+    _NAMES[name] = code
     RULES[code] = Rule(code, name, severity, template, summary, why, fix, example)
     return RULES[code]
+
+
+def lookup(code_or_name: str) -> Rule | None:
+    """The rule a code (``IRS306``, any case) or a rule name (``value-unknown``) names."""
+    text = code_or_name.strip()
+    return RULES.get(text.upper()) or RULES.get(_NAMES.get(text.lower(), ""))
 
 
 # --- IRS0xx: reading the file ------------------------------------------------------------
@@ -560,10 +566,11 @@ DRY_RUN_SKIPPED = _rule(
     "dry-run-skipped",
     INFO,
     "not run: {reason}",
-    summary="A layer the dry run could not execute.",
-    why="A dry run needs static input shapes and known output_shape values; dynamic dims need a "
-    "size from --dim-value.",
-    fix="Give --dim-value N to run dynamic dims at size N.",
+    summary="A layer the dry run could not execute (the layers below it are not run either).",
+    why="A dry run needs static input shapes (dynamic dims need a size from --dim-value), the "
+    "values of the Consts (the .bin) and a kernel for the op; a layer without one of them is not "
+    "run, and the layers that take its outputs are counted as not executed in the summary.",
+    fix="Give --dim-value N to run dynamic dims at size N; keep the .bin beside the .xml.",
 )
 DRY_RUN_MEMORY = _rule(
     "IRS503",
@@ -584,6 +591,17 @@ DRY_RUN_FAILED = _rule(
     why="Some attribute combinations OpenVINO's shape inference accepts cannot be executed, e.g. "
     "negative pads_begin, which OpenVINO's CPU plugin refuses as well.",
     fix="See the reason; usually the pads.",
+)
+DRY_RUN_DISAGREES = _rule(
+    "IRS505",
+    "dry-run-disagrees",
+    WARNING,
+    "{reason}",
+    summary="irshape's kernel produced another output than irshape's own shape inference: a bug in irshape.",
+    why="The dry run checks each executed output against the shape and element type irshape infers "
+    "at the same inputs. The two are written from OpenVINO's rules independently; when they "
+    "disagree, one of them is wrong, and the finding says nothing about the file.",
+    fix="Please report it with the file (or the layer) that shows it.",
 )
 
 

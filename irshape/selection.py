@@ -32,13 +32,17 @@ class SelectorError(ValueError):
 
 
 def parse_selector(selector: str) -> str:
-    """The normalised selector (upper case); :class:`SelectorError` if it selects nothing."""
+    """The normalised selector: a code prefix in upper case (a rule's name, ``value-unknown``,
+    is its code); :class:`SelectorError` if it selects nothing."""
+    named = rules.lookup(selector)
+    if named is not None:
+        return named.code
     normal = selector.strip().upper()
     if normal == ALL or (normal and any(code.startswith(normal) for code in rules.RULES)):
         return normal
     raise SelectorError(
-        f"{selector!r} matches no diagnostic code (codes look like IRS301, prefixes like IRS3; "
-        "`irshape rules` lists them)"
+        f"{selector!r} matches no diagnostic code (codes look like IRS301, prefixes like IRS3, "
+        "names like declared-dim-mismatch; `irshape rules` lists them)"
     )
 
 

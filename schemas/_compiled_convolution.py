@@ -8,6 +8,7 @@ SCHEMAS = {
         "version": 1,
         "family": "convolution",
         "function": "binary_convolution",
+        "kernel": "binary_convolution",
         "kernel_layout": ["C_OUT", "C_IN"],
         "spec": "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/convolution/binary-convolution-1.html",
         "inputs": [
@@ -130,6 +131,7 @@ SCHEMAS = {
         "version": 1,
         "family": "convolution",
         "function": "deformable_convolution",
+        "kernel": "deformable_convolution",
         "kernel_layout": ["C_OUT", "C_IN"],
         "spec": "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/convolution/deformable-convolution-1.html",
         "extra_inputs": "Check 'input_shapes.size() == 3' failed",
@@ -158,6 +160,7 @@ SCHEMAS = {
         "version": 8,
         "family": "convolution",
         "function": "deformable_convolution",
+        "kernel": "deformable_convolution",
         "kernel_layout": ["C_OUT", "C_IN"],
         "spec": "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/convolution/deformable-convolution-8.html",
         "extra_inputs": "Check 'input_shapes.size() == 3 || has_mask_shape' failed",

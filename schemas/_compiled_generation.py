@@ -8,6 +8,7 @@ SCHEMAS = {
         "version": 9,
         "family": "generation",
         "function": "eye",
+        "kernel": "eye",
         "spec": "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/generation/eye-9.html",
         "value_inputs": [0, 1, 3],
         "extra_inputs": "Check '(inputs_count == 3 || inputs_count == 4)' failed",
@@ -25,6 +26,7 @@ SCHEMAS = {
         "version": 1,
         "family": "generation",
         "function": "one_hot",
+        "kernel": "one_hot",
         "spec": "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/sequence/one-hot-1.html",
         "value_inputs": [1],
         "inputs": [
@@ -41,6 +43,7 @@ SCHEMAS = {
         "version": 16,
         "family": "generation",
         "function": "one_hot",
+        "kernel": "one_hot",
         "spec": "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/sequence/one-hot-16.html",
         "value_inputs": [1],
         "inputs": [
@@ -64,6 +67,7 @@ SCHEMAS = {
         "version": 8,
         "family": "generation",
         "function": "random_uniform",
+        "kernel": "random_uniform",
         "spec": "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/generation/random-uniform-8.html",
         "value_inputs": [0],
         "extra_inputs": "Check 'input_shapes.size() == 3' failed",

@@ -8,6 +8,7 @@ SCHEMAS = {
         "version": 7,
         "family": "matmul",
         "function": "einsum",
+        "kernel": "einsum",
         "spec": "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/matrix/einsum-7.html",
         "inputs": [
             {"name": "inputs"},
@@ -34,6 +35,7 @@ SCHEMAS = {
         "version": 14,
         "family": "matmul",
         "function": "inverse",
+        "kernel": "inverse",
         "spec": "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/matrix/Inverse_14.html",
         "extra_inputs": "Check 'input_shapes.size() == 1' failed",
         "inputs": [{"name": "data", "element_types": "any"}],
@@ -45,6 +47,7 @@ SCHEMAS = {
         "version": 1,
         "family": "matmul",
         "function": "matmul",
+        "kernel": "matmul",
         "spec": "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/matrix/matmul-1.html",
         "inputs": [{"name": "A"}, {"name": "B"}],
         "attributes": {
@@ -57,6 +60,7 @@ SCHEMAS = {
         "version": 13,
         "family": "matmul",
         "function": "scaled_dot_product_attention",
+        "kernel": "scaled_dot_product_attention",
         "spec": "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/sequence/scaled-dot-product-attention.html",
         "inputs": [
             {"name": "query"},

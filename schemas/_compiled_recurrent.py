@@ -8,6 +8,7 @@ SCHEMAS = {
         "version": 3,
         "family": "recurrent",
         "function": "gru_cell",
+        "kernel": "gru_cell",
         "extra_inputs": "Incorrect number of new arguments",
         "inputs": [
             {"name": "X"},
@@ -31,6 +32,7 @@ SCHEMAS = {
         "version": 5,
         "family": "recurrent",
         "function": "gru_sequence",
+        "kernel": "gru_sequence",
         "extra_inputs": "Incorrect number of input shapes has been provided. Expected: 6, got: {count}.",
         "inputs": [
             {"name": "X"},
@@ -62,6 +64,7 @@ SCHEMAS = {
         "version": 4,
         "family": "recurrent",
         "function": "lstm_cell",
+        "kernel": "lstm_cell",
         "extra_inputs": "Incorrect number of new arguments",
         "inputs": [
             {"name": "X"},
@@ -85,6 +88,7 @@ SCHEMAS = {
         "version": 5,
         "family": "recurrent",
         "function": "lstm_sequence",
+        "kernel": "lstm_sequence",
         "extra_inputs": "Incorrect number of new arguments",
         "inputs": [
             {"name": "X"},
@@ -116,6 +120,7 @@ SCHEMAS = {
         "version": 1,
         "family": "recurrent",
         "function": "rnn_cell",
+        "kernel": "rnn_cell",
         "extra_inputs": "Incorrect number of new arguments",
         "inputs": [
             {"name": "X"},
@@ -138,6 +143,7 @@ SCHEMAS = {
         "version": 5,
         "family": "recurrent",
         "function": "rnn_sequence",
+        "kernel": "rnn_sequence",
         "inputs": [
             {"name": "X"},
             {"name": "initial_hidden_state"},

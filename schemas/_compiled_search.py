@@ -8,6 +8,7 @@ SCHEMAS = {
         "version": 3,
         "family": "search",
         "function": "bucketize",
+        "kernel": "bucketize",
         "spec": "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/condition/bucketize-3.html",
         "extra_inputs": "Check '(input_shapes.size() == 2)' failed",
         "inputs": [{"name": "data", "element_types": "any"}, {"name": "buckets", "element_types": "any"}],
@@ -22,6 +23,7 @@ SCHEMAS = {
         "version": 15,
         "family": "search",
         "function": "search_sorted",
+        "kernel": "search_sorted",
         "spec": "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/sort/search-sorted-15.html",
         "inputs": [
             {"name": "sorted_sequence", "element_types": "any"},

@@ -8,6 +8,7 @@ SCHEMAS = {
         "version": 10,
         "family": "uniqueness",
         "function": "unique",
+        "kernel": "unique",
         "spec": "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/movement/unique-10.html",
         "value_inputs": [0, 1],
         "inputs": [{"name": "data"}, {"name": "axis", "optional": True}],

@@ -148,7 +148,9 @@ def test_dim_value_runs_dynamic_dims_at_that_size(
 
 def test_dim_value_on_a_net_with_dynamic_dims() -> None:
     without = run("check", "--isolated", "--dry-run", "--format", "json", DYNAMIC_NET)
-    assert dry_codes(codes_by_file(without)["dynamic_interval.xml"]) == ["IRS502", "IRS502"]
+    # Said once, at the Parameter; the layers below it are counted in the summary.
+    assert dry_codes(codes_by_file(without)["dynamic_interval.xml"]) == ["IRS502"]
+    assert "give --dim-value N to run it" in without.stdout
     with_size = run("check", "--isolated", "--dry-run", "--dim-value", "20", "--format", "json", DYNAMIC_NET)
     assert dry_codes(codes_by_file(with_size)["dynamic_interval.xml"]) == []
 
@@ -181,8 +183,15 @@ def test_a_bad_memory_size_is_a_usage_error(text: str) -> None:
 
 def test_max_memory_applies() -> None:
     tiny = run("check", "--isolated", "--dry-run", "--max-memory", "1000", "--format", "json", NET)
-    assert dry_codes(codes_by_file(tiny)["conv_relu_deconv.xml"]) == ["IRS503", "IRS503"]
+    # The first convolution is over the limit; the layers below it cannot run either.
+    assert dry_codes(codes_by_file(tiny)["conv_relu_deconv.xml"]) == ["IRS503"]
     assert "over the --max-memory limit of 1000 B" in tiny.stdout
+    summary = json.loads(tiny.stdout)["summary"]["dry_run"]
+    assert summary == {
+        "layers_executed": 0,
+        "layers_not_executed": 3,
+        "not_executed_by_reason": {"below a layer not run": 2, "over the memory limit": 1},
+    }
     # 004's 3D example needs over 0.67 GiB (input + output alone): over 512 MiB, under 4 GiB.
     three_d = FIXTURES / "spec" / "004_group_convolution_3d.xml"
     half = run("check", "--isolated", "--dry-run", "--max-memory", "512M", three_d)
@@ -242,7 +251,7 @@ def test_no_progress_on_a_stderr_that_is_not_a_terminal(monkeypatch: pytest.Monk
     result = run("check", "--isolated", "--dry-run", NET, *SPEC[:3])
     assert result.exit_code == 0, result.output
     assert result.stderr == ""
-    assert "dry run" not in result.output
+    assert "irshape: dry run [" not in result.output  # (the summary line says "dry run: ...")
 
 
 def test_progress_on_a_terminal(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -401,6 +410,8 @@ def test_run_errors_exit_2_with_one_line(chain: tuple[Path, ov.Model], tmp_path:
     (tmp_path / "garbage.npy").write_text("not an array")
     (tmp_path / "truncated.npy").write_bytes((tmp_path / "small.npy").read_bytes()[:100])
     (tmp_path / "broken.xml").write_text("<net><layers></net>")
+    (tmp_path / "madeup.xml").write_text(Path(NET).read_text().replace('type="ReLU"', 'type="MadeUp"'))
+    shutil.copy(Path(NET).with_suffix(".bin"), tmp_path / "madeup.bin")
     cases = {
         ("run", xml): "no input given for Parameter 'x' [1,4,10,10]",
         ("run", xml, "-i", "x=missing.npy"): "cannot read missing.npy",
@@ -410,7 +421,7 @@ def test_run_errors_exit_2_with_one_line(chain: tuple[Path, ov.Model], tmp_path:
         ("run", xml, "-i", "x=small.npy"): "has shape [1,4,8,8], but Parameter 'x' takes [1,4,10,10]",
         ("run", xml, "-i", "x=rank.npy"): "input 'x' has shape [4,10,10]",
         ("run", xml, "-i", "z=float.npy"): "no Parameter named 'z'",
-        ("run", NET, "--seed", "0"): "irshape cannot execute ReLU layers",
+        ("run", "madeup.xml", "--seed", "0"): "irshape does not know MadeUp layers",
         ("run", "broken.xml"): "cannot read it as IR",
         ("run", EXAMPLE2): "input 0 is not connected",
         ("run", xml, "--seed", "0", "-o", "nowhere/out.npz"): "cannot write nowhere/out.npz",

@@ -49,7 +49,10 @@ def test_dynamic_dims_skipped_without_dim_value() -> None:
 
 def test_memory_limit_skips() -> None:
     report = irshape.check_file(FIXTURES / "ir/conv_relu_deconv.xml", dry_run=DryRunOptions(max_memory=1000))
-    assert [d.code for d in report.diagnostics] == ["IRS503", "IRS503"]
+    # The first convolution is over the limit, and the two layers below it cannot run either.
+    assert [d.code for d in report.diagnostics] == ["IRS503"]
+    assert report.dry_run is not None and report.dry_run.executed == 0
+    assert report.dry_run.not_executed == {"over the memory limit": 1, "below a layer not run": 2}
 
 
 def test_run_matches_openvino_cpu() -> None:
@@ -61,14 +64,15 @@ def test_run_matches_openvino_cpu() -> None:
     ours = run_document(document, {parameter.name or "": x})
     compiled = ov.Core().compile_model(str(xml), "CPU", {"INFERENCE_PRECISION_HINT": "f32"})
     theirs = compiled({0: x})[compiled.output(0)]
-    (value,) = ours.values()
+    (value,) = ours.results.values()
     np.testing.assert_allclose(value, theirs, rtol=1e-4, atol=1e-4)
 
 
-def test_run_refuses_ops_it_cannot_execute() -> None:
-    document = read_file(FIXTURES / "ir/conv_relu_deconv.xml").document
+def test_run_refuses_ops_it_does_not_know() -> None:
+    text = (FIXTURES / "ir/conv_relu_deconv.xml").read_text().replace('type="ReLU"', 'type="MadeUp"')
+    document = read_bytes(text.encode(), "m.xml", source=FIXTURES / "ir/conv_relu_deconv.xml").document
     assert document is not None
-    with pytest.raises(RunError, match=r"(?i)relu"):
+    with pytest.raises(RunError, match=r"layer 3 'relu1' \(MadeUp\): irshape does not know MadeUp layers"):
         run_document(document, {"input": np.zeros((1, 3, 32, 32), np.float32)})
 
 
@@ -180,4 +184,25 @@ def test_prepare_inputs_random_at_dim_value() -> None:
     b = prepare_inputs(document, {}, rng=np.random.default_rng(4), dim_value=20)["x"]
     assert a.shape == (1, 3, 20, 20) and a.dtype == np.float32
     np.testing.assert_array_equal(a, b)
-    np.testing.assert_array_equal(run_document(document, {"x": a})["out"], a)
+    np.testing.assert_array_equal(run_document(document, {"x": a}).results["out"], a)
+
+
+def test_a_kernel_that_disagrees_with_the_inference_is_irs505(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The executor checks every output against irshape's own inference: a kernel giving
+    another shape (or dtype) is a finding that asks for a report, and the layers below it are
+    not run."""
+    import irshape.kernels.elementwise as elementwise
+
+    monkeypatch.setattr(elementwise, "relu", lambda call: call.inputs[0][..., :1])
+    irshape.kernels._kernel.cache_clear()  # (kernels are looked up once)
+    try:
+        report = irshape.check_file(FIXTURES / "ir/conv_relu_deconv.xml", dry_run=DryRunOptions())
+    finally:
+        irshape.kernels._kernel.cache_clear()
+    (finding,) = [d for d in report.diagnostics if d.code.startswith("IRS5")]
+    assert finding.code == "IRS505" and finding.layer_id == "3" and "please report it" in finding.message
+    assert "[1,16,32,1] float32" in finding.message and "[1,16,32,32] f32" in finding.message
+    assert report.dry_run is not None and report.dry_run.not_executed == {
+        "disagreeing with the inference": 1,
+        "below a layer not run": 1,
+    }

@@ -16,6 +16,7 @@ ELSEWHERE = {
     "IRS012": "a file that cannot be read is no fixture; tests/test_api.py reads a missing path",
     "IRS901": "an internal error is a bug; tests/test_hostile.py and the fuzz suite look for it",
     "IRS902": "only check --fix reports it; tests/test_fix.py makes it happen",
+    "IRS505": "a kernel disagreeing with irshape's inference is a bug; tests/test_dryrun.py makes one",
 }
 
 

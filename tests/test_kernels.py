@@ -16,10 +16,14 @@ import pytest
 
 from irshape.execute import (
     UnsupportedByOpenVINOError,
-    convolve as convolution,
-    convolve_backprop as convolution_backprop,
     estimate_working_bytes,
     release_scratch,
+)
+from irshape.execute import (
+    convolve as convolution,
+)
+from irshape.execute import (
+    convolve_backprop as convolution_backprop,
 )
 from irshape.kernels import convolution as kernels
 

@@ -9,7 +9,7 @@ A plain ``irshape check`` should start quickly (a pre-commit hook runs it on eve
 what only some commands need is imported where it is used.
 
 The package by concern: ``check``, ``infer``, ``rules`` (``rules`` and ``rule``) and ``runner``
-(``run``) hold the commands; ``options`` the options and settings they share, ``inputs`` the
+(``run``) and ``compare`` hold the commands; ``options`` the options and settings they share, ``inputs`` the
 checking of their inputs, ``output`` where their output goes, ``progress`` a dry run's
 progress line.
 """
@@ -23,6 +23,7 @@ import click
 
 from irshape import __version__, lifetime
 from irshape.cli.check import check
+from irshape.cli.compare import compare_command
 from irshape.cli.infer import infer
 from irshape.cli.options import AbnormalExit, MemorySize
 from irshape.cli.progress import DryRunProgress
@@ -33,10 +34,11 @@ from irshape.cli.runner import run_command
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="irshape")
 def main() -> None:
-    """Validate OpenVINO IR convolution layers and infer their output shapes."""
+    """Check OpenVINO IR files as OpenVINO reads them: validate every layer, infer its output
+    shapes and element types, and execute networks with numpy."""
 
 
-for _command in (check, infer, run_command, list_rules, rule):
+for _command in (check, infer, run_command, compare_command, list_rules, rule):
     main.add_command(_command)
 
 

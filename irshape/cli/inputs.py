@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
@@ -62,16 +63,18 @@ def check_reports(
             raise click.UsageError("'-' (stdin) cannot be mixed with paths")
         data = sys.stdin.buffer.read() if sys.stdin is not None else b""  # (started without one)
         inputs.stdin = data
-        checked = _check_stdin(data, stdin_filename or "<stdin>", verbosity, options)
+        checked = _kept(_check_stdin(data, stdin_filename or "<stdin>", verbosity, options), verbosity, set())
     else:
         collected = collect_files(paths, settings.exclude)
-        if verbosity >= 1:
-            for path in collected.excluded:
-                click.echo(f"irshape: excluded {path}", err=True)
+        named = _named_files(paths)
+        for path in collected.excluded:
+            if verbosity >= 1 or (verbosity >= 0 and _normal(path) in named):
+                click.echo(f"irshape: excluded {path} (it matches the configuration's exclude)", err=True)
         if not collected.files and verbosity >= 0:
             click.echo("irshape: no .xml files to check", err=True)
         checked = _check_files(collected.files, jobs, verbosity, options)
-    reports = [settings.selection.apply(report) for report in _kept(checked, verbosity)]
+        checked = _kept(checked, verbosity, named)
+    reports = [settings.selection.apply(report) for report in checked]
     if keep is not None:
         reports = keep(reports)
     _add_columns(reports, inputs)
@@ -104,15 +107,30 @@ def _check_files(
         raise AbnormalExit(f"a worker process died ({exc}); try -j 1") from None
 
 
-def _kept(reports: list[FileReport], verbosity: int) -> list[FileReport]:
-    """The reports of IR files; the files that are no IR are named with -v."""
+def _kept(reports: list[FileReport], verbosity: int, named: set[str]) -> list[FileReport]:
+    """The reports of IR files. A file that is no IR is said in one line when the command line
+    named it (as ruff says of an excluded file named explicitly), and with -v when a directory
+    walk found it; a walk stays quiet, as it skips other XML (a pom.xml, an SVG) on purpose."""
     kept = []
     for report in reports:
         if report.skipped is None:
             kept.append(report)
-        elif verbosity >= 1:
+        elif verbosity >= 1 or (verbosity >= 0 and _normal(report.path) in named):
             click.echo(f"irshape: skipped {report.path}: {report.skipped}", err=True)
     return kept
+
+
+def _named_files(paths: Sequence[str | Path]) -> set[str]:
+    """The files the user named on the command line (not the directories it walks). Under
+    pre-commit (which sets PRE_COMMIT=1) the files are every staged .xml, named by pre-commit,
+    not by the user: they are skipped as quietly as a walk skips them."""
+    if os.environ.get("PRE_COMMIT") == "1":
+        return set()
+    return {_normal(path) for path in paths if not Path(path).is_dir()}
+
+
+def _normal(path: str | Path) -> str:
+    return os.path.normpath(str(path))
 
 
 def _add_columns(reports: Sequence[FileReport], inputs: Inputs) -> None:

@@ -21,10 +21,13 @@ def list_rules(markdown: bool) -> None:
 @click.command()
 @click.argument("code")
 def rule(code: str) -> None:
-    """Document one diagnostic code: what it means, why, an example and the fix."""
+    """Document one diagnostic code (IRS306) or rule name (value-unknown): what it means, why,
+    an example and the fix."""
     from irshape.report.ruledoc import rule_text  # only this command (and SARIF) documents a rule
 
-    found = rules.RULES.get(code.strip().upper())
+    found = rules.lookup(code)
     if found is None:
-        raise click.BadParameter(f"no such code {code!r}; `irshape rules` lists them", param_hint="CODE")
+        raise click.BadParameter(
+            f"no such code or rule name {code!r}; `irshape rules` lists them", param_hint="CODE"
+        )
     click.echo(rule_text(found))

@@ -123,7 +123,7 @@ def _run_file(
     from irshape.execute.run import RunError, prepare_inputs, run_document
     from irshape.ir.reader import read_file
 
-    given = _given_inputs(inputs)
+    given = given_inputs(inputs)
     result = read_file(file)
     if result.document is None:
         errors = [d.message for d in result.diagnostics if d.severity == "error"]
@@ -140,19 +140,24 @@ def _run_file(
         raise AbnormalExit(f"{file}: cannot run it: {exc}") from None
 
 
-def _given_inputs(inputs: Sequence[str]) -> dict[str, np.ndarray]:
+def given_inputs(inputs: Sequence[str]) -> dict[str, np.ndarray]:
     """The arrays of the ``--input`` options by Parameter name: ``NAME=FILE.npy`` one each, a
     ``FILE.npz`` every array it holds."""
-    given: dict[str, np.ndarray] = {}
+    named: dict[str, Path] = {}
+    archives: list[Path] = []
     for item in inputs:
         name, sep, path = item.partition("=")
         if not sep and item.endswith(".npz"):
-            arrays = _load_npz(Path(item))
+            archives.append(Path(item))
         elif not sep or not name or not path:
             raise click.BadParameter(f"{item!r} is not NAME=FILE.npy or FILE.npz", param_hint="'--input'")
+        elif name in named:
+            raise click.BadParameter(f"Parameter {name!r} is given twice", param_hint="'--input'")
         else:
-            arrays = {name: _load_npy(name, Path(path))}
-        for key, value in arrays.items():
+            named[name] = Path(path)
+    given = {name: _load_npy(name, path) for name, path in named.items()}
+    for archive in archives:
+        for key, value in _load_npz(archive).items():
             if key in given:
                 raise click.BadParameter(f"Parameter {key!r} is given twice", param_hint="'--input'")
             given[key] = value

@@ -1,40 +1,48 @@
-"""Dry runs: execute each convolution layer with numpy and confirm its output shape.
+"""Dry runs (``irshape check --dry-run``): execute every layer of a file with numpy.
 
-Each layer runs at its declared input shapes, with Const kernels and output_shape values from
-the .bin and seeded random data for everything else. The pads come from irshape's own shape
-inference, so auto_pad is resolved exactly as OpenVINO resolves it. numpy is imported here
-only, and this module only when a dry run is asked for.
+The Parameters get seeded random data at their declared shapes (dynamic dims at
+``--dim-value``), the Consts their values from the ``.bin``; then every layer runs in graph
+order through :mod:`irshape.execute.network`. Each executed output is compared with the dims
+its port declares (IRS501); a layer that cannot run says why (IRS502, IRS503, IRS504), and a
+kernel whose output contradicts irshape's own shape inference is a finding that asks for a
+report (IRS505). The summary counts the layers executed and those not, by reason. numpy is
+imported here only, and this module only when a dry run is asked for.
 """
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
 
 import numpy as np
 
 from irshape import rules
-from irshape.check.layer import check_op
-from irshape.diagnostics import Diagnostic, Location
-from irshape.dims import static_shape
-from irshape.execute import kernels
-from irshape.execute.tensors import (
-    DEFAULT_MAX_MEMORY,
-    ConstReader,
-    byte_size,
-    convolution_declaration,
-    is_backprop,
-    kernel_arguments,
-    numpy_dtype,
-)
+from irshape.diagnostics import Diagnostic
+from irshape.dims import DimSyntaxError, parse_partial_shape
+from irshape.execute.network import InputUnavailable, LayerOutcome, Outcome, execute
+from irshape.execute.run import RunError, parameter_shape, parameters, random_input
+from irshape.execute.tensors import DEFAULT_MAX_MEMORY, byte_size
+from irshape.ir import element_types
 from irshape.ir.model import Document, Layer
-from irshape.ops.interface import OpResult, Tensor
-from irshape.ops.schema import OpSchema
+from irshape.kernels import Context, storage_dtype
+from irshape.results import DryRunSummary
 
 Report = Callable[[Diagnostic], None]
 Progress = Callable[[int, int], None]
+
+# How the summary names what kept a layer from running.
+_REASONS = {
+    Outcome.NO_KERNEL: "without a kernel",
+    Outcome.UNKNOWN_OP: "of an op irshape does not know",
+    Outcome.INVALID: "not valid",
+    Outcome.NO_VALUE: "without input data",
+    Outcome.OVER_MEMORY: "over the memory limit",
+    Outcome.UNSUPPORTED: "refused",
+    Outcome.KERNEL_FAILED: "refused",
+    Outcome.DISAGREES: "disagreeing with the inference",
+    Outcome.INPUT_MISSING: "without input data",
+}
+_BELOW = "below a layer not run"
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,143 +54,154 @@ class DryRunOptions:
 
 def dry_run(
     document: Document, options: DryRunOptions, report: Report, progress: Progress | None = None
-) -> int:
-    """Run every convolution layer of ``document``; return how many ran."""
-    rng = np.random.default_rng(options.seed)
-    consts = ConstReader(document)
-    layers = [(layer, schema) for layer in document.layers if (schema := convolution_declaration(layer))]
-    ran = 0
-    try:
-        for done, (layer, schema) in enumerate(layers):
-            ran += _run_layer(layer, schema, document.path, consts, rng, options, report)
+) -> DryRunSummary:
+    """Execute every layer of ``document``; report what differs or cannot run; say how many ran."""
+    inputs, missing = _random_inputs(document, options)
+    path = document.path
+    total = sum(
+        1 for layer in document.layers if (layer.type or "").lower() not in ("parameter", "const", "result")
+    )
+    done = 0
+
+    def compare(layer: Layer, outputs: tuple[np.ndarray, ...]) -> None:
+        nonlocal done
+        if (layer.type or "").lower() not in ("parameter", "const"):
+            _compare_declared(layer, outputs, path, report)
+            done += 1
             if progress is not None:
-                progress(done + 1, len(layers))
-    finally:
-        consts.close()
-    return ran
+                progress(done, total)
+
+    execution = execute(
+        document,
+        inputs,
+        max_memory=options.max_memory,
+        stop_at_failure=False,
+        on_layer=compare,
+        unconnected=_PortData(options),
+        context=Context(_initial_variables(document, options)),
+    )
+    summary = DryRunSummary(execution.ran)
+    for failure in execution.failures:
+        failure = _explained(failure, missing)
+        _report_failure(failure, path, options, report)
+        if failure.layer.type and failure.layer.type.lower() not in ("parameter", "const", "result"):
+            reason = _REASONS[failure.outcome]
+            summary.not_executed[reason] = summary.not_executed.get(reason, 0) + 1
+    below = execution.total - execution.ran - sum(summary.not_executed.values())
+    if below:
+        summary.not_executed[_BELOW] = below
+    return summary
 
 
-class _Skip(Exception):
-    """The layer cannot be run; the message is the reason, reported as an info finding."""
+def _initial_variables(document: Document, options: DryRunOptions) -> dict[str, np.ndarray]:
+    """The state a dry run starts from: each ReadValue-6 variable without init as zeros of its
+    variable_shape, dynamic dims at --dim-value (clamped), where OpenVINO would start it empty
+    (an LLM's KV cache before its first token): an empty cache cannot meet a batch of inputs."""
+    if options.dim_value is None:
+        return {}
+    initial = {}
+    for layer in document.layers:
+        text, variable = layer.data.get("variable_shape"), layer.data.get("variable_id")
+        dtype = storage_dtype(layer.data.get("variable_type"))
+        if (layer.type or "").lower() != "readvalue" or layer.inputs or not text or not variable or not dtype:
+            continue
+        try:
+            shape = parse_partial_shape(text)
+        except DimSyntaxError:
+            continue
+        if shape.dims is not None:
+            dims = [min(max(options.dim_value, d.lo), d.hi) for d in shape.dims]
+            initial[variable] = np.zeros(dims, dtype)
+    return initial
 
 
-def _run_layer(
-    layer: Layer,
-    schema: OpSchema,
-    path: str,
-    consts: ConstReader,
-    rng: np.random.Generator,
-    options: DryRunOptions,
-    report: Report,
-) -> int:
-    where = layer.location(path)
-    try:
-        shapes = [_static_dims(port.dims, options.dim_value) for port in layer.inputs]
-        if len(shapes) < 2:
-            raise _Skip("the layer has fewer than two inputs")
-        dtype = _data_dtype(layer)
-        output_spatial = _output_shape_value(layer, consts) if len(layer.inputs) > 2 else None
-        inference = _infer(layer, schema, shapes, output_spatial, where)
-    except _Skip as skip:
-        report(rules.DRY_RUN_SKIPPED(where, reason=str(skip)))
-        return 0
-    if inference is None:
-        return 0  # invalid: the check has already reported why
-    groups = shapes[1][0] if schema.is_group else 1
-    attrs = kernel_arguments(inference, schema, groups)
-    kind = schema.function  # "convolution" or "convolution_backprop": the kernel to run
-    if is_backprop(schema):
-        attrs["output_spatial"] = output_spatial
-    try:
-        # The memory guard comes before any allocation, inputs included. The estimate validates
-        # like the kernel, so a layer OpenVINO's CPU plugin cannot build is refused here already.
-        needed = kernels.estimate_working_bytes(kind, shapes[0], shapes[1], dtype, **attrs)
-        needed += (math.prod(shapes[0]) + math.prod(shapes[1])) * dtype.itemsize
-        if needed > options.max_memory:
-            report(rules.DRY_RUN_MEMORY(where, needed=byte_size(needed), limit=byte_size(options.max_memory)))
-            return 0
-        x, w = _inputs(layer, shapes, dtype, consts, rng)
-        run = kernels.convolution if kind == "convolution" else kernels.convolution_backprop
-        out = run(x, w, **attrs)
-    except kernels.UnsupportedByOpenVINOError as exc:  # e.g. a negative pads_begin
-        report(rules.DRY_RUN_FAILED(where, reason=str(exc)))
-        return 0
-    except ValueError as exc:  # the kernel disagrees with irshape's inference: say so, never crash
-        report(rules.DRY_RUN_FAILED(where, reason=f"the numpy kernel refused it: {exc}"))
-        return 0
-    _compare(layer, out.shape, where, report)
-    return 1
+def _random_inputs(
+    document: Document, options: DryRunOptions
+) -> tuple[dict[str, np.ndarray], dict[str, str]]:
+    """Seeded data for every Parameter it can be made for; why not, for the others."""
+    rng = np.random.default_rng(options.seed)
+    inputs: dict[str, np.ndarray] = {}
+    missing: dict[str, str] = {}
+    for layer in parameters(document):
+        name, shape = layer.name or "", parameter_shape(layer)
+        if options.dim_value is None and not shape.is_static:
+            missing[name] = f"Parameter '{name}' has the dynamic shape {shape}; give --dim-value N to run it"
+            continue
+        try:
+            inputs[name] = random_input(layer, shape, rng, options.dim_value, clamp=True)
+        except RunError as exc:
+            missing[name] = str(exc)
+    return inputs, missing
 
 
-def _infer(
-    layer: Layer,
-    schema: OpSchema,
-    shapes: list[tuple[int, ...]],
-    output_spatial: list[int] | None,
-    where: Location,
-) -> OpResult | None:
-    """The inference at these static input shapes, for the pads OpenVINO resolves."""
-    infos = [Tensor(static_shape(s)) for s in shapes[:2]]
-    if output_spatial is not None:
-        infos.append(Tensor(static_shape([len(output_spatial)]), "i64", value=tuple(output_spatial)))
-    inference = check_op(schema, layer, infos, where, lambda _: None)
-    if inference is not None and not inference.shape.is_static:
-        raise _Skip(f"OpenVINO infers the dynamic output {inference.shape} even from static inputs")
-    return inference
+class _PortData:
+    """Seeded data at the dims an unconnected input port declares (a fragment's layers), in
+    the precision it declares (f32 by default)."""
+
+    def __init__(self, options: DryRunOptions) -> None:
+        self.rng = np.random.default_rng(options.seed + 1)
+        self.dim_value = options.dim_value
+
+    def shape_of(self, layer: Layer, index: int, reads_value: bool) -> tuple[tuple[int, ...], str]:
+        port = layer.inputs[index]
+        if reads_value:
+            raise InputUnavailable(f"the value of input {index} is not known (no Const feeds it)")
+        if port.dims is None:
+            raise InputUnavailable(f"input {index} has no readable dims")
+        if -1 in port.dims and self.dim_value is None:
+            raise InputUnavailable("an input has dynamic dims; give --dim-value N to run them at size N")
+        dims = tuple(self.dim_value if d == -1 and self.dim_value is not None else d for d in port.dims)
+        return dims, element_types.from_precision(port.precision) or "f32"
+
+    def data(self, shape: tuple[int, ...], element_type: str) -> np.ndarray:
+        dtype = storage_dtype(element_type) or np.dtype(np.float32)
+        if dtype.kind == "f":
+            return self.rng.standard_normal(shape, dtype=np.float32).astype(dtype, copy=False)
+        if dtype.kind == "b":
+            return self.rng.integers(0, 2, size=shape).astype(dtype)
+        return self.rng.integers(0, 10, size=shape).astype(dtype)
 
 
-def _static_dims(dims: tuple[int, ...] | None, dim_value: int | None) -> tuple[int, ...]:
-    if not dims:
-        raise _Skip("an input port has no readable dims")
-    if -1 in dims:
-        if dim_value is None:
-            raise _Skip("an input has dynamic dims; give --dim-value N to run them at size N")
-        return tuple(dim_value if d == -1 else d for d in dims)
-    return dims
+def _explained(failure: LayerOutcome, missing: dict[str, str]) -> LayerOutcome:
+    """A Parameter without data says why the dry run made none (its dynamic dims)."""
+    reason = missing.get(failure.layer.name or "")
+    if failure.outcome is Outcome.NO_VALUE and reason is not None:
+        return LayerOutcome(failure.layer, failure.outcome, reason)
+    return failure
 
 
-def _data_dtype(layer: Layer) -> np.dtype[Any]:
-    dtype = numpy_dtype(layer.inputs[0].precision) or np.dtype(np.float32)
-    if dtype.kind != "f":
-        raise _Skip(f"the dry run runs float data only, not {dtype}")
-    return dtype
+def _report_failure(failure: LayerOutcome, path: str, options: DryRunOptions, report: Report) -> None:
+    where = failure.layer.location(path)
+    if failure.outcome is Outcome.OVER_MEMORY:
+        needed, limit = byte_size(failure.needed), byte_size(options.max_memory)
+        report(rules.DRY_RUN_MEMORY(where, needed=needed, limit=limit))
+    elif failure.outcome in (Outcome.UNSUPPORTED, Outcome.KERNEL_FAILED):
+        report(rules.DRY_RUN_FAILED(where, reason=failure.reason))
+    elif failure.outcome is Outcome.DISAGREES:
+        report(rules.DRY_RUN_DISAGREES(where, reason=failure.reason))
+    else:
+        report(rules.DRY_RUN_SKIPPED(where, reason=failure.reason))
 
 
-def _inputs(
-    layer: Layer,
-    shapes: list[tuple[int, ...]],
-    dtype: np.dtype[Any],
-    consts: ConstReader,
-    rng: np.random.Generator,
-) -> tuple[np.ndarray, np.ndarray]:
-    data = rng.standard_normal(shapes[0], dtype=np.float32).astype(dtype, copy=False)
-    kernel = consts.value(layer, 1, shapes[1])
-    if kernel is None:
-        kernel = rng.standard_normal(shapes[1], dtype=np.float32)
-    return data, kernel.astype(dtype, copy=False)
-
-
-def _output_shape_value(layer: Layer, consts: ConstReader) -> list[int]:
-    value = consts.value(layer, 2, None)
-    if value is None:
-        raise _Skip("the value of the output_shape input is not known (no Const in the .bin)")
-    return [int(v) for v in value.reshape(-1)]
-
-
-def _compare(layer: Layer, produced: tuple[int, ...], where: Location, report: Report) -> None:
-    if not layer.outputs or not layer.outputs[0].dims:
-        return
-    port = layer.outputs[0]
-    declared = port.dims
-    assert declared is not None
-    if len(declared) != len(produced) or any(
-        d not in (-1, p) for d, p in zip(declared, produced, strict=False)
-    ):
-        report(
-            rules.DRY_RUN_SHAPE_MISMATCH(
-                where, line=port.line, port=port.id, produced=_shape(produced), declared=_shape(declared)
+def _compare_declared(layer: Layer, outputs: tuple[np.ndarray, ...], path: str, report: Report) -> None:
+    """IRS501 for each output port whose declared dims are not what the layer produced."""
+    for port, array in zip(layer.outputs, outputs, strict=False):
+        declared = port.dims
+        if not declared:
+            continue
+        produced = array.shape
+        if len(declared) != len(produced) or any(
+            d not in (-1, p) for d, p in zip(declared, produced, strict=False)
+        ):
+            report(
+                rules.DRY_RUN_SHAPE_MISMATCH(
+                    layer.location(path),
+                    line=port.line,
+                    port=port.id,
+                    produced=_shape(produced),
+                    declared=_shape(declared),
+                )
             )
-        )
 
 
 def _shape(dims: tuple[int, ...]) -> str:

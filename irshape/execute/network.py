@@ -14,11 +14,12 @@ soon as their last consumer has run, unless ``on_layer`` keeps them.
 
 from __future__ import annotations
 
+import contextlib
 import enum
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from graphlib import CycleError, TopologicalSorter
-from typing import Any
+from typing import Any, Protocol
 
 import numpy as np
 
@@ -102,6 +103,23 @@ class Execution:
 # What ``on_layer`` is given after each layer ran: the layer and its outputs (by output index).
 LayerCallback = Callable[[Layer, tuple[np.ndarray, ...]], None]
 
+
+class InputUnavailable(Exception):
+    """An ``unconnected`` provider has no data for the port; the message says why."""
+
+
+class InputProvider(Protocol):
+    """Data for the input ports no edge reaches (a fragment's layers, in a dry run)."""
+
+    def shape_of(self, layer: Layer, index: int, reads_value: bool) -> tuple[tuple[int, ...], str]:
+        """The shape and element type of input ``index``'s data (:class:`InputUnavailable`: none)."""
+        ...
+
+    def data(self, shape: tuple[int, ...], element_type: str) -> np.ndarray:
+        """The data itself, made only once the layer's memory estimate has passed."""
+        ...
+
+
 _SOURCES = ("parameter", "const", "result")
 
 
@@ -113,13 +131,18 @@ def execute(
     stop_at_failure: bool = True,
     on_layer: LayerCallback | None = None,
     context: Context | None = None,
+    unconnected: InputProvider | None = None,
 ) -> Execution:
     """Run ``document`` on ``inputs`` (arrays by Parameter name).
 
     With ``stop_at_failure`` the first layer that cannot run raises :class:`ExecutionError`;
     otherwise it is recorded in the result's ``failures`` and the layers below it are skipped.
+    An input port no edge reaches takes its data from ``unconnected`` (without it, the layer
+    cannot run).
     """
-    return _Executor(document, max_memory, stop_at_failure, on_layer, context or Context()).run(inputs)
+    executor = _Executor(document, max_memory, stop_at_failure, on_layer, context or Context())
+    executor.unconnected = unconnected
+    return executor.run(inputs)
 
 
 class _Executor:
@@ -151,6 +174,7 @@ class _Executor:
             self.sources[(edge.to_layer, edge.to_port)] = (edge.from_layer, index)
             self.consumers[(edge.from_layer, index)] = self.consumers.get((edge.from_layer, index), 0) + 1
         self.values: dict[tuple[str, int], tuple[np.ndarray, str]] = {}
+        self.unconnected: InputProvider | None = None
 
     def run(self, inputs: Mapping[str, np.ndarray]) -> Execution:
         execution = Execution()
@@ -178,13 +202,12 @@ class _Executor:
         kind = (layer.type or "").lower()
         if kind not in _SOURCES:
             execution.total += 1
-        args = self._inputs(layer)
-        if args is None:  # a layer above did not run: only that one is a failure of its own
-            if not self.stop_at_failure:
-                return
-            self._fail(execution, LayerOutcome(layer, Outcome.INPUT_MISSING, "an input is not connected"))
-            return
         try:
+            args = self._inputs(layer)
+            if args is None:  # a layer above did not run: only that one is a failure of its own
+                if self.stop_at_failure:
+                    raise _Failed(layer, Outcome.INPUT_MISSING, "an input was not computed")
+                return
             outputs = self._compute(layer, kind, args, inputs)
         except _Failed as failed:
             self._fail(execution, failed.outcome)
@@ -206,11 +229,15 @@ class _Executor:
         execution.failures.append(outcome)
 
     def _inputs(self, layer: Layer) -> list[tuple[np.ndarray, str]] | None:
-        """The layer's input arrays and element types, releasing those read for the last time."""
+        """The layer's input arrays and element types, releasing those read for the last time;
+        None when a layer above did not run."""
         args = []
-        for port in layer.inputs:
+        for index, port in enumerate(layer.inputs):
             key = self.sources.get((layer.id or "", port.id))
-            if key is None or key not in self.values:
+            if key is None:
+                args.append(self._placeholder(layer, index))
+                continue
+            if key not in self.values:
                 return None
             args.append(self.values[key])
             remaining = self.consumers[key] - 1
@@ -218,6 +245,20 @@ class _Executor:
             if remaining == 0:
                 del self.values[key]
         return args
+
+    def _placeholder(self, layer: Layer, index: int) -> tuple[np.ndarray, str]:
+        """For an unconnected input, an array of the provider's shape and type that takes no
+        memory (a broadcast scalar): the estimate comes first, the data after it."""
+        if self.unconnected is None:
+            raise _Failed(layer, Outcome.INPUT_MISSING, f"input {index} is not connected")
+        schema = lookup(layer.type, layer.version)
+        reads_value = schema is not None and index in schema.value_inputs
+        try:
+            shape, element_type = self.unconnected.shape_of(layer, index, reads_value)
+        except InputUnavailable as exc:
+            raise _Failed(layer, Outcome.NO_VALUE, str(exc)) from None
+        dtype = storage_dtype(element_type) or np.dtype(np.float32)
+        return _Placeholder(np.broadcast_to(np.zeros((), dtype), shape)), element_type
 
     def _compute(
         self,
@@ -266,19 +307,25 @@ class _Executor:
             inference,
             self.context,
         )
-        needed = working_bytes(kernel, call)
+        placeholders = [i for i, (array, _) in enumerate(args) if isinstance(array, _Placeholder)]
+        with _kernel_refusals(layer):
+            needed = working_bytes(kernel, call) + sum(args[i][0].nbytes for i in placeholders)
         if needed > self.max_memory:
             reason = (
                 f"it would need about {byte_size(needed)} of working memory, "
                 f"over the limit of {byte_size(self.max_memory)}"
             )
             raise _Failed(layer, Outcome.OVER_MEMORY, reason, needed)
-        try:
+        if placeholders:
+            assert self.unconnected is not None  # (placeholders come from it)
+            data = list(call.inputs)
+            for i in placeholders:
+                data[i] = self.unconnected.data(data[i].shape, args[i][1])
+            call = KernelCall(
+                schema, tuple(data), call.input_types, call.attributes, call.inference, call.context
+            )
+        with _kernel_refusals(layer):
             produced = outputs_of(kernel(call))
-        except UnsupportedByOpenVINOError as exc:
-            raise _Failed(layer, Outcome.UNSUPPORTED, str(exc)) from exc
-        except (KernelError, ValueError, IndexError) as exc:
-            raise _Failed(layer, Outcome.KERNEL_FAILED, f"the numpy kernel refused it: {exc}") from exc
         return _checked_outputs(layer, inference, produced)
 
     def _infer(self, schema: OpSchema, layer: Layer, args: list[tuple[np.ndarray, str]]) -> OpResult:
@@ -294,6 +341,25 @@ class _Executor:
             reason = errors[0].message if errors else "irshape cannot infer its outputs at these inputs"
             raise _Failed(layer, Outcome.INVALID, reason)
         return result
+
+
+@contextlib.contextmanager
+def _kernel_refusals(layer: Layer) -> Iterator[None]:
+    """A kernel's (or its estimate's) refusal as the layer's outcome: what OpenVINO's CPU
+    plugin cannot run either, or what the kernel cannot compute."""
+    try:
+        yield
+    except UnsupportedByOpenVINOError as exc:
+        raise _Failed(layer, Outcome.UNSUPPORTED, str(exc)) from exc
+    except (KernelError, ValueError, IndexError) as exc:
+        raise _Failed(layer, Outcome.KERNEL_FAILED, f"the numpy kernel refused it: {exc}") from exc
+
+
+class _Placeholder(np.ndarray):
+    """A broadcast view standing for data not made yet (see ``_Executor._placeholder``)."""
+
+    def __new__(cls, view: np.ndarray) -> _Placeholder:
+        return view.view(cls)
 
 
 class _Failed(Exception):

@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 
 from irshape.dims import DimSyntaxError, PartialShape, parse_partial_shape
-from irshape.execute.network import ExecutionError, execute, input_dtype
+from irshape.execute.network import ExecutionError, Outcome, execute, input_dtype
 from irshape.execute.tensors import DEFAULT_MAX_MEMORY
 from irshape.ir.model import Document, Layer
 
@@ -71,7 +71,7 @@ def prepare_inputs(
         elif rng is None:
             raise RunError(f"no input given for Parameter '{name}' {shape} (use --input {name}=x.npy)")
         else:
-            prepared[name] = _random_input(name, shape, dtype, rng, dim_value)
+            prepared[name] = random_input(layer, shape, rng, dim_value)
     return prepared
 
 
@@ -91,13 +91,18 @@ def _checked_input(
     return value.astype(dtype)
 
 
-def _random_input(
-    name: str,
+def random_input(
+    layer: Layer,
     shape: PartialShape,
-    dtype: np.dtype[Any] | None,
     rng: np.random.Generator,
     dim_value: int | None,
+    *,
+    clamp: bool = False,
 ) -> np.ndarray:
+    """Seeded data for the Parameter ``layer`` at ``shape``, its dynamic dims at ``dim_value``
+    (with ``clamp``, an interval dim at the bound nearest to it): standard normal reals,
+    integers in [0, 10), random booleans."""
+    name, dtype = layer.name or "", input_dtype(layer)
     if shape.dims is None:
         raise RunError(f"Parameter '{name}' has a dynamic rank; give it an --input")
     dims = []
@@ -109,6 +114,8 @@ def _random_input(
                 f"Parameter '{name}' has the dynamic shape {shape}; "
                 f"give --dim-value N or --input {name}=x.npy"
             )
+        elif clamp:
+            dims.append(min(max(dim_value, d.lo), d.hi))
         elif not d.lo <= dim_value <= d.hi:
             raise RunError(f"--dim-value {dim_value} is outside the dim {d} of Parameter '{name}' {shape}")
         else:
@@ -146,7 +153,8 @@ def run_document(
     try:
         execution = execute(document, inputs, max_memory=max_memory, on_layer=keep if keep_all else None)
     except ExecutionError as exc:
-        raise RunError(str(exc)) from None
+        flag = " (--max-memory)" if exc.outcome.outcome is Outcome.OVER_MEMORY else ""
+        raise RunError(f"{exc}{flag}") from None
     return Run(execution.results, execution.variables, kept)
 
 

@@ -211,4 +211,6 @@ def outputs_of(result: KernelOutput) -> tuple[np.ndarray, ...]:
     """A kernel's answer as a tuple of arrays (a single-output kernel may return one array)."""
     if isinstance(result, np.ndarray):
         return (result,)
-    return tuple(result)
+    if isinstance(result, np.generic):  # numpy gives a scalar for the 0-d result of many ops
+        return (np.asarray(result),)
+    return tuple(np.asarray(r) if isinstance(r, np.generic) else r for r in result)

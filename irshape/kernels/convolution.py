@@ -123,6 +123,7 @@ import numpy as np
 
 import irshape.kernels
 from irshape.kernels import KernelCall, working_memory
+from irshape.kernels.stored import as_output
 from irshape.shapes.window import ConvPlan
 
 __all__ = [
@@ -784,3 +785,168 @@ def convolution_backprop(call: KernelCall) -> np.ndarray:
     """ConvolutionBackpropData-1 and GroupConvolutionBackpropData-1 (with output_shape too)."""
     x, w = call.inputs[:2]
     return convolve_backprop(x, w.astype(x.dtype, copy=False), **_arguments(call))
+
+
+# --- BinaryConvolution-1 --------------------------------------------------------------------
+#
+# What OpenVINO's CPU plugin computes (openvino 2026.4.1, found by
+# tests/execution/test_convolution.py): each data value is the bit ``x > 0``; the u1 kernel's bits are read
+# least significant bit first within each byte, while OpenVINO's u1 element type (its
+# Constant, its reference implementation) puts element 0 in the most significant bit: the
+# plugin's kernel element ``k`` is OpenVINO's element ``8 * (k // 8) + 7 - k % 8``. A tap adds
+# +1 where the data bit equals the kernel bit, -1 elsewhere; a padded tap adds nothing with
+# ``pad_value`` 0, else counts as the bit 1 (``pad_value`` 1.0) or 0 (any other value). The
+# reference implementation differs on the last two points (it reads bits most significant
+# first and compares padded taps as the bit ``pad_value``); the kernel follows the plugin. With
+# input channels not a multiple of 8 the plugin computes garbage (the same single set bits give
+# different sums); the kernel computes the rule above there too.
+
+
+def _plugin_bit_order(kernel: np.ndarray) -> np.ndarray:
+    """The kernel's bits as the CPU plugin reads them: each byte's 8 elements reversed."""
+    flat = kernel.reshape(-1)
+    padded = np.zeros(-(-flat.size // 8) * 8, dtype=flat.dtype)
+    padded[: flat.size] = flat
+    reordered: np.ndarray = padded.reshape(-1, 8)[:, ::-1].reshape(-1)[: flat.size].reshape(kernel.shape)
+    return reordered
+
+
+def _conv_plan(call: KernelCall) -> ConvPlan:
+    plan = call.inference.details
+    if not isinstance(plan, ConvPlan):
+        raise irshape.kernels.KernelError("shape inference resolved no pads for this layer")
+    return plan
+
+
+def _binary_working_bytes(call: KernelCall) -> int:
+    """The signs of the (padded) data and of the kernel, and the convolution of them."""
+    x, w = call.inputs[:2]
+    plan = _conv_plan(call)
+    margins = [abs(b) + abs(e) for b, e in zip(plan.pads_begin, plan.pads_end, strict=True)]
+    padded = (x.shape[0], x.shape[1], *(d + m for d, m in zip(x.shape[2:], margins, strict=True)))
+    zeros = [0] * len(margins)
+    convolution_bytes: int = estimate_working_bytes(
+        "convolution", padded, w.shape, np.dtype(np.float32), strides=plan.attributes.strides,
+        dilations=plan.attributes.dilations, pads_begin=zeros, pads_end=zeros, groups=1,
+    )  # fmt: skip
+    return int(2 * math.prod(padded) * 4 + w.size * 4 + convolution_bytes)
+
+
+@working_memory(_binary_working_bytes)
+def binary_convolution(call: KernelCall) -> np.ndarray:
+    """BinaryConvolution-1 (xnor-popcount), as the CPU plugin computes it (see above): a
+    convolution of the data's signs (+1 for a set bit, -1 for a clear one, 0 for a skipped
+    padded tap) with the kernel's."""
+    x, w = call.inputs[:2]
+    plan = _conv_plan(call)
+    signs = np.where(x > 0, np.float32(1), np.float32(-1))
+    weights = np.where(_plugin_bit_order(w) != 0, np.float32(1), np.float32(-1))
+    pad_value = float(call.attribute("pad_value"))
+    pads_begin, pads_end = list(plan.pads_begin), list(plan.pads_end)
+    if pad_value != 0:
+        fill = 1.0 if pad_value == 1.0 else -1.0
+        margins = [(max(b, 0), max(e, 0)) for b, e in zip(pads_begin, pads_end, strict=True)]
+        widths = [(0, 0), (0, 0), *margins]
+        signs = np.pad(signs, widths, constant_values=np.float32(fill))
+        pads_begin = [min(b, 0) for b in pads_begin]
+        pads_end = [min(e, 0) for e in pads_end]
+    result = convolve(
+        signs, weights, strides=plan.attributes.strides, dilations=plan.attributes.dilations,
+        pads_begin=pads_begin, pads_end=pads_end, groups=1,
+    )  # fmt: skip
+    return as_output(call, result)
+
+
+# --- DeformableConvolution-1/8 --------------------------------------------------------------
+#
+# Each output position samples the data at its taps moved by the offsets (bilinear
+# interpolation), scales each sample by the mask (v8), and convolves the samples with the
+# filters by group: one GEMM over all taps. Sampling as OpenVINO's reference: a tap at
+# ``(y, x)`` contributes only inside ``[0, H) x [0, W)``, its neighbours clamped to the data
+# (the last row and column repeat); with ``bilinear_interpolation_pad`` inside ``(-1, H) x (-1, W)``
+# (``int()`` truncation), neighbours outside the data being zeros. Offsets hold, for each
+# deformable group and tap ``k`` (row-major), the y offset at channel ``2k`` and the x offset
+# at ``2k + 1``; input channel ``c`` belongs to deformable group ``c // (C / deformable_group)``.
+# A plugin bug (openvino 2026.4.1): its executor cache leaves bilinear_interpolation_pad out of
+# the key, so in one compiled model a layer runs with the attribute of the first layer of the
+# same shapes and attributes; compiled alone, each computes the above.
+
+
+def _deformable_geometry(call: KernelCall) -> tuple[int, int, int, int, int, int]:
+    data, _, filters = call.inputs[:3]
+    n, channels = data.shape[:2]
+    taps = filters.shape[2] * filters.shape[3]
+    out_h, out_w = call.output_shape(0)[2:]
+    return n, channels, taps, out_h, out_w, filters.shape[0]
+
+
+def _deformable_working_bytes(call: KernelCall) -> int:
+    """The sampled columns and two temporaries of their size (a neighbour's values, their
+    weighted copy), ~100 bytes a sampling point (positions, indices and weights of the four
+    neighbours), the result and its converted copy."""
+    n, channels, taps, out_h, out_w, c_out = _deformable_geometry(call)
+    columns = n * channels * taps * out_h * out_w * 4
+    points = n * int(call.attribute("deformable_group")) * taps * out_h * out_w
+    return 4 * columns + 100 * points + n * c_out * out_h * out_w * 8
+
+
+def _sample_points(
+    base: np.ndarray, offsets: np.ndarray, size: int, use_pad: bool
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Along one axis, for sampling positions ``base + offsets``: the indices of the lower and
+    upper neighbours (clipped into the data) and their bilinear weights, zero for a position
+    outside the sampled range and for a neighbour outside the data."""
+    position = base + offsets
+    low = np.floor(position)
+    if use_pad:
+        inside = (np.trunc(position) > -1) & (np.trunc(position) < size)
+        high = low + 1
+    else:
+        inside = (position >= 0) & (position < size)
+        low = np.maximum(low, 0)
+        high = np.minimum(np.ceil(position), size - 1)
+    distance = position - low
+    low_weight = np.where(inside & (low >= 0) & (low < size), 1 - distance, 0).astype(np.float32)
+    high_weight = np.where(inside & (high >= 0) & (high < size), distance, 0).astype(np.float32)
+    low_index = np.clip(low, 0, size - 1).astype(np.intp)
+    high_index = np.clip(high, 0, size - 1).astype(np.intp)
+    return low_index, high_index, low_weight, high_weight
+
+
+@working_memory(_deformable_working_bytes)
+def deformable_convolution(call: KernelCall) -> np.ndarray:
+    """DeformableConvolution-1 and -8 (mask, bilinear_interpolation_pad)."""
+    data, offsets, filters = (a.astype(np.float32, copy=False) for a in call.inputs[:3])
+    n, channels, taps, out_h, out_w, c_out = _deformable_geometry(call)
+    groups, deformable_groups = int(call.attribute("group")), int(call.attribute("deformable_group"))
+    plan = _conv_plan(call)
+    (s_y, s_x), (d_y, d_x) = plan.attributes.strides, plan.attributes.dilations
+    k_h, k_w = filters.shape[2:]
+    height, width = data.shape[2:]
+    use_pad = "bilinear_interpolation_pad" in call.schema.attributes and bool(
+        call.attribute("bilinear_interpolation_pad")
+    )
+    # [N, DG, taps, 2, OH, OW]: the y and x offsets of each group's taps
+    moves = offsets.reshape(n, deformable_groups, taps, 2, out_h, out_w)
+    tap_y = np.repeat(np.arange(k_h) * d_y, k_w)[:, None, None]  # [taps, 1, 1]
+    tap_x = np.tile(np.arange(k_w) * d_x, k_h)[:, None, None]
+    base_y = (np.arange(out_h) * s_y - plan.pads_begin[0])[:, None] + tap_y  # [taps, OH, 1]
+    base_x = (np.arange(out_w) * s_x - plan.pads_begin[1])[None, :] + tap_x  # [taps, 1, OW]
+    y_low, y_high, y_wl, y_wh = _sample_points(base_y.astype(np.float32), moves[:, :, :, 0], height, use_pad)
+    x_low, x_high, x_wl, x_wh = _sample_points(base_x.astype(np.float32), moves[:, :, :, 1], width, use_pad)
+    scale = np.ones(1, np.float32)
+    if len(call.inputs) > 3:
+        scale = call.inputs[3].astype(np.float32).reshape(n, deformable_groups, taps, out_h, out_w)
+    # [N, DG, C/DG, H*W] gathered at [N, DG, 1, taps*OH*OW] for each of the four neighbours
+    grouped = data.reshape(n, deformable_groups, channels // deformable_groups, height * width)
+    columns = np.zeros((n, deformable_groups, channels // deformable_groups, taps, out_h, out_w), np.float32)
+    for y_index, y_weight in ((y_low, y_wl), (y_high, y_wh)):
+        for x_index, x_weight in ((x_low, x_wl), (x_high, x_wh)):
+            flat = (y_index * width + x_index).reshape(n, deformable_groups, 1, -1)
+            values = np.take_along_axis(grouped, flat, axis=-1).reshape(columns.shape)
+            columns += values * (y_weight * x_weight * scale)[:, :, None]
+    cin_g = channels // groups
+    columns_g = columns.reshape(n, groups, cin_g * taps, out_h * out_w)
+    weights = filters.reshape(groups, c_out // groups, cin_g * taps)
+    result: np.ndarray = np.matmul(weights, columns_g)  # [N, G, C_OUT/G, OH*OW]
+    return as_output(call, result.reshape(n, c_out, out_h, out_w))

@@ -1,15 +1,646 @@
 """Kernels of the element-wise family (irshape/shapes/elementwise.py): activations, arithmetic,
-comparisons, logical and bitwise ops, Convert, Select, Broadcast, Tile."""
+comparisons, logical and bitwise ops, Convert, Select, Broadcast, Tile.
+
+What OpenVINO's CPU plugin computes (``INFERENCE_PRECISION_HINT=f32``), found by experiment
+(tests/execution/test_elementwise.py holds the cases) where it differs from the reference
+implementation or from numpy:
+
+* Reals: f32 arithmetic; f16 (and bf16) data is computed in f32 and rounded back to its type.
+  A NaN reaching Relu, Maximum/Minimum-style clamps (Clamp, HSigmoid, HSwish, HardSigmoid)
+  comes out as the plugin's JIT emitters make it (see ``_nan_to``), not as IEEE max/min would.
+* Integers: the plugin keeps integers in i32. i64, u64 and u32 data are cut to their low 32
+  bits (i64's 2^32 + 5 is 5), computed, and sign-extended back (a u64 -1 is 2^64 - 1); i16 and
+  u16 results wrap to their type, i8 and u8 results saturate (u8 1 - 255 is 0, i8 127 + 1 is
+  127). Add, Subtract, Multiply, Maximum, Minimum, the comparisons and the bitwise ops work on
+  the i32 values; every other op (Divide, Power, FloorMod, Mod, the math functions) computes
+  in f32 and truncates toward zero to i32, a NaN or a value outside i32 giving -2^31 (x86's
+  cvttps2dq). So an integer Divide truncates even with ``m_pythondiv`` (-7 / 2 is -3; the
+  reference and constant folding give -4), and 2^31 - 1 over 3 is 715827904.
+* Convert from a real type to an integer one: truncation to i32 as above (NaN and overflow give
+  -2^31), then wrapped to the destination (f32 300.7 to u8 is 44, -1.5 to u8 is 255): no
+  saturation. From an integer type: the i32 value (i64 cut to 32 bits) wrapped or sign-extended.
+  To boolean: zero, NaN and the i32 value -2^31 give false. To f16: IEEE rounding (65520 is
+  inf). A Convert straight from an f16 Parameter to an integer type saturates inf to 65504: that
+  is the plugin's input conversion, not its Convert node, and irshape does not model it.
+"""
 
 from __future__ import annotations
 
+import math
+from collections.abc import Callable
+from typing import Any
+
 import numpy as np
 
-from irshape.kernels import KernelCall
+from irshape.kernels import KernelCall, KernelError
+from irshape.kernels.narrow_reals import integers_to_bf16, rounded_to
+
+Array = np.ndarray
+RealFunction = Callable[[Array], Array]
+BinaryFunction = Callable[[Array, Array], Array]
+
+_I32_MIN = -(2**31)
+
+# --- how the plugin holds and stores values --------------------------------------------------
 
 
-def relu(call: KernelCall) -> np.ndarray:
-    """Relu-1: max(x, 0)."""
-    x = call.inputs[0]
-    result: np.ndarray = np.maximum(x, x.dtype.type(0))
+def _array(value: Any) -> Array:
+    """A kernel's result as an array: numpy's ufuncs give a scalar for 0-d operands."""
+    return np.asarray(value)
+
+
+def _is_real(array: Array) -> bool:
+    return array.dtype.kind == "f"
+
+
+def _as_f32(array: Array) -> Array:
+    """The f32 values the plugin computes with: reals widened or narrowed, integers converted
+    from their i32 form."""
+    if _is_real(array):
+        return array.astype(np.float32, copy=False)
+    return _as_i32(array).astype(np.float32)
+
+
+def _as_i32(array: Array) -> Array:
+    """An integer or boolean array as the plugin's i32: the low 32 bits (i64's, u64's, u32's)."""
+    return array.astype(np.int32)
+
+
+def _moved_int(array: Array) -> Array:
+    """Integer data an op only moves, as the plugin moves it: i64, u64 and u32 through their
+    low 32 bits (an i64 2^32 + 5 arrives as 5); other types unchanged."""
+    if array.dtype.kind in "iu" and array.dtype.itemsize >= 4 and array.dtype != np.int32:
+        return array.astype(np.int32).astype(array.dtype)
+    return array
+
+
+def _truncated_i32(values: Array) -> Array:
+    """f32 results as the plugin's i32: truncated toward zero, NaN and overflow -2^31."""
+    with np.errstate(invalid="ignore"):
+        truncated = np.trunc(values.astype(np.float64))
+        inside = (truncated >= _I32_MIN) & (truncated < 2**31)
+    result: Array = np.where(inside, truncated, _I32_MIN).astype(np.int32)
     return result
+
+
+def _rounded_i32(values: Array) -> Array:
+    """f32 results as the plugin's i32 where its math emitters convert them: rounded to nearest
+    (ties to even), NaN and overflow -2^31 (x86's cvtps2dq)."""
+    return _truncated_i32(np.rint(values))
+
+
+def _stored_int(values: Array, dtype: np.dtype[Any]) -> Array:
+    """i32 results stored in an integer type: i8 and u8 saturate, the others wrap (64-bit
+    types sign-extend the i32)."""
+    if dtype.itemsize == 1 and dtype.kind in "iu":
+        info = np.iinfo(dtype)
+        result: Array = np.clip(values, info.min, info.max).astype(dtype)
+        return result
+    return values.astype(dtype)
+
+
+def _stored_real(values: Array, element_type: str, dtype: np.dtype[Any]) -> Array:
+    """f32 results in a real output type (f16 rounds; bf16, f8 and f4 round but stay f32)."""
+    with np.errstate(over="ignore", invalid="ignore"):
+        stored = values.astype(dtype)
+    return rounded_to(stored, element_type)
+
+
+def _result(call: KernelCall, values: Array, *, from_real: bool, rounded: bool = False) -> Array:
+    """Results (f32 if ``from_real``, else i32, or bool) in the output's type; f32 results
+    become integers truncated, or ``rounded`` to nearest."""
+    dtype = call.output_dtype()
+    if dtype.kind == "b":
+        return _array(values.astype(bool))
+    if dtype.kind == "f":
+        return _array(_stored_real(values, call.output_type(), dtype))
+    if from_real:
+        values = _rounded_i32(values) if rounded else _truncated_i32(values)
+    return _array(_stored_int(values.astype(np.int32), dtype))
+
+
+# --- unary ops -----------------------------------------------------------------------------
+
+
+def _real_unary(function: RealFunction) -> Callable[[KernelCall], Array]:
+    """A math function computed in f32 whatever the input type (integers truncated back)."""
+
+    def kernel(call: KernelCall) -> Array:
+        with np.errstate(all="ignore"):
+            values = function(_as_f32(call.inputs[0]))
+        return _result(call, values, from_real=True, rounded=True)
+
+    return kernel
+
+
+def _int_unary(real: RealFunction, integer: Callable[[Array], Array]) -> Callable[[KernelCall], Array]:
+    """An op the plugin computes on i32 for integers (Abs, Negative, Relu, Sign...)."""
+
+    def kernel(call: KernelCall) -> Array:
+        data = call.inputs[0]
+        if _is_real(data):
+            with np.errstate(all="ignore"):
+                return _result(call, real(_as_f32(data)), from_real=True)
+        return _result(call, integer(_as_i32(data)), from_real=False)
+
+    return kernel
+
+
+def _nan_to(values: Array, source: Array, replacement: float) -> Array:
+    """``values`` with ``replacement`` where the source is NaN: what the plugin's max/min-based
+    emitters give there (vmaxps returns its second operand when the first is NaN)."""
+    return np.where(np.isnan(source), np.float32(replacement), values)
+
+
+def _relu(x: Array) -> Array:
+    return _nan_to(np.maximum(x, np.float32(0)), x, 0.0)
+
+
+def _sigmoid(x: Array) -> Array:
+    result: Array = np.float32(1) / (np.float32(1) + np.exp(-x))
+    return result
+
+
+def _hsigmoid(x: Array) -> Array:
+    clipped = np.minimum(np.maximum(x + np.float32(3), np.float32(0)), np.float32(6)) / np.float32(6)
+    return _nan_to(clipped, x, 0.0)
+
+
+def _softplus(x: Array) -> Array:
+    # the reference's threshold: log(FLT_MAX); past it log(exp(x) + 1) is x
+    threshold = np.float32(math.log(float(np.finfo(np.float32).max)))
+    return np.where(x < threshold, np.log1p(np.exp(x)), x)
+
+
+def _mish(x: Array) -> Array:
+    result: Array = x * np.tanh(_softplus(x))
+    return result
+
+
+def _erf(x: Array) -> Array:
+    """erf in f64 (numpy has none): Abramowitz and Stegun 7.1.28 is too coarse, so the
+    complementary function's Chebyshev fit of Numerical Recipes (relative error < 1.2e-7)."""
+    z = np.abs(x.astype(np.float64))
+    t = 1.0 / (1.0 + 0.5 * z)
+    coefficients = (
+        -1.26551223,
+        1.00002368,
+        0.37409196,
+        0.09678418,
+        -0.18628806,
+        0.27886807,
+        -1.13520398,
+        1.48851587,
+        -0.82215223,
+        0.17087277,
+    )
+    polynomial = np.zeros_like(t)
+    for c in reversed(coefficients):
+        polynomial = polynomial * t + c
+    erfc = t * np.exp(-z * z + polynomial)
+    result: Array = np.where(x >= 0, 1.0 - erfc, erfc - 1.0)
+    return np.where(np.isnan(x), np.nan, result).astype(np.float32)
+
+
+def _erf_inv(x: Array) -> Array:
+    """The inverse of erf: Giles' single-precision approximation refined by two Newton steps on
+    :func:`_erf`; +-1 are +-inf, outside [-1, 1] NaN."""
+    w = -np.log((1.0 - x.astype(np.float64)) * (1.0 + x.astype(np.float64)))
+    central = _polynomial(
+        w - 2.5,
+        (
+            2.81022636e-08,
+            3.43273939e-07,
+            -3.5233877e-06,
+            -4.39150654e-06,
+            0.00021858087,
+            -0.00125372503,
+            -0.00417768164,
+            0.246640727,
+            1.50140941,
+        ),
+    )
+    tail = _polynomial(
+        np.sqrt(np.maximum(w, 0)) - 3.0,
+        (
+            -0.000200214257,
+            0.000100950558,
+            0.00134934322,
+            -0.00367342844,
+            0.00573950773,
+            -0.0076224613,
+            0.00943887047,
+            1.00167406,
+            2.83297682,
+        ),
+    )
+    y = np.where(w < 5.0, central, tail) * x
+    for _ in range(2):  # Newton on erf(y) = x: erf'(y) = 2 / sqrt(pi) * exp(-y^2)
+        slope = 2.0 / math.sqrt(math.pi) * np.exp(-y * y)
+        step = (_erf(y).astype(np.float64) - x) / slope
+        y = np.where(np.isfinite(step) & (slope > 1e-30), y - step, y)
+    y = np.where(x == 1, np.inf, np.where(x == -1, -np.inf, y))
+    return np.where(np.abs(x) > 1, np.nan, y).astype(np.float32)
+
+
+def _polynomial(t: Array, coefficients: tuple[float, ...]) -> Array:
+    result = np.zeros_like(t)
+    for c in coefficients:
+        result = result * t + c
+    return result
+
+
+def _gelu_erf(x: Array) -> Array:
+    # the plugin's erf polynomial makes +inf NaN too (numpy's -inf * 0 already is)
+    gelu = np.float32(0.5) * x * (np.float32(1) + _erf(x * np.float32(1 / math.sqrt(2))))
+    return np.where(np.isposinf(x), np.float32(np.nan), gelu)
+
+
+def _gelu_tanh(x: Array) -> Array:
+    inner = np.float32(math.sqrt(2 / math.pi)) * (x + np.float32(0.044715) * x * x * x)
+    result: Array = np.float32(0.5) * x * (np.float32(1) + np.tanh(inner))
+    return result
+
+
+def _round_half_away(x: Array) -> Array:
+    result: Array = np.sign(x) * np.floor(np.abs(x) + np.float32(0.5))
+    return result
+
+
+abs_ = _int_unary(np.abs, np.abs)
+negative = _int_unary(np.negative, np.negative)
+sign = _int_unary(np.sign, np.sign)
+relu = _real_unary(_relu)
+floor = _real_unary(np.floor)
+ceiling = _real_unary(np.ceil)
+acos = _real_unary(np.arccos)
+acosh = _real_unary(np.arccosh)
+asin = _real_unary(np.arcsin)
+asinh = _real_unary(np.arcsinh)
+atan = _real_unary(np.arctan)
+atanh = _real_unary(np.arctanh)
+cos = _real_unary(np.cos)
+cosh = _real_unary(np.cosh)
+sin = _real_unary(np.sin)
+sinh = _real_unary(np.sinh)
+tan = _real_unary(np.tan)
+tanh = _real_unary(np.tanh)
+exp = _real_unary(lambda x: _nan_to(np.exp(x), x, np.inf))
+log = _real_unary(np.log)
+sqrt = _real_unary(np.sqrt)
+erf = _real_unary(_erf)
+erf_inv = _real_unary(_erf_inv)
+sigmoid = _real_unary(_sigmoid)
+hsigmoid = _real_unary(_hsigmoid)
+hswish = _real_unary(lambda x: x * _hsigmoid(x))
+softplus = _real_unary(_softplus)
+softsign = _real_unary(lambda x: x / (np.float32(1) + np.abs(x)))
+mish = _real_unary(_mish)
+
+
+def gelu(call: KernelCall) -> Array:
+    """Gelu-2 (erf) and Gelu-7 (erf or tanh, by approximation_mode)."""
+    mode = str(call.attribute("approximation_mode")).lower() if call.schema.version == 7 else "erf"
+    return _real_unary(_gelu_tanh if mode == "tanh" else _gelu_erf)(call)
+
+
+def round_(call: KernelCall) -> Array:
+    """Round-5: half_to_even or half_away_from_zero; integers unchanged."""
+    if str(call.attribute("mode")).lower() == "half_away_from_zero":
+        return _real_unary(_round_half_away)(call)
+    return _real_unary(np.rint)(call)
+
+
+def elu(call: KernelCall) -> Array:
+    """Elu-1: x, or alpha * (exp(x) - 1) below zero."""
+    alpha = np.float32(call.attribute("alpha"))
+    return _real_unary(lambda x: np.where(x > 0, x, alpha * np.expm1(x)))(call)
+
+
+def clamp(call: KernelCall) -> Array:
+    """Clamp-1: min(max(x, min), max); integer data is clamped to ceil(min), floor(max)."""
+    low, high = float(call.attribute("min")), float(call.attribute("max"))
+    data = call.inputs[0]
+    if _is_real(data):  # a NaN comes out as min
+        return _real_unary(lambda x: _nan_to(np.clip(x, np.float32(low), np.float32(high)), x, low))(call)
+    integer_low, integer_high = math.ceil(low), math.floor(high)
+    return _result(call, np.clip(_as_i32(data), integer_low, integer_high), from_real=False)
+
+
+def identity(call: KernelCall) -> Array:
+    """Identity-16: a copy of the data (integers as the plugin's i32: an i64 cut to 32 bits)."""
+    data = call.inputs[0]
+    return _moved_int(data).copy()
+
+
+def logical_not(call: KernelCall) -> Array:
+    """LogicalNot-1: true where the data is zero (false)."""
+    result = _array(np.logical_not(call.inputs[0]).astype(call.output_dtype()))
+    return result
+
+
+def bitwise_not(call: KernelCall) -> Array:
+    """BitwiseNot-13: every bit flipped; a boolean's logical not."""
+    data = call.inputs[0]
+    if data.dtype.kind == "b":
+        answer = _array(np.logical_not(data))
+        return answer
+    result = _array(np.invert(_as_i32(data)).astype(call.output_dtype()))  # wrapped, even u8's
+    return result
+
+
+def is_finite(call: KernelCall) -> Array:
+    """IsFinite-10."""
+    result = _array(np.isfinite(call.inputs[0]))
+    return result
+
+
+def is_nan(call: KernelCall) -> Array:
+    """IsNaN-10."""
+    result = _array(np.isnan(call.inputs[0]))
+    return result
+
+
+def is_inf(call: KernelCall) -> Array:
+    """IsInf-10: +inf where detect_positive, -inf where detect_negative."""
+    data = call.inputs[0]
+    positive = np.isposinf(data) if call.attribute("detect_positive") else np.zeros(data.shape, bool)
+    negative_ = np.isneginf(data) if call.attribute("detect_negative") else np.zeros(data.shape, bool)
+    return _array(positive | negative_)
+
+
+# --- ops with scalar or per-channel parameters ---------------------------------------------
+
+
+def _parameters_kernel(function: Callable[..., Array]) -> Callable[[KernelCall], Array]:
+    """An op of reals whose further inputs are parameters (alpha, beta, lambda), all in f32."""
+
+    def kernel(call: KernelCall) -> Array:
+        with np.errstate(all="ignore"):
+            values = function(*(_as_f32(a) for a in call.inputs))
+        return _result(call, values, from_real=True)
+
+    return kernel
+
+
+def _selu(x: Array, alpha: Array, lambda_: Array) -> Array:
+    return lambda_ * np.where(x > 0, x, alpha * np.expm1(x))
+
+
+def _hard_sigmoid(x: Array, alpha: Array, beta: Array) -> Array:
+    return _nan_to(np.clip(alpha * x + beta, np.float32(0), np.float32(1)), x, 1.0)
+
+
+def _swish(x: Array, beta: Array | None = None) -> Array:
+    scaled = x if beta is None else beta * x
+    result: Array = x * _sigmoid(scaled)
+    return result
+
+
+selu = _parameters_kernel(_selu)
+hard_sigmoid = _parameters_kernel(_hard_sigmoid)
+swish = _parameters_kernel(_swish)
+
+
+def prelu(call: KernelCall) -> Array:
+    """PRelu-1: x, or slope * x below zero; a 1D slope as long as the data's channel axis (1)
+    runs along that axis, any other slope broadcasts numpy-style."""
+    data, slope = call.inputs
+    if slope.ndim == 1 and data.ndim >= 2 and slope.shape[0] == data.shape[1] and slope.shape[0] != 1:
+        slope = slope.reshape((1, -1) + (1,) * (data.ndim - 2))
+    if _is_real(data):
+        with np.errstate(all="ignore"):
+            x, s = _as_f32(data), _as_f32(slope)
+            return _result(call, np.where(x < 0, s * x, x), from_real=True)
+    x, s = _as_i32(data), _as_i32(slope)
+    return _result(call, np.where(x < 0, s * x, x), from_real=False)
+
+
+# --- binary ops ----------------------------------------------------------------------------
+
+
+def _pdpd_aligned(rank: int, second: Array, axis: int) -> Array:
+    """``second`` reshaped to broadcast over an array of ``rank`` from ``axis`` (pdpd
+    auto_broadcast): its trailing ones dropped, then ones before ``axis`` and after its dims."""
+    start = rank - second.ndim if axis == -1 else axis
+    dims = list(second.shape)
+    while dims and dims[-1] == 1:
+        dims.pop()
+    shape = (1,) * start + tuple(dims) + (1,) * (rank - start - len(dims))
+    return second.reshape(shape)
+
+
+def _operands(call: KernelCall, count: int = 2, offset: int = 0) -> list[Array]:
+    """The inputs an auto_broadcast op combines, reshaped so numpy broadcasts them as the mode
+    does (numpy and none are numpy's own rules; shape inference checked none's equal shapes)."""
+    arrays = list(call.inputs[offset : offset + count])
+    mode = str(call.attribute("auto_broadcast")).lower()
+    if mode == "pdpd":
+        axis = int(call.attribute("auto_broadcast.auto_broadcast_axis"))
+        arrays = [arrays[0]] + [_pdpd_aligned(arrays[0].ndim, a, axis) for a in arrays[1:]]
+    return arrays
+
+
+def _binary(
+    real: BinaryFunction,
+    integer: BinaryFunction | None = None,
+    boolean: BinaryFunction | None = None,
+) -> Callable[[KernelCall], Array]:
+    """A binary op: reals in f32; integers with ``integer`` on i32 values when the plugin has an
+    integer path, else in f32 truncated back; booleans with ``boolean`` where the op takes them."""
+
+    def kernel(call: KernelCall) -> Array:
+        a, b = _operands(call)
+        with np.errstate(all="ignore"):
+            if a.dtype.kind == "b" and boolean is not None:
+                return _result(call, boolean(a, b), from_real=False)
+            if _is_real(a) or integer is None:
+                return _result(call, real(_as_f32(a), _as_f32(b)), from_real=not _is_boolean_out(call))
+            return _result(call, integer(_as_i32(a), _as_i32(b)), from_real=False)
+
+    return kernel
+
+
+def _is_boolean_out(call: KernelCall) -> bool:
+    return call.output_dtype().kind == "b"
+
+
+def _floor_mod(a: Array, b: Array) -> Array:
+    result: Array = a - np.floor(a / b) * b
+    return result
+
+
+def _c_mod(a: Array, b: Array) -> Array:
+    """a - trunc(a / b) * b (so x mod inf is NaN, where fmod gives x)."""
+    result: Array = a - np.trunc(a / b) * b
+    return result
+
+
+def _squared_difference(a: Array, b: Array) -> Array:
+    result: Array = (a - b) * (a - b)
+    return result
+
+
+def _maximum(a: Array, b: Array) -> Array:
+    """max as vmaxps takes it: b where a is NaN (and NaN where b is)."""
+    return np.where(np.isnan(a), b, np.maximum(a, b)) if _is_real(a) else np.maximum(a, b)
+
+
+def _minimum(a: Array, b: Array) -> Array:
+    return np.where(np.isnan(a), b, np.minimum(a, b)) if _is_real(a) else np.minimum(a, b)
+
+
+def _greater(a: Array, b: Array) -> Array:
+    """not (a <= b): true where either is NaN, as the plugin compares reals."""
+    result: Array = np.logical_not(np.less_equal(a, b))
+    return result
+
+
+def _greater_equal(a: Array, b: Array) -> Array:
+    result: Array = np.logical_not(np.less(a, b))
+    return result
+
+
+add = _binary(np.add, np.add)
+subtract = _binary(np.subtract, np.subtract)
+multiply = _binary(np.multiply, np.multiply)
+maximum = _binary(_maximum, _maximum)
+minimum = _binary(_minimum, _minimum)
+_truncating_divide = _binary(np.divide)
+
+
+def divide(call: KernelCall) -> Array:
+    """Divide-1. Integers under pdpd broadcasting run OpenVINO's reference implementation in the
+    plugin (its eltwise node takes no pdpd), which floors with m_pythondiv."""
+    a, b = _operands(call)
+    pdpd = str(call.attribute("auto_broadcast")).lower() == "pdpd"
+    if a.dtype.kind in "iu" and pdpd and call.attribute("m_pythondiv"):
+        with np.errstate(all="ignore"):
+            x, y = _as_i32(a).astype(np.int64), _as_i32(b).astype(np.int64)
+            return _result(call, np.floor_divide(x, np.where(y == 0, 1, y)), from_real=False)
+    return _truncating_divide(call)
+
+
+floor_mod = _binary(_floor_mod)
+mod = _binary(_c_mod)
+power = _binary(np.power)
+squared_difference = _binary(_squared_difference, _squared_difference)
+equal = _binary(np.equal, np.equal, np.equal)
+not_equal = _binary(np.not_equal, np.not_equal, np.not_equal)
+less = _binary(np.less, np.less, np.less)
+less_equal = _binary(np.less_equal, np.less_equal, np.less_equal)
+greater = _binary(_greater, np.greater, np.greater)
+greater_equal = _binary(_greater_equal, np.greater_equal, np.greater_equal)
+logical_and = _binary(np.logical_and, np.logical_and, np.logical_and)
+logical_or = _binary(np.logical_or, np.logical_or, np.logical_or)
+logical_xor = _binary(np.logical_xor, np.logical_xor, np.logical_xor)
+bitwise_and = _binary(np.bitwise_and, np.bitwise_and, np.logical_and)
+bitwise_or = _binary(np.bitwise_or, np.bitwise_or, np.logical_or)
+bitwise_xor = _binary(np.bitwise_xor, np.bitwise_xor, np.logical_xor)
+
+
+def _shift(left: bool) -> Callable[[KernelCall], Array]:
+    """BitwiseLeftShift-15 / BitwiseRightShift-15 on the plugin's i32 values, the count taken
+    modulo 32 (x86's shifts: 1 << 32 is 1), the result wrapped to the type."""
+
+    def kernel(call: KernelCall) -> Array:
+        a, b = (_as_i32(x) for x in _operands(call))
+        count = b & 31
+        shifted = np.left_shift(a, count) if left else np.right_shift(a, count)
+        result = _array(shifted.astype(call.output_dtype()))
+        return result
+
+    return kernel
+
+
+bitwise_left_shift = _shift(left=True)
+bitwise_right_shift = _shift(left=False)
+
+
+def select(call: KernelCall) -> Array:
+    """Select-1: then where cond, else else, broadcast by auto_broadcast."""
+    cond, then, other = call.inputs
+    mode = str(call.attribute("auto_broadcast")).lower()
+    if mode == "pdpd":  # else aligned on then, then cond on that
+        axis = int(call.attribute("auto_broadcast.auto_broadcast_axis"))
+        other = _pdpd_aligned(then.ndim, other, axis)
+        cond = _pdpd_aligned(then.ndim, cond, axis)
+    result: Array = np.where(cond, _moved_int(then), _moved_int(other)).astype(
+        call.output_dtype(), copy=False
+    )
+    return result
+
+
+# --- Convert -------------------------------------------------------------------------------
+
+
+def _converted(data: Array, source: str, target: str, dtype: np.dtype[Any]) -> Array:
+    """``data`` of element type ``source`` converted to ``target`` as the plugin converts."""
+    real_source = _is_real(data)
+    with np.errstate(all="ignore"):
+        if dtype.kind == "b":
+            if real_source:
+                answer: Array = ~np.isnan(data) & (data != 0)
+                return answer
+            as_i32 = _as_i32(data)
+            result: Array = (as_i32 != 0) & (as_i32 != _I32_MIN)
+            return result
+        if dtype.kind == "f":
+            values = data if real_source or source in ("i64", "u32", "u64") else _as_i32(data)
+            values = values.astype(np.float64 if dtype.itemsize == 8 else np.float32)
+            if target == "bf16" and not real_source:
+                return integers_to_bf16(values)
+            return _stored_real(values, target, dtype)
+        i32 = _truncated_i32(data) if real_source else _as_i32(data)
+        return i32.astype(dtype)
+
+
+def convert(call: KernelCall) -> Array:
+    """Convert-1 (see the module's notes for the plugin's rounding and wrapping)."""
+    return _convert_to(call, call.output_type())
+
+
+def convert_like(call: KernelCall) -> Array:
+    """ConvertLike-1: Convert to the like input's element type."""
+    return _convert_to(call, call.output_type())
+
+
+def _convert_to(call: KernelCall, target: str) -> Array:
+    source = call.input_types[0]
+    data = call.inputs[0]
+    if source == "string" or target == "string":
+        if source != target:
+            raise KernelError(f"a Convert from {source} to {target}")
+        return data.copy()
+    if data.dtype.kind == "b":
+        data = data.astype(np.uint8)
+    return _array(_converted(data, source, target, call.output_dtype()))
+
+
+# --- Broadcast and Tile --------------------------------------------------------------------
+
+
+def broadcast(call: KernelCall) -> Array:
+    """Broadcast-1/3: numpy, bidirectional and pdpd modes by numpy's rules after aligning the
+    data; explicit mode places the data's axes at axes_mapping's target axes."""
+    data = call.inputs[0]
+    shape = call.output_shape()
+    mode = str(call.attribute("mode")).lower()
+    if mode in ("explicit", "none"):
+        axes = [int(a) for a in call.inputs[2].reshape(-1)] if len(call.inputs) > 2 else []
+        placed = [1] * len(shape)
+        for index, axis in enumerate(axes):
+            placed[axis] = data.shape[index] if data.ndim else 1
+        data = data.reshape(placed)
+    elif mode == "pdpd":
+        name = "mode.auto_broadcast_axis" if call.schema.version == 1 else "mode.mode.axis"
+        axis = int(call.attribute(name))
+        data = _pdpd_aligned(len(shape), data, axis)
+    return np.broadcast_to(_moved_int(data), shape).copy()
+
+
+def tile(call: KernelCall) -> Array:
+    """Tile-1: numpy's tile, negative repeats as 0."""
+    data, repeats = call.inputs
+    counts = [max(0, int(r)) for r in repeats.reshape(-1)]
+    return np.tile(_moved_int(data), counts) if counts else _moved_int(data).copy()

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from irshape.files import relative_posix
 from irshape.record import FrozenRecord, set_field
-from irshape.results import FileReport
+from irshape.results import DryRunSummary, FileReport
 from irshape.rules import RULES
 
 if TYPE_CHECKING:  # a baseline's module (json) is imported only by a run that has one
@@ -90,9 +90,23 @@ def summary(reports: Sequence[FileReport], baseline: BaselineResult | None = Non
         "layers_checked": sum(r.layers_checked for r in reports),
         "layers_not_checked": sum(r.layers_not_checked for r in reports),
     }
+    dry_run = dry_run_summary(reports)
+    if dry_run is not None:
+        out["dry_run"] = dry_run.to_json()
     if baseline is not None:
         out["baseline"] = {"matched": baseline.matched, "stale": baseline.stale}
     return out
+
+
+def dry_run_summary(reports: Sequence[FileReport]) -> DryRunSummary | None:
+    """What the dry runs of ``reports`` executed, added up; None when there was no dry run."""
+    runs = [r.dry_run for r in reports if r.dry_run is not None]
+    if not runs:
+        return None
+    total = DryRunSummary()
+    for run in runs:
+        total.add(run)
+    return total
 
 
 def statistics(reports: Sequence[FileReport]) -> list[tuple[str, int]]:

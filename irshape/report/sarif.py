@@ -16,7 +16,7 @@ from urllib.parse import quote
 
 from irshape.baseline import fingerprint
 from irshape.diagnostics import Diagnostic, Rule, Severity
-from irshape.report.base import Reporter
+from irshape.report.base import Reporter, dry_run_summary
 from irshape.report.ruledoc import rule_markdown, rule_text
 from irshape.report.text import layer_label
 from irshape.results import FileReport
@@ -56,6 +56,10 @@ class SarifReporter(Reporter):
                 seen[key] += 1
                 results.append(self._result(d, index[d.code], f"{key}:{seen[key]}"))
         failed = any(d.code == INTERNAL_ERROR.code for r in reports for d in r.diagnostics)
+        invocation: dict[str, Any] = {"executionSuccessful": not failed}
+        dry_run = dry_run_summary(reports)
+        if dry_run is not None:
+            invocation["properties"] = {"dryRun": dry_run.to_json()}
         log = {
             "$schema": SARIF_SCHEMA,
             "version": SARIF_VERSION,
@@ -70,7 +74,7 @@ class SarifReporter(Reporter):
                         }
                     },
                     "originalUriBaseIds": {SRCROOT: {"uri": root.as_uri() + "/"}},
-                    "invocations": [{"executionSuccessful": not failed}],
+                    "invocations": [invocation],
                     "results": results,
                 }
             ],

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 import click
 
 from irshape.diagnostics import Diagnostic, Severity
-from irshape.report.base import Reporter, statistics_lines, summary
+from irshape.report.base import Reporter, dry_run_summary, statistics_lines, summary
 from irshape.results import FileReport, LayerResult
 from irshape.selection import is_missing_weights, rejections
 
@@ -78,6 +78,12 @@ def summary_line(reports: Sequence[FileReport], baseline: BaselineResult | None 
         f"{s['files']} file(s); {s['layers_checked']} layer(s) validated and inferred, "
         f"{s['layers_not_checked']} other layer(s) checked for structure"
     )
+    dry_run = dry_run_summary(reports)
+    if dry_run is not None:
+        line += f"; dry run: {dry_run.executed} of {dry_run.total} layer(s) executed"
+        if dry_run.not_executed:
+            reasons = ", ".join(f"{n} {why}" for why, n in sorted(dry_run.not_executed.items()))
+            line += f" (not executed: {reasons})"
     if baseline is not None:
         line += f"; {baseline.matched} finding(s) in the baseline, {baseline.stale} stale baseline entr"
         line += "y" if baseline.stale == 1 else "ies"

@@ -16,6 +16,7 @@ from irshape import rules
 from irshape.dims import DYNAMIC, Dim, PartialShape
 from irshape.ops.interface import AT_DATA, Finding, OpCall, OpResult, Output, Tensor
 from irshape.ops.schema import OpSchema, ParsedAttributes
+from irshape.record import FrozenRecord, set_field
 from irshape.shapes import bounds, reading
 from irshape.shapes.findings import incompatible, index_type_findings, value_finding, value_unknown
 from irshape.shapes.window import (
@@ -51,6 +52,35 @@ _ZERO_MESSAGES = {
 # --- MaxPool, AvgPool ---------------------------------------------------------------------------
 
 
+class PoolPlan(FrozenRecord):
+    """What a pooling layer's inference resolved for running it (``OpResult.details``, as the
+    convolutions' ConvPlan): one value per spatial axis, defaults applied, auto_pad resolved into
+    the pads (explicit as written, 0 for valid, same_* from the data's static dims)."""
+
+    __slots__ = ("dilations", "kernel", "pads_begin", "pads_end", "rounding", "strides")
+    kernel: tuple[int, ...]
+    strides: tuple[int, ...]
+    dilations: tuple[int, ...]
+    pads_begin: tuple[int, ...]
+    pads_end: tuple[int, ...]
+    rounding: str  # floor, ceil or ceil_torch
+
+    def __init__(
+        self,
+        kernel: tuple[int, ...],
+        strides: tuple[int, ...],
+        dilations: tuple[int, ...],
+        pads: list[tuple[int, int]],
+        rounding: str,
+    ) -> None:
+        set_field(self, "kernel", kernel)
+        set_field(self, "strides", strides)
+        set_field(self, "dilations", dilations)
+        set_field(self, "pads_begin", tuple(p[0] for p in pads))
+        set_field(self, "pads_end", tuple(p[1] for p in pads))
+        set_field(self, "rounding", rounding)
+
+
 def pool(call: OpCall) -> OpResult:
     """MaxPool-1/8/14 and AvgPool-1/14/16."""
     schema, parsed, data = call.schema, call.attributes, call.inputs[DATA]
@@ -69,12 +99,12 @@ def pool(call: OpCall) -> OpResult:
     ):
         return OpResult([], findings)
     findings += _batch_and_channel_findings(data.shape)
-    dims, formulas, failed = _pooled_shape(call, data.shape, kernel, findings)
+    dims, formulas, failed, plan = _pooled_shape(call, data.shape, kernel, findings)
     shape = PartialShape(dims)
     outputs = [Output(shape, data.element_type, formulas, failed)]
     if len(schema.outputs) > 1:
         outputs.append(Output(shape, str(call.attribute("index_element_type")), formulas, failed))
-    return OpResult(outputs, findings)
+    return OpResult(outputs, findings, details=plan)
 
 
 def _list_findings(schema: OpSchema, parsed: ParsedAttributes, kernel_length: int) -> list[Finding]:
@@ -188,11 +218,13 @@ def _batch_and_channel_findings(data: PartialShape) -> list[Finding]:
 
 def _pooled_shape(
     call: OpCall, data: PartialShape, kernel: Sequence[int], findings: list[Finding]
-) -> tuple[list[Dim], list[str], frozenset[int]]:
-    """[N, C, spatial...]; a data shape of dynamic rank gives every dim dynamic."""
+) -> tuple[list[Dim], list[str], frozenset[int], PoolPlan | None]:
+    """[N, C, spatial...] and the plan to run it; a data shape of dynamic rank gives every dim
+    dynamic and no plan."""
     n = len(kernel)
     if data.dims is None:
-        return [DYNAMIC] * (NON_SPATIAL + n), ["data rank unknown"] * (NON_SPATIAL + n), frozenset()
+        unknown = ["data rank unknown"] * (NON_SPATIAL + n)
+        return [DYNAMIC] * (NON_SPATIAL + n), unknown, frozenset(), None
     parsed = call.attributes
     auto_pad = parsed.enum("auto_pad", "explicit")
     rounding = parsed.enum("rounding_type", "floor")
@@ -203,10 +235,12 @@ def _pooled_shape(
     exclude_pad = bool(call.attribute("exclude-pad")) if "exclude-pad" in call.schema.attributes else False
     dims, formulas = [data[0], data[1]], ["data[0] (N)", "data[1] (C)"]
     failed: set[int] = set()
+    resolved: list[tuple[int, int]] = []
     for axis, data_dim in enumerate(spatial_dims(data, n)):
         if auto_pad in ("same_upper", "same_lower") and not data_dim.is_static:
             # OpenVINO cannot keep one padding for every size of the dim.
             out = Explained(DYNAMIC, f"{auto_pad} padding of a dim that is not static")
+            resolved.append((0, 0))
         else:
             pads = pooling_pads(
                 data_dim,
@@ -216,6 +250,7 @@ def _pooled_shape(
                 (pads_begin[axis], pads_end[axis]),
                 auto_pad,
             )
+            resolved.append(pads)
             extent = kernel_extent(kernel[axis], dilations[axis])
             problems = _window_findings(
                 call, axis, data_dim, kernel[axis], dilations[axis], pads, exclude_pad
@@ -226,7 +261,8 @@ def _pooled_shape(
             out = pooled_spatial(data_dim, extent, strides[axis], pads, rounding)
         dims.append(out.dim)
         formulas.append(out.formula)
-    return dims, formulas, frozenset(failed)
+    plan = PoolPlan(tuple(kernel), tuple(strides), tuple(dilations), resolved, rounding)
+    return dims, formulas, frozenset(failed), plan
 
 
 def _window_findings(

@@ -1,0 +1,188 @@
+"""``irshape compare``: run a model on OpenVINO's CPU plugin and on irshape's kernels with the
+same inputs, every layer's output exposed on both sides, and find where they diverge.
+
+OpenVINO is an optional extra (``pip install 'irshape[compare]'``), imported here only. The CPU
+plugin is compiled with ``INFERENCE_PRECISION_HINT=f32`` (on CPUs with native bf16 its default
+is bf16). Every output of every op of the model is added to the model's outputs
+(``Model.add_outputs``), so the plugin computes each as the op defines it rather than fused into
+its neighbours, and each is compared with irshape's output of the layer of the same name as it
+is computed, under ``max|a - b| <= atol + rtol * max|ref|`` (integers and booleans exactly).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from irshape.execute.network import LayerOutcome, execute
+from irshape.execute.tensors import DEFAULT_MAX_MEMORY
+from irshape.ir.model import Document, Layer
+from irshape.kernels import Context
+
+CPU_CONFIG = {"INFERENCE_PRECISION_HINT": "f32"}
+DEFAULT_ATOL, DEFAULT_RTOL = 1e-4, 1e-3
+
+
+@dataclass(frozen=True, slots=True)
+class OutputComparison:
+    """One output of one layer, irshape's against OpenVINO's."""
+
+    layer: Layer
+    index: int
+    max_error: float  # max |a - b| over the elements both hold (inf: a NaN or an infinity differs)
+    max_reference: float  # max |ref|: the scale the relative tolerance applies to
+    limit: float  # atol + rtol * max_reference (0 for integers and booleans)
+    problem: str | None  # why they differ (shape, dtype, values); None when they agree
+
+    @property
+    def agrees(self) -> bool:
+        return self.problem is None
+
+
+@dataclass(slots=True)
+class Comparison:
+    """Every compared output in execution order, and the layers irshape could not run."""
+
+    outputs: list[OutputComparison] = field(default_factory=list)
+    not_run: list[LayerOutcome] = field(default_factory=list)
+    not_in_openvino: list[str] = field(default_factory=list)  # layers OpenVINO's model lacks
+
+    @property
+    def divergent(self) -> list[OutputComparison]:
+        return [c for c in self.outputs if not c.agrees]
+
+
+def compare_document(
+    document: Document,
+    inputs: Mapping[str, np.ndarray],
+    *,
+    atol: float = DEFAULT_ATOL,
+    rtol: float = DEFAULT_RTOL,
+    max_memory: int = DEFAULT_MAX_MEMORY,
+    variables: Mapping[str, np.ndarray] | None = None,
+) -> Comparison:
+    """Compare every layer's outputs of ``document`` (read from a file: OpenVINO reads the same
+    file) on ``inputs`` (by Parameter name), a stateful model's variables starting from
+    ``variables`` (by variable id; the others from their initialisers)."""
+    if document.source is None:
+        raise ValueError("compare needs the IR on disk: OpenVINO reads the file itself")
+    reference = openvino_outputs(document.source, inputs, variables or {})
+    comparison = Comparison()
+
+    def compare(layer: Layer, outputs: tuple[np.ndarray, ...]) -> None:
+        if (layer.type or "").lower() in ("parameter", "const"):
+            return
+        for index, array in enumerate(outputs):
+            expected = reference.get((layer.name or "", index))
+            if expected is None:
+                comparison.not_in_openvino.append(layer.name or "")
+                return
+            comparison.outputs.append(compare_arrays(layer, index, expected, array, atol, rtol))
+
+    context = Context(dict(variables or {}))
+    execution = execute(
+        document, inputs, max_memory=max_memory, stop_at_failure=False, on_layer=compare, context=context
+    )
+    comparison.not_run = execution.failures
+    return comparison
+
+
+def openvino_outputs(
+    xml: Path, inputs: Mapping[str, np.ndarray], variables: Mapping[str, np.ndarray]
+) -> dict[tuple[str, int], np.ndarray]:
+    """Every op's outputs on OpenVINO's CPU plugin, by (op name, output index)."""
+    import openvino as ov  # type: ignore[import-untyped,unused-ignore]  # the optional extra
+
+    core = ov.Core()
+    model = core.read_model(str(xml))
+    targets = [
+        op.output(index)
+        for op in model.get_ordered_ops()
+        # (an Assign is a sink: the plugin exposes no output of it; its value is its input's)
+        if op.get_type_name() not in ("Parameter", "Constant", "Result", "Assign")
+        for index in range(op.get_output_size())
+    ]
+    model.add_outputs(targets)  # (an output a Result already has is not added twice)
+    compiled = core.compile_model(model, "CPU", CPU_CONFIG)
+    request = compiled.create_infer_request()
+    for state in request.query_state():
+        if state.name in variables:
+            state.state = ov.Tensor(np.ascontiguousarray(variables[state.name]))
+    request.infer(
+        {i: np.asarray(inputs[p.get_friendly_name()]) for i, p in enumerate(model.get_parameters())}
+    )
+    out: dict[tuple[str, int], np.ndarray] = {}
+    for position, result in enumerate(model.get_results()):
+        source = result.input_value(0)  # the op output the Result reads
+        key = (source.get_node().get_friendly_name(), source.get_index())
+        out[key] = np.array(request.get_output_tensor(position).data, copy=True)
+    return out
+
+
+def compare_arrays(
+    layer: Layer, index: int, expected: np.ndarray, got: np.ndarray, atol: float, rtol: float
+) -> OutputComparison:
+    """irshape's output ``got`` against OpenVINO's ``expected``."""
+    if got.shape != expected.shape:
+        problem = f"shape {_shape(got.shape)}, OpenVINO's {_shape(expected.shape)}"
+        return OutputComparison(layer, index, float("inf"), 0.0, 0.0, problem)
+    if expected.dtype.kind not in "fc" or got.dtype.kind not in "fc":
+        if expected.dtype.kind in "OUS" or got.dtype.kind in "OUS":
+            same = int(np.sum(expected != got)) == 0
+            return OutputComparison(
+                layer, index, 0.0 if same else float("inf"), 0.0, 0.0, None if same else "the strings differ"
+            )
+        differs = int(np.count_nonzero(expected.astype(np.float64) != got.astype(np.float64)))
+        error = float(np.abs(expected.astype(np.float64) - got.astype(np.float64)).max()) if got.size else 0.0
+        count = f"{differs} of {got.size} elements differ" if differs else None
+        return OutputComparison(layer, index, error, 0.0, 0.0, count)
+    with np.errstate(invalid="ignore", over="ignore"):
+        return _compare_reals(layer, index, expected.astype(np.float64), got.astype(np.float64), atol, rtol)
+
+
+def _compare_reals(
+    layer: Layer, index: int, e: np.ndarray, g: np.ndarray, atol: float, rtol: float
+) -> OutputComparison:
+    special = ~np.isfinite(e) | ~np.isfinite(g)
+    same_special = (np.isnan(e) & np.isnan(g)) | (e == g)
+    finite = ~special
+    reference = float(np.abs(e[finite]).max()) if finite.any() else 0.0
+    limit = atol + rtol * reference
+    error = float(np.abs(e[finite] - g[finite]).max()) if finite.any() else 0.0
+    problem: str | None = None
+    if not np.all(same_special[special]):
+        count = int(np.count_nonzero(special & ~same_special))
+        problem = f"{count} NaN or infinite element(s) differ"
+        error = float("inf")
+    elif error > limit:
+        problem = f"max |error| {error:.3g} > {limit:.3g}"
+    return OutputComparison(layer, index, error, reference, limit, problem)
+
+
+def _shape(dims: tuple[int, ...]) -> str:
+    return "[" + ",".join(str(d) for d in dims) + "]"
+
+
+def describe(comparison: OutputComparison) -> str:
+    """One line: the layer, the output, and the error figures."""
+    layer = comparison.layer
+    head = f"layer {layer.id} '{layer.name}' ({layer.type}) output {comparison.index}"
+    if comparison.problem is None:
+        return f"{head}: agrees (max |error| {comparison.max_error:.3g})"
+    figures = ""
+    if comparison.max_reference:
+        relative = comparison.max_error / comparison.max_reference
+        figures = f"; max |ref| {comparison.max_reference:.3g}, relative {relative:.3g}"
+    return f"{head}: {comparison.problem}{figures}"
+
+
+def summary_counts(comparison: Comparison) -> dict[str, Any]:
+    return {
+        "outputs_compared": len(comparison.outputs),
+        "outputs_divergent": len(comparison.divergent),
+        "layers_not_run": len(comparison.not_run),
+    }

@@ -1,0 +1,220 @@
+"""Kernels of the generation family (irshape/shapes/generation.py): OneHot-1/16, Eye-9 and
+RandomUniform-8.
+
+What the CPU plugin does, by tests/execution/test_generation.py: OneHot gives the off value at
+every position of an index outside ``[0, depth)``; OneHot-16's ``normalize`` counts an index
+in ``[-depth, 0)`` from the end first. Eye's diagonal may lie anywhere (a diagonal past the
+columns or below the rows leaves all zeros).
+
+RandomUniform reproduces the plugin bit for bit (``src/core/reference/src/utils/
+phillox_generator.cpp`` and ``phillox_converter.cpp`` for the algorithms, the plugin for the
+rest): the Tensorflow alignment is Philox-4x32-10 whose block k has the counter (k, op_seed)
+and the key global_seed, its four words four elements; the PyTorch alignment is MT19937
+seeded with the global seed's low 32 bits (the op seed unused), a word an element. The plugin
+computes every output type but bf16 in f32 or i32 (f16 and f64 outputs are the f32 values
+converted, i64 the i32 values: OpenVINO's reference converts f16/f64/i64 differently,
+with their own bits, two words for 64-bit types); the Tensorflow alignment's f32 is
+``u * (max - min) + min`` rounded once (fused), PyTorch's rounded after the product and the
+sum. bf16 is the reference's conversion (7 and 8 bits of a word) with the plugin's f32 to
+bf16 rounding at each step. Global and op seed both 0: a sequence from a seed picked at
+random, as OpenVINO's.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from irshape.kernels import KernelCall, output_bytes, working_memory
+from irshape.kernels.narrow_reals import integers_to_bf16 as to_bf16  # the plugin's f32 -> bf16
+
+
+def _scalar(array: np.ndarray) -> int:
+    return int(np.asarray(array).reshape(-1)[0])
+
+
+def one_hot(call: KernelCall) -> np.ndarray:
+    """OneHot-1/16: on_value where the new axis's position is the index, off_value elsewhere."""
+    indices = call.inputs[0].astype(np.int64)
+    depth = _scalar(call.inputs[1])
+    dtype = call.output_dtype()
+    on_value, off_value = (call.inputs[i].reshape(-1)[0].astype(dtype) for i in (2, 3))
+    if (
+        "negative_indices_mode" in call.schema.attributes
+        and call.attribute("negative_indices_mode") == "normalize"
+    ):
+        indices = np.where((indices < 0) & (indices >= -depth), indices + depth, indices)
+    axis = int(call.attribute("axis"))
+    axis = axis + indices.ndim + 1 if axis < 0 else axis
+    positions = np.arange(depth).reshape((depth,) + (1,) * (indices.ndim - axis))
+    hot = np.expand_dims(indices, axis) == positions
+    result: np.ndarray = np.where(hot, on_value, off_value).astype(dtype, copy=False)
+    return result
+
+
+def eye(call: KernelCall) -> np.ndarray:
+    """Eye-9: ones on the diagonal ``diagonal_index`` of each ``num_rows x num_columns``
+    matrix, zeros elsewhere, repeated over ``batch_shape``."""
+    shape = call.output_shape()
+    rows, columns = shape[-2], shape[-1]
+    diagonal = _scalar(call.inputs[2])
+    matrix = np.eye(rows, columns, k=diagonal, dtype=call.output_dtype())
+    return np.broadcast_to(matrix, shape).copy()
+
+
+# --- RandomUniform ---------------------------------------------------------------------------
+
+_MASK32 = np.uint64(0xFFFFFFFF)
+_PHILOX_KEY_STEPS = (0x9E3779B9, 0xBB67AE85)  # added to the key's low and high words each round
+_PHILOX_MULTIPLIERS = (0xD2511F53, 0xCD9E8D57)  # of the counter's two low words
+_PHILOX_ROUNDS = 10
+
+
+def _philox(global_seed: int, op_seed: int, calls: int) -> np.ndarray:
+    """The uint32 words of ``calls`` Philox-4x32-10 blocks, ``(calls, 4)``: block k's counter is
+    (k as its low 64 bits, ``op_seed`` as its high 64 bits), its key ``global_seed``; the
+    words in the order (n low, n high, counter low, counter high), as the plugin gives them."""
+    block = np.arange(calls, dtype=np.uint64)
+    n_low, n_high = block & _MASK32, block >> np.uint64(32)
+    c_low = np.full(calls, op_seed & 0xFFFFFFFF, np.uint64)
+    c_high = np.full(calls, (op_seed >> 32) & 0xFFFFFFFF, np.uint64)
+    key_low, key_high = global_seed & 0xFFFFFFFF, (global_seed >> 32) & 0xFFFFFFFF
+    for round_index in range(_PHILOX_ROUNDS):
+        product_n = np.uint64(_PHILOX_MULTIPLIERS[0]) * n_low
+        product_c = np.uint64(_PHILOX_MULTIPLIERS[1]) * c_low
+        n_low, n_high, c_low, c_high = (
+            (product_c >> np.uint64(32)) ^ n_high ^ np.uint64(key_low),
+            product_c & _MASK32,
+            (product_n >> np.uint64(32)) ^ c_high ^ np.uint64(key_high),
+            product_n & _MASK32,
+        )
+        if round_index < _PHILOX_ROUNDS - 1:
+            key_low = (key_low + _PHILOX_KEY_STEPS[0]) & 0xFFFFFFFF
+            key_high = (key_high + _PHILOX_KEY_STEPS[1]) & 0xFFFFFFFF
+    return np.stack([n_low, n_high, c_low, c_high], axis=-1).astype(np.uint32)
+
+
+def _mersenne_words(seed: int, count: int) -> np.ndarray:
+    """The first ``count`` tempered outputs of MT19937 seeded as PyTorch (and C++'s
+    ``std::mt19937``) seed it: ``init_genrand`` of the seed's low 32 bits."""
+    state = np.empty(624, np.uint32)
+    state[0] = seed & 0xFFFFFFFF
+    previous = int(state[0])
+    for j in range(1, 624):  # the 624 words of the seed's state, one after the other
+        previous = (1812433253 * (previous ^ (previous >> 30)) + j) & 0xFFFFFFFF
+        state[j] = previous
+    generator = np.random.MT19937()
+    generator.state = {"bit_generator": "MT19937", "state": {"key": state, "pos": 624}}
+    words: np.ndarray = generator.random_raw(count).astype(np.uint32)
+    return words
+
+
+def _unit_floats(words: np.ndarray) -> np.ndarray:
+    """f32 in [0, 1) from the low 23 bits of each word: 1.mantissa - 1, as OpenVINO's Philox
+    converter builds them."""
+    ones = ((words & 0x7FFFFF) | (127 << 23)).astype(np.uint32).view(np.float32)
+    result: np.ndarray = ones - np.float32(1)
+    return result
+
+
+def _integers(words: np.ndarray, low: int, high: int, dtype: np.dtype[Any]) -> np.ndarray:
+    """``word % (high - low) + low`` with C's unsigned modulo, wrapped to ``dtype``."""
+    bits = 8 * dtype.itemsize
+    span = (high - low) % (1 << bits)
+    wrapped = (words.astype(np.uint64) % np.uint64(span)) + np.uint64(low % (1 << 64))
+    result: np.ndarray = wrapped.astype(dtype)  # modulo 2**bits
+    return result
+
+
+def _tensorflow_values(
+    count: int, global_seed: int, op_seed: int, low: Any, high: Any, integral: bool
+) -> np.ndarray:
+    """Philox words converted as OpenVINO's Tensorflow-aligned converter converts them for f32
+    and i32: one word an element, an f32 from the word's low 23 bits as the mantissa of a
+    number in [1, 2), less 1."""
+    words = _philox(global_seed, op_seed, -(-count // 4)).reshape(-1)[:count]
+    if integral:
+        return _integers(words, int(low), int(high), np.dtype(np.int32))
+    return _scaled_f32(_unit_floats(words), low, high)
+
+
+def _pytorch_values(count: int, seed: int, low: Any, high: Any, integral: bool) -> np.ndarray:
+    """MT19937's words converted as PyTorch converts them for f32 and i32: one word an element,
+    an f32 from the word's low 24 bits over 2**24."""
+    words = _mersenne_words(seed, count)
+    if integral:
+        return _integers(words, int(low), int(high), np.dtype(np.int32))
+    unit = (words & ((1 << 24) - 1)).astype(np.float32) / np.float32(1 << 24)
+    low32 = np.float32(low)
+    result: np.ndarray = unit * (np.float32(high) - low32) + low32  # rounded twice, unfused
+    return result
+
+
+def _scaled_f32(unit: np.ndarray, low: Any, high: Any) -> np.ndarray:
+    """``unit * (high - low) + low`` in f32 rounded once (the plugin's fused multiply-add):
+    the product of two f32 is exact in f64, the sum rounded once more to f32."""
+    low32, high32 = np.float32(low), np.float32(high)
+    span = np.float64(high32 - low32)
+    result: np.ndarray = (unit.astype(np.float64) * span + np.float64(low32)).astype(np.float32)
+    return result
+
+
+def _bf16_values(
+    count: int, global_seed: int, op_seed: int, low: Any, high: Any, pytorch: bool
+) -> np.ndarray:
+    """bf16 outputs, which the plugin computes from the words as OpenVINO's reference converts
+    them, each bf16 step rounded as the plugin converts f32 to bf16 (up only when the bit below
+    bf16's last is set and that last bit is odd): Philox's words as a bf16 in [1, 2) from their
+    low 7 bits, less 1, times (max - min), plus min, each rounded; MT19937's words' low 8 bits
+    over 256 times (max - min) plus min, rounded once."""
+    low16, high16 = (to_bf16(np.asarray(v, np.float32)) for v in (low, high))
+    span = to_bf16(high16 - low16)
+    if pytorch:
+        words = _mersenne_words(global_seed, count)
+        unit = (words & 0xFF).astype(np.float32) / np.float32(256)
+        return to_bf16(unit * span + low16)
+    words = _philox(global_seed, op_seed, -(-count // 4)).reshape(-1)[:count]
+    unit = (((words & 0x7F) | (127 << 7)).astype(np.uint32) << np.uint32(16)).view(np.float32) - np.float32(1)
+    return to_bf16(to_bf16(unit * span) + low16)
+
+
+def _seeds(call: KernelCall) -> tuple[int, int]:
+    """The global and the op seed as uint64; both 0 asks for a sequence that differs from run to
+    run, which OpenVINO (and the plugin) draw from a seed they pick at random: so does irshape."""
+    global_seed, op_seed = (int(call.attribute(name)) % (1 << 64) for name in ("global_seed", "op_seed"))
+    if global_seed == 0 and op_seed == 0:
+        global_seed = int(np.random.SeedSequence().generate_state(1)[0])
+    return global_seed, op_seed
+
+
+def _random_bytes(call: KernelCall) -> int:
+    """The generator's words and their float64 temporaries: about 40 bytes an element."""
+    element_bytes = max(call.output_dtype().itemsize, 1)
+    return 40 * output_bytes(call, 0) // element_bytes + output_bytes(call, 0)
+
+
+@working_memory(_random_bytes)
+def random_uniform(call: KernelCall) -> np.ndarray:
+    """RandomUniform-8: uniform values in [min, max) from OpenVINO's generators (Philox for the
+    Tensorflow alignment, MT19937 for PyTorch's), as the CPU plugin computes them: in f32 or
+    i32 whatever the output type but bf16 (an f16 or f64 output is the f32 values converted, an
+    i64 output the i32 values, min and max made i32 first)."""
+    shape = call.output_shape()
+    count = int(np.prod(shape, dtype=np.int64))
+    dtype = call.output_dtype()
+    if count == 0:
+        return np.zeros(shape, dtype)
+    integral = dtype.kind in "iu"
+    low, high = (call.inputs[i].reshape(-1)[0] for i in (1, 2))
+    if integral:
+        low, high = (int(np.asarray(v).astype(np.int32)) for v in (low, high))
+    global_seed, op_seed = _seeds(call)
+    pytorch = str(call.attribute("alignment")).lower() == "pytorch"
+    if call.output_type() == "bf16":
+        return _bf16_values(count, global_seed, op_seed, low, high, pytorch).reshape(shape)
+    if pytorch:
+        values = _pytorch_values(count, global_seed, low, high, integral)
+    else:
+        values = _tensorflow_values(count, global_seed, op_seed, low, high, integral)
+    return values.astype(dtype).reshape(shape)

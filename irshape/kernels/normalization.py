@@ -1,0 +1,290 @@
+"""Kernels of the normalization family (irshape/shapes/normalization.py): Softmax-1/8,
+LogSoftmax-5, MVN-2/6, NormalizeL2-1, GroupNormalization-12, BatchNormInference-1/5, LRN-1,
+GRN-1 and FakeQuantize-1.
+
+Formulas are the reference implementation's (``reference/<op>.hpp``), computed in float64 and
+rounded once to the data's type (f16 data is computed in f32 by the CPU plugin under the f32
+hint, closer to the exact value than to an f16 computation):
+
+* Softmax: ``exp(x - max) / sum(exp(x - max))`` along the axis; LogSoftmax
+  ``x - max - log(sum(exp(x - max)))``. Where ``x - max`` is NaN (a +inf less the +inf max, a
+  NaN, a row of -inf) the CPU plugin's exp gives +inf: the sum is infinite, so such elements are
+  NaN and the rest of the row 0 (LogSoftmax: -inf). The reference makes the whole row NaN; the
+  plugin agrees with irshape there, except that its maximum is NaN (and the row all NaN) when a
+  NaN comes last in its SIMD lane (``softmax([1, 2, nan])``), which irshape does not follow.
+* MVN: ``(x - mean) / sqrt(var + eps)`` (inside_sqrt; MVN-2 always) or ``/ (sqrt(var) + eps)``
+  (outside_sqrt), the variance the mean of squared deviations, over the reduction axes: MVN-6's
+  axes input, MVN-2's ``reduction_axes`` or, where it is empty, axes 1.. (``across_channels``) or
+  2.. of the data; without normalize_variance only the mean goes.
+* NormalizeL2: ``x / sqrt(sum(x^2) + eps)`` (add) or ``/ sqrt(max(sum(x^2), eps))`` (max) over the
+  axes; with no axes the reference gives 1 for each non-zero element and 0 for zeros.
+* GroupNormalization: per batch and group of channels ``(x - mean) / sqrt(var + eps)``, then the
+  channel's scale and bias; BatchNormInference ``(x - mean) / sqrt(var + eps) * gamma + beta``
+  along axis 1; GRN ``x / sqrt(sum_c(x^2) + bias)`` along axis 1.
+* LRN: ``x / (bias + alpha / size^len(axes) * sum(x^2 over the window))^beta``, the window
+  ``[i - (size-1)//2, i + (size-1)//2]`` on each axis, clipped at the edges (an even size
+  spans size - 1). The CPU plugin builds LRN for axes [1] and [2, 3] (agreeing with this) and
+  [1, 2, 3], which it computes otherwise (off by up to 50%, no scale of the reference's form
+  matches); other axes it cannot build ("Cannot fallback on ngraph reference implementation").
+* FakeQuantize: ``ol`` where ``x <= min(il, ih)``, ``oh`` where ``x > max(il, ih)``, else
+  ``round((x - il) / (ih - il) * (levels-1)) / (levels-1) * (oh - ol) + ol`` (round half to
+  even, as the plugin: levels 3 on [0, 1] takes 0.25 to 0 and 0.75 to 1), the four limits
+  broadcast to the data as ``auto_broadcast`` says (pdpd: lined up from
+  ``auto_broadcast_axis``, -1 the end, trailing ones dropped).
+
+FakeQuantize and the CPU plugin: by default its low-precision transformations run a FakeQuantize
+that feeds a Convolution (weights behind a FakeQuantize too) in u8/i8, which misses the op's
+definition by up to a quantization step (levels 255 on [-1, 1]: 0.05 on outputs of 11, by
+experiment); compiled with ``{"INFERENCE_PRECISION_HINT": "f32", "LP_TRANSFORMS_MODE": False}``
+it computes in f32 and agrees with this kernel (tests/execution/test_normalization.py). With pdpd
+limits of a lower rank than the data's (``[2]`` for ``[2, 3, 4]``, axis 0) the plugin lines them up
+otherwise, and OpenVINO's FakeQuantizeDecomposition fails on them ("Argument shapes are
+inconsistent"): irshape follows the definition there, untested against OpenVINO.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from irshape.kernels import KernelCall, KernelError, working_memory
+
+DATA = 0
+
+
+def _float64_bytes(call: KernelCall) -> int:
+    """The kernels compute in float64: the data's copy and up to seven temporaries of its size
+    (centred values, squares, exp, masks), and the limits FakeQuantize broadcasts."""
+    return 8 * 8 * call.inputs[DATA].size + sum(8 * a.size for a in call.inputs[1:])
+
+
+def _exact(x: np.ndarray) -> np.ndarray:
+    """The data as float64, where every formula is computed."""
+    return x.astype(np.float64)
+
+
+def _out(result: np.ndarray, call: KernelCall) -> np.ndarray:
+    return np.asarray(result).astype(call.output_dtype(), copy=False)
+
+
+def _axis(axis: int, rank: int) -> int:
+    return axis + rank if axis < 0 else axis
+
+
+def _axes_of(values: np.ndarray, rank: int) -> tuple[int, ...]:
+    """An axes input's values, normalised, deduplicated and sorted."""
+    axes = {_axis(int(v), rank) for v in np.asarray(values).reshape(-1)}
+    if any(not 0 <= a < max(rank, 1) for a in axes):
+        raise KernelError(f"axes {sorted(axes)} out of the data's rank {rank}")
+    return tuple(sorted(axes))
+
+
+# --- Softmax, LogSoftmax -------------------------------------------------------------------
+
+
+def _softmax_parts(call: KernelCall) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
+    """The data less its maximum along the axis (NaNs skipped), where that difference is NaN
+    (a NaN, or +inf less +inf), whether a row has any such element, and the axis."""
+    x = _exact(call.inputs[DATA])
+    x = x.reshape(1) if x.ndim == 0 else x  # Softmax-1 of a scalar: its axis 0
+    axis = _axis(int(call.attribute("axis")), x.ndim)
+    with np.errstate(invalid="ignore"):
+        shifted = x - np.fmax.reduce(x, axis=axis, keepdims=True)
+    undefined = np.isnan(shifted)
+    return shifted, undefined, np.any(undefined, axis=axis, keepdims=True), axis
+
+
+@working_memory(_float64_bytes)
+def softmax(call: KernelCall) -> np.ndarray:
+    """Softmax-1 and Softmax-8."""
+    shifted, undefined, in_row, axis = _softmax_parts(call)
+    e = np.exp(np.where(undefined, -np.inf, shifted))
+    with np.errstate(invalid="ignore", divide="ignore"):
+        result = e / np.sum(e, axis=axis, keepdims=True)
+    # the plugin's exp of NaN is +inf: the sum is infinite, the other elements 0
+    result = np.where(in_row, np.where(undefined, np.nan, 0.0), result)
+    return _out(result.reshape(call.output_shape()), call)
+
+
+@working_memory(_float64_bytes)
+def log_softmax(call: KernelCall) -> np.ndarray:
+    """LogSoftmax-5."""
+    shifted, undefined, in_row, axis = _softmax_parts(call)
+    e = np.exp(np.where(undefined, -np.inf, shifted))
+    with np.errstate(invalid="ignore", divide="ignore"):
+        result = shifted - np.log(np.sum(e, axis=axis, keepdims=True))
+    result = np.where(in_row, np.where(undefined, np.nan, -np.inf), result)
+    return _out(result, call)
+
+
+# --- MVN ------------------------------------------------------------------------------------
+
+
+def _mvn(
+    x: np.ndarray, axes: tuple[int, ...], normalize_variance: bool, eps: float, inside: bool
+) -> np.ndarray:
+    centered: np.ndarray = x - np.mean(x, axis=axes, keepdims=True)
+    if not normalize_variance:
+        return centered
+    variance = np.mean(np.square(centered), axis=axes, keepdims=True)
+    scale = np.sqrt(variance + eps) if inside else np.sqrt(variance) + eps
+    with np.errstate(divide="ignore", invalid="ignore"):
+        result: np.ndarray = centered / scale
+    return result
+
+
+@working_memory(_float64_bytes)
+def mvn_2(call: KernelCall) -> np.ndarray:
+    """MVN-2: reduction_axes where written, else the axes across_channels says; eps inside sqrt."""
+    x = _exact(call.inputs[DATA])
+    axes = call.int_list("reduction_axes")
+    if not axes:
+        start = 1 if call.attribute("across_channels") else 2
+        axes = tuple(range(start, x.ndim))
+    variance = bool(call.attribute("normalize_variance"))
+    eps = float(call.attribute("eps"))
+    return _out(_mvn(x, _axes_of(np.array(axes), x.ndim), variance, eps, True), call)
+
+
+@working_memory(_float64_bytes)
+def mvn_6(call: KernelCall) -> np.ndarray:
+    """MVN-6: the axes input; eps (an f32 attribute) inside or outside the square root."""
+    x = _exact(call.inputs[DATA])
+    axes = _axes_of(call.inputs[1], x.ndim)
+    eps = float(np.float32(call.attribute("eps")))
+    inside = call.attributes.enum("eps_mode", "inside_sqrt") == "inside_sqrt"
+    return _out(_mvn(x, axes, bool(call.attribute("normalize_variance")), eps, inside), call)
+
+
+# --- NormalizeL2, GRN, LRN ---------------------------------------------------------------------
+
+
+@working_memory(_float64_bytes)
+def normalize_l2(call: KernelCall) -> np.ndarray:
+    """NormalizeL2-1 (eps an f32 attribute, added or taken as a floor of the sum of squares)."""
+    x = _exact(call.inputs[DATA])
+    axes = _axes_of(call.inputs[1], x.ndim)
+    if not axes:
+        return _out(np.where(x == 0, 0.0, 1.0), call)
+    squares = np.sum(np.square(x), axis=axes, keepdims=True)
+    eps = float(np.float32(call.attribute("eps")))
+    add = call.attributes.enum("eps_mode", "add") == "add"
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return _out(x / np.sqrt(squares + eps if add else np.maximum(squares, eps)), call)
+
+
+@working_memory(_float64_bytes)
+def grn(call: KernelCall) -> np.ndarray:
+    """GRN-1: over the channels (axis 1)."""
+    x = _exact(call.inputs[DATA])
+    squares = np.sum(np.square(x), axis=1, keepdims=True)
+    bias = float(np.float32(call.attribute("bias")))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return _out(x / np.sqrt(squares + bias), call)
+
+
+def _window_sum(values: np.ndarray, axis: int, half: int) -> np.ndarray:
+    """Each element's sum over ``[i - half, i + half]`` along ``axis``, clipped at the edges:
+    differences of a zero-padded cumulative sum."""
+    length = values.shape[axis]
+    padded = np.cumsum(values, axis=axis)
+    zero = np.zeros_like(np.take(padded, [0], axis=axis))
+    padded = np.concatenate([zero, padded], axis=axis)
+    index = np.arange(length)
+    high = np.minimum(index + half + 1, length)
+    low = np.maximum(index - half, 0)
+    result: np.ndarray = np.take(padded, high, axis=axis) - np.take(padded, low, axis=axis)
+    return result
+
+
+@working_memory(_float64_bytes)
+def lrn(call: KernelCall) -> np.ndarray:
+    """LRN-1: a box of ``size`` on each of the axes (separable: one axis after the other)."""
+    x = _exact(call.inputs[DATA])
+    axes = _axes_of(call.inputs[1], x.ndim)
+    size = int(call.attribute("size"))
+    alpha, beta, bias = (float(call.attribute(name)) for name in ("alpha", "beta", "bias"))
+    squares = np.square(x)
+    for axis in axes:
+        squares = _window_sum(squares, axis, (size - 1) // 2)
+    scale = alpha / float(size) ** len(axes)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return _out(x / np.power(bias + scale * squares, beta), call)
+
+
+# --- GroupNormalization, BatchNormInference ---------------------------------------------------
+
+
+def _channels(values: np.ndarray, rank: int) -> np.ndarray:
+    """A per-channel 1D tensor shaped to broadcast along axis 1 of data of ``rank``."""
+    return _exact(values).reshape((1, -1) + (1,) * (rank - 2))
+
+
+@working_memory(_float64_bytes)
+def group_normalization(call: KernelCall) -> np.ndarray:
+    """GroupNormalization-12."""
+    x = _exact(call.inputs[DATA])
+    groups = int(call.attribute("num_groups"))
+    grouped = x.reshape(x.shape[0], groups, -1)
+    normalized = _mvn(grouped, (2,), True, float(call.attribute("epsilon")), True).reshape(x.shape)
+    scale, bias = (_channels(call.inputs[i], x.ndim) for i in (1, 2))
+    return _out(normalized * scale + bias, call)
+
+
+_BN_PORTS = {1: (2, 0, 1, 3, 4), 5: (0, 1, 2, 3, 4)}  # data, gamma, beta, mean, variance
+
+
+@working_memory(_float64_bytes)
+def batch_norm_inference(call: KernelCall) -> np.ndarray:
+    """BatchNormInference-1 (gamma, beta, data, mean, variance) and -5 (data first)."""
+    data, gamma, beta, mean, variance = (call.inputs[i] for i in _BN_PORTS[call.schema.version])
+    x = _exact(data)
+    gamma, beta, mean, variance = (_channels(v, x.ndim) for v in (gamma, beta, mean, variance))
+    eps = float(call.attribute("epsilon"))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return _out((x - mean) / np.sqrt(variance + eps) * gamma + beta, call)
+
+
+# --- FakeQuantize -------------------------------------------------------------------------------
+
+
+def _fake_quantize_bytes(call: KernelCall) -> int:
+    """The data in float64, its four limits broadcast to it and as many temporaries."""
+    return 10 * 8 * call.inputs[DATA].size
+
+
+def _limits(call: KernelCall) -> Sequence[np.ndarray]:
+    """The four limits broadcast to the data: numpy's rule, or pdpd's (aligned at the axis)."""
+    x = call.inputs[DATA]
+    mode = call.attributes.enum("auto_broadcast", "numpy")
+    limits = [_exact(v) for v in call.inputs[1:5]]
+    if mode == "pdpd":
+        axis = int(call.attribute("auto_broadcast.auto_broadcast_axis"))
+        limits = [_pdpd_aligned(v, x.ndim, axis) for v in limits]
+    return [np.broadcast_to(v, x.shape) for v in limits]
+
+
+def _pdpd_aligned(value: np.ndarray, rank: int, axis: int) -> np.ndarray:
+    """PDPD broadcasting: the limit's dims line up with the data's from ``axis`` (-1: at the
+    end), its trailing ones dropped, and ones fill the rest."""
+    start = rank - value.ndim if axis == -1 else _axis(axis, rank)
+    shape = list(value.shape)
+    while shape and shape[-1] == 1:
+        shape.pop()
+    return value.reshape([1] * start + shape + [1] * (rank - start - len(shape)))
+
+
+@working_memory(_fake_quantize_bytes)
+def fake_quantize(call: KernelCall) -> np.ndarray:
+    """FakeQuantize-1."""
+    x = _exact(call.inputs[DATA])
+    in_low, in_high, out_low, out_high = _limits(call)
+    steps = float(int(call.attribute("levels")) - 1)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        quantized = (
+            np.rint((x - in_low) / (in_high - in_low) * steps) / steps * (out_high - out_low) + out_low
+        )
+    below = x <= np.minimum(in_low, in_high)
+    above = x > np.maximum(in_low, in_high)
+    return _out(np.where(below, out_low, np.where(above, out_high, quantized)), call)

@@ -1,0 +1,264 @@
+"""Kernels of the recurrent family (irshape/shapes/recurrent.py): RNNCell-1, GRUCell-3,
+LSTMCell-4 and RNNSequence-5, GRUSequence-5, LSTMSequence-5.
+
+The equations are OpenVINO's reference ones (``rnn_cell.hpp``, ``gru_cell.hpp``,
+``lstm_cell.hpp``, ``sequences.hpp``), gates in OpenVINO's order (LSTM ``f, i, c, o``; GRU
+``z, r, h``), ``*`` a product with the transposed weights:
+
+* RNN: ``H = f(X*W + H*R + B)``.
+* GRU: ``z = f(X*Wz + H*Rz + Bz)``, ``r = f(X*Wr + H*Rr + Br)``, ``h = g(X*Wh + (r . H)*Rh + Bh)``
+  or, with ``linear_before_reset`` (B then has 4 parts, the last ``Rbh``),
+  ``h = g(X*Wh + r . (H*Rh + Rbh) + Wbh)``; ``H = (1 - z) . h + z . H``.
+* LSTM: ``C = f(F) . C + f(I) . g(G)``, ``H = f(O) . h(C)``.
+* ``clip`` > 0 clamps every gate's pre-activation to ``[-clip, clip]`` (not the cell state
+  before ``h``). ``activations`` name f, g, h among relu, sigmoid and tanh (defaults sigmoid,
+  tanh, tanh; RNN tanh); ``activations_alpha``/``beta`` are not used by these three, nor by
+  OpenVINO.
+* Sequences run each direction over the time axis; ``reverse`` reads each batch's first
+  ``sequence_lengths[b]`` steps backwards (and writes Y back in their order). Steps at or past a
+  batch's length leave Y zero; Ho/Co are the states after step ``length - 1``, and zero where
+  the length is 0 or past the steps (OpenVINO's reference and CPU plugin alike). A reverse
+  direction with a length outside ``[0, steps]`` is refused, as the plugin's ReverseSequence
+  refuses it.
+
+What the CPU plugin computes (openvino 2026.4.1, ``INFERENCE_PRECISION_HINT=f32``), established
+by ``tests/execution/test_recurrent.py``: f16 sequences are computed in f32 and rounded at
+the outputs; the kernels compute in f32 (f64 in f64). A bf16 recurrent layer differs by a bf16
+ulp or so: the plugin rounds inside its cells (not the states alone, nor the input projection:
+tried), which the kernels do not emulate; they round the outputs once.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from irshape.kernels import KernelCall, KernelError, UnsupportedByOpenVINOError, output_bytes, working_memory
+from irshape.kernels.stored import as_output
+
+Activation = Callable[[np.ndarray], np.ndarray]
+
+
+def _sigmoid(x: np.ndarray) -> np.ndarray:
+    with np.errstate(over="ignore"):  # exp(-x) overflows to inf for x << 0: the sigmoid is 0
+        result: np.ndarray = 1 / (1 + np.exp(-x))
+    return result
+
+
+def _relu(x: np.ndarray) -> np.ndarray:
+    result: np.ndarray = np.maximum(x, 0)
+    return result
+
+
+def _tanh(x: np.ndarray) -> np.ndarray:
+    result: np.ndarray = np.tanh(x)
+    return result
+
+
+_ACTIVATIONS: dict[str, Activation] = {"sigmoid": _sigmoid, "tanh": _tanh, "relu": _relu}
+_DEFAULT_ACTIVATIONS = {"rnn": ("tanh",), "gru": ("sigmoid", "tanh"), "lstm": ("sigmoid", "tanh", "tanh")}
+_GATES = {"rnn": 1, "gru": 3, "lstm": 4}
+
+
+@dataclass(frozen=True)
+class _Cell:
+    """One cell's arithmetic: which cell, its activations, clip and GRU's linear_before_reset."""
+
+    kind: str  # "rnn", "gru" or "lstm"
+    activations: tuple[Activation, ...]
+    clip: float
+    linear_before_reset: bool
+
+    def gate(self, pre_activation: np.ndarray, which: int) -> np.ndarray:
+        """Activation ``which`` (f, g, h) of a gate's pre-activation, clipped first if asked."""
+        if self.clip > 0:
+            pre_activation = np.clip(pre_activation, -self.clip, self.clip)
+        return self.activations[which](pre_activation)
+
+    def step(
+        self, x_gates: np.ndarray, h: np.ndarray, c: np.ndarray | None, r: np.ndarray, b_rh: np.ndarray | None
+    ) -> tuple[np.ndarray, np.ndarray | None]:
+        """The states after one step: ``x_gates`` is ``X*W + B`` (without GRU's Rbh), ``r`` the
+        recurrence weights ``[gates*H, H]``."""
+        hidden = h.shape[-1]
+        if self.kind == "rnn":
+            return self.gate(x_gates + h @ r.T, 0), None
+        if self.kind == "lstm":
+            assert c is not None
+            gates = x_gates + h @ r.T
+            f, i, g, o = (gates[..., k * hidden : (k + 1) * hidden] for k in range(4))
+            c_new = self.gate(f, 0) * c + self.gate(i, 0) * self.gate(g, 1)
+            return self.gate(o, 0) * self.activations[2](c_new), c_new
+        zr = x_gates[..., : 2 * hidden] + h @ r[: 2 * hidden].T
+        z, reset = self.gate(zr[..., :hidden], 0), self.gate(zr[..., hidden:], 0)
+        r_h = r[2 * hidden :]
+        if self.linear_before_reset:
+            assert b_rh is not None
+            candidate = x_gates[..., 2 * hidden :] + reset * (h @ r_h.T + b_rh)
+        else:
+            candidate = x_gates[..., 2 * hidden :] + (reset * h) @ r_h.T
+        return (1 - z) * self.gate(candidate, 1) + z * h, None
+
+
+def _cell_of(call: KernelCall, kind: str) -> _Cell:
+    text = str(call.attribute("activations")).strip()
+    names = tuple(n.strip().lower() for n in text.split(",")) if text else _DEFAULT_ACTIVATIONS[kind]
+    unknown = [n for n in names if n not in _ACTIVATIONS]
+    if unknown:
+        raise KernelError(f"activation function {unknown[0]} is not supported (relu, sigmoid, tanh are)")
+    needed = len(_DEFAULT_ACTIVATIONS[kind])
+    if len(names) < needed:
+        raise KernelError(f"{call.schema.name} needs {needed} activations, the layer names {len(names)}")
+    linear_before_reset = kind == "gru" and bool(call.attribute("linear_before_reset"))
+    return _Cell(
+        kind, tuple(_ACTIVATIONS[n] for n in names), float(call.attribute("clip")), linear_before_reset
+    )
+
+
+def _compute_dtype(dtype: np.dtype[Any]) -> np.dtype[Any]:
+    return np.dtype(np.float64) if dtype == np.float64 else np.dtype(np.float32)
+
+
+def _input_projection(
+    cell: _Cell, x: np.ndarray, w: np.ndarray, b: np.ndarray
+) -> tuple[np.ndarray, np.ndarray | None]:
+    """``X*W + B`` for every gate, and GRU's Rbh (the 4th part of B) apart when linear before reset."""
+    hidden = w.shape[0] // _GATES[cell.kind]
+    b_rh = None
+    if cell.linear_before_reset:
+        b, b_rh = b[: 3 * hidden], b[3 * hidden :]
+    return x @ w.T + b, b_rh
+
+
+def _run_cell(call: KernelCall, kind: str) -> list[np.ndarray]:
+    states = 2 if kind == "lstm" else 1
+    compute = _compute_dtype(call.inputs[0].dtype)
+    x, h, *rest = (a.astype(compute, copy=False) for a in call.inputs)
+    c = rest[0] if states == 2 else None
+    w, r, b = rest[states - 1 :]
+    cell = _cell_of(call, kind)
+    x_gates, b_rh = _input_projection(cell, x, w, b)
+    h_new, c_new = cell.step(x_gates, h, c, r, b_rh)
+    outputs = [h_new] if c_new is None else [h_new, c_new]
+    return _as_outputs(call, outputs)
+
+
+def _as_outputs(call: KernelCall, outputs: Sequence[np.ndarray]) -> list[np.ndarray]:
+    """The outputs in their element types (a relu state past f16's range is inf, as OpenVINO's)."""
+    return [as_output(call, o, i) for i, o in enumerate(outputs)]
+
+
+def rnn_cell(call: KernelCall) -> list[np.ndarray]:
+    """RNNCell-1."""
+    return _run_cell(call, "rnn")
+
+
+def gru_cell(call: KernelCall) -> list[np.ndarray]:
+    """GRUCell-3 (linear_before_reset too)."""
+    return _run_cell(call, "gru")
+
+
+def lstm_cell(call: KernelCall) -> list[np.ndarray]:
+    """LSTMCell-4."""
+    return _run_cell(call, "lstm")
+
+
+def _reversal_index(lengths: np.ndarray, steps: int) -> np.ndarray:
+    """``[batch, steps]``: the step each position reads when a batch's first ``lengths[b]``
+    steps are reversed (ReverseSequence's order; the steps past the length stay)."""
+    t = np.arange(steps)[None, :]
+    limit = np.minimum(lengths, steps)[:, None]
+    reversed_index: np.ndarray = np.where(t < limit, limit - 1 - t, t)
+    return reversed_index
+
+
+def _run_direction(
+    cell: _Cell,
+    x: np.ndarray,
+    states: Sequence[np.ndarray],
+    lengths: np.ndarray,
+    weights: tuple[np.ndarray, np.ndarray, np.ndarray],
+    reverse: bool,
+) -> tuple[np.ndarray, list[np.ndarray]]:
+    """One direction over ``x [batch, steps, input]``: Y ``[batch, steps, hidden]`` and the
+    final states."""
+    w, r, b = weights
+    batch, steps = x.shape[:2]
+    if reverse and np.any((lengths < 0) | (lengths > steps)):
+        # the plugin reverses with ReverseSequence, which refuses such lengths
+        raise UnsupportedByOpenVINOError(f"a sequence length is outside [0, {steps}] in a reverse direction")
+    order = _reversal_index(lengths, steps) if reverse else None
+    if order is not None:
+        x = np.take_along_axis(x, order[:, :, None], axis=1)
+    x_gates, b_rh = _input_projection(cell, x, w, b)
+    h = states[0]
+    c = states[1] if len(states) > 1 else None
+    y = np.zeros((batch, steps, h.shape[-1]), dtype=h.dtype)
+    for t in range(steps):
+        active = (t < lengths)[:, None]
+        h_step, c_step = cell.step(x_gates[:, t], h, c, r, b_rh)
+        y[:, t] = np.where(active, h_step, 0)
+        h = np.where(active, h_step, h)
+        if c is not None and c_step is not None:
+            c = np.where(active, c_step, c)
+    if order is not None:
+        y = np.take_along_axis(y, order[:, :, None], axis=1)  # the reversal is its own inverse
+    # OpenVINO's final states are those after step length - 1, zero where there is no such step
+    ran = ((lengths >= 1) & (lengths <= steps))[:, None]
+    finals = [h] if c is None else [h, c]
+    return y, [np.where(ran, state, 0) for state in finals]
+
+
+def _run_sequence(call: KernelCall, kind: str) -> list[np.ndarray]:
+    states_count = 2 if kind == "lstm" else 1
+    compute = _compute_dtype(call.inputs[0].dtype)
+    x = call.inputs[0].astype(compute, copy=False)
+    initial = [a.astype(compute, copy=False) for a in call.inputs[1 : 1 + states_count]]
+    lengths = call.inputs[1 + states_count].astype(np.int64)
+    w, r, b = (a.astype(compute, copy=False) for a in call.inputs[2 + states_count : 5 + states_count])
+    cell = _cell_of(call, kind)
+    direction = str(call.attribute("direction")).lower()
+    reverses = {"forward": [False], "reverse": [True], "bidirectional": [False, True]}[direction]
+    ys, finals = [], []
+    for d, reverse in enumerate(reverses):
+        y, final = _run_direction(cell, x, [s[:, d] for s in initial], lengths, (w[d], r[d], b[d]), reverse)
+        ys.append(y)
+        finals.append(final)
+    outputs = [np.stack(ys, axis=1)]
+    outputs += [np.stack([f[k] for f in finals], axis=1) for k in range(states_count)]
+    return _as_outputs(call, outputs)
+
+
+def _sequence_working_bytes(call: KernelCall) -> int:
+    """Per direction the input projection ``[batch, steps, gates * hidden]`` and one gate
+    temporary of its size, Y and the states; the stacked outputs and their converted copies;
+    converted copies of the inputs."""
+    states = 2 if call.schema.function == "lstm_sequence" else 1
+    x, w = call.inputs[0], call.inputs[2 + states]  # W: [directions, gates * hidden, input]
+    compute = _compute_dtype(x.dtype).itemsize
+    batch, steps = x.shape[:2]
+    projection = 2 * batch * steps * w.shape[1] * compute
+    outputs = sum(output_bytes(call, i) for i in range(len(call.schema.outputs)))
+    inputs = sum(a.size for a in call.inputs) * compute
+    return int(projection + 3 * outputs * max(1, compute // 2) + inputs)
+
+
+@working_memory(_sequence_working_bytes)
+def rnn_sequence(call: KernelCall) -> list[np.ndarray]:
+    """RNNSequence-5."""
+    return _run_sequence(call, "rnn")
+
+
+@working_memory(_sequence_working_bytes)
+def gru_sequence(call: KernelCall) -> list[np.ndarray]:
+    """GRUSequence-5 (linear_before_reset too)."""
+    return _run_sequence(call, "gru")
+
+
+@working_memory(_sequence_working_bytes)
+def lstm_sequence(call: KernelCall) -> list[np.ndarray]:
+    """LSTMSequence-5."""
+    return _run_sequence(call, "lstm")

@@ -1,0 +1,418 @@
+"""The normalization kernels against OpenVINO's CPU plugin (f32 hint): seeded configurations of
+Softmax-1/8, LogSoftmax-5, MVN-2/6, NormalizeL2-1, GroupNormalization-12, BatchNormInference-1/5,
+LRN-1, GRN-1 in one model, FakeQuantize-1 in another compiled with ``LP_TRANSFORMS_MODE=False``
+(with the low-precision transformations the plugin runs a FakeQuantize feeding a Convolution in
+int8, off by up to a quantization step: tests below show both)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+import numpy as np
+import openvino as ov
+import openvino.opset1 as opset1
+import openvino.opset2 as opset2
+import openvino.opset5 as opset5
+import openvino.opset6 as opset6
+import openvino.opset8 as opset8
+import openvino.opset12 as opset12
+import pytest
+
+from irshape.execute.network import execute
+from irshape.ir.reader import read_file
+
+from .harness import CPU_CONFIG, Case, compare, parameter, run_batch
+
+FQ_CONFIG = {**CPU_CONFIG, "LP_TRANSFORMS_MODE": False}
+REALS = (np.float32, np.float16)
+
+
+def _shape(rng: np.random.Generator, low_rank: int = 1, high_rank: int = 4) -> tuple[int, ...]:
+    rank = int(rng.integers(low_rank, high_rank + 1))
+    return tuple(int(d) for d in rng.integers(1, 5, size=rank))
+
+
+def _data(rng: np.random.Generator, shape: tuple[int, ...], dtype: type, *, scale: float = 2.0) -> np.ndarray:
+    x = rng.standard_normal(shape) * scale + rng.normal(0, 1)
+    if rng.random() < 0.2:
+        x[rng.random(shape) < 0.3] = 0.0
+    return x.astype(dtype)
+
+
+def _name(prefix: str, i: int, dtype: type, shape: tuple[int, ...], *extra: object) -> str:
+    parts = [prefix, str(i), np.dtype(dtype).name, "x".join(map(str, shape)) or "scalar", *map(str, extra)]
+    return "_".join(parts).replace("-", "m").replace(" ", "").replace(".", "p")
+
+
+def _unary(name: str, data: np.ndarray, build: Callable[[ov.Node], ov.Node]) -> Case:
+    x = parameter(data.shape, data.dtype)
+    return Case(name, {x: data}, [build(x).output(0)])
+
+
+# --- Softmax, LogSoftmax ----------------------------------------------------------------------
+
+
+def _softmax_data(
+    rng: np.random.Generator, shape: tuple[int, ...], dtype: type, i: int, axis: int
+) -> np.ndarray:
+    x = _data(rng, shape, np.float64, scale=3.0)
+    if i % 6 == 1:
+        x *= 30  # exp overflows without the max shift
+    if i % 6 == 2 and x.size:
+        x.flat[rng.integers(0, x.size)] = -np.inf
+    if i % 6 == 3 and x.size:
+        x.flat[rng.integers(0, x.size)] = np.inf
+    row = np.moveaxis(x, axis, -1)[(0,) * (x.ndim - 1)]  # a view of one row along the axis
+    if i % 6 == 4:
+        row[0] = np.nan  # first along the axis: order-free in the plugin
+    if i % 12 == 5:
+        row[:] = -np.inf  # a row of -inf only
+    return x.astype(dtype)
+
+
+def softmax_cases() -> list[Case]:
+    rng = np.random.default_rng(1)
+    cases = []
+    versions = (
+        ("softmax1", opset1.softmax),
+        ("softmax8", opset8.softmax),
+        ("logsoftmax5", opset5.log_softmax),
+    )
+    for prefix, build in versions:
+        for i in range(36):
+            shape = _shape(rng)
+            rank = len(shape)
+            axis = int(rng.integers(0, rank)) if prefix == "softmax1" else int(rng.integers(-rank, rank))
+            dtype = REALS[i % 4 == 3]
+            data = _softmax_data(rng, shape, dtype, i, axis)
+            cases.append(
+                _unary(_name(prefix, i, dtype, shape, axis), data, lambda x, b=build, a=axis: b(x, a))
+            )
+    return cases
+
+
+# --- MVN ---------------------------------------------------------------------------------------
+
+
+def mvn_cases() -> list[Case]:
+    rng = np.random.default_rng(2)
+    cases = []
+    for i in range(40):
+        shape = _shape(rng, 3, 5)
+        dtype = REALS[i % 5 == 4]
+        across, variance = bool(i % 2), bool(i % 4 < 2 or i % 3 == 0)
+        eps = float(rng.choice([1e-9, 1e-5, 0.1]))
+        data = _data(rng, shape, dtype)
+        name = _name("mvn2", i, dtype, shape, int(across), int(variance), eps)
+        cases.append(_unary(name, data, lambda x, a=across, v=variance, e=eps: opset2.mvn(x, a, v, e)))
+    for i in range(48):
+        shape = _shape(rng, 1, 5)
+        rank = len(shape)
+        dtype = REALS[i % 5 == 4]
+        count = int(rng.integers(1, rank + 1))
+        axes = rng.choice(rank, size=count, replace=False)
+        axes = np.where(rng.random(count) < 0.4, axes - rank, axes).astype(np.int64 if i % 3 else np.int32)
+        variance = i % 4 != 3
+        eps = float(rng.choice([1e-9, 1e-4, 0.5]))
+        mode = ("inside_sqrt", "outside_sqrt")[i % 2]
+        data = _data(rng, shape, dtype)
+        if i % 12 == 7:
+            data.flat[rng.integers(0, data.size)] = np.nan  # its group's outputs NaN
+        name = _name("mvn6", i, dtype, shape, axes.tolist(), int(variance), eps, mode)
+
+        def build(
+            x: ov.Node, ax: np.ndarray = axes, v: bool = variance, e: float = eps, m: str = mode
+        ) -> ov.Node:
+            return opset6.mvn(x, opset6.constant(ax), v, e, m)
+
+        cases.append(_unary(name, data, build))
+    return cases
+
+
+# --- NormalizeL2, GRN, LRN ----------------------------------------------------------------------
+
+
+def normalize_l2_cases() -> list[Case]:
+    rng = np.random.default_rng(3)
+    cases = []
+    for i in range(40):
+        shape = _shape(rng, 1, 4)
+        rank = len(shape)
+        dtype = REALS[i % 5 == 4]
+        count = int(rng.integers(1, rank + 1))
+        axes = rng.choice(rank, size=count, replace=False)
+        axes = np.where(rng.random(count) < 0.4, axes - rank, axes).astype(np.int64)
+        eps = float(rng.choice([1e-12, 1e-3, 4.0]))
+        mode = ("add", "max")[i % 2]
+        data = _data(rng, shape, dtype)
+        if i % 7 == 0:
+            data[...] = 0  # all zeros: 0 / sqrt(eps)
+        name = _name("l2", i, dtype, shape, axes.tolist(), eps, mode)
+
+        def build(x: ov.Node, ax: np.ndarray = axes, e: float = eps, m: str = mode) -> ov.Node:
+            return opset1.normalize_l2(x, opset1.constant(ax), e, m)
+
+        cases.append(_unary(name, data, build))
+    return cases
+
+
+def grn_cases() -> list[Case]:
+    rng = np.random.default_rng(4)
+    cases = []
+    for i in range(32):
+        shape = _shape(rng, 2, 4)
+        dtype = REALS[i % 5 == 4]
+        bias = float(rng.choice([1e-6, 0.5, 3.0]))
+        data = _data(rng, shape, dtype)
+        cases.append(_unary(_name("grn", i, dtype, shape, bias), data, lambda x, b=bias: opset1.grn(x, b)))
+    return cases
+
+
+def lrn_cases() -> list[Case]:
+    rng = np.random.default_rng(5)
+    cases = []
+    # the CPU plugin runs LRN across channels ([1]) or the spatial axes ([2, 3]); [1, 2, 3] it runs
+    # otherwise than the reference, other axes it cannot build (irshape/kernels/normalization.py)
+    for i in range(40):
+        shape = (
+            int(rng.integers(1, 3)),
+            int(rng.integers(1, 8)),
+            *[int(d) for d in rng.integers(1, 6, size=2)],
+        )
+        axes = np.array([1] if i % 2 else [2, 3], np.int64)
+        dtype = REALS[i % 5 == 4]
+        size = int(rng.choice([1, 2, 3, 4, 5]))
+        alpha, beta, bias = (
+            float(rng.choice([1e-4, 0.5, 2.0])),
+            float(rng.choice([0.75, 0.5, 1.0])),
+            float(rng.choice([1.0, 2.0])),
+        )
+        data = _data(rng, shape, dtype)
+        name = _name("lrn", i, dtype, shape, axes.tolist(), size, alpha, beta, bias)
+
+        def build(
+            x: ov.Node,
+            ax: np.ndarray = axes,
+            a: float = alpha,
+            b: float = beta,
+            c: float = bias,
+            s: int = size,
+        ) -> ov.Node:
+            return opset1.lrn(x, opset1.constant(ax), a, b, c, s)
+
+        cases.append(_unary(name, data, build))
+    return cases
+
+
+# --- GroupNormalization, BatchNormInference -----------------------------------------------------------
+
+
+def group_norm_cases() -> list[Case]:
+    rng = np.random.default_rng(6)
+    cases = []
+    for i in range(36):
+        groups = int(rng.integers(1, 4))
+        channels = groups * int(rng.integers(1, 4))
+        shape = (
+            int(rng.integers(1, 3)),
+            channels,
+            *[int(d) for d in rng.integers(1, 5, size=int(rng.integers(0, 3)))],
+        )
+        dtype = REALS[i % 5 == 4]
+        eps = float(rng.choice([1e-5, 0.1]))
+        data = _data(rng, shape, dtype)
+        if i % 12 == 7:
+            data.flat[rng.integers(0, data.size)] = np.nan
+        scale, bias = (rng.standard_normal(channels).astype(dtype) for _ in range(2))
+        x = parameter(shape, dtype)
+        s, b = parameter((channels,), dtype), parameter((channels,), dtype)
+        node = opset12.group_normalization(x, s, b, groups, eps)
+        cases.append(
+            Case(_name("gn", i, dtype, shape, groups, eps), {x: data, s: scale, b: bias}, [node.output(0)])
+        )
+    return cases
+
+
+def batch_norm_cases() -> list[Case]:
+    rng = np.random.default_rng(7)
+    cases = []
+    for version, build in ((1, opset1.batch_norm_inference), (5, opset5.batch_norm_inference)):
+        for i in range(32):
+            shape = _shape(rng, 2, 5)
+            channels = shape[1]
+            dtype = REALS[i % 5 == 4]
+            eps = float(rng.choice([0.0, 1e-5, 0.01]))
+            data = _data(rng, shape, dtype)
+            gamma, beta, mean = (rng.standard_normal(channels).astype(dtype) for _ in range(3))
+            variance = (rng.random(channels) * 2 + (0.0 if eps else 0.1)).astype(dtype)
+            x = parameter(shape, dtype)
+            params = [parameter((channels,), dtype) for _ in range(4)]
+            node = build(x, *params, eps)
+            feeds = {x: data, **dict(zip(params, (gamma, beta, mean, variance), strict=True))}
+            cases.append(Case(_name(f"bn{version}", i, dtype, shape, eps), feeds, [node.output(0)]))
+    return cases
+
+
+CASES = (
+    softmax_cases()
+    + mvn_cases()
+    + normalize_l2_cases()
+    + grn_cases()
+    + lrn_cases()
+    + group_norm_cases()
+    + batch_norm_cases()
+)
+
+
+@pytest.fixture(scope="module")
+def batch(tmp_path_factory):
+    return run_batch(CASES, tmp_path_factory.mktemp("normalization"))
+
+
+@pytest.mark.parametrize("case", CASES, ids=lambda c: c.name)
+def test_normalization(batch, case):
+    assert batch.mismatch(case) is None, batch.mismatch(case)
+
+
+@pytest.mark.parametrize("across", [True, False])
+def test_mvn2_without_reduction_axes(tmp_path, across):
+    """An MVN-2 layer without reduction_axes (as IRs before they were written): across_channels
+    decides the axes (1.. or 2..), in OpenVINO and in irshape."""
+    data = np.random.default_rng(11).standard_normal((2, 3, 4, 5)).astype(np.float32) * 3 + 1
+    x = parameter(data.shape)
+    x.set_friendly_name("x")
+    result = opset1.result(opset2.mvn(x, across, True, 1e-5))
+    result.set_friendly_name("y")
+    xml = tmp_path / "mvn2.xml"
+    ov.save_model(ov.Model([result], [x]), xml, compress_to_fp16=False)
+    text = xml.read_text()
+    xml.write_text(re.sub(r' reduction_axes="[^"]*"', "", text))
+    assert "reduction_axes" in text and "reduction_axes" not in xml.read_text()
+    expected = ov.Core().compile_model(str(xml), "CPU", CPU_CONFIG)(data)[0]
+    document = read_file(xml).document
+    assert document is not None
+    got = execute(document, {"x": data}).results["y"]
+    assert compare(expected, got) is None, compare(expected, got)
+
+
+# --- FakeQuantize ---------------------------------------------------------------------------------
+
+
+def _limit_shape(rng: np.random.Generator, shape: tuple[int, ...], i: int) -> tuple[int, ...]:
+    """Per tensor (scalar or all ones), per channel, or broadcast along some axes."""
+    kind = i % 4
+    if kind == 0:
+        return ()
+    if kind == 1:
+        return (1,) * len(shape)
+    if kind == 2 and len(shape) > 1:
+        return (1, shape[1]) + (1,) * (len(shape) - 2)
+    return tuple(d if rng.random() < 0.5 else 1 for d in shape)
+
+
+def fake_quantize_cases() -> list[Case]:
+    rng = np.random.default_rng(8)
+    cases = []
+    for i in range(64):
+        shape = _shape(rng, 1, 4)
+        dtype = REALS[i % 6 == 5]
+        levels = int(rng.choice([2, 3, 16, 255, 256]))
+        low_shape = _limit_shape(rng, shape, i)
+        in_low = rng.uniform(-2, 0, low_shape)
+        in_high = in_low + rng.uniform(0.5, 3, low_shape)
+        if i % 5 == 4:
+            in_low, in_high = in_high, in_low  # reversed input range
+        out_low = rng.uniform(-3, 1, low_shape)
+        out_high = out_low + rng.uniform(-1, 4, low_shape)  # sometimes out_high < out_low
+        data = rng.uniform(-3.5, 3.5, shape)
+        if data.size > 1:  # exactly at the lower limit (reversed or not): output_low
+            data.flat[0] = np.broadcast_to(np.minimum(in_low, in_high), shape).flat[0]
+        limits = [np.asarray(v).astype(dtype) for v in (in_low, in_high, out_low, out_high)]
+        x = parameter(shape, dtype)
+        params = [parameter(v.shape, dtype) for v in limits]
+        node = opset1.fake_quantize(x, *params, levels)
+        feeds = {x: data.astype(dtype), **dict(zip(params, limits, strict=True))}
+        cases.append(
+            Case(_name("fq", i, dtype, shape, levels, "x".join(map(str, low_shape))), feeds, [node.output(0)])
+        )
+    return cases
+
+
+def quantized_convolution_case() -> Case:
+    """A FakeQuantize on activations (levels 255, [-1, 1]) and one on weights feeding a
+    Convolution: what the low-precision transformations turn into an int8 convolution."""
+    rng = np.random.default_rng(9)
+    data = (rng.standard_normal((1, 3, 8, 8)) * 1.5).astype(np.float32)
+    weights = rng.standard_normal((4, 3, 3, 3)).astype(np.float32)
+    limit = np.abs(weights).max(axis=(1, 2, 3), keepdims=True)
+    x = parameter(data.shape)
+    one = opset1.constant(np.float32(1.0))
+    minus_one = opset1.constant(np.float32(-1.0))
+    activations = opset1.fake_quantize(x, minus_one, one, minus_one, one, 255)
+    w = opset1.constant(weights)
+    low, high = opset1.constant(-limit), opset1.constant(limit)
+    quantized_weights = opset1.fake_quantize(w, low, high, low, high, 255)
+    conv = opset1.convolution(activations, quantized_weights, [1, 1], [0, 0], [0, 0], [1, 1])
+    return Case("fq_conv", {x: data}, [conv.output(0)])
+
+
+def pdpd_fake_quantize_cases() -> list[Case]:
+    """auto_broadcast pdpd (the Python API's axis is 0) with limits of the data's rank (or one
+    element): limits of a lower rank the CPU plugin lines up otherwise than the op defines, and
+    OpenVINO's own FakeQuantizeDecomposition rejects them (irshape/kernels/normalization.py)."""
+    rng = np.random.default_rng(10)
+    cases = []
+    for i, limit_shape in enumerate([(1,), (2, 3, 1), (2, 1, 4), (1, 1, 4), (2, 3, 4), (1, 3, 1)]):
+        shape = (2, 3, 4)
+        in_low = rng.uniform(-2, -0.5, limit_shape)
+        in_high = -in_low
+        out_low, out_high = in_low * 2, in_high * 3
+        limits = [v.astype(np.float32) for v in (in_low, in_high, out_low, out_high)]
+        x = parameter(shape)
+        params = [parameter(v.shape) for v in limits]
+        node = opset1.fake_quantize(x, *params, 5, "pdpd")
+        data = rng.uniform(-2.5, 2.5, shape).astype(np.float32)
+        feeds = {x: data, **dict(zip(params, limits, strict=True))}
+        cases.append(Case(f"fq_pdpd{i}_{'x'.join(map(str, limit_shape))}", feeds, [node.output(0)]))
+    return cases
+
+
+def hand_worked_fake_quantize_case() -> Case:
+    """levels 3 on [0, 1] to [0, 2]: x <= 0 gives 0, x > 1 gives 2, between round(2x) (half to
+    even: 0.25 -> round(0.5) = 0, 0.75 -> round(1.5) = 2)."""
+    data = np.array([-1, 0, 0.2, 0.25, 0.3, 0.75, 1, 2], np.float32)
+    x = parameter(data.shape)
+    limits = [opset1.constant(np.float32(v)) for v in (0, 1, 0, 2)]
+    return Case("fq_hand", {x: data}, [opset1.fake_quantize(x, *limits, 3).output(0)])
+
+
+FQ_CASES = (
+    fake_quantize_cases()
+    + pdpd_fake_quantize_cases()
+    + [quantized_convolution_case(), hand_worked_fake_quantize_case()]
+)
+
+
+@pytest.fixture(scope="module")
+def fq_batch(tmp_path_factory):
+    return run_batch(FQ_CASES, tmp_path_factory.mktemp("fake_quantize"), config=FQ_CONFIG)
+
+
+@pytest.mark.parametrize("case", FQ_CASES, ids=lambda c: c.name)
+def test_fake_quantize(fq_batch, case):
+    assert fq_batch.mismatch(case) is None, fq_batch.mismatch(case)
+
+
+def test_fake_quantize_hand_worked(fq_batch):
+    assert fq_batch.got["fq_hand_out0"].tolist() == [0, 0, 0, 0, 1, 2, 2, 2]
+
+
+def test_low_precision_transformations_depart(tmp_path):
+    """With its default low-precision transformations the plugin runs the quantized
+    convolution in int8 and misses the op's definition by more than the tolerance: the reason
+    the FakeQuantize suite compiles with LP_TRANSFORMS_MODE=False."""
+    case = quantized_convolution_case()
+    batch = run_batch([case], tmp_path)
+    assert batch.error is None
+    assert batch.mismatch(case) is not None

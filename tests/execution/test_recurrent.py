@@ -1,0 +1,250 @@
+"""The recurrent family's kernels (RNNCell-1, GRUCell-3, LSTMCell-4, RNNSequence-5,
+GRUSequence-5, LSTMSequence-5) against OpenVINO's CPU plugin: every direction, sequence lengths
+short, full, zero and past the steps, activations, clip and linear_before_reset, f32 and f16,
+batched into one model."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import openvino as ov
+import openvino.opset13 as opset
+import pytest
+
+from irshape.execute.network import Outcome, execute
+from irshape.ir.reader import read_file
+from irshape.kernels import UnsupportedByOpenVINOError
+from irshape.kernels.recurrent import _ACTIVATIONS, _Cell, _run_direction
+
+from .harness import Case, parameter, run_batch
+
+_GATES = {"rnn": 1, "gru": 3, "lstm": 4}
+_ACTIVATION_SETS = {
+    "rnn": [None, ["relu"], ["sigmoid"]],
+    "gru": [None, ["tanh", "relu"], ["relu", "sigmoid"]],
+    "lstm": [None, ["relu", "sigmoid", "relu"], ["sigmoid", "relu", "tanh"]],
+}
+
+
+def _weights(
+    rng: np.random.Generator,
+    shape: tuple[int, ...],
+    dtype: Any,
+    as_parameter: bool,
+    feeds: dict[Any, np.ndarray],
+) -> Any:
+    values = (rng.standard_normal(shape) * 0.8).astype(dtype)
+    if not as_parameter:
+        return opset.constant(values)
+    node = parameter(shape, dtype)
+    feeds[node] = values
+    return node
+
+
+def _sequence_case(
+    rng: np.random.Generator,
+    name: str,
+    kind: str,
+    direction: str,
+    lengths: list[int],
+    *,
+    steps: int,
+    activations: list[str] | None,
+    clip: float,
+    linear_before_reset: bool,
+    dtype: Any,
+    weights_as_parameters: bool,
+    length_type: Any,
+) -> Case:
+    batch, inputs, hidden = len(lengths), 3, 4
+    directions = 2 if direction == "bidirectional" else 1
+    gates = _GATES[kind]
+    x = parameter((batch, steps, inputs), dtype)
+    scale = 30.0 if len(lengths) == 2 else 1.0  # some layouts saturate every gate
+    feeds: dict[Any, np.ndarray] = {x: (rng.standard_normal((batch, steps, inputs)) * scale).astype(dtype)}
+    states = []
+    for _ in range(2 if kind == "lstm" else 1):
+        state = parameter((batch, directions, hidden), dtype)
+        feeds[state] = rng.standard_normal((batch, directions, hidden)).astype(dtype)
+        states.append(state)
+    length_node = parameter((batch,), length_type)
+    feeds[length_node] = np.array(lengths, length_type)
+    w = _weights(rng, (directions, gates * hidden, inputs), dtype, weights_as_parameters, feeds)
+    r = _weights(rng, (directions, gates * hidden, hidden), dtype, weights_as_parameters, feeds)
+    b = _weights(
+        rng, (directions, (gates + linear_before_reset) * hidden), dtype, weights_as_parameters, feeds
+    )
+    extra: dict[str, Any] = {"clip": clip}
+    if kind == "rnn":
+        node = opset.rnn_sequence(
+            x, states[0], length_node, w, r, b, hidden, direction, activations or ["tanh"], [], [], clip
+        )
+    else:
+        if activations:
+            extra["activations"] = activations
+        if kind == "gru":
+            extra["linear_before_reset"] = linear_before_reset
+            node = opset.gru_sequence(x, states[0], length_node, w, r, b, hidden, direction, **extra)
+        else:
+            node = opset.lstm_sequence(x, *states, length_node, w, r, b, hidden, direction, **extra)
+    return Case(name, feeds, list(node.outputs()))
+
+
+def sequence_cases() -> list[Case]:
+    rng = np.random.default_rng(5)
+    cases = []
+    index = 0
+    for kind in ("lstm", "gru", "rnn"):
+        for direction in ("forward", "reverse", "bidirectional"):
+            for variant in range(10):
+                steps = 5 if variant < 6 else (1, 3, 8, 2)[variant - 6]
+                lengths = [
+                    [5, 5, 5],
+                    [5, 3, 1],
+                    [2, 5, 4, 5],
+                    [0, 5, 3],
+                    [1],
+                    [4, 2],
+                    [1, 1],
+                    [3, 0, 2],
+                    [8, 7, 1, 8, 5],
+                    [2],
+                ][variant]
+                if direction == "forward" and variant == 4:
+                    lengths = [7, 2]  # past the steps: the plugin's final states are zero
+                activations = _ACTIVATION_SETS[kind][variant % 3] if variant >= 3 else None
+                clip = (0.0, 0.4, 0.0, 0.0, 0.4, 0.0, 3.0, 0.0, 0.1, 0.0)[variant]
+                linear_before_reset = kind == "gru" and variant % 2 == 1
+                dtype = np.float16 if variant in (5, 9) else np.float32
+                name = f"{kind}_seq{index}_{direction}_v{variant}"
+                cases.append(
+                    _sequence_case(
+                        rng,
+                        name,
+                        kind,
+                        direction,
+                        lengths,
+                        steps=steps,
+                        activations=activations,
+                        clip=clip,
+                        linear_before_reset=linear_before_reset,
+                        dtype=dtype,
+                        weights_as_parameters=variant in (2, 7),
+                        length_type=np.int64 if variant % 2 else np.int32,
+                    )
+                )
+                index += 1
+    return cases
+
+
+def _cell_case(
+    rng: np.random.Generator,
+    name: str,
+    kind: str,
+    batch: int,
+    *,
+    activations: list[str] | None,
+    clip: float,
+    linear_before_reset: bool,
+    dtype: Any,
+) -> Case:
+    inputs, hidden, gates = 5, 3, _GATES[kind]
+    x = parameter((batch, inputs), dtype)
+    feeds: dict[Any, np.ndarray] = {x: (rng.standard_normal((batch, inputs)) * 1.5).astype(dtype)}
+    states = []
+    for _ in range(2 if kind == "lstm" else 1):
+        state = parameter((batch, hidden), dtype)
+        feeds[state] = rng.standard_normal((batch, hidden)).astype(dtype)
+        states.append(state)
+    w = _weights(rng, (gates * hidden, inputs), dtype, False, feeds)
+    r = _weights(rng, (gates * hidden, hidden), dtype, batch == 2, feeds)
+    b = _weights(rng, ((gates + linear_before_reset) * hidden,), dtype, False, feeds)
+    if kind == "rnn":
+        node = opset.rnn_cell(x, states[0], w, r, b, hidden, activations or ["tanh"], [], [], clip)
+    else:
+        extra: dict[str, Any] = {"clip": clip}
+        if activations:
+            extra["activations"] = activations
+        if kind == "gru":
+            node = opset.gru_cell(
+                x, states[0], w, r, b, hidden, linear_before_reset=linear_before_reset, **extra
+            )
+        else:
+            node = opset.lstm_cell(x, *states, w, r, b, hidden, **extra)
+    return Case(name, feeds, list(node.outputs()))
+
+
+def cell_cases() -> list[Case]:
+    rng = np.random.default_rng(6)
+    cases = []
+    for kind in ("lstm", "gru", "rnn"):
+        for variant in range(30):
+            activations = _ACTIVATION_SETS[kind][variant % 3]
+            clip = (0.0, 0.5, 2.0)[variant % 4 % 3]
+            linear_before_reset = kind == "gru" and variant % 2 == 0
+            dtype = np.float16 if variant % 6 == 5 else np.float32
+            batch = (1, 2, 4)[variant % 3]
+            name = f"{kind}_cell{variant}"
+            cases.append(
+                _cell_case(
+                    rng,
+                    name,
+                    kind,
+                    batch,
+                    activations=activations,
+                    clip=clip,
+                    linear_before_reset=linear_before_reset,
+                    dtype=dtype,
+                )
+            )
+    return cases
+
+
+CASES = sequence_cases() + cell_cases()
+
+
+@pytest.fixture(scope="module")
+def batch(tmp_path_factory):
+    return run_batch(CASES, tmp_path_factory.mktemp("recurrent"))
+
+
+@pytest.mark.parametrize("case", CASES, ids=lambda c: c.name)
+def test_recurrent(batch, case):
+    assert batch.mismatch(case) is None, batch.mismatch(case)
+
+
+def test_every_layer_ran(batch):
+    assert batch.execution is not None and batch.execution.ran == batch.execution.total
+
+
+def test_reverse_refuses_lengths_past_the_steps():
+    # The CPU plugin fails such a layer at inference ("Incorrect input 'seq_lengths' values!",
+    # its ReverseSequence), so the kernel refuses it too; forward directions accept them.
+    cell = _Cell("rnn", (_ACTIVATIONS["tanh"],), 0.0, False)
+    x, h = np.zeros((2, 3, 1), np.float32), np.zeros((2, 2), np.float32)
+    weights = (np.ones((2, 1), np.float32), np.ones((2, 2), np.float32), np.zeros(2, np.float32))
+    with pytest.raises(UnsupportedByOpenVINOError):
+        _run_direction(cell, x, [h], np.array([4, 1]), weights, reverse=True)
+    y, _ = _run_direction(cell, x, [h], np.array([4, 1]), weights, reverse=False)
+    assert y.shape == (2, 3, 2)
+
+
+def test_input_projection_counts_in_the_memory_estimate(tmp_path):
+    # X [1, 500, 1] is 2 KB and Y [1, 1, 500, 8] 16 KB, but the projection X*W + B is
+    # [1, 500, 32]: 64 KB (and a gate temporary as large)
+    x, h, c = parameter((1, 500, 1)), parameter((1, 1, 8)), parameter((1, 1, 8))
+    lengths = opset.constant(np.array([500], np.int32))
+    w, r, b = (opset.constant(np.zeros(shape, np.float32)) for shape in ((1, 32, 1), (1, 32, 8), (1, 32)))
+    node = opset.lstm_sequence(x, h, c, lengths, w, r, b, 8, "forward")
+    for i, param in enumerate((x, h, c)):
+        param.set_friendly_name(f"in{i}")
+    xml = tmp_path / "lstm.xml"
+    ov.save_model(ov.Model(list(node.outputs()), [x, h, c], "lstm"), xml, compress_to_fp16=False)
+    document = read_file(xml).document
+    assert document is not None
+    inputs = {"in0": np.zeros((1, 500, 1), np.float32), "in1": np.zeros((1, 1, 8), np.float32)}
+    inputs["in2"] = inputs["in1"]
+    over = execute(document, inputs, max_memory=100_000, stop_at_failure=False)
+    assert [f.outcome for f in over.failures] == [Outcome.OVER_MEMORY]
+    assert not execute(document, inputs, max_memory=1_000_000, stop_at_failure=False).failures

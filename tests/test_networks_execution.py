@@ -1,0 +1,120 @@
+"""Every network of fixtures/networks/ executes end to end with irshape, and every layer's
+outputs equal OpenVINO's CPU plugin's (f32) on the same inputs (``irshape compare``'s
+comparison: every op output exposed on OpenVINO's side); and ``check --dry-run`` executes every
+layer of each with no error. Dynamic networks run at concrete shapes inside their intervals."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import irshape
+from irshape.dims import static_shape
+from irshape.execute.compare import compare_document, describe
+from irshape.execute.dryrun import DryRunOptions
+from irshape.execute.run import parameter_shape, parameters, random_input
+from irshape.ir.model import Document
+from irshape.ir.reader import read_file
+
+NETWORKS = sorted((Path(__file__).resolve().parent.parent / "fixtures" / "networks").glob("*.xml"))
+
+# The shapes a dynamic network runs at: inside its intervals, the sizes it was traced with or
+# others its graph admits (a Whisper encoder's time axis meets a 64-long positional embedding
+# after its stride-2 convolution), batches of 2 and odd sizes where they are free, so that a
+# kernel that mixes up axes or rounds a window the wrong way shows.
+SHAPES: dict[str, tuple[int, ...]] = {
+    "audio_dyn_time": (1, 20, 50),
+    "convnext_interval": (2, 3, 64, 96),
+    "detr_interval": (1, 3, 64, 96),
+    "efficientnet_reshaped_batch": (2, 3, 64, 64),
+    "fpn_dyn_hw": (1, 3, 64, 96),
+    "greedy_decoder_interval": (2, 5, 8),
+    "mobilenet_v2_dyn_hw": (1, 3, 64, 96),
+    "mobilenet_v3_interval": (2, 3, 64, 96),
+    "recurrent_dyn": (2, 10, 16),
+    "recurrent_interval": (2, 10, 16),
+    "resnet_dyn_batch_hw": (2, 3, 64, 96),
+    "segformer_interval": (1, 3, 64, 96),
+    "shape_ops_interval": (2, 3, 64, 96),
+    "swin_dyn_hw": (1, 3, 64, 64),
+    "swin_hf_interval": (1, 3, 64, 64),
+    "tasnet_interval": (1, 1600),
+    "tf_efficientnet_interval": (1, 3, 67, 97),
+    "unet_interval": (1, 3, 64, 96),
+    "upsample_select_interval": (1, 3, 127, 128),  # (an odd height, a width one more: as traced)
+    "vit_interpolated_dyn_hw": (1, 3, 32, 48),
+    "vit_reshaped_batch": (1, 3, 32, 32),  # its traced class token fixes the batch at 1
+    "wav2vec2_dyn_time": (1, 1600),
+    "whisper_encoder_dyn_time": (1, 20, 128),
+    "yolo_dyn_batch_hw": (2, 3, 64, 96),
+    "yolo_reshaped_batch": (1, 3, 64, 64),  # a traced reshape fixes the batch at 1
+}
+TOKENS = {"decoder_stateful_kv": (1, 4), "gpt2_interval_tokens": (1, 7), "llama_interval_tokens": (1, 7)}
+DEFAULT_TOKENS = (2, 7)  # the [?,?] token inputs of the encoders
+# A dry run sizes every dynamic dim alike (--dim-value, clamped into intervals): 64 but where the
+# graph needs another length (audio convolution stacks, the Whisper encoder's 64 after stride 2).
+DRY_RUN_DIM_VALUE = {
+    "audio_dyn_time": 50,
+    "wav2vec2_dyn_time": 1600,
+    "whisper_encoder_dyn_time": 128,
+    "upsample_select_interval": 63,  # clamped: 63 high, 64 wide
+    "vit_reshaped_batch": 1,
+    "yolo_reshaped_batch": 1,
+}
+
+
+def network_inputs(document: Document, seed: int = 0) -> dict[str, np.ndarray]:
+    """Seeded data for every Parameter of a network: reals standard normal, token ids in
+    [0, 10), attention masks all ones; a dynamic one at its shape in SHAPES or TOKENS."""
+    rng = np.random.default_rng(seed)
+    stem = Path(document.path).stem
+    inputs = {}
+    for layer in parameters(document):
+        name, shape = layer.name or "", parameter_shape(layer)
+        if not shape.is_static:
+            dims = SHAPES.get(stem) or TOKENS.get(stem, DEFAULT_TOKENS)
+            shape = static_shape(dims)
+        value = random_input(layer, shape, rng, None)
+        inputs[name] = np.ones_like(value) if "mask" in name else value
+    return inputs
+
+
+def initial_state(document: Document, seed: int = 1) -> dict[str, np.ndarray]:
+    """A KV cache of 3 past tokens for each variable (a ReadValue's variable_shape, ? at 1 for
+    the batch and 3 for the tokens): from the empty cache OpenVINO itself cannot run the first
+    token of a batch of 1 (its Concat meets a batch of 0)."""
+    rng = np.random.default_rng(seed)
+    state = {}
+    for layer in document.layers:
+        if (layer.type or "").lower() == "readvalue" and "variable_shape" in layer.data:
+            dims = [
+                1 if axis == 0 else 3 if text == "?" else int(text)
+                for axis, text in enumerate(layer.data["variable_shape"].split(","))
+            ]
+            state[layer.data["variable_id"]] = rng.standard_normal(dims).astype(np.float32)
+    return state
+
+
+@pytest.mark.parametrize("xml", NETWORKS, ids=lambda p: p.stem)
+def test_every_layer_equals_openvino_cpu(xml: Path) -> None:
+    document = read_file(xml).document
+    assert document is not None
+    comparison = compare_document(document, network_inputs(document), variables=initial_state(document))
+    assert not comparison.not_run, [f.message() for f in comparison.not_run[:5]]
+    assert not comparison.divergent, [describe(c) for c in comparison.divergent[:5]]
+    assert comparison.outputs  # (something was compared)
+
+
+@pytest.mark.parametrize("xml", NETWORKS, ids=lambda p: p.stem)
+def test_dry_run_executes_every_layer(xml: Path) -> None:
+    dim_value = DRY_RUN_DIM_VALUE.get(xml.stem, 64)
+    report = irshape.check_file(xml, dry_run=DryRunOptions(dim_value=dim_value))
+    dry = [d for d in report.diagnostics if d.code.startswith("IRS5")]
+    assert not dry, [f"{d.code} {d.layer_id} {d.message}" for d in dry[:5]]
+    assert report.dry_run is not None and report.dry_run.not_executed == {}
+    sources = ("parameter", "const", "result")
+    assert report.dry_run.executed == sum(
+        1 for layer in report.layers if (layer.type or "").lower() not in sources
+    )

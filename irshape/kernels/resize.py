@@ -24,11 +24,13 @@ implementation in places; what the differential suite (tests/execution/test_resi
 * bilinear_pillow/bicubic_pillow: Pillow's ``precompute_coeffs`` whatever the coordinate
   transform says (centre ``(x + 0.5) * in / out``, support stretched by the downscale factor,
   bicubic with a = -0.5 whatever cube_coeff says), the W pass first, then H; u8 and i8 round
-  half to even after each pass. Integer data in these modes can differ by one from the plugin
-  on a rare tie (its float32 weights differ from these in the last bit);
+  half to even after each pass, bf16 rounds to bf16 after each pass. Integer data in these
+  modes can differ by one from the plugin on a rare tie (its float32 weights differ from these
+  in the last bit);
 * integer data is computed in float32 and rounded half to even, saturated to the type (i8, u8;
   i32 to [-2^31, 2147483520], the largest float32 below 2^31); i64 data runs as i32 in the
-  plugin (its values wrap to 32 bits first); f16 and f64 are computed in float32 too;
+  plugin (its values wrap to 32 bits first); f16, bf16 and f64 are computed in float32 too,
+  bf16 results rounded to bf16 (nearest, ties to even);
 * the plugin refuses to resize the batch or channel axis of data of rank > 2 (irshape computes
   it);
 * Interpolate-1 is Interpolate-4 as ``ConvertInterpolate1ToInterpolate4`` makes it: nearest
@@ -54,6 +56,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from irshape.kernels import KernelCall, KernelError, UnsupportedByOpenVINOError, output_bytes, working_memory
+from irshape.kernels.narrow_reals import round_to_bf16
 
 _F32 = np.float32
 _INT32_HIGH = float(np.nextafter(np.float32(2**31), np.float32(0)))  # 2147483520
@@ -171,9 +174,12 @@ def _interpolate(
     padded = _padded(values, spec.pads_begin, spec.pads_end)
     # u8 and i8 run natively: Pillow rounds each pass, the reference executor of linear truncates
     narrow = dtype if dtype in _NATIVE_INTEGERS else None
-    result = resize(padded, call.output_shape(0), spec, axes, scales, narrow)
+    bf16 = call.output_type(0) == "bf16"
+    result = resize(padded, call.output_shape(0), spec, axes, scales, narrow, bf16)
     if narrow is not None and spec.mode == "linear":
         return _truncated(result, narrow)
+    if call.output_type(0) == "bf16":
+        return round_to_bf16(result)
     return _stored(result, dtype)
 
 
@@ -184,10 +190,12 @@ def resize(
     axes: Sequence[int],
     scales: Sequence[float] | None,
     narrow: np.dtype | None = None,
+    bf16: bool = False,
 ) -> np.ndarray:
     """The padded float32 data resized to ``out_shape``: each axis whose length changes gets
-    its table of taps, applied one axis after the other (Pillow's: W, then H; with ``narrow``,
-    an integer type, Pillow's passes round half away from zero and saturate)."""
+    its table of taps, applied one axis after the other (Pillow's: W, then H, each pass stored
+    in the data's type: with ``narrow``, an integer type, rounded half to even and saturated;
+    with ``bf16``, rounded to bf16)."""
     if spec.mode in _PILLOW and len(axes) != 2:
         raise KernelError("the Pillow modes resize exactly two axes")
     # the last axis first (the plugin's order: Pillow's W pass, then H; the JIT kernels' too)
@@ -212,6 +220,8 @@ def resize(
             result = _apply(result, axis, taps, fused=narrow is None)
             if narrow is not None:
                 result = _clipped(np.rint(result), narrow)
+            elif bf16:
+                result = round_to_bf16(result)
             continue
         taps = _axis_taps(spec, in_len, out_len, scale)
         if spec.mode == "linear":
@@ -475,6 +485,8 @@ def grid_sample(call: KernelCall) -> np.ndarray:
     dtype = call.output_dtype(0)
     if dtype in (np.dtype(np.int32), np.dtype(np.int64)):
         return _truncated(result, dtype)  # computed in f32, converted by truncation (by experiment)
+    if call.output_type(0) == "bf16":
+        return round_to_bf16(result)
     return _stored(result, dtype)
 
 

@@ -189,7 +189,24 @@ def padded_nearest_cases() -> list[Case]:
     return cases
 
 
-CASES = interpolate_cases() + interpolate_1_cases() + edge_cases() + padded_nearest_cases()
+def bf16_cases() -> list[Case]:
+    """bf16 data (converted from f32 in the model): results rounded to bf16."""
+    rng = np.random.default_rng(16)
+    cases = []
+    for i, mode in enumerate(
+        ("nearest", "linear_onnx", "cubic", "linear", "bilinear_pillow", "bicubic_pillow") * 2
+    ):
+        shape = (1, 2, 3, 4)
+        x = parameter(shape, np.float32)
+        narrow = opset11.convert(x, "bf16")
+        sizes = np.array([int(rng.integers(1, 8)), int(rng.integers(1, 9))], np.int64)
+        node = opset11.interpolate(narrow, sizes, mode, "sizes", axes=np.array([2, 3], np.int64))
+        wide = opset11.convert(node, "f32")
+        cases.append(Case(f"bf16_{i}_{mode}", {x: _data(rng, shape, np.float32)}, [wide.output(0)]))
+    return cases
+
+
+CASES = interpolate_cases() + interpolate_1_cases() + edge_cases() + padded_nearest_cases() + bf16_cases()
 
 
 def grid_sample_cases() -> list[Case]:

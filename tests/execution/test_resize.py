@@ -203,6 +203,16 @@ def bf16_cases() -> list[Case]:
         node = opset11.interpolate(narrow, sizes, mode, "sizes", axes=np.array([2, 3], np.int64))
         wide = opset11.convert(node, "f32")
         cases.append(Case(f"bf16_{i}_{mode}", {x: _data(rng, shape, np.float32)}, [wide.output(0)]))
+    for i, mode in enumerate(("bilinear", "bicubic", "nearest")):
+        x = parameter((1, 2, 4, 5), np.float32)
+        g = parameter((1, 3, 3, 2), np.float32)
+        attrs = {"align_corners": False, "mode": mode, "padding_mode": "border"}
+        node = opset11.grid_sample(opset11.convert(x, "bf16"), g, attrs)
+        data = {
+            x: _data(rng, (1, 2, 4, 5), np.float32),
+            g: rng.uniform(-1.2, 1.2, (1, 3, 3, 2)).astype(np.float32),
+        }
+        cases.append(Case(f"bf16_grid_{i}_{mode}", data, [opset11.convert(node, "f32").output(0)]))
     return cases
 
 

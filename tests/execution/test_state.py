@@ -216,3 +216,29 @@ def test_kv_cache_two_steps(tmp_path):
             got = execution.variables[state.name]
             assert compare(np.array(state.state.data), got, exact=True) is None, state.name
     assert execution.variables["cache0"].shape == (1, 4, 4)
+
+
+def test_assign_runs_after_the_read(tmp_path):
+    """An Assign that does not descend from its variable's ReadValue (whose init is a longer
+    chain) still writes after the read: the ReadValue gives the value the run started with."""
+    variable = _variable("2,3", ov.Type.f32, "v")
+    x = opset6.parameter([2, 3], ov.Type.f32)
+    x.set_friendly_name("x")
+    x.output(0).set_names({"x"})
+    init = opset6.relu(opset6.relu(opset6.relu(opset6.relu(x))))
+    read = opset6.read_value(init, variable)
+    result = opset6.result(read)
+    result.set_friendly_name("read")
+    assign = opset6.assign(opset6.relu(opset6.negative(x)), variable)
+    xml = tmp_path / "order.xml"
+    ov.save_model(ov.Model([result], [assign], [x], "order"), xml, compress_to_fp16=False)
+    request = _core.compile_model(_core.read_model(xml), "CPU", CPU_CONFIG).create_infer_request()
+    feed = np.arange(6, dtype=np.float32).reshape(2, 3) - 2
+    expected = np.array(request.infer([feed])[0], copy=True)
+    document = read_file(xml).document
+    assert document is not None
+    execution = execute(document, {"x": feed})
+    assert compare(expected, execution.results["read"], exact=True) is None
+    assert (
+        compare(np.array(request.query_state()[0].state.data), execution.variables["v"], exact=True) is None
+    )

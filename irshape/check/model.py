@@ -32,7 +32,7 @@ from irshape.dims import PartialShape
 from irshape.ir.model import Document, Layer, Port
 from irshape.ir.weights import Weights
 from irshape.memo import IdentityMemo, by_identity
-from irshape.ops.interface import OpResult, Tensor
+from irshape.ops.interface import OpResult, Tensor, Unknown
 from irshape.ops.opsets import latest_version, op_version
 from irshape.ops.registry import lookup
 from irshape.ops.schema import OpSchema
@@ -126,7 +126,8 @@ _Flowing = tuple[tuple[PartialShape, ...], tuple[str | None, ...], list[Tensor]]
 
 
 class _Tensor(Record):
-    """One output of a visited layer: OpenVINO's tensor, and the origin of wrong declared dims.
+    """One output of a visited layer: OpenVINO's tensor, and where wrong declared dims it
+    carries began (``divergence``: an _Origin finding; not the tensor's value's Origin).
 
     ``guess`` says why the shape is not OpenVINO's (an op irshape does not infer, a layer
     OpenVINO rejects, or one fed by such a tensor); None when it is: a Parameter's, a Const's,
@@ -134,21 +135,21 @@ class _Tensor(Record):
     OpenVINO never computes this tensor at all.
     """
 
-    __slots__ = ("doomed", "guess", "info", "origin")
+    __slots__ = ("divergence", "doomed", "guess", "info")
     info: Tensor
-    origin: _Origin | None
+    divergence: _Origin | None
     guess: str | None
     doomed: bool
 
     def __init__(
         self,
         info: Tensor,
-        origin: _Origin | None = None,
+        divergence: _Origin | None = None,
         guess: str | None = "not visited",
         doomed: bool = False,
     ) -> None:
         self.info = info
-        self.origin = origin
+        self.divergence = divergence
         self.guess = guess
         self.doomed = doomed
 
@@ -428,7 +429,7 @@ class _Walker:
             infos.append(tensor.info)
             computed = computed and tensor.guess is None
             doomed = doomed or tensor.doomed
-            if tensor.origin is None and source[1].dims == port.dims:
+            if tensor.divergence is None and source[1].dims == port.dims:
                 continue  # the usual case: the edge's ports agree, nothing to inherit
             origin = self._divergence(layer, port, source, tensor)
             if origin is not None:
@@ -455,11 +456,11 @@ class _Walker:
         """The origin of wrong dims this input port declares, if they are wrong (IRS411)."""
         producer, out_port = source
         if g.same_dims(out_port, port):
-            if tensor.origin is None or g.fits(port, tensor.info.shape):
+            if tensor.divergence is None or g.fits(port, tensor.info.shape):
                 return None
-            return tensor.origin
+            return tensor.divergence
         consumer_ok = g.fits(port, tensor.info.shape)
-        if consumer_ok and tensor.origin is not None:
+        if consumer_ok and tensor.divergence is not None:
             return None  # the producer's declared output is the fault, reported there
         where = self.graph.where(layer)
         finding = g.edge_dims_mismatch(
@@ -473,11 +474,12 @@ class _Walker:
         """An input irshape cannot follow to its producer: the port's own declared dims."""
         info = g.declared_tensor(port)
         if not self.graph.is_net:
-            info.value_unknown = "a fragment has no graph to take the value from"
+            why = "a fragment has no graph to take the value from"
         elif source is None:
-            info.value_unknown = "the input is not connected"
+            why = "the input is not connected"
         else:
-            info.value_unknown = f"it is computed by layer {source[0].id}, not read from a Const"
+            why = f"it is computed by layer {source[0].id}, not read from a Const"
+        info.unknown_as(Unknown.ELSEWHERE, why)
         return info
 
     # -- ops ----------------------------------------------------------------------------------
@@ -592,23 +594,7 @@ def _outputs_flowing(inference: OpResult) -> _Flowing:
     return (
         tuple(o.shape for o in outputs),
         tuple(o.element_type for o in outputs),
-        [
-            Tensor(
-                o.shape,
-                o.element_type,
-                o.value,
-                o.value_unknown,
-                reals=o.reals,
-                lower=o.lower,
-                upper=o.upper,
-                const_parts=o.const_parts,
-                constant=o.constant,
-                origin=o.origin,
-                real_lower=o.real_lower,
-                real_upper=o.real_upper,
-            )
-            for o in outputs
-        ],
+        [Tensor(o.shape, o.element_type, facts=o.facts) for o in outputs],
     )
 
 

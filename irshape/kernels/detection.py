@@ -12,7 +12,8 @@ confirmed by tests/execution/test_detection.py:
   center boxes ``[x_center, y_center, width, height]``; the IoU is computed in float32 as the
   JIT kernel does, without the reference's test of the areas: two boxes without area have a
   NaN IoU and never suppress each other (a box without area and one with: IoU 0). With soft
-  NMS such NaNs make the plugin's scores garbage (inf, by experiment): irshape does not follow;
+  NMS such NaNs make the plugin's scores garbage (inf, by experiment): irshape keeps such a
+  candidate with its NaN score (pushed back, it would come back for ever);
 * without soft NMS (``soft_nms_sigma`` 0 or absent) a candidate is dropped when its IoU with a
   kept box is ``>= iou_threshold`` (so a threshold of 0 keeps one box a class);
 * with ``soft_nms_sigma > 0`` (versions 5 and 9 alike) a candidate's score is multiplied by

@@ -31,8 +31,10 @@ implementation in places; what the differential suite (tests/execution/test_resi
   i32 to [-2^31, 2147483520], the largest float32 below 2^31); i64 data runs as i32 in the
   plugin (its values wrap to 32 bits first); f16, bf16 and f64 are computed in float32 too,
   bf16 results rounded to bf16 (nearest, ties to even);
-* the plugin refuses to resize the batch or channel axis of data of rank > 2 (irshape computes
-  it);
+* the batch and channel axes: the plugin refuses some rank-4 layers resizing them (axes
+  [0, 2, 3] or all four; [0], [1], [0, 1], [0, 3], [1, 3], [1, 2] and [1, 2, 3] run and agree
+  with irshape), and cubic over the channel axis with both spatial axes writes uninitialised
+  memory (by experiment): irshape computes every one as defined;
 * Interpolate-1 is Interpolate-4 as ``ConvertInterpolate1ToInterpolate4`` makes it: nearest
   (simple, asymmetric), linear (linear_onnx below rank 5, linear at rank 5), linear_onnx, cubic;
   align_corners, else half_pixel for the linear modes without pads and not on axes {2, 3} of a

@@ -216,7 +216,33 @@ def bf16_cases() -> list[Case]:
     return cases
 
 
-CASES = interpolate_cases() + interpolate_1_cases() + edge_cases() + padded_nearest_cases() + bf16_cases()
+def batch_and_channel_cases() -> list[Case]:
+    """Resizes of the batch and channel axes the plugin runs (by experiment it refuses rank-4
+    layers listing axes [0, 2, 3] or all four, and writes garbage for cubic over the channel
+    axis: neither is here)."""
+    rng = np.random.default_rng(3)
+    cases = []
+    lengths = {0: 4, 1: 6, 2: 7, 3: 3}
+    for i, axes in enumerate(([1, 3], [0, 3], [0], [1], [0, 1], [1, 2, 3], [1, 2])):
+        for mode in ("nearest", "linear_onnx", "cubic"):
+            if mode == "cubic" and 1 in axes and len(axes) == 3:
+                continue
+            x = parameter((2, 3, 4, 5), np.float32)
+            sizes = np.array([lengths[a] for a in axes], np.int64)
+            node = opset11.interpolate(x, sizes, mode, "sizes", axes=np.array(axes, np.int64))
+            data = _data(rng, (2, 3, 4, 5), np.float32)
+            cases.append(Case(f"axes{i}_{mode}", {x: data}, [node.output(0)]))
+    return cases
+
+
+CASES = (
+    interpolate_cases()
+    + interpolate_1_cases()
+    + edge_cases()
+    + padded_nearest_cases()
+    + bf16_cases()
+    + batch_and_channel_cases()
+)
 
 
 def grid_sample_cases() -> list[Case]:

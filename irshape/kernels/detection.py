@@ -305,9 +305,15 @@ def rotated_iou(candidates: np.ndarray, kept: np.ndarray, clockwise: bool) -> np
     either has no area (``w * h <= 0``)."""
     area = candidates[:, 2] * candidates[:, 3]
     kept_area = kept[2] * kept[3]
-    first = _vertices(candidates, clockwise)
-    second = np.broadcast_to(_vertices(kept[None], clockwise), first.shape)
-    shared = _intersection_area(first, second).astype(_F32)
+    # only boxes whose circumscribed circles meet can share area: the polygons of the others
+    # are not computed (their IoU is 0)
+    reach = np.hypot(candidates[:, 2], candidates[:, 3]) / 2 + np.hypot(kept[2], kept[3]) / 2
+    near = np.hypot(candidates[:, 0] - kept[0], candidates[:, 1] - kept[1]) <= reach * 1.0001
+    shared = np.zeros(len(candidates), _F32)
+    if near.any():
+        first = _vertices(candidates[near], clockwise)
+        second = np.broadcast_to(_vertices(kept[None], clockwise), first.shape)
+        shared[near] = _intersection_area(first, second)
     with np.errstate(divide="ignore", invalid="ignore"):
         iou = shared / (area + kept_area - shared)
     result: np.ndarray = np.where((area > 0) & (kept_area > 0), iou, _F32(0)).astype(_F32)

@@ -197,12 +197,24 @@ class _Executor:
         for (to_layer, _), (from_layer, _) in self.sources.items():
             if to_layer in graph:
                 graph[to_layer].add(from_layer)
+        self._assign_after_reads(graph)
         try:
             return [self.by_id[lid] for lid in TopologicalSorter(graph).static_order()]
         except CycleError as exc:
             raise ExecutionError(
                 LayerOutcome(self.by_id[exc.args[1][0]], Outcome.INVALID, "the graph has a cycle")
             ) from exc
+
+    def _assign_after_reads(self, graph: dict[str, set[str]]) -> None:
+        """An Assign writes its variable after every ReadValue of it has read the value the
+        run started with (as OpenVINO orders them), edge or no edge between them."""
+        readers: dict[str, set[str]] = {}
+        for lid, layer in self.by_id.items():
+            if (layer.type or "").lower() == "readvalue":
+                readers.setdefault(layer.data.get("variable_id", ""), set()).add(lid)
+        for lid, layer in self.by_id.items():
+            if (layer.type or "").lower() == "assign":
+                graph[lid] |= readers.get(layer.data.get("variable_id", ""), set())
 
     def _step(self, layer: Layer, inputs: Mapping[str, np.ndarray], execution: Execution) -> None:
         kind = (layer.type or "").lower()

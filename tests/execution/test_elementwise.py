@@ -538,8 +538,9 @@ def narrow_convert_cases() -> Iterator[Case]:
     for target, source in itertools.product(NARROW_TARGETS, (np.float32, np.float16, np.int32)):
         if source is np.int32 and target.startswith("f"):
             continue  # the plugin's cpu_convert takes no integer to f8/f4
-        for variant in ("rand", "wide", "edge"):
-            shape = (len(NARROW_EDGES),)
+        for variant in ("rand", "wide", "edge", "scalar"):
+            shape = () if variant == "scalar" else (len(NARROW_EDGES),)
+            zero_shape = () if variant == "scalar" else (1,)
             if np.dtype(source).kind == "i":
                 data = _int_data(rng, source, shape, -600, 600, variant == "edge")
             elif variant == "edge":
@@ -548,10 +549,10 @@ def narrow_convert_cases() -> Iterator[Case]:
             else:
                 scale = 3.0 if variant == "rand" else 3000.0
                 data = (rng.standard_normal(shape) * scale).astype(source)
-            x, zero = parameter(shape, source), parameter((1,), source)
+            x, zero = parameter(shape, source), parameter(zero_shape, source)
             narrow = opset.convert(opset.add(x, zero), target)
             back = opset.convert(narrow, "f32")
-            inputs = {x: data, zero: np.zeros((1,), source)}
+            inputs = {x: data, zero: np.zeros(zero_shape, source)}
             yield Case(_name("convert", source, target, variant), inputs, [back.output(0)], exact=True)
     for source in (np.int32, np.float32):  # every integer of a stretch: the rounding rule, exactly
         ladder = np.concatenate([np.arange(512, 600), np.arange(1024, 1100), np.arange(-3000, -2900)]).astype(

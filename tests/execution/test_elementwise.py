@@ -729,7 +729,32 @@ def tile_cases() -> Iterator[Case]:
             yield Case(_name("tile", dtype, index), {x: data}, [node.output(0)], exact=True)
 
 
-OTHER_CASES = [*select_cases(), *prelu_cases(), *broadcast_cases(), *tile_cases()]
+def f64_cases() -> Iterator[Case]:
+    """f64 data, which the plugin computes as f32 saturated on entry (inf is FLT_MAX)."""
+    rng = np.random.default_rng(14)
+    edges = np.array(
+        [np.inf, -np.inf, 1e39, -1e39, 3.5e38, 2.5, -2.5, 3e9, -3e9, 300.7, -1.5, 1e-50, np.nan, 1 / 3]
+    )
+    unary = {k: UNARY[k][0] for k in ("sigmoid", "relu", "exp", "tanh", "floor", "gelu_erf", "abs", "sqrt")}
+    for i, (name, build) in enumerate(unary.items()):
+        x = parameter(edges.shape, np.float64)
+        data = edges if i % 2 else rng.standard_normal(edges.shape) * 3
+        data = edges if name == "exp" else data
+        yield Case(_name(name, "float64"), {x: data}, [build(x).output(0)])
+    for name in ("add", "multiply", "divide", "maximum", "less", "equal"):
+        x, y = parameter(edges.shape, np.float64), parameter(edges.shape, np.float64)
+        build = {**ARITHMETIC, **COMPARISON}[name]
+        yield Case(
+            _name(name, "float64"), {x: edges, y: rng.standard_normal(edges.shape)}, [build(x, y).output(0)]
+        )
+    for target in CONVERT_TARGETS:
+        x, zero = parameter(edges.shape, np.float64), parameter((1,), np.float64)
+        value = opset.add(x, zero)
+        inputs = {x: edges, zero: np.zeros(1)}
+        yield Case(_name("convert", "float64", target), inputs, [opset.convert(value, target).output(0)])
+
+
+OTHER_CASES = [*f64_cases(), *select_cases(), *prelu_cases(), *broadcast_cases(), *tile_cases()]
 
 
 # --- the batches -------------------------------------------------------------------------------

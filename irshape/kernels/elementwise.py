@@ -37,7 +37,8 @@ implementation or from numpy:
   and one fused into the eltwise op computing its input may see i64 and u32 data whole: that is
   the plugin's input conversion and fusion, not its Convert node, and irshape does not model it.
 * f64 data is computed as f32, saturated on entry (inf and 1e300 are FLT_MAX, 1e-50 is 0) and
-  on exit (an f32 inf result is FLT_MAX); a Convert straight from an f64 Parameter saturates to integers instead.
+  on exit (an f32 inf result is FLT_MAX); a Convert straight from an f64 Parameter saturates to
+  integers instead (not modelled).
 * Subnormal f32 values: the plugin flushes them to zero in its arithmetic (denormals-are-zero);
   irshape keeps them (they are below the comparison's tolerance).
 """

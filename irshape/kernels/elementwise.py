@@ -39,6 +39,8 @@ implementation or from numpy:
 * f64 data is computed as f32, saturated on entry (inf and 1e300 are FLT_MAX, 1e-50 is 0) and
   on exit (an f32 inf result is FLT_MAX); a Convert straight from an f64 Parameter saturates to
   integers instead (not modelled).
+* The plugin's i8/u8 SquaredDifference is wrong (i8 1 and 8 give -7): irshape computes the op
+  (saturated like i8/u8 arithmetic) and the suite leaves those types out.
 * Subnormal f32 values: the plugin flushes them to zero in its arithmetic (denormals-are-zero);
   irshape keeps them (they are below the comparison's tolerance).
 """

@@ -564,6 +564,17 @@ def narrow_convert_cases() -> Iterator[Case]:
         yield Case(_name("convert", source, "bf16", "ladder"), inputs, [back.output(0)], exact=True)
 
 
+def direct_i64_cases() -> Iterator[Case]:
+    """i64 data converted straight from its Parameter: converted whole to a real type (2^40 + 5
+    is 1099511627776.0), as the plugin does there, though every other op cuts i64 to 32 bits."""
+    data = np.array([2**40 + 5, -(2**40), 2**31, 7, -(2**63), 2**63 - 1, 2**53 + 1, -3], np.int64)
+    for target in ("f32", "f16"):
+        x = parameter(data.shape, np.int64)
+        yield Case(
+            _name("convert", "int64", target, "direct"), {x: data}, [opset.convert(x, target).output(0)]
+        )
+
+
 def _numpy_of(target: str) -> Any:
     return {
         "f32": np.float32,
@@ -580,7 +591,7 @@ def _numpy_of(target: str) -> Any:
     }[target]
 
 
-CONVERT_CASES = [*convert_cases(), *narrow_convert_cases()]
+CONVERT_CASES = [*convert_cases(), *narrow_convert_cases(), *direct_i64_cases()]
 
 
 # --- Select, PRelu, Broadcast, Tile ------------------------------------------------------------

@@ -135,6 +135,8 @@ FAMILIES = {
     "RDFT-9.toml": "signal",
     "RNNCell-1.toml": "recurrent",
     "RNNSequence-5.toml": "recurrent",
+    "ROIAlign-3.toml": "roi",
+    "ROIAlign-9.toml": "roi",
     "RandomUniform-8.toml": "generation",
     "Range-1.toml": "indexing",
     "Range-4.toml": "indexing",

@@ -50,6 +50,7 @@ SUITES = (
     "test_inverse",
     "test_signal",
     "test_priors",
+    "test_roi",
 )
 
 

@@ -1,0 +1,98 @@
+"""The roi family's kernels against OpenVINO's CPU plugin: ROIAlign-3/9 (avg and max, every
+aligned_mode, sampling ratios 0 to 3, scales, boxes inside, across and outside the feature map,
+tiny and reversed boxes, boxes without samples, negative data, several images, i32 and i64
+batch indices)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import openvino.opset3 as ov3
+import openvino.opset9 as ov9
+import pytest
+
+from .harness import Case, parameter
+from .kernel_data import Batches
+
+INDEX_TYPES: list[Any] = [np.int32, np.int64]
+ALIGNED_MODES = ("asymmetric", "half_pixel_for_nn", "half_pixel")
+
+
+def _boxes(
+    rng: np.random.Generator, count: int, height: int, width: int, scale: float, reversed_ok: bool
+) -> np.ndarray:
+    """Boxes in image coordinates: mostly inside the map, some across its edges or outside it,
+    some tiny or reversed (``reversed_ok``: where the plugin takes them, not a sampling ratio of
+    0 in an aligned mode, where a bin of size -1 or less fails the plugin)."""
+    extent = np.array([width, height], np.float32) / scale
+    first = rng.uniform(-0.3, 1.1, (count, 2)) * extent
+    size = rng.uniform(0.02, 0.9, (count, 2)) * extent
+    boxes = np.concatenate([first, first + size], axis=1).astype(np.float32)
+    if count > 2:
+        boxes[0, 2:] = boxes[0, :2] + 0.1  # tiny
+        if reversed_ok:
+            boxes[1, [0, 2]] = boxes[1, [2, 0]]  # reversed in x
+    return boxes
+
+
+def roi_align_cases() -> list[Case]:
+    rng = np.random.default_rng(50)
+    cases = []
+    for i in range(60):
+        version = 9 if i % 3 else 3
+        batches, channels = int(rng.integers(1, 4)), int(rng.integers(1, 5))
+        height, width = int(rng.integers(3, 12)), int(rng.integers(3, 12))
+        scale = [1.0, 0.5, 0.25, 2.0][i % 4]
+        count = int(rng.integers(1, 7))
+        pooled_h, pooled_w = int(rng.integers(1, 5)), int(rng.integers(1, 5))
+        ratio = int(rng.integers(0, 4))
+        mode = ("avg", "max")[i % 2]
+        index_type = INDEX_TYPES[i % 2]
+        data = rng.normal(0, 2, (batches, channels, height, width)).astype(np.float32)
+        boxes = _boxes(rng, count, height, width, scale, version == 3 or ratio > 0)
+        indices = rng.integers(0, batches, count).astype(index_type)
+        data_node = parameter(data.shape)
+        boxes_node = parameter(boxes.shape)
+        indices_node = parameter(indices.shape, index_type)
+        if version == 3:
+            node = ov3.roi_align(data_node, boxes_node, indices_node, pooled_h, pooled_w, ratio, scale, mode)
+        else:
+            aligned = ALIGNED_MODES[(i // 2) % 3]
+            node = ov9.roi_align(
+                data_node, boxes_node, indices_node, pooled_h, pooled_w, ratio, scale, mode, aligned
+            )
+        feed = {data_node: data, boxes_node: boxes, indices_node: indices}
+        cases.append(Case(f"roi_align{version}_{mode}_{i}", feed, [node.output(0)]))
+    return cases
+
+
+def roi_align_edge_cases() -> list[Case]:
+    """Negative data everywhere (max starts from 0: the bins are 0), and a box reversed by less
+    than one bin in half_pixel mode with a sampling ratio of 0: no samples (avg: NaN, max: 0)."""
+    cases = []
+    data = -np.arange(1, 33, dtype=np.float32).reshape(1, 2, 4, 4)
+    boxes = np.array([[1.0, 1.0, 0.5, 0.5], [1.0, 1.0, 3.0, 3.0], [0.0, 0.0, 4.0, 4.0]], np.float32)
+    indices = np.zeros(3, np.int32)
+    for mode in ("avg", "max"):
+        for aligned in ALIGNED_MODES:
+            nodes = parameter(data.shape), parameter(boxes.shape), parameter(indices.shape, np.int32)
+            node = ov9.roi_align(*nodes, 2, 2, 0, 1.0, mode, aligned)
+            feed = dict(zip(nodes, (data, boxes, indices), strict=True))
+            cases.append(Case(f"roi_align_edge_{mode}_{aligned}", feed, [node.output(0)]))
+    return cases
+
+
+CASES = {"roi_align": roi_align_cases() + roi_align_edge_cases()}
+ALL = [(name, case) for name, cases in CASES.items() for case in cases]
+
+
+@pytest.fixture(scope="module")
+def batches(tmp_path_factory: pytest.TempPathFactory) -> Batches:
+    return Batches(CASES, tmp_path_factory)
+
+
+@pytest.mark.parametrize(("suite", "case"), ALL, ids=[case.name for _, case in ALL])
+def test_kernel_matches_openvino(batches: Batches, suite: str, case: Case) -> None:
+    problem = batches[suite].mismatch(case)
+    assert problem is None, problem

@@ -58,4 +58,23 @@ SCHEMAS = {
             },
         },
     },
+    "ROIPooling-2.toml": {
+        "op": "ROIPooling",
+        "version": 2,
+        "family": "roi",
+        "function": "roi_pooling",
+        "kernel": "roi_pooling",
+        "spec": "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/detection/roi-pooling-1.html",
+        "extra_inputs": "Check 'input_shapes.size() == 2' failed",
+        "inputs": [{"name": "input"}, {"name": "coords"}],
+        "outputs": [{"name": "output"}],
+        "attributes": {
+            "output_size": {"type": "int_list", "default": []},
+            "output_roi": {"type": "int_list", "default": []},
+            "pooled_h": {"type": "int", "default": 0},
+            "pooled_w": {"type": "int", "default": 0},
+            "spatial_scale": {"type": "float", "default": 0.0},
+            "method": {"type": "string", "default": "max"},
+        },
+    },
 }

@@ -137,6 +137,7 @@ FAMILIES = {
     "RNNSequence-5.toml": "recurrent",
     "ROIAlign-3.toml": "roi",
     "ROIAlign-9.toml": "roi",
+    "ROIPooling-2.toml": "roi",
     "RandomUniform-8.toml": "generation",
     "Range-1.toml": "indexing",
     "Range-4.toml": "indexing",

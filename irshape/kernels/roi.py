@@ -139,3 +139,137 @@ def _maximum(image: np.ndarray, ys: _Axis, xs: _Axis, boxes: np.ndarray) -> np.n
     largest: np.ndarray = np.where(exists, value, -np.inf).max(axis=(3, 5), initial=-np.inf)
     pooled: np.ndarray = np.maximum(largest, F32(0))
     return pooled
+
+
+# --- ROIPooling-2 -----------------------------------------------------------------------------
+
+
+def roi_pooling(call: KernelCall) -> np.ndarray:
+    """ROIPooling-2: ``max`` over each bin's cells, or ``bilinear`` at each bin's point."""
+    data = call.inputs[0].astype(F32)
+    rois = call.inputs[1].astype(F32)
+    _, _, pooled_h, pooled_w = call.output_shape(0)
+    images = rois[:, 0].astype(np.int64)  # static_cast<int>: truncated
+    if ((images < 0) | (images >= data.shape[0])).any():
+        raise KernelError("a box's batch id is outside [0, N - 1]")
+    out = np.zeros((len(rois), data.shape[1], pooled_h, pooled_w), F32)
+    pool = _max_pool if str(call.attribute("method")) == "max" else _bilinear_pool
+    scale = F32(call.attribute("spatial_scale"))
+    for image in np.unique(images):
+        boxes = np.flatnonzero(images == image)
+        out[boxes] = pool(data[image], rois[boxes, 1:], scale, pooled_h, pooled_w)
+    return out.astype(call.output_dtype(0))
+
+
+def _round_half_away(values: np.ndarray) -> np.ndarray:
+    """``std::round``: halves away from zero."""
+    rounded: np.ndarray = (np.sign(values) * np.floor(np.abs(values) + 0.5)).astype(np.int64)
+    return rounded
+
+
+def _bin_edges(start: np.ndarray, end: np.ndarray, bins: int, size: int) -> tuple[np.ndarray, np.ndarray]:
+    """``[boxes, bins]`` first and past-the-last cells of each bin, clipped to ``[0, size]``."""
+    length = np.maximum(end - start + 1, 1)
+    bin_size = (length.astype(F32) / F32(bins)).astype(F32)
+    steps = np.arange(bins + 1, dtype=F32)
+    low = np.floor(steps[None, :-1] * bin_size[:, None]).astype(np.int64)
+    high = np.ceil(steps[None, 1:] * bin_size[:, None]).astype(np.int64)
+    return np.clip(low + start[:, None], 0, size), np.clip(high + start[:, None], 0, size)
+
+
+def _max_pool(
+    image: np.ndarray, boxes: np.ndarray, scale: np.float32, pooled_h: int, pooled_w: int
+) -> np.ndarray:
+    """Each bin's largest cell (an empty bin is 0), by a range-maximum table: the maximum of
+    every ``2^i x 2^j`` block, four of which cover any bin."""
+    corners = _round_half_away((boxes * scale).astype(F32))
+    top, bottom = _bin_edges(corners[:, 1], corners[:, 3], pooled_h, image.shape[1])
+    left, right = _bin_edges(corners[:, 0], corners[:, 2], pooled_w, image.shape[2])
+    table = _range_max_table(image)
+    rows = _cover(top, bottom)
+    columns = _cover(left, right)
+    picked = [
+        table[rows[0][:, :, None], columns[0][:, None, :], :, row[:, :, None], column[:, None, :]]
+        for row in rows[1:]
+        for column in columns[1:]
+    ]
+    largest = np.maximum.reduce(picked)  # [boxes, bin_y, bin_x, C]
+    empty = ((bottom <= top)[:, :, None] | (right <= left)[:, None, :])[..., None]
+    pooled: np.ndarray = np.where(empty, F32(0), largest).transpose(0, 3, 1, 2)
+    return pooled
+
+
+def _cover(low: np.ndarray, high: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The level ``k`` (blocks of ``2^k``) and the two block starts that cover ``[low, high)``;
+    an empty range reads block 0 (masked by the caller)."""
+    length = np.maximum(high - low, 1)
+    level = np.floor(np.log2(length)).astype(np.int64)
+    low = np.minimum(low, np.maximum(high - 1, 0))
+    return level, low, np.maximum(high - (1 << level), low)
+
+
+def _range_max_table(image: np.ndarray) -> np.ndarray:
+    """``[levels_y, levels_x, C, H, W]``: the maximum of the ``2^i x 2^j`` block at each cell
+    (cells past the edge repeat the last block)."""
+    channels, height, width = image.shape
+    levels_y, levels_x = max(height, 1).bit_length(), max(width, 1).bit_length()
+    by_rows = [image]
+    for level in range(1, levels_y):
+        by_rows.append(_doubled(by_rows[-1], 1 << (level - 1), 1))
+    table = np.empty((levels_y, levels_x, channels, height, width), image.dtype)
+    for level_y, rows in enumerate(by_rows):
+        table[level_y, 0] = rows
+        for level in range(1, levels_x):
+            table[level_y, level] = _doubled(table[level_y, level - 1], 1 << (level - 1), 2)
+    return table
+
+
+def _doubled(blocks: np.ndarray, half: int, axis: int) -> np.ndarray:
+    """The maxima of blocks twice as long along ``axis``: each block and the one ``half``
+    further (past the edge: the last one)."""
+    length = blocks.shape[axis]
+    further = np.take(blocks, np.minimum(np.arange(length) + half, length - 1), axis)
+    doubled: np.ndarray = np.maximum(blocks, further)
+    return doubled
+
+
+def _bilinear_points(start: np.ndarray, end: np.ndarray, bins: int, size: int) -> np.ndarray:
+    """``[boxes, bins]``: where each bin samples, in cells (box coordinates are fractions of
+    the map; the last bin at the box's end exactly)."""
+    span = F32(size - 1)
+    if bins == 1:
+        middle: np.ndarray = (F32(0.5) * (start + end) * span).astype(F32)[:, None]
+        return middle
+    step = ((end - start) * span / F32(bins - 1)).astype(F32)
+    points: np.ndarray = (
+        np.arange(bins, dtype=F32)[None, :] * step[:, None] + (start * span)[:, None]
+    ).astype(F32)
+    points[:, -1] = span * end
+    return points
+
+
+def _bilinear_pool(
+    image: np.ndarray, boxes: np.ndarray, scale: np.float32, pooled_h: int, pooled_w: int
+) -> np.ndarray:
+    """Each bin's bilinear value at its point; a point outside the map is 0."""
+    height, width = image.shape[1:]
+    ys = _bilinear_points(boxes[:, 1], boxes[:, 3], pooled_h, height)
+    xs = _bilinear_points(boxes[:, 0], boxes[:, 2], pooled_w, width)
+    valid_y, valid_x = (ys >= 0) & (ys <= height - 1), (xs >= 0) & (xs <= width - 1)
+    ys, xs = np.where(valid_y, ys, F32(0)), np.where(valid_x, xs, F32(0))
+    top, left = np.floor(ys).astype(np.int64), np.floor(xs).astype(np.int64)
+    bottom = np.minimum(np.ceil(ys).astype(np.int64), height - 1)
+    right = np.minimum(np.ceil(xs).astype(np.int64), width - 1)
+    channel = np.arange(image.shape[0])[None, :, None, None]
+
+    def at(rows: np.ndarray, columns: np.ndarray) -> np.ndarray:
+        picked: np.ndarray = image[channel, rows[:, None, :, None], columns[:, None, None, :]]
+        return picked
+
+    dx = (xs - left.astype(F32))[:, None, None, :]
+    dy = (ys - top.astype(F32))[:, None, :, None]
+    upper = at(top, left) + (at(top, right) - at(top, left)) * dx
+    lower = at(bottom, left) + (at(bottom, right) - at(bottom, left)) * dx
+    value = (upper + (lower - upper) * dy).astype(F32)
+    pooled: np.ndarray = np.where((valid_y[:, :, None] & valid_x[:, None, :])[:, None], value, F32(0))
+    return pooled

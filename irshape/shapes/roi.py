@@ -1,5 +1,7 @@
 """Region-of-interest pooling: ROIAlign-3/9 (and ROIAlignRotated-15, whose boxes have a fifth
-number, the angle), as OpenVINO's ``roi_align_shape_utils.hpp`` infers them.
+number, the angle), as OpenVINO's ``roi_align_shape_utils.hpp`` infers them, and ROIPooling-2
+(``roi_pooling_shape_inference.hpp``: boxes of 5 numbers, the batch index first; the pooled
+size from its attributes, which OpenVINO reads in a peculiar order: :func:`_pooled_size`).
 
 The output is ``[NUM_ROIS, C, pooled_h, pooled_w]``: the number of boxes (the ROIs' first dim
 merged with the batch indices'), the data's channels, and the attributes' bin counts (a
@@ -10,8 +12,11 @@ are OpenVINO's.
 
 from __future__ import annotations
 
+import math
+
+from irshape import rules
 from irshape.dims import DYNAMIC, Dim, PartialShape
-from irshape.ops.interface import Finding, OpCall, OpResult, Output
+from irshape.ops.interface import AT_DATA, Finding, OpCall, OpResult, Output
 from irshape.shapes.broadcast import merge_dim
 from irshape.shapes.findings import incompatible, is_real, rank_finding, type_finding
 
@@ -105,3 +110,112 @@ def roi_align(call: OpCall) -> OpResult:
     shape = PartialShape([num, channels, *pooled])
     formulas = ["rois[0]", "data[1]", "pooled_h", "pooled_w"]
     return OpResult([Output(shape, box_type, formulas)])
+
+
+# --- ROIPooling-2 -----------------------------------------------------------------------------
+
+FEATURES, BOXES = 0, 1
+_UINT64 = 2**64
+
+
+def _pooled_size(call: OpCall) -> tuple[int, ...]:
+    """The pooled size as OpenVINO reads it: ``output_size``, then ``output_roi`` (each the
+    whole list), then ``pooled_h`` and ``pooled_w`` (one element each), as visit_attributes
+    visits them; each a size_t (-1 is 2^64 - 1)."""
+    size = [0, 0]
+    for name in ("output_size", "output_roi"):
+        if name in call.attributes.values:
+            size = list(call.attributes.int_list(name))
+    for index, name in enumerate(("pooled_h", "pooled_w")):
+        if name in call.attributes.values and len(size) > index:
+            size[index] = int(call.attribute(name))
+    return tuple(v % _UINT64 for v in size)
+
+
+def _pooling_type_findings(call: OpCall) -> list[Finding]:
+    data_type, rois_type = call.inputs[FEATURES].element_type, call.inputs[BOXES].element_type
+    if data_type is None or rois_type is None:
+        return []
+    if not (is_real(data_type) and is_real(rois_type)):
+        problem = f"feature maps are of element type {data_type}, rois of {rois_type}: not both real"
+        message = (
+            "The data type for input and ROIs is expected to be a floating point type. Got: "
+            f"{data_type} and: {rois_type}"
+        )
+        return [type_finding(problem, message, BOXES)]
+    if data_type != rois_type:
+        problem = f"feature maps are of element type {data_type}, rois of {rois_type}"
+        got = f"Got: {data_type} and: {rois_type}"
+        message = f"Type of feature maps (inputs) and ROIs is expected to be the same. {got}"
+        return [type_finding(problem, message, BOXES)]
+    return []
+
+
+def _pooling_shape_findings(call: OpCall) -> list[Finding]:
+    features, rois = call.inputs[FEATURES].shape, call.inputs[BOXES].shape
+    if features.rank not in (None, 4):
+        message = f"Expected a 4D tensor for the feature maps input. Got: {features}"
+        return [rank_finding(FEATURES, "input", features, "4", message)]
+    if rois.dims is None:
+        return []
+    if len(rois.dims) != 2:
+        message = f"Expected a 2D tensor for the ROIs input with box coordinates. Got: {rois}"
+        return [rank_finding(BOXES, "coords", rois, "2", message)]
+    if not rois.dims[1].compatible(Dim.of(5)):
+        message = (
+            "The second dimension of ROIs input should contain batch id and box coordinates. This "
+            f"dimension is expected to be equal to 5. Got: {rois.dims[1]}"
+        )
+        return [incompatible(f"coords is {rois}: its second dim is not 5", message, BOXES)]
+    return []
+
+
+def _pooling_attribute_findings(call: OpCall, size: tuple[int, ...]) -> list[Finding]:
+    if len(size) != 2:
+        message = f"The dimension of pooled size is expected to be equal to 2. Got: {len(size)}"
+        return [_attribute_finding(call, "output_roi", f"has {len(size)} values, not 2", message)]
+    if min(size) < 1:
+        message = (
+            "Pooled size attributes pooled_h and pooled_w should should be positive integers. Got: "
+            f"{size[0]} and: {size[1]}respectively"
+        )
+        return [_attribute_finding(call, "pooled_h", "is 0", message)]
+    scale = float(call.attribute("spatial_scale"))
+    if not (math.isfinite(scale) and scale >= _FLOAT_MIN):  # std::isnormal and not negative
+        message = f"The spatial scale attribute should be a positive floating point number. Got: {scale:g}"
+        return [_attribute_finding(call, "spatial_scale", "is not a positive normal number", message)]
+    method = str(call.attribute("method"))
+    if method not in ("max", "bilinear"):
+        message = f"Pooling method attribute should be either 'max' or 'bilinear'. Got: {method}"
+        return [_attribute_finding(call, "method", "is neither max nor bilinear", message)]
+    return []
+
+
+_FLOAT_MIN = 1.1754943508222875e-38  # FLT_MIN: the least normal float
+
+
+def _attribute_finding(call: OpCall, name: str, problem: str, message: str) -> Finding:
+    args = {
+        "attribute": name,
+        "value": call.attributes.texts.get(name, ""),
+        "op": call.schema.name,
+        "problem": problem,
+        "ov_message": message,
+    }
+    return Finding(rules.ATTRIBUTE_VALUE, args, AT_DATA)
+
+
+def roi_pooling(call: OpCall) -> OpResult:
+    """ROIPooling-2: ``[NUM_ROIS, C, pooled_h, pooled_w]`` of the feature maps' type."""
+    size = _pooled_size(call)
+    findings = _pooling_type_findings(call) or _pooling_shape_findings(call)
+    findings = findings or _pooling_attribute_findings(call, size)
+    if findings:
+        return OpResult([], findings)
+    features, rois = call.inputs[FEATURES].shape, call.inputs[BOXES].shape
+    num = rois.dims[0] if rois.dims is not None else DYNAMIC
+    channels = features.dims[1] if features.dims is not None else DYNAMIC
+    pooled = [Dim.of(v - _UINT64 if v >= 2**63 else v) for v in size]  # Dimension(int64_t(v))
+    shape = PartialShape([num, channels, *pooled])
+    element_type = call.inputs[FEATURES].element_type
+    return OpResult([Output(shape, element_type, ["coords[0]", "input[1]", "pooled_h", "pooled_w"])])

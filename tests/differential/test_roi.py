@@ -15,9 +15,12 @@ from typing import Any
 
 import numpy as np
 import openvino as ov
+import openvino.opset2 as ov2
 import openvino.opset3 as ov3
 import openvino.opset9 as ov9
 import pytest
+
+import irshape
 
 from .conftest import STATS
 from .family_suite import (
@@ -32,7 +35,18 @@ from .family_suite import (
     set_input_shape,
     set_input_type,
 )
-from .ops_harness import OpCase, OpsBatchRunner, batches, parameter, params
+from .ops_harness import (
+    OpCase,
+    OpsBatch,
+    OpsBatchRunner,
+    apply_mutant,
+    batches,
+    layer_element,
+    parameter,
+    params,
+    read_back,
+    save_batch,
+)
 
 SEED = 20261128
 PER_OP = 110
@@ -65,13 +79,30 @@ def draw_roi_align(version: int) -> Callable[[random.Random], Callable[[], ov.No
     return draw
 
 
-DRAWS = {"ROIAlign-3": draw_roi_align(3), "ROIAlign-9": draw_roi_align(9)}
+def draw_roi_pooling(rng: random.Random) -> Callable[[], ov.Node]:
+    boxes = rng.randint(1, 9)
+    data_dims = [rng.randint(1, 3), rng.randint(1, 8), rng.randint(2, 16), rng.randint(2, 16)]
+    real = rng.choice(REAL_TYPES)
+    pooled = [rng.randint(1, 7), rng.randint(1, 7)]
+    scale, method = rng.choice([1.0, 0.5, 0.0625]), rng.choice(["max", "bilinear"])
+    seed = rng.random()
+
+    def build() -> ov.Node:
+        local = random.Random(seed)
+        return ov2.roi_pooling(
+            param(local, data_dims, real), param(local, [boxes, 5], real), pooled, scale, method
+        )
+
+    return build
+
+
+DRAWS = {"ROIAlign-3": draw_roi_align(3), "ROIAlign-9": draw_roi_align(9), "ROIPooling-2": draw_roi_pooling}
 
 
 def _cases() -> list[OpCase]:
     rng = random.Random(SEED)
     cases = []
-    for prefix, (op, draw) in zip(("ra", "rb"), DRAWS.items(), strict=True):
+    for prefix, (op, draw) in zip(("ra", "rb", "rp"), DRAWS.items(), strict=True):
         cases += draw_cases(prefix, op, draw, rng, PER_OP)
     return cases
 
@@ -136,6 +167,20 @@ MUTANTS = [
         Mutant(f"v{version} pooled_h no number", _roi_align(version), set_attribute("pooled_h", "x")),
     )
 ]
+
+
+def _set_pooled(name: str, text: str) -> Any:
+    """The pooled size given by one list attribute only (any other would win or lose)."""
+
+    def edit(tree: Any, cid: str) -> None:
+        data = layer_element(tree, cid).find("data")
+        for other in ("output_size", "output_roi", "pooled_h", "pooled_w"):
+            data.attrib.pop(other, None)
+        data.set(name, text)
+
+    return edit
+
+
 MUTANTS += [
     Mutant("v9 aligned_mode center", _roi_align(9), set_attribute("aligned_mode", "center"), "IRS112")
 ]
@@ -144,3 +189,62 @@ MUTANTS += [
 @pytest.mark.parametrize("mutant", MUTANTS, ids=lambda m: m.name)
 def test_mutant_openvino_rejects_is_an_error(tmp_path: Path, mutant: Mutant) -> None:
     check_mutant(tmp_path, mutant)
+
+
+def _roi_pooling() -> ov.Node:
+    """ROIPooling of Parameters m_in0 (data [1, 3, 8, 8] f32) and m_in1 (coords [5, 5] f32)."""
+    inputs = named_inputs(parameter([1, 3, 8, 8]), parameter([5, 5]))
+    return ov2.roi_pooling(*inputs, [2, 3], 0.5, "max")
+
+
+POOLING_MUTANTS = [
+    Mutant("pooling data 3-D", _roi_pooling, set_input_shape(0, [1, 3, 8]), "IRS211"),
+    Mutant("pooling coords 3-D", _roi_pooling, set_input_shape(1, [5, 5, 1]), "IRS211"),
+    Mutant("pooling boxes of 4", _roi_pooling, set_input_shape(1, [5, 4]), "IRS212"),
+    Mutant("pooling f16 data", _roi_pooling, set_input_type(0, "f16", "FP16"), "IRS213"),
+    Mutant("pooling i32 coords", _roi_pooling, set_input_type(1, "i32", "I32"), "IRS213"),
+    Mutant("pooling method avg", _roi_pooling, set_attribute("method", "avg"), "IRS112"),
+    Mutant("pooling scale 0", _roi_pooling, set_attribute("spatial_scale", "0"), "IRS112"),
+    Mutant("pooling scale negative", _roi_pooling, set_attribute("spatial_scale", "-0.5"), "IRS112"),
+    Mutant("pooling scale denormal", _roi_pooling, set_attribute("spatial_scale", "1e-40"), "IRS112"),
+    Mutant("pooling pooled_h 0", _roi_pooling, set_attribute("pooled_h", "0"), "IRS112"),
+    Mutant("pooling output_roi of one", _roi_pooling, _set_pooled("output_roi", "4")),
+    Mutant("pooling output_size of three", _roi_pooling, _set_pooled("output_size", "4,5,6")),
+]
+
+
+@pytest.mark.parametrize("mutant", POOLING_MUTANTS, ids=lambda m: m.name)
+def test_pooling_mutant_openvino_rejects_is_an_error(tmp_path: Path, mutant: Mutant) -> None:
+    check_mutant(tmp_path, mutant)
+
+
+# The pooled size as OpenVINO reads it from output_size, output_roi, pooled_h and pooled_w
+# (each later one overrides): irshape infers OpenVINO's output shape from every combination.
+POOLED_TEXTS = (
+    {"pooled_h": "4", "pooled_w": "5"},
+    {"output_size": "4, 5"},
+    {"output_roi": "4, 5"},
+    {"output_size": "4, 5", "pooled_h": "6"},
+    {"output_roi": "6, 7", "output_size": "4, 5"},
+    {"pooled_h": "-1", "pooled_w": "5"},
+)
+
+
+@pytest.mark.parametrize("texts", POOLED_TEXTS, ids=str)
+def test_the_pooled_size_as_openvino_reads_it(tmp_path: Path, texts: dict[str, str]) -> None:
+    source, target = tmp_path / "m.xml", tmp_path / "t.xml"
+    save_batch([OpCase("m0", "ROIPooling-2", _roi_pooling)], source)
+
+    def edit(tree: Any) -> None:
+        data = layer_element(tree, "m0").find("data")
+        for name in ("output_size", "output_roi", "pooled_h", "pooled_w"):
+            data.attrib.pop(name, None)
+        for name, text in texts.items():
+            data.set(name, text)
+
+    apply_mutant(source, target, edit)
+    outcome = OpsBatch(target, read_back(target), irshape.check_file(target)).outcome("m0")
+    assert outcome.expected is not None
+    assert outcome.inferred == [outcome.expected[0][0]], outcome.explain()
+    # the file still declares the saved [5, 3, 2, 3]: only that is wrong
+    assert {d.code for d in outcome.errors} <= {"IRS301", "IRS302"}, outcome.explain()

@@ -1,13 +1,15 @@
 """The roi family's kernels against OpenVINO's CPU plugin: ROIAlign-3/9 (avg and max, every
 aligned_mode, sampling ratios 0 to 3, scales, boxes inside, across and outside the feature map,
 tiny and reversed boxes, boxes without samples, negative data, several images, i32 and i64
-batch indices)."""
+batch indices) and ROIPooling-2 (max with scales, boxes across and outside the map, empty bins;
+bilinear with boxes past the map's edges; one or more bins a side)."""
 
 from __future__ import annotations
 
 from typing import Any
 
 import numpy as np
+import openvino.opset2 as ov2
 import openvino.opset3 as ov3
 import openvino.opset9 as ov9
 import pytest
@@ -83,7 +85,35 @@ def roi_align_edge_cases() -> list[Case]:
     return cases
 
 
-CASES = {"roi_align": roi_align_cases() + roi_align_edge_cases()}
+def roi_pooling_cases() -> list[Case]:
+    rng = np.random.default_rng(51)
+    cases = []
+    for i in range(50):
+        batches, channels = int(rng.integers(1, 4)), int(rng.integers(1, 5))
+        height, width = int(rng.integers(2, 14)), int(rng.integers(2, 14))
+        method = ("max", "bilinear")[i % 2]
+        count = int(rng.integers(1, 7))
+        pooled = [int(rng.integers(1, 6)), int(rng.integers(1, 6))]
+        if method == "max":
+            scale = [1.0, 0.5, 0.25, 0.0625][i % 4]
+            boxes = _boxes(rng, count, height, width, scale, True)
+        else:  # boxes as fractions of the map, some past its edges
+            scale = 1.0
+            first = rng.uniform(-0.2, 0.9, (count, 2))
+            boxes = np.concatenate([first, first + rng.uniform(0.0, 0.8, (count, 2))], axis=1)
+        images = rng.integers(0, batches, (count, 1)).astype(np.float32)
+        coords = np.concatenate([images, boxes], axis=1).astype(np.float32)
+        data = rng.normal(0, 2, (batches, channels, height, width)).astype(np.float32)
+        if i % 5 == 0:
+            data = -np.abs(data)  # an empty bin is 0, a full one its largest (negative) cell
+        data_node, coords_node = parameter(data.shape), parameter(coords.shape)
+        node = ov2.roi_pooling(data_node, coords_node, pooled, scale, method)
+        feed = {data_node: data, coords_node: coords}
+        cases.append(Case(f"roi_pooling_{method}_{i}", feed, [node.output(0)]))
+    return cases
+
+
+CASES = {"roi_align": roi_align_cases() + roi_align_edge_cases(), "roi_pooling": roi_pooling_cases()}
 ALL = [(name, case) for name, cases in CASES.items() for case in cases]
 
 

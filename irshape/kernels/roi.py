@@ -273,3 +273,58 @@ def _bilinear_pool(
     value = (upper + (lower - upper) * dy).astype(F32)
     pooled: np.ndarray = np.where((valid_y[:, :, None] & valid_x[:, None, :])[:, None], value, F32(0))
     return pooled
+
+
+# --- RegionYolo-1 and ReorgYolo-2 ---------------------------------------------------------------
+
+
+def _sigmoid(values: np.ndarray) -> np.ndarray:
+    with np.errstate(over="ignore"):
+        logistic: np.ndarray = (F32(1) / (F32(1) + np.exp(-values))).astype(F32)
+    return logistic
+
+
+def region_yolo(call: KernelCall) -> np.ndarray:
+    """RegionYolo-1: per box (``num`` of them with ``do_softmax``, else one per mask entry) the
+    sigmoid of x, y and the objectness, then the softmax of the class scores (``do_softmax``) or
+        their sigmoids; the other numbers (w, h, further coordinates) pass unchanged. The softmax
+    is the reference's (the largest score subtracted first). The CPU plugin's overflows
+    sooner: by experiment a column with a score of 56.9 gives NaN there and 0 elsewhere (no
+    rule irshape could state; such logits are outside what YOLO heads give, and outside the
+    tests)."""
+    data = call.inputs[0].astype(F32)
+    batches, channels, height, width = data.shape
+    coords, classes = int(call.attribute("coords")), int(call.attribute("classes"))
+    softmax = bool(call.attribute("do_softmax"))
+    boxes = int(call.attribute("num")) if softmax else len(call.int_list("mask"))
+    per_box = coords + classes + 1
+    if boxes * per_box != channels or coords < 2:
+        raise KernelError(
+            f"the input has {channels} channels, not {boxes} boxes of {per_box} numbers (with at least "
+            "x and y): OpenVINO reads it at other offsets"
+        )
+    out = data.reshape(batches, boxes, per_box, height * width).copy()
+    out[:, :, :2] = _sigmoid(out[:, :, :2])
+    if softmax:
+        out[:, :, coords] = _sigmoid(out[:, :, coords])
+        scores = out[:, :, coords + 1 :]
+        exps = np.exp(scores - scores.max(axis=2, keepdims=True))
+        out[:, :, coords + 1 :] = exps / exps.sum(axis=2, keepdims=True)
+    else:
+        out[:, :, coords:] = _sigmoid(out[:, :, coords:])
+    return out.reshape(call.output_shape(0)).astype(call.output_dtype(0))
+
+
+def reorg_yolo(call: KernelCall) -> np.ndarray:
+    """ReorgYolo-2 as OpenVINO computes it: the input read as ``[N, C / s^2, H * s, W * s]``,
+    each ``s x s`` block's cells to channels (``[N, C, H, W]``), and that laid out in the output
+    shape (the same elements in order)."""
+    data = call.inputs[0]
+    batches, channels, height, width = data.shape
+    stride = call.int_list("stride")[0]
+    if stride <= 0 or channels % (stride * stride):
+        raise KernelError(f"{channels} channels are not a multiple of stride^2 = {stride * stride}")
+    groups = channels // (stride * stride)
+    blocks = data.reshape(batches, groups, height, stride, width, stride)
+    reorganised = blocks.transpose(0, 3, 5, 1, 2, 4).reshape(call.output_shape(0))
+    return reorganised.astype(call.output_dtype(0))

@@ -1,7 +1,9 @@
 """Region-of-interest pooling: ROIAlign-3/9 (and ROIAlignRotated-15, whose boxes have a fifth
 number, the angle), as OpenVINO's ``roi_align_shape_utils.hpp`` infers them, and ROIPooling-2
 (``roi_pooling_shape_inference.hpp``: boxes of 5 numbers, the batch index first; the pooled
-size from its attributes, which OpenVINO reads in a peculiar order: :func:`_pooled_size`).
+size from its attributes, which OpenVINO reads in a peculiar order: :func:`_pooled_size`), and
+the YOLO heads' RegionYolo-1 and ReorgYolo-2 (``region_yolo_shape_inference.hpp``,
+``reorg_yolo_shape_inference.hpp``).
 
 The output is ``[NUM_ROIS, C, pooled_h, pooled_w]``: the number of boxes (the ROIs' first dim
 merged with the batch indices'), the data's channels, and the attributes' bin counts (a
@@ -18,7 +20,14 @@ from irshape import rules
 from irshape.dims import DYNAMIC, Dim, PartialShape
 from irshape.ops.interface import AT_DATA, Finding, OpCall, OpResult, Output
 from irshape.shapes.broadcast import merge_dim
-from irshape.shapes.findings import incompatible, is_real, rank_finding, type_finding
+from irshape.shapes.findings import (
+    axis_message,
+    incompatible,
+    is_real,
+    normalize_axis_ov,
+    rank_finding,
+    type_finding,
+)
 
 DATA, ROIS, BATCH_INDICES = 0, 1, 2
 
@@ -219,3 +228,73 @@ def roi_pooling(call: OpCall) -> OpResult:
     shape = PartialShape([num, channels, *pooled])
     element_type = call.inputs[FEATURES].element_type
     return OpResult([Output(shape, element_type, ["coords[0]", "input[1]", "pooled_h", "pooled_w"])])
+
+
+# --- RegionYolo-1 and ReorgYolo-2 ---------------------------------------------------------------
+
+
+def region_yolo(call: OpCall) -> OpResult:
+    """RegionYolo-1 (``region_yolo_shape_inference.hpp``): with ``do_softmax`` the dims from
+    ``axis`` to ``end_axis`` flattened into one, else the channels ``(classes + coords + 1) *
+    len(mask)``; of the input's real type. A dynamic rank stays dynamic (OpenVINO's rank 1..4)."""
+    data = call.inputs[0]
+    if data.element_type is not None and data.element_type != "dynamic" and not is_real(data.element_type):
+        message = f"Type of input is expected to be a floating point type. Got: {data.element_type}"
+        return OpResult([], [type_finding(f"input is of element type {data.element_type}", message, 0)])
+    if data.shape.dims is None:
+        return OpResult([Output(PartialShape(None), data.element_type)])
+    dims = list(data.shape.dims)
+    if len(dims) != 4:
+        message = f"Input must be a tensor of rank 4, but got {len(dims)}"
+        return OpResult([], [rank_finding(0, "input", data.shape, "4", message)])
+    if not call.attribute("do_softmax"):
+        per_box = int(call.attribute("classes")) + int(call.attribute("coords")) + 1
+        dims[1] = Dim.of(per_box * len(call.attributes.int_list("mask")))
+        return OpResult(
+            [Output(PartialShape(dims), data.element_type, ["", "(classes + coords + 1) * len(mask)"])]
+        )
+    axes = []
+    for name in ("axis", "end_axis"):
+        value = int(call.attribute(name))
+        axis = normalize_axis_ov(value, 4)
+        if axis is None:
+            problem = "is outside [-4, 3]"
+            finding = _attribute_finding(call, name, problem, axis_message(value, 4))
+            return OpResult([], [finding])
+        axes.append(axis)
+    axis, end_axis = axes
+    flat = dims[axis]
+    for dim in dims[axis + 1 : end_axis + 1]:
+        flat = flat * dim
+    shape = PartialShape([*dims[:axis], flat, *dims[max(axis, end_axis) + 1 :]])
+    return OpResult([Output(shape, data.element_type)])
+
+
+def reorg_yolo(call: OpCall) -> OpResult:
+    """ReorgYolo-2 (``reorg_yolo_shape_inference.hpp``): ``[N, C * s^2, H / s, W / s]`` for the
+    first stride ``s``; H and W must be divisible by it (an interval keeps the values that are)."""
+    data = call.inputs[0]
+    strides = call.attributes.int_list("stride")
+    if not strides:
+        return OpResult([], [_attribute_finding(call, "stride", "is empty", "Stride attribute is required.")])
+    stride = strides[0]
+    if stride < 0:
+        message = "divisor must be greater than 0"
+        return OpResult([], [_attribute_finding(call, "stride", "is negative", message)])
+    if data.shape.dims is None:
+        return OpResult([Output(PartialShape(None), data.element_type)])
+    dims = data.shape.dims
+    message = ""
+    if len(dims) != 4:
+        message = "[N, C, H, W] input shape is required."
+    elif dims[1].is_static and dims[1].lo < stride * stride:
+        message = "For [N, C, H, W] input shape, C >= (stride*stride) is required."
+    if message:
+        return OpResult([], [incompatible(f"input is {data.shape}", message, 0)])
+    spatial = [Dim.of(0) if stride == 0 else dim.divide_exact(stride) for dim in dims[2:]]
+    if any(dim.is_empty for dim in spatial):
+        message = "For [N, C, H, W] input shape, H and W should be divisible by stride."
+        return OpResult([], [incompatible(f"input is {data.shape}: not divisible by {stride}", message, 0)])
+    shape = PartialShape([dims[0], dims[1] * (stride * stride), *spatial])
+    formulas = ["", f"C * {stride}^2", f"H / {stride}", f"W / {stride}"]
+    return OpResult([Output(shape, data.element_type, formulas)])

@@ -1,10 +1,12 @@
-"""ROIAlign-3 and ROIAlign-9 against OpenVINO (read_model of saved files): data of rank 4, ROIs
+"""ROIAlign-3/9, ROIPooling-2, RegionYolo-1 and ReorgYolo-2 against OpenVINO (read_model of saved files): data of rank 4, ROIs
 ``[N, 4]`` and batch indices ``[N]`` static, with ``?``, intervals and of dynamic rank; data and
 ROIs of each real type, batch indices of several integer types; pooled sizes, sampling ratios,
 scales, both modes and every aligned_mode. Mutants read_model rejects (data not 4-D, ROIs of 5
 numbers a box, different numbers of boxes, data and ROIs of different or integer types, real
-batch indices, a mode it does not know) are errors on the layer; a declared dim off by one is
-IRS301/IRS302."""
+batch indices, a mode it does not know; ROIPooling's, RegionYolo's and ReorgYolo's own) are
+errors on the layer; a declared dim off by one is IRS301/IRS302. RegionYolo: with and without
+do_softmax, every axis and end_axis; ReorgYolo: strides 1 to 4, channels and spatial dims
+divisible or not, every style of dims."""
 
 from __future__ import annotations
 
@@ -15,6 +17,7 @@ from typing import Any
 
 import numpy as np
 import openvino as ov
+import openvino.opset1 as ov1
 import openvino.opset2 as ov2
 import openvino.opset3 as ov3
 import openvino.opset9 as ov9
@@ -96,13 +99,47 @@ def draw_roi_pooling(rng: random.Random) -> Callable[[], ov.Node]:
     return build
 
 
-DRAWS = {"ROIAlign-3": draw_roi_align(3), "ROIAlign-9": draw_roi_align(9), "ROIPooling-2": draw_roi_pooling}
+def draw_region_yolo(rng: random.Random) -> Callable[[], ov.Node]:
+    dims = [rng.randint(1, 3), rng.randint(1, 130), rng.randint(1, 20), rng.randint(1, 20)]
+    real = rng.choice(REAL_TYPES)
+    coords, classes, num = rng.randint(0, 6), rng.randint(0, 80), rng.randint(1, 9)
+    softmax, mask = rng.random() < 0.5, sorted(rng.sample(range(9), rng.randint(0, 4)))
+    axis, end_axis = rng.randint(-4, 3), rng.randint(-4, 3)
+    seed = rng.random()
+
+    def build() -> ov.Node:
+        data = param(random.Random(seed), dims, real)
+        return ov1.region_yolo(data, coords, classes, num, softmax, mask, axis, end_axis)
+
+    return build
+
+
+def draw_reorg_yolo(rng: random.Random) -> Callable[[], ov.Node]:
+    stride = rng.choice([1, 2, 2, 3, 4])
+    dims = [
+        rng.randint(1, 3),
+        stride * stride * rng.randint(1, 4) + rng.choice([0, 0, 1]),
+        stride * rng.randint(1, 8),
+        stride * rng.randint(1, 8),
+    ]
+    element_type = rng.choice([np.float32, np.float16, np.int32, np.uint8, np.int64])
+    seed = rng.random()
+    return lambda: ov2.reorg_yolo(param(random.Random(seed), dims, element_type), [stride])
+
+
+DRAWS = {
+    "ROIAlign-3": draw_roi_align(3),
+    "ROIAlign-9": draw_roi_align(9),
+    "ROIPooling-2": draw_roi_pooling,
+    "RegionYolo-1": draw_region_yolo,
+    "ReorgYolo-2": draw_reorg_yolo,
+}
 
 
 def _cases() -> list[OpCase]:
     rng = random.Random(SEED)
     cases = []
-    for prefix, (op, draw) in zip(("ra", "rb", "rp"), DRAWS.items(), strict=True):
+    for prefix, (op, draw) in zip(("ra", "rb", "rp", "ry", "rg"), DRAWS.items(), strict=True):
         cases += draw_cases(prefix, op, draw, rng, PER_OP)
     return cases
 
@@ -248,3 +285,33 @@ def test_the_pooled_size_as_openvino_reads_it(tmp_path: Path, texts: dict[str, s
     assert outcome.inferred == [outcome.expected[0][0]], outcome.explain()
     # the file still declares the saved [5, 3, 2, 3]: only that is wrong
     assert {d.code for d in outcome.errors} <= {"IRS301", "IRS302"}, outcome.explain()
+
+
+def _region_yolo() -> ov.Node:
+    (data,) = named_inputs(parameter([1, 125, 13, 13]))
+    return ov1.region_yolo(data, 4, 20, 5, True, [0, 1, 2], 1, 3)
+
+
+def _reorg_yolo() -> ov.Node:
+    (data,) = named_inputs(parameter([1, 64, 26, 26]))
+    return ov2.reorg_yolo(data, [2])
+
+
+YOLO_MUTANTS = [
+    Mutant("region i32 input", _region_yolo, set_input_type(0, "i32", "I32"), "IRS213"),
+    Mutant("region input 3-D", _region_yolo, set_input_shape(0, [1, 125, 13]), "IRS211"),
+    Mutant("region axis 4", _region_yolo, set_attribute("axis", "4"), "IRS112"),
+    Mutant("region end_axis -5", _region_yolo, set_attribute("end_axis", "-5"), "IRS112"),
+    Mutant("region anchors unparsable", _region_yolo, set_attribute("anchors", "1,,2")),
+    Mutant("reorg no stride", _reorg_yolo, set_attribute("stride", ""), "IRS112"),
+    Mutant("reorg stride 3", _reorg_yolo, set_attribute("stride", "3"), "IRS212"),
+    Mutant("reorg stride 9", _reorg_yolo, set_attribute("stride", "9"), "IRS212"),
+    Mutant("reorg stride -1", _reorg_yolo, set_attribute("stride", "-1"), "IRS112"),
+    Mutant("reorg input 3-D", _reorg_yolo, set_input_shape(0, [1, 64, 26]), "IRS212"),
+    Mutant("reorg 3 channels", _reorg_yolo, set_input_shape(0, [1, 3, 26, 26]), "IRS212"),
+]
+
+
+@pytest.mark.parametrize("mutant", YOLO_MUTANTS, ids=lambda m: m.name)
+def test_yolo_mutant_openvino_rejects_is_an_error(tmp_path: Path, mutant: Mutant) -> None:
+    check_mutant(tmp_path, mutant)

@@ -2,13 +2,15 @@
 aligned_mode, sampling ratios 0 to 3, scales, boxes inside, across and outside the feature map,
 tiny and reversed boxes, boxes without samples, negative data, several images, i32 and i64
 batch indices) and ROIPooling-2 (max with scales, boxes across and outside the map, empty bins;
-bilinear with boxes past the map's edges; one or more bins a side)."""
+bilinear with boxes past the map's edges; one or more bins a side), RegionYolo-1 (YOLO v2 and
+v3 heads, f32 and f16, every flattening) and ReorgYolo-2 (strides 1 to 3, several types)."""
 
 from __future__ import annotations
 
 from typing import Any
 
 import numpy as np
+import openvino.opset1 as ov1
 import openvino.opset2 as ov2
 import openvino.opset3 as ov3
 import openvino.opset9 as ov9
@@ -113,7 +115,56 @@ def roi_pooling_cases() -> list[Case]:
     return cases
 
 
-CASES = {"roi_align": roi_align_cases() + roi_align_edge_cases(), "roi_pooling": roi_pooling_cases()}
+def region_yolo_cases() -> list[Case]:
+    """YOLO v2 heads (softmax over the classes, axes flattened) and v3 heads (sigmoids, one box
+    per mask entry), large and small logits."""
+    rng = np.random.default_rng(52)
+    cases = []
+    for i in range(40):
+        softmax = i % 2 == 0
+        coords, classes = [4, 4, 2, 6][i % 4], int(rng.integers(1, 9))
+        boxes = int(rng.integers(1, 5))
+        mask = list(range(boxes))
+        channels = boxes * (coords + classes + 1)
+        shape = (int(rng.integers(1, 3)), channels, int(rng.integers(1, 6)), int(rng.integers(1, 6)))
+        # (logits of tens only for v3's sigmoids: the plugin's softmax overflows from ~50 on)
+        data = rng.normal(0, [1.0, 4.0, 6.0 if softmax else 30.0][i % 3], shape).astype(
+            [np.float32, np.float16][i % 5 == 4]
+        )
+        axis, end_axis = [(1, 3), (1, -1), (0, 1), (2, 3), (1, 1)][i // 2 % 5]
+        node_in = parameter(shape, data.dtype)
+        num = boxes if softmax else boxes + 3  # v3: num counts every anchor, mask picks some
+        node = ov1.region_yolo(node_in, coords, classes, num, softmax, mask, axis, end_axis)
+        cases.append(Case(f"region_yolo_{'v2' if softmax else 'v3'}_{i}", {node_in: data}, [node.output(0)]))
+    return cases
+
+
+def reorg_yolo_cases() -> list[Case]:
+    rng = np.random.default_rng(53)
+    cases = []
+    for i in range(30):
+        stride = [1, 2, 2, 3][i % 4]
+        groups = int(rng.integers(1, 4))
+        shape = (
+            int(rng.integers(1, 3)),
+            groups * stride * stride,
+            stride * int(rng.integers(1, 4)),
+            stride * int(rng.integers(1, 4)),
+        )
+        dtype = [np.float32, np.int32, np.uint8, np.float16, np.int64][i % 5]
+        data = (rng.normal(0, 50, shape)).astype(dtype)
+        node_in = parameter(shape, dtype)
+        node = ov2.reorg_yolo(node_in, [stride])
+        cases.append(Case(f"reorg_yolo_{stride}_{i}", {node_in: data}, [node.output(0)], exact=True))
+    return cases
+
+
+CASES = {
+    "roi_align": roi_align_cases() + roi_align_edge_cases(),
+    "roi_pooling": roi_pooling_cases(),
+    "region_yolo": region_yolo_cases(),
+    "reorg_yolo": reorg_yolo_cases(),
+}
 ALL = [(name, case) for name, cases in CASES.items() for case in cases]
 
 

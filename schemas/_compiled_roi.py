@@ -3,6 +3,25 @@
 # SCHEMAS maps each declaration file's name to what tomllib.loads returns for it.
 
 SCHEMAS = {
+    "PSROIPooling-1.toml": {
+        "op": "PSROIPooling",
+        "version": 1,
+        "family": "roi",
+        "function": "psroi_pooling",
+        "kernel": "psroi_pooling",
+        "spec": "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/detection/psroi-pooling-1.html",
+        "extra_inputs": "Check 'input_shapes.size() == 2' failed",
+        "inputs": [{"name": "input"}, {"name": "coords"}],
+        "outputs": [{"name": "output"}],
+        "attributes": {
+            "output_dim": {"type": "int", "default": 0},
+            "group_size": {"type": "int", "default": 0},
+            "spatial_scale": {"type": "float", "default": 0.0},
+            "mode": {"type": "string", "default": ""},
+            "spatial_bins_x": {"type": "int", "default": 0},
+            "spatial_bins_y": {"type": "int", "default": 0},
+        },
+    },
     "ROIAlign-3.toml": {
         "op": "ROIAlign",
         "version": 3,

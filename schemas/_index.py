@@ -125,6 +125,7 @@ FAMILIES = {
     "OneHot-1.toml": "generation",
     "OneHot-16.toml": "generation",
     "PRelu-1.toml": "elementwise",
+    "PSROIPooling-1.toml": "roi",
     "Pad-1.toml": "layout",
     "Pad-12.toml": "layout",
     "Parameter-1.toml": "source",

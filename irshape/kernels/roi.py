@@ -328,3 +328,126 @@ def reorg_yolo(call: KernelCall) -> np.ndarray:
     blocks = data.reshape(batches, groups, height, stride, width, stride)
     reorganised = blocks.transpose(0, 3, 5, 1, 2, 4).reshape(call.output_shape(0))
     return reorganised.astype(call.output_dtype(0))
+
+
+# --- PSROIPooling-1 ---------------------------------------------------------------------------
+
+
+def psroi_pooling(call: KernelCall) -> np.ndarray:
+    """PSROIPooling-1: bin ``(c, i, j)`` of each box pools its own input channel: ``average``
+    the mean of the bin's cells of channel ``(c * group + i) * group + j`` (sums from a
+    summed-area table), ``bilinear`` the mean over the spatial bins ``(y, x)`` of channel
+    ``(y * bins_x + x) * output_dim + c`` sampled bilinearly at the bin's point (boxes as
+    fractions of the map)."""
+    data = call.inputs[0].astype(F32)
+    rois = call.inputs[1].astype(F32)
+    images = rois[:, 0].astype(np.int64)
+    if ((images < 0) | (images >= data.shape[0])).any():
+        raise KernelError("a box's batch id is outside [0, N - 1]")
+    scale = F32(call.attribute("spatial_scale"))
+    shape = call.output_shape(0)
+    if str(call.attribute("mode")) == "average":
+        pooled = _position_sensitive_average(data, images, rois[:, 1:], scale, shape)
+    else:
+        bins = int(call.attribute("spatial_bins_y")), int(call.attribute("spatial_bins_x"))
+        pooled = _position_sensitive_bilinear(data, images, rois[:, 1:], scale, shape, bins)
+    return pooled.astype(call.output_dtype(0))
+
+
+def _position_sensitive_average(
+    data: np.ndarray, images: np.ndarray, boxes: np.ndarray, scale: np.float32, shape: tuple[int, ...]
+) -> np.ndarray:
+    boxes_count, channels_out, pooled_h, pooled_w = shape
+    _, _, height, width = data.shape
+    rounded = np.floor(np.abs(boxes) + F32(0.5)) * np.sign(boxes)  # roundf
+    start_w, start_h = rounded[:, 0] * scale, rounded[:, 1] * scale
+    end_w, end_h = (rounded[:, 2] + F32(1)) * scale, (rounded[:, 3] + F32(1)) * scale
+    top, bottom = _average_bins(start_h, end_h, pooled_h, height)
+    left, right = _average_bins(start_w, end_w, pooled_w, width)
+    table = np.zeros((*data.shape[:2], height + 1, width + 1), np.float64)
+    table[:, :, 1:, 1:] = data.astype(np.float64).cumsum(axis=2).cumsum(axis=3)
+    channel = np.arange(channels_out * pooled_h * pooled_w).reshape(channels_out, pooled_h, pooled_w)
+    box = images[:, None, None, None]
+    channel = channel[None]
+    rows0, rows1 = top[:, None, :, None], bottom[:, None, :, None]
+    cols0, cols1 = left[:, None, None, :], right[:, None, None, :]
+    sums = (
+        table[box, channel, rows1, cols1]
+        - table[box, channel, rows0, cols1]
+        - table[box, channel, rows1, cols0]
+        + table[box, channel, rows0, cols0]
+    )
+    cells = ((rows1 - rows0) * (cols1 - cols0)).astype(np.float64)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        averaged: np.ndarray = (sums / cells).astype(F32)
+    return averaged.reshape(boxes_count, channels_out, pooled_h, pooled_w)
+
+
+def _average_bins(start: np.ndarray, end: np.ndarray, bins: int, size: int) -> tuple[np.ndarray, np.ndarray]:
+    """``[boxes, bins]`` first and past-the-last cells: ``floor`` of the bin's start (at most
+    ``size - 1``), ``ceil`` of its end (at most ``size``)."""
+    bin_size = ((end - start) / F32(bins)).astype(F32)
+    steps = np.arange(bins + 1, dtype=F32)
+    edges = (start[:, None] + steps[None, :] * bin_size[:, None]).astype(F32)
+    low = np.minimum(np.maximum(np.floor(edges[:, :-1]), 0).astype(np.int64), size - 1)
+    high = np.minimum(np.maximum(np.ceil(edges[:, 1:]), 0).astype(np.int64), size)
+    return low, np.maximum(high, low)
+
+
+def _position_sensitive_bilinear(
+    data: np.ndarray,
+    images: np.ndarray,
+    boxes: np.ndarray,
+    scale: np.float32,
+    shape: tuple[int, ...],
+    bins: tuple[int, int],
+) -> np.ndarray:
+    _, channels_out, pooled_h, pooled_w = shape
+    _, _, height, width = data.shape
+    start = (boxes[:, :2] * scale).astype(F32)  # x, y
+    size = ((boxes[:, 2:] * scale).astype(F32) - start).astype(F32)
+    ys, valid_y = _bin_points(start[:, 1], size[:, 1], bins[0], pooled_h, height)  # [boxes, bins, pooled]
+    xs, valid_x = _bin_points(start[:, 0], size[:, 0], bins[1], pooled_w, width)
+    top, left = np.floor(ys).astype(np.int64), np.floor(xs).astype(np.int64)
+    bottom = np.minimum(np.ceil(ys).astype(np.int64), height - 1)
+    right = np.minimum(np.ceil(xs).astype(np.int64), width - 1)
+    # [boxes, C_out, bin_y, bin_x, pooled_h, pooled_w]
+    channel = (np.arange(bins[0])[:, None] * bins[1] + np.arange(bins[1])[None, :])[
+        None, None, :, :, None, None
+    ] * channels_out + np.arange(channels_out)[None, :, None, None, None, None]
+    box = images[:, None, None, None, None, None]
+
+    def at(rows: np.ndarray, columns: np.ndarray) -> np.ndarray:
+        picked: np.ndarray = data[
+            box, channel, rows[:, None, :, None, :, None], columns[:, None, None, :, None, :]
+        ]
+        return picked
+
+    dx = (xs - left.astype(F32))[:, None, None, :, None, :]
+    dy = (ys - top.astype(F32))[:, None, :, None, :, None]
+    upper = at(top, left) + (at(top, right) - at(top, left)) * dx
+    lower = at(bottom, left) + (at(bottom, right) - at(bottom, left)) * dx
+    value = (upper + (lower - upper) * dy).astype(F32)
+    valid = valid_y[:, None, :, None, :, None] & valid_x[:, None, None, :, None, :]
+    summed = np.where(valid, value, F32(0)).sum(axis=(2, 3), dtype=F32)
+    pooled: np.ndarray = (summed / F32(bins[0] * bins[1])).astype(F32)
+    return pooled
+
+
+def _bin_points(
+    start: np.ndarray, size: np.ndarray, bins: int, pooled: int, extent: int
+) -> tuple[np.ndarray, np.ndarray]:
+    """``[boxes, bins, pooled]`` sampling points along one axis, and whether each is inside
+    (below ``extent``; OpenVINO does not check the lower side: the tests keep boxes inside)."""
+    bin_size = (size / F32(bins)).astype(F32)
+    bin_start = (start[:, None] + np.arange(bins, dtype=F32)[None, :] * bin_size[:, None]).astype(F32)
+    span = F32(extent - 1)
+    if pooled > 1:
+        step = (bin_size * span / F32(pooled - 1)).astype(F32)
+        index = np.arange(pooled, dtype=F32)
+        points = index[None, None, :] * step[:, None, None] + (bin_start * span)[:, :, None]
+    else:
+        points = ((bin_start + bin_start + bin_size[:, None]) * span / F32(2))[:, :, None]
+    points = points.astype(F32)
+    valid = (points < F32(extent)) & (points >= 0)
+    return np.where(valid, points, F32(0)), valid

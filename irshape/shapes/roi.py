@@ -298,3 +298,75 @@ def reorg_yolo(call: OpCall) -> OpResult:
     shape = PartialShape([dims[0], dims[1] * (stride * stride), *spatial])
     formulas = ["", f"C * {stride}^2", f"H / {stride}", f"W / {stride}"]
     return OpResult([Output(shape, data.element_type, formulas)])
+
+
+# --- PSROIPooling-1 ---------------------------------------------------------------------------
+
+
+def _psroi_type_findings(call: OpCall) -> list[Finding]:
+    for port, what in ((FEATURES, "Feature maps'"), (BOXES, "Coords'")):
+        element_type = call.inputs[port].element_type
+        if element_type is not None and element_type != "dynamic" and not is_real(element_type):
+            message = f"{what} data type must be floating point. Got {element_type}"
+            return [type_finding(f"input {port} is of element type {element_type}", message, port)]
+    return []
+
+
+def _psroi_attribute_findings(call: OpCall) -> list[Finding]:
+    mode = str(call.attribute("mode"))
+    checks = [
+        ("mode", mode not in ("average", "bilinear"), f"Expected 'average' or 'bilinear' mode. Got {mode}"),
+        (
+            "group_size",
+            int(call.attribute("group_size")) % _UINT64 == 0,
+            "group_size has to be greater than 0",
+        ),
+    ]
+    if mode == "bilinear":
+        for name in ("spatial_bins_x", "spatial_bins_y"):
+            checks.append((name, int(call.attribute(name)) <= 0, f"{name} has to be greater than 0"))
+    scale = float(call.attribute("spatial_scale"))
+    message = f"The spatial scale attribute should be a positive floating point number. Got: {scale:g}"
+    checks.append(("spatial_scale", not (math.isfinite(scale) and scale >= _FLOAT_MIN), message))
+    for name, failed, message in checks:
+        if failed:
+            return [_attribute_finding(call, name, "is out of range", message)]
+    return []
+
+
+def _psroi_channel_findings(call: OpCall) -> list[Finding]:
+    features = call.inputs[FEATURES].shape
+    if features.dims is None or len(features.dims) != 4:
+        return []
+    output_dim = int(call.attribute("output_dim")) % _UINT64
+    if str(call.attribute("mode")) == "average":
+        area, names = (int(call.attribute("group_size")) % _UINT64) ** 2, "group_size * group_size"
+    else:
+        area = int(call.attribute("spatial_bins_x")) * int(call.attribute("spatial_bins_y"))
+        names = "spatial_bins_x * spatial_bins_y"
+    expected = (area * output_dim) % _UINT64
+    if features.dims[1].compatible(Dim.of(expected)):
+        return []
+    message = f"Number of input's channels must be a multiply of output_dim * {names}"
+    return [incompatible(f"input has {features.dims[1]} channels, not {expected}", message, FEATURES)]
+
+
+def psroi_pooling(call: OpCall) -> OpResult:
+    """PSROIPooling-1 (``psroi_pooling_shape_inference.hpp``): ``[NUM_ROIS, output_dim,
+    group_size, group_size]`` of the feature maps' type."""
+    findings = _psroi_type_findings(call) or _psroi_attribute_findings(call)
+    findings = findings or _pooling_shape_findings(call) or _psroi_channel_findings(call)
+    if findings:
+        return OpResult([], findings)
+    rois = call.inputs[BOXES].shape
+    num = rois.dims[0] if rois.dims is not None else DYNAMIC
+    group = Dim.of(_as_int64(int(call.attribute("group_size"))))
+    shape = PartialShape([num, Dim.of(_as_int64(int(call.attribute("output_dim")))), group, group])
+    formulas = ["coords[0]", "output_dim", "group_size", "group_size"]
+    return OpResult([Output(shape, call.inputs[FEATURES].element_type, formulas)])
+
+
+def _as_int64(value: int) -> int:
+    """A size_t attribute as ``Dimension`` takes it (int64: 2^64 - 1 is -1)."""
+    value %= _UINT64
+    return value - _UINT64 if value >= 2**63 else value

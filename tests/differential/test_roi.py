@@ -1,10 +1,11 @@
-"""ROIAlign-3/9, ROIPooling-2, RegionYolo-1 and ReorgYolo-2 against OpenVINO (read_model of saved files): data of rank 4, ROIs
-``[N, 4]`` and batch indices ``[N]`` static, with ``?``, intervals and of dynamic rank; data and
-ROIs of each real type, batch indices of several integer types; pooled sizes, sampling ratios,
+"""ROIAlign-3/9, ROIPooling-2, PSROIPooling-1, RegionYolo-1 and ReorgYolo-2 against OpenVINO
+(read_model of saved files). ROIAlign: data of rank 4, ROIs ``[N, 4]`` and batch indices
+``[N]`` static, with ``?``, intervals and of dynamic rank; data and ROIs of each real type, batch indices of several integer types; pooled sizes, sampling ratios,
 scales, both modes and every aligned_mode. Mutants read_model rejects (data not 4-D, ROIs of 5
 numbers a box, different numbers of boxes, data and ROIs of different or integer types, real
 batch indices, a mode it does not know; ROIPooling's, RegionYolo's and ReorgYolo's own) are
-errors on the layer; a declared dim off by one is IRS301/IRS302. RegionYolo: with and without
+errors on the layer; a declared dim off by one is IRS301/IRS302. PSROIPooling: both modes,
+channels that match output_dim * group_size^2 (or the bins) or not. RegionYolo: with and without
 do_softmax, every axis and end_axis; ReorgYolo: strides 1 to 4, channels and spatial dims
 divisible or not, every style of dims."""
 
@@ -127,19 +128,38 @@ def draw_reorg_yolo(rng: random.Random) -> Callable[[], ov.Node]:
     return lambda: ov2.reorg_yolo(param(random.Random(seed), dims, element_type), [stride])
 
 
+def draw_psroi_pooling(rng: random.Random) -> Callable[[], ov.Node]:
+    mode = rng.choice(["average", "bilinear"])
+    output_dim, group = rng.randint(1, 8), rng.randint(1, 7)
+    bins_x, bins_y = rng.randint(1, 4), rng.randint(1, 4)
+    area = group * group if mode == "average" else bins_x * bins_y
+    channels = output_dim * area + rng.choice([0, 0, 0, 1])
+    dims = [rng.randint(1, 3), channels, rng.randint(2, 16), rng.randint(2, 16)]
+    boxes, real, scale = rng.randint(1, 9), rng.choice(REAL_TYPES), rng.choice([1.0, 0.5, 0.0625])
+    seed = rng.random()
+
+    def build() -> ov.Node:
+        local = random.Random(seed)
+        data, coords = param(local, dims, real), param(local, [boxes, 5], rng.choice(REAL_TYPES))
+        return ov1.psroi_pooling(data, coords, output_dim, group, scale, bins_x, bins_y, mode)
+
+    return build
+
+
 DRAWS = {
     "ROIAlign-3": draw_roi_align(3),
     "ROIAlign-9": draw_roi_align(9),
     "ROIPooling-2": draw_roi_pooling,
     "RegionYolo-1": draw_region_yolo,
     "ReorgYolo-2": draw_reorg_yolo,
+    "PSROIPooling-1": draw_psroi_pooling,
 }
 
 
 def _cases() -> list[OpCase]:
     rng = random.Random(SEED)
     cases = []
-    for prefix, (op, draw) in zip(("ra", "rb", "rp", "ry", "rg"), DRAWS.items(), strict=True):
+    for prefix, (op, draw) in zip(("ra", "rb", "rp", "ry", "rg", "ps"), DRAWS.items(), strict=True):
         cases += draw_cases(prefix, op, draw, rng, PER_OP)
     return cases
 
@@ -204,6 +224,14 @@ MUTANTS = [
         Mutant(f"v{version} pooled_h no number", _roi_align(version), set_attribute("pooled_h", "x")),
     )
 ]
+
+
+def _set_attributes(**texts: str) -> Any:
+    def edit(tree: Any, cid: str) -> None:
+        for name, text in texts.items():
+            layer_element(tree, cid).find("data").set(name, text)
+
+    return edit
 
 
 def _set_pooled(name: str, text: str) -> Any:
@@ -314,4 +342,27 @@ YOLO_MUTANTS = [
 
 @pytest.mark.parametrize("mutant", YOLO_MUTANTS, ids=lambda m: m.name)
 def test_yolo_mutant_openvino_rejects_is_an_error(tmp_path: Path, mutant: Mutant) -> None:
+    check_mutant(tmp_path, mutant)
+
+
+def _psroi_pooling() -> ov.Node:
+    inputs = named_inputs(parameter([1, 18, 8, 8]), parameter([4, 5]))
+    return ov1.psroi_pooling(*inputs, 2, 3, 0.5, 1, 1, "average")
+
+
+PSROI_MUTANTS = [
+    Mutant("psroi i32 data", _psroi_pooling, set_input_type(0, "i32", "I32"), "IRS213"),
+    Mutant("psroi i32 coords", _psroi_pooling, set_input_type(1, "i32", "I32"), "IRS213"),
+    Mutant("psroi 17 channels", _psroi_pooling, set_input_shape(0, [1, 17, 8, 8]), "IRS212"),
+    Mutant("psroi data 3-D", _psroi_pooling, set_input_shape(0, [1, 18, 8]), "IRS211"),
+    Mutant("psroi boxes of 4", _psroi_pooling, set_input_shape(1, [4, 4]), "IRS212"),
+    Mutant("psroi mode max", _psroi_pooling, set_attribute("mode", "max"), "IRS112"),
+    Mutant("psroi group_size 0", _psroi_pooling, set_attribute("group_size", "0"), "IRS112"),
+    Mutant("psroi scale 0", _psroi_pooling, set_attribute("spatial_scale", "0"), "IRS112"),
+    Mutant("psroi bilinear bins 0", _psroi_pooling, _set_attributes(mode="bilinear", spatial_bins_x="0")),
+]
+
+
+@pytest.mark.parametrize("mutant", PSROI_MUTANTS, ids=lambda m: m.name)
+def test_psroi_mutant_openvino_rejects_is_an_error(tmp_path: Path, mutant: Mutant) -> None:
     check_mutant(tmp_path, mutant)

@@ -159,11 +159,45 @@ def reorg_yolo_cases() -> list[Case]:
     return cases
 
 
+def psroi_pooling_cases() -> list[Case]:
+    """R-FCN's average mode (boxes in image coordinates, scaled) and the bilinear mode (boxes
+    as fractions of the map), boxes inside the map (OpenVINO reads outside it at undefined
+    offsets)."""
+    rng = np.random.default_rng(54)
+    cases = []
+    for i in range(40):
+        average = i % 2 == 0
+        batches, height, width = int(rng.integers(1, 3)), int(rng.integers(3, 12)), int(rng.integers(3, 12))
+        output_dim, group = int(rng.integers(1, 4)), int(rng.integers(1, 4))
+        bins_x, bins_y = (1, 1) if average else (int(rng.integers(1, 4)), int(rng.integers(1, 4)))
+        channels = output_dim * (group * group if average else bins_x * bins_y)
+        count = int(rng.integers(1, 6))
+        if average:
+            scale = [1.0, 0.5, 0.25][i % 3]
+            extent = np.array([width, height], np.float32) / scale
+            first = rng.uniform(0, 0.6, (count, 2)) * extent
+            boxes = np.concatenate([first, first + rng.uniform(0.05, 0.4, (count, 2)) * extent], axis=1)
+        else:
+            scale = 1.0
+            first = rng.uniform(0, 0.6, (count, 2))
+            boxes = np.concatenate([first, first + rng.uniform(0.0, 0.4, (count, 2))], axis=1)
+        images = rng.integers(0, batches, (count, 1)).astype(np.float32)
+        coords = np.concatenate([images, boxes], axis=1).astype(np.float32)
+        data = rng.normal(0, 2, (batches, channels, height, width)).astype(np.float32)
+        data_node, coords_node = parameter(data.shape), parameter(coords.shape)
+        mode = "average" if average else "bilinear"
+        node = ov1.psroi_pooling(data_node, coords_node, output_dim, group, scale, bins_x, bins_y, mode)
+        feed = {data_node: data, coords_node: coords}
+        cases.append(Case(f"psroi_pooling_{mode}_{i}", feed, [node.output(0)]))
+    return cases
+
+
 CASES = {
     "roi_align": roi_align_cases() + roi_align_edge_cases(),
     "roi_pooling": roi_pooling_cases(),
     "region_yolo": region_yolo_cases(),
     "reorg_yolo": reorg_yolo_cases(),
+    "psroi_pooling": psroi_pooling_cases(),
 }
 ALL = [(name, case) for name, cases in CASES.items() for case in cases]
 

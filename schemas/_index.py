@@ -138,6 +138,7 @@ FAMILIES = {
     "RNNSequence-5.toml": "recurrent",
     "ROIAlign-3.toml": "roi",
     "ROIAlign-9.toml": "roi",
+    "ROIAlignRotated-15.toml": "roi",
     "ROIPooling-2.toml": "roi",
     "RandomUniform-8.toml": "generation",
     "Range-1.toml": "indexing",

@@ -1,4 +1,6 @@
-"""Kernels of region-of-interest pooling: ROIAlign-3/9.
+"""Kernels of region-of-interest pooling: ROIAlign-3/9, ROIAlignRotated-15, ROIPooling-2,
+PSROIPooling-1, and the YOLO heads' RegionYolo-1 and ReorgYolo-2 (each documented at its
+function; ROIAlign's rules below).
 
 Semantics of OpenVINO's reference ``roi_align.hpp``, confirmed against the CPU plugin by
 ``tests/execution/test_roi.py``:
@@ -451,3 +453,103 @@ def _bin_points(
     points = points.astype(F32)
     valid = (points < F32(extent)) & (points >= 0)
     return np.where(valid, points, F32(0)), valid
+
+
+# --- ROIAlignRotated-15 -------------------------------------------------------------------------
+
+
+def roi_align_rotated(call: KernelCall) -> np.ndarray:
+    """ROIAlignRotated-15: boxes ``(centre x, centre y, width, height, angle)``; each bin's
+    samples are laid out in the box's frame, rotated by the angle (clockwise with
+    ``clockwise_mode``) about the centre (scaled, minus 0.5), then interpolated and averaged as
+    ROIAlign's (no least size of 1)."""
+    data = call.inputs[0].astype(F32)
+    channels = data.shape[1]
+    pooled_h, pooled_w = int(call.attribute("pooled_h")), int(call.attribute("pooled_w"))
+    ratio = int(call.attribute("sampling_ratio"))
+    rois = call.inputs[1].astype(F32)
+    scale = F32(call.attribute("spatial_scale"))
+    indices = _batch_indices(call, data.shape[0])
+    center_x, center_y = rois[:, 0] * scale - F32(0.5), rois[:, 1] * scale - F32(0.5)
+    box_w, box_h = (rois[:, 2] * scale).astype(F32), (rois[:, 3] * scale).astype(F32)
+    angle = -rois[:, 4] if call.attribute("clockwise_mode") else rois[:, 4]
+    cos, sin = np.cos(angle).astype(F32), np.sin(angle).astype(F32)
+    # the samples in the box's frame, from its corner (-w/2, -h/2): [boxes, bins, samples]
+    ys = _frame_samples(-box_h / F32(2), box_h, pooled_h, ratio)
+    xs = _frame_samples(-box_w / F32(2), box_w, pooled_w, ratio)
+    local_y = ys.points[:, :, :, None, None]
+    local_x = xs.points[:, None, None, :, :]
+    rotated_y = local_y * cos[:, None, None, None, None] - local_x * sin[:, None, None, None, None]
+    rotated_x = local_y * sin[:, None, None, None, None] + local_x * cos[:, None, None, None, None]
+    sample_y = (rotated_y + center_y[:, None, None, None, None]).astype(F32)
+    sample_x = (rotated_x + center_x[:, None, None, None, None]).astype(F32)
+    exists = ys.exists[:, :, :, None, None] & xs.exists[:, None, None, :, :]
+    values = _bilinear_samples(data, indices, sample_y, sample_x, exists)  # [boxes, C, bh, sh, bw, sw]
+    samples = (ys.counts * xs.counts).astype(F32)[:, None, None, None]
+    with np.errstate(invalid="ignore", divide="ignore"):
+        pooled = values.sum(axis=(3, 5), dtype=F32) / samples
+    result: np.ndarray = pooled.reshape(len(indices), channels, pooled_h, pooled_w)
+    return result.astype(call.output_dtype(0))
+
+
+class _FrameSamples:
+    """One axis of every box's samples in its own frame: ``[boxes, bins, samples]`` points,
+    which samples exist, and the count per box."""
+
+    def __init__(self, points: np.ndarray, exists: np.ndarray, counts: np.ndarray) -> None:
+        self.points, self.exists, self.counts = points, exists, counts
+
+
+def _frame_samples(start: np.ndarray, length: np.ndarray, bins: int, ratio: int) -> _FrameSamples:
+    bin_size = (length / F32(bins)).astype(F32)
+    counts = np.ceil(bin_size).astype(np.int64) if ratio == 0 else np.full(len(start), ratio, np.int64)
+    if (counts < 0).any():
+        raise UnsupportedByOpenVINOError(
+            "a box's bins are of negative size: OpenVINO's sampling ratio is negative"
+        )
+    most = int(counts.max()) if counts.size else 0
+    distance = (bin_size / np.maximum(counts, 1).astype(F32)).astype(F32)
+    sample = np.arange(most, dtype=F32) + F32(0.5)
+    points = (
+        start[:, None, None]
+        + np.arange(bins, dtype=F32)[None, :, None] * bin_size[:, None, None]
+        + distance[:, None, None] * sample[None, None, :]
+    ).astype(F32)
+    exists = np.arange(most)[None, None, :] < counts[:, None, None]
+    return _FrameSamples(points, np.broadcast_to(exists, points.shape), counts)
+
+
+def _bilinear_samples(
+    data: np.ndarray, indices: np.ndarray, ys: np.ndarray, xs: np.ndarray, exists: np.ndarray
+) -> np.ndarray:
+    """``[boxes, C, *sample dims]``: each sample's bilinear value as ROIAlign takes it (0
+    outside ``[-1, size]`` on either axis, clamped to ``>= 0``, the last row or column past
+    ``size - 1``); 0 for samples that do not exist."""
+    _, _, height, width = data.shape
+    valid = exists & ~((ys < -1) | (ys > F32(height)) | (xs < -1) | (xs > F32(width)))
+    corners = []
+    for coordinate, size in ((ys, height), (xs, width)):
+        clamped = np.maximum(np.where(valid, coordinate, F32(0)), F32(0))
+        low = clamped.astype(np.int64)
+        last = low >= size - 1
+        low = np.where(last, size - 1, low)
+        clamped = np.where(last, low.astype(F32), clamped)
+        weight = (clamped - low.astype(F32)).astype(F32)
+        corners.append((low, np.where(last, low, low + 1), weight))
+    (top, bottom, wy), (left, right, wx) = corners
+    box = indices.reshape(-1, *([1] * (ys.ndim - 1)))[:, None]
+    channel = np.arange(data.shape[1]).reshape(1, -1, *([1] * (ys.ndim - 1)))
+
+    def at(rows: np.ndarray, columns: np.ndarray) -> np.ndarray:
+        picked: np.ndarray = data[box, channel, rows[:, None], columns[:, None]]
+        return picked
+
+    hy, hx, ly, lx = (F32(1) - wy)[:, None], (F32(1) - wx)[:, None], wy[:, None], wx[:, None]
+    value = (
+        hy * hx * at(top, left)
+        + hy * lx * at(top, right)
+        + ly * hx * at(bottom, left)
+        + ly * lx * at(bottom, right)
+    )
+    sampled: np.ndarray = np.where(valid[:, None], value, F32(0)).astype(F32)
+    return sampled

@@ -1,13 +1,17 @@
-"""ROIAlign-3/9, ROIPooling-2, PSROIPooling-1, RegionYolo-1 and ReorgYolo-2 against OpenVINO
-(read_model of saved files). ROIAlign: data of rank 4, ROIs ``[N, 4]`` and batch indices
-``[N]`` static, with ``?``, intervals and of dynamic rank; data and ROIs of each real type, batch indices of several integer types; pooled sizes, sampling ratios,
-scales, both modes and every aligned_mode. Mutants read_model rejects (data not 4-D, ROIs of 5
-numbers a box, different numbers of boxes, data and ROIs of different or integer types, real
-batch indices, a mode it does not know; ROIPooling's, RegionYolo's and ReorgYolo's own) are
-errors on the layer; a declared dim off by one is IRS301/IRS302. PSROIPooling: both modes,
-channels that match output_dim * group_size^2 (or the bins) or not. RegionYolo: with and without
-do_softmax, every axis and end_axis; ReorgYolo: strides 1 to 4, channels and spatial dims
-divisible or not, every style of dims."""
+"""ROIAlign-3/9, ROIAlignRotated-15, ROIPooling-2, PSROIPooling-1, RegionYolo-1 and
+ReorgYolo-2 against OpenVINO (read_model of saved files).
+
+ROIAlign: data of rank 4, ROIs ``[N, 4]`` and batch indices ``[N]`` static, with ``?``,
+intervals and of dynamic rank; data and ROIs of each real type, batch indices of several
+integer types; pooled sizes, sampling ratios, scales, both modes and every aligned_mode
+(ROIAlignRotated-15 likewise, boxes of 5 numbers, both clockwise modes). ROIPooling: both
+methods, every way of giving the pooled size. PSROIPooling: both modes, channels that match
+output_dim * group_size^2 (or the bins) or not. RegionYolo: with and without do_softmax, every
+axis and end_axis. ReorgYolo: strides 1 to 4, channels and spatial dims divisible or not.
+
+Mutants read_model rejects (wrong ranks, boxes of the wrong length, different numbers of
+boxes, element types, modes, attributes out of range) are errors on the layer; a declared dim
+off by one is IRS301/IRS302."""
 
 from __future__ import annotations
 
@@ -22,6 +26,7 @@ import openvino.opset1 as ov1
 import openvino.opset2 as ov2
 import openvino.opset3 as ov3
 import openvino.opset9 as ov9
+import openvino.opset15 as ov15
 import pytest
 
 import irshape
@@ -60,6 +65,8 @@ ALIGNED_MODES = ("asymmetric", "half_pixel_for_nn", "half_pixel")
 
 
 def draw_roi_align(version: int) -> Callable[[random.Random], Callable[[], ov.Node]]:
+    """ROIAlign-3/9, or ROIAlignRotated-15 (``version`` 15: boxes of 5 numbers)."""
+
     def draw(rng: random.Random) -> Callable[[], ov.Node]:
         boxes = rng.randint(1, 9)
         data_dims = [rng.randint(1, 3), rng.randint(1, 8), rng.randint(2, 16), rng.randint(2, 16)]
@@ -72,10 +79,14 @@ def draw_roi_align(version: int) -> Callable[[random.Random], Callable[[], ov.No
         def build() -> ov.Node:
             local = random.Random(seed)
             data = param(local, data_dims, real)
-            rois = param(local, [boxes, 4], real)
+            rois = param(local, [boxes, 5 if version == 15 else 4], real)
             indices = param(local, [boxes], index_type)
             if version == 3:
                 return ov3.roi_align(data, rois, indices, pooled_h, pooled_w, ratio, scale, mode)
+            if version == 15:
+                return ov15.roi_align_rotated(
+                    data, rois, indices, pooled_h, pooled_w, ratio, scale, mode == "max"
+                )
             return ov9.roi_align(data, rois, indices, pooled_h, pooled_w, ratio, scale, mode, aligned)
 
         return build
@@ -153,13 +164,14 @@ DRAWS = {
     "RegionYolo-1": draw_region_yolo,
     "ReorgYolo-2": draw_reorg_yolo,
     "PSROIPooling-1": draw_psroi_pooling,
+    "ROIAlignRotated-15": draw_roi_align(15),
 }
 
 
 def _cases() -> list[OpCase]:
     rng = random.Random(SEED)
     cases = []
-    for prefix, (op, draw) in zip(("ra", "rb", "rp", "ry", "rg", "ps"), DRAWS.items(), strict=True):
+    for prefix, (op, draw) in zip(("ra", "rb", "rp", "ry", "rg", "ps", "rr"), DRAWS.items(), strict=True):
         cases += draw_cases(prefix, op, draw, rng, PER_OP)
     return cases
 
@@ -365,4 +377,23 @@ PSROI_MUTANTS = [
 
 @pytest.mark.parametrize("mutant", PSROI_MUTANTS, ids=lambda m: m.name)
 def test_psroi_mutant_openvino_rejects_is_an_error(tmp_path: Path, mutant: Mutant) -> None:
+    check_mutant(tmp_path, mutant)
+
+
+def _roi_align_rotated() -> ov.Node:
+    inputs = named_inputs(parameter([1, 3, 8, 8]), parameter([5, 5]), parameter([5], np.int32))
+    return ov15.roi_align_rotated(*inputs, 2, 2, 2, 1.0, True)
+
+
+ROTATED_MUTANTS = [
+    Mutant("rotated boxes of 4", _roi_align_rotated, set_input_shape(1, [5, 4]), "IRS212"),
+    Mutant("rotated 6 indices", _roi_align_rotated, set_input_shape(2, [6]), "IRS212"),
+    Mutant("rotated f16 rois", _roi_align_rotated, set_input_type(1, "f16", "FP16"), "IRS213"),
+    Mutant("rotated f32 indices", _roi_align_rotated, set_input_type(2, "f32", "FP32"), "IRS213"),
+    Mutant("rotated data 5-D", _roi_align_rotated, set_input_shape(0, [1, 3, 8, 8, 1]), "IRS211"),
+]
+
+
+@pytest.mark.parametrize("mutant", ROTATED_MUTANTS, ids=lambda m: m.name)
+def test_rotated_mutant_openvino_rejects_is_an_error(tmp_path: Path, mutant: Mutant) -> None:
     check_mutant(tmp_path, mutant)

@@ -14,6 +14,7 @@ import openvino.opset1 as ov1
 import openvino.opset2 as ov2
 import openvino.opset3 as ov3
 import openvino.opset9 as ov9
+import openvino.opset15 as ov15
 import pytest
 
 from .harness import Case, parameter
@@ -192,12 +193,37 @@ def psroi_pooling_cases() -> list[Case]:
     return cases
 
 
+def roi_align_rotated_cases() -> list[Case]:
+    """Rotated boxes (angles of both signs, both clockwise modes) inside, across and outside
+    the map; sampling ratios 0 to 3; scales."""
+    rng = np.random.default_rng(55)
+    cases = []
+    for i in range(40):
+        batches, channels = int(rng.integers(1, 3)), int(rng.integers(1, 4))
+        height, width = int(rng.integers(3, 12)), int(rng.integers(3, 12))
+        scale = [1.0, 0.5, 2.0][i % 3]
+        count = int(rng.integers(1, 6))
+        centre = rng.uniform(-0.2, 1.2, (count, 2)) * np.array([width, height]) / scale
+        size = rng.uniform(0.1, 0.8, (count, 2)) * np.array([width, height]) / scale
+        angle = rng.uniform(-3.5, 3.5, (count, 1))
+        boxes = np.concatenate([centre, size, angle], axis=1).astype(np.float32)
+        indices = rng.integers(0, batches, count).astype(INDEX_TYPES[i % 2])
+        data = rng.normal(0, 2, (batches, channels, height, width)).astype(np.float32)
+        nodes = parameter(data.shape), parameter(boxes.shape), parameter(indices.shape, indices.dtype)
+        pooled_h, pooled_w, ratio = int(rng.integers(1, 4)), int(rng.integers(1, 4)), int(rng.integers(0, 4))
+        node = ov15.roi_align_rotated(*nodes, pooled_h, pooled_w, ratio, scale, bool(i % 2))
+        feed = dict(zip(nodes, (data, boxes, indices), strict=True))
+        cases.append(Case(f"roi_align_rotated_{i}", feed, [node.output(0)]))
+    return cases
+
+
 CASES = {
     "roi_align": roi_align_cases() + roi_align_edge_cases(),
     "roi_pooling": roi_pooling_cases(),
     "region_yolo": region_yolo_cases(),
     "reorg_yolo": reorg_yolo_cases(),
     "psroi_pooling": psroi_pooling_cases(),
+    "roi_align_rotated": roi_align_rotated_cases(),
 }
 ALL = [(name, case) for name, cases in CASES.items() for case in cases]
 

@@ -3,6 +3,24 @@
 # SCHEMAS maps each declaration file's name to what tomllib.loads returns for it.
 
 SCHEMAS = {
+    "ExperimentalDetectronPriorGridGenerator-6.toml": {
+        "op": "ExperimentalDetectronPriorGridGenerator",
+        "version": 6,
+        "family": "priors",
+        "function": "prior_grid_generator",
+        "kernel": "prior_grid_generator",
+        "spec": "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/detection/experimental-detectron-prior-grid-generator-6.html",
+        "extra_inputs": "Check 'input_shapes.size() == 3' failed",
+        "inputs": [{"name": "priors"}, {"name": "feature_map"}, {"name": "im_data"}],
+        "outputs": [{"name": "output"}],
+        "attributes": {
+            "flatten": {"type": "bool", "default": False},
+            "h": {"type": "int", "default": 0},
+            "w": {"type": "int", "default": 0},
+            "stride_x": {"type": "float", "default": 0.0},
+            "stride_y": {"type": "float", "default": 0.0},
+        },
+    },
     "PriorBox-1.toml": {
         "op": "PriorBox",
         "version": 1,

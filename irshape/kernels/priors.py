@@ -269,3 +269,28 @@ def prior_box_clustered(call: KernelCall) -> np.ndarray:
     first = corners.reshape(-1)
     variances = _variance_row(call.attributes.float_list("variance"), first.size)
     return np.stack([first, variances]).astype(call.output_dtype(0))
+
+
+def prior_grid_generator(call: KernelCall) -> np.ndarray:
+    """ExperimentalDetectronPriorGridGenerator-6: each prior shifted to the centre of every
+    cell, ``(w + 0.5) * step_w`` and ``(h + 0.5) * step_h`` (the grid ``h x w`` attributes, else
+    the feature map's; the steps the ``stride`` attributes, else the image's size over the
+    grid's), cells in row-major order and the priors within each."""
+    priors = call.inputs[0].astype(F32)
+    feature_height, feature_width = call.inputs[1].shape[2:]
+    image_height, image_width = call.inputs[2].shape[2:]
+    height = int(call.attribute("h")) or feature_height
+    width = int(call.attribute("w")) or feature_width
+    if height * width * len(priors) * 4 != int(np.prod(call.output_shape(0))):
+        raise UnsupportedByOpenVINOError(
+            f"the h x w grid ({height} x {width}) is not the feature map's: the plugin writes past its output"
+        )
+    step_w = F32(call.attribute("stride_x")) or F32(F32(image_width) / F32(width))
+    step_h = F32(call.attribute("stride_y")) or F32(F32(image_height) / F32(height))
+    shift_x = (step_w * (np.arange(width, dtype=F32) + F32(0.5))).astype(F32)
+    shift_y = (step_h * (np.arange(height, dtype=F32) + F32(0.5))).astype(F32)
+    shifts = np.zeros((height, width, 1, 4), F32)
+    shifts[..., [0, 2]] = shift_x[None, :, None, None]
+    shifts[..., [1, 3]] = shift_y[:, None, None, None]
+    grid = (priors[None, None] + shifts).astype(F32)
+    return grid.reshape(call.output_shape(0)).astype(call.output_dtype(0))

@@ -1,5 +1,6 @@
-"""Prior (anchor) box generators of SSD-like detectors: PriorBox-1/8 and PriorBoxClustered-1, as
-OpenVINO's ``prior_box_shape_inference_util.hpp`` infers them.
+"""Prior (anchor) box generators: PriorBox-1/8 and PriorBoxClustered-1 of SSD-like detectors,
+as OpenVINO's ``prior_box_shape_inference_util.hpp`` infers them, and Mask R-CNN's
+ExperimentalDetectronPriorGridGenerator-6 (:func:`prior_grid_generator`).
 
 Both take ``output_size`` (the feature map's ``[H, W]``) and ``image_size`` (the image's), 1-D
 integer tensors, most often ShapeOf -> StridedSlice/Gather of the feature map and of the
@@ -19,7 +20,14 @@ from irshape import rules
 from irshape.dims import DYNAMIC, Dim, PartialShape
 from irshape.ops.interface import AT_DATA, Finding, OpCall, OpResult, Output
 from irshape.shapes import bounds, reading
-from irshape.shapes.findings import is_real, rank_finding, type_finding, value_finding, value_unknown
+from irshape.shapes.findings import (
+    incompatible,
+    is_real,
+    rank_finding,
+    type_finding,
+    value_finding,
+    value_unknown,
+)
 
 OUTPUT_SIZE, IMAGE_SIZE = 0, 1
 _INPUT_NAMES = ("output size", "image")  # OpenVINO's, in its messages
@@ -150,3 +158,77 @@ def _priors(call: OpCall, priors: int, attribute_findings: list[Finding]) -> OpR
     boxes = dims[0] * dims[1] * Dim.of(priors) * 4
     formula = f"{dims[0]} * {dims[1]} * {priors} priors * 4"
     return OpResult([Output(PartialShape([2, boxes]), "f32", ["2", formula])])
+
+
+# --- ExperimentalDetectronPriorGridGenerator-6 --------------------------------------------------
+
+PRIORS, FEATURE_MAP, IMAGE = 0, 1, 2
+
+
+def _grid_type(call: OpCall) -> tuple[str | None, list[Finding]]:
+    """The three inputs' one real type: OpenVINO merges them in turn and names the first input
+    that does not merge or leaves the type not real."""
+    merged = "dynamic"
+    for port, tensor in enumerate(call.inputs[:3]):
+        element_type = tensor.element_type
+        if element_type is None:
+            return None, []
+        if element_type != "dynamic" and merged not in ("dynamic", element_type):
+            return None, [_grid_type_finding(port, element_type)]
+        merged = element_type if element_type != "dynamic" else merged
+        if not is_real(merged):
+            return None, [_grid_type_finding(port, element_type)]
+    return merged, []
+
+
+def _grid_type_finding(port: int, element_type: str) -> Finding:
+    message = f"Input[{port}] type '{element_type}' is not floating point or not same as others inputs."
+    return type_finding(f"input {port} is of element type {element_type}", message, port)
+
+
+def _grid_shape_finding(call: OpCall) -> Finding | None:
+    priors, feature_map, image = (call.inputs[port].shape for port in (PRIORS, FEATURE_MAP, IMAGE))
+    if priors.dims is not None:
+        if len(priors.dims) != 2:
+            return rank_finding(PRIORS, "priors", priors, "2", "Priors rank must be equal to 2.")
+        if not priors.dims[1].compatible(Dim.of(4)):
+            message = f"The last dimension of the 'priors' input must be equal to 4. Got: {priors.dims[1]}"
+            return rank_finding(PRIORS, "priors", priors, "[?, 4]", message)
+    if feature_map.dims is not None and len(feature_map.dims) != 4:
+        return rank_finding(
+            FEATURE_MAP, "feature_map", feature_map, "4", "Feature_map rank must be equal to 4."
+        )
+    if image.dims is not None:
+        if len(image.dims) != 4:
+            return rank_finding(IMAGE, "im_data", image, "4", "Im_data rank must be equal to 4.")
+        if feature_map.dims is not None and not feature_map.dims[0].compatible(image.dims[0]):
+            message = (
+                "The first dimension of both 'feature_map' and 'im_data' must match. Feature_map: "
+                f"{feature_map.dims[0]}; Im_data: {image.dims[0]}"
+            )
+            return incompatible(f"feature_map is {feature_map}, im_data {image}", message, IMAGE)
+    return None
+
+
+def prior_grid_generator(call: OpCall) -> OpResult:
+    """ExperimentalDetectronPriorGridGenerator-6: every prior at every feature-map cell,
+    ``[H * W * priors, 4]`` with ``flatten``, else ``[H, W, priors, 4]``
+    (``experimental_detectron_prior_grid_generator_shape_inference.hpp``; the ``h`` and ``w``
+    attributes do not enter the shape)."""
+    element_type, findings = _grid_type(call)
+    shape_finding = None if findings else _grid_shape_finding(call)
+    if findings or shape_finding is not None:
+        return OpResult([], findings or [f for f in (shape_finding,) if f is not None])
+    priors, feature_map = call.inputs[PRIORS].shape, call.inputs[FEATURE_MAP].shape
+    count = priors.dims[0] if priors.dims is not None else DYNAMIC
+    height, width = (
+        (feature_map.dims[2], feature_map.dims[3]) if feature_map.dims is not None else (DYNAMIC, DYNAMIC)
+    )
+    if call.attribute("flatten"):
+        boxes = (
+            height * width * count if priors.dims is not None and feature_map.dims is not None else DYNAMIC
+        )
+        shape = PartialShape([boxes, 4])
+    else:
+        shape = PartialShape([height, width, count, 4])
+    return OpResult([Output(shape, element_type)])

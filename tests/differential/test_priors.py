@@ -1,12 +1,14 @@
-"""PriorBox-1, PriorBox-8 and PriorBoxClustered-1 against OpenVINO (read_model of saved files):
-output_size a Const of several integer types (zeros, -1, negatives among them), a Parameter (of
+"""PriorBox-1, PriorBox-8, PriorBoxClustered-1 and ExperimentalDetectronPriorGridGenerator-6
+against OpenVINO (read_model of saved files): output_size a Const of several integer types (zeros, -1, negatives among them), a Parameter (of
 one, two or three elements, ``?`` long, of dynamic rank), or a ShapeOf -> Gather of a feature
 map's spatial dims (static, ``?`` and interval dims: the output's bounds); image_size likewise;
 every attribute that changes the number of priors (min and max sizes, aspect ratios with and
 without flip, near-duplicate ratios, scale_all_sizes, fixed sizes, densities, fixed ratios;
 PriorBoxClustered's widths). Mutants read_model rejects (real or boolean sizes, 2-D inputs,
 widths and heights of different lengths, a float list it
-cannot parse) are errors on the layer; a declared dim off by one is IRS301/IRS302."""
+cannot parse) are errors on the layer; a declared dim off by one is IRS301/IRS302. The prior grid: every input style and real type,
+flattened or not, h, w and strides given or not; its mutants: types that differ or are not real,
+ranks, the priors' last dim, batches that differ."""
 
 from __future__ import annotations
 
@@ -20,6 +22,7 @@ import openvino as ov
 import openvino.opset1 as ov1
 import openvino.opset8 as ov8
 import pytest
+from openvino.utils.node_factory import NodeFactory
 
 from .conftest import STATS
 from .family_suite import (
@@ -29,6 +32,7 @@ from .family_suite import (
     check_valid,
     draw_cases,
     named_inputs,
+    param,
     set_attribute,
     set_input_shape,
     set_input_type,
@@ -120,17 +124,43 @@ def draw_prior_box_clustered(rng: random.Random) -> Callable[[], ov.Node]:
     return lambda: ov1.prior_box_clustered(out_size(), image_size(), attrs)
 
 
+GRID_TYPES: list[Any] = [np.float32, np.float32, np.float16, ov.Type.bf16, np.float64]
+
+
+def draw_prior_grid(rng: random.Random) -> Callable[[], ov.Node]:
+    priors = [rng.randint(1, 9), 4]
+    feature_map = [rng.randint(1, 3), rng.randint(1, 16), rng.randint(1, 40), rng.randint(1, 40)]
+    image = [feature_map[0], 3, rng.randint(16, 640), rng.randint(16, 640)]
+    real = rng.choice(GRID_TYPES)
+    attrs = {
+        "flatten": rng.random() < 0.5,
+        "h": rng.choice([0, 0, rng.randint(1, 40)]),
+        "w": rng.choice([0, 0, rng.randint(1, 40)]),
+        "stride_x": rng.choice([0.0, 8.0, 16.0]),
+        "stride_y": rng.choice([0.0, 8.0, 16.0]),
+    }
+    seed = rng.random()
+
+    def build() -> ov.Node:
+        local = random.Random(seed)
+        inputs = [param(local, dims, real).output(0) for dims in (priors, feature_map, image)]
+        return NodeFactory("opset6").create("ExperimentalDetectronPriorGridGenerator", inputs, attrs)
+
+    return build
+
+
 DRAWS = {
     "PriorBox-1": draw_prior_box(1),
     "PriorBox-8": draw_prior_box(8),
     "PriorBoxClustered-1": draw_prior_box_clustered,
+    "ExperimentalDetectronPriorGridGenerator-6": draw_prior_grid,
 }
 
 
 def _cases() -> list[OpCase]:
     rng = random.Random(SEED)
     cases = []
-    for prefix, (op, draw) in zip(("pa", "pb", "pc"), DRAWS.items(), strict=True):
+    for prefix, (op, draw) in zip(("pa", "pb", "pc", "pg"), DRAWS.items(), strict=True):
         cases += draw_cases(prefix, op, draw, rng, PER_OP)
     return cases
 
@@ -154,7 +184,7 @@ def test_a_declared_dim_off_by_one_is_an_error(
 
 def test_the_cases_span_the_rules() -> None:
     """Output dims known by value, by bounds only (intervals), and not at all; zero priors."""
-    for op in DRAWS:
+    for op in list(DRAWS)[:3]:
         found = [str(case.build().get_output_partial_shape(0)) for case in CASES if case.op == op]
         assert any(s.startswith("[2,") and s[3:-1].isdigit() and s != "[2,0]" for s in found), op
         assert "[2,?]" in found and "[2,0]" in found, op
@@ -204,4 +234,28 @@ MUTANTS += [
 
 @pytest.mark.parametrize("mutant", MUTANTS, ids=lambda m: m.name)
 def test_mutant_openvino_rejects_is_an_error(tmp_path: Path, mutant: Mutant) -> None:
+    check_mutant(tmp_path, mutant)
+
+
+def _prior_grid() -> ov.Node:
+    inputs = named_inputs(parameter([3, 4]), parameter([1, 8, 5, 6]), parameter([1, 3, 40, 48]))
+    attrs = {"flatten": True, "h": 0, "w": 0, "stride_x": 0.0, "stride_y": 0.0}
+    return NodeFactory("opset6").create(
+        "ExperimentalDetectronPriorGridGenerator", [i.output(0) for i in inputs], attrs
+    )
+
+
+GRID_MUTANTS = [
+    Mutant("grid f16 priors", _prior_grid, set_input_type(0, "f16", "FP16"), "IRS213"),
+    Mutant("grid i32 feature map", _prior_grid, set_input_type(1, "i32", "I32"), "IRS213"),
+    Mutant("grid priors of 5", _prior_grid, set_input_shape(0, [3, 5]), "IRS211"),
+    Mutant("grid priors 3-D", _prior_grid, set_input_shape(0, [3, 4, 1]), "IRS211"),
+    Mutant("grid feature map 3-D", _prior_grid, set_input_shape(1, [1, 8, 5]), "IRS211"),
+    Mutant("grid image 5-D", _prior_grid, set_input_shape(2, [1, 3, 40, 48, 1]), "IRS211"),
+    Mutant("grid batches differ", _prior_grid, set_input_shape(2, [2, 3, 40, 48]), "IRS212"),
+]
+
+
+@pytest.mark.parametrize("mutant", GRID_MUTANTS, ids=lambda m: m.name)
+def test_grid_mutant_openvino_rejects_is_an_error(tmp_path: Path, mutant: Mutant) -> None:
     check_mutant(tmp_path, mutant)

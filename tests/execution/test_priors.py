@@ -5,7 +5,8 @@ variances) and PriorBoxClustered-1 (steps, step_w/step_h, offsets, clip, varianc
 sizes fed as i32 or i64 Parameters (the CPU plugin's kernel runs) or ShapeOf -> Gather of a
 feature map's and an image's shapes (OpenVINO folds the layer with its reference at compile
 time, as in every SSD model; the plugin has no PriorBox-8 kernel: 'Unexpected op type in
-PriorBox shape inference factory', so PriorBox-8 is tested folded only)."""
+PriorBox shape inference factory', so PriorBox-8 is tested folded only), and
+ExperimentalDetectronPriorGridGenerator-6 (strides, grids, flatten)."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ import numpy as np
 import openvino.opset1 as ov1
 import openvino.opset8 as ov8
 import pytest
+from openvino.utils.node_factory import NodeFactory
 
 from .harness import Case, parameter
 from .kernel_data import Batches
@@ -136,7 +138,45 @@ def prior_box_clustered_cases() -> list[Case]:
     return cases
 
 
-CASES = {"prior_box": prior_box_cases(), "prior_box_clustered": prior_box_clustered_cases()}
+def prior_grid_cases() -> list[Case]:
+    """Strides given or from the image's size, grids from the feature map or the same h x w
+    given, flattened or not, f32 and f16."""
+    rng = np.random.default_rng(42)
+    factory = NodeFactory("opset6")
+    cases = []
+    for i in range(30):
+        count, height, width = int(rng.integers(1, 5)), int(rng.integers(1, 6)), int(rng.integers(1, 6))
+        dtype = [np.float32, np.float16][i % 5 == 4]
+        priors = rng.normal(0, 20, (count, 4)).astype(dtype)
+        image = (1, 3, int(rng.integers(16, 100)), int(rng.integers(16, 100)))
+        nodes = (
+            parameter(priors.shape, dtype),
+            parameter((1, 8, height, width), dtype),
+            parameter(image, dtype),
+        )
+        strides = [(0.0, 0.0), (8.0, 16.0), (4.5, 0.0)][i % 3]
+        attrs = {
+            "flatten": bool(i % 2),
+            "h": height if i % 4 == 1 else 0,
+            "w": width if i % 4 == 1 else 0,
+            "stride_x": strides[0],
+            "stride_y": strides[1],
+        }
+        node = factory.create("ExperimentalDetectronPriorGridGenerator", [n.output(0) for n in nodes], attrs)
+        feed = {
+            nodes[0]: priors,
+            nodes[1]: np.zeros((1, 8, height, width), dtype),
+            nodes[2]: np.zeros(image, dtype),
+        }
+        cases.append(Case(f"prior_grid_{i}", feed, [node.output(0)]))
+    return cases
+
+
+CASES = {
+    "prior_box": prior_box_cases(),
+    "prior_box_clustered": prior_box_clustered_cases(),
+    "prior_grid": prior_grid_cases(),
+}
 ALL = [(name, case) for name, cases in CASES.items() for case in cases]
 
 

@@ -3,6 +3,18 @@
 # SCHEMAS maps each declaration file's name to what tomllib.loads returns for it.
 
 SCHEMAS = {
+    "ExperimentalDetectronTopKROIs-6.toml": {
+        "op": "ExperimentalDetectronTopKROIs",
+        "version": 6,
+        "family": "roi",
+        "function": "top_k_rois",
+        "kernel": "top_k_rois",
+        "spec": "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/sort/experimental-detectron-top-krois-6.html",
+        "extra_inputs": "Check 'input_shapes.size() == 2' failed",
+        "inputs": [{"name": "input_rois"}, {"name": "rois_probs"}],
+        "outputs": [{"name": "output"}],
+        "attributes": {"max_rois": {"type": "int", "default": 0}},
+    },
     "PSROIPooling-1.toml": {
         "op": "PSROIPooling",
         "version": 1,

@@ -55,6 +55,7 @@ FAMILIES = {
     "ErfInv-17.toml": "elementwise",
     "Exp-1.toml": "elementwise",
     "ExperimentalDetectronPriorGridGenerator-6.toml": "priors",
+    "ExperimentalDetectronTopKROIs-6.toml": "roi",
     "ExtractImagePatches-3.toml": "rearrange",
     "Eye-9.toml": "generation",
     "FakeQuantize-1.toml": "normalization",

@@ -1,6 +1,6 @@
 """Kernels of region-of-interest pooling: ROIAlign-3/9, ROIAlignRotated-15, ROIPooling-2,
-PSROIPooling-1, and the YOLO heads' RegionYolo-1 and ReorgYolo-2 (each documented at its
-function; ROIAlign's rules below).
+PSROIPooling-1, ExperimentalDetectronTopKROIs-6, and the YOLO heads' RegionYolo-1 and
+ReorgYolo-2 (each documented at its function; ROIAlign's rules below).
 
 Semantics of OpenVINO's reference ``roi_align.hpp``, confirmed against the CPU plugin by
 ``tests/execution/test_roi.py``:
@@ -553,3 +553,20 @@ def _bilinear_samples(
     )
     sampled: np.ndarray = np.where(valid[:, None], value, F32(0)).astype(F32)
     return sampled
+
+
+# --- ExperimentalDetectronTopKROIs-6 --------------------------------------------------------------
+
+
+def top_k_rois(call: KernelCall) -> np.ndarray:
+    """ExperimentalDetectronTopKROIs-6: the boxes of the ``max_rois`` highest probabilities,
+    highest first (ties: the earlier box first)."""
+    rois, probs = call.inputs
+    count = call.output_shape(0)[0]
+    if count > len(probs):
+        raise UnsupportedByOpenVINOError(
+            f"max_rois {count} is more than the {len(probs)} boxes: the plugin leaves the rest unset"
+        )
+    order = np.argsort(-probs.astype(np.float64), kind="stable")[:count]
+    picked: np.ndarray = rois[order]
+    return picked.astype(call.output_dtype(0))

@@ -370,3 +370,43 @@ def _as_int64(value: int) -> int:
     """A size_t attribute as ``Dimension`` takes it (int64: 2^64 - 1 is -1)."""
     value %= _UINT64
     return value - _UINT64 if value >= 2**63 else value
+
+
+# --- ExperimentalDetectronTopKROIs-6 --------------------------------------------------------------
+
+
+def _top_rois_findings(call: OpCall) -> list[Finding]:
+    rois_type, probs_type = call.inputs[0].element_type, call.inputs[1].element_type
+    if rois_type is not None and probs_type is not None:
+        static = {t for t in (rois_type, probs_type) if t != "dynamic"}
+        if len(static) > 1 or any(not is_real(t) for t in static):
+            problem = f"input_rois are of element type {rois_type}, rois_probs of {probs_type}"
+            message = "ROIs and probabilities of ROIs must same floating-point type."
+            return [type_finding(problem, message, 1)]
+    rois, probs = call.inputs[0].shape, call.inputs[1].shape
+    if rois.dims is not None:
+        if len(rois.dims) != 2:
+            message = f"The 'input_rois' input is expected to be a 2D. Got: {len(rois.dims)}"
+            return [rank_finding(0, "input_rois", rois, "2", message)]
+        if not rois.dims[1].compatible(Dim.of(4)):
+            message = f"The second dimension of 'input_rois' should be 4. Got: {rois.dims[1]}"
+            return [incompatible(f"input_rois is {rois}", message, 0)]
+    if probs.rank not in (None, 1):
+        message = f"The 'rois_probs' input is expected to be a 1D. Got: {probs.rank}"
+        return [rank_finding(1, "rois_probs", probs, "1", message)]
+    if rois.dims is not None and probs.dims is not None and not rois.dims[0].compatible(probs.dims[0]):
+        message = (
+            f"Number of rois and number of probabilities should be equal. Got: {rois.dims[0]} {probs.dims[0]}"
+        )
+        return [incompatible(f"input_rois is {rois}, rois_probs {probs}", message, 1)]
+    return []
+
+
+def top_k_rois(call: OpCall) -> OpResult:
+    """ExperimentalDetectronTopKROIs-6 (``experimental_detectron_topkrois_shape_inference.hpp``):
+    ``[max_rois, 4]`` of the ROIs' type."""
+    findings = _top_rois_findings(call)
+    if findings:
+        return OpResult([], findings)
+    shape = PartialShape([Dim.of(int(call.attribute("max_rois"))), 4])
+    return OpResult([Output(shape, call.inputs[0].element_type, ["max_rois", "4"])])

@@ -1,5 +1,5 @@
-"""ROIAlign-3/9, ROIAlignRotated-15, ROIPooling-2, PSROIPooling-1, RegionYolo-1 and
-ReorgYolo-2 against OpenVINO (read_model of saved files).
+"""ROIAlign-3/9, ROIAlignRotated-15, ROIPooling-2, PSROIPooling-1, RegionYolo-1, ReorgYolo-2
+and ExperimentalDetectronTopKROIs-6 against OpenVINO (read_model of saved files).
 
 ROIAlign: data of rank 4, ROIs ``[N, 4]`` and batch indices ``[N]`` static, with ``?``,
 intervals and of dynamic rank; data and ROIs of each real type, batch indices of several
@@ -28,6 +28,7 @@ import openvino.opset3 as ov3
 import openvino.opset9 as ov9
 import openvino.opset15 as ov15
 import pytest
+from openvino.utils.node_factory import NodeFactory
 
 import irshape
 
@@ -157,6 +158,19 @@ def draw_psroi_pooling(rng: random.Random) -> Callable[[], ov.Node]:
     return build
 
 
+def draw_top_k_rois(rng: random.Random) -> Callable[[], ov.Node]:
+    boxes, real = rng.randint(1, 50), rng.choice(REAL_TYPES)
+    max_rois = rng.choice([rng.randint(0, 60), rng.randint(1, 10)])
+    seed = rng.random()
+
+    def build() -> ov.Node:
+        local = random.Random(seed)
+        inputs = [param(local, [boxes, 4], real).output(0), param(local, [boxes], real).output(0)]
+        return NodeFactory("opset6").create("ExperimentalDetectronTopKROIs", inputs, {"max_rois": max_rois})
+
+    return build
+
+
 DRAWS = {
     "ROIAlign-3": draw_roi_align(3),
     "ROIAlign-9": draw_roi_align(9),
@@ -165,13 +179,16 @@ DRAWS = {
     "ReorgYolo-2": draw_reorg_yolo,
     "PSROIPooling-1": draw_psroi_pooling,
     "ROIAlignRotated-15": draw_roi_align(15),
+    "ExperimentalDetectronTopKROIs-6": draw_top_k_rois,
 }
 
 
 def _cases() -> list[OpCase]:
     rng = random.Random(SEED)
     cases = []
-    for prefix, (op, draw) in zip(("ra", "rb", "rp", "ry", "rg", "ps", "rr"), DRAWS.items(), strict=True):
+    for prefix, (op, draw) in zip(
+        ("ra", "rb", "rp", "ry", "rg", "ps", "rr", "tk"), DRAWS.items(), strict=True
+    ):
         cases += draw_cases(prefix, op, draw, rng, PER_OP)
     return cases
 
@@ -236,6 +253,14 @@ MUTANTS = [
         Mutant(f"v{version} pooled_h no number", _roi_align(version), set_attribute("pooled_h", "x")),
     )
 ]
+
+
+def _both_types(element_type: str, precision: str) -> Any:
+    def edit(tree: Any, cid: str) -> None:
+        set_input_type(0, element_type, precision)(tree, cid)
+        set_input_type(1, element_type, precision)(tree, cid)
+
+    return edit
 
 
 def _set_attributes(**texts: str) -> Any:
@@ -396,4 +421,26 @@ ROTATED_MUTANTS = [
 
 @pytest.mark.parametrize("mutant", ROTATED_MUTANTS, ids=lambda m: m.name)
 def test_rotated_mutant_openvino_rejects_is_an_error(tmp_path: Path, mutant: Mutant) -> None:
+    check_mutant(tmp_path, mutant)
+
+
+def _top_k_rois() -> ov.Node:
+    inputs = named_inputs(parameter([10, 4]), parameter([10]))
+    return NodeFactory("opset6").create(
+        "ExperimentalDetectronTopKROIs", [i.output(0) for i in inputs], {"max_rois": 5}
+    )
+
+
+TOP_K_MUTANTS = [
+    Mutant("top_k f16 probs", _top_k_rois, set_input_type(1, "f16", "FP16"), "IRS213"),
+    Mutant("top_k i32 both", _top_k_rois, _both_types("i32", "I32"), "IRS213"),
+    Mutant("top_k rois 3-D", _top_k_rois, set_input_shape(0, [10, 4, 1]), "IRS211"),
+    Mutant("top_k rois of 5", _top_k_rois, set_input_shape(0, [10, 5]), "IRS212"),
+    Mutant("top_k probs 2-D", _top_k_rois, set_input_shape(1, [10, 1]), "IRS211"),
+    Mutant("top_k 9 probs", _top_k_rois, set_input_shape(1, [9]), "IRS212"),
+]
+
+
+@pytest.mark.parametrize("mutant", TOP_K_MUTANTS, ids=lambda m: m.name)
+def test_top_k_mutant_openvino_rejects_is_an_error(tmp_path: Path, mutant: Mutant) -> None:
     check_mutant(tmp_path, mutant)

@@ -16,6 +16,7 @@ import openvino.opset3 as ov3
 import openvino.opset9 as ov9
 import openvino.opset15 as ov15
 import pytest
+from openvino.utils.node_factory import NodeFactory
 
 from .harness import Case, parameter
 from .kernel_data import Batches
@@ -217,6 +218,30 @@ def roi_align_rotated_cases() -> list[Case]:
     return cases
 
 
+def top_k_rois_cases() -> list[Case]:
+    """Distinct probabilities (the plugin's order of ties is not the rule), max_rois from 1 to
+    all the boxes, f32 and f16."""
+    rng = np.random.default_rng(56)
+    factory = NodeFactory("opset6")
+    cases = []
+    for i in range(30):
+        count = int(rng.integers(1, 40))
+        dtype = [np.float32, np.float16][i % 5 == 4]
+        rois = rng.normal(0, 50, (count, 4)).astype(dtype)
+        probs = rng.permutation(count).astype(dtype) / dtype(count) - dtype(0.3)
+        nodes = parameter(rois.shape, dtype), parameter(probs.shape, dtype)
+        max_rois = int(rng.integers(1, count + 1))
+        node = factory.create(
+            "ExperimentalDetectronTopKROIs", [n.output(0) for n in nodes], {"max_rois": max_rois}
+        )
+        cases.append(
+            Case(
+                f"top_k_rois_{i}", dict(zip(nodes, (rois, probs), strict=True)), [node.output(0)], exact=True
+            )
+        )
+    return cases
+
+
 CASES = {
     "roi_align": roi_align_cases() + roi_align_edge_cases(),
     "roi_pooling": roi_pooling_cases(),
@@ -224,6 +249,7 @@ CASES = {
     "reorg_yolo": reorg_yolo_cases(),
     "psroi_pooling": psroi_pooling_cases(),
     "roi_align_rotated": roi_align_rotated_cases(),
+    "top_k_rois": top_k_rois_cases(),
 }
 ALL = [(name, case) for name, cases in CASES.items() for case in cases]
 

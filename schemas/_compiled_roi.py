@@ -3,6 +3,22 @@
 # SCHEMAS maps each declaration file's name to what tomllib.loads returns for it.
 
 SCHEMAS = {
+    "ExperimentalDetectronROIFeatureExtractor-6.toml": {
+        "op": "ExperimentalDetectronROIFeatureExtractor",
+        "version": 6,
+        "family": "roi",
+        "function": "roi_feature_extractor",
+        "kernel": "roi_feature_extractor",
+        "spec": "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/detection/experimental-detectron-roi-feature-extractor-6.html",
+        "inputs": [{"name": "input_rois"}, {"name": "pyramid_levels", "variadic": True}],
+        "outputs": [{"name": "output_rois_features"}, {"name": "output_rois"}],
+        "attributes": {
+            "output_size": {"type": "int", "default": 0},
+            "sampling_ratio": {"type": "int", "default": 0},
+            "pyramid_scales": {"type": "int_list", "default": []},
+            "aligned": {"type": "bool", "default": False},
+        },
+    },
     "ExperimentalDetectronTopKROIs-6.toml": {
         "op": "ExperimentalDetectronTopKROIs",
         "version": 6,

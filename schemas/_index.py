@@ -55,6 +55,7 @@ FAMILIES = {
     "ErfInv-17.toml": "elementwise",
     "Exp-1.toml": "elementwise",
     "ExperimentalDetectronPriorGridGenerator-6.toml": "priors",
+    "ExperimentalDetectronROIFeatureExtractor-6.toml": "roi",
     "ExperimentalDetectronTopKROIs-6.toml": "roi",
     "ExtractImagePatches-3.toml": "rearrange",
     "Eye-9.toml": "generation",

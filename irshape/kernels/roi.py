@@ -1,6 +1,7 @@
 """Kernels of region-of-interest pooling: ROIAlign-3/9, ROIAlignRotated-15, ROIPooling-2,
-PSROIPooling-1, ExperimentalDetectronTopKROIs-6, and the YOLO heads' RegionYolo-1 and
-ReorgYolo-2 (each documented at its function; ROIAlign's rules below).
+PSROIPooling-1, ExperimentalDetectronTopKROIs-6, ExperimentalDetectronROIFeatureExtractor-6,
+and the YOLO heads' RegionYolo-1 and ReorgYolo-2 (each documented at its function; ROIAlign's
+rules below).
 
 Semantics of OpenVINO's reference ``roi_align.hpp``, confirmed against the CPU plugin by
 ``tests/execution/test_roi.py``:
@@ -570,3 +571,42 @@ def top_k_rois(call: KernelCall) -> np.ndarray:
     order = np.argsort(-probs.astype(np.float64), kind="stable")[:count]
     picked: np.ndarray = rois[order]
     return picked.astype(call.output_dtype(0))
+
+
+# --- ExperimentalDetectronROIFeatureExtractor-6 ---------------------------------------------------
+
+
+def _pyramid_levels(rois: np.ndarray, levels: int) -> np.ndarray:
+    """Each box's level: ``floor(2 + log2(sqrt(area) / 224 + 1e-6))`` within the levels; a box
+    of no area gets ``levels``, which no level computes (its features stay 0)."""
+    area = ((rois[:, 2] - rois[:, 0]) * (rois[:, 3] - rois[:, 1])).astype(F32)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        scaled = np.log2((np.sqrt(np.maximum(area, F32(0))) / F32(224)).astype(F32) + F32(1e-6))
+        level = np.clip(np.floor(scaled.astype(F32) + F32(2)), 0, levels - 1)
+    return np.where(area > 0, level, levels).astype(np.int64)
+
+
+def roi_feature_extractor(call: KernelCall) -> tuple[np.ndarray, np.ndarray]:
+    """ExperimentalDetectronROIFeatureExtractor-6: each box pooled as ROIAlign (average, its
+    size at least 1, ``aligned``: shifted by -0.5) on its pyramid level, at the scale
+    ``1 / pyramid_scales[level]``; the boxes pass through as the second output."""
+    rois = call.inputs[0].astype(F32)
+    maps = [level.astype(F32) for level in call.inputs[1:]]
+    size, ratio = int(call.attribute("output_size")), int(call.attribute("sampling_ratio"))
+    scales = call.int_list("pyramid_scales")
+    if len(scales) < len(maps):
+        raise KernelError(f"{len(maps)} pyramid levels but {len(scales)} pyramid_scales")
+    shift = F32(0.5) if call.attribute("aligned") else F32(0)
+    features = np.zeros(call.output_shape(0), F32)
+    levels = _pyramid_levels(rois, len(maps))
+    for index, image in enumerate(maps):
+        boxes = np.flatnonzero(levels == index)
+        if boxes.size == 0:
+            continue
+        corners = (rois[boxes] * F32(F32(1) / F32(scales[index])) - shift).astype(F32)
+        width = np.maximum(corners[:, 2] - corners[:, 0], F32(1)).astype(F32)
+        height = np.maximum(corners[:, 3] - corners[:, 1], F32(1)).astype(F32)
+        ys = _Axis(corners[:, 1], height, size, max(ratio, 0), image.shape[2])
+        xs = _Axis(corners[:, 0], width, size, max(ratio, 0), image.shape[3])
+        features[boxes] = _average(image[0], ys, xs, np.arange(boxes.size))
+    return features.astype(call.output_dtype(0)), rois.astype(call.output_dtype(1))

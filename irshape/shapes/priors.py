@@ -165,11 +165,11 @@ def _priors(call: OpCall, priors: int, attribute_findings: list[Finding]) -> OpR
 PRIORS, FEATURE_MAP, IMAGE = 0, 1, 2
 
 
-def _grid_type(call: OpCall) -> tuple[str | None, list[Finding]]:
-    """The three inputs' one real type: OpenVINO merges them in turn and names the first input
-    that does not merge or leaves the type not real."""
+def merged_real_type(call: OpCall) -> tuple[str | None, list[Finding]]:
+    """The inputs' one real type (the ExperimentalDetectron ops'): OpenVINO merges them in turn
+    and names the first input that does not merge or leaves the type not real."""
     merged = "dynamic"
-    for port, tensor in enumerate(call.inputs[:3]):
+    for port, tensor in enumerate(call.inputs):
         element_type = tensor.element_type
         if element_type is None:
             return None, []
@@ -215,7 +215,7 @@ def prior_grid_generator(call: OpCall) -> OpResult:
     ``[H * W * priors, 4]`` with ``flatten``, else ``[H, W, priors, 4]``
     (``experimental_detectron_prior_grid_generator_shape_inference.hpp``; the ``h`` and ``w``
     attributes do not enter the shape)."""
-    element_type, findings = _grid_type(call)
+    element_type, findings = merged_real_type(call)
     shape_finding = None if findings else _grid_shape_finding(call)
     if findings or shape_finding is not None:
         return OpResult([], findings or [f for f in (shape_finding,) if f is not None])

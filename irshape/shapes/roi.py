@@ -28,6 +28,7 @@ from irshape.shapes.findings import (
     rank_finding,
     type_finding,
 )
+from irshape.shapes.priors import merged_real_type
 
 DATA, ROIS, BATCH_INDICES = 0, 1, 2
 
@@ -410,3 +411,53 @@ def top_k_rois(call: OpCall) -> OpResult:
         return OpResult([], findings)
     shape = PartialShape([Dim.of(int(call.attribute("max_rois"))), 4])
     return OpResult([Output(shape, call.inputs[0].element_type, ["max_rois", "4"])])
+
+
+# --- ExperimentalDetectronROIFeatureExtractor-6 ---------------------------------------------------
+
+
+def _pyramid_findings(call: OpCall, channels: Dim) -> tuple[Dim, list[Finding]]:
+    """Each pyramid level 4-D, of batch 1, all of one number of channels."""
+    seen = False
+    for port, tensor in enumerate(call.inputs[1:], start=1):
+        shape = tensor.shape
+        if shape.dims is None:
+            continue
+        if len(shape.dims) != 4:
+            message = f"Rank of each element of the pyramid must be equal to 4. Got: {len(shape.dims)}"
+            return channels, [rank_finding(port, f"level {port}", shape, "4", message)]
+        if not shape.dims[0].compatible(Dim.of(1)):
+            message = f"The first dimension of each pyramid element must be equal to 1. Got: {shape.dims[0]}"
+            return channels, [incompatible(f"level {port} is {shape}", message, port)]
+        merged = merge_dim(channels, shape.dims[1]) if seen else shape.dims[1]
+        if merged is None:
+            message = "The number of channels must be the same for all layers of the pyramid."
+            return channels, [incompatible(f"level {port} is {shape}", message, port)]
+        channels, seen = merged, True
+    return channels, []
+
+
+def roi_feature_extractor(call: OpCall) -> OpResult:
+    """ExperimentalDetectronROIFeatureExtractor-6
+    (``experimental_detectron_roi_feature_shape_inference.hpp``): the features
+    ``[NUM_ROIS, C, output_size, output_size]`` and the ROIs ``[NUM_ROIS, 4]``."""
+    element_type, findings = merged_real_type(call)
+    if findings:
+        return OpResult([], findings)
+    rois = call.inputs[0].shape
+    num = DYNAMIC
+    if rois.dims is not None:
+        if len(rois.dims) != 2:
+            return OpResult(
+                [], [rank_finding(0, "input_rois", rois, "2", "Input rois rank must be equal to 2.")]
+            )
+        if not rois.dims[1].compatible(Dim.of(4)):
+            message = f"The last dimension of the 'input_rois' input must be equal to 4. Got: {rois.dims[1]}"
+            return OpResult([], [incompatible(f"input_rois is {rois}", message, 0)])
+        num = rois.dims[0]
+    channels, findings = _pyramid_findings(call, DYNAMIC)
+    if findings:
+        return OpResult([], findings)
+    size = Dim.of(int(call.attribute("output_size")))
+    features = Output(PartialShape([num, channels, size, size]), element_type)
+    return OpResult([features, Output(PartialShape([num, 4]), element_type)])

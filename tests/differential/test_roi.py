@@ -1,5 +1,6 @@
-"""ROIAlign-3/9, ROIAlignRotated-15, ROIPooling-2, PSROIPooling-1, RegionYolo-1, ReorgYolo-2
-and ExperimentalDetectronTopKROIs-6 against OpenVINO (read_model of saved files).
+"""ROIAlign-3/9, ROIAlignRotated-15, ROIPooling-2, PSROIPooling-1, RegionYolo-1, ReorgYolo-2,
+ExperimentalDetectronTopKROIs-6 and ExperimentalDetectronROIFeatureExtractor-6 against
+OpenVINO (read_model of saved files).
 
 ROIAlign: data of rank 4, ROIs ``[N, 4]`` and batch indices ``[N]`` static, with ``?``,
 intervals and of dynamic rank; data and ROIs of each real type, batch indices of several
@@ -171,6 +172,27 @@ def draw_top_k_rois(rng: random.Random) -> Callable[[], ov.Node]:
     return build
 
 
+def draw_roi_feature_extractor(rng: random.Random) -> Callable[[], ov.Node]:
+    boxes, real, levels = rng.randint(1, 50), rng.choice(REAL_TYPES), rng.randint(1, 4)
+    channels = rng.randint(1, 16)
+    level_dims = [[1, channels, rng.randint(1, 40), rng.randint(1, 40)] for _ in range(levels)]
+    attrs = {
+        "output_size": rng.randint(1, 14),
+        "sampling_ratio": rng.randint(0, 2),
+        "pyramid_scales": [4 * 2**k for k in range(levels)],
+        "aligned": rng.random() < 0.5,
+    }
+    seed = rng.random()
+
+    def build() -> ov.Node:
+        local = random.Random(seed)
+        inputs = [param(local, [boxes, 4], real).output(0)]
+        inputs += [param(local, dims, real).output(0) for dims in level_dims]
+        return NodeFactory("opset6").create("ExperimentalDetectronROIFeatureExtractor", inputs, attrs)
+
+    return build
+
+
 DRAWS = {
     "ROIAlign-3": draw_roi_align(3),
     "ROIAlign-9": draw_roi_align(9),
@@ -180,6 +202,7 @@ DRAWS = {
     "PSROIPooling-1": draw_psroi_pooling,
     "ROIAlignRotated-15": draw_roi_align(15),
     "ExperimentalDetectronTopKROIs-6": draw_top_k_rois,
+    "ExperimentalDetectronROIFeatureExtractor-6": draw_roi_feature_extractor,
 }
 
 
@@ -187,7 +210,7 @@ def _cases() -> list[OpCase]:
     rng = random.Random(SEED)
     cases = []
     for prefix, (op, draw) in zip(
-        ("ra", "rb", "rp", "ry", "rg", "ps", "rr", "tk"), DRAWS.items(), strict=True
+        ("ra", "rb", "rp", "ry", "rg", "ps", "rr", "tk", "fe"), DRAWS.items(), strict=True
     ):
         cases += draw_cases(prefix, op, draw, rng, PER_OP)
     return cases
@@ -443,4 +466,27 @@ TOP_K_MUTANTS = [
 
 @pytest.mark.parametrize("mutant", TOP_K_MUTANTS, ids=lambda m: m.name)
 def test_top_k_mutant_openvino_rejects_is_an_error(tmp_path: Path, mutant: Mutant) -> None:
+    check_mutant(tmp_path, mutant)
+
+
+def _feature_extractor() -> ov.Node:
+    inputs = named_inputs(parameter([10, 4]), parameter([1, 8, 16, 16]), parameter([1, 8, 8, 8]))
+    attrs = {"output_size": 7, "sampling_ratio": 2, "pyramid_scales": [4, 8], "aligned": False}
+    factory = NodeFactory("opset6")
+    return factory.create("ExperimentalDetectronROIFeatureExtractor", [i.output(0) for i in inputs], attrs)
+
+
+FEATURE_MUTANTS = [
+    Mutant("features f16 rois", _feature_extractor, set_input_type(0, "f16", "FP16"), "IRS213"),
+    Mutant("features i32 level", _feature_extractor, set_input_type(2, "i32", "I32"), "IRS213"),
+    Mutant("features rois 3-D", _feature_extractor, set_input_shape(0, [10, 4, 1]), "IRS211"),
+    Mutant("features rois of 5", _feature_extractor, set_input_shape(0, [10, 5]), "IRS212"),
+    Mutant("features level 3-D", _feature_extractor, set_input_shape(1, [1, 8, 16]), "IRS211"),
+    Mutant("features level batch 2", _feature_extractor, set_input_shape(2, [2, 8, 8, 8]), "IRS212"),
+    Mutant("features channels differ", _feature_extractor, set_input_shape(2, [1, 9, 8, 8]), "IRS212"),
+]
+
+
+@pytest.mark.parametrize("mutant", FEATURE_MUTANTS, ids=lambda m: m.name)
+def test_feature_mutant_openvino_rejects_is_an_error(tmp_path: Path, mutant: Mutant) -> None:
     check_mutant(tmp_path, mutant)

@@ -242,6 +242,40 @@ def top_k_rois_cases() -> list[Case]:
     return cases
 
 
+def roi_feature_extractor_cases() -> list[Case]:
+    """Mask R-CNN's: boxes of every size (each pyramid level, boxes of no area), one to four
+    levels, sampling ratios 0 to 2, aligned or not."""
+    rng = np.random.default_rng(57)
+    factory = NodeFactory("opset6")
+    cases = []
+    for i in range(30):
+        levels = int(rng.integers(1, 5))
+        scales = [4 * 2**k for k in range(levels)]
+        channels, image = int(rng.integers(1, 4)), int(rng.integers(64, 400))
+        maps = [
+            rng.normal(0, 2, (1, channels, image // scale + 1, image // scale + 2)).astype(np.float32)
+            for scale in scales
+        ]
+        count = int(rng.integers(1, 8))
+        first = rng.uniform(0, image * 0.8, (count, 2))
+        boxes = np.concatenate([first, first + rng.uniform(1, image * 0.9, (count, 2))], axis=1).astype(
+            np.float32
+        )
+        if count > 1:
+            boxes[0, 2:] = boxes[0, :2]  # no area
+        nodes = [parameter(boxes.shape), *(parameter(m.shape) for m in maps)]
+        attrs = {
+            "output_size": int(rng.integers(1, 5)),
+            "sampling_ratio": int(rng.integers(0, 3)),
+            "pyramid_scales": scales,
+            "aligned": bool(i % 2),
+        }
+        node = factory.create("ExperimentalDetectronROIFeatureExtractor", [n.output(0) for n in nodes], attrs)
+        feed = dict(zip(nodes, [boxes, *maps], strict=True))
+        cases.append(Case(f"roi_feature_extractor_{i}", feed, [node.output(0), node.output(1)]))
+    return cases
+
+
 CASES = {
     "roi_align": roi_align_cases() + roi_align_edge_cases(),
     "roi_pooling": roi_pooling_cases(),
@@ -250,6 +284,7 @@ CASES = {
     "psroi_pooling": psroi_pooling_cases(),
     "roi_align_rotated": roi_align_rotated_cases(),
     "top_k_rois": top_k_rois_cases(),
+    "roi_feature_extractor": roi_feature_extractor_cases(),
 }
 ALL = [(name, case) for name, cases in CASES.items() for case in cases]
 

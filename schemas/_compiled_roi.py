@@ -3,6 +3,27 @@
 # SCHEMAS maps each declaration file's name to what tomllib.loads returns for it.
 
 SCHEMAS = {
+    "DeformablePSROIPooling-1.toml": {
+        "op": "DeformablePSROIPooling",
+        "version": 1,
+        "family": "roi",
+        "function": "deformable_psroi_pooling",
+        "kernel": "deformable_psroi_pooling",
+        "spec": "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/detection/deformable-psroi-pooling-1.html",
+        "extra_inputs": "Check 'input_shapes.size() == 2 || input_shapes.size() == 3' failed",
+        "inputs": [{"name": "input"}, {"name": "box_coordinates"}, {"name": "offsets", "optional": True}],
+        "outputs": [{"name": "output"}],
+        "attributes": {
+            "output_dim": {"type": "int", "default": 0},
+            "spatial_scale": {"type": "float", "default": 0.0},
+            "group_size": {"type": "int", "default": 1},
+            "mode": {"type": "string", "default": "bilinear_deformable"},
+            "spatial_bins_x": {"type": "int", "default": 1},
+            "spatial_bins_y": {"type": "int", "default": 1},
+            "trans_std": {"type": "float", "default": 1.0},
+            "part_size": {"type": "int", "default": 1},
+        },
+    },
     "ExperimentalDetectronROIFeatureExtractor-6.toml": {
         "op": "ExperimentalDetectronROIFeatureExtractor",
         "version": 6,

@@ -46,6 +46,7 @@ FAMILIES = {
     "DFT-7.toml": "signal",
     "DeformableConvolution-1.toml": "convolution",
     "DeformableConvolution-8.toml": "convolution",
+    "DeformablePSROIPooling-1.toml": "roi",
     "DepthToSpace-1.toml": "layout",
     "Divide-1.toml": "elementwise",
     "Einsum-7.toml": "matmul",

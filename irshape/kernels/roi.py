@@ -1,6 +1,6 @@
 """Kernels of region-of-interest pooling: ROIAlign-3/9, ROIAlignRotated-15, ROIPooling-2,
-PSROIPooling-1, ExperimentalDetectronTopKROIs-6, ExperimentalDetectronROIFeatureExtractor-6,
-and the YOLO heads' RegionYolo-1 and ReorgYolo-2 (each documented at its function; ROIAlign's
+PSROIPooling-1, DeformablePSROIPooling-1, ExperimentalDetectronTopKROIs-6,
+ExperimentalDetectronROIFeatureExtractor-6, and the YOLO heads' RegionYolo-1 and ReorgYolo-2 (each documented at its function; ROIAlign's
 rules below).
 
 Semantics of OpenVINO's reference ``roi_align.hpp``, confirmed against the CPU plugin by
@@ -610,3 +610,92 @@ def roi_feature_extractor(call: KernelCall) -> tuple[np.ndarray, np.ndarray]:
         xs = _Axis(corners[:, 0], width, size, max(ratio, 0), image.shape[3])
         features[boxes] = _average(image[0], ys, xs, np.arange(boxes.size))
     return features.astype(call.output_dtype(0)), rois.astype(call.output_dtype(1))
+
+
+# --- DeformablePSROIPooling-1 ---------------------------------------------------------------------
+
+
+def deformable_psroi_pooling(call: KernelCall) -> np.ndarray:
+    """DeformablePSROIPooling-1 (the reference ``deformable_psroi_pooling.hpp``): box corners
+    rounded, ``* spatial_scale - 0.5`` (the far one after +1), sizes at least 0.1; bin
+    ``(c, i, j)`` reads input channel ``(c * group + i) * group + j``, its corner moved by the
+    offsets (``trans_std`` times the box size; the part cell ``i * part_size / group``, the
+    offset channel pair of ``c``'s class group) and averages the bilinear values of its
+    ``bins_y x bins_x`` sub-bin corners inside ``[-0.5, size - 0.5]`` (clamped into the map);
+    none inside, or a negative batch id: 0."""
+    data = call.inputs[0].astype(F32)
+    rois = call.inputs[1].astype(F32)
+    _, _, height, width = data.shape
+    boxes, channels_out, group_h, group_w = call.output_shape(0)
+    scale = F32(call.attribute("spatial_scale"))
+    rounded = np.floor(np.abs(rois[:, 1:]) + F32(0.5)) * np.sign(rois[:, 1:])  # std::round
+    x1 = (rounded[:, 0] * scale - F32(0.5)).astype(F32)
+    y1 = (rounded[:, 1] * scale - F32(0.5)).astype(F32)
+    box_w = np.maximum(((rounded[:, 2] + F32(1)) * scale - F32(0.5)).astype(F32) - x1, F32(0.1)).astype(F32)
+    box_h = np.maximum(((rounded[:, 3] + F32(1)) * scale - F32(0.5)).astype(F32) - y1, F32(0.1)).astype(F32)
+    bin_w, bin_h = (box_w / F32(group_w)).astype(F32), (box_h / F32(group_h)).astype(F32)
+    # each bin's corner: [boxes, C_out, group_h, group_w]
+    corner_x = np.broadcast_to(
+        (x1[:, None] + np.arange(group_w, dtype=F32)[None, :] * bin_w[:, None])[:, None, None, :],
+        (boxes, channels_out, group_h, group_w),
+    ).astype(F32)
+    corner_y = np.broadcast_to(
+        (y1[:, None] + np.arange(group_h, dtype=F32)[None, :] * bin_h[:, None])[:, None, :, None],
+        (boxes, channels_out, group_h, group_w),
+    ).astype(F32)
+    if len(call.inputs) > 2 and call.inputs[2].ndim == 4:
+        shift_x, shift_y = _deformable_offsets(
+            call, call.inputs[2].astype(F32), (channels_out, group_h, group_w)
+        )
+        corner_x = (corner_x + shift_x * box_w[:, None, None, None]).astype(F32)
+        corner_y = (corner_y + shift_y * box_h[:, None, None, None]).astype(F32)
+    bins_x, bins_y = int(call.attribute("spatial_bins_x")), int(call.attribute("spatial_bins_y"))
+    xs = corner_x[..., None] + np.arange(bins_x, dtype=F32) * (bin_w / F32(bins_x))[:, None, None, None, None]
+    ys = corner_y[..., None] + np.arange(bins_y, dtype=F32) * (bin_h / F32(bins_y))[:, None, None, None, None]
+    xs, ys = xs.astype(F32), ys.astype(F32)
+    valid_x = (xs >= -0.5) & (xs <= F32(width - 0.5))
+    valid_y = (ys >= -0.5) & (ys <= F32(height - 0.5))
+    xs, ys = np.clip(xs, 0, width - 1).astype(F32), np.clip(ys, 0, height - 1).astype(F32)
+    left, top = np.floor(xs).astype(np.int64), np.floor(ys).astype(np.int64)
+    right, bottom = np.ceil(xs).astype(np.int64), np.ceil(ys).astype(np.int64)
+    images = np.maximum(rois[:, 0].astype(np.int64), 0)
+    if (images >= data.shape[0]).any():
+        raise KernelError("a box's batch id is past the data's batch")
+    channel = np.arange(channels_out * group_h * group_w).reshape(1, channels_out, group_h, group_w, 1, 1)
+    image = images[:, None, None, None, None, None]
+
+    def at(rows: np.ndarray, columns: np.ndarray) -> np.ndarray:
+        picked: np.ndarray = data[image, channel, rows[..., :, None], columns[..., None, :]]
+        return picked
+
+    dx = (xs - left.astype(F32))[..., None, :]
+    dy = (ys - top.astype(F32))[..., :, None]
+    upper = at(top, left) + (at(top, right) - at(top, left)) * dx
+    lower = at(bottom, left) + (at(bottom, right) - at(bottom, left)) * dx
+    value = (upper + (lower - upper) * dy).astype(F32)  # [boxes, C_out, gh, gw, bins_y, bins_x]
+    inside = valid_y[..., :, None] & valid_x[..., None, :]
+    total = np.where(inside, value, F32(0)).sum(axis=(4, 5), dtype=F32)
+    count = inside.sum(axis=(4, 5))
+    with np.errstate(invalid="ignore", divide="ignore"):
+        pooled = np.where(count > 0, total / np.maximum(count, 1).astype(F32), F32(0))
+    skipped = rois[:, 0].astype(np.int64) < 0  # static_cast<int64_t>: -0.5 is batch 0
+    pooled = np.where(skipped[:, None, None, None], F32(0), pooled)
+    return pooled.astype(call.output_dtype(0))
+
+
+def _deformable_offsets(
+    call: KernelCall, offsets: np.ndarray, bins: tuple[int, int, int]
+) -> tuple[np.ndarray, np.ndarray]:
+    """``[boxes, C_out, group_h, group_w]`` x and y shifts (times ``trans_std``)."""
+    channels_out, group_h, group_w = bins
+    part = int(call.attribute("part_size"))
+    pairs = offsets.shape[1] // 2
+    class_channels = channels_out // pairs
+    pair = np.arange(channels_out) // class_channels
+    cell_h = np.arange(group_h) * part // group_h
+    cell_w = np.arange(group_w) * part // group_w
+    flat = offsets.reshape(offsets.shape[0], -1)
+    index_x = ((pair * 2)[:, None, None] * part + cell_h[None, :, None]) * part + cell_w[None, None, :]
+    index_y = ((pair * 2 + 1)[:, None, None] * part + cell_h[None, :, None]) * part + cell_w[None, None, :]
+    trans = F32(call.attribute("trans_std"))
+    return (flat[:, index_x] * trans).astype(F32), (flat[:, index_y] * trans).astype(F32)

@@ -461,3 +461,30 @@ def roi_feature_extractor(call: OpCall) -> OpResult:
     size = Dim.of(int(call.attribute("output_size")))
     features = Output(PartialShape([num, channels, size, size]), element_type)
     return OpResult([features, Output(PartialShape([num, 4]), element_type)])
+
+
+# --- DeformablePSROIPooling-1 ---------------------------------------------------------------------
+
+_DEFORMABLE_RANKS = ((4, "First"), (2, "Second"), (4, "Third"))
+
+
+def deformable_psroi_pooling(call: OpCall) -> OpResult:
+    """DeformablePSROIPooling-1 (``deformable_psroi_pooling_shape_inference.hpp``):
+    ``[NUM_ROIS, output_dim, group_size, group_size]`` of the data's type; no element type is
+    checked (by experiment: i32 data reads)."""
+    for port, tensor in enumerate(call.inputs[:3]):
+        rank, ordinal = _DEFORMABLE_RANKS[port]
+        if tensor.shape.rank not in (None, rank):
+            message = f"{ordinal} input rank must be compatible with {rank} (input rank: {tensor.shape.rank})"
+            name = call.schema.inputs[port].name
+            return OpResult([], [rank_finding(port, name, tensor.shape, str(rank), message)])
+    for name in ("output_dim", "group_size"):
+        if int(call.attribute(name)) <= 0:
+            message = f"Value of `{name}` attribute has to be greater than 0 "
+            return OpResult([], [_attribute_finding(call, name, "is not positive", message)])
+    rois = call.inputs[1].shape
+    num = rois.dims[0] if rois.dims is not None else DYNAMIC
+    group = Dim.of(int(call.attribute("group_size")))
+    shape = PartialShape([num, Dim.of(int(call.attribute("output_dim"))), group, group])
+    formulas = ["rois[0]", "output_dim", "group_size", "group_size"]
+    return OpResult([Output(shape, call.inputs[0].element_type, formulas)])

@@ -1,6 +1,6 @@
 """ROIAlign-3/9, ROIAlignRotated-15, ROIPooling-2, PSROIPooling-1, RegionYolo-1, ReorgYolo-2,
-ExperimentalDetectronTopKROIs-6 and ExperimentalDetectronROIFeatureExtractor-6 against
-OpenVINO (read_model of saved files).
+ExperimentalDetectronTopKROIs-6, ExperimentalDetectronROIFeatureExtractor-6 and
+DeformablePSROIPooling-1 against OpenVINO (read_model of saved files).
 
 ROIAlign: data of rank 4, ROIs ``[N, 4]`` and batch indices ``[N]`` static, with ``?``,
 intervals and of dynamic rank; data and ROIs of each real type, batch indices of several
@@ -193,6 +193,24 @@ def draw_roi_feature_extractor(rng: random.Random) -> Callable[[], ov.Node]:
     return build
 
 
+def draw_deformable_psroi_pooling(rng: random.Random) -> Callable[[], ov.Node]:
+    output_dim, group = rng.randint(1, 8), rng.randint(1, 7)
+    dims = [rng.randint(1, 3), output_dim * group * group, rng.randint(2, 16), rng.randint(2, 16)]
+    boxes, real = rng.randint(1, 9), rng.choice(REAL_TYPES)
+    with_offsets, part = rng.random() < 0.5, rng.randint(1, 4)
+    seed = rng.random()
+
+    def build() -> ov.Node:
+        local = random.Random(seed)
+        data, coords = param(local, dims, real), param(local, [boxes, 5], real)
+        extra: dict[str, Any] = {"part_size": part, "spatial_bins_x": 2, "spatial_bins_y": 1}
+        if with_offsets:
+            extra["offsets"] = param(local, [boxes, 2, part, part], real)
+        return ov1.deformable_psroi_pooling(data, coords, output_dim, 0.0625, group, **extra)
+
+    return build
+
+
 DRAWS = {
     "ROIAlign-3": draw_roi_align(3),
     "ROIAlign-9": draw_roi_align(9),
@@ -203,6 +221,7 @@ DRAWS = {
     "ROIAlignRotated-15": draw_roi_align(15),
     "ExperimentalDetectronTopKROIs-6": draw_top_k_rois,
     "ExperimentalDetectronROIFeatureExtractor-6": draw_roi_feature_extractor,
+    "DeformablePSROIPooling-1": draw_deformable_psroi_pooling,
 }
 
 
@@ -210,7 +229,7 @@ def _cases() -> list[OpCase]:
     rng = random.Random(SEED)
     cases = []
     for prefix, (op, draw) in zip(
-        ("ra", "rb", "rp", "ry", "rg", "ps", "rr", "tk", "fe"), DRAWS.items(), strict=True
+        ("ra", "rb", "rp", "ry", "rg", "ps", "rr", "tk", "fe", "dp"), DRAWS.items(), strict=True
     ):
         cases += draw_cases(prefix, op, draw, rng, PER_OP)
     return cases
@@ -489,4 +508,23 @@ FEATURE_MUTANTS = [
 
 @pytest.mark.parametrize("mutant", FEATURE_MUTANTS, ids=lambda m: m.name)
 def test_feature_mutant_openvino_rejects_is_an_error(tmp_path: Path, mutant: Mutant) -> None:
+    check_mutant(tmp_path, mutant)
+
+
+def _deformable() -> ov.Node:
+    inputs = named_inputs(parameter([1, 18, 8, 8]), parameter([4, 5]), parameter([4, 2, 3, 3]))
+    return ov1.deformable_psroi_pooling(inputs[0], inputs[1], 2, 1.0, 3, offsets=inputs[2])
+
+
+DEFORMABLE_MUTANTS = [
+    Mutant("deformable data 3-D", _deformable, set_input_shape(0, [1, 18, 8]), "IRS211"),
+    Mutant("deformable rois 3-D", _deformable, set_input_shape(1, [4, 5, 1]), "IRS211"),
+    Mutant("deformable offsets 3-D", _deformable, set_input_shape(2, [4, 2, 3]), "IRS211"),
+    Mutant("deformable output_dim 0", _deformable, set_attribute("output_dim", "0"), "IRS112"),
+    Mutant("deformable group_size -1", _deformable, set_attribute("group_size", "-1"), "IRS112"),
+]
+
+
+@pytest.mark.parametrize("mutant", DEFORMABLE_MUTANTS, ids=lambda m: m.name)
+def test_deformable_mutant_openvino_rejects_is_an_error(tmp_path: Path, mutant: Mutant) -> None:
     check_mutant(tmp_path, mutant)

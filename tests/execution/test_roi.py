@@ -276,6 +276,40 @@ def roi_feature_extractor_cases() -> list[Case]:
     return cases
 
 
+def deformable_psroi_pooling_cases() -> list[Case]:
+    """With and without offsets (part sizes, trans_std), sub-bins, boxes inside and across the
+    map, several images."""
+    rng = np.random.default_rng(58)
+    cases = []
+    for i in range(30):
+        batches, height, width = int(rng.integers(1, 3)), int(rng.integers(3, 12)), int(rng.integers(3, 12))
+        output_dim, group = [2, 4, 3, 4][i % 4], int(rng.integers(1, 4))
+        channels = output_dim * group * group
+        count = int(rng.integers(1, 6))
+        scale = [1.0, 0.5, 0.25][i % 3]
+        extent = np.array([width, height], np.float32) / scale
+        first = rng.uniform(-0.2, 0.8, (count, 2)) * extent
+        boxes = np.concatenate([first, first + rng.uniform(0.05, 0.6, (count, 2)) * extent], axis=1)
+        images = rng.integers(0, batches, (count, 1)).astype(np.float32)
+        coords = np.concatenate([images, boxes], axis=1).astype(np.float32)
+        data = rng.normal(0, 2, (batches, channels, height, width)).astype(np.float32)
+        bins = int(rng.integers(1, 4)), int(rng.integers(1, 4))
+        part = int(rng.integers(1, 4))
+        data_node, coords_node = parameter(data.shape), parameter(coords.shape)
+        feed = {data_node: data, coords_node: coords}
+        extra: dict[str, Any] = {"spatial_bins_x": bins[0], "spatial_bins_y": bins[1], "part_size": part}
+        if i % 2:
+            divisors = [d for d in range(1, output_dim + 1) if output_dim % d == 0]
+            pairs = divisors[len(divisors) // 2]  # 4 output channels: 2 offset pairs of 2 classes
+            offsets = rng.normal(0, 0.3, (count, 2 * pairs, part, part)).astype(np.float32)
+            offsets_node = parameter(offsets.shape)
+            feed[offsets_node] = offsets
+            extra.update(offsets=offsets_node, trans_std=[1.0, 0.1, 0.5][i % 3])
+        node = ov1.deformable_psroi_pooling(data_node, coords_node, output_dim, scale, group, **extra)
+        cases.append(Case(f"deformable_psroi_pooling_{i}", feed, [node.output(0)]))
+    return cases
+
+
 CASES = {
     "roi_align": roi_align_cases() + roi_align_edge_cases(),
     "roi_pooling": roi_pooling_cases(),
@@ -285,6 +319,7 @@ CASES = {
     "roi_align_rotated": roi_align_rotated_cases(),
     "top_k_rois": top_k_rois_cases(),
     "roi_feature_extractor": roi_feature_extractor_cases(),
+    "deformable_psroi_pooling": deformable_psroi_pooling_cases(),
 }
 ALL = [(name, case) for name, cases in CASES.items() for case in cases]
 

@@ -1,4 +1,5 @@
-"""Kernels of the prior-box generators: PriorBox-1/8 and PriorBoxClustered-1.
+"""Kernels of the prior-box generators: PriorBox-1/8, PriorBoxClustered-1 and
+ExperimentalDetectronPriorGridGenerator-6 (documented at its function).
 
 Semantics of OpenVINO's CPU plugin (``src/plugins/intel_cpu/src/nodes/priorbox.cpp``,
 ``priorbox_clustered.cpp``; the reference ``prior_box.hpp`` is the same arithmetic), confirmed

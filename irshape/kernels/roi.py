@@ -1,7 +1,7 @@
 """Kernels of region-of-interest pooling: ROIAlign-3/9, ROIAlignRotated-15, ROIPooling-2,
 PSROIPooling-1, DeformablePSROIPooling-1, ExperimentalDetectronTopKROIs-6,
-ExperimentalDetectronROIFeatureExtractor-6, and the YOLO heads' RegionYolo-1 and ReorgYolo-2 (each documented at its function; ROIAlign's
-rules below).
+ExperimentalDetectronROIFeatureExtractor-6, and the YOLO heads' RegionYolo-1 and ReorgYolo-2
+(each documented at its function; ROIAlign's rules below).
 
 Semantics of OpenVINO's reference ``roi_align.hpp``, confirmed against the CPU plugin by
 ``tests/execution/test_roi.py``:

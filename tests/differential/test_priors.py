@@ -1,14 +1,18 @@
 """PriorBox-1, PriorBox-8, PriorBoxClustered-1 and ExperimentalDetectronPriorGridGenerator-6
-against OpenVINO (read_model of saved files): output_size a Const of several integer types (zeros, -1, negatives among them), a Parameter (of
-one, two or three elements, ``?`` long, of dynamic rank), or a ShapeOf -> Gather of a feature
-map's spatial dims (static, ``?`` and interval dims: the output's bounds); image_size likewise;
-every attribute that changes the number of priors (min and max sizes, aspect ratios with and
-without flip, near-duplicate ratios, scale_all_sizes, fixed sizes, densities, fixed ratios;
-PriorBoxClustered's widths). Mutants read_model rejects (real or boolean sizes, 2-D inputs,
-widths and heights of different lengths, a float list it
-cannot parse) are errors on the layer; a declared dim off by one is IRS301/IRS302. The prior grid: every input style and real type,
-flattened or not, h, w and strides given or not; its mutants: types that differ or are not real,
-ranks, the priors' last dim, batches that differ."""
+against OpenVINO (read_model of saved files).
+
+PriorBox and PriorBoxClustered: output_size a Const of several integer types (zeros, -1,
+negatives among them), a Parameter (of one, two or three elements, ``?`` long, of dynamic
+rank), or a ShapeOf -> Gather of a feature map's spatial dims (static, ``?`` and interval dims:
+the output's bounds); image_size likewise; every attribute that changes the number of priors
+(min and max sizes, aspect ratios with and without flip, near-duplicate ratios,
+scale_all_sizes, fixed sizes, densities, fixed ratios; PriorBoxClustered's widths). The prior
+grid: every input style and real type, flattened or not, h, w and strides given or not.
+
+Mutants read_model rejects (real or boolean sizes, 2-D inputs, widths and heights of different
+lengths, a float list it cannot parse; the grid's types that differ or are not real, ranks,
+the priors' last dim, batches that differ) are errors on the layer; a declared dim off by one
+is IRS301/IRS302."""
 
 from __future__ import annotations
 

@@ -49,6 +49,8 @@ SUITES = (
     "test_search",
     "test_inverse",
     "test_signal",
+    "test_priors",
+    "test_roi",
 )
 
 

@@ -47,6 +47,8 @@ FAMILIES = {
     "DeformableConvolution-1.toml": "convolution",
     "DeformableConvolution-8.toml": "convolution",
     "DepthToSpace-1.toml": "layout",
+    "DetectionOutput-1.toml": "proposals",
+    "DetectionOutput-8.toml": "proposals",
     "Divide-1.toml": "elementwise",
     "Einsum-7.toml": "matmul",
     "Elu-1.toml": "elementwise",

@@ -1,0 +1,417 @@
+"""Proposal and detection post-processing ops: DetectionOutput-1/8, as OpenVINO's
+``detection_output_shape_inference.hpp`` and the ops' ``validate_and_infer_types`` compute them.
+
+DetectionOutput's output is ``[1, 1, N, 7]`` (one row a detection: image, label, score and the
+box's corners). ``N`` is ``num_images * keep_top_k[0]`` when ``keep_top_k[0] > 0``, else
+``num_images * top_k * num_classes`` when ``keep_top_k[0] == -1`` and ``top_k > 0``, else
+``num_images * num_prior_boxes * num_classes``. DetectionOutput-1 takes ``num_classes`` from
+its attribute; DetectionOutput-8 deduces it (and the number of prior boxes) from the inputs'
+static dims: the proposals' last dim over the prior size (4 normalized, else 5) or the
+additional class predictions' over 2, then the class predictions' over the priors, or the box
+logits' over ``4 * priors`` (without shared locations). The checks run in OpenVINO's order and
+the first failure stops it; messages are OpenVINO's.
+"""
+
+from __future__ import annotations
+
+from irshape import rules
+from irshape.dims import DYNAMIC, Dim, PartialShape
+from irshape.ops.interface import AT_DATA, Finding, OpCall, OpResult, Output
+from irshape.shapes.broadcast import compatible
+from irshape.shapes.findings import incompatible, is_real, rank_finding, type_finding
+
+BOX_LOGITS, CLASS_PREDS, PROPOSALS, AUX_CLASS_PREDS, AUX_BOX_PREDS = range(5)
+_CODE_TYPES = ("caffe.PriorBoxParameter.CORNER", "caffe.PriorBoxParameter.CENTER_SIZE")
+
+
+class _Rejected(Exception):
+    """OpenVINO's first failed check: the layer is rejected with this finding."""
+
+    def __init__(self, finding: Finding) -> None:
+        super().__init__(finding.args.get("ov_message", ""))
+        self.finding = finding
+
+
+def _check(condition: bool, finding: Finding) -> None:
+    if not condition:
+        raise _Rejected(finding)
+
+
+def _rank(port: int, name: str, shape: PartialShape, rank: int, ov_message: str) -> None:
+    if shape.rank is not None and shape.rank != rank:
+        raise _Rejected(rank_finding(port, name, shape, f"where OpenVINO needs rank {rank}", ov_message))
+
+
+def _dims(problem: str, ov_message: str) -> Finding:
+    return incompatible(problem, ov_message)
+
+
+def _attribute_finding(call: OpCall, name: str, problem: str, ov_message: str) -> Finding:
+    args = {
+        "attribute": name,
+        "value": call.attributes.texts.get(name, str(call.attribute(name))),
+        "op": call.schema.name,
+        "problem": problem,
+        "ov_message": ov_message,
+    }
+    return Finding(rules.ATTRIBUTE_VALUE, args, AT_DATA)
+
+
+def detection_output(call: OpCall) -> OpResult:
+    """DetectionOutput-1 and DetectionOutput-8."""
+    try:
+        _attributes(call)
+        _element_types(call)
+        count = len(call.inputs)
+        _check(
+            count in (3, 5),
+            Finding(
+                rules.INPUT_COUNT,
+                {
+                    "op": call.schema.name,
+                    "expected_count": "3 or 5",
+                    "count": count,
+                    "consequence": "; OpenVINO rejects the layer "
+                    "(\"Check '(input_shapes.size() == 3 || input_shapes.size() == 5)' failed\")",
+                },
+            ),
+        )
+        rows = _detections(call)
+    except _Rejected as rejected:
+        return OpResult([], [rejected.finding])
+    shape = PartialShape([Dim.of(1), Dim.of(1), rows, Dim.of(7)])
+    return OpResult([Output(shape, call.inputs[BOX_LOGITS].element_type)])
+
+
+def _attributes(call: OpCall) -> None:
+    if call.schema.version == 1:
+        message = "Number of classes must be greater than zero"
+        _check(
+            int(call.attribute("num_classes")) > 0,
+            _attribute_finding(call, "num_classes", "is not > 0", message),
+        )
+    code_type = str(call.attribute("code_type"))
+    message = (
+        'code_type must be either "caffe.PriorBoxParameter.CORNER" or "caffe.PriorBoxParameter.CENTER_SIZE"'
+    )
+    _check(
+        code_type in _CODE_TYPES, _attribute_finding(call, "code_type", "is not a Caffe code type", message)
+    )
+
+
+def _element_types(call: OpCall) -> None:
+    """``validate_base``: real box logits and proposals, class predictions of the box logits'
+    type, the additional inputs of their counterparts' types."""
+    types = [tensor.element_type for tensor in call.inputs]
+    logits, classes = types[BOX_LOGITS], types[CLASS_PREDS]
+
+    def require(condition: bool, port: int, message: str) -> None:
+        if None in (types[port], logits, classes):  # unknown: no verdict
+            return
+        _check(condition, type_finding(f"input {port} has element type {types[port]}", message, port))
+
+    require(is_real(logits), BOX_LOGITS, f"Box logits' data type must be floating point. Got {logits}")
+    require(
+        classes == logits,
+        CLASS_PREDS,
+        f"Class predictions' data type must be the same as box logits type ({logits}). Got {classes}",
+    )
+    proposals = types[PROPOSALS]
+    require(is_real(proposals), PROPOSALS, f"Proposals' data type must be floating point. Got {proposals}")
+    if len(types) == 5:
+        aux_class, aux_box = types[AUX_CLASS_PREDS], types[AUX_BOX_PREDS]
+        require(
+            aux_class == classes,
+            AUX_CLASS_PREDS,
+            "Additional class predictions' data type must be the same as class predictions data type "
+            f"({classes}). Got {aux_class}",
+        )
+        require(
+            aux_box == logits,
+            AUX_BOX_PREDS,
+            f"Additional box predictions' data type must be the same as box logits data type ({logits}). "
+            f"Got {aux_box}",
+        )
+
+
+class _Counts:
+    """What the shape inference learns as it goes: the numbers of classes and prior boxes (0:
+    not known yet) and the number of images."""
+
+    def __init__(self, num_classes: int) -> None:
+        self.classes = num_classes
+        self.priors = 0
+        self.images = DYNAMIC
+        self.images_known = False
+
+
+def _static(shape: PartialShape, axis: int) -> int | None:
+    """The length of a static dim of a shape of static rank, else None."""
+    if shape.dims is None or not shape.dims[axis].is_static:
+        return None
+    return shape.dims[axis].value
+
+
+def _detections(call: OpCall) -> Dim:
+    shapes = [tensor.shape for tensor in call.inputs]
+    share_location = bool(call.attribute("share_location"))
+    prior_size = 4 if call.attribute("normalized") else 5
+    counts = _Counts(int(call.attribute("num_classes")) if call.schema.version == 1 else 0)
+    if call.schema.version == 8:
+        _deduce_classes(shapes, counts, share_location, prior_size)
+    _box_logits(shapes[BOX_LOGITS], counts, share_location)
+    _class_preds(shapes[CLASS_PREDS], counts)
+    _proposals(shapes[PROPOSALS], counts, prior_size, bool(call.attribute("variance_encoded_in_target")))
+    if len(shapes) == 5:
+        _additional(shapes, counts)
+    keep_top_k = call.attributes.int_list("keep_top_k") or (-1,)
+    top_k = int(call.attribute("top_k"))
+    classes = Dim.of(counts.classes) if counts.classes else DYNAMIC
+    if keep_top_k[0] > 0:
+        return counts.images * keep_top_k[0]
+    if keep_top_k[0] == -1 and top_k > 0:
+        return counts.images * top_k * classes
+    priors = Dim.of(counts.priors) if counts.priors else DYNAMIC
+    return counts.images * priors * classes
+
+
+def _deduce_classes(
+    shapes: list[PartialShape], counts: _Counts, share_location: bool, prior_size: int
+) -> None:
+    """DetectionOutput-8 (``compute_num_classes``): the prior boxes, then the classes, from the
+    first static dims that tell them."""
+    logits, classes, proposals = shapes[BOX_LOGITS], shapes[CLASS_PREDS], shapes[PROPOSALS]
+    _rank(BOX_LOGITS, "box_logits", logits, 2, f"Box logits rank must be 2. Got {logits.rank}")
+    _rank(CLASS_PREDS, "class_preds", classes, 2, f"Class predictions rank must be 2. Got {classes.rank}")
+    _rank(PROPOSALS, "proposals", proposals, 3, f"Proposals rank must be 3. Got {proposals.rank}")
+    five = len(shapes) == 5
+    if five:
+        aux_class, aux_box = shapes[AUX_CLASS_PREDS], shapes[AUX_BOX_PREDS]
+        _rank(
+            3,
+            "aux_class_preds",
+            aux_class,
+            2,
+            f"Additional class predictions rank must be 2. Got {aux_class.rank}",
+        )
+        _rank(
+            4, "aux_box_preds", aux_box, 2, f"Additional box predictions rank must be 2. Got {aux_box.rank}"
+        )
+    length = _static(proposals, 2)
+    if length is not None:
+        _check(
+            length % prior_size == 0,
+            _dims(
+                f"the proposals' last dim {length} is not a multiple of the prior size {prior_size}",
+                f"Proposals' third dimension must be a multiply of prior_box_size ({prior_size}). "
+                f"Current value is: {length}.",
+            ),
+        )
+        counts.priors = length // prior_size
+        _priors_positive(counts.priors)
+    length = _static(shapes[AUX_CLASS_PREDS], 1) if five else None
+    if counts.priors == 0 and length is not None:
+        _check(
+            length % 2 == 0,
+            _dims(
+                f"the additional class predictions' second dim {length} is odd",
+                "Additional class predictions second dimension must be a multiply of 2. "
+                f"Current value is: {length}.",
+            ),
+        )
+        counts.priors = length // 2
+        _priors_positive(counts.priors)
+    if counts.priors == 0:
+        return
+    length = _static(classes, 1)
+    if length is not None:
+        _check(
+            length % counts.priors == 0,
+            _dims(
+                f"the class predictions' second dim {length} is not a multiple of {counts.priors} priors",
+                "Class predictions second dimension must be a multiply of num_prior_boxes "
+                f"({counts.priors}). Current value is: {length}.",
+            ),
+        )
+        counts.classes = length // counts.priors
+        return
+    if share_location:
+        return
+    for port, label in ((BOX_LOGITS, "Box logits"), (AUX_BOX_PREDS, "Additional box predictions")):
+        length = _static(shapes[port], 1) if port < len(shapes) else None
+        if length is None:
+            continue
+        size = counts.priors * 4
+        _check(
+            length % size == 0,
+            _dims(
+                f"input {port}'s second dim {length} is not a multiple of {size} (4 a prior box)",
+                f"{label} second dimension must be a multiply of num_prior_boxes * 4 ({size}). "
+                f"Current value is: {length}.",
+            ),
+        )
+        counts.classes = length // size
+        return
+
+
+def _priors_positive(priors: int) -> None:
+    _check(
+        priors > 0,
+        _dims("no prior box", f"A number of prior boxes must be greater zero. Got: {priors}"),
+    )
+
+
+def _box_logits(logits: PartialShape, counts: _Counts, share_location: bool) -> None:
+    if logits.dims is None:
+        return
+    _rank(BOX_LOGITS, "box_logits", logits, 2, f"Box logits rank must be 2. Got {logits.rank}")
+    counts.images, counts.images_known = logits.dims[0], True
+    loc_classes = 1 if share_location else counts.classes
+    length = _static(logits, 1)
+    if not counts.priors and length is not None:
+        _check(
+            loc_classes != 0 and length % (loc_classes * 4) == 0,
+            _dims(
+                f"the box logits' second dim {length} is not a multiple of {loc_classes * 4}",
+                "Box logits' second dimension must be a multiply of num_loc_classes * 4 "
+                f"({loc_classes * 4}). Current value is: {length}.",
+            ),
+        )
+        counts.priors = length // (loc_classes * 4)
+    if counts.priors > 0 and loc_classes > 0:
+        expected = counts.priors * loc_classes * 4
+        _check(
+            logits.dims[1].compatible(Dim.of(expected)),
+            _dims(
+                f"the box logits {logits} are not {expected} numbers an image",
+                "The second dimension of the first input (box logits) is not compatible. Current value: "
+                f"{logits.dims[1]}, expected value: {expected}",
+            ),
+        )
+
+
+def _class_preds(classes: PartialShape, counts: _Counts) -> None:
+    if classes.dims is None:
+        return
+    _rank(CLASS_PREDS, "class_preds", classes, 2, f"Class predictions rank must be 2. Got {classes.rank}")
+    images = classes.dims[0]
+    if (not counts.images_known or not counts.images.is_static) and images.is_static:
+        counts.images, counts.images_known = images, True
+    else:
+        _check(
+            images.compatible(counts.images),
+            _dims(
+                f"the class predictions {classes} are not of {counts.images} images",
+                "Class predictions' first dimension is not compatible with batch size.  Current value is: "
+                f"{images}, expected: {counts.images}.",
+            ),
+        )
+    length = _static(classes, 1)
+    if length is None or not counts.classes:
+        return
+    if not counts.priors:
+        _check(
+            length % counts.classes == 0,
+            _dims(
+                f"the class predictions' second dim {length} is not a multiple of {counts.classes} classes",
+                f"Class predictions' second dimension must be a multiply of num_classes ({counts.classes}). "
+                f"Current value is: {length}.",
+            ),
+        )
+        counts.priors = length // counts.classes
+        return
+    expected = counts.priors * counts.classes
+    _check(
+        length == expected,
+        _dims(
+            f"the class predictions' second dim {length} is not {counts.priors} * {counts.classes}",
+            "Class predictions' second dimension must be equal to num_prior_boxes * num_classes "
+            f"({expected}). Current value is: {length}.",
+        ),
+    )
+
+
+def _proposals(proposals: PartialShape, counts: _Counts, prior_size: int, variance_in_target: bool) -> None:
+    if proposals.dims is None:
+        return
+    _rank(PROPOSALS, "proposals", proposals, 3, f"Proposals rank must be 3. Got {proposals.rank}")
+    first, second = proposals.dims[0], proposals.dims[1]
+    _check(
+        first.compatible(Dim.of(1)) or first.compatible(counts.images),
+        _dims(
+            f"the proposals {proposals} are neither of one image nor of {counts.images}",
+            f"Proposals' first dimension is must be equal to either batch size ({counts.images}) or 1. "
+            f"Got: {first}.",
+        ),
+    )
+    expected = 1 if variance_in_target else 2
+    _check(
+        second.compatible(Dim.of(expected)),
+        _dims(
+            f"the proposals {proposals} have not {expected} rows",
+            f"Proposals' second dimension is mismatched. Current value is: {second}, expected: {expected}.",
+        ),
+    )
+    length = _static(proposals, 2)
+    if length is None:
+        return
+    if not counts.priors:
+        _check(
+            length % prior_size == 0,
+            _dims(
+                f"the proposals' last dim {length} is not a multiple of the prior size {prior_size}",
+                f"Proposals' third dimension must be a multiply of prior_box_size ({prior_size}). "
+                f"Current value is: {length}.",
+            ),
+        )
+        counts.priors = length // prior_size
+        return
+    expected = counts.priors * prior_size
+    _check(
+        length == expected,
+        _dims(
+            f"the proposals' last dim {length} is not {counts.priors} priors * {prior_size}",
+            "Proposals' third dimension must be equal to num_prior_boxes * prior_box_size "
+            f"({expected}). Current value is: {length}.",
+        ),
+    )
+
+
+def _additional(shapes: list[PartialShape], counts: _Counts) -> None:
+    aux_class, aux_box, logits = shapes[AUX_CLASS_PREDS], shapes[AUX_BOX_PREDS], shapes[BOX_LOGITS]
+    if aux_class.dims is not None:
+        _rank(
+            3,
+            "aux_class_preds",
+            aux_class,
+            2,
+            f"additional class predictions rank must be 2. Got {aux_class.rank}",
+        )
+        _check(
+            aux_class.dims[0].compatible(counts.images),
+            _dims(
+                f"the additional class predictions {aux_class} are not of {counts.images} images",
+                "Additional class predictions' first dimension must be compatible with batch size. "
+                f"Current value is: {aux_class.dims[0]}, expected: {counts.images}.",
+            ),
+        )
+        if counts.priors:
+            _check(
+                aux_class.dims[1].compatible(Dim.of(counts.priors * 2)),
+                _dims(
+                    f"the additional class predictions {aux_class} are not 2 numbers a prior box",
+                    "Additional class predictions' second dimension must be compatible with "
+                    "num_prior_boxes * 2. "
+                    f"Current value is: {aux_class.dims[1]}, expected: {counts.priors * 2}.",
+                ),
+            )
+        if aux_class.dims[1].is_static:
+            counts.priors = aux_class.dims[1].value // 2
+    _check(
+        compatible(aux_box, logits),
+        _dims(
+            f"the additional box predictions {aux_box} are not the box logits {logits}",
+            "Additional box predictions' shape must be compatible with box logits shape. Current value is: "
+            f"{aux_box}, expected: {logits}.",
+        ),
+    )

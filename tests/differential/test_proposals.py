@@ -1,0 +1,197 @@
+"""DetectionOutput-1/8 against OpenVINO (read_model of saved files): box logits, class
+predictions, proposals and the two additional inputs of static, ``?``, interval and
+dynamic-rank shapes; shared and per-class locations, normalized or not, variances in the
+proposals or in the target, keep_top_k and top_k of every branch of the output's rule, three or
+five inputs, f32, f16 and bf16 data. Mutants read_model rejects are errors on the layer (ranks,
+the numbers of priors and classes, batches, element types, code_type, num_classes); a declared
+dim off by one is an error."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from pathlib import Path
+
+import numpy as np
+import openvino as ov
+import openvino.opset1 as ov1
+import openvino.opset8 as ov8
+import pytest
+
+import irshape
+
+from .conftest import STATS
+from .family_suite import (
+    Mutant,
+    check_mutant,
+    check_valid,
+    draw_cases,
+    named_inputs,
+    set_attribute,
+    set_input_shape,
+    set_input_type,
+    shape,
+)
+from .ops_harness import OpsBatchRunner, batches, dim_mutant, errors_on, openvino_reads, parameter, params
+
+SEED = 20261127
+PER_OP = 120
+Build = Callable[[], ov.Node]
+CODE_TYPES = ("caffe.PriorBoxParameter.CORNER", "caffe.PriorBoxParameter.CENTER_SIZE")
+
+
+def draw_detection_output(version: int) -> Callable[[random.Random], Build]:
+    def draw(rng: random.Random) -> Build:
+        images, priors, classes = rng.randint(1, 3), rng.randint(1, 6), rng.randint(1, 5)
+        share_location = rng.random() < 0.6
+        normalized = rng.random() < 0.5
+        in_target = rng.random() < 0.3
+        loc_classes = 1 if share_location else classes
+        prior_size = 4 if normalized else 5
+        five = rng.random() < 0.3
+        attrs: dict[str, object] = {
+            "keep_top_k": [rng.choice([-1, -1, 0, 1, 5, 50, -3])],
+            "top_k": rng.choice([-1, -1, 0, 2, 7]),
+            "share_location": share_location,
+            "normalized": normalized,
+            "variance_encoded_in_target": in_target,
+            "code_type": rng.choice(CODE_TYPES),
+            "background_label_id": rng.choice([0, -1, 1]),
+            "nms_threshold": 0.45,
+            "confidence_threshold": rng.choice([0.0, 0.01]),
+            "clip_after_nms": rng.random() < 0.5,
+            "clip_before_nms": rng.random() < 0.5,
+            "decrease_label_id": rng.random() < 0.2,
+            "input_height": rng.choice([1, 300]),
+            "input_width": rng.choice([1, 300]),
+            "objectness_score": rng.choice([0.0, 0.3]),
+        }
+        if version == 1:
+            attrs["num_classes"] = classes
+        proposal_images = rng.choice([1, images])
+        dims = [
+            [images, priors * loc_classes * 4],
+            [images, priors * classes],
+            [proposal_images, 1 if in_target else 2, priors * prior_size],
+            [images, priors * 2],
+            [images, priors * loc_classes * 4],
+        ]
+        shapes = [shape(rng, d) for d in dims[: 5 if five else 3]]
+        data_type = rng.choice([np.float32, np.float32, np.float16, ov.Type.bf16])
+        proposal_type = rng.choice([data_type, np.float32])
+        maker = ov1 if version == 1 else ov8
+
+        def build() -> ov.Node:
+            types = [data_type, data_type, proposal_type, data_type, data_type]
+            ins = [parameter(s, t) for s, t in zip(shapes, types, strict=False)]
+            return maker.detection_output(*ins[:3], attrs, *ins[3:])  # type: ignore[arg-type]
+
+        return build
+
+    return draw
+
+
+OPS = {"DetectionOutput-1": 1, "DetectionOutput-8": 8}
+
+
+def _cases() -> list:
+    rng = random.Random(SEED)
+    cases = []
+    for prefix, (op, version) in zip(("da", "db"), OPS.items(), strict=True):
+        cases += draw_cases(prefix, op, draw_detection_output(version), rng, PER_OP)
+    return cases
+
+
+CASES = _cases()
+BATCHES = batches(CASES)
+STATS["proposals cases (tests/differential/test_proposals.py)"] = len(CASES)
+
+
+@pytest.mark.parametrize(("index", "case"), params(BATCHES))
+def test_shapes_and_types_match_openvino(ops_runner: OpsBatchRunner, index: int, case) -> None:
+    check_valid(ops_runner, f"proposals{index}", BATCHES[index], case)
+
+
+def test_every_op_version_has_a_hundred_cases() -> None:
+    for op in OPS:
+        assert sum(c.op == op for c in CASES) >= 100, op
+
+
+@pytest.mark.parametrize("index", range(len(BATCHES)))
+def test_a_declared_dim_off_by_one_is_an_error(
+    ops_runner: OpsBatchRunner, tmp_path: Path, index: int
+) -> None:
+    """The detections' last dim (7, static in every case) plus one."""
+    batch = ops_runner.ops_batch(f"proposals{index}", BATCHES[index])
+    case = BATCHES[index][0]
+    target = tmp_path / "dim.xml"
+    assert dim_mutant(batch.xml, target, case.cid, axis=3)
+    assert openvino_reads(target) is None  # OpenVINO ignores declared dims
+    codes = {d.code for d in errors_on(irshape.check_file(target), case.cid)}
+    assert codes == {"IRS301"}, codes
+
+
+def _detection_output(version: int, five: bool = False, **extra: object) -> Build:
+    """2 images, 3 priors, 4 classes, shared locations, normalized: [2, 12], [2, 12], [1, 2, 12]
+    (and [2, 6], [2, 12])."""
+    attrs: dict[str, object] = {"keep_top_k": [10], "nms_threshold": 0.5, "normalized": True, **extra}
+    if version == 1:
+        attrs["num_classes"] = 4
+
+    def build() -> ov.Node:
+        shapes = [[2, 12], [2, 12], [1, 2, 12], [2, 6], [2, 12]][: 5 if five else 3]
+        ins = named_inputs(*(parameter(s) for s in shapes))
+        maker = ov1 if version == 1 else ov8
+        return maker.detection_output(*ins[:3], attrs, *ins[3:])  # type: ignore[arg-type]
+
+    return build
+
+
+def _mutants(version: int) -> list[Mutant]:
+    name = f"DetectionOutput-{version}"
+    base, five = _detection_output(version), _detection_output(version, five=True)
+    found = [
+        Mutant(f"{name} box logits rank", base, set_input_shape(0, [2, 12, 1]), "IRS211"),
+        Mutant(f"{name} class preds rank", base, set_input_shape(1, [24]), "IRS211"),
+        Mutant(f"{name} proposals rank", base, set_input_shape(2, [2, 12]), "IRS211"),
+        Mutant(f"{name} box logits not 4 a prior", base, set_input_shape(0, [2, 13]), "IRS212"),
+        Mutant(f"{name} class preds count", base, set_input_shape(1, [2, 13]), "IRS212"),
+        Mutant(f"{name} class preds batch", base, set_input_shape(1, [3, 12]), "IRS212"),
+        Mutant(f"{name} proposals batch", base, set_input_shape(2, [3, 2, 12]), "IRS212"),
+        Mutant(f"{name} proposals rows", base, set_input_shape(2, [1, 3, 12]), "IRS212"),
+        Mutant(f"{name} proposals size", base, set_input_shape(2, [1, 2, 13]), "IRS212"),
+        Mutant(f"{name} aux class preds", five, set_input_shape(3, [2, 7]), "IRS212"),
+        Mutant(f"{name} aux class preds batch", five, set_input_shape(3, [3, 6]), "IRS212"),
+        Mutant(f"{name} aux box preds", five, set_input_shape(4, [2, 16]), "IRS212"),
+        Mutant(f"{name} aux class preds rank", five, set_input_shape(3, [2, 6, 1]), "IRS211"),
+        Mutant(f"{name} integer box logits", base, set_input_type(0, "i32", "I32"), "IRS213"),
+        Mutant(f"{name} class preds of another type", base, set_input_type(1, "f16", "FP16"), "IRS213"),
+        Mutant(f"{name} integer proposals", base, set_input_type(2, "i64", "I64"), "IRS213"),
+        Mutant(f"{name} aux class preds type", five, set_input_type(3, "f16", "FP16"), "IRS213"),
+        Mutant(f"{name} aux box preds type", five, set_input_type(4, "f16", "FP16"), "IRS213"),
+        Mutant(
+            f"{name} code_type",
+            base,
+            set_attribute("code_type", "caffe.PriorBoxParameter.CORNER_SIZE"),
+            "IRS112",
+        ),
+    ]
+    if version == 1:
+        found += [
+            Mutant(f"{name} num_classes 0", base, set_attribute("num_classes", "0"), "IRS112"),
+            Mutant(f"{name} num_classes 5", base, set_attribute("num_classes", "5"), "IRS212"),
+        ]
+    else:
+        found.append(
+            Mutant(f"{name} proposals not 4 a prior", base, set_input_shape(2, [1, 2, 14]), "IRS212")
+        )
+    return found
+
+
+MUTANTS = [m for v in OPS.values() for m in _mutants(v)]
+STATS["proposals mutants"] = len(MUTANTS)
+
+
+@pytest.mark.parametrize("mutant", MUTANTS, ids=[m.name for m in MUTANTS])
+def test_a_mutant_openvino_rejects_is_an_error(tmp_path: Path, mutant: Mutant) -> None:
+    check_mutant(tmp_path, mutant)

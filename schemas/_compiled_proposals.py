@@ -8,6 +8,7 @@ SCHEMAS = {
         "version": 1,
         "family": "proposals",
         "function": "detection_output",
+        "kernel": "detection_output",
         "spec": "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/detection/detectionoutput-1.html",
         "extra_inputs": "Check '(input_shapes.size() == 3 || input_shapes.size() == 5)' failed",
         "inputs": [
@@ -42,6 +43,7 @@ SCHEMAS = {
         "version": 8,
         "family": "proposals",
         "function": "detection_output",
+        "kernel": "detection_output",
         "spec": "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/detection/detectionoutput-8.html",
         "extra_inputs": "Check '(input_shapes.size() == 3 || input_shapes.size() == 5)' failed",
         "inputs": [

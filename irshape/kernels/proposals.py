@@ -1,0 +1,273 @@
+"""Kernels of the proposals family (irshape/shapes/proposals.py): DetectionOutput-1/8.
+
+Semantics are the CPU plugin's (``src/plugins/intel_cpu/src/nodes/detection_output.cpp``, which
+runs both versions), confirmed by tests/execution/test_proposals.py; everything in float32:
+
+* the proposals hold, per image (or one set for all images when their first dim is 1), a row
+  of prior boxes (``[xmin, ymin, xmax, ymax]``, or ``[image, xmin, ...]`` when not
+  ``normalized``, whose coordinates are then divided by ``input_width``/``input_height``) and,
+  unless ``variance_encoded_in_target``, a row whose first ``4 * priors`` numbers are the
+  variances; not normalized, the priors end before the first whose image number is -1;
+* boxes are decoded CORNER (``prior + variance * offset``) or CENTER_SIZE (centre moved by
+  ``variance * offset * size``, sizes scaled by ``exp(variance * offset)``), clipped to [0, 1]
+  with ``clip_before_nms``; with the two additional inputs (5 inputs) the priors are first
+  decoded by the additional box predictions, then those boxes (divided again when not
+  normalized, as the plugin does) by the box logits, and a prior whose additional class
+  prediction (its second number) is below ``objectness_score`` scores 1 for the background
+  class and 0 for the others;
+* the IoU is the plugin's: 0 for boxes apart or touching, else the intersection over the sum of
+  the boxes' areas ``(xmax - xmin) * (ymax - ymin)`` (not clamped at 0) minus it; a candidate is
+  suppressed when its IoU with a kept box of its class is strictly above ``nms_threshold``.
+  (The detection family's IoU is NonMaxSuppression's, with other edge rules: not shared.)
+* Caffe style (``decrease_label_id`` false): each class but ``background_label_id`` keeps its
+  priors scoring strictly above ``confidence_threshold``, the ``top_k`` best (score descending,
+  lower prior first; ``top_k`` -1: all, 0: none), then greedy NMS;
+* MXNet style (``decrease_label_id``, which the plugin runs only with background 0): each prior
+  is a candidate of its best class but 0 (the first on ties) scoring ``>= confidence_threshold``
+  and above -1, the image's ``top_k`` best (score descending, then class * priors + prior
+  ascending) go through NMS within their class; labels are written minus one;
+* with ``keep_top_k[0] > -1`` and more detections in an image, its ``keep_top_k[0]`` best are
+  kept (score descending, lower prior first; irshape breaks the plugin's unspecified order of a
+  tie between classes by the lower class);
+* the rows ``[image, label, score, xmin, ymin, xmax, ymax]`` (clipped to [0, 1] with
+  ``clip_after_nms``) follow by image, class and order of selection; the row after the last
+  detection, if any, starts with -1, and all others are 0.
+
+The plugin cannot run ``decrease_label_id`` with another background than 0, and with
+``keep_top_k[0]`` neither -1 nor positive a positive ``top_k`` sizes its output buffer wrongly
+(it fails, or leaves rows unwritten): irshape refuses both (UnsupportedByOpenVINOError).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from irshape.kernels import KernelCall, UnsupportedByOpenVINOError
+
+_F32 = np.float32
+_LOGITS, _CLASSES, _PROPOSALS, _AUX_CLASSES, _AUX_BOXES = range(5)
+Detections = dict[int, list[int]]  # class -> the kept priors, in order of selection
+
+
+def detection_output(call: KernelCall) -> np.ndarray:
+    """DetectionOutput-1 and DetectionOutput-8."""
+    keep_top_k, top_k = call.int_list("keep_top_k")[0], int(call.attribute("top_k"))
+    background = int(call.attribute("background_label_id"))
+    mxnet = bool(call.attribute("decrease_label_id"))
+    if mxnet and background != 0:
+        raise UnsupportedByOpenVINOError("decrease_label_id with a background_label_id other than 0")
+    if keep_top_k != -1 and keep_top_k <= 0 and top_k > 0:
+        raise UnsupportedByOpenVINOError("a positive top_k with keep_top_k neither -1 nor positive")
+    prior_size = 4 if call.attribute("normalized") else 5
+    priors = call.inputs[_PROPOSALS].shape[2] // prior_size
+    conf = _confidences(call, priors)
+    boxes = _decoded_boxes(call, priors)
+    actual = _actual_priors(call, priors)
+    threshold = _F32(call.attribute("confidence_threshold"))
+    rows: list[np.ndarray] = []
+    for image in range(conf.shape[0]):
+        scores, image_boxes = conf[image, : actual[image]], boxes[image, :, : actual[image]]
+        if mxnet:
+            kept = _mxnet(call, scores, image_boxes, threshold, top_k)
+        else:
+            kept = _caffe(call, scores, image_boxes, threshold, top_k, background)
+        kept = _keep_top_k(kept, scores, keep_top_k)
+        rows += [
+            _rows(call, image, klass, scores, image_boxes, priors_kept)
+            for klass, priors_kept in sorted(kept.items())
+        ]
+    return _output(call, rows)
+
+
+def _confidences(call: KernelCall, priors: int) -> np.ndarray:
+    """``[images, priors, classes]`` scores; with the additional inputs, a prior below the
+    objectness score is background (1) and nothing else (0)."""
+    raw = call.inputs[_CLASSES].astype(_F32)
+    conf = raw.reshape(raw.shape[0], priors, -1)
+    if len(call.inputs) < 5:
+        return conf
+    objectness = call.inputs[_AUX_CLASSES].astype(_F32).reshape(raw.shape[0], priors, 2)[..., 1]
+    weak = objectness < _F32(call.attribute("objectness_score"))
+    background = (np.arange(conf.shape[2]) == int(call.attribute("background_label_id"))).astype(_F32)
+    result: np.ndarray = np.where(weak[..., None], background, conf)
+    return result
+
+
+def _priors_of(call: KernelCall, priors: int, image: int) -> tuple[np.ndarray, np.ndarray | None]:
+    """One image's ``[priors, 4]`` prior boxes and ``[priors, 4]`` variances (None when in the
+    target)."""
+    proposals = call.inputs[_PROPOSALS].astype(_F32)
+    rows = proposals[image if proposals.shape[0] > 1 else 0]
+    prior_size = 4 if call.attribute("normalized") else 5
+    boxes = rows[0].reshape(priors, prior_size)[:, prior_size - 4 :]
+    if call.attribute("variance_encoded_in_target"):
+        return boxes, None
+    return boxes, rows[1][: 4 * priors].reshape(priors, 4)
+
+
+def _actual_priors(call: KernelCall, priors: int) -> list[int]:
+    """Per image, the priors before the first whose image number is -1 (not normalized)."""
+    images = call.inputs[_CLASSES].shape[0]
+    if call.attribute("normalized"):
+        return [priors] * images
+    proposals = call.inputs[_PROPOSALS].astype(_F32)
+    counts = []
+    for image in range(images):
+        ids = proposals[image if proposals.shape[0] > 1 else 0, 0].reshape(priors, 5)[:, 0]
+        ends = np.flatnonzero(ids == _F32(-1))
+        counts.append(int(ends[0]) if ends.size else priors)
+    return counts
+
+
+def _decoded_boxes(call: KernelCall, priors: int) -> np.ndarray:
+    """``[images, location classes, priors, 4]`` decoded boxes."""
+    images = call.inputs[_CLASSES].shape[0]
+    locations = 1 if call.attribute("share_location") else call.inputs[_CLASSES].shape[1] // priors
+
+    def offsets(port: int) -> np.ndarray:  # [images, location classes, priors, 4]
+        flat = call.inputs[port].astype(_F32).reshape(images, priors, locations, 4)
+        return flat.transpose(0, 2, 1, 3)
+
+    logits = offsets(_LOGITS)
+    aux = offsets(_AUX_BOXES) if len(call.inputs) == 5 else None
+    decoded = []
+    for image in range(images):
+        boxes, variances = _priors_of(call, priors, image)
+        if aux is not None:
+            boxes = _decode(call, boxes, aux[image], variances)
+        decoded.append(_decode(call, boxes, logits[image], variances))
+    return np.stack(decoded)
+
+
+def _decode(
+    call: KernelCall, priors: np.ndarray, offsets: np.ndarray, variances: np.ndarray | None
+) -> np.ndarray:
+    """``priors`` (``[..., 4]``) moved by ``offsets`` as ``code_type`` says."""
+    if not call.attribute("normalized"):
+        scale = np.array([call.attribute("input_width"), call.attribute("input_height")] * 2, dtype=_F32)
+        priors = priors / scale
+    if variances is not None:
+        offsets = variances * offsets
+    xmin, ymin, xmax, ymax = (priors[..., i] for i in range(4))
+    dx, dy, dw, dh = (offsets[..., i] for i in range(4))
+    if call.attribute("code_type") == "caffe.PriorBoxParameter.CORNER":
+        boxes = np.stack([xmin + dx, ymin + dy, xmax + dw, ymax + dh], -1)
+    else:
+        width, height = xmax - xmin, ymax - ymin
+        centre_x = dx * width + (xmin + xmax) / _F32(2)
+        centre_y = dy * height + (ymin + ymax) / _F32(2)
+        half_w, half_h = np.exp(dw) * width / _F32(2), np.exp(dh) * height / _F32(2)
+        boxes = np.stack([centre_x - half_w, centre_y - half_h, centre_x + half_w, centre_y + half_h], -1)
+    if call.attribute("clip_before_nms"):
+        boxes = np.clip(boxes, _F32(0), _F32(1))
+    result: np.ndarray = boxes.astype(_F32)
+    return result
+
+
+def _overlaps(boxes: np.ndarray, kept: int, candidates: np.ndarray) -> np.ndarray:
+    """The plugin's IoU of the kept box with each candidate (``[priors, 4]`` boxes)."""
+    first, others = boxes[kept], boxes[candidates]
+    x1, y1, x2, y2 = (others[:, i] for i in range(4))
+    apart = (x1 > first[2]) | (x2 < first[0]) | (y1 > first[3]) | (y2 < first[1])
+    width = np.minimum(first[2], x2) - np.maximum(first[0], x1)
+    height = np.minimum(first[3], y2) - np.maximum(first[1], y1)
+    intersection = width * height
+    area = (first[2] - first[0]) * (first[3] - first[1])
+    areas = (x2 - x1) * (y2 - y1)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        iou = intersection / (area + areas - intersection)
+    result: np.ndarray = np.where(apart | (width <= 0) | (height <= 0), _F32(0), iou)
+    return result
+
+
+def _ranked(scores: np.ndarray, keys: np.ndarray, count: int) -> np.ndarray:
+    """The positions of the ``count`` best (score descending, key ascending); -1: all."""
+    order = np.lexsort((keys, -scores.astype(np.float64)))
+    return order if count == -1 else order[: max(count, 0)]
+
+
+def _nms(boxes: np.ndarray, order: np.ndarray, threshold: np.float32) -> list[int]:
+    """Greedy NMS of the priors in ``order``: each kept prior drops the later ones it overlaps
+    by more than the threshold."""
+    kept: list[int] = []
+    remaining = order
+    while remaining.size:
+        best = int(remaining[0])
+        kept.append(best)
+        rest = remaining[1:]
+        remaining = rest[~(_overlaps(boxes, best, rest) > threshold)]
+    return kept
+
+
+def _caffe(
+    call: KernelCall,
+    scores: np.ndarray,
+    boxes: np.ndarray,
+    threshold: np.float32,
+    top_k: int,
+    background: int,
+) -> Detections:
+    nms_threshold = _F32(call.attribute("nms_threshold"))
+    kept: Detections = {}
+    for klass in range(scores.shape[1]):
+        if klass == background:
+            continue
+        candidates = np.flatnonzero(scores[:, klass] > threshold)
+        order = candidates[_ranked(scores[candidates, klass], candidates, top_k)]
+        kept[klass] = _nms(boxes[0 if boxes.shape[0] == 1 else klass], order, nms_threshold)
+    return kept
+
+
+def _mxnet(
+    call: KernelCall, scores: np.ndarray, boxes: np.ndarray, threshold: np.float32, top_k: int
+) -> Detections:
+    priors, classes = scores.shape
+    eligible = (scores >= threshold) & (scores > _F32(-1))
+    eligible[:, 0] = False
+    masked = np.where(eligible, scores, -np.inf)
+    best = masked.argmax(axis=1)  # the first of tied maxima
+    candidates = np.flatnonzero(eligible.any(axis=1))
+    best_class = best[candidates]
+    best_score = scores[candidates, best_class]
+    order = _ranked(best_score, best_class * priors + candidates, top_k)
+    nms_threshold = _F32(call.attribute("nms_threshold"))
+    kept: Detections = {}
+    for klass in range(1, classes):
+        chosen = candidates[order][best_class[order] == klass]
+        kept[klass] = _nms(boxes[0 if boxes.shape[0] == 1 else klass], chosen, nms_threshold)
+    return kept
+
+
+def _keep_top_k(kept: Detections, scores: np.ndarray, keep_top_k: int) -> Detections:
+    total = sum(len(p) for p in kept.values())
+    if keep_top_k <= -1 or total <= keep_top_k:
+        return kept
+    classes = np.array([c for c, priors in kept.items() for _ in priors], dtype=np.int64)
+    priors = np.array([p for plist in kept.values() for p in plist], dtype=np.int64)
+    best = np.lexsort((classes, priors, -scores[priors, classes].astype(np.float64)))[:keep_top_k]
+    regrouped: Detections = {}
+    for index in best:
+        regrouped.setdefault(int(classes[index]), []).append(int(priors[index]))
+    return regrouped
+
+
+def _rows(
+    call: KernelCall, image: int, klass: int, scores: np.ndarray, boxes: np.ndarray, priors: list[int]
+) -> np.ndarray:
+    chosen = np.array(priors, dtype=np.int64)
+    box = boxes[0 if boxes.shape[0] == 1 else klass][chosen]
+    if call.attribute("clip_after_nms"):
+        box = np.clip(box, _F32(0), _F32(1))
+    label = klass - 1 if call.attribute("decrease_label_id") else klass
+    head = np.stack([np.full(len(chosen), image), np.full(len(chosen), label), scores[chosen, klass]], -1)
+    return np.concatenate([head.astype(_F32), box.reshape(-1, 4)], -1)
+
+
+def _output(call: KernelCall, rows: list[np.ndarray]) -> np.ndarray:
+    total = call.output_shape(0)[2]
+    found = np.concatenate(rows) if rows else np.zeros((0, 7), _F32)
+    result = np.zeros((total, 7), _F32)
+    result[: len(found)] = found[:total]
+    if len(found) < total:
+        result[len(found), 0] = -1
+    return result.reshape(1, 1, total, 7).astype(call.output_dtype(0))

@@ -1,0 +1,102 @@
+"""Differential tests of the proposals family's kernels (DetectionOutput-1/8) against OpenVINO's
+CPU plugin: seeded priors (normalized or in pixels, some lists ended by an image number of -1,
+one set for all images or one an image), variances in the proposals or in the target, CORNER and
+CENTER_SIZE decoding, shared and per-class locations, Caffe and MXNet styles, the two additional
+inputs, every top_k / keep_top_k branch, clipping before and after NMS, tied scores, f32 and f16."""
+
+from __future__ import annotations
+
+import numpy as np
+import openvino.opset1 as opset1
+import openvino.opset8 as opset8
+import pytest
+
+from .harness import Case, parameter, run_batch
+
+CODE_TYPES = ("caffe.PriorBoxParameter.CORNER", "caffe.PriorBoxParameter.CENTER_SIZE")
+
+
+def _priors(rng: np.random.Generator, count: int, normalized: bool, size: float) -> np.ndarray:
+    """``[count, 4 or 5]`` prior boxes about a few centres (so that decoded boxes overlap)."""
+    centres = rng.uniform(0.2, 0.8, (3, 2))[rng.integers(0, 3, count)] + rng.normal(0, 0.05, (count, 2))
+    half = rng.uniform(0.05, 0.3, (count, 2))
+    boxes = np.concatenate([centres - half, centres + half], -1) * size
+    if normalized:
+        return boxes
+    return np.concatenate([np.zeros((count, 1)), boxes], -1)
+
+
+def _case(rng: np.random.Generator, index: int, version: int) -> Case:
+    images, priors, classes = int(rng.integers(1, 4)), int(rng.integers(1, 9)), int(rng.integers(2, 5))
+    share_location = bool(rng.random() < 0.6)
+    normalized = bool(rng.random() < 0.6)
+    in_target = bool(rng.random() < 0.3)
+    five = bool(rng.random() < 0.3)
+    mxnet = bool(rng.random() < 0.25)
+    locations = 1 if share_location else classes
+    keep_top_k = int(rng.choice([-1, -1, 1, 3, 100, -1, 5, 0]))
+    top_k = int(rng.choice([-1, -1, 0, 2, 5, -1, 3])) if keep_top_k != 0 else int(rng.choice([-1, 0]))
+    attrs: dict[str, object] = {
+        "keep_top_k": [keep_top_k],
+        "top_k": top_k,
+        "nms_threshold": float(rng.choice([0.0, 0.3, 0.45, 0.7, 1.0])),
+        "confidence_threshold": float(rng.choice([0.0, 0.0, 0.2, 0.5])),
+        "share_location": share_location,
+        "normalized": normalized,
+        "variance_encoded_in_target": in_target,
+        "code_type": CODE_TYPES[int(rng.integers(0, 2))],
+        "background_label_id": 0 if mxnet else int(rng.choice([0, 0, -1, 1])),
+        "decrease_label_id": mxnet,
+        "clip_before_nms": bool(rng.random() < 0.3),
+        "clip_after_nms": bool(rng.random() < 0.3),
+        "input_width": 1 if normalized else 300,
+        "input_height": 1 if normalized else 200,
+        "objectness_score": float(rng.choice([0.0, 0.4])),
+    }
+    if version == 1:
+        attrs["num_classes"] = classes
+    prior_size = 4 if normalized else 5
+    prior_images = images if rng.random() < 0.3 else 1
+    boxes = np.stack(
+        [_priors(rng, priors, normalized, 1 if normalized else 250) for _ in range(prior_images)]
+    )
+    if not normalized and index % 5 == 2:  # the list ends early: an image number of -1
+        boxes[:, int(rng.integers(1, priors + 1)) - 1 :, 0] = -1
+    rows = [boxes.reshape(prior_images, 1, priors * prior_size)]
+    if not in_target:
+        variances = np.tile([0.1, 0.1, 0.2, 0.2], (prior_images, 1, priors))
+        rows.append(np.pad(variances, ((0, 0), (0, 0), (0, priors * (prior_size - 4)))))
+    proposals = np.concatenate(rows, 1).astype(np.float32)
+    logits = rng.normal(0, 0.6, (images, priors * locations * 4)).astype(np.float32)
+    scores = rng.random((images, priors * classes))
+    if index % 4 == 1:  # ties
+        scores = np.round(scores * 4) / 4
+    data = [logits, scores.astype(np.float32), proposals]
+    if five:
+        data.append(rng.random((images, priors * 2)).astype(np.float32))
+        data.append(rng.normal(0, 0.3, (images, priors * locations * 4)).astype(np.float32))
+    if index % 7 == 3:  # f16 data (the plugin computes in f32)
+        data = [d.astype(np.float16) for d in data]
+    params = [parameter(d.shape, d.dtype) for d in data]
+    maker = opset1 if version == 1 else opset8
+    node = maker.detection_output(*params[:3], attrs, *params[3:])
+    return Case(f"detection_output{version}_{index}", dict(zip(params, data, strict=True)), [node.output(0)])
+
+
+def detection_output_cases() -> list[Case]:
+    rng = np.random.default_rng(24)
+    return [_case(rng, i, version) for version in (8, 1) for i in range(50)]
+
+
+CASES = detection_output_cases()
+
+
+@pytest.fixture(scope="module")
+def batch(tmp_path_factory):
+    return run_batch(CASES, tmp_path_factory.mktemp("proposals"))
+
+
+@pytest.mark.parametrize("case", CASES, ids=lambda c: c.name)
+def test_detection_output(batch, case):
+    assert batch.error is None, batch.error
+    assert batch.mismatch(case) is None, batch.mismatch(case)

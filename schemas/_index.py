@@ -131,6 +131,8 @@ FAMILIES = {
     "Pad-12.toml": "layout",
     "Parameter-1.toml": "source",
     "Power-1.toml": "elementwise",
+    "Proposal-1.toml": "proposals",
+    "Proposal-4.toml": "proposals",
     "RDFT-9.toml": "signal",
     "RNNCell-1.toml": "recurrent",
     "RNNSequence-5.toml": "recurrent",

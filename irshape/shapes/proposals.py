@@ -1,5 +1,11 @@
-"""Proposal and detection post-processing ops: DetectionOutput-1/8, as OpenVINO's
-``detection_output_shape_inference.hpp`` and the ops' ``validate_and_infer_types`` compute them.
+"""Proposal and detection post-processing ops: DetectionOutput-1/8 and Proposal-1/4, as
+OpenVINO's ``detection_output_shape_inference.hpp``, ``proposal_shape_inference.hpp`` and the
+ops' ``validate_and_infer_types`` compute them.
+
+Proposal's boxes are ``[batch * post_nms_topn, 5]`` (Proposal-4 adds their scores,
+``[batch * post_nms_topn]``), the batch being the class probabilities' and box deltas' first
+dims merged; ``image_shape`` must be one dim that can be 3 or 4 (OpenVINO 2026's rule, read by
+experiment: an interval ``2..5`` passes, ``5..8`` fails).
 
 DetectionOutput's output is ``[1, 1, N, 7]`` (one row a detection: image, label, score and the
 box's corners). ``N`` is ``num_images * keep_top_k[0]`` when ``keep_top_k[0] > 0``, else
@@ -415,3 +421,67 @@ def _additional(shapes: list[PartialShape], counts: _Counts) -> None:
             f"{aux_box}, expected: {logits}.",
         ),
     )
+
+
+# --- Proposal-1/4 ---------------------------------------------------------------------------
+
+CLASS_PROBS, BBOX_DELTAS, IMAGE_SHAPE = range(3)
+_PROPOSAL_INPUTS = ("class_probs", "bbox_deltas", "image_shape")
+
+
+def proposal(call: OpCall) -> OpResult:
+    """Proposal-1 (``[batch * post_nms_topn, 5]``) and Proposal-4 (also the scores,
+    ``[batch * post_nms_topn]``)."""
+    try:
+        _proposal_types(call)
+        batch = _proposal_batch(call)
+    except _Rejected as rejected:
+        return OpResult([], [rejected.finding])
+    rows = batch * int(call.attribute("post_nms_topn"))
+    element_type = call.inputs[CLASS_PROBS].element_type
+    outputs = [Output(PartialShape([rows, Dim.of(5)]), element_type)]
+    if call.schema.version == 4:
+        outputs.append(Output(PartialShape([rows]), element_type))
+    return OpResult(outputs)
+
+
+def _proposal_types(call: OpCall) -> None:
+    for port, name in enumerate(_PROPOSAL_INPUTS):
+        element_type = call.inputs[port].element_type
+        if element_type is None or is_real(element_type):
+            continue
+        message = f"Proposal layer input {name} should have floating point type ({element_type})."
+        raise _Rejected(type_finding(f"input {port} ({name}) has element type {element_type}", message, port))
+
+
+def _proposal_batch(call: OpCall) -> Dim:
+    """OpenVINO's checks of the three shapes, in its order; the batch (the class
+    probabilities' and box deltas' first dims merged)."""
+    probs, deltas, image = (tensor.shape for tensor in call.inputs)
+    for port, shape in ((CLASS_PROBS, probs), (BBOX_DELTAS, deltas)):
+        name = _PROPOSAL_INPUTS[port]
+        _rank(port, name, shape, 4, f"Proposal layer shape {name} should be rank 4 compatible ({shape}).")
+    if image.dims is not None and (len(image.dims) != 1 or not image.dims[0].compatible(Dim.between(3, 4))):
+        message = f"Image_shape must be 1-D tensor and has got 3 or 4 elements (image_shape_shape[0]{image})."
+        raise _Rejected(incompatible(f"the image shape {image} is not 3 or 4 numbers", message, IMAGE_SHAPE))
+    if probs.dims is None or deltas.dims is None:
+        known = probs if probs.dims is not None else deltas
+        return DYNAMIC if known.dims is None else known.dims[0]
+    anchors = probs.dims[1] * 2
+    _check(
+        deltas.dims[1].compatible(anchors),
+        _dims(
+            f"the box deltas {deltas} are not 4 numbers an anchor of the class probabilities {probs}",
+            f"Anchor number inconsistent between class_probs ({anchors}), "
+            f"and bbox_deltas ({deltas.dims[1]}).",
+        ),
+    )
+    _check(
+        probs.dims[0].compatible(deltas.dims[0]),
+        _dims(
+            f"the class probabilities {probs} and box deltas {deltas} have other batches",
+            f"Batch size inconsistent between class_probs ({probs.dims[0]}) "
+            f"and bbox deltas ({deltas.dims[0]}).",
+        ),
+    )
+    return probs.dims[0] & deltas.dims[0]

@@ -1,8 +1,9 @@
-"""DetectionOutput-1/8 against OpenVINO (read_model of saved files): box logits, class
+"""DetectionOutput-1/8 and Proposal-1/4 against OpenVINO (read_model of saved files): box logits, class
 predictions, proposals and the two additional inputs of static, ``?``, interval and
 dynamic-rank shapes; shared and per-class locations, normalized or not, variances in the
 proposals or in the target, keep_top_k and top_k of every branch of the output's rule, three or
-five inputs, f32, f16 and bf16 data. Mutants read_model rejects are errors on the layer (ranks,
+five inputs, f32, f16 and bf16 data; Proposal's class probabilities, box deltas and image
+shape (3 or 4 numbers) of every shape style, its attributes drawn over their ranges. Mutants read_model rejects are errors on the layer (ranks,
 the numbers of priors and classes, batches, element types, code_type, num_classes); a declared
 dim off by one is an error."""
 
@@ -15,6 +16,7 @@ from pathlib import Path
 import numpy as np
 import openvino as ov
 import openvino.opset1 as ov1
+import openvino.opset4 as ov4
 import openvino.opset8 as ov8
 import pytest
 
@@ -91,14 +93,57 @@ def draw_detection_output(version: int) -> Callable[[random.Random], Build]:
     return draw
 
 
-OPS = {"DetectionOutput-1": 1, "DetectionOutput-8": 8}
+def _proposal_attrs(rng: random.Random) -> dict[str, object]:
+    ratios = rng.choice([[1.0], [0.5, 1.0, 2.0]])
+    scales = rng.choice([[8.0], [8.0, 16.0, 32.0], [4.0, 8.0]])
+    return {
+        "base_size": np.uint32(rng.choice([16, 8])),
+        "pre_nms_topn": np.uint32(rng.choice([10, 100, 6000])),
+        "post_nms_topn": np.uint32(rng.choice([1, 5, 20, 300])),
+        "nms_thresh": rng.choice([0.5, 0.7]),
+        "feat_stride": np.uint32(rng.choice([16, 4])),
+        "min_size": np.uint32(rng.choice([0, 4, 16])),
+        "ratio": np.array(ratios, np.float32),
+        "scale": np.array(scales, np.float32),
+        "clip_before_nms": rng.random() < 0.7,
+        "clip_after_nms": rng.random() < 0.3,
+        "normalize": rng.random() < 0.3,
+        "box_size_scale": rng.choice([1.0, 5.0]),
+        "box_coordinate_scale": rng.choice([1.0, 10.0]),
+        "framework": rng.choice(["", "tensorflow"]),
+    }
+
+
+def draw_proposal(version: int) -> Callable[[random.Random], Build]:
+    def draw(rng: random.Random) -> Build:
+        attrs = _proposal_attrs(rng)
+        anchors = len(attrs["ratio"]) * len(attrs["scale"])  # type: ignore[arg-type]
+        batch, height, width = rng.randint(1, 3), rng.randint(1, 6), rng.randint(1, 6)
+        probs = shape(rng, [batch, anchors * 2, height, width])
+        deltas = shape(rng, [batch, anchors * 4, height, width])
+        image = shape(rng, [rng.choice([3, 4])])
+        data_type = rng.choice([np.float32, np.float32, np.float16, ov.Type.bf16])
+        image_type = rng.choice([data_type, np.float32])
+        maker = ov1 if version == 1 else ov4
+
+        def build() -> ov.Node:
+            ins = [parameter(probs, data_type), parameter(deltas, data_type), parameter(image, image_type)]
+            return maker.proposal(*ins, attrs)  # type: ignore[arg-type]
+
+        return build
+
+    return draw
+
+
+OPS = {"DetectionOutput-1": 1, "DetectionOutput-8": 8, "Proposal-1": 1, "Proposal-4": 4}
+DRAWS = {"DetectionOutput": draw_detection_output, "Proposal": draw_proposal}
 
 
 def _cases() -> list:
     rng = random.Random(SEED)
     cases = []
-    for prefix, (op, version) in zip(("da", "db"), OPS.items(), strict=True):
-        cases += draw_cases(prefix, op, draw_detection_output(version), rng, PER_OP)
+    for prefix, (op, version) in zip(("da", "db", "pa", "pb"), OPS.items(), strict=True):
+        cases += draw_cases(prefix, op, DRAWS[op.partition("-")[0]](version), rng, PER_OP)
     return cases
 
 
@@ -121,11 +166,11 @@ def test_every_op_version_has_a_hundred_cases() -> None:
 def test_a_declared_dim_off_by_one_is_an_error(
     ops_runner: OpsBatchRunner, tmp_path: Path, index: int
 ) -> None:
-    """The detections' last dim (7, static in every case) plus one."""
+    """DetectionOutput's last dim (7) or Proposal's boxes' (5), static in every case, plus one."""
     batch = ops_runner.ops_batch(f"proposals{index}", BATCHES[index])
     case = BATCHES[index][0]
     target = tmp_path / "dim.xml"
-    assert dim_mutant(batch.xml, target, case.cid, axis=3)
+    assert dim_mutant(batch.xml, target, case.cid, axis=3 if case.op.startswith("Detection") else 1)
     assert openvino_reads(target) is None  # OpenVINO ignores declared dims
     codes = {d.code for d in errors_on(irshape.check_file(target), case.cid)}
     assert codes == {"IRS301"}, codes
@@ -188,7 +233,38 @@ def _mutants(version: int) -> list[Mutant]:
     return found
 
 
-MUTANTS = [m for v in OPS.values() for m in _mutants(v)]
+def _proposal(version: int) -> Build:
+    """Batch 2, 3 anchors on a 4 x 5 map: [2, 6, 4, 5], [2, 12, 4, 5], [3]."""
+    rng = random.Random(1)
+    attrs = _proposal_attrs(rng) | {
+        "ratio": np.array([1.0], np.float32),
+        "scale": np.array([4.0, 8.0, 16.0], np.float32),
+    }
+
+    def build() -> ov.Node:
+        ins = named_inputs(parameter([2, 6, 4, 5]), parameter([2, 12, 4, 5]), parameter([3]))
+        return (ov1 if version == 1 else ov4).proposal(*ins, attrs)  # type: ignore[arg-type]
+
+    return build
+
+
+def _proposal_mutants(version: int) -> list[Mutant]:
+    name, base = f"Proposal-{version}", _proposal(version)
+    return [
+        Mutant(f"{name} class probs rank", base, set_input_shape(0, [2, 6, 4]), "IRS211"),
+        Mutant(f"{name} box deltas rank", base, set_input_shape(1, [2, 12, 4, 5, 1]), "IRS211"),
+        Mutant(f"{name} image shape rank", base, set_input_shape(2, [1, 3]), "IRS212"),
+        Mutant(f"{name} image shape of 5", base, set_input_shape(2, [5]), "IRS212"),
+        Mutant(f"{name} image shape of 2", base, set_input_shape(2, [2]), "IRS212"),
+        Mutant(f"{name} anchors", base, set_input_shape(1, [2, 10, 4, 5]), "IRS212"),
+        Mutant(f"{name} batch", base, set_input_shape(1, [3, 12, 4, 5]), "IRS212"),
+        Mutant(f"{name} integer class probs", base, set_input_type(0, "i32", "I32"), "IRS213"),
+        Mutant(f"{name} integer box deltas", base, set_input_type(1, "i64", "I64"), "IRS213"),
+        Mutant(f"{name} integer image shape", base, set_input_type(2, "i32", "I32"), "IRS213"),
+    ]
+
+
+MUTANTS = [m for v in (1, 8) for m in _mutants(v)] + [m for v in (1, 4) for m in _proposal_mutants(v)]
 STATS["proposals mutants"] = len(MUTANTS)
 
 

@@ -1,7 +1,9 @@
-"""Kernels of the proposals family (irshape/shapes/proposals.py): DetectionOutput-1/8.
+"""Kernels of the proposals family (irshape/shapes/proposals.py): DetectionOutput-1/8 and
+Proposal-1/4.
 
-Semantics are the CPU plugin's (``src/plugins/intel_cpu/src/nodes/detection_output.cpp``, which
-runs both versions), confirmed by tests/execution/test_proposals.py; everything in float32:
+DetectionOutput's semantics are the CPU plugin's (``src/plugins/intel_cpu/src/nodes/
+detection_output.cpp``, which runs both versions), confirmed by tests/execution/test_proposals.py;
+everything in float32:
 
 * the proposals hold, per image (or one set for all images when their first dim is 1), a row
   of prior boxes (``[xmin, ymin, xmax, ymax]``, or ``[image, xmin, ...]`` when not
@@ -36,6 +38,28 @@ runs both versions), confirmed by tests/execution/test_proposals.py; everything 
 The plugin cannot run ``decrease_label_id`` with another background than 0, and with
 ``keep_top_k[0]`` neither -1 nor positive a positive ``top_k`` sizes its output buffer wrongly
 (it fails, or leaves rows unwritten): irshape refuses both (UnsupportedByOpenVINOError).
+
+Proposal's are the CPU plugin's too (``nodes/proposal.cpp``, ``proposal_imp.cpp``), in float32:
+
+* anchors from ``base_size``, ``ratio`` and ``scale`` (ratio-major): Caffe style (``framework``
+  empty) rounds the ratio's width and height and counts a pixel's extent (+1 on sizes, the
+  ``coordinates offset``); ``framework="tensorflow"`` does not round, has no offset, shifts the
+  anchors by half the base size, clips them to the image first, and swaps x and y (the map's
+  rows are x, and ``image_shape[0]`` is the width);
+* each map position (``feat_stride`` apart) and anchor is a box decoded from the deltas (divided
+  by ``box_coordinate_scale`` and ``box_size_scale``), clipped to ``[0, size - offset]`` with
+  ``clip_before_nms``; its score, the anchor's second-half channel of ``class_probs``, is 0 when
+  its width or height is below ``min_size`` times the image's scale (``image_shape[2]``, and
+  ``[3]`` for the width when there are four numbers);
+* the ``pre_nms_topn`` best by score go to NMS (the plugin's partial sort is not stable: ties
+  in order of position here), which keeps a box unless its IoU (with the offset) with a kept
+  one is above ``nms_thresh``, stopping at ``post_nms_topn``;
+* the rows ``[image, x0, y0, x1, y1]`` (clipped to ``[0, size]`` with ``clip_after_nms``,
+  divided by the size with ``normalize``), then zeros, the first of them -1; Proposal-4's
+  scores likewise, but the plugin leaves those past the kept boxes unwritten (garbage, by
+  experiment): irshape writes 0;
+* the plugin crashes (a segmentation fault, by experiment) when fewer than 8 boxes go to NMS
+  (``min(pre_nms_topn, anchors * height * width) < 8``): irshape computes them.
 """
 
 from __future__ import annotations
@@ -271,3 +295,145 @@ def _output(call: KernelCall, rows: list[np.ndarray]) -> np.ndarray:
     if len(found) < total:
         result[len(found), 0] = -1
     return result.reshape(1, 1, total, 7).astype(call.output_dtype(0))
+
+
+# --- Proposal-1/4 ---------------------------------------------------------------------------
+
+
+def _reals(text: str) -> np.ndarray:
+    """A ``std::vector<float>`` attribute's text (``"0.5, 1, 2"``)."""
+    return np.array([float(part) for part in text.replace(",", " ").split()], dtype=_F32)
+
+
+def _anchors(call: KernelCall, tensorflow: bool) -> np.ndarray:
+    """``[anchors, 4]`` anchor boxes ``(x0, y0, x1, y1)`` about the origin, ratio-major."""
+    offset = _F32(0 if tensorflow else 1)
+    base = _F32(int(call.attribute("base_size")))
+    ratios, scales = _reals(str(call.attribute("ratio"))), _reals(str(call.attribute("scale")))
+    width = np.sqrt(base * base / ratios)
+    height = width * ratios
+    if not tensorflow:  # std::roundf: half away from zero
+        width = np.trunc(width + _F32(0.5))
+        height = np.trunc(width * ratios + _F32(0.5))
+    half_w = _F32(0.5) * (width[:, None] * scales[None, :] - offset)
+    half_h = _F32(0.5) * (height[:, None] * scales[None, :] - offset)
+    centre = _F32(0.5) * (base - offset)
+    anchors = np.stack([centre - half_w, centre - half_h, centre + half_w, centre + half_h], -1).reshape(
+        -1, 4
+    )
+    if tensorflow:
+        anchors = anchors - base * _F32(0.5)
+    result: np.ndarray = anchors.astype(_F32)
+    return result
+
+
+def proposal(call: KernelCall) -> list[np.ndarray]:
+    """Proposal-1 and Proposal-4."""
+    tensorflow = str(call.attribute("framework")) == "tensorflow"
+    offset = _F32(0 if tensorflow else 1)
+    probs, deltas = call.inputs[0].astype(_F32), call.inputs[1].astype(_F32)
+    info = call.inputs[2].astype(_F32)
+    height, width = info[0], info[1]
+    if tensorflow:
+        height, width = width, height
+    scale_h = info[2]
+    scale_w = info[3] if info.shape[0] == 4 else scale_h
+    anchors = _anchors(call, tensorflow)
+    post = int(call.attribute("post_nms_topn"))
+    batch, count = probs.shape[0], anchors.shape[0]
+    boxes_out = np.zeros((batch, post, 5), _F32)
+    scores_out = np.zeros((batch, post), _F32)
+    for image in range(batch):
+        boxes, scores = _enumerate(
+            call, anchors, deltas[image], probs[image, count:], tensorflow, (height, width)
+        )
+        minimum = _F32(int(call.attribute("min_size")))
+        extent_w = boxes[:, 2] - boxes[:, 0] + offset
+        extent_h = boxes[:, 3] - boxes[:, 1] + offset
+        scores = scores * ((minimum * scale_w <= extent_w) & (minimum * scale_h <= extent_h))
+        top = min(len(scores), int(call.attribute("pre_nms_topn")))
+        order = np.argsort(-scores, kind="stable")[:top]
+        kept = _proposal_nms(boxes[order], _F32(call.attribute("nms_thresh")), post, offset)
+        chosen = boxes[order][kept]
+        if call.attribute("clip_after_nms"):
+            chosen = np.clip(chosen, _F32(0), np.array([width, height, width, height], _F32))
+        if call.attribute("normalize"):
+            chosen = chosen / np.array([width, height, width, height], _F32)
+        boxes_out[image, : len(kept), 0] = image
+        boxes_out[image, : len(kept), 1:] = chosen
+        scores_out[image, : len(kept)] = scores[order][kept]
+        if len(kept) < post:
+            boxes_out[image, len(kept), 0] = -1
+    outputs: list[np.ndarray] = [boxes_out.reshape(-1, 5).astype(call.output_dtype(0))]
+    if len(call.inference.outputs) == 2:
+        outputs.append(scores_out.reshape(-1).astype(call.output_dtype(1)))
+    return outputs
+
+
+def _enumerate(
+    call: KernelCall,
+    anchors: np.ndarray,
+    deltas: np.ndarray,
+    scores: np.ndarray,
+    tensorflow: bool,
+    size: tuple[np.float32, np.float32],
+) -> tuple[np.ndarray, np.ndarray]:
+    """Every position's and anchor's decoded box ``[H * W * A, 4]`` and score, in the plugin's
+    order (position-major)."""
+    height, width = size
+    offset = _F32(0 if tensorflow else 1)
+    count, rows, columns = scores.shape
+    grid_y, grid_x = np.meshgrid(np.arange(rows), np.arange(columns), indexing="ij")
+    stride = int(call.attribute("feat_stride"))
+    shift_x = (grid_y if tensorflow else grid_x) * stride
+    shift_y = (grid_x if tensorflow else grid_y) * stride
+    shifts = np.stack([shift_x, shift_y, shift_x, shift_y], -1).astype(_F32)  # [H, W, 4]
+    boxes = shifts[:, :, None, :] + anchors[None, None]  # [H, W, A, 4]
+    if tensorflow:
+        boxes = np.clip(boxes, _F32(0), np.array([width, height, width, height], _F32))
+    moves = deltas.reshape(count, 4, rows, columns).transpose(2, 3, 0, 1)  # [H, W, A, 4]
+    dx = moves[..., 0] / _F32(call.attribute("box_coordinate_scale"))
+    dy = moves[..., 1] / _F32(call.attribute("box_coordinate_scale"))
+    dw = moves[..., 2] / _F32(call.attribute("box_size_scale"))
+    dh = moves[..., 3] / _F32(call.attribute("box_size_scale"))
+    box_w = boxes[..., 2] - boxes[..., 0] + offset
+    box_h = boxes[..., 3] - boxes[..., 1] + offset
+    centre_x = dx * box_w + (boxes[..., 0] + _F32(0.5) * box_w)
+    centre_y = dy * box_h + (boxes[..., 1] + _F32(0.5) * box_h)
+    half_w, half_h = _F32(0.5) * (np.exp(dw) * box_w), _F32(0.5) * (np.exp(dh) * box_h)
+    decoded = np.stack([centre_x - half_w, centre_y - half_h, centre_x + half_w, centre_y + half_h], -1)
+    if call.attribute("clip_before_nms"):
+        limit = np.array([width, height, width, height], _F32) - offset
+        decoded = np.maximum(_F32(0), np.minimum(decoded, limit))
+    return decoded.reshape(-1, 4).astype(_F32), scores.transpose(1, 2, 0).reshape(-1)
+
+
+def _proposal_nms(boxes: np.ndarray, threshold: np.float32, limit: int, offset: np.float32) -> list[int]:
+    """Greedy NMS of boxes sorted by score: a box is dropped when its IoU (sizes plus the
+    offset) with a kept one is above the threshold; at most ``limit`` kept."""
+    kept: list[int] = []
+    remaining = np.arange(len(boxes))
+    while remaining.size and len(kept) < limit:
+        best = int(remaining[0])
+        kept.append(best)
+        rest = remaining[1:]
+        first, others = boxes[best], boxes[rest]
+        touching = (
+            (first[0] <= others[:, 2])
+            & (first[1] <= others[:, 3])
+            & (others[:, 0] <= first[2])
+            & (others[:, 1] <= first[3])
+        )
+        width = np.maximum(
+            _F32(0), np.minimum(first[2], others[:, 2]) - np.maximum(first[0], others[:, 0]) + offset
+        )
+        height = np.maximum(
+            _F32(0), np.minimum(first[3], others[:, 3]) - np.maximum(first[1], others[:, 1]) + offset
+        )
+        area = width * height
+        first_area = (first[2] - first[0] + offset) * (first[3] - first[1] + offset)
+        areas = (others[:, 2] - others[:, 0] + offset) * (others[:, 3] - others[:, 1] + offset)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            iou = np.where(touching, area / (first_area + areas - area), _F32(0))
+        remaining = rest[~(threshold < iou)]
+    return kept

@@ -1,17 +1,20 @@
-"""Differential tests of the proposals family's kernels (DetectionOutput-1/8) against OpenVINO's
+"""Differential tests of the proposals family's kernels (DetectionOutput-1/8, Proposal-1/4) against OpenVINO's
 CPU plugin: seeded priors (normalized or in pixels, some lists ended by an image number of -1,
 one set for all images or one an image), variances in the proposals or in the target, CORNER and
 CENTER_SIZE decoding, shared and per-class locations, Caffe and MXNet styles, the two additional
-inputs, every top_k / keep_top_k branch, clipping before and after NMS, tied scores, f32 and f16."""
+inputs, every top_k / keep_top_k branch, clipping before and after NMS, tied scores, f32 and f16;
+Proposal of both frameworks, several ratios and scales, clipping, normalizing, scaled deltas,
+three or four image numbers, pre- and post-NMS limits."""
 
 from __future__ import annotations
 
 import numpy as np
 import openvino.opset1 as opset1
+import openvino.opset4 as opset4
 import openvino.opset8 as opset8
 import pytest
 
-from .harness import Case, parameter, run_batch
+from .harness import Case, compare, parameter, run_batch
 
 CODE_TYPES = ("caffe.PriorBoxParameter.CORNER", "caffe.PriorBoxParameter.CENTER_SIZE")
 
@@ -88,7 +91,53 @@ def detection_output_cases() -> list[Case]:
     return [_case(rng, i, version) for version in (8, 1) for i in range(50)]
 
 
-CASES = detection_output_cases()
+def _proposal_case(rng: np.random.Generator, index: int, version: int) -> Case:
+    ratios = [[1.0], [0.5, 1.0, 2.0], [0.7, 1.3]][index % 3]
+    scales = [[4.0], [2.0, 4.0], [1.0, 2.0, 4.0]][int(rng.integers(0, 3))]
+    anchors = len(ratios) * len(scales)
+    tensorflow = bool(rng.random() < 0.4)
+    batch, height, width = int(rng.integers(1, 3)), int(rng.integers(3, 7)), int(rng.integers(3, 7))
+    # the plugin crashes when fewer than 8 boxes go to NMS; boxes min_size filters tie at score 0
+    # (the plugin's sort is not stable): min_size times the image scale is at most 1, which no
+    # Caffe box (its sizes count the offset 1) falls below, and 0 for TensorFlow's
+    attrs = {
+        "base_size": np.uint32(rng.choice([8, 16])),
+        "pre_nms_topn": np.uint32(rng.choice([8, 20, 1000])),
+        "post_nms_topn": np.uint32(rng.choice([1, 4, 10, 300])),
+        "nms_thresh": float(rng.choice([0.3, 0.5, 0.7, 1.0])),
+        "feat_stride": np.uint32(rng.choice([4, 8, 16])),
+        "min_size": np.uint32(rng.choice([1, 2]) if tensorflow else 1),
+        "ratio": np.array(ratios, np.float32),
+        "scale": np.array(scales, np.float32),
+        "clip_before_nms": bool(rng.random() < 0.7),
+        "clip_after_nms": bool(rng.random() < 0.4),
+        "normalize": bool(rng.random() < 0.3),
+        "box_size_scale": float(rng.choice([1.0, 2.0])),
+        "box_coordinate_scale": float(rng.choice([1.0, 4.0])),
+        "framework": "tensorflow" if tensorflow else "",
+    }
+    probs = rng.random((batch, anchors * 2, height, width)).astype(np.float32)
+    deltas = rng.normal(0, 0.3, (batch, anchors * 4, height, width)).astype(np.float32)
+    scale = 0.0 if tensorflow else float(rng.choice([1.0, 0.5]))
+    info = [float(rng.integers(40, 120)), float(rng.integers(40, 120)), scale]
+    if rng.random() < 0.4:
+        info.append(scale)
+    image = np.array(info, np.float32)
+    data = [probs, deltas, image]
+    if index % 6 == 5:  # f16 data, scores distinct in f16 (ties sort in the plugin's own order)
+        distinct = rng.permutation(2048)[: probs.size] / 2048  # k / 2048: exact in f16
+        data = [d.astype(np.float16) for d in (distinct.reshape(probs.shape), deltas, image)]
+    params = [parameter(d.shape, d.dtype) for d in data]
+    node = (opset1 if version == 1 else opset4).proposal(*params, attrs)
+    return Case(f"proposal{version}_{index}", dict(zip(params, data, strict=True)), list(node.outputs()))
+
+
+def proposal_cases() -> list[Case]:
+    rng = np.random.default_rng(4)
+    return [_proposal_case(rng, i, version) for version in (4, 1) for i in range(40)]
+
+
+CASES = detection_output_cases() + proposal_cases()
 
 
 @pytest.fixture(scope="module")
@@ -96,7 +145,26 @@ def batch(tmp_path_factory):
     return run_batch(CASES, tmp_path_factory.mktemp("proposals"))
 
 
-@pytest.mark.parametrize("case", CASES, ids=lambda c: c.name)
+@pytest.mark.parametrize("case", [c for c in CASES if c.name.startswith("detection")], ids=lambda c: c.name)
 def test_detection_output(batch, case):
     assert batch.error is None, batch.error
     assert batch.mismatch(case) is None, batch.mismatch(case)
+
+
+@pytest.mark.parametrize("case", [c for c in CASES if c.name.startswith("proposal")], ids=lambda c: c.name)
+def test_proposal(batch, case):
+    """The boxes exactly as the plugin's; Proposal-4's scores of the kept boxes (the plugin
+    leaves the others unwritten)."""
+    assert batch.error is None, batch.error
+    names = batch.names[case.name]
+    expected, got = batch.expected[names[0]], batch.got[names[0]]
+    assert compare(expected, got) is None, compare(expected, got)
+    if len(names) == 2:
+        post = len(expected) // case.outputs[0].get_node().input_value(0).get_partial_shape()[0].get_length()
+        kept = (expected.reshape(-1, post, 5)[..., 0] != -1) & (
+            expected.reshape(-1, post, 5)[..., 1:] != 0
+        ).any(-1)
+        kept = np.maximum.accumulate(kept[:, ::-1], axis=1)[:, ::-1].reshape(-1)  # up to the last box kept
+        scores_expected, scores_got = batch.expected[names[1]], batch.got[names[1]]
+        assert compare(scores_expected[kept], scores_got[kept]) is None
+        assert (scores_got[~kept] == 0).all()

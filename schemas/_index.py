@@ -113,6 +113,8 @@ FAMILIES = {
     "Minimum-1.toml": "elementwise",
     "Mish-4.toml": "elementwise",
     "Mod-1.toml": "elementwise",
+    "MulticlassNms-8.toml": "proposals",
+    "MulticlassNms-9.toml": "proposals",
     "Multiply-1.toml": "elementwise",
     "NMSRotated-13.toml": "detection",
     "Negative-1.toml": "elementwise",

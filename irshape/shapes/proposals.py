@@ -24,7 +24,8 @@ from irshape import rules
 from irshape.dims import DYNAMIC, Dim, PartialShape
 from irshape.ops.interface import AT_DATA, Finding, OpCall, OpResult, Output
 from irshape.shapes.broadcast import compatible
-from irshape.shapes.findings import incompatible, is_real, rank_finding, type_finding
+from irshape.shapes.detection import NMS_FLOATS, batch_and_box_findings, last_dim_finding, max_length
+from irshape.shapes.findings import incompatible, index_type_findings, is_real, rank_finding, type_finding
 
 BOX_LOGITS, CLASS_PREDS, PROPOSALS, AUX_CLASS_PREDS, AUX_BOX_PREDS = range(5)
 _CODE_TYPES = ("caffe.PriorBoxParameter.CORNER", "caffe.PriorBoxParameter.CENTER_SIZE")
@@ -485,3 +486,116 @@ def _proposal_batch(call: OpCall) -> Dim:
         ),
     )
     return probs.dims[0] & deltas.dims[0]
+
+
+# --- MulticlassNms-8/9 ----------------------------------------------------------------------
+
+BOXES, SCORES, ROISNUM = range(3)
+
+
+def multiclass_nms(call: OpCall) -> OpResult:
+    """MulticlassNms-8 and MulticlassNms-9: ``[0..selected, 6]`` boxes, ``[0..selected, 1]``
+    indices and ``[images]`` counts."""
+    try:
+        _multiclass_attributes(call)
+        _multiclass_types(call)
+        selected, images = _multiclass_selected(call)
+    except _Rejected as rejected:
+        return OpResult([], [rejected.finding])
+    index_type = str(call.attribute("output_type"))
+    return OpResult(
+        [
+            Output(PartialShape([selected, Dim.of(6)]), call.inputs[BOXES].element_type),
+            Output(PartialShape([selected, Dim.of(1)]), index_type),
+            Output(PartialShape([images]), index_type),
+        ]
+    )
+
+
+def _multiclass_attributes(call: OpCall) -> None:
+    findings = index_type_findings(call, "output_type", "Output type must be i32 or i64")
+    if findings:
+        raise _Rejected(findings[0])
+
+
+def _multiclass_types(call: OpCall) -> None:
+    """``MulticlassNmsBase::validate``: boxes and scores bf16, f16 or f32 of one type, roisnum
+    i32 or i64; then the attributes' ranges."""
+    types = [tensor.element_type for tensor in call.inputs]
+    for port, name in ((BOXES, "boxes"), (SCORES, "scores")):
+        if types[port] is not None and types[port] not in NMS_FLOATS:
+            message = f"Expected bf16, fp16 or fp32 as element type for the '{name}' input."
+            raise _Rejected(
+                type_finding(f"input {port} ({name}) has element type {types[port]}", message, port)
+            )
+    boxes, scores = types[BOXES], types[SCORES]
+    if boxes not in (None, "dynamic") and scores not in (None, "dynamic", boxes):
+        message = "Expected 'boxes', 'scores' type is same."
+        raise _Rejected(type_finding(f"boxes are {boxes} and scores {scores}", message, SCORES))
+    if len(types) == 3 and types[ROISNUM] not in (None, "i32", "i64"):
+        message = "Expected i64 or i32 as element type for the 'roisnum' input."
+        raise _Rejected(
+            type_finding(f"input 2 (roisnum) has element type {types[ROISNUM]}", message, ROISNUM)
+        )
+    for name in ("nms_top_k", "keep_top_k", "background_class"):
+        value = int(call.attribute(name))
+        _check(
+            value >= -1,
+            _attribute_finding(
+                call, name, "is below -1", f"The '{name}' must be great or equal -1. Got:{value}"
+            ),
+        )
+    eta = float(call.attribute("nms_eta"))
+    message = f"The 'nms_eta' must be in close range [0, 1.0]. Got:{eta:g}"
+    _check(0.0 <= eta <= 1.0, _attribute_finding(call, "nms_eta", "is not in [0, 1]", message))
+
+
+def _multiclass_selected(call: OpCall) -> tuple[Dim, Dim]:
+    """``multiclass_nms_shape_inference.hpp``: the selected boxes' upper bound and the number of
+    images."""
+    boxes, scores = call.inputs[BOXES].shape, call.inputs[SCORES].shape
+    rois = call.inputs[ROISNUM].shape if len(call.inputs) == 3 else None
+    _rank(BOXES, "boxes", boxes, 3, "Expected a 3D tensor for the 'boxes' input")
+    if rois is not None:
+        _rank(SCORES, "scores", scores, 2, "Expected a 2D tensor for the 'scores' input")
+        _rank(ROISNUM, "roisnum", rois, 1, "Expected a 1D tensor for the 'roisnum' input")
+    else:
+        _rank(SCORES, "scores", scores, 3, "Expected a 3D tensor for the 'scores' input")
+    if boxes.dims is None:
+        return DYNAMIC, DYNAMIC
+    if scores.dims is None:  # OpenVINO indexes the scores' dims all the same
+        raise _Rejected(_dims(f"scores {scores} of unknown rank", "Accessing out-of-range dimension"))
+    if rois is None:
+        found = batch_and_box_findings(boxes, scores)
+        if found:
+            raise _Rejected(found[0])
+    elif not boxes.dims[0].compatible(scores.dims[0]):
+        raise _Rejected(
+            _dims(
+                f"boxes {boxes} and scores {scores} have other classes",
+                "The first dimension of both 'boxes' and 'scores' must match.",
+            )
+        )
+    found = last_dim_finding(boxes, False)
+    if found:
+        raise _Rejected(found[0])
+    if rois is not None:
+        _check(
+            boxes.dims[1].compatible(scores.dims[1]),
+            _dims(
+                f"boxes {boxes} and scores {scores} have other numbers of boxes",
+                "'boxes' and 'scores' input shapes must match at the second dimension respectively",
+            ),
+        )
+        if rois.dims is None:
+            return DYNAMIC, DYNAMIC
+    classes = boxes.dims[0] if rois is not None else scores.dims[1]
+    images = rois.dims[0] if rois is not None and rois.dims is not None else scores.dims[0]
+    nms_top_k, keep_top_k = int(call.attribute("nms_top_k")), int(call.attribute("keep_top_k"))
+    selected = Dim.of(min(max_length(boxes.dims[1]), nms_top_k)) if nms_top_k > -1 else boxes.dims[1]
+    selected = selected * classes
+    if keep_top_k > -1 and keep_top_k < max_length(selected):
+        selected = Dim.of(keep_top_k)
+    selected = selected * images
+    counted = rois.dims[0] if rois is not None and rois.dims is not None else boxes.dims[0]
+    return Dim.between(0, max_length(selected)), counted

@@ -18,6 +18,7 @@ import openvino as ov
 import openvino.opset1 as ov1
 import openvino.opset4 as ov4
 import openvino.opset8 as ov8
+import openvino.opset9 as ov9
 import pytest
 
 import irshape
@@ -135,14 +136,66 @@ def draw_proposal(version: int) -> Callable[[random.Random], Build]:
     return draw
 
 
-OPS = {"DetectionOutput-1": 1, "DetectionOutput-8": 8, "Proposal-1": 1, "Proposal-4": 4}
-DRAWS = {"DetectionOutput": draw_detection_output, "Proposal": draw_proposal}
+def _nms_options(rng: random.Random) -> dict[str, object]:
+    return {
+        "sort_result_type": rng.choice(["classid", "score", "none"]),
+        "sort_result_across_batch": rng.random() < 0.5,
+        "output_type": rng.choice(["i32", "i64"]),
+        "nms_top_k": rng.choice([-1, -1, 0, 1, 3, 8, 100]),
+        "keep_top_k": rng.choice([-1, -1, 0, 2, 5, 40, 1000]),
+        "background_class": rng.choice([-1, 0, 1, 7]),
+        "normalized": rng.random() < 0.5,
+    }
+
+
+def draw_multiclass_nms(version: int) -> Callable[[random.Random], Build]:
+    def draw(rng: random.Random) -> Build:
+        batches, classes, count = rng.randint(1, 4), rng.randint(1, 5), rng.randint(1, 12)
+        options = _nms_options(rng) | {"iou_threshold": 0.5, "nms_eta": rng.choice([1.0, 0.5, 0.0])}
+        data_type = rng.choice([np.float32, np.float32, np.float16, ov.Type.bf16])
+        if version == 9 and rng.random() < 0.5:  # boxes of all images in one list, roisnum per image
+            boxes = shape(rng, [classes, count, 4])
+            scores = shape(rng, [classes, count])
+            rois = shape(rng, [batches])
+            rois_type = rng.choice([np.int32, np.int64])
+
+            def build_rois() -> ov.Node:
+                ins = [parameter(boxes, data_type), parameter(scores, data_type), parameter(rois, rois_type)]
+                return ov9.multiclass_nms(*ins, **options)  # type: ignore[arg-type]
+
+            return build_rois
+        boxes = shape(rng, [batches, count, 4])
+        scores = shape(rng, [batches, classes, count])
+        maker = ov8 if version == 8 else ov9
+
+        def build() -> ov.Node:
+            ins = [parameter(boxes, data_type), parameter(scores, data_type)]
+            return maker.multiclass_nms(*ins, **options)  # type: ignore[arg-type]
+
+        return build
+
+    return draw
+
+
+OPS = {
+    "DetectionOutput-1": 1,
+    "DetectionOutput-8": 8,
+    "Proposal-1": 1,
+    "Proposal-4": 4,
+    "MulticlassNms-8": 8,
+    "MulticlassNms-9": 9,
+}
+DRAWS = {
+    "DetectionOutput": draw_detection_output,
+    "Proposal": draw_proposal,
+    "MulticlassNms": draw_multiclass_nms,
+}
 
 
 def _cases() -> list:
     rng = random.Random(SEED)
     cases = []
-    for prefix, (op, version) in zip(("da", "db", "pa", "pb"), OPS.items(), strict=True):
+    for prefix, (op, version) in zip(("da", "db", "pa", "pb", "ma", "mb"), OPS.items(), strict=True):
         cases += draw_cases(prefix, op, DRAWS[op.partition("-")[0]](version), rng, PER_OP)
     return cases
 
@@ -166,7 +219,8 @@ def test_every_op_version_has_a_hundred_cases() -> None:
 def test_a_declared_dim_off_by_one_is_an_error(
     ops_runner: OpsBatchRunner, tmp_path: Path, index: int
 ) -> None:
-    """DetectionOutput's last dim (7) or Proposal's boxes' (5), static in every case, plus one."""
+    """DetectionOutput's last dim (7), Proposal's boxes' (5) or MulticlassNms's (6), static in
+    every case, plus one."""
     batch = ops_runner.ops_batch(f"proposals{index}", BATCHES[index])
     case = BATCHES[index][0]
     target = tmp_path / "dim.xml"
@@ -264,7 +318,54 @@ def _proposal_mutants(version: int) -> list[Mutant]:
     ]
 
 
-MUTANTS = [m for v in (1, 8) for m in _mutants(v)] + [m for v in (1, 4) for m in _proposal_mutants(v)]
+def _multiclass(version: int, rois: bool = False, **options: object) -> Build:
+    """Boxes [2, 10, 4], scores [2, 3, 10]; with roisnum: [3, 10, 4], [3, 10], [2]."""
+
+    def build() -> ov.Node:
+        if rois:
+            ins = named_inputs(parameter([3, 10, 4]), parameter([3, 10]), parameter([2], np.int32))
+            return ov9.multiclass_nms(*ins, **options)  # type: ignore[arg-type]
+        ins = named_inputs(parameter([2, 10, 4]), parameter([2, 3, 10]))
+        return (ov8 if version == 8 else ov9).multiclass_nms(*ins, **options)  # type: ignore[arg-type]
+
+    return build
+
+
+def _multiclass_mutants(version: int) -> list[Mutant]:
+    name, base = f"MulticlassNms-{version}", _multiclass(version)
+    found = [
+        Mutant(f"{name} boxes rank", base, set_input_shape(0, [2, 10]), "IRS211"),
+        Mutant(f"{name} scores rank", base, set_input_shape(1, [2, 3, 10, 1]), "IRS211"),
+        Mutant(f"{name} batches", base, set_input_shape(1, [3, 3, 10]), "IRS212"),
+        Mutant(f"{name} box count", base, set_input_shape(1, [2, 3, 11]), "IRS212"),
+        Mutant(f"{name} box size", base, set_input_shape(0, [2, 10, 5]), "IRS212"),
+        Mutant(f"{name} integer boxes", base, set_input_type(0, "i32", "I32"), "IRS213"),
+        Mutant(f"{name} f64 scores", base, set_input_type(1, "f64", "FP64"), "IRS213"),
+        Mutant(f"{name} scores of another type", base, set_input_type(1, "f16", "FP16"), "IRS213"),
+        Mutant(f"{name} output_type f32", base, set_attribute("output_type", "f32"), "IRS112"),
+        Mutant(f"{name} nms_top_k -2", base, set_attribute("nms_top_k", "-2"), "IRS112"),
+        Mutant(f"{name} keep_top_k -5", base, set_attribute("keep_top_k", "-5"), "IRS112"),
+        Mutant(f"{name} background_class -2", base, set_attribute("background_class", "-2"), "IRS112"),
+        Mutant(f"{name} nms_eta 1.5", base, set_attribute("nms_eta", "1.5"), "IRS112"),
+        Mutant(f"{name} sort_result_type", base, set_attribute("sort_result_type", "area"), "IRS112"),
+    ]
+    if version == 9:
+        rois = _multiclass(9, rois=True)
+        found += [
+            Mutant(f"{name} rois scores rank", rois, set_input_shape(1, [3, 10, 1]), "IRS211"),
+            Mutant(f"{name} roisnum rank", rois, set_input_shape(2, [2, 1]), "IRS211"),
+            Mutant(f"{name} rois classes", rois, set_input_shape(1, [4, 10]), "IRS212"),
+            Mutant(f"{name} rois box count", rois, set_input_shape(1, [3, 11]), "IRS212"),
+            Mutant(f"{name} real roisnum", rois, set_input_type(2, "f32", "FP32"), "IRS213"),
+        ]
+    return found
+
+
+MUTANTS = (
+    [m for v in (1, 8) for m in _mutants(v)]
+    + [m for v in (1, 4) for m in _proposal_mutants(v)]
+    + [m for v in (8, 9) for m in _multiclass_mutants(v)]
+)
 STATS["proposals mutants"] = len(MUTANTS)
 
 

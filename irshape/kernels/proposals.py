@@ -1,5 +1,5 @@
-"""Kernels of the proposals family (irshape/shapes/proposals.py): DetectionOutput-1/8 and
-Proposal-1/4.
+"""Kernels of the proposals family (irshape/shapes/proposals.py): DetectionOutput-1/8,
+Proposal-1/4 and MulticlassNms-8/9.
 
 DetectionOutput's semantics are the CPU plugin's (``src/plugins/intel_cpu/src/nodes/
 detection_output.cpp``, which runs both versions), confirmed by tests/execution/test_proposals.py;
@@ -60,6 +60,24 @@ Proposal's are the CPU plugin's too (``nodes/proposal.cpp``, ``proposal_imp.cpp`
   experiment): irshape writes 0;
 * the plugin crashes (a segmentation fault, by experiment) when fewer than 8 boxes go to NMS
   (``min(pre_nms_topn, anchors * height * width) < 8``): irshape computes them.
+
+MulticlassNms's are the CPU plugin's (``nodes/multiclass_nms.cpp``), in float32:
+
+* per image and class but ``background_class``: the candidates scoring at least
+  ``score_threshold``, only the ``nms_top_k`` best of them (score descending, lower box first;
+  -1: all), each kept unless its IoU with a kept box is at least ``iou_threshold``; with
+  ``nms_eta < 1`` the threshold is multiplied by it after each kept box while above 0.5. The
+  IoU adds 1 to sizes when not ``normalized`` and is 0 where either area is not positive;
+* the kept boxes by image, score descending (class, then box on ties), the ``keep_top_k``
+  first of each image, then sorted by class (``classid``: class, score, box within each image,
+  or class, image, score across images) or by score across images (``score`` with
+  ``sort_result_across_batch``); ``none`` leaves them by image and score;
+* rows ``[class, score, x1, y1, x2, y2]`` (the input box), indices into the flattened boxes
+  (``image * boxes + box``, or with ``roisnum`` ``(first box of the image + box) * classes +
+  class``), and the number of rows of each image;
+* with ``nms_top_k`` 0 the plugin writes nothing (its outputs keep their last shape, by its
+  code): irshape returns no rows. The plugin treats scores within 1e-6 as tied when sorting by
+  image and score: irshape does not (the tests draw distinct scores).
 """
 
 from __future__ import annotations
@@ -437,3 +455,109 @@ def _proposal_nms(boxes: np.ndarray, threshold: np.float32, limit: int, offset: 
             iou = np.where(touching, area / (first_area + areas - area), _F32(0))
         remaining = rest[~(threshold < iou)]
     return kept
+
+
+# --- MulticlassNms-8/9 ----------------------------------------------------------------------
+
+Selected = tuple[int, int, int, float]  # batch, class, box (within the image), score
+
+
+def multiclass_nms(call: KernelCall) -> list[np.ndarray]:
+    """MulticlassNms-8 and MulticlassNms-9."""
+    boxes, scores = call.inputs[0].astype(_F32), call.inputs[1].astype(_F32)
+    shared = scores.ndim == 3
+    if shared:
+        images, classes = boxes.shape[0], scores.shape[1]
+        starts, counts = np.zeros(images, np.int64), np.full(images, boxes.shape[1])
+    else:
+        counts = call.inputs[2].astype(np.int64)
+        images, classes = len(counts), scores.shape[0]
+        starts = np.concatenate([[0], np.cumsum(counts)[:-1]]).astype(np.int64)
+    top_k = int(call.attribute("nms_top_k"))
+    per_class = boxes.shape[1] if top_k == -1 else min(top_k, boxes.shape[1])
+    background = int(call.attribute("background_class"))
+    selected: list[Selected] = []
+    for image in range(images):
+        for klass in range(classes):
+            if klass == background or counts[image] <= 0 or per_class <= 0:
+                continue
+            span = slice(starts[image], starts[image] + counts[image])
+            class_boxes = boxes[image] if shared else boxes[klass, span]
+            class_scores = scores[image, klass] if shared else scores[klass, span]
+            kept = _multiclass_select(call, class_boxes, class_scores, per_class)
+            selected += [(image, klass, box, float(class_scores[box])) for box in kept]
+    selected = _multiclass_order(call, selected, images)
+    rows = len(selected)
+    output = np.zeros((rows, 6), _F32)
+    indices = np.zeros((rows, 1), np.int64)
+    for row, (image, klass, box, score) in enumerate(selected):
+        if shared:
+            indices[row] = image * boxes.shape[1] + box
+            output[row, 2:] = boxes[image, box]
+        else:
+            indices[row] = (starts[image] + box) * classes + klass
+            output[row, 2:] = boxes[klass, starts[image] + box]
+        output[row, :2] = (klass, score)
+    numbers = np.bincount(np.array([s[0] for s in selected], np.int64), minlength=images)
+    return [
+        output.astype(call.output_dtype(0)),
+        indices.astype(call.output_dtype(1)),
+        numbers.astype(call.output_dtype(2)),
+    ]
+
+
+def _multiclass_iou(first: np.ndarray, others: np.ndarray, normalized: bool) -> np.ndarray:
+    """The plugin's IoU of one box with others: +1 on sizes when not normalized, 0 where
+    either area is not positive."""
+    extra = _F32(0 if normalized else 1)
+    area = (first[2] - first[0] + extra) * (first[3] - first[1] + extra)
+    areas = (others[:, 2] - others[:, 0] + extra) * (others[:, 3] - others[:, 1] + extra)
+    height = np.maximum(
+        np.minimum(first[2], others[:, 2]) - np.maximum(first[0], others[:, 0]) + extra, _F32(0)
+    )
+    width = np.maximum(
+        np.minimum(first[3], others[:, 3]) - np.maximum(first[1], others[:, 1]) + extra, _F32(0)
+    )
+    intersection = height * width
+    with np.errstate(divide="ignore", invalid="ignore"):
+        iou = intersection / (area + areas - intersection)
+    result: np.ndarray = np.where((area > 0) & (areas > 0), iou, _F32(0))
+    return result
+
+
+def _multiclass_select(call: KernelCall, boxes: np.ndarray, scores: np.ndarray, per_class: int) -> list[int]:
+    """One image and class: of the ``per_class`` best candidates (score at least the
+    threshold), each kept unless its IoU with a kept one reaches the threshold, which ``nms_eta``
+    shrinks after each kept box while above 0.5."""
+    candidates = np.flatnonzero(scores >= _F32(call.attribute("score_threshold")))
+    order = candidates[_ranked(scores[candidates], candidates, per_class)]
+    threshold = _F32(call.attribute("iou_threshold"))
+    eta = _F32(call.attribute("nms_eta"))
+    normalized = bool(call.attribute("normalized"))
+    kept: list[int] = []
+    for box in order:
+        if kept and (_multiclass_iou(boxes[box], boxes[kept], normalized) >= threshold).any():
+            continue
+        kept.append(int(box))
+        if eta < 1 and threshold > 0.5:
+            threshold = _F32(threshold * eta)
+    return kept
+
+
+def _multiclass_order(call: KernelCall, selected: list[Selected], images: int) -> list[Selected]:
+    """By image then score (class, then box on ties), the ``keep_top_k`` first of each image,
+    then as ``sort_result_type`` and ``sort_result_across_batch`` say."""
+    selected = sorted(selected, key=lambda s: (s[0], -s[3], s[1], s[2]))
+    keep = int(call.attribute("keep_top_k"))
+    if keep > -1:
+        selected = [s for image in range(images) for s in [t for t in selected if t[0] == image][:keep]]
+    kind = str(call.attribute("sort_result_type"))
+    if call.attribute("sort_result_across_batch"):
+        if kind == "score":
+            return sorted(selected, key=lambda s: (-s[3], s[0], s[1], s[2]))
+        if kind == "classid":
+            return sorted(selected, key=lambda s: (s[1], s[0], -s[3], s[2]))
+        return selected
+    if kind == "classid":
+        return sorted(selected, key=lambda s: (s[0], s[1], -s[3], s[2]))
+    return selected

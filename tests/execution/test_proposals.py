@@ -1,10 +1,12 @@
-"""Differential tests of the proposals family's kernels (DetectionOutput-1/8, Proposal-1/4) against OpenVINO's
+"""Differential tests of the proposals family's kernels (DetectionOutput-1/8, Proposal-1/4,
+MulticlassNms-8/9) against OpenVINO's
 CPU plugin: seeded priors (normalized or in pixels, some lists ended by an image number of -1,
 one set for all images or one an image), variances in the proposals or in the target, CORNER and
 CENTER_SIZE decoding, shared and per-class locations, Caffe and MXNet styles, the two additional
 inputs, every top_k / keep_top_k branch, clipping before and after NMS, tied scores, f32 and f16;
 Proposal of both frameworks, several ratios and scales, clipping, normalizing, scaled deltas,
-three or four image numbers, pre- and post-NMS limits."""
+three or four image numbers, pre- and post-NMS limits; MulticlassNms of boxes shared by the
+classes or per class with roisnum, every sort, nms_eta, top-k limits, background classes."""
 
 from __future__ import annotations
 
@@ -12,6 +14,7 @@ import numpy as np
 import openvino.opset1 as opset1
 import openvino.opset4 as opset4
 import openvino.opset8 as opset8
+import openvino.opset9 as opset9
 import pytest
 
 from .harness import Case, compare, parameter, run_batch
@@ -137,7 +140,57 @@ def proposal_cases() -> list[Case]:
     return [_proposal_case(rng, i, version) for version in (4, 1) for i in range(40)]
 
 
-CASES = detection_output_cases() + proposal_cases()
+def _multiclass_case(rng: np.random.Generator, index: int, version: int) -> Case:
+    images, classes, count = int(rng.integers(1, 4)), int(rng.integers(1, 5)), int(rng.integers(1, 12))
+    rois = version == 9 and index % 2 == 1
+    normalized = bool(rng.random() < 0.6)
+    size = 1.0 if normalized else 30.0
+    groups = classes if rois else images
+    centres = rng.uniform(0.2, 0.8, (groups, 3, 2))[:, rng.integers(0, 3, count)] + rng.normal(
+        0, 0.05, (groups, count, 2)
+    )
+    half = rng.uniform(0.05, 0.25, (groups, count, 2))
+    boxes = (np.concatenate([centres - half, centres + half], -1) * size).astype(np.float32)
+    score_shape = (classes, count) if rois else (images, classes, count)
+    # scores distinct (the plugin takes scores within 1e-6 as tied), exact in f16
+    scores = (
+        (rng.permutation(2048)[: int(np.prod(score_shape))] / 2048).reshape(score_shape).astype(np.float32)
+    )
+    options = {
+        "sort_result_type": str(rng.choice(["classid", "score", "none"])),
+        "sort_result_across_batch": bool(rng.random() < 0.5),
+        "output_type": str(rng.choice(["i32", "i64"])),
+        "iou_threshold": float(rng.choice([0.0, 0.3, 0.5, 0.7, 1.0])),
+        "score_threshold": float(rng.choice([0.0, 0.0, 0.3, 0.6])),
+        "nms_top_k": int(rng.choice([-1, -1, 1, 3, 100])),
+        "keep_top_k": int(rng.choice([-1, -1, 0, 2, 5])),
+        "background_class": int(rng.choice([-1, -1, 0, 2])),
+        "nms_eta": float(rng.choice([1.0, 1.0, 0.5, 0.9])),
+        "normalized": normalized,
+    }
+    data = [boxes, scores]
+    if index % 7 == 4:
+        data = [d.astype(np.float16) for d in data]
+    params = [parameter(d.shape, d.dtype) for d in data]
+    if rois:
+        split = np.sort(rng.integers(0, count + 1, images - 1))
+        counts = np.diff(np.concatenate([[0], split, [count]])).astype(np.int32)
+        data.append(counts)
+        params.append(parameter(counts.shape, np.int32))
+        node = opset9.multiclass_nms(*params, **options)
+    else:
+        node = (opset8 if version == 8 else opset9).multiclass_nms(*params, **options)
+    return Case(
+        f"multiclass_nms{version}_{index}", dict(zip(params, data, strict=True)), list(node.outputs())
+    )
+
+
+def multiclass_cases() -> list[Case]:
+    rng = np.random.default_rng(89)
+    return [_multiclass_case(rng, i, version) for version in (8, 9) for i in range(40)]
+
+
+CASES = detection_output_cases() + proposal_cases() + multiclass_cases()
 
 
 @pytest.fixture(scope="module")
@@ -147,6 +200,12 @@ def batch(tmp_path_factory):
 
 @pytest.mark.parametrize("case", [c for c in CASES if c.name.startswith("detection")], ids=lambda c: c.name)
 def test_detection_output(batch, case):
+    assert batch.error is None, batch.error
+    assert batch.mismatch(case) is None, batch.mismatch(case)
+
+
+@pytest.mark.parametrize("case", [c for c in CASES if c.name.startswith("multiclass")], ids=lambda c: c.name)
+def test_multiclass_nms(batch, case):
     assert batch.error is None, batch.error
     assert batch.mismatch(case) is None, batch.mismatch(case)
 

@@ -106,6 +106,7 @@ FAMILIES = {
     "MVN-2.toml": "normalization",
     "MVN-6.toml": "normalization",
     "MatMul-1.toml": "matmul",
+    "MatrixNms-8.toml": "proposals",
     "MaxPool-1.toml": "pooling",
     "MaxPool-14.toml": "pooling",
     "MaxPool-8.toml": "pooling",

@@ -519,8 +519,8 @@ def _multiclass_attributes(call: OpCall) -> None:
 
 
 def _multiclass_types(call: OpCall) -> None:
-    """``MulticlassNmsBase::validate``: boxes and scores bf16, f16 or f32 of one type, roisnum
-    i32 or i64; then the attributes' ranges."""
+    """``MulticlassNmsBase::validate`` and ``MatrixNms::validate``: boxes and scores bf16, f16
+    or f32 of one type, roisnum i32 or i64; then the attributes' ranges."""
     types = [tensor.element_type for tensor in call.inputs]
     for port, name in ((BOXES, "boxes"), (SCORES, "scores")):
         if types[port] is not None and types[port] not in NMS_FLOATS:
@@ -545,6 +545,8 @@ def _multiclass_types(call: OpCall) -> None:
                 call, name, "is below -1", f"The '{name}' must be great or equal -1. Got:{value}"
             ),
         )
+    if call.schema.op == "MatrixNms":
+        return
     eta = float(call.attribute("nms_eta"))
     message = f"The 'nms_eta' must be in close range [0, 1.0]. Got:{eta:g}"
     _check(0.0 <= eta <= 1.0, _attribute_finding(call, "nms_eta", "is not in [0, 1]", message))
@@ -599,3 +601,49 @@ def _multiclass_selected(call: OpCall) -> tuple[Dim, Dim]:
     selected = selected * images
     counted = rois.dims[0] if rois is not None and rois.dims is not None else boxes.dims[0]
     return Dim.between(0, max_length(selected)), counted
+
+
+# --- MatrixNms-8 ----------------------------------------------------------------------------
+
+
+def matrix_nms(call: OpCall) -> OpResult:
+    """MatrixNms-8 (``matrix_nms_shape_inference.hpp``): as MulticlassNms-8, but the boxes an
+    image keeps are ``keep_top_k`` at most whatever the number of classes and boxes."""
+    try:
+        _multiclass_attributes(call)
+        _multiclass_types(call)
+        selected, images = _matrix_selected(call)
+    except _Rejected as rejected:
+        return OpResult([], [rejected.finding])
+    index_type = str(call.attribute("output_type"))
+    return OpResult(
+        [
+            Output(PartialShape([selected, Dim.of(6)]), call.inputs[BOXES].element_type),
+            Output(PartialShape([selected, Dim.of(1)]), index_type),
+            Output(PartialShape([images]), index_type),
+        ]
+    )
+
+
+def _matrix_selected(call: OpCall) -> tuple[Dim, Dim]:
+    boxes, scores = call.inputs[BOXES].shape, call.inputs[SCORES].shape
+    _rank(BOXES, "boxes", boxes, 3, "Expected a 3D tensor for the 'boxes' input")
+    _rank(SCORES, "scores", scores, 3, "Expected a 3D tensor for the 'scores' input")
+    if boxes.dims is None:
+        return DYNAMIC, DYNAMIC
+    nms_top_k, keep_top_k = int(call.attribute("nms_top_k")), int(call.attribute("keep_top_k"))
+    selected = Dim.of(min(max_length(boxes.dims[1]), nms_top_k)) if nms_top_k > -1 else boxes.dims[1]
+    if scores.dims is not None:
+        found = batch_and_box_findings(boxes, scores)
+        if found:
+            raise _Rejected(found[0])
+        selected = selected * scores.dims[1]
+        if keep_top_k > -1:
+            selected = Dim.of(min(max_length(selected), keep_top_k))
+        selected = Dim.between(0, max_length(selected * scores.dims[0]))
+    else:
+        selected = DYNAMIC
+    found = last_dim_finding(boxes, False)
+    if found:
+        raise _Rejected(found[0])
+    return selected, boxes.dims[0]

@@ -184,18 +184,44 @@ OPS = {
     "Proposal-4": 4,
     "MulticlassNms-8": 8,
     "MulticlassNms-9": 9,
+    "MatrixNms-8": 8,
 }
+
+
+def draw_matrix_nms(version: int) -> Callable[[random.Random], Build]:
+    def draw(rng: random.Random) -> Build:
+        batches, classes, count = rng.randint(1, 4), rng.randint(1, 5), rng.randint(1, 12)
+        options = _nms_options(rng) | {
+            "score_threshold": rng.choice([0.0, 0.3]),
+            "decay_function": rng.choice(["gaussian", "linear"]),
+            "gaussian_sigma": rng.choice([2.0, 0.5]),
+            "post_threshold": rng.choice([0.0, 0.1]),
+        }
+        boxes = shape(rng, [batches, count, 4])
+        scores = shape(rng, [batches, classes, count])
+        data_type = rng.choice([np.float32, np.float32, np.float16, ov.Type.bf16])
+
+        def build() -> ov.Node:
+            ins = [parameter(boxes, data_type), parameter(scores, data_type)]
+            return ov8.matrix_nms(*ins, **options)  # type: ignore[arg-type]
+
+        return build
+
+    return draw
+
+
 DRAWS = {
     "DetectionOutput": draw_detection_output,
     "Proposal": draw_proposal,
     "MulticlassNms": draw_multiclass_nms,
+    "MatrixNms": draw_matrix_nms,
 }
 
 
 def _cases() -> list:
     rng = random.Random(SEED)
     cases = []
-    for prefix, (op, version) in zip(("da", "db", "pa", "pb", "ma", "mb"), OPS.items(), strict=True):
+    for prefix, (op, version) in zip(("da", "db", "pa", "pb", "ma", "mb", "xa"), OPS.items(), strict=True):
         cases += draw_cases(prefix, op, DRAWS[op.partition("-")[0]](version), rng, PER_OP)
     return cases
 
@@ -219,8 +245,8 @@ def test_every_op_version_has_a_hundred_cases() -> None:
 def test_a_declared_dim_off_by_one_is_an_error(
     ops_runner: OpsBatchRunner, tmp_path: Path, index: int
 ) -> None:
-    """DetectionOutput's last dim (7), Proposal's boxes' (5) or MulticlassNms's (6), static in
-    every case, plus one."""
+    """DetectionOutput's last dim (7), Proposal's boxes' (5) or MulticlassNms's and
+    MatrixNms's (6), static in every case, plus one."""
     batch = ops_runner.ops_batch(f"proposals{index}", BATCHES[index])
     case = BATCHES[index][0]
     target = tmp_path / "dim.xml"
@@ -318,6 +344,27 @@ def _proposal_mutants(version: int) -> list[Mutant]:
     ]
 
 
+def _matrix_mutants() -> list[Mutant]:
+    def base() -> ov.Node:
+        return ov8.matrix_nms(*named_inputs(parameter([2, 10, 4]), parameter([2, 3, 10])))
+
+    name = "MatrixNms-8"
+    return [
+        Mutant(f"{name} boxes rank", base, set_input_shape(0, [2, 10]), "IRS211"),
+        Mutant(f"{name} scores rank", base, set_input_shape(1, [2, 30]), "IRS211"),
+        Mutant(f"{name} batches", base, set_input_shape(1, [3, 3, 10]), "IRS212"),
+        Mutant(f"{name} box count", base, set_input_shape(1, [2, 3, 9]), "IRS212"),
+        Mutant(f"{name} box size", base, set_input_shape(0, [2, 10, 3]), "IRS212"),
+        Mutant(f"{name} integer scores", base, set_input_type(1, "i32", "I32"), "IRS213"),
+        Mutant(f"{name} scores of another type", base, set_input_type(1, "bf16", "BF16"), "IRS213"),
+        Mutant(f"{name} output_type u8", base, set_attribute("output_type", "u8"), "IRS112"),
+        Mutant(f"{name} nms_top_k -3", base, set_attribute("nms_top_k", "-3"), "IRS112"),
+        Mutant(f"{name} keep_top_k -2", base, set_attribute("keep_top_k", "-2"), "IRS112"),
+        Mutant(f"{name} background_class -4", base, set_attribute("background_class", "-4"), "IRS112"),
+        Mutant(f"{name} decay_function", base, set_attribute("decay_function", "cosine"), "IRS112"),
+    ]
+
+
 def _multiclass(version: int, rois: bool = False, **options: object) -> Build:
     """Boxes [2, 10, 4], scores [2, 3, 10]; with roisnum: [3, 10, 4], [3, 10], [2]."""
 
@@ -365,6 +412,7 @@ MUTANTS = (
     [m for v in (1, 8) for m in _mutants(v)]
     + [m for v in (1, 4) for m in _proposal_mutants(v)]
     + [m for v in (8, 9) for m in _multiclass_mutants(v)]
+    + _matrix_mutants()
 )
 STATS["proposals mutants"] = len(MUTANTS)
 

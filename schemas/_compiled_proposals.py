@@ -77,6 +77,7 @@ SCHEMAS = {
         "version": 8,
         "family": "proposals",
         "function": "matrix_nms",
+        "kernel": "matrix_nms",
         "spec": "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/sort/matrix-non-max-suppression-8.html",
         "extra_inputs": "Check 'input_shapes.size() == 2' failed",
         "inputs": [{"name": "boxes"}, {"name": "scores"}],

@@ -1,5 +1,5 @@
 """Kernels of the proposals family (irshape/shapes/proposals.py): DetectionOutput-1/8,
-Proposal-1/4 and MulticlassNms-8/9.
+Proposal-1/4, MulticlassNms-8/9 and MatrixNms-8.
 
 DetectionOutput's semantics are the CPU plugin's (``src/plugins/intel_cpu/src/nodes/
 detection_output.cpp``, which runs both versions), confirmed by tests/execution/test_proposals.py;
@@ -78,6 +78,21 @@ MulticlassNms's are the CPU plugin's (``nodes/multiclass_nms.cpp``), in float32:
 * with ``nms_top_k`` 0 the plugin writes nothing (its outputs keep their last shape, by its
   code): irshape returns no rows. The plugin treats scores within 1e-6 as tied when sorting by
   image and score: irshape does not (the tests draw distinct scores).
+
+MatrixNms's are the CPU plugin's (``nodes/matrix_nms.cpp``), in float32:
+
+* per image and class but ``background_class``: the candidates scoring strictly above
+  ``score_threshold``, the ``nms_top_k`` best; each one's score is multiplied by the least of 1
+  and its decays by every better candidate ``j``: linear ``(1 - iou) / (1 - max_iou_j + 1e-10)``
+  (in double), gaussian ``exp((max_iou_j^2 - iou^2) * gaussian_sigma)``, ``max_iou_j`` being
+  j's largest IoU with a candidate better than it; kept when the decayed score is above
+  ``post_threshold``. The IoU is 0 for boxes apart, +1 on sizes when not normalized, an
+  inverted box's area 0;
+* an image keeps its ``keep_top_k`` best (decayed score descending, class, box); across
+  images, ``score`` and ``classid`` sort as MulticlassNms does, otherwise (and ``classid``
+  within images) the rows stay by image and score;
+* the plugin fails ('Total number of boxes is less or equal than 0') when no box at all is
+  kept: irshape returns no rows.
 """
 
 from __future__ import annotations
@@ -561,3 +576,80 @@ def _multiclass_order(call: KernelCall, selected: list[Selected], images: int) -
     if kind == "classid":
         return sorted(selected, key=lambda s: (s[0], s[1], -s[3], s[2]))
     return selected
+
+
+# --- MatrixNms-8 ----------------------------------------------------------------------------
+
+
+def _matrix_iou(boxes: np.ndarray, normalized: bool) -> np.ndarray:
+    """The plugin's ``[N, N]`` IoU of ``[N, 4]`` boxes ``(x1, y1, x2, y2)``: 0 for boxes apart,
+    +1 on sizes when not normalized, an inverted box's area 0."""
+    extra = _F32(0 if normalized else 1)
+    a, b = boxes[:, None, :], boxes[None, :, :]
+    apart = (
+        (b[..., 0] > a[..., 2]) | (b[..., 2] < a[..., 0]) | (b[..., 1] > a[..., 3]) | (b[..., 3] < a[..., 1])
+    )
+    width = np.minimum(a[..., 2], b[..., 2]) - np.maximum(a[..., 0], b[..., 0]) + extra
+    height = np.minimum(a[..., 3], b[..., 3]) - np.maximum(a[..., 1], b[..., 1]) + extra
+    inverted = (boxes[:, 2] < boxes[:, 0]) | (boxes[:, 3] < boxes[:, 1])
+    areas = np.where(
+        inverted, _F32(0), (boxes[:, 2] - boxes[:, 0] + extra) * (boxes[:, 3] - boxes[:, 1] + extra)
+    )
+    intersection = width * height
+    with np.errstate(divide="ignore", invalid="ignore"):
+        iou = intersection / (areas[:, None] + areas[None, :] - intersection)
+    result: np.ndarray = np.where(apart, _F32(0), iou).astype(_F32)
+    return result
+
+
+def _matrix_select(call: KernelCall, boxes: np.ndarray, scores: np.ndarray) -> list[tuple[int, float]]:
+    """One image and class: the (box, decayed score) pairs kept, by score."""
+    candidates = np.flatnonzero(scores > _F32(call.attribute("score_threshold")))
+    top_k = int(call.attribute("nms_top_k"))
+    order = candidates[_ranked(scores[candidates], candidates, top_k)]
+    if order.size == 0:
+        return []
+    iou = np.tril(_matrix_iou(boxes[order], bool(call.attribute("normalized"))), -1)  # [i, j]: j before i
+    worst = iou.max(axis=1)  # each candidate's largest IoU with a better one
+    if call.attribute("decay_function") == "linear":
+        decay = ((1.0 - iou.astype(np.float64)) / (1.0 - worst[None, :] + float(_F32(1e-10)))).astype(_F32)
+    else:
+        sigma = _F32(call.attribute("gaussian_sigma"))
+        decay = np.exp((worst[None, :] * worst[None, :] - iou * iou) * sigma).astype(_F32)
+    earlier = np.tril(np.ones_like(decay, dtype=bool), -1)
+    factor = np.minimum(_F32(1), np.where(earlier, decay, _F32(np.inf)).min(axis=1))
+    decayed = (factor * scores[order]).astype(_F32)
+    kept = decayed > _F32(call.attribute("post_threshold"))
+    return [(int(box), float(score)) for box, score in zip(order[kept], decayed[kept], strict=True)]
+
+
+def matrix_nms(call: KernelCall) -> list[np.ndarray]:
+    """MatrixNms-8."""
+    boxes, scores = call.inputs[0].astype(_F32), call.inputs[1].astype(_F32)
+    images, classes, count = scores.shape
+    background, keep = int(call.attribute("background_class")), int(call.attribute("keep_top_k"))
+    selected: list[Selected] = []
+    for image in range(images):
+        found = [
+            (image, klass, box, score)
+            for klass in range(classes)
+            if klass != background
+            for box, score in _matrix_select(call, boxes[image], scores[image, klass])
+        ]
+        found.sort(key=lambda s: (-s[3], s[1], s[2]))
+        selected += found if keep == -1 else found[:keep]
+    kind = str(call.attribute("sort_result_type"))
+    if call.attribute("sort_result_across_batch") and kind == "score":
+        selected.sort(key=lambda s: (-s[3], s[0], s[1], s[2]))
+    elif call.attribute("sort_result_across_batch") and kind == "classid":
+        selected.sort(key=lambda s: (s[1], s[0], -s[3], s[2]))
+    rows = np.array([(klass, score) for _, klass, _, score in selected], _F32).reshape(-1, 2)
+    chosen = np.array([(image, box) for image, _, box, _ in selected], np.int64).reshape(-1, 2)
+    output = np.concatenate([rows, boxes[chosen[:, 0], chosen[:, 1]].reshape(-1, 4)], -1)
+    indices = (chosen[:, 0] * count + chosen[:, 1]).reshape(-1, 1)
+    numbers = np.bincount(chosen[:, 0], minlength=images)
+    return [
+        output.astype(call.output_dtype(0)),
+        indices.astype(call.output_dtype(1)),
+        numbers.astype(call.output_dtype(2)),
+    ]

@@ -6,7 +6,8 @@ CENTER_SIZE decoding, shared and per-class locations, Caffe and MXNet styles, th
 inputs, every top_k / keep_top_k branch, clipping before and after NMS, tied scores, f32 and f16;
 Proposal of both frameworks, several ratios and scales, clipping, normalizing, scaled deltas,
 three or four image numbers, pre- and post-NMS limits; MulticlassNms of boxes shared by the
-classes or per class with roisnum, every sort, nms_eta, top-k limits, background classes."""
+classes or per class with roisnum, every sort, nms_eta, top-k limits, background classes;
+MatrixNms of both decay functions, thresholds and sorts."""
 
 from __future__ import annotations
 
@@ -190,7 +191,45 @@ def multiclass_cases() -> list[Case]:
     return [_multiclass_case(rng, i, version) for version in (8, 9) for i in range(40)]
 
 
-CASES = detection_output_cases() + proposal_cases() + multiclass_cases()
+def _matrix_case(rng: np.random.Generator, index: int) -> Case:
+    images, classes, count = int(rng.integers(1, 4)), int(rng.integers(1, 5)), int(rng.integers(1, 12))
+    normalized = bool(rng.random() < 0.6)
+    size = 1.0 if normalized else 30.0
+    centres = rng.uniform(0.2, 0.8, (images, 3, 2))[:, rng.integers(0, 3, count)]
+    centres = centres + rng.normal(0, 0.05, (images, count, 2))
+    half = rng.uniform(0.05, 0.25, (images, count, 2))
+    boxes = (np.concatenate([centres - half, centres + half], -1) * size).astype(np.float32)
+    if index % 9 == 4:  # an inverted box (area 0 for the plugin)
+        boxes[:, 0, [0, 2]] = boxes[:, 0, [2, 0]]
+    scores = (rng.permutation(2048)[: images * classes * count] / 2048).reshape(images, classes, count)
+    options = {
+        "sort_result_type": str(rng.choice(["classid", "score", "none"])),
+        "sort_result_across_batch": bool(rng.random() < 0.5),
+        "output_type": str(rng.choice(["i32", "i64"])),
+        "score_threshold": float(rng.choice([0.0, 0.0, 0.3])),
+        "nms_top_k": int(rng.choice([-1, -1, 1, 3, 100])),
+        "keep_top_k": int(rng.choice([-1, -1, 1, 2, 5])),
+        "background_class": int(rng.choice([-1, -1, 0, 2])) if classes > 1 else -1,
+        "decay_function": str(rng.choice(["gaussian", "linear"])),
+        "gaussian_sigma": float(rng.choice([2.0, 0.5])),
+        "post_threshold": float(rng.choice([0.0, 0.05, 0.3])),
+        "normalized": normalized,
+    }
+    # the plugin fails when it keeps no box at all: one box of a class not the background scores
+    # above every threshold
+    scores[0, (int(options["background_class"]) + 1) % classes, 0] = 0.9999
+    data = [boxes, scores.astype(np.float32)]
+    params = [parameter(d.shape, d.dtype) for d in data]
+    node = opset8.matrix_nms(*params, **options)
+    return Case(f"matrix_nms_{index}", dict(zip(params, data, strict=True)), list(node.outputs()))
+
+
+def matrix_cases() -> list[Case]:
+    rng = np.random.default_rng(8)
+    return [_matrix_case(rng, i) for i in range(40)]
+
+
+CASES = detection_output_cases() + proposal_cases() + multiclass_cases() + matrix_cases()
 
 
 @pytest.fixture(scope="module")
@@ -204,7 +243,9 @@ def test_detection_output(batch, case):
     assert batch.mismatch(case) is None, batch.mismatch(case)
 
 
-@pytest.mark.parametrize("case", [c for c in CASES if c.name.startswith("multiclass")], ids=lambda c: c.name)
+@pytest.mark.parametrize(
+    "case", [c for c in CASES if c.name.startswith(("multiclass", "matrix"))], ids=lambda c: c.name
+)
 def test_multiclass_nms(batch, case):
     assert batch.error is None, batch.error
     assert batch.mismatch(case) is None, batch.mismatch(case)

@@ -72,6 +72,21 @@ SCHEMAS = {
             "objectness_score": {"type": "float", "default": 0.0},
         },
     },
+    "GatherTree-1.toml": {
+        "op": "GatherTree",
+        "version": 1,
+        "family": "proposals",
+        "function": "gather_tree",
+        "kernel": "gather_tree",
+        "spec": "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/movement/gather-tree-1.html",
+        "extra_inputs": "Check 'input_shapes.size() == 4' failed",
+        "inputs": [
+            {"name": "step_ids"},
+            {"name": "parent_idx"},
+            {"name": "max_seq_len"},
+            {"name": "end_token"},
+        ],
+    },
     "MatrixNms-8.toml": {
         "op": "MatrixNms",
         "version": 8,

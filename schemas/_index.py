@@ -70,6 +70,7 @@ FAMILIES = {
     "GatherElements-6.toml": "indexing",
     "GatherND-5.toml": "indexing",
     "GatherND-8.toml": "indexing",
+    "GatherTree-1.toml": "proposals",
     "Gelu-2.toml": "elementwise",
     "Gelu-7.toml": "elementwise",
     "Greater-1.toml": "elementwise",

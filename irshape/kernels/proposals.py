@@ -1,5 +1,5 @@
 """Kernels of the proposals family (irshape/shapes/proposals.py): DetectionOutput-1/8,
-Proposal-1/4, MulticlassNms-8/9 and MatrixNms-8.
+Proposal-1/4, MulticlassNms-8/9, MatrixNms-8 and GatherTree-1.
 
 DetectionOutput's semantics are the CPU plugin's (``src/plugins/intel_cpu/src/nodes/
 detection_output.cpp``, which runs both versions), confirmed by tests/execution/test_proposals.py;
@@ -93,13 +93,20 @@ MatrixNms's are the CPU plugin's (``nodes/matrix_nms.cpp``), in float32:
   within images) the rows stay by image and score;
 * the plugin fails ('Total number of boxes is less or equal than 0') when no box at all is
   kept: irshape returns no rows.
+
+GatherTree's are the CPU plugin's (``nodes/gather_tree.cpp``, which computes in f32 or i32):
+each beam backtracked from step ``min(max_time, max_seq_len[batch]) - 1`` (``max_seq_len`` cast
+to int32), the parents cast to int32, ``end_token`` at the steps past it and after the first
+end token of the path; a parent outside the beams fails ('Wrong parent index'). With
+``max_seq_len <= 0`` the plugin leaves the batch's outputs unwritten: irshape writes
+``end_token``.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from irshape.kernels import KernelCall, UnsupportedByOpenVINOError
+from irshape.kernels import KernelCall, KernelError, UnsupportedByOpenVINOError
 
 _F32 = np.float32
 _LOGITS, _CLASSES, _PROPOSALS, _AUX_CLASSES, _AUX_BOXES = range(5)
@@ -653,3 +660,31 @@ def matrix_nms(call: KernelCall) -> list[np.ndarray]:
         indices.astype(call.output_dtype(1)),
         numbers.astype(call.output_dtype(2)),
     ]
+
+
+# --- GatherTree-1 ---------------------------------------------------------------------------
+
+
+def gather_tree(call: KernelCall) -> np.ndarray:
+    """GatherTree-1: each beam's path backtracked through the parents from its last step
+    (``max_seq_len[batch]`` of them), ``end_token`` past it and after the first end token."""
+    steps, parents, lengths, end = call.inputs
+    dtype = call.output_dtype(0)
+    steps, parents = steps.astype(dtype), parents.astype(dtype)
+    end_token = np.asarray(end).reshape(-1)[0].astype(dtype)
+    time, batch, width = steps.shape
+    limits = np.minimum(time, lengths.astype(np.int32).astype(np.int64))[:, None]  # [B, 1]
+    result = np.empty_like(steps)
+    beam = np.broadcast_to(np.arange(width), (batch, width)).copy()
+    for step in range(time - 1, -1, -1):
+        active = step < limits
+        if (active & ((beam < 0) | (beam >= width))).any():
+            raise KernelError("GatherTree: a parent index out of [0, beam width): 'Wrong parent index'")
+        safe = np.clip(beam, 0, width - 1)
+        result[step] = np.where(active, np.take_along_axis(steps[step], safe, 1), end_token)
+        parent = np.take_along_axis(parents[step], safe, 1).astype(np.int32)
+        beam = np.where(active, parent, beam)
+    ended = np.cumsum(result == end_token, axis=0) > 0  # an end token at or before each step
+    after = np.concatenate([np.zeros((1, batch, width), bool), ended[:-1]])
+    result[after] = end_token
+    return result

@@ -1,6 +1,6 @@
-"""Proposal and detection post-processing ops: DetectionOutput-1/8 and Proposal-1/4, as
-OpenVINO's ``detection_output_shape_inference.hpp``, ``proposal_shape_inference.hpp`` and the
-ops' ``validate_and_infer_types`` compute them.
+"""Proposal and detection post-processing ops: DetectionOutput-1/8, Proposal-1/4,
+MulticlassNms-8/9, MatrixNms-8 and GatherTree-1, as OpenVINO's ``<op>_shape_inference.hpp`` and
+the ops' ``validate_and_infer_types`` compute them.
 
 Proposal's boxes are ``[batch * post_nms_topn, 5]`` (Proposal-4 adds their scores,
 ``[batch * post_nms_topn]``), the batch being the class probabilities' and box deltas' first
@@ -22,8 +22,9 @@ from __future__ import annotations
 
 from irshape import rules
 from irshape.dims import DYNAMIC, Dim, PartialShape
+from irshape.ir import element_types
 from irshape.ops.interface import AT_DATA, Finding, OpCall, OpResult, Output
-from irshape.shapes.broadcast import compatible
+from irshape.shapes.broadcast import compatible, merge_shapes
 from irshape.shapes.detection import NMS_FLOATS, batch_and_box_findings, last_dim_finding, max_length
 from irshape.shapes.findings import incompatible, index_type_findings, is_real, rank_finding, type_finding
 
@@ -647,3 +648,83 @@ def _matrix_selected(call: OpCall) -> tuple[Dim, Dim]:
     if found:
         raise _Rejected(found[0])
     return selected, boxes.dims[0]
+
+
+# --- GatherTree-1 ---------------------------------------------------------------------------
+
+
+def gather_tree(call: OpCall) -> OpResult:
+    """GatherTree-1: ``step_ids`` merged with ``parent_idx`` (rank 3), its batch with
+    ``max_seq_len``'s length; all four inputs of one numeric element type."""
+    try:
+        element_type = _gather_tree_type(call)
+        shape = _gather_tree_shape(call)
+    except _Rejected as rejected:
+        return OpResult([], [rejected.finding])
+    return OpResult([Output(shape, element_type)])
+
+
+def _gather_tree_type(call: OpCall) -> str | None:
+    types = [tensor.element_type for tensor in call.inputs]
+    merged: str | None = "dynamic"
+    for element_type in types:
+        if element_type is None:
+            merged = None if merged == "dynamic" else merged
+            continue
+        combined = element_types.merge(merged, element_type) if merged is not None else element_type
+        if combined is None:
+            names = ("step_ids", "parent_idx_et", "max_seq_len", "end_token")
+            listed = ", ".join(f"{name} ({t})" for name, t in zip(names, types, strict=True))
+            message = f"Inputs must have the same element type. Got: {listed}"
+            raise _Rejected(type_finding("the inputs have other element types", message))
+        merged = combined
+    if merged is not None and merged != "dynamic" and (merged == "boolean" or merged not in _NUMERIC):
+        message = f"Element type of inputs must be numeric. Got: {merged}"
+        raise _Rejected(type_finding(f"the inputs are {merged}", message))
+    return merged
+
+
+_NUMERIC = element_types.INTEGRAL - {"string", "dynamic"} | {"f64", "f32", "f16", "bf16", "f8e4m3", "f8e5m2"}
+
+
+def _gather_tree_shape(call: OpCall) -> PartialShape:
+    steps, parents, lengths, end = (tensor.shape for tensor in call.inputs)
+    merged = merge_shapes(steps, parents)
+    if merged is None or (merged.rank is not None and merged.rank != 3):
+        message = (
+            "step_ids and parent_idx inputs must have the same shape with rank 3. "
+            f"Got: {steps} and {parents}, respectively"
+        )
+        raise _Rejected(
+            _dims(f"step_ids {steps} and parent_idx {parents} are not one shape of rank 3", message)
+        )
+    if lengths.rank is not None and lengths.rank != 1:
+        raise _Rejected(
+            rank_finding(
+                2,
+                "max_seq_len",
+                lengths,
+                "where OpenVINO needs rank 1",
+                f"max_seq_len input must have rank 1. Got: {lengths}",
+            )
+        )
+    if merged.dims is not None and lengths.dims is not None:
+        batch = merged.dims[1] & lengths.dims[0]
+        if batch.is_empty:
+            message = (
+                "Number of elements of max_seq_len input must match BATCH_SIZE dimension of "
+                f"step_ids/parent_idx inputs. Got: {merged.dims[1]} and {lengths.dims[0]}, respectively"
+            )
+            raise _Rejected(_dims(f"max_seq_len {lengths} is not one number an item of {merged}", message))
+        merged = PartialShape([merged.dims[0], batch, merged.dims[2]])
+    if end.rank is not None and end.rank != 0:
+        raise _Rejected(
+            rank_finding(
+                3,
+                "end_token",
+                end,
+                "where OpenVINO needs a scalar",
+                f"end_token input must be scalar. Got: {end}",
+            )
+        )
+    return merged

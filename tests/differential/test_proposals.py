@@ -185,7 +185,28 @@ OPS = {
     "MulticlassNms-8": 8,
     "MulticlassNms-9": 9,
     "MatrixNms-8": 8,
+    "GatherTree-1": 1,
 }
+
+
+def draw_gather_tree(version: int) -> Callable[[random.Random], Build]:
+    def draw(rng: random.Random) -> Build:
+        time, batch, beams = rng.randint(1, 6), rng.randint(1, 4), rng.randint(1, 5)
+        steps = shape(rng, [time, batch, beams])
+        parents = shape(rng, [time, batch, beams])
+        lengths = shape(rng, [batch])
+        end = shape(rng, [])
+        types = [rng.choice([np.float32, np.int32, np.int64, np.float16, np.uint8])] * 4
+        if rng.random() < 0.2:  # a dynamic element type merges with the others
+            types[rng.randrange(4)] = ov.Type.dynamic
+
+        def build() -> ov.Node:
+            ins = [parameter(s, t) for s, t in zip((steps, parents, lengths, end), types, strict=True)]
+            return ov1.gather_tree(*ins)
+
+        return build
+
+    return draw
 
 
 def draw_matrix_nms(version: int) -> Callable[[random.Random], Build]:
@@ -215,13 +236,16 @@ DRAWS = {
     "Proposal": draw_proposal,
     "MulticlassNms": draw_multiclass_nms,
     "MatrixNms": draw_matrix_nms,
+    "GatherTree": draw_gather_tree,
 }
 
 
 def _cases() -> list:
     rng = random.Random(SEED)
     cases = []
-    for prefix, (op, version) in zip(("da", "db", "pa", "pb", "ma", "mb", "xa"), OPS.items(), strict=True):
+    for prefix, (op, version) in zip(
+        ("da", "db", "pa", "pb", "ma", "mb", "xa", "ga"), OPS.items(), strict=True
+    ):
         cases += draw_cases(prefix, op, DRAWS[op.partition("-")[0]](version), rng, PER_OP)
     return cases
 
@@ -246,11 +270,16 @@ def test_a_declared_dim_off_by_one_is_an_error(
     ops_runner: OpsBatchRunner, tmp_path: Path, index: int
 ) -> None:
     """DetectionOutput's last dim (7), Proposal's boxes' (5) or MulticlassNms's and
-    MatrixNms's (6), static in every case, plus one."""
+    MatrixNms's (6), static in every case, plus one; GatherTree's first dim, in the batch's
+    first case where it is static."""
     batch = ops_runner.ops_batch(f"proposals{index}", BATCHES[index])
-    case = BATCHES[index][0]
     target = tmp_path / "dim.xml"
-    assert dim_mutant(batch.xml, target, case.cid, axis=3 if case.op.startswith("Detection") else 1)
+    axes = {"DetectionOutput": 3, "GatherTree": 0}
+    case = next(
+        c
+        for c in BATCHES[index]
+        if dim_mutant(batch.xml, target, c.cid, axis=axes.get(c.op.partition("-")[0], 1))
+    )
     assert openvino_reads(target) is None  # OpenVINO ignores declared dims
     codes = {d.code for d in errors_on(irshape.check_file(target), case.cid)}
     assert codes == {"IRS301"}, codes
@@ -365,6 +394,33 @@ def _matrix_mutants() -> list[Mutant]:
     ]
 
 
+def _gather_tree_mutants() -> list[Mutant]:
+    def base() -> ov.Node:
+        ins = named_inputs(parameter([4, 2, 3]), parameter([4, 2, 3]), parameter([2]), parameter([]))
+        return ov1.gather_tree(*ins)
+
+    name = "GatherTree-1"
+    return [
+        Mutant(f"{name} parents of another shape", base, set_input_shape(1, [4, 2, 4]), "IRS212"),
+        Mutant(f"{name} rank 2", base, set_input_shape(0, [4, 6]), "IRS212"),
+        Mutant(f"{name} max_seq_len rank", base, set_input_shape(2, [2, 1]), "IRS211"),
+        Mutant(f"{name} max_seq_len length", base, set_input_shape(2, [3]), "IRS212"),
+        Mutant(f"{name} end_token not a scalar", base, set_input_shape(3, [1]), "IRS211"),
+        Mutant(f"{name} types differ", base, set_input_type(2, "i32", "I32"), "IRS213"),
+        Mutant(f"{name} boolean", base, _all_types("boolean", "BOOL"), "IRS213"),
+    ]
+
+
+def _all_types(element_type: str, precision: str) -> Callable[[object, str], None]:
+    edits = [set_input_type(port, element_type, precision) for port in range(4)]
+
+    def edit(tree: object, cid: str) -> None:
+        for one in edits:
+            one(tree, cid)
+
+    return edit
+
+
 def _multiclass(version: int, rois: bool = False, **options: object) -> Build:
     """Boxes [2, 10, 4], scores [2, 3, 10]; with roisnum: [3, 10, 4], [3, 10], [2]."""
 
@@ -413,6 +469,7 @@ MUTANTS = (
     + [m for v in (1, 4) for m in _proposal_mutants(v)]
     + [m for v in (8, 9) for m in _multiclass_mutants(v)]
     + _matrix_mutants()
+    + _gather_tree_mutants()
 )
 STATS["proposals mutants"] = len(MUTANTS)
 

@@ -7,7 +7,8 @@ inputs, every top_k / keep_top_k branch, clipping before and after NMS, tied sco
 Proposal of both frameworks, several ratios and scales, clipping, normalizing, scaled deltas,
 three or four image numbers, pre- and post-NMS limits; MulticlassNms of boxes shared by the
 classes or per class with roisnum, every sort, nms_eta, top-k limits, background classes;
-MatrixNms of both decay functions, thresholds and sorts."""
+MatrixNms of both decay functions, thresholds and sorts; GatherTree of f32, i32, i64 and f16
+paths with lengths within and past the steps."""
 
 from __future__ import annotations
 
@@ -229,7 +230,27 @@ def matrix_cases() -> list[Case]:
     return [_matrix_case(rng, i) for i in range(40)]
 
 
-CASES = detection_output_cases() + proposal_cases() + multiclass_cases() + matrix_cases()
+def _gather_tree_case(rng: np.random.Generator, index: int) -> Case:
+    time, batch, beams = int(rng.integers(1, 7)), int(rng.integers(1, 4)), int(rng.integers(1, 5))
+    dtype = [np.float32, np.int32, np.int64, np.float16][index % 4]
+    steps = rng.integers(0, 6, (time, batch, beams)).astype(dtype)
+    parents = rng.integers(0, beams, (time, batch, beams)).astype(dtype)
+    lengths = rng.integers(1, time + 3, batch).astype(dtype)  # some past max_time
+    end = np.array(rng.integers(0, 6), dtype=dtype)
+    data = [steps, parents, lengths, end]
+    params = [parameter(d.shape, d.dtype) for d in data]
+    node = opset1.gather_tree(*params)
+    return Case(f"gather_tree_{index}", dict(zip(params, data, strict=True)), [node.output(0)])
+
+
+def gather_tree_cases() -> list[Case]:
+    rng = np.random.default_rng(1)
+    return [_gather_tree_case(rng, i) for i in range(40)]
+
+
+CASES = (
+    detection_output_cases() + proposal_cases() + multiclass_cases() + matrix_cases() + gather_tree_cases()
+)
 
 
 @pytest.fixture(scope="module")
@@ -244,9 +265,11 @@ def test_detection_output(batch, case):
 
 
 @pytest.mark.parametrize(
-    "case", [c for c in CASES if c.name.startswith(("multiclass", "matrix"))], ids=lambda c: c.name
+    "case",
+    [c for c in CASES if c.name.startswith(("multiclass", "matrix", "gather_tree"))],
+    ids=lambda c: c.name,
 )
-def test_multiclass_nms(batch, case):
+def test_nms_and_gather_tree(batch, case):
     assert batch.error is None, batch.error
     assert batch.mismatch(case) is None, batch.mismatch(case)
 

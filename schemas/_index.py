@@ -73,6 +73,7 @@ FAMILIES = {
     "GatherTree-1.toml": "proposals",
     "Gelu-2.toml": "elementwise",
     "Gelu-7.toml": "elementwise",
+    "GenerateProposals-9.toml": "proposals",
     "Greater-1.toml": "elementwise",
     "GreaterEqual-1.toml": "elementwise",
     "GridSample-9.toml": "resize",

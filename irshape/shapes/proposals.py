@@ -1,6 +1,6 @@
 """Proposal and detection post-processing ops: DetectionOutput-1/8, Proposal-1/4,
-MulticlassNms-8/9, MatrixNms-8 and GatherTree-1, as OpenVINO's ``<op>_shape_inference.hpp`` and
-the ops' ``validate_and_infer_types`` compute them.
+MulticlassNms-8/9, MatrixNms-8, GatherTree-1 and GenerateProposals-9, as OpenVINO's
+``<op>_shape_inference.hpp`` and the ops' ``validate_and_infer_types`` compute them.
 
 Proposal's boxes are ``[batch * post_nms_topn, 5]`` (Proposal-4 adds their scores,
 ``[batch * post_nms_topn]``), the batch being the class probabilities' and box deltas' first
@@ -728,3 +728,108 @@ def _gather_tree_shape(call: OpCall) -> PartialShape:
             )
         )
     return merged
+
+
+# --- GenerateProposals-9 --------------------------------------------------------------------
+
+IM_INFO, ANCHORS, DELTAS, GP_SCORES = range(4)
+
+
+def generate_proposals(call: OpCall) -> OpResult:
+    """GenerateProposals-9: ``[0..batch * post_nms_count, 4]`` boxes, as many scores, and
+    ``[batch]`` counts (the batch merged from im_info, deltas and scores)."""
+    try:
+        _generate_attributes(call)
+        batch = _generate_batch(call)
+        findings = index_type_findings(call, "roi_num_type", "The third output type must be int64 or int32.")
+        if findings:
+            raise _Rejected(findings[0])
+    except _Rejected as rejected:
+        return OpResult([], [rejected.finding])
+    rows = Dim.between(0, max_length(batch * int(call.attribute("post_nms_count"))))
+    element_type = call.inputs[IM_INFO].element_type
+    return OpResult(
+        [
+            Output(PartialShape([rows, Dim.of(4)]), element_type),
+            Output(PartialShape([rows]), element_type),
+            Output(PartialShape([batch]), str(call.attribute("roi_num_type"))),
+        ]
+    )
+
+
+def _generate_attributes(call: OpCall) -> None:
+    for name in ("pre_nms_count", "post_nms_count"):
+        message = f"Attribute {name} must be larger than 0."
+        _check(int(call.attribute(name)) > 0, _attribute_finding(call, name, "is not > 0", message))
+    # (OpenVINO's message names min_size, but it is nms_eta it checks)
+    message = "Attribute min_size must be 1.0."
+    _check(float(call.attribute("nms_eta")) == 1.0, _attribute_finding(call, "nms_eta", "is not 1", message))
+
+
+def _generate_batch(call: OpCall) -> Dim:
+    """``generate_proposals_shape_inference.hpp``'s checks in its order; the batch."""
+    info, anchors, deltas, scores = (tensor.shape for tensor in call.inputs)
+    batch = DYNAMIC
+    _rank(IM_INFO, "im_info", info, 2, f"The 'input_im_info' input is expected to be a 2D. Got: {info}")
+    if info.dims is not None:
+        _check(
+            info.dims[1].compatible(Dim.of(3)) or info.dims[1].compatible(Dim.of(4)),
+            _dims(
+                f"im_info {info} is not 3 or 4 numbers an image",
+                f"The 'input_im_info' shape[1] is expected to be a compatible with [3] or [4]. Got: {info}",
+            ),
+        )
+        batch = _merged(batch, info.dims[0])
+    _rank(ANCHORS, "anchors", anchors, 4, f"The 'input_anchors' input is expected to be a 4D. Got: {anchors}")
+    if anchors.dims is not None:
+        _check(
+            anchors.dims[3].compatible(Dim.of(4)),
+            _dims(
+                f"the anchors {anchors} are not 4 numbers each",
+                "The fourth dimension of 'input_anchors' should be compatible with 4. "
+                f"Got: {anchors.dims[3]}",
+            ),
+        )
+    _rank(DELTAS, "deltas", deltas, 4, f"The 'input_deltas' input is expected to be a 4D. Got: {deltas}")
+    _rank(GP_SCORES, "scores", scores, 4, f"The 'input_scores' input is expected to be a 4D. Got: {scores}")
+    for shape in (deltas, scores):
+        if shape.dims is not None:
+            batch = _merged(batch, shape.dims[0])
+    if deltas.dims is not None and scores.dims is not None:
+        d, s = deltas.dims, scores.dims
+        pairs = [
+            (d[0], s[0], "Batch", "'input_deltas' and 'input_scores'"),
+            (d[1], s[1] * 4, "Anchor number", "'input_deltas' and 'input_scores'"),
+            (d[2], s[2], "Heights", "'input_deltas' and 'input_scores'"),
+            (d[3], s[3], "Width", "'input_deltas' and 'input_scores'"),
+        ]
+        if info.dims is not None:
+            pairs.append((d[0], info.dims[0], "Batch", "'im_info' and 'input_deltas'"))
+        _pairs(pairs)
+    if scores.dims is not None and anchors.dims is not None:
+        a, s = anchors.dims, scores.dims
+        _pairs(
+            [
+                (a[0], s[2], "Heights", "'input_anchors' and 'input_scores'"),
+                (a[1], s[3], "Width", "'input_anchors' and 'input_scores'"),
+                (a[2], s[1], "Anchor number", "'input_anchors' and 'input_scores'"),
+            ]
+        )
+    return batch
+
+
+def _merged(into: Dim, other: Dim) -> Dim:
+    """``Dimension::merge``: the intersection, or ``into`` unchanged where there is none."""
+    merged = into & other
+    return into if merged.is_empty else merged
+
+
+def _pairs(pairs: list[tuple[Dim, Dim, str, str]]) -> None:
+    for first, second, what, inputs in pairs:
+        _check(
+            first.compatible(second),
+            _dims(
+                f"{what.lower()} {first} and {second} of {inputs} differ",
+                f"{what} for inputs {inputs} should be equal. Got: ",
+            ),
+        )

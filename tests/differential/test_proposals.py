@@ -186,7 +186,35 @@ OPS = {
     "MulticlassNms-9": 9,
     "MatrixNms-8": 8,
     "GatherTree-1": 1,
+    "GenerateProposals-9": 9,
 }
+
+
+def draw_generate_proposals(version: int) -> Callable[[random.Random], Build]:
+    def draw(rng: random.Random) -> Build:
+        batch, anchors, height, width = (
+            rng.randint(1, 3),
+            rng.randint(1, 4),
+            rng.randint(1, 5),
+            rng.randint(1, 5),
+        )
+        shapes = [
+            shape(rng, [batch, rng.choice([3, 4])]),
+            shape(rng, [height, width, anchors, 4]),
+            shape(rng, [batch, anchors * 4, height, width]),
+            shape(rng, [batch, anchors, height, width]),
+        ]
+        data_type = rng.choice([np.float32, np.float32, np.float16, ov.Type.bf16])
+        pre, post = rng.choice([1, 10, 1000]), rng.choice([1, 5, 300])
+        options = {"normalized": rng.random() < 0.5, "roi_num_type": rng.choice(["i32", "i64"])}
+
+        def build() -> ov.Node:
+            ins = [parameter(s, data_type) for s in shapes]
+            return ov9.generate_proposals(*ins, 1.0, 0.7, pre, post, **options)  # type: ignore[arg-type]
+
+        return build
+
+    return draw
 
 
 def draw_gather_tree(version: int) -> Callable[[random.Random], Build]:
@@ -237,6 +265,7 @@ DRAWS = {
     "MulticlassNms": draw_multiclass_nms,
     "MatrixNms": draw_matrix_nms,
     "GatherTree": draw_gather_tree,
+    "GenerateProposals": draw_generate_proposals,
 }
 
 
@@ -244,7 +273,7 @@ def _cases() -> list:
     rng = random.Random(SEED)
     cases = []
     for prefix, (op, version) in zip(
-        ("da", "db", "pa", "pb", "ma", "mb", "xa", "ga"), OPS.items(), strict=True
+        ("da", "db", "pa", "pb", "ma", "mb", "xa", "ga", "gp"), OPS.items(), strict=True
     ):
         cases += draw_cases(prefix, op, DRAWS[op.partition("-")[0]](version), rng, PER_OP)
     return cases
@@ -274,7 +303,7 @@ def test_a_declared_dim_off_by_one_is_an_error(
     first case where it is static."""
     batch = ops_runner.ops_batch(f"proposals{index}", BATCHES[index])
     target = tmp_path / "dim.xml"
-    axes = {"DetectionOutput": 3, "GatherTree": 0}
+    axes = {"DetectionOutput": 3, "GatherTree": 0, "GenerateProposals": 1}
     case = next(
         c
         for c in BATCHES[index]
@@ -411,6 +440,31 @@ def _gather_tree_mutants() -> list[Mutant]:
     ]
 
 
+def _generate_proposals_mutants() -> list[Mutant]:
+    def base() -> ov.Node:
+        ins = named_inputs(
+            parameter([2, 3]), parameter([4, 5, 3, 4]), parameter([2, 12, 4, 5]), parameter([2, 3, 4, 5])
+        )
+        return ov9.generate_proposals(*ins, 1.0, 0.7, 100, 20)
+
+    name = "GenerateProposals-9"
+    return [
+        Mutant(f"{name} im_info rank", base, set_input_shape(0, [2, 3, 1]), "IRS211"),
+        Mutant(f"{name} im_info of 5", base, set_input_shape(0, [2, 5]), "IRS212"),
+        Mutant(f"{name} anchors rank", base, set_input_shape(1, [20, 3, 4]), "IRS211"),
+        Mutant(f"{name} anchors of 5", base, set_input_shape(1, [4, 5, 3, 5]), "IRS212"),
+        Mutant(f"{name} deltas batch", base, set_input_shape(2, [3, 12, 4, 5]), "IRS212"),
+        Mutant(f"{name} deltas anchors", base, set_input_shape(2, [2, 8, 4, 5]), "IRS212"),
+        Mutant(f"{name} scores height", base, set_input_shape(3, [2, 3, 5, 5]), "IRS212"),
+        Mutant(f"{name} anchors width", base, set_input_shape(1, [4, 6, 3, 4]), "IRS212"),
+        Mutant(f"{name} im_info batch", base, set_input_shape(0, [3, 3]), "IRS212"),
+        Mutant(f"{name} post_nms_count 0", base, set_attribute("post_nms_count", "0"), "IRS112"),
+        Mutant(f"{name} pre_nms_count 0", base, set_attribute("pre_nms_count", "0"), "IRS112"),
+        Mutant(f"{name} nms_eta", base, set_attribute("nms_eta", "0.5"), "IRS112"),
+        Mutant(f"{name} roi_num_type f32", base, set_attribute("roi_num_type", "f32"), "IRS112"),
+    ]
+
+
 def _all_types(element_type: str, precision: str) -> Callable[[object, str], None]:
     edits = [set_input_type(port, element_type, precision) for port in range(4)]
 
@@ -470,6 +524,7 @@ MUTANTS = (
     + [m for v in (8, 9) for m in _multiclass_mutants(v)]
     + _matrix_mutants()
     + _gather_tree_mutants()
+    + _generate_proposals_mutants()
 )
 STATS["proposals mutants"] = len(MUTANTS)
 

@@ -93,7 +93,6 @@ SCHEMAS = {
         "family": "proposals",
         "function": "generate_proposals",
         "spec": "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/detection/generate-proposals-9.html",
-        "extra_inputs": "Check 'input_shapes.size() == 4' failed",
         "inputs": [{"name": "im_info"}, {"name": "anchors"}, {"name": "deltas"}, {"name": "scores"}],
         "outputs": [{"name": "rois"}, {"name": "roi_scores"}, {"name": "rois_num"}],
         "attributes": {

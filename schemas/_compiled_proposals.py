@@ -92,6 +92,7 @@ SCHEMAS = {
         "version": 9,
         "family": "proposals",
         "function": "generate_proposals",
+        "kernel": "generate_proposals",
         "spec": "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/detection/generate-proposals-9.html",
         "inputs": [{"name": "im_info"}, {"name": "anchors"}, {"name": "deltas"}, {"name": "scores"}],
         "outputs": [{"name": "rois"}, {"name": "roi_scores"}, {"name": "rois_num"}],

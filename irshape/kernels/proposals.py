@@ -1,5 +1,5 @@
 """Kernels of the proposals family (irshape/shapes/proposals.py): DetectionOutput-1/8,
-Proposal-1/4, MulticlassNms-8/9, MatrixNms-8 and GatherTree-1.
+Proposal-1/4, MulticlassNms-8/9, MatrixNms-8, GatherTree-1 and GenerateProposals-9.
 
 DetectionOutput's semantics are the CPU plugin's (``src/plugins/intel_cpu/src/nodes/
 detection_output.cpp``, which runs both versions), confirmed by tests/execution/test_proposals.py;
@@ -100,6 +100,16 @@ to int32), the parents cast to int32, ``end_token`` at the steps past it and aft
 end token of the path; a parent outside the beams fails ('Wrong parent index'). With
 ``max_seq_len <= 0`` the plugin leaves the batch's outputs unwritten: irshape writes
 ``end_token``.
+
+GenerateProposals's are the CPU plugin's (``nodes/generate_proposals.cpp``), in float32: per
+image, each position's and anchor's box (``anchors[h, w, a]``, position-major) decoded by the
+deltas (``[A, 4, H, W]``), ``d(log w)`` and ``d(log h)`` capped at ``log(1000 / 16)``, the
+lower-right corner minus the coordinates offset (1 when not ``normalized``), clipped to
+``[0, size - offset]``; boxes narrower or lower than ``min_size`` times the image's scale
+(``im_info[2]``, ``[3]`` for the width with four numbers) stay among the ``pre_nms_count``
+best by score but are never kept; NMS as Proposal's, at most ``post_nms_count`` an image; the
+rows of all images one after the other, with their scores and each image's count. (The
+plugin's partial sort is not stable: ties in order of position here.)
 """
 
 from __future__ import annotations
@@ -448,11 +458,14 @@ def _enumerate(
     return decoded.reshape(-1, 4).astype(_F32), scores.transpose(1, 2, 0).reshape(-1)
 
 
-def _proposal_nms(boxes: np.ndarray, threshold: np.float32, limit: int, offset: np.float32) -> list[int]:
+def _proposal_nms(
+    boxes: np.ndarray, threshold: np.float32, limit: int, offset: np.float32, alive: np.ndarray | None = None
+) -> list[int]:
     """Greedy NMS of boxes sorted by score: a box is dropped when its IoU (sizes plus the
-    offset) with a kept one is above the threshold; at most ``limit`` kept."""
+    offset) with a kept one is above the threshold; at most ``limit`` kept; boxes not
+    ``alive`` never kept."""
     kept: list[int] = []
-    remaining = np.arange(len(boxes))
+    remaining = np.arange(len(boxes)) if alive is None else np.flatnonzero(alive)
     while remaining.size and len(kept) < limit:
         best = int(remaining[0])
         kept.append(best)
@@ -688,3 +701,57 @@ def gather_tree(call: KernelCall) -> np.ndarray:
     after = np.concatenate([np.zeros((1, batch, width), bool), ended[:-1]])
     result[after] = end_token
     return result
+
+
+# --- GenerateProposals-9 --------------------------------------------------------------------
+
+
+def generate_proposals(call: KernelCall) -> list[np.ndarray]:
+    """GenerateProposals-9."""
+    info, anchors, deltas, scores = (array.astype(_F32) for array in call.inputs)
+    offset = _F32(0 if call.attribute("normalized") else 1)
+    count, height, width = scores.shape[1:]
+    threshold = _F32(call.attribute("nms_threshold"))
+    limit = int(call.attribute("post_nms_count"))
+    rois, roi_scores, numbers = [], [], []
+    for image in range(scores.shape[0]):
+        image_deltas = deltas[image].reshape(count, 4, height, width)
+        boxes, alive = _refined(call, anchors, image_deltas, info[image], offset)
+        image_scores = scores[image].transpose(1, 2, 0).reshape(-1)
+        top = min(len(image_scores), int(call.attribute("pre_nms_count")))
+        order = np.argsort(-image_scores, kind="stable")[:top]
+        kept = _proposal_nms(boxes[order], threshold, limit, offset, alive[order])
+        rois.append(boxes[order][kept])
+        roi_scores.append(image_scores[order][kept])
+        numbers.append(len(kept))
+    return [
+        np.concatenate(rois).reshape(-1, 4).astype(call.output_dtype(0)),
+        np.concatenate(roi_scores).astype(call.output_dtype(1)),
+        np.array(numbers).astype(call.output_dtype(2)),
+    ]
+
+
+def _refined(
+    call: KernelCall, anchors: np.ndarray, deltas: np.ndarray, info: np.ndarray, offset: np.float32
+) -> tuple[np.ndarray, np.ndarray]:
+    """``[H * W * A, 4]`` decoded boxes (position-major) and which are large enough."""
+    image_h, image_w = info[0], info[1]
+    scale_h = info[2] if info.shape[0] >= 3 else _F32(1)
+    scale_w = info[3] if info.shape[0] == 4 else scale_h
+    x0, y0, x1, y1 = (anchors[..., i] for i in range(4))  # [H, W, A]
+    dx, dy, dw, dh = (deltas[:, i].transpose(1, 2, 0) for i in range(4))  # [H, W, A]
+    cap = _F32(np.log(1000.0 / 16.0))
+    box_w, box_h = x1 - x0 + offset, y1 - y0 + offset
+    centre_x = dx * box_w + (x0 + _F32(0.5) * box_w)
+    centre_y = dy * box_h + (y0 + _F32(0.5) * box_h)
+    half_w = _F32(0.5) * (np.exp(np.minimum(dw, cap)) * box_w)
+    half_h = _F32(0.5) * (np.exp(np.minimum(dh, cap)) * box_h)
+    bounds = np.array([image_w, image_h, image_w, image_h], _F32) - offset
+    corners = np.stack(
+        [centre_x - half_w, centre_y - half_h, centre_x + half_w - offset, centre_y + half_h - offset], -1
+    )
+    decoded = np.maximum(_F32(0), np.minimum(corners, bounds)).reshape(-1, 4).astype(_F32)
+    minimum = _F32(call.attribute("min_size"))
+    wide = minimum * scale_w <= decoded[:, 2] - decoded[:, 0] + offset
+    tall = minimum * scale_h <= decoded[:, 3] - decoded[:, 1] + offset
+    return decoded, wide & tall

@@ -8,7 +8,8 @@ Proposal of both frameworks, several ratios and scales, clipping, normalizing, s
 three or four image numbers, pre- and post-NMS limits; MulticlassNms of boxes shared by the
 classes or per class with roisnum, every sort, nms_eta, top-k limits, background classes;
 MatrixNms of both decay functions, thresholds and sorts; GatherTree of f32, i32, i64 and f16
-paths with lengths within and past the steps."""
+paths with lengths within and past the steps; GenerateProposals with and without the
+coordinates offset, min_size filtering, capped size deltas, pre- and post-NMS limits."""
 
 from __future__ import annotations
 
@@ -248,8 +249,53 @@ def gather_tree_cases() -> list[Case]:
     return [_gather_tree_case(rng, i) for i in range(40)]
 
 
+def _generate_proposals_case(rng: np.random.Generator, index: int) -> Case:
+    batch, count = int(rng.integers(1, 3)), int(rng.integers(1, 4))
+    height, width = int(rng.integers(2, 5)), int(rng.integers(3, 6))  # 8 boxes at least (see Proposal)
+    normalized = bool(rng.random() < 0.5)
+    size = 1.0 if normalized else 60.0
+    grid = np.stack(np.meshgrid(np.arange(height), np.arange(width), indexing="ij"), -1)[:, :, None, ::-1]
+    centres = (grid + 0.5) / np.array([width, height]) * size + rng.normal(
+        0, 0.02 * size, (height, width, count, 2)
+    )
+    half = rng.uniform(0.05, 0.3, (height, width, count, 2)) * size
+    anchors = np.concatenate([centres - half, centres + half], -1).astype(np.float32)
+    deltas = rng.normal(0, 0.3, (batch, count * 4, height, width)).astype(np.float32)
+    if index % 5 == 3:  # size deltas past the cap log(1000 / 16), on anchors small enough to show it
+        anchors[..., 2:] = anchors[..., :2] + 0.002 * size
+        deltas[:, 2::4] += 4.5
+    scores = (rng.permutation(2048)[: batch * count * height * width] / 2048).reshape(
+        batch, count, height, width
+    )
+    columns = 3 if rng.random() < 0.5 else 4
+    info = np.tile([size, size * 1.2, 1.0, 1.0][:columns], (batch, 1)).astype(np.float32)
+    data = [info, anchors, deltas, scores.astype(np.float32)]
+    params = [parameter(d.shape, d.dtype) for d in data]
+    node = opset9.generate_proposals(
+        *params,
+        float(rng.choice([0.0, 0.05 * size, 0.2 * size])),
+        float(rng.choice([0.3, 0.5, 0.7])),
+        int(rng.choice([8, 20, 1000])),
+        int(rng.choice([1, 5, 50])),
+        normalized,
+        1.0,
+        str(rng.choice(["i32", "i64"])),
+    )
+    return Case(f"generate_proposals_{index}", dict(zip(params, data, strict=True)), list(node.outputs()))
+
+
+def generate_proposals_cases() -> list[Case]:
+    rng = np.random.default_rng(9)
+    return [_generate_proposals_case(rng, i) for i in range(40)]
+
+
 CASES = (
-    detection_output_cases() + proposal_cases() + multiclass_cases() + matrix_cases() + gather_tree_cases()
+    detection_output_cases()
+    + proposal_cases()
+    + multiclass_cases()
+    + matrix_cases()
+    + gather_tree_cases()
+    + generate_proposals_cases()
 )
 
 
@@ -266,7 +312,7 @@ def test_detection_output(batch, case):
 
 @pytest.mark.parametrize(
     "case",
-    [c for c in CASES if c.name.startswith(("multiclass", "matrix", "gather_tree"))],
+    [c for c in CASES if c.name.startswith(("multiclass", "matrix", "gather_tree", "generate"))],
     ids=lambda c: c.name,
 )
 def test_nms_and_gather_tree(batch, case):

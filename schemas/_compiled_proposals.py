@@ -72,6 +72,22 @@ SCHEMAS = {
             "objectness_score": {"type": "float", "default": 0.0},
         },
     },
+    "ExperimentalDetectronGenerateProposalsSingleImage-6.toml": {
+        "op": "ExperimentalDetectronGenerateProposalsSingleImage",
+        "version": 6,
+        "family": "proposals",
+        "function": "experimental_generate_proposals",
+        "spec": "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/detection/experimental-detectron-generate-proposals-single-image-6.html",
+        "extra_inputs": "Check 'input_shapes.size() == 4' failed",
+        "inputs": [{"name": "im_info"}, {"name": "anchors"}, {"name": "deltas"}, {"name": "scores"}],
+        "outputs": [{"name": "rois"}, {"name": "roi_scores"}],
+        "attributes": {
+            "min_size": {"type": "float", "default": 0.0},
+            "nms_threshold": {"type": "float", "default": 0.0},
+            "post_nms_count": {"type": "int", "default": 0},
+            "pre_nms_count": {"type": "int", "default": 0},
+        },
+    },
     "GatherTree-1.toml": {
         "op": "GatherTree",
         "version": 1,

@@ -1,5 +1,6 @@
 """Proposal and detection post-processing ops: DetectionOutput-1/8, Proposal-1/4,
-MulticlassNms-8/9, MatrixNms-8, GatherTree-1 and GenerateProposals-9, as OpenVINO's
+MulticlassNms-8/9, MatrixNms-8, GatherTree-1, GenerateProposals-9 and
+ExperimentalDetectronGenerateProposalsSingleImage-6, as OpenVINO's
 ``<op>_shape_inference.hpp`` and the ops' ``validate_and_infer_types`` compute them.
 
 Proposal's boxes are ``[batch * post_nms_topn, 5]`` (Proposal-4 adds their scores,
@@ -832,4 +833,73 @@ def _pairs(pairs: list[tuple[Dim, Dim, str, str]]) -> None:
                 f"{what.lower()} {first} and {second} of {inputs} differ",
                 f"{what} for inputs {inputs} should be equal. Got: ",
             ),
+        )
+
+
+# --- ExperimentalDetectronGenerateProposalsSingleImage-6 ------------------------------------
+
+
+def experimental_generate_proposals(call: OpCall) -> OpResult:
+    """ExperimentalDetectronGenerateProposalsSingleImage-6: ``[post_nms_count, 4]`` boxes and
+    ``[post_nms_count]`` scores, of the inputs' one real element type."""
+    try:
+        element_type = _one_real_type(call)
+        _experimental_shapes(call)
+    except _Rejected as rejected:
+        return OpResult([], [rejected.finding])
+    rows = Dim.of(int(call.attribute("post_nms_count")))
+    return OpResult(
+        [Output(PartialShape([rows, Dim.of(4)]), element_type), Output(PartialShape([rows]), element_type)]
+    )
+
+
+def _one_real_type(call: OpCall) -> str | None:
+    """Every input of one real element type, merged input by input (the first that breaks it
+    is named)."""
+    merged: str | None = "dynamic"
+    for port, tensor in enumerate(call.inputs):
+        if tensor.element_type is None or merged is None:
+            merged = None
+            continue
+        combined = element_types.merge(merged, tensor.element_type)
+        if combined is None or (combined != "dynamic" and not is_real(combined)):
+            message = (
+                f"Input[{port}] type '{tensor.element_type}' is not floating point "
+                "or not same as others inputs."
+            )
+            raise _Rejected(
+                type_finding(f"input {port} has element type {tensor.element_type}", message, port)
+            )
+        merged = combined
+    return merged
+
+
+def _experimental_shapes(call: OpCall) -> None:
+    info, anchors, deltas, scores = (tensor.shape for tensor in call.inputs)
+    _rank(IM_INFO, "im_info", info, 1, f"The 'input_im_info' input is expected to be a 1D. Got: {info}")
+    _check(
+        info.dims is None or info.dims[0].compatible(Dim.of(3)),
+        _dims(
+            f"im_info {info} is not 3 numbers",
+            f"The 'input_im_info' shape is expected to be a compatible with [3]. Got: {info}",
+        ),
+    )
+    _rank(ANCHORS, "anchors", anchors, 2, f"The 'input_anchors' input is expected to be a 2D. Got: {anchors}")
+    if anchors.dims is not None:
+        _check(
+            anchors.dims[1].compatible(Dim.of(4)),
+            _dims(
+                f"the anchors {anchors} are not 4 numbers each",
+                "The second dimension of 'input_anchors' should be compatible with 4. "
+                f"Got: {anchors.dims[1]}",
+            ),
+        )
+    _rank(DELTAS, "deltas", deltas, 3, f"The 'input_deltas' input is expected to be a 3D. Got: {deltas}")
+    _rank(GP_SCORES, "scores", scores, 3, f"The 'input_scores' input is expected to be a 3D. Got: {scores}")
+    if deltas.dims is not None and scores.dims is not None:
+        _pairs(
+            [
+                (deltas.dims[1], scores.dims[1], "Heights", "'input_deltas' and 'input_scores'"),
+                (deltas.dims[2], scores.dims[2], "Width", "'input_deltas' and 'input_scores'"),
+            ]
         )

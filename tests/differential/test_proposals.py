@@ -20,6 +20,7 @@ import openvino.opset4 as ov4
 import openvino.opset8 as ov8
 import openvino.opset9 as ov9
 import pytest
+from openvino.utils.node_factory import NodeFactory
 
 import irshape
 
@@ -187,7 +188,35 @@ OPS = {
     "MatrixNms-8": 8,
     "GatherTree-1": 1,
     "GenerateProposals-9": 9,
+    "ExperimentalDetectronGenerateProposalsSingleImage-6": 6,
 }
+FACTORY = NodeFactory("opset6")
+
+
+def draw_experimental_proposals(version: int) -> Callable[[random.Random], Build]:
+    def draw(rng: random.Random) -> Build:
+        anchors, height, width = rng.randint(1, 4), rng.randint(1, 5), rng.randint(1, 5)
+        shapes = [
+            shape(rng, [3]),
+            shape(rng, [height * width * anchors, 4]),
+            shape(rng, [anchors * 4, height, width]),
+            shape(rng, [anchors, height, width]),
+        ]
+        data_type = rng.choice([np.float32, np.float32, np.float16, ov.Type.bf16])
+        attrs = {
+            "min_size": 0.0,
+            "nms_threshold": 0.7,
+            "post_nms_count": rng.choice([0, 1, 10, 1000]),
+            "pre_nms_count": rng.choice([1, 100]),
+        }
+
+        def build() -> ov.Node:
+            ins = [parameter(s, data_type).output(0) for s in shapes]
+            return FACTORY.create("ExperimentalDetectronGenerateProposalsSingleImage", ins, attrs)
+
+        return build
+
+    return draw
 
 
 def draw_generate_proposals(version: int) -> Callable[[random.Random], Build]:
@@ -266,6 +295,7 @@ DRAWS = {
     "MatrixNms": draw_matrix_nms,
     "GatherTree": draw_gather_tree,
     "GenerateProposals": draw_generate_proposals,
+    "ExperimentalDetectronGenerateProposalsSingleImage": draw_experimental_proposals,
 }
 
 
@@ -273,7 +303,7 @@ def _cases() -> list:
     rng = random.Random(SEED)
     cases = []
     for prefix, (op, version) in zip(
-        ("da", "db", "pa", "pb", "ma", "mb", "xa", "ga", "gp"), OPS.items(), strict=True
+        ("da", "db", "pa", "pb", "ma", "mb", "xa", "ga", "gp", "ep"), OPS.items(), strict=True
     ):
         cases += draw_cases(prefix, op, DRAWS[op.partition("-")[0]](version), rng, PER_OP)
     return cases
@@ -303,7 +333,7 @@ def test_a_declared_dim_off_by_one_is_an_error(
     first case where it is static."""
     batch = ops_runner.ops_batch(f"proposals{index}", BATCHES[index])
     target = tmp_path / "dim.xml"
-    axes = {"DetectionOutput": 3, "GatherTree": 0, "GenerateProposals": 1}
+    axes = {"DetectionOutput": 3, "GatherTree": 0}
     case = next(
         c
         for c in BATCHES[index]
@@ -465,6 +495,27 @@ def _generate_proposals_mutants() -> list[Mutant]:
     ]
 
 
+def _experimental_mutants() -> list[Mutant]:
+    def base() -> ov.Node:
+        ins = named_inputs(parameter([3]), parameter([60, 4]), parameter([12, 4, 5]), parameter([3, 4, 5]))
+        attrs = {"min_size": 0.0, "nms_threshold": 0.7, "post_nms_count": 10, "pre_nms_count": 100}
+        return FACTORY.create(
+            "ExperimentalDetectronGenerateProposalsSingleImage", [i.output(0) for i in ins], attrs
+        )
+
+    name = "ExperimentalDetectronGenerateProposalsSingleImage-6"
+    return [
+        Mutant(f"{name} im_info rank", base, set_input_shape(0, [1, 3]), "IRS211"),
+        Mutant(f"{name} im_info of 4", base, set_input_shape(0, [4]), "IRS212"),
+        Mutant(f"{name} anchors of 5", base, set_input_shape(1, [60, 5]), "IRS212"),
+        Mutant(f"{name} deltas rank", base, set_input_shape(2, [1, 12, 4, 5]), "IRS211"),
+        Mutant(f"{name} scores height", base, set_input_shape(3, [3, 5, 5]), "IRS212"),
+        Mutant(f"{name} scores width", base, set_input_shape(3, [3, 4, 6]), "IRS212"),
+        Mutant(f"{name} f16 anchors", base, set_input_type(1, "f16", "FP16"), "IRS213"),
+        Mutant(f"{name} integer scores", base, set_input_type(3, "i32", "I32"), "IRS213"),
+    ]
+
+
 def _all_types(element_type: str, precision: str) -> Callable[[object, str], None]:
     edits = [set_input_type(port, element_type, precision) for port in range(4)]
 
@@ -525,6 +576,7 @@ MUTANTS = (
     + _matrix_mutants()
     + _gather_tree_mutants()
     + _generate_proposals_mutants()
+    + _experimental_mutants()
 )
 STATS["proposals mutants"] = len(MUTANTS)
 

@@ -77,6 +77,7 @@ SCHEMAS = {
         "version": 6,
         "family": "proposals",
         "function": "experimental_generate_proposals",
+        "kernel": "experimental_generate_proposals",
         "spec": "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/detection/experimental-detectron-generate-proposals-single-image-6.html",
         "extra_inputs": "Check 'input_shapes.size() == 4' failed",
         "inputs": [{"name": "im_info"}, {"name": "anchors"}, {"name": "deltas"}, {"name": "scores"}],

@@ -1,5 +1,6 @@
 """Kernels of the proposals family (irshape/shapes/proposals.py): DetectionOutput-1/8,
-Proposal-1/4, MulticlassNms-8/9, MatrixNms-8, GatherTree-1 and GenerateProposals-9.
+Proposal-1/4, MulticlassNms-8/9, MatrixNms-8, GatherTree-1, GenerateProposals-9 and
+ExperimentalDetectronGenerateProposalsSingleImage-6.
 
 DetectionOutput's semantics are the CPU plugin's (``src/plugins/intel_cpu/src/nodes/
 detection_output.cpp``, which runs both versions), confirmed by tests/execution/test_proposals.py;
@@ -110,6 +111,12 @@ lower-right corner minus the coordinates offset (1 when not ``normalized``), cli
 best by score but are never kept; NMS as Proposal's, at most ``post_nms_count`` an image; the
 rows of all images one after the other, with their scores and each image's count. (The
 plugin's partial sort is not stable: ties in order of position here.)
+ExperimentalDetectronGenerateProposalsSingleImage-6 is much the same for one image (the CPU
+plugin's ``experimental_detectron_generate_proposals_single_image.cpp``, which OpenVINO 2026
+runs otherwise than the sources irshape read say; established by experiment): boxes decoded and
+clipped with the coordinates offset 1, ``min_size`` unscaled (``im_info`` is height, width,
+scale); a box below it scores 0 and sorts last (the plugin orders such ties its own way) but is
+not dropped; NMS without the offset; the ``post_nms_count`` rows padded with zeros.
 """
 
 from __future__ import annotations
@@ -716,7 +723,9 @@ def generate_proposals(call: KernelCall) -> list[np.ndarray]:
     rois, roi_scores, numbers = [], [], []
     for image in range(scores.shape[0]):
         image_deltas = deltas[image].reshape(count, 4, height, width)
-        boxes, alive = _refined(call, anchors, image_deltas, info[image], offset)
+        scale_h = info[image, 2] if info.shape[1] >= 3 else _F32(1)
+        scales = (scale_h, info[image, 3] if info.shape[1] == 4 else scale_h)
+        boxes, alive = _refined(call, anchors, image_deltas, (info[image, 0], info[image, 1]), scales, offset)
         image_scores = scores[image].transpose(1, 2, 0).reshape(-1)
         top = min(len(image_scores), int(call.attribute("pre_nms_count")))
         order = np.argsort(-image_scores, kind="stable")[:top]
@@ -732,12 +741,17 @@ def generate_proposals(call: KernelCall) -> list[np.ndarray]:
 
 
 def _refined(
-    call: KernelCall, anchors: np.ndarray, deltas: np.ndarray, info: np.ndarray, offset: np.float32
+    call: KernelCall,
+    anchors: np.ndarray,
+    deltas: np.ndarray,
+    size: tuple[np.float32, np.float32],
+    scale: tuple[np.float32, np.float32],
+    offset: np.float32,
 ) -> tuple[np.ndarray, np.ndarray]:
-    """``[H * W * A, 4]`` decoded boxes (position-major) and which are large enough."""
-    image_h, image_w = info[0], info[1]
-    scale_h = info[2] if info.shape[0] >= 3 else _F32(1)
-    scale_w = info[3] if info.shape[0] == 4 else scale_h
+    """``[H * W * A, 4]`` decoded boxes (position-major) of ``[H, W, A, 4]`` anchors and
+    ``[A, 4, H, W]`` deltas, and which are at least ``min_size`` times the scale."""
+    image_h, image_w = size
+    scale_h, scale_w = scale
     x0, y0, x1, y1 = (anchors[..., i] for i in range(4))  # [H, W, A]
     dx, dy, dw, dh = (deltas[:, i].transpose(1, 2, 0) for i in range(4))  # [H, W, A]
     cap = _F32(np.log(1000.0 / 16.0))
@@ -755,3 +769,24 @@ def _refined(
     wide = minimum * scale_w <= decoded[:, 2] - decoded[:, 0] + offset
     tall = minimum * scale_h <= decoded[:, 3] - decoded[:, 1] + offset
     return decoded, wide & tall
+
+
+def experimental_generate_proposals(call: KernelCall) -> list[np.ndarray]:
+    """ExperimentalDetectronGenerateProposalsSingleImage-6."""
+    info, anchors, deltas, scores = (array.astype(_F32) for array in call.inputs)
+    count, height, width = scores.shape
+    grid_anchors = anchors.reshape(height, width, count, 4)
+    one = _F32(1)
+    image_deltas = deltas.reshape(count, 4, height, width)
+    boxes, large = _refined(call, grid_anchors, image_deltas, (info[0], info[1]), (one, one), one)
+    flat_scores = scores.transpose(1, 2, 0).reshape(-1) * large  # too small: score 0
+    top = min(len(flat_scores), int(call.attribute("pre_nms_count")))
+    order = np.argsort(-flat_scores, kind="stable")[:top]
+    kept_scores = flat_scores[order]
+    post = int(call.attribute("post_nms_count"))
+    threshold = _F32(call.attribute("nms_threshold"))
+    kept = _proposal_nms(boxes[order], threshold, post, _F32(0))  # (no offset here, by experiment)
+    rois, roi_scores = np.zeros((post, 4), _F32), np.zeros(post, _F32)
+    rois[: len(kept)] = boxes[order][kept]
+    roi_scores[: len(kept)] = kept_scores[kept]
+    return [rois.astype(call.output_dtype(0)), roi_scores.astype(call.output_dtype(1))]

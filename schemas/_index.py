@@ -56,6 +56,7 @@ FAMILIES = {
     "Erf-1.toml": "elementwise",
     "ErfInv-17.toml": "elementwise",
     "Exp-1.toml": "elementwise",
+    "ExperimentalDetectronDetectionOutput-6.toml": "proposals",
     "ExperimentalDetectronGenerateProposalsSingleImage-6.toml": "proposals",
     "ExtractImagePatches-3.toml": "rearrange",
     "Eye-9.toml": "generation",

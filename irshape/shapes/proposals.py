@@ -1,6 +1,7 @@
 """Proposal and detection post-processing ops: DetectionOutput-1/8, Proposal-1/4,
-MulticlassNms-8/9, MatrixNms-8, GatherTree-1, GenerateProposals-9 and
-ExperimentalDetectronGenerateProposalsSingleImage-6, as OpenVINO's
+MulticlassNms-8/9, MatrixNms-8, GatherTree-1, GenerateProposals-9,
+ExperimentalDetectronGenerateProposalsSingleImage-6 and ExperimentalDetectronDetectionOutput-6, as
+OpenVINO's
 ``<op>_shape_inference.hpp`` and the ops' ``validate_and_infer_types`` compute them.
 
 Proposal's boxes are ``[batch * post_nms_topn, 5]`` (Proposal-4 adds their scores,
@@ -902,4 +903,72 @@ def _experimental_shapes(call: OpCall) -> None:
                 (deltas.dims[1], scores.dims[1], "Heights", "'input_deltas' and 'input_scores'"),
                 (deltas.dims[2], scores.dims[2], "Width", "'input_deltas' and 'input_scores'"),
             ]
+        )
+
+
+# --- ExperimentalDetectronDetectionOutput-6 -------------------------------------------------
+
+
+def experimental_detection_output(call: OpCall) -> OpResult:
+    """ExperimentalDetectronDetectionOutput-6: ``[max_detections_per_image, 4]`` boxes, as many
+    i32 classes and scores."""
+    try:
+        element_type = _one_real_type(call)
+        _experimental_detection_shapes(call)
+    except _Rejected as rejected:
+        return OpResult([], [rejected.finding])
+    rows = Dim.of(int(call.attribute("max_detections_per_image")))
+    return OpResult(
+        [
+            Output(PartialShape([rows, Dim.of(4)]), element_type),
+            Output(PartialShape([rows]), "i32"),
+            Output(PartialShape([rows]), element_type),
+        ]
+    )
+
+
+def _experimental_detection_shapes(call: OpCall) -> None:
+    rois, deltas, scores, info = (tensor.shape for tensor in call.inputs)
+    classes = int(call.attribute("num_classes"))
+    checks = (
+        (0, "rois", rois, 4, "The last dimension of the 'input_rois' input must be compatible with 4. Got: "),
+        (
+            1,
+            "deltas",
+            deltas,
+            classes * 4,
+            "The last dimension of the 'input_deltas' input be compatible with the value of the attribute "
+            "'num_classes' * 4. Got: ",
+        ),
+        (
+            2,
+            "scores",
+            scores,
+            classes,
+            "The last dimension of the 'input_scores' input must be compatible withthe value of the "
+            "attribute 'num_classes'. Got: ",
+        ),
+    )
+    for port, name, shape, last, message in checks:
+        if shape.dims is None:
+            continue
+        _rank(port, name, shape, 2, f"Input {name} rank must be equal to 2.")
+        _check(
+            shape.dims[1].compatible(Dim.of(last)),
+            _dims(f"input {port} ({name}) {shape} is not {last} wide", f"{message}{shape.dims[1]}"),
+        )
+    _check(
+        compatible(info, PartialShape([Dim.of(1), Dim.of(3)])),
+        _dims(f"im_info {info} is not [1, 3]", "Input image info shape must be compatible with [1,3]."),
+    )
+    if rois.dims is not None and deltas.dims is not None and scores.dims is not None:
+        merged = rois.dims[0] & deltas.dims[0]
+        _check(
+            not merged.is_empty and not (merged & scores.dims[0]).is_empty,
+            _dims(
+                f"rois {rois}, deltas {deltas} and scores {scores} have other numbers of boxes",
+                "The first dimension of inputs 'input_rois', 'input_deltas', 'input_scores' must be the "
+                f"compatible. input_rois batch: {rois.dims[0]}; input_deltas batch: {deltas.dims[0]}; "
+                f"input_scores batch: {scores.dims[0]}",
+            ),
         )

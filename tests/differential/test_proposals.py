@@ -189,8 +189,43 @@ OPS = {
     "GatherTree-1": 1,
     "GenerateProposals-9": 9,
     "ExperimentalDetectronGenerateProposalsSingleImage-6": 6,
+    "ExperimentalDetectronDetectionOutput-6": 6,
 }
 FACTORY = NodeFactory("opset6")
+
+
+def _edo_attrs(rng: random.Random, classes: int) -> dict[str, object]:
+    return {
+        "score_threshold": 0.05,
+        "nms_threshold": 0.5,
+        "max_delta_log_wh": 4.1,
+        "num_classes": classes,
+        "post_nms_count": rng.choice([10, 100]),
+        "max_detections_per_image": rng.choice([0, 1, 20, 100]),
+        "class_agnostic_box_regression": rng.random() < 0.3,
+        "deltas_weights": [10.0, 10.0, 5.0, 5.0],
+    }
+
+
+def draw_experimental_detection_output(version: int) -> Callable[[random.Random], Build]:
+    def draw(rng: random.Random) -> Build:
+        boxes, classes = rng.randint(1, 12), rng.randint(1, 6)
+        shapes = [
+            shape(rng, [boxes, 4]),
+            shape(rng, [boxes, classes * 4]),
+            shape(rng, [boxes, classes]),
+            shape(rng, [1, 3]),
+        ]
+        data_type = rng.choice([np.float32, np.float32, np.float16, ov.Type.bf16])
+        attrs = _edo_attrs(rng, classes)
+
+        def build() -> ov.Node:
+            ins = [parameter(s, data_type).output(0) for s in shapes]
+            return FACTORY.create("ExperimentalDetectronDetectionOutput", ins, attrs)
+
+        return build
+
+    return draw
 
 
 def draw_experimental_proposals(version: int) -> Callable[[random.Random], Build]:
@@ -296,6 +331,7 @@ DRAWS = {
     "GatherTree": draw_gather_tree,
     "GenerateProposals": draw_generate_proposals,
     "ExperimentalDetectronGenerateProposalsSingleImage": draw_experimental_proposals,
+    "ExperimentalDetectronDetectionOutput": draw_experimental_detection_output,
 }
 
 
@@ -303,7 +339,7 @@ def _cases() -> list:
     rng = random.Random(SEED)
     cases = []
     for prefix, (op, version) in zip(
-        ("da", "db", "pa", "pb", "ma", "mb", "xa", "ga", "gp", "ep"), OPS.items(), strict=True
+        ("da", "db", "pa", "pb", "ma", "mb", "xa", "ga", "gp", "ep", "eo"), OPS.items(), strict=True
     ):
         cases += draw_cases(prefix, op, DRAWS[op.partition("-")[0]](version), rng, PER_OP)
     return cases
@@ -516,6 +552,25 @@ def _experimental_mutants() -> list[Mutant]:
     ]
 
 
+def _experimental_detection_mutants() -> list[Mutant]:
+    def base() -> ov.Node:
+        ins = named_inputs(parameter([10, 4]), parameter([10, 20]), parameter([10, 5]), parameter([1, 3]))
+        attrs = _edo_attrs(random.Random(0), 5)
+        return FACTORY.create("ExperimentalDetectronDetectionOutput", [i.output(0) for i in ins], attrs)
+
+    name = "ExperimentalDetectronDetectionOutput-6"
+    return [
+        Mutant(f"{name} rois rank", base, set_input_shape(0, [10, 4, 1]), "IRS211"),
+        Mutant(f"{name} rois of 5", base, set_input_shape(0, [10, 5]), "IRS212"),
+        Mutant(f"{name} deltas of another class count", base, set_input_shape(1, [10, 24]), "IRS212"),
+        Mutant(f"{name} scores of another class count", base, set_input_shape(2, [10, 6]), "IRS212"),
+        Mutant(f"{name} im_info", base, set_input_shape(3, [2, 3]), "IRS212"),
+        Mutant(f"{name} box counts", base, set_input_shape(2, [11, 5]), "IRS212"),
+        Mutant(f"{name} num_classes", base, set_attribute("num_classes", "4"), "IRS212"),
+        Mutant(f"{name} f16 scores", base, set_input_type(2, "f16", "FP16"), "IRS213"),
+    ]
+
+
 def _all_types(element_type: str, precision: str) -> Callable[[object, str], None]:
     edits = [set_input_type(port, element_type, precision) for port in range(4)]
 
@@ -577,6 +632,7 @@ MUTANTS = (
     + _gather_tree_mutants()
     + _generate_proposals_mutants()
     + _experimental_mutants()
+    + _experimental_detection_mutants()
 )
 STATS["proposals mutants"] = len(MUTANTS)
 

@@ -51,6 +51,7 @@ SUITES = (
     "test_signal",
     "test_priors",
     "test_roi",
+    "test_proposals",
 )
 
 

@@ -91,6 +91,7 @@ FAMILIES = {
     "IsInf-10.toml": "elementwise",
     "IsNaN-10.toml": "elementwise",
     "LRN-1.toml": "normalization",
+    "LSTMCell-1.toml": "recurrent",
     "LSTMCell-4.toml": "recurrent",
     "LSTMSequence-5.toml": "recurrent",
     "Less-1.toml": "elementwise",

@@ -291,6 +291,21 @@ SCHEMAS = {
         "spec": "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/type/convert-like-1.html",
         "inputs": [{"name": "data", "element_types": "any"}, {"name": "like", "element_types": "any"}],
     },
+    "ConvertPromoteTypes-14.toml": {
+        "op": "ConvertPromoteTypes",
+        "version": 14,
+        "family": "elementwise",
+        "function": "convert_promote_types",
+        "kernel": "convert_promote_types",
+        "spec": "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/type/convert-promote-types-14.html",
+        "inputs": [{"name": "input_0", "element_types": "any"}, {"name": "input_1", "element_types": "any"}],
+        "outputs": [{"name": "output_0"}, {"name": "output_1"}],
+        "attributes": {
+            "promote_unsafe": {"type": "bool", "default": False},
+            "pytorch_scalar_promotion": {"type": "bool", "default": False},
+            "u64_integer_promotion_target": {"type": "element_type", "default": "f32"},
+        },
+    },
     "Cos-1.toml": {
         "op": "Cos",
         "version": 1,

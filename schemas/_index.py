@@ -38,6 +38,7 @@ FAMILIES = {
     "Constant-1.toml": "source",
     "Convert-1.toml": "elementwise",
     "ConvertLike-1.toml": "elementwise",
+    "ConvertPromoteTypes-14.toml": "elementwise",
     "Convolution-1.toml": "convolution",
     "ConvolutionBackpropData-1.toml": "convolution",
     "Cos-1.toml": "elementwise",

@@ -644,3 +644,19 @@ def tile(call: KernelCall) -> Array:
     data, repeats = call.inputs
     counts = [max(0, int(r)) for r in repeats.reshape(-1)]
     return np.tile(_moved_int(data), counts) if counts else _moved_int(data).copy()
+
+
+# --- ConvertPromoteTypes -------------------------------------------------------------------
+
+
+def convert_promote_types(call: KernelCall) -> list[Array]:
+    """ConvertPromoteTypes-14: each input Converted to the common element type, as Convert-1
+    converts. An input already of that type goes through the same conversion: the plugin holds
+    i64, u32 and u64 data in i32 even then (an i64 -2^63 comes out 0; by experiment). An f64
+    input's infinities come out as +-FLT_MAX: that is the plugin's f64 input conversion (to f32,
+    saturating), which irshape does not model (as for Convert-1's f16 inputs)."""
+    outputs = []
+    for port, (data, source) in enumerate(zip(call.inputs, call.input_types, strict=True)):
+        numeric = data.astype(np.uint8) if data.dtype.kind == "b" else data
+        outputs.append(_array(_converted(numeric, source, call.output_type(port), call.output_dtype(port))))
+    return outputs

@@ -49,6 +49,7 @@ SUITES = (
     "test_search",
     "test_inverse",
     "test_signal",
+    "test_convert_promote_types",
 )
 
 

@@ -50,6 +50,7 @@ SUITES = (
     "test_inverse",
     "test_signal",
     "test_convert_promote_types",
+    "test_embedding",
 )
 
 

@@ -51,6 +51,7 @@ SUITES = (
     "test_signal",
     "test_convert_promote_types",
     "test_embedding",
+    "test_ctc",
 )
 
 

@@ -35,6 +35,7 @@ SCHEMAS = {
         "version": 4,
         "family": "ctc",
         "function": "ctc_loss",
+        "kernel": "ctc_loss",
         "spec": "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/sequence/ctc-loss-4.html",
         "extra_inputs": "Incorrect number of arguments",
         "inputs": [

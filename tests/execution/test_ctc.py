@@ -1,4 +1,6 @@
-"""The CTC family's kernels against OpenVINO's CPU plugin: CTCGreedyDecoder-1 (masks ending
+"""The CTC family's kernels against OpenVINO's CPU plugin: CTCLoss-4 (every combination of
+preprocess_collapse_repeated, ctc_merge_repeated and unique; targets with repeats; logit and
+label lengths short and full; blank index given or the last class), CTCGreedyDecoder-1 (masks ending
 early, at the start, never; merging or not) and CTCGreedyDecoderSeqLen-6 (lengths 0 to T, blank
 index given or the last class, merging or not, i32 and i64 outputs), logits with repeats and
 blanks drawn often, f32 and f16, batched into one model."""
@@ -9,6 +11,7 @@ from typing import Any
 
 import numpy as np
 import openvino.opset1 as ov1
+import openvino.opset4 as ov4
 import openvino.opset6 as ov6
 import pytest
 
@@ -62,9 +65,45 @@ def _seq_len_case(rng: np.random.Generator, index: int) -> Case:
     return Case(f"seq_len{index}", feeds, list(node.outputs()))
 
 
+def _loss_case(rng: np.random.Generator, index: int) -> Case:
+    batch, time, classes = int(rng.integers(1, 4)), int(rng.integers(1, 7)), int(rng.integers(2, 5))
+    dtype = np.float16 if index % 9 == 8 else np.float32
+    index_type = (np.int32, np.int64)[index % 2]
+    blank = int(rng.integers(0, classes)) if index % 3 == 0 else classes - 1
+    logit_lengths = rng.integers(1, time + 1, batch)
+    label_lengths = np.array([rng.integers(1, n + 1) for n in logit_lengths])
+    # labels among few classes other than the blank, so that repeats are common
+    others = np.array([c for c in range(classes) if c != blank])
+    labels = others[rng.integers(0, min(2, others.size), (batch, time))]
+    nodes = [
+        parameter((batch, time, classes), dtype),
+        parameter((batch,), index_type),
+        parameter((batch, time), index_type),
+        parameter((batch,), index_type),
+    ]
+    values = [
+        (rng.standard_normal((batch, time, classes)) * 2).astype(dtype),
+        logit_lengths.astype(index_type),
+        labels.astype(index_type),
+        label_lengths.astype(index_type),
+    ]
+    if index % 3 == 0:
+        nodes.append(parameter((), index_type))
+        values.append(np.array(blank, index_type))
+    flags = [bool(index & 1), bool(index & 2), bool(index & 4)]
+    if len(nodes) == 4:
+        nodes.append(None)
+    node = ov4.ctc_loss(
+        *nodes, preprocess_collapse_repeated=flags[0], ctc_merge_repeated=flags[1], unique=flags[2]
+    )
+    feeds = {n: v for n, v in zip(nodes, values, strict=False) if n is not None}
+    return Case(f"loss{index}_{''.join(str(int(f)) for f in flags)}", feeds, [node.output(0)])
+
+
 def _cases() -> list[Case]:
     rng = np.random.default_rng(6)
-    return [_decoder_case(rng, i) for i in range(40)] + [_seq_len_case(rng, i) for i in range(40)]
+    cases = [_decoder_case(rng, i) for i in range(40)] + [_seq_len_case(rng, i) for i in range(40)]
+    return cases + [_loss_case(rng, i) for i in range(48)]
 
 
 CASES = _cases()

@@ -52,6 +52,7 @@ SUITES = (
     "test_convert_promote_types",
     "test_embedding",
     "test_ctc",
+    "test_colour",
 )
 
 

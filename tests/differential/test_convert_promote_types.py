@@ -48,7 +48,11 @@ def draw_promote(rng: random.Random) -> Callable[[], ov.Node]:
     shapes = [shape(rng, _dims(rng)) for _ in range(2)]
     unsafe, scalars, target = rng.random() < 0.5, rng.random() < 0.5, rng.choice(TARGETS)
     return lambda: ov14.convert_promote_types(
-        parameter(shapes[0], getattr(ov.Type, first)), parameter(shapes[1], getattr(ov.Type, second)), unsafe, scalars, target
+        parameter(shapes[0], getattr(ov.Type, first)),
+        parameter(shapes[1], getattr(ov.Type, second)),
+        unsafe,
+        scalars,
+        target,
     )
 
 
@@ -73,7 +77,9 @@ def _promote(
     first: str = "f32", second: str = "i8", unsafe: bool = False, scalars: bool = False
 ) -> Callable[[], ov.Node]:
     def build() -> ov.Node:
-        inputs = named_inputs(parameter([2, 3], getattr(ov.Type, first)), parameter([3], getattr(ov.Type, second)))
+        inputs = named_inputs(
+            parameter([2, 3], getattr(ov.Type, first)), parameter([3], getattr(ov.Type, second))
+        )
         return ov14.convert_promote_types(*inputs, unsafe, scalars)
 
     return build

@@ -400,6 +400,18 @@ SCHEMAS = {
         "spec": "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/activation/exp-1.html",
         "inputs": [{"name": "data", "element_types": "numeric"}],
     },
+    "FakeConvert-13.toml": {
+        "op": "FakeConvert",
+        "version": 13,
+        "family": "elementwise",
+        "function": "fake_convert",
+        "kernel": "fake_convert",
+        "spec": "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/quantization/fake-convert-13.html",
+        "extra_inputs": "Incorrect number of FakeConvert new arguments.",
+        "inputs": [{"name": "data"}, {"name": "scale"}, {"name": "shift", "optional": True}],
+        "outputs": [{"name": "output"}],
+        "attributes": {"destination_type": {"type": "element_type", "default": "f8e4m3"}},
+    },
     "Floor-1.toml": {
         "op": "Floor",
         "version": 1,

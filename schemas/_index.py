@@ -66,6 +66,7 @@ FAMILIES = {
     "Exp-1.toml": "elementwise",
     "ExtractImagePatches-3.toml": "rearrange",
     "Eye-9.toml": "generation",
+    "FakeConvert-13.toml": "elementwise",
     "FakeQuantize-1.toml": "normalization",
     "Floor-1.toml": "elementwise",
     "FloorMod-1.toml": "elementwise",

@@ -660,3 +660,26 @@ def convert_promote_types(call: KernelCall) -> list[Array]:
         numeric = data.astype(np.uint8) if data.dtype.kind == "b" else data
         outputs.append(_array(_converted(numeric, source, call.output_type(port), call.output_dtype(port))))
     return outputs
+
+
+# --- FakeConvert ---------------------------------------------------------------------------
+
+_F8_MAX = {"f8e4m3": 448.0, "f8e5m2": 57344.0}
+
+
+def fake_convert(call: KernelCall) -> Array:
+    """FakeConvert-13 (OpenVINO's ``fake_convert.hpp``): ``y = data * scale - shift`` in the
+    data's type, rounded to f16, then to the f8 grid with saturation at its largest finite value
+    (the reference's emulation clamps), back, and ``(y + shift) / scale``. See
+    tests/execution/test_fake_convert.py for what the CPU plugin computes."""
+    target = str(call.attribute("destination_type"))
+    data, scale = (a.astype(np.float32) for a in call.inputs[:2])
+    shift = call.inputs[2].astype(np.float32) if len(call.inputs) > 2 else np.zeros_like(scale)
+    with np.errstate(all="ignore"):
+        scaled = rounded_to(data * scale - shift, call.input_types[0])
+        half = scaled.astype(np.float16).astype(np.float32)
+        limit = np.float32(_F8_MAX[target])
+        narrow = rounded_to(np.clip(half, -limit, limit), target)
+        narrow = np.where(np.isnan(half), half, narrow)
+        result = rounded_to((narrow + shift) / scale, call.input_types[0])
+    return _array(result.astype(call.output_dtype()))

@@ -996,3 +996,40 @@ def convert_promote_types(call: OpCall) -> OpResult:
             return OpResult([], [type_finding(problem, failure)])
     outputs = [Output(data.shape, common, value=_converted(data, common)) for data in (first, second)]
     return OpResult(outputs)
+
+
+# --- FakeConvert ---------------------------------------------------------------------------
+
+_FAKE_CONVERT_TARGETS = ("f8e4m3", "f8e5m2")
+_FAKE_CONVERT_TYPES = ("bf16", "f16", "f32", "dynamic")
+
+
+def fake_convert(call: OpCall) -> OpResult:
+    """FakeConvert-13: the data's shape broadcast-merged with the scale's (numpy, one way: the
+    scale must not widen the data), in the data's type (bf16, f16 or f32, as every input)."""
+    target = str(call.attribute("destination_type"))
+    if target not in _FAKE_CONVERT_TARGETS:
+        problem = f"destination_type is {target}, not f8e4m3 or f8e5m2"
+        return OpResult([], [type_finding(problem, f"Bad format for f8 conversion type: {target}", AT_DATA)])
+    merged, agree = _merge_all([tensor.element_type for tensor in call.inputs])
+    if not agree:
+        return OpResult(
+            [], [type_finding("the inputs' element types differ", "Mixed input types are not supported.")]
+        )
+    if merged is not None and merged not in _FAKE_CONVERT_TYPES:
+        message = f"The element type of the input tensor must be a bf16, f16, f32 but got: {merged}"
+        return OpResult([], [_type_finding(call, 0, merged, message)])
+    data, scale = call.inputs[0].shape, call.inputs[1].shape
+    if len(call.inputs) > 2 and merge_shapes(scale, call.inputs[2].shape) is None:
+        shift = call.inputs[2].shape
+        message = f"FakeConvert scale shape: {scale} is not compatible with shift shape: {shift}"
+        return OpResult([], [incompatible(f"scale {scale} and shift {shift} differ", message, 2)])
+    output = numpy_broadcast(data, scale)
+    if output is None:
+        return OpResult([], [_inconsistent([data, scale], "numpy")])
+    if merge_shapes(data, output) is None:
+        message = (
+            "FakeConvert support only unidirectional broadcasting, inputs cannot be broadcastd into data."
+        )
+        return OpResult([], [incompatible(f"the scale {scale} widens the data {data}", message, 1)])
+    return OpResult([Output(output, merged)])

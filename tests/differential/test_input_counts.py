@@ -53,6 +53,7 @@ SUITES = (
     "test_embedding",
     "test_ctc",
     "test_colour",
+    "test_fake_convert",
 )
 
 

@@ -200,6 +200,8 @@ FAMILIES = {
     "Squeeze-1.toml": "layout",
     "Squeeze-15.toml": "layout",
     "StridedSlice-1.toml": "indexing",
+    "StringTensorPack-15.toml": "strings",
+    "StringTensorUnpack-15.toml": "strings",
     "Subtract-1.toml": "elementwise",
     "Swish-4.toml": "elementwise",
     "Tan-1.toml": "elementwise",

@@ -54,6 +54,7 @@ SUITES = (
     "test_ctc",
     "test_colour",
     "test_fake_convert",
+    "test_strings",
 )
 
 

@@ -52,6 +52,12 @@ SUITES = (
     "test_priors",
     "test_roi",
     "test_proposals",
+    "test_convert_promote_types",
+    "test_embedding",
+    "test_ctc",
+    "test_colour",
+    "test_fake_convert",
+    "test_strings",
 )
 
 

@@ -178,6 +178,10 @@ CASES: dict[str, tuple[Values, Build]] = {
         3,
         lambda c: ov1.one_hot(_x([2, 3], np.int64), c, _c(1.0, np.float32), _c(0.0, np.float32), -1),
     ),
+    "EmbeddingSegmentsSum-3.num_segments": (
+        3,
+        lambda c: ov3.embedding_segments_sum(_x([5, 2]), _c([0, 4]), _c([0, 2]), c),
+    ),
     "Eye-9.num_rows": (3, lambda c: ov9.eye(c, _c(4), _c(0), "f32")),
     "Eye-9.batch_shape": ([2, 5], lambda c: ov9.eye(_c(3), _c(4), _c(0), "f32", c)),
     "RandomUniform-8.output_shape": (

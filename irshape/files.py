@@ -204,17 +204,19 @@ def check_files(
     jobs: int | None = None,
     progress: Callable[[int], None] | None = None,
     options: Mapping[str, Any] | None = None,
+    layers: bool = True,
 ) -> list[FileReport]:
     """Check ``files`` with :func:`irshape.check_file` on up to ``jobs`` processes.
 
     The reports come back in the order of ``files``. ``options`` are keyword arguments of
     :func:`irshape.check_file`; ``progress`` is called with 1 after each file. Paths may be
-    ``str`` or ``os.PathLike``.
+    ``str`` or ``os.PathLike``. Without ``layers``, each report keeps only the counts of its
+    layers (:meth:`FileReport.drop_layers`): memory stays flat however many files are checked.
     """
     paths = [Path(os.fspath(file)) for file in files]
     jobs = default_jobs() if jobs is None or jobs < 1 else jobs
     processes = 2 if len(paths) == 1 and jobs > 1 else 1  # one file: its reading can be shared
-    worker = partial(check_file, **(options or {}), processes=processes)
+    worker = partial(_check_one, options=options or {}, processes=processes, layers=layers)
     jobs = min(jobs, len(paths))
     if jobs <= 1 or _total_size(paths) < PARALLEL_MIN_BYTES:
         return list(_tick(map(worker, paths), progress))
@@ -228,6 +230,13 @@ def check_files(
             return list(_tick(pool.map(worker, paths, chunksize=chunksize), progress))
     except BrokenProcessPool as exc:
         raise WorkerDied(str(exc)) from exc
+
+
+def _check_one(path: Path, *, options: Mapping[str, Any], processes: int, layers: bool) -> FileReport:
+    report = check_file(path, **options, processes=processes)
+    if not layers:
+        report.drop_layers()  # in the worker: nor are they sent back
+    return report
 
 
 def _total_size(files: Sequence[Path]) -> int:

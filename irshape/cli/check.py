@@ -318,6 +318,7 @@ def check(
         check_options={"debug": debug, **dry_run_options, **_fix_options(fix, diff, paths)},
         keep=keep,
         inputs=inputs,
+        layers=False,  # a check reports findings and counts: flat memory over a repository
     )
     if diff:
         ctx.exit(_show_diffs(reports, verbosity))

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Literal, SupportsIndex, cast
 
 from irshape import lifetime, rules
+from irshape.check.dim_places import place_dim_findings
 from irshape.check.layer import check_op, compare_declared
 from irshape.check.model import check_document
 from irshape.check.unconfirmed import actionable_unknown_values
@@ -82,7 +83,13 @@ def check_file(
     path = _path_text(path)
     fixes, diff, problem = _fix(Path(path), fix) if fix is not None else ([], "", None)
     report = _check(
-        lambda: read_file(path, processes=processes), path, debug, dry_run, progress, every_unknown_value
+        lambda: read_file(path, processes=processes),
+        path,
+        debug,
+        dry_run,
+        progress,
+        every_unknown_value,
+        lambda: _read_or_empty(path),
     )
     report.fixes, report.diff = fixes, diff
     if problem is not None:
@@ -175,7 +182,9 @@ def check_string(
     else:
         raise TypeError(f"check_string takes the XML as str or bytes, not {type(text).__name__}")
     name = _path_text(path)
-    report = _check(lambda: read_bytes(data, name), name, debug, dry_run, progress, every_unknown_value)
+    report = _check(
+        lambda: read_bytes(data, name), name, debug, dry_run, progress, every_unknown_value, lambda: data
+    )
     if skip_non_ir and _not_ir(report, lambda: data):
         return report
     if columns and report.diagnostics:
@@ -192,6 +201,7 @@ def _check(
     dry_run: DryRunOptions | None = None,
     progress: DryRunProgress | None = None,
     every_unknown_value: bool = False,
+    data: Callable[[], bytes] = lambda: b"",
 ) -> FileReport:
     report = FileReport(path)
     lifetime.release()  # the previous file's model, if the program kept it
@@ -200,6 +210,7 @@ def _check(
         lifetime.retire(result)
         report.diagnostics.extend(result.diagnostics)
         if result.document is not None:
+            report.diagnostics = place_dim_findings(report.diagnostics, result.document.layers, data)
             report.layers = check_document(result.document, report.diagnostics.append, debug=debug)
             if not every_unknown_value:
                 report.diagnostics = actionable_unknown_values(

@@ -104,8 +104,8 @@ def _check_files(
                     files, jobs=jobs, progress=progress.file_done, options=with_progress, layers=layers
                 )
         if tty and len(files) > PROGRESS_MIN_FILES:
-            with click.progressbar(length=len(files), label="irshape", file=sys.stderr) as bar:
-                return check_files(files, jobs=jobs, progress=bar.update, options=options, layers=layers)
+            with DryRunProgress(len(files), sys.stderr, label="check") as bar:
+                return check_files(files, jobs=jobs, progress=bar.file_done, options=options, layers=layers)
         return check_files(files, jobs=jobs, options=options, layers=layers)
     except WorkerDied as exc:
         raise AbnormalExit(f"a worker process died ({exc}); try -j 1") from None

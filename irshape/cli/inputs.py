@@ -104,7 +104,8 @@ def _check_files(
                     files, jobs=jobs, progress=progress.file_done, options=with_progress, layers=layers
                 )
         if tty and len(files) > PROGRESS_MIN_FILES:
-            with DryRunProgress(len(files), sys.stderr, label="check") as bar:
+            # drawn at once, as a check of many files is long enough to be watched
+            with DryRunProgress(len(files), sys.stderr, label="check", delay=0.0) as bar:
                 return check_files(files, jobs=jobs, progress=bar.file_done, options=options, layers=layers)
         return check_files(files, jobs=jobs, options=options, layers=layers)
     except WorkerDied as exc:

@@ -23,7 +23,7 @@ from pathlib import Path
 
 from irshape.check.model import PortShapes, check_document
 from irshape.edits import DimEdit
-from irshape.ir.model import Document, Port
+from irshape.ir.model import Document, Port, all_layers
 from irshape.ir.reader import read_bytes
 from irshape.ir.values import C_SPACE, parse_port_dim
 
@@ -80,11 +80,12 @@ def dim_edits(document: Document, shapes: PortShapes) -> list[DimEdit]:
     whose rank differs (adding or removing ``<dim>`` s is not a patch of values).
     """
     edits: list[DimEdit] = []
+    layers = all_layers(document.layers)
     for (layer_at, port_at), port, positions in _dims_in_file_order(document):
         shape = shapes.get(id(port))
         if shape is None or shape.dims is None or port.dims is None or len(port.dims) != len(shape.dims):
             continue
-        layer = document.layers[layer_at]
+        layer = layers[layer_at]
         for axis, (declared, computed) in enumerate(zip(port.dims, shape.dims, strict=True)):
             if declared == -1 or computed.is_empty or computed.lo <= declared <= computed.hi:
                 continue
@@ -97,8 +98,9 @@ def dim_edits(document: Document, shapes: PortShapes) -> list[DimEdit]:
 
 
 def _ports(document: Document) -> Iterator[tuple[tuple[int, int], Port]]:
-    """Every port, with its layer's position and its own among the layer's inputs + outputs."""
-    for layer_at, layer in enumerate(document.layers):
+    """Every port (of the bodies' layers too), with its layer's position and its own among the
+    layer's inputs + outputs."""
+    for layer_at, layer in enumerate(all_layers(document.layers)):
         for port_at, port in enumerate([*layer.inputs, *layer.outputs]):
             yield (layer_at, port_at), port
 

@@ -36,6 +36,11 @@ implementation or from numpy:
   is 255). A Convert straight from an f16 Parameter to an integer type saturates inf to 65504,
   and one fused into the eltwise op computing its input may see i64 and u32 data whole: that is
   the plugin's input conversion and fusion, not its Convert node, and irshape does not model it.
+* f64 data is computed as f32, saturated on entry (inf and 1e300 are FLT_MAX, 1e-50 is 0) and
+  on exit (an f32 inf result is FLT_MAX); a Convert straight from an f64 Parameter saturates to
+  integers instead (not modelled).
+* The plugin's i8/u8 SquaredDifference is wrong (i8 1 and 8 give -7): irshape computes the op
+  (saturated like i8/u8 arithmetic) and the suite leaves those types out.
 * Subnormal f32 values: the plugin flushes them to zero in its arithmetic (denormals-are-zero);
   irshape keeps them (they are below the comparison's tolerance).
 """
@@ -72,6 +77,10 @@ def _is_real(array: Array) -> bool:
 def _as_f32(array: Array) -> Array:
     """The f32 values the plugin computes with: reals widened or narrowed, integers converted
     from their i32 form."""
+    if array.dtype == np.float64:  # f64 data enters the plugin as f32, saturated: inf is FLT_MAX
+        limit = np.finfo(np.float32).max
+        clipped: Array = np.clip(array, -limit, limit).astype(np.float32)
+        return clipped
     if _is_real(array):
         return array.astype(np.float32, copy=False)
     return _as_i32(array).astype(np.float32)
@@ -119,6 +128,9 @@ def _stored_int(values: Array, dtype: np.dtype[Any]) -> Array:
 def _stored_real(values: Array, element_type: str, dtype: np.dtype[Any]) -> Array:
     """f32 results in a real output type (f16 rounds; bf16, f8 and f4 round but stay f32)."""
     with np.errstate(over="ignore", invalid="ignore"):
+        if dtype == np.float64:  # and f64 results leave it saturated (inf is FLT_MAX)
+            limit = np.finfo(np.float32).max
+            values = np.clip(values, -limit, limit)
         stored = values.astype(dtype)
     return rounded_to(stored, element_type)
 
@@ -621,6 +633,8 @@ def _converted(data: Array, source: str, target: str, dtype: np.dtype[Any]) -> A
     """``data`` of element type ``source`` converted to ``target`` as the plugin converts."""
     real_source = _is_real(data)
     with np.errstate(all="ignore"):
+        if real_source:
+            data = _as_f32(data)  # f64 saturated to f32 (1e-50 is 0, 1e300 FLT_MAX)
         if dtype.kind == "b":
             if real_source:
                 answer: Array = ~np.isnan(data) & (data != 0)

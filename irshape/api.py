@@ -12,8 +12,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Literal, SupportsIndex, cast
 
 from irshape import lifetime, rules
+from irshape.check.dim_places import place_dim_findings
 from irshape.check.layer import check_op, compare_declared
 from irshape.check.model import check_document
+from irshape.check.unconfirmed import actionable_unknown_values
 from irshape.diagnostics import Diagnostic, Location, Severity
 from irshape.dims import PartialShape, parse_partial_shape
 from irshape.ir.model import Layer, Port
@@ -54,6 +56,7 @@ def check_file(
     processes: int = 1,
     columns: bool = True,
     skip_non_ir: bool = False,
+    every_unknown_value: bool = False,
 ) -> FileReport:
     """Check the IR file at ``path`` (its sibling .bin is read for Const values).
 
@@ -72,10 +75,22 @@ def check_file(
     the findings it keeps (:func:`irshape.columns.add_columns`). With ``skip_non_ir``, a file
     that is not an IR and does not look like one (a ``pom.xml``, an SVG) comes back with no
     finding and ``report.skipped`` saying why.
+
+    IRS306 (an input's value is not known) is reported where it leaves a declared static dim
+    unconfirmed; with ``every_unknown_value``, also where the file declares the dims it decides
+    dynamic, as OpenVINO infers them (:mod:`irshape.check.unconfirmed`).
     """
     path = _path_text(path)
     fixes, diff, problem = _fix(Path(path), fix) if fix is not None else ([], "", None)
-    report = _check(lambda: read_file(path, processes=processes), path, debug, dry_run, progress)
+    report = _check(
+        lambda: read_file(path, processes=processes),
+        path,
+        debug,
+        dry_run,
+        progress,
+        every_unknown_value,
+        lambda: _read_or_empty(path),
+    )
     report.fixes, report.diff = fixes, diff
     if problem is not None:
         report.diagnostics.append(rules.FIX_FAILED(Location(path), reason=problem))
@@ -156,9 +171,10 @@ def check_string(
     progress: DryRunProgress | None = None,
     columns: bool = True,
     skip_non_ir: bool = False,
+    every_unknown_value: bool = False,
 ) -> FileReport:
     """Check IR XML given as text; ``path`` names it in findings (no .bin is read).
-    ``columns`` and ``skip_non_ir`` as in :func:`check_file`."""
+    ``columns``, ``skip_non_ir`` and ``every_unknown_value`` as in :func:`check_file`."""
     if isinstance(text, str):
         data = text.encode("utf-8")
     elif isinstance(text, bytes | bytearray | memoryview):
@@ -166,7 +182,9 @@ def check_string(
     else:
         raise TypeError(f"check_string takes the XML as str or bytes, not {type(text).__name__}")
     name = _path_text(path)
-    report = _check(lambda: read_bytes(data, name), name, debug, dry_run, progress)
+    report = _check(
+        lambda: read_bytes(data, name), name, debug, dry_run, progress, every_unknown_value, lambda: data
+    )
     if skip_non_ir and _not_ir(report, lambda: data):
         return report
     if columns and report.diagnostics:
@@ -182,6 +200,8 @@ def _check(
     debug: bool,
     dry_run: DryRunOptions | None = None,
     progress: DryRunProgress | None = None,
+    every_unknown_value: bool = False,
+    data: Callable[[], bytes] = lambda: b"",
 ) -> FileReport:
     report = FileReport(path)
     lifetime.release()  # the previous file's model, if the program kept it
@@ -190,7 +210,12 @@ def _check(
         lifetime.retire(result)
         report.diagnostics.extend(result.diagnostics)
         if result.document is not None:
+            report.diagnostics = place_dim_findings(report.diagnostics, result.document.layers, data)
             report.layers = check_document(result.document, report.diagnostics.append, debug=debug)
+            if not every_unknown_value:
+                report.diagnostics = actionable_unknown_values(
+                    report.diagnostics, result.document.layers, report.layers
+                )
             if dry_run is not None:
                 from irshape.execute.dryrun import dry_run as run_layers  # numpy: only when asked
 

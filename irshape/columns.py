@@ -107,9 +107,13 @@ def _port_column(d: Diagnostic, line: str) -> int | None:
 
 
 def with_columns(diagnostics: Sequence[Diagnostic], lines: Mapping[int, str]) -> list[Diagnostic]:
-    """``diagnostics`` with the column of each whose line is in ``lines``."""
+    """``diagnostics`` with the column of each whose line is in ``lines`` (a finding placed
+    already, such as a <dim> of a line of several, keeps its column)."""
     out = []
     for d in diagnostics:
+        if d.column != 1:
+            out.append(d)
+            continue
         line = lines.get(d.line or 0)
         column = 1 if line is None else column_of(d, line)
         out.append(d if column == d.column else d.replace(column=column))

@@ -105,7 +105,7 @@ class DryRunSummary(Record):
 class FileReport(Record):
     """All findings of one file, and the layers read from it."""
 
-    __slots__ = ("diagnostics", "diff", "dry_run", "fixes", "layers", "path", "skipped")
+    __slots__ = ("_counts", "diagnostics", "diff", "dry_run", "fixes", "layers", "path", "skipped")
     path: str
     diagnostics: list[Diagnostic]
     layers: list[LayerResult]
@@ -113,6 +113,7 @@ class FileReport(Record):
     diff: str  # with --diff: the unified diff --fix would apply
     skipped: str | None  # with skip_non_ir: why the file is not checked (it is no IR)
     dry_run: DryRunSummary | None  # with a dry run: what it executed
+    _counts: tuple[int, int] | None  # (checked, not checked) once the layers are dropped
 
     def __init__(
         self,
@@ -130,6 +131,13 @@ class FileReport(Record):
         self.diff = diff
         self.skipped = skipped
         self.dry_run: DryRunSummary | None = None
+        self._counts = None
+
+    def drop_layers(self) -> None:
+        """Forget the layers, keeping only how many were checked and not: a run over a whole
+        repository holds its findings, not each file's ~100 layers (they are most of a report)."""
+        self._counts = (self.layers_checked, self.layers_not_checked)
+        self.layers = []
 
     def _with(self, severity: Severity) -> list[Diagnostic]:
         return [d for d in self.diagnostics if d.severity is severity]
@@ -148,10 +156,14 @@ class FileReport(Record):
 
     @property
     def layers_checked(self) -> int:
+        if self._counts is not None:
+            return self._counts[0]
         return sum(1 for layer in self.layers if layer.checked)
 
     @property
     def layers_not_checked(self) -> int:
+        if self._counts is not None:
+            return self._counts[1]
         return len(self.layers) - self.layers_checked
 
     def layer(self, layer_id: str) -> LayerResult | None:

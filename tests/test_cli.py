@@ -432,8 +432,8 @@ def test_progress_bar_only_on_a_terminal(tmp_path: Path) -> None:
     finally:
         os.close(primary)
     assert done.returncode == 0
-    assert b"100%" in drawn and b"irshape" in drawn
-    assert b"%" not in done.stdout  # the report on stdout is untouched
+    assert b"irshape: check [" in drawn and b"12/12 files" in drawn
+    assert b"irshape: check [" not in done.stdout  # the report on stdout is untouched
     piped = irshape_command("check", "models", cwd=tmp_path)
     assert piped.stderr == b""
     quiet = irshape_command("check", "-q", "models", cwd=tmp_path)

@@ -276,7 +276,8 @@ class FakeTerminal:
         pass
 
 
-def test_progress_appears_only_after_a_second() -> None:
+def test_progress_appears_only_after_a_second(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(shutil, "get_terminal_size", lambda: os.terminal_size((200, 24)))
     now = [100.0]
     terminal = FakeTerminal()
     progress = DryRunProgress(3, terminal, clock=lambda: now[0])  # type: ignore[arg-type]
@@ -287,7 +288,7 @@ def test_progress_appears_only_after_a_second() -> None:
     now[0] = 101.5
     progress.layer(1, 4)
     assert terminal.text.startswith("\rirshape: dry run [")
-    assert "1/3 files; file 2: 1/4 layers" in terminal.text
+    assert "1/3 files  2s, about 2s left; file 2: 1/4 layers" in terminal.text
     progress.close()
     assert terminal.text.endswith("\r")
     silent = DryRunProgress(3, None, clock=lambda: now[0] + 10)
@@ -507,3 +508,29 @@ def test_numpy_is_imported_by_the_dry_run_only() -> None:
         "irshape.execute",
         "numpy",
     ]
+
+
+def test_progress_says_the_time_left_from_the_measured_throughput(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(shutil, "get_terminal_size", lambda: os.terminal_size((80, 24)))
+    now = [0.0]
+    terminal = FakeTerminal()
+    progress = DryRunProgress(10, terminal, clock=lambda: now[0], label="check")  # type: ignore[arg-type]
+    now[0] = 6.0  # a slow start (imports, a pool starting) is no file's work
+    progress.file_done()
+    assert "left" not in terminal.text  # one progress measures no throughput yet
+    now[0] = 7.0
+    progress.file_done()  # 1 file a second since the first: 8 files left, 8 s
+    assert terminal.text.endswith("\rirshape: check [####--------------------] 2/10 files  7s, about 8s left")
+    now[0] = 8.0
+    progress.layer(1, 2)  # half a file more in a second: 7.5 files at 0.75 a second
+    assert terminal.text.endswith("2/10 files  8s, about 10s left; file ")  # cut at 79 columns
+    progress.close()
+
+
+@pytest.mark.parametrize(
+    ("seconds", "shown"), [(0.2, "1s"), (59.0, "59s"), (125.5, "2:06"), (3725.0, "1:02:05")]
+)
+def test_time_left_reads_as_a_clock(seconds: float, shown: str) -> None:
+    from irshape.cli.progress import _duration
+
+    assert _duration(seconds) == shown

@@ -315,9 +315,15 @@ def check(
         jobs=jobs,
         verbosity=verbosity,
         # keyword arguments of check_file and check_string
-        check_options={"debug": debug, **dry_run_options, **_fix_options(fix, diff, paths)},
+        check_options={
+            "debug": debug,
+            "every_unknown_value": verbosity >= 1,  # IRS306 that leaves no declared dim unconfirmed
+            **dry_run_options,
+            **_fix_options(fix, diff, paths),
+        },
         keep=keep,
         inputs=inputs,
+        layers=False,  # a check reports findings and counts: flat memory over a repository
     )
     if diff:
         ctx.exit(_show_diffs(reports, verbosity))

@@ -52,10 +52,12 @@ def check_reports(
     check_options: Mapping[str, Any],
     keep: Callable[[list[FileReport]], list[FileReport]] | None = None,
     inputs: Inputs | None = None,
+    layers: bool = True,
 ) -> list[FileReport]:
     """Check the inputs; the reports come back in a stable order, filtered by the selection
     (then by ``keep``), without the files that are no IR (named with -v), and with the columns
-    of the findings kept. ``inputs`` is given the text of stdin, for what comes after."""
+    of the findings kept. ``inputs`` is given the text of stdin, for what comes after. Without
+    ``layers`` the reports keep only the counts of their layers (flat memory over many files)."""
     inputs = Inputs() if inputs is None else inputs
     options = {**check_options, "columns": False, "skip_non_ir": True}
     if STDIN in (str(p) for p in paths):
@@ -72,7 +74,7 @@ def check_reports(
                 click.echo(f"irshape: excluded {path} (it matches the configuration's exclude)", err=True)
         if not collected.files and verbosity >= 0:
             click.echo("irshape: no .xml files to check", err=True)
-        checked = _check_files(collected.files, jobs, verbosity, options)
+        checked = _check_files(collected.files, jobs, verbosity, options, layers)
         checked = _kept(checked, verbosity, named)
     reports = [settings.selection.apply(report) for report in checked]
     if keep is not None:
@@ -90,7 +92,7 @@ def _check_stdin(data: bytes, name: str, verbosity: int, options: Mapping[str, A
 
 
 def _check_files(
-    files: Sequence[Path], jobs: int, verbosity: int, options: Mapping[str, Any]
+    files: Sequence[Path], jobs: int, verbosity: int, options: Mapping[str, Any], layers: bool
 ) -> list[FileReport]:
     tty = verbosity >= 0 and _stderr_is_tty()
     try:
@@ -98,11 +100,14 @@ def _check_files(
             # A dry run can take long even for one file: a progress line after a second.
             with DryRunProgress(len(files), sys.stderr if tty else None) as progress:
                 with_progress = {**options, "progress": progress.layer}
-                return check_files(files, jobs=jobs, progress=progress.file_done, options=with_progress)
+                return check_files(
+                    files, jobs=jobs, progress=progress.file_done, options=with_progress, layers=layers
+                )
         if tty and len(files) > PROGRESS_MIN_FILES:
-            with click.progressbar(length=len(files), label="irshape", file=sys.stderr) as bar:
-                return check_files(files, jobs=jobs, progress=bar.update, options=options)
-        return check_files(files, jobs=jobs, options=options)
+            # drawn at once, as a check of many files is long enough to be watched
+            with DryRunProgress(len(files), sys.stderr, label="check", delay=0.0) as bar:
+                return check_files(files, jobs=jobs, progress=bar.file_done, options=options, layers=layers)
+        return check_files(files, jobs=jobs, options=options, layers=layers)
     except WorkerDied as exc:
         raise AbnormalExit(f"a worker process died ({exc}); try -j 1") from None
 

@@ -97,7 +97,7 @@ INPUT_OPTIONS = (
         type=click.IntRange(min=0),
         default=0,
         metavar="N",
-        help="Check files on N processes (default 0: one per core).",
+        help="Check files on N processes (default 0: one per core that other programs leave idle).",
     ),
     click.option(
         "--config",

@@ -116,10 +116,11 @@ def missing_weights_line(findings: Sequence[Diagnostic], *, color: bool = False)
 
 
 def source_excerpt(d: Diagnostic, text: str) -> list[str]:
-    """The finding's line under it, with a caret at its column, as ruff shows it."""
+    """The finding's line under it, with a caret at its column, as ruff shows it. Tabs are
+    expanded (to 8 columns, as a terminal shows them), other control characters spelled out."""
     number = str(d.line)
-    shown = visible(text)
-    caret = len(visible(text[: max(d.column - 1, 0)]))
+    shown = visible(text.expandtabs())
+    caret = len(visible(text[: max(d.column - 1, 0)].expandtabs()))
     gutter = " " * len(number)
     return [f"{gutter} |", f"{number} | {shown}", f"{gutter} | {' ' * caret}^"]
 

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import numpy as np
 import openvino as ov
+import openvino.opset17 as opset17
 import openvino.opset8 as ops
 import pytest
 from click.testing import CliRunner
@@ -200,17 +201,16 @@ def test_cli_fix_usage_errors(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, a
 
 
 def test_dims_fed_by_an_op_irshape_does_not_infer_are_left_alone(tmp_path: Path) -> None:
-    # x -> GatherTree -> conv: OpenVINO computes that layer's output itself (irshape has no
-    # GatherTree-1 yet, and says so: IRS308; when it has, another op it does not infer must
+    # x -> GroupedMatMul -> conv: OpenVINO computes that layer's output itself (irshape has no
+    # GroupedMatMul-17 yet, and says so: IRS308; when it has, another op it does not infer must
     # take its place), so a wrong dim declared there says nothing about the conv, whose own
     # declared dims must stay as OpenVINO wrote them.
     x = ops.parameter([1, 3, 8], np.float32, name="x")
-    parents = ops.parameter([1, 3, 8], np.float32, name="parents")
-    lengths = ops.parameter([3], np.float32, name="lengths")
     kernel = ops.constant(np.ones((4, 3, 3), np.float32))
-    pooled = ops.gather_tree(x, parents, lengths, ops.constant(np.float32(0)), name="roll")
+    weights = ops.constant(np.ones((1, 8, 8), np.float32))
+    pooled = opset17.grouped_matmul(x, weights, name="roll")  # [1,3,8] x [1,8,8]^T: [1,3,8]
     y = ops.convolution(pooled, kernel, [1], [0], [0], [1], name="conv")
-    model = ov.Model([ops.result(y, name="out")], [x, parents, lengths], "m")
+    model = ov.Model([ops.result(y, name="out")], [x], "m")
     ov.save_model(model, tmp_path / "o.xml", compress_to_fp16=False)
     text = mutate((tmp_path / "o.xml").read_text(encoding="utf-8"), "roll", "output", 2, 9)
     path = save(tmp_path, text, (tmp_path / "o.bin").read_bytes())

@@ -13,8 +13,8 @@ from pathlib import Path
 
 import numpy as np
 import openvino as ov
-import openvino.opset17 as opset17
 import openvino.opset8 as ops
+import openvino.opset17 as opset17
 import pytest
 from click.testing import CliRunner
 from lxml import etree

@@ -19,7 +19,7 @@ from irshape.dims import PartialShape, parse_partial_shape
 from irshape.ir.model import Layer, Port
 from irshape.ir.parse import ReadResult
 from irshape.ir.reader import read_bytes, read_file
-from irshape.ops.interface import Tensor
+from irshape.ops.interface import Tensor, Unknown
 from irshape.ops.registry import lookup
 from irshape.record import FrozenRecord, set_field
 from irshape.results import FileReport
@@ -379,7 +379,7 @@ def _input(
     tensor = Tensor(shape, element_type)
     if value is None:
         if index in value_inputs:
-            tensor.value_unknown = f"no value was given for input {index} (input_values)"
+            tensor.unknown_as(Unknown.ELSEWHERE, f"no value was given for input {index} (input_values)")
     elif element_type in _REAL_TYPES:
         tensor.reals = tuple(
             v if isinstance(v, float) else float(operator.index(cast(SupportsIndex, v))) for v in value

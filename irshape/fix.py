@@ -23,8 +23,9 @@ from pathlib import Path
 
 from irshape.check.model import PortShapes, check_document
 from irshape.edits import DimEdit
-from irshape.ir.model import Document, Port
+from irshape.ir.model import Document, Port, all_layers
 from irshape.ir.reader import read_bytes
+from irshape.ir.values import C_SPACE, parse_port_dim
 
 
 class FixError(ValueError):
@@ -79,11 +80,12 @@ def dim_edits(document: Document, shapes: PortShapes) -> list[DimEdit]:
     whose rank differs (adding or removing ``<dim>`` s is not a patch of values).
     """
     edits: list[DimEdit] = []
+    layers = all_layers(document.layers)
     for (layer_at, port_at), port, positions in _dims_in_file_order(document):
         shape = shapes.get(id(port))
         if shape is None or shape.dims is None or port.dims is None or len(port.dims) != len(shape.dims):
             continue
-        layer = document.layers[layer_at]
+        layer = layers[layer_at]
         for axis, (declared, computed) in enumerate(zip(port.dims, shape.dims, strict=True)):
             if declared == -1 or computed.is_empty or computed.lo <= declared <= computed.hi:
                 continue
@@ -96,8 +98,9 @@ def dim_edits(document: Document, shapes: PortShapes) -> list[DimEdit]:
 
 
 def _ports(document: Document) -> Iterator[tuple[tuple[int, int], Port]]:
-    """Every port, with its layer's position and its own among the layer's inputs + outputs."""
-    for layer_at, layer in enumerate(document.layers):
+    """Every port (of the bodies' layers too), with its layer's position and its own among the
+    layer's inputs + outputs."""
+    for layer_at, layer in enumerate(all_layers(document.layers)):
         for port_at, port in enumerate([*layer.inputs, *layer.outputs]):
             yield (layer_at, port_at), port
 
@@ -118,7 +121,6 @@ def _dims_in_file_order(document: Document) -> Iterator[tuple[tuple[int, int], P
 # -- the text patch ------------------------------------------------------------------------
 
 _DIM = re.compile(r"<dim(?:\s[^>]*)?>([^<]*)</dim\s*>")
-_LEADING_INT = re.compile(r"\s*(-?\d+)")  # what OpenVINO reads of a <dim> (rules §4.6)
 _NOT_MARKUP = re.compile(r"<!--.*?-->|<!\[CDATA\[.*?\]\]>|<\?.*?\?>", re.S)  # where "<dim>" is text
 
 
@@ -131,13 +133,13 @@ def apply_edits(text: str, edits: Iterable[DimEdit]) -> str:
         edit = wanted.pop((line, index), None)
         if edit is None:
             continue
-        number = _LEADING_INT.match(match.group(1))
-        if number is None or int(number.group(1)) != edit.old:
+        # the reader's grammar (irshape.ir.values): '+33' and '33abc' are 33, as OpenVINO reads them
+        if parse_port_dim(match.group(1)) != edit.old:
             raise FixError(f"line {line}: expected <dim>{edit.old}</dim>, found {match.group(0)!r}")
         # Only the value changes: the whitespace around it (newlines included) stays.
         content = match.group(1)
-        start = match.start(1) + len(content) - len(content.lstrip())
-        end = match.start(1) + len(content.rstrip())
+        start = match.start(1) + len(content) - len(content.lstrip(C_SPACE))
+        end = match.start(1) + len(content.rstrip(C_SPACE))
         pieces += [text[done:start], str(edit.new)]
         done = end
     if wanted:

@@ -450,6 +450,18 @@ INPUT_VALUE = _rule(
     fix="Correct the value of the Const that feeds the input.",
 )
 
+BODY_INVALID = _rule(
+    "IRS215",
+    "body-invalid",
+    ERROR,
+    "{problem}; OpenVINO rejects the layer ('{ov_message}')",
+    summary="A Loop, If or TensorIterator whose port map, back edges or bodies OpenVINO rejects.",
+    why="OpenVINO joins the outer inputs and outputs to the body Parameters and Results by the "
+    "port map when it reads the layer, and validates the op's iteration inputs and its branches' "
+    "outputs when it builds it.",
+    fix="Make the port map name the body's Parameters and Results, and the inputs and outputs agree with it.",
+)
+
 # --- IRS3xx: output shapes -----------------------------------------------------------------
 
 DECLARED_DIM_MISMATCH = _rule(

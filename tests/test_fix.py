@@ -258,3 +258,20 @@ def test_cli_diff_fails_on_a_file_it_cannot_patch(tmp_path: Path) -> None:
     result = CliRunner().invoke(main, ["check", "--isolated", "--diff", str(path)])
     assert (result.exit_code, result.stdout) == (1, "")
     assert "IRS902" in result.stderr
+
+
+@pytest.mark.parametrize("written_dim", ["+7", "07", "7abc", "\t+7 "])
+def test_a_dim_openvino_reads_leniently_is_fixed_as_the_reader_reads_it(
+    tmp_path: Path, written_dim: str
+) -> None:
+    # the reader, the values and --fix share one grammar (istream >> int64): '+7' is 7, so the
+    # wrong 7 (OpenVINO's 6) is patched, not refused with IRS902
+    source = (ROOT / "fixtures" / "invalid" / "IRS301_declared_dim_mismatch.xml").read_text()
+    lenient = source.replace("<dim>7</dim>", f"<dim>{written_dim}</dim>")
+    path = tmp_path / "lenient.xml"
+    path.write_text(lenient)
+    report = irshape.check_file(path, fix="write")
+    assert "IRS902" not in [d.code for d in report.diagnostics]
+    assert len(report.fixes) == 1
+    fixed = written_dim.replace(written_dim.strip(), "6")  # the whitespace around it stays
+    assert path.read_text() == lenient.replace(f"<dim>{written_dim}</dim>", f"<dim>{fixed}</dim>")

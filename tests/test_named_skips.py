@@ -45,3 +45,12 @@ def test_a_named_excluded_file_is_said(tmp_path: Path, monkeypatch: pytest.Monke
     code, stderr = _check("legacy/old.xml")
     assert code == 0 and "irshape: excluded legacy/old.xml (it matches the configuration's exclude)" in stderr
     assert "excluded" not in _check(".")[1]  # found by the walk: quiet
+
+
+def test_under_pre_commit_the_staged_files_are_not_named_by_the_user(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("PRE_COMMIT", "1")
+    (tmp_path / "page.xml").write_text(HTML)
+    assert "skipped" not in _check("--isolated", "page.xml")[1]

@@ -43,13 +43,7 @@ IDS = [xml.stem for xml in FILES]
 # is the widest), with what causes it. The dynamic files' shape subgraphs fold on bounds as
 # OpenVINO's do since the value bounds of issue 14. Strict: when irshape closes a file's gaps,
 # its entry must go; a file with a new gap must be listed, with what causes it.
-KNOWN_GAPS: dict[str, str] = {
-    "greedy_decoder_interval": (
-        "irshape infers no Loop or If layer (it reads no op bodies): OpenVINO gives the Loop-5 "
-        "(layer 17) [1..4,?,16] and the If-8 (layer 18) [?,?,16]; irshape reports no shape for "
-        "them and starts the layers after them from their declared dims"
-    ),
-}
+KNOWN_GAPS: dict[str, str] = {}
 
 
 @functools.cache

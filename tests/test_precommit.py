@@ -180,6 +180,7 @@ def test_readme_actions_workflow_commands_work(tmp_path: Path) -> None:
 
     (tmp_path / "models").mkdir()
     shutil.copy(GOOD_NET, tmp_path / "models" / "good.xml")
+    shutil.copy(GOOD_NET.with_suffix(".bin"), tmp_path / "models" / "good.bin")
     (tmp_path / "models" / "bad.xml").write_text(BAD, encoding="utf-8")
     env = {k: v for k, v in os.environ.items() if k not in ("NO_COLOR", "FORCE_COLOR")}
     env.update(GITHUB_ACTIONS="true", GITHUB_WORKFLOW="irshape")
@@ -193,6 +194,12 @@ def test_readme_actions_workflow_commands_work(tmp_path: Path) -> None:
     assert log["version"] == "2.1.0" and log["runs"][0]["results"][0]["ruleId"] == "IRS301"
     assert annotate_step.returncode == 1  # the job fails on the error...
     assert annotate_step.stdout.startswith("::error file=models/bad.xml,line=8,col=51,")  # ...annotated
+    assert "models/good.xml" not in annotate_step.stdout  # with its .bin, the good model passes
+    # A deployment job fails on a model OpenVINO could not read for want of its .bin.
+    (tmp_path / "models" / "good.bin").unlink()
+    argv = [sys.executable, "-m", "irshape", *commands[1].split()[1:]]
+    missing = subprocess.run(argv, cwd=tmp_path, env=env, capture_output=True, text=True)
+    assert missing.returncode == 1 and "::error file=models/good.xml" in missing.stdout
 
 
 OTHER_XML = {

@@ -254,9 +254,18 @@ def test_a_real_value_converts_to_an_integer_truncated_toward_zero() -> None:
     # by experiment: Convert of f32 [2.5, 3.5, 2.7, -2.5] to i64 is [2, 3, 2, -2] (not rounded)
     result = run("Convert", "opset1", [_reals([2.5, 3.5, 2.7, -2.5])], destination_type="i64")
     assert result.outputs[0].value == (2, 3, 2, -2)
-    # out of the target's range: not folded
-    wide = run("Convert", "opset1", [_reals([300.0])], destination_type="u8")
-    assert wide.outputs[0].value is None
+    # out of the target's range, as x86 converts (by experiment, f32 Consts through Convert):
+    # through an int32 and wrapped (300.7 to u8 is 44, 3e9 to i32 is -2^31 and to u8 0), through
+    # an int64 for u32, i64 and u64 (-5.5 to u32 is 4294967291, 1e20 to u64 0)
+    cases = {"u8": (300.7, 44), "i32": (3e9, -(2**31)), "i8": (65535.9, -1), "u16": (70000.0, 4464)}
+    cases |= {"u32": (3e9, 3000000000), "u64": (1e20, 0), "i64": (1e20, -(2**63))}
+    assert run("Convert", "opset1", [_reals([-5.5])], destination_type="u32").outputs[0].value == (
+        4294967291,
+    )
+    for target, (real, integer) in cases.items():
+        wide = run("Convert", "opset1", [_reals([real])], destination_type=target)
+        assert wide.outputs[0].value == (integer,), target
+    assert run("Convert", "opset1", [_reals([3e9])], destination_type="u8").outputs[0].value == (0,)
 
 
 def test_an_integer_converts_to_a_real_rounded_to_its_type() -> None:

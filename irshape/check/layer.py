@@ -19,7 +19,7 @@ from irshape.dims import DYNAMIC, PartialShape
 from irshape.ir.model import Layer
 from irshape.ir.weights import CONSTANT_WITHOUT_BYTES
 from irshape.memo import IdentityMemo, by_identity
-from irshape.ops.interface import AT_DATA, AT_LAYER, Finding, OpCall, OpResult, Output, Tensor
+from irshape.ops.interface import AT_DATA, AT_LAYER, Finding, OpCall, OpResult, Output, Tensor, Unknown
 from irshape.ops.registry import shape_function
 from irshape.ops.schema import OpSchema, validate_attributes
 from irshape.shapes import reading
@@ -70,27 +70,8 @@ def _memo_key(schema: OpSchema, layer: Layer, inputs: list[Tensor]) -> tuple[Any
     data = _data_key(layer.data)
     if data is None:
         return None
-    tensors = tuple(
-        [
-            (
-                i.shape,
-                i.element_type,
-                i.value,
-                i.reals,
-                i.value_unknown,
-                i.value_reported,
-                i.lower,
-                i.upper,
-                i.const_parts,
-                i.__class__,  # a Const's (a Concat looks at its Const inputs)
-                i.constant,
-                i.origin,
-                i.real_lower,
-                i.real_upper,
-            )
-            for i in inputs
-        ]
-    )
+    # a Const's class too: a Concat looks at its Const inputs
+    tensors = tuple([(i.shape, i.element_type, i.facts, i.__class__) for i in inputs])
     return id(schema), data, tensors
 
 
@@ -195,7 +176,7 @@ def _no_value(schema: OpSchema, inputs: list[Tensor], result: OpResult) -> OpRes
             if i < len(inputs)
             and i not in schema.bounds_inputs
             and i not in said
-            and inputs[i].value_unknown == CONSTANT_WITHOUT_BYTES
+            and inputs[i].unknown is Unknown.NO_BYTES
         }
     )
     if not failing:

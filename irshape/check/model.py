@@ -18,6 +18,7 @@ declared inputs explain is not reported again but listed in the origin's ``relat
 from __future__ import annotations
 
 import gc
+import sys
 from collections import defaultdict
 from collections.abc import Callable, Iterable
 from functools import partial
@@ -25,14 +26,14 @@ from typing import Any
 
 from irshape import lifetime, rules
 from irshape.check import graph as g
-from irshape.check import sources, structure, variables
+from irshape.check import sources, structure, subgraphs, variables
 from irshape.check.layer import check_op, check_v10_folding, compare_declared
 from irshape.diagnostics import Diagnostic, Location, Severity
 from irshape.dims import PartialShape
-from irshape.ir.model import Document, Layer, Port
+from irshape.ir.model import Body, Document, DocumentKind, Layer, Port
 from irshape.ir.weights import Weights
 from irshape.memo import IdentityMemo, by_identity
-from irshape.ops.interface import OpResult, Tensor
+from irshape.ops.interface import OpResult, Output, Tensor, Unknown
 from irshape.ops.opsets import latest_version, op_version
 from irshape.ops.registry import lookup
 from irshape.ops.schema import OpSchema
@@ -57,6 +58,9 @@ _REPLACED_NOTE = (
 )
 
 
+_BASE_RECURSION = 1000
+_FRAMES_PER_BODY = 16
+
 PortShapes = dict[int, PartialShape]
 """The shape OpenVINO computes for a port, by ``id(port)``: what ``--fix`` writes."""
 
@@ -73,11 +77,13 @@ def check_document(
     # over them would only cost time (a fifth to a quarter of the walk of a large IR).
     collecting = gc.isenabled()
     gc.disable()
+    recursion_limit = sys.getrecursionlimit()  # raised by the walks of deeply nested bodies
     walker = _Walker(document, debug, port_shapes)
     try:
         results = walker.run()
     finally:
-        walker.weights.close()
+        walker.weights.close()  # (the walks of bodies share it)
+        sys.setrecursionlimit(recursion_limit)
         if collecting:
             gc.enable()
     for diagnostic in walker.findings():
@@ -121,12 +127,34 @@ class _Origin(Record):
         ]
 
 
+class _BodyContext(Record):
+    """What a walk of a body gets from the layer that holds it: the weights file, the tensors
+    bound to its Parameters, the path of ids that names its layers, its nesting depth."""
+
+    __slots__ = ("bound", "depth", "guess", "prefix", "weights")
+    weights: Weights
+    bound: dict[int, Tensor]  # by id(Parameter layer)
+    prefix: str  # "17/body/": what a finding's layer id is prefixed with
+    depth: int
+    guess: str | None  # why the bound tensors are not OpenVINO's, if they are not
+
+    def __init__(
+        self, weights: Weights, bound: dict[int, Tensor], prefix: str, depth: int, guess: str | None
+    ) -> None:
+        self.weights = weights
+        self.bound = bound
+        self.prefix = prefix
+        self.depth = depth
+        self.guess = guess
+
+
 # An inference's output shapes and element types, and the tensors that flow on from it.
 _Flowing = tuple[tuple[PartialShape, ...], tuple[str | None, ...], list[Tensor]]
 
 
 class _Tensor(Record):
-    """One output of a visited layer: OpenVINO's tensor, and the origin of wrong declared dims.
+    """One output of a visited layer: OpenVINO's tensor, and where wrong declared dims it
+    carries began (``divergence``: an _Origin finding; not the tensor's value's Origin).
 
     ``guess`` says why the shape is not OpenVINO's (an op irshape does not infer, a layer
     OpenVINO rejects, or one fed by such a tensor); None when it is: a Parameter's, a Const's,
@@ -134,35 +162,43 @@ class _Tensor(Record):
     OpenVINO never computes this tensor at all.
     """
 
-    __slots__ = ("doomed", "guess", "info", "origin")
+    __slots__ = ("divergence", "doomed", "guess", "info")
     info: Tensor
-    origin: _Origin | None
+    divergence: _Origin | None
     guess: str | None
     doomed: bool
 
     def __init__(
         self,
         info: Tensor,
-        origin: _Origin | None = None,
+        divergence: _Origin | None = None,
         guess: str | None = "not visited",
         doomed: bool = False,
     ) -> None:
         self.info = info
-        self.origin = origin
+        self.divergence = divergence
         self.guess = guess
         self.doomed = doomed
 
 
 class _Walker:
-    def __init__(self, document: Document, debug: bool, port_shapes: PortShapes | None) -> None:
+    def __init__(
+        self,
+        document: Document,
+        debug: bool,
+        port_shapes: PortShapes | None,
+        body: _BodyContext | None = None,
+    ) -> None:
         self.document = document
         self.debug = debug
         self.port_shapes = port_shapes
         self.graph = g.build_graph(document)
         # A fragment has no graph: every input is the port's declared dims.
         self.sources = self.graph.sources if self.graph.is_net else {}
-        self.weights = Weights(document.weights_path)
+        self.body = body
+        self.weights = Weights(document.weights_path) if body is None else body.weights
         self.found: list[Diagnostic] = []
+        self.body_found: list[Diagnostic] = []  # the findings in bodies of this graph's layers
         self.origins: list[_Origin] = []
         self.tensors: dict[int, list[_Tensor]] = {}  # by id(layer)
         self.ops: dict[tuple[str | None, str | None], tuple[str, OpSchema | None]] = {}  # by type, version
@@ -174,7 +210,8 @@ class _Walker:
     def run(self) -> list[LayerResult]:
         if self.graph.is_net:
             self._structural_checks()
-        self._weights_file()
+        if self.body is None:
+            self._weights_file()
         layers = self.document.layers
         results = [_result(layer) for layer in layers]
         # Producers before consumers: the file's order when it is one (see Graph.in_order).
@@ -197,7 +234,11 @@ class _Walker:
         inherited = any(origin.inheritors for origin in self.origins)
         position = {id(layer): i for i, layer in enumerate(self.document.layers)} if inherited else {}
         found = self.found + [d for origin in self.origins for d in origin.diagnostics(position)]
-        return [self._note_unbuilt(d) for d in found]
+        found = [self._note_unbuilt(d) for d in found]
+        if self.body is not None:  # a body's layer is named by the path of ids to it
+            prefix = self.body.prefix
+            found = [d if d.layer_id is None else d.replace(layer_id=prefix + d.layer_id) for d in found]
+        return found + self.body_found
 
     def _structural_checks(self) -> None:
         checks = (
@@ -300,9 +341,21 @@ class _Walker:
         local: list[Diagnostic] = []
         kind, schema = self._op(layer)
         inputs, origins, computed, doomed = self._inputs(layer, schema)
+        control = subgraphs.control_op(layer) if layer.subgraphs is not None else None
         if kind == "parameter":
             where = self.graph.where(layer)
             outputs = [sources.parameter_tensor(layer, where, local.append, self.document.version)]
+            if self.body is not None and id(layer) in self.body.bound:
+                outputs = self._bound_parameter(layer, local)
+        elif control is not None and layer.subgraphs is not None:
+            result.checked = True
+            outputs, body_computed, body_doomed = self._control(
+                control, layer, result, inputs, computed, doomed, local
+            )
+            computed = computed and body_computed
+            doomed = doomed or body_doomed
+            schema = None
+            kind = "control"
         elif kind == "constant":
             outputs = [sources.const_tensor(layer, self.document.path, self.weights, local.append)]
         elif schema is not None:
@@ -311,12 +364,94 @@ class _Walker:
         else:
             outputs = [g.declared_tensor(port) for port in layer.outputs]
             self._not_inferred(layer, local)
-        guess = self._guessed(layer, kind, schema is not None, computed, local)
+        guess = self._guessed(layer, kind, schema is not None or kind == "control", computed, local)
+        if guess is None and kind == "parameter" and self.body is not None and id(layer) in self.body.bound:
+            guess = self.body.guess
         if self.port_shapes is not None:
             self._remember_ports(layer, outputs, guess is None)
         if local and schema is not None and not schema.is_source:
             doomed = doomed or any(rules.rejects(d) for d in local)  # OpenVINO rejects the layer
         self._settle(layer, outputs, origins, local, guess, doomed)
+
+    def _bound_parameter(self, layer: Layer, local: list[Diagnostic]) -> list[Tensor]:
+        """A body Parameter the port map binds: the outer input's tensor (OpenVINO sets the
+        Parameter's shape from it), compared with the dims its output port declares."""
+        assert self.body is not None
+        tensor = self.body.bound[id(layer)]
+        compare_declared(
+            layer,
+            OpResult([Output(tensor.shape, tensor.element_type)]),
+            self.graph.where(layer),
+            local.append,
+        )
+        return [tensor]
+
+    def _control(
+        self,
+        op: str,
+        layer: Layer,
+        result: LayerResult,
+        inputs: list[Tensor],
+        computed: bool,
+        doomed: bool,
+        local: list[Diagnostic],
+    ) -> tuple[list[Tensor], bool, bool]:
+        """A Loop, If or TensorIterator: its bodies walked as networks (their findings named by
+        the path of layer ids), its outputs made of what reaches the bodies' Results. The
+        tensors that flow on, whether they are OpenVINO's, and whether OpenVINO rejects a
+        layer of a body."""
+        walks: dict[str, _Walker] = {}
+        guess = None if computed else f"{g.layer_label(layer)} is fed by a tensor irshape cannot compute"
+        prefix = (self.body.prefix if self.body is not None else "") + f"{layer.id}/"
+        depth = (self.body.depth if self.body is not None else 0) + 1
+        # A body's walk is a few Python frames deeper than its layer's (pure Python calls: no C
+        # stack); the reader's limit bounds the depth (irshape.ir.parse.MAX_BODY_NESTING).
+        if sys.getrecursionlimit() < _BASE_RECURSION + _FRAMES_PER_BODY * depth:
+            sys.setrecursionlimit(_BASE_RECURSION + _FRAMES_PER_BODY * depth)
+
+        def walk(tag: str, body: Body, bound: dict[int, Tensor]) -> subgraphs.BodyRun:
+            document = Document(
+                self.document.path,
+                DocumentKind.NET,
+                self.document.version,
+                body.layers,
+                body.edges,
+                body.line,
+            )
+            context = _BodyContext(self.weights, bound, prefix + tag + "/", depth, guess)
+            walker = walks[tag] = _Walker(document, self.debug, self.port_shapes, context)
+            walker.run()
+            return walker.body_results(body)
+
+        where = self.graph.where(layer)
+        inference = subgraphs.infer(op, layer, inputs, walk, where)
+        local += inference.findings
+        body_findings = [d for walker in walks.values() for d in walker.findings()]
+        self.body_found += body_findings
+        body_doomed = any(rules.rejects(d) for d in body_findings)
+        if inference.result is None:
+            return [g.declared_tensor(port) for port in layer.outputs], False, body_doomed
+        inferred = _outputs_flowing(inference.result)
+        flowing = self._outputs(layer, result, inferred)
+        if not doomed and not body_doomed:
+            compare_declared(layer, inference.result, where, local.append)
+        return flowing, inference.computed, body_doomed
+
+    def body_results(self, body: Body) -> subgraphs.BodyRun:
+        """What reaches each Result of this (body) graph, and whether all of it is OpenVINO's."""
+        results: dict[int, Tensor] = {}
+        computed = True
+        for layer in body.layers:
+            if layer.type != "Result" or not layer.inputs:
+                continue
+            source = self.sources.get(id(layer.inputs[0]))
+            tensor = self._tensor(source) if source is not None else None
+            if tensor is None:
+                computed = False
+                continue
+            results[id(layer)] = tensor.info
+            computed = computed and tensor.guess is None and not tensor.doomed
+        return subgraphs.BodyRun(results, computed)
 
     def _not_inferred(self, layer: Layer, local: list[Diagnostic]) -> None:
         """IRS308 for a layer of an op OpenVINO knows and irshape does not infer (an op no
@@ -428,7 +563,7 @@ class _Walker:
             infos.append(tensor.info)
             computed = computed and tensor.guess is None
             doomed = doomed or tensor.doomed
-            if tensor.origin is None and source[1].dims == port.dims:
+            if tensor.divergence is None and source[1].dims == port.dims:
                 continue  # the usual case: the edge's ports agree, nothing to inherit
             origin = self._divergence(layer, port, source, tensor)
             if origin is not None:
@@ -455,11 +590,11 @@ class _Walker:
         """The origin of wrong dims this input port declares, if they are wrong (IRS411)."""
         producer, out_port = source
         if g.same_dims(out_port, port):
-            if tensor.origin is None or g.fits(port, tensor.info.shape):
+            if tensor.divergence is None or g.fits(port, tensor.info.shape):
                 return None
-            return tensor.origin
+            return tensor.divergence
         consumer_ok = g.fits(port, tensor.info.shape)
-        if consumer_ok and tensor.origin is not None:
+        if consumer_ok and tensor.divergence is not None:
             return None  # the producer's declared output is the fault, reported there
         where = self.graph.where(layer)
         finding = g.edge_dims_mismatch(
@@ -473,11 +608,12 @@ class _Walker:
         """An input irshape cannot follow to its producer: the port's own declared dims."""
         info = g.declared_tensor(port)
         if not self.graph.is_net:
-            info.value_unknown = "a fragment has no graph to take the value from"
+            why = "a fragment has no graph to take the value from"
         elif source is None:
-            info.value_unknown = "the input is not connected"
+            why = "the input is not connected"
         else:
-            info.value_unknown = f"it is computed by layer {source[0].id}, not read from a Const"
+            why = f"it is computed by layer {source[0].id}, not read from a Const"
+        info.unknown_as(Unknown.ELSEWHERE, why)
         return info
 
     # -- ops ----------------------------------------------------------------------------------
@@ -592,23 +728,7 @@ def _outputs_flowing(inference: OpResult) -> _Flowing:
     return (
         tuple(o.shape for o in outputs),
         tuple(o.element_type for o in outputs),
-        [
-            Tensor(
-                o.shape,
-                o.element_type,
-                o.value,
-                o.value_unknown,
-                reals=o.reals,
-                lower=o.lower,
-                upper=o.upper,
-                const_parts=o.const_parts,
-                constant=o.constant,
-                origin=o.origin,
-                real_lower=o.real_lower,
-                real_upper=o.real_upper,
-            )
-            for o in outputs
-        ],
+        [Tensor(o.shape, o.element_type, facts=o.facts) for o in outputs],
     )
 
 

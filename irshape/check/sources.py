@@ -23,22 +23,15 @@ from irshape.dims import (
 from irshape.ir import element_types
 from irshape.ir.model import Layer
 from irshape.ir.values import C_SPACE, ListSyntaxError, parse_int_list, parse_uint
-from irshape.ir.weights import (
-    CONSTANT_WITHOUT_BYTES,
-    SIZE_T,
-    Weights,
-    WeightsError,
-    bytes_needed,
-    element_count,
-    not_evaluable_reason,
-)
-from irshape.ops.interface import FROM_CONSTS, ConstTensor, Tensor
+from irshape.ir.weights import SIZE_T, NotEvaluable, Weights, WeightsError, bytes_needed, element_count
+from irshape.ops.interface import ConstTensor, Origin, Tensor, Unknown, Value
 from irshape.record import Record
 
 Report = Callable[[Diagnostic], None]
 
 _REAL_TYPES = frozenset({"f16", "f32", "f64", "bf16"})  # read as reals: scales, eps, axes...
 _CONST_VALUE_LIMIT = 64  # read Const values only for small integer tensors (shapes, axes, indices)
+_HELD = Value(constant=True, origin=Origin.CONSTS)  # what a Const's tensor is before its value
 
 
 # --- Parameter ------------------------------------------------------------------------------
@@ -225,7 +218,7 @@ def const_tensor(layer: Layer, path: str, weights: Weights, report: Report) -> T
     if (
         key is not None
         and not found
-        and info.value_unknown in (None, not_evaluable_reason(info.element_type or ""))
+        and info.unknown in (None, Unknown.NOT_EVALUABLE)
         and info.element_type != "string"  # (its bytes are checked, Const by Const)
         and info.shape.lengths is not None
     ):
@@ -234,9 +227,7 @@ def const_tensor(layer: Layer, path: str, weights: Weights, report: Report) -> T
         assert info.element_type is not None  # checked clean
         needed = bytes_needed(info.element_type, element_count(info.shape.lengths))
         value_read = info.value is not None or info.reals is not None
-        template = (
-            Tensor(info.shape, info.element_type, constant=True, origin=FROM_CONSTS) if value_read else info
-        )
+        template = Tensor(info.shape, info.element_type, facts=_HELD) if value_read else info
         _CLEAN_CONSTS[key] = (template, needed or 0, value_read)
     return info
 
@@ -245,9 +236,9 @@ def _valued(template: Tensor, offset: int, size: int, weights: Weights) -> Tenso
     """A clean Const like ``template`` with its own value read at ``offset`` (None: it cannot
     be read). Consts of one value share one tensor (never modified), so the layers they feed
     repeat one another's check (the walk knows a repeat by its input tensors' identities)."""
-    info = ConstTensor(template.shape, template.element_type, constant=True, origin=FROM_CONSTS)
+    info = ConstTensor(template.shape, template.element_type, facts=_HELD)
     _read_value(_ConstData(template.element_type, template.shape.lengths, offset, size), weights, info)
-    if info.value_unknown is not None:
+    if info.unknown is not None:
         return None
     key = (info.element_type, info.shape, info.value, info.reals)
     shared = _SHARED_VALUES.get(key)
@@ -279,9 +270,9 @@ def _constant_without_bytes(layer: Layer, where: Location, report: Report) -> Te
     return Tensor(
         _const_partial_shape(shape),
         element_type,
-        value_unknown=CONSTANT_WITHOUT_BYTES,
+        value_unknown=Unknown.NO_BYTES,
         constant=True,
-        origin=FROM_CONSTS,
+        origin=Origin.CONSTS,
     )
 
 
@@ -322,16 +313,13 @@ def _const_tensor(layer: Layer, where: Location, weights: Weights, report: Repor
     _check_string_bytes(const, weights, at, errors_before)
     if const.shape is None:
         return _fallback(layer)
-    info = ConstTensor(
-        _const_partial_shape(const.shape), const.element_type, constant=True, origin=FROM_CONSTS
-    )
+    info = ConstTensor(_const_partial_shape(const.shape), const.element_type, facts=_HELD)
     compare_shape_attribute(layer, layer.data.get("shape", ""), info.shape, at, report)
     compare_precision(layer, const.element_type, at, report)
     _read_value(const, weights, info)
     # Why the value is unknown is already said: by this Const's error, or once for the .bin.
-    info.value_reported = info.value_unknown is not None and (
-        errors_before.count > 0 or weights.unavailable_reason() is not None
-    )
+    if info.unknown is not None and (errors_before.count > 0 or weights.unavailable_reason() is not None):
+        info.value_reported = True
     return info
 
 
@@ -486,19 +474,21 @@ def _read_value(const: _ConstData, weights: Weights, info: Tensor) -> None:
     real = element_type in _REAL_TYPES
     integer = element_type in element_types.INTEGRAL or element_type == "boolean"
     if not integer and not real and len(shape) != 1:
-        info.value_unknown = not_evaluable_reason(element_type)  # (no byte read)
+        info.unknown_as(Unknown.NOT_EVALUABLE, element_type)  # (no byte read)
         return
     if count > _CONST_VALUE_LIMIT:
         return
     if real and len(shape) > 1:
         return  # reals are read for the 0D and 1D inputs that take them (scales, eps), not weights
     if const.offset is None or const.size is None:
-        info.value_unknown = "the Const's offset or size cannot be read"
+        info.unknown_as(Unknown.UNREADABLE, "the Const's offset or size cannot be read")
         return
     try:
         if real:
             info.reals = weights.read_reals(element_type, count, const.offset, const.size)
         else:
             info.value = weights.read_integers(element_type, count, const.offset, const.size)
+    except NotEvaluable:
+        info.unknown_as(Unknown.NOT_EVALUABLE, element_type)
     except WeightsError as exc:
-        info.value_unknown = str(exc)
+        info.unknown_as(Unknown.UNREADABLE, str(exc))

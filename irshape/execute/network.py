@@ -24,11 +24,13 @@ from typing import Any, Protocol
 import numpy as np
 
 from irshape.check.layer import check_op
+from irshape.check.subgraphs import control_op
 from irshape.diagnostics import Diagnostic, Severity
 from irshape.dims import static_shape
+from irshape.execute.control import RunBody, run_control
 from irshape.execute.tensors import DEFAULT_MAX_MEMORY, ConstReader, byte_size, numpy_dtype
 from irshape.ir import element_types
-from irshape.ir.model import Document, Layer
+from irshape.ir.model import Body, Document, DocumentKind, Layer
 from irshape.kernels import (
     Context,
     KernelCall,
@@ -175,6 +177,10 @@ class _Executor:
             self.consumers[(edge.from_layer, index)] = self.consumers.get((edge.from_layer, index), 0) + 1
         self.values: dict[tuple[str, int], tuple[np.ndarray, str]] = {}
         self.unconnected: InputProvider | None = None
+        # In a body (irshape.execute.control): the values of its Parameters, by layer id, and
+        # what reaches its Results
+        self.bound: dict[str, tuple[np.ndarray, str]] | None = None
+        self.result_values: dict[str, tuple[np.ndarray, str]] = {}
 
     def run(self, inputs: Mapping[str, np.ndarray]) -> Execution:
         execution = Execution()
@@ -191,12 +197,24 @@ class _Executor:
         for (to_layer, _), (from_layer, _) in self.sources.items():
             if to_layer in graph:
                 graph[to_layer].add(from_layer)
+        self._assign_after_reads(graph)
         try:
             return [self.by_id[lid] for lid in TopologicalSorter(graph).static_order()]
         except CycleError as exc:
             raise ExecutionError(
                 LayerOutcome(self.by_id[exc.args[1][0]], Outcome.INVALID, "the graph has a cycle")
             ) from exc
+
+    def _assign_after_reads(self, graph: dict[str, set[str]]) -> None:
+        """An Assign writes its variable after every ReadValue of it has read the value the
+        run started with (as OpenVINO orders them), edge or no edge between them."""
+        readers: dict[str, set[str]] = {}
+        for lid, layer in self.by_id.items():
+            if (layer.type or "").lower() == "readvalue":
+                readers.setdefault(layer.data.get("variable_id", ""), set()).add(lid)
+        for lid, layer in self.by_id.items():
+            if (layer.type or "").lower() == "assign":
+                graph[lid] |= readers.get(layer.data.get("variable_id", ""), set())
 
     def _step(self, layer: Layer, inputs: Mapping[str, np.ndarray], execution: Execution) -> None:
         kind = (layer.type or "").lower()
@@ -214,6 +232,7 @@ class _Executor:
             return
         if kind == "result":
             execution.results[layer.name or layer.id or ""] = args[0][0]
+            self.result_values[layer.id or ""] = args[0]
             return
         if kind not in _SOURCES:
             execution.ran += 1
@@ -273,9 +292,47 @@ class _Executor:
             return [self._const(layer)]
         if kind == "result":
             return []
+        op = control_op(layer) if layer.subgraphs is not None else None
+        if op is not None:
+            with _kernel_refusals(layer):
+                return run_control(op, layer, args, self._body_runner(layer))
         return self._kernel(layer, args)
 
+    def _body_runner(self, layer: Layer) -> RunBody:
+        """Runs a body of ``layer`` with this executor's settings: a failure in it is the
+        layer's, naming the body layer."""
+
+        def run_body(
+            body: Body, bound: dict[int, tuple[np.ndarray, str]]
+        ) -> dict[int, tuple[np.ndarray, str]]:
+            document = Document(
+                self.document.path,
+                DocumentKind.NET,
+                self.document.version,
+                body.layers,
+                body.edges,
+                body.line,
+                self.document.source,
+            )
+            inner = _Executor(document, self.max_memory, True, None, self.context)
+            inner.bound = {x.id or "": bound[id(x)] for x in body.layers if id(x) in bound}
+            try:
+                inner.run({})
+            except ExecutionError as exc:
+                raise _Failed(
+                    layer, exc.outcome.outcome, f"in its {body.tag}: {exc.outcome.message()}"
+                ) from exc
+            return {
+                id(x): inner.result_values[x.id or ""]
+                for x in body.layers
+                if (x.id or "") in inner.result_values
+            }
+
+        return run_body
+
     def _parameter(self, layer: Layer, inputs: Mapping[str, np.ndarray]) -> tuple[np.ndarray, str]:
+        if self.bound is not None and (layer.id or "") in self.bound:
+            return self.bound[layer.id or ""]
         name = layer.name or ""
         if name not in inputs:
             raise _Failed(layer, Outcome.NO_VALUE, f"no input given for Parameter '{name}'")

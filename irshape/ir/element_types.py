@@ -69,9 +69,15 @@ BITS = {
 # plus "string", "dynamic" and its alias "undefined".
 ELEMENT_TYPES = frozenset(BITS) | {"string", "dynamic", "undefined"}
 
-# is_integral_number() in OpenVINO: what the output_shape input accepts (rules §1.2). nf4 is
-# one (an output_shape Const of nf4 is read: docs/openvino-ir-reading.md §6).
+# is_integral_number() in OpenVINO: "not is_real() and not boolean", so string, dynamic and
+# nf4 are (by experiment: BitwiseLeftShift takes string and nf4; an output_shape Const of nf4 is
+# read: docs/openvino-ir-reading.md §6). The one list every op's check uses.
 INTEGRAL = frozenset(t for t in BITS if t[0] in "iu") | {"string", "dynamic", "nf4"}
+
+
+def is_integral_number(element_type: str | None) -> bool:
+    """``element::Type::is_integral_number``; an unknown type (None) passes."""
+    return element_type is None or element_type in INTEGRAL
 
 
 def from_precision(precision: str | None) -> str | None:

@@ -61,6 +61,7 @@ class Layer(Record):
         "line",
         "name",
         "outputs",
+        "subgraphs",
         "type",
         "version",
     )
@@ -76,6 +77,7 @@ class Layer(Record):
     has_data: bool
     inputs: list[Port]
     outputs: list[Port]
+    subgraphs: Subgraphs | None  # the bodies and port maps of a Loop, If or TensorIterator
 
     def __init__(
         self,
@@ -89,6 +91,7 @@ class Layer(Record):
         has_data: bool = False,
         inputs: list[Port] | None = None,
         outputs: list[Port] | None = None,
+        subgraphs: Subgraphs | None = None,
     ) -> None:
         self.id = id
         self.name = name
@@ -100,6 +103,7 @@ class Layer(Record):
         self.has_data = has_data
         self.inputs = [] if inputs is None else inputs
         self.outputs = [] if outputs is None else outputs
+        self.subgraphs = subgraphs
 
     def location(self, path: str) -> Location:
         return Location(path, self.line, 1, self.id, self.name, self.type, self.version)  # positional: faster
@@ -125,6 +129,93 @@ class Edge(Record):
         self.to_layer = to_layer
         self.to_port = to_port
         self.line = line
+
+
+class PortMapEntry(Record):
+    """One ``<input>`` or ``<output>`` of a ``<port_map>`` (``then_port_map``, ``else_port_map``):
+    the attribute texts as written (OpenVINO reads them as integers, with defaults)."""
+
+    __slots__ = ("attributes", "is_input", "line")
+    is_input: bool
+    attributes: dict[str, str]
+    line: int
+
+    def __init__(self, is_input: bool, attributes: dict[str, str], line: int) -> None:
+        self.is_input = is_input
+        self.attributes = attributes
+        self.line = line
+
+
+class BackEdge(Record):
+    """One ``<edge>`` of a Loop's or TensorIterator's ``<back_edges>``: a body Result feeds a
+    body Parameter in the next iteration."""
+
+    __slots__ = ("from_layer", "line", "to_layer")
+    from_layer: str
+    to_layer: str
+    line: int
+
+    def __init__(self, from_layer: str, to_layer: str, line: int) -> None:
+        self.from_layer = from_layer
+        self.to_layer = to_layer
+        self.line = line
+
+
+class Body(Record):
+    """A sub-graph of a layer (``<body>``, ``<then_body>``, ``<else_body>``): layers and edges,
+    read as a network's."""
+
+    __slots__ = ("edges", "layers", "line", "tag")
+    tag: str
+    layers: list[Layer]
+    edges: list[Edge]
+    line: int
+
+    def __init__(self, tag: str, layers: list[Layer], edges: list[Edge], line: int) -> None:
+        self.tag = tag
+        self.layers = layers
+        self.edges = edges
+        self.line = line
+
+
+class Subgraphs(Record):
+    """What a Loop, If or TensorIterator layer holds besides ports and <data>: its bodies by
+    tag, its port maps by tag, its back edges (the first element of each tag, as OpenVINO
+    reads them)."""
+
+    __slots__ = ("back_edges", "bodies", "port_maps")
+    bodies: dict[str, Body]
+    port_maps: dict[str, list[PortMapEntry]]
+    back_edges: list[BackEdge]
+
+    def __init__(
+        self,
+        bodies: dict[str, Body] | None = None,
+        port_maps: dict[str, list[PortMapEntry]] | None = None,
+        back_edges: list[BackEdge] | None = None,
+    ) -> None:
+        self.bodies = {} if bodies is None else bodies
+        self.port_maps = {} if port_maps is None else port_maps
+        self.back_edges = [] if back_edges is None else back_edges
+
+
+def all_layers(layers: list[Layer]) -> list[Layer]:
+    """``layers`` and, after each, the layers of its bodies (depth first): every layer of a
+    document in file order."""
+    if not any(layer.subgraphs is not None for layer in layers):
+        return layers
+    found: list[Layer] = []
+    stack = [iter(layers)]
+    while stack:  # a stack, not recursion: bodies may nest hundreds deep
+        layer = next(stack[-1], None)
+        if layer is None:
+            stack.pop()
+            continue
+        found.append(layer)
+        if layer.subgraphs is not None:
+            for body in reversed(layer.subgraphs.bodies.values()):
+                stack.append(iter(body.layers))
+    return found
 
 
 class Document(Record):

@@ -32,7 +32,17 @@ from lxml import etree
 
 from irshape import rules
 from irshape.diagnostics import Diagnostic, Location, Rule
-from irshape.ir.model import Document, DocumentKind, Edge, Layer, Port
+from irshape.ir.model import (
+    BackEdge,
+    Body,
+    Document,
+    DocumentKind,
+    Edge,
+    Layer,
+    Port,
+    PortMapEntry,
+    Subgraphs,
+)
 from irshape.ir.repair import repair, restore
 from irshape.ir.stream import LinedParser, pull_parser
 from irshape.ir.values import parse_port_dim, parse_uint
@@ -51,6 +61,11 @@ _BOMS = (b"\xef\xbb\xbf", b"\xff\xfe\x00\x00", b"\x00\x00\xfe\xff", b"\xff\xfe",
 _EVENT_TAGS = ("layer", "edge", "layers", "edges")
 # The children of a layer that irshape reads (the first of each tag, as OpenVINO takes them).
 _LAYER_PARTS = frozenset({"data", "input", "output"})
+# ...and of a Loop, If or TensorIterator: its bodies, port maps and back edges, kept whole.
+_BODY_TAGS = frozenset({"body", "then_body", "else_body"})
+_PORT_MAP_TAGS = frozenset({"port_map", "then_port_map", "else_port_map"})
+_SUBGRAPH_PARTS = _BODY_TAGS | _PORT_MAP_TAGS | {"back_edges"}
+_OPEN_LAYER_PARTS = _LAYER_PARTS | _SUBGRAPH_PARTS
 
 _ALL_ATTRIBUTES = etree.XPath("@*")
 
@@ -122,14 +137,41 @@ class Reader:
         self.where = Location(path=path)
         self.join = join
         self.repaired = False  # reading a repaired copy (irshape.ir.repair): values are restored
+        self.deep = False  # reading with libxml2's huge limits (see _read_deep)
 
     # -- driving the parser ------------------------------------------------------------------
 
     def read(self, chunks: Chunks) -> ReadResult:
         with _gc_paused():
             result = self._read(chunks)
+            if _too_deep(result):
+                result = self._read_deep(chunks, result)
             if result.document is None and [d.code for d in result.diagnostics] == [rules.XML_SYNTAX.code]:
                 result = self._recover(chunks, result)
+        return result
+
+    def _read_deep(self, chunks: Chunks, failed: ReadResult) -> ReadResult:
+        """A file nested deeper than libxml2's 256 levels: bodies in bodies (OpenVINO reads an
+        If nested 192 deep, 580 XML levels). Read again with libxml2's huge limits, 2048 levels;
+        deeper still is reported as where irshape's reading stops."""
+        if self.join is not None:
+            self.join.cancel()
+            self.join = None
+        self.deep = True
+        limit = sys.getrecursionlimit()  # a body's layers are read a few Python frames deeper
+        sys.setrecursionlimit(max(limit, 1000 + 8 * MAX_BODY_NESTING))
+        try:
+            result = self._read(chunks)
+        finally:
+            sys.setrecursionlimit(limit)
+        if _too_deep(result):
+            (finding,) = result.diagnostics
+            note = (
+                f" (irshape's parser reads {_DEEP_LEVELS} XML levels, layers nested in bodies up to "
+                f"{MAX_BODY_NESTING} deep; OpenVINO's reader goes deeper, taking minutes at a few "
+                f"hundred levels of bodies)"
+            )
+            result.diagnostics = [finding.replace(message=finding.message + note)]
         return result
 
     def _read(self, chunks: Chunks) -> ReadResult:
@@ -169,7 +211,8 @@ class Reader:
         for chunk in chunks():
             head = chunk[:_HEAD]
             break
-        self._reset(LinedParser(_tags(root), ("start", "end"), restartable=_codec(head) == "latin-1"))
+        restartable = _codec(head) == "latin-1"
+        self._reset(LinedParser(_tags(root), ("start", "end"), restartable=restartable, deep=self.deep))
         try:
             fed = 0
             for chunk in chunks():
@@ -412,7 +455,7 @@ class Reader:
             count = len(node)
             if count == 0:
                 return
-            wanted = keep(node) if node is not self.open_layer else _LAYER_PARTS
+            wanted = keep(node) if node is not self.open_layer else _OPEN_LAYER_PARTS
             if wanted is None:
                 if count > 1:
                     del node[: count - 1]
@@ -420,6 +463,8 @@ class Reader:
             else:
                 _drop_unread(node, wanted, first_only=node is self.open_layer)
                 keep = _keep_ports if node is self.open_layer else _keep_dims
+                if node is self.open_layer and node[-1].tag in _SUBGRAPH_PARTS:
+                    return  # a body being read is kept whole until its layer ends
             node = node[-1]
 
     def _root(self, element: Any, head: bytes) -> None:
@@ -445,9 +490,15 @@ class Reader:
     # -- building the model ------------------------------------------------------------------
 
     def _layer(self, element: Any) -> None:
-        """Read a finished document layer: its attributes, first <data>, <input> and <output>."""
+        """Read a finished document layer: its attributes, first <data>, <input> and <output>
+        (and a Loop's, If's or TensorIterator's bodies)."""
+        layer = self._read_layer(element, self.stream.offset)
+        parent = element.getparent()
+        nested = self.kind == "other" and parent is not None and parent is not self.root
+        (self.nested_layers if nested else self.layers).append(layer)
+
+    def _read_layer(self, element: Any, offset: int) -> Layer:
         get = self._getter(element) if self.repaired else element.get
-        offset = self.stream.offset
         # Positional arguments: a model of 100,000 layers is built here.
         layer = self.layer = Layer(
             _intern_opt(get("id")),
@@ -457,6 +508,7 @@ class Reader:
             element.sourceline + offset,
         )
         inputs = outputs = None
+        subgraph_parts = False
         for child in element:
             tag = child.tag
             if tag == "data":
@@ -467,12 +519,59 @@ class Reader:
             elif tag == "input":
                 if inputs is None:
                     inputs = layer.inputs = self._ports(child, offset)
-            elif tag == "output" and outputs is None:
-                outputs = layer.outputs = self._ports(child, offset)
+            elif tag == "output":
+                if outputs is None:
+                    outputs = layer.outputs = self._ports(child, offset)
+            elif tag in _SUBGRAPH_PARTS:
+                subgraph_parts = True
+        if subgraph_parts:
+            layer.subgraphs = self._subgraphs(element, offset)
         self.layer = None
-        parent = element.getparent()
-        nested = self.kind == "other" and parent is not None and parent is not self.root
-        (self.nested_layers if nested else self.layers).append(layer)
+        return layer
+
+    def _subgraphs(self, element: Any, offset: int) -> Subgraphs:
+        """The bodies, port maps and back edges of a layer (the first of each tag, as OpenVINO
+        reads them): the layers of a body as a network's, their bodies in turn."""
+        owner = self.layer
+        found = Subgraphs()
+        for child in element:
+            tag = child.tag
+            if tag in _BODY_TAGS and tag not in found.bodies:
+                found.bodies[tag] = self._body(child, offset)
+                self.layer = owner
+            elif tag in _PORT_MAP_TAGS and tag not in found.port_maps:
+                found.port_maps[tag] = [
+                    PortMapEntry(entry.tag == "input", self._data(entry), entry.sourceline + offset)
+                    for entry in child
+                    if entry.tag in ("input", "output")
+                ]
+            elif tag == "back_edges" and not found.back_edges:
+                get = self._getter
+                found.back_edges = [
+                    BackEdge(
+                        get(edge)("from-layer", "") or "",
+                        get(edge)("to-layer", "") or "",
+                        edge.sourceline + offset,
+                    )
+                    for edge in child
+                    if edge.tag == "edge"
+                ]
+        return found
+
+    def _body(self, element: Any, offset: int) -> Body:
+        layers_element = next(element.iterchildren("layers"), None)
+        edges_element = next(element.iterchildren("edges"), None)
+        layers = (
+            []
+            if layers_element is None
+            else [self._read_layer(child, offset) for child in layers_element if child.tag == "layer"]
+        )
+        edges = (
+            []
+            if edges_element is None
+            else [self._edge_record(child, offset) for child in edges_element if child.tag == "edge"]
+        )
+        return Body(element.tag, layers, edges, element.sourceline + offset)
 
     def _data(self, element: Any) -> dict[str, str]:
         """The attributes of a <data>; layers with the same ones share one (read-only) dict."""
@@ -553,15 +652,16 @@ class Reader:
     def _edge(self, element: Any) -> None:
         if self.edges is None:
             self.edges = []
+        self.edges.append(self._edge_record(element, self.stream.offset))
+
+    def _edge_record(self, element: Any, offset: int) -> Edge:
         get = self._getter(element) if self.repaired else element.get
-        self.edges.append(
-            Edge(
-                _intern(get("from-layer", "")),
-                _intern(get("from-port", "")),
-                _intern(get("to-layer", "")),
-                _intern(get("to-port", "")),
-                element.sourceline + self.stream.offset,
-            )
+        return Edge(
+            _intern(get("from-layer", "")),
+            _intern(get("from-port", "")),
+            _intern(get("to-layer", "")),
+            _intern(get("to-port", "")),
+            element.sourceline + offset,
         )
 
     def _getter(self, element: Any) -> Callable[..., Any]:
@@ -598,6 +698,20 @@ class Reader:
 
 
 # -- helpers ---------------------------------------------------------------------------------
+
+_DEEP_LEVELS = 2048  # libxml2's depth limit with XML_PARSE_HUGE
+# Each body adds three levels (<body>, <layers>, <layer>) to the six of a top-level port's dim
+MAX_BODY_NESTING = (_DEEP_LEVELS - 6) // 3
+
+
+def _too_deep(result: ReadResult) -> bool:
+    """Did libxml2 stop at its depth limit (the file's only finding)?"""
+    return (
+        result.document is None
+        and len(result.diagnostics) == 1
+        and result.diagnostics[0].code == rules.XML_SYNTAX.code
+        and "Excessive depth in document" in result.diagnostics[0].message
+    )
 
 
 @contextmanager

@@ -147,6 +147,7 @@ def _pack(rest: Rest) -> tuple[Any, ...]:
             *(layer.data, layer.data_line, layer.has_data),
             [_pack_port(port) for port in layer.inputs],
             [_pack_port(port) for port in layer.outputs],
+            None if layer.subgraphs is None else pickle.dumps(layer.subgraphs),  # the rare Loop, If
         )
         for layer in rest.layers
     ]
@@ -177,11 +178,13 @@ def _unpack(packed: tuple[Any, ...]) -> Rest:
 
 
 def _unpack_layer(*fields: Any) -> Layer:
-    id, name, type_, version, line, data, data_line, has_data, inputs, outputs = fields
+    id, name, type_, version, line, data, data_line, has_data, inputs, outputs, subgraphs = fields
     layer = Layer(
         id, name, type_, version, line, data or None, data_line, has_data
     )  # (no <data>: the shared {})
     layer.inputs, layer.outputs = _unpack_ports(inputs), _unpack_ports(outputs)
+    if subgraphs is not None:
+        layer.subgraphs = pickle.loads(subgraphs)
     return layer
 
 

@@ -2,7 +2,9 @@
 
 Safety. The parser never expands entities, never loads a DTD and never touches the network;
 libxml2's limits stay on (``huge_tree=False``): nesting deeper than 256 elements, or a text
-node or attribute value over 10 MB, is a syntax error with its line.
+node or attribute value over 10 MB, is a syntax error with its line. Only a file that nests
+deeper than 256 levels is read again with libxml2's XML_PARSE_HUGE (2048 levels): OpenVINO
+reads bodies nested far deeper than 256 XML levels (an If nested 192 deep).
 
 Lines. libxml2 stops counting an element's line at 65535 (the field is 16 bits). So once the
 current parser has read :data:`RESTART_LINES` lines, the reader looks for a point between two
@@ -31,7 +33,9 @@ _CUT_POINTS = re.compile(rb"<(?:layer|edge)[\s/>]")
 _CUTS_TRIED = 16  # a chunk's cut points tried before waiting for the next chunk
 
 
-def pull_parser(tags: Iterable[str] | None, events: tuple[str, ...], encoding: str | None = None) -> Any:
+def pull_parser(
+    tags: Iterable[str] | None, events: tuple[str, ...], encoding: str | None = None, *, deep: bool = False
+) -> Any:
     """An ``etree.XMLPullParser`` with irshape's safe options."""
     return etree.XMLPullParser(
         events=events,
@@ -41,7 +45,7 @@ def pull_parser(tags: Iterable[str] | None, events: tuple[str, ...], encoding: s
         no_network=True,
         load_dtd=False,
         dtd_validation=False,
-        huge_tree=False,
+        huge_tree=deep,  # see LinedParser
         remove_comments=True,
         remove_pis=True,
         # The whitespace between elements is never read, and libxml2 would make (and the pruning
@@ -58,10 +62,15 @@ class LinedParser:
     line in the file is its ``sourceline`` plus ``offset``.
     """
 
-    def __init__(self, tags: tuple[str, ...], events: tuple[str, ...], *, restartable: bool) -> None:
+    def __init__(
+        self, tags: tuple[str, ...], events: tuple[str, ...], *, restartable: bool, deep: bool = False
+    ) -> None:
         self.tags = tags
         self.events = events
-        self.parser = pull_parser(tags, events)
+        # ``deep``: libxml2's XML_PARSE_HUGE, for a file whose bodies nest past 256 levels (a
+        # Loop in an If in a Loop...): 2048 levels, and no 10 MB limit on a text or attribute
+        self.deep = deep
+        self.parser = pull_parser(tags, events, deep=deep)
         self.offset = 0
         self.lines = 0  # line ends fed to the current parser
         self.cr = False  # the bytes fed end in a "\r": a line end, with the "\n" after it if any
@@ -91,7 +100,7 @@ class LinedParser:
         """
         if self.markup.closer is not None:
             return False
-        self.parser = pull_parser(self.tags, self.events, encoding)
+        self.parser = pull_parser(self.tags, self.events, encoding, deep=self.deep)
         self.parser.feed(opening)
         self.offset += self.lines + self.cr  # a "\r" just before a "<" ends its line alone
         self.lines = 0

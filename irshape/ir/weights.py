@@ -69,6 +69,10 @@ class WeightsError(ValueError):
     """The value cannot be read; the message says why, for an info finding."""
 
 
+class NotEvaluable(WeightsError):
+    """The value is of a type OpenVINO holds but does not evaluate (:data:`NOT_EVALUABLE`)."""
+
+
 def element_count(shape: tuple[int, ...]) -> int:
     """``ov::shape_size``: the product of the dims (1 for a scalar), in size_t: modulo 2^64
     (OpenVINO reads a Const's dims as int64 and casts them to size_t, docs/openvino-ir-reading.md §1)."""
@@ -155,12 +159,12 @@ class Weights:
         shape inference reads them (i4, u4, nf4: ``count`` signed bytes, read on past the
         Const's own bytes as OpenVINO does, up to the end of the file)."""
         if element_type in NOT_EVALUABLE:
-            raise WeightsError(not_evaluable_reason(element_type))
+            raise NotEvaluable(not_evaluable_reason(element_type))
         if element_type in _BYTE_READ:
             return self._unpack("b", count, offset, max(size, count))
         fmt = _INTEGER_FORMATS.get(element_type)
         if fmt is None:
-            raise WeightsError(not_evaluable_reason(element_type))
+            raise NotEvaluable(not_evaluable_reason(element_type))
         return self._unpack(fmt, count, offset, size)
 
     def read_reals(self, element_type: str, count: int, offset: int, size: int) -> tuple[float, ...]:

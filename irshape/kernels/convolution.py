@@ -937,16 +937,40 @@ def deformable_convolution(call: KernelCall) -> np.ndarray:
     scale = np.ones(1, np.float32)
     if len(call.inputs) > 3:
         scale = call.inputs[3].astype(np.float32).reshape(n, deformable_groups, taps, out_h, out_w)
-    # [N, DG, C/DG, H*W] gathered at [N, DG, 1, taps*OH*OW] for each of the four neighbours
-    grouped = data.reshape(n, deformable_groups, channels // deformable_groups, height * width)
-    columns = np.zeros((n, deformable_groups, channels // deformable_groups, taps, out_h, out_w), np.float32)
-    for y_index, y_weight in ((y_low, y_wl), (y_high, y_wh)):
-        for x_index, x_weight in ((x_low, x_wl), (x_high, x_wh)):
-            flat = (y_index * width + x_index).reshape(n, deformable_groups, 1, -1)
-            values = np.take_along_axis(grouped, flat, axis=-1).reshape(columns.shape)
-            columns += values * (y_weight * x_weight * scale)[:, :, None]
-    cin_g = channels // groups
-    columns_g = columns.reshape(n, groups, cin_g * taps, out_h * out_w)
-    weights = filters.reshape(groups, c_out // groups, cin_g * taps)
-    result: np.ndarray = np.matmul(weights, columns_g)  # [N, G, C_OUT/G, OH*OW]
+    # Channels last: each sampling point gathers one contiguous row of its group's channels, into
+    # samples [N, OH*OW, taps, C] (point-major, so that a group's slice is one GEMM operand).
+    c_dg = channels // deformable_groups
+    rows = np.ascontiguousarray(
+        data.reshape(n, deformable_groups, c_dg, height * width).transpose(0, 1, 3, 2)
+    )  # [N, DG, H*W, C/DG]
+    pixels = out_h * out_w
+    samples = np.empty((n, pixels * taps, channels), np.float32)
+    gathered = np.empty((pixels * taps, c_dg), np.float32)
+    corners = [
+        (y, wy, x, wx)
+        for y, wy in ((y_low, y_wl), (y_high, y_wh))
+        for x, wx in ((x_low, x_wl), (x_high, x_wh))
+    ]
+    for first, (y_index, y_weight, x_index, x_weight) in enumerate(corners):
+        # [N, DG, taps, OH, OW] -> [N, DG, OH*OW*taps], the points in samples' order
+        flat = (y_index * width + x_index).transpose(0, 1, 3, 4, 2).reshape(n, deformable_groups, -1)
+        weight = np.broadcast_to(y_weight * x_weight * scale, y_index.shape)
+        weight = weight.transpose(0, 1, 3, 4, 2).reshape(n, deformable_groups, -1, 1)
+        for image in range(n):
+            for group in range(deformable_groups):
+                np.take(rows[image, group], flat[image, group], axis=0, out=gathered)  # [points, C/DG]
+                np.multiply(gathered, weight[image, group], out=gathered)
+                target = samples[image, :, group * c_dg : (group + 1) * c_dg]
+                if first == 0:
+                    target[...] = gathered
+                else:
+                    np.add(target, gathered, out=target)
+    cin_g, cout_g = channels // groups, c_out // groups
+    per_point = samples.reshape(n, pixels, taps, channels)
+    result = np.empty((n, c_out, pixels), np.float32)
+    for group in range(groups):
+        operand = per_point[..., group * cin_g : (group + 1) * cin_g].reshape(n, pixels, taps * cin_g)
+        kernel = filters[group * cout_g : (group + 1) * cout_g].reshape(cout_g, cin_g, taps)
+        weights = kernel.transpose(2, 1, 0).reshape(taps * cin_g, cout_g)  # (tap, channel) rows
+        result[:, group * cout_g : (group + 1) * cout_g] = np.matmul(operand, weights).transpose(0, 2, 1)
     return as_output(call, result.reshape(n, c_out, out_h, out_w))

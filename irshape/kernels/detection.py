@@ -12,7 +12,8 @@ confirmed by tests/execution/test_detection.py:
   center boxes ``[x_center, y_center, width, height]``; the IoU is computed in float32 as the
   JIT kernel does, without the reference's test of the areas: two boxes without area have a
   NaN IoU and never suppress each other (a box without area and one with: IoU 0). With soft
-  NMS such NaNs make the plugin's scores garbage (inf, by experiment): irshape does not follow;
+  NMS such NaNs make the plugin's scores garbage (inf, by experiment): irshape keeps such a
+  candidate with its NaN score (pushed back, it would come back for ever);
 * without soft NMS (``soft_nms_sigma`` 0 or absent) a candidate is dropped when its IoU with a
   kept box is ``>= iou_threshold`` (so a threshold of 0 keeps one box a class);
 * with ``soft_nms_sigma > 0`` (versions 5 and 9 alike) a candidate's score is multiplied by
@@ -207,7 +208,9 @@ def _soft(
                 break
         if suppressed:
             continue
-        if score == original:
+        # a NaN score (the IoU of two boxes without area) is kept as it is: pushed back, it
+        # would come back for ever
+        if score == original or np.isnan(score):
             kept.append((float(score), box))
         else:
             heapq.heappush(heap, (-float(score), box, len(kept)))
@@ -302,9 +305,15 @@ def rotated_iou(candidates: np.ndarray, kept: np.ndarray, clockwise: bool) -> np
     either has no area (``w * h <= 0``)."""
     area = candidates[:, 2] * candidates[:, 3]
     kept_area = kept[2] * kept[3]
-    first = _vertices(candidates, clockwise)
-    second = np.broadcast_to(_vertices(kept[None], clockwise), first.shape)
-    shared = _intersection_area(first, second).astype(_F32)
+    # only boxes whose circumscribed circles meet can share area: the polygons of the others
+    # are not computed (their IoU is 0)
+    reach = np.hypot(candidates[:, 2], candidates[:, 3]) / 2 + np.hypot(kept[2], kept[3]) / 2
+    near = np.hypot(candidates[:, 0] - kept[0], candidates[:, 1] - kept[1]) <= reach * 1.0001
+    shared = np.zeros(len(candidates), _F32)
+    if near.any():
+        first = _vertices(candidates[near], clockwise)
+        second = np.broadcast_to(_vertices(kept[None], clockwise), first.shape)
+        shared[near] = _intersection_area(first, second)
     with np.errstate(divide="ignore", invalid="ignore"):
         iou = shared / (area + kept_area - shared)
     result: np.ndarray = np.where((area > 0) & (kept_area > 0), iou, _F32(0)).astype(_F32)

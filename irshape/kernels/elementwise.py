@@ -6,22 +6,43 @@ What OpenVINO's CPU plugin computes (``INFERENCE_PRECISION_HINT=f32``), found by
 implementation or from numpy:
 
 * Reals: f32 arithmetic; f16 (and bf16) data is computed in f32 and rounded back to its type.
-  A NaN reaching Relu, Maximum/Minimum-style clamps (Clamp, HSigmoid, HSwish, HardSigmoid)
-  comes out as the plugin's JIT emitters make it (see ``_nan_to``), not as IEEE max/min would.
+  NaN as the JIT emitters treat it: Relu, HSigmoid and HSwish of NaN are 0, Clamp's is its
+  min, HardSigmoid's 1, Exp's +inf; Maximum/Minimum(NaN, b) is b (vmaxps gives its second
+  operand), (a, NaN) is NaN; Greater and GreaterEqual are not(a <= b), not(a < b), so true
+  where either is NaN; Mod is a - trunc(a / b) * b (x mod inf is NaN); Gelu (erf) of +inf is
+  NaN.
 * Integers: the plugin keeps integers in i32. i64, u64 and u32 data are cut to their low 32
   bits (i64's 2^32 + 5 is 5), computed, and sign-extended back (a u64 -1 is 2^64 - 1); i16 and
   u16 results wrap to their type, i8 and u8 results saturate (u8 1 - 255 is 0, i8 127 + 1 is
-  127). Add, Subtract, Multiply, Maximum, Minimum, the comparisons and the bitwise ops work on
-  the i32 values; every other op (Divide, Power, FloorMod, Mod, the math functions) computes
-  in f32 and truncates toward zero to i32, a NaN or a value outside i32 giving -2^31 (x86's
-  cvttps2dq). So an integer Divide truncates even with ``m_pythondiv`` (-7 / 2 is -3; the
-  reference and constant folding give -4), and 2^31 - 1 over 3 is 715827904.
+  127). Even the ops that only move data (Identity, Select, Broadcast, Tile) cut i64 to 32
+  bits. Add, Subtract, Multiply, Maximum, Minimum, Clamp, the comparisons and the bitwise ops
+  (shift counts modulo 32; BitwiseNot wraps u8 too) work on the i32 values; Divide, Power,
+  FloorMod and Mod compute in f32 and truncate toward zero to i32, a NaN or a value outside i32
+  giving -2^31 (x86's cvttps2dq): an integer Divide truncates even with ``m_pythondiv`` (-7 / 2
+  is -3; the reference and constant folding give -4), 2^31 - 1 over 3 is 715827904 and x / 0
+  is -2^31 stored (0 in i16, -128 in i8). The math functions and Relu, Floor, Ceiling, Round
+  of integers compute in f32 and round to nearest (cvtps2dq: Sqrt(21) is 5), so an i32 2^31 - 1
+  comes out -2^31.
+* pdpd broadcasting: the plugin's eltwise node takes none; of the ops it builds at all (Add,
+  Multiply, FloorMod, Power, Maximum, Minimum, SquaredDifference for reals, and Divide, Mod for
+  i32) it runs OpenVINO's reference implementation, whose integer Divide floors with
+  ``m_pythondiv``. It compiles no pdpd Subtract or Divide of reals, nor any pdpd Select.
 * Convert from a real type to an integer one: truncation to i32 as above (NaN and overflow give
   -2^31), then wrapped to the destination (f32 300.7 to u8 is 44, -1.5 to u8 is 255): no
-  saturation. From an integer type: the i32 value (i64 cut to 32 bits) wrapped or sign-extended.
-  To boolean: zero, NaN and the i32 value -2^31 give false. To f16: IEEE rounding (65520 is
-  inf). A Convert straight from an f16 Parameter to an integer type saturates inf to 65504: that
-  is the plugin's input conversion, not its Convert node, and irshape does not model it.
+  saturation. From an integer type: the i32 value (i64 cut to 32 bits) wrapped or sign-extended;
+  to a real type from the i32 value, but i64 converted whole. To boolean: zero, NaN and the i32
+  value -2^31 give false. To f16: IEEE rounding (65520 is inf). To bf16, f8 and f4: see
+  irshape/kernels/narrow_reals.py; to u4 and i4 the plugin stores u8 and i8 values (-1 to u4
+  is 255). A Convert straight from an f16 Parameter to an integer type saturates inf to 65504,
+  and one fused into the eltwise op computing its input may see i64 and u32 data whole: that is
+  the plugin's input conversion and fusion, not its Convert node, and irshape does not model it.
+* f64 data is computed as f32, saturated on entry (inf and 1e300 are FLT_MAX, 1e-50 is 0) and
+  on exit (an f32 inf result is FLT_MAX); a Convert straight from an f64 Parameter saturates to
+  integers instead (not modelled).
+* The plugin's i8/u8 SquaredDifference is wrong (i8 1 and 8 give -7): irshape computes the op
+  (saturated like i8/u8 arithmetic) and the suite leaves those types out.
+* Subnormal f32 values: the plugin flushes them to zero in its arithmetic (denormals-are-zero);
+  irshape keeps them (they are below the comparison's tolerance).
 """
 
 from __future__ import annotations
@@ -32,7 +53,7 @@ from typing import Any
 
 import numpy as np
 
-from irshape.kernels import KernelCall, KernelError
+from irshape.kernels import KernelCall, KernelError, output_bytes, storage_dtype, working_memory
 from irshape.kernels.narrow_reals import integers_to_bf16, rounded_to
 
 Array = np.ndarray
@@ -56,6 +77,10 @@ def _is_real(array: Array) -> bool:
 def _as_f32(array: Array) -> Array:
     """The f32 values the plugin computes with: reals widened or narrowed, integers converted
     from their i32 form."""
+    if array.dtype == np.float64:  # f64 data enters the plugin as f32, saturated: inf is FLT_MAX
+        limit = np.finfo(np.float32).max
+        clipped: Array = np.clip(array, -limit, limit).astype(np.float32)
+        return clipped
     if _is_real(array):
         return array.astype(np.float32, copy=False)
     return _as_i32(array).astype(np.float32)
@@ -77,7 +102,8 @@ def _moved_int(array: Array) -> Array:
 def _truncated_i32(values: Array) -> Array:
     """f32 results as the plugin's i32: truncated toward zero, NaN and overflow -2^31."""
     with np.errstate(invalid="ignore"):
-        truncated = np.trunc(values.astype(np.float64))
+        wide_enough = values.dtype.kind == "f" and values.dtype.itemsize >= 4  # holds +-2^31
+        truncated = np.trunc(values if wide_enough else values.astype(np.float64))
         inside = (truncated >= _I32_MIN) & (truncated < 2**31)
     result: Array = np.where(inside, truncated, _I32_MIN).astype(np.int32)
     return result
@@ -102,6 +128,9 @@ def _stored_int(values: Array, dtype: np.dtype[Any]) -> Array:
 def _stored_real(values: Array, element_type: str, dtype: np.dtype[Any]) -> Array:
     """f32 results in a real output type (f16 rounds; bf16, f8 and f4 round but stay f32)."""
     with np.errstate(over="ignore", invalid="ignore"):
+        if dtype == np.float64:  # and f64 results leave it saturated (inf is FLT_MAX)
+            limit = np.finfo(np.float32).max
+            values = np.clip(values, -limit, limit)
         stored = values.astype(dtype)
     return rounded_to(stored, element_type)
 
@@ -122,14 +151,29 @@ def _result(call: KernelCall, values: Array, *, from_real: bool, rounded: bool =
 # --- unary ops -----------------------------------------------------------------------------
 
 
-def _real_unary(function: RealFunction) -> Callable[[KernelCall], Array]:
-    """A math function computed in f32 whatever the input type (integers truncated back)."""
+def _f32_temporaries(count: int) -> Callable[[KernelCall], int]:
+    """The memory estimate of a kernel computing in f32 with ``count`` temporaries the output's
+    size: the output, those, and the inputs."""
+
+    def estimate(call: KernelCall) -> int:
+        output = output_bytes(call, 0)
+        dtype = storage_dtype(call.inference.outputs[0].element_type)
+        elements = output // (dtype.itemsize if dtype is not None else 1)
+        return output + count * 4 * elements + sum(a.nbytes for a in call.inputs)
+
+    return estimate
+
+
+def _real_unary(function: RealFunction, temporaries: int = 3) -> Callable[[KernelCall], Array]:
+    """A math function computed in f32 whatever the input type (integer results rounded back),
+    with about ``temporaries`` f32 arrays of the data's size alive at once."""
 
     def kernel(call: KernelCall) -> Array:
         with np.errstate(all="ignore"):
             values = function(_as_f32(call.inputs[0]))
         return _result(call, values, from_real=True, rounded=True)
 
+    working_memory(_f32_temporaries(temporaries))(kernel)
     return kernel
 
 
@@ -177,29 +221,36 @@ def _mish(x: Array) -> Array:
     return result
 
 
+_ERFC_COEFFICIENTS = (
+    -1.26551223,
+    1.00002368,
+    0.37409196,
+    0.09678418,
+    -0.18628806,
+    0.27886807,
+    -1.13520398,
+    1.48851587,
+    -0.82215223,
+    0.17087277,
+)
+
+
 def _erf(x: Array) -> Array:
-    """erf in f64 (numpy has none): Abramowitz and Stegun 7.1.28 is too coarse, so the
-    complementary function's Chebyshev fit of Numerical Recipes (relative error < 1.2e-7)."""
-    z = np.abs(x.astype(np.float64))
-    t = 1.0 / (1.0 + 0.5 * z)
-    coefficients = (
-        -1.26551223,
-        1.00002368,
-        0.37409196,
-        0.09678418,
-        -0.18628806,
-        0.27886807,
-        -1.13520398,
-        1.48851587,
-        -0.82215223,
-        0.17087277,
-    )
-    polynomial = np.zeros_like(t)
-    for c in reversed(coefficients):
-        polynomial = polynomial * t + c
-    erfc = t * np.exp(-z * z + polynomial)
-    result: Array = np.where(x >= 0, 1.0 - erfc, erfc - 1.0)
-    return np.where(np.isnan(x), np.nan, result).astype(np.float32)
+    """erf in f32 (numpy has none): Abramowitz and Stegun's 7.1.26 is too coarse, so the
+    complementary function's Chebyshev fit of Numerical Recipes (relative error < 1.2e-7),
+    computed in place (three temporaries of x's size); NaN stays NaN."""
+    z = np.abs(x).astype(np.float32)
+    t = np.float32(1) / (np.float32(1) + np.float32(0.5) * z)
+    erfc = np.full_like(t, _ERFC_COEFFICIENTS[-1])
+    for c in reversed(_ERFC_COEFFICIENTS[:-1]):
+        erfc *= t
+        erfc += np.float32(c)
+    z *= z
+    erfc -= z
+    np.exp(erfc, out=erfc)
+    erfc *= t
+    result: Array = np.where(x >= 0, np.float32(1) - erfc, erfc - np.float32(1))
+    return result
 
 
 def _erf_inv(x: Array) -> Array:
@@ -288,8 +339,8 @@ tanh = _real_unary(np.tanh)
 exp = _real_unary(lambda x: _nan_to(np.exp(x), x, np.inf))
 log = _real_unary(np.log)
 sqrt = _real_unary(np.sqrt)
-erf = _real_unary(_erf)
-erf_inv = _real_unary(_erf_inv)
+erf = _real_unary(_erf, temporaries=4)
+erf_inv = _real_unary(_erf_inv, temporaries=16)  # its f64 Newton steps
 sigmoid = _real_unary(_sigmoid)
 hsigmoid = _real_unary(_hsigmoid)
 hswish = _real_unary(lambda x: x * _hsigmoid(x))
@@ -301,7 +352,11 @@ mish = _real_unary(_mish)
 def gelu(call: KernelCall) -> Array:
     """Gelu-2 (erf) and Gelu-7 (erf or tanh, by approximation_mode)."""
     mode = str(call.attribute("approximation_mode")).lower() if call.schema.version == 7 else "erf"
-    return _real_unary(_gelu_tanh if mode == "tanh" else _gelu_erf)(call)
+    return (_gelu_tanh_kernel if mode == "tanh" else _gelu_erf_kernel)(call)
+
+
+_gelu_tanh_kernel = _real_unary(_gelu_tanh)
+_gelu_erf_kernel = _real_unary(_gelu_erf, temporaries=5)
 
 
 def round_(call: KernelCall) -> Array:
@@ -578,6 +633,8 @@ def _converted(data: Array, source: str, target: str, dtype: np.dtype[Any]) -> A
     """``data`` of element type ``source`` converted to ``target`` as the plugin converts."""
     real_source = _is_real(data)
     with np.errstate(all="ignore"):
+        if real_source:
+            data = _as_f32(data)  # f64 saturated to f32 (1e-50 is 0, 1e300 FLT_MAX)
         if dtype.kind == "b":
             if real_source:
                 answer: Array = ~np.isnan(data) & (data != 0)
@@ -586,7 +643,7 @@ def _converted(data: Array, source: str, target: str, dtype: np.dtype[Any]) -> A
             result: Array = (as_i32 != 0) & (as_i32 != _I32_MIN)
             return result
         if dtype.kind == "f":
-            values = data if real_source or source in ("i64", "u32", "u64") else _as_i32(data)
+            values = data if real_source or source == "i64" else _as_i32(data)
             values = values.astype(np.float64 if dtype.itemsize == 8 else np.float32)
             if target == "bf16" and not real_source:
                 return integers_to_bf16(values)

@@ -15,9 +15,9 @@ computes every output type but bf16 in f32 or i32 (f16 and f64 outputs are the f
 converted, i64 the i32 values: OpenVINO's reference converts f16/f64/i64 differently,
 with their own bits, two words for 64-bit types); the Tensorflow alignment's f32 is
 ``u * (max - min) + min`` rounded once (fused), PyTorch's rounded after the product and the
-sum. bf16 is the reference's conversion (7 and 8 bits of a word), its roundings not known
-exactly: about one element in ten is a bf16 step or a few off the plugin's. Global and op
-seed both 0: a sequence from a seed picked at random, as OpenVINO's.
+sum. bf16 is the reference's conversion (7 and 8 bits of a word) with the plugin's f32 to
+bf16 rounding at each step. Global and op seed both 0: a sequence from a seed picked at
+random, as OpenVINO's.
 """
 
 from __future__ import annotations
@@ -27,6 +27,7 @@ from typing import Any
 import numpy as np
 
 from irshape.kernels import KernelCall, output_bytes, working_memory
+from irshape.kernels.narrow_reals import integers_to_bf16 as to_bf16  # the plugin's f32 -> bf16
 
 
 def _scalar(array: np.ndarray) -> int:
@@ -117,14 +118,6 @@ def _unit_floats(words: np.ndarray) -> np.ndarray:
     return result
 
 
-def _bfloat16(values: np.ndarray) -> np.ndarray:
-    """float32 values rounded to bf16 (to nearest, ties to even), held as float32."""
-    bits = values.astype(np.float32).view(np.uint32).astype(np.uint64)
-    rounded = (bits + np.uint64(0x7FFF) + ((bits >> np.uint64(16)) & np.uint64(1))) & np.uint64(0xFFFF0000)
-    result: np.ndarray = rounded.astype(np.uint32).view(np.float32)
-    return result
-
-
 def _integers(words: np.ndarray, low: int, high: int, dtype: np.dtype[Any]) -> np.ndarray:
     """``word % (high - low) + low`` with C's unsigned modulo, wrapped to ``dtype``."""
     bits = 8 * dtype.itemsize
@@ -171,19 +164,19 @@ def _bf16_values(
     count: int, global_seed: int, op_seed: int, low: Any, high: Any, pytorch: bool
 ) -> np.ndarray:
     """bf16 outputs, which the plugin computes from the words as OpenVINO's reference converts
-    them: Philox's as a bf16 in [1, 2) from their low 7 bits, less 1, times (max - min) plus
-    min; MT19937's low 8 bits over 256 times (max - min) plus min; rounded to bf16 as the
-    reference's bf16 arithmetic does. The plugin's roundings differ from these in about one
-    element in ten, by one bf16 step (its bf16 arithmetic is not known exactly)."""
-    low16, high16 = _bfloat16(np.asarray(low, np.float32)), _bfloat16(np.asarray(high, np.float32))
-    span = _bfloat16(high16 - low16)
+    them, each bf16 step rounded as the plugin converts f32 to bf16 (up only when the bit below
+    bf16's last is set and that last bit is odd): Philox's words as a bf16 in [1, 2) from their
+    low 7 bits, less 1, times (max - min), plus min, each rounded; MT19937's words' low 8 bits
+    over 256 times (max - min) plus min, rounded once."""
+    low16, high16 = (to_bf16(np.asarray(v, np.float32)) for v in (low, high))
+    span = to_bf16(high16 - low16)
     if pytorch:
         words = _mersenne_words(global_seed, count)
         unit = (words & 0xFF).astype(np.float32) / np.float32(256)
-        return _bfloat16(unit * span + low16)
+        return to_bf16(unit * span + low16)
     words = _philox(global_seed, op_seed, -(-count // 4)).reshape(-1)[:count]
     unit = (((words & 0x7F) | (127 << 7)).astype(np.uint32) << np.uint32(16)).view(np.float32) - np.float32(1)
-    return _bfloat16(_bfloat16(unit * span) + low16)
+    return to_bf16(to_bf16(unit * span) + low16)
 
 
 def _seeds(call: KernelCall) -> tuple[int, int]:

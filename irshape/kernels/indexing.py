@@ -16,7 +16,9 @@ tests/execution/test_indexing.py where the spec leaves it open:
   with repeated indices: the last update wins (the plugin writes them in order).
 * ScatterElementsUpdate-12's mean of integers truncates towards zero (OpenVINO's reference
   rounds down, ``FE_DOWNWARD``; the plugin divides as C does); ``use_init_val = false`` starts
-  each touched element from the reduction's neutral value (the type's lowest for max).
+  each touched element from the reduction's neutral value (the type's lowest for max; f32's
+  for f16, infinite there).
+* The reductions of f16 are computed in f32 (the plugin's f32 hint), then rounded once.
 * The reductions min and max replace an element by an update only when the update is strictly
   less (greater): NaN updates are skipped, an element that is NaN stays NaN.
 * ScatterUpdate refuses negative indices (the plugin fails: "points to non-existing output
@@ -230,26 +232,36 @@ def scatter_nd_update(call: KernelCall) -> np.ndarray:
     flat_indices = indices.reshape(-1, depth)
     sizes = np.array(data.shape[:depth], dtype=np.int64)
     normalized = _checked(flat_indices, sizes, "ScatterNDUpdate")
-    shaped = updates.reshape((flat_indices.shape[0], *data.shape[depth:])).astype(data.dtype, copy=False)
-    index = tuple(normalized.T)
-    result = data.copy()
     reduction = str(call.attribute("reduction")).lower() if "reduction" in call.schema.attributes else "none"
+    work = _working_dtype(data.dtype, reduction)
+    shaped = updates.reshape((flat_indices.shape[0], *data.shape[depth:])).astype(work, copy=False)
+    index = tuple(normalized.T)
+    result = data.astype(work)  # a copy
     if reduction == "none":
         result[index] = shaped
     else:
         _reduce_at(result, index, shaped, reduction)
-    return result
+    return result.astype(data.dtype, copy=False)
+
+
+def _working_dtype(dtype: np.dtype[Any], reduction: str) -> np.dtype[Any]:
+    """The type a scatter reduces in: f16 in f32, as the plugin computes it (f32 hint)."""
+    return np.dtype(np.float32) if dtype == np.float16 and reduction != "none" else dtype
 
 
 _NEUTRAL = {"sum": 0, "mean": 0, "prod": 1}
 
 
-def _neutral(reduction: str, dtype: np.dtype[Any]) -> Any:
-    """The value a reduction starts from without the data's (``use_init_val = false``)."""
+def _neutral(reduction: str, dtype: np.dtype[Any], element_type: str) -> Any:
+    """The value a reduction starts from without the data's (``use_init_val = false``): for
+    min and max the type's extremes, f32's for f16 and bf16 (the plugin computes them in f32),
+    which are infinite there."""
     if reduction in _NEUTRAL:
         return _NEUTRAL[reduction]
     if dtype == np.bool_:
         return reduction == "min"
+    if element_type in ("f16", "bf16"):
+        return np.inf if reduction == "min" else -np.inf
     info: Any = np.finfo(dtype) if dtype.kind == "f" else np.iinfo(dtype)
     return info.max if reduction == "min" else info.min
 
@@ -267,28 +279,29 @@ def scatter_elements_update(call: KernelCall) -> np.ndarray:
     coordinates: list[np.ndarray] = list(np.indices(indices.shape, sparse=True))
     coordinates[axis] = normalized
     index = tuple(np.broadcast_arrays(*coordinates))
-    values = updates.astype(data.dtype, copy=False)
-    result = data.copy()
     reduction = str(call.attribute("reduction")).lower() if "reduction" in call.schema.attributes else "none"
+    work = _working_dtype(data.dtype, reduction)
+    values = updates.astype(work, copy=False)
+    result = data.astype(work)  # a copy
     if reduction == "none":
         result[index] = values
         return result
     use_init_val = bool(call.attribute("use_init_val"))
     if not use_init_val:
-        result[index] = _neutral(reduction, data.dtype)
+        result[index] = _neutral(reduction, work, call.input_types[0])
     _reduce_at(result, index, values, reduction)
     if reduction == "mean":
         counts = np.zeros(data.shape, np.int64)
         np.add.at(counts, index, 1)
         touched = counts > 0
         divisor = counts[touched] + int(use_init_val)
-        if data.dtype.kind == "f":
-            result[touched] = result[touched] / divisor.astype(data.dtype)
+        if work.kind == "f":
+            result[touched] = result[touched] / divisor.astype(work)
         else:  # the plugin divides integers truncating (the reference would round down)
             sums = result[touched].astype(np.int64)
             quotient = np.abs(sums) // divisor
-            result[touched] = np.where(sums < 0, -quotient, quotient).astype(data.dtype)
-    return result
+            result[touched] = np.where(sums < 0, -quotient, quotient).astype(work)
+    return result.astype(data.dtype, copy=False)
 
 
 # --- Slice and StridedSlice -------------------------------------------------------------------

@@ -20,18 +20,21 @@ established by ``tests/execution/test_matmul.py``:
   L != S) and then the attention_mask input is ignored. A row with every position masked is NaN,
   as in the plugin.
 * Inverse's ``adjoint``: the CPU plugin returns the inverse of the transposed matrix (the
-  inverse's conjugate transpose, as the spec words it; for a singular matrix its infinities and
-  NaNs are those of the transposed matrix's LU), while OpenVINO's reference implementation
-  (constant folding) returns the inverse times the determinant (the adjugate). The kernel
-  follows the plugin. The inverse is
-  OpenVINO's LU algorithm (partial pivoting, in f32), so a singular matrix gives the same
-  infinities and NaNs as OpenVINO's.
+  inverse's conjugate transpose, as the spec words it; for a singular matrix the infinities and
+  NaNs of the transposed matrix's LU), where the reference ``inverse.hpp`` (as read, 2024)
+  multiplies the inverse by the determinant (the adjugate). The kernel follows the plugin. The
+  inverse is OpenVINO's LU algorithm (partial pivoting, in f32), so a singular matrix gives the
+  same infinities and NaNs as OpenVINO's.
+* Einsum: numpy's einsum of the equation as OpenVINO parses it, each ellipsis spelt as letters
+  of its own so that an output without the ellipsis sums its dims, as OpenVINO does. An
+  implicit output that repeats a label (``ada``) the plugin cannot build; numpy refuses it too.
 """
 
 from __future__ import annotations
 
 import math
 import re
+import string
 from typing import Any
 
 import numpy as np
@@ -39,7 +42,7 @@ import numpy as np
 from irshape.kernels import KernelCall, KernelError, output_bytes, working_memory
 from irshape.kernels.narrow_reals import round_to_bf16
 from irshape.kernels.stored import as_output
-from irshape.shapes.matmul import EinsumError, parse_equation
+from irshape.shapes.matmul import ELLIPSIS, EinsumError, extract_labels, parse_equation
 
 
 def _compute_dtype(dtype: np.dtype[Any]) -> np.dtype[Any]:
@@ -87,13 +90,27 @@ def matmul(call: KernelCall) -> np.ndarray:
 
 
 def _explicit_equation(call: KernelCall) -> str:
-    """The equation as OpenVINO parses it, its output made explicit (implicit mode: the labels
-    met once, sorted, after the ellipsis)."""
+    """The equation as OpenVINO parses it, for numpy: the output made explicit (implicit mode:
+    the labels met once, sorted, after the ellipsis), and each ellipsis spelt as letters of its
+    own, aligned to the right as the ellipsis dims broadcast, so that an output without the
+    ellipsis sums its dims as OpenVINO does (numpy refuses such an output)."""
     try:
         subscripts, output = parse_equation(str(call.attribute("equation")))
     except EinsumError as exc:
         raise KernelError(str(exc)) from exc
-    return ",".join(subscripts) + "->" + output
+    # how many dims each operand's ellipsis covers (0 without one)
+    ranks = [
+        x.ndim - len(extract_labels(s)) + 1 if ELLIPSIS in s else 0
+        for x, s in zip(call.inputs, subscripts, strict=True)
+    ]
+    used = set("".join(subscripts) + output)
+    spare = [c for c in string.ascii_letters if c not in used][: max(ranks, default=0)]
+    if len(spare) < max(ranks, default=0):
+        raise KernelError("the equation leaves too few letters to spell its ellipsis")
+    spelt = [
+        s.replace(ELLIPSIS, "".join(spare[len(spare) - r :])) for s, r in zip(subscripts, ranks, strict=True)
+    ]
+    return ",".join(spelt) + "->" + output.replace(ELLIPSIS, "".join(spare))
 
 
 _LARGEST = re.compile(r"Largest intermediate:\s*([0-9.e+]+)")
@@ -178,13 +195,14 @@ def inverse(call: KernelCall) -> np.ndarray:
 
 
 def _sdpa_working_bytes(call: KernelCall) -> int:
-    """The converted inputs, and four [batch..., L, S] temporaries: scores, mask, exp, weights."""
+    """The converted inputs, the [batch..., L, S] scores (the softmax works in place), the mask
+    broadcast to them, and the stored output."""
     compute = _compute_dtype(call.inputs[0].dtype)
     batch = call.output_shape(0)[:-2]
     rows, columns = call.inputs[0].shape[-2], call.inputs[1].shape[-2]
     scores = math.prod(batch) * rows * columns * compute.itemsize
     copies = sum(x.size for x in call.inputs) * compute.itemsize
-    return int(4 * scores + copies + 2 * output_bytes(call, 0) * max(1, compute.itemsize // 2))
+    return int(2 * scores + copies + 2 * output_bytes(call, 0) * max(1, compute.itemsize // 2))
 
 
 @working_memory(_sdpa_working_bytes)
@@ -200,11 +218,14 @@ def scaled_dot_product_attention(call: KernelCall) -> np.ndarray:
     narrow = _narrowing(call)
     scores = narrow(np.matmul(narrow(query * scale), np.swapaxes(key, -1, -2)))
     mask = _attention_bias(call, scores.shape[-2], scores.shape[-1], compute)
-    if mask is not None:
+    if mask is not None and np.broadcast_shapes(scores.shape, mask.shape) == scores.shape:
+        scores = narrow(np.add(scores, mask, out=scores))  # in place: scores may be large
+    elif mask is not None:
         scores = narrow(scores + mask)
     with np.errstate(invalid="ignore"):  # a row masked throughout: -inf - -inf is NaN, as OpenVINO's
-        scores = np.exp(scores - scores.max(axis=-1, keepdims=True))
-        weights = narrow(scores / scores.sum(axis=-1, keepdims=True))
+        np.subtract(scores, scores.max(axis=-1, keepdims=True), out=scores)
+        np.exp(scores, out=scores)
+        weights = narrow(np.divide(scores, scores.sum(axis=-1, keepdims=True), out=scores))
     result: np.ndarray = np.matmul(weights, value)
     return as_output(call, result)
 

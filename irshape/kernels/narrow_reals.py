@@ -23,20 +23,26 @@ Array = np.ndarray
 
 def round_to_bf16(values: Array) -> Array:
     """f32 values rounded to bf16 (nearest, ties to even), held as f32; NaN stays NaN."""
-    bits = np.ascontiguousarray(values, dtype=np.float32).view(np.uint32)
+    bits = _f32_bits(values)
     rounded = (bits + (((bits >> 16) & 1) + 0x7FFF)) & 0xFFFF0000
     result: Array = np.where(np.isnan(values), np.float32(np.nan), rounded.astype(np.uint32).view(np.float32))
-    return result
+    return result.reshape(np.shape(values))
 
 
 def integers_to_bf16(values: Array) -> Array:
     """Integers (as exact-or-rounded f32) to bf16 as the plugin converts them: up only when the
     bit below bf16's last is set and that last bit is odd (nothing further down is looked at:
     515 is 512, 519 is 520, where nearest-even gives 516 and 520)."""
-    bits = np.ascontiguousarray(values, dtype=np.float32).view(np.uint32)
+    bits = _f32_bits(values)
     up = (bits >> 15) & (bits >> 16) & 1
     result: Array = (((bits >> 16) + up) << 16).astype(np.uint32).view(np.float32)
-    return result
+    return result.reshape(np.shape(values))
+
+
+def _f32_bits(values: Array) -> Array:
+    """The f32 bit patterns of ``values`` (np.ascontiguousarray makes a 0-d array 1-d: the
+    callers give their results the shape of their input back)."""
+    return np.ascontiguousarray(values, dtype=np.float32).view(np.uint32)
 
 
 def _on_grid(values: Array, mantissa_bits: int, min_exponent: int) -> Array:

@@ -43,8 +43,12 @@ Activation = Callable[[np.ndarray], np.ndarray]
 
 
 def _sigmoid(x: np.ndarray) -> np.ndarray:
-    with np.errstate(over="ignore"):  # exp(-x) overflows to inf for x << 0: the sigmoid is 0
-        result: np.ndarray = 1 / (1 + np.exp(-x))
+    """``1 / (1 + exp(-x))`` as ``(1 + tanh(x / 2)) / 2``: no overflow, and fewer passes over
+    the gates (this runs once a step)."""
+    result: np.ndarray = np.multiply(x, 0.5)
+    np.tanh(result, out=result)
+    result *= 0.5
+    result += 0.5
     return result
 
 
@@ -89,9 +93,11 @@ class _Cell:
         if self.kind == "lstm":
             assert c is not None
             gates = x_gates + h @ r.T
-            f, i, g, o = (gates[..., k * hidden : (k + 1) * hidden] for k in range(4))
-            c_new = self.gate(f, 0) * c + self.gate(i, 0) * self.gate(g, 1)
-            return self.gate(o, 0) * self.activations[2](c_new), c_new
+            forget_input = self.gate(gates[..., : 2 * hidden], 0)  # f and i share an activation
+            c_new = forget_input[..., :hidden] * c + forget_input[..., hidden:] * self.gate(
+                gates[..., 2 * hidden : 3 * hidden], 1
+            )
+            return self.gate(gates[..., 3 * hidden :], 0) * self.activations[2](c_new), c_new
         zr = x_gates[..., : 2 * hidden] + h @ r[: 2 * hidden].T
         z, reset = self.gate(zr[..., :hidden], 0), self.gate(zr[..., hidden:], 0)
         r_h = r[2 * hidden :]
@@ -130,7 +136,7 @@ def _input_projection(
     b_rh = None
     if cell.linear_before_reset:
         b, b_rh = b[: 3 * hidden], b[3 * hidden :]
-    return x @ w.T + b, b_rh
+    return x @ np.ascontiguousarray(w.T) + b, b_rh  # a contiguous operand: BLAS at full speed
 
 
 def _run_cell(call: KernelCall, kind: str) -> list[np.ndarray]:
@@ -197,9 +203,13 @@ def _run_direction(
     h = states[0]
     c = states[1] if len(states) > 1 else None
     y = np.zeros((batch, steps, h.shape[-1]), dtype=h.dtype)
+    every_step = bool(np.all(lengths >= steps))  # no batch ends early: no masking
     for t in range(steps):
-        active = (t < lengths)[:, None]
         h_step, c_step = cell.step(x_gates[:, t], h, c, r, b_rh)
+        if every_step:
+            y[:, t], h, c = h_step, h_step, c_step
+            continue
+        active = (t < lengths)[:, None]
         y[:, t] = np.where(active, h_step, 0)
         h = np.where(active, h_step, h)
         if c is not None and c_step is not None:

@@ -24,13 +24,17 @@ implementation in places; what the differential suite (tests/execution/test_resi
 * bilinear_pillow/bicubic_pillow: Pillow's ``precompute_coeffs`` whatever the coordinate
   transform says (centre ``(x + 0.5) * in / out``, support stretched by the downscale factor,
   bicubic with a = -0.5 whatever cube_coeff says), the W pass first, then H; u8 and i8 round
-  half to even after each pass. Integer data in these modes can differ by one from the plugin
-  on a rare tie (its float32 weights differ from these in the last bit);
+  half to even after each pass, bf16 rounds to bf16 after each pass. Integer data in these
+  modes can differ by one from the plugin on a rare tie (its float32 weights differ from these
+  in the last bit);
 * integer data is computed in float32 and rounded half to even, saturated to the type (i8, u8;
   i32 to [-2^31, 2147483520], the largest float32 below 2^31); i64 data runs as i32 in the
-  plugin (its values wrap to 32 bits first); f16 and f64 are computed in float32 too;
-* the plugin refuses to resize the batch or channel axis of data of rank > 2 (irshape computes
-  it);
+  plugin (its values wrap to 32 bits first); f16, bf16 and f64 are computed in float32 too,
+  bf16 results rounded to bf16 (nearest, ties to even);
+* the batch and channel axes: the plugin refuses some rank-4 layers resizing them (axes
+  [0, 2, 3] or all four; [0], [1], [0, 1], [0, 3], [1, 3], [1, 2] and [1, 2, 3] run and agree
+  with irshape), and cubic over the channel axis with both spatial axes writes uninitialised
+  memory (by experiment): irshape computes every one as defined;
 * Interpolate-1 is Interpolate-4 as ``ConvertInterpolate1ToInterpolate4`` makes it: nearest
   (simple, asymmetric), linear (linear_onnx below rank 5, linear at rank 5), linear_onnx, cubic;
   align_corners, else half_pixel for the linear modes without pads and not on axes {2, 3} of a
@@ -54,6 +58,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from irshape.kernels import KernelCall, KernelError, UnsupportedByOpenVINOError, output_bytes, working_memory
+from irshape.kernels.narrow_reals import round_to_bf16
 
 _F32 = np.float32
 _INT32_HIGH = float(np.nextafter(np.float32(2**31), np.float32(0)))  # 2147483520
@@ -84,8 +89,8 @@ class _Taps:
 
 
 def _resize_bytes(call: KernelCall) -> int:
-    """The float32 working copies: the padded data, and a few arrays as large as the largest
-    intermediate result (each axis at the longer of its input and output lengths)."""
+    """The float32 working copies: the padded data, and the arrays of a pass as large as the
+    largest intermediate result (each axis at the longer of its input and output lengths)."""
     try:
         out_shape = call.output_shape(0)
     except KernelError:
@@ -96,7 +101,8 @@ def _resize_bytes(call: KernelCall) -> int:
         for i, n in enumerate(call.inputs[0].shape)
     ]
     widest = math.prod(max(a, b) for a, b in zip(padded, out_shape, strict=False))
-    return int(4 * (4 * widest + math.prod(padded)) + output_bytes(call, 0))
+    # measured: a pass peaks at 8.5 float32 arrays of its result's size (its float64 sums)
+    return int(4 * (10 * widest + math.prod(padded)) + output_bytes(call, 0))
 
 
 @working_memory(_resize_bytes)
@@ -170,9 +176,12 @@ def _interpolate(
     padded = _padded(values, spec.pads_begin, spec.pads_end)
     # u8 and i8 run natively: Pillow rounds each pass, the reference executor of linear truncates
     narrow = dtype if dtype in _NATIVE_INTEGERS else None
-    result = resize(padded, call.output_shape(0), spec, axes, scales, narrow)
+    bf16 = call.output_type(0) == "bf16"
+    result = resize(padded, call.output_shape(0), spec, axes, scales, narrow, bf16)
     if narrow is not None and spec.mode == "linear":
         return _truncated(result, narrow)
+    if call.output_type(0) == "bf16":
+        return round_to_bf16(result)
     return _stored(result, dtype)
 
 
@@ -183,10 +192,12 @@ def resize(
     axes: Sequence[int],
     scales: Sequence[float] | None,
     narrow: np.dtype | None = None,
+    bf16: bool = False,
 ) -> np.ndarray:
     """The padded float32 data resized to ``out_shape``: each axis whose length changes gets
-    its table of taps, applied one axis after the other (Pillow's: W, then H; with ``narrow``,
-    an integer type, Pillow's passes round half away from zero and saturate)."""
+    its table of taps, applied one axis after the other (Pillow's: W, then H, each pass stored
+    in the data's type: with ``narrow``, an integer type, rounded half to even and saturated;
+    with ``bf16``, rounded to bf16)."""
     if spec.mode in _PILLOW and len(axes) != 2:
         raise KernelError("the Pillow modes resize exactly two axes")
     # the last axis first (the plugin's order: Pillow's W pass, then H; the JIT kernels' too)
@@ -211,6 +222,8 @@ def resize(
             result = _apply(result, axis, taps, fused=narrow is None)
             if narrow is not None:
                 result = _clipped(np.rint(result), narrow)
+            elif bf16:
+                result = round_to_bf16(result)
             continue
         taps = _axis_taps(spec, in_len, out_len, scale)
         if spec.mode == "linear":
@@ -447,6 +460,14 @@ def _truncated(result: np.ndarray, dtype: np.dtype) -> np.ndarray:
 # --- GridSample-9 ----------------------------------------------------------------------------------
 
 
+def _grid_sample_bytes(call: KernelCall) -> int:
+    """Float32 copies of the inputs, a few output-sized arrays (the gathered neighbours and
+    their sums) and int64 indices of the grid's points."""
+    points = call.inputs[1].size // 2
+    return int(4 * (call.inputs[0].size + call.inputs[1].size) + 6 * output_bytes(call, 0) + 8 * 8 * points)
+
+
+@working_memory(_grid_sample_bytes)
 def grid_sample(call: KernelCall) -> np.ndarray:
     """GridSample-9: the data sampled at the grid's normalised (x, y) points."""
     data = call.inputs[0].astype(_F32)
@@ -466,6 +487,8 @@ def grid_sample(call: KernelCall) -> np.ndarray:
     dtype = call.output_dtype(0)
     if dtype in (np.dtype(np.int32), np.dtype(np.int64)):
         return _truncated(result, dtype)  # computed in f32, converted by truncation (by experiment)
+    if call.output_type(0) == "bf16":
+        return round_to_bf16(result)
     return _stored(result, dtype)
 
 

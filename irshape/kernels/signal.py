@@ -22,9 +22,14 @@ its end to its ``signal_size`` (-1 keeps the dim), as numpy's ``s``:
   ``sqrt(frame_size)`` if ``normalized``; ``center`` drops ``frame_size // 2`` samples at the
   start; the output is cut or zero-padded to its length. (An older reference, istft.cpp of
   2025, neither multiplied by the window nor squared it: the CPU plugin of 2026.4 does both.)
-* IRDFT whose signal_size pads an axis other than the last listed: the CPU plugin returns
-  uninitialised memory there (values like 1e25 and 1e-41); the kernel computes what the op
-  defines, which OpenVINO's reference gives when it constant-folds such a layer (tested so).
+* IRDFT whose signal_size changes the data's dims: the CPU plugin returns uninitialised memory
+  (values like 1e25 and 1e-41) where it pads an axis other than the last listed, slightly or
+  wholly wrong values where the last listed axis needs more bins than the data has (a
+  signal_size above ``2 * (d - 1)``), and at times where it cuts (axes [2, 0, 1] with sizes
+  [3, 5, 2] on [5, 2, 4]: 1e30; other cuts agree); random layouts disagree in about 1 of 15.
+  The kernel computes what the op defines (zero padding, cutting at the end), which is what
+  the plugin gives in the layouts where it agrees with itself (tests/execution/test_signal.py
+  holds such layouts, and pads checked against the explicitly padded data).
 
 Established against the CPU plugin (openvino 2026.4.1, ``INFERENCE_PRECISION_HINT=f32``) by
 ``tests/execution/test_signal.py``.

@@ -10,7 +10,13 @@ CPU plugin runs a stateful model (confirmed by tests/execution/test_state.py, co
   of ``variable_shape`` with every dynamic dim 0 (``?,32`` starts as ``[0, 32]``, the empty
   KV cache an LLM starts from); the plugin cannot start a variable whose dim is an interval
   not containing 0 (``2..5``), nor one of dynamic rank;
-* an Assign stores its input as the variable's new value and outputs it unchanged.
+* an Assign stores its input as the variable's new value and outputs it unchanged; the
+  executor runs it after every ReadValue of its variable (``_Executor._assign_after_reads``),
+  edge or no edge between them, so a ReadValue reads the value the run started with;
+* the plugin runs no i64 variable ("CPU plugin does not support i64 for use with oneDNN"),
+  holds the variable of an f16 ReadValue-3 in f32, and assigns a dynamic variable only a
+  value computed from its ReadValue ("Can't reorder data with dynamic shapes"): irshape runs
+  all of these.
 """
 
 from __future__ import annotations

@@ -10,75 +10,193 @@ diagnostics at the right line and keeps one memo for every op.
 
 from __future__ import annotations
 
+import enum
 from collections.abc import Callable
-from typing import Any
+from operator import attrgetter
+from typing import TYPE_CHECKING, Any, Generic, NamedTuple, Self, TypeVar, cast
 
 from irshape.diagnostics import Rule
 from irshape.dims import PartialShape
+from irshape.ir.weights import CONSTANT_WITHOUT_BYTES, not_evaluable_reason
 from irshape.ops.schema import OpSchema, ParsedAttributes
 from irshape.record import FrozenRecord, Record, set_field
 
-# What OpenVINO's evaluation of a tensor's value reaches, going up its inputs (``could_propagate``
-# in ``bound_evaluate.cpp``): Const layers only (IR v10's reading folds it), Consts and ShapeOfs
-# (a ShapeOf is a leaf: its input's shape is its value), or a Parameter's data, a variable, or
-# what irshape does not infer (evaluating it gives up at once, and fails nowhere).
-FROM_CONSTS = "consts"
-FROM_SHAPES = "shapes"
-FROM_DATA = "data"
+
+class Origin(enum.IntEnum):
+    """What OpenVINO's evaluation of a tensor's value reaches, going up its inputs
+    (``could_propagate`` in ``bound_evaluate.cpp``), ordered so that an op's is the least of
+    its inputs' (:func:`irshape.shapes.reading.fold`)."""
+
+    DATA = 0  # a Parameter's data, a variable, or what irshape does not infer: evaluating gives up
+    SHAPES = 1  # Consts and ShapeOfs (a ShapeOf is a leaf: its input's shape is its value)
+    CONSTS = 2  # Const layers only: IR v10's reading folds it
 
 
-class Tensor(Record):
-    """What is known of a tensor flowing into a layer."""
+FROM_CONSTS, FROM_SHAPES, FROM_DATA = Origin.CONSTS, Origin.SHAPES, Origin.DATA
 
-    __slots__ = (
-        "const_parts",
-        "constant",
-        "element_type",
-        "lower",
-        "origin",
-        "real_lower",
-        "real_upper",
-        "reals",
-        "shape",
-        "upper",
-        "value",
-        "value_error",
-        "value_reported",
-        "value_unknown",
-    )
-    shape: PartialShape
-    element_type: str | None  # an OpenVINO element type name; None when unknown
-    value: tuple[int, ...] | None  # a small integer tensor's value, when it is known
+
+class Unknown(enum.Enum):
+    """Why a value OpenVINO may hold is not known to irshape. ``Value.why`` completes it: the
+    element type (NOT_EVALUABLE, NOT_CAST), OpenVINO's message (EVALUATION_FAILS) or irshape's
+    own words (UNREADABLE, ELSEWHERE)."""
+
+    NO_BYTES = "no_bytes"  # a layer typed 'Constant': no bytes, and evaluating it fails
+    NOT_EVALUABLE = "not_evaluable"  # a Const OpenVINO holds but reads as no integers (u1, dynamic...)
+    NOT_CAST = "not_cast"  # a sub-byte Const whose cast_vector values irshape does not read
+    FOLD_FAILED = "fold_failed"  # folding it fails: a Const of dynamic element type feeds it
+    EVALUATION_FAILS = "evaluation_fails"  # OpenVINO's evaluation of it fails (a scatter's index)
+    UNREADABLE = "unreadable"  # the Const's bytes cannot be read (no .bin, out of range...)
+    ELSEWHERE = "elsewhere"  # not a value irshape follows (an unconnected port, a fragment...)
+
+    def text(self, why: str | None) -> str:
+        """The reason in words, for a finding."""
+        return _UNKNOWN_TEXTS[self](why or "")
+
+
+EVALUATION_FAILS = "OpenVINO fails evaluating it: "
+_UNKNOWN_TEXTS: dict[Unknown, Callable[[str], str]] = {
+    Unknown.NO_BYTES: lambda why: CONSTANT_WITHOUT_BYTES,
+    Unknown.NOT_EVALUABLE: not_evaluable_reason,
+    Unknown.NOT_CAST: lambda why: f"irshape does not read the {why} values OpenVINO casts",
+    Unknown.FOLD_FAILED: lambda why: "OpenVINO fails folding it: a Const of dynamic element type feeds it",
+    Unknown.EVALUATION_FAILS: lambda why: EVALUATION_FAILS + why,
+    Unknown.UNREADABLE: lambda why: why,
+    Unknown.ELSEWHERE: lambda why: why,
+}
+
+
+class Value(NamedTuple):
+    """Everything irshape knows of a tensor's value: the one record a tensor carries, compared
+    and hashed whole (the check's memo key is made of it). A tensor with nothing known shares
+    :data:`NOTHING`."""
+
+    value: tuple[int, ...] | None = None  # a small integer tensor's value, when it is known
     # When the value is not known exactly: its bounds per element, as OpenVINO's evaluate_lower
     # and evaluate_upper give them (a ShapeOf of interval dims); None when there are none. An
     # unbounded element's upper bound is the element type's maximum, as in OpenVINO.
-    lower: tuple[int, ...] | None
-    upper: tuple[int, ...] | None
-    reals: tuple[float, ...] | None  # a small floating-point tensor's value (Interpolate's scales)
-    # ...or its bounds, when it is not known exactly (a size times a scale on a dynamic input),
-    # as OpenVINO's evaluate_lower and evaluate_upper give them; None when there are none
-    real_lower: tuple[float, ...] | None
-    real_upper: tuple[float, ...] | None
-    value_unknown: str | None  # why the value is not known
-    value_reported: bool  # ...and that reason is already a finding of its own
+    lower: tuple[int, ...] | None = None
+    upper: tuple[int, ...] | None = None
+    reals: tuple[float, ...] | None = None  # a small floating-point tensor's value (scales)
+    # ...or its bounds, when it is not known exactly (a size times a scale on a dynamic input)
+    real_lower: tuple[float, ...] | None = None
+    real_upper: tuple[float, ...] | None = None
     # Known neither by value nor by bounds, a Concat of one-element inputs: per element, the
     # first value of the Const input that gives it (None where another op does). OpenVINO's
     # Broadcast looks through such a Concat at its Consts (see ConstTensor); None elsewhere.
-    const_parts: tuple[int | None, ...] | None
-    # OpenVINO's message where reading the value fails (a Const of a type it does not read as
-    # integers): set by irshape.shapes.reading for the inputs a shape function reads
-    value_error: str | None
+    const_parts: tuple[int | None, ...] | None = None
     # OpenVINO holds the data: a Const's output, or an op's computed from such only (it folds
     # them), whether or not irshape knows the value
-    constant: bool
-    origin: str  # FROM_CONSTS, FROM_SHAPES or FROM_DATA
+    constant: bool = False
+    origin: Origin = Origin.DATA  # what OpenVINO's evaluation of it reaches
+    unknown: Unknown | None = None  # why a value OpenVINO may hold is not known
+    why: str | None = None  # ...in detail (see Unknown)
+    reported: bool = False  # ...and that reason is already a finding of its own
+    # OpenVINO's message where reading the value fails (a Const of a type it does not read as
+    # integers): set by irshape.shapes.reading for the inputs a shape function reads
+    error: str | None = None
+
+
+NOTHING = Value()
+_T = TypeVar("_T")
+_VALUE_FIELDS = frozenset(Value._fields)
+# the keyword arguments of Tensor and Output that name a Value field by another name
+_RENAMED = {"value_reported": "reported", "value_error": "error"}
+
+
+def _facts(changes: dict[str, Any]) -> dict[str, Any]:
+    """Value fields from keyword arguments (``value_unknown`` a text or an Unknown)."""
+    facts = {_RENAMED.get(k, k): v for k, v in changes.items()}
+    if "value_unknown" in facts:
+        unknown = facts.pop("value_unknown")
+        if isinstance(unknown, str):  # a reason in words: irshape's own
+            facts["unknown"], facts["why"] = Unknown.ELSEWHERE, unknown
+        else:
+            facts["unknown"] = unknown
+    return facts
+
+
+class _Valued(Record):
+    """A tensor or an output: a shape, an element type and a :class:`Value`, whose fields read
+    and write as the tensor's own (``tensor.value``, ``output.lower = ...``)."""
+
+    __slots__ = ("facts",)
+    facts: Value
+
+    def replace(self, **changes: Any) -> Self:
+        own = {k: changes.pop(k) for k in list(changes) if k not in _VALUE_FIELDS and k not in _ALIASES}
+        if changes:
+            own["facts"] = own.get("facts", self.facts)._replace(**_facts(changes))
+        return super().replace(**own)
+
+    @property
+    def value_unknown(self) -> str | None:
+        """Why the value is not known, in words (None: nothing says it is unknown)."""
+        facts = self.facts
+        return None if facts.unknown is None else facts.unknown.text(facts.why)
+
+    @value_unknown.setter
+    def value_unknown(self, reason: str | Unknown | None) -> None:
+        self.facts = self.facts._replace(**_facts({"value_unknown": reason}))
+
+    def unknown_as(self, unknown: Unknown | None, why: str | None = None) -> None:
+        """Say why the value is not known."""
+        self.facts = self.facts._replace(unknown=unknown, why=why)
+
+    def _set(self, **changes: Any) -> None:
+        self.facts = self.facts._replace(**changes)
+
+
+_ALIASES = frozenset({"value_unknown", *_RENAMED})
+
+
+class _Field(Generic[_T]):
+    """A :class:`Value` field read and written as the tensor's own attribute (for the type
+    checker: at run time :func:`_field` makes a property, read in C)."""
+
+    __slots__ = ("index", "name")
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+        self.index = Value._fields.index(name)
+
+    def __get__(self, tensor: _Valued, owner: Any = None) -> _T:
+        return cast(_T, tensor.facts[self.index])
+
+    def __set__(self, tensor: _Valued, value: _T) -> None:
+        change: dict[str, Any] = {self.name: value}
+        tensor.facts = tensor.facts._replace(**change)
+
+
+if TYPE_CHECKING:
+    _field = _Field
+else:
+
+    def _field(name: str) -> property:
+        """A property reading ``facts.<name>`` with a C getter (a tenth of a Python
+        ``__get__``'s time: shape functions read values often)."""
+
+        index = Value._fields.index(name)
+
+        def set_(tensor: _Valued, value: Any) -> None:  # _replace's work, without its three calls
+            facts = tensor.facts
+            tensor.facts = tuple.__new__(Value, (*facts[:index], value, *facts[index + 1 :]))
+
+        return property(attrgetter(f"facts.{name}"), set_)
+
+
+class Tensor(_Valued):
+    """What is known of a tensor flowing into a layer."""
+
+    __slots__ = ("element_type", "shape")
+    shape: PartialShape
+    element_type: str | None  # an OpenVINO element type name; None when unknown
 
     def __init__(
         self,
         shape: PartialShape,
         element_type: str | None = None,
         value: tuple[int, ...] | None = None,
-        value_unknown: str | None = None,
+        value_unknown: str | Unknown | None = None,
         value_reported: bool = False,
         reals: tuple[float, ...] | None = None,
         lower: tuple[int, ...] | None = None,
@@ -86,24 +204,64 @@ class Tensor(Record):
         const_parts: tuple[int | None, ...] | None = None,
         value_error: str | None = None,
         constant: bool = False,
-        origin: str = FROM_DATA,
+        origin: Origin = Origin.DATA,
         real_lower: tuple[float, ...] | None = None,
         real_upper: tuple[float, ...] | None = None,
+        facts: Value | None = None,
     ) -> None:
         self.shape = shape
         self.element_type = element_type
-        self.value = value
-        self.value_unknown = value_unknown
-        self.value_reported = value_reported
-        self.reals = reals
-        self.lower = lower
-        self.upper = upper
-        self.const_parts = const_parts
-        self.value_error = value_error
-        self.constant = constant
-        self.origin = origin
-        self.real_lower = real_lower
-        self.real_upper = real_upper
+        if facts is not None:
+            self.facts = facts
+        elif (
+            value is None
+            and value_unknown is None
+            and lower is None
+            and reals is None
+            and not constant
+            and origin is Origin.DATA
+            and const_parts is None
+            and value_error is None
+            and real_lower is None
+            and upper is None
+            and real_upper is None
+            and not value_reported
+        ):
+            self.facts = NOTHING  # the usual tensor: a Parameter's data and what it computes
+        else:
+            unknown, why = (
+                (Unknown.ELSEWHERE, value_unknown)
+                if isinstance(value_unknown, str)
+                else (value_unknown, None)
+            )
+            self.facts = Value(
+                value,
+                lower,
+                upper,
+                reals,
+                real_lower,
+                real_upper,
+                const_parts,
+                constant,
+                origin,
+                unknown,
+                why,
+                value_reported,
+                value_error,
+            )
+
+    value: _Field[tuple[int, ...] | None] = _field("value")
+    lower: _Field[tuple[int, ...] | None] = _field("lower")
+    upper: _Field[tuple[int, ...] | None] = _field("upper")
+    reals: _Field[tuple[float, ...] | None] = _field("reals")
+    real_lower: _Field[tuple[float, ...] | None] = _field("real_lower")
+    real_upper: _Field[tuple[float, ...] | None] = _field("real_upper")
+    const_parts: _Field[tuple[int | None, ...] | None] = _field("const_parts")
+    constant: _Field[bool] = _field("constant")
+    origin: _Field[Origin] = _field("origin")
+    unknown: _Field[Unknown | None] = _field("unknown")
+    value_reported: _Field[bool] = _field("reported")
+    value_error: _Field[str | None] = _field("error")
 
 
 class ConstTensor(Tensor):
@@ -134,41 +292,15 @@ class Finding(FrozenRecord):
         set_field(self, "anchor", anchor)
 
 
-class Output(Record):
-    """One inferred output: its shape and element type, and the formula behind each dim."""
+class Output(_Valued):
+    """One inferred output: its shape and element type, the formula behind each dim, and what
+    is known of its value (see :class:`Value`)."""
 
-    __slots__ = (
-        "const_parts",
-        "constant",
-        "element_type",
-        "failed_axes",
-        "formulas",
-        "lower",
-        "origin",
-        "real_lower",
-        "real_upper",
-        "reals",
-        "shape",
-        "upper",
-        "value",
-        "value_unknown",
-    )
+    __slots__ = ("element_type", "failed_axes", "formulas", "shape")
     shape: PartialShape
     element_type: str | None
     formulas: list[str]
     failed_axes: frozenset[int]  # axes whose inference already failed with an error finding
-    value: tuple[int, ...] | None  # the value, for the small integer tensors shapes are made of
-    lower: tuple[int, ...] | None  # ...or its bounds, when it is not known exactly (see Tensor)
-    upper: tuple[int, ...] | None
-    reals: tuple[float, ...] | None  # ...for a small real tensor (a size times a scale), its value
-    real_lower: tuple[float, ...] | None  # ...or its bounds (see Tensor)
-    real_upper: tuple[float, ...] | None
-    const_parts: tuple[int | None, ...] | None  # ...or a Concat's Const parts (see Tensor)
-    # why a value OpenVINO would fold is unknown to irshape, and whether OpenVINO folds it
-    # (every input a constant): irshape.shapes.reading.fold
-    value_unknown: str | None
-    constant: bool
-    origin: str  # what OpenVINO's evaluation of it reaches (see Tensor): irshape.shapes.reading.fold
 
     def __init__(
         self,
@@ -185,16 +317,21 @@ class Output(Record):
         self.element_type = element_type
         self.formulas = [] if formulas is None else formulas
         self.failed_axes = failed_axes
-        self.value = value
-        self.lower = lower
-        self.upper = upper
-        self.reals = reals
-        self.const_parts = None
-        self.value_unknown: str | None = None
-        self.constant = False
-        self.origin = FROM_DATA
-        self.real_lower: tuple[float, ...] | None = None
-        self.real_upper: tuple[float, ...] | None = None
+        if value is None and lower is None and upper is None and reals is None:
+            self.facts = NOTHING
+        else:
+            self.facts = Value(value, lower, upper, reals)
+
+    value: _Field[tuple[int, ...] | None] = _field("value")
+    lower: _Field[tuple[int, ...] | None] = _field("lower")
+    upper: _Field[tuple[int, ...] | None] = _field("upper")
+    reals: _Field[tuple[float, ...] | None] = _field("reals")
+    real_lower: _Field[tuple[float, ...] | None] = _field("real_lower")
+    real_upper: _Field[tuple[float, ...] | None] = _field("real_upper")
+    const_parts: _Field[tuple[int | None, ...] | None] = _field("const_parts")
+    constant: _Field[bool] = _field("constant")
+    origin: _Field[Origin] = _field("origin")
+    unknown: _Field[Unknown | None] = _field("unknown")
 
 
 class OpResult(Record):

@@ -22,7 +22,7 @@ from collections.abc import Callable, Sequence
 from irshape.dims import INF, Dim
 from irshape.ir import element_types
 from irshape.ops.interface import OpCall, OpResult, Output, Tensor
-from irshape.shapes import values
+from irshape.shapes import reals, values
 
 Bounds = tuple[tuple[int, ...], tuple[int, ...]]
 RealBounds = tuple[tuple[float, ...], tuple[float, ...]]
@@ -124,6 +124,11 @@ def moves_bounds(
         def shape_function(call: OpCall) -> OpResult:
             result = function(call)
             inputs = call.inputs
+            if call.schema.op in _MOVES_REALS and any(
+                t.reals is not None or t.real_lower is not None for t in inputs
+            ):
+                _move_reals(function, call, result)
+                return result
             if not any(t.lower is not None and t.value is None for t in inputs):
                 return result  # the usual case: no bounds in, none out
             if any(port < len(inputs) and inputs[port].value is None for port in exact_ports):
@@ -142,6 +147,57 @@ def moves_bounds(
         return shape_function
 
     return decorate
+
+
+# The ops that move a real tensor's elements as they move an integer one's (a detection
+# model's scale, a scalar, reshaped and concatenated into Interpolate's scales), and the real
+# types each moves (by experiment: Gather evaluates no f64)
+_REAL_TYPES = frozenset({"f16", "f32", "f64"})
+_MOVES_REALS = {
+    "Concat": _REAL_TYPES,
+    "Reshape": _REAL_TYPES,
+    "Squeeze": _REAL_TYPES,
+    "Unsqueeze": _REAL_TYPES,
+    "Gather": frozenset({"f16", "f32"}),
+}
+
+
+def _move_reals(function: Callable[[OpCall], OpResult], call: OpCall, result: OpResult) -> None:
+    """The op moves its real inputs' elements (their values, or their lower and upper bounds:
+    the default bound evaluators) as it moves an integer tensor's: it is run on the elements'
+    positions, numbered across the inputs (as i64 values), and the positions it gives back are
+    looked up."""
+    if not result.outputs or any(o.reals is not None or o.value is not None for o in result.outputs):
+        return
+    lower: list[float] = []
+    upper: list[float] = []
+    inputs = []
+    moves = _MOVES_REALS[call.schema.op]
+    for t in call.inputs:
+        if t.element_type in _REAL_TYPES and t.element_type not in moves:
+            return
+        found = real_of(t) if t.element_type in _REAL_TYPES else None
+        if found is not None:
+            positions = tuple(range(len(lower), len(lower) + len(found[0])))
+            lower += found[0]
+            upper += found[1]
+            t = t.replace(element_type="i64", value=positions, lower=None, upper=None, reals=None)
+            t = t.replace(real_lower=None, real_upper=None)
+        elif t.element_type in _REAL_TYPES:
+            return  # a real input of unknown value: nothing moves
+        inputs.append(t)
+    outputs = function(OpCall(call.schema, tuple(inputs), call.attributes)).outputs
+    if len(outputs) != len(result.outputs):
+        return
+    for output, moved in zip(result.outputs, outputs, strict=True):
+        places = moved.value
+        if (
+            places is None
+            or output.element_type not in _REAL_TYPES
+            or not all(0 <= p < len(lower) for p in places)
+        ):
+            continue
+        settle_reals(output, (tuple(lower[p] for p in places), tuple(upper[p] for p in places)))
 
 
 # --- Convert ------------------------------------------------------------------------------
@@ -413,11 +469,11 @@ def equal(inputs: Sequence[Tensor], out: Sequence[int]) -> Bounds | None:
 
 # --- real-valued bounds (a size times a scale on a dynamic input) ------------------------------
 
-# std::numeric_limits<T>::max() of the real types whose bounds irshape carries: f32 only. With
-# f64 OpenVINO's interval_bound_evaluator gets no bounds from ReduceMin and ReduceMax (they do
-# not evaluate f64) but does not notice: a size of `2..5` times 2.0 in f64 is 0, read from
+# std::numeric_limits<T>::max() of the real types whose bounds irshape carries: f32 and f16.
+# With f64 OpenVINO's interval_bound_evaluator gets no bounds from ReduceMin and ReduceMax (they
+# do not evaluate f64) but does not notice: a size of `2..5` times 2.0 in f64 is 0, read from
 # memory nothing wrote (by experiment), so irshape gives no bounds there (wider)
-_REAL_MAX = {"f32": 3.4028234663852886e38}
+_REAL_MAX = reals.REAL_MAX
 
 
 def real_of(tensor: Tensor) -> RealBounds | None:
@@ -451,7 +507,8 @@ def converted_to_real(tensor: Tensor, target: str | None) -> RealBounds | None:
     out_max = _REAL_MAX[target]
 
     def convert(bound: tuple[int, ...]) -> tuple[float, ...] | None:
-        rounded = values.to_real([float(v) for v in bound], target)
+        # (the maximum is replaced, not rounded: INT64_MAX overflows an f16)
+        rounded = values.to_real([0.0 if v == in_max else float(v) for v in bound], target)
         if rounded is None:
             return None
         return tuple(out_max if v == in_max else r for v, r in zip(bound, rounded, strict=True))
@@ -518,3 +575,57 @@ def real_interval(
         out_max if masked else max(c) for c, masked in zip(zip(*columns, strict=True), dynamic, strict=True)
     ]
     return tuple(lower), tuple(upper)
+
+
+def real_divided(
+    function: Callable[[float, float], float | None],
+    inputs: Sequence[Tensor],
+    out: Sequence[int],
+    out_type: str | None,
+) -> RealBounds | None:
+    """``divide::evaluate_bound`` of reals: for a positive divisor [low/up, up/low], for a
+    negative one [up/low, low/up]; a divisor around zero gives [lowest, max], a zero divisor
+    of the upper bound max, and an input at its type's maximum [0, max]."""
+    a, b = real_of(inputs[0]), real_of(inputs[1])
+    lengths = [t.shape.lengths for t in inputs]
+    maximum, out_max = _REAL_MAX.get(inputs[1].element_type or ""), _REAL_MAX.get(out_type or "")
+    if a is None or b is None or None in lengths or maximum is None or out_max is None:
+        return None
+    x_at = values.broadcast_to(values.Known(range(len(a[0])), lengths[0] or ()), out)
+    y_at = values.broadcast_to(values.Known(range(len(b[0])), lengths[1] or ()), out)
+    if x_at is None or y_at is None:
+        return None
+    columns = [[bound[i] for i in at] for pair, at in ((a, x_at), (b, y_at)) for bound in pair]
+    lower: list[float] = []
+    upper: list[float] = []
+    for l1, u1, l2, u2 in zip(*columns, strict=True):
+        positive = u2 > 0
+        if u1 == maximum or u2 == maximum:  # (the divisor's type's maximum, as OpenVINO tests it)
+            lower.append(0.0)
+            upper.append(out_max)
+            continue
+        if l2 < 0 < u2:
+            lower.append(-out_max)
+            upper.append(out_max)
+            continue
+        low = function(l1 if positive else u1, u2 if positive else l2)
+        high_divisor = l2 if positive else u2
+        high = out_max if high_divisor == 0 else function(u1 if positive else l1, high_divisor)
+        if low is None or high is None:
+            return None
+        lower.append(low)
+        upper.append(high)
+    return tuple(lower), tuple(upper)
+
+
+def real_absolute(tensor: Tensor) -> RealBounds | None:
+    """``abs::evaluate_bound`` of reals: Abs of each bound, the lesser the lower bound and the
+    greater the upper (an interval across zero keeps its far end only, as for integers)."""
+    if tensor.reals is not None or tensor.real_lower is None or tensor.real_upper is None:
+        return None
+    low = [abs(v) for v in tensor.real_lower]
+    high = [abs(v) for v in tensor.real_upper]
+    return (
+        tuple(min(x, y) for x, y in zip(low, high, strict=True)),
+        tuple(max(x, y) for x, y in zip(low, high, strict=True)),
+    )

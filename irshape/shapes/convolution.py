@@ -125,7 +125,7 @@ def _output_shape_problem(problem: str, ov_message: str) -> Finding:
 
 def _output_spatial(info: Tensor, findings: list[Finding]) -> PartialShape:
     """The output_shape input's value as a shape: known values, ``?`` s, or dynamic rank."""
-    if info.element_type is not None and info.element_type not in element_types.INTEGRAL:
+    if not element_types.is_integral_number(info.element_type):
         findings.append(
             _output_shape_problem(
                 f"has element type {info.element_type}, not an integer type",

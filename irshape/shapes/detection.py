@@ -23,6 +23,7 @@ import math
 
 from irshape import rules
 from irshape.dims import DYNAMIC, Dim, PartialShape
+from irshape.ir.element_types import is_integral_number
 from irshape.ops.interface import AT_DATA, Finding, OpCall, OpResult, Output, Tensor
 from irshape.shapes import reading
 from irshape.shapes.findings import incompatible, rank_finding, type_finding, unreadable, value_unknown
@@ -40,26 +41,6 @@ _NAMES = (
 _NMS_FLOATS = frozenset({"dynamic", "f32", "f16", "bf16"})
 # element::Type::is_real() (NMSRotated-13), and dynamic
 _REALS = frozenset({"dynamic", "f64", "f32", "f16", "bf16", "f8e4m3", "f8e5m2", "f8e8m0", "f4e2m1"})
-_INTEGRAL = frozenset(
-    {
-        "dynamic",
-        "i4",
-        "i8",
-        "i16",
-        "i32",
-        "i64",
-        "u1",
-        "u2",
-        "u3",
-        "u4",
-        "u6",
-        "u8",
-        "u16",
-        "u32",
-        "u64",
-        "nf4",
-    }
-)
 
 
 @reading.reads(MAX_OUTPUT)
@@ -236,7 +217,7 @@ def _input_types(inputs: tuple[Tensor, ...], rotated: bool) -> list[Finding]:
             continue
         if rotated:
             integral = port == MAX_OUTPUT
-            if element_type in (_INTEGRAL if integral else _REALS):
+            if is_integral_number(element_type) if integral else element_type in _REALS:
                 continue
             kind = "integer" if integral else "floating point"
             message = f"Expected {kind} type as element type for the input at: {port}"

@@ -24,7 +24,7 @@ from irshape import rules
 from irshape.dims import DYNAMIC, Dim, PartialShape
 from irshape.ir import element_types
 from irshape.ops.interface import AT_DATA, Finding, OpCall, OpResult, Output, Tensor
-from irshape.shapes import bounds, reading, values
+from irshape.shapes import bounds, reading, reals, values
 from irshape.shapes.broadcast import merge_shapes, numpy_broadcast, pdpd_broadcast
 from irshape.shapes.findings import incompatible, type_finding, unreadable, value_unknown
 
@@ -34,7 +34,7 @@ INCONSISTENT = "Argument shapes are inconsistent."
 # --- element types -------------------------------------------------------------------------
 
 REAL = frozenset({"bf16", "f16", "f32", "f64", "f8e4m3", "f8e5m2", "f4e2m1", "f8e8m0"})  # is_real()
-INTEGER = frozenset(t for t in element_types.BITS if t[0] in "iu") | {"nf4"}  # is_integral_number()
+INTEGER = element_types.INTEGRAL  # is_integral_number()
 UNKNOWN_TYPES = frozenset({"dynamic"})
 
 _ACCEPTS: dict[str, Callable[[str], bool]] = {
@@ -185,28 +185,34 @@ def _binary_value(call: OpCall, shape: PartialShape, out_type: str | None) -> tu
     return values.wrap(result, out_type)
 
 
-# OpenVINO's real arithmetic folded: a product computed in double and rounded to the type
-# (values.to_real), which for f32 operands is the f32 product. Only Multiply: a Divide, Power,
-# Add, Floor, Ceiling or Sqrt of reals folds in some subgraphs and not in others (their bounds,
-# by experiment: a Concat of a Floor's result as a Broadcast's target is `?`), so irshape
-# leaves them unknown, wider than OpenVINO where it folds them (docs §14)
-_REAL_OPS: dict[str, Callable[[float, float], float | None]] = {"Multiply": operator.mul}
+# OpenVINO's real arithmetic folded as its evaluate computes it (irshape.shapes.reals: f32 in
+# float32, f16 through f32, f64 in double), for the ops and types it evaluates. Bounds: the
+# ops with interval_bound_evaluator, and Divide's own rule; SquaredDifference's in f32 only
+# (its evaluate takes no f16).
+_REAL_INTERVAL_OPS = frozenset(
+    {"Add", "Subtract", "Multiply", "Maximum", "Minimum", "Power", "SquaredDifference", "FloorMod"}
+)
 
 
 def _binary_reals(call: OpCall, shape: PartialShape, out_type: str) -> tuple[float, ...] | None:
     """The output's real value when both inputs' are known (numpy or none broadcasting)."""
-    function = _REAL_OPS.get(call.schema.op)
+    function = reals.binary(call.schema.op, out_type)
     if function is None or shape.lengths is None or _auto_broadcast(call)[0] == "pdpd":
         return None
     return values.to_real(values.real_elementwise(function, call.inputs[:2], shape.lengths), out_type)
 
 
 def _binary_real_bounds(call: OpCall, shape: PartialShape, out_type: str) -> bounds.RealBounds | None:
-    """The output's real bounds from the inputs' (Multiply's interval_bound_evaluator)."""
-    function = _REAL_OPS.get(call.schema.op)
+    """The output's real bounds from the inputs' (interval_bound_evaluator; Divide's own)."""
+    op = call.schema.op
+    function = reals.binary(op, out_type)
     if function is None or shape.lengths is None or _auto_broadcast(call)[0] == "pdpd":
         return None
-    return bounds.real_interval(function, call.inputs[:2], shape.lengths, out_type)
+    if op == "Divide":
+        return bounds.real_divided(function, call.inputs[:2], shape.lengths, out_type)
+    if op in _REAL_INTERVAL_OPS:
+        return bounds.real_interval(function, call.inputs[:2], shape.lengths, out_type)
+    return None
 
 
 # --- unary ops -----------------------------------------------------------------------------
@@ -227,11 +233,36 @@ def unary(call: OpCall) -> OpResult:
     data = call.inputs[DATA]
     findings = _check_type(call, DATA, data.element_type, _UNARY_NUMERIC)
     output = Output(data.shape, data.element_type, value=_unary_value(call.schema.op, data))
-    if call.schema.op == "Abs" and not findings:  # Negative has no bounds of its own
+    if findings:
+        return OpResult([output], findings)
+    if data.element_type in REAL:
+        if _real_known(data):  # (the usual real tensor, data, has neither)
+            _unary_reals(call, data, output)
+    elif call.schema.op == "Abs":  # Negative has no bounds of its own
         found = bounds.absolute(data)
         if found is not None:
             bounds.settle(output, *found)
     return OpResult([output], findings)
+
+
+def _real_known(tensor: Tensor) -> bool:
+    """Does irshape know the tensor's real value or bounds?"""
+    facts = tensor.facts
+    return facts.reals is not None or facts.real_lower is not None
+
+
+def _unary_reals(call: OpCall, data: Tensor, output: Output) -> None:
+    """A real unary op's value as OpenVINO evaluates it; Abs's bounds (Floor, Ceiling, Sqrt,
+    Round and Negative have no evaluate_lower/upper: none)."""
+    op = call.schema.op
+    mode = call.attributes.enum("mode", "half_to_even") if op == "Round" else ""
+    function = reals.unary(op, data.element_type, mode)
+    if function is None:
+        return
+    if data.reals is not None:
+        output.reals = reals.apply(function, data.reals)
+    elif op == "Abs":
+        bounds.settle_reals(output, bounds.real_absolute(data))
 
 
 def _unary_value(op: str, data: Tensor) -> tuple[int, ...] | None:
@@ -260,6 +291,22 @@ def clamp(call: OpCall) -> OpResult:
     """Clamp-1: numeric data, and ``min`` no greater than ``max``."""
     result = unary(call)
     low, high = float(call.attribute("min")), float(call.attribute("max"))
+    data = call.inputs[DATA]
+    function = (
+        reals.clamp(data.element_type, low, high)
+        if low <= high and _real_known(data) and not result.findings
+        else None
+    )
+    if function is not None and result.outputs:
+        output = result.outputs[0]
+        if data.reals is not None:
+            output.reals = reals.apply(function, data.reals)
+        else:  # clamp is monotonic: each bound clamped (Clamp's evaluate_lower/upper)
+            found = bounds.real_of(data)
+            if found is not None:
+                low_bound, high_bound = reals.apply(function, found[0]), reals.apply(function, found[1])
+                if low_bound is not None and high_bound is not None:
+                    bounds.settle_reals(output, (low_bound, high_bound))
     if low > high:
         result.findings.append(
             Finding(
@@ -445,7 +492,7 @@ def _binary(call: OpCall, kind_message: str, boolean_output: bool) -> OpResult:
     out_type = "boolean" if boolean_output else merged
     value = None if findings else _binary_value(call, shape, out_type)
     output = Output(shape, out_type, value=value)
-    if not findings and out_type in REAL:
+    if not findings and out_type in REAL and any(map(_real_known, call.inputs[:2])):
         output.reals = _binary_reals(call, shape, out_type)
         if output.reals is None:
             bounds.settle_reals(output, _binary_real_bounds(call, shape, out_type))

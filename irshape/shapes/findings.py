@@ -8,7 +8,7 @@ report with the error ``read_model`` would raise. (Shape merges are in
 from __future__ import annotations
 
 from irshape import rules
-from irshape.dims import PartialShape
+from irshape.dims import INF, Dim, PartialShape
 from irshape.ops.interface import AT_DATA, AT_LAYER, Anchor, Finding, OpCall, Tensor
 from irshape.shapes import reading
 from irshape.shapes.axes import axis_range_message, normalize_axis
@@ -106,3 +106,18 @@ def normalize_axis_ov(axis: int, rank: int) -> int | None:
 
 def axis_message(axis: int, rank: int) -> str:
     return axis_range_message(axis, max(rank, 1))
+
+
+def attribute_error(call: OpCall, name: str, value: object, problem: str, ov_message: str) -> Finding:
+    """IRS112 on the layer's ``<data>``; a missing attribute is named as such, with the default
+    OpenVINO reads (``value``)."""
+    text = call.attributes.texts.get(name, f"(missing: OpenVINO reads {value})")
+    args = {"attribute": name, "value": text, "op": call.schema.name, "problem": problem}
+    return Finding(rules.ATTRIBUTE_VALUE, {**args, "ov_message": ov_message}, AT_DATA)
+
+
+def multiple_message(dim: Dim, divisor: int) -> str:
+    """OpenVINO's words for a dim that must be a multiple of ``divisor`` (DepthToSpace's
+    channels, BatchToSpace's batch): ``[ lo, hi]``, an unbounded ``hi`` as -1."""
+    hi = -1 if dim.hi == INF else dim.hi
+    return f"Dimension value: [ {dim.lo}, {hi}] must be a multiple of divisor: {divisor}"

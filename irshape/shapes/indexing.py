@@ -25,9 +25,8 @@ from typing import Any
 from irshape import rules
 from irshape.diagnostics import Rule
 from irshape.dims import DYNAMIC, INF, Dim, PartialShape, static_shape
-from irshape.ir.element_types import INTEGRAL
-from irshape.ir.weights import CONSTANT_WITHOUT_BYTES
-from irshape.ops.interface import AT_DATA, Anchor, Finding, OpCall, OpResult, Output
+from irshape.ir.element_types import INTEGRAL, is_integral_number
+from irshape.ops.interface import AT_DATA, Anchor, Finding, OpCall, OpResult, Output, Unknown
 from irshape.shapes import bounds as value_bounds
 from irshape.shapes import reading, values
 from irshape.shapes.axes import axis_range_message, normalize_axis
@@ -122,7 +121,7 @@ class _Op:
 
     def require_integral(self, port: int, ov_message: str) -> None:
         element_type = self.element_type(port)
-        if element_type is not None and element_type not in INTEGRAL:
+        if not is_integral_number(element_type):
             raise self.bad_type(port, "an integer type is required", ov_message)
 
     def rank_lost(self, why: str) -> Output:
@@ -153,7 +152,7 @@ class _Op:
         self.value_read(port)  # OpenVINO fails reading it: the layer is rejected
         # Said once, but of each input a layer typed 'Constant' feeds (OpenVINO fails on it
         # where it reads the value, check/layer.py _no_value)
-        if not self._unknown_said or tensor.value_unknown == CONSTANT_WITHOUT_BYTES:
+        if not self._unknown_said or tensor.unknown is Unknown.NO_BYTES:
             self._unknown_said = True
             name = self.call.schema.inputs[port].name
             default = "it is not a Const, and irshape could not compute it from its producers"
@@ -421,7 +420,7 @@ def gather_nd(op: _Op) -> list[Output]:
     do not address; GatherND-5 folds the batch dims into one."""
     data, indices = op.shape(0), op.shape(1)
     index_type = op.element_type(1)
-    if index_type is not None and index_type not in INTEGRAL:
+    if not is_integral_number(index_type):
         message = f"The indices type is expected to be an integer type. Got: {index_type}"
         raise op.bad_type(1, "an integer type is required", message)
     batch_dims = int(op.attribute("batch_dims")) % 2**64  # a size_t: -1 is 2**64 - 1
@@ -506,7 +505,7 @@ def _scattered(op: _Op) -> list[Output]:
     failure = None if value is not None else _scatter_failure(op)
     output = Output(op.shape(0), op.element_type(0), value=value)
     if failure is not None:
-        output.value_unknown = reading.evaluation_failure(failure)
+        reading.fails_evaluating(output, failure)
     return [output]
 
 
@@ -667,7 +666,7 @@ def scatter_elements_update(op: _Op) -> list[Output]:
         op.value_read(3)  # before the element types are checked (a boolean axis: 'Element not supported')
     for port, what in ((1, "Indices"), (3, "Axis")):
         element_type = op.element_type(port)
-        if element_type is not None and element_type not in INTEGRAL:
+        if not is_integral_number(element_type):
             message = f"{what} element type must be integral_number, but is: {element_type}"
             raise op.bad_type(port, "an integer type is required", message)
     data_type, updates_type = op.element_type(0), op.element_type(2)

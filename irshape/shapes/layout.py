@@ -17,15 +17,16 @@ import itertools
 import math
 from collections.abc import Sequence
 
-from irshape import rules
 from irshape.dims import DYNAMIC, EMPTY, INF, Dim, PartialShape
 from irshape.ir import element_types
-from irshape.ops.interface import AT_DATA, ConstTensor, Finding, OpCall, OpResult, Output, Tensor
+from irshape.ops.interface import ConstTensor, Finding, OpCall, OpResult, Output, Tensor
 from irshape.shapes import bounds, reading
 from irshape.shapes.axes import normalize_axis
 from irshape.shapes.broadcast import merge_shapes
 from irshape.shapes.findings import (
+    attribute_error,
     incompatible,
+    multiple_message,
     rank_finding,
     type_finding,
     unreadable,
@@ -59,13 +60,6 @@ def _type_error(port: int, problem: str, ov_message: str) -> Finding:
     return type_finding(problem, ov_message, port)
 
 
-def _attribute_error(call: OpCall, name: str, value: object, problem: str, ov_message: str) -> Finding:
-    """IRS112; a missing attribute is named as such, with the default OpenVINO reads."""
-    text = call.attributes.texts.get(name, f"(missing: OpenVINO reads {value})")
-    args = {"attribute": name, "value": text, "op": call.schema.name, "problem": problem}
-    return Finding(rules.ATTRIBUTE_VALUE, {**args, "ov_message": ov_message}, AT_DATA)
-
-
 def _unknown(call: OpCall, port: int, consequence: str) -> list[Finding]:
     """IRS306 for an input whose value decides the shape, unless its reason is said already."""
     return value_unknown(port, _input_name(call, port), call.inputs[port], consequence)
@@ -84,8 +78,7 @@ def _axis_message(axis: int, rank: int) -> str:
     return f"Axis {axis} out of the tensor rank range [{-rank}, {rank - 1}]."
 
 
-def _integral(element_type: str | None) -> bool:
-    return element_type is None or element_type in element_types.INTEGRAL
+_integral = element_types.is_integral_number
 
 
 def _static_count(shape: PartialShape) -> int | None:
@@ -514,7 +507,7 @@ def concat(call: OpCall) -> OpResult:
         normal = _axis(axis, len(dims))
         if normal is None:
             problem = f"is out of range for input {port} of rank {len(dims)}"
-            finding = _attribute_error(call, "axis", axis, problem, _axis_message(axis, len(dims)))
+            finding = attribute_error(call, "axis", axis, problem, _axis_message(axis, len(dims)))
             return OpResult([Output(PartialShape(None), element_type)], [finding])
         if not dims:
             finding = _rank_error(call, port, "not a scalar", "Accessing out-of-range dimension")
@@ -645,7 +638,7 @@ def split(call: OpCall) -> OpResult:
     count = int(call.attribute("num_splits"))
     if count <= 0:
         message = f"Attribute 'num_splits' must be greater than zero. Got: {count}"
-        findings.append(_attribute_error(call, "num_splits", count, "is not above 0", message))
+        findings.append(attribute_error(call, "num_splits", count, "is not above 0", message))
         return _dynamic(call, findings)
     if findings:
         return _dynamic(call, findings, count=count)
@@ -987,7 +980,7 @@ def shuffle_channels(call: OpCall) -> OpResult:
     group, axis = int(call.attribute("group")), int(call.attribute("axis"))
     if group < 1:
         message = "The 'group' parameter must be greater or equal to 1."
-        return _same_shape(call, [_attribute_error(call, "group", group, "is below 1", message)])
+        return _same_shape(call, [attribute_error(call, "group", group, "is below 1", message)])
     if data.shape.dims is None:
         return _same_shape(call)
     rank = len(data.shape.dims)
@@ -999,7 +992,7 @@ def shuffle_channels(call: OpCall) -> OpResult:
         return _same_shape(
             call,
             [
-                _attribute_error(
+                attribute_error(
                     call, "axis", axis, f"is out of range for rank {rank}", _axis_message(axis, rank)
                 )
             ],
@@ -1023,11 +1016,6 @@ def _block_rank_problem(call: OpCall) -> Finding | None:
     return None
 
 
-def _multiple_message(dim: Dim, divisor: int) -> str:
-    hi = -1 if dim.hi == INF else dim.hi
-    return f"Dimension value: [ {dim.lo}, {hi}] must be a multiple of divisor: {divisor}"
-
-
 def depth_to_space(call: OpCall) -> OpResult:
     """DepthToSpace-1: channels / block^spatial, each spatial dim * block."""
     data = call.inputs[DATA]
@@ -1037,7 +1025,7 @@ def depth_to_space(call: OpCall) -> OpResult:
             "DepthToSpace: The divisor must not be 0" if block == 0 else "divisor must be greater than 0"
         )
         return _dynamic(
-            call, [_attribute_error(call, "block_size", block, "is not above 0", message)], data.shape.rank
+            call, [attribute_error(call, "block_size", block, "is not above 0", message)], data.shape.rank
         )
     problem = _block_rank_problem(call)
     if problem is not None or data.shape.dims is None:
@@ -1048,7 +1036,7 @@ def depth_to_space(call: OpCall) -> OpResult:
     if depth.is_empty:
         finding = incompatible(
             f"channels {channels} are not a multiple of {block}^{len(spatial)}",
-            _multiple_message(channels, divisor),
+            multiple_message(channels, divisor),
         )
         return _dynamic(call, [finding], data.shape.rank)
     shape = PartialShape([batch, depth, *(d * block for d in spatial)])
@@ -1062,7 +1050,7 @@ def space_to_depth(call: OpCall) -> OpResult:
     if block <= 0:
         message = "The block size must be greater than 0" if block == 0 else "divisor must be greater than 0"
         return _dynamic(
-            call, [_attribute_error(call, "block_size", block, "is not above 0", message)], data.shape.rank
+            call, [attribute_error(call, "block_size", block, "is not above 0", message)], data.shape.rank
         )
     problem = _block_rank_problem(call)
     if problem is not None or data.shape.dims is None:
@@ -1073,7 +1061,7 @@ def space_to_depth(call: OpCall) -> OpResult:
         part = dim.divide_exact(block)
         if part.is_empty:
             finding = incompatible(
-                f"spatial axis {axis} ({dim}) is not a multiple of {block}", _multiple_message(dim, block)
+                f"spatial axis {axis} ({dim}) is not a multiple of {block}", multiple_message(dim, block)
             )
             return _dynamic(call, [finding], data.shape.rank)
         out.append(part)

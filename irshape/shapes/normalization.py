@@ -162,7 +162,7 @@ def lrn(call: OpCall) -> OpResult:
                 )
                 findings.append(_axis_value(axes.value, rank, message))
                 break
-    if axes.element_type is not None and axes.element_type not in element_types.INTEGRAL:
+    if not element_types.is_integral_number(axes.element_type):
         message = f"Axes input must be integral numbers, but are: {axes.element_type})."
         findings.append(type_finding(f"axes has element type {axes.element_type}", message, 1))
     return OpResult([], findings) if findings else _same(data)

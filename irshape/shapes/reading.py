@@ -30,17 +30,8 @@ import math
 from collections.abc import Callable, Sequence
 
 from irshape.ir.element_types import ELEMENT_TYPES
-from irshape.ir.weights import CONSTANT_WITHOUT_BYTES, NOT_EVALUABLE, not_evaluable_reason
-from irshape.ops.interface import (
-    FROM_CONSTS,
-    FROM_DATA,
-    FROM_SHAPES,
-    ConstTensor,
-    OpCall,
-    OpResult,
-    Output,
-    Tensor,
-)
+from irshape.ir.weights import CONSTANT_WITHOUT_BYTES, NOT_EVALUABLE
+from irshape.ops.interface import ConstTensor, OpCall, OpResult, Origin, Output, Tensor, Unknown
 from irshape.record import FrozenRecord, set_field
 
 INT64_MIN, INT64_MAX = -(2**63), 2**63 - 1
@@ -123,12 +114,13 @@ def read(tensor: Tensor, how: Reading = DIRECT) -> Tensor:
     Const's too), or ``value_error`` set to OpenVINO's message when reading it fails. A tensor
     whose value OpenVINO does not have either (a Parameter's) is returned as it is."""
     element_type = tensor.element_type or ""
-    if tensor.value_unknown == FOLD_FAILED:
+    unknown = tensor.unknown
+    if unknown is Unknown.FOLD_FAILED:
         return _failed(tensor, _FOLD_MESSAGE)
-    if tensor.value_unknown == CONSTANT_WITHOUT_BYTES:
+    if unknown is Unknown.NO_BYTES:
         return tensor if how.no_bytes is None else _failed(tensor, how.no_bytes)
-    if _evaluation_failed(tensor):
-        return _failed(tensor, (tensor.value_unknown or "")[len(EVALUATION_FAILS) :])
+    if unknown is Unknown.EVALUATION_FAILS:
+        return _failed(tensor, tensor.facts.why or "")
     if how.as_partial_shape and not isinstance(tensor, ConstTensor) and below_zero(tensor):
         return _failed(tensor, NEGATIVE_SHAPE_VALUE)
     if how.typed and element_type in _SUB_BYTE:
@@ -168,8 +160,7 @@ def _typed(tensor: Tensor, element_type: str) -> Tensor:
     """A sub-byte Const as cast_vector reads it: an i4's, u4's or nf4's nibbles (low one first;
     an nf4's as u4's, by experiment) from the bytes irshape read, the other types' unknown."""
     if tensor.value is None or element_type not in ("i4", "u4", "nf4"):
-        reason = f"irshape does not read the {element_type} values OpenVINO casts"
-        return tensor.replace(value=None, lower=None, upper=None, value_unknown=reason)
+        return tensor.replace(value=None, lower=None, upper=None, unknown=Unknown.NOT_CAST, why=element_type)
     nibbles = [
         (tensor.value[i // 2] & 0xF0) >> 4 if i % 2 else tensor.value[i // 2] & 0xF
         for i in range(len(tensor.value))
@@ -184,23 +175,19 @@ def _wrapped(v: int) -> int:
     return v - 2**64 if v > INT64_MAX else v
 
 
-# The start of ``value_unknown`` where OpenVINO's evaluation of the value fails with the message
-# after it (a scatter's index out of range): any op that evaluates it fails so
-EVALUATION_FAILS = "OpenVINO fails evaluating it: "
-
-
-def evaluation_failure(message: str) -> str:
-    """The ``value_unknown`` of a value whose evaluation fails with OpenVINO's ``message``."""
-    return EVALUATION_FAILS + message
+def fails_evaluating(output: Output, message: str) -> None:
+    """The output's value is one whose evaluation fails with OpenVINO's ``message`` (a
+    scatter's index out of range): any op that evaluates it fails so."""
+    output.unknown_as(Unknown.EVALUATION_FAILS, message)
 
 
 def _evaluation_failed(tensor: Tensor | Output) -> bool:
-    return tensor.value_unknown is not None and tensor.value_unknown.startswith(EVALUATION_FAILS)
+    return tensor.unknown is Unknown.EVALUATION_FAILS
 
 
-# What OpenVINO's constant folding of an op fed by a Const of dynamic element type gives: no
-# tensor ('Tensor was not initialized.'), where a consumer reads the folded value.
-FOLD_FAILED = "OpenVINO fails folding it: a Const of dynamic element type feeds it"
+# What OpenVINO's constant folding of an op fed by a Const of dynamic element type gives
+# (Unknown.FOLD_FAILED): no tensor ('Tensor was not initialized.'), where a consumer reads the
+# folded value.
 _FOLD_MESSAGE = "Tensor was not initialized."
 # Ops whose output is their data input's elements, unchanged: folded, a Const of a type
 # OpenVINO does not read stays one (a u1 Const reshaped is still 'Element not supported').
@@ -213,7 +200,7 @@ def fold(call: OpCall, result: OpResult) -> None:
     """What OpenVINO's constant folding leaves of the outputs of an op fed by Consts only, where
     irshape has no value for them (by experiment, docs/openvino-ir-reading.md §6.1): they are
     constants too; folding fails when one input is of dynamic type, or itself failed
-    (:data:`FOLD_FAILED`); a Reshape, Squeeze, Unsqueeze (or a Concat) of a Const OpenVINO holds
+    (``Unknown.FOLD_FAILED``); a Reshape, Squeeze, Unsqueeze (or a Concat) of a Const OpenVINO holds
     but does not read, or of a ``Constant`` with no bytes, passes it on."""
     inputs = call.inputs
     origin = _origin(call.schema.op, inputs)
@@ -221,7 +208,7 @@ def fold(call: OpCall, result: OpResult) -> None:
         output.origin = origin
     if not inputs or not result.outputs:
         return
-    if origin != FROM_DATA and any(_evaluation_failed(t) for t in inputs):
+    if origin is not Origin.DATA and any(_evaluation_failed(t) for t in inputs):
         _pass_evaluation_failure(inputs, result)
     if not all(held(t) for t in inputs):
         return
@@ -233,30 +220,27 @@ def fold(call: OpCall, result: OpResult) -> None:
         return
     if any(_fails_folding(t) for t in inputs):
         for output in result.outputs:
-            output.value_unknown = FOLD_FAILED
+            output.unknown_as(Unknown.FOLD_FAILED)
     elif call.schema.op in _MOVES_DATA and (_held_unread(inputs[0]) or _no_bytes(inputs[0])):
         output = result.outputs[0]
         if output.element_type == inputs[0].element_type:
-            output.value_unknown = inputs[0].value_unknown
+            output.unknown_as(inputs[0].unknown, inputs[0].facts.why)
     elif call.schema.op == "Concat" and all(_held_unread(t) for t in inputs):
         output = result.outputs[0]
         if all(t.element_type == output.element_type for t in inputs):
-            output.value_unknown = inputs[0].value_unknown
+            output.unknown_as(inputs[0].unknown, inputs[0].facts.why)
 
 
-_ORIGIN_RANK = {FROM_DATA: 0, FROM_SHAPES: 1, FROM_CONSTS: 2}
-
-
-def _origin(op: str, inputs: Sequence[Tensor]) -> str:
+def _origin(op: str, inputs: Sequence[Tensor]) -> Origin:
     """What OpenVINO's evaluation of an op's outputs reaches (``Tensor.origin``): a ShapeOf's
     is its input's shape (a Const's folds, any other's is evaluated from the ShapeOf); an op
     with no input (but a Const, made elsewhere) or a variable reaches data; any other op, the
     least its inputs reach."""
     if op == "ShapeOf":
-        return FROM_CONSTS if inputs and inputs[0].origin == FROM_CONSTS else FROM_SHAPES
+        return Origin.CONSTS if inputs and inputs[0].origin is Origin.CONSTS else Origin.SHAPES
     if not inputs or op in _NEVER_FOLDED:
-        return FROM_DATA
-    return min((t.origin for t in inputs), key=_ORIGIN_RANK.__getitem__)
+        return Origin.DATA
+    return min(t.origin for t in inputs)
 
 
 def _pass_evaluation_failure(inputs: Sequence[Tensor], result: OpResult) -> None:
@@ -271,7 +255,7 @@ def _pass_evaluation_failure(inputs: Sequence[Tensor], result: OpResult) -> None
     a failure: a wider answer, never a false error)."""
     for tensor in inputs:
         if _evaluation_failed(tensor):
-            failure = tensor.value_unknown
+            failure = tensor.facts.why or ""
             break
         if not (tensor.constant or _evaluated(tensor)):
             return
@@ -279,7 +263,7 @@ def _pass_evaluation_failure(inputs: Sequence[Tensor], result: OpResult) -> None
         return
     for output in result.outputs:
         if output.value is None and output.lower is None:
-            output.value_unknown = failure
+            fails_evaluating(output, failure)
 
 
 def _evaluated(tensor: Tensor) -> bool:
@@ -291,7 +275,9 @@ def _evaluated(tensor: Tensor) -> bool:
 
 def _fails_folding(tensor: Tensor) -> bool:
     """A Const of dynamic type, or a value whose folding failed: no tensor can be made of it."""
-    return tensor.value_unknown == FOLD_FAILED or (tensor.element_type == "dynamic" and _held_unread(tensor))
+    return tensor.unknown is Unknown.FOLD_FAILED or (
+        tensor.element_type == "dynamic" and _held_unread(tensor)
+    )
 
 
 def held(tensor: Tensor) -> bool:
@@ -302,7 +288,7 @@ def held(tensor: Tensor) -> bool:
 def _no_bytes(tensor: Tensor) -> bool:
     """A layer typed 'Constant' (or a Reshape of one...): data of no bytes, though not empty."""
     lengths = tensor.shape.lengths
-    return tensor.value_unknown == CONSTANT_WITHOUT_BYTES and lengths is not None and math.prod(lengths) > 0
+    return tensor.unknown is Unknown.NO_BYTES and lengths is not None and math.prod(lengths) > 0
 
 
 # What IR v10's reading folds without reading the data: a ShapeOf (the shape only), and the
@@ -335,10 +321,12 @@ def v10_evaluation_failure(inputs: Sequence[Tensor], outputs: Sequence[Output]) 
     """IR v10's reading folds an op whose inputs are all computed from Consts, evaluating it:
     OpenVINO's message where that evaluation fails (a scatter's index out of range), at the op
     it starts from; None elsewhere (a ShapeOf of a Parameter is not folded there)."""
-    if not inputs or any(t.origin != FROM_CONSTS or _evaluation_failed(t) for t in inputs):
+    if not inputs or any(t.origin is not Origin.CONSTS or _evaluation_failed(t) for t in inputs):
         return None
-    failure = next((o.value_unknown or "" for o in outputs if _evaluation_failed(o)), None)
-    return None if failure is None else failure[len(EVALUATION_FAILS) :]
+    return next((o.facts.why or "" for o in outputs if _evaluation_failed(o)), None)
+
+
+READS = "irshape_reads"  # the attribute of a shape function that says what @reads it reads
 
 
 def reads(
@@ -356,6 +344,10 @@ def reads(
             converted = tuple(read(t, how) if i in ports else t for i, t in enumerate(inputs))
             return function(OpCall(call.schema, converted, call.attributes))
 
+        # what the function reads, by port, for the declarations to be checked against (the
+        # decorators stack: functools.wraps carries the inner ones' on)
+        readings: dict[int, Reading] = {**getattr(function, READS, {}), **dict.fromkeys(ports, how)}
+        setattr(shape_function, READS, readings)
         return shape_function
 
     return decorate
@@ -366,7 +358,7 @@ def _converts(tensor: Tensor) -> bool:
     of non-negative values.)"""
     value = tensor.value
     if value is None:
-        return tensor.value_unknown is not None or tensor.reals is not None or below_zero(tensor)
+        return tensor.unknown is not None or tensor.reals is not None or below_zero(tensor)
     return tensor.element_type not in _PLAIN or min(value, default=0) < 0 or max(value, default=0) > INT64_MAX
 
 
@@ -378,7 +370,7 @@ def _unread_type(element_type: str) -> bool:
 def problem(tensor: Tensor) -> str:
     """What is wrong with an input whose reading failed (``value_error``), for a finding:
     "input 1 (axes) " and this."""
-    if tensor.value_unknown == CONSTANT_WITHOUT_BYTES:
+    if tensor.unknown is Unknown.NO_BYTES:
         return f"is {CONSTANT_WITHOUT_BYTES}, so it has no value to read"
     if tensor.value_error == NEGATIVE_SHAPE_VALUE:
         return "is computed, and OpenVINO's evaluation of it gives a value (or bound) below zero"
@@ -391,8 +383,7 @@ def problem(tensor: Tensor) -> str:
 
 def _held_unread(tensor: Tensor) -> bool:
     """A Const OpenVINO holds but irshape did not read (its element type is not one it reads)."""
-    element_type = tensor.element_type
-    return element_type is not None and tensor.value_unknown == not_evaluable_reason(element_type)
+    return tensor.unknown is Unknown.NOT_EVALUABLE and tensor.facts.why == tensor.element_type
 
 
 def _failed(tensor: Tensor, message: str) -> Tensor:

@@ -18,15 +18,17 @@ import math
 
 from irshape import rules
 from irshape.dims import INF, Dim, PartialShape, int64
-from irshape.ir.element_types import BITS
-from irshape.ops.interface import AT_DATA, Finding, OpCall, OpResult, Output, Tensor
+from irshape.ir.element_types import is_integral_number
+from irshape.ops.interface import Finding, OpCall, OpResult, Output, Tensor
 from irshape.ops.schema import OpSchema, load_declaration
 from irshape.shapes import reading
 from irshape.shapes.axes import axis_range_message, normalize_axis
 from irshape.shapes.broadcast import compatible, merge_dim, merge_shapes
 from irshape.shapes.findings import (
+    attribute_error,
     incompatible,
     known,
+    multiple_message,
     rank_finding,
     type_finding,
     value_finding,
@@ -79,18 +81,11 @@ def _axis(call: OpCall, name: str, rank: int | None, findings: list[Finding]) ->
     normal = normalize_axis(axis, rank)
     if normal is None:
         findings.append(
-            _attribute_error(
+            attribute_error(
                 call, name, axis, f"is out of range for rank {rank}", axis_range_message(axis, rank)
             )
         )
     return normal
-
-
-def _attribute_error(call: OpCall, name: str, value: object, problem: str, ov_message: str) -> Finding:
-    """IRS112 on the layer's ``<data>``."""
-    text = call.attributes.texts.get(name, f"(missing: OpenVINO reads {value})")
-    args = {"attribute": name, "value": text, "op": call.schema.name, "problem": problem}
-    return Finding(rules.ATTRIBUTE_VALUE, {**args, "ov_message": ov_message}, AT_DATA)
 
 
 # --- SpaceToBatch, BatchToSpace -------------------------------------------------------------
@@ -109,7 +104,7 @@ def space_to_batch(call: OpCall) -> OpResult:
             f"{name} is of element type {t}", f"{name} must be an integral number but got ({t}).", port
         )
         for port, name, t in _typed_inputs(call, _PADS)
-        if not _integral_number(t)
+        if not is_integral_number(t)
     ]
     findings += _same_shape_findings(call, _PADS, "pads")
     rank = data.shape.rank
@@ -148,7 +143,7 @@ def _space_to_batch_dim(dim: Dim, block: int, begin: int, end: int) -> tuple[Dim
     divided = padded.divide_exact(block)
     if divided.is_empty:
         return divided, incompatible(
-            f"the padded dim {padded} is not a multiple of {block}", _multiple_message(padded, block)
+            f"the padded dim {padded} is not a multiple of {block}", multiple_message(padded, block)
         )
     return divided, None
 
@@ -210,7 +205,7 @@ def _batch_to_space_batch(batch: Dim, blocks: list[int] | None) -> tuple[Dim, Fi
     divided = batch.divide_exact(divisor)
     if divided.is_empty:
         return divided, incompatible(
-            f"the batch {batch} is not a multiple of {divisor}", _multiple_message(batch, divisor)
+            f"the batch {batch} is not a multiple of {divisor}", multiple_message(batch, divisor)
         )
     return divided, None
 
@@ -227,7 +222,7 @@ def _crop_type_findings(call: OpCall) -> list[Finding]:
             f"Got: {types[0]}, {types[1]} and {types[2]}"
         )
         return [type_finding(f"block_shape and the crops are of element types {types}", message, 1)]
-    if merged and not _integral_number(next(iter(merged))):
+    if merged and not is_integral_number(next(iter(merged))):
         t = next(iter(merged))
         message = f"block_shape and crops inputs must have integer element type. Got: {t}"
         return [type_finding(f"block_shape and the crops are of element type {t}", message, 1)]
@@ -242,12 +237,6 @@ def _typed_inputs(call: OpCall, names: tuple[str, ...], first: int = 1) -> list[
         if element_type is not None:
             found.append((port, name, element_type))
     return found
-
-
-def _integral_number(element_type: str) -> bool:
-    """``element::Type::is_integral_number``: an integer type (not boolean); dynamic is taken
-    as it comes (irshape cannot tell)."""
-    return element_type == "dynamic" or (element_type in BITS and element_type[0] in "iu")
 
 
 def _same_shape_findings(call: OpCall, names: tuple[str, ...], what: str) -> list[Finding]:
@@ -309,11 +298,6 @@ def _product(values: list[int]) -> int:
     return product
 
 
-def _multiple_message(dim: Dim, divisor: int) -> str:
-    hi = -1 if dim.hi == INF else dim.hi
-    return f"Dimension value: [ {dim.lo}, {hi}] must be a multiple of divisor: {divisor}"
-
-
 # --- SliceScatter -----------------------------------------------------------------------------
 
 _SLICE_INPUTS = ("start", "stop", "step", "axes")
@@ -335,7 +319,7 @@ def slice_scatter(call: OpCall) -> OpResult:
             f"{name} is of element type {t}", f"SliceScatter `{name}` input type must be integer.", port
         )
         for port, name, t in _typed_inputs(call, _SLICE_INPUTS, first=2)
-        if not _integral_number(t)
+        if not is_integral_number(t)
     ]
     shape = data.shape
     if shape.rank is None and updates.shape.rank is not None:
@@ -425,15 +409,15 @@ def _patch_findings(call: OpCall) -> list[Finding]:
         if name in call.attributes.broken:
             continue
         if len(values) != 2:
-            findings.append(_attribute_error(call, name, list(values), "does not hold 2 values", message))
+            findings.append(attribute_error(call, name, list(values), "does not hold 2 values", message))
         elif name != "sizes" and min(values) < 1:
             message = f"Attribute {name} should be strictly greater than zeros in values."
-            findings.append(_attribute_error(call, name, list(values), "holds a value below 1", message))
+            findings.append(attribute_error(call, name, list(values), "holds a value below 1", message))
     auto_pad = str(call.attribute("auto_pad")).lower()
     if auto_pad not in ("valid", "same_lower", "same_upper"):
         message = "Attribute padding should be in either valid or same_lower or same_upper."
         findings.append(
-            _attribute_error(call, "auto_pad", auto_pad, "is not valid, same_lower or same_upper", message)
+            attribute_error(call, "auto_pad", auto_pad, "is not valid, same_lower or same_upper", message)
         )
     return findings
 
@@ -527,7 +511,7 @@ def _col2im_block_count(
     lists = [call.attributes.int_list(name) for name in ("strides", "dilations", "pads_begin", "pads_end")]
     strides, dilations, begin, end = ([*v, 0, 0] for v in lists)  # past the end: read as 0 here
     if 0 in strides[:2]:
-        return _attribute_error(call, "strides", lists[0], "holds a 0", "strides must be non-zero.")
+        return attribute_error(call, "strides", lists[0], "holds a 0", "strides must be non-zero.")
     counts = []
     for d in range(2):
         numerator = size[d] + begin[d] + end[d] - dilations[d] * (kernel[d] - 1) - 1

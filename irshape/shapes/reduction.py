@@ -14,9 +14,9 @@ import math
 from collections.abc import Callable
 
 from irshape.dims import Dim, PartialShape
-from irshape.ir.element_types import INTEGRAL
+from irshape.ir.element_types import is_integral_number
 from irshape.ops.interface import Finding, OpCall, OpResult, Output, Tensor
-from irshape.shapes import bounds, reading, values
+from irshape.shapes import bounds, reading, reals, values
 from irshape.shapes.findings import (
     axis_message,
     known,
@@ -74,7 +74,44 @@ def reduce(call: OpCall) -> OpResult:
         _product_bounds(output, data, chosen, keep_dims)
     if call.schema.op in ("ReduceMax", "ReduceMin") and bounds.bounded(data) and not findings:
         _extreme_bounds(call.schema.op, output, data, chosen, keep_dims)
+    if not findings and (data.reals is not None or data.real_lower is not None):
+        _real_reduction(call.schema.op, output, data, chosen)
     return OpResult([output], findings)
+
+
+def _real_reduction(op: str, output: Output, data: Tensor, axes: set[int]) -> None:
+    """A reduction of reals as OpenVINO evaluates it: the value, or for ReduceMax, ReduceMin
+    (the default evaluator) and ReduceProd (all bounds not below zero; a bound at the type's
+    maximum with no zero beside it the maximum) the reduction of the lower bounds and of the
+    upper ones; ReduceSum and ReduceMean have no bounds."""
+    fold, lengths = reals.reduction(op, data.element_type), data.shape.lengths
+    if fold is None or lengths is None:
+        return
+    maximum = reals.REAL_MAX.get(data.element_type or "")
+
+    def reduce(numbers: tuple[float, ...]) -> tuple[float, ...] | None:
+        if len(numbers) != math.prod(lengths) or (
+            op in ("ReduceMax", "ReduceMin") and 0 in [lengths[a] for a in axes]
+        ):
+            return None
+        groups = [[numbers[i] for i in group] for group in values.reduced_positions(lengths, axes)]
+        if op == "ReduceProd" and data.reals is None:
+            return values.to_real(
+                [maximum if maximum in g and 0 not in g else fold(g) for g in groups], data.element_type
+            )
+        return values.to_real([fold(group) for group in groups], data.element_type)
+
+    if data.reals is not None:
+        output.reals = reduce(data.reals)
+        return
+    found = bounds.real_of(data)
+    if found is None or op not in ("ReduceMax", "ReduceMin", "ReduceProd"):
+        return
+    if op == "ReduceProd" and min(found[0], default=0.0) < 0:
+        return
+    low, high = reduce(found[0]), reduce(found[1])
+    if low is not None and high is not None:
+        bounds.settle_reals(output, (low, high))
 
 
 def _extreme_bounds(op: str, output: Output, data: Tensor, axes: set[int], keep_dims: bool) -> None:
@@ -111,7 +148,7 @@ def _type_findings(op: str, data: Tensor, axes: Tensor) -> list[Finding]:
     if not logical and data.element_type == "boolean":
         message = "Element type of data input must be numeric. Got: boolean"
         findings.append(type_finding("data is boolean, not numeric", message, DATA))
-    if axes.element_type is not None and axes.element_type not in INTEGRAL:  # nf4 is an integer
+    if not is_integral_number(axes.element_type):  # nf4 is an integer
         message = f"Element type of axes input must be integer. Got: {axes.element_type}"
         findings.append(type_finding(f"axes has element type {axes.element_type}", message, AXES))
     return findings

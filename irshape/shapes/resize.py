@@ -15,7 +15,7 @@ from collections.abc import Sequence
 
 from irshape import rules
 from irshape.dims import DYNAMIC, INF, Dim, PartialShape
-from irshape.ir.element_types import INTEGRAL
+from irshape.ir.element_types import is_integral_number
 from irshape.ops.interface import Finding, OpCall, OpResult, Output, Tensor
 from irshape.shapes import bounds, reading
 from irshape.shapes.findings import incompatible, rank_finding, type_finding, value_finding, value_unknown
@@ -32,7 +32,7 @@ def interpolate_1(call: OpCall) -> OpResult:
     """Interpolate-1: the ``axes`` attribute names the resized axes, input 1 their sizes."""
     data, target = call.inputs[DATA], call.inputs[1]
     findings: list[Finding] = []
-    if target.element_type is not None and target.element_type not in INTEGRAL:
+    if not is_integral_number(target.element_type):
         findings.append(
             _type_problem(
                 1, "output_shape", target, "an integer type", "output shape must be an integral number."

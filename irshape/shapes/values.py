@@ -108,6 +108,8 @@ def to_real(numbers: Sequence[float] | None, element_type: str | None) -> tuple[
     if numbers is None or form is None or len(numbers) > MAX_ELEMENTS:
         return None
     try:
+        if form == "e":  # OpenVINO computes an f16 in f32 and converts the result
+            numbers = struct.unpack(f"<{len(numbers)}f", struct.pack(f"<{len(numbers)}f", *numbers))
         packed = struct.pack(f"<{len(numbers)}{form}", *numbers)
     except (OverflowError, struct.error):
         return None
@@ -133,13 +135,39 @@ def real_elementwise(
     return None if any(v is None for v in result) else [v for v in result if v is not None]
 
 
+# the integer types a real is converted to through an int64 (the others through an int32)
+_THROUGH_INT64 = frozenset({"i64", "u32", "u64"})
+
+
 def truncated(reals: Sequence[float], element_type: str | None) -> tuple[int, ...] | None:
-    """Reals converted to an integer type as OpenVINO's Convert does: truncated toward zero
-    (by experiment: 2.5, 3.5, 2.7 and -2.5 give 2, 3, 2 and -2); None where a value is outside
-    the type's range (the conversion is not defined there)."""
-    whole = [math.trunc(v) for v in reals]
-    wrapped = wrap(whole, element_type)
-    return None if wrapped is None or list(wrapped) != whole else wrapped
+    """Reals converted to an integer type as OpenVINO's Convert does on x86, by experiment
+    (f32 and f16, Consts and computed values alike): truncated toward zero (2.5, 3.5, 2.7 and
+    -2.5 give 2, 3, 2 and -2), through an int32 for the types up to 32 bits but u32 and through
+    an int64 for the others, each out of its range (NaN, infinities too) at its minimum (x86's
+    'integer indefinite'), then wrapped to the type: 300.7 to u8 is 44, 3e9 to i32 -2^31 and to
+    u8 0, -5.5 to u32 4294967291, 1e20 to u64 0 (past 2^63 the conversion subtracts 2^63
+    first); None for another type."""
+    if element_type is None or element_type == "boolean" or element_type[0] not in "iu":
+        return None
+    wide = element_type in _THROUGH_INT64
+    bits = 64 if wide else 32
+    minimum = -(1 << (bits - 1))
+    whole = []
+    for v in reals:
+        if element_type == "u64" and v >= 2.0**63:  # (v - 2^63) as an int64, its top bit set
+            rest = _indefinite(v - 2.0**63, minimum)
+            whole.append((rest % (1 << 64)) ^ (1 << 63))
+        else:
+            whole.append(_indefinite(v, minimum))
+    return wrap(whole, element_type)
+
+
+def _indefinite(v: float, minimum: int) -> int:
+    """x86's truncating conversion to a signed integer of ``minimum``'s width."""
+    if not math.isfinite(v):
+        return minimum
+    whole = math.trunc(v)
+    return whole if minimum <= whole < -minimum else minimum
 
 
 # The element types each op's evaluate takes in OpenVINO 2026.4, for the ops whose list leaves
@@ -273,6 +301,18 @@ def take(data: Known, indices: Known, axis: int) -> Known:
         for k in range(inner)
     ]
     return Known(values, (*before, *indices.lengths, *after))
+
+
+def reduced_positions(lengths: Sequence[int], axes: set[int]) -> list[list[int]]:
+    """The flat positions each output element of a reduction over ``axes`` takes, in the
+    output's order (keep_dims or not, the order is the same)."""
+    kept = [axis for axis in range(len(lengths)) if axis not in axes]
+    strides = _strides(lengths)
+    groups: dict[tuple[int, ...], list[int]] = {}
+    for position in _indices(lengths):
+        key = tuple(position[axis] for axis in kept)
+        groups.setdefault(key, []).append(sum(p * s for p, s in zip(position, strides, strict=True)))
+    return [groups.get(key, []) for key in _indices([lengths[axis] for axis in kept])]
 
 
 def reduce(data: Known, axes: set[int], keep_dims: bool, fold: Callable[[list[int]], int]) -> Known:

@@ -368,17 +368,13 @@ STATS["evaluation failures: a scatter combined with another value (test_evaluati
 
 @pytest.mark.parametrize("case", MIXED_SCATTER_CASES, ids=lambda c: c.cid)
 def test_a_scatter_combined_with_another_value_as_openvino_evaluates_it(case: Case, tmp_path: Path) -> None:
-    problem = _disagreement(_saved(case, tmp_path), wider_ok="divide_of_reals" in case.cid)
+    problem = _disagreement(_saved(case, tmp_path))
     assert problem is None, f"{case.cid} {case.value}: {problem}"
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="irshape carries no bounds of a real Divide (only of Convert and Multiply): OpenVINO has them",
-)
 def test_a_scatter_after_a_real_division_of_interval_bounds(tmp_path: Path) -> None:
-    """OpenVINO divides the interval bounds of ``[4,?,4]`` as reals and goes on to the scatter,
-    which fails; irshape has no bounds for the quotient, so it cannot say OpenVINO reaches it."""
+    """OpenVINO divides the interval bounds of ``[4,?,4]`` as reals (Divide's evaluate_lower and
+    evaluate_upper) and goes on to the scatter, which fails; so does irshape (issue 24)."""
 
     def build() -> ov.Node:
         quotient = ov1.convert(

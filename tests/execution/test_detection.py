@@ -58,7 +58,8 @@ def _case(rng: np.random.Generator, index: int, version: int) -> Case:
     output_type = "i32" if rng.random() < 0.4 else "i64"
     if version in (5, 9):
         # soft NMS of boxes without area: the plugin's scores are garbage (inf)
-        sigma_value = 0.0 if degenerate else rng.choice([0.0, 0.0, 0.3, 0.5, 1.0])
+        # (0.001: the decay of an IoU over 0.46 underflows to 0, a score at the threshold 0)
+        sigma_value = 0.0 if degenerate else rng.choice([0.0, 0.0, 0.3, 0.5, 1.0, 0.001])
         sigma = opset9.constant(np.float32(sigma_value))
         op = opset5 if version == 5 else opset9
         node = op.non_max_suppression(
@@ -110,7 +111,30 @@ def nms_cases() -> list[Case]:
     cases = []
     for version, count in ((9, 60), (5, 40), (4, 30), (3, 30), (1, 30)):
         cases += [_case(rng, i, version) for i in range(count)]
-    return cases + [_rotated_case(rng, i) for i in range(60)]
+    return cases + [_rotated_case(rng, i) for i in range(60)] + [_underflow_case()] + _fewer_inputs_cases()
+
+
+def _fewer_inputs_cases() -> list[Case]:
+    """NonMaxSuppression-5/9 given only some of their inputs (the rest: 0)."""
+    rng = np.random.default_rng(5)
+    cases = []
+    for count in (3, 4, 5):
+        boxes, scores = _boxes(rng, 1, 6, False), _scores(rng, 1, 2, 6)
+        b, s = parameter(boxes.shape), parameter(scores.shape)
+        constants = (np.int64(4), np.float32(0.4), np.float32(0.3))[: count - 2]
+        node = opset9.non_max_suppression(b, s, *(opset9.constant(c) for c in constants))
+        cases.append(Case(f"nms9_{count}_inputs", {b: boxes, s: scores}, list(node.outputs())))
+    return cases
+
+
+def _underflow_case() -> Case:
+    """Soft NMS whose decay underflows to 0: a score at the threshold 0 is suppressed."""
+    boxes = np.array([[[0, 0, 1, 1], [0, 0, 1, 1], [2, 2, 3, 3]]], np.float32)
+    scores = np.array([[[0.9, 0.8, 0.7]]], np.float32)
+    b, s = parameter(boxes.shape), parameter(scores.shape)
+    constants = (np.int64(10), np.float32(0.5), np.float32(0.0), np.float32(0.001))
+    node = opset9.non_max_suppression(b, s, *(opset9.constant(c) for c in constants))
+    return Case("nms9_underflow", {b: boxes, s: scores}, list(node.outputs()))
 
 
 CASES = nms_cases()

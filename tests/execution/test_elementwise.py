@@ -24,7 +24,7 @@ from .harness import Case, parameter, run_batch
 
 Node = Any
 REALS = (np.float32, np.float16)
-INTEGERS = (np.int32, np.int64, np.uint8, np.int8, np.int16, np.uint16)
+INTEGERS = (np.int32, np.int64, np.uint8, np.int8, np.int16, np.uint16, np.uint32, np.uint64)
 SHAPE = (2, 3, 4)
 RANDOM_SHAPES = [(2, 3, 4), (5,), (1, 7), (3, 1, 2, 2), (4, 4), (2, 2, 2, 2, 2), (6, 1)]
 RANDOM_VARIANTS = 14  # random configurations per unary op and real type (and one of edges, one scalar)
@@ -154,8 +154,8 @@ def unary_int_cases() -> Iterator[Case]:
         for variant, edges in (("rand", False), ("edge", True)):
             x = parameter(SHAPE, dtype)
             data = _int_data(rng, dtype, SHAPE, -100, 100, edges)
-            if name == "negative" and dtype in (np.uint8, np.uint16):
-                continue  # OpenVINO's Negative of unsigned data: the plugin's own wrap (see below)
+            if name == "negative" and np.dtype(dtype).kind == "u":
+                continue  # unsigned negation: the plugin compiles no u64 one (ConvertNegative throws)
             yield Case(_name(name, dtype, variant), {x: data}, [build(x).output(0)])
     for dtype in (np.int32, np.int64):  # the math functions of integer data: f32, truncated
         for name in ("sqrt", "exp", "sigmoid", "tanh", "log", "erf", "sin"):
@@ -410,7 +410,7 @@ BINARY_CASES = [
 
 # --- Convert ---------------------------------------------------------------------------------
 
-CONVERT_TARGETS = ["f32", "f16", "i8", "u8", "i16", "u16", "i32", "i64", "boolean"]
+CONVERT_TARGETS = ["f32", "f16", "i8", "u8", "i16", "u16", "i32", "i64", "u32", "u64", "boolean"]
 REAL_CONVERT_EDGES = [
     0.0,
     -0.0,
@@ -443,7 +443,19 @@ REAL_CONVERT_EDGES = [
 
 def convert_cases() -> Iterator[Case]:
     rng = np.random.default_rng(8)
-    sources = [np.float32, np.float16, np.int32, np.int64, np.uint8, np.int8, np.int16, np.uint16, np.bool_]
+    sources = [
+        np.float32,
+        np.float16,
+        np.int32,
+        np.int64,
+        np.uint8,
+        np.int8,
+        np.int16,
+        np.uint16,
+        np.uint32,
+        np.uint64,
+        np.bool_,
+    ]
     for source, target in itertools.product(sources, CONVERT_TARGETS):
         for variant in ("rand", "edge", "scalar"):
             shape = () if variant == "scalar" else (len(REAL_CONVERT_EDGES),)
@@ -526,8 +538,9 @@ def narrow_convert_cases() -> Iterator[Case]:
     for target, source in itertools.product(NARROW_TARGETS, (np.float32, np.float16, np.int32)):
         if source is np.int32 and target.startswith("f"):
             continue  # the plugin's cpu_convert takes no integer to f8/f4
-        for variant in ("rand", "wide", "edge"):
-            shape = (len(NARROW_EDGES),)
+        for variant in ("rand", "wide", "edge", "scalar"):
+            shape = () if variant == "scalar" else (len(NARROW_EDGES),)
+            zero_shape = () if variant == "scalar" else (1,)
             if np.dtype(source).kind == "i":
                 data = _int_data(rng, source, shape, -600, 600, variant == "edge")
             elif variant == "edge":
@@ -536,10 +549,10 @@ def narrow_convert_cases() -> Iterator[Case]:
             else:
                 scale = 3.0 if variant == "rand" else 3000.0
                 data = (rng.standard_normal(shape) * scale).astype(source)
-            x, zero = parameter(shape, source), parameter((1,), source)
+            x, zero = parameter(shape, source), parameter(zero_shape, source)
             narrow = opset.convert(opset.add(x, zero), target)
             back = opset.convert(narrow, "f32")
-            inputs = {x: data, zero: np.zeros((1,), source)}
+            inputs = {x: data, zero: np.zeros(zero_shape, source)}
             yield Case(_name("convert", source, target, variant), inputs, [back.output(0)], exact=True)
     for source in (np.int32, np.float32):  # every integer of a stretch: the rounding rule, exactly
         ladder = np.concatenate([np.arange(512, 600), np.arange(1024, 1100), np.arange(-3000, -2900)]).astype(
@@ -549,6 +562,17 @@ def narrow_convert_cases() -> Iterator[Case]:
         back = opset.convert(opset.convert(opset.add(x, zero), "bf16"), "f32")
         inputs = {x: ladder, zero: np.zeros((1,), source)}
         yield Case(_name("convert", source, "bf16", "ladder"), inputs, [back.output(0)], exact=True)
+
+
+def direct_i64_cases() -> Iterator[Case]:
+    """i64 data converted straight from its Parameter: converted whole to a real type (2^40 + 5
+    is 1099511627776.0), as the plugin does there, though every other op cuts i64 to 32 bits."""
+    data = np.array([2**40 + 5, -(2**40), 2**31, 7, -(2**63), 2**63 - 1, 2**53 + 1, -3], np.int64)
+    for target in ("f32", "f16"):
+        x = parameter(data.shape, np.int64)
+        yield Case(
+            _name("convert", "int64", target, "direct"), {x: data}, [opset.convert(x, target).output(0)]
+        )
 
 
 def _numpy_of(target: str) -> Any:
@@ -561,11 +585,13 @@ def _numpy_of(target: str) -> Any:
         "u16": np.uint16,
         "i32": np.int32,
         "i64": np.int64,
+        "u32": np.uint32,
+        "u64": np.uint64,
         "boolean": np.bool_,
     }[target]
 
 
-CONVERT_CASES = [*convert_cases(), *narrow_convert_cases()]
+CONVERT_CASES = [*convert_cases(), *narrow_convert_cases(), *direct_i64_cases()]
 
 
 # --- Select, PRelu, Broadcast, Tile ------------------------------------------------------------
@@ -714,7 +740,32 @@ def tile_cases() -> Iterator[Case]:
             yield Case(_name("tile", dtype, index), {x: data}, [node.output(0)], exact=True)
 
 
-OTHER_CASES = [*select_cases(), *prelu_cases(), *broadcast_cases(), *tile_cases()]
+def f64_cases() -> Iterator[Case]:
+    """f64 data, which the plugin computes as f32 saturated on entry (inf is FLT_MAX)."""
+    rng = np.random.default_rng(14)
+    edges = np.array(
+        [np.inf, -np.inf, 1e39, -1e39, 3.5e38, 2.5, -2.5, 3e9, -3e9, 300.7, -1.5, 1e-50, np.nan, 1 / 3]
+    )
+    unary = {k: UNARY[k][0] for k in ("sigmoid", "relu", "exp", "tanh", "floor", "gelu_erf", "abs", "sqrt")}
+    for i, (name, build) in enumerate(unary.items()):
+        x = parameter(edges.shape, np.float64)
+        data = edges if i % 2 else rng.standard_normal(edges.shape) * 3
+        data = edges if name == "exp" else data
+        yield Case(_name(name, "float64"), {x: data}, [build(x).output(0)])
+    for name in ("add", "multiply", "divide", "maximum", "less", "equal"):
+        x, y = parameter(edges.shape, np.float64), parameter(edges.shape, np.float64)
+        build = {**ARITHMETIC, **COMPARISON}[name]
+        yield Case(
+            _name(name, "float64"), {x: edges, y: rng.standard_normal(edges.shape)}, [build(x, y).output(0)]
+        )
+    for target in CONVERT_TARGETS:
+        x, zero = parameter(edges.shape, np.float64), parameter((1,), np.float64)
+        value = opset.add(x, zero)
+        inputs = {x: edges, zero: np.zeros(1)}
+        yield Case(_name("convert", "float64", target), inputs, [opset.convert(value, target).output(0)])
+
+
+OTHER_CASES = [*f64_cases(), *select_cases(), *prelu_cases(), *broadcast_cases(), *tile_cases()]
 
 
 # --- the batches -------------------------------------------------------------------------------

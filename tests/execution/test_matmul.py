@@ -15,6 +15,7 @@ import pytest
 
 from irshape.execute.network import Outcome, execute
 from irshape.ir.reader import read_file
+from irshape.shapes.matmul import parse_equation
 
 from .harness import Case, parameter, run_batch
 
@@ -126,6 +127,9 @@ _EINSUM: list[tuple[str, list[Shape]]] = [
     ("...ij,...jk", [(2, 3, 4), (4, 5)]),
     ("...j,j->...", [(2, 3, 4), (4,)]),
     ("i...->...", [(3, 2, 2)]),
+    ("...ij->ij", [(2, 3, 4, 5)]),  # an output without the ellipsis sums its dims
+    ("i...->i", [(3, 2, 2)]),
+    ("a...,...b->ab", [(2, 3), (3, 4)]),
     ("a...b->b...a", [(2, 3, 4, 5)]),
     ("...,...->...", [(2, 3), (3,)]),
     ("...ii->...i", [(2, 3, 3)]),
@@ -144,6 +148,53 @@ _EINSUM: list[tuple[str, list[Shape]]] = [
     ("ijk,ikl->ijl", [(2, 1, 3), (2, 3, 4)]),
     ("a...,a...->...", [(2, 3, 1), (2, 1, 4)]),
 ]
+
+
+def _random_einsum(rng: np.random.Generator) -> tuple[str, list[Shape]]:
+    """A random equation of 1 to 3 operands over 6 labels (repeats allowed), some with an
+    ellipsis whose dims broadcast (1s), an implicit or explicit output (with or without the
+    ellipsis), and shapes that fit it."""
+    labels = "abcdXY"
+    sizes = {label: int(rng.integers(1, 5)) for label in labels}
+    ellipsis_dims = [int(rng.integers(1, 4)) for _ in range(int(rng.integers(0, 3)))]
+    with_ellipsis = rng.random() < 0.4
+    subscripts, shapes = [], []
+    for _ in range(int(rng.integers(1, 4))):
+        chosen = [str(c) for c in rng.choice(list(labels), int(rng.integers(1, 4)))]
+        subscript, shape = "".join(chosen), [sizes[c] for c in chosen]
+        if with_ellipsis and rng.random() < 0.7:
+            at = int(rng.integers(0, len(chosen) + 1))
+            rank = int(rng.integers(0, len(ellipsis_dims) + 1))
+            dims = [d if rng.random() < 0.7 else 1 for d in ellipsis_dims[len(ellipsis_dims) - rank :]]
+            subscript, shape = subscript[:at] + "..." + subscript[at:], shape[:at] + dims + shape[at:]
+        subscripts.append(subscript)
+        shapes.append(tuple(shape))
+    if rng.random() < 0.5:
+        return ",".join(subscripts), shapes
+    present = sorted(set("".join(subscripts).replace(".", "")))
+    output = "".join(str(c) for c in rng.permutation(present)[: int(rng.integers(0, len(present) + 1))])
+    if any("..." in s for s in subscripts) and rng.random() < 0.7:
+        at = int(rng.integers(0, len(output) + 1))
+        output = output[:at] + "..." + output[at:]
+    return ",".join(subscripts) + "->" + output, shapes
+
+
+def random_einsum_cases() -> list[Case]:
+    """Random equations; those whose implicit output repeats a label (one input's label met
+    twice and in no other input) are left out: OpenVINO's CPU plugin cannot build them
+    ("Input order must have shape [n]"), and numpy refuses them too."""
+    rng = np.random.default_rng(17)
+    cases: list[Case] = []
+    while len(cases) < 40:
+        equation, shapes = _random_einsum(rng)
+        output = parse_equation(equation)[1].replace("...", "")
+        if len(set(output)) != len(output):
+            continue
+        params = [parameter(shape) for shape in shapes]
+        feeds = {p: _data(rng, shape, np.float32) for p, shape in zip(params, shapes, strict=True)}
+        node = opset.einsum(params, equation)
+        cases.append(Case(f"einsum_random{len(cases)}", feeds, [node.output(0)]))
+    return cases
 
 
 def einsum_cases() -> list[Case]:
@@ -311,7 +362,64 @@ def sdpa_cases() -> list[Case]:
     return cases
 
 
-CASES = matmul_cases() + einsum_cases() + inverse_cases() + sdpa_cases()
+def _random_batch(rng: np.random.Generator, dims: list[int], rank: int) -> list[int]:
+    """The last ``rank`` of ``dims``, some of them 1 (broadcast)."""
+    return [d if rng.random() < 0.7 else 1 for d in dims[len(dims) - rank :]] if rank else []
+
+
+def random_product_cases() -> list[Case]:
+    """Random MatMul layouts (ranks 1 to 4, broadcast batch dims, transposes) and random
+    attentions (broadcast batch dims, boolean or real masks of lower rank, scales, causal)."""
+    rng = np.random.default_rng(18)
+    cases = []
+    for index in range(40):
+        m, k, n = (int(rng.integers(1, 5)) for _ in range(3))
+        dims = [int(rng.integers(1, 4)) for _ in range(2)]
+        rank_a, rank_b = int(rng.integers(1, 5)), int(rng.integers(1, 5))
+        a = [k] if rank_a == 1 else [*_random_batch(rng, dims, rank_a - 2), m, k]
+        b = [k] if rank_b == 1 else [*_random_batch(rng, dims, rank_b - 2), k, n]
+        ta, tb = bool(rng.random() < 0.5), bool(rng.random() < 0.5)
+        a_shape, b_shape = _transposed(tuple(a), ta), _transposed(tuple(b), tb)
+        pa, pb = parameter(a_shape), parameter(b_shape)
+        feeds = {pa: _data(rng, a_shape, np.float32), pb: _data(rng, b_shape, np.float32)}
+        cases.append(Case(f"matmul_random{index}", feeds, [opset.matmul(pa, pb, ta, tb).output(0)]))
+    for index in range(40):
+        dims = [int(rng.integers(1, 3)) for _ in range(int(rng.integers(1, 3)))]
+        length, source, embed, value_embed = (int(rng.integers(1, 6)) for _ in range(4))
+        key_batch = _random_batch(rng, dims, len(dims))
+        q = parameter((*_random_batch(rng, dims, len(dims)), length, embed))
+        k, v = parameter((*key_batch, source, embed)), parameter((*key_batch, source, value_embed))
+        feeds = {p: _data(rng, tuple(p.get_output_shape(0)), np.float32) for p in (q, k, v)}
+        inputs: list[Any] = [q, k, v]
+        if rng.random() < 0.6:
+            rows = length if rng.random() < 0.8 else 1
+            mask_shape = (*_random_batch(rng, dims, int(rng.integers(0, len(dims) + 1))), rows, source)
+            if rng.random() < 0.5:
+                mask = parameter(mask_shape, np.bool_)
+                values = rng.random(mask_shape) < 0.7
+                values[..., 0] = True
+            else:
+                mask = parameter(mask_shape)
+                values = np.where(rng.random(mask_shape) < 0.2, -np.inf, rng.standard_normal(mask_shape))
+                values = values.astype(np.float32)
+                values[..., 0] = 0.0
+            feeds[mask] = values
+            inputs.append(mask)
+            if rng.random() < 0.5:
+                inputs.append(opset.constant(np.array(rng.random() + 0.1, np.float32)))
+        node = opset.scaled_dot_product_attention(*inputs, causal=bool(rng.random() < 0.3))
+        cases.append(Case(f"sdpa_random{index}", feeds, [node.output(0)]))
+    return cases
+
+
+CASES = (
+    matmul_cases()
+    + einsum_cases()
+    + random_einsum_cases()
+    + inverse_cases()
+    + sdpa_cases()
+    + random_product_cases()
+)
 
 
 @pytest.fixture(scope="module")

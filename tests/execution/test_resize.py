@@ -189,7 +189,60 @@ def padded_nearest_cases() -> list[Case]:
     return cases
 
 
-CASES = interpolate_cases() + interpolate_1_cases() + edge_cases() + padded_nearest_cases()
+def bf16_cases() -> list[Case]:
+    """bf16 data (converted from f32 in the model): results rounded to bf16."""
+    rng = np.random.default_rng(16)
+    cases = []
+    for i, mode in enumerate(
+        ("nearest", "linear_onnx", "cubic", "linear", "bilinear_pillow", "bicubic_pillow") * 2
+    ):
+        shape = (1, 2, 3, 4)
+        x = parameter(shape, np.float32)
+        narrow = opset11.convert(x, "bf16")
+        sizes = np.array([int(rng.integers(1, 8)), int(rng.integers(1, 9))], np.int64)
+        node = opset11.interpolate(narrow, sizes, mode, "sizes", axes=np.array([2, 3], np.int64))
+        wide = opset11.convert(node, "f32")
+        cases.append(Case(f"bf16_{i}_{mode}", {x: _data(rng, shape, np.float32)}, [wide.output(0)]))
+    for i, mode in enumerate(("bilinear", "bicubic", "nearest")):
+        x = parameter((1, 2, 4, 5), np.float32)
+        g = parameter((1, 3, 3, 2), np.float32)
+        attrs = {"align_corners": False, "mode": mode, "padding_mode": "border"}
+        node = opset11.grid_sample(opset11.convert(x, "bf16"), g, attrs)
+        data = {
+            x: _data(rng, (1, 2, 4, 5), np.float32),
+            g: rng.uniform(-1.2, 1.2, (1, 3, 3, 2)).astype(np.float32),
+        }
+        cases.append(Case(f"bf16_grid_{i}_{mode}", data, [opset11.convert(node, "f32").output(0)]))
+    return cases
+
+
+def batch_and_channel_cases() -> list[Case]:
+    """Resizes of the batch and channel axes the plugin runs (by experiment it refuses rank-4
+    layers listing axes [0, 2, 3] or all four, and writes garbage for cubic over the channel
+    axis: neither is here)."""
+    rng = np.random.default_rng(3)
+    cases = []
+    lengths = {0: 4, 1: 6, 2: 7, 3: 3}
+    for i, axes in enumerate(([1, 3], [0, 3], [0], [1], [0, 1], [1, 2, 3], [1, 2])):
+        for mode in ("nearest", "linear_onnx", "cubic"):
+            if mode == "cubic" and 1 in axes and len(axes) == 3:
+                continue
+            x = parameter((2, 3, 4, 5), np.float32)
+            sizes = np.array([lengths[a] for a in axes], np.int64)
+            node = opset11.interpolate(x, sizes, mode, "sizes", axes=np.array(axes, np.int64))
+            data = _data(rng, (2, 3, 4, 5), np.float32)
+            cases.append(Case(f"axes{i}_{mode}", {x: data}, [node.output(0)]))
+    return cases
+
+
+CASES = (
+    interpolate_cases()
+    + interpolate_1_cases()
+    + edge_cases()
+    + padded_nearest_cases()
+    + bf16_cases()
+    + batch_and_channel_cases()
+)
 
 
 def grid_sample_cases() -> list[Case]:

@@ -75,6 +75,8 @@ _HALF: list[tuple[Shape, list[int], list[int] | None]] = [
     ((5, 4), [0, 1], [5, 7]),  # test_irdft_pads_with_zeros' padded layouts
     ((2, 3, 4, 4), [3, 0], [4, 3]),
     ((6, 3), [0, 1], [6, 4]),
+    ((3, 4), [0, 1], [3, 7]),
+    ((4, 2), [0], [7]),
 ]
 
 
@@ -257,15 +259,18 @@ def test_refuses_what_the_plugin_cannot_build(refused, tmp_path):
     assert [f.outcome for f in execution.failures] == [Outcome.UNSUPPORTED]
 
 
-# An IRDFT whose signal_size pads an axis other than the last listed: the CPU plugin returns
-# uninitialised memory there (values like 1e25 and 1e-41, found with compile_model, openvino
-# 2026.4.1), and the op has no evaluate() to fold it with. The op pads the data with zeros
+# An IRDFT whose signal_size pads an axis other than the last listed, or asks the last listed for
+# more bins than the data has: the CPU plugin returns uninitialised memory or wrong values there
+# (values like 1e25 and 1e-41, found with compile_model, openvino 2026.4.1), and the op has no
+# evaluate() to fold it with. The op pads the data with zeros
 # first (the spec): the same IRDFT of the explicitly zero-padded data, which agrees with the
 # CPU plugin (the batch above has such layouts without padding), is the expectation.
 _IRDFT_PADDING = [
     ((3, 4, 2), [0, 1], [5, 7], (5, 4, 2)),
     ((2, 3, 4, 3, 2), [3, 0], [4, 3], (2, 3, 4, 4, 2)),
     ((4, 3, 2), [0, 1], [6, 4], (6, 3, 2)),
+    ((3, 2, 2), [0, 1], [3, 7], (3, 4, 2)),  # the last listed axis: 4 bins needed, 2 given
+    ((1, 2, 2), [0], [7], (4, 2, 2)),
 ]
 
 

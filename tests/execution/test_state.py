@@ -172,3 +172,73 @@ def test_interval_variable_without_init_is_refused(tmp_path, shape):
     with pytest.raises(ExecutionError) as refused:
         execute(document, {})
     assert refused.value.outcome.outcome is Outcome.UNSUPPORTED
+
+
+def test_kv_cache_two_steps(tmp_path):
+    """The KV-cache pattern of an exported LLM: ReadValue of [1, ?, 4] (empty at first), Concat
+    with the new step's values, Assign; two inferences carry the state (one Context), the
+    outputs and the variables equal to OpenVINO's after each."""
+    rng = np.random.default_rng(2)
+    caches = []
+    for i, dtype in enumerate((np.float32, np.float16, np.int32)):
+        variable = _variable("1,?,4", ov.Type(np.dtype(dtype)), f"cache{i}")
+        step = opset6.parameter([1, 2, 4], ov.Type(np.dtype(dtype)))
+        step.set_friendly_name(f"step{i}")
+        step.output(0).set_names({f"step{i}"})
+        read = opset6.read_value(variable)
+        grown = opset6.concat([read, step], 1)
+        shape = opset6.shape_of(read)
+        results = [opset6.result(grown), opset6.result(shape)]
+        results[0].set_friendly_name(f"grown{i}")
+        results[1].set_friendly_name(f"length{i}")
+        caches.append((step, results, opset6.assign(grown, variable), dtype))
+    model = ov.Model(
+        [r for _, results, _, _ in caches for r in results],
+        [assign for _, _, assign, _ in caches],
+        [step for step, _, _, _ in caches],
+        "kv_cache",
+    )
+    xml = tmp_path / "kv_cache.xml"
+    ov.save_model(model, xml, compress_to_fp16=False)
+    request = _core.compile_model(_core.read_model(xml), "CPU", CPU_CONFIG).create_infer_request()
+    document = read_file(xml).document
+    assert document is not None
+    context = Context()
+    for _ in range(2):
+        feeds = [_data(rng, (1, 2, 4), dtype) for _, _, _, dtype in caches]
+        request.infer(feeds)
+        execution = execute(document, {f"step{i}": feed for i, feed in enumerate(feeds)}, context=context)
+        for index, result in enumerate(model.get_results()):
+            expected = np.array(request.get_output_tensor(index).data, copy=True)
+            got = execution.results[result.get_friendly_name()]
+            assert compare(expected, got, exact=True) is None, result.get_friendly_name()
+        for state in request.query_state():
+            got = execution.variables[state.name]
+            assert compare(np.array(state.state.data), got, exact=True) is None, state.name
+    assert execution.variables["cache0"].shape == (1, 4, 4)
+
+
+def test_assign_runs_after_the_read(tmp_path):
+    """An Assign that does not descend from its variable's ReadValue (whose init is a longer
+    chain) still writes after the read: the ReadValue gives the value the run started with."""
+    variable = _variable("2,3", ov.Type.f32, "v")
+    x = opset6.parameter([2, 3], ov.Type.f32)
+    x.set_friendly_name("x")
+    x.output(0).set_names({"x"})
+    init = opset6.relu(opset6.relu(opset6.relu(opset6.relu(x))))
+    read = opset6.read_value(init, variable)
+    result = opset6.result(read)
+    result.set_friendly_name("read")
+    assign = opset6.assign(opset6.relu(opset6.negative(x)), variable)
+    xml = tmp_path / "order.xml"
+    ov.save_model(ov.Model([result], [assign], [x], "order"), xml, compress_to_fp16=False)
+    request = _core.compile_model(_core.read_model(xml), "CPU", CPU_CONFIG).create_infer_request()
+    feed = np.arange(6, dtype=np.float32).reshape(2, 3) - 2
+    expected = np.array(request.infer([feed])[0], copy=True)
+    document = read_file(xml).document
+    assert document is not None
+    execution = execute(document, {"x": feed})
+    assert compare(expected, execution.results["read"], exact=True) is None
+    assert (
+        compare(np.array(request.query_state()[0].state.data), execution.variables["v"], exact=True) is None
+    )

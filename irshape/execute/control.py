@@ -1,0 +1,151 @@
+"""Executing Loop-5, If-8 and TensorIterator-1: their bodies run with the network executor,
+as OpenVINO's CPU plugin runs them (confirmed by ``tests/differential/test_control_flow.py``).
+
+* If: the branch the condition picks runs on the inputs its port map names; its Results give
+  the outputs.
+* TensorIterator: sliced inputs are cut along their axis in parts of ``part_size`` (from the
+  end back where ``stride`` is negative), one a iteration; merged inputs start from the outer
+  value and take their back edge's Result after each iteration; a concatenated output joins
+  every iteration's part along its axis (in reverse order where ``stride`` is negative), a
+  last-iteration output is the last Result.
+* Loop: the same, for at most the trip count (a negative one: no limit) while the body's
+  execution condition holds; the current-iteration Parameter gets the iteration's index.
+
+The port maps are read as the check reads them (:mod:`irshape.check.subgraphs`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import numpy as np
+
+from irshape.check.subgraphs import Description, Rejected, input_descriptions, output_descriptions, purpose
+from irshape.ir.model import Body, Layer
+from irshape.kernels import KernelError, storage_dtype
+
+Value = tuple[np.ndarray, str]  # an array and its OpenVINO element type
+RunBody = Callable[[Body, dict[int, Value]], dict[int, Value]]
+"""Run a body with its Parameters' values (by id(layer)): its Results' values (by id(layer))."""
+
+# A Loop with no trip count and a condition that never fails would run for ever.
+MAX_ITERATIONS = 1 << 20
+
+
+def run_control(op: str, layer: Layer, args: list[Value], run_body: RunBody) -> list[Value]:
+    """The outputs of a Loop, If or TensorIterator layer on ``args``."""
+    try:
+        if op == "if":
+            return _run_if(layer, args, run_body)
+        return _run_iterating(op == "loop", layer, args, run_body)
+    except Rejected as rejected:
+        raise KernelError(f"{rejected.problem} ('{rejected.message}')") from None
+
+
+def _body(layer: Layer, tag: str) -> Body:
+    body = layer.subgraphs.bodies.get(tag) if layer.subgraphs is not None else None
+    if body is None:
+        raise KernelError(f"the layer has no <{tag}>")
+    return body
+
+
+def _arg(args: list[Value], index: int) -> Value:
+    if not 0 <= index < len(args):
+        raise KernelError(f"a port map names input {index}, and the layer has {len(args)}")
+    return args[index]
+
+
+def _run_if(layer: Layer, args: list[Value], run_body: RunBody) -> list[Value]:
+    condition = bool(np.asarray(args[0][0]).reshape(-1)[0])
+    tag = "then_body" if condition else "else_body"
+    body = _body(layer, tag)
+    port_map = tag.replace("body", "port_map")
+    bound = {id(d.layer): _arg(args, d.external) for d in input_descriptions(layer, body, port_map)}
+    results = run_body(body, bound)
+    made = [results[id(d.layer)] for d in output_descriptions(layer, body, port_map)]
+    return [_as_declared(value, layer, index) for index, value in enumerate(made)]
+
+
+def _as_declared(value: Value, layer: Layer, index: int) -> Value:
+    """A scalar branch value where the If's output is of rank 1 (the branches merge to [?] or
+    [1]): the CPU plugin gives it as [1], and so does this."""
+    array, element_type = value
+    ports = layer.outputs
+    dims = ports[index].dims if index < len(ports) else None
+    if array.ndim == 0 and dims is not None and len(dims) == 1:
+        return array.reshape(1), element_type
+    return value
+
+
+def _slices(value: Value, d: Description) -> list[Value]:
+    """A sliced input's parts, in the order the iterations take them: from ``start`` towards
+    ``end`` (both counted from the end where negative, both included) by ``stride``, each
+    ``part_size`` long (beginning at its position, or ending there going backwards)."""
+    array, element_type = value
+    axis = d.axis + array.ndim if d.axis < 0 else d.axis
+    length = array.shape[axis]
+    start = d.start + length if d.start < 0 else d.start
+    end = d.end + length if d.end < 0 else d.end
+    if d.stride == 0 or d.part_size <= 0:
+        raise KernelError(f"a sliced input with stride {d.stride} and part_size {d.part_size}")
+    if d.stride > 0:
+        firsts = [p for p in range(start, end + 1, d.stride) if p + d.part_size - 1 <= end]
+    else:
+        firsts = [p - d.part_size + 1 for p in range(start, end - 1, d.stride) if p - d.part_size + 1 >= end]
+    return [
+        (np.take(array, np.arange(first, first + d.part_size), axis=axis), element_type) for first in firsts
+    ]
+
+
+def _run_iterating(loop: bool, layer: Layer, args: list[Value], run_body: RunBody) -> list[Value]:
+    body = _body(layer, "body")
+    inputs = input_descriptions(layer, body, "port_map")
+    outputs = output_descriptions(layer, body, "port_map")
+    limit = MAX_ITERATIONS
+    condition_result = current = None
+    if loop:
+        trip = int(np.asarray(args[0][0]).reshape(-1)[0])
+        limit = trip if trip >= 0 else MAX_ITERATIONS
+        if not bool(np.asarray(args[1][0]).reshape(-1)[0]):
+            limit = 0
+        condition_result = purpose(layer, body, False, "execution_condition")
+        current = purpose(layer, body, True, "current_iteration")
+    sliced = {id(d.layer): _slices(_arg(args, d.external), d) for d in inputs if d.kind == "slice"}
+    if sliced:
+        limit = min(limit, *(len(parts) for parts in sliced.values()))
+    state = {id(d.layer): _arg(args, d.external) for d in inputs if d.kind != "slice"}
+    back_edges = {id(d.layer): id(d.source) for d in inputs if d.kind == "merged" and d.source is not None}
+    gathered: dict[int, list[Value]] = {id(d.layer): [] for d in outputs if d.kind == "concat"}
+    results: dict[int, Value] = {}
+    if limit == 0:
+        raise KernelError("the Loop runs no iteration (OpenVINO's CPU plugin gives no outputs to compare)")
+    for iteration in range(limit):
+        bound = dict(state)
+        for parameter, parts in sliced.items():
+            bound[parameter] = parts[iteration]
+        if current is not None:
+            element_type = current.data.get("element_type", "i64")
+            dtype = storage_dtype(element_type) or np.dtype(np.int64)
+            shape = (1,) if "1" in current.data.get("shape", "").replace(" ", "").split(",") else ()
+            bound[id(current)] = (np.full(shape, iteration, dtype), element_type)
+        results = run_body(body, bound)
+        for result_id, values in gathered.items():
+            values.append(results[result_id])
+        for parameter, result_id in back_edges.items():
+            state[parameter] = results[result_id]
+        if condition_result is not None and not bool(
+            np.asarray(results[id(condition_result)][0]).reshape(-1)[0]
+        ):
+            break
+    made: list[Value] = []
+    for d in outputs:
+        if d.kind == "concat":
+            parts = gathered[id(d.layer)]
+            if d.stride < 0:
+                parts = parts[::-1]
+            arrays = [np.atleast_1d(array) for array, _ in parts]
+            axis = d.axis + arrays[0].ndim if d.axis < 0 else d.axis
+            made.append((np.concatenate(arrays, axis=axis), parts[0][1]))
+        else:
+            made.append(results[id(d.layer)])
+    return made

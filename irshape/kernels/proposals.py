@@ -133,7 +133,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from irshape.kernels import KernelCall, KernelError, UnsupportedByOpenVINOError
+from irshape.kernels import KernelCall, KernelError, UnsupportedByOpenVINOError, output_bytes, working_memory
 
 _F32 = np.float32
 _NO_OFFSET = _F32(0)
@@ -664,6 +664,18 @@ def _matrix_select(call: KernelCall, boxes: np.ndarray, scores: np.ndarray) -> l
     return [(int(box), float(score)) for box, score in zip(order[kept], decayed[kept], strict=True)]
 
 
+def _matrix_working_bytes(call: KernelCall) -> int:
+    """The outputs at their upper bounds twice, the inputs in float32, and one class's
+    ``[k, k]`` IoU, decay and mask matrices (k: the candidates ``nms_top_k`` leaves)."""
+    boxes = call.inputs[0]
+    count = boxes.shape[1] if boxes.ndim == 3 else 0
+    top_k = int(call.attribute("nms_top_k"))
+    k = count if top_k == -1 else min(top_k, count)
+    outputs = sum(output_bytes(call, i) for i in range(len(call.inference.outputs)))
+    return 2 * outputs + 4 * (boxes.size + call.inputs[1].size) + 6 * 4 * k * k
+
+
+@working_memory(_matrix_working_bytes)
 def matrix_nms(call: KernelCall) -> list[np.ndarray]:
     """MatrixNms-8."""
     boxes, scores = call.inputs[0].astype(_F32), call.inputs[1].astype(_F32)

@@ -322,6 +322,8 @@ def _experimental_detection_case(rng: np.random.Generator, index: int) -> Case:
     rois_count, classes = int(rng.integers(1, 12)), int(rng.integers(2, 5))
     centres = rng.uniform(10, 50, (3, 2))[rng.integers(0, 3, rois_count)] + rng.normal(0, 2, (rois_count, 2))
     half = rng.uniform(2, 12, (rois_count, 2))
+    if index % 3 == 0:  # small rois, close together: the IoU's offset 1 tells
+        half, centres = half / 6, centres[:1] + rng.normal(0, 0.5, (rois_count, 2))
     rois = np.concatenate([centres - half, centres + half], -1).astype(np.float32)
     if index % 6 == 2:
         rois[0, 2] = rois[0, 0]  # no area

@@ -77,6 +77,7 @@ SCHEMAS = {
         "version": 6,
         "family": "proposals",
         "function": "experimental_detection_output",
+        "kernel": "experimental_detection_output",
         "spec": "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/detection/experimental-detectron-detection-output-6.html",
         "extra_inputs": "Check 'input_shapes.size() == 4' failed",
         "inputs": [{"name": "rois"}, {"name": "deltas"}, {"name": "scores"}, {"name": "im_info"}],

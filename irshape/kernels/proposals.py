@@ -1,6 +1,6 @@
 """Kernels of the proposals family (irshape/shapes/proposals.py): DetectionOutput-1/8,
-Proposal-1/4, MulticlassNms-8/9, MatrixNms-8, GatherTree-1, GenerateProposals-9 and
-ExperimentalDetectronGenerateProposalsSingleImage-6.
+Proposal-1/4, MulticlassNms-8/9, MatrixNms-8, GatherTree-1, GenerateProposals-9,
+ExperimentalDetectronGenerateProposalsSingleImage-6 and ExperimentalDetectronDetectionOutput-6.
 
 DetectionOutput's semantics are the CPU plugin's (``src/plugins/intel_cpu/src/nodes/
 detection_output.cpp``, which runs both versions), confirmed by tests/execution/test_proposals.py;
@@ -117,15 +117,26 @@ runs otherwise than the sources irshape read say; established by experiment): bo
 clipped with the coordinates offset 1, ``min_size`` unscaled (``im_info`` is height, width,
 scale); a box below it scores 0 and sorts last (the plugin orders such ties its own way) but is
 not dropped; NMS without the offset; the ``post_nms_count`` rows padded with zeros.
+
+ExperimentalDetectronDetectionOutput's are the CPU plugin's
+(``nodes/experimental_detectron_detection_output.cpp``), in float32: each roi with area refined
+per class but 0 by the deltas over ``deltas_weights`` (offset 1, size deltas capped at
+``max_delta_log_wh``, corners clamped at 0 only; ``class_agnostic_box_regression`` unused), a
+roi without area scoring 0; per class, the rois scoring above ``score_threshold`` by score
+(lower roi first), greedy NMS (IoU with the offset 1 above ``nms_threshold``), the first
+``post_nms_count`` kept; by class, or, when more than ``max_detections_per_image``, the best by
+score then roi (the plugin's order of a tie between classes is its own); rows padded with
+zeros.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from irshape.kernels import KernelCall, KernelError, UnsupportedByOpenVINOError
+from irshape.kernels import KernelCall, KernelError, UnsupportedByOpenVINOError, output_bytes, working_memory
 
 _F32 = np.float32
+_NO_OFFSET = _F32(0)
 _LOGITS, _CLASSES, _PROPOSALS, _AUX_CLASSES, _AUX_BOXES = range(5)
 Detections = dict[int, list[int]]  # class -> the kept priors, in order of selection
 
@@ -245,16 +256,17 @@ def _decode(
     return result
 
 
-def _overlaps(boxes: np.ndarray, kept: int, candidates: np.ndarray) -> np.ndarray:
-    """The plugin's IoU of the kept box with each candidate (``[priors, 4]`` boxes)."""
+def _overlaps(boxes: np.ndarray, kept: int, candidates: np.ndarray, offset: np.float32) -> np.ndarray:
+    """The plugins' IoU (DetectionOutput's, ExperimentalDetectronDetectionOutput's with the
+    offset 1) of the kept box with each candidate (``[priors, 4]`` boxes)."""
     first, others = boxes[kept], boxes[candidates]
     x1, y1, x2, y2 = (others[:, i] for i in range(4))
     apart = (x1 > first[2]) | (x2 < first[0]) | (y1 > first[3]) | (y2 < first[1])
-    width = np.minimum(first[2], x2) - np.maximum(first[0], x1)
-    height = np.minimum(first[3], y2) - np.maximum(first[1], y1)
+    width = np.minimum(first[2], x2) - np.maximum(first[0], x1) + offset
+    height = np.minimum(first[3], y2) - np.maximum(first[1], y1) + offset
     intersection = width * height
-    area = (first[2] - first[0]) * (first[3] - first[1])
-    areas = (x2 - x1) * (y2 - y1)
+    area = (first[2] - first[0] + offset) * (first[3] - first[1] + offset)
+    areas = (x2 - x1 + offset) * (y2 - y1 + offset)
     with np.errstate(divide="ignore", invalid="ignore"):
         iou = intersection / (area + areas - intersection)
     result: np.ndarray = np.where(apart | (width <= 0) | (height <= 0), _F32(0), iou)
@@ -267,7 +279,9 @@ def _ranked(scores: np.ndarray, keys: np.ndarray, count: int) -> np.ndarray:
     return order if count == -1 else order[: max(count, 0)]
 
 
-def _nms(boxes: np.ndarray, order: np.ndarray, threshold: np.float32) -> list[int]:
+def _nms(
+    boxes: np.ndarray, order: np.ndarray, threshold: np.float32, offset: np.float32 = _NO_OFFSET
+) -> list[int]:
     """Greedy NMS of the priors in ``order``: each kept prior drops the later ones it overlaps
     by more than the threshold."""
     kept: list[int] = []
@@ -276,7 +290,7 @@ def _nms(boxes: np.ndarray, order: np.ndarray, threshold: np.float32) -> list[in
         best = int(remaining[0])
         kept.append(best)
         rest = remaining[1:]
-        remaining = rest[~(_overlaps(boxes, best, rest) > threshold)]
+        remaining = rest[~(_overlaps(boxes, best, rest, offset) > threshold)]
     return kept
 
 
@@ -650,6 +664,18 @@ def _matrix_select(call: KernelCall, boxes: np.ndarray, scores: np.ndarray) -> l
     return [(int(box), float(score)) for box, score in zip(order[kept], decayed[kept], strict=True)]
 
 
+def _matrix_working_bytes(call: KernelCall) -> int:
+    """The outputs at their upper bounds twice, the inputs in float32, and one class's
+    ``[k, k]`` IoU, decay and mask matrices (k: the candidates ``nms_top_k`` leaves)."""
+    boxes = call.inputs[0]
+    count = boxes.shape[1] if boxes.ndim == 3 else 0
+    top_k = int(call.attribute("nms_top_k"))
+    k = count if top_k == -1 else min(top_k, count)
+    outputs = sum(output_bytes(call, i) for i in range(len(call.inference.outputs)))
+    return 2 * outputs + 4 * (boxes.size + call.inputs[1].size) + 6 * 4 * k * k
+
+
+@working_memory(_matrix_working_bytes)
 def matrix_nms(call: KernelCall) -> list[np.ndarray]:
     """MatrixNms-8."""
     boxes, scores = call.inputs[0].astype(_F32), call.inputs[1].astype(_F32)
@@ -790,3 +816,61 @@ def experimental_generate_proposals(call: KernelCall) -> list[np.ndarray]:
     rois[: len(kept)] = boxes[order][kept]
     roi_scores[: len(kept)] = kept_scores[kept]
     return [rois.astype(call.output_dtype(0)), roi_scores.astype(call.output_dtype(1))]
+
+
+# --- ExperimentalDetectronDetectionOutput-6 -------------------------------------------------
+
+
+def experimental_detection_output(call: KernelCall) -> list[np.ndarray]:
+    """ExperimentalDetectronDetectionOutput-6."""
+    rois, deltas, scores = (call.inputs[i].astype(_F32) for i in range(3))
+    classes = int(call.attribute("num_classes"))
+    boxes, valid = _experimental_refined(call, rois, deltas.reshape(len(rois), classes, 4))
+    class_scores = np.where(valid[:, None], scores, _F32(0)).T  # [classes, rois]; 0 for skipped rois
+    threshold, nms_threshold = _F32(call.attribute("score_threshold")), _F32(call.attribute("nms_threshold"))
+    per_class = int(call.attribute("post_nms_count"))
+    found: list[tuple[float, int, int]] = []  # score, class, roi
+    for klass in range(1, classes):
+        candidates = np.flatnonzero(class_scores[klass] > threshold)
+        order = candidates[_ranked(class_scores[klass, candidates], candidates, -1)]
+        kept = _nms(boxes[klass], order, nms_threshold, _F32(1))
+        kept = kept if per_class == -1 else kept[:per_class]
+        found += [(float(class_scores[klass, roi]), klass, roi) for roi in kept]
+    limit = int(call.attribute("max_detections_per_image"))
+    if len(found) > limit:  # the best, score descending then roi ascending (class order on ties)
+        found = sorted(found, key=lambda f: (-f[0], f[2]))[:limit]
+    out_boxes, out_classes, out_scores = (
+        np.zeros((limit, 4), _F32),
+        np.zeros(limit, np.int32),
+        np.zeros(limit, _F32),
+    )
+    for row, (score, klass, roi) in enumerate(found):
+        out_boxes[row], out_classes[row], out_scores[row] = boxes[klass, roi], klass, score
+    return [
+        out_boxes.astype(call.output_dtype(0)),
+        out_classes.astype(call.output_dtype(1)),
+        out_scores.astype(call.output_dtype(2)),
+    ]
+
+
+def _experimental_refined(
+    call: KernelCall, rois: np.ndarray, deltas: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """``[classes, rois, 4]`` boxes refined by the weighted deltas (offset 1, corners clamped at
+    0 only), zeros for class 0 and for rois without area; which rois have area."""
+    weights = _reals(str(call.attribute("deltas_weights")))
+    x0, y0, x1, y1 = (rois[:, i, None] for i in range(4))  # [R, 1]
+    valid = ((x1 - x0) > 0) & ((y1 - y0) > 0)
+    one, cap = _F32(1), _F32(call.attribute("max_delta_log_wh"))
+    width, height = x1 - x0 + one, y1 - y0 + one
+    dx, dy, dw, dh = (deltas[..., i] / weights[i] for i in range(4))  # [R, C]
+    centre_x = dx * width + (x0 + _F32(0.5) * width)
+    centre_y = dy * height + (y0 + _F32(0.5) * height)
+    half_w = _F32(0.5) * (np.exp(np.minimum(dw, cap)) * width)
+    half_h = _F32(0.5) * (np.exp(np.minimum(dh, cap)) * height)
+    corners = np.stack(
+        [centre_x - half_w, centre_y - half_h, centre_x + half_w - one, centre_y + half_h - one], -1
+    )
+    boxes = np.where(valid[..., None], np.maximum(corners, _F32(0)), _F32(0)).transpose(1, 0, 2)
+    boxes[0] = 0
+    return boxes.astype(_F32), valid[:, 0]

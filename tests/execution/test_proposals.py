@@ -10,7 +10,9 @@ classes or per class with roisnum, every sort, nms_eta, top-k limits, background
 MatrixNms of both decay functions, thresholds and sorts; GatherTree of f32, i32, i64 and f16
 paths with lengths within and past the steps; GenerateProposals with and without the
 coordinates offset, min_size filtering, capped size deltas, pre- and post-NMS limits;
-ExperimentalDetectronGenerateProposalsSingleImage likewise for one image."""
+ExperimentalDetectronGenerateProposalsSingleImage likewise for one image;
+ExperimentalDetectronDetectionOutput with rois without area, capped size deltas, both weights,
+per-class and per-image limits."""
 
 from __future__ import annotations
 
@@ -314,6 +316,47 @@ def _experimental_proposals_case(rng: np.random.Generator, index: int) -> Case:
     return Case(f"experimental_proposals_{index}", dict(zip(params, data, strict=True)), list(node.outputs()))
 
 
+def _experimental_detection_case(rng: np.random.Generator, index: int) -> Case:
+    """ExperimentalDetectronDetectionOutput-6 (the opset6 node factory): rois about a few
+    centres, some without area, distinct scores."""
+    rois_count, classes = int(rng.integers(1, 12)), int(rng.integers(2, 5))
+    centres = rng.uniform(10, 50, (3, 2))[rng.integers(0, 3, rois_count)] + rng.normal(0, 2, (rois_count, 2))
+    half = rng.uniform(2, 12, (rois_count, 2))
+    if index % 3 == 0:  # small rois, close together: the IoU's offset 1 tells
+        half, centres = half / 6, centres[:1] + rng.normal(0, 0.5, (rois_count, 2))
+    rois = np.concatenate([centres - half, centres + half], -1).astype(np.float32)
+    if index % 6 == 2:
+        rois[0, 2] = rois[0, 0]  # no area
+    deltas = rng.normal(0, 0.5, (rois_count, classes * 4)).astype(np.float32)
+    if index % 5 == 1:
+        deltas[:, 2::4] += 3  # past max_delta_log_wh once weighted
+    scores = (
+        (rng.permutation(2048)[: rois_count * classes] / 2048).reshape(rois_count, classes).astype(np.float32)
+    )
+    info = np.array([[64.0, 64.0, 1.0]], np.float32)
+    data = [rois, deltas, scores, info]
+    params = [parameter(d.shape, d.dtype) for d in data]
+    attrs = {
+        "score_threshold": float(rng.choice([0.0, 0.05, 0.5])),
+        "nms_threshold": float(rng.choice([0.3, 0.5, 0.7])),
+        "max_delta_log_wh": float(rng.choice([0.5, 4.1])),
+        "num_classes": classes,
+        "post_nms_count": int(rng.choice([1, 3, 100])),
+        "max_detections_per_image": int(rng.choice([1, 5, 100])),
+        "class_agnostic_box_regression": bool(rng.random() < 0.3),
+        "deltas_weights": [float(w) for w in rng.choice([[10.0, 10.0, 5.0, 5.0], [1.0, 1.0, 1.0, 1.0]])],
+    }
+    node = NodeFactory("opset6").create(
+        "ExperimentalDetectronDetectionOutput", [p.output(0) for p in params], attrs
+    )
+    return Case(f"experimental_detection_{index}", dict(zip(params, data, strict=True)), list(node.outputs()))
+
+
+def experimental_detection_cases() -> list[Case]:
+    rng = np.random.default_rng(66)
+    return [_experimental_detection_case(rng, i) for i in range(40)]
+
+
 def experimental_proposals_cases() -> list[Case]:
     rng = np.random.default_rng(6)
     return [_experimental_proposals_case(rng, i) for i in range(40)]
@@ -332,6 +375,7 @@ CASES = (
     + gather_tree_cases()
     + generate_proposals_cases()
     + experimental_proposals_cases()
+    + experimental_detection_cases()
 )
 
 

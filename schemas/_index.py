@@ -177,6 +177,7 @@ FAMILIES = {
     "ScatterNDUpdate-3.toml": "indexing",
     "ScatterUpdate-3.toml": "indexing",
     "SearchSorted-15.toml": "search",
+    "SegmentMax-16.toml": "segments",
     "Select-1.toml": "elementwise",
     "Selu-1.toml": "elementwise",
     "ShapeOf-1.toml": "indexing",

@@ -55,6 +55,7 @@ SUITES = (
     "test_colour",
     "test_fake_convert",
     "test_strings",
+    "test_segments",
 )
 
 

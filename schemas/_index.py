@@ -87,6 +87,7 @@ FAMILIES = {
     "GroupConvolution-1.toml": "convolution",
     "GroupConvolutionBackpropData-1.toml": "convolution",
     "GroupNormalization-12.toml": "normalization",
+    "GroupedMatMul-17.toml": "grouped_matmul",
     "HSigmoid-5.toml": "elementwise",
     "HSwish-4.toml": "elementwise",
     "HardSigmoid-1.toml": "elementwise",

@@ -56,6 +56,7 @@ SUITES = (
     "test_fake_convert",
     "test_strings",
     "test_segments",
+    "test_grouped_matmul",
 )
 
 

@@ -196,6 +196,7 @@ FAMILIES = {
     "Softmax-8.toml": "normalization",
     "SpaceToBatch-1.toml": "rearrange",
     "SpaceToDepth-1.toml": "layout",
+    "SparseFillEmptyRows-16.toml": "sparse",
     "Split-1.toml": "layout",
     "Sqrt-1.toml": "elementwise",
     "SquaredDifference-1.toml": "elementwise",

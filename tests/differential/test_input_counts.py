@@ -57,6 +57,7 @@ SUITES = (
     "test_strings",
     "test_segments",
     "test_grouped_matmul",
+    "test_sparse",
 )
 
 

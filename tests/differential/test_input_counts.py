@@ -58,6 +58,9 @@ SUITES = (
     "test_colour",
     "test_fake_convert",
     "test_strings",
+    "test_segments",
+    "test_grouped_matmul",
+    "test_sparse",
 )
 
 

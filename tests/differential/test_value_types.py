@@ -182,6 +182,15 @@ CASES: dict[str, tuple[Values, Build]] = {
         3,
         lambda c: ov3.embedding_segments_sum(_x([5, 2]), _c([0, 4]), _c([0, 2]), c),
     ),
+    "SegmentMax-16.num_segments": (
+        3,
+        lambda c: ov16.segment_max(_x([2, 3]), _c([0, 1]), c, fill_mode="ZERO"),
+    ),
+    "SegmentMax-16.segment_ids": ([0, 2], lambda c: ov16.segment_max(_x([2, 3]), c, fill_mode="ZERO")),
+    "SparseFillEmptyRows-16.dense_shape": (
+        [3, 4],
+        lambda c: ov16.sparse_fill_empty_rows(_x([2]), c, _c([[0, 1], [2, 3]]), _x([])),
+    ),
     "Eye-9.num_rows": (3, lambda c: ov9.eye(c, _c(4), _c(0), "f32")),
     "Eye-9.batch_shape": ([2, 5], lambda c: ov9.eye(_c(3), _c(4), _c(0), "f32", c)),
     "RandomUniform-8.output_shape": (

@@ -200,14 +200,18 @@ def test_cli_fix_usage_errors(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, a
 
 
 def test_dims_fed_by_an_op_irshape_does_not_infer_are_left_alone(tmp_path: Path) -> None:
-    # x -> RegionYolo -> conv: OpenVINO computes RegionYolo's output itself (irshape has no
-    # RegionYolo-1 yet, and says so: IRS308), so a wrong dim declared there says nothing about
-    # the conv, whose own declared dims must stay as OpenVINO wrote them.
-    x = ops.parameter([1, 3, 8, 8], np.float32, name="x")
-    kernel = ops.constant(np.ones((4, 3, 3, 3), np.float32))
-    region = ops.region_yolo(x, 1, 1, 1, False, [0], 1, 3, name="roll")
-    y = ops.convolution(region, kernel, [1, 1], [0, 0], [0, 0], [1, 1], name="conv")
-    ov.save_model(ov.Model([ops.result(y, name="out")], [x], "m"), tmp_path / "o.xml", compress_to_fp16=False)
+    # x -> GatherTree -> conv: OpenVINO computes that layer's output itself (irshape has no
+    # GatherTree-1 yet, and says so: IRS308; when it has, another op it does not infer must
+    # take its place), so a wrong dim declared there says nothing about the conv, whose own
+    # declared dims must stay as OpenVINO wrote them.
+    x = ops.parameter([1, 3, 8], np.float32, name="x")
+    parents = ops.parameter([1, 3, 8], np.float32, name="parents")
+    lengths = ops.parameter([3], np.float32, name="lengths")
+    kernel = ops.constant(np.ones((4, 3, 3), np.float32))
+    pooled = ops.gather_tree(x, parents, lengths, ops.constant(np.float32(0)), name="roll")
+    y = ops.convolution(pooled, kernel, [1], [0], [0], [1], name="conv")
+    model = ov.Model([ops.result(y, name="out")], [x, parents, lengths], "m")
+    ov.save_model(model, tmp_path / "o.xml", compress_to_fp16=False)
     text = mutate((tmp_path / "o.xml").read_text(encoding="utf-8"), "roll", "output", 2, 9)
     path = save(tmp_path, text, (tmp_path / "o.bin").read_bytes())
     report = irshape.check_file(path, fix="write")

@@ -701,3 +701,42 @@ def tile(call: KernelCall) -> Array:
     data, repeats = call.inputs
     counts = [max(0, int(r)) for r in repeats.reshape(-1)]
     return np.tile(_moved_int(data), counts) if counts else _moved_int(data).copy()
+
+
+# --- ConvertPromoteTypes -------------------------------------------------------------------
+
+
+def convert_promote_types(call: KernelCall) -> list[Array]:
+    """ConvertPromoteTypes-14: each input Converted to the common element type, as Convert-1
+    converts. An input already of that type goes through the same conversion: the plugin holds
+    i64, u32 and u64 data in i32 even then (an i64 -2^63 comes out 0; by experiment). An f64
+    input's infinities come out as +-FLT_MAX: that is the plugin's f64 input conversion (to f32,
+    saturating), which irshape does not model (as for Convert-1's f16 inputs)."""
+    outputs = []
+    for port, (data, source) in enumerate(zip(call.inputs, call.input_types, strict=True)):
+        numeric = data.astype(np.uint8) if data.dtype.kind == "b" else data
+        outputs.append(_array(_converted(numeric, source, call.output_type(port), call.output_dtype(port))))
+    return outputs
+
+
+# --- FakeConvert ---------------------------------------------------------------------------
+
+_F8_MAX = {"f8e4m3": 448.0, "f8e5m2": 57344.0}
+
+
+def fake_convert(call: KernelCall) -> Array:
+    """FakeConvert-13 (OpenVINO's ``fake_convert.hpp``): ``y = data * scale - shift`` in the
+    data's type, rounded to f16, then to the f8 grid with saturation at its largest finite value
+    (the reference's emulation clamps), back, and ``(y + shift) / scale``. See
+    tests/execution/test_fake_convert.py for what the CPU plugin computes."""
+    target = str(call.attribute("destination_type"))
+    data, scale = (a.astype(np.float32) for a in call.inputs[:2])
+    shift = call.inputs[2].astype(np.float32) if len(call.inputs) > 2 else np.zeros_like(scale)
+    with np.errstate(all="ignore"):
+        scaled = rounded_to(data * scale - shift, call.input_types[0])
+        half = scaled.astype(np.float16).astype(np.float32)
+        limit = np.float32(_F8_MAX[target])
+        narrow = rounded_to(np.clip(half, -limit, limit), target)
+        narrow = np.where(np.isnan(half), half, narrow)
+        result = rounded_to((narrow + shift) / scale, call.input_types[0])
+    return _array(result.astype(call.output_dtype()))

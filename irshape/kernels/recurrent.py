@@ -1,5 +1,5 @@
 """Kernels of the recurrent family (irshape/shapes/recurrent.py): RNNCell-1, GRUCell-3,
-LSTMCell-4 and RNNSequence-5, GRUSequence-5, LSTMSequence-5.
+LSTMCell-1, LSTMCell-4 and RNNSequence-5, GRUSequence-5, LSTMSequence-5.
 
 The equations are OpenVINO's reference ones (``rnn_cell.hpp``, ``gru_cell.hpp``,
 ``lstm_cell.hpp``, ``sequences.hpp``), gates in OpenVINO's order (LSTM ``f, i, c, o``; GRU
@@ -26,6 +26,12 @@ by ``tests/execution/test_recurrent.py``: f16 sequences are computed in f32 and 
 the outputs; the kernels compute in f32 (f64 in f64). A bf16 recurrent layer differs by a bf16
 ulp or so: the plugin rounds inside its cells (not the states alone, nor the input projection:
 tried), which the kernels do not emulate; they round the outputs once.
+
+LSTMCell-1 (v0, with peepholes P, ``input_forget`` and ``weights_format``): the CPU plugin
+computes LSTMCell-4 on its W, R and B in f, i, c, o order whatever P, ``input_forget`` and
+``weights_format`` say (by experiment, ``tests/execution/test_recurrent.py``: nonzero peepholes,
+input_forget true and every weights_format give LSTMCell-4's result), so the kernel does too.
+``ov.save_model`` never writes P's edge; a missing B is zeros.
 """
 
 from __future__ import annotations
@@ -139,10 +145,10 @@ def _input_projection(
     return x @ np.ascontiguousarray(w.T) + b, b_rh  # a contiguous operand: BLAS at full speed
 
 
-def _run_cell(call: KernelCall, kind: str) -> list[np.ndarray]:
+def _run_cell(call: KernelCall, kind: str, inputs: Sequence[np.ndarray] | None = None) -> list[np.ndarray]:
     states = 2 if kind == "lstm" else 1
     compute = _compute_dtype(call.inputs[0].dtype)
-    x, h, *rest = (a.astype(compute, copy=False) for a in call.inputs)
+    x, h, *rest = (a.astype(compute, copy=False) for a in (call.inputs if inputs is None else inputs))
     c = rest[0] if states == 2 else None
     w, r, b = rest[states - 1 :]
     cell = _cell_of(call, kind)
@@ -170,6 +176,16 @@ def gru_cell(call: KernelCall) -> list[np.ndarray]:
 def lstm_cell(call: KernelCall) -> list[np.ndarray]:
     """LSTMCell-4."""
     return _run_cell(call, "lstm")
+
+
+def lstm_cell_v0(call: KernelCall) -> list[np.ndarray]:
+    """LSTMCell-1: LSTMCell-4's arithmetic on X, H, C, W, R and B (zeros when missing); P,
+    input_forget and weights_format are ignored, as the CPU plugin ignores them."""
+    inputs = list(call.inputs[:6])
+    if len(inputs) == 5:
+        w = inputs[3]
+        inputs.append(np.zeros(w.shape[0], dtype=w.dtype))
+    return _run_cell(call, "lstm", inputs)
 
 
 def _reversal_index(lengths: np.ndarray, steps: int) -> np.ndarray:

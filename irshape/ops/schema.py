@@ -16,7 +16,7 @@ import math
 import re
 import sys
 from collections.abc import Callable
-from typing import Any
+from typing import Any, cast
 
 from irshape import rules
 from irshape.diagnostics import Diagnostic, Location
@@ -24,7 +24,7 @@ from irshape.ir import element_types
 from irshape.ir.values import C_SPACE, ListSyntaxError, parse_int_list
 from irshape.record import FrozenRecord, set_field
 
-AttrValue = tuple[int, ...] | str | int | float | bool
+AttrValue = tuple[int, ...] | tuple[float, ...] | str | int | float | bool
 
 
 # Records and a plain class, not dataclasses or NamedTuples: see irshape.record.
@@ -43,7 +43,8 @@ class AttributeSpec(FrozenRecord):
         "values",
     )
     name: str
-    # "int_list", "uint_list", "int", "float", "bool", "enum", "string" or "element_type"
+    # "int_list", "uint_list", "float_list", "int", "float", "bool", "enum", "string" or
+    # "element_type"
     type: str
     default: int | str | float | bool
     length: str | None  # "spatial": one value per spatial axis
@@ -335,7 +336,13 @@ class ParsedAttributes:
 
     def int_list(self, name: str) -> tuple[int, ...]:
         value = self.values.get(name, ())
-        return value if isinstance(value, tuple) else ()
+        # an int_list or uint_list attribute holds ints (a float_list's are read by float_list)
+        return cast("tuple[int, ...]", value) if isinstance(value, tuple) else ()
+
+    def float_list(self, name: str) -> tuple[float, ...]:
+        """A ``float_list`` attribute's values; () when missing or unusable."""
+        value = self.values.get(name, ())
+        return tuple(float(v) for v in value) if isinstance(value, tuple) else ()
 
     def enum(self, name: str, default: str) -> str:
         value = self.values.get(name, default)
@@ -398,6 +405,8 @@ def _parse_value(spec: AttributeSpec, text: str, where: Location, report: Report
     parse = _SCALAR_PARSERS.get(spec.type)
     if parse is not None:
         return parse(spec, text, where, report)
+    if spec.type == "float_list":
+        return _parse_float_list(spec, text, where, report)
     try:
         # int_list: what OpenVINO keeps as Strides, Shape, CoordinateDiff, AxisSet or int64
         # vectors, read as int64; uint_list: std::vector<size_t>, read as uint64 (§1)
@@ -460,22 +469,52 @@ def _parse_float(spec: AttributeSpec, text: str, where: Location, report: Report
     """A real as OpenVINO reads it (docs/openvino-ir-reading.md §12): 'inf', '-inf', 'nan'
     (lower case, no '+'), else a stream's reading of the start of the text; an exponent
     without digits or a value past the double range fails."""
-    word = _FLOAT_WORDS.get(text.strip(C_SPACE))
-    if word is not None:
-        return word
-    match = _FLOAT.match(text)
-    exponent = match.group(2) if match is not None else None
-    value = math.inf
-    if match is not None and (exponent is None or exponent[-1:].isdigit()):
-        value = float(match.group(1) + (exponent or ""))
-    if math.isinf(value):
+    value = _read_float(text)
+    if value is None:
         report(
             rules.ATTRIBUTE_SYNTAX(
                 where, attribute=spec.name, text=text, reason=f"Cannot parse '{text}' to number"
             )
         )
-        return None
     return value
+
+
+def _parse_float_list(
+    spec: AttributeSpec, text: str, where: Location, report: Report
+) -> tuple[float, ...] | None:
+    """A ``std::vector<float>`` (PriorBox's sizes, variances): split on ``,`` (one trailing comma
+    accepted, an empty field not), each field read as a real attribute is (by experiment:
+    "1.5x" is 1.5, "0x10" is 0, "1e" and "1e400" fail: 'Cannot parse')."""
+    if text == "":
+        return ()
+    fields = text.split(",")
+    if len(fields) > 1 and fields[-1] == "":
+        fields.pop()
+    if "" in fields:
+        reason = f'Cannot get vector of parameters! "{text}" is incorrect'
+        report(rules.ATTRIBUTE_SYNTAX(where, attribute=spec.name, text=text, reason=reason))
+        return None
+    values = []
+    for field in fields:
+        value = _read_float(field)
+        if value is None:
+            reason = f"Cannot parse '{field}' in \"{text}\""
+            report(rules.ATTRIBUTE_SYNTAX(where, attribute=spec.name, text=text, reason=reason))
+            return None
+        values.append(value)
+    return tuple(values)
+
+
+def _read_float(text: str) -> float | None:
+    """The real at the start of ``text`` as OpenVINO reads an attribute's; None where it fails."""
+    word = _FLOAT_WORDS.get(text.strip(C_SPACE))
+    if word is not None:
+        return word
+    match = _FLOAT.match(text)
+    if match is None or (match.group(2) is not None and not match.group(2)[-1:].isdigit()):
+        return None
+    value = float(match.group(1) + (match.group(2) or ""))
+    return None if math.isinf(value) else value
 
 
 def _parse_bool(spec: AttributeSpec, text: str, where: Location, report: Report) -> bool | None:

@@ -38,7 +38,7 @@ _NAMES = (
     "soft_nms_sigma",
 )
 # is_float_type_admissible (NonMaxSuppression-5/9): dynamic, f32, f16, bf16
-_NMS_FLOATS = frozenset({"dynamic", "f32", "f16", "bf16"})
+NMS_FLOATS = frozenset({"dynamic", "f32", "f16", "bf16"})
 # element::Type::is_real() (NMSRotated-13), and dynamic
 _REALS = frozenset({"dynamic", "f64", "f32", "f16", "bf16", "f8e4m3", "f8e5m2", "f8e8m0", "f4e2m1"})
 
@@ -133,7 +133,7 @@ def _max_output(inputs: tuple[Tensor, ...], version: int) -> int | None:
     return None
 
 
-def _batch_and_box_findings(boxes: PartialShape, scores: PartialShape) -> list[Finding]:
+def batch_and_box_findings(boxes: PartialShape, scores: PartialShape) -> list[Finding]:
     assert boxes.dims is not None and scores.dims is not None
     if not boxes.dims[0].compatible(scores.dims[0]):
         message = "The first dimension of both 'boxes' and 'scores' must match."
@@ -149,7 +149,7 @@ def _batch_and_box_findings(boxes: PartialShape, scores: PartialShape) -> list[F
     return []
 
 
-def _last_dim_finding(boxes: PartialShape, rotated: bool) -> list[Finding]:
+def last_dim_finding(boxes: PartialShape, rotated: bool) -> list[Finding]:
     assert boxes.dims is not None
     size = 5 if rotated else 4
     if boxes.dims[2].compatible(Dim.of(size)):
@@ -158,8 +158,8 @@ def _last_dim_finding(boxes: PartialShape, rotated: bool) -> list[Finding]:
     return [incompatible(f"the boxes {boxes} are not of {size} numbers", message, BOXES)]
 
 
-def _max_length(dim: Dim) -> int:
-    """``Dimension::get_max_length``: an unbounded dim is -1."""
+def max_length(dim: Dim) -> int:
+    """``Dimension::getmax_length``: an unbounded dim is -1."""
     return -1 if dim.hi >= 2**63 - 1 else dim.hi
 
 
@@ -171,13 +171,13 @@ def _selected_5(
     if boxes.dims is None:
         return [], selected
     if scores.dims is not None:
-        findings = _batch_and_box_findings(boxes, scores)
+        findings = batch_and_box_findings(boxes, scores)
         if findings:
             return findings, selected
         if max_output is not None:
-            selected = Dim.between(0, min(_max_length(boxes.dims[1]), max_output))
-        selected = selected * _max_length(scores.dims[0]) * _max_length(scores.dims[1])
-    return _last_dim_finding(boxes, rotated), selected
+            selected = Dim.between(0, min(max_length(boxes.dims[1]), max_output))
+        selected = selected * max_length(scores.dims[0]) * max_length(scores.dims[1])
+    return last_dim_finding(boxes, rotated), selected
 
 
 def _selected_1_to_4(
@@ -187,10 +187,10 @@ def _selected_1_to_4(
     if boxes.dims is None:
         return [], DYNAMIC
     if scores.dims is not None:
-        findings = _batch_and_box_findings(boxes, scores)
+        findings = batch_and_box_findings(boxes, scores)
         if findings:
             return findings, DYNAMIC
-    findings = _last_dim_finding(boxes, False)
+    findings = last_dim_finding(boxes, False)
     if findings:
         return findings, DYNAMIC
     num_boxes = boxes.dims[1]
@@ -198,7 +198,7 @@ def _selected_1_to_4(
         if scores.dims is None or not num_boxes.is_static or max_output is None:
             return [], DYNAMIC
         selected = Dim.of(min(num_boxes.value, max_output))
-        return [], selected * _max_length(scores.dims[0]) * _max_length(scores.dims[1])
+        return [], selected * max_length(scores.dims[0]) * max_length(scores.dims[1])
     per_class = DYNAMIC if max_output is None else Dim.of(max_output)
     if scores.dims is not None:
         per_class = per_class * scores.dims[1]
@@ -222,7 +222,7 @@ def _input_types(inputs: tuple[Tensor, ...], rotated: bool) -> list[Finding]:
             kind = "integer" if integral else "floating point"
             message = f"Expected {kind} type as element type for the input at: {port}"
         else:
-            if port == MAX_OUTPUT or element_type in _NMS_FLOATS:
+            if port == MAX_OUTPUT or element_type in NMS_FLOATS:
                 continue
             label = "score_threshold_ps" if port == 4 else _NAMES[port]
             message = f"Expected bf16, fp16 or fp32 as element type for the '{label}' input."

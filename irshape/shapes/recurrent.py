@@ -1,5 +1,5 @@
-"""Recurrent ops: LSTMSequence-5, GRUSequence-5, RNNSequence-5 and the cells LSTMCell-4,
-GRUCell-3, RNNCell-1, as OpenVINO's ``rnn_base_shape_inference.hpp`` computes them.
+"""Recurrent ops: LSTMSequence-5, GRUSequence-5, RNNSequence-5 and the cells LSTMCell-1,
+LSTMCell-4, GRUCell-3, RNNCell-1, as OpenVINO's ``rnn_base_shape_inference.hpp`` computes them.
 
 Batch and hidden size are merged across every input that carries them (an interval narrows
 to what all inputs allow); where no input gives the hidden size, the weights' gate axis
@@ -40,6 +40,45 @@ def lstm_cell(call: OpCall) -> OpResult:
         names="X, initial_hidden_state, initial_cell_state, W, R and B",
         hidden_attribute=True,
     )
+
+
+def lstm_cell_v0(call: OpCall) -> OpResult:
+    """LSTMCell-1: LSTMCell-4's rules on its first six inputs, then P's length against
+    3 x hidden_size. A missing B or P is OpenVINO's zeros of 4 or 3 x the hidden_size attribute."""
+    hidden_attribute = int(call.attribute("hidden_size"))
+    element_type = call.inputs[0].element_type
+    inputs = list(call.inputs)
+    for length in (4 * hidden_attribute, 3 * hidden_attribute)[len(inputs) - 5 :]:
+        inputs.append(Tensor(PartialShape([Dim.of(length)]), element_type))
+    cells = OpCall(call.schema, tuple(inputs[:6]), call.attributes)
+    result = _cell(
+        cells,
+        gates=4,
+        states=2,
+        names="X, initial_hidden_state, initial_cell_state, W, R and B",
+        hidden_attribute=True,
+    )
+    if not result.outputs:
+        return result
+    findings = _peephole_findings(inputs[6], result.outputs[0])
+    return OpResult([] if findings else result.outputs, result.findings + findings)
+
+
+def _peephole_findings(peepholes: Tensor, state: Output) -> list[Finding]:
+    """P's first dim, where static, against 3 x the (static) hidden size. P's rank is not
+    checked, but OpenVINO reads its first dim whatever the rank: a scalar or a dynamic rank fails."""
+    dims = peepholes.shape.dims
+    if not dims:
+        message = "Accessing out-of-range dimension"
+        return [rank_finding(6, "P", peepholes.shape, "where OpenVINO reads its first dim", message)]
+    hidden = state.shape.dims[1] if state.shape.dims is not None else DYNAMIC
+    if not dims[0].is_static or not hidden.is_static or dims[0].value == 3 * hidden.value:
+        return []
+    message = (
+        f"Parameter hidden_size mismatched in P input. Current value is: {dims[0].value}, "
+        f"expected: {3 * hidden.value}."
+    )
+    return [incompatible(f"P has {dims[0].value} peepholes, not 3 x hidden size {hidden.value}", message)]
 
 
 def gru_cell(call: OpCall) -> OpResult:

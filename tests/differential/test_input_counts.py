@@ -49,6 +49,15 @@ SUITES = (
     "test_search",
     "test_inverse",
     "test_signal",
+    "test_priors",
+    "test_roi",
+    "test_proposals",
+    "test_convert_promote_types",
+    "test_embedding",
+    "test_ctc",
+    "test_colour",
+    "test_fake_convert",
+    "test_strings",
 )
 
 

@@ -1,7 +1,9 @@
-"""LSTMSequence-5, GRUSequence-5, RNNSequence-5, LSTMCell-4, GRUCell-3 and RNNCell-1 against
+"""LSTMSequence-5, GRUSequence-5, RNNSequence-5, LSTMCell-1, LSTMCell-4, GRUCell-3 and RNNCell-1 against
 OpenVINO through the shared harness: every direction, linear_before_reset, static, dynamic,
 interval and dynamic-rank inputs (the batch and hidden size merged across inputs, the hidden
-size from the weights when no state has it), f32 and f16. Shapes that OpenVINO rejects are
+size from the weights when no state has it), f32 and f16; LSTMCell-1 with and without B, every
+weights_format and input_forget, and its peepholes P (which ``ov.save_model`` never writes: added
+to the saved file by hand). Shapes that OpenVINO rejects are
 errors on the layer; a declared dim off by one is an error."""
 
 from __future__ import annotations
@@ -17,6 +19,8 @@ import openvino.opset3 as ov3
 import openvino.opset4 as ov4
 import openvino.opset5 as ov5
 import pytest
+from lxml import etree
+from openvino.utils.node_factory import NodeFactory
 
 import irshape
 
@@ -43,6 +47,7 @@ GATES = {
     "LSTMSequence-5": 4,
     "GRUSequence-5": 3,
     "RNNSequence-5": 1,
+    "LSTMCell-1": 4,
     "LSTMCell-4": 4,
     "GRUCell-3": 3,
     "RNNCell-1": 1,
@@ -81,6 +86,17 @@ def _case(rng: random.Random, op: str) -> Callable[[], ov.Node]:
         shapes = [[batch, size], [batch, hidden]] + ([[batch, hidden]] if gates == 4 else [])
         shapes += [[gates * hidden, size], [gates * hidden, hidden], [bias]]
     blurred = [_blur(rng, s) for s in shapes]
+    if op == "LSTMCell-1" and rng.random() < 0.3:
+        blurred.pop()  # no B: OpenVINO's zeros of 4 x hidden_size
+    v0_attributes = {
+        "hidden_size": hidden,
+        "weights_format": rng.choice(["fico", "icof", "ifco", "ifoc", "iofc"]),
+        "input_forget": rng.random() < 0.5,
+        "activations": ["sigmoid", "tanh", "tanh"],
+        "activations_alpha": [],
+        "activations_beta": [],
+        "clip": rng.choice([0.0, 3.0]),
+    }
 
     def build() -> ov.Node:
         seq_index = 1 + (2 if gates == 4 else 1) if "Sequence" in op else -1
@@ -91,6 +107,8 @@ def _case(rng: random.Random, op: str) -> Callable[[], ov.Node]:
             return ov5.gru_sequence(*ins, hidden, direction, linear_before_reset=lbr)
         if op == "RNNSequence-5":
             return ov5.rnn_sequence(*ins, hidden, direction)
+        if op == "LSTMCell-1":
+            return NodeFactory("opset1").create("LSTMCell", [i.output(0) for i in ins], v0_attributes)
         if op == "LSTMCell-4":
             return ov4.lstm_cell(*ins, hidden)
         if op == "GRUCell-3":
@@ -161,6 +179,8 @@ MUTANTS = [
     ("GRUSequence-5", 1, 1),  # H0's num_directions
     ("GRUSequence-5", 3, 1),  # W's gate axis
     ("RNNSequence-5", 2, 0),  # sequence_lengths' batch
+    ("LSTMCell-1", 2, 1),  # C's hidden size
+    ("LSTMCell-1", 4, 0),  # R's gate axis
     ("LSTMCell-4", 1, 0),  # H's batch
     ("LSTMCell-4", 3, 0),  # W's gate axis
     ("GRUCell-3", 4, 0),  # B's gate axis
@@ -178,3 +198,63 @@ def test_inputs_openvino_rejects_are_errors(tmp_path: Path, op: str, index: int,
     apply_mutant(source, target, lambda tree: _grow_input(tree, case.cid, index, axis))
     assert openvino_reads(target) is not None, f"OpenVINO rejects input {index} with axis {axis} grown"
     assert errors_on(irshape.check_file(target), case.cid), "irshape reports an error on the layer"
+
+
+def _add_peepholes(tree: object, name: str, dims: list[str] | None) -> None:
+    """Give the layer a P input (``dims`` None: a dynamic rank) from a new f32 Parameter."""
+    root = tree.getroot()  # type: ignore[attr-defined]
+    layer = root.find(f".//layer[@name='{name}']")
+    ids = [int(e.get("id")) for e in root.iter("layer")]
+    new_id = str(max(ids) + 1)
+    shape = "..." if dims is None else ",".join(dims)
+    parameter = etree.SubElement(
+        root.find("layers"), "layer", id=new_id, name=f"{name}_P", type="Parameter", version="opset1"
+    )
+    etree.SubElement(parameter, "data", shape=shape, element_type="f32")
+    port = etree.SubElement(etree.SubElement(parameter, "output"), "port", id="0", precision="FP32")
+    in_port = etree.SubElement(layer.find("input"), "port", id="6", precision="FP32")
+    for d in dims or []:
+        etree.SubElement(port, "dim").text = d
+        etree.SubElement(in_port, "dim").text = d
+    etree.SubElement(
+        root.find("edges"),
+        "edge",
+        **{"from-layer": new_id, "from-port": "0", "to-layer": layer.get("id"), "to-port": "6"},
+    )
+
+
+@pytest.mark.parametrize(
+    "dims",
+    [["12"], ["13"], ["11"], ["-1"], ["1..3"], ["20..30"], ["3", "4"], ["12", "2"], [], None],
+    ids=str,
+)
+def test_lstm_cell_1_peepholes_as_openvino_reads_them(tmp_path: Path, dims: list[str] | None) -> None:
+    """P's first dim must be 3 x hidden_size where both are static (hidden 4 here); its rank is
+    not checked, but a scalar or dynamic-rank P fails reading its first dim."""
+    case = OpCase(
+        "peep",
+        "LSTMCell-1",
+        lambda: NodeFactory("opset1").create(
+            "LSTMCell",
+            [
+                ov1.parameter(s, np.float32).output(0)
+                for s in ([2, 3], [2, 4], [2, 4], [16, 3], [16, 4], [16])
+            ],
+            {
+                "hidden_size": 4,
+                "activations": ["sigmoid", "tanh", "tanh"],
+                "activations_alpha": [],
+                "activations_beta": [],
+                "clip": 0.0,
+                "input_forget": False,
+                "weights_format": "fico",
+            },
+        ),
+    )
+    source = tmp_path / "plain.xml"
+    save_batch([case], source)
+    target = tmp_path / "peepholes.xml"
+    apply_mutant(source, target, lambda tree: _add_peepholes(tree, case.cid, dims))
+    rejected = openvino_reads(target) is not None
+    assert bool(errors_on(irshape.check_file(target), case.cid)) == rejected
+    assert rejected == (dims not in (["12"], ["-1"], ["1..3"], ["20..30"], ["12", "2"]))

@@ -178,6 +178,10 @@ CASES: dict[str, tuple[Values, Build]] = {
         3,
         lambda c: ov1.one_hot(_x([2, 3], np.int64), c, _c(1.0, np.float32), _c(0.0, np.float32), -1),
     ),
+    "EmbeddingSegmentsSum-3.num_segments": (
+        3,
+        lambda c: ov3.embedding_segments_sum(_x([5, 2]), _c([0, 4]), _c([0, 2]), c),
+    ),
     "Eye-9.num_rows": (3, lambda c: ov9.eye(c, _c(4), _c(0), "f32")),
     "Eye-9.batch_shape": ([2, 5], lambda c: ov9.eye(_c(3), _c(4), _c(0), "f32", c)),
     "RandomUniform-8.output_shape": (
@@ -185,6 +189,14 @@ CASES: dict[str, tuple[Values, Build]] = {
         lambda c: ov8.random_uniform(c, _c(0.0, np.float32), _c(1.0, np.float32), "f32"),
     ),
     "TopK-11.k": (2, lambda c: ov11.topk(_x([2, 5]), c, 1, "max", "value")),
+    "PriorBox-8.output_size": (
+        [3, 4],
+        lambda c: ov8.prior_box(c, _c([30, 40]), {"min_size": [2.0], "aspect_ratio": [2.0], "offset": 0.5}),
+    ),
+    "PriorBoxClustered-1.output_size": (
+        [3, 4],
+        lambda c: ov1.prior_box_clustered(c, _c([30, 40]), {"width": [2.0], "height": [3.0], "offset": 0.5}),
+    ),
     "Range-1.start": (0, lambda c: ov1.range(c, _c(6), _c(1))),
     "Range-4.step": (2, lambda c: ov4.range(_c(0), _c(6), c, "i64")),
     "AdaptiveAvgPool.output_shape": ([3, 2], lambda c: ov8.adaptive_avg_pool(_x([1, 3, 8, 8]), c)),
@@ -238,6 +250,7 @@ EDGE_OPS = (
     "OneHot-1.depth",
     "Eye-9.batch_shape",
     "RandomUniform-8.output_shape",
+    "PriorBox-8.output_size",
     "DFT-7.signal_size",
     "RDFT-9.signal_size",
     "ISTFT-16.signal_length",

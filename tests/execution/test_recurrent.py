@@ -1,16 +1,19 @@
-"""The recurrent family's kernels (RNNCell-1, GRUCell-3, LSTMCell-4, RNNSequence-5,
+"""The recurrent family's kernels (RNNCell-1, GRUCell-3, LSTMCell-1, LSTMCell-4, RNNSequence-5,
 GRUSequence-5, LSTMSequence-5) against OpenVINO's CPU plugin: every direction, sequence lengths
 short, full, zero and past the steps, activations, clip and linear_before_reset, f32 and f16,
 batched into one model."""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 import openvino as ov
 import openvino.opset13 as opset
 import pytest
+from lxml import etree
+from openvino.utils.node_factory import NodeFactory
 
 from irshape.execute.network import Outcome, execute
 from irshape.ir.reader import read_file
@@ -201,7 +204,44 @@ def cell_cases() -> list[Case]:
     return cases
 
 
-CASES = sequence_cases() + cell_cases()
+_WEIGHTS_FORMATS = ["fico", "icof", "ifco", "ifoc", "iofc"]
+
+
+def _lstm_cell_v0_case(rng: np.random.Generator, variant: int) -> Case:
+    """LSTMCell-1 through the node factory (opset1's Python builder sets neither weights_format
+    nor input_forget): with and without B, every weights_format, input_forget both ways."""
+    batch, inputs, hidden = (1, 2, 3)[variant % 3], 4, (2, 3)[variant % 2]
+    dtype = np.float16 if variant % 8 == 7 else np.float32
+    scale = 20.0 if variant % 9 == 4 else 1.0  # saturated gates
+    feeds: dict[Any, np.ndarray] = {}
+    nodes = []
+    shapes = [(batch, inputs), (batch, hidden), (batch, hidden), (4 * hidden, inputs), (4 * hidden, hidden)]
+    if variant % 4 != 3:
+        shapes.append((4 * hidden,))
+    for index, shape in enumerate(shapes):
+        node = parameter(shape, dtype)
+        feeds[node] = (rng.standard_normal(shape) * (scale if index == 0 else 1.0)).astype(dtype)
+        nodes.append(node)
+    activations = _ACTIVATION_SETS["lstm"][variant % 3] or ["sigmoid", "tanh", "tanh"]
+    attributes = {
+        "hidden_size": hidden,
+        "weights_format": _WEIGHTS_FORMATS[variant % 5],
+        "input_forget": variant % 2 == 1,
+        "activations": activations,
+        "activations_alpha": [],
+        "activations_beta": [],
+        "clip": (0.0, 0.7, 3.0)[variant % 3 - 1 if variant % 7 else 0],
+    }
+    node = NodeFactory("opset1").create("LSTMCell", [n.output(0) for n in nodes], attributes)
+    return Case(f"lstm_cell_v0_{variant}", feeds, list(node.outputs()))
+
+
+def lstm_cell_v0_cases() -> list[Case]:
+    rng = np.random.default_rng(7)
+    return [_lstm_cell_v0_case(rng, variant) for variant in range(36)]
+
+
+CASES = sequence_cases() + cell_cases() + lstm_cell_v0_cases()
 
 
 @pytest.fixture(scope="module")
@@ -248,3 +288,70 @@ def test_input_projection_counts_in_the_memory_estimate(tmp_path):
     over = execute(document, inputs, max_memory=100_000, stop_at_failure=False)
     assert [f.outcome for f in over.failures] == [Outcome.OVER_MEMORY]
     assert not execute(document, inputs, max_memory=1_000_000, stop_at_failure=False).failures
+
+
+def _add_peepholes(xml: Path, values_name: str) -> None:
+    """Feed the LSTMCell-1 layer's P (port 6) from a new Parameter ``values_name`` [6]:
+    ``ov.save_model`` never writes that edge."""
+    tree = etree.parse(str(xml))
+    root = tree.getroot()
+    layer = root.find(".//layer[@type='LSTMCell']")
+    new_id = str(max(int(e.get("id")) for e in root.iter("layer")) + 1)
+    param = etree.SubElement(
+        root.find("layers"), "layer", id=new_id, name=values_name, type="Parameter", version="opset1"
+    )
+    etree.SubElement(param, "data", shape="6", element_type="f32")
+    out = etree.SubElement(
+        etree.SubElement(param, "output"), "port", id="0", precision="FP32", names=values_name
+    )
+    etree.SubElement(out, "dim").text = "6"
+    etree.SubElement(
+        etree.SubElement(layer.find("input"), "port", id="6", precision="FP32"), "dim"
+    ).text = "6"
+    edge = {"from-layer": new_id, "from-port": "0", "to-layer": layer.get("id"), "to-port": "6"}
+    etree.SubElement(root.find("edges"), "edge", **edge)
+    tree.write(str(xml))
+
+
+@pytest.mark.parametrize("weights_format", ["fico", "iofc"])
+def test_lstm_cell_1_ignores_peepholes_as_the_plugin_does(tmp_path, weights_format):
+    """Nonzero peepholes with input_forget: the CPU plugin's result is LSTMCell-4's on W, R, B
+    (in f, i, c, o order), and irshape's is the same."""
+    rng = np.random.default_rng(8)
+    shapes = [(2, 3), (2, 2), (2, 2), (8, 3), (8, 2), (8,)]
+    params = [parameter(shape) for shape in shapes]
+    attributes = {
+        "hidden_size": 2,
+        "weights_format": weights_format,
+        "input_forget": True,
+        "activations": ["sigmoid", "tanh", "tanh"],
+        "activations_alpha": [],
+        "activations_beta": [],
+        "clip": 0.0,
+    }
+    node = NodeFactory("opset1").create("LSTMCell", [p.output(0) for p in params], attributes)
+    for i, param in enumerate(params):
+        param.set_friendly_name(f"in{i}")
+        param.output(0).set_names({f"in{i}"})
+    results = [opset.result(output) for output in node.outputs()]
+    for name, result in zip(("Ho", "Co"), results, strict=True):
+        result.set_friendly_name(name)
+    xml = tmp_path / "lstm.xml"
+    ov.save_model(ov.Model(results, params, "lstm"), xml, compress_to_fp16=False)
+    _add_peepholes(xml, "peepholes")
+    data = {f"in{i}": rng.standard_normal(shape).astype(np.float32) for i, shape in enumerate(shapes)}
+    data["peepholes"] = rng.standard_normal(6).astype(np.float32) * 3
+    config = {"INFERENCE_PRECISION_HINT": "f32"}
+    plugin = ov.Core().compile_model(str(xml), "CPU", config)(data)
+    document = read_file(xml).document
+    assert document is not None
+    ours = execute(document, data).results
+    # the plugin's Ho, Co equal LSTMCell-4's on the same W, R, B, in f, i, c, o order
+    plain_params = [opset.parameter(list(shape), ov.Type.f32) for shape in shapes]
+    v4 = opset.lstm_cell(*plain_params, 2)
+    plain = ov.Core().compile_model(ov.Model(list(v4.outputs()), plain_params), "CPU", config)(
+        [data[f"in{i}"] for i in range(6)]
+    )
+    for index, name in enumerate(("Ho", "Co")):
+        np.testing.assert_allclose(plugin[index], plain[index], rtol=1e-5, atol=1e-6)
+        np.testing.assert_allclose(ours[name], plugin[index], rtol=1e-4, atol=1e-5)

@@ -1,0 +1,127 @@
+"""Kernels of the CTC family (irshape/shapes/ctc.py): CTCGreedyDecoder-1,
+CTCGreedyDecoderSeqLen-6 and CTCLoss-4.
+
+OpenVINO's reference semantics (``ctc_greedy_decoder.hpp``, ``ctc_greedy_decoder_seq_len.hpp``):
+each step's class is the first maximum of its logits; a batch's steps stop at the first zero of
+its sequence mask (CTCGreedyDecoder-1) or after its sequence length (SeqLen-6). A step's class
+is written out, left-aligned, unless it is the blank (the last class for CTCGreedyDecoder-1;
+``blank_index`` or the last class for SeqLen-6) or, with merging, equal to the step before's
+class (blank or not). The rest of each row is -1; SeqLen-6's second output counts the classes
+written.
+
+CTCLoss-4 (``ctc_loss.hpp``): per batch, the negative log of the summed probability (softmax
+over the classes) of every alignment of the first ``logit_length`` steps to the target (the first
+``label_length`` labels; with ``unique`` their distinct values in order of appearance, else with
+``preprocess_collapse_repeated`` runs of a label as one). With ``ctc_merge_repeated`` a label
+may span several steps and two equal labels in a row need a blank between them (the usual
+CTC); without, each label takes exactly one step and every other step is the blank. Computed
+by the forward recursion in log space over the target interleaved with blanks, in f64.
+
+All confirmed against the CPU plugin by ``tests/execution/test_ctc.py``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from irshape.kernels import KernelCall, KernelError
+from irshape.kernels.stored import as_output
+
+
+def _decoded(
+    classes: np.ndarray, active: np.ndarray, blank: int, merge: bool
+) -> tuple[np.ndarray, np.ndarray]:
+    """``classes [N, T]`` of the active steps, blanks and (merging) repeats dropped, packed to
+    the left of rows of -1; and how many each row holds."""
+    previous = np.concatenate([np.full((classes.shape[0], 1), -1), classes[:, :-1]], axis=1)
+    keep = active & (classes != blank)
+    if merge:
+        keep &= classes != previous
+    out = np.full(classes.shape, -1, dtype=np.int64)
+    rows, steps = np.nonzero(keep)
+    positions = np.cumsum(keep, axis=1) - 1
+    out[rows, positions[rows, steps]] = classes[rows, steps]
+    return out, keep.sum(axis=1)
+
+
+def ctc_greedy_decoder(call: KernelCall) -> np.ndarray:
+    """CTCGreedyDecoder-1: logits ``[T, N, C]``, mask ``[T, N]``: ``[N, T, 1, 1]``."""
+    logits, mask = call.inputs
+    classes = np.argmax(logits, axis=2).T  # [N, T]
+    active = np.cumprod(mask.T != 0, axis=1).astype(bool)  # up to the first zero
+    out, _ = _decoded(classes, active, logits.shape[2] - 1, bool(call.attribute("ctc_merge_repeated")))
+    return as_output(call, out[:, :, None, None])
+
+
+def ctc_greedy_decoder_seq_len(call: KernelCall) -> list[np.ndarray]:
+    """CTCGreedyDecoderSeqLen-6: logits ``[N, T, C]``, lengths ``[N]``: ``[N, T]`` and ``[N]``."""
+    logits, lengths = call.inputs[:2]
+    steps = logits.shape[1]
+    lengths = lengths.astype(np.int64)
+    if np.any((lengths < 0) | (lengths > steps)):
+        raise KernelError(f"a sequence length is outside [0, {steps}]")
+    blank = int(call.inputs[2].reshape(-1)[0]) if len(call.inputs) > 2 else logits.shape[2] - 1
+    classes = np.argmax(logits, axis=2)
+    active = np.arange(steps)[None, :] < lengths[:, None]
+    out, counts = _decoded(classes, active, blank, bool(call.attribute("merge_repeated")))
+    return [as_output(call, out, 0), as_output(call, counts, 1)]
+
+
+def _target(labels: np.ndarray, unique: bool, collapse: bool) -> np.ndarray:
+    """The labels the loss aligns: distinct ones in order (``unique``), runs collapsed, or all."""
+    if unique:
+        _, first = np.unique(labels, return_index=True)
+        distinct: np.ndarray = labels[np.sort(first)]
+        return distinct
+    if collapse and labels.size:
+        starts = np.concatenate([[True], labels[1:] != labels[:-1]])
+        collapsed: np.ndarray = labels[starts]
+        return collapsed
+    return labels
+
+
+def _negative_log_likelihood(log_probs: np.ndarray, target: np.ndarray, blank: int, merge: bool) -> float:
+    """``-log`` of the summed probability of the alignments of ``log_probs [T, C]`` to
+    ``target``: the forward recursion over the target interleaved with blanks."""
+    steps, states = log_probs.shape[0], 2 * target.size + 1
+    if steps == 0:
+        return 0.0 if target.size == 0 else float("inf")
+    extended = np.full(states, blank, dtype=np.int64)
+    extended[1::2] = target
+    is_label = np.arange(states) % 2 == 1
+    stays = ~is_label | merge  # a label spans several steps only when merging
+    skips = is_label.copy()  # from the label before, past the blank between
+    skips[:2] = False
+    if merge:
+        skips[2:] &= extended[2:] != extended[:-2]
+    alpha = np.full(states, -np.inf)
+    alpha[:2] = log_probs[0, extended[:2]]
+    for step in range(1, steps):
+        previous = np.concatenate([[-np.inf], alpha[:-1]])
+        skipped = np.where(skips, np.concatenate([[-np.inf, -np.inf], alpha[:-2]]), -np.inf)
+        alpha = np.logaddexp(np.logaddexp(np.where(stays, alpha, -np.inf), previous), skipped)
+        alpha = alpha + log_probs[step, extended]
+    total = np.logaddexp(alpha[-1], alpha[-2]) if states > 1 else alpha[-1]
+    return float(-total)
+
+
+def ctc_loss(call: KernelCall) -> np.ndarray:
+    """CTCLoss-4: logits ``[N, T, C]``, logit lengths ``[N]``, labels ``[N, T]``, label lengths
+    ``[N]``, blank index (the last class by default): ``[N]``."""
+    logits, logit_lengths, labels, label_lengths = call.inputs[:4]
+    batch, steps, classes = logits.shape
+    blank = int(call.inputs[4].reshape(-1)[0]) if len(call.inputs) > 4 else classes - 1
+    logit_lengths, label_lengths = logit_lengths.astype(np.int64), label_lengths.astype(np.int64)
+    if np.any(
+        (logit_lengths < 0) | (logit_lengths > steps) | (label_lengths < 0) | (label_lengths > logit_lengths)
+    ):
+        raise KernelError("a logit length is outside [0, T] or a label length past its logit length")
+    values = logits.astype(np.float64)
+    log_probs = values - np.logaddexp.reduce(values, axis=2, keepdims=True)
+    unique, collapse = bool(call.attribute("unique")), bool(call.attribute("preprocess_collapse_repeated"))
+    merge = bool(call.attribute("ctc_merge_repeated"))
+    losses = np.empty(batch)
+    for b in range(batch):
+        target = _target(labels[b, : label_lengths[b]].astype(np.int64), unique, collapse)
+        losses[b] = _negative_log_likelihood(log_probs[b, : logit_lengths[b]], target, blank, merge)
+    return as_output(call, losses)

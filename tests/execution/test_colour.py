@@ -1,0 +1,83 @@
+"""The colour family's kernels against OpenVINO's CPU plugin: NV12toRGB-8, NV12toBGR-8 (one
+plane, two), I420toRGB-8, I420toBGR-8 (one plane, three), RGBtoNV12-17, BGRtoNV12-17 (single
+plane or two), u8 and f32 images with values over the whole range and past it (clamped),
+batched into one model; RGBtoNV12-17 and BGRtoNV12-17, which OpenVINO cannot run, refused."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import openvino as ov
+import openvino.opset8 as ov8
+import pytest
+from openvino.utils.node_factory import NodeFactory
+
+from irshape.execute.network import ExecutionError, Outcome, execute
+from irshape.ir.reader import read_file
+
+from .harness import Case, parameter, run_batch
+
+TO_RGB = {
+    "nv12_rgb": ov8.nv12_to_rgb,
+    "nv12_bgr": ov8.nv12_to_bgr,
+    "i420_rgb": ov8.i420_to_rgb,
+    "i420_bgr": ov8.i420_to_bgr,
+}
+
+
+def _pixels(rng: np.random.Generator, shape: tuple[int, ...], dtype: Any) -> np.ndarray:
+    if dtype == np.uint8:
+        return rng.integers(0, 256, shape).astype(np.uint8)
+    return rng.uniform(-20, 280, shape).astype(dtype)  # past [0, 255]: clamped
+
+
+def _to_rgb_case(rng: np.random.Generator, name: str, index: int) -> Case:
+    n, h, w = int(rng.integers(1, 3)), 2 * int(rng.integers(1, 4)), 2 * int(rng.integers(1, 4))
+    dtype = np.float32 if index % 3 == 2 else np.uint8
+    if index % 2 == 0:
+        planes = [(n, h * 3 // 2, w, 1)]
+    elif name.startswith("nv12"):
+        planes = [(n, h, w, 1), (n, h // 2, w // 2, 2)]
+    else:
+        planes = [(n, h, w, 1), (n, h // 2, w // 2, 1), (n, h // 2, w // 2, 1)]
+    nodes = [parameter(p, dtype) for p in planes]
+    feeds = {node: _pixels(rng, p, dtype) for node, p in zip(nodes, planes, strict=True)}
+    return Case(f"{name}{index}", feeds, [TO_RGB[name](*nodes).output(0)])
+
+
+RNG = np.random.default_rng(8)
+CASES = [_to_rgb_case(RNG, name, i) for name in TO_RGB for i in range(30)]
+
+
+@pytest.fixture(scope="module")
+def batch(tmp_path_factory):
+    return run_batch(CASES, tmp_path_factory.mktemp("colour"))
+
+
+@pytest.mark.parametrize("case", CASES, ids=lambda c: c.name)
+def test_to_rgb(batch, case):
+    assert batch.mismatch(case) is None, batch.mismatch(case)
+
+
+def test_every_layer_ran(batch):
+    assert batch.execution is not None and batch.execution.ran == batch.execution.total
+
+
+@pytest.mark.parametrize("op", ["RGBtoNV12", "BGRtoNV12"])
+def test_to_nv12_is_refused_as_openvino_cannot_run_it(tmp_path, op):
+    """Neither the CPU plugin (no node) nor OpenVINO's core (no evaluate, so no folding) runs
+    RGBtoNV12/BGRtoNV12: irshape refuses it rather than compare with nothing."""
+    image = parameter((1, 4, 6, 3), np.uint8)
+    converted = NodeFactory("opset17").create(op, [image.output(0)], {"single_plane": True})
+    model = ov.Model(list(converted.outputs()), [image])
+    with pytest.raises(RuntimeError, match="Unsupported operation"):
+        ov.Core().compile_model(model, "CPU", {"INFERENCE_PRECISION_HINT": "f32"})
+    image.set_friendly_name("image")
+    xml = tmp_path / "to_nv12.xml"
+    ov.save_model(model, xml)
+    document = read_file(xml).document
+    assert document is not None
+    with pytest.raises(ExecutionError) as refused:
+        execute(document, {"image": np.zeros((1, 4, 6, 3), np.uint8)})
+    assert refused.value.outcome.outcome == Outcome.UNSUPPORTED

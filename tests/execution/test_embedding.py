@@ -1,0 +1,121 @@
+"""The embedding family's kernels against OpenVINO's CPU plugin: EmbeddingBagOffsetsSum-3,
+EmbeddingBagOffsets-15 (sum and mean), EmbeddingBagPackedSum-3, EmbeddingBagPacked-15 (sum and
+mean), EmbeddingSegmentsSum-3; with and without default index (negative, zero, positive) and
+per-sample weights, empty bags and segments, f32 and f16 tables of rank 1 to 3, i32 and i64
+indices, batched into one model."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import openvino.opset3 as ov3
+import openvino.opset15 as ov15
+import pytest
+
+from .harness import Case, parameter, run_batch
+
+
+def _table(rng: np.random.Generator, rows: int, dtype: Any, feeds: dict[Any, np.ndarray]) -> Any:
+    tail = [(), (3,), (2, 2)][int(rng.integers(0, 3))]
+    node = parameter((rows, *tail), dtype)
+    feeds[node] = (rng.standard_normal((rows, *tail)) * 4).astype(dtype)
+    return node
+
+
+def _fed(values: np.ndarray, feeds: dict[Any, np.ndarray]) -> Any:
+    node = parameter(values.shape, values.dtype)
+    feeds[node] = values
+    return node
+
+
+def _offsets_case(rng: np.random.Generator, index: int, version: int) -> Case:
+    feeds: dict[Any, np.ndarray] = {}
+    index_type = (np.int32, np.int64)[index % 2]
+    dtype = np.float16 if index % 7 == 6 else np.float32
+    rows, count, bags = 8, int(rng.integers(2, 9)), int(rng.integers(1, 5))
+    table = _table(rng, rows, dtype, feeds)
+    indices = rng.integers(0, rows, count).astype(index_type)
+    # ascending offsets below the count; repeated ones leave empty bags
+    offsets = np.sort(rng.integers(0, count, bags)).astype(index_type)
+    if index % 3 == 0:
+        offsets[0] = 0
+    args = [table, _fed(indices, feeds), _fed(offsets, feeds)]
+    inputs = 3 + index % 3
+    if inputs >= 4:
+        args.append(_fed(np.array((-1, 0, 5)[index % 3 if inputs == 4 else 2], index_type), feeds))
+    reduction = "mean" if version == 15 and inputs < 5 and index % 2 else "sum"
+    if inputs == 5:
+        args.append(_fed(rng.standard_normal(count).astype(dtype), feeds))
+    if version == 3:
+        node = ov3.embedding_bag_offsets_sum(*args)
+    else:
+        node = ov15.embedding_bag_offsets(*args, reduction=reduction)
+    return Case(f"offsets{version}_{index}_{reduction}_{inputs}", feeds, [node.output(0)])
+
+
+def _packed_case(rng: np.random.Generator, index: int, version: int) -> Case:
+    feeds: dict[Any, np.ndarray] = {}
+    index_type = (np.int32, np.int64)[index % 2]
+    dtype = np.float16 if index % 7 == 6 else np.float32
+    rows, bags, per_bag = 7, int(rng.integers(1, 5)), int(rng.integers(1, 4))
+    table = _table(rng, rows, dtype, feeds)
+    args = [table, _fed(rng.integers(0, rows, (bags, per_bag)).astype(index_type), feeds)]
+    weighted = index % 3 == 0
+    if weighted:
+        args.append(_fed(rng.standard_normal((bags, per_bag)).astype(dtype), feeds))
+    reduction = "mean" if version == 15 and not weighted and index % 2 else "sum"
+    if version == 3:
+        node = ov3.embedding_bag_packed_sum(*args)
+    else:
+        node = ov15.embedding_bag_packed(*args, reduction=reduction)
+    return Case(f"packed{version}_{index}_{reduction}", feeds, [node.output(0)])
+
+
+def _segments_case(rng: np.random.Generator, index: int) -> Case:
+    feeds: dict[Any, np.ndarray] = {}
+    index_type = (np.int32, np.int64)[index % 2]
+    dtype = np.float16 if index % 7 == 6 else np.float32
+    rows, count, segments = 9, int(rng.integers(1, 8)), int(rng.integers(1, 6))
+    table = _table(rng, rows, dtype, feeds)
+    ids = np.sort(rng.integers(0, segments, count)).astype(index_type)  # some segments empty
+    args = [
+        table,
+        _fed(rng.integers(0, rows, count).astype(index_type), feeds),
+        _fed(ids, feeds),
+        ov3.constant(np.array(segments, index_type)),
+    ]
+    inputs = 4 + index % 3
+    if inputs >= 5:
+        args.append(_fed(np.array((-1, 0, 3)[index % 3], index_type), feeds))
+    if inputs == 6:
+        args.append(_fed(rng.standard_normal(count).astype(dtype), feeds))
+    node = ov3.embedding_segments_sum(*args)
+    return Case(f"segments{index}_{inputs}", feeds, [node.output(0)])
+
+
+def _cases() -> list[Case]:
+    rng = np.random.default_rng(15)
+    cases = []
+    for index in range(36):
+        cases += [_offsets_case(rng, index, 3), _offsets_case(rng, index, 15)]
+        cases += [_packed_case(rng, index, 3), _packed_case(rng, index, 15)]
+        cases.append(_segments_case(rng, index))
+    return cases
+
+
+CASES = _cases()
+
+
+@pytest.fixture(scope="module")
+def batch(tmp_path_factory):
+    return run_batch(CASES, tmp_path_factory.mktemp("embedding"))
+
+
+@pytest.mark.parametrize("case", CASES, ids=lambda c: c.name)
+def test_embedding(batch, case):
+    assert batch.mismatch(case) is None, batch.mismatch(case)
+
+
+def test_every_layer_ran(batch):
+    assert batch.execution is not None and batch.execution.ran == batch.execution.total

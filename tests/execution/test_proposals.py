@@ -1,0 +1,379 @@
+"""Differential tests of the proposals family's kernels (DetectionOutput-1/8, Proposal-1/4,
+MulticlassNms-8/9) against OpenVINO's
+CPU plugin: seeded priors (normalized or in pixels, some lists ended by an image number of -1,
+one set for all images or one an image), variances in the proposals or in the target, CORNER and
+CENTER_SIZE decoding, shared and per-class locations, Caffe and MXNet styles, the two additional
+inputs, every top_k / keep_top_k branch, clipping before and after NMS, tied scores, f32 and f16;
+Proposal of both frameworks, several ratios and scales, clipping, normalizing, scaled deltas,
+three or four image numbers, pre- and post-NMS limits; MulticlassNms of boxes shared by the
+classes or per class with roisnum, every sort, nms_eta, top-k limits, background classes;
+MatrixNms of both decay functions, thresholds and sorts; GatherTree of f32, i32, i64 and f16
+paths with lengths within and past the steps; GenerateProposals with and without the
+coordinates offset, min_size filtering, capped size deltas, pre- and post-NMS limits;
+ExperimentalDetectronGenerateProposalsSingleImage likewise for one image."""
+
+from __future__ import annotations
+
+import numpy as np
+import openvino.opset1 as opset1
+import openvino.opset4 as opset4
+import openvino.opset8 as opset8
+import openvino.opset9 as opset9
+import pytest
+from openvino.utils.node_factory import NodeFactory
+
+from .harness import Case, compare, parameter, run_batch
+
+CODE_TYPES = ("caffe.PriorBoxParameter.CORNER", "caffe.PriorBoxParameter.CENTER_SIZE")
+
+
+def _priors(rng: np.random.Generator, count: int, normalized: bool, size: float) -> np.ndarray:
+    """``[count, 4 or 5]`` prior boxes about a few centres (so that decoded boxes overlap)."""
+    centres = rng.uniform(0.2, 0.8, (3, 2))[rng.integers(0, 3, count)] + rng.normal(0, 0.05, (count, 2))
+    half = rng.uniform(0.05, 0.3, (count, 2))
+    boxes = np.concatenate([centres - half, centres + half], -1) * size
+    if normalized:
+        return boxes
+    return np.concatenate([np.zeros((count, 1)), boxes], -1)
+
+
+def _case(rng: np.random.Generator, index: int, version: int) -> Case:
+    images, priors, classes = int(rng.integers(1, 4)), int(rng.integers(1, 9)), int(rng.integers(2, 5))
+    share_location = bool(rng.random() < 0.6)
+    normalized = bool(rng.random() < 0.6)
+    in_target = bool(rng.random() < 0.3)
+    five = bool(rng.random() < 0.3)
+    mxnet = bool(rng.random() < 0.25)
+    locations = 1 if share_location else classes
+    keep_top_k = int(rng.choice([-1, -1, 1, 3, 100, -1, 5, 0]))
+    top_k = int(rng.choice([-1, -1, 0, 2, 5, -1, 3])) if keep_top_k != 0 else int(rng.choice([-1, 0]))
+    attrs: dict[str, object] = {
+        "keep_top_k": [keep_top_k],
+        "top_k": top_k,
+        "nms_threshold": float(rng.choice([0.0, 0.3, 0.45, 0.7, 1.0])),
+        "confidence_threshold": float(rng.choice([0.0, 0.0, 0.2, 0.5])),
+        "share_location": share_location,
+        "normalized": normalized,
+        "variance_encoded_in_target": in_target,
+        "code_type": CODE_TYPES[int(rng.integers(0, 2))],
+        "background_label_id": 0 if mxnet else int(rng.choice([0, 0, -1, 1])),
+        "decrease_label_id": mxnet,
+        "clip_before_nms": bool(rng.random() < 0.3),
+        "clip_after_nms": bool(rng.random() < 0.3),
+        "input_width": 1 if normalized else 300,
+        "input_height": 1 if normalized else 200,
+        "objectness_score": float(rng.choice([0.0, 0.4])),
+    }
+    if version == 1:
+        attrs["num_classes"] = classes
+    prior_size = 4 if normalized else 5
+    prior_images = images if rng.random() < 0.3 else 1
+    boxes = np.stack(
+        [_priors(rng, priors, normalized, 1 if normalized else 250) for _ in range(prior_images)]
+    )
+    if not normalized and index % 5 == 2:  # the list ends early: an image number of -1
+        boxes[:, int(rng.integers(1, priors + 1)) - 1 :, 0] = -1
+    rows = [boxes.reshape(prior_images, 1, priors * prior_size)]
+    if not in_target:
+        variances = np.tile([0.1, 0.1, 0.2, 0.2], (prior_images, 1, priors))
+        rows.append(np.pad(variances, ((0, 0), (0, 0), (0, priors * (prior_size - 4)))))
+    proposals = np.concatenate(rows, 1).astype(np.float32)
+    logits = rng.normal(0, 0.6, (images, priors * locations * 4)).astype(np.float32)
+    scores = rng.random((images, priors * classes))
+    if index % 4 == 1:  # ties
+        scores = np.round(scores * 4) / 4
+    data = [logits, scores.astype(np.float32), proposals]
+    if five:
+        data.append(rng.random((images, priors * 2)).astype(np.float32))
+        data.append(rng.normal(0, 0.3, (images, priors * locations * 4)).astype(np.float32))
+    if index % 7 == 3:  # f16 data (the plugin computes in f32)
+        data = [d.astype(np.float16) for d in data]
+    params = [parameter(d.shape, d.dtype) for d in data]
+    maker = opset1 if version == 1 else opset8
+    node = maker.detection_output(*params[:3], attrs, *params[3:])
+    return Case(f"detection_output{version}_{index}", dict(zip(params, data, strict=True)), [node.output(0)])
+
+
+def detection_output_cases() -> list[Case]:
+    rng = np.random.default_rng(24)
+    return [_case(rng, i, version) for version in (8, 1) for i in range(50)]
+
+
+def _proposal_case(rng: np.random.Generator, index: int, version: int) -> Case:
+    ratios = [[1.0], [0.5, 1.0, 2.0], [0.7, 1.3]][index % 3]
+    scales = [[4.0], [2.0, 4.0], [1.0, 2.0, 4.0]][int(rng.integers(0, 3))]
+    anchors = len(ratios) * len(scales)
+    tensorflow = bool(rng.random() < 0.4)
+    batch, height, width = int(rng.integers(1, 3)), int(rng.integers(3, 7)), int(rng.integers(3, 7))
+    # the plugin crashes when fewer than 8 boxes go to NMS; boxes min_size filters tie at score 0
+    # (the plugin's sort is not stable): min_size times the image scale is at most 1, which no
+    # Caffe box (its sizes count the offset 1) falls below, and 0 for TensorFlow's
+    attrs = {
+        "base_size": np.uint32(rng.choice([8, 16])),
+        "pre_nms_topn": np.uint32(rng.choice([8, 20, 1000])),
+        "post_nms_topn": np.uint32(rng.choice([1, 4, 10, 300])),
+        "nms_thresh": float(rng.choice([0.3, 0.5, 0.7, 1.0])),
+        "feat_stride": np.uint32(rng.choice([4, 8, 16])),
+        "min_size": np.uint32(rng.choice([1, 2]) if tensorflow else 1),
+        "ratio": np.array(ratios, np.float32),
+        "scale": np.array(scales, np.float32),
+        "clip_before_nms": bool(rng.random() < 0.7),
+        "clip_after_nms": bool(rng.random() < 0.4),
+        "normalize": bool(rng.random() < 0.3),
+        "box_size_scale": float(rng.choice([1.0, 2.0])),
+        "box_coordinate_scale": float(rng.choice([1.0, 4.0])),
+        "framework": "tensorflow" if tensorflow else "",
+    }
+    probs = rng.random((batch, anchors * 2, height, width)).astype(np.float32)
+    deltas = rng.normal(0, 0.3, (batch, anchors * 4, height, width)).astype(np.float32)
+    scale = 0.0 if tensorflow else float(rng.choice([1.0, 0.5]))
+    info = [float(rng.integers(40, 120)), float(rng.integers(40, 120)), scale]
+    if rng.random() < 0.4:
+        info.append(scale)
+    image = np.array(info, np.float32)
+    data = [probs, deltas, image]
+    if index % 6 == 5:  # f16 data, scores distinct in f16 (ties sort in the plugin's own order)
+        distinct = rng.permutation(2048)[: probs.size] / 2048  # k / 2048: exact in f16
+        data = [d.astype(np.float16) for d in (distinct.reshape(probs.shape), deltas, image)]
+    params = [parameter(d.shape, d.dtype) for d in data]
+    node = (opset1 if version == 1 else opset4).proposal(*params, attrs)
+    return Case(f"proposal{version}_{index}", dict(zip(params, data, strict=True)), list(node.outputs()))
+
+
+def proposal_cases() -> list[Case]:
+    rng = np.random.default_rng(4)
+    return [_proposal_case(rng, i, version) for version in (4, 1) for i in range(40)]
+
+
+def _multiclass_case(rng: np.random.Generator, index: int, version: int) -> Case:
+    images, classes, count = int(rng.integers(1, 4)), int(rng.integers(1, 5)), int(rng.integers(1, 12))
+    rois = version == 9 and index % 2 == 1
+    normalized = bool(rng.random() < 0.6)
+    size = 1.0 if normalized else 30.0
+    groups = classes if rois else images
+    centres = rng.uniform(0.2, 0.8, (groups, 3, 2))[:, rng.integers(0, 3, count)] + rng.normal(
+        0, 0.05, (groups, count, 2)
+    )
+    half = rng.uniform(0.05, 0.25, (groups, count, 2))
+    boxes = (np.concatenate([centres - half, centres + half], -1) * size).astype(np.float32)
+    score_shape = (classes, count) if rois else (images, classes, count)
+    # scores distinct (the plugin takes scores within 1e-6 as tied), exact in f16
+    scores = (
+        (rng.permutation(2048)[: int(np.prod(score_shape))] / 2048).reshape(score_shape).astype(np.float32)
+    )
+    options = {
+        "sort_result_type": str(rng.choice(["classid", "score", "none"])),
+        "sort_result_across_batch": bool(rng.random() < 0.5),
+        "output_type": str(rng.choice(["i32", "i64"])),
+        "iou_threshold": float(rng.choice([0.0, 0.3, 0.5, 0.7, 1.0])),
+        "score_threshold": float(rng.choice([0.0, 0.0, 0.3, 0.6])),
+        "nms_top_k": int(rng.choice([-1, -1, 1, 3, 100])),
+        "keep_top_k": int(rng.choice([-1, -1, 0, 2, 5])),
+        "background_class": int(rng.choice([-1, -1, 0, 2])),
+        "nms_eta": float(rng.choice([1.0, 1.0, 0.5, 0.9])),
+        "normalized": normalized,
+    }
+    data = [boxes, scores]
+    if index % 7 == 4:
+        data = [d.astype(np.float16) for d in data]
+    params = [parameter(d.shape, d.dtype) for d in data]
+    if rois:
+        split = np.sort(rng.integers(0, count + 1, images - 1))
+        counts = np.diff(np.concatenate([[0], split, [count]])).astype(np.int32)
+        data.append(counts)
+        params.append(parameter(counts.shape, np.int32))
+        node = opset9.multiclass_nms(*params, **options)
+    else:
+        node = (opset8 if version == 8 else opset9).multiclass_nms(*params, **options)
+    return Case(
+        f"multiclass_nms{version}_{index}", dict(zip(params, data, strict=True)), list(node.outputs())
+    )
+
+
+def multiclass_cases() -> list[Case]:
+    rng = np.random.default_rng(89)
+    return [_multiclass_case(rng, i, version) for version in (8, 9) for i in range(40)]
+
+
+def _matrix_case(rng: np.random.Generator, index: int) -> Case:
+    images, classes, count = int(rng.integers(1, 4)), int(rng.integers(1, 5)), int(rng.integers(1, 12))
+    normalized = bool(rng.random() < 0.6)
+    size = 1.0 if normalized else 30.0
+    centres = rng.uniform(0.2, 0.8, (images, 3, 2))[:, rng.integers(0, 3, count)]
+    centres = centres + rng.normal(0, 0.05, (images, count, 2))
+    half = rng.uniform(0.05, 0.25, (images, count, 2))
+    boxes = (np.concatenate([centres - half, centres + half], -1) * size).astype(np.float32)
+    if index % 9 == 4:  # an inverted box (area 0 for the plugin)
+        boxes[:, 0, [0, 2]] = boxes[:, 0, [2, 0]]
+    scores = (rng.permutation(2048)[: images * classes * count] / 2048).reshape(images, classes, count)
+    options = {
+        "sort_result_type": str(rng.choice(["classid", "score", "none"])),
+        "sort_result_across_batch": bool(rng.random() < 0.5),
+        "output_type": str(rng.choice(["i32", "i64"])),
+        "score_threshold": float(rng.choice([0.0, 0.0, 0.3])),
+        "nms_top_k": int(rng.choice([-1, -1, 1, 3, 100])),
+        "keep_top_k": int(rng.choice([-1, -1, 1, 2, 5])),
+        "background_class": int(rng.choice([-1, -1, 0, 2])) if classes > 1 else -1,
+        "decay_function": str(rng.choice(["gaussian", "linear"])),
+        "gaussian_sigma": float(rng.choice([2.0, 0.5])),
+        "post_threshold": float(rng.choice([0.0, 0.05, 0.3])),
+        "normalized": normalized,
+    }
+    # the plugin fails when it keeps no box at all: one box of a class not the background scores
+    # above every threshold
+    scores[0, (int(options["background_class"]) + 1) % classes, 0] = 0.9999
+    data = [boxes, scores.astype(np.float32)]
+    params = [parameter(d.shape, d.dtype) for d in data]
+    node = opset8.matrix_nms(*params, **options)
+    return Case(f"matrix_nms_{index}", dict(zip(params, data, strict=True)), list(node.outputs()))
+
+
+def matrix_cases() -> list[Case]:
+    rng = np.random.default_rng(8)
+    return [_matrix_case(rng, i) for i in range(40)]
+
+
+def _gather_tree_case(rng: np.random.Generator, index: int) -> Case:
+    time, batch, beams = int(rng.integers(1, 7)), int(rng.integers(1, 4)), int(rng.integers(1, 5))
+    dtype = [np.float32, np.int32, np.int64, np.float16][index % 4]
+    steps = rng.integers(0, 6, (time, batch, beams)).astype(dtype)
+    parents = rng.integers(0, beams, (time, batch, beams)).astype(dtype)
+    lengths = rng.integers(1, time + 3, batch).astype(dtype)  # some past max_time
+    end = np.array(rng.integers(0, 6), dtype=dtype)
+    data = [steps, parents, lengths, end]
+    params = [parameter(d.shape, d.dtype) for d in data]
+    node = opset1.gather_tree(*params)
+    return Case(f"gather_tree_{index}", dict(zip(params, data, strict=True)), [node.output(0)])
+
+
+def gather_tree_cases() -> list[Case]:
+    rng = np.random.default_rng(1)
+    return [_gather_tree_case(rng, i) for i in range(40)]
+
+
+def _generate_proposals_case(rng: np.random.Generator, index: int) -> Case:
+    batch, count = int(rng.integers(1, 3)), int(rng.integers(1, 4))
+    height, width = int(rng.integers(2, 5)), int(rng.integers(3, 6))  # 8 boxes at least (see Proposal)
+    normalized = bool(rng.random() < 0.5)
+    size = 1.0 if normalized else 60.0
+    grid = np.stack(np.meshgrid(np.arange(height), np.arange(width), indexing="ij"), -1)[:, :, None, ::-1]
+    centres = (grid + 0.5) / np.array([width, height]) * size + rng.normal(
+        0, 0.02 * size, (height, width, count, 2)
+    )
+    half = rng.uniform(0.05, 0.3, (height, width, count, 2)) * size
+    anchors = np.concatenate([centres - half, centres + half], -1).astype(np.float32)
+    deltas = rng.normal(0, 0.3, (batch, count * 4, height, width)).astype(np.float32)
+    if index % 5 == 3:  # size deltas past the cap log(1000 / 16), on anchors small enough to show it
+        anchors[..., 2:] = anchors[..., :2] + 0.002 * size
+        deltas[:, 2::4] += 4.5
+    scores = (rng.permutation(2048)[: batch * count * height * width] / 2048).reshape(
+        batch, count, height, width
+    )
+    columns = 3 if rng.random() < 0.5 else 4
+    info = np.tile([size, size * 1.2, 1.0, 1.0][:columns], (batch, 1)).astype(np.float32)
+    data = [info, anchors, deltas, scores.astype(np.float32)]
+    params = [parameter(d.shape, d.dtype) for d in data]
+    node = opset9.generate_proposals(
+        *params,
+        float(rng.choice([0.0, 0.05 * size, 0.2 * size])),
+        float(rng.choice([0.3, 0.5, 0.7])),
+        int(rng.choice([8, 20, 1000])),
+        int(rng.choice([1, 5, 50])),
+        normalized,
+        1.0,
+        str(rng.choice(["i32", "i64"])),
+    )
+    return Case(f"generate_proposals_{index}", dict(zip(params, data, strict=True)), list(node.outputs()))
+
+
+def _experimental_proposals_case(rng: np.random.Generator, index: int) -> Case:
+    """ExperimentalDetectronGenerateProposalsSingleImage-6 (no Python builder: the opset6 node
+    factory): one image, anchors [H * W * A, 4] position-major."""
+    count, height, width = int(rng.integers(1, 4)), int(rng.integers(2, 5)), int(rng.integers(3, 6))
+    size = 60.0
+    grid = np.stack(np.meshgrid(np.arange(height), np.arange(width), indexing="ij"), -1)[:, :, None, ::-1]
+    centres = (grid + 0.5) / np.array([width, height]) * size + rng.normal(0, 1.0, (height, width, count, 2))
+    half = rng.uniform(2, 15, (height, width, count, 2))
+    anchors = np.concatenate([centres - half, centres + half], -1).reshape(-1, 4).astype(np.float32)
+    deltas = rng.normal(0, 0.3, (count * 4, height, width)).astype(np.float32)
+    scores = (rng.permutation(2048)[: count * height * width] / 2048).reshape(count, height, width)
+    info = np.array([size, size * 1.2, 1.0], np.float32)
+    data = [info, anchors, deltas, scores.astype(np.float32)]
+    params = [parameter(d.shape, d.dtype) for d in data]
+    attrs = {
+        # too small a box scores 0, and the plugin sorts such ties in an order of its own: a
+        # min_size few boxes fall below
+        "min_size": float(rng.choice([0.0, 3.0])),
+        "nms_threshold": float(rng.choice([0.3, 0.5, 0.7])),
+        "post_nms_count": int(rng.choice([1, 5, 50])),
+        "pre_nms_count": int(rng.choice([8, 20, 1000])),
+    }
+    node = NodeFactory("opset6").create(
+        "ExperimentalDetectronGenerateProposalsSingleImage", [p.output(0) for p in params], attrs
+    )
+    return Case(f"experimental_proposals_{index}", dict(zip(params, data, strict=True)), list(node.outputs()))
+
+
+def experimental_proposals_cases() -> list[Case]:
+    rng = np.random.default_rng(6)
+    return [_experimental_proposals_case(rng, i) for i in range(40)]
+
+
+def generate_proposals_cases() -> list[Case]:
+    rng = np.random.default_rng(9)
+    return [_generate_proposals_case(rng, i) for i in range(40)]
+
+
+CASES = (
+    detection_output_cases()
+    + proposal_cases()
+    + multiclass_cases()
+    + matrix_cases()
+    + gather_tree_cases()
+    + generate_proposals_cases()
+    + experimental_proposals_cases()
+)
+
+
+@pytest.fixture(scope="module")
+def batch(tmp_path_factory):
+    return run_batch(CASES, tmp_path_factory.mktemp("proposals"))
+
+
+@pytest.mark.parametrize("case", [c for c in CASES if c.name.startswith("detection")], ids=lambda c: c.name)
+def test_detection_output(batch, case):
+    assert batch.error is None, batch.error
+    assert batch.mismatch(case) is None, batch.mismatch(case)
+
+
+@pytest.mark.parametrize(
+    "case",
+    [
+        c
+        for c in CASES
+        if c.name.startswith(("multiclass", "matrix", "gather_tree", "generate", "experimental"))
+    ],
+    ids=lambda c: c.name,
+)
+def test_nms_and_gather_tree(batch, case):
+    assert batch.error is None, batch.error
+    assert batch.mismatch(case) is None, batch.mismatch(case)
+
+
+@pytest.mark.parametrize("case", [c for c in CASES if c.name.startswith("proposal")], ids=lambda c: c.name)
+def test_proposal(batch, case):
+    """The boxes exactly as the plugin's; Proposal-4's scores of the kept boxes (the plugin
+    leaves the others unwritten)."""
+    assert batch.error is None, batch.error
+    names = batch.names[case.name]
+    expected, got = batch.expected[names[0]], batch.got[names[0]]
+    assert compare(expected, got) is None, compare(expected, got)
+    if len(names) == 2:
+        post = len(expected) // case.outputs[0].get_node().input_value(0).get_partial_shape()[0].get_length()
+        kept = (expected.reshape(-1, post, 5)[..., 0] != -1) & (
+            expected.reshape(-1, post, 5)[..., 1:] != 0
+        ).any(-1)
+        kept = np.maximum.accumulate(kept[:, ::-1], axis=1)[:, ::-1].reshape(-1)  # up to the last box kept
+        scores_expected, scores_got = batch.expected[names[1]], batch.got[names[1]]
+        assert compare(scores_expected[kept], scores_got[kept]) is None
+        assert (scores_got[~kept] == 0).all()

@@ -1,8 +1,9 @@
 """The command examples of the docs are run, and what they show is what irshape prints.
 
-An example is marked in the Markdown by ``<!-- example -->`` on the line before a ```` ```sh ````
-block of one ``irshape`` command, which the block of its output follows (only blank lines
-between). The command runs from the repository's root, on its fixtures, and its stdout must be
+An example is marked in the Markdown by ``<!-- example -->`` (on a line of its own or at the end
+of the line) before a ```` ```sh ```` block of one ``irshape`` command, which the block of its
+output follows (only blank lines between); or before a ```` ```sh ```` block of the command as
+typed (``$ irshape ...``) and its output under it. The command runs from the repository's root, on its fixtures, and its stdout must be
 the output shown, but for what changes from run to run or machine to machine:
 
 - the repository's path is shown as ``/repo``;
@@ -49,11 +50,14 @@ def examples() -> list[Example]:
     for doc in [REPO / "README.md", *sorted((REPO / "docs").glob("*.md"))]:
         lines = doc.read_text(encoding="utf-8").splitlines()
         for number, line in enumerate(lines):
-            if line.strip() != MARK:
+            if not line.rstrip().endswith(MARK):
                 continue
             where = f"{doc.relative_to(REPO)}:{number + 1}"
             command = _block(lines, number + 1)
             assert command is not None and command[0] == "sh", f"{where}: no ```sh block after the mark"
+            if command[1] and command[1][0].startswith("$ "):  # the command as typed, its output under it
+                found.append(Example(where, command[1][0][2:], command[1][1:]))
+                continue
             assert len(command[1]) == 1, f"{where}: an example is one command"
             shown = _block(lines, command[2])
             assert shown is not None, f"{where}: no output block after the command"

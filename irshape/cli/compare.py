@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from irshape.cli.options import AbnormalExit, MemorySize, has_numpy
+from irshape.cli.options import AbnormalExit, has_numpy, input_option, max_memory_option
 from irshape.cli.runner import given_inputs
 
 NEEDS_OPENVINO = "needs numpy and OpenVINO, which are not installed: pip install 'irshape[compare]'"
@@ -15,14 +15,7 @@ NEEDS_OPENVINO = "needs numpy and OpenVINO, which are not installed: pip install
 
 @click.command(name="compare")
 @click.argument("file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
-@click.option(
-    "-i",
-    "--input",
-    "inputs",
-    multiple=True,
-    metavar="NAME=FILE.npy | FILE.npz",
-    help="The value of the Parameter NAME (a .npy), or a .npz of arrays by Parameter name (repeatable).",
-)
+@input_option
 @click.option(
     "--seed", type=int, default=0, show_default=True, metavar="N", help="Seed of the inputs not given."
 )
@@ -47,13 +40,7 @@ NEEDS_OPENVINO = "needs numpy and OpenVINO, which are not installed: pip install
     metavar="N",
     help="Divergent outputs to list.",
 )
-@click.option(
-    "--max-memory",
-    type=MemorySize(),
-    default=None,
-    metavar="SIZE",
-    help="Skip a layer that needs more working memory; bytes or 512M, 2G, 1GiB  [default: 1GiB].",
-)
+@max_memory_option
 def compare_command(
     file: Path,
     inputs: tuple[str, ...],

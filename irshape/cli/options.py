@@ -132,3 +132,22 @@ def require_paths(paths: tuple[Path, ...]) -> None:
     """What click's ``required=True`` would say, for the commands that need a path."""
     if not paths:
         raise click.UsageError("Missing argument 'PATHS...'.")
+
+
+# The options `irshape run` and `irshape compare` share.
+input_option = click.option(
+    "-i",
+    "--input",
+    "inputs",
+    multiple=True,
+    metavar="NAME=FILE.npy | FILE.npz",
+    help="The value of the Parameter NAME, a .npy file; or a .npz holding arrays by Parameter name "
+    "(repeatable).",
+)
+max_memory_option = click.option(
+    "--max-memory",
+    type=MemorySize(),
+    default=None,
+    metavar="SIZE",
+    help="Refuse to run a layer that needs more working memory; bytes or 512M, 2G, 1GiB  [default: 1GiB].",
+)

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from irshape.cli.options import NEEDS_NUMPY, AbnormalExit, MemorySize, has_numpy
+from irshape.cli.options import NEEDS_NUMPY, AbnormalExit, has_numpy, input_option, max_memory_option
 
 if TYPE_CHECKING:
     import numpy as np
@@ -20,15 +20,7 @@ if TYPE_CHECKING:
 
 @click.command(name="run")
 @click.argument("file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
-@click.option(
-    "-i",
-    "--input",
-    "inputs",
-    multiple=True,
-    metavar="NAME=FILE.npy | FILE.npz",
-    help="The value of the Parameter NAME, a .npy file; or a .npz holding arrays by Parameter name "
-    "(repeatable).",
-)
+@input_option
 @click.option(
     "-o",
     "--output",
@@ -58,13 +50,7 @@ if TYPE_CHECKING:
     metavar="N",
     help="With --seed: the size of the dynamic dims of the random inputs.",
 )
-@click.option(
-    "--max-memory",
-    type=MemorySize(),
-    default=None,
-    metavar="SIZE",
-    help="Refuse to run a layer that needs more working memory; bytes or 512M, 2G, 1GiB  [default: 1GiB].",
-)
+@max_memory_option
 @click.option("--debug", is_flag=True, help="Show the traceback of an irshape failure.")
 def run_command(
     file: Path,

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import mmap
 from pathlib import Path
-from typing import Any
 
 import numpy as np
 
@@ -13,10 +12,6 @@ from irshape.ir import element_types
 from irshape.ir.model import Document, Layer
 from irshape.ir.values import ListSyntaxError, parse_int_list, parse_uint
 from irshape.kernels import storage_dtype
-from irshape.ops.interface import OpResult
-from irshape.ops.registry import lookup
-from irshape.ops.schema import OpSchema
-from irshape.shapes.window import ConvPlan
 
 DEFAULT_MAX_MEMORY = 1 << 30  # bytes of working memory one layer may use (--max-memory)
 
@@ -28,26 +23,11 @@ def numpy_dtype(type_name: str | None) -> np.dtype | None:
 
 
 class ConstReader:
-    """Values of the Const layers feeding other layers, read from the memory-mapped .bin."""
+    """The values of Const layers, read from the memory-mapped .bin."""
 
     def __init__(self, document: Document) -> None:
-        self.by_id = {layer.id: layer for layer in document.layers if layer.id is not None}
-        self.incoming = {(e.to_layer, e.to_port): e.from_layer for e in document.edges}
         self._path: Path | None = document.weights_path
         self._map: mmap.mmap | None = None
-
-    def producer(self, layer: Layer, input_index: int) -> Layer | None:
-        if input_index >= len(layer.inputs):
-            return None
-        source = self.incoming.get((layer.id or "", layer.inputs[input_index].id))
-        return None if source is None else self.by_id.get(source)
-
-    def value(self, layer: Layer, input_index: int, shape: tuple[int, ...] | None) -> np.ndarray | None:
-        """The value of a Const feeding ``layer``'s input, or None if there is none to read."""
-        const = self.producer(layer, input_index)
-        if const is None or (const.type or "").lower() != "const":
-            return None
-        return self.read(const, shape)
 
     def read(self, const: Layer, shape: tuple[int, ...] | None = None) -> np.ndarray | None:
         element_type = const.data.get("element_type", "")
@@ -79,34 +59,6 @@ class ConstReader:
     def close(self) -> None:
         # Arrays returned by read() may still view the map; let them keep it alive.
         self._map = None
-
-
-def convolution_declaration(layer: Layer) -> OpSchema | None:
-    """The declaration of ``layer`` when it is one of the convolutions the kernels run."""
-    schema = lookup(layer.type, layer.version)
-    runs = schema is not None and schema.function in ("convolution", "convolution_backprop")
-    return schema if runs else None
-
-
-def is_backprop(schema: OpSchema) -> bool:
-    return schema.function == "convolution_backprop"
-
-
-def kernel_arguments(inference: OpResult, schema: OpSchema, groups: int) -> dict[str, Any]:
-    """The keyword arguments of the numpy kernels for a convolution irshape inferred."""
-    plan = inference.details
-    assert isinstance(plan, ConvPlan)
-    attrs = plan.attributes
-    arguments: dict[str, Any] = {
-        "strides": attrs.strides,
-        "dilations": attrs.dilations,
-        "groups": groups,
-        "pads_begin": plan.pads_begin,
-        "pads_end": plan.pads_end,
-    }
-    if is_backprop(schema):
-        arguments["output_padding"] = attrs.output_padding
-    return arguments
 
 
 def byte_size(n: int) -> str:

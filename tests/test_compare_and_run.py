@@ -1,0 +1,75 @@
+"""``irshape compare`` and what ``irshape run`` writes: --save-all, .npz inputs, variables."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+
+import irshape.kernels
+import irshape.kernels.elementwise as elementwise
+from irshape.cli import main
+
+FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
+NET = FIXTURES / "ir" / "conv_relu_deconv.xml"
+STATEFUL = FIXTURES / "networks" / "decoder_stateful_kv.xml"
+
+
+def test_compare_agrees_on_every_layer() -> None:
+    result = CliRunner().invoke(main, ["compare", str(NET)])
+    assert result.exit_code == 0, result.output
+    assert "3 layer output(s) compared: 3 agree, 0 diverge" in result.output
+
+
+def test_compare_names_the_first_divergent_layer(monkeypatch: pytest.MonkeyPatch) -> None:
+    relu = elementwise.relu
+    monkeypatch.setattr(elementwise, "relu", lambda call: relu(call) + np.float32(0.5))
+    irshape.kernels._kernel.cache_clear()  # (kernels are looked up once)
+    try:
+        result = CliRunner().invoke(main, ["compare", str(NET), "--show", "1"])
+    finally:
+        irshape.kernels._kernel.cache_clear()
+    assert result.exit_code == 1, result.output
+    lines = result.output.splitlines()
+    # The ReLU is the first to diverge (by 0.5); the deconvolution after it diverges too.
+    assert lines[0].startswith("layer 3 'relu1' (ReLU) output 0: max |error| 0.5 >")
+    assert lines[1] == "... and 1 more divergent output(s)"
+    assert "3 layer output(s) compared: 1 agree, 2 diverge" in lines[-1]
+
+
+def test_run_saves_every_layer_and_reads_npz_inputs(tmp_path: Path) -> None:
+    x = np.random.default_rng(0).standard_normal((1, 3, 32, 32)).astype(np.float32)
+    np.savez(tmp_path / "in.npz", input=x)
+    args = ["run", str(NET), "-i", str(tmp_path / "in.npz"), "-o", str(tmp_path / "out.npz")]
+    result = CliRunner().invoke(main, [*args, "--save-all", str(tmp_path / "all.npz")])
+    assert result.exit_code == 0, result.output
+    out, layers = np.load(tmp_path / "out.npz"), np.load(tmp_path / "all.npz")
+    # every layer by id: the Parameter (0), the Consts (2, 4) too, conv1 (1), relu1 (3), deconv (5)
+    assert sorted(layers.files) == ["0", "1", "2", "3", "4", "5"]
+    np.testing.assert_array_equal(layers["0"], x)
+    np.testing.assert_array_equal(layers["3"], np.maximum(layers["1"], 0))
+    (name,) = out.files
+    np.testing.assert_array_equal(out[name], layers["5"])
+    twice = CliRunner().invoke(
+        main, ["run", str(NET), "-i", str(tmp_path / "in.npz"), "-i", f"input={tmp_path / 'x.npy'}"]
+    )
+    assert twice.exit_code == 2 and "given twice" in twice.output
+
+
+def test_run_writes_the_variables_of_a_stateful_model(tmp_path: Path) -> None:
+    ids = np.array([[1, 2, 3]], np.int64)
+    np.save(tmp_path / "ids.npy", ids)
+    # From the empty KV cache (batch 0) a batch of one cannot run (OpenVINO cannot either):
+    refused = CliRunner().invoke(main, ["run", str(STATEFUL), "-i", f"input_ids={tmp_path / 'ids.npy'}"])
+    assert refused.exit_code == 2 and "Concat" in refused.output
+    empty = np.zeros((0, 3), np.int64)
+    np.save(tmp_path / "empty.npy", empty)
+    out = tmp_path / "out.npz"
+    result = CliRunner().invoke(
+        main, ["run", str(STATEFUL), "-i", f"input_ids={tmp_path / 'empty.npy'}", "-o", str(out)]
+    )
+    assert result.exit_code == 0, result.output
+    variables = [name for name in np.load(out).files if name.startswith("variable:")]
+    assert len(variables) == 4  # past0..past3 of the KV cache

@@ -46,10 +46,10 @@ def test_run_saves_every_layer_and_reads_npz_inputs(tmp_path: Path) -> None:
     result = CliRunner().invoke(main, [*args, "--save-all", str(tmp_path / "all.npz")])
     assert result.exit_code == 0, result.output
     out, layers = np.load(tmp_path / "out.npz"), np.load(tmp_path / "all.npz")
-    # every layer by id: the Parameter (0), the Consts (2, 4) too, conv1 (1), relu1 (3), deconv (5)
+    # every layer by id: the Parameter (0), the Consts (1, 4) too, conv1 (2), relu1 (3), deconv (5)
     assert sorted(layers.files) == ["0", "1", "2", "3", "4", "5"]
     np.testing.assert_array_equal(layers["0"], x)
-    np.testing.assert_array_equal(layers["3"], np.maximum(layers["1"], 0))
+    np.testing.assert_array_equal(layers["3"], np.maximum(layers["2"], 0))
     (name,) = out.files
     np.testing.assert_array_equal(out[name], layers["5"])
     twice = CliRunner().invoke(

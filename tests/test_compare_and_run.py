@@ -52,6 +52,7 @@ def test_run_saves_every_layer_and_reads_npz_inputs(tmp_path: Path) -> None:
     np.testing.assert_array_equal(layers["3"], np.maximum(layers["2"], 0))
     (name,) = out.files
     np.testing.assert_array_equal(out[name], layers["5"])
+    np.save(tmp_path / "x.npy", x)
     twice = CliRunner().invoke(
         main, ["run", str(NET), "-i", str(tmp_path / "in.npz"), "-i", f"input={tmp_path / 'x.npy'}"]
     )

@@ -505,14 +505,7 @@ def multiclass_nms(call: OpCall) -> OpResult:
         selected, images = _multiclass_selected(call)
     except _Rejected as rejected:
         return OpResult([], [rejected.finding])
-    index_type = str(call.attribute("output_type"))
-    return OpResult(
-        [
-            Output(PartialShape([selected, Dim.of(6)]), call.inputs[BOXES].element_type),
-            Output(PartialShape([selected, Dim.of(1)]), index_type),
-            Output(PartialShape([images]), index_type),
-        ]
-    )
+    return _nms_outputs(call, selected, images)
 
 
 def _multiclass_attributes(call: OpCall) -> None:
@@ -609,6 +602,19 @@ def _multiclass_selected(call: OpCall) -> tuple[Dim, Dim]:
 # --- MatrixNms-8 ----------------------------------------------------------------------------
 
 
+def _nms_outputs(call: OpCall, selected: Dim, images: Dim) -> OpResult:
+    """MulticlassNms's and MatrixNms's three outputs: ``[selected, 6]`` boxes of the boxes'
+    type, ``[selected, 1]`` indices and ``[images]`` counts of ``output_type``."""
+    index_type = str(call.attribute("output_type"))
+    return OpResult(
+        [
+            Output(PartialShape([selected, Dim.of(6)]), call.inputs[BOXES].element_type),
+            Output(PartialShape([selected, Dim.of(1)]), index_type),
+            Output(PartialShape([images]), index_type),
+        ]
+    )
+
+
 def matrix_nms(call: OpCall) -> OpResult:
     """MatrixNms-8 (``matrix_nms_shape_inference.hpp``): as MulticlassNms-8, but the boxes an
     image keeps are ``keep_top_k`` at most whatever the number of classes and boxes."""
@@ -618,14 +624,7 @@ def matrix_nms(call: OpCall) -> OpResult:
         selected, images = _matrix_selected(call)
     except _Rejected as rejected:
         return OpResult([], [rejected.finding])
-    index_type = str(call.attribute("output_type"))
-    return OpResult(
-        [
-            Output(PartialShape([selected, Dim.of(6)]), call.inputs[BOXES].element_type),
-            Output(PartialShape([selected, Dim.of(1)]), index_type),
-            Output(PartialShape([images]), index_type),
-        ]
-    )
+    return _nms_outputs(call, selected, images)
 
 
 def _matrix_selected(call: OpCall) -> tuple[Dim, Dim]:

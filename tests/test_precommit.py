@@ -23,7 +23,7 @@ from conv_layers import BAD
 
 ROOT = Path(__file__).resolve().parents[1]
 GOOD_NET = ROOT / "fixtures" / "ir" / "conv_relu_deconv.xml"
-SOURCES = ("irshape", "schemas", "pyproject.toml", "README.md", ".pre-commit-hooks.yaml")
+SOURCES = ("irshape", "pyproject.toml", "README.md", ".pre-commit-hooks.yaml")
 GIT_IDENTITY = {
     "GIT_AUTHOR_NAME": "irshape tests",
     "GIT_AUTHOR_EMAIL": "tests@irshape.invalid",

@@ -1,5 +1,5 @@
-"""schemas/_index.py and schemas/_compiled_<family>.py, what irshape reads at run time, say
-what schemas/*.toml say.
+"""irshape/schemas/_index.py and irshape/schemas/_compiled_<family>.py, what irshape reads at run time, say
+what irshape/schemas/*.toml say.
 
 The TOML files are the source people edit; the compiled modules are generated from them by
 ``python tools/compile_schemas.py`` and committed.
@@ -12,14 +12,19 @@ import tomllib
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-REGENERATE = "schemas/_compiled_*.py are stale: run `python tools/compile_schemas.py` and commit the result"
+REGENERATE = (
+    "irshape/schemas/_compiled_*.py are stale: run `python tools/compile_schemas.py` and commit the result"
+)
 
 
 def test_compiled_schemas_match_the_toml_files() -> None:
     families = importlib.import_module("irshape.schemas._index").FAMILIES
-    parsed = {path.name: tomllib.loads(path.read_text("utf-8")) for path in (ROOT / "schemas").glob("*.toml")}
+    parsed = {
+        path.name: tomllib.loads(path.read_text("utf-8"))
+        for path in (ROOT / "irshape" / "schemas").glob("*.toml")
+    }
     assert sorted(families) == sorted(parsed), REGENERATE
-    generated = {path.name for path in (ROOT / "schemas").glob("_compiled_*.py")}
+    generated = {path.name for path in (ROOT / "irshape" / "schemas").glob("_compiled_*.py")}
     assert generated == {f"_compiled_{family}.py" for family in families.values()}, REGENERATE
     for name, data in parsed.items():
         compiled = importlib.import_module(f"irshape.schemas._compiled_{families[name]}").SCHEMAS

@@ -1,4 +1,4 @@
-"""Rewrite the generated table of docs/ops.md from the op declarations (schemas/*.toml).
+"""Rewrite the generated table of docs/ops.md from the op declarations (irshape/schemas/*.toml).
 
 Run after adding or changing a declaration:  python tools/make_ops_doc.py
 tests/test_ops_doc.py fails, naming this command, when the page is stale.

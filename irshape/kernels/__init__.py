@@ -5,7 +5,7 @@ their OpenVINO element types, the parsed attributes and what shape inference sai
 call (every output's shape and element type at these inputs, and what a family keeps in
 ``details``, the convolutions' resolved pads); it returns every output, each with the numpy
 dtype :func:`storage_dtype` gives for the output's element type. The op's declaration names it
-(``kernel = "relu"`` in ``schemas/Relu-1.toml``: :func:`kernel_of` finds it in
+(``kernel = "relu"`` in ``irshape/schemas/Relu-1.toml``: :func:`kernel_of` finds it in
 ``irshape.kernels.elementwise``), so adding an op is one declaration, one shape function, one
 kernel and their tests. Semantics are OpenVINO's CPU plugin's (compiled with
 ``INFERENCE_PRECISION_HINT=f32``), read from ``src/core/reference/include/openvino/reference/``

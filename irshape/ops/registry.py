@@ -1,7 +1,7 @@
 """The one registry of ops: what op TYPE in opset N is, its declaration and shape function.
 
 A layer's ``type`` and ``version`` name an op version through OpenVINO's opset tables
-(:mod:`irshape.ops.opsets`); that version's declaration is ``schemas/<Op>-<version>.toml``,
+(:mod:`irshape.ops.opsets`); that version's declaration is ``irshape/schemas/<Op>-<version>.toml``,
 and the declaration names the family module of :mod:`irshape.shapes` and the function in it
 that infers the op. Family modules are imported when a file first uses one of their ops, so
 start-up does not grow with the number of ops.

@@ -1,10 +1,10 @@
 """Op declarations as data, and the one generic validator that reads them.
 
-Each ``schemas/<Op>-<version>.toml`` (installed as the ``irshape.schemas`` package) declares
+Each ``irshape/schemas/<Op>-<version>.toml`` (installed as the ``irshape.schemas`` package) declares
 one op version: its inputs (ranks, element types, whether the shape function reads their
 values), its outputs, its attributes (types, defaults, value ranges, lengths tied to the
 spatial axes) and the family and function that infer it. At run time they are read from
-``schemas/_compiled.py``, the same data as literals (regenerated from the TOML files by
+``irshape/schemas/_compiled.py``, the same data as literals (regenerated from the TOML files by
 ``python tools/compile_schemas.py``). This module turns a layer's ``<data>`` attributes into
 typed values and findings; it knows no op by name.
 """
@@ -293,10 +293,10 @@ def _load(raw: dict[str, Any]) -> OpSchema:
 
 @functools.cache
 def _index() -> dict[str, str]:
-    """Declaration file name -> family, from ``schemas/_index.py`` (``python
+    """Declaration file name -> family, from ``irshape/schemas/_index.py`` (``python
     tools/compile_schemas.py`` writes it and one ``_compiled_<family>.py`` per family: modules
     of literals load from bytecode, where tomllib costs ms at every start)."""
-    from importlib import import_module  # by name: schemas/ is mapped into the package at install
+    from importlib import import_module  # by name: irshape/schemas/ is mapped into the package at install
 
     families: dict[str, str] = import_module("irshape.schemas._index").FAMILIES
     return families

@@ -30,7 +30,7 @@ from irshape.check import sources, structure, subgraphs, variables
 from irshape.check.layer import check_op, check_v10_folding, compare_declared
 from irshape.diagnostics import Diagnostic, Location, Severity
 from irshape.dims import PartialShape
-from irshape.ir.model import Body, Document, DocumentKind, Layer, Port
+from irshape.ir.model import Body, Document, Layer, Port
 from irshape.ir.weights import Weights
 from irshape.memo import IdentityMemo, by_identity
 from irshape.ops.interface import OpResult, Output, Tensor, Unknown
@@ -410,14 +410,7 @@ class _Walker:
             sys.setrecursionlimit(_BASE_RECURSION + _FRAMES_PER_BODY * depth)
 
         def walk(tag: str, body: Body, bound: dict[int, Tensor]) -> subgraphs.BodyRun:
-            document = Document(
-                self.document.path,
-                DocumentKind.NET,
-                self.document.version,
-                body.layers,
-                body.edges,
-                body.line,
-            )
+            document = body.document(self.document)
             context = _BodyContext(self.weights, bound, prefix + tag + "/", depth, guess)
             walker = walks[tag] = _Walker(document, self.debug, self.port_shapes, context)
             walker.run()

@@ -30,7 +30,7 @@ from irshape.dims import static_shape
 from irshape.execute.control import RunBody, run_control
 from irshape.execute.tensors import DEFAULT_MAX_MEMORY, ConstReader, byte_size, numpy_dtype
 from irshape.ir import element_types
-from irshape.ir.model import Body, Document, DocumentKind, Layer
+from irshape.ir.model import Body, Document, Layer
 from irshape.kernels import (
     Context,
     KernelCall,
@@ -305,15 +305,7 @@ class _Executor:
         def run_body(
             body: Body, bound: dict[int, tuple[np.ndarray, str]]
         ) -> dict[int, tuple[np.ndarray, str]]:
-            document = Document(
-                self.document.path,
-                DocumentKind.NET,
-                self.document.version,
-                body.layers,
-                body.edges,
-                body.line,
-                self.document.source,
-            )
+            document = body.document(self.document)
             inner = _Executor(document, self.max_memory, True, None, self.context)
             inner.bound = {x.id or "": bound[id(x)] for x in body.layers if id(x) in bound}
             try:

@@ -177,6 +177,12 @@ class Body(Record):
         self.edges = edges
         self.line = line
 
+    def document(self, outer: Document) -> Document:
+        """The body as a network of its own, in the file (and IR version) of ``outer``."""
+        return Document(
+            outer.path, DocumentKind.NET, outer.version, self.layers, self.edges, self.line, outer.source
+        )
+
 
 class Subgraphs(Record):
     """What a Loop, If or TensorIterator layer holds besides ports and <data>: its bodies by

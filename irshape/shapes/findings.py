@@ -116,6 +116,19 @@ def attribute_error(call: OpCall, name: str, value: object, problem: str, ov_mes
     return Finding(rules.ATTRIBUTE_VALUE, {**args, "ov_message": ov_message}, AT_DATA)
 
 
+def attribute_finding(call: OpCall, name: str, problem: str, ov_message: str) -> Finding:
+    """IRS112 on the layer's ``<data>`` for an attribute as written (or, when missing, the
+    default OpenVINO reads)."""
+    args = {
+        "attribute": name,
+        "value": call.attributes.texts.get(name, str(call.attribute(name))),
+        "op": call.schema.name,
+        "problem": problem,
+        "ov_message": ov_message,
+    }
+    return Finding(rules.ATTRIBUTE_VALUE, args, AT_DATA)
+
+
 def multiple_message(dim: Dim, divisor: int) -> str:
     """OpenVINO's words for a dim that must be a multiple of ``divisor`` (DepthToSpace's
     channels, BatchToSpace's batch): ``[ lo, hi]``, an unbounded ``hi`` as -1."""

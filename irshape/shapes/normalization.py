@@ -8,13 +8,13 @@ ranks, the other inputs' shapes, a few attributes. Messages are OpenVINO's.
 
 from __future__ import annotations
 
-from irshape import rules
 from irshape.dims import DYNAMIC, PartialShape
 from irshape.ir import element_types
-from irshape.ops.interface import AT_DATA, Finding, OpCall, OpResult, Output, Tensor
+from irshape.ops.interface import Finding, OpCall, OpResult, Output, Tensor
 from irshape.shapes import reading
 from irshape.shapes.broadcast import compatible, merge_dim, merge_shapes, numpy_broadcast, pdpd_broadcast
 from irshape.shapes.findings import (
+    attribute_finding,
     axis_message,
     incompatible,
     is_real,
@@ -36,17 +36,6 @@ def _same(data: Tensor) -> OpResult:
     return OpResult([Output(data.shape, data.element_type)])
 
 
-def _attribute_finding(call: OpCall, name: str, problem: str, ov_message: str) -> Finding:
-    args = {
-        "attribute": name,
-        "value": call.attributes.texts.get(name, str(call.attribute(name))),
-        "op": call.schema.name,
-        "problem": problem,
-        "ov_message": ov_message,
-    }
-    return Finding(rules.ATTRIBUTE_VALUE, args, AT_DATA)
-
-
 # --- Softmax, LogSoftmax -------------------------------------------------------------------
 
 
@@ -59,7 +48,7 @@ def softmax_1(call: OpCall) -> OpResult:
         shown = axis % U64  # OpenVINO reads the attribute as a size_t
         message = f"Reduction axis ({shown}) is out of bounds (argument shape: {data.shape})."
         return OpResult(
-            [], [_attribute_finding(call, "axis", f"is not an axis of data {data.shape}", message)]
+            [], [attribute_finding(call, "axis", f"is not an axis of data {data.shape}", message)]
         )
     return _same(data)
 
@@ -71,7 +60,7 @@ def softmax_axis(call: OpCall) -> OpResult:
     rank = data.shape.rank
     if rank is not None and normalize_axis_ov(axis, rank) is None:
         problem = f"is not an axis of data {data.shape}"
-        return OpResult([], [_attribute_finding(call, "axis", problem, axis_message(axis, rank))])
+        return OpResult([], [attribute_finding(call, "axis", problem, axis_message(axis, rank))])
     return _same(data)
 
 
@@ -188,7 +177,7 @@ def group_normalization(call: OpCall) -> OpResult:
     if groups <= 0:
         message = "The number of groups needs to be a positive integer value"
         problem = "is not positive" if "num_groups" in call.attributes.texts else "is missing (read as 0)"
-        findings.append(_attribute_finding(call, "num_groups", problem, message))
+        findings.append(attribute_finding(call, "num_groups", problem, message))
     for port, tensor in ((1, scale), (2, bias)):
         if tensor.shape.rank is not None and tensor.shape.rank != 1:
             name = ("scale", "bias")[port - 1]
@@ -242,7 +231,7 @@ def batch_norm_inference(call: OpCall) -> OpResult:
     if epsilon < 0:
         shown = call.attributes.texts.get("epsilon", epsilon)
         message = f"Attribute 'epsilon' must be non negative value. Got: {shown}"
-        findings.append(_attribute_finding(call, "epsilon", "is negative", message))
+        findings.append(attribute_finding(call, "epsilon", "is negative", message))
     shape, problem = _bn_shape(data, [call.inputs[i].shape for i in channel_ports], data_index)
     if problem is not None:
         findings.append(problem)

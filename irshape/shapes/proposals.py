@@ -25,10 +25,17 @@ from __future__ import annotations
 from irshape import rules
 from irshape.dims import DYNAMIC, Dim, PartialShape
 from irshape.ir import element_types
-from irshape.ops.interface import AT_DATA, Finding, OpCall, OpResult, Output
+from irshape.ops.interface import Finding, OpCall, OpResult, Output
 from irshape.shapes.broadcast import compatible, merge_shapes
 from irshape.shapes.detection import NMS_FLOATS, batch_and_box_findings, last_dim_finding, max_length
-from irshape.shapes.findings import incompatible, index_type_findings, is_real, rank_finding, type_finding
+from irshape.shapes.findings import (
+    attribute_finding,
+    incompatible,
+    index_type_findings,
+    is_real,
+    rank_finding,
+    type_finding,
+)
 
 BOX_LOGITS, CLASS_PREDS, PROPOSALS, AUX_CLASS_PREDS, AUX_BOX_PREDS = range(5)
 _CODE_TYPES = ("caffe.PriorBoxParameter.CORNER", "caffe.PriorBoxParameter.CENTER_SIZE")
@@ -54,17 +61,6 @@ def _rank(port: int, name: str, shape: PartialShape, rank: int, ov_message: str)
 
 def _dims(problem: str, ov_message: str) -> Finding:
     return incompatible(problem, ov_message)
-
-
-def _attribute_finding(call: OpCall, name: str, problem: str, ov_message: str) -> Finding:
-    args = {
-        "attribute": name,
-        "value": call.attributes.texts.get(name, str(call.attribute(name))),
-        "op": call.schema.name,
-        "problem": problem,
-        "ov_message": ov_message,
-    }
-    return Finding(rules.ATTRIBUTE_VALUE, args, AT_DATA)
 
 
 def detection_output(call: OpCall) -> OpResult:
@@ -98,14 +94,14 @@ def _attributes(call: OpCall) -> None:
         message = "Number of classes must be greater than zero"
         _check(
             int(call.attribute("num_classes")) > 0,
-            _attribute_finding(call, "num_classes", "is not > 0", message),
+            attribute_finding(call, "num_classes", "is not > 0", message),
         )
     code_type = str(call.attribute("code_type"))
     message = (
         'code_type must be either "caffe.PriorBoxParameter.CORNER" or "caffe.PriorBoxParameter.CENTER_SIZE"'
     )
     _check(
-        code_type in _CODE_TYPES, _attribute_finding(call, "code_type", "is not a Caffe code type", message)
+        code_type in _CODE_TYPES, attribute_finding(call, "code_type", "is not a Caffe code type", message)
     )
 
 
@@ -537,7 +533,7 @@ def _multiclass_types(call: OpCall) -> None:
         value = int(call.attribute(name))
         _check(
             value >= -1,
-            _attribute_finding(
+            attribute_finding(
                 call, name, "is below -1", f"The '{name}' must be great or equal -1. Got:{value}"
             ),
         )
@@ -545,7 +541,7 @@ def _multiclass_types(call: OpCall) -> None:
         return
     eta = float(call.attribute("nms_eta"))
     message = f"The 'nms_eta' must be in close range [0, 1.0]. Got:{eta:g}"
-    _check(0.0 <= eta <= 1.0, _attribute_finding(call, "nms_eta", "is not in [0, 1]", message))
+    _check(0.0 <= eta <= 1.0, attribute_finding(call, "nms_eta", "is not in [0, 1]", message))
 
 
 def _multiclass_selected(call: OpCall) -> tuple[Dim, Dim]:
@@ -761,10 +757,10 @@ def generate_proposals(call: OpCall) -> OpResult:
 def _generate_attributes(call: OpCall) -> None:
     for name in ("pre_nms_count", "post_nms_count"):
         message = f"Attribute {name} must be larger than 0."
-        _check(int(call.attribute(name)) > 0, _attribute_finding(call, name, "is not > 0", message))
+        _check(int(call.attribute(name)) > 0, attribute_finding(call, name, "is not > 0", message))
     # (OpenVINO's message names min_size, but it is nms_eta it checks)
     message = "Attribute min_size must be 1.0."
-    _check(float(call.attribute("nms_eta")) == 1.0, _attribute_finding(call, "nms_eta", "is not 1", message))
+    _check(float(call.attribute("nms_eta")) == 1.0, attribute_finding(call, "nms_eta", "is not 1", message))
 
 
 def _generate_batch(call: OpCall) -> Dim:

@@ -176,7 +176,9 @@ def _prepared(cell: _Cell, w: np.ndarray, r: np.ndarray, b: np.ndarray) -> _Weig
         if cell.activations[:2] == (_sigmoid, _tanh):
             sigmoid = np.arange(4 * hidden) < 3 * hidden
             half = np.where(sigmoid, 0.5, 1.0).astype(w.dtype)
-            w, r, b = w * half[:, None], r * half[:, None], b * half  # sigmoid(x) = tanh(x / 2) / 2 + 1 / 2
+            for weights in (w, r):  # (the reordered copies: halved in place)
+                weights *= half[:, None]  # sigmoid(x) = tanh(x / 2) / 2 + 1 / 2
+            b = b * half
             offset = np.where(sigmoid, 0.5, 0.0).astype(w.dtype)
             tanh_affine = (half, offset, (half * cell.clip).astype(w.dtype))
     if cell.kind == "gru":
@@ -238,21 +240,36 @@ def _as_outputs(call: KernelCall, outputs: Sequence[np.ndarray]) -> list[np.ndar
     return [as_output(call, o, i) for i, o in enumerate(outputs)]
 
 
+def _cell_working_bytes(call: KernelCall) -> int:
+    """The weights made ready (two copies of W, R and B: reordered or halved, then transposed),
+    the gates and a few temporaries of their size, the outputs, converted copies of the inputs."""
+    compute = _compute_dtype(call.inputs[0].dtype).itemsize
+    inputs = sum(a.size for a in call.inputs) * compute
+    x, w = call.inputs[0], call.inputs[3 if "lstm" in call.schema.function else 2]  # W
+    gates = x.shape[0] * w.shape[0] * compute if x.ndim == 2 and w.ndim == 2 else 0
+    outputs = sum(output_bytes(call, i) for i in range(len(call.schema.outputs)))
+    return int(3 * inputs + 4 * gates + 2 * outputs)
+
+
+@working_memory(_cell_working_bytes)
 def rnn_cell(call: KernelCall) -> list[np.ndarray]:
     """RNNCell-1."""
     return _run_cell(call, "rnn")
 
 
+@working_memory(_cell_working_bytes)
 def gru_cell(call: KernelCall) -> list[np.ndarray]:
     """GRUCell-3 (linear_before_reset too)."""
     return _run_cell(call, "gru")
 
 
+@working_memory(_cell_working_bytes)
 def lstm_cell(call: KernelCall) -> list[np.ndarray]:
     """LSTMCell-4."""
     return _run_cell(call, "lstm")
 
 
+@working_memory(_cell_working_bytes)
 def lstm_cell_v0(call: KernelCall) -> list[np.ndarray]:
     """LSTMCell-1: LSTMCell-4's arithmetic on X, H, C, W, R and B (zeros when missing); P,
     input_forget and weights_format are ignored, as the CPU plugin ignores them."""

@@ -29,10 +29,10 @@ The exceptions, all at the plugin's inputs:
   give false (2^64 - 1 is false, 2^31 - 1 true; from a Reshape of 2^64 - 1, true).
 
 Not modelled: a subgraph of Consts alone (a ShapeOf of a static shape counts as a Const) that
-OpenVINO folds at compile time in whole i64
-before saturating (``Const(2^40) + 1`` converted to f32 is 1099511627777.0 in the plugin; irshape
-computes the folded layers as the plugin's nodes would, in i32), nor a graph optimisation that
-removes an op (an Add of 0) and so lets a Parameter's whole value reach a Convert.
+OpenVINO folds at compile time in whole i64 before saturating (``Const(2^40) + 1`` converted to
+f32 is 1099511627777.0 in the plugin; irshape computes the folded layers as the plugin's nodes
+would, in i32), nor a graph optimisation that removes an op (an Add of 0) and so lets a
+Parameter's whole value reach a Convert.
 """
 
 from __future__ import annotations

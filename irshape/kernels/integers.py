@@ -30,9 +30,9 @@ The exceptions, all at the plugin's inputs:
 
 Not modelled: a subgraph of Consts alone (a ShapeOf of a static shape counts as a Const) that
 OpenVINO folds at compile time in whole i64 before saturating (``Const(2^40) + 1`` converted to
-f32 is 1099511627777.0 in the plugin; irshape computes the folded layers as the plugin's nodes
-would, in i32), nor a graph optimisation that removes an op (an Add of 0) and so lets a
-Parameter's whole value reach a Convert.
+f32 is 1099511627776.0 in the plugin; irshape computes the folded layers as the plugin's nodes
+would, in i32: 2^31 - 1 + 1 wraps to -2147483648.0), nor a graph optimisation that removes an
+op (an Add of 0) and so lets a Parameter's whole value reach a Convert.
 """
 
 from __future__ import annotations

@@ -43,7 +43,7 @@ from irshape.ir.model import (
     PortMapEntry,
     Subgraphs,
 )
-from irshape.ir.repair import repair, restore
+from irshape.ir.repair import declaration_first, repair, restore
 from irshape.ir.stream import LinedParser, pull_parser
 from irshape.ir.values import parse_port_dim, parse_uint
 from irshape.record import Record
@@ -186,25 +186,46 @@ class Reader:
         """A file pugixml reads though libxml2 does not (a repeated attribute, a control
         character): the defect is reported, and the layers are read as OpenVINO reads them."""
         data = b"".join(chunks())  # the failure path only: the file is read whole once
-        repaired = repair(data) if _codec(data[:_HEAD]) == "latin-1" else None
+        latin = _codec(data[:_HEAD]) == "latin-1"
+        moved = declaration_first(data) if latin else None
+        if moved is not None:
+            return self._declaration_moved(*moved, failed)
+        repaired = repair(data) if latin else None
         if repaired is None:
             return failed
-        if self.join is not None:
-            self.join.cancel()
-            self.join = None
+        self._alone()
         self.repaired = True
-
-        def repaired_chunks() -> Iterator[bytes]:
-            for start in range(0, len(repaired), CHUNK):
-                yield repaired[start : start + CHUNK]
-
-        result = self._read(repaired_chunks)
+        result = self._read(_chunks_of(repaired))
         if result.document is None:
             return failed
         (defect,) = failed.diagnostics
         note = "; OpenVINO's parser (pugixml) reads past this, and irshape checks the layers as it reads them"
         result.diagnostics.insert(0, defect.replace(message=defect.message + note))
         return result
+
+    def _declaration_moved(self, data: bytes, line: int, failed: ReadResult) -> ReadResult:
+        """Whitespace or comments before the XML declaration, which pugixml reads: the file is
+        read with the declaration first (lines unchanged), and a warning says XML wants it so."""
+        self._alone()
+        result = self._read(_chunks_of(data))
+        if result.document is None and [d.code for d in result.diagnostics] == [rules.XML_SYNTAX.code]:
+            result = self._recover(_chunks_of(data), result)  # another defect pugixml reads past
+        if result.document is None:
+            return failed
+        reason = (
+            "whitespace or a comment comes before the XML declaration, which XML wants first "
+            "(libxml2 and other XML parsers reject the file); OpenVINO's parser (pugixml) reads it"
+        )
+        result.diagnostics.insert(
+            0, rules.XML_SYNTAX(self.where, line=line, reason=reason, severity=rules.WARNING)
+        )
+        return result
+
+    def _alone(self) -> None:
+        """Read on without the second process (a copy of the file is read, not the file)."""
+        if self.join is not None:
+            self.join.cancel()
+            self.join = None
 
     def _pass(self, chunks: Chunks, root: str | None, *, fragments: bool) -> ReadResult | None:
         head = b""
@@ -759,6 +780,16 @@ def _drop_unread(node: Any, wanted: frozenset[str], *, first_only: bool) -> None
             node.remove(child)
         else:
             seen.add(tag)
+
+
+def _chunks_of(data: bytes) -> Chunks:
+    """A copy of the file, in the parser's chunks."""
+
+    def chunks() -> Iterator[bytes]:
+        for start in range(0, len(data), CHUNK):
+            yield data[start : start + CHUNK]
+
+    return chunks
 
 
 def _root_tag(chunks: Chunks) -> str | None:

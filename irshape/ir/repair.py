@@ -7,7 +7,12 @@ value there, as the C string it becomes). libxml2 rejects both. So that such a f
 are still checked as OpenVINO reads them, :func:`repair` rewrites a copy that libxml2 accepts:
 the later copies of a repeated attribute are dropped, and each control character becomes a
 private-use character (U+E000 + its code), which :func:`restore` turns back in the values read.
-Line ends are untouched, so lines stay the file's. (docs/openvino-ir-reading.md §8.)
+Line ends are untouched, so lines stay the file's. (docs/openvino-ir-reading.md §7.)
+
+pugixml also takes an XML declaration that whitespace or comments come before (OpenVINO's own
+reader tests write their IRs so, from an indented string), where XML wants it first.
+:func:`declaration_first` moves it to the start, before what came first: the bytes after it
+are where they were, so their lines are the file's.
 """
 
 from __future__ import annotations
@@ -22,6 +27,9 @@ _REFERENCE = re.compile(rb"&#(?:([0-9]+)|x([0-9A-Fa-f]+));")
 _START_TAG = re.compile(rb"<[A-Za-z_][^<>]*>")
 _ATTRIBUTE = re.compile(rb"""(\s+)([^\s=/>]+)(\s*=\s*)("[^"]*"|'[^']*')""")
 _RESTORE = {_PRIVATE + c: chr(c) for c in range(32)}
+_BOM = b"\xef\xbb\xbf"
+# Whitespace and comments, then the declaration (XML's S is space, tab, CR and LF).
+_LATE_DECLARATION = re.compile(rb"((?:[ \t\r\n]+|<!--(?:[^-]|-[^-])*-->)+)(<\?xml[ \t\r\n][^>]*\?>)")
 
 
 def repair(data: bytes) -> bytes | None:
@@ -31,6 +39,19 @@ def repair(data: bytes) -> bytes | None:
     repaired = _REFERENCE.sub(_private_reference, repaired)
     repaired = _START_TAG.sub(_first_attributes, repaired)
     return None if repaired == data else repaired
+
+
+def declaration_first(data: bytes) -> tuple[bytes, int] | None:
+    """``data`` (UTF-8 or another ASCII-compatible encoding) with its XML declaration moved
+    before the whitespace and comments that precede it, and the line the declaration was on;
+    None when the declaration is first already, or there is none."""
+    bom = _BOM if data.startswith(_BOM) else b""
+    match = _LATE_DECLARATION.match(data, len(bom))
+    if match is None:
+        return None
+    before, declaration = match.groups()
+    line = 1 + before.count(b"\n") + (before.count(b"\r") if b"\n" not in before else 0)
+    return bom + declaration + before + data[match.end() :], line
 
 
 def restore(text: str) -> str:

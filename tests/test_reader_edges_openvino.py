@@ -7,7 +7,9 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
+import numpy as np
 import openvino as ov
+import openvino.opset1 as ov_opset1
 import pytest
 
 import irshape
@@ -83,3 +85,69 @@ def test_a_late_declaration_and_a_repeated_attribute(tmp_path: Path) -> None:
         ("IRS001", "error"),
     ]
     assert "redefined" in report.diagnostics[1].message
+
+
+# --- the backprop convolutions' output_shape of unknown length, with same_* pads -------------
+
+Dim, Shape = ov.Dimension, ov.PartialShape
+OUTPUT_SHAPES = {
+    "?": Shape([Dim()]),
+    "1..3": Shape([Dim(1, 3)]),
+    "2..2": Shape([Dim(2, 2)]),
+    "[2]": Shape([2]),
+    "dynamic rank": Shape.dynamic(),
+}
+DATA = {
+    "static": Shape([1, 4, 5, 5]),
+    "one spatial dim ?": Shape([1, 4, 5, Dim()]),
+    "spatial dims ?": Shape([1, 4, Dim(), Dim()]),
+    "dynamic rank": Shape.dynamic(),
+}
+
+
+def _backprop_file(
+    tmp_path: Path, output_shape: ov.PartialShape, data: ov.PartialShape, auto_pad: str, group: bool
+) -> Path:
+    """A ConvolutionBackpropData (or its group form) of 2 spatial axes whose output_shape is a
+    Parameter; auto_pad is written into the saved file (OpenVINO's builder refuses the failing
+    ones)."""
+    x = ov_opset1.parameter(data, np.float32, name="x")
+    shape = ov_opset1.parameter(output_shape, np.int64, name="shape")
+    if group:
+        kernel = ov_opset1.constant(np.ones([2, 2, 3, 3, 3], np.float32))
+        node = ov_opset1.group_convolution_backprop_data(x, kernel, [2, 2], output_shape=shape)
+    else:
+        kernel = ov_opset1.constant(np.ones([4, 3, 3, 3], np.float32))
+        node = ov_opset1.convolution_backprop_data(x, kernel, [2, 2], output_shape=shape)
+    node.set_friendly_name("bp")
+    xml = tmp_path / "bp.xml"
+    ov.save_model(ov.Model([ov_opset1.result(node)], [x, shape]), str(xml))
+    xml.write_text(xml.read_text("utf-8").replace('auto_pad="explicit"', f'auto_pad="{auto_pad}"'), "utf-8")
+    return xml
+
+
+@pytest.mark.parametrize("group", [False, True], ids=["conv", "group"])
+@pytest.mark.parametrize("auto_pad", ["same_upper", "SAME_LOWER", "valid", "explicit"])
+@pytest.mark.parametrize("data", DATA.values(), ids=DATA)
+@pytest.mark.parametrize("output_shape", OUTPUT_SHAPES.values(), ids=OUTPUT_SHAPES)
+def test_same_pads_of_an_output_shape_of_unknown_length(
+    tmp_path: Path, output_shape: ov.PartialShape, data: ov.PartialShape, auto_pad: str, group: bool
+) -> None:
+    """OpenVINO reads an output_shape of unknown length (the output then has no spatial dims)
+    but with same_* pads, where it reads that value's dim for a spatial axis whose data and
+    kernel dims are static ('Accessing out-of-range dimension'). irshape: IRS206 on the layer
+    exactly where OpenVINO fails, else its shape."""
+    xml = _backprop_file(tmp_path, output_shape, data, auto_pad, group)
+    report = irshape.check_file(xml)
+    errors = [d for d in report.errors if d.layer_name == "bp"]
+    try:
+        model = ov.Core().read_model(str(xml))
+    except RuntimeError as exc:
+        assert "Accessing out-of-range dimension" in str(exc)
+        assert [d.code for d in errors] == ["IRS206"], [d.message for d in report.diagnostics]
+        assert "Accessing out-of-range dimension" in errors[0].message
+        return
+    assert errors == []
+    (node,) = [n for n in model.get_ops() if n.get_friendly_name() == "bp"]
+    (layer,) = [layer for layer in report.layers if layer.name == "bp"]
+    assert [str(s) for s in layer.outputs] == [str(node.get_output_partial_shape(0))]

@@ -151,3 +151,73 @@ def test_same_pads_of_an_output_shape_of_unknown_length(
     (node,) = [n for n in model.get_ops() if n.get_friendly_name() == "bp"]
     (layer,) = [layer for layer in report.layers if layer.name == "bp"]
     assert [str(s) for s in layer.outputs] == [str(node.get_output_partial_shape(0))]
+
+
+# --- a 4-bit output_shape Const read past its own bytes, past the end of the file -------------
+
+
+def _four_bit_output_shape(tmp_path: Path, element_type: str, raw: bytes, page: bool) -> Path:
+    """A ConvolutionBackpropData whose output_shape is a Const of 2 elements of
+    ``element_type`` holding ``raw``, the last bytes of the .bin (after padding it to end on a
+    whole page when ``page``)."""
+    x = ov_opset1.parameter([1, 4, 5, 5], np.float32, name="x")
+    shape = ov_opset1.constant(np.array([11, 11], np.int64))
+    shape.set_friendly_name("the_shape")
+    kernel = ov_opset1.constant(np.ones([4, 3, 3, 3], np.float32))
+    node = ov_opset1.convolution_backprop_data(x, kernel, [2, 2], output_shape=shape)
+    node.set_friendly_name("bp")
+    xml = tmp_path / "four_bit.xml"
+    ov.save_model(ov.Model([ov_opset1.result(node)], [x]), str(xml), compress_to_fp16=False)
+    weights = xml.with_suffix(".bin").read_bytes()
+    if page:
+        weights += b"\x07" * ((-len(weights) - len(raw)) % 4096)
+    offset = len(weights)
+    xml.with_suffix(".bin").write_bytes(weights + raw)
+    text = xml.read_text("utf-8")
+    start = text.index('name="the_shape"')
+    data_start = text.index("<data", start)
+    data_end = text.index("/>", data_start)
+    data = f'<data element_type="{element_type}" shape="2" offset="{offset}" size="{len(raw)}" '
+    text = text[:data_start] + data + text[data_end:]
+    port = text.index('precision="I64"', data_start)
+    text = text[:port] + f'precision="{element_type.upper()}"' + text[port + len('precision="I64"') :]
+    xml.write_text(text, "utf-8")
+    return xml
+
+
+FOUR_BIT = {
+    "u4 0x32": ("u4", b"\x32"),
+    "u4 0xba": ("u4", b"\xba"),
+    "u4 0x00": ("u4", b"\x00"),
+    "u4 two bytes": ("u4", b"\x32\x07"),
+    "i4 0x32": ("i4", b"\x32"),
+    "nf4 0x21": ("nf4", b"\x21"),
+}
+
+
+@pytest.mark.parametrize(("element_type", "raw"), FOUR_BIT.values(), ids=FOUR_BIT)
+def test_a_four_bit_output_shape_reads_zeros_past_the_end_of_the_file(
+    tmp_path: Path, element_type: str, raw: bytes
+) -> None:
+    """OpenVINO reads a 4-bit Const's value as one signed byte an element, on past its bytes:
+    past the end of the .bin it reads the zeros that fill the mapping's last page (u4 [2, 3],
+    the byte 0x32, the file's last: [.., 50, 0]). irshape reads them so."""
+    xml = _four_bit_output_shape(tmp_path, element_type, raw, page=False)
+    assert xml.with_suffix(".bin").stat().st_size % 4096
+    (node,) = [n for n in ov.Core().read_model(str(xml)).get_ops() if n.get_friendly_name() == "bp"]
+    report = irshape.check_file(xml)
+    (layer,) = [layer for layer in report.layers if layer.name == "bp"]
+    assert [str(s) for s in layer.outputs] == [str(node.get_output_partial_shape(0))]
+    assert {d.code for d in report.diagnostics if d.layer_name == "bp"} <= {"IRS301", "IRS412"}
+
+
+def test_past_a_file_of_whole_pages_the_value_is_unknown(tmp_path: Path) -> None:
+    """A .bin of whole pages has no zeros after its end: OpenVINO reads whatever memory follows
+    its mapping (not a value to check against); irshape says the value is unknown."""
+    xml = _four_bit_output_shape(tmp_path, "u4", b"\x32", page=True)
+    assert xml.with_suffix(".bin").stat().st_size % 4096 == 0
+    report = irshape.check_file(xml)
+    (layer,) = [layer for layer in report.layers if layer.name == "bp"]
+    assert [str(s) for s in layer.outputs] == ["[1,3,?,?]"]
+    (unknown,) = [d for d in report.diagnostics if d.code == "IRS008"]
+    assert "past the end of the 4096-byte weights file" in unknown.message

@@ -878,6 +878,23 @@ RESULTS_SHARE_OUTPUT = _rule(
     "outputs without names, read.",
     fix="Give each output one Result, or save the model again (ov.save_model writes IR v11).",
 )
+NAME_COLLISION = _rule(
+    "IRS425",
+    "name-collision",
+    ERROR,
+    "{what} {name!r}, a name OpenVINO (IR v10) gives the model's {side} here, is already the "
+    "name of {other}; OpenVINO rejects the file ('Model operation names have collisions with "
+    "tensor names. Please use MO to generate new IR version, it should allow to avoid the issue')",
+    summary="In IR v10, a Parameter's name, or the name of the layer a Result reads, is the tensor "
+    "name of another input or output.",
+    why="Reading IR v10, OpenVINO names each model output also by the name of the layer it comes "
+    "from (with '.port' when that layer has several outputs) and each input by its Parameter's "
+    "name, and fails when such a name is already another input's or output's tensor name (a "
+    "port's names) or another such name. IR v11 names them by their tensor names alone.",
+    fix="Rename the layer or the tensor (the port's names), or save the model again "
+    "(ov.save_model writes IR v11).",
+    example='<layer name="b" type="Parameter"> beside <port names="b"> on another Parameter',
+)
 VARIABLE_UNMATCHED = _rule(
     "IRS424",
     "variable-unmatched",

@@ -11,6 +11,7 @@ import numpy as np
 import openvino as ov
 import openvino.opset1 as ov_opset1
 import pytest
+from lxml import etree
 
 import irshape
 
@@ -221,3 +222,58 @@ def test_past_a_file_of_whole_pages_the_value_is_unknown(tmp_path: Path) -> None
     assert [str(s) for s in layer.outputs] == ["[1,3,?,?]"]
     (unknown,) = [d for d in report.diagnostics if d.code == "IRS008"]
     assert "past the end of the 4096-byte weights file" in unknown.message
+
+
+# --- IR v10: operation names that are tensor names ----------------------------------------------
+
+# (the Relu's or Split's name, whether it is a Split of two outputs, {layer name: its port's names
+# (None: no names)}): Parameters a and b, a + b, then the Relu (or Split) a Result reads
+NAMES = {
+    "as saved": ("r", False, {}),
+    "a Parameter named as another's tensor": ("r", False, {"a": "b", "b": "c"}),
+    "a Parameter's own name among its names": ("r", False, {"a": "a"}),
+    "the Relu named as a Parameter's tensor": ("r", False, {"a": "r"}),
+    "the Relu's tensor named as a Parameter": ("r", False, {"r": "a", "a": "p"}),
+    "the same, the Parameter without names": ("r", False, {"r": "a", "a": None}),
+    "the Relu's tensor named as the Relu": ("r", False, {"r": "r"}),
+    "a Split's port 0 name as a tensor": ("s", True, {"a": "s.0"}),
+    "a Split's own name as a tensor": ("s", True, {"a": "s"}),
+    "a name in a list": ("r", False, {"a": "x,b", "b": "y"}),
+    "a Parameter's name in its list": ("r", False, {"a": "x,a", "b": "a2"}),
+    "a name after a space": ("r", False, {"a": "x, b", "b": "y"}),
+    "an escaped comma": ("r", False, {"a": "b\\,x", "b": "y"}),
+    "a trailing space": ("r", False, {"a": "b ", "b": "y"}),
+    "two Parameters of one tensor name": ("r", False, {"a": "t", "b": "t"}),
+}
+
+
+@pytest.mark.parametrize(("last", "split", "names"), NAMES.values(), ids=NAMES)
+def test_ir_v10_operation_names_that_are_tensor_names(
+    tmp_path: Path, last: str, split: bool, names: dict[str, str | None]
+) -> None:
+    """IR v10 names the model's inputs and outputs by their layers' names too, and fails where
+    such a name is another input's or output's tensor name. irshape: IRS425 exactly there."""
+    a = ov_opset1.parameter([2, 3], np.float32, name="a")
+    b = ov_opset1.parameter([2, 3], np.float32, name="b")
+    total = ov_opset1.add(a, b)
+    node = ov_opset1.split(total, ov_opset1.constant(np.int64(0)), 2) if split else ov_opset1.relu(total)
+    node.set_friendly_name(last)
+    xml = tmp_path / "v10.xml"
+    ov.save_model(ov.Model([ov_opset1.result(node.output(0))], [a, b]), str(xml))
+    tree = etree.parse(str(xml))
+    tree.getroot().set("version", "10")
+    for name, port_names in names.items():
+        (port,) = tree.xpath(f"//layer[@name='{name}']/output/port")
+        if port_names is None:
+            port.attrib.pop("names", None)
+        else:
+            port.set("names", port_names)
+    tree.write(str(xml))
+    codes = [d.code for d in irshape.check_file(xml).errors]
+    try:
+        ov.Core().read_model(str(xml))
+    except RuntimeError as exc:
+        assert "Model operation names have collisions with tensor names" in str(exc)
+        assert codes == ["IRS425"]
+        return
+    assert codes == []

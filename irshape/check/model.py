@@ -253,6 +253,7 @@ class _Walker:
             structure.check_edge_precisions,
             structure.check_reachability,
             structure.check_shared_results,
+            structure.check_name_collisions,
             variables.check_variables,
         )
         for check in checks:

@@ -646,7 +646,7 @@ class Reader:
             dims,
             dim_lines,
             None if precision is None else _intern(precision),
-            bool(get("names")),
+            get("names") or "",
         )
 
     def _dims(

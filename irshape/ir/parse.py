@@ -32,6 +32,7 @@ from lxml import etree
 
 from irshape import rules
 from irshape.diagnostics import Diagnostic, Location, Rule
+from irshape.ir import depth
 from irshape.ir.model import (
     BackEdge,
     Body,
@@ -166,12 +167,7 @@ class Reader:
             sys.setrecursionlimit(limit)
         if _too_deep(result):
             (finding,) = result.diagnostics
-            note = (
-                f" (irshape's parser reads {_DEEP_LEVELS} XML levels, layers nested in bodies up to "
-                f"{MAX_BODY_NESTING} deep; OpenVINO's reader goes deeper, taking minutes at a few "
-                f"hundred levels of bodies)"
-            )
-            result.diagnostics = [finding.replace(message=finding.message + note)]
+            result.diagnostics = [_deeper_than_read(finding, b"".join(chunks()))]
         return result
 
     def _read(self, chunks: Chunks) -> ReadResult:
@@ -723,6 +719,36 @@ class Reader:
 _DEEP_LEVELS = 2048  # libxml2's depth limit with XML_PARSE_HUGE
 # Each body adds three levels (<body>, <layers>, <layer>) to the six of a top-level port's dim
 MAX_BODY_NESTING = (_DEEP_LEVELS - 6) // 3
+
+
+def _deeper_than_read(finding: Diagnostic, data: bytes) -> Diagnostic:
+    """libxml2's depth limit reached: whether OpenVINO reads the file (a warning: irshape does
+    not check it) or overflows its stack on it (an error), by :mod:`irshape.ir.depth`."""
+    nesting = depth.body_nesting(data)
+    if nesting <= MAX_BODY_NESTING:  # deep in other elements than bodies: not OpenVINO's IR
+        note = f" (irshape's parser reads {_DEEP_LEVELS} XML levels, deeper than bodies nest in an IR)"
+        return finding.replace(message=finding.message + note)
+    stack = depth.stack_bytes()
+    limit = depth.openvino_nesting_limit(stack)
+    stopped = (
+        f"irshape's parser stops at {_DEEP_LEVELS} XML levels (libxml2: "
+        f"'{finding.message.partition(': ')[2].partition(',')[0]}'), layers nested in bodies up to "
+        f"{MAX_BODY_NESTING} deep, and the file nests bodies {nesting} deep"
+    )
+    if stack is not None and limit is not None and nesting > limit:
+        message = (
+            f"{stopped}; OpenVINO's reader builds each body on its stack, about 3 KiB a level, and "
+            f"crashes past about {limit} levels with this {stack // 1024} KiB stack"
+        )
+        return finding.replace(message=message)
+    reads = (
+        "with no stack limit"
+        if stack is None
+        else f"up to about {limit} levels with this {stack // 1024} KiB stack"
+    )
+    message = f"{stopped}: OpenVINO's reader reads it ({reads}), taking hours at such a depth"
+    message += "; irshape does not check it"
+    return finding.replace(message=message, severity=rules.WARNING)
 
 
 def _too_deep(result: ReadResult) -> bool:

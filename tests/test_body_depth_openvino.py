@@ -68,3 +68,19 @@ def test_the_nesting_is_counted_by_body_tags() -> None:
     assert (
         depth.body_nesting(b"<net><layers><layer><body/><then_body><else_body></else_body></then_body>") == 2
     )
+
+
+@pytest.mark.parametrize(("levels", "crashes"), [(70, False), (90, True)])
+def test_within_the_parsers_depth_a_small_stack_is_a_crash(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, levels: int, crashes: bool
+) -> None:
+    """With a 256 KiB stack OpenVINO crashes on 90 nested Ifs, which irshape reads: IRS215 on
+    the outermost If; 70 read in both."""
+    xml = _deep(tmp_path, levels)
+    assert (_read_with_stack(xml, STACK) == -11) is crashes
+    monkeypatch.setattr(depth, "stack_bytes", lambda: STACK)
+    report = irshape.check_file(xml)
+    found = [(d.code, d.layer_id) for d in report.diagnostics]
+    assert found == ([("IRS215", "2")] if crashes else []), [d.message for d in report.diagnostics]
+    if crashes:
+        assert "bodies nest 90 deep" in report.diagnostics[0].message

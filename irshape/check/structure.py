@@ -26,7 +26,7 @@ from irshape.check.graph import (
     layer_label,
 )
 from irshape.diagnostics import Diagnostic, Location, Severity
-from irshape.ir import element_types
+from irshape.ir import depth, element_types
 from irshape.ir.model import Edge, Layer
 from irshape.ir.values import parse_uint
 from irshape.ops import opsets
@@ -749,3 +749,24 @@ def tensor_names(text: str) -> set[str]:
     if not text:
         return set()
     return {part.replace("\\,", ",") for part in re.split(r"(?<!\\),", text) if part}
+
+
+_CONTROL_TYPES = frozenset({"Loop", "If", "TensorIterator"})
+
+
+def check_body_depth(graph: Graph, report: Report) -> None:
+    """IRS215: bodies nested deeper than OpenVINO's reader builds on this process's stack (it
+    crashes; irshape/ir/depth.py). Only with a stack well below the usual 8 MiB is that within
+    the 680 levels irshape reads."""
+    if not _CONTROL_TYPES & graph.types:
+        return
+    limit = depth.openvino_nesting_limit(depth.stack_bytes())
+    nesting, outer = depth.deepest_bodies(graph.document.layers)
+    if limit is None or outer is None or nesting <= limit:
+        return
+    problem = (
+        f"its bodies nest {nesting} deep, and OpenVINO's reader builds each body on its stack, "
+        f"about 3 KiB a level: past about {limit} levels with this process's stack "
+        f"({(depth.stack_bytes() or 0) // 1024} KiB, ulimit -s) it crashes"
+    )
+    report(rules.BODY_INVALID(graph.where(outer), problem=problem, ov_message="Segmentation fault"))

@@ -19,6 +19,8 @@ from __future__ import annotations
 import re
 import resource
 
+from irshape.ir.model import Layer
+
 _LEVELS_PER_256_KIB = 86  # (512 KiB - 256 KiB) held 166 - 80 levels more
 _BASE_BYTES = 16 * 1024  # what the stack holds before the first body (fits both: 80 and 166)
 _BODY_TAG = re.compile(rb"<(/?)(?:body|then_body|else_body)\b[^>]*?(/?)>")
@@ -51,3 +53,25 @@ def openvino_nesting_limit(stack: int | None) -> int | None:
     if stack is None:
         return None
     return max((stack - _BASE_BYTES) * _LEVELS_PER_256_KIB // (256 * 1024), 0)
+
+
+def deepest_bodies(layers: list[Layer]) -> tuple[int, Layer | None]:
+    """How many bodies deep the layers nest at their deepest, and the outer layer whose bodies
+    nest so (None when no layer has a body). Iterative: the nesting may be 680 deep."""
+    deepest, outer = 0, None
+    for top in layers:
+        if top.subgraphs is None:
+            continue
+        pending = [(top, 1)]
+        while pending:
+            layer, nesting = pending.pop()
+            if nesting > deepest:
+                deepest, outer = nesting, top
+            if layer.subgraphs is not None:
+                pending += [
+                    (inner, nesting + 1)
+                    for body in layer.subgraphs.bodies.values()
+                    for inner in body.layers
+                    if inner.subgraphs is not None
+                ]
+    return deepest, outer

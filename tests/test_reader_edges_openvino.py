@@ -67,6 +67,38 @@ def test_whitespace_before_the_declaration_reads_with_a_warning(
     assert report.layers[0].line == irshape.check_file(BASE).layers[0].line + line - 1
 
 
+# text outside the root element, which pugixml skips: (bytes before the file, after the
+# declaration, after the file; the line of the first text)
+TEXT_OUTSIDE = {
+    "a letter first": (b"x", b"", b"", 1),
+    "a no-break space first": (b"\xc2\xa0", b"", b"", 1),
+    "a vertical tab first": (b"\x0b", b"", b"", 1),
+    "a form feed first": (b"\x0c", b"", b"", 1),
+    "text after the declaration": (b"", b"\nsome text\n", b"", 2),
+    "text after the root": (b"", b"", b"trailing text\n", 0),
+    "an instruction first": (b"<?tool args?>\n", b"", b"", 0),
+}
+
+
+@pytest.mark.parametrize(("before", "inside", "after", "line"), TEXT_OUTSIDE.values(), ids=TEXT_OUTSIDE)
+def test_text_outside_the_root_reads_with_a_warning(
+    tmp_path: Path, before: bytes, inside: bytes, after: bytes, line: int
+) -> None:
+    """pugixml skips text outside the root element (and takes an instruction before the
+    declaration); irshape reads the file so, with an IRS001 warning, and the same layers."""
+    source = BASE.read_bytes()
+    end = source.index(b"?>") + 2
+    xml = tmp_path / "outside.xml"
+    xml.write_bytes(before + source[:end] + inside + source[end:] + after)
+    shutil.copy(BASE.with_suffix(".bin"), xml.with_suffix(".bin"))
+    assert _openvino_reads(xml)
+    report = irshape.check_file(xml)
+    assert [(d.code, d.severity.value) for d in report.diagnostics] == [("IRS001", "warning")]
+    if line:
+        assert report.diagnostics[0].line == line
+    assert _shapes(report) == _shapes(irshape.check_file(BASE))
+
+
 def test_a_nul_before_the_declaration_fails_as_in_openvino(tmp_path: Path) -> None:
     xml = _copy_with(tmp_path, b"\0")
     assert not _openvino_reads(xml)

@@ -44,7 +44,7 @@ from irshape.ir.model import (
     PortMapEntry,
     Subgraphs,
 )
-from irshape.ir.repair import declaration_first, repair, restore
+from irshape.ir.repair import Outside, outside_the_root, repair, restore
 from irshape.ir.stream import LinedParser, pull_parser
 from irshape.ir.values import parse_port_dim, parse_uint
 from irshape.record import Record
@@ -183,9 +183,9 @@ class Reader:
         character): the defect is reported, and the layers are read as OpenVINO reads them."""
         data = b"".join(chunks())  # the failure path only: the file is read whole once
         latin = _codec(data[:_HEAD]) == "latin-1"
-        moved = declaration_first(data) if latin else None
+        moved = outside_the_root(data) if latin else None
         if moved is not None:
-            return self._declaration_moved(*moved, failed)
+            return self._outside_the_root(moved, failed)
         repaired = repair(data) if latin else None
         if repaired is None:
             return failed
@@ -199,22 +199,18 @@ class Reader:
         result.diagnostics.insert(0, defect.replace(message=defect.message + note))
         return result
 
-    def _declaration_moved(self, data: bytes, line: int, failed: ReadResult) -> ReadResult:
-        """Whitespace or comments before the XML declaration, which pugixml reads: the file is
-        read with the declaration first (lines unchanged), and a warning says XML wants it so."""
+    def _outside_the_root(self, moved: Outside, failed: ReadResult) -> ReadResult:
+        """What pugixml reads outside the root element and libxml2 does not (a late XML
+        declaration, text): the file is read as pugixml reads it (lines unchanged), and a
+        warning says what XML wants."""
         self._alone()
-        result = self._read(_chunks_of(data))
+        result = self._read(_chunks_of(moved.data))
         if result.document is None and [d.code for d in result.diagnostics] == [rules.XML_SYNTAX.code]:
-            result = self._recover(_chunks_of(data), result)  # another defect pugixml reads past
+            result = self._recover(_chunks_of(moved.data), result)  # another defect pugixml reads past
         if result.document is None:
             return failed
-        reason = (
-            "whitespace or a comment comes before the XML declaration, which XML wants first "
-            "(libxml2 and other XML parsers reject the file); OpenVINO's parser (pugixml) reads it"
-        )
-        result.diagnostics.insert(
-            0, rules.XML_SYNTAX(self.where, line=line, reason=reason, severity=rules.WARNING)
-        )
+        warning = rules.XML_SYNTAX(self.where, line=moved.line, reason=moved.reason, severity=rules.WARNING)
+        result.diagnostics.insert(0, warning)
         return result
 
     def _alone(self) -> None:

@@ -268,3 +268,25 @@ def test_random_uniform_without_seeds_differs_from_run_to_run(tmp_path: Any) -> 
         assert values.dtype == np.float32 and values.shape == (64,)
         assert np.all((values >= -2) & (values < 3))
     assert not np.array_equal(first, second)
+
+
+def test_multinomial_without_seeds_differs_from_run_to_run(tmp_path: Any) -> None:
+    """Global and op seed 0: the plugin seeds its generator from the clock; irshape draws a seed
+    at random, so two runs differ (and every sample is a class of non-zero probability)."""
+    from irshape.execute.network import execute
+    from irshape.ir.reader import read_file
+
+    probs = parameter((2, 50), np.float32)
+    probs.set_friendly_name("probs")
+    node = ov13.multinomial(probs, ov1.constant(np.array([64], np.int64)), "i64", True, False, 0, 0)
+    xml = tmp_path / "seedless.xml"
+    ov.save_model(ov.Model([node.output(0)], [probs]), xml)
+    document = read_file(xml).document
+    assert document is not None
+    weights = np.ones((2, 50), np.float32)
+    weights[:, 25:] = 0
+    first, second = (next(iter(execute(document, {"probs": weights}).results.values())) for _ in range(2))
+    for samples in (first, second):
+        assert samples.dtype == np.int64 and samples.shape == (2, 64)
+        assert np.all((samples >= 0) & (samples < 25))
+    assert not np.array_equal(first, second)

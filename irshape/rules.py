@@ -553,11 +553,12 @@ OP_NOT_INFERRED = _rule(
     "irshape does not infer {op} yet: it carries the layer's declared output dims on, where "
     "OpenVINO computes them, and checks the layers it feeds from those",
     summary="A layer of an OpenVINO op that irshape has no shape function for.",
-    why="OpenVINO computes every layer's outputs. irshape infers the ops docs/ops.md lists; for "
-    "another op it can only take the declared dims, so a wrong one there goes unseen and the "
-    "layers below are checked against it.",
+    why="OpenVINO computes every layer's outputs. irshape infers the ops docs/ops.md lists, every "
+    "op version of OpenVINO 2026.4's opsets; for an op version a newer OpenVINO adds, until "
+    "irshape declares it, it can only take the declared dims, so a wrong one there goes unseen "
+    "and the layers below are checked against it.",
     fix="Nothing to fix in the file; docs/ops.md lists the ops irshape infers.",
-    example='<layer type="Loop" version="opset5"> ... </layer>',
+    example='<layer type="Multinomial" version="opset13"> ... </layer> (with its declaration removed)',
 )
 
 

@@ -1,7 +1,8 @@
 """Body layers in an execution's per-layer results (issue 24, control flow): ``irshape run
 --save-all`` keeps every body layer's outputs under the path of outer layer ids that findings
 name it by (``3/body/5``), from the body's last run; the dry run's summary, like check's,
-counts the top-level layers (a Loop is one layer executed, its body's layers are not counted)."""
+counts the top-level layers (a Loop is one layer executed, its body's layers are not counted),
+and its IRS501 names a body layer by that path, once."""
 
 from __future__ import annotations
 
@@ -105,3 +106,26 @@ def test_the_dry_run_counts_the_top_level_layers_as_check_does(tmp_path: Path) -
     assert report.dry_run is not None
     assert (report.dry_run.executed, report.dry_run.total) == (2, 2)  # the Loop and the Relu
     assert report.diagnostics == []
+
+
+def test_the_dry_run_compares_body_layers_once_by_path(tmp_path: Path) -> None:
+    """A body layer's declared dim off by one: besides check's IRS301, the dry run's IRS501 on
+    that body layer, named by its path and reported once though the Loop runs its body 3 times."""
+    xml = tmp_path / "loop.xml"
+    _loop_model(xml)
+    (loop_id,) = _layer_ids(xml, "Loop")
+    text = xml.read_text("utf-8")
+    layer_start = text.index('name="doubled"')
+    output = text.index("<output>", layer_start)
+    dim = text.index("<dim>2</dim>", output)
+    xml.write_text(text[:dim] + "<dim>3</dim>" + text[dim + len("<dim>2</dim>") :], "utf-8")
+    document = read_file(xml).document
+    assert document is not None
+    (loop,) = [layer for layer in document.layers if layer.id == loop_id]
+    assert loop.subgraphs is not None
+    (doubled,) = [layer for layer in loop.subgraphs.bodies["body"].layers if layer.name == "doubled"]
+    report = irshape.check_file(xml, dry_run=DryRunOptions())
+    dry = [d for d in report.diagnostics if d.code == "IRS501"]
+    assert [(d.layer_id, d.line) for d in dry] == [(f"{loop_id}/body/{doubled.id}", doubled.outputs[0].line)]
+    assert "[2,3]" in dry[0].message and "[3,3]" in dry[0].message
+    assert report.dry_run is not None and report.dry_run.total == 2

@@ -63,6 +63,7 @@ OPENVINO_ACCEPTS = {
     "IRS422_no_result": True,  # a model with no outputs
     "IRS423_results_share_output": False,  # IR v10: 'Model tensor names have collisions'
     "IRS424_variable_unmatched": False,  # map::at: no ReadValue of variable 'other'
+    "IRS425_name_collision": False,  # IR v10: 'Model operation names have collisions with tensor names'
 }
 
 

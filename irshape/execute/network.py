@@ -103,8 +103,11 @@ class Execution:
         return self.total - self.ran
 
 
-# What ``on_layer`` is given after each layer ran: the layer and its outputs (by output index).
-LayerCallback = Callable[[Layer, tuple[np.ndarray, ...]], None]
+# What ``on_layer`` is given after each layer ran: the layer, its outputs (by output index) and
+# the path of the body it is in, as findings name body layers ("" at the top level; "3/body/"
+# in the body of layer 3, "3/body/7/then_body/" deeper). A body's layers are given at each run
+# of the body: a Loop's at every iteration.
+LayerCallback = Callable[[Layer, tuple[np.ndarray, ...], str], None]
 
 
 class InputUnavailable(Exception):
@@ -182,6 +185,7 @@ class _Executor:
         # what reaches its Results
         self.bound: dict[str, tuple[np.ndarray, str]] | None = None
         self.result_values: dict[str, tuple[np.ndarray, str]] = {}
+        self.path = ""  # the body this executor runs, as on_layer names it
 
     def run(self, inputs: Mapping[str, np.ndarray]) -> Execution:
         execution = Execution()
@@ -241,7 +245,7 @@ class _Executor:
             if self.consumers.get((layer.id or "", index)):
                 self.values[(layer.id or "", index)] = value
         if self.on_layer is not None:
-            self.on_layer(layer, tuple(array for array, _ in outputs))
+            self.on_layer(layer, tuple(array for array, _ in outputs), self.path)
 
     def _fail(self, execution: Execution, outcome: LayerOutcome) -> None:
         if self.stop_at_failure:
@@ -318,7 +322,8 @@ class _Executor:
             body: Body, bound: dict[int, tuple[np.ndarray, str]]
         ) -> dict[int, tuple[np.ndarray, str]]:
             document = body.document(self.document)
-            inner = _Executor(document, self.max_memory, True, None, self.context)
+            inner = _Executor(document, self.max_memory, True, self.on_layer, self.context)
+            inner.path = f"{self.path}{layer.id}/{body.tag}/"
             inner.bound = {x.id or "": bound[id(x)] for x in body.layers if id(x) in bound}
             try:
                 inner.run({})

@@ -203,9 +203,9 @@ def run_document(
     """
     kept: dict[str, np.ndarray] = {}
 
-    def keep(layer: Layer, outputs: tuple[np.ndarray, ...]) -> None:
+    def keep(layer: Layer, outputs: tuple[np.ndarray, ...], body: str) -> None:
         for index, array in enumerate(outputs):
-            kept[layer_key(layer, index, len(outputs))] = array
+            kept[body + layer_key(layer, index, len(outputs))] = array
 
     try:
         execution = execute(
@@ -242,5 +242,6 @@ class Run:
 
 def layer_key(layer: Layer, index: int, count: int) -> str:
     """A layer's output in ``--save-all``: its layer id, ``<id>.<output index>`` for a layer
-    of several outputs."""
+    of several outputs; a body layer's after the path of its body (``3/body/5``, as findings
+    name it), from the last run of the body (a Loop's last iteration, the If branch taken)."""
     return f"{layer.id}" if count == 1 else f"{layer.id}.{index}"

@@ -715,6 +715,9 @@ def check_name_collisions(graph: Graph, report: Report) -> None:
         if source is not None:
             for name in tensor_names(source[1].names):
                 taken.setdefault(name, f"the tensor of {layer_label(source[0])} port {source[1].id}")
+    # The names each Result gives the tensor it reads (a Result shares its input's tensor):
+    # a later Result or Parameter of that tensor finds its name among the tensor's own.
+    added: dict[tuple[int, int], set[str]] = defaultdict(set)
     for layer, source in results:
         if source is None:
             continue
@@ -722,7 +725,8 @@ def check_name_collisions(graph: Graph, report: Report) -> None:
         name = producer.name or ""
         if len(producer.outputs) != 1:
             name += f".{port.index}"
-        own = tensor_names(port.names)
+        own = tensor_names(port.names) | added[(id(producer), port.index)]
+        added[(id(producer), port.index)].add(name)
         if name in taken and name not in own:
             what = f"{layer_label(layer)} reads {layer_label(producer)}:"
             report(
@@ -733,7 +737,8 @@ def check_name_collisions(graph: Graph, report: Report) -> None:
         taken.setdefault(name, f"the output {layer_label(layer)} reads")
     for layer in parameters:
         name = layer.name or ""
-        if name in taken and name not in tensor_names(layer.outputs[0].names):
+        own = tensor_names(layer.outputs[0].names) | added[(id(layer), layer.outputs[0].index)]
+        if name in taken and name not in own:
             what = f"{layer_label(layer)} is named"
             report(
                 rules.NAME_COLLISION(

@@ -280,6 +280,7 @@ def _iterating(op: str, layer: Layer, inputs: list[Tensor], walk: WalkBody) -> I
     body = _body(layer, "body")
     descriptions = input_descriptions(layer, body, "port_map")
     outputs = output_descriptions(layer, body, "port_map")
+    _outputs_described(layer, outputs)
     bound: dict[int, Tensor] = {}
     iterations: int | None = None
     no_iterations = False
@@ -323,7 +324,14 @@ def _iterating(op: str, layer: Layer, inputs: list[Tensor], walk: WalkBody) -> I
         _current_iteration_rank(current, bound)
     if loop:
         if purpose(layer, body, False, "execution_condition") is None:
-            # OpenVINO stops before the outputs ("special body ports were not set yet")
+            # OpenVINO stops before the outputs ("special body ports were not set yet"): the op
+            # has none, and a layer reading one fails the file (by experiment)
+            if layer.outputs:
+                raise Rejected(
+                    "the port map has no execution_condition output, so OpenVINO's Loop makes no "
+                    f"outputs, and the layer has {len(layer.outputs)}",
+                    "node index is out of range",
+                )
             return Inference(OpResult([Output(PartialShape(None), "dynamic") for _ in outputs]), False, [])
         iterations = _loop_iterations(layer, body, inputs, descriptions, run)
         run = _back_edges(body, descriptions, outputs, bound, run, walk, iterations)
@@ -353,6 +361,19 @@ def _iterating(op: str, layer: Layer, inputs: list[Tensor], walk: WalkBody) -> I
             shape = value_shape
         made.append(Output(shape, element_type))
     return Inference(OpResult(made), run.computed, [])
+
+
+def _outputs_described(layer: Layer, outputs: list[Description]) -> None:
+    """OpenVINO's op has an output per description of the port map (more than the layer's
+    ports read), and fails where the layer has an output port beyond them (by experiment)."""
+    if len(layer.outputs) <= len(outputs):
+        return
+    raise Rejected(
+        f"the layer has {len(layer.outputs)} output port(s), and its port map describes {len(outputs)}",
+        "Number of outputs must be the same as number of output descriptions"
+        if not outputs
+        else "node index is out of range",
+    )
 
 
 def _loop_axis(axis: int, shape: PartialShape, no_iterations: bool) -> int:

@@ -304,6 +304,80 @@ LOOP_MAP = (
 LOOP_WEIGHTS = struct.pack("<2fq", 1.0, 2.0, 0)
 
 
+def _branch(tag: str, first: int, shape: str, dims: Dims, shape_of: bool = False) -> str:
+    """A body of an If: its Parameter (to a ShapeOf, with ``shape_of``) to its Result, layer ids
+    from ``first``."""
+    layers = [_parameter(first, f"{tag}_param", shape, dims)]
+    edges = [(first, 0, first + 1, 0)]
+    if shape_of:
+        layers.append(
+            _layer(
+                first + 2,
+                f"{tag}_shape",
+                "ShapeOf",
+                [_port(0, dims)],
+                [_port(1, [len(dims)], "I64")],
+                data='output_type="i64"',
+                version="opset3",
+            )
+        )
+        edges = [(first, 0, first + 2, 0), (first + 2, 1, first + 1, 0)]
+    layers.append(
+        _result(first + 1, f"{tag}_result", [len(dims)] if shape_of else dims, "I64" if shape_of else "FP32")
+    )
+    return _body(layers, edges, tag)
+
+
+def _if(
+    condition: str,
+    then_shape: str = "1",
+    else_shape: str = "2",
+    output: Dims = ("?",),
+    maps: str = "then else",
+    bodies: str = "then else",
+    weights: bool = True,
+    else_shape_of: bool = False,
+) -> str:
+    """A [?] Parameter and a condition to an If whose branches take it as the ``then_shape``
+    and ``else_shape`` the bodies declare: if_deserialization.cpp's If, one level."""
+    then_dims = [int(d) for d in then_shape.split(",") if d]
+    else_dims = [int(d) for d in else_shape.split(",") if d]
+    port_maps = "".join(
+        f'<{tag}_port_map><input external_port_id="1" internal_layer_id="{first}"/>'
+        f'<output external_port_id="2" internal_layer_id="{first + 1}"/></{tag}_port_map>\n'
+        for tag, first in (("then", 10), ("else", 20))
+        if tag in maps.split()
+    )
+    branches = [
+        _branch("then_body", 10, then_shape, then_dims, shape_of=True),
+        _branch("else_body", 20, else_shape, else_dims, shape_of=else_shape_of),
+    ]
+    body_text = "\n".join(b for b in branches if b.split("_body")[0][1:] in bodies.split())
+    output_dims = [-1 if d == "?" else d for d in output]
+    layer = (
+        '<layer id="2" name="if" type="If" version="opset8">\n'
+        f"<input>{_port(0, [], 'BOOL')}{_port(1, [-1])}</input>\n<output>{_port(2, output_dims)}</output>\n"
+        f"{port_maps}{body_text}\n</layer>"
+    )
+    cond = (
+        _layer(
+            1,
+            "cond",
+            "Const",
+            outputs=[_port(0, [], "BOOL")],
+            data='element_type="boolean" shape="" offset="0" size="1"',
+        )
+        if weights
+        else _layer(
+            1, "cond", "Parameter", outputs=[_port(0, [], "BOOL")], data='element_type="boolean" shape=""'
+        )
+    )
+    return _net(
+        [_parameter(0, "input", "?", [-1]), cond, layer, _result(3, "output", output_dims)],
+        [(1, 0, 2, 0), (0, 0, 2, 1), (2, 2, 3, 0)],
+    )
+
+
 @dataclass(frozen=True)
 class Case:
     xml: str
@@ -400,6 +474,18 @@ CASES: dict[str, Case] = {
         LOOP_WEIGHTS,
         "loop",
     ),
+    # if_deserialization.cpp: an If of a Const condition (one level of nested_if_at_max_depth_loads)
+    "if, condition true": Case(_if("true"), b"\x01"),
+    "if, condition false": Case(_if("false"), b"\x00"),
+    "if, condition a Parameter": Case(_if("", weights=False, else_shape_of=True)),
+    "if, branches of different element types": Case(_if("", weights=False), at="if"),
+    # the same, each part of the If left out or wrong (derived from if_deserialization.cpp)
+    "if, no else_body": Case(_if("true", bodies="then"), b"\x01", at="if"),
+    "if, no else_port_map": Case(_if("true", maps="then"), b"\x01"),
+    "if, a branch Parameter declared of another rank": Case(
+        _if("", "1", "2,1", weights=False, else_shape_of=True), findings=("IRS302",)
+    ),
+    "if, output declared [1]": Case(_if("true", output=(1,)), b"\x01"),
     # frontend_test_basic.cpp NetworkWithWeightsFromDisk
     "weights from disk": Case(_transpose(_const(1, "value1", "i64", "4", 0, 32, [4])), PERMUTATION),
     # frontend_test_basic.cpp NetworkWithMissingWeightsFromDisk: a Const, no .bin

@@ -378,6 +378,40 @@ def _if(
     )
 
 
+def _rt_info(
+    parameter: str = "", port: str = "", result: str = "", version: str = "11", element_type: str = "f32"
+) -> str:
+    """in1 (its layer and output port with the ``<rt_info>`` given) -> Round -> output (its
+    layer with ``result``'s): rt_info_deserialization.cpp's network."""
+    precision = {"f32": "FP32", "f16": "FP16", "i64": "I64"}[element_type]
+    rt = "<rt_info>{}</rt_info>".format
+    inner = "".join(f"<dim>{d}</dim>" for d in IMAGE)
+    parameter_layer = (
+        f'<layer id="0" name="in1" type="Parameter" version="opset8">'
+        f'<data element_type="{element_type}" shape="1,3,22,22"/>{rt(parameter) if parameter else ""}'
+        f'<output><port id="0" precision="{precision}" names="input_tensor">{rt(port) if port else ""}{inner}</port>'
+        "</output></layer>"
+    )
+    round_layer = _layer(
+        1,
+        "Round",
+        "Round",
+        [_port(1, IMAGE, precision)],
+        [_port(2, IMAGE, precision, ' names="output_tensor"')],
+        'mode="half_to_even"',
+        "opset8",
+    )
+    result_layer = (
+        '<layer id="2" name="output" type="Result" version="opset8">'
+        f"{rt(result) if result else ''}<input>{_port(0, IMAGE, precision)}</input></layer>"
+    )
+    return _net([parameter_layer, round_layer, result_layer], [(0, 0, 1, 1), (1, 2, 2, 0)], version)
+
+
+def _attribute(name: str, value: str, version: str = "0", key: str = "value") -> str:
+    return f'<attribute name="{name}" version="{version}" {key}="{value}"/>'
+
+
 @dataclass(frozen=True)
 class Case:
     xml: str
@@ -385,6 +419,8 @@ class Case:
     at: str | None = None  # where OpenVINO fails: the layer irshape's error must name (None: the file)
     # where OpenVINO reads: the findings irshape adds (IRS301: a declared dim OpenVINO ignores)
     findings: tuple[str, ...] = ()
+    # a disagreement not fixed yet (why): the case is expected to fail until irshape agrees
+    gap: str = ""
 
 
 CASES: dict[str, Case] = {
@@ -486,6 +522,85 @@ CASES: dict[str, Case] = {
         _if("", "1", "2,1", weights=False, else_shape_of=True), findings=("IRS302",)
     ),
     "if, output declared [1]": Case(_if("true", output=(1,)), b"\x01"),
+    # rt_info_deserialization.cpp node_v10: rt_info of an f16 IR v10 (read as f32 with Converts)
+    "rt_info v10": Case(
+        _rt_info(
+            _attribute("fused_names", "in1")
+            + _attribute("old_api_map_order", "0,2,3,1")
+            + _attribute("old_api_map_element_type", "f16"),
+            _attribute("layout", "[N,C,H,W]", key="layout"),
+            version="10",
+            element_type="f16",
+        )
+    ),
+    # rt_info_deserialization.cpp names_collision_v10: the Round named as the Parameter's tensor
+    "rt_info v10 names collision": Case(
+        _rt_info(version="10").replace('name="Round"', 'name="input_tensor"'), at="output"
+    ),
+    # rt_info_deserialization.cpp input_and_output_v10: an i64 Add (read with an i32 Convert)
+    "rt_info v10 i64": Case(
+        _rt_info(port=_attribute("fused_names", "test1,test2"), version="10", element_type="i64")
+    ),
+    # rt_info_deserialization.cpp node_v11: attributes without a version, of an unknown version,
+    # without a name, an empty element, names with spaces
+    "rt_info v11": Case(
+        _rt_info(
+            _attribute("old_api_map_element_type", "f16")
+            + _attribute("old_api_map_order", "0,2,3,1")
+            + '<attribute name="if no version" value="then ignore"/>'
+            + '<attribute name="fused_names" version="1" comment="unknown version"/>',
+            _attribute("layout", "[N,H,W,C]", key="layout")
+            + '<no_name version="0" value="param1"/><empty_node/>',
+            _attribute("old_api_map_order", "0,3,1,2"),
+        )
+    ),
+    "rt_info fused_names with spaces": Case(_rt_info(_attribute("fused_names", "    Round 1  ,  Round 2  "))),
+    # rt_info_deserialization.cpp node_v11_multiple_rt_keys: one key twice
+    "rt_info key twice": Case(
+        _rt_info(_attribute("old_api_map_order", "0,2,3,1") + _attribute("old_api_map_order", "0,1,2,3")),
+        at="in1",
+        gap="irshape does not read rt_info: OpenVINO fails on a known key given twice ('multiple rt_info attributes are detected')",
+    ),
+    # the same, on a port and of other keys (derived from node_v11_multiple_rt_keys)
+    "rt_info port key twice": Case(
+        _rt_info(port=_attribute("fused_names", "a") + _attribute("fused_names", "b")),
+        at="in1",
+        gap="the same, on a port",
+    ),
+    "rt_info unknown key twice": Case(
+        _rt_info(_attribute("my_key", "a") + _attribute("my_key", "b")), at="in1"
+    ),
+    "rt_info key twice, versions 0 and 1": Case(
+        _rt_info(_attribute("fused_names", "a") + _attribute("fused_names", "b", version="1"))
+    ),
+    # rt_info_deserialization.cpp input_and_output_v11: layouts and memory_type on ports
+    "rt_info layout and memory_type": Case(
+        _rt_info(
+            port=_attribute("layout", "[N,C,H,W]", key="layout")
+            + _attribute("memory_type", "test_memory_type")
+        )
+    ),
+    # the same, layouts OpenVINO cannot parse or that do not fit the rank (derived from it)
+    "rt_info layout unclosed": Case(
+        _rt_info(port=_attribute("layout", "[N,C", key="layout")),
+        at="in1",
+        gap="irshape does not read rt_info: OpenVINO fails on a layout it cannot parse",
+    ),
+    "rt_info layout of rank 3": Case(_rt_info(port=_attribute("layout", "[N,C,H]", key="layout"))),
+    "rt_info layout NCHW": Case(_rt_info(port=_attribute("layout", "NCHW", key="layout"))),
+    "rt_info layout letter twice": Case(
+        _rt_info(port=_attribute("layout", "[N,N,H,W]", key="layout")),
+        at="in1",
+        gap="the same: a layout naming a dimension twice",
+    ),
+    "rt_info old_api_map_order not a list": Case(
+        _rt_info(_attribute("old_api_map_order", "x")),
+        gap="irshape does not read rt_info: OpenVINO parses old_api_map_order as integers",
+    ),
+    "rt_info old_api_map_element_type unknown": Case(
+        _rt_info(_attribute("old_api_map_element_type", "q7")),
+        gap="irshape does not read rt_info: OpenVINO parses old_api_map_element_type as an element type",
+    ),
     # frontend_test_basic.cpp NetworkWithWeightsFromDisk
     "weights from disk": Case(_transpose(_const(1, "value1", "i64", "4", 0, 32, [4])), PERMUTATION),
     # frontend_test_basic.cpp NetworkWithMissingWeightsFromDisk: a Const, no .bin
@@ -634,7 +749,16 @@ def _openvino_model(xml: Path, with_weights: bool) -> ov.Model | None:
         return None
 
 
-@pytest.mark.parametrize("case", CASES.values(), ids=CASES)
+def _params() -> list[object]:
+    """The cases, those of a known gap expected to fail (strictly: once irshape agrees, the
+    mark must go)."""
+    return [
+        pytest.param(case, id=name, marks=pytest.mark.xfail(strict=True, reason=case.gap) if case.gap else ())
+        for name, case in CASES.items()
+    ]
+
+
+@pytest.mark.parametrize("case", _params())
 def test_irshape_reads_the_case_as_openvino_does(tmp_path: Path, case: Case) -> None:
     xml = tmp_path / "case.xml"
     xml.write_text(case.xml, "utf-8")
@@ -660,6 +784,9 @@ def test_irshape_reads_the_case_as_openvino_does(tmp_path: Path, case: Case) -> 
     model_node_types = {node.get_friendly_name(): node.get_type_name() for node in model.get_ordered_ops()}
     # irshape infers the ops; a Parameter's or Const's shape is compared through its readers
     irshape_shapes = {layer.name: [str(s) for s in layer.outputs] for layer in report.layers if layer.checked}
+    in_the_file = {layer.name for layer in report.layers}
     for name, shapes in openvino_shapes.items():
+        if name not in in_the_file:  # a node OpenVINO adds (IR v10's Converts of f16 and i64)
+            continue
         if name in irshape_shapes or model_node_types[name] not in {"Parameter", "Constant"}:
             assert irshape_shapes.get(name) == shapes, name

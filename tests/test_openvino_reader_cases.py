@@ -460,6 +460,51 @@ def _low_precision(element_type: str, size: int) -> str:
     )
 
 
+def _pre_process(
+    version: str = "10", reference: str = "input", sizes: Sequence[int] = (1936, 1936, 1936)
+) -> str:
+    """A pass-through network with a legacy ``<pre-process>`` of per-channel means:
+    pre_processing_deserialization.cpp's pre_processing."""
+    channels, offset = "", 0
+    for channel, size in enumerate(sizes):
+        channels += f'<channel id="{channel}"><mean offset="{offset}" size="{size}"/></channel>'
+        offset += size
+    head = f'<pre-process mean-precision="FP32" reference-layer-name="{reference}">{channels}</pre-process>\n'
+    return _pass_through(version).replace("<layers>", head + "<layers>", 1)
+
+
+MEANS = struct.pack("<1452f", *([1.0] * 1452))
+
+
+def _shared_port_ids() -> str:
+    """Two scalar Parameters, a scalar Const and an Add whose output port has the id of an
+    input port: pre_processing_deserialization.cpp's check_tensor_names_after_read_and_pre_post_processing."""
+    add = _layer(
+        3,
+        "Add",
+        "Add",
+        [_port(0, [], "f32"), _port(1, [], "f32")],
+        [_port(0, [], "f32", ' names="add_result"')],
+    )
+    return _net(
+        [
+            _parameter(0, "A", "", [], "f32", "f32"),
+            _parameter(1, "B", "", [], "f32", "f32"),
+            _layer(
+                2,
+                "my_const",
+                "Const",
+                outputs=[_port(0, [], "f32")],
+                data='element_type="f32" shape="" offset="0" size="4"',
+            ),
+            add,
+            _result(4, "output_a", [], "f32"),
+            _result(5, "output_b", [], "f32"),
+        ],
+        [(0, 0, 3, 0), (1, 0, 5, 0), (2, 0, 3, 1), (3, 0, 4, 0)],
+    )
+
+
 @dataclass(frozen=True)
 class Case:
     xml: str
@@ -674,6 +719,33 @@ CASES: dict[str, Case] = {
     "u4 scalar const of 2 bytes": Case(_low_precision("u4", 2), b"\x18\x00"),
     "u4 scalar const of 0 bytes": Case(_low_precision("u4", 0), b"\x18", at="my_const"),
     "u8 scalar const of 2 bytes": Case(_low_precision("u8", 2), b"\x18\x00"),
+    # pre_processing_deserialization.cpp pre_processing: IR v10's per-channel means
+    # (not here: the same without its .bin, on which read_model crashes the process, SIGSEGV)
+    "pre-process means": Case(_pre_process(), MEANS),
+    # the same, its parts wrong or moved (derived from pre_processing)
+    "pre-process in IR v11": Case(_pre_process("11"), MEANS),
+    "pre-process of a missing layer": Case(
+        _pre_process(reference="nowhere"),
+        MEANS,
+        gap="irshape does not read <pre-process>: OpenVINO fails on a reference-layer-name no Parameter has",
+    ),
+    "pre-process means past the weights": Case(
+        _pre_process(),
+        MEANS[:4000],
+        gap="irshape does not read <pre-process>: OpenVINO fails on a mean past the end of the .bin",
+    ),
+    "pre-process mean of a wrong size": Case(
+        _pre_process(sizes=(16, 16, 16)),
+        MEANS,
+        gap="irshape does not read <pre-process>: OpenVINO wants each mean of H*W values",
+    ),
+    "pre-process of two channels": Case(
+        _pre_process(sizes=(1936, 1936)),
+        MEANS,
+        gap="irshape does not read <pre-process>: OpenVINO wants a mean per channel",
+    ),
+    # pre_processing_deserialization.cpp check_tensor_names_after_read_and_pre_post_processing
+    "output port id of an input port": Case(_shared_port_ids(), struct.pack("<f", 1.0)),
     # frontend_test_basic.cpp NetworkWithWeightsFromDisk
     "weights from disk": Case(_transpose(_const(1, "value1", "i64", "4", 0, 32, [4])), PERMUTATION),
     # frontend_test_basic.cpp NetworkWithMissingWeightsFromDisk: a Const, no .bin

@@ -543,6 +543,17 @@ def _proposal(version: str) -> str:
     )
 
 
+def _with_net_parts(parts: str) -> str:
+    """in1 -> ReLU -> output, its edges listed from the last, and ``parts`` after the edges:
+    meta_data_tests.cpp's networks."""
+    relu = _layer(1, "activation", "ReLU", [_port(1, IMAGE)], [_port(2, IMAGE)])
+    text = _net(
+        [_parameter(0, "in1", "1,3,22,22", IMAGE), relu, _result(2, "output", IMAGE)],
+        [(1, 2, 2, 0), (0, 0, 1, 1)],
+    )
+    return text.replace("</net>", parts + "\n</net>")
+
+
 @dataclass(frozen=True)
 class Case:
     xml: str
@@ -802,6 +813,29 @@ CASES: dict[str, Case] = {
     "proposal of version extension": Case(_proposal("extension"), bytes(12)),
     "proposal of opset4": Case(_proposal("opset4"), bytes(12)),
     "proposal of opset1, two outputs": Case(_proposal("opset1"), bytes(12), at="proposal"),
+    # meta_data_tests.cpp ir_without_meta: the edges listed from the last
+    "edges from the last": Case(_with_net_parts("")),
+    # meta_data_tests.cpp ir_with_meta: the legacy <meta_data> and <quantization_parameters>
+    "legacy meta_data": Case(
+        _with_net_parts(
+            '<meta_data><MO_version value="TestVersion"/><cli_parameters><input_shape value="[1, 3, 22, 22]"/>'
+            '</cli_parameters></meta_data><quantization_parameters><config>{ "a": 1 }</config>'
+            '<version value="invalid version"/></quantization_parameters>'
+        )
+    ),
+    # meta_data_tests.cpp ir_with_new_meta: the net's <rt_info>, nested
+    "net rt_info": Case(
+        _with_net_parts(
+            '<rt_info><MO_version value="TestVersion"/><conversion_parameters><input_shape value="[1, 3, 22, 22]"/>'
+            '<transform value=""/></conversion_parameters><framework><batch value="1"/></framework></rt_info>'
+        )
+    ),
+    # the same, a key twice, a key without a value, an empty one (derived from ir_with_new_meta)
+    "net rt_info key twice": Case(_with_net_parts('<rt_info><a value="1"/><a value="2"/></rt_info>')),
+    "net rt_info without a value": Case(_with_net_parts("<rt_info><a/><b></b></rt_info>")),
+    "net rt_info twice": Case(
+        _with_net_parts('<rt_info><a value="1"/></rt_info><rt_info><b value="2"/></rt_info>')
+    ),
     # frontend_test_basic.cpp NetworkWithWeightsFromDisk
     "weights from disk": Case(_transpose(_const(1, "value1", "i64", "4", 0, 32, [4])), PERMUTATION),
     # frontend_test_basic.cpp NetworkWithMissingWeightsFromDisk: a Const, no .bin

@@ -206,7 +206,7 @@ SCHEMAS = {
         "spec": "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/shape/shape-of-3.html",
         "inputs": [{"name": "data"}],
         "outputs": [{"name": "output"}],
-        "attributes": {"output_type": {"type": "element_type", "default": "i64"}},
+        "attributes": {"output_type": {"type": "element_type", "default": "dynamic"}},
     },
     "Slice-8.toml": {
         "op": "Slice",

@@ -14,7 +14,7 @@ SCHEMAS = {
         "inputs": [{"name": "data", "element_types": "any"}, {"name": "buckets", "element_types": "any"}],
         "outputs": [{"name": "output"}],
         "attributes": {
-            "output_type": {"type": "element_type", "default": "i64"},
+            "output_type": {"type": "element_type", "default": "dynamic"},
             "with_right_bound": {"type": "bool", "default": True},
         },
     },

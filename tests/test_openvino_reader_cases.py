@@ -138,7 +138,7 @@ def _relu(names: str, version: str = "11", result_extra: str = "") -> str:
     )
 
 
-def _shape_of(version: str = "opset3", data: str = 'output_type="i32"') -> str:
+def _shape_of(version: str = "opset3", data: str | None = 'output_type="i32"') -> str:
     shape_of = _layer(1, "shapeof", "ShapeOf", [_port(0, IMAGE)], [_port(1, [4], "I32")], data, version)
     return _net(
         [_parameter(0, "input", "1,3,22,22", IMAGE), shape_of, _result(2, "output", [4], "I32")],
@@ -554,6 +554,28 @@ def _with_net_parts(parts: str) -> str:
     return text.replace("</net>", parts + "\n</net>")
 
 
+def _bucketize(data: str | None) -> str:
+    """in [2,3] and a Const of 2 buckets -> Bucketize-3 (its ``<data>``) -> output."""
+    bucketize = _layer(
+        2,
+        "bucketize",
+        "Bucketize",
+        [_port(0, [2, 3]), _port(1, [2])],
+        [_port(2, [2, 3], "I64")],
+        data,
+        "opset3",
+    )
+    return _net(
+        [
+            _parameter(0, "in", "2,3", [2, 3]),
+            _const(1, "buckets", "f32", "2", 0, 8, [2]),
+            bucketize,
+            _result(3, "out", [2, 3], "I64"),
+        ],
+        [(0, 0, 2, 0), (1, 0, 2, 1), (2, 2, 3, 0)],
+    )
+
+
 @dataclass(frozen=True)
 class Case:
     xml: str
@@ -930,6 +952,16 @@ CASES: dict[str, Case] = {
     # the same, ShapeOf-3 named by an opset it is not in (derived from not_opset1 / wrong_opset)
     "shapeof opset2": Case(_shape_of("opset2"), at="shapeof"),
     "shapeof opset1 output_type": Case(_shape_of("opset1"), at="shapeof"),
+    # the same, ShapeOf-3 (and Bucketize-3) without output_type: OpenVINO's default-constructed
+    # op then has a dynamic one, which it rejects (derived from not_opset1)
+    "shapeof opset3 without data": Case(_shape_of(data=None), at="shapeof"),
+    "shapeof opset3 without output_type": Case(_shape_of(data=""), at="shapeof"),
+    "shapeof opset3 output_type i64": Case(_shape_of(data='output_type="i64"')),
+    "shapeof opset1 without data": Case(_shape_of("opset1", data=None)),
+    "bucketize without output_type": Case(
+        _bucketize('with_right_bound="true"'), struct.pack("<2f", 1, 2), "bucketize"
+    ),
+    "bucketize output_type i32": Case(_bucketize('output_type="i32"'), struct.pack("<2f", 1, 2)),
     # frontend_test_basic.cpp WrongOpset / wrong_opset
     "wrong opset": Case(
         _pass_through().replace('type="Parameter" version="opset1"', 'type="Parameter" version="wrongOpset"'),

@@ -912,6 +912,87 @@ CASES: dict[str, Case] = {
         ),
         at="input",
     ),
+    # port dims in other spellings (derived from NetworkWirhWrongDimensions)
+    **{
+        f"port dim {text!r}": Case(_pass_through(dims=[1, text, 22, 22]), findings=findings)
+        for text, findings in (
+            ("+3", ()),
+            (" 3 ", ()),
+            ("03", ()),
+            ("3.0", ()),
+            ("3 4", ()),
+            ("-1..5", ()),
+            ("9223372036854775808", ()),
+            # read as 0 and as ?, not the Parameter's 3: IRS416, a port dim OpenVINO ignores
+            ("0x3", ("IRS416",)),
+            ("9223372036854775807", ("IRS416",)),
+        )
+    },
+    # shapes in other spellings (derived from partial_shape_deserialization.cpp)
+    **{
+        f"shape {text!r}": Case(_round(text, [-1] * (text.count(",") + 1)))
+        for text in (
+            "+3",
+            " 3",
+            "3 ",
+            "03",
+            "1..",
+            "..5",
+            "-1..5",
+            "2..2",
+            "0..0",
+            "1..-1",
+            "1e2",
+            "3,",
+            ",3",
+            "?,?",
+        )
+    },
+    # duplicate layer ids (derived from NameIsNotUnique)
+    "two layers of one id": Case(
+        _net(
+            [
+                _parameter(0, "input", "1,3,22,22", IMAGE),
+                _parameter(0, "other", "1,3,22,22", IMAGE),
+                _result(1, "output", IMAGE),
+            ],
+            [(0, 0, 1, 0)],
+        ),
+    ),
+    "an id of leading zeros": Case(_pass_through().replace('id="1" name="output"', 'id="01" name="output"')),
+    "an id that is not a number": Case(
+        _pass_through()
+        .replace('id="1" name="output"', 'id="one" name="output"')
+        .replace('to-layer="1"', 'to-layer="one"'),
+        at="output",
+    ),
+    # weights offsets and sizes in other spellings (derived from NetworkWithWrongShape)
+    **{
+        f"const {attribute}={text!r}": Case(
+            _transpose(
+                _const(1, "value1", "i64", "4", 0, 32, [4]).replace(
+                    f'{attribute}="{0 if attribute == "offset" else 32}"', f'{attribute}="{text}"'
+                )
+            ),
+            PERMUTATION,
+        )
+        for attribute, text in (
+            ("offset", "-8"),
+            ("offset", "+0"),
+            ("offset", " 0"),
+            ("offset", "0x0"),
+            ("offset", ""),
+            ("size", "32.0"),
+            ("size", "+32"),
+            ("size", "-32"),
+        )
+    },
+    "const without offset": Case(
+        _transpose(_const(1, "value1", "i64", "4", 0, 32, [4]).replace(' offset="0"', "")), PERMUTATION
+    ),
+    "const without size": Case(
+        _transpose(_const(1, "value1", "i64", "4", 0, 32, [4]).replace(' size="32"', "")), PERMUTATION
+    ),
     # frontend_test_basic.cpp NameIsNotUnique: two layers named testname (read since 2024)
     "name is not unique": Case(
         _transpose(_const(1, "value1", "i64", "4", 0, 32, [4])).replace('"value1"', '"Transpose0321"'),

@@ -576,6 +576,18 @@ def _bucketize(data: str | None) -> str:
     )
 
 
+def _port_map_first(text: str) -> str:
+    """The TensorIterator's <port_map> and <back_edges> moved before its <input>, a body's
+    <rt_info/> after its edges: tensor_iterator_deserialization.cpp's test1 writes them so."""
+    start = text.index("<port_map>")
+    end = text.index("</back_edges>") + len("</back_edges>")
+    moved = text[start:end]
+    text = text[:start] + text[end:]
+    opening = text.index(">", text.index('type="TensorIterator"')) + 1
+    text = text[:opening] + moved + text[opening:]
+    return text.replace("</edges>\n</body>", "</edges>\n<rt_info/>\n</body>")
+
+
 @dataclass(frozen=True)
 class Case:
     xml: str
@@ -640,6 +652,23 @@ CASES: dict[str, Case] = {
     ),
     "ti output described as port 5": Case(
         _tensor_iterator(MERGED.replace('external_port_id="1"', 'external_port_id="5"'))
+    ),
+    # tensor_iterator_deserialization.cpp test1: port map first, slices with start and end (the
+    # output declared of 3 iterations where there are fewer or more: IRS301, as OpenVINO infers)
+    "ti port map first": Case(_port_map_first(_tensor_iterator(SLICED, "1,2,1"))),
+    "ti sliced, start 0 end -1": Case(
+        _tensor_iterator(SLICED.replace('stride="1"', 'stride="1" start="0" end="-1"'), "1,2,1")
+    ),
+    "ti sliced, start 1 end -1": Case(
+        _tensor_iterator(SLICED.replace('stride="1"', 'stride="1" start="1" end="-1"'), "1,2,1"),
+        findings=("IRS301",),
+    ),
+    "ti sliced, start 1 end 2": Case(
+        _tensor_iterator(SLICED.replace('stride="1"', 'stride="1" start="1" end="2"'), "1,2,1"),
+        findings=("IRS301",),
+    ),
+    "ti sliced, start 5": Case(
+        _tensor_iterator(SLICED.replace('stride="1"', 'stride="1" start="5"'), "1,2,1"), findings=("IRS301",)
     ),
     # tensor_iterator_deserialization.cpp loop2
     "loop": Case(_loop(LOOP_MAP), LOOP_WEIGHTS),

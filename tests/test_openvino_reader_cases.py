@@ -474,6 +474,7 @@ def _pre_process(
     return _pass_through(version).replace("<layers>", head + "<layers>", 1)
 
 
+ONES = struct.pack("<2q", 1, 1)
 MEANS = struct.pack("<1452f", *([1.0] * 1452))
 
 
@@ -586,6 +587,86 @@ def _port_map_first(text: str) -> str:
     opening = text.index(">", text.index('type="TensorIterator"')) + 1
     text = text[:opening] + moved + text[opening:]
     return text.replace("</edges>\n</body>", "</edges>\n<rt_info/>\n</body>")
+
+
+def _pad(pad_mode: str) -> str:
+    """in [2,3] padded by Consts [1,1] and [1,1] (Pad-12, ``pad_mode``) -> output [4,5]."""
+    pad = _layer(
+        3,
+        "pad",
+        "Pad",
+        [_port(0, [2, 3]), _port(1, [2], "I64"), _port(2, [2], "I64")],
+        [_port(3, [4, 5])],
+        f'pad_mode="{pad_mode}"',
+        "opset12",
+    )
+    return _net(
+        [
+            _parameter(0, "in", "2,3", [2, 3]),
+            _const(1, "begin", "i64", "2", 0, 16, [2]),
+            _const(2, "end", "i64", "2", 0, 16, [2]),
+            pad,
+            _result(4, "out", [4, 5]),
+        ],
+        [(0, 0, 3, 0), (1, 0, 3, 1), (2, 0, 3, 2), (3, 3, 4, 0)],
+    )
+
+
+def _gru_cell(alpha: str) -> str:
+    """x [1,4], h [1,3] and Const weights -> GRUCell-3 (its activations_alpha) -> output [1,3]."""
+    weights = [
+        _const(2, "W", "f32", "9,4", 0, 144, [9, 4]),
+        _const(3, "R", "f32", "9,3", 0, 108, [9, 3]),
+        _const(4, "B", "f32", "9", 0, 36, [9]),
+    ]
+    cell = _layer(
+        5,
+        "cell",
+        "GRUCell",
+        [_port(0, [1, 4]), _port(1, [1, 3]), _port(2, [9, 4]), _port(3, [9, 3]), _port(4, [9])],
+        [_port(5, [1, 3])],
+        f'hidden_size="3" activations="sigmoid,tanh" activations_alpha="{alpha}" activations_beta="" clip="0"',
+        "opset3",
+    )
+    return _net(
+        [
+            _parameter(0, "x", "1,4", [1, 4]),
+            _parameter(1, "h", "1,3", [1, 3]),
+            *weights,
+            cell,
+            _result(6, "out", [1, 3]),
+        ],
+        [(0, 0, 5, 0), (1, 0, 5, 1), (2, 0, 5, 2), (3, 0, 5, 3), (4, 0, 5, 4), (5, 5, 6, 0)],
+    )
+
+
+def _detection_output(code_type: str) -> str:
+    """frontend_test_basic.cpp's DetectionOutput: box logits [1,60], class predictions [1,165],
+    proposals [1,1,60], its code_type spelled ``code_type``."""
+    data = (
+        'num_classes="11" background_label_id="0" top_k="75" variance_encoded_in_target="true" '
+        f'keep_top_k="50" code_type="{code_type}" share_location="true" nms_threshold="0.5" '
+        'confidence_threshold="0.3" clip_after_nms="true" clip_before_nms="true" decrease_label_id="true" '
+        'normalized="true" input_height="1" input_width="1" objectness_score="0.4"'
+    )
+    layer = _layer(
+        3,
+        "detection",
+        "DetectionOutput",
+        [_port(0, [1, 60]), _port(1, [1, 165]), _port(2, [1, 1, 60])],
+        [_port(3, [1, 1, 50, 7])],
+        data,
+    )
+    return _net(
+        [
+            _parameter(2, "box_logits", "1,60", [1, 60]),
+            _parameter(1, "class_preds", "1,165", [1, 165]),
+            _parameter(0, "proposals", "1,1,60", [1, 1, 60]),
+            layer,
+            _result(4, "out", [1, 1, 50, 7]),
+        ],
+        [(0, 0, 3, 2), (1, 0, 3, 1), (2, 0, 3, 0), (3, 3, 4, 0)],
+    )
 
 
 @dataclass(frozen=True)
@@ -887,6 +968,26 @@ CASES: dict[str, Case] = {
     "net rt_info twice": Case(
         _with_net_parts('<rt_info><a value="1"/></rt_info><rt_info><b value="2"/></rt_info>')
     ),
+    # frontend_test_basic.cpp DetectionOutput: a code_type of the Caffe spelling
+    "detection output, caffe code_type": Case(_detection_output("caffe.PriorBoxParameter.CORNER")),
+    # the same, other spellings of an enum and a real list (derived from DetectionOutput)
+    "detection output, code_type CORNER": Case(_detection_output("CORNER"), at="detection"),
+    "detection output, code_type center_size": Case(_detection_output("caffe.PriorBoxParameter.CENTER_SIZE")),
+    "pad_mode constant": Case(_pad("constant"), ONES),
+    "pad_mode CONSTANT": Case(_pad("CONSTANT"), ONES),
+    "pad_mode Edge": Case(_pad("Edge"), ONES),
+    "pad_mode wrap": Case(_pad("wrap"), ONES, "pad"),
+    **{
+        f"gru activations_alpha {alpha!r}": Case(_gru_cell(alpha), bytes(144), None if ok else "cell")
+        for alpha, ok in (
+            ("", True),
+            ("1.5", True),
+            ("1,2,", True),
+            (",", False),
+            ("  ", False),
+            ("a", False),
+        )
+    },
     # frontend_test_basic.cpp NetworkWithWeightsFromDisk
     "weights from disk": Case(_transpose(_const(1, "value1", "i64", "4", 0, 32, [4])), PERMUTATION),
     # frontend_test_basic.cpp NetworkWithMissingWeightsFromDisk: a Const, no .bin

@@ -832,6 +832,27 @@ CASES: dict[str, Case] = {
         )
     ),
     "rt_info fused_names with spaces": Case(_rt_info(_attribute("fused_names", "    Round 1  ,  Round 2  "))),
+    # rt_info_custom.cpp simple_entries: user_data beside attributes, a name twice
+    "rt_info user_data": Case(
+        _rt_info(
+            '<user_data name="infoA" value="A" version=""/><user_data name="infoB" value="B" version="0"/>'
+            '<user_data name="infoB" value="BB" version="A"/><user_data name="fused_names" value="b_name"/>'
+            + _attribute("fused_names", "the_name"),
+            '<user_data name="infoD" value="D"/>',
+            _attribute("primitives_priority", "the_prior")
+            + '<user_data name="primitives_priority_0" value="a"/>',
+        )
+    ),
+    # rt_info_custom.cpp nested_entries
+    "rt_info nested user_data": Case(
+        _rt_info(
+            '<user_data name="nested"><user_data name="infoB" value="B"/><user_data name="infoC" value="C"/></user_data>',
+            '<user_data name="n0"><user_data name="n1"><user_data name="infoD" value="D"/></user_data></user_data>',
+        )
+    ),
+    # rt_info_custom.cpp RuntimeAttribute_priority: a user_data named layout is not a layout
+    "rt_info user_data layout": Case(_rt_info(port='<user_data name="layout" value="[N,N"/>')),
+    "rt_info fused_names empty": Case(_rt_info(_attribute("fused_names", ""))),
     # rt_info_deserialization.cpp node_v11_multiple_rt_keys: one key twice
     "rt_info key twice": Case(
         _rt_info(_attribute("old_api_map_order", "0,2,3,1") + _attribute("old_api_map_order", "0,1,2,3")),

@@ -18,7 +18,7 @@ from irshape import rules
 from irshape.diagnostics import Diagnostic, Location
 from irshape.dims import PartialShape
 from irshape.ir.element_types import from_element_type
-from irshape.ir.model import Body, Layer, PortMapEntry
+from irshape.ir.model import BackEdge, Body, Layer, PortMapEntry
 from irshape.ir.values import parse_uint
 from irshape.ops.interface import OpResult, Output, Tensor
 from irshape.ops.opsets import op_version
@@ -198,7 +198,7 @@ def input_descriptions(layer: Layer, body: Body, tag: str) -> list[Description]:
                 )
             )
             continue
-        edge = next((e for e in back_edges if parse_uint(e.to_layer) == parse_uint(parameter_id)), None)
+        edge = _back_edge_to(back_edges, parse_uint(parameter_id))
         if edge is not None:
             parameter = _body_layer(body, parameter_id, "Parameter", entry.line)
             source = _body_layer(body, edge.from_layer, "Result", edge.line)
@@ -208,6 +208,32 @@ def input_descriptions(layer: Layer, body: Body, tag: str) -> list[Description]:
                 Description("invariant", external, _body_layer(body, parameter_id, "Parameter", entry.line))
             )
     return found
+
+
+def _back_edge_to(back_edges: list[BackEdge], parameter_id: int | None) -> BackEdge | None:
+    """The back edge into a body Parameter, looked up as OpenVINO does for an input without
+    an axis: each back edge's to-layer read in turn as an unsigned integer (pugixml's
+    get_uint64_attr; other text fails), up to the one that matches, whose from-layer is then
+    read too. Back edges past it, and all of them for sliced inputs, are never read (by
+    experiment)."""
+    for edge in back_edges:
+        if _edge_id(edge, "to-layer", edge.to_layer) == parameter_id:
+            _edge_id(edge, "from-layer", edge.from_layer)
+            return edge
+    return None
+
+
+def _edge_id(edge: BackEdge, attribute: str, text: str) -> int:
+    value = parse_uint(text)
+    if value is not None:
+        return value
+    number = text.strip()[:1] in ("+", "-") or text.strip()[:1].isdigit()
+    raise Rejected(
+        f"the back edge on line {edge.line} has {attribute}={text!r}, not an unsigned integer",
+        f'node <edge> has attribute "{attribute}" = "{text}" which is not an unsigned 64 bit integer'
+        if number
+        else "stoll",
+    )
 
 
 def output_descriptions(layer: Layer, body: Body, tag: str) -> list[Description]:
@@ -314,6 +340,12 @@ def _iterating(op: str, layer: Layer, inputs: list[Tensor], walk: WalkBody) -> I
                     "Axis out of the tensor rank range",
                 )
             if not loop:
+                if d.part_size == 0:
+                    # OpenVINO divides the sliced length by it: the process dies (by experiment)
+                    raise Rejected(
+                        "a sliced input's part_size is 0; OpenVINO's reader divides by it and crashes",
+                        "Floating point exception",
+                    )
                 count = control.ti_iterations(shape, axis, d.start, d.end, d.part_size)
                 iterations = count if count is not None else iterations
             shape = control.sliced_parameter(shape, axis, d.part_size)
@@ -547,6 +579,13 @@ def _if(layer: Layer, inputs: list[Tensor], walk: WalkBody) -> Inference:
     computed = all(run.computed for run, _ in runs.values())
     if value is not None:
         run, outputs = runs[branches[0]]
+        if len(outputs) < len(layer.outputs):
+            # the op takes its outputs from the branch that runs (by experiment)
+            raise Rejected(
+                f"the {branches[0]} that runs describes {len(outputs)} output(s), and the layer has "
+                f"{len(layer.outputs)}",
+                "deque::_M_range_check",
+            )
         made = [_result_output(run, d) for d in outputs]
         return Inference(OpResult(made), computed, [])
     (then_run, then_outputs), (else_run, else_outputs) = runs["then_body"], runs["else_body"]

@@ -8,6 +8,8 @@ OpenVINO test it comes from."""
 from __future__ import annotations
 
 import struct
+import subprocess
+import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -734,6 +736,32 @@ CASES: dict[str, Case] = {
     "ti output described as port 5": Case(
         _tensor_iterator(MERGED.replace('external_port_id="1"', 'external_port_id="5"'))
     ),
+    # the same, back edges' ids OpenVINO reads only for an input without an axis, and then in
+    # turn up to the matching one (derived from tensor_iterator_merged_input)
+    **{
+        f"ti merged, back edge {attribute}={text!r}": Case(
+            _tensor_iterator(MERGED, back_edges=f'<edge {attribute}="{text}" {other}/>'), at="TensorIterator"
+        )
+        for attribute, other in (("from-layer", 'to-layer="0"'), ("to-layer", 'from-layer="1"'))
+        for text in ("-1", "x", "", "1.5")
+    },
+    **{
+        f"ti sliced, back edge to-layer={text!r}": Case(
+            _tensor_iterator(SLICED, "1,2,1", back_edges=f'<edge from-layer="1" to-layer="{text}"/>')
+        )
+        for text in ("-1", "x")
+    },
+    "ti merged, a bad back edge after the matching one": Case(
+        _tensor_iterator(
+            MERGED, back_edges='<edge from-layer="1" to-layer="0"/><edge from-layer="1" to-layer="x"/>'
+        )
+    ),
+    "ti merged, a bad back edge before the matching one": Case(
+        _tensor_iterator(
+            MERGED, back_edges='<edge from-layer="1" to-layer="x"/><edge from-layer="1" to-layer="0"/>'
+        ),
+        at="TensorIterator",
+    ),
     # tensor_iterator_deserialization.cpp test1: port map first, slices with start and end (the
     # output declared of 3 iterations where there are fewer or more: IRS301, as OpenVINO infers)
     "ti port map first": Case(_port_map_first(_tensor_iterator(SLICED, "1,2,1"))),
@@ -797,6 +825,21 @@ CASES: dict[str, Case] = {
     "if, no else_port_map": Case(_if("true", maps="then"), b"\x01"),
     "if, a branch Parameter declared of another rank": Case(
         _if("", "1", "2,1", weights=False, else_shape_of=True), findings=("IRS302",)
+    ),
+    "if, then output not mapped, condition true": Case(
+        _if("true").replace(
+            '<output external_port_id="2" internal_layer_id="11"/>',
+            '<output external_port_id="-1" internal_layer_id="11"/>',
+        ),
+        b"\x01",
+        "if",
+    ),
+    "if, else output not mapped, condition true": Case(
+        _if("true").replace(
+            '<output external_port_id="2" internal_layer_id="21"/>',
+            '<output external_port_id="-1" internal_layer_id="21"/>',
+        ),
+        b"\x01",
     ),
     "if, output declared [1]": Case(_if("true", output=(1,)), b"\x01"),
     # rt_info_deserialization.cpp node_v10: rt_info of an f16 IR v10 (read as f32 with Converts)
@@ -925,7 +968,7 @@ CASES: dict[str, Case] = {
     "u4 scalar const of 0 bytes": Case(_low_precision("u4", 0), b"\x18", at="my_const"),
     "u8 scalar const of 2 bytes": Case(_low_precision("u8", 2), b"\x18\x00"),
     # pre_processing_deserialization.cpp pre_processing: IR v10's per-channel means
-    # (not here: the same without its .bin, on which read_model crashes the process, SIGSEGV)
+    # (the same without its .bin, on which read_model dies: in CRASHES)
     "pre-process means": Case(_pre_process(), MEANS),
     # the same, its parts wrong or moved (derived from pre_processing)
     "pre-process in IR v11": Case(_pre_process("11"), MEANS),
@@ -1308,3 +1351,38 @@ def test_irshape_reads_the_case_as_openvino_does(tmp_path: Path, case: Case) -> 
             continue
         if name in irshape_shapes or model_node_types[name] not in {"Parameter", "Constant"}:
             assert irshape_shapes.get(name) == shapes, name
+
+
+# Files on which read_model kills the process: judged in a child process (a signal is the verdict)
+CRASHES: dict[str, Case] = {
+    # tensor_iterator_deserialization.cpp tensor_iterator_slised_input, its input's part_size 0
+    # (SIGFPE: OpenVINO divides the sliced length by it)
+    "ti sliced, part_size 0": Case(
+        _tensor_iterator(SLICED.replace('part_size="1"', 'part_size="0"', 1), "1,2,1"), at="TensorIterator"
+    ),
+    # pre_processing_deserialization.cpp pre_processing without its .bin (SIGSEGV)
+    "pre-process without a weights file": Case(
+        _pre_process(), gap="irshape does not read <pre-process>: read_model crashes on means without a .bin"
+    ),
+}
+
+
+@pytest.mark.parametrize(
+    "case",
+    [
+        pytest.param(case, id=name, marks=pytest.mark.xfail(strict=True, reason=case.gap) if case.gap else ())
+        for name, case in CRASHES.items()
+    ],
+)
+def test_a_file_openvino_dies_on_is_an_error(tmp_path: Path, case: Case) -> None:
+    xml = tmp_path / "case.xml"
+    xml.write_text(case.xml, "utf-8")
+    child = subprocess.run(
+        [sys.executable, "-c", "import sys, openvino; openvino.Core().read_model(sys.argv[1])", str(xml)],
+        capture_output=True,
+        timeout=120,
+    )
+    assert child.returncode < 0, "read_model did not die on this file"
+    errors = irshape.check_file(xml).errors
+    assert errors and all(d.line and d.column for d in errors)
+    assert case.at is None or case.at in {d.layer_name for d in errors}

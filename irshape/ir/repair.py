@@ -13,11 +13,14 @@ pugixml also takes an XML declaration that whitespace or comments come before (O
 reader tests write their IRs so, from an indented string), where XML wants it first, and it
 skips text outside the root element, which XML does not allow. :func:`outside_the_root` moves
 the declaration to the start and blanks such text: the bytes from the declaration on are where
-they were, so their lines are the file's.
+they were, so their lines are the file's. pugixml does not read the declaration's
+pseudo-attributes either (a version 2, an unknown encoding); one libxml2 rejects is rewritten
+to version 1.0, its length kept.
 """
 
 from __future__ import annotations
 
+import codecs
 import re
 from typing import NamedTuple
 
@@ -52,6 +55,48 @@ _TEXT = (
 )
 
 
+_DECLARATION_WORDS = (
+    "the XML declaration has a version, encoding, standalone or other pseudo-attribute XML does "
+    "not allow (libxml2 and other XML parsers reject the file); OpenVINO's parser (pugixml) "
+    "does not read them"
+)
+_PSEUDO = re.compile(rb"""([^\s=?]+)\s*=\s*("[^"]*"|'[^']*')""")
+
+
+def _plain_declaration(text: bytes) -> bytes | None:
+    """A declaration of ``len(text)`` bytes that libxml2 accepts, for one pugixml reads and
+    libxml2 does not (a version other than 1.x, an unknown encoding or standalone value,
+    another pseudo-attribute): version 1.0 and the encoding where Python knows it, or blanks
+    where that does not fit (UTF-8 then). None when libxml2 takes ``text`` as it is."""
+    inner = text[len(b"<?xml") : -len(b"?>")]
+    pairs = {name: value[1:-1] for name, value in _PSEUDO.findall(inner)}
+    encoding = pairs.get(b"encoding")
+    known = encoding is not None and _known_encoding(encoding)
+    fine = (
+        re.fullmatch(rb"1\.[0-9]+", pairs.get(b"version", b"")) is not None
+        and (encoding is None or known)
+        and pairs.get(b"standalone", b"yes") in (b"yes", b"no")
+        and set(pairs) <= {b"version", b"encoding", b"standalone"}
+        and _PSEUDO.sub(b"", inner).strip(_SPACE) == b""
+    )
+    if fine:
+        return None
+    plain = b'<?xml version="1.0"' + (b' encoding="' + encoding + b'"' if known and encoding else b"")
+    if len(plain) + 2 > len(text):
+        plain = b'<?xml version="1.0"'
+    if len(plain) + 2 > len(text):
+        return b" " * len(text)
+    return plain + b" " * (len(text) - len(plain) - 2) + b"?>"
+
+
+def _known_encoding(name: bytes) -> bool:
+    try:
+        codecs.lookup(name.decode("ascii"))
+    except (LookupError, UnicodeDecodeError):
+        return False
+    return True
+
+
 class Outside(NamedTuple):
     """A copy that libxml2 reads as pugixml does, the line of what was out of place, and what."""
 
@@ -74,17 +119,22 @@ def outside_the_root(data: bytes) -> Outside | None:
     declaration, texts = found
     texts += _epilog(data)
     late = declaration is not None and declaration[0] != start
-    if not late and not texts:
+    plain = _plain_declaration(data[declaration[0] : declaration[1]]) if declaration is not None else None
+    if not late and not texts and plain is None:
         return None
     copy = bytearray(data)
     for first, end in texts:
         copy[first:end] = bytes(b if b in b"\r\n" else 0x20 for b in data[first:end])
-    if late and declaration is not None:
+    if declaration is not None:
         first, end = declaration
-        copy[start:end] = data[first:end] + bytes(copy[start:first])
+        written = plain if plain is not None else data[first:end]
+        copy[first:end] = written
+        if late:
+            copy[start:end] = written + bytes(copy[start:first])
     place = texts[0][0] if texts else declaration[0] if declaration is not None else start
     line = 1 + data.count(b"\n", 0, place)
-    return Outside(bytes(copy), line, _TEXT if texts else _LATE)
+    reason = _TEXT if texts else _LATE if late else _DECLARATION_WORDS
+    return Outside(bytes(copy), line, reason)
 
 
 def _prolog(data: bytes, position: int) -> tuple[tuple[int, int] | None, list[tuple[int, int]]] | None:

@@ -678,6 +678,7 @@ class Case:
     at: str | None = None  # where OpenVINO fails: the layer irshape's error must name (None: the file)
     # where OpenVINO reads: the findings irshape adds (IRS301: a declared dim OpenVINO ignores)
     findings: tuple[str, ...] = ()
+    warnings: tuple[str, ...] = ()  # where OpenVINO reads: the warnings irshape gives (IRS001)
     # where OpenVINO fails for want of something irshape cannot know is missing (a custom op's
     # extension): the finding irshape gives as an info, by design
     info: str = ""
@@ -1052,6 +1053,27 @@ CASES: dict[str, Case] = {
             ("a", False),
         )
     },
+    # the XML declaration, which pugixml does not read (derived from NetworkWithWeightsFromDisk,
+    # whose IR starts with one): versions, encodings, standalone values XML does not allow,
+    # each an IRS001 warning where OpenVINO reads it
+    **{
+        f"declaration {text}": Case(
+            _shape_of().replace('<?xml version="1.0"?>', f"<?xml {text}?>", 1),
+            warnings=() if ok else ("IRS001",),
+        )
+        for text, ok in (
+            ('version="1.0"', True),
+            ('version="1.1"', True),
+            ('version="1.0" encoding="latin1"', True),
+            ('version="2"', False),
+            ('version=""', False),
+            ('version="10.0"', False),
+            ('version="1.0" encoding="bogus"', False),
+            ('version="1.0" standalone="maybe"', False),
+            ('version="1.0" foo="bar"', False),
+            ('encoding="UTF-8"', False),
+        )
+    },
     # frontend_test_basic.cpp NetworkWithWeightsFromDisk
     "weights from disk": Case(_transpose(_const(1, "value1", "i64", "4", 0, 32, [4])), PERMUTATION),
     # frontend_test_basic.cpp NetworkWithMissingWeightsFromDisk: a Const, no .bin
@@ -1337,6 +1359,12 @@ def test_irshape_reads_the_case_as_openvino_does(tmp_path: Path, case: Case) -> 
             assert case.at in {layer for _, _, _, layer, _ in errors}, errors
         return
     assert [code for code, *_ in errors] == list(case.findings), errors
+    warned = [
+        d.code
+        for d in report.diagnostics
+        if d.severity is irshape.Severity.WARNING and d.code in case.warnings
+    ]
+    assert warned == list(case.warnings)
     openvino_shapes = {
         node.get_friendly_name(): [str(output.get_partial_shape()) for output in node.outputs()]
         for node in model.get_ordered_ops()

@@ -380,7 +380,8 @@ def _anchors(call: KernelCall, tensorflow: bool) -> np.ndarray:
     """``[anchors, 4]`` anchor boxes ``(x0, y0, x1, y1)`` about the origin, ratio-major."""
     offset = _F32(0 if tensorflow else 1)
     base = _F32(int(call.attribute("base_size")))
-    ratios, scales = _reals(str(call.attribute("ratio"))), _reals(str(call.attribute("scale")))
+    ratios = np.array(call.attributes.float_list("ratio"), dtype=_F32)
+    scales = np.array(call.attributes.float_list("scale"), dtype=_F32)
     width = np.sqrt(base * base / ratios)
     height = width * ratios
     if not tensorflow:  # std::roundf: half away from zero

@@ -1009,6 +1009,18 @@ CASES: dict[str, Case] = {
     # frontend_test_basic.cpp extension_proposal_network: a Proposal of version "extension"
     "proposal of version extension": Case(_proposal("extension"), bytes(12)),
     "proposal of opset4": Case(_proposal("opset4"), bytes(12)),
+    # the same, its real lists in other spellings (derived from extension_proposal_network)
+    **{
+        f"proposal {attribute}={text!r}": Case(
+            _proposal("opset4").replace('scale="4.0,6.0,9.0"', f'{attribute}="{text}"')
+            if attribute == "scale"
+            else _proposal("opset4").replace('ratio="2.669000"', f'ratio="{text}"'),
+            bytes(12),
+            None if ok else "proposal",
+        )
+        for attribute in ("ratio", "scale")
+        for text, ok in (("0.5, 1,2,", True), ("", True), ("x", False), (",", False), ("1,,2", False))
+    },
     "proposal of opset1, two outputs": Case(_proposal("opset1"), bytes(12), at="proposal"),
     # meta_data_tests.cpp ir_without_meta: the edges listed from the last
     "edges from the last": Case(_with_net_parts("")),

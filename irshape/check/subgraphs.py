@@ -137,11 +137,14 @@ def _int(entry: PortMapEntry, name: str, default: int | None = None) -> int:
             )
         return default
     try:
-        return int(text.strip())
+        value = int(text.strip())
     except ValueError:
         raise Rejected(
             f"the port map entry on line {entry.line} has {name}={text!r}", f"Invalid attribute {name}"
         ) from None
+    if not -(2**63) <= value < 2**63:  # read with std::stoll: out of its range
+        raise Rejected(f"the port map entry on line {entry.line} has {name}={text!r}, past int64", "stoll")
+    return value
 
 
 def _body_layer(body: Body, text: str | None, kind: str, line: int) -> Layer:

@@ -403,7 +403,7 @@ class _Walker:
         the path of layer ids), its outputs made of what reaches the bodies' Results. The
         tensors that flow on, whether they are OpenVINO's, and whether OpenVINO rejects a
         layer of a body."""
-        walks: dict[str, _Walker] = {}
+        walks: list[_Walker] = []  # every walk of every body: a Loop's reruns on its back edges too
         guess = None if computed else f"{g.layer_label(layer)} is fed by a tensor irshape cannot compute"
         prefix = (self.body.prefix if self.body is not None else "") + f"{layer.id}/"
         depth = (self.body.depth if self.body is not None else 0) + 1
@@ -415,14 +415,18 @@ class _Walker:
         def walk(tag: str, body: Body, bound: dict[int, Tensor]) -> subgraphs.BodyRun:
             document = body.document(self.document)
             context = _BodyContext(self.weights, bound, prefix + tag + "/", depth, guess)
-            walker = walks[tag] = _Walker(document, self.debug, self.port_shapes, context)
+            walker = _Walker(document, self.debug, self.port_shapes, context)
+            walks.append(walker)
             walker.run()
             return walker.body_results(body)
 
         where = self.graph.where(layer)
         inference = subgraphs.infer(op, layer, inputs, walk, where)
         local += inference.findings
-        body_findings = [d for walker in walks.values() for d in walker.findings()]
+        # OpenVINO validates the body on each pass and fails on any: the findings of every
+        # walk, each once (a rerun with widened shapes may no longer meet the first's error)
+        distinct = {(d.code, d.line, d.column, d.message): d for w in walks for d in w.findings()}
+        body_findings = list(distinct.values())
         self.body_found += body_findings
         body_doomed = any(rules.rejects(d) for d in body_findings)
         if inference.result is None:

@@ -13,7 +13,7 @@ from __future__ import annotations
 from irshape.dims import DYNAMIC, Dim, PartialShape
 from irshape.ir import element_types
 from irshape.ops.interface import Finding, OpCall, OpResult, Output, Tensor
-from irshape.shapes.findings import incompatible, rank_finding, type_finding
+from irshape.shapes.findings import attribute_finding, incompatible, rank_finding, type_finding
 
 Dims = tuple[Dim, ...] | None
 
@@ -179,6 +179,39 @@ def _gate_axis(
     return []
 
 
+# The activation functions OpenVINO's recurrent cells know (by experiment; case-insensitive),
+# and how many each cell takes, by its gates: LSTM f, g and h; GRU f and g; RNN f. The
+# sequences read any names (they look them up only when run).
+_ACTIVATIONS = frozenset({"relu", "sigmoid", "tanh", "hardsigmoid"})
+_ACTIVATIONS_TAKEN = {4: 3, 3: 2, 1: 1}
+
+
+def _activation_findings(call: OpCall, gates: int) -> list[Finding]:
+    """A written ``activations``: OpenVINO splits it at commas (empty names dropped, blanks
+    trimmed) and looks up the first ones the op takes, in turn: an unknown name fails, and so
+    does a list too short (a missing attribute reads as the op's own default)."""
+    text = call.attributes.texts.get("activations")
+    if text is None:
+        return []
+    names = [name.strip().lower() for name in text.split(",") if name.strip()]
+    taken = _ACTIVATIONS_TAKEN[gates]
+    for index in range(taken):
+        if index >= len(names):
+            problem = f"names {len(names)} activation(s), and the op takes {taken}"
+            message = (
+                f"vector::_M_range_check: __n (which is {index}) >= this->size() (which is {len(names)})"
+            )
+            return [attribute_finding(call, "activations", problem, message)]
+        if names[index] not in _ACTIVATIONS:
+            problem = f"{names[index]!r} is not relu, sigmoid, tanh or hardsigmoid"
+            return [
+                attribute_finding(
+                    call, "activations", problem, f"Unknown activation function: {names[index]}"
+                )
+            ]
+    return []
+
+
 def _sequence(call: OpCall, gates: int, states: int, names: str) -> OpResult:
     inputs = call.inputs
     findings = _ranks(inputs, [3] * (1 + states) + [1, 3, 3, 2])
@@ -226,7 +259,7 @@ def _sequence(call: OpCall, gates: int, states: int, names: str) -> OpResult:
 
 def _cell(call: OpCall, gates: int, states: int, names: str, hidden_attribute: bool = False) -> OpResult:
     inputs = call.inputs
-    findings = _ranks(inputs, [2] * (1 + states) + [2, 2, 1])
+    findings = _activation_findings(call, gates) + _ranks(inputs, [2] * (1 + states) + [2, 2, 1])
     element_type, type_findings = _element_type(inputs, list(range(4 + states)), names, False)
     findings += type_findings
     if findings:

@@ -1106,6 +1106,23 @@ CASES: dict[str, Case] = {
             ('encoding="UTF-8"', False),
         )
     },
+    **{
+        f"gru activations {text!r}": Case(
+            _gru_cell("").replace('activations="sigmoid,tanh"', f'activations="{text}"'),
+            bytes(144),
+            None if ok else "cell",
+        )
+        for text, ok in (
+            ("RELU,TANH", True),
+            (" , sigmoid, tanh", True),
+            ("hardsigmoid,tanh", True),
+            ("sigmoid,tanh,elu", True),
+            ("sigmoid", False),
+            ("elu,tanh", False),
+            ("sigmoid;tanh", False),
+            ("", False),
+        )
+    },
     # frontend_test_basic.cpp NetworkWithWeightsFromDisk
     "weights from disk": Case(_transpose(_const(1, "value1", "i64", "4", 0, 32, [4])), PERMUTATION),
     # frontend_test_basic.cpp NetworkWithMissingWeightsFromDisk: a Const, no .bin

@@ -17,7 +17,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from irshape.files import Glob
+from irshape.paths import Glob
 from irshape.record import FrozenRecord, set_field
 from irshape.report import FORMATS
 from irshape.selection import RuleSelection, Selection, SelectorError, parse_selector

@@ -18,28 +18,49 @@ from __future__ import annotations
 
 import gc
 import sys
+from importlib import import_module
+from typing import TYPE_CHECKING, Any
 
 import click
 
 from irshape import __version__, lifetime
-from irshape.cli.check import check
-from irshape.cli.compare import compare_command
-from irshape.cli.infer import infer
-from irshape.cli.options import AbnormalExit, MemorySize
-from irshape.cli.progress import DryRunProgress
-from irshape.cli.rules import list_rules, rule
-from irshape.cli.runner import run_command
+
+if TYPE_CHECKING:
+    from irshape.cli.options import AbnormalExit, MemorySize
+    from irshape.cli.progress import DryRunProgress
+
+# Command name -> (module, function). A command's module is imported when the command runs
+# (or ``--help`` lists them all): ``irshape check`` imports neither ``run``'s nor ``compare``'s.
+COMMANDS = {
+    "check": ("irshape.cli.check", "check"),
+    "compare": ("irshape.cli.compare", "compare_command"),
+    "infer": ("irshape.cli.infer", "infer"),
+    "rule": ("irshape.cli.rules", "rule"),
+    "rules": ("irshape.cli.rules", "list_rules"),
+    "run": ("irshape.cli.runner", "run_command"),
+}
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+class LazyGroup(click.Group):
+    """A group whose commands are imported by name, when they are asked for."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted(COMMANDS)  # as click.Group lists its commands
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        found = COMMANDS.get(cmd_name)
+        if found is None:
+            return None
+        module, name = found
+        command: click.Command = getattr(import_module(module), name)
+        return command
+
+
+@click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="irshape")
 def main() -> None:
     """Check OpenVINO IR files as OpenVINO reads them: validate every layer, infer its output
     shapes and element types, and execute networks with numpy."""
-
-
-for _command in (check, infer, run_command, compare_command, list_rules, rule):
-    main.add_command(_command)
 
 
 def run() -> None:
@@ -65,6 +86,21 @@ def _exit_status(code: object) -> int:
         return code
     print(code, file=sys.stderr)
     return 1
+
+
+# What the command line's modules define, imported on first use as the commands are.
+_HOMES = {
+    "AbnormalExit": "irshape.cli.options",
+    "MemorySize": "irshape.cli.options",
+    "DryRunProgress": "irshape.cli.progress",
+}
+
+
+def __getattr__(name: str) -> Any:
+    home = _HOMES.get(name)
+    if home is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return getattr(import_module(home), name)
 
 
 __all__ = ["AbnormalExit", "DryRunProgress", "MemorySize", "main", "run"]

@@ -4,6 +4,7 @@ Run from the repository root, irshape installed (``pip install -e .``)::
 
     python bench/bench_startup.py            # best of 30 runs each
     python bench/bench_startup.py --runs 100
+    python bench/bench_startup.py --python /tmp/wheelvenv/bin/python   # irshape installed from a wheel
 
 It times, each in a fresh process, best of N (the commands take turns, one run each a round,
 so that the shared machine's slow minutes slow them alike):
@@ -77,12 +78,12 @@ print((time.perf_counter() - start) * 1000, file=sys.stderr)
 """
 
 
-def work_after_imports(runs: int, env: dict[str, str]) -> float:
+def work_after_imports(python: str, runs: int, env: dict[str, str]) -> float:
     """The first ``irshape check FIXTURE`` in a process, imports excluded (best of ``runs``), ms."""
     fastest = float("inf")
     for _ in range(runs):
         proc = subprocess.run(
-            [sys.executable, "-c", _AFTER_IMPORTS, "check", str(FIXTURE)],
+            [python, "-c", _AFTER_IMPORTS, "check", str(FIXTURE)],
             capture_output=True,
             text=True,
             env=env,
@@ -93,12 +94,12 @@ def work_after_imports(runs: int, env: dict[str, str]) -> float:
     return fastest
 
 
-def heaviest_imports(env: dict[str, str], count: int = 12) -> list[tuple[str, float]]:
+def heaviest_imports(python: str, env: dict[str, str], count: int = 12) -> list[tuple[str, float]]:
     """The modules with the largest own import time (``-X importtime``, best of 5), in ms."""
     best_self: dict[str, float] = {}
     for _ in range(5):
         proc = subprocess.run(
-            [sys.executable, "-X", "importtime", "-m", "irshape", "check", str(FIXTURE)],
+            [python, "-X", "importtime", "-m", "irshape", "check", str(FIXTURE)],
             capture_output=True,
             text=True,
             env=env,
@@ -123,11 +124,18 @@ def by_package(imports: dict[str, float]) -> list[tuple[str, float]]:
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=30, help="best of N runs (default 30)")
+    parser.add_argument(
+        "--python",
+        default=sys.executable,
+        help="the interpreter to time, with its irshape script beside it (default: this one). An "
+        "editable install's site imports pathlib, so its floor holds what irshape's paths cost: "
+        "time a venv with irshape installed from a wheel for the start-up users get.",
+    )
     args = parser.parse_args(argv)
 
-    script = shutil.which("irshape", path=str(Path(sys.executable).parent)) or shutil.which("irshape")
+    python = args.python
+    script = shutil.which("irshape", path=str(Path(python).parent)) or shutil.which("irshape")
     with bytecode_env() as env:
-        python = sys.executable
         commands = {
             BARE: [python, "-c", "pass"],
             FLOOR: [python, "-c", "import click, lxml.etree"],
@@ -136,7 +144,7 @@ def main(argv: list[str] | None = None) -> None:
         }
         if script:
             commands[SCRIPT] = [script, "check", str(FIXTURE)]
-        print(f"python {sys.version.split()[0]}; FIXTURE = {FIXTURE.relative_to(REPO)}; best of {args.runs}")
+        print(f"{python}; FIXTURE = {FIXTURE.relative_to(REPO)}; best of {args.runs}")
         times = best_of(commands, args.runs, env)
         bare, floor = times[BARE], times[FLOOR]
         for label, seconds in times.items():
@@ -149,10 +157,10 @@ def main(argv: list[str] | None = None) -> None:
         )
         print(
             "\nwork after imports (main() once; config, schemas, check, report): "
-            f"{work_after_imports(max(args.runs // 3, 5), env):.1f} ms"
+            f"{work_after_imports(python, max(args.runs // 3, 5), env):.1f} ms"
         )
         print("largest own import times, ms (-X importtime, best of 5; it adds its own overhead):")
-        imports = dict(heaviest_imports(env, count=1000))
+        imports = dict(heaviest_imports(python, env, count=1000))
         for name, ms in sorted(imports.items(), key=lambda kv: -kv[1])[:12]:
             print(f"  {name:40} {ms:6.2f}")
         print("by top-level package:")

@@ -65,10 +65,12 @@ def best_of(commands: dict[str, list[str]], runs: int, env: dict[str, str]) -> d
     return fastest
 
 
-# Run in a child: the first call of main() after the imports, as a plain `irshape check` makes it.
+# Run in a child: the first call of main() after the imports, as a plain `irshape check` makes it
+# (the command's modules imported first: the group imports them when the command runs).
 _AFTER_IMPORTS = """
 import sys, time
-from irshape.cli import main
+from irshape.cli.group import main
+import irshape.cli.check, irshape.files
 start = time.perf_counter()
 try:
     main(sys.argv[1:])

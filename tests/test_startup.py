@@ -167,39 +167,70 @@ def test_each_layer_imports_only_what_it_uses(module: str) -> None:
 # list must be one every check uses; what only some files or options need is imported there.
 PLAIN_CHECK = [
     # the command line and what it reports with
-    *("irshape", "irshape.cli", "irshape.cli.check", "irshape.cli.group", "irshape.cli.inputs"),
-    *("irshape.cli.options", "irshape.cli.output", "irshape.config", "irshape.files", "irshape.lifetime"),
-    *("irshape.paths", "irshape.report", "irshape.report.base", "irshape.report.text", "irshape.selection"),
+    "irshape",
+    "irshape.cli",
+    "irshape.cli.check",
+    "irshape.cli.group",
+    "irshape.cli.inputs",
+    "irshape.cli.options",
+    "irshape.cli.output",
+    "irshape.config",
+    "irshape.files",
+    "irshape.lifetime",
+    "irshape.paths",
+    "irshape.report",
+    "irshape.report.base",
+    "irshape.report.text",
+    "irshape.selection",
     # the data every layer shares
-    *("irshape.diagnostics", "irshape.dims", "irshape.record", "irshape.results", "irshape.rules"),
-    # the checker
-    *(
-        "irshape.api",
-        "irshape.check",
-        "irshape.check.dim_places",
-        "irshape.check.graph",
-        "irshape.check.layer",
-    ),
-    *("irshape.check.model", "irshape.check.sources", "irshape.check.structure", "irshape.check.subgraphs"),
-    *("irshape.check.unconfirmed", "irshape.check.variables", "irshape.ir", "irshape.ir.element_types"),
-    *("irshape.ir.model", "irshape.ir.parse", "irshape.ir.reader", "irshape.ir.repair", "irshape.ir.stream"),
-    *("irshape.ir.values", "irshape.ir.weights", "irshape.memo", "irshape.ops", "irshape.ops.interface"),
-    *("irshape.ops.opset_table", "irshape.ops.opsets", "irshape.ops.registry", "irshape.ops.schema"),
-    *("irshape.schemas", "irshape.schemas._compiled_convolution", "irshape.schemas._compiled_elementwise"),
-    *("irshape.schemas._compiled_source", "irshape.schemas._index", "irshape.shapes", "irshape.shapes.axes"),
-    *(
-        "irshape.shapes.bounds",
-        "irshape.shapes.broadcast",
-        "irshape.shapes.control",
-        "irshape.shapes.convolution",
-    ),
-    *(
-        "irshape.shapes.elementwise",
-        "irshape.shapes.findings",
-        "irshape.shapes.reading",
-        "irshape.shapes.reals",
-    ),
-    *("irshape.shapes.values", "irshape.shapes.window"),
+    "irshape.diagnostics",
+    "irshape.dims",
+    "irshape.record",
+    "irshape.results",
+    "irshape.rules",
+    # the checker, with the families of the fixture's ops
+    "irshape.api",
+    "irshape.check",
+    "irshape.check.graph",
+    "irshape.check.layer",
+    "irshape.check.model",
+    "irshape.check.sources",
+    "irshape.check.structure",
+    "irshape.check.subgraphs",
+    "irshape.check.variables",
+    "irshape.ir",
+    "irshape.ir.element_types",
+    "irshape.ir.model",
+    "irshape.ir.parse",
+    "irshape.ir.reader",
+    "irshape.ir.repair",
+    "irshape.ir.stream",
+    "irshape.ir.values",
+    "irshape.ir.weights",
+    "irshape.memo",
+    "irshape.ops",
+    "irshape.ops.interface",
+    "irshape.ops.opset_table",
+    "irshape.ops.opsets",
+    "irshape.ops.registry",
+    "irshape.ops.schema",
+    "irshape.schemas",
+    "irshape.schemas._compiled_convolution",
+    "irshape.schemas._compiled_elementwise",
+    "irshape.schemas._compiled_source",
+    "irshape.schemas._index",
+    "irshape.shapes",
+    "irshape.shapes.axes",
+    "irshape.shapes.bounds",
+    "irshape.shapes.broadcast",
+    "irshape.shapes.control",
+    "irshape.shapes.convolution",
+    "irshape.shapes.elementwise",
+    "irshape.shapes.findings",
+    "irshape.shapes.reading",
+    "irshape.shapes.reals",
+    "irshape.shapes.values",
+    "irshape.shapes.window",
 ]
 
 # What a plain check imports besides irshape that a click program reading XML with lxml and
@@ -266,3 +297,12 @@ def test_the_programs_first_file_runs_no_collection_pass(monkeypatch: pytest.Mon
     finally:
         lifetime._kept = None  # as a library caller has it
     assert (first, passes) == ([], [0])
+
+
+def test_a_file_with_dims_to_place_imports_what_places_them() -> None:
+    """irshape.check.dim_places (and its patterns) is imported by a file with its findings only:
+    the check's test of whether it is needed asks for the same codes as the module."""
+    from irshape import api
+    from irshape.check import dim_places
+
+    assert api.PLACED_DIM_CODES == dim_places._DIM_CODES

@@ -199,6 +199,7 @@ PLAIN_CHECK = [
     "irshape.check.subgraphs",
     "irshape.check.variables",
     "irshape.ir",
+    "irshape.ir.depth",
     "irshape.ir.element_types",
     "irshape.ir.model",
     "irshape.ir.parse",
@@ -234,10 +235,11 @@ PLAIN_CHECK = [
 ]
 
 # What a plain check imports besides irshape that a click program reading XML with lxml and
-# paths with pathlib does not: gc (built in) and mmap (the .bin). (pathlib, with fnmatch,
+# paths with pathlib does not: gc (built in), mmap (the .bin) and resource (irshape.ir.depth's
+# stack limit, for the nesting of bodies). (pathlib, with fnmatch,
 # ntpath and urllib.parse, is ~16M instructions of a start, a quarter of irshape's own in a
 # non-editable install, whose site does not import it; irshape's paths are Paths throughout.)
-CHECK_ONLY = ["gc", "mmap"]
+CHECK_ONLY = ["gc", "mmap", "resource"]
 
 # What the console script does (`from irshape.cli import run`; run()), and `python -m irshape`,
 # with sys.modules printed after the run instead of the program's quick exit.

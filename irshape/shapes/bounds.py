@@ -17,6 +17,7 @@ openvino-ir-reading.md §14.
 from __future__ import annotations
 
 import functools
+import sys
 from collections.abc import Callable, Sequence
 
 from irshape.dims import INF, Dim
@@ -150,15 +151,23 @@ def moves_bounds(
 
 
 # The ops that move a real tensor's elements as they move an integer one's (a detection
-# model's scale, a scalar, reshaped and concatenated into Interpolate's scales), and the real
-# types each moves (by experiment: Gather evaluates no f64)
-_REAL_TYPES = frozenset({"f16", "f32", "f64"})
+# model's scale, a scalar, reshaped and concatenated into Interpolate's scales), values and
+# bounds, and the real types each moves (by experiment, every op in every real type but Gather,
+# which evaluates no f64: tests/differential/test_real_layout.py)
+_REAL_TYPES = frozenset({"f16", "f32", "f64", "bf16"})
 _MOVES_REALS = {
     "Concat": _REAL_TYPES,
     "Reshape": _REAL_TYPES,
     "Squeeze": _REAL_TYPES,
     "Unsqueeze": _REAL_TYPES,
-    "Gather": frozenset({"f16", "f32"}),
+    "Gather": _REAL_TYPES - {"f64"},
+    "Split": _REAL_TYPES,
+    "VariadicSplit": _REAL_TYPES,
+    "StridedSlice": _REAL_TYPES,
+    "Slice": _REAL_TYPES,
+    "Tile": _REAL_TYPES,
+    "Broadcast": _REAL_TYPES,
+    "Transpose": _REAL_TYPES,
 }
 
 
@@ -474,6 +483,11 @@ def equal(inputs: Sequence[Tensor], out: Sequence[int]) -> Bounds | None:
 # do not evaluate f64) but does not notice: a size of `2..5` times 2.0 in f64 is 0, read from
 # memory nothing wrote (by experiment), so irshape gives no bounds there (wider)
 _REAL_MAX = reals.REAL_MAX
+# ...but Convert's own bounds (``convert::evaluate_bound``: the maximum of either type for the
+# other's) are sound in f64 too, and the ops that move elements move them (by experiment: an
+# interval dim through Convert to f64, a Reshape, Transpose, Concat..., Convert to i64 is the
+# interval; sys.float_info.max is std::numeric_limits<double>::max())
+_CONVERT_MAX = {**_REAL_MAX, "f64": sys.float_info.max}
 
 
 def real_of(tensor: Tensor) -> RealBounds | None:
@@ -501,10 +515,10 @@ def converted_to_real(tensor: Tensor, target: str | None) -> RealBounds | None:
     """``convert::evaluate_bound`` of integer bounds to a real type: each rounded to it, and
     past 16-bit integer types an element at the input type's maximum becomes the real type's
     (an unbounded dim stays one)."""
-    if not bounded(tensor) or tensor.lower is None or tensor.upper is None or target not in _REAL_MAX:
+    if not bounded(tensor) or tensor.lower is None or tensor.upper is None or target not in _CONVERT_MAX:
         return None
     in_max = None if _integral_up_to_16_bits(tensor.element_type) else type_max(tensor.element_type)
-    out_max = _REAL_MAX[target]
+    out_max = _CONVERT_MAX[target]
 
     def convert(bound: tuple[int, ...]) -> tuple[float, ...] | None:
         # (the maximum is replaced, not rounded: INT64_MAX overflows an f16)
@@ -523,7 +537,7 @@ def converted_from_real(tensor: Tensor, target: str | None) -> Bounds | None:
     integer type's maximum (past 16-bit integer types)."""
     if tensor.reals is not None or tensor.real_lower is None or tensor.real_upper is None:
         return None
-    in_max = _REAL_MAX.get(tensor.element_type or "")
+    in_max = _CONVERT_MAX.get(tensor.element_type or "")
     out_max = None if _integral_up_to_16_bits(target) else type_max(target)
     if in_max is None or type_max(target) is None:
         return None

@@ -37,6 +37,7 @@ from irshape.shapes.slicing import (
     any_length,
     bounded_sliced_dim,
     sliced_dim,
+    sliced_range,
     unknown_bounds,
 )
 
@@ -363,7 +364,7 @@ def _gather_value(op: _Op, axis: int | None, batch_dims: int, shape: PartialShap
     """Gather of a known value (a shape) by known indices: numpy's take, negative indices
     counted from the end; none when an index is out of range (OpenVINO gives 0 there)."""
     data, indices = values.known(op.inputs[GATHER_DATA]), values.known(op.inputs[GATHER_INDICES])
-    if data is None or indices is None or axis is None or batch_dims != 0 or not data.lengths:
+    if data is None or indices is None or axis is None or not 0 <= batch_dims <= axis or not data.lengths:
         return None
     if (
         not values.evaluates("Gather", op.element_type(GATHER_DATA))
@@ -374,7 +375,7 @@ def _gather_value(op: _Op, axis: int | None, batch_dims: int, shape: PartialShap
     if any(not -size <= i < size for i in indices.values):
         return None
     normalized = values.Known([i + size if i < 0 else i for i in indices.values], indices.lengths)
-    return _passed_on(values.take(data, normalized, axis), shape)
+    return _passed_on(values.batched_take(data, normalized, axis, batch_dims), shape)
 
 
 # --- GatherElements, GatherND -----------------------------------------------------------------
@@ -897,7 +898,7 @@ def _slice_value(
         return None
     index: list[Any] = [slice(None)] * len(data.lengths)
     for axis, i in axes.items():
-        index[axis] = slice(start[i], stop[i], step[i])
+        index[axis] = sliced_range(data.lengths[axis], start[i], stop[i], step[i])
     return _passed_on(values.index(data, index), shape)
 
 

@@ -1,0 +1,310 @@
+"""Real values through the layout and indexing ops, values and bounds, against OpenVINO (issue 24,
+item 1).
+
+Converters move real tensors in shape subgraphs as they move integer ones: a scale reshaped,
+concatenated, gathered, sliced, tiled or broadcast into Interpolate's scales; sizes converted to
+f32, split and put back together. Each case is such a chain, drawn with a seed: a ShapeOf of a
+Parameter whose dims are static, dynamic (``?``) or intervals, four of its dims converted to
+bf16, f16, f32 or f64, half the time multiplied by a real Const (values that are not whole),
+reshaped to one of five shapes, through the op under test, converted to i64, flattened and read
+as a Broadcast's target. OpenVINO's reading of the saved file is the expectation, exactly: the
+values on static inputs, the bounds on intervals (the default bound evaluators run the op on
+the lower and on the upper bounds; Convert's own bounds in f64 too).
+
+What the cases found, by experiment (irshape/shapes/bounds.py ``_MOVES_REALS``): every one of
+these ops moves f16, f32, f64 and bf16 elements, values and bounds, but Gather, which evaluates
+no f64 (``?``). Not drawn: a Multiply in f64 on inputs that are not static (OpenVINO reads
+memory nothing wrote: test_real_values.py), outputs without elements (OpenVINO's Broadcast
+crashes on a folded empty target: ``free(): invalid next size``), and outputs of more than 48
+elements (irshape keeps values of up to 64).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+
+import numpy as np
+import openvino as ov
+import openvino.opset1 as ov1
+import openvino.opset3 as ov3
+import openvino.opset7 as ov7
+import openvino.opset8 as ov8
+import openvino.opset15 as ov15
+import pytest
+
+from .conftest import STATS
+from .ops_harness import OpCase, OpsBatchRunner, batches, buildable, params, real_constant
+
+SEED = 20261128
+PER_KIND = 6
+REALS = ("f16", "f32", "f64", "bf16")
+KINDS = (*REALS, "i64")  # and integers, moved by the same code
+STYLES = ("static", "interval", "dynamic")
+OPS = (
+    "StridedSlice",
+    "Slice",
+    "Tile",
+    "Broadcast",
+    "Gather",
+    "Concat",
+    "Reshape",
+    "Squeeze",
+    "Unsqueeze",
+    "Transpose",
+    "Split",
+    "VariadicSplit",
+)
+_SHAPES = ([4], [2, 2], [1, 4], [4, 1], [2, 1, 2])
+_MAX_ELEMENTS = 48
+
+
+def _i(values: list[int] | int) -> ov.Node:
+    return ov1.constant(np.array(values, dtype=np.int64))
+
+
+def _real(values: list[float], real: str, rng: random.Random) -> ov.Node:
+    """A Const of the type (i64: the values truncated). bf16: half the time a Const of the bf16
+    whose bits are the f32's upper half, half the time an f32 Const converted (OpenVINO folds
+    it, with its own rounding)."""
+    if real == "bf16" and rng.random() < 0.5:
+        return ov1.convert(ov1.constant(np.array(values, dtype=np.float32)), "bf16")
+    return real_constant(values, real)
+
+
+def _dims(rng: random.Random, style: str) -> list[ov.Dimension]:
+    dims = [ov.Dimension(1), ov.Dimension(3)]
+    for _ in range(4):
+        if style == "static":
+            dims.append(ov.Dimension(rng.randint(1, 600)))
+        elif style == "dynamic":
+            dims.append(ov.Dimension() if rng.random() < 0.5 else ov.Dimension(rng.randint(1, 600)))
+        else:
+            lo = rng.randint(1, 300)
+            dims.append(
+                ov.Dimension(lo, lo + rng.randint(1, 300)) if rng.random() < 0.8 else ov.Dimension(lo, -1)
+            )
+    return dims
+
+
+def _strided_slice(rng: random.Random, x: ov.Node, shape: list[int], real: str) -> ov.Node:
+    begin = [rng.randint(-n - 2, n + 1) for n in shape]
+    end = [rng.randint(-n - 2, n + 2) for n in shape]
+    strides = [rng.choice([1, 1, 2, -1]) for _ in shape]
+
+    def mask(p: float) -> list[int]:
+        return [int(rng.random() < p) for _ in shape]
+
+    new_axis = mask(0.15)
+    shrink = [0 if n else s for n, s in zip(new_axis, mask(0.2), strict=True)]
+    if any(shrink):  # a shrunk axis takes the element at begin: in range, stride 1
+        for axis, s in enumerate(shrink):
+            if s and axis < len(shape):
+                begin[axis], strides[axis] = rng.randrange(-shape[axis], shape[axis]), 1
+    ellipsis = [0] * len(shape)
+    if rng.random() < 0.15:
+        ellipsis[rng.randrange(len(shape))] = 1
+    return ov1.strided_slice(
+        x, _i(begin), _i(end), _i(strides), mask(0.3), mask(0.3), new_axis, shrink, ellipsis
+    )
+
+
+def _slice(rng: random.Random, x: ov.Node, shape: list[int], real: str) -> ov.Node:
+    axes = rng.sample(range(len(shape)), rng.randint(1, len(shape)))
+    starts = [rng.randint(-shape[a] - 1, shape[a]) for a in axes]
+    stops = [rng.randint(-shape[a] - 1, shape[a] + 1) for a in axes]
+    steps = [rng.choice([1, 1, 2, -1, -2]) for _ in axes]
+    negative = [a - len(shape) if rng.random() < 0.3 else a for a in axes]
+    return ov8.slice(x, _i(starts), _i(stops), _i(steps), _i(negative))
+
+
+def _tile(rng: random.Random, x: ov.Node, shape: list[int], real: str) -> ov.Node:
+    count = rng.choice([len(shape) - 1, len(shape), len(shape) + 1]) or 1
+    return ov1.tile(x, _i([rng.choice([1, 1, 2, 3]) for _ in range(count)]))
+
+
+def _broadcast(rng: random.Random, x: ov.Node, shape: list[int], real: str) -> ov.Node:
+    mode = rng.choice(["numpy", "bidirectional", "explicit", "numpy1"])
+    if mode == "explicit":  # the data's axes placed in order among new ones
+        rank = len(shape) + rng.randint(0, 2)
+        axes = sorted(rng.sample(range(rank), len(shape)))
+        target = [rng.choice([1, 2, 3]) for _ in range(rank)]
+        for axis, n in zip(axes, shape, strict=True):
+            target[axis] = n
+        return ov3.broadcast(x, _i(target), _i(axes), "explicit")
+    target = [rng.choice([n, 2, 3]) if n == 1 else n for n in shape]
+    if mode == "bidirectional":
+        target = [1 if rng.random() < 0.3 else n for n in target]
+    if rng.random() < 0.5:
+        target = [rng.choice([1, 2]), *target]
+    if mode == "numpy1":
+        return ov1.broadcast(x, _i(target))
+    return ov3.broadcast(x, _i(target), mode)
+
+
+def _gather(rng: random.Random, x: ov.Node, shape: list[int], real: str) -> ov.Node:
+    axis = rng.randrange(len(shape))
+    n = shape[axis]
+    indices = [rng.randint(-n, n - 1) for _ in range(rng.choice([1, 2, 3]))]
+    version = rng.choice(["gather1", "gather7", "gather8", "batch"])
+    if version == "gather1":
+        return ov1.gather(x, _i([i % n for i in indices]), _i(axis))
+    if version == "gather7":
+        return ov7.gather(x, _i([i % n for i in indices]), _i(axis))
+    if version == "batch" and len(shape) > 1 and axis > 0:  # batch_dims 1: per batch its indices
+        batch = [[rng.randint(-n, n - 1) for _ in range(2)] for _ in range(shape[0])]
+        return ov8.gather(x, _i(batch), _i(axis), 1)
+    return ov8.gather(x, _i(indices), _i(axis - len(shape) if rng.random() < 0.3 else axis))
+
+
+def _concat(rng: random.Random, x: ov.Node, shape: list[int], real: str) -> ov.Node:
+    axis = rng.randrange(len(shape))
+    other = list(shape)
+    other[axis] = rng.choice([1, 2])
+    numbers = [round(rng.uniform(0.0, 20.0), rng.choice([0, 1, 2])) for _ in range(int(np.prod(other)))]
+    # a 1-D Const reshaped (irshape reads the value of 0-D and 1-D real Consts only)
+    part = ov1.reshape(_real(numbers, real, rng), _i(other), False)
+    if rng.random() < 0.3:  # or the sizes themselves, once more
+        part = x
+    parts = [x, part] if rng.random() < 0.5 else [part, x]
+    return ov1.concat(parts, axis - len(shape) if rng.random() < 0.3 else axis)
+
+
+def _reshape(rng: random.Random, x: ov.Node, shape: list[int], real: str) -> ov.Node:
+    zero = rng.random() < 0.3
+    target = rng.choice([[4], [2, 2], [4, 1], [-1], [1, -1], [2, -1, 1]])
+    if zero:
+        target = [0, *target[1:]] if target[0] == shape[0] else target
+    return ov1.reshape(x, _i(target), zero)
+
+
+def _squeeze(rng: random.Random, x: ov.Node, shape: list[int], real: str) -> ov.Node:
+    ones = [i - len(shape) if rng.random() < 0.3 else i for i, n in enumerate(shape) if n == 1]
+    how = rng.choice(["axes", "all", "squeeze15"])
+    if how == "axes" and ones:
+        return ov1.squeeze(x, _i(rng.sample(ones, rng.randint(1, len(ones)))))
+    if how == "squeeze15":
+        return ov15.squeeze(x, _i(ones[:1]), allow_axis_skip=False) if ones else ov15.squeeze(x)
+    return ov1.squeeze(x)
+
+
+def _unsqueeze(rng: random.Random, x: ov.Node, shape: list[int], real: str) -> ov.Node:
+    rank = len(shape)
+    count = rng.choice([1, 1, 2])
+    return ov1.unsqueeze(x, _i(rng.sample(range(-rank - count, rank + count), count)))
+
+
+def _transpose(rng: random.Random, x: ov.Node, shape: list[int], real: str) -> ov.Node:
+    order = list(range(len(shape)))
+    rng.shuffle(order)
+    return ov1.transpose(x, _i(order if rng.random() < 0.9 else []))
+
+
+def _split(rng: random.Random, x: ov.Node, shape: list[int], real: str) -> ov.Node:
+    axis = rng.randrange(len(shape))
+    parts = rng.choice([k for k in (1, 2, 4) if shape[axis] % k == 0])
+    split = ov1.split(x, _i(axis - len(shape) if rng.random() < 0.3 else axis), parts)
+    order = rng.sample(range(parts), parts)
+    if parts == 1:
+        return split
+    return ov1.concat([split.output(i) for i in order], axis)  # the parts put back in another order
+
+
+def _variadic_split(rng: random.Random, x: ov.Node, shape: list[int], real: str) -> ov.Node:
+    axis = rng.randrange(len(shape))
+    n = shape[axis]
+    first = rng.randint(1, n)
+    lengths = rng.choice([[first, n - first], [first, -1], [-1, n - first]])
+    split = ov1.variadic_split(x, _i(axis), _i(lengths))
+    outputs = [split.output(i) for i in range(2) if split.get_output_partial_shape(i)[axis] != 0]
+    return ov1.concat(outputs[::-1], axis)
+
+
+_OPS: dict[str, Callable[[random.Random, ov.Node, list[int], str], ov.Node]] = {
+    "StridedSlice": _strided_slice,
+    "Slice": _slice,
+    "Tile": _tile,
+    "Broadcast": _broadcast,
+    "Gather": _gather,
+    "Concat": _concat,
+    "Reshape": _reshape,
+    "Squeeze": _squeeze,
+    "Unsqueeze": _unsqueeze,
+    "Transpose": _transpose,
+    "Split": _split,
+    "VariadicSplit": _variadic_split,
+}
+
+
+def _build(seed: int, op: str, real: str, style: str) -> ov.Node:
+    rng = random.Random(seed)
+    data = ov1.parameter(ov.PartialShape(_dims(rng, style)), np.float32)
+    x = ov1.convert(ov8.gather(ov3.shape_of(data), _i([2, 3, 4, 5]), _i(0)), real)
+    if real != "i64" and (real != "f64" or style == "static") and rng.random() < 0.5:
+        scales = [rng.choice([0.5, 1.25, 1.5, 0.3, 2.0, 0.7, 2.5, 10.1]) for _ in range(4)]
+        x = ov1.multiply(x, _real(scales, real, rng))
+    shape = list(rng.choice(_SHAPES))
+    if shape != [4]:
+        x = ov1.reshape(x, _i(shape), False)
+    moved = _OPS[op](rng, x, shape, real)
+    out = moved.get_output_partial_shape(0)
+    count = int(np.prod([d.get_length() for d in out])) if out.is_static else 0
+    if not 0 < count <= _MAX_ELEMENTS:
+        raise ValueError("an output without elements, or too large a one")
+    sizes = ov1.reshape(ov1.convert(moved, "i64"), _i([-1]), False)
+    return ov3.broadcast(ov1.constant(np.float32(1.0)), ov1.concat([_i([1]), sizes], 0))
+
+
+def _cases() -> list[OpCase]:
+    rng = random.Random(SEED)
+    cases: list[OpCase] = []
+    for op in OPS:
+        for real in KINDS:
+            for style in STYLES:
+                drawn = 0
+                while drawn < PER_KIND:
+                    seed = rng.randrange(2**32)
+
+                    def build(
+                        seed: int = seed, op: str = op, real: str = real, style: str = style
+                    ) -> ov.Node:
+                        return _build(seed, op, real, style)
+
+                    case = OpCase(f"rl{len(cases):04d}", op, build, (real, style))
+                    if buildable(case):
+                        cases.append(case)
+                        drawn += 1
+    return cases
+
+
+CASES = _cases()
+BATCHES = batches(CASES)
+STATS["reals through layout and indexing ops, exact (test_real_layout.py)"] = len(CASES)
+
+
+@pytest.mark.parametrize(("index", "case"), params(BATCHES))
+def test_real_layout_is_openvinos(ops_runner: OpsBatchRunner, index: int, case: OpCase) -> None:
+    outcome = ops_runner.ops_batch(f"real_layout{index}", BATCHES[index]).outcome(case.cid)
+    assert outcome.mismatch() is None, outcome.explain()
+
+
+def test_the_cases_fold_and_bound(ops_runner: OpsBatchRunner) -> None:
+    # the comparison above compares folded values and bounds, not two ?s: OpenVINO's targets are
+    # static on static inputs (but Gather's in f64: it evaluates no f64), and have intervals on
+    # interval inputs, for every op
+    expected: dict[str, str] = {}
+    for index, batch in enumerate(BATCHES):
+        run = ops_runner.ops_batch(f"real_layout{index}", batch)
+        expected |= {case.cid: run.expected[case.cid][0][0] for case in batch}
+    for op in OPS:
+        for real in KINDS:
+            static = [c for c in CASES if c.op == op and c.tags == (real, "static")]
+            folded = [c for c in static if "?" not in expected[c.cid]]
+            if op == "Gather" and real == "f64":
+                assert not folded
+            else:
+                assert len(folded) == len(static) == PER_KIND, (op, real)
+            bounded = [
+                c for c in CASES if c.op == op and c.tags == (real, "interval") and ".." in expected[c.cid]
+            ]
+            assert bool(bounded) == (op != "Gather" or real != "f64"), (op, real)

@@ -1,9 +1,12 @@
-"""Indexing ops: ShapeOf, Gather*, Scatter*, Slice, StridedSlice, Range, NonZero and TopK.
+"""Indexing ops: ShapeOf, Gather*, Scatter*, Slice, SliceScatter, StridedSlice, Range, NonZero
+and TopK.
 
 Each function follows OpenVINO's shape inference for the op (``src/core/shape_inference/
 include/<op>_shape_inference.hpp`` and the op's ``validate_and_infer_types``), checked against
-OpenVINO 2026.4 by tests/differential/test_indexing.py. The validation stops at the first
-check OpenVINO fails, with its message.
+OpenVINO 2026.4 by tests/differential/test_indexing.py (SliceScatter-15: ``slice_scatter_shape_
+inference.hpp``, the data's shape, the updates fitting the slice Slice-8 takes of the data;
+tests/differential/test_rearrange.py). The validation stops at the first check OpenVINO fails,
+with its message.
 
 Values: these ops are what shape subgraphs are made of, so they pass values on. ShapeOf's value
 is its input's static shape; Gather, Slice, StridedSlice, Range and the scatters into a 1D
@@ -26,11 +29,20 @@ from irshape import rules
 from irshape.diagnostics import Rule
 from irshape.dims import DYNAMIC, INF, Dim, PartialShape, static_shape
 from irshape.ir.element_types import INTEGRAL, is_integral_number
-from irshape.ops.interface import AT_DATA, Anchor, Finding, OpCall, OpResult, Output, Unknown
+from irshape.ops.interface import AT_DATA, Anchor, Finding, OpCall, OpResult, Output, Tensor, Unknown
+from irshape.ops.schema import OpSchema, load_declaration
 from irshape.shapes import bounds as value_bounds
 from irshape.shapes import reading, values
 from irshape.shapes.axes import axis_range_message, normalize_axis
-from irshape.shapes.findings import unreadable, value_unknown
+from irshape.shapes.broadcast import compatible
+from irshape.shapes.findings import (
+    incompatible,
+    rank_finding,
+    type_finding,
+    typed_inputs,
+    unreadable,
+    value_unknown,
+)
 from irshape.shapes.slicing import (
     I64_MAX,
     Bounds,
@@ -900,6 +912,72 @@ def _slice_value(
     for axis, i in axes.items():
         index[axis] = sliced_range(data.lengths[axis], start[i], stop[i], step[i])
     return _passed_on(values.index(data, index), shape)
+
+
+# --- SliceScatter -----------------------------------------------------------------------------
+
+# Slice-8's words for the checks SliceScatter shares, and SliceScatter's
+_SLICE_WORDS = (
+    ("Slice `", "SliceScatter `"),
+    ("Slice values", "SliceScatter values"),
+    ("Step must be non-zero", "SliceScatter step values must be non-zero."),
+    ("`data` rank", "`data` or `updates` rank"),
+)
+
+
+def slice_scatter(call: OpCall) -> OpResult:
+    """SliceScatter-15: the data's shape (of the updates' rank when the data's is dynamic), of
+    the data's type; the updates must be compatible with the slice of the data."""
+    data, updates = call.inputs[:2]
+    findings = [
+        type_finding(
+            f"{name} is of element type {t}", f"SliceScatter `{name}` input type must be integer.", port
+        )
+        for port, name, t in typed_inputs(call, SLICE_INPUTS, first=2)
+        if not is_integral_number(t)
+    ]
+    shape = data.shape
+    if shape.rank is None and updates.shape.rank is not None:
+        shape = PartialShape.dynamic(updates.shape.rank)
+    elif shape.rank is not None and updates.shape.rank not in (None, shape.rank):
+        message = "SliceScatter `data` and `updates` need to have compatible rank."
+        findings.append(
+            incompatible(f"the data {data.shape} and the updates {updates.shape} differ in rank", message)
+        )
+    elif shape.rank == 0:
+        message = "SliceScatter `data` and `updates` input can't be a scalar."
+        findings.append(rank_finding(0, "data", shape, "1 or more", message))
+    if findings:
+        return OpResult([], findings)
+    sliced = slice_op(
+        OpCall(_slice_schema(), (Tensor(shape, data.element_type), *call.inputs[2:]), call.attributes)
+    )
+    findings = [_as_slice_scatter(f) for f in sliced.findings]
+    if not sliced.outputs:
+        return OpResult([], findings)
+    expected = sliced.outputs[0].shape
+    if shape.rank is not None and not compatible(updates.shape, expected):
+        message = f"SliceScatter updates at index 1 are not compatible with expected slice shape {expected}"
+        findings.append(incompatible(f"the updates {updates.shape} are not the slice {expected}", message, 1))
+        return OpResult([], findings)
+    return OpResult([Output(shape, data.element_type)], findings)
+
+
+def _slice_schema() -> OpSchema:
+    return load_declaration("Slice-8.toml")
+
+
+def _as_slice_scatter(finding: Finding) -> Finding:
+    """A finding of Slice-8 on the slice as SliceScatter's: its input ports one further on, its
+    message in SliceScatter's words."""
+    args = dict(finding.args)
+    if isinstance(args.get("ov_message"), str):
+        for slice_words, scatter_words in _SLICE_WORDS:
+            args["ov_message"] = args["ov_message"].replace(slice_words, scatter_words)
+    if isinstance(args.get("port"), int) and args["port"] > 0:
+        args["port"] += 1
+    anchor = finding.anchor + 1 if isinstance(finding.anchor, int) and finding.anchor > 0 else finding.anchor
+    return Finding(finding.rule, args, anchor)
 
 
 # --- StridedSlice -----------------------------------------------------------------------------

@@ -1,9 +1,11 @@
 """Layout ops: the ops that move a tensor's elements without computing new ones.
 
 Reshape, Squeeze, Unsqueeze, Transpose, Concat, Split, VariadicSplit, Pad, Roll, Reverse,
-DepthToSpace, SpaceToDepth, ShuffleChannels and CumSum, as OpenVINO 2026.4 infers and validates
-them (its ``*_shape_inference.hpp``, each rule confirmed by experiment: see
-tests/differential/test_layout.py). Reshape, Squeeze, Unsqueeze, Transpose, Concat, Split and
+ReverseSequence, DepthToSpace, SpaceToDepth, ShuffleChannels and CumSum, as OpenVINO 2026.4
+infers and validates them (its ``*_shape_inference.hpp``, each rule confirmed by experiment: see
+tests/differential/test_layout.py; ReverseSequence's, ``reverse_sequence_shape_inference.hpp``:
+the data's shape, its batch dim merged with the length of the 1D sequence lengths, in
+tests/differential/test_rearrange.py). Reshape, Squeeze, Unsqueeze, Transpose, Concat, Split and
 VariadicSplit also carry the *value* of small integer tensors, so the shape subgraphs models
 are full of (ShapeOf -> Gather -> Concat -> Reshape) give known targets downstream.
 
@@ -21,11 +23,12 @@ from irshape.dims import DYNAMIC, EMPTY, INF, Dim, PartialShape
 from irshape.ir import element_types
 from irshape.ops.interface import ConstTensor, Finding, OpCall, OpResult, Output, Tensor
 from irshape.shapes import bounds, reading
-from irshape.shapes.axes import normalize_axis
-from irshape.shapes.broadcast import merge_shapes
+from irshape.shapes.axes import axis_range_message, normalize_axis
+from irshape.shapes.broadcast import merge_dim, merge_shapes
 from irshape.shapes.findings import (
     attribute_error,
     incompatible,
+    known,
     multiple_message,
     rank_finding,
     type_finding,
@@ -962,6 +965,57 @@ def reverse(call: OpCall) -> OpResult:
                 _value_error(1, f"axes {list(axes.value)} are out of range for rank {rank}", message)
             )
     return _same_shape(call, findings)
+
+
+def reverse_sequence(call: OpCall) -> OpResult:
+    """ReverseSequence-1: data of rank >= 2, sequence lengths a numeric 1D tensor as long as the
+    data's batch axis; the data's shape (its batch dim the merge of the two), of its type."""
+    data, lengths = call.inputs
+    findings: list[Finding] = []
+    rank = data.shape.rank
+    if rank is not None and rank < 2:
+        message = f"Data input rank should be equal or greater than 2. Got: {data.shape}"
+        return OpResult([], [rank_finding(0, "data", data.shape, "2 or more", message)])
+    axes = [_sequence_axis(call, name, rank, findings) for name in ("batch_axis", "seq_axis")]
+    if lengths.shape.rank not in (None, 1):
+        message = f"Sequence lengths rank must be equal to 1. Got: {lengths.shape}"
+        findings.append(rank_finding(1, "seq_lengths", lengths.shape, "1", message))
+    if known(lengths.element_type) and lengths.element_type in ("boolean", "string"):
+        message = f"Sequence lengths element type must be numeric type. Got: {lengths.element_type}"
+        problem = f"the sequence lengths are of element type {lengths.element_type}, not a numeric one"
+        findings.append(type_finding(problem, message, 1))
+    if findings:
+        return OpResult([], findings)
+    batch = axes[0]
+    if data.shape.dims is None or lengths.shape.dims is None or batch is None:
+        return OpResult([Output(data.shape, data.element_type)])
+    merged = merge_dim(data.shape.dims[batch], lengths.shape.dims[0])
+    if merged is None:
+        message = (
+            f"Sequence lengths input size ({lengths.shape.dims[0]}) is not equal to batch axis dimension "
+            f"of data input ({data.shape.dims[batch]})"
+        )
+        problem = f"the sequence lengths {lengths.shape} do not match the data's batch axis {data.shape}"
+        return OpResult([], [incompatible(problem, message)])
+    dims = list(data.shape.dims)
+    dims[batch] = merged
+    return OpResult([Output(PartialShape(dims), data.element_type)])
+
+
+def _sequence_axis(call: OpCall, name: str, rank: int | None, findings: list[Finding]) -> int | None:
+    """An axis attribute normalized against the data's rank (``ov::normalize_axis``); IRS112
+    when it is out of range."""
+    axis = int(call.attribute(name))
+    if rank is None:
+        return None
+    normal = normalize_axis(axis, rank)
+    if normal is None:
+        findings.append(
+            attribute_error(
+                call, name, axis, f"is out of range for rank {rank}", axis_range_message(axis, rank)
+            )
+        )
+    return normal
 
 
 def cumsum(call: OpCall) -> OpResult:

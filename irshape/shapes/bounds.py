@@ -153,7 +153,8 @@ def moves_bounds(
 # The ops that move a real tensor's elements as they move an integer one's (a detection
 # model's scale, a scalar, reshaped and concatenated into Interpolate's scales), values and
 # bounds, and the real types each moves (by experiment, every op in every real type but Gather,
-# which evaluates no f64: tests/differential/test_real_layout.py)
+# ScatterElementsUpdate and ScatterNDUpdate, which evaluate no f64: tests/differential/
+# test_real_layout.py)
 _REAL_TYPES = frozenset({"f16", "f32", "f64", "bf16"})
 _MOVES_REALS = {
     "Concat": _REAL_TYPES,
@@ -168,6 +169,10 @@ _MOVES_REALS = {
     "Tile": _REAL_TYPES,
     "Broadcast": _REAL_TYPES,
     "Transpose": _REAL_TYPES,
+    "Select": _REAL_TYPES,
+    "ScatterUpdate": _REAL_TYPES,
+    "ScatterElementsUpdate": _REAL_TYPES - {"f64"},
+    "ScatterNDUpdate": _REAL_TYPES - {"f64"},
 }
 
 
@@ -178,6 +183,8 @@ def _move_reals(function: Callable[[OpCall], OpResult], call: OpCall, result: Op
     looked up."""
     if not result.outputs or any(o.reals is not None or o.value is not None for o in result.outputs):
         return
+    if "reduction" in call.schema.attributes and str(call.attribute("reduction")).lower() != "none":
+        return  # a scatter that computes (sums, products...) its elements: not moved
     lower: list[float] = []
     upper: list[float] = []
     inputs = []
@@ -528,6 +535,27 @@ def converted_to_real(tensor: Tensor, target: str | None) -> RealBounds | None:
         return tuple(out_max if v == in_max else r for v, r in zip(bound, rounded, strict=True))
 
     lower, upper = convert(tensor.lower), convert(tensor.upper)
+    return None if lower is None or upper is None else (lower, upper)
+
+
+def converted_between_reals(tensor: Tensor, target: str | None) -> RealBounds | None:
+    """``convert::evaluate_bound`` of real bounds to another real type (f32 to f16, bf16 to f32...):
+    each rounded to it, a bound at the input type's maximum the output type's (by experiment: an
+    interval and an unbounded dim through f32, then f16, bf16 or f64, then i64, are the interval
+    and ``?``); None where one is not finite in the target (f16's range is narrow)."""
+    if tensor.reals is not None or tensor.real_lower is None or tensor.real_upper is None:
+        return None
+    in_max, out_max = _CONVERT_MAX.get(tensor.element_type or ""), _CONVERT_MAX.get(target or "")
+    if in_max is None or out_max is None:
+        return None
+
+    def convert(bound: tuple[float, ...]) -> tuple[float, ...] | None:
+        rounded = values.to_real([0.0 if v == in_max else v for v in bound], target)
+        if rounded is None:
+            return None
+        return tuple(out_max if v == in_max else r for v, r in zip(bound, rounded, strict=True))
+
+    lower, upper = convert(tensor.real_lower), convert(tensor.real_upper)
     return None if lower is None or upper is None else (lower, upper)
 
 

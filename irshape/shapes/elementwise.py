@@ -424,7 +424,8 @@ def convert(call: OpCall) -> OpResult:
     if converted:
         bounds.settle(output, *converted)
     elif output.value is None and output.reals is None:
-        bounds.settle_reals(output, bounds.converted_to_real(data, target))
+        real_bounds = bounds.converted_to_real(data, target) or bounds.converted_between_reals(data, target)
+        bounds.settle_reals(output, real_bounds)
     return OpResult([output])
 
 

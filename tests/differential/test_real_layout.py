@@ -11,12 +11,19 @@ as a Broadcast's target. OpenVINO's reading of the saved file is the expectation
 values on static inputs, the bounds on intervals (the default bound evaluators run the op on
 the lower and on the upper bounds; Convert's own bounds in f64 too).
 
+The ops: StridedSlice, Slice, Tile, Broadcast, Gather, Concat, Reshape, Squeeze, Unsqueeze,
+Transpose, Split, VariadicSplit, Select, ScatterUpdate, ScatterElementsUpdate, ScatterNDUpdate
+(into 1D data, as irshape folds a scatter: into a shape) and Convert to another real type; the
+same chains in i64 check that integers move alike.
+
 What the cases found, by experiment (irshape/shapes/bounds.py ``_MOVES_REALS``): every one of
-these ops moves f16, f32, f64 and bf16 elements, values and bounds, but Gather, which evaluates
-no f64 (``?``). Not drawn: a Multiply in f64 on inputs that are not static (OpenVINO reads
-memory nothing wrote: test_real_values.py), outputs without elements (OpenVINO's Broadcast
-crashes on a folded empty target: ``free(): invalid next size``), and outputs of more than 48
-elements (irshape keeps values of up to 64).
+these ops moves f16, f32, f64 and bf16 elements, values and bounds, but Gather,
+ScatterElementsUpdate and ScatterNDUpdate, which evaluate no f64 (``?``); Convert between real
+types converts the bounds (a type's maximum the other's). Not drawn: a Multiply in f64 on
+inputs that are not static (OpenVINO reads memory nothing wrote: test_real_values.py), the
+scatters' reductions (they compute), outputs without elements (OpenVINO's Broadcast crashes on
+a folded empty target: ``free(): invalid next size``), and outputs of more than 48 elements
+(irshape keeps values of up to 64).
 """
 
 from __future__ import annotations
@@ -28,8 +35,10 @@ import numpy as np
 import openvino as ov
 import openvino.opset1 as ov1
 import openvino.opset3 as ov3
+import openvino.opset4 as ov4
 import openvino.opset7 as ov7
 import openvino.opset8 as ov8
+import openvino.opset12 as ov12
 import openvino.opset15 as ov15
 import pytest
 
@@ -54,7 +63,14 @@ OPS = (
     "Transpose",
     "Split",
     "VariadicSplit",
+    "Select",
+    "ScatterUpdate",
+    "ScatterElementsUpdate",
+    "ScatterNDUpdate",
+    "Convert",
 )
+# the ops whose evaluate takes no f64 (OpenVINO's answer is ?)
+NO_F64 = frozenset({"Gather", "ScatterElementsUpdate", "ScatterNDUpdate"})
 _SHAPES = ([4], [2, 2], [1, 4], [4, 1], [2, 1, 2])
 _MAX_ELEMENTS = 48
 
@@ -220,6 +236,49 @@ def _variadic_split(rng: random.Random, x: ov.Node, shape: list[int], real: str)
     return ov1.concat(outputs[::-1], axis)
 
 
+def _numbers(rng: random.Random, count: int) -> list[float]:
+    return [round(rng.uniform(0.0, 40.0), rng.choice([0, 1, 2])) for _ in range(count)]
+
+
+def _reals(rng: random.Random, shape: list[int], real: str) -> ov.Node:
+    """A real Const of ``shape`` (a 1D one reshaped)."""
+    return ov1.reshape(_real(_numbers(rng, int(np.prod(shape))), real, rng), _i(shape), False)
+
+
+def _select(rng: random.Random, x: ov.Node, shape: list[int], real: str) -> ov.Node:
+    cond_shape = [n if rng.random() < 0.5 else 1 for n in shape][rng.randrange(len(shape) + 1) :]
+    cond = ov1.constant(np.array(rng.choices([True, False], k=int(np.prod(cond_shape)))).reshape(cond_shape))
+    other = _reals(rng, [n if rng.random() < 0.7 else 1 for n in shape], real)
+    return ov1.select(cond, x, other) if rng.random() < 0.5 else ov1.select(cond, other, x)
+
+
+def _scatter_update(rng: random.Random, x: ov.Node, shape: list[int], real: str) -> ov.Node:
+    axis = rng.randrange(len(shape))
+    indices = rng.choices(range(shape[axis]), k=rng.randint(1, shape[axis]))  # repeats: the last
+    updates = [*shape[:axis], len(indices), *shape[axis + 1 :]]
+    return ov3.scatter_update(x, _i(indices), _reals(rng, updates, real), _i(axis))
+
+
+def _scatter_elements_update(rng: random.Random, x: ov.Node, shape: list[int], real: str) -> ov.Node:
+    axis = rng.randrange(len(shape))
+    lengths = [rng.randint(1, n) for n in shape]
+    indices = np.array([rng.randrange(-shape[axis], shape[axis]) for _ in range(int(np.prod(lengths)))])
+    version = ov12.scatter_elements_update if rng.random() < 0.5 else ov3.scatter_elements_update
+    return version(x, ov1.constant(indices.reshape(lengths)), _reals(rng, lengths, real), _i(axis))
+
+
+def _scatter_nd_update(rng: random.Random, x: ov.Node, shape: list[int], real: str) -> ov.Node:
+    depth = 1
+    count = rng.randint(1, 3)
+    indices = [[rng.randrange(n) for n in shape[:depth]] for _ in range(count)]
+    return ov4.scatter_nd_update(x, _i(indices), _reals(rng, [count, *shape[depth:]], real))
+
+
+def _convert(rng: random.Random, x: ov.Node, shape: list[int], real: str) -> ov.Node:
+    """To another real type (an f16's range is narrow: sizes up to 900 times 10.1 fit it)."""
+    return ov1.convert(x, rng.choice([t for t in REALS if t != real] or ["f32"]))
+
+
 _OPS: dict[str, Callable[[random.Random, ov.Node, list[int], str], ov.Node]] = {
     "StridedSlice": _strided_slice,
     "Slice": _slice,
@@ -233,6 +292,11 @@ _OPS: dict[str, Callable[[random.Random, ov.Node, list[int], str], ov.Node]] = {
     "Transpose": _transpose,
     "Split": _split,
     "VariadicSplit": _variadic_split,
+    "Select": _select,
+    "ScatterUpdate": _scatter_update,
+    "ScatterElementsUpdate": _scatter_elements_update,
+    "ScatterNDUpdate": _scatter_nd_update,
+    "Convert": _convert,
 }
 
 
@@ -243,7 +307,8 @@ def _build(seed: int, op: str, real: str, style: str) -> ov.Node:
     if real != "i64" and (real != "f64" or style == "static") and rng.random() < 0.5:
         scales = [rng.choice([0.5, 1.25, 1.5, 0.3, 2.0, 0.7, 2.5, 10.1]) for _ in range(4)]
         x = ov1.multiply(x, _real(scales, real, rng))
-    shape = list(rng.choice(_SHAPES))
+    # the scatters into 1D data only: irshape folds a scatter into a shape, not into a tensor
+    shape = [4] if op.startswith("Scatter") else list(rng.choice(_SHAPES))
     if shape != [4]:
         x = ov1.reshape(x, _i(shape), False)
     moved = _OPS[op](rng, x, shape, real)
@@ -300,11 +365,11 @@ def test_the_cases_fold_and_bound(ops_runner: OpsBatchRunner) -> None:
         for real in KINDS:
             static = [c for c in CASES if c.op == op and c.tags == (real, "static")]
             folded = [c for c in static if "?" not in expected[c.cid]]
-            if op == "Gather" and real == "f64":
+            if op in NO_F64 and real == "f64":
                 assert not folded
             else:
                 assert len(folded) == len(static) == PER_KIND, (op, real)
             bounded = [
                 c for c in CASES if c.op == op and c.tags == (real, "interval") and ".." in expected[c.cid]
             ]
-            assert bool(bounded) == (op != "Gather" or real != "f64"), (op, real)
+            assert bool(bounded) == (op not in NO_F64 or real != "f64"), (op, real)

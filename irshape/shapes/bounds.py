@@ -22,7 +22,7 @@ from collections.abc import Callable, Sequence
 
 from irshape.dims import INF, Dim
 from irshape.ir import element_types
-from irshape.ops.interface import OpCall, OpResult, Output, Tensor
+from irshape.ops.interface import OpCall, OpResult, Output, Tensor, Unknown
 from irshape.shapes import reals, values
 
 Bounds = tuple[tuple[int, ...], tuple[int, ...]]
@@ -206,6 +206,9 @@ def _move_reals(function: Callable[[OpCall], OpResult], call: OpCall, result: Op
     if len(outputs) != len(result.outputs):
         return
     for output, moved in zip(result.outputs, outputs, strict=True):
+        if moved.unknown is Unknown.EVALUATION_FAILS:  # a scatter's index out of range: as for integers
+            output.unknown_as(moved.unknown, moved.facts.why)
+            continue
         places = moved.value
         if (
             places is None

@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
+from pathlib import Path
 
 import numpy as np
 import openvino as ov
@@ -41,9 +42,12 @@ import openvino.opset8 as ov8
 import openvino.opset12 as ov12
 import openvino.opset15 as ov15
 import pytest
+from lxml import etree
+
+import irshape
 
 from .conftest import STATS
-from .ops_harness import OpCase, OpsBatchRunner, batches, buildable, params, real_constant
+from .ops_harness import OpCase, OpsBatchRunner, batches, buildable, openvino_reads, params, real_constant
 
 SEED = 20261128
 PER_KIND = 6
@@ -373,3 +377,45 @@ def test_the_cases_fold_and_bound(ops_runner: OpsBatchRunner) -> None:
                 c for c in CASES if c.op == op and c.tags == (real, "interval") and ".." in expected[c.cid]
             ]
             assert bool(bounded) == (op not in NO_F64 or real != "f64"), (op, real)
+
+
+# --- a scatter's index out of range: OpenVINO's evaluation fails, for reals as for integers -------
+
+
+def _out_of_range_scatter(tmp_path: Path, op: str, real: str) -> Path:
+    """Sizes converted to ``real``, an update scattered at index 5 of 2, as Broadcast's target
+    (built at index 1: the builder evaluates it; the index written into the .bin after)."""
+    data = ov1.parameter(ov.PartialShape([1, 3, 20, 30]), np.float32)
+    x = ov1.convert(ov8.gather(ov3.shape_of(data), _i([2, 3]), _i(0)), real)
+    update = real_constant([7.0], real)
+    index = _i([[1]] if op == "ScatterNDUpdate" else [1])
+    index.set_friendly_name("index")
+    if op == "ScatterUpdate":
+        scattered = ov3.scatter_update(x, index, update, _i(0))
+    elif op == "ScatterElementsUpdate":
+        scattered = ov12.scatter_elements_update(x, index, update, _i(0))
+    else:
+        scattered = ov4.scatter_nd_update(x, index, update)
+    target = ov3.broadcast(ov1.constant(np.float32(1.0)), ov1.convert(scattered, "i64"))
+    target.set_friendly_name("target")
+    xml = tmp_path / f"{op}_{real}.xml"
+    ov.save_model(ov.Model([ov1.result(target)], [data]), str(xml), compress_to_fp16=False)
+    (layer,) = etree.parse(str(xml)).xpath("//layer[@name='index']")
+    offset = int(layer.find("data").get("offset"))
+    weights = bytearray(xml.with_suffix(".bin").read_bytes())
+    weights[offset : offset + 8] = np.int64(5).tobytes()
+    xml.with_suffix(".bin").write_bytes(bytes(weights))
+    return xml
+
+
+@pytest.mark.parametrize("real", [*REALS, "i64"])
+@pytest.mark.parametrize("op", ["ScatterUpdate", "ScatterElementsUpdate", "ScatterNDUpdate"])
+def test_a_scatter_out_of_range_fails_as_openvino_fails(tmp_path: Path, op: str, real: str) -> None:
+    # OpenVINO fails reading the file where it evaluates the scatter (every type but f64 for
+    # ScatterElementsUpdate and ScatterNDUpdate, which it does not evaluate); irshape then
+    # reports IRS214 on the Broadcast, and nothing where OpenVINO reads the file
+    xml = _out_of_range_scatter(tmp_path, op, real)
+    fails = openvino_reads(xml) is not None
+    assert fails == (real != "f64" or op == "ScatterUpdate")
+    codes = [d.code for d in irshape.check_file(xml).errors if d.layer_name == "target"]
+    assert codes == (["IRS214"] if fails else [])

@@ -39,6 +39,7 @@ import openvino.opset3 as ov3
 import openvino.opset4 as ov4
 import openvino.opset7 as ov7
 import openvino.opset8 as ov8
+import openvino.opset11 as ov11
 import openvino.opset12 as ov12
 import openvino.opset15 as ov15
 import pytest
@@ -51,6 +52,7 @@ from .ops_harness import OpCase, OpsBatchRunner, batches, buildable, openvino_re
 
 SEED = 20261128
 PER_KIND = 6
+PER_KIND_SCALES = 2
 REALS = ("f16", "f32", "f64", "bf16")
 KINDS = (*REALS, "i64")  # and integers, moved by the same code
 STYLES = ("static", "interval", "dynamic")
@@ -304,11 +306,13 @@ _OPS: dict[str, Callable[[random.Random, ov.Node, list[int], str], ov.Node]] = {
 }
 
 
-def _build(seed: int, op: str, real: str, style: str) -> ov.Node:
+def _build(seed: int, op: str, real: str, style: str, into_scales: bool = False) -> ov.Node:
     rng = random.Random(seed)
     data = ov1.parameter(ov.PartialShape(_dims(rng, style)), np.float32)
     x = ov1.convert(ov8.gather(ov3.shape_of(data), _i([2, 3, 4, 5]), _i(0)), real)
-    if real != "i64" and (real != "f64" or style == "static") and rng.random() < 0.5:
+    if into_scales:  # scales of a few units: a size times 0.05 or so
+        x = ov1.multiply(x, _real([rng.choice([0.05, 0.1, 0.03, 0.25]) for _ in range(4)], real, rng))
+    elif real != "i64" and (real != "f64" or style == "static") and rng.random() < 0.5:
         scales = [rng.choice([0.5, 1.25, 1.5, 0.3, 2.0, 0.7, 2.5, 10.1]) for _ in range(4)]
         x = ov1.multiply(x, _real(scales, real, rng))
     # the scatters into 1D data only: irshape folds a scatter into a shape, not into a tensor
@@ -320,6 +324,10 @@ def _build(seed: int, op: str, real: str, style: str) -> ov.Node:
     count = int(np.prod([d.get_length() for d in out])) if out.is_static else 0
     if not 0 < count <= _MAX_ELEMENTS:
         raise ValueError("an output without elements, or too large a one")
+    if into_scales:  # the first two elements as Interpolate's scales, read as reals
+        scales = ov8.slice(ov1.reshape(moved, _i([-1]), False), _i([0]), _i([2]), _i([1]))
+        image = ov1.parameter(ov.PartialShape([1, 3, 8, 8]), np.float32)
+        return ov11.interpolate(image, scales, "nearest", "scales", axes=_i([2, 3]))
     sizes = ov1.reshape(ov1.convert(moved, "i64"), _i([-1]), False)
     return ov3.broadcast(ov1.constant(np.float32(1.0)), ov1.concat([_i([1]), sizes], 0))
 
@@ -346,14 +354,47 @@ def _cases() -> list[OpCase]:
     return cases
 
 
+def _scales_cases() -> list[OpCase]:
+    """The same chains read as Interpolate-11's scales (reals read as they are: f16, f32, bf16;
+    their bounds give no scales, so interval and dynamic inputs leave the resized dims ?)."""
+    rng = random.Random(SEED + 1)
+    cases: list[OpCase] = []
+    for op in OPS:
+        for real in ("f16", "f32", "bf16"):
+            for style in STYLES:
+                drawn = 0
+                while drawn < PER_KIND_SCALES:
+                    seed = rng.randrange(2**32)
+
+                    def build(
+                        seed: int = seed, op: str = op, real: str = real, style: str = style
+                    ) -> ov.Node:
+                        return _build(seed, op, real, style, into_scales=True)
+
+                    case = OpCase(f"rs{len(cases):04d}", op, build, (real, style))
+                    if buildable(case):
+                        cases.append(case)
+                        drawn += 1
+    return cases
+
+
 CASES = _cases()
 BATCHES = batches(CASES)
 STATS["reals through layout and indexing ops, exact (test_real_layout.py)"] = len(CASES)
+SCALES_CASES = _scales_cases()
+SCALES_BATCHES = batches(SCALES_CASES)
+STATS["...read as Interpolate's scales (test_real_layout.py)"] = len(SCALES_CASES)
 
 
 @pytest.mark.parametrize(("index", "case"), params(BATCHES))
 def test_real_layout_is_openvinos(ops_runner: OpsBatchRunner, index: int, case: OpCase) -> None:
     outcome = ops_runner.ops_batch(f"real_layout{index}", BATCHES[index]).outcome(case.cid)
+    assert outcome.mismatch() is None, outcome.explain()
+
+
+@pytest.mark.parametrize(("index", "case"), params(SCALES_BATCHES))
+def test_reals_moved_into_scales_are_openvinos(ops_runner: OpsBatchRunner, index: int, case: OpCase) -> None:
+    outcome = ops_runner.ops_batch(f"real_scales{index}", SCALES_BATCHES[index]).outcome(case.cid)
     assert outcome.mismatch() is None, outcome.explain()
 
 
@@ -419,3 +460,15 @@ def test_a_scatter_out_of_range_fails_as_openvino_fails(tmp_path: Path, op: str,
     assert fails == (real != "f64" or op == "ScatterUpdate")
     codes = [d.code for d in irshape.check_file(xml).errors if d.layer_name == "target"]
     assert codes == (["IRS214"] if fails else [])
+
+
+def test_the_scales_fold(ops_runner: OpsBatchRunner) -> None:
+    # on static inputs OpenVINO's resized dims are static: the scales were folded
+    static = 0
+    for index, batch in enumerate(SCALES_BATCHES):
+        run = ops_runner.ops_batch(f"real_scales{index}", batch)
+        for case in batch:
+            if case.tags[1] == "static":
+                assert "?" not in run.expected[case.cid][0][0], case.cid
+                static += 1
+    assert static == len(OPS) * 3 * PER_KIND_SCALES

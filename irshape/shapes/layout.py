@@ -18,11 +18,12 @@ from __future__ import annotations
 import itertools
 import math
 from collections.abc import Sequence
+from typing import TypeVar
 
 from irshape.dims import DYNAMIC, EMPTY, INF, Dim, PartialShape
 from irshape.ir import element_types
 from irshape.ops.interface import ConstTensor, Finding, OpCall, OpResult, Output, Tensor
-from irshape.shapes import bounds, reading
+from irshape.shapes import bounds, reading, values
 from irshape.shapes.axes import axis_range_message, normalize_axis
 from irshape.shapes.broadcast import merge_dim, merge_shapes
 from irshape.shapes.findings import (
@@ -809,7 +810,90 @@ def pad(call: OpCall) -> OpResult:
                 call, [_value_error(1, f"{mode} padding of a dim of {dim} by {b}, {e}", refusal)], rank
             )
         dims.append(_padded(dim, b, e))
-    return OpResult([Output(PartialShape(dims), data.element_type, formulas)])
+    output = Output(PartialShape(dims), data.element_type, formulas)
+    _pad_values(call, mode, begin.value, end.value, output)
+    return OpResult([output])
+
+
+def _pad_values(
+    call: OpCall, mode: str, begin: tuple[int, ...], end: tuple[int, ...], output: Output
+) -> None:
+    """The padded tensor's value, as OpenVINO folds it (``reference::pad``; by experiment, for
+    integers and reals, values and bounds alike): each output element the data's at its
+    position less the begin pad, mirrored or clamped back in by the mode, or the pad value
+    (input 3, else 0) in constant mode."""
+    data = call.inputs[DATA]
+    lengths = data.shape.lengths
+    if lengths is None or not all(lengths) or output.shape.lengths is None:
+        return
+    if math.prod(output.shape.lengths) > values.MAX_ELEMENTS:
+        return
+    places = _padded_places(lengths, begin, end, mode)
+    fill = call.inputs[3] if len(call.inputs) > 3 else None
+    if data.value is not None or data.lower is not None:
+        found = bounds.of(data)
+        fills = bounds.of(fill) if fill is not None else ((0,), (0,))
+        if found is not None and len(found[0]) == math.prod(lengths):
+            settle = _filled(found, fills, places)
+            if settle is not None:
+                bounds.settle(output, *settle)
+    elif data.reals is not None or data.real_lower is not None:
+        real_found = bounds.real_of(data)
+        real_fills = bounds.real_of(fill) if fill is not None else ((0.0,), (0.0,))
+        if real_found is not None and len(real_found[0]) == math.prod(lengths):
+            bounds.settle_reals(output, _filled(real_found, real_fills, places))
+
+
+def _padded_places(
+    lengths: Sequence[int], begin: Sequence[int], end: Sequence[int], mode: str
+) -> list[int | None]:
+    """Per output element (C order) the flat position of the data element it takes; None for
+    the pad value."""
+    axes: list[list[int | None]] = []
+    for n, b, e in zip(lengths, begin, end, strict=True):
+        axis: list[int | None] = []
+        for place in range(-b, n + e):
+            if 0 <= place < n:
+                axis.append(place)
+            elif mode == "constant":
+                axis.append(None)
+            elif mode == "edge":
+                axis.append(min(max(place, 0), n - 1))
+            elif mode == "reflect":
+                axis.append(-place if place < 0 else 2 * (n - 1) - place)
+            else:  # symmetric
+                axis.append(-place - 1 if place < 0 else 2 * n - 1 - place)
+        axes.append(axis)
+    strides = [math.prod(lengths[i + 1 :]) for i in range(len(lengths))]
+
+    def flat(index: tuple[int | None, ...]) -> int | None:
+        total = 0
+        for place, stride in zip(index, strides, strict=True):
+            if place is None:
+                return None
+            total += place * stride
+        return total
+
+    return [flat(index) for index in itertools.product(*axes)]
+
+
+_T = TypeVar("_T", int, float)
+
+
+def _filled(
+    found: tuple[tuple[_T, ...], tuple[_T, ...]],
+    fills: tuple[tuple[_T, ...], tuple[_T, ...]] | None,
+    places: Sequence[int | None],
+) -> tuple[tuple[_T, ...], tuple[_T, ...]] | None:
+    """The data's lower and upper values at ``places``, the pad value's where it is None; None
+    when a pad value is needed and unknown (or not one element)."""
+    if None in places and (fills is None or len(fills[0]) != 1):
+        return None
+    pairs = []
+    for side in (0, 1):
+        fill = fills[side][0] if fills is not None else found[side][0]
+        pairs.append(tuple(fill if p is None else found[side][p] for p in places))
+    return pairs[0], pairs[1]
 
 
 def _pad_bounded(

@@ -13,8 +13,8 @@ the lower and on the upper bounds; Convert's own bounds in f64 too).
 
 The ops: StridedSlice, Slice, Tile, Broadcast, Gather, Concat, Reshape, Squeeze, Unsqueeze,
 Transpose, Split, VariadicSplit, Select, ScatterUpdate, ScatterElementsUpdate, ScatterNDUpdate
-(into 1D data, as irshape folds a scatter: into a shape) and Convert to another real type; the
-same chains in i64 check that integers move alike.
+(into 1D data, as irshape folds a scatter: into a shape), Pad (every mode, crops too) and Convert
+to another real type; the same chains in i64 check that integers move alike.
 
 What the cases found, by experiment (irshape/shapes/bounds.py ``_MOVES_REALS``): every one of
 these ops moves f16, f32, f64 and bf16 elements, values and bounds, but Gather,
@@ -74,6 +74,7 @@ OPS = (
     "ScatterElementsUpdate",
     "ScatterNDUpdate",
     "Convert",
+    "Pad",
 )
 # the ops whose evaluate takes no f64 (OpenVINO's answer is ?)
 NO_F64 = frozenset({"Gather", "ScatterElementsUpdate", "ScatterNDUpdate"})
@@ -285,6 +286,22 @@ def _convert(rng: random.Random, x: ov.Node, shape: list[int], real: str) -> ov.
     return ov1.convert(x, rng.choice([t for t in REALS if t != real] or ["f32"]))
 
 
+def _pad(rng: random.Random, x: ov.Node, shape: list[int], real: str) -> ov.Node:
+    """Pad-1 or -12 in each mode, pads from -1 (a crop) to what the mode allows."""
+    mode = rng.choice(["constant", "constant", "edge", "reflect", "symmetric"])
+
+    def pads() -> list[int]:
+        most = {"reflect": lambda n: n - 1, "symmetric": lambda n: n}.get(mode, lambda n: 2)
+        return [rng.randint(-1 if n > 1 else 0, max(0, min(2, most(n)))) for n in shape]
+
+    begin, end = pads(), pads()
+    version = ov12.pad if rng.random() < 0.5 else ov1.pad
+    if mode == "constant" and rng.random() < 0.7:
+        value = ov1.squeeze(_real(_numbers(rng, 1), real, rng), _i([0]))
+        return version(x, _i(begin), _i(end), mode, value)
+    return version(x, _i(begin), _i(end), mode)
+
+
 _OPS: dict[str, Callable[[random.Random, ov.Node, list[int], str], ov.Node]] = {
     "StridedSlice": _strided_slice,
     "Slice": _slice,
@@ -303,6 +320,7 @@ _OPS: dict[str, Callable[[random.Random, ov.Node, list[int], str], ov.Node]] = {
     "ScatterElementsUpdate": _scatter_elements_update,
     "ScatterNDUpdate": _scatter_nd_update,
     "Convert": _convert,
+    "Pad": _pad,
 }
 
 

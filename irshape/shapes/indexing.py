@@ -1201,28 +1201,35 @@ def _strided_bounded_dim(
 def _strided_value(
     op: _Op, masks: _Masks, count: int, bounds: Bounds, shape: PartialShape
 ) -> tuple[int, ...] | None:
-    """The output's value for a known data value, by numpy's basic indexing (which slices and
-    clamps as OpenVINO's plan does); kept only when its shape is the inferred one."""
+    """The output's value for a known data value, by numpy's basic indexing, each slice clamped
+    as OpenVINO's is (:func:`sliced_range`: a begin below the dim is its first element for a
+    negative stride too); kept only when its shape is the inferred one."""
     data = values.known(op.inputs[0])
     begin, end, strides = bounds
     if data is None or begin is None or end is None or strides is None:
         return None
     index: list[Any] = []
+    data_axis = 0  # the data's axis the next slice applies to
     for axis in range(count):
         if axis in masks.ellipsis:
             index.append(Ellipsis)
+            data_axis += len(data.lengths) - sum(
+                1 for a in range(count) if a not in masks.new_axis and a not in masks.ellipsis
+            )
         elif axis in masks.new_axis:
             index.append(None)
+        elif data_axis >= len(data.lengths):
+            return None
         elif axis in masks.shrink:
             index.append(begin[axis])
+            data_axis += 1
         else:
-            index.append(
-                slice(
-                    None if axis in masks.begin else begin[axis],
-                    None if axis in masks.end else end[axis],
-                    strides[axis],
-                )
-            )
+            stride, length = strides[axis], data.lengths[data_axis]
+            # a masked begin is the first element the stride meets, a masked end past the last
+            start = (length if stride < 0 else 0) if axis in masks.begin else begin[axis]
+            stop = (-length - 1 if stride < 0 else length) if axis in masks.end else end[axis]
+            index.append(sliced_range(length, start, stop, stride))
+            data_axis += 1
     return _passed_on(values.index(data, index), shape)
 
 

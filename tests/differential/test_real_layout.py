@@ -327,7 +327,8 @@ _OPS: dict[str, Callable[[random.Random, ov.Node, list[int], str], ov.Node]] = {
 def _build(seed: int, op: str, real: str, style: str, into_scales: bool = False) -> ov.Node:
     rng = random.Random(seed)
     data = ov1.parameter(ov.PartialShape(_dims(rng, style)), np.float32)
-    x = ov1.convert(ov8.gather(ov3.shape_of(data), _i([2, 3, 4, 5]), _i(0)), real)
+    shape_of = ov3.shape_of(data, rng.choice(["i64", "i64", "i32"]))  # (an unbounded i32 is INT32_MAX)
+    x = ov1.convert(ov8.gather(shape_of, _i([2, 3, 4, 5]), _i(0)), real)
     if into_scales:  # scales of a few units: a size times 0.05 or so
         x = ov1.multiply(x, _real([rng.choice([0.05, 0.1, 0.03, 0.25]) for _ in range(4)], real, rng))
     elif real != "i64" and (real != "f64" or style == "static") and rng.random() < 0.5:

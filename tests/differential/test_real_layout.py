@@ -125,10 +125,13 @@ def _strided_slice(rng: random.Random, x: ov.Node, shape: list[int], real: str) 
             if s and axis < len(shape):
                 begin[axis], strides[axis] = rng.randrange(-shape[axis], shape[axis]), 1
     ellipsis = [0] * len(shape)
-    if rng.random() < 0.15:
-        ellipsis[rng.randrange(len(shape))] = 1
+    plain = [axis for axis in range(len(shape)) if not new_axis[axis] and not shrink[axis]]
+    if plain and rng.random() < 0.15:  # (an ellipsis on a new axis: OpenVINO reads garbage)
+        ellipsis[rng.choice(plain)] = 1
+    # (a shrunk axis with its begin masked: OpenVINO reads garbage)
+    begin_mask = [0 if s else m for s, m in zip(shrink, mask(0.3), strict=True)]
     return ov1.strided_slice(
-        x, _i(begin), _i(end), _i(strides), mask(0.3), mask(0.3), new_axis, shrink, ellipsis
+        x, _i(begin), _i(end), _i(strides), begin_mask, mask(0.3), new_axis, shrink, ellipsis
     )
 
 

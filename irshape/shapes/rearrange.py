@@ -31,8 +31,6 @@ from irshape.shapes.findings import (
     value_finding,
     value_unknown,
 )
-from irshape.shapes.indexing import slice_scatter as slice_scatter  # (its declaration moves next)
-from irshape.shapes.layout import reverse_sequence as reverse_sequence  # (its declaration moves next)
 
 # --- SpaceToBatch, BatchToSpace -------------------------------------------------------------
 

@@ -21,6 +21,7 @@ TopK read start, begin, end, stop and k from them as OpenVINO's shape inference 
 from __future__ import annotations
 
 import functools
+import math
 import operator
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -1247,20 +1248,63 @@ def range_op(op: _Op) -> list[Output]:
         if not _rank_compatible(op.shape(port), 0):
             raise op.bad_rank(port, "expected a scalar", f"'{name}' input is not a scalar")
     consequence = "the output's length is unknown"
-    values = [op.value(port, consequence) for port in range(3)]
-    step = values[2]
-    if step is not None and step[0] == 0:
+    numbers = [_range_number(op, port, consequence) for port in range(3)]
+    step = numbers[2]
+    if step is not None and step == 0:
         raise op.bad_value(2, "step is 0", "'step' cannot be zero, nan, or infinite.")
-    if values[0] is None or values[1] is None or step is None:
+    if numbers[0] is None or numbers[1] is None or step is None:
         return [Output(PartialShape([DYNAMIC]), element_type)]
-    start, stop, stride = values[0][0], values[1][0], step[0]
+    start, stop, stride = numbers[0], numbers[1], step
+    if element_type in INTEGRAL:  # the inputs cast to the output type: reals truncated
+        start, stop, stride = (math.trunc(v) for v in (start, stop, stride))
+        if stride == 0:  # (a real step below 1 in magnitude)
+            raise op.bad_value(2, "step is 0 once truncated", "'step' cannot be zero, nan, or infinite.")
     span = 0 if (stride > 0 and start >= stop) or (stride < 0 and start <= stop) else stop - start
-    length = -(-abs(span) // abs(stride))
-    value = None
-    if length <= VALUE_MAX and element_type in INTEGRAL:
-        value = tuple(range(start, stop, stride))
+    if isinstance(span, int) and isinstance(stride, int):
+        length = -(-abs(span) // abs(stride))
+    else:  # ceil(fabs(span) / fabs(step)) in double, as range_shape_inference.hpp computes it
+        length = math.ceil(abs(span) / abs(stride))
+    value = reals_value = None
+    # (its evaluate takes no f16 or bf16 input, whatever the output type: by experiment)
+    folds = not any(op.element_type(port) in ("f16", "bf16") for port in range(3))
+    if folds and length <= VALUE_MAX and element_type in INTEGRAL:
+        value = tuple(range(int(start), int(stop), int(stride)))
+    elif folds and length <= VALUE_MAX:
+        reals_value = _real_range(start, stride, length, element_type)
     formula = f"ceil(({stop} - {start}) / {stride})" if span else f"0 (step {stride} leads away from {stop})"
-    return [Output(static_shape([length]), element_type, [formula], value=value)]
+    output = Output(static_shape([length]), element_type, [formula], value=value)
+    output.reals = reals_value
+    return [output]
+
+
+def _range_number(op: _Op, port: int, consequence: str) -> int | float | None:
+    """Range's start, stop or step as ``get_input_const_data_as<double>`` reads it: an integer's
+    value, or a real's (a Const's or a computed one's); NaN and infinities are rejected."""
+    tensor = op.inputs[port]
+    if tensor.value is None and tensor.reals is not None and len(tensor.reals) == 1:
+        number = tensor.reals[0]
+        if not math.isfinite(number):
+            name = RANGE_INPUTS[port]
+            message = (
+                "'step' cannot be zero, nan, or infinite."
+                if port == 2
+                else f"'{name}' cannot be nan or infinite."
+            )
+            raise op.bad_value(port, f"{name} is {number}", message)
+        return number
+    found = op.value(port, consequence)
+    return None if found is None else found[0]
+
+
+def _real_range(start: float, step: float, length: int, element_type: str | None) -> tuple[float, ...] | None:
+    """``reference::range`` of a real type: start and step in the type, then ``start + i * step``,
+    each operation rounded to it (f16 and bf16 through f32, as their operators compute)."""
+    typed = values.to_real([start, step], element_type)
+    if typed is None:
+        return None
+    first, stride = typed
+    products = values.to_real([i * stride for i in range(length)], element_type)
+    return None if products is None else values.to_real([first + p for p in products], element_type)
 
 
 def _range_element_type(op: _Op) -> str | None:

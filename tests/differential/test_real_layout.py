@@ -494,3 +494,75 @@ def test_the_scales_fold(ops_runner: OpsBatchRunner) -> None:
                 assert "?" not in run.expected[case.cid][0][0], case.cid
                 static += 1
     assert static == len(OPS) * 3 * PER_KIND_SCALES
+
+
+# --- Range of reals: its length, and its values ------------------------------------------------
+
+RANGE_TYPES = ("f32", "f16", "bf16", "f64", "i64", "i32")
+PER_RANGE_KIND = 10
+
+
+def _range_input(rng: random.Random, sizes: ov.Node, number: float, real: str) -> ov.Node:
+    """A scalar of ``real``: a Const, or one of the sizes converted and scaled."""
+    if rng.random() < 0.5:
+        return ov1.squeeze(real_constant([number], real), _i([0]))
+    size = ov1.convert(ov8.gather(sizes, _i(rng.randrange(2)), _i(0)), real)
+    if real[0] == "i":
+        return size
+    return ov1.multiply(size, ov1.squeeze(real_constant([rng.choice([0.1, 0.25, 0.3, 0.5])], real), _i([0])))
+
+
+def _build_range(seed: int, real: str, style: str) -> ov.Node:
+    """Range-1 (of one type) or Range-4 (to a drawn output type) of drawn reals: the Range itself
+    (its length), or its first elements converted to i64 as a Broadcast's target (its values)."""
+    rng = random.Random(seed)
+    data = ov1.parameter(ov.PartialShape(_dims(rng, style)[:4]), np.float32)
+    sizes = ov8.gather(ov3.shape_of(data), _i([2, 3]), _i(0))
+    whole = real[0] == "i"
+    start = rng.randint(-5, 5) if whole else round(rng.uniform(-5, 5), rng.choice([0, 1, 2]))
+    step = rng.choice([-1, 1]) * (
+        rng.randint(1, 3) if whole else round(rng.uniform(0.2, 3.0), rng.choice([1, 2]))
+    )
+    stop = start + step * rng.uniform(0, 8)
+    stop = round(stop) if whole else round(stop, 2)
+    inputs = [_range_input(rng, sizes, v, real) for v in (start, stop, step)]
+    if rng.random() < 0.5:
+        node = ov1.range(*inputs)
+    else:
+        node = ov4.range(*inputs, rng.choice(["f32", "f16", "bf16", "f64", "i64", "i32"]))
+    if rng.random() < 0.5:
+        return node
+    length = node.get_output_partial_shape(0)[0]
+    if not length.is_static or not 0 < length.get_length() <= 8:
+        raise ValueError("no values to read")
+    return ov3.broadcast(ov1.constant(np.float32(1.0)), ov1.convert(node, "i64"))
+
+
+def _range_cases() -> list[OpCase]:
+    rng = random.Random(SEED + 2)
+    cases: list[OpCase] = []
+    for real in RANGE_TYPES:
+        for style in STYLES:
+            drawn = 0
+            while drawn < PER_RANGE_KIND:
+                seed = rng.randrange(2**32)
+
+                def build(seed: int = seed, real: str = real, style: str = style) -> ov.Node:
+                    return _build_range(seed, real, style)
+
+                case = OpCase(f"rr{len(cases):04d}", "Range", build, (real, style))
+                if buildable(case):
+                    cases.append(case)
+                    drawn += 1
+    return cases
+
+
+RANGE_CASES = _range_cases()
+RANGE_BATCHES = batches(RANGE_CASES)
+STATS["Range of reals, its length and values (test_real_layout.py)"] = len(RANGE_CASES)
+
+
+@pytest.mark.parametrize(("index", "case"), params(RANGE_BATCHES))
+def test_range_of_reals_is_openvinos(ops_runner: OpsBatchRunner, index: int, case: OpCase) -> None:
+    outcome = ops_runner.ops_batch(f"real_range{index}", RANGE_BATCHES[index]).outcome(case.cid)
+    assert outcome.mismatch() is None, outcome.explain()

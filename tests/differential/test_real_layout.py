@@ -28,6 +28,7 @@ a folded empty target: ``free(): invalid next size``), and outputs of more than 
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Callable
 from pathlib import Path
@@ -566,3 +567,28 @@ STATS["Range of reals, its length and values (test_real_layout.py)"] = len(RANGE
 def test_range_of_reals_is_openvinos(ops_runner: OpsBatchRunner, index: int, case: OpCase) -> None:
     outcome = ops_runner.ops_batch(f"real_range{index}", RANGE_BATCHES[index]).outcome(case.cid)
     assert outcome.mismatch() is None, outcome.explain()
+
+
+@pytest.mark.parametrize("port", [0, 1, 2])
+@pytest.mark.parametrize("number", [math.nan, math.inf])
+def test_a_range_of_nan_or_infinity_is_rejected(tmp_path: Path, port: int, number: float) -> None:
+    # read_model: "'start' cannot be nan or infinite." (the step: "cannot be zero, nan, or
+    # infinite."); irshape: an error on the Range
+    numbers = [0.0, 5.0, 1.0]
+    consts = [ov1.constant(np.array(v, dtype=np.float32)) for v in numbers]
+    consts[port].set_friendly_name("edited")
+    node = ov4.range(*consts, "f32")
+    node.set_friendly_name("range")
+    xml = tmp_path / "range.xml"
+    model = ov.Model([ov1.result(node)], [ov1.parameter([1], np.float32)])
+    ov.save_model(model, str(xml), compress_to_fp16=False)
+    (layer,) = etree.parse(str(xml)).xpath("//layer[@name='edited']")
+    offset = int(layer.find("data").get("offset"))
+    weights = bytearray(xml.with_suffix(".bin").read_bytes())
+    weights[offset : offset + 4] = np.float32(number).tobytes()
+    xml.with_suffix(".bin").write_bytes(bytes(weights))
+    message = openvino_reads(xml)
+    assert message is not None
+    errors = [d for d in irshape.check_file(xml).errors if d.layer_name == "range"]
+    assert [d.code for d in errors] == ["IRS214"]
+    assert "cannot be" in errors[0].message

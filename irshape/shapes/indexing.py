@@ -1257,18 +1257,18 @@ def range_op(op: _Op) -> list[Output]:
     start, stop, stride = numbers[0], numbers[1], step
     if element_type in INTEGRAL:  # the inputs cast to the output type: reals truncated
         start, stop, stride = (math.trunc(v) for v in (start, stop, stride))
-        if stride == 0:  # (a real step below 1 in magnitude)
-            raise op.bad_value(2, "step is 0 once truncated", "'step' cannot be zero, nan, or infinite.")
     span = 0 if (stride > 0 and start >= stop) or (stride < 0 and start <= stop) else stop - start
-    if isinstance(span, int) and isinstance(stride, int):
+    if stride == 0:  # a real step below 1 truncated: ceil(span / 0), cast to uint32, is 0 (by experiment)
+        length = 0
+    elif isinstance(span, int) and isinstance(stride, int):
         length = -(-abs(span) // abs(stride))
     else:  # ceil(fabs(span) / fabs(step)) in double, as range_shape_inference.hpp computes it
         length = math.ceil(abs(span) / abs(stride))
     value = reals_value = None
-    # (its evaluate takes no f16 or bf16 input, whatever the output type: by experiment)
-    folds = not any(op.element_type(port) in ("f16", "bf16") for port in range(3))
+    # (Range-1's evaluate takes no f16 or bf16, Range-4's every type: by experiment)
+    folds = op.version >= 4 or not any(op.element_type(port) in ("f16", "bf16") for port in range(3))
     if folds and length <= VALUE_MAX and element_type in INTEGRAL:
-        value = tuple(range(int(start), int(stop), int(stride)))
+        value = tuple(range(int(start), int(stop), int(stride))) if length else ()
     elif folds and length <= VALUE_MAX:
         reals_value = _real_range(start, stride, length, element_type)
     formula = f"ceil(({stop} - {start}) / {stride})" if span else f"0 (step {stride} leads away from {stop})"
@@ -1298,13 +1298,16 @@ def _range_number(op: _Op, port: int, consequence: str) -> int | float | None:
 
 def _real_range(start: float, step: float, length: int, element_type: str | None) -> tuple[float, ...] | None:
     """``reference::range`` of a real type: start and step in the type, then ``start + i * step``,
-    each operation rounded to it (f16 and bf16 through f32, as their operators compute)."""
-    typed = values.to_real([start, step], element_type)
+    each operation rounded to it; an f16 or bf16 Range is computed so in f32 and its values
+    rounded once at the end (by experiment: 4.09 + 0.9 as bf16 is 5, where bf16 steps give 4.94)."""
+    computed_in = "f32" if element_type in ("f16", "bf16") else element_type
+    typed = values.to_real([start, step], computed_in)
     if typed is None:
         return None
     first, stride = typed
-    products = values.to_real([i * stride for i in range(length)], element_type)
-    return None if products is None else values.to_real([first + p for p in products], element_type)
+    products = values.to_real([i * stride for i in range(length)], computed_in)
+    sums = None if products is None else values.to_real([first + p for p in products], computed_in)
+    return values.to_real(sums, element_type)
 
 
 def _range_element_type(op: _Op) -> str | None:

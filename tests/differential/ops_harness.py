@@ -319,7 +319,7 @@ def constant(values: Any, element_type: Any = np.int64) -> ov.Node:
     return ov_opset1.constant(np.array(values, dtype=element_type))
 
 
-_REAL_DTYPES = {"f16": np.float16, "f32": np.float32, "f64": np.float64, "i64": np.int64}
+_REAL_DTYPES = {"f16": np.float16, "f32": np.float32, "f64": np.float64, "i64": np.int64, "i32": np.int32}
 
 
 def real_constant(values: Sequence[float], element_type: str) -> ov.Node:

@@ -530,7 +530,7 @@ def _build_range(seed: int, real: str, style: str) -> ov.Node:
     if rng.random() < 0.5:
         node = ov1.range(*inputs)
     else:
-        node = ov4.range(*inputs, rng.choice(["f32", "f16", "bf16", "f64", "i64", "i32"]))
+        node = ov12.range(*inputs, rng.choice(["f32", "f16", "bf16", "f64", "i64", "i32"]))  # Range-4
     if rng.random() < 0.5:
         return node
     length = node.get_output_partial_shape(0)[0]
@@ -577,7 +577,7 @@ def test_a_range_of_nan_or_infinity_is_rejected(tmp_path: Path, port: int, numbe
     numbers = [0.0, 5.0, 1.0]
     consts = [ov1.constant(np.array(v, dtype=np.float32)) for v in numbers]
     consts[port].set_friendly_name("edited")
-    node = ov4.range(*consts, "f32")
+    node = ov12.range(*consts, "f32")  # Range-4
     node.set_friendly_name("range")
     xml = tmp_path / "range.xml"
     model = ov.Model([ov1.result(node)], [ov1.parameter([1], np.float32)])

@@ -48,7 +48,7 @@ def one_hot(call: OpCall) -> OpResult:
     axis = normalize_axis(axis_value, rank + 1)
     if axis is None:
         return OpResult([], [_axis_finding(call, axis_value, rank + 1)])
-    depth, depth_findings = _depth(call.inputs[DEPTH], reading.read(call.inputs[DEPTH], reading.DIRECT))
+    depth, depth_findings = _depth(call.inputs[DEPTH], reading.read_input(call, DEPTH))
     if depth is None:
         return OpResult([], depth_findings)
     dims = list(indices.shape.dims)

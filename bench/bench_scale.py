@@ -43,6 +43,8 @@ peak memory at most half OpenVINO's (the process tree's, as irshape may use two 
 from __future__ import annotations
 
 import argparse
+import ast
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -77,7 +79,7 @@ t0 = time.perf_counter()
 from irshape import lifetime
 from irshape.cli import run
 t1 = time.perf_counter()
-sys.argv = ["irshape", "check", sys.argv[1]]
+sys.argv = ["irshape", "check", *sys.argv[2:], sys.argv[1]]  # options after the path: -j 1
 exit_now = lifetime.hard_exit
 
 
@@ -91,6 +93,7 @@ lifetime.hard_exit = report_then_exit
 run()
 """
 )
+IRSHAPE_CHILD_J1 = IRSHAPE_CHILD.replace("*sys.argv[2:]", '"-j", "1"')
 READ_CHILD = (
     PEAK_RSS
     + """
@@ -118,6 +121,93 @@ assert len(model.get_ops()) > 0
 print(f"@@ {t1 - t0:.6f} {t2 - t1:.6f} {peak_rss_kib()}", file=sys.stderr)
 """
 )
+
+# The phases of one `irshape check` run, timed in the program itself: each phase's function is
+# wrapped to note the clock when it begins and ends (the wrappers cost a few microseconds a
+# phase; the two that run many times, the lxml parser's feed and compare_declared, about
+# 0.1 us a call). With "count", a profile hook counts the Python and C function calls of each
+# phase instead (a deterministic measure of the work: the machine's wall time moves +-25%);
+# with "mark", os.getppid() is called at each boundary of the sequential phases, where
+# `valgrind --tool=callgrind --dump-before=getppid` writes the instructions counted so far.
+PHASES_CHILD = """
+import os, sys, time
+mode = sys.argv[2]
+calls = 0
+def counter(frame, event, arg):
+    global calls
+    if event == "call" or event == "c_call":
+        calls += 1
+def now():
+    return calls if mode == "count" else time.perf_counter()
+if mode == "count":
+    sys.setprofile(counter)
+marks = {"start": now()}
+def mark(name):
+    marks[name] = now()
+    if mode == "mark":
+        os.getppid()
+from irshape import lifetime, api
+from irshape.check import graph, model
+from irshape.cli import run
+from irshape.ir import stream
+mark("imported")
+spent = {"parse": 0.0, "compare dims": 0.0}
+def accumulate(name, function):
+    def wrapped(*args, **kwargs):
+        begin = now()
+        try:
+            return function(*args, **kwargs)
+        finally:
+            spent[name] += now() - begin
+    return wrapped
+def bracket(name, function):
+    def wrapped(*args, **kwargs):
+        mark(name + " begins")
+        try:
+            return function(*args, **kwargs)
+        finally:
+            mark(name + " ends")
+    return wrapped
+stream.LinedParser.feed = accumulate("parse", stream.LinedParser.feed)
+stream.LinedParser.close = accumulate("parse", stream.LinedParser.close)
+model.compare_declared = accumulate("compare dims", model.compare_declared)
+api.read_file = bracket("read", api.read_file)
+api.check_document = bracket("check", api.check_document)
+graph.build_graph = bracket("index", graph.build_graph)
+model._Walker._structural_checks = bracket("graph checks", model._Walker._structural_checks)
+sys.argv = ["irshape", "check", "-q", *sys.argv[3:], sys.argv[1]]
+exit_now = lifetime.hard_exit
+def report_then_exit(code):
+    mark("end")
+    sys.setprofile(None)
+    m = marks
+    read = m["read ends"] - m["read begins"]
+    walk = m["check ends"] - m["check begins"] - (m["index ends"] - m["index begins"])
+    walk -= m["graph checks ends"] - m["graph checks begins"]
+    figures = {
+        "imports": m["imported"] - m["start"],
+        "parse (lxml)": spent["parse"],
+        "build the model": read - spent["parse"],
+        "index the graph": m["index ends"] - m["index begins"],
+        "graph checks": m["graph checks ends"] - m["graph checks begins"],
+        "check layers": walk - spent["compare dims"],
+        "compare dims": spent["compare dims"],
+        "report": m["end"] - m["check ends"] + m["read begins"] - m["imported"],
+    }
+    print("@@ " + repr(figures), file=sys.stderr)
+    exit_now(code)
+lifetime.hard_exit = report_then_exit
+run()
+"""
+# The phases callgrind can tell apart: those between two marks (the lxml parse runs inside the
+# reading, the dims compared inside the walk of the layers).
+MARKED_PHASES = {
+    "imports": ("start", "imported"),
+    "read (parse + build)": ("read begins", "read ends"),
+    "index the graph": ("index begins", "index ends"),
+    "graph checks": ("graph checks begins", "graph checks ends"),
+    "walk (check + compare)": ("graph checks ends", "check ends"),
+}
 
 
 @dataclass
@@ -272,10 +362,85 @@ def generate(layers: int, directory: Path, dynamic: bool = False) -> tuple[Path,
 # --------------------------------------------------------------------------- the report
 
 
-def compare(xml: Path, count: int, repeat: int) -> None:
+def run_phases(xml: Path, mode: str, jobs: list[str]) -> dict[str, float]:
+    proc = subprocess.run(
+        [sys.executable, "-c", PHASES_CHILD, str(xml), mode, *jobs],
+        capture_output=True,
+        cwd=REPO,
+        env=CHILD_ENV,
+        check=False,
+    )
+    marker = [line for line in proc.stderr.decode(errors="replace").splitlines() if line.startswith("@@ ")]
+    if not marker:
+        raise RuntimeError(f"phase child failed (exit {proc.returncode}):\n{proc.stderr.decode()[-2000:]}")
+    figures: dict[str, float] = ast.literal_eval(marker[-1][3:])
+    return figures
+
+
+def instructions(xml: Path) -> dict[str, float] | None:
+    """Millions of instructions of the marked phases at -j 1 (valgrind's callgrind), or None."""
+    valgrind = shutil.which("valgrind")
+    if valgrind is None:
+        return None
+    with tempfile.TemporaryDirectory(prefix="irshape-callgrind-") as directory:
+        out = Path(directory) / "callgrind.out"
+        command = [
+            valgrind,
+            "--tool=callgrind",
+            "--dump-before=getppid",
+            f"--callgrind-out-file={out}",
+            sys.executable,
+            "-c",
+            PHASES_CHILD,
+            str(xml),
+            "mark",
+            "-j",
+            "1",
+        ]
+        subprocess.run(command, capture_output=True, cwd=REPO, env=CHILD_ENV, check=False)
+        # Dump k counts the instructions from mark k-1 to mark k, in the order the child
+        # makes them (the start is the process's).
+        order = ["imported", "read begins", "read ends", "check begins", "index begins", "index ends"]
+        order += ["graph checks begins", "graph checks ends", "check ends", "end"]
+        counts = {"start": 0.0}
+        total = 0.0
+        for index, name in enumerate(order, start=1):
+            dump = Path(f"{out}.{index}")
+            if not dump.exists():
+                return None
+            summary = next(line for line in dump.read_text().splitlines() if line.startswith("summary:"))
+            total += int(summary.split()[1]) / 1e6
+            counts[name] = total
+    return {phase: counts[end] - counts[begin] for phase, (begin, end) in MARKED_PHASES.items()}
+
+
+def phases(xml: Path, repeat: int, with_instructions: bool) -> None:
+    """Where `irshape check -j 1`'s time goes, phase by phase: seconds (best of ``repeat``,
+    each phase's own best), function calls (deterministic) and, with valgrind, instructions."""
+    runs = [run_phases(xml, "time", ["-j", "1"]) for _ in range(repeat + 1)][1:]  # (the first warms)
+    seconds = {phase: min(run[phase] for run in runs) for phase in runs[0]}
+    calls = run_phases(xml, "count", ["-j", "1"])
+    counted = instructions(xml) if with_instructions else None
+    work = sum(v for k, v in seconds.items() if k != "imports")
+    print(f"\nphases of irshape check -j 1 ({xml.name}), best of {repeat} each; calls: Python and C calls")
+    print(f"{'phase':22}{'seconds':>10}{'share':>8}{'calls':>12}")
+    for phase, value in seconds.items():
+        share = f"{value / work:>7.0%}" if phase != "imports" else f"{'':>7}"
+        print(f"{phase:22}{value:>10.3f} {share}{int(calls[phase]):>12,}")
+    print(
+        f"{'work (all but imports)':22}{work:>10.3f}{'':>8}{int(sum(calls.values()) - calls['imports']):>12,}"
+    )
+    if counted is not None:
+        print("instructions (callgrind, -j 1), millions:")
+        for phase, value in counted.items():
+            print(f"  {phase:24}{value:>10,.0f}")
+
+
+def compare(xml: Path, count: int, repeat: int, with_instructions: bool = False) -> None:
     size_mb = xml.stat().st_size / 2**20
     irs = best(IRSHAPE_CHILD, xml, repeat)
     ov_ = best(OPENVINO_CHILD, xml, repeat)
+    one = best(IRSHAPE_CHILD_J1, xml, repeat)
     summary = irs.output.strip().splitlines()[-1] if irs.output.strip() else "(no output)"
     print(f"\n{xml.name}: {count} layers, {size_mb:.1f} MiB of XML  [irshape: {summary}]")
     print(f"{'':24}{'irshape check':>16}{'ov read_model':>16}{'ratio':>9}")
@@ -296,6 +461,13 @@ def compare(xml: Path, count: int, repeat: int) -> None:
         f"where irshape's work goes: reading the XML (read_file, two processes) {read.work:.3f} s, peak RSS "
         f"{read.rss_mb:.1f} MiB; checking the graph and layers {max(irs.work - read.work, 0):.3f} s"
     )
+    print("irshape check against ov read_model, same run (wall: whole processes; work: after imports):")
+    for label, run in (("-j 1", one), ("default -j", irs)):
+        print(
+            f"  {label:11} wall {run.wall:.3f} s ({run.wall / ov_.wall:.2f}x)"
+            f"   work {run.work:.3f} s ({run.work / ov_.work:.2f}x)"
+        )
+    phases(xml, repeat, with_instructions)
 
 
 def scaling(sizes: list[tuple[Path, int]], repeat: int) -> None:
@@ -340,6 +512,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--repeat", type=int, default=3, help="best of N runs (default 3)")
     parser.add_argument("--keep", type=Path, help="write the IRs here and keep them")
     parser.add_argument("--dynamic", action="store_true", help="inputs [?,8,?,?]: shapes with intervals")
+    parser.add_argument(
+        "--instructions", action="store_true", help="also count each phase's instructions (valgrind, slow)"
+    )
     parser.add_argument("--generate", type=int, help=argparse.SUPPRESS)
     parser.add_argument("directory", type=Path, nargs="?", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
@@ -361,7 +536,7 @@ def main(argv: list[str] | None = None) -> None:
 
         print(f"python {sys.version.split()[0]}, best of {args.repeat}")
         for layers in args.sizes:
-            compare(*ir(layers), args.repeat)
+            compare(*ir(layers), args.repeat, args.instructions)
         if args.scaling:
             scaling([ir(n) for n in args.scaling], args.repeat)
 

@@ -18,8 +18,7 @@ import pytest
 
 from irshape import check_string
 from irshape.check import layer as check_layer
-from irshape.check import model
-from irshape.check import sources
+from irshape.check import model, sources
 
 DIMS = "<dim>1</dim><dim>4</dim><dim>8</dim><dim>8</dim>"
 

@@ -6,6 +6,13 @@ Run from the repository root (needs openvino and numpy, the test extra)::
     python bench/bench_scale.py --sizes 20000   # only the comparison at one size
     python bench/bench_scale.py --keep DIR      # keep the generated IRs in DIR
     python bench/bench_scale.py --dynamic       # the same with a dynamic input [?,8,?,?]
+    python bench/bench_scale.py --phases fixtures/networks DIR/bench_20000.xml  # phase tables only
+    python bench/bench_scale.py --instructions  # also each phase's instructions (valgrind)
+
+After each comparison comes the phase table of ``irshape check -j 1`` (see ``PHASES_CHILD``):
+where the time goes (parse, build the model, index the graph, graph checks, check layers,
+compare dims, report), with each phase's count of function calls, a measure that does not move
+with the machine's load as its wall time does.
 
 Each IR is generated with OpenVINO's Python API (blocks of the four conv ops, MaxPool,
 element-wise ops, a ShapeOf/Gather/Concat shape subgraph into Reshape, Transpose, MatMul,
@@ -122,13 +129,15 @@ print(f"@@ {t1 - t0:.6f} {t2 - t1:.6f} {peak_rss_kib()}", file=sys.stderr)
 """
 )
 
-# The phases of one `irshape check` run, timed in the program itself: each phase's function is
-# wrapped to note the clock when it begins and ends (the wrappers cost a few microseconds a
-# phase; the two that run many times, the lxml parser's feed and compare_declared, about
-# 0.1 us a call). With "count", a profile hook counts the Python and C function calls of each
-# phase instead (a deterministic measure of the work: the machine's wall time moves +-25%);
-# with "mark", os.getppid() is called at each boundary of the sequential phases, where
-# `valgrind --tool=callgrind --dump-before=getppid` writes the instructions counted so far.
+# The phases of an `irshape check` run, timed in the program itself: the function of each
+# phase is wrapped to add the time it takes (over every call: a run over many files adds its
+# files' up). The wrappers cost about 0.1 us a call, and the two called many times (the lxml
+# parser's feed, once a chunk; compare_declared, once a layer whose check is not a repeat)
+# are called a few thousand times at most. With "count", a profile hook counts the Python and
+# C function calls of each phase instead (a deterministic measure of the work: the machine's
+# wall time moves +-25%); with "mark", os.getppid() is called at each boundary of the reading,
+# the index, the graph checks and the check, where `valgrind --tool=callgrind
+# --dump-before=getppid` writes the instructions counted since the boundary before.
 PHASES_CHILD = """
 import os, sys, time
 mode = sys.argv[2]
@@ -141,73 +150,76 @@ def now():
     return calls if mode == "count" else time.perf_counter()
 if mode == "count":
     sys.setprofile(counter)
-marks = {"start": now()}
+started = now()
+boundaries = []  # in order: each is where callgrind's next dump ends
 def mark(name):
-    marks[name] = now()
+    boundaries.append(name)
     if mode == "mark":
         os.getppid()
 from irshape import lifetime, api
 from irshape.check import graph, model
 from irshape.cli import run
 from irshape.ir import stream
+imported = now()
 mark("imported")
-spent = {"parse": 0.0, "compare dims": 0.0}
-def accumulate(name, function):
+spent = dict.fromkeys(("read", "parse", "index", "graph checks", "check", "compare dims"), 0.0)
+def phase(name, function, marked):
     def wrapped(*args, **kwargs):
+        if marked:
+            mark(name + " begins")
         begin = now()
         try:
             return function(*args, **kwargs)
         finally:
             spent[name] += now() - begin
+            if marked:
+                mark(name + " ends")
     return wrapped
-def bracket(name, function):
-    def wrapped(*args, **kwargs):
-        mark(name + " begins")
-        try:
-            return function(*args, **kwargs)
-        finally:
-            mark(name + " ends")
-    return wrapped
-stream.LinedParser.feed = accumulate("parse", stream.LinedParser.feed)
-stream.LinedParser.close = accumulate("parse", stream.LinedParser.close)
-model.compare_declared = accumulate("compare dims", model.compare_declared)
-api.read_file = bracket("read", api.read_file)
-api.check_document = bracket("check", api.check_document)
-graph.build_graph = bracket("index", graph.build_graph)
-model._Walker._structural_checks = bracket("graph checks", model._Walker._structural_checks)
+stream.LinedParser.feed = phase("parse", stream.LinedParser.feed, False)
+stream.LinedParser.close = phase("parse", stream.LinedParser.close, False)
+model.compare_declared = phase("compare dims", model.compare_declared, False)
+api.read_file = phase("read", api.read_file, True)
+api.check_document = phase("check", api.check_document, True)
+graph.build_graph = phase("index", graph.build_graph, True)
+model._Walker._structural_checks = phase("graph checks", model._Walker._structural_checks, True)
 sys.argv = ["irshape", "check", "-q", *sys.argv[3:], sys.argv[1]]
 exit_now = lifetime.hard_exit
 def report_then_exit(code):
+    end = now()
     mark("end")
     sys.setprofile(None)
-    m = marks
-    read = m["read ends"] - m["read begins"]
-    walk = m["check ends"] - m["check begins"] - (m["index ends"] - m["index begins"])
-    walk -= m["graph checks ends"] - m["graph checks begins"]
+    walk = spent["check"] - spent["index"] - spent["graph checks"]
     figures = {
-        "imports": m["imported"] - m["start"],
+        "imports": imported - started,
         "parse (lxml)": spent["parse"],
-        "build the model": read - spent["parse"],
-        "index the graph": m["index ends"] - m["index begins"],
-        "graph checks": m["graph checks ends"] - m["graph checks begins"],
+        "build the model": spent["read"] - spent["parse"],
+        "index the graph": spent["index"],
+        "graph checks": spent["graph checks"],
         "check layers": walk - spent["compare dims"],
         "compare dims": spent["compare dims"],
-        "report": m["end"] - m["check ends"] + m["read begins"] - m["imported"],
+        "report": end - imported - spent["read"] - spent["check"],
     }
     print("@@ " + repr(figures), file=sys.stderr)
+    print("@@boundaries " + " ".join(b.replace(" ", "_") for b in boundaries), file=sys.stderr)
     exit_now(code)
 lifetime.hard_exit = report_then_exit
 run()
 """
-# The phases callgrind can tell apart: those between two marks (the lxml parse runs inside the
-# reading, the dims compared inside the walk of the layers).
-MARKED_PHASES = {
-    "imports": ("start", "imported"),
-    "read (parse + build)": ("read begins", "read ends"),
-    "index the graph": ("index begins", "index ends"),
-    "graph checks": ("graph checks begins", "graph checks ends"),
-    "walk (check + compare)": ("graph checks ends", "check ends"),
-}
+
+
+def marked_phase(boundary: str) -> str:
+    """The phase the instructions before a boundary belong to (callgrind's dump there)."""
+    if boundary == "imported":
+        return "imports"
+    if boundary in ("read_ends",):
+        return "read (parse + build)"
+    if boundary == "index_ends":
+        return "index the graph"
+    if boundary == "graph_checks_ends":
+        return "graph checks"
+    if boundary in ("check_ends", "index_begins", "graph_checks_begins"):
+        return "walk (check + compare)"
+    return "report"  # before a file's reading or check, or the end: the program around them
 
 
 @dataclass
@@ -362,67 +374,55 @@ def generate(layers: int, directory: Path, dynamic: bool = False) -> tuple[Path,
 # --------------------------------------------------------------------------- the report
 
 
-def run_phases(xml: Path, mode: str, jobs: list[str]) -> dict[str, float]:
+def run_phases(
+    target: Path, mode: str, jobs: list[str], wrap: list[str] | None = None
+) -> tuple[dict[str, float], list[str]]:
+    """One run of the phase child: its figures, and the boundaries it marked in order."""
     proc = subprocess.run(
-        [sys.executable, "-c", PHASES_CHILD, str(xml), mode, *jobs],
+        [*(wrap or []), sys.executable, "-c", PHASES_CHILD, str(target), mode, *jobs],
         capture_output=True,
         cwd=REPO,
         env=CHILD_ENV,
         check=False,
     )
-    marker = [line for line in proc.stderr.decode(errors="replace").splitlines() if line.startswith("@@ ")]
-    if not marker:
-        raise RuntimeError(f"phase child failed (exit {proc.returncode}):\n{proc.stderr.decode()[-2000:]}")
-    figures: dict[str, float] = ast.literal_eval(marker[-1][3:])
-    return figures
+    lines = proc.stderr.decode(errors="replace").splitlines()
+    figures = [line[3:] for line in lines if line.startswith("@@ ")]
+    boundaries = [line.split()[1:] for line in lines if line.startswith("@@boundaries")]
+    if not figures or not boundaries:
+        raise RuntimeError(f"phase child failed (exit {proc.returncode}):\n{chr(10).join(lines[-20:])}")
+    return ast.literal_eval(figures[-1]), boundaries[-1]
 
 
-def instructions(xml: Path) -> dict[str, float] | None:
-    """Millions of instructions of the marked phases at -j 1 (valgrind's callgrind), or None."""
+def instructions(target: Path) -> dict[str, float] | None:
+    """Millions of instructions of each marked phase at -j 1 (valgrind's callgrind), or None."""
     valgrind = shutil.which("valgrind")
     if valgrind is None:
         return None
     with tempfile.TemporaryDirectory(prefix="irshape-callgrind-") as directory:
         out = Path(directory) / "callgrind.out"
-        command = [
-            valgrind,
-            "--tool=callgrind",
-            "--dump-before=getppid",
-            f"--callgrind-out-file={out}",
-            sys.executable,
-            "-c",
-            PHASES_CHILD,
-            str(xml),
-            "mark",
-            "-j",
-            "1",
-        ]
-        subprocess.run(command, capture_output=True, cwd=REPO, env=CHILD_ENV, check=False)
-        # Dump k counts the instructions from mark k-1 to mark k, in the order the child
-        # makes them (the start is the process's).
-        order = ["imported", "read begins", "read ends", "check begins", "index begins", "index ends"]
-        order += ["graph checks begins", "graph checks ends", "check ends", "end"]
-        counts = {"start": 0.0}
-        total = 0.0
-        for index, name in enumerate(order, start=1):
-            dump = Path(f"{out}.{index}")
-            if not dump.exists():
-                return None
-            summary = next(line for line in dump.read_text().splitlines() if line.startswith("summary:"))
-            total += int(summary.split()[1]) / 1e6
-            counts[name] = total
-    return {phase: counts[end] - counts[begin] for phase, (begin, end) in MARKED_PHASES.items()}
+        wrap = [valgrind, "--tool=callgrind", "--dump-before=getppid", f"--callgrind-out-file={out}"]
+        _, boundaries = run_phases(target, "mark", ["-j", "1"], wrap)
+        counted: dict[str, float] = {}
+        # Dump k holds the instructions from boundary k-1 (the process's start) to boundary k.
+        for index, boundary in enumerate(boundaries, start=1):
+            text = Path(f"{out}.{index}").read_text()
+            summary = next(line for line in text.splitlines() if line.startswith("summary:"))
+            phase = marked_phase(boundary)
+            counted[phase] = counted.get(phase, 0.0) + int(summary.split()[1]) / 1e6
+    return counted
 
 
 def phases(xml: Path, repeat: int, with_instructions: bool) -> None:
     """Where `irshape check -j 1`'s time goes, phase by phase: seconds (best of ``repeat``,
     each phase's own best), function calls (deterministic) and, with valgrind, instructions."""
-    runs = [run_phases(xml, "time", ["-j", "1"]) for _ in range(repeat + 1)][1:]  # (the first warms)
+    runs = [run_phases(xml, "time", ["-j", "1"])[0] for _ in range(repeat + 1)][1:]  # (the first warms)
     seconds = {phase: min(run[phase] for run in runs) for phase in runs[0]}
-    calls = run_phases(xml, "count", ["-j", "1"])
+    calls, _ = run_phases(xml, "count", ["-j", "1"])
     counted = instructions(xml) if with_instructions else None
     work = sum(v for k, v in seconds.items() if k != "imports")
     print(f"\nphases of irshape check -j 1 ({xml.name}), best of {repeat} each; calls: Python and C calls")
+    if xml.is_dir():
+        print(f"({len(list(xml.glob('*.xml')))} files: each phase's time is the sum over them)")
     print(f"{'phase':22}{'seconds':>10}{'share':>8}{'calls':>12}")
     for phase, value in seconds.items():
         share = f"{value / work:>7.0%}" if phase != "imports" else f"{'':>7}"
@@ -515,6 +515,13 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument(
         "--instructions", action="store_true", help="also count each phase's instructions (valgrind, slow)"
     )
+    parser.add_argument(
+        "--phases",
+        type=Path,
+        nargs="*",
+        default=[],
+        help="only the phase table of these IRs or directories (e.g. fixtures/networks)",
+    )
     parser.add_argument("--generate", type=int, help=argparse.SUPPRESS)
     parser.add_argument("directory", type=Path, nargs="?", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
@@ -535,6 +542,10 @@ def main(argv: list[str] | None = None) -> None:
             return irs[layers]
 
         print(f"python {sys.version.split()[0]}, best of {args.repeat}")
+        if args.phases:
+            for target in args.phases:
+                phases(target, args.repeat, args.instructions)
+            return
         for layers in args.sizes:
             compare(*ir(layers), args.repeat, args.instructions)
         if args.scaling:

@@ -28,6 +28,10 @@ printed, never asserted.
 
 Targets (issue 4): numpy within 1.5x of OpenVINO on the 2D GroupConvolutionBackpropData example,
 and within 3x on the 2D GroupConvolution example.
+
+The recurrent rows (issue 23) run LSTM/GRU/RNNSequence-5 layers over long sequences (500 steps
+of batch 1, 200 of batch 16, a bidirectional LSTM) through irshape's executor on the saved
+one-layer IR, against the same IR compiled by OpenVINO.
 """
 
 from __future__ import annotations
@@ -36,6 +40,7 @@ import argparse
 import os
 import platform
 import sys
+import tempfile
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -170,6 +175,80 @@ def best_of(
     return best["numpy"], best["openvino"]
 
 
+@dataclass(frozen=True)
+class Recurrent:
+    name: str
+    kind: str  # lstm, gru, rnn
+    batch: int
+    steps: int
+    input_size: int
+    hidden: int
+    direction: str = "forward"
+
+
+RECURRENT = [
+    Recurrent("LSTM T500 B1", "lstm", 1, 500, 64, 128),
+    Recurrent("GRU T500 B1", "gru", 1, 500, 64, 128),
+    Recurrent("RNN T500 B1", "rnn", 1, 500, 64, 128),
+    Recurrent("LSTM T200 B16", "lstm", 16, 200, 64, 128),
+    Recurrent("LSTM T500 B1 bidir", "lstm", 1, 500, 64, 128, "bidirectional"),
+]
+
+
+def build_recurrent(layer: Recurrent, rng: np.random.Generator) -> ov.Model:
+    import openvino.opset13 as opset
+
+    directions = 2 if layer.direction == "bidirectional" else 1
+    gates = {"lstm": 4, "gru": 3, "rnn": 1}[layer.kind]
+    hidden = layer.hidden
+
+    def const(*shape: int) -> ov.Node:
+        return opset.constant((rng.standard_normal(shape) * 0.1).astype(np.float32))
+
+    x = opset.parameter([layer.batch, layer.steps, layer.input_size], np.float32, name="x")
+    h0 = const(layer.batch, directions, hidden)
+    lengths = opset.constant(np.full(layer.batch, layer.steps, np.int32))
+    w = const(directions, gates * hidden, layer.input_size)
+    r, b = const(directions, gates * hidden, hidden), const(directions, gates * hidden)
+    if layer.kind == "lstm":
+        c0 = const(layer.batch, directions, hidden)
+        node = opset.lstm_sequence(x, h0, c0, lengths, w, r, b, hidden, layer.direction)
+    elif layer.kind == "gru":
+        node = opset.gru_sequence(x, h0, lengths, w, r, b, hidden, layer.direction)
+    else:
+        node = opset.rnn_sequence(x, h0, lengths, w, r, b, hidden, layer.direction)
+    return ov.Model([node.output(i) for i in range(node.get_output_size())], [x])
+
+
+def bench_recurrent(core: ov.Core, layer: Recurrent, args: argparse.Namespace, directory: str) -> None:
+    """One recurrent layer through irshape's executor (the saved IR) and OpenVINO."""
+    from irshape.execute.network import execute
+    from irshape.ir.reader import read_file
+
+    rng = np.random.default_rng(0)
+    xml = os.path.join(directory, f"{layer.kind}_{layer.batch}_{layer.steps}.xml")
+    ov.save_model(build_recurrent(layer, rng), xml, compress_to_fp16=False)
+    document = read_file(xml).document
+    assert document is not None
+    x = rng.standard_normal((layer.batch, layer.steps, layer.input_size), dtype=np.float32)
+    request = core.compile_model(xml, "CPU", CPU_CONFIG).create_infer_request()
+
+    def run_numpy() -> np.ndarray:
+        return next(iter(execute(document, {"x": x}).results.values()))
+
+    def run_openvino() -> None:
+        request.infer([x])
+
+    ours, theirs = run_numpy(), request.infer([x])[0]
+    same = ours.shape == theirs.shape and np.allclose(ours, theirs, rtol=1e-4, atol=1e-4)
+    check = "equal" if same else f"DIFFERENT (max |diff| {np.abs(ours - theirs).max():.3g})"
+    t_np, t_ov = best_of(max(1, args.repeat), max(1, args.rounds), run_numpy, run_openvino)
+    shape = "x".join(map(str, theirs.shape))
+    times = f"{t_np * 1e3:10.2f} {t_ov * 1e3:12.2f} {t_np / t_ov:6.2f}x"
+    print(f"{layer.name:24s} {shape:>20s} {times} {'':>7s}  {check}")
+    sys.stdout.flush()
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=10, help="consecutive timed calls per side and round")
@@ -217,6 +296,10 @@ def main(argv: list[str] | None = None) -> int:
             f"{target:>7s}{verdict}  {check}"
         )
         sys.stdout.flush()
+    with tempfile.TemporaryDirectory() as directory:
+        for recurrent in RECURRENT:
+            if not args.only or args.only in recurrent.name:
+                bench_recurrent(core, recurrent, args, directory)
     print()
     print(f"load average at end: {', '.join(f'{v:.2f}' for v in os.getloadavg())}")
     return 0

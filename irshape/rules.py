@@ -553,11 +553,12 @@ OP_NOT_INFERRED = _rule(
     "irshape does not infer {op} yet: it carries the layer's declared output dims on, where "
     "OpenVINO computes them, and checks the layers it feeds from those",
     summary="A layer of an OpenVINO op that irshape has no shape function for.",
-    why="OpenVINO computes every layer's outputs. irshape infers the ops docs/ops.md lists; for "
-    "another op it can only take the declared dims, so a wrong one there goes unseen and the "
-    "layers below are checked against it.",
+    why="OpenVINO computes every layer's outputs. irshape infers the ops docs/ops.md lists, every "
+    "op version of OpenVINO 2026.4's opsets; for an op version a newer OpenVINO adds, until "
+    "irshape declares it, it can only take the declared dims, so a wrong one there goes unseen "
+    "and the layers below are checked against it.",
     fix="Nothing to fix in the file; docs/ops.md lists the ops irshape infers.",
-    example='<layer type="Loop" version="opset5"> ... </layer>',
+    example='<layer type="Multinomial" version="opset13"> ... </layer> (with its declaration removed)',
 )
 
 
@@ -877,6 +878,23 @@ RESULTS_SHARE_OUTPUT = _rule(
     "output it reads, and fails when two Results carry one output's names. IR v11, and IR v10 "
     "outputs without names, read.",
     fix="Give each output one Result, or save the model again (ov.save_model writes IR v11).",
+)
+NAME_COLLISION = _rule(
+    "IRS425",
+    "name-collision",
+    ERROR,
+    "{what} {name!r}, a name OpenVINO (IR v10) gives the model's {side} here, is already the "
+    "name of {other}; OpenVINO rejects the file ('Model operation names have collisions with "
+    "tensor names. Please use MO to generate new IR version, it should allow to avoid the issue')",
+    summary="In IR v10, a Parameter's name, or the name of the layer a Result reads, is the tensor "
+    "name of another input or output.",
+    why="Reading IR v10, OpenVINO names each model output also by the name of the layer it comes "
+    "from (with '.port' when that layer has several outputs) and each input by its Parameter's "
+    "name, and fails when such a name is already another input's or output's tensor name (a "
+    "port's names) or another such name. IR v11 names them by their tensor names alone.",
+    fix="Rename the layer or the tensor (the port's names), or save the model again "
+    "(ov.save_model writes IR v11).",
+    example='<layer name="b" type="Parameter"> beside <port names="b"> on another Parameter',
 )
 VARIABLE_UNMATCHED = _rule(
     "IRS424",

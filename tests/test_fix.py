@@ -204,7 +204,7 @@ def test_dims_fed_by_an_op_irshape_does_not_infer_are_left_alone(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # x -> GroupedMatMul -> conv: OpenVINO computes that layer's output itself. irshape infers
-    # every op of OpenVINO's opsets but Multinomial-13 (which makes no [N,C,L] data for a conv),
+    # every op version of OpenVINO's opsets (tests/test_ops_doc.py),
     # so GroupedMatMul's declaration is hidden here: irshape then says it does not infer it
     # (IRS308), and a wrong dim declared there says nothing about the conv, whose own declared
     # dims must stay as OpenVINO wrote them.

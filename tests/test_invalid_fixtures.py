@@ -20,6 +20,13 @@ ELSEWHERE = {
 }
 
 
+# Codes no file of OpenVINO 2026.4's opsets can trigger: irshape infers every op version they
+# hold (tests/test_ops_doc.py keeps the list closed). IRS308 is for an op version a newer
+# OpenVINO's opsets add (tools/make_opset_table.py) before its declaration exists; its fixture
+# meets one by hiding the declaration of the op it uses.
+HIDDEN = {"IRS308": "Multinomial"}
+
+
 def _codes(xml: Path) -> list[str]:
     dry_run = None
     if xml.name.startswith("IRS5"):
@@ -33,8 +40,13 @@ def _codes(xml: Path) -> list[str]:
 
 
 @pytest.mark.parametrize("xml", INVALID, ids=lambda p: p.stem)
-def test_fixture_triggers_its_code(xml: Path) -> None:
+def test_fixture_triggers_its_code(xml: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     code = xml.name[:6]
+    if code in HIDDEN:
+        from irshape.check import model as walk
+
+        declared = walk.lookup
+        monkeypatch.setattr(walk, "lookup", lambda t, v=None: None if t == HIDDEN[code] else declared(t, v))
     codes = _codes(xml)
     assert code in codes, codes
     assert "IRS901" not in codes
@@ -44,3 +56,11 @@ def test_every_code_has_a_fixture() -> None:
     named = {p.name[:6] for p in FIXTURES.rglob("IRS*.xml")}
     missing = sorted(set(RULES) - named - set(ELSEWHERE))
     assert not missing, f"codes without a fixture: {missing}"
+
+
+@pytest.mark.parametrize(("code", "op"), sorted(HIDDEN.items()))
+def test_a_hidden_fixture_is_inferred_when_nothing_is_hidden(code: str, op: str) -> None:
+    """Without the hiding, the fixture's op is inferred: the code does not come up."""
+    (xml,) = [p for p in INVALID if p.name.startswith(code)]
+    assert code not in _codes(xml)
+    assert f'type="{op}"' in xml.read_text("utf-8")

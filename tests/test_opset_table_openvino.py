@@ -4,8 +4,14 @@ opset holds it, and the op it builds is the version the table names."""
 
 from __future__ import annotations
 
+import importlib
+import importlib.util
+from pathlib import Path
+from types import ModuleType
+
 import openvino as ov
 from openvino.utils.node_factory import NodeFactory
+from scripts import load_script
 
 from irshape.ops.opset_table import MAX_OPSET, OP_VERSIONS
 from irshape.ops.opsets import op_version
@@ -56,3 +62,18 @@ def test_layer_versions_resolve_as_the_reader_does() -> None:
     assert op_version("MaxPool", "Opset1") is None  # opset names match exactly
     assert op_version("ShapeOf", "opset17") == ("ShapeOf", 3)
     assert op_version("Relu", "opset17") is None
+
+
+def _make_opset_table() -> ModuleType:
+    return load_script(Path(__file__).resolve().parent.parent / "tools" / "make_opset_table.py")
+
+
+def test_the_table_is_the_installed_openvinos() -> None:
+    """irshape/ops/opset_table.py is what tools/make_opset_table.py writes from the installed
+    OpenVINO's opset tables (so tests/test_ops_doc.py's closed list is OpenVINO's), and its
+    opsets are exactly the ``openvino.opsetN`` modules there are."""
+    generator = _make_opset_table()
+    assert generator.OUTPUT.read_text("utf-8") == generator.source(), "run python tools/make_opset_table.py"
+    for number in range(1, MAX_OPSET + 1):
+        importlib.import_module(f"openvino.opset{number}")
+    assert importlib.util.find_spec(f"openvino.opset{MAX_OPSET + 1}") is None

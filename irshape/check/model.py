@@ -253,10 +253,13 @@ class _Walker:
             structure.check_edge_precisions,
             structure.check_reachability,
             structure.check_shared_results,
+            structure.check_name_collisions,
             variables.check_variables,
         )
         for check in checks:
             self._guard(None, check, self.graph, self.found.append)
+        if self.body is None:  # the whole file's nesting, once
+            self._guard(None, structure.check_body_depth, self.graph, self.found.append)
 
     def _guard(self, layer: Layer | None, step: Callable[..., Any], *args: Any) -> None:
         """Run one step; an exception is a finding (a bug in irshape), never the end of the run."""

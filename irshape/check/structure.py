@@ -26,7 +26,7 @@ from irshape.check.graph import (
     layer_label,
 )
 from irshape.diagnostics import Diagnostic, Location, Severity
-from irshape.ir import element_types
+from irshape.ir import depth, element_types
 from irshape.ir.model import Edge, Layer
 from irshape.ir.values import parse_uint
 from irshape.ops import opsets
@@ -670,7 +670,7 @@ def check_shared_results(graph: Graph, report: Report) -> None:
         if layer.type != "Result" or not layer.inputs:
             continue
         source = graph.sources.get(id(layer.inputs[0]))
-        if source is None or not source[1].named:  # (tensors without names read)
+        if source is None or not source[1].names:  # (tensors without names read)
             continue
         key = (id(source[0]), source[1].index)
         readers[key].append(layer)
@@ -689,3 +689,84 @@ def check_shared_results(graph: Graph, report: Report) -> None:
                     port=port,
                 )
             )
+
+
+def check_name_collisions(graph: Graph, report: Report) -> None:
+    """IRS425: IR v10's reading names each Result's tensor also by the name of the layer it reads
+    (``create_ie_output_name``: ``name.port`` for a layer of several outputs) and each
+    Parameter's by the Parameter's name, and fails where that name is already another input's or
+    output's tensor name, or an earlier such name ('Model operation names have collisions with
+    tensor names'; ``model_reader.cpp`` ``update_v10_model``): the inputs' tensor names first,
+    then the outputs', then each Result's name, then each Parameter's."""
+    if graph.document.version != 10:
+        return
+    layers = graph.document.layers
+    parameters = [layer for layer in layers if layer.type == "Parameter" and layer.outputs]
+    results = [
+        (layer, graph.sources.get(id(layer.inputs[0])))
+        for layer in layers
+        if layer.type == "Result" and layer.inputs
+    ]
+    taken: dict[str, str] = {}  # name -> what holds it
+    for layer in parameters:
+        for name in tensor_names(layer.outputs[0].names):
+            taken.setdefault(name, f"the tensor of {layer_label(layer)}")
+    for _result, source in results:
+        if source is not None:
+            for name in tensor_names(source[1].names):
+                taken.setdefault(name, f"the tensor of {layer_label(source[0])} port {source[1].id}")
+    for layer, source in results:
+        if source is None:
+            continue
+        producer, port = source
+        name = producer.name or ""
+        if len(producer.outputs) != 1:
+            name += f".{port.index}"
+        own = tensor_names(port.names)
+        if name in taken and name not in own:
+            what = f"{layer_label(layer)} reads {layer_label(producer)}:"
+            report(
+                rules.NAME_COLLISION(
+                    graph.where(layer), what=what, name=name, side="output", other=taken[name]
+                )
+            )
+        taken.setdefault(name, f"the output {layer_label(layer)} reads")
+    for layer in parameters:
+        name = layer.name or ""
+        if name in taken and name not in tensor_names(layer.outputs[0].names):
+            what = f"{layer_label(layer)} is named"
+            report(
+                rules.NAME_COLLISION(
+                    graph.where(layer), what=what, name=name, side="input", other=taken[name]
+                )
+            )
+        taken.setdefault(name, f"the input {layer_label(layer)}")
+
+
+def tensor_names(text: str) -> set[str]:
+    """A port's ``names``: split at each comma not escaped (``\\,`` is a comma within a name),
+    nothing trimmed, as OpenVINO's reader splits them (by experiment: ``x, b`` holds ``' b'``)."""
+    if not text:
+        return set()
+    return {part.replace("\\,", ",") for part in re.split(r"(?<!\\),", text) if part}
+
+
+_CONTROL_TYPES = frozenset({"Loop", "If", "TensorIterator"})
+
+
+def check_body_depth(graph: Graph, report: Report) -> None:
+    """IRS215: bodies nested deeper than OpenVINO's reader builds on this process's stack (it
+    crashes; irshape/ir/depth.py). Only with a stack well below the usual 8 MiB is that within
+    the 680 levels irshape reads."""
+    if not _CONTROL_TYPES & graph.types:
+        return
+    limit = depth.openvino_nesting_limit(depth.stack_bytes())
+    nesting, outer = depth.deepest_bodies(graph.document.layers)
+    if limit is None or outer is None or nesting <= limit:
+        return
+    problem = (
+        f"its bodies nest {nesting} deep, and OpenVINO's reader builds each body on its stack, "
+        f"about 3 KiB a level: past about {limit} levels with this process's stack "
+        f"({(depth.stack_bytes() or 0) // 1024} KiB, ulimit -s) it crashes"
+    )
+    report(rules.BODY_INVALID(graph.where(outer), problem=problem, ov_message="Segmentation fault"))

@@ -10,7 +10,14 @@ from typing import TYPE_CHECKING
 
 import click
 
-from irshape.cli.options import NEEDS_NUMPY, AbnormalExit, has_numpy, input_option, max_memory_option
+from irshape.cli.options import (
+    NEEDS_NUMPY,
+    AbnormalExit,
+    has_numpy,
+    input_option,
+    max_memory_option,
+    state_option,
+)
 
 if TYPE_CHECKING:
     import numpy as np
@@ -21,6 +28,7 @@ if TYPE_CHECKING:
 @click.command(name="run")
 @click.argument("file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
 @input_option
+@state_option
 @click.option(
     "-o",
     "--output",
@@ -55,6 +63,7 @@ if TYPE_CHECKING:
 def run_command(
     file: Path,
     inputs: tuple[str, ...],
+    states: tuple[str, ...],
     output: Path | None,
     save_all: Path | None,
     seed: int | None,
@@ -65,6 +74,8 @@ def run_command(
     """Execute the network FILE with numpy, every layer in graph order.
 
     Without --output, prints each Result's (and variable's) name, shape, dtype and min/max/mean.
+    A stateful model (ReadValue/Assign) runs one inference from its variables' initialisers, or
+    from the --state values given (by variable id, as the output's variable:ID arrays name them).
     Exit 2 with a one-line message when the file cannot be run.
     """
     if not has_numpy():
@@ -72,7 +83,7 @@ def run_command(
     if dim_value is not None and seed is None:
         raise click.UsageError("--dim-value only applies with --seed (random inputs)")
     try:
-        run = _run_file(file, inputs, seed, dim_value, max_memory, keep_all=save_all is not None)
+        run = _run_file(file, inputs, states, seed, dim_value, max_memory, keep_all=save_all is not None)
         results = run.arrays()
         if save_all is not None:
             _write_npz(save_all, run.layers)
@@ -98,6 +109,7 @@ def run_command(
 def _run_file(
     file: Path,
     inputs: Sequence[str],
+    states: Sequence[str],
     seed: int | None,
     dim_value: int | None,
     max_memory: int | None,
@@ -106,10 +118,10 @@ def _run_file(
 ) -> Run:
     import numpy as np
 
-    from irshape.execute.run import RunError, prepare_inputs, run_document
+    from irshape.execute.run import RunError, prepare_inputs, prepare_states, run_document
     from irshape.ir.reader import read_file
 
-    given = given_inputs(inputs)
+    given, given_states = given_inputs_and_states(inputs, states)
     result = read_file(file)
     if result.document is None:
         errors = [d.message for d in result.diagnostics if d.severity == "error"]
@@ -117,9 +129,10 @@ def _run_file(
     rng = None if seed is None else np.random.default_rng(seed)
     try:
         prepared = prepare_inputs(result.document, given, rng=rng, dim_value=dim_value)
+        start = prepare_states(result.document, given_states)
         if max_memory is None:
-            return run_document(result.document, prepared, keep_all=keep_all)
-        return run_document(result.document, prepared, max_memory=max_memory, keep_all=keep_all)
+            return run_document(result.document, prepared, keep_all=keep_all, states=start)
+        return run_document(result.document, prepared, max_memory=max_memory, keep_all=keep_all, states=start)
     except RunError as exc:
         raise AbnormalExit(f"{file}: {exc}") from None
     except ValueError as exc:  # a kernel refused a layer, e.g. pads OpenVINO's CPU plugin refuses
@@ -150,7 +163,58 @@ def given_inputs(inputs: Sequence[str]) -> dict[str, np.ndarray]:
     return given
 
 
-def _load_npz(path: Path) -> dict[str, np.ndarray]:
+def given_inputs_and_states(
+    inputs: Sequence[str], states: Sequence[str]
+) -> tuple[dict[str, np.ndarray], dict[str, np.ndarray]]:
+    """The ``--input`` arrays by Parameter name and the variables' starting values by variable
+    id, from ``--state`` and from the ``variable:ID`` arrays of an ``--input`` archive."""
+    given, given_states = split_states(given_inputs(inputs))
+    for name, value in given_state_arrays(states).items():
+        if name in given_states:
+            raise click.BadParameter(f"variable {name!r} is given twice", param_hint="'--state'")
+        given_states[name] = value
+    return given, given_states
+
+
+def split_states(given: Mapping[str, np.ndarray]) -> tuple[dict[str, np.ndarray], dict[str, np.ndarray]]:
+    """The given arrays split into Parameter inputs and variables (``variable:ID``, by ID)."""
+    from irshape.execute.run import VARIABLE_PREFIX
+
+    inputs = {k: v for k, v in given.items() if not k.startswith(VARIABLE_PREFIX)}
+    states = {k.removeprefix(VARIABLE_PREFIX): v for k, v in given.items() if k.startswith(VARIABLE_PREFIX)}
+    return inputs, states
+
+
+def given_state_arrays(states: Sequence[str]) -> dict[str, np.ndarray]:
+    """The arrays of the ``--state`` options by variable id: ``ID=FILE.npy`` one each, a
+    ``FILE.npz`` its ``variable:ID`` arrays (its other arrays, an earlier run's Results, are
+    not variables and are left alone)."""
+    from irshape.execute.run import VARIABLE_PREFIX
+
+    given: dict[str, np.ndarray] = {}
+    for item in states:
+        if item.endswith(".npz") and "=" not in item:
+            arrays = _load_npz(Path(item), "--state")
+            found = {
+                key.removeprefix(VARIABLE_PREFIX): value
+                for key, value in arrays.items()
+                if key.startswith(VARIABLE_PREFIX)
+            }
+            if not found:
+                raise AbnormalExit(f"--state {item}: no variable:ID array in it")
+        else:
+            name, sep, path = item.partition("=")
+            if not sep or not name or not path:
+                raise click.BadParameter(f"{item!r} is not ID=FILE.npy or FILE.npz", param_hint="'--state'")
+            found = {name: _load_npy(name, Path(path), "--state")}
+        for name, value in found.items():
+            if name in given:
+                raise click.BadParameter(f"variable {name!r} is given twice", param_hint="'--state'")
+            given[name] = value
+    return given
+
+
+def _load_npz(path: Path, option: str = "--input") -> dict[str, np.ndarray]:
     import zipfile
 
     import numpy as np
@@ -158,16 +222,16 @@ def _load_npz(path: Path) -> dict[str, np.ndarray]:
     try:
         with np.load(path, allow_pickle=False) as archive:
             if not hasattr(archive, "files"):
-                raise AbnormalExit(f"--input {path} is a single array; give it as NAME={path}")
+                raise AbnormalExit(f"{option} {path} is a single array; give it as NAME={path}")
             return {key: archive[key] for key in archive.files}
     except OSError as exc:
-        raise AbnormalExit(f"--input: cannot read {path}: {exc.strerror or exc}") from None
+        raise AbnormalExit(f"{option}: cannot read {path}: {exc.strerror or exc}") from None
     except (ValueError, EOFError, zipfile.BadZipFile) as exc:
         reason = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
-        raise AbnormalExit(f"--input: cannot load {path}: {reason}") from None
+        raise AbnormalExit(f"{option}: cannot load {path}: {reason}") from None
 
 
-def _load_npy(name: str, path: Path) -> np.ndarray:
+def _load_npy(name: str, path: Path, option: str = "--input") -> np.ndarray:
     import numpy as np
 
     try:
@@ -175,14 +239,14 @@ def _load_npy(name: str, path: Path) -> np.ndarray:
             magic = handle.read(6)
             if magic != b"\x93NUMPY":
                 what = "a .npz archive" if magic.startswith(b"PK") else "not a .npy file"
-                raise AbnormalExit(f"--input {name}: {path} is {what}; give an array saved with np.save")
+                raise AbnormalExit(f"{option} {name}: {path} is {what}; give an array saved with np.save")
             handle.seek(0)
             value = np.load(handle, allow_pickle=False)
     except OSError as exc:
-        raise AbnormalExit(f"--input {name}: cannot read {path}: {exc.strerror or exc}") from None
+        raise AbnormalExit(f"{option} {name}: cannot read {path}: {exc.strerror or exc}") from None
     except (ValueError, EOFError) as exc:  # a truncated file, object arrays, a bad header
         reason = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
-        raise AbnormalExit(f"--input {name}: cannot load {path}: {reason}") from None
+        raise AbnormalExit(f"{option} {name}: cannot load {path}: {reason}") from None
     assert isinstance(value, np.ndarray)
     return value
 

@@ -62,9 +62,23 @@ def dry_run(
         1 for layer in document.layers if (layer.type or "").lower() not in ("parameter", "const", "result")
     )
     done = 0
+    body_found: set[tuple[str | None, int | None, str | None]] = set()
 
-    def compare(layer: Layer, outputs: tuple[np.ndarray, ...]) -> None:
+    def body_report(finding: Diagnostic) -> None:
+        """A body layer's finding, named by its path; once, however often the body runs."""
+        key = (finding.layer_id, finding.line, finding.port)
+        if key not in body_found:
+            body_found.add(key)
+            report(finding)
+
+    def compare(layer: Layer, outputs: tuple[np.ndarray, ...], body: str) -> None:
         nonlocal done
+        if body:  # compared, not counted: its Loop, If or TensorIterator is the layer counted
+            if (layer.type or "").lower() not in ("parameter", "const"):
+                _compare_declared(
+                    layer, outputs, path, lambda d: body_report(d.replace(layer_id=body + (d.layer_id or "")))
+                )
+            return
         if (layer.type or "").lower() not in ("parameter", "const"):
             _compare_declared(layer, outputs, path, report)
             done += 1

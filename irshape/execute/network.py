@@ -36,6 +36,7 @@ from irshape.kernels import (
     KernelCall,
     KernelError,
     UnsupportedByOpenVINOError,
+    integers,
     kernel_of,
     outputs_of,
     storage_dtype,
@@ -102,8 +103,11 @@ class Execution:
         return self.total - self.ran
 
 
-# What ``on_layer`` is given after each layer ran: the layer and its outputs (by output index).
-LayerCallback = Callable[[Layer, tuple[np.ndarray, ...]], None]
+# What ``on_layer`` is given after each layer ran: the layer, its outputs (by output index) and
+# the path of the body it is in, as findings name body layers ("" at the top level; "3/body/"
+# in the body of layer 3, "3/body/7/then_body/" deeper). A body's layers are given at each run
+# of the body: a Loop's at every iteration.
+LayerCallback = Callable[[Layer, tuple[np.ndarray, ...], str], None]
 
 
 class InputUnavailable(Exception):
@@ -181,6 +185,7 @@ class _Executor:
         # what reaches its Results
         self.bound: dict[str, tuple[np.ndarray, str]] | None = None
         self.result_values: dict[str, tuple[np.ndarray, str]] = {}
+        self.path = ""  # the body this executor runs, as on_layer names it
 
     def run(self, inputs: Mapping[str, np.ndarray]) -> Execution:
         execution = Execution()
@@ -240,7 +245,7 @@ class _Executor:
             if self.consumers.get((layer.id or "", index)):
                 self.values[(layer.id or "", index)] = value
         if self.on_layer is not None:
-            self.on_layer(layer, tuple(array for array, _ in outputs))
+            self.on_layer(layer, tuple(array for array, _ in outputs), self.path)
 
     def _fail(self, execution: Execution, outcome: LayerOutcome) -> None:
         if self.stop_at_failure:
@@ -258,12 +263,23 @@ class _Executor:
                 continue
             if key not in self.values:
                 return None
-            args.append(self.values[key])
+            array, element_type = self.values[key]
+            producer = self._kind(key[0])
+            consumer = (layer.type or "").lower()
+            args.append((integers.entering(array, element_type, producer, consumer), element_type))
             remaining = self.consumers[key] - 1
             self.consumers[key] = remaining
             if remaining == 0:
                 del self.values[key]
         return args
+
+    def _kind(self, layer_id: str) -> str:
+        return (self.by_id[layer_id].type or "").lower()
+
+    def _producer_kind(self, layer: Layer, index: int) -> str:
+        """The lowercase type of the layer feeding input ``index`` ('' when none does)."""
+        key = self.sources.get((layer.id or "", layer.inputs[index].id))
+        return "" if key is None else self._kind(key[0])
 
     def _placeholder(self, layer: Layer, index: int) -> tuple[np.ndarray, str]:
         """For an unconnected input, an array of the provider's shape and type that takes no
@@ -306,7 +322,8 @@ class _Executor:
             body: Body, bound: dict[int, tuple[np.ndarray, str]]
         ) -> dict[int, tuple[np.ndarray, str]]:
             document = body.document(self.document)
-            inner = _Executor(document, self.max_memory, True, None, self.context)
+            inner = _Executor(document, self.max_memory, True, self.on_layer, self.context)
+            inner.path = f"{self.path}{layer.id}/{body.tag}/"
             inner.bound = {x.id or "": bound[id(x)] for x in body.layers if id(x) in bound}
             try:
                 inner.run({})
@@ -356,6 +373,8 @@ class _Executor:
             inference,
             self.context,
         )
+        if schema.op.lower() in integers.CONVERTING_OPS:
+            call = self._converted_on_entry(layer, call)
         placeholders = [i for i, (array, _) in enumerate(args) if isinstance(array, _Placeholder)]
         with _kernel_refusals(layer):
             needed = working_bytes(kernel, call) + sum(args[i][0].nbytes for i in placeholders)
@@ -375,7 +394,23 @@ class _Executor:
             )
         with _kernel_refusals(layer):
             produced = outputs_of(kernel(call))
-        return _checked_outputs(layer, inference, produced)
+        # the plugin holds every i64 result as i32 (irshape/kernels/integers.py)
+        return [(integers.held_as_i32(array), t) for array, t in _checked_outputs(layer, inference, produced)]
+
+    def _converted_on_entry(self, layer: Layer, call: KernelCall) -> KernelCall:
+        """A converting op's inputs straight from a Parameter or a Const, converted whole to a
+        real output type as the plugin's input conversion does (irshape/kernels/integers.py)."""
+        inputs, types = list(call.inputs), list(call.input_types)
+        for index in range(len(call.inference.outputs)):  # input i becomes output i
+            producer = self._producer_kind(layer, index)
+            target = storage_dtype(call.output_type(index))
+            if producer in ("parameter", "const") and target is not None:
+                inputs[index], types[index] = integers.converted_on_entry(
+                    inputs[index], types[index], producer, target
+                )
+        return KernelCall(
+            call.schema, tuple(inputs), tuple(types), call.attributes, call.inference, call.context
+        )
 
     def _infer(self, schema: OpSchema, layer: Layer, args: list[tuple[np.ndarray, str]]) -> OpResult:
         """Shape inference at these very inputs: what the kernel must produce."""

@@ -1,7 +1,8 @@
 """``irshape run``: execute a whole network with numpy.
 
 :func:`prepare_inputs` checks the given arrays against the Parameters (and fills the others with
-seeded random data when asked); :func:`run_document` executes every layer in graph order
+seeded random data when asked); :func:`prepare_states` checks a stateful model's starting
+variables against its ReadValues; :func:`run_document` executes every layer in graph order
 (:mod:`irshape.execute.network`). Every problem is a :class:`RunError` whose message is one line
 naming the layer or input.
 """
@@ -15,8 +16,13 @@ import numpy as np
 
 from irshape.dims import DimSyntaxError, PartialShape, parse_partial_shape
 from irshape.execute.network import ExecutionError, Outcome, execute, input_dtype
-from irshape.execute.tensors import DEFAULT_MAX_MEMORY
+from irshape.execute.tensors import DEFAULT_MAX_MEMORY, numpy_dtype
 from irshape.ir.model import Document, Layer
+from irshape.kernels import Context
+
+# How a variable's value is named among a run's arrays (``--output``) and in ``--state``/``--input``
+# archives: ``variable:<variable_id>``
+VARIABLE_PREFIX = "variable:"
 
 
 class RunError(ValueError):
@@ -30,7 +36,12 @@ def parameters(document: Document) -> list[Layer]:
 
 def parameter_shape(layer: Layer) -> PartialShape:
     """The shape a Parameter takes: its ``shape`` attribute (with intervals), else its port dims."""
-    text = layer.data.get("shape")
+    return _declared_shape(layer, "shape")
+
+
+def _declared_shape(layer: Layer, attribute: str) -> PartialShape:
+    """The shape ``attribute`` writes (with intervals), else the layer's output port dims."""
+    text = layer.data.get(attribute)
     if text is not None:
         try:
             return parse_partial_shape(text)
@@ -76,19 +87,57 @@ def prepare_inputs(
 
 
 def _checked_input(
-    name: str, value: np.ndarray, shape: PartialShape, dtype: np.dtype[Any] | None
+    name: str, value: np.ndarray, shape: PartialShape, dtype: np.dtype[Any] | None, taker: str = "Parameter"
 ) -> np.ndarray:
+    """``value`` checked against the shape its ``taker`` (a Parameter, a variable) takes, and
+    converted to its dtype within its kind."""
+    given_as = "input" if taker == "Parameter" else "state"
     if shape.dims is not None and (
         value.ndim != len(shape.dims)
         or any(not d.lo <= n <= d.hi for d, n in zip(shape.dims, value.shape, strict=True))
     ):
         given = "[" + ",".join(str(n) for n in value.shape) + "]"
-        raise RunError(f"input '{name}' has shape {given}, but Parameter '{name}' takes {shape}")
+        raise RunError(f"{given_as} '{name}' has shape {given}, but {taker} '{name}' takes {shape}")
     if dtype is None or value.dtype == dtype:
         return value
     if not np.can_cast(value.dtype, dtype, casting="same_kind"):
-        raise RunError(f"input '{name}' is {value.dtype}, but Parameter '{name}' takes {dtype}")
+        raise RunError(f"{given_as} '{name}' is {value.dtype}, but {taker} '{name}' takes {dtype}")
     return value.astype(dtype)
+
+
+def variables(document: Document) -> dict[str, Layer]:
+    """The ReadValue layers by variable id (the first of each variable, in document order)."""
+    found: dict[str, Layer] = {}
+    for layer in document.layers:
+        if (layer.type or "").lower() == "readvalue":
+            found.setdefault(layer.data.get("variable_id", ""), layer)
+    return found
+
+
+def prepare_states(document: Document, given: Mapping[str, np.ndarray]) -> dict[str, np.ndarray]:
+    """The values a stateful model's variables start from, by variable id, each checked against
+    its ReadValue: the variable_shape (ReadValue-6) or its output port's dims, and its element
+    type (converted within its kind, as inputs are). A variable not given starts from its
+    initialiser, as in OpenVINO after ``InferRequest.reset_state()``."""
+    readers = variables(document)
+    unknown = sorted(set(given) - set(readers))
+    if unknown:
+        raise RunError(
+            f"no variable {', '.join(repr(n) for n in unknown)} "
+            f"(the variables: {', '.join(repr(n) for n in readers) or 'none: the model is not stateful'})"
+        )
+    prepared = {}
+    for name, value in given.items():
+        layer = readers[name]
+        shape = _declared_shape(layer, "variable_shape")
+        dtype = numpy_dtype(layer.data.get("variable_type")) or input_dtype_of_port(layer)
+        prepared[name] = _checked_input(name, np.asarray(value), shape, dtype, "variable")
+    return prepared
+
+
+def input_dtype_of_port(layer: Layer) -> np.dtype[Any] | None:
+    """The numpy dtype of a layer's first output port's precision."""
+    return numpy_dtype(layer.outputs[0].precision if layer.outputs else None)
 
 
 def random_input(
@@ -136,22 +185,30 @@ def run_document(
     *,
     max_memory: int = DEFAULT_MAX_MEMORY,
     keep_all: bool = False,
+    states: Mapping[str, np.ndarray] | None = None,
 ) -> Run:
     """Execute ``document`` on ``inputs`` (by Parameter name): every Result by name, the
-    variables' final values (a stateful model runs one inference from its initial state) and,
-    with ``keep_all``, every layer's outputs (see :func:`layer_key`).
+    variables' final values (a stateful model runs one inference from ``states``, by variable id
+    as :func:`prepare_states` checks them, the others from their initialisers) and, with
+    ``keep_all``, every layer's outputs (see :func:`layer_key`).
 
     Each layer's working memory is estimated against ``max_memory`` before it is allocated; the
     first layer that cannot run is a :class:`RunError` naming it.
     """
     kept: dict[str, np.ndarray] = {}
 
-    def keep(layer: Layer, outputs: tuple[np.ndarray, ...]) -> None:
+    def keep(layer: Layer, outputs: tuple[np.ndarray, ...], body: str) -> None:
         for index, array in enumerate(outputs):
-            kept[layer_key(layer, index, len(outputs))] = array
+            kept[body + layer_key(layer, index, len(outputs))] = array
 
     try:
-        execution = execute(document, inputs, max_memory=max_memory, on_layer=keep if keep_all else None)
+        execution = execute(
+            document,
+            inputs,
+            max_memory=max_memory,
+            on_layer=keep if keep_all else None,
+            context=Context(dict(states or {})),
+        )
     except ExecutionError as exc:
         flag = " (--max-memory)" if exc.outcome.outcome is Outcome.OVER_MEMORY else ""
         raise RunError(f"{exc}{flag}") from None
@@ -173,10 +230,12 @@ class Run:
 
     def arrays(self) -> dict[str, np.ndarray]:
         """The Results by name, then each variable as ``variable:<id>``: what ``--output`` writes."""
-        return {**self.results, **{f"variable:{name}": value for name, value in self.variables.items()}}
+        variables = {f"{VARIABLE_PREFIX}{name}": value for name, value in self.variables.items()}
+        return {**self.results, **variables}
 
 
 def layer_key(layer: Layer, index: int, count: int) -> str:
     """A layer's output in ``--save-all``: its layer id, ``<id>.<output index>`` for a layer
-    of several outputs."""
+    of several outputs; a body layer's after the path of its body (``3/body/5``, as findings
+    name it), from the last run of the body (a Loop's last iteration, the If branch taken)."""
     return f"{layer.id}" if count == 1 else f"{layer.id}.{index}"

@@ -15,14 +15,14 @@ class DocumentKind(StrEnum):
 
 
 class Port(Record):
-    __slots__ = ("dim_lines", "dims", "id", "index", "line", "named", "precision")
+    __slots__ = ("dim_lines", "dims", "id", "index", "line", "names", "precision")
     id: str
     index: int  # position among the layer's <input> or <output> ports: OpenVINO's port index
     line: int
     dims: tuple[int, ...] | None  # None when a <dim> could not be read (already reported)
     dim_lines: tuple[int, ...] | range  # the reader stores consecutive lines as a range
     precision: str | None
-    named: bool  # the port has a non-empty ``names`` (tensor names)
+    names: str  # its tensor names as the ``names`` attribute writes them ("" without)
 
     def __init__(
         self,
@@ -32,7 +32,7 @@ class Port(Record):
         dims: tuple[int, ...] | None,
         dim_lines: tuple[int, ...] | range = (),
         precision: str | None = None,
-        named: bool = False,
+        names: str = "",
     ) -> None:
         self.id = id
         self.index = index
@@ -40,7 +40,7 @@ class Port(Record):
         self.dims = dims
         self.dim_lines = dim_lines
         self.precision = precision
-        self.named = named
+        self.names = names
 
     def dim_line(self, axis: int) -> int:
         return self.dim_lines[axis] if axis < len(self.dim_lines) else self.line

@@ -32,6 +32,7 @@ from lxml import etree
 
 from irshape import rules
 from irshape.diagnostics import Diagnostic, Location, Rule
+from irshape.ir import depth
 from irshape.ir.model import (
     BackEdge,
     Body,
@@ -43,7 +44,7 @@ from irshape.ir.model import (
     PortMapEntry,
     Subgraphs,
 )
-from irshape.ir.repair import repair, restore
+from irshape.ir.repair import Outside, outside_the_root, repair, restore
 from irshape.ir.stream import LinedParser, pull_parser
 from irshape.ir.values import parse_port_dim, parse_uint
 from irshape.record import Record
@@ -166,12 +167,7 @@ class Reader:
             sys.setrecursionlimit(limit)
         if _too_deep(result):
             (finding,) = result.diagnostics
-            note = (
-                f" (irshape's parser reads {_DEEP_LEVELS} XML levels, layers nested in bodies up to "
-                f"{MAX_BODY_NESTING} deep; OpenVINO's reader goes deeper, taking minutes at a few "
-                f"hundred levels of bodies)"
-            )
-            result.diagnostics = [finding.replace(message=finding.message + note)]
+            result.diagnostics = [_deeper_than_read(finding, b"".join(chunks()))]
         return result
 
     def _read(self, chunks: Chunks) -> ReadResult:
@@ -186,25 +182,42 @@ class Reader:
         """A file pugixml reads though libxml2 does not (a repeated attribute, a control
         character): the defect is reported, and the layers are read as OpenVINO reads them."""
         data = b"".join(chunks())  # the failure path only: the file is read whole once
-        repaired = repair(data) if _codec(data[:_HEAD]) == "latin-1" else None
+        latin = _codec(data[:_HEAD]) == "latin-1"
+        moved = outside_the_root(data) if latin else None
+        if moved is not None:
+            return self._outside_the_root(moved, failed)
+        repaired = repair(data) if latin else None
         if repaired is None:
             return failed
-        if self.join is not None:
-            self.join.cancel()
-            self.join = None
+        self._alone()
         self.repaired = True
-
-        def repaired_chunks() -> Iterator[bytes]:
-            for start in range(0, len(repaired), CHUNK):
-                yield repaired[start : start + CHUNK]
-
-        result = self._read(repaired_chunks)
+        result = self._read(_chunks_of(repaired))
         if result.document is None:
             return failed
         (defect,) = failed.diagnostics
         note = "; OpenVINO's parser (pugixml) reads past this, and irshape checks the layers as it reads them"
         result.diagnostics.insert(0, defect.replace(message=defect.message + note))
         return result
+
+    def _outside_the_root(self, moved: Outside, failed: ReadResult) -> ReadResult:
+        """What pugixml reads outside the root element and libxml2 does not (a late XML
+        declaration, text): the file is read as pugixml reads it (lines unchanged), and a
+        warning says what XML wants."""
+        self._alone()
+        result = self._read(_chunks_of(moved.data))
+        if result.document is None and [d.code for d in result.diagnostics] == [rules.XML_SYNTAX.code]:
+            result = self._recover(_chunks_of(moved.data), result)  # another defect pugixml reads past
+        if result.document is None:
+            return failed
+        warning = rules.XML_SYNTAX(self.where, line=moved.line, reason=moved.reason, severity=rules.WARNING)
+        result.diagnostics.insert(0, warning)
+        return result
+
+    def _alone(self) -> None:
+        """Read on without the second process (a copy of the file is read, not the file)."""
+        if self.join is not None:
+            self.join.cancel()
+            self.join = None
 
     def _pass(self, chunks: Chunks, root: str | None, *, fragments: bool) -> ReadResult | None:
         head = b""
@@ -633,7 +646,7 @@ class Reader:
             dims,
             dim_lines,
             None if precision is None else _intern(precision),
-            bool(get("names")),
+            get("names") or "",
         )
 
     def _dims(
@@ -707,6 +720,36 @@ _DEEP_LEVELS = 2048  # libxml2's depth limit with XML_PARSE_HUGE
 MAX_BODY_NESTING = (_DEEP_LEVELS - 6) // 3
 
 
+def _deeper_than_read(finding: Diagnostic, data: bytes) -> Diagnostic:
+    """libxml2's depth limit reached: whether OpenVINO reads the file (a warning: irshape does
+    not check it) or overflows its stack on it (an error), by :mod:`irshape.ir.depth`."""
+    nesting = depth.body_nesting(data)
+    if nesting <= MAX_BODY_NESTING:  # deep in other elements than bodies: not OpenVINO's IR
+        note = f" (irshape's parser reads {_DEEP_LEVELS} XML levels, deeper than bodies nest in an IR)"
+        return finding.replace(message=finding.message + note)
+    stack = depth.stack_bytes()
+    limit = depth.openvino_nesting_limit(stack)
+    stopped = (
+        f"irshape's parser stops at {_DEEP_LEVELS} XML levels (libxml2: "
+        f"'{finding.message.partition(': ')[2].partition(',')[0]}'), layers nested in bodies up to "
+        f"{MAX_BODY_NESTING} deep, and the file nests bodies {nesting} deep"
+    )
+    if stack is not None and limit is not None and nesting > limit:
+        message = (
+            f"{stopped}; OpenVINO's reader builds each body on its stack, about 3 KiB a level, and "
+            f"crashes past about {limit} levels with this {stack // 1024} KiB stack"
+        )
+        return finding.replace(message=message)
+    reads = (
+        "with no stack limit"
+        if stack is None
+        else f"up to about {limit} levels with this {stack // 1024} KiB stack"
+    )
+    message = f"{stopped}: OpenVINO's reader reads it ({reads}), taking hours at such a depth"
+    message += "; irshape does not check it"
+    return finding.replace(message=message, severity=rules.WARNING)
+
+
 def _too_deep(result: ReadResult) -> bool:
     """Did libxml2 stop at its depth limit (the file's only finding)?"""
     return (
@@ -762,6 +805,16 @@ def _drop_unread(node: Any, wanted: frozenset[str], *, first_only: bool) -> None
             node.remove(child)
         else:
             seen.add(tag)
+
+
+def _chunks_of(data: bytes) -> Chunks:
+    """A copy of the file, in the parser's chunks."""
+
+    def chunks() -> Iterator[bytes]:
+        for start in range(0, len(data), CHUNK):
+            yield data[start : start + CHUNK]
+
+    return chunks
 
 
 def _root_tag(chunks: Chunks) -> str | None:

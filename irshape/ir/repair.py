@@ -7,12 +7,19 @@ value there, as the C string it becomes). libxml2 rejects both. So that such a f
 are still checked as OpenVINO reads them, :func:`repair` rewrites a copy that libxml2 accepts:
 the later copies of a repeated attribute are dropped, and each control character becomes a
 private-use character (U+E000 + its code), which :func:`restore` turns back in the values read.
-Line ends are untouched, so lines stay the file's. (docs/openvino-ir-reading.md §8.)
+Line ends are untouched, so lines stay the file's. (docs/openvino-ir-reading.md §7.)
+
+pugixml also takes an XML declaration that whitespace or comments come before (OpenVINO's own
+reader tests write their IRs so, from an indented string), where XML wants it first, and it
+skips text outside the root element, which XML does not allow. :func:`outside_the_root` moves
+the declaration to the start and blanks such text: the bytes from the declaration on are where
+they were, so their lines are the file's.
 """
 
 from __future__ import annotations
 
 import re
+from typing import NamedTuple
 
 _PRIVATE = 0xE000
 # The C0 controls XML 1.0 forbids (tab, line feed and carriage return are allowed).
@@ -22,6 +29,7 @@ _REFERENCE = re.compile(rb"&#(?:([0-9]+)|x([0-9A-Fa-f]+));")
 _START_TAG = re.compile(rb"<[A-Za-z_][^<>]*>")
 _ATTRIBUTE = re.compile(rb"""(\s+)([^\s=/>]+)(\s*=\s*)("[^"]*"|'[^']*')""")
 _RESTORE = {_PRIVATE + c: chr(c) for c in range(32)}
+_BOM = b"\xef\xbb\xbf"
 
 
 def repair(data: bytes) -> bytes | None:
@@ -31,6 +39,97 @@ def repair(data: bytes) -> bytes | None:
     repaired = _REFERENCE.sub(_private_reference, repaired)
     repaired = _START_TAG.sub(_first_attributes, repaired)
     return None if repaired == data else repaired
+
+
+_SPACE = b" \t\r\n"
+_LATE = (
+    "whitespace, a comment or an instruction comes before the XML declaration, which XML wants "
+    "first (libxml2 and other XML parsers reject the file); OpenVINO's parser (pugixml) reads it"
+)
+_TEXT = (
+    "text outside the root element, which XML does not allow (libxml2 and other XML parsers "
+    "reject the file); OpenVINO's parser (pugixml) skips it"
+)
+
+
+class Outside(NamedTuple):
+    """A copy that libxml2 reads as pugixml does, the line of what was out of place, and what."""
+
+    data: bytes
+    line: int
+    reason: str
+
+
+def outside_the_root(data: bytes) -> Outside | None:
+    """``data`` (UTF-8 or another ASCII-compatible encoding) as libxml2 reads it like pugixml
+    does, when the bytes outside the root element are what pugixml reads and libxml2 does not:
+    the XML declaration after whitespace, comments or instructions (moved before them), and text
+    before the root element or after its end (made blanks, its line ends kept). Every byte from
+    the declaration on stays where it was, so lines are the file's. None when there is nothing
+    of the kind (or a NUL, where OpenVINO's reading stops)."""
+    start = len(_BOM) if data.startswith(_BOM) else 0
+    found = _prolog(data, start)
+    if found is None:
+        return None
+    declaration, texts = found
+    texts += _epilog(data)
+    late = declaration is not None and declaration[0] != start
+    if not late and not texts:
+        return None
+    copy = bytearray(data)
+    for first, end in texts:
+        copy[first:end] = bytes(b if b in b"\r\n" else 0x20 for b in data[first:end])
+    if late and declaration is not None:
+        first, end = declaration
+        copy[start:end] = data[first:end] + bytes(copy[start:first])
+    place = texts[0][0] if texts else declaration[0] if declaration is not None else start
+    line = 1 + data.count(b"\n", 0, place)
+    return Outside(bytes(copy), line, _TEXT if texts else _LATE)
+
+
+def _prolog(data: bytes, position: int) -> tuple[tuple[int, int] | None, list[tuple[int, int]]] | None:
+    """The XML declaration's span and the text runs before the root element (None: no root, or
+    what libxml2's error must stand for: two declarations, a NUL, an unclosed comment)."""
+    declaration: tuple[int, int] | None = None
+    texts: list[tuple[int, int]] = []
+    while position < len(data):
+        if data[position] in _SPACE:
+            position += 1
+        elif data.startswith(b"<!--", position) or data.startswith(b"<?", position):
+            closing = b"-->" if data[position + 1] == ord("!") else b"?>"
+            end = data.find(closing, position + 2)
+            if end < 0:
+                return None
+            end += len(closing)
+            is_declaration = data.startswith(b"<?xml", position) and data[position + 5 : position + 6] in (
+                b" ",
+                b"\t",
+                b"\r",
+                b"\n",
+            )
+            if is_declaration:
+                if declaration is not None:
+                    return None  # two declarations: libxml2's error stands
+                declaration = (position, end)
+            position = end
+        elif data[position] == ord("<"):
+            return declaration, texts  # the root element (or a DOCTYPE: left as it is)
+        else:
+            end = data.find(b"<", position)
+            if end < 0 or b"\0" in data[position:end]:
+                return None
+            texts.append((position, end))
+            position = end
+    return None
+
+
+def _epilog(data: bytes) -> list[tuple[int, int]]:
+    """Text after the last markup of the file (after the root element's end)."""
+    last = data.rfind(b">")
+    tail = data[last + 1 :]
+    if last < 0 or not tail.strip(_SPACE) or b"\0" in tail or b"<" in tail:  # (a cut tag: not text)
+        return []
+    return [(last + 1, len(data))]
 
 
 def restore(text: str) -> str:

@@ -164,7 +164,7 @@ def _pack_port(port: Port) -> tuple[Any, ...]:
     lines = port.dim_lines
     # A list stands for a range (marshal has none), a tuple for itself.
     packed_lines = [lines.start, lines.stop] if isinstance(lines, range) else lines
-    return port.id, port.index, port.line, port.dims, packed_lines, port.precision, port.named
+    return port.id, port.index, port.line, port.dims, packed_lines, port.precision, port.names
 
 
 def _unpack(packed: tuple[Any, ...]) -> Rest:
@@ -190,6 +190,6 @@ def _unpack_layer(*fields: Any) -> Layer:
 
 def _unpack_ports(ports: list[tuple[Any, ...]]) -> list[Port]:
     return [
-        Port(id, index, line, dims, range(*lines) if isinstance(lines, list) else lines, precision, named)
-        for id, index, line, dims, lines, precision, named in ports
+        Port(id, index, line, dims, range(*lines) if isinstance(lines, list) else lines, precision, names)
+        for id, index, line, dims, lines, precision, names in ports
     ]

@@ -157,15 +157,33 @@ class Weights:
     def read_integers(self, element_type: str, count: int, offset: int, size: int) -> tuple[int, ...]:
         """``count`` little-endian integers of ``element_type`` at ``offset``, as OpenVINO's
         shape inference reads them (i4, u4, nf4: ``count`` signed bytes, read on past the
-        Const's own bytes as OpenVINO does, up to the end of the file)."""
+        Const's own bytes as OpenVINO does: :meth:`_signed_bytes`)."""
         if element_type in NOT_EVALUABLE:
             raise NotEvaluable(not_evaluable_reason(element_type))
         if element_type in _BYTE_READ:
-            return self._unpack("b", count, offset, max(size, count))
+            return self._signed_bytes(count, offset)
         fmt = _INTEGER_FORMATS.get(element_type)
         if fmt is None:
             raise NotEvaluable(not_evaluable_reason(element_type))
         return self._unpack(fmt, count, offset, size)
+
+    def _signed_bytes(self, count: int, offset: int) -> tuple[int, ...]:
+        """``count`` signed bytes from ``offset``, on past the Const's own bytes and past the
+        end of the file as OpenVINO reads them from its mapping of the file: zeros up to the end
+        of the file's last page. A file of whole pages has none: OpenVINO then reads whatever
+        memory follows the mapping (by experiment, a u4 output_shape Const of two elements in
+        the file's last byte reads [50, 0] from a 449-byte file, [50, 36] from a 4096-byte one)."""
+        data = self._mapping()
+        end = offset + count
+        if offset >= 0 and end <= len(data):
+            return struct.unpack_from(f"<{count}b", data, offset)
+        page_end = len(data) + (-len(data)) % mmap.PAGESIZE
+        if offset < 0 or offset > len(data) or end > page_end or page_end == len(data):
+            raise WeightsError(
+                f"bytes {offset}..{end} are read past the end of the {len(data)}-byte weights file, "
+                "from memory OpenVINO has not mapped from it"
+            )
+        return struct.unpack(f"<{count}b", data[offset:] + bytes(end - len(data)))
 
     def read_reals(self, element_type: str, count: int, offset: int, size: int) -> tuple[float, ...]:
         """``count`` little-endian floating-point numbers of ``element_type`` (f16, f32, f64,

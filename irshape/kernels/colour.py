@@ -1,5 +1,5 @@
 """Kernels of the colour family (irshape/shapes/colour.py): NV12toRGB-8, NV12toBGR-8, I420toRGB-8,
-I420toBGR-8; RGBtoNV12-17 and BGRtoNV12-17 are refused (OpenVINO cannot run them).
+I420toBGR-8, RGBtoNV12-17 and BGRtoNV12-17.
 
 OpenVINO's reference formulas (``convert_color_nv12.hpp``), in f32: from YUV,
 ``c = Y - 16, d = U - 128, e = V - 128``, ``R = 1.164c + 1.596e``, ``G = 1.164c - 0.391d - 0.813e``,
@@ -7,10 +7,18 @@ OpenVINO's reference formulas (``convert_color_nv12.hpp``), in f32: from YUV,
 
 What the CPU plugin computes (openvino 2026.4.1, ``INFERENCE_PRECISION_HINT=f32``), by
 ``tests/execution/test_colour.py``: those f32 values exactly, but a u8 image's are rounded half
-to even (64.5 is 64), where the reference rounds half away from zero. The plugin has no
-RGBtoNV12/BGRtoNV12 node ("Unsupported operation of type: RGBtoNV12") and OpenVINO's core has no
-evaluate for them either (``Node.evaluate`` returns false, so a Const image is not folded):
-their kernel raises ``UnsupportedByOpenVINOError``.
+to even (64.5 is 64), where the reference rounds half away from zero.
+
+RGBtoNV12/BGRtoNV12: the CPU plugin has no node for them ("Unsupported operation of type:
+RGBtoNV12") and OpenVINO 2026.4's core no evaluate (``Node.evaluate`` returns false), so the
+kernel follows OpenVINO's reference implementation (``convert_color_to_nv12.hpp``) and is tested
+on hand-worked pixels and by a round trip through the plugin's NV12toRGB
+(tests/execution/test_colour.py). In f32, per pixel: ``Y = 0.257R + 0.504G + 0.098B + 16``,
+``U = -0.148R - 0.291G + 0.439B + 128``, ``V = 0.439R - 0.368G - 0.071B + 128``, each clamped
+to [0, 255] (for an integer type rounded half away from zero first) and stored in the image's
+type; a 2 x 2 block's U (and V) is the mean of its four stored values, rounded half away from
+zero for an integer type. One plane is Y's rows then the UV rows (U and V interleaved, a pair a
+block), ``[N, H * 3 / 2, W, 1]``; two planes are Y ``[N, H, W, 1]`` and UV ``[N, H/2, W/2, 2]``.
 """
 
 from __future__ import annotations
@@ -19,7 +27,7 @@ from typing import Any
 
 import numpy as np
 
-from irshape.kernels import KernelCall, UnsupportedByOpenVINOError
+from irshape.kernels import KernelCall
 from irshape.kernels.stored import as_output
 
 
@@ -72,6 +80,49 @@ def i420_to_rgb(call: KernelCall) -> np.ndarray:
     return _to_rgb(call, y, u, v)
 
 
+def _rounded_half_away(values: np.ndarray) -> np.ndarray:
+    """``std::round``: halves away from zero (numpy's rint rounds them to even); in f64, where
+    ``|x| + 0.5`` is exact for every f32 x."""
+    wide = values.astype(np.float64)
+    rounded: np.ndarray = np.copysign(np.floor(np.abs(wide) + 0.5), wide)
+    return rounded
+
+
+def _stored_yuv(call: KernelCall, values: np.ndarray) -> np.ndarray:
+    """An f32 Y, U or V value as the reference stores it: rounded (integer types), clamped to
+    [0, 255], in the image's type."""
+    if call.output_dtype(0).kind in "iu":
+        values = _rounded_half_away(values)
+    return as_output(call, np.clip(values, 0.0, 255.0))
+
+
+def _block_mean(call: KernelCall, plane: np.ndarray) -> np.ndarray:
+    """Each 2 x 2 block's mean of a stored U or V plane ``[N, H, W]``: summed in f32 in the
+    reference's order (row by row), divided by 4, rounded half away from zero for integers."""
+    values = plane.astype(np.float32)
+    total = values[:, 0::2, 0::2] + values[:, 0::2, 1::2]
+    total += values[:, 1::2, 0::2]
+    total += values[:, 1::2, 1::2]
+    mean = total / np.float32(4)
+    if call.output_dtype(0).kind in "iu":
+        mean = _rounded_half_away(mean)
+    return as_output(call, mean)
+
+
 def rgb_to_nv12(call: KernelCall) -> list[np.ndarray]:
-    """RGBtoNV12-17 and BGRtoNV12-17: OpenVINO 2026.4 computes them nowhere (see above)."""
-    raise UnsupportedByOpenVINOError(f"OpenVINO has no implementation of {call.schema.op} to compare with")
+    """RGBtoNV12-17 and BGRtoNV12-17 (see the module docstring)."""
+    image = call.inputs[0].astype(np.float32)
+    red, green, blue = (image[..., i] for i in ((2, 1, 0) if call.schema.op.startswith("BGR") else (0, 1, 2)))
+
+    def weighted(a: float, b: float, c: float, offset: float) -> np.ndarray:
+        total: np.ndarray = np.float32(a) * red + np.float32(b) * green + np.float32(c) * blue
+        return total + np.float32(offset)
+
+    y = _stored_yuv(call, weighted(0.257, 0.504, 0.098, 16))
+    u = _block_mean(call, _stored_yuv(call, weighted(-0.148, -0.291, 0.439, 128)))
+    v = _block_mean(call, _stored_yuv(call, weighted(0.439, -0.368, -0.071, 128)))
+    uv = np.stack([u, v], axis=-1)  # [N, H/2, W/2, 2]: U and V interleaved along a row
+    if call.attribute("single_plane"):
+        rows = uv.reshape(uv.shape[0], uv.shape[1], -1)  # [N, H/2, W]
+        return [np.concatenate([y, rows], axis=1)[..., None]]
+    return [y[..., None], uv]

@@ -11,31 +11,31 @@ implementation or from numpy:
   operand), (a, NaN) is NaN; Greater and GreaterEqual are not(a <= b), not(a < b), so true
   where either is NaN; Mod is a - trunc(a / b) * b (x mod inf is NaN); Gelu (erf) of +inf is
   NaN.
-* Integers: the plugin keeps integers in i32. i64, u64 and u32 data are cut to their low 32
-  bits (i64's 2^32 + 5 is 5), computed, and sign-extended back (a u64 -1 is 2^64 - 1); i16 and
-  u16 results wrap to their type, i8 and u8 results saturate (u8 1 - 255 is 0, i8 127 + 1 is
-  127). Even the ops that only move data (Identity, Select, Broadcast, Tile) cut i64 to 32
-  bits. Add, Subtract, Multiply, Maximum, Minimum, Clamp, the comparisons and the bitwise ops
-  (shift counts modulo 32; BitwiseNot wraps u8 too) work on the i32 values; Divide, Power,
-  FloorMod and Mod compute in f32 and truncate toward zero to i32, a NaN or a value outside i32
-  giving -2^31 (x86's cvttps2dq): an integer Divide truncates even with ``m_pythondiv`` (-7 / 2
-  is -3; the reference and constant folding give -4), 2^31 - 1 over 3 is 715827904 and x / 0
-  is -2^31 stored (0 in i16, -128 in i8). The math functions and Relu, Floor, Ceiling, Round
-  of integers compute in f32 and round to nearest (cvtps2dq: Sqrt(21) is 5), so an i32 2^31 - 1
-  comes out -2^31.
+* Integers: the plugin keeps integers in i32 (i64, u64 and u32 are held as i32 for every op:
+  irshape/kernels/integers.py holds that rule and the executor applies it, so these kernels get
+  i64 data already cut); i16 and u16 results wrap to their type, i8 and u8 results saturate (u8
+  1 - 255 is 0, i8 127 + 1 is 127). Add, Subtract, Multiply, Maximum, Minimum, Clamp, the
+  comparisons and the bitwise ops (shift counts modulo 32; BitwiseNot wraps u8 too) work on the
+  i32 values; Divide, Power, FloorMod and Mod compute in f32 and truncate toward zero to i32, a
+  NaN or a value outside i32 giving -2^31 (x86's cvttps2dq): an integer Divide truncates even
+  with ``m_pythondiv`` (-7 / 2 is -3; the reference and constant folding give -4), 2^31 - 1
+  over 3 is 715827904 and x / 0 is -2^31 stored (0 in i16, -128 in i8). The math functions and
+  Relu, Floor, Ceiling, Round of integers compute in f32 and round to nearest (cvtps2dq:
+  Sqrt(21) is 5), so an i32 2^31 - 1 comes out -2^31.
 * pdpd broadcasting: the plugin's eltwise node takes none; of the ops it builds at all (Add,
   Multiply, FloorMod, Power, Maximum, Minimum, SquaredDifference for reals, and Divide, Mod for
   i32) it runs OpenVINO's reference implementation, whose integer Divide floors with
   ``m_pythondiv``. It compiles no pdpd Subtract or Divide of reals, nor any pdpd Select.
 * Convert from a real type to an integer one: truncation to i32 as above (NaN and overflow give
   -2^31), then wrapped to the destination (f32 300.7 to u8 is 44, -1.5 to u8 is 255): no
-  saturation. From an integer type: the i32 value (i64 cut to 32 bits) wrapped or sign-extended;
-  to a real type from the i32 value, but i64 converted whole. To boolean: zero, NaN and the i32
-  value -2^31 give false. To f16: IEEE rounding (65520 is inf). To bf16, f8 and f4: see
-  irshape/kernels/narrow_reals.py; to u4 and i4 the plugin stores u8 and i8 values (-1 to u4
-  is 255). A Convert straight from an f16 Parameter to an integer type saturates inf to 65504,
-  and one fused into the eltwise op computing its input may see i64 and u32 data whole: that is
-  the plugin's input conversion and fusion, not its Convert node, and irshape does not model it.
+  saturation. From an integer type: the i32 value wrapped or sign-extended; to a real type from
+  the i32 value (a Parameter's or a Const's whole value reaches a Convert already converted to
+  f32 by the executor: the plugin's input conversion, see irshape/kernels/integers.py). To
+  boolean: zero, NaN and the i32 value -2^31 give false. To f16: IEEE rounding (65520 is inf).
+  To bf16, f8 and f4: see irshape/kernels/narrow_reals.py; to u4 and i4 the plugin stores u8
+  and i8 values (-1 to u4 is 255). A Convert straight from an f16 Parameter to an integer type
+  saturates inf to 65504: that is the plugin's input conversion, not its Convert node, and
+  irshape does not model it.
 * f64 data is computed as f32, saturated on entry (inf and 1e300 are FLT_MAX, 1e-50 is 0) and
   on exit (an f32 inf result is FLT_MAX); a Convert straight from an f64 Parameter saturates to
   integers instead (not modelled).
@@ -89,14 +89,6 @@ def _as_f32(array: Array) -> Array:
 def _as_i32(array: Array) -> Array:
     """An integer or boolean array as the plugin's i32: the low 32 bits (i64's, u64's, u32's)."""
     return array.astype(np.int32)
-
-
-def _moved_int(array: Array) -> Array:
-    """Integer data an op only moves, as the plugin moves it: i64, u64 and u32 through their
-    low 32 bits (an i64 2^32 + 5 arrives as 5); other types unchanged."""
-    if array.dtype.kind in "iu" and array.dtype.itemsize >= 4 and array.dtype != np.int32:
-        return array.astype(np.int32).astype(array.dtype)
-    return array
 
 
 def _truncated_i32(values: Array) -> Array:
@@ -383,9 +375,8 @@ def clamp(call: KernelCall) -> Array:
 
 
 def identity(call: KernelCall) -> Array:
-    """Identity-16: a copy of the data (integers as the plugin's i32: an i64 cut to 32 bits)."""
-    data = call.inputs[0]
-    return _moved_int(data).copy()
+    """Identity-16: a copy of the data."""
+    return call.inputs[0].copy()
 
 
 def logical_not(call: KernelCall) -> Array:
@@ -620,9 +611,7 @@ def select(call: KernelCall) -> Array:
         axis = int(call.attribute("auto_broadcast.auto_broadcast_axis"))
         other = _pdpd_aligned(then.ndim, other, axis)
         cond = _pdpd_aligned(then.ndim, cond, axis)
-    result: Array = np.where(cond, _moved_int(then), _moved_int(other)).astype(
-        call.output_dtype(), copy=False
-    )
+    result: Array = np.where(cond, then, other).astype(call.output_dtype(), copy=False)
     return result
 
 
@@ -643,7 +632,7 @@ def _converted(data: Array, source: str, target: str, dtype: np.dtype[Any]) -> A
             result: Array = (as_i32 != 0) & (as_i32 != _I32_MIN)
             return result
         if dtype.kind == "f":
-            values = data if real_source or source == "i64" else _as_i32(data)
+            values = data if real_source else _as_i32(data)
             values = values.astype(np.float64 if dtype.itemsize == 8 else np.float32)
             if target == "bf16" and not real_source:
                 return integers_to_bf16(values)
@@ -693,14 +682,14 @@ def broadcast(call: KernelCall) -> Array:
         name = "mode.auto_broadcast_axis" if call.schema.version == 1 else "mode.mode.axis"
         axis = int(call.attribute(name))
         data = _pdpd_aligned(len(shape), data, axis)
-    return np.broadcast_to(_moved_int(data), shape).copy()
+    return np.broadcast_to(data, shape).copy()
 
 
 def tile(call: KernelCall) -> Array:
     """Tile-1: numpy's tile, negative repeats as 0."""
     data, repeats = call.inputs
     counts = [max(0, int(r)) for r in repeats.reshape(-1)]
-    return np.tile(_moved_int(data), counts) if counts else _moved_int(data).copy()
+    return np.tile(data, counts) if counts else data.copy()
 
 
 # --- ConvertPromoteTypes -------------------------------------------------------------------

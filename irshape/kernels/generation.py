@@ -1,5 +1,5 @@
-"""Kernels of the generation family (irshape/shapes/generation.py): OneHot-1/16, Eye-9 and
-RandomUniform-8.
+"""Kernels of the generation family (irshape/shapes/generation.py): OneHot-1/16, Eye-9,
+RandomUniform-8 and Multinomial-13.
 
 What the CPU plugin does, by tests/execution/test_generation.py: OneHot gives the off value at
 every position of an index outside ``[0, depth)``; OneHot-16's ``normalize`` counts an index
@@ -18,6 +18,19 @@ with their own bits, two words for 64-bit types); the Tensorflow alignment's f32
 sum. bf16 is the reference's conversion (7 and 8 bits of a word) with the plugin's f32 to
 bf16 rounding at each step. Global and op seed both 0: a sequence from a seed picked at
 random, as OpenVINO's.
+
+Multinomial follows the CPU plugin (``src/plugins/intel_cpu/src/nodes/multinomial.cpp``), not
+OpenVINO's reference, which draws from RandomUniform's Philox: the plugin draws from
+``std::mt19937`` seeded with ``std::seed_seq{global_seed, op_seed}`` (each seed's low 32 bits;
+both 0: a seed from the clock, here one picked at random), a word an element in the order of the
+output, each ``float(word) / float(2**32 - 1)`` in f32 (so 1.0 can come out). Under the f32 hint
+it computes in f32 whatever the probs' type: the cdf is the sequential sum of each row (of
+``exp(probs)`` for log_probs), divided by its last element (at least FLT_MIN); a sample is
+the first class whose cdf is at least the number drawn, and the class before it below (a cdf
+that falls, from negative probs, may give no class: 0 here, where the plugin leaves the memory
+as it is). Without replacement the row's cdf then loses the class drawn and is divided by
+``1 - p``, in f32, one sample after the other. The plugin writes i32 (i64 through its own
+conversion) and fails on any other convert_type: so does this kernel, UnsupportedByOpenVINOError.
 """
 
 from __future__ import annotations
@@ -26,7 +39,7 @@ from typing import Any
 
 import numpy as np
 
-from irshape.kernels import KernelCall, output_bytes, working_memory
+from irshape.kernels import KernelCall, UnsupportedByOpenVINOError, output_bytes, working_memory
 from irshape.kernels.narrow_reals import integers_to_bf16 as to_bf16  # the plugin's f32 -> bf16
 
 
@@ -95,15 +108,54 @@ def _philox(global_seed: int, op_seed: int, calls: int) -> np.ndarray:
     return np.stack([n_low, n_high, c_low, c_high], axis=-1).astype(np.uint32)
 
 
+_MT_WORDS = 624  # MT19937's state
+
+
 def _mersenne_words(seed: int, count: int) -> np.ndarray:
     """The first ``count`` tempered outputs of MT19937 seeded as PyTorch (and C++'s
     ``std::mt19937``) seed it: ``init_genrand`` of the seed's low 32 bits."""
-    state = np.empty(624, np.uint32)
+    state = np.empty(_MT_WORDS, np.uint32)
     state[0] = seed & 0xFFFFFFFF
     previous = int(state[0])
-    for j in range(1, 624):  # the 624 words of the seed's state, one after the other
+    for j in range(1, _MT_WORDS):  # the 624 words of the seed's state, one after the other
         previous = (1812433253 * (previous ^ (previous >> 30)) + j) & 0xFFFFFFFF
         state[j] = previous
+    return _mersenne_from_state(state, count)
+
+
+def _seed_sequence_state(seeds: tuple[int, ...]) -> np.ndarray:
+    """The 624 words ``std::seed_seq{seeds...}.generate`` gives (each seed taken modulo 2**32),
+    as ``std::mt19937::seed(seed_seq&)`` sets its state from them ([rand.util.seedseq]): a
+    sequential scramble, one word after the other."""
+    mask, n = 0xFFFFFFFF, _MT_WORDS
+    words = [0x8B8B8B8B] * n
+    values = [seed & mask for seed in seeds]
+    s, t = len(values), 11  # t: 11 for n >= 623
+    p = (n - t) // 2
+    q = p + t
+    m = max(s + 1, n)
+    for k in range(m):
+        mixed = words[k % n] ^ words[(k + p) % n] ^ words[(k - 1) % n]
+        r1 = (1664525 * (mixed ^ (mixed >> 27))) & mask
+        r2 = (r1 + (s if k == 0 else k % n + values[k - 1] if k <= s else k % n)) & mask
+        words[(k + p) % n] = (words[(k + p) % n] + r1) & mask
+        words[(k + q) % n] = (words[(k + q) % n] + r2) & mask
+        words[k % n] = r2
+    for k in range(m, m + n):
+        summed = (words[k % n] + words[(k + p) % n] + words[(k - 1) % n]) & mask
+        r3 = (1566083941 * (summed ^ (summed >> 27))) & mask
+        r4 = (r3 - k % n) & mask
+        words[(k + p) % n] ^= r3
+        words[(k + q) % n] ^= r4
+        words[k % n] = r4
+    state = np.array(words, np.uint32)
+    if not (state[0] & 0x80000000) and not state[1:].any():  # mt19937's all-zero guard
+        state[0] = 0x80000000
+    return state
+
+
+def _mersenne_from_state(state: np.ndarray, count: int) -> np.ndarray:
+    """The first ``count`` tempered outputs of MT19937 from the 624 words of ``state``."""
     generator = np.random.MT19937()
     generator.state = {"bit_generator": "MT19937", "state": {"key": state, "pos": 624}}
     words: np.ndarray = generator.random_raw(count).astype(np.uint32)
@@ -218,3 +270,97 @@ def random_uniform(call: KernelCall) -> np.ndarray:
     else:
         values = _tensorflow_values(count, global_seed, op_seed, low, high, integral)
     return values.astype(dtype).reshape(shape)
+
+
+# --- Multinomial ---------------------------------------------------------------------------
+
+_WORD_SCALE = np.float32(0xFFFFFFFF)  # std::mt19937::max() as a float: 2**32
+
+
+def _multinomial_seeds(call: KernelCall) -> tuple[int, int]:
+    """The two seeds, or (both 0) a pair picked at random as the plugin seeds from the clock."""
+    global_seed, op_seed = (int(call.attribute(name)) % (1 << 64) for name in ("global_seed", "op_seed"))
+    if global_seed == 0 and op_seed == 0:
+        return int(np.random.SeedSequence().generate_state(1)[0]), 0
+    return global_seed, op_seed
+
+
+def _multinomial_cdf(probs: np.ndarray, log_probs: bool) -> np.ndarray:
+    """Each row's running sum in f32, one addition after the other, divided by its last element
+    (FLT_MIN when that is smaller). The plugin's ``std::exp`` of a float is glibc's expf,
+    correctly rounded (numpy's float32 exp can be a unit off: the f64 exp rounded once is not)."""
+    weights = np.exp(probs.astype(np.float64)).astype(np.float32) if log_probs else probs
+    cdf = np.cumsum(weights, axis=1, dtype=np.float32)
+    total = np.maximum(cdf[:, -1:], np.finfo(np.float32).tiny)
+    result: np.ndarray = cdf / total
+    return result
+
+
+def _with_replacement(cdf: np.ndarray, draws: np.ndarray) -> np.ndarray:
+    """Class k of each draw u: ``u <= cdf[k]`` and (k = 0 or ``u > cdf[k - 1]``). A row whose
+    cdf never falls has one such k, the first class whose cdf reaches u (a binary search); in
+    a row that falls (negative probs) it is the last such k, as the plugin's writes land in
+    order (none: 0)."""
+    chosen = np.zeros(draws.shape, np.int64)
+    for row, (row_cdf, row_draws) in enumerate(zip(cdf, draws, strict=True)):  # rows: few
+        if np.all(row_cdf[1:] >= row_cdf[:-1]):
+            found = np.searchsorted(row_cdf, row_draws, side="left")
+            chosen[row] = np.where(found < row_cdf.size, found, 0)
+            continue
+        hit = row_draws[:, None] <= row_cdf[None, :]
+        hit[:, 1:] &= row_draws[:, None] > row_cdf[None, :-1]
+        last = row_cdf.size - 1 - np.argmax(hit[:, ::-1], axis=1)
+        chosen[row] = np.where(hit.any(axis=1), last, 0)
+    return chosen
+
+
+def _without_replacement(cdf: np.ndarray, draws: np.ndarray) -> np.ndarray:
+    """One sample after the other: the first class whose cdf reaches the draw; then that
+    class's probability p is taken out of the row's cdf (from the class on) and the row is
+    divided by 1 - p, all in f32. A row with no class for a draw keeps its cdf."""
+    batch, samples = draws.shape
+    classes = np.arange(cdf.shape[1])
+    rows = np.arange(batch)
+    chosen = np.zeros((batch, samples), np.int64)
+    for sample in range(samples):  # sequential: each draw sees the cdf the last one left
+        reached: np.ndarray = draws[:, sample, None] <= cdf
+        found = np.any(reached, axis=1)
+        picked = np.argmax(reached, axis=1)
+        chosen[:, sample] = np.where(found, picked, 0)
+        previous = np.where(picked > 0, cdf[rows, np.maximum(picked - 1, 0)], np.float32(0))
+        probability = np.where(picked > 0, cdf[rows, picked] - previous, cdf[rows, 0])
+        taken = np.where(classes >= picked[:, None], cdf - probability[:, None], cdf)
+        updated = taken / (np.float32(1) - probability)[:, None]
+        cdf = np.where(found[:, None], updated, cdf).astype(np.float32)
+    return chosen
+
+
+def _multinomial_bytes(call: KernelCall) -> int:
+    """The f32 cdf and its updates; a (samples, classes) comparison where probs have a negative
+    weight (a cdf that may fall)."""
+    probs = call.inputs[0]
+    samples = call.output_shape()[-1] if call.output_shape() else 1
+    falling = not call.attribute("log_probs") and bool(np.any(probs < 0))
+    comparisons = 3 * int(samples) * int(probs.shape[-1]) if falling and probs.ndim == 2 else 0
+    return 16 * probs.size + comparisons + 16 * output_bytes(call, 0)
+
+
+@working_memory(_multinomial_bytes)
+def multinomial(call: KernelCall) -> np.ndarray:
+    """Multinomial-13: ``num_samples`` class indices for each row of probs, as the CPU plugin
+    draws them (the module's docstring)."""
+    if call.output_type() not in ("i32", "i64"):
+        raise UnsupportedByOpenVINOError(
+            f"OpenVINO's CPU plugin writes Multinomial's output as i32 or i64, not {call.output_type()}"
+        )
+    shape = call.output_shape()
+    dtype = call.output_dtype()
+    if 0 in shape or call.inputs[0].size == 0:
+        return np.zeros(shape, dtype)
+    cdf = _multinomial_cdf(call.inputs[0].astype(np.float32), bool(call.attribute("log_probs")))
+    words = _mersenne_from_state(_seed_sequence_state(_multinomial_seeds(call)), shape[0] * shape[1])
+    draws = (words.astype(np.float32) / _WORD_SCALE).reshape(shape)
+    if call.attribute("with_replacement"):
+        return _with_replacement(cdf, draws).astype(dtype)
+    with np.errstate(divide="ignore", invalid="ignore"):  # a class of probability 1 taken: inf, NaN
+        return _without_replacement(cdf, draws).astype(dtype)

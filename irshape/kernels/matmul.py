@@ -5,10 +5,13 @@ What OpenVINO's CPU plugin computes (openvino 2026.4.1, ``INFERENCE_PRECISION_HI
 established by ``tests/execution/test_matmul.py``:
 
 * Real inputs of a narrow type (f16, bf16) are computed in f32 and rounded once to the output
-  type; so are these kernels (f64 in f64). A bf16 attention without mask and scale inputs
-  rounds each step of its decomposition to bf16 (the scaled query, the scores, the weights),
-  and so does the kernel; with a mask or scale input the plugin's fused kernel rounds
-  otherwise (a bf16 ulp or two apart: not emulated).
+  type; so are these kernels (f64 in f64). A bf16 attention runs as the plugin's decomposition
+  (its runtime model: a MatMul, an eltwise subgraph, a Softmax and a MatMul, each storing
+  bf16), and the kernel rounds where it stores: without a scale input the key times
+  1/sqrt(E) (that scale rounded to bf16 first), the scores, the scores plus the mask, the
+  weights, the output; with a scale input the scores, then ``scores * scale + mask`` rounded
+  once (one fused subgraph), the weights, the output (tests/execution/test_matmul.py: equal to
+  the plugin bit for bit with E = 8 and 16, masks real and boolean, causal or not).
 * Integer MatMul and Einsum: the plugin multiplies in f32 and saturates to the output type, so
   results are exact while every partial sum stays within 2^24; the kernels compute exact
   int64 products and saturate to the output type (i64 inputs beyond i32's range differ: the
@@ -211,17 +214,20 @@ def scaled_dot_product_attention(call: KernelCall) -> np.ndarray:
     query, key, value = call.inputs[:3]
     compute = _compute_dtype(query.dtype)
     query, key, value = (x.astype(compute, copy=False) for x in (query, key, value))
-    if len(call.inputs) > 4:
-        scale = call.inputs[4].astype(compute)
-    else:
-        scale = compute.type(1) / np.sqrt(compute.type(query.shape[-1]))
     narrow = _narrowing(call)
-    scores = narrow(np.matmul(narrow(query * scale), np.swapaxes(key, -1, -2)))
+    if len(call.inputs) > 4:  # the plugin scales the scores, with the mask in the same step
+        scale = call.inputs[4].astype(compute)
+        scores = narrow(np.matmul(query, np.swapaxes(key, -1, -2)))
+        scores *= scale
+    else:  # and a default scale the key (bf16: 1/sqrt(E) rounded to bf16 first)
+        scale = narrow(compute.type(1) / np.sqrt(compute.type(query.shape[-1])))
+        scores = narrow(np.matmul(query, np.swapaxes(narrow(key * scale), -1, -2)))
     mask = _attention_bias(call, scores.shape[-2], scores.shape[-1], compute)
     if mask is not None and np.broadcast_shapes(scores.shape, mask.shape) == scores.shape:
-        scores = narrow(np.add(scores, mask, out=scores))  # in place: scores may be large
+        np.add(scores, mask, out=scores)  # in place: scores may be large
     elif mask is not None:
-        scores = narrow(scores + mask)
+        scores = scores + mask
+    scores = narrow(scores)
     with np.errstate(invalid="ignore"):  # a row masked throughout: -inf - -inf is NaN, as OpenVINO's
         np.subtract(scores, scores.max(axis=-1, keepdims=True), out=scores)
         np.exp(scores, out=scores)

@@ -24,7 +24,8 @@ Semantics from OpenVINO's reference implementations, confirmed against the CPU p
   to the next); the kernel writes them where the plugin does with Const slices. Slice-8's
   slices are Python's but for one corner: a negative step from a start below -dim takes
   element 0 where Python's takes nothing. A step of int64's minimum crashes the plugin's
-  Slice and SliceScatter (SIGFPE): the kernel refuses it.
+  Slice and SliceScatter (SIGFPE), and so does i32's (a Const of int64's minimum is saturated to
+  it: irshape/kernels/integers.py): the kernel refuses both.
 * SpaceToBatch: the CPU plugin puts a data element into the padding where a 4D or 5D data's
   last axis of 1 is padded at its end; the kernel pads with zeros there, as the reference.
 * Col2Im sums the overlapping blocks in the data's element type (f16 in f32, rounded once, as
@@ -256,8 +257,8 @@ def slice_scatter(call: KernelCall) -> np.ndarray:
     for axis, first, last, stride in zip(axes, start, stop, step, strict=True):
         if stride == 0:
             raise KernelError("a step of 0")
-        if stride == -(2**63):
-            raise UnsupportedByOpenVINOError("a step of int64's minimum: the CPU plugin crashes (SIGFPE)")
+        if stride in (-(2**31), -(2**63)):  # (the executor hands over an i64 minimum saturated)
+            raise UnsupportedByOpenVINOError("a step of int32's minimum: the CPU plugin crashes (SIGFPE)")
         normal = normal_axis(axis, data.ndim)
         positions[normal] = _slice_positions(first, last, stride, data.shape[normal])
     target = np.ix_(*positions)

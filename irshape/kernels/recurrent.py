@@ -24,8 +24,16 @@ The equations are OpenVINO's reference ones (``rnn_cell.hpp``, ``gru_cell.hpp``,
 What the CPU plugin computes (openvino 2026.4.1, ``INFERENCE_PRECISION_HINT=f32``), established
 by ``tests/execution/test_recurrent.py``: f16 sequences are computed in f32 and rounded at
 the outputs; the kernels compute in f32 (f64 in f64). A bf16 recurrent layer differs by a bf16
-ulp or so: the plugin rounds inside its cells (not the states alone, nor the input projection:
-tried), which the kernels do not emulate; they round the outputs once.
+ulp or so, and the kernels round the outputs once: the plugin runs a bf16 sequence as a
+TensorIterator over a cell (its runtime model shows no more), and no choice of where to round
+reproduces it: of the 512 combinations of rounding X*W, H*R, their sum, the bias sum, the
+activations, the two products, C, tanh(C) and H at each step, the closest leaves a quarter to a
+third of Y one bf16 ulp off (LSTM, batch 2, 6 steps), as far off as rounding the outputs once.
+
+Speed (bench/bench_kernels.py's recurrent rows): the input projection ``X*W + B`` of every step
+is one matrix product before the loop, and the loop runs only the recurrence, on one BLAS thread
+(irshape/kernels/blas.py: its products are too small for threads to pay), with the weights
+transposed once and an LSTM's four gates activated by one tanh (see ``_Cell._lstm_gates``).
 
 LSTMCell-1 (v0, with peepholes P, ``input_forget`` and ``weights_format``): the CPU plugin
 computes LSTMCell-4 on its W, R and B in f, i, c, o order whatever P, ``input_forget`` and
@@ -36,6 +44,7 @@ input_forget true and every weights_format give LSTMCell-4's result), so the ker
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -43,6 +52,7 @@ from typing import Any
 import numpy as np
 
 from irshape.kernels import KernelCall, KernelError, UnsupportedByOpenVINOError, output_bytes, working_memory
+from irshape.kernels.blas import one_blas_thread
 from irshape.kernels.stored import as_output
 
 Activation = Callable[[np.ndarray], np.ndarray]
@@ -89,30 +99,91 @@ class _Cell:
         return self.activations[which](pre_activation)
 
     def step(
-        self, x_gates: np.ndarray, h: np.ndarray, c: np.ndarray | None, r: np.ndarray, b_rh: np.ndarray | None
+        self, x_gates: np.ndarray, h: np.ndarray, c: np.ndarray | None, weights: _Weights
     ) -> tuple[np.ndarray, np.ndarray | None]:
-        """The states after one step: ``x_gates`` is ``X*W + B`` (without GRU's Rbh), ``r`` the
-        recurrence weights ``[gates*H, H]``."""
+        """The states after one step: ``x_gates`` is ``X*W + B`` (without GRU's Rbh) in the
+        gate order of :func:`_prepared`."""
         hidden = h.shape[-1]
         if self.kind == "rnn":
-            return self.gate(x_gates + h @ r.T, 0), None
+            return self.gate(x_gates + h @ weights.recurrent, 0), None
         if self.kind == "lstm":
             assert c is not None
-            gates = x_gates + h @ r.T
-            forget_input = self.gate(gates[..., : 2 * hidden], 0)  # f and i share an activation
-            c_new = forget_input[..., :hidden] * c + forget_input[..., hidden:] * self.gate(
-                gates[..., 2 * hidden : 3 * hidden], 1
+            gates = h @ weights.recurrent
+            gates += x_gates
+            activated = self._lstm_gates(gates, weights)
+            forget, input_gate, output, candidate = (
+                activated[..., k * hidden : (k + 1) * hidden] for k in range(4)
             )
-            return self.gate(gates[..., 3 * hidden :], 0) * self.activations[2](c_new), c_new
-        zr = x_gates[..., : 2 * hidden] + h @ r[: 2 * hidden].T
-        z, reset = self.gate(zr[..., :hidden], 0), self.gate(zr[..., hidden:], 0)
-        r_h = r[2 * hidden :]
+            c_new = forget * c
+            c_new += input_gate * candidate
+            return output * self.activations[2](c_new), c_new
+        zr = h @ weights.recurrent
+        zr += x_gates[..., : 2 * hidden]
+        zr = self.gate(zr, 0)  # (on the whole, contiguous block: numpy's fast loops)
+        z, reset = zr[..., :hidden], zr[..., hidden:]
         if self.linear_before_reset:
-            assert b_rh is not None
-            candidate = x_gates[..., 2 * hidden :] + reset * (h @ r_h.T + b_rh)
+            assert weights.b_rh is not None
+            candidate = x_gates[..., 2 * hidden :] + reset * (h @ weights.candidate + weights.b_rh)
         else:
-            candidate = x_gates[..., 2 * hidden :] + (reset * h) @ r_h.T
+            candidate = x_gates[..., 2 * hidden :] + (reset * h) @ weights.candidate
         return (1 - z) * self.gate(candidate, 1) + z * h, None
+
+    def _lstm_gates(self, gates: np.ndarray, weights: _Weights) -> np.ndarray:
+        """The activated LSTM gates ``f, i, o`` (activation f) and ``c`` (activation g). With
+        sigmoid and tanh, :func:`_prepared` halved the sigmoid gates' weights (exactly: a power
+        of two), so one tanh over every gate, times 0.5 plus 0.5 on the sigmoid ones, gives
+        :func:`_sigmoid` and tanh at once: contiguous passes, where slices of a batch's rows
+        would take numpy's slow strided loops."""
+        hidden = gates.shape[-1] // 4
+        if weights.tanh_affine is None:
+            return np.concatenate(
+                [self.gate(gates[..., : 3 * hidden], 0), self.gate(gates[..., 3 * hidden :], 1)], axis=-1
+            )
+        scale, offset, bound = weights.tanh_affine
+        if self.clip > 0:
+            np.clip(gates, -bound, bound, out=gates)
+        np.tanh(gates, out=gates)
+        gates *= scale
+        gates += offset
+        return gates
+
+
+@dataclass(frozen=True)
+class _Weights:
+    """A direction's weights made ready once for every step: transposed and contiguous (BLAS at
+    full speed), LSTM's gates reordered ``f, i, o, c`` (the three sharing an activation side by
+    side), GRU's recurrence split into ``z, r`` and ``h``, and its Rbh apart."""
+
+    input: np.ndarray  # [input, gates * hidden]
+    bias: np.ndarray  # [gates * hidden]
+    recurrent: np.ndarray  # [hidden, gates * hidden] (GRU: z and r only)
+    candidate: np.ndarray | None  # GRU's [hidden, hidden] for h
+    b_rh: np.ndarray | None  # GRU's Rbh with linear_before_reset
+    # LSTM with sigmoid and tanh gates: per gate column the scale and offset after one tanh,
+    # and the clip bound (see _Cell._lstm_gates)
+    tanh_affine: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
+
+
+def _prepared(cell: _Cell, w: np.ndarray, r: np.ndarray, b: np.ndarray) -> _Weights:
+    hidden = r.shape[-1]
+    b_rh = None
+    if cell.linear_before_reset:
+        b, b_rh = b[: 3 * hidden], b[3 * hidden :]
+    candidate, tanh_affine = None, None
+    if cell.kind == "lstm":  # OpenVINO's f, i, c, o to f, i, o, c
+        order = np.r_[0 : 2 * hidden, 3 * hidden : 4 * hidden, 2 * hidden : 3 * hidden]
+        w, r, b = w[order], r[order], b[order]
+        if cell.activations[:2] == (_sigmoid, _tanh):
+            sigmoid = np.arange(4 * hidden) < 3 * hidden
+            half = np.where(sigmoid, 0.5, 1.0).astype(w.dtype)
+            for weights in (w, r):  # (the reordered copies: halved in place)
+                weights *= half[:, None]  # sigmoid(x) = tanh(x / 2) / 2 + 1 / 2
+            b = b * half
+            offset = np.where(sigmoid, 0.5, 0.0).astype(w.dtype)
+            tanh_affine = (half, offset, (half * cell.clip).astype(w.dtype))
+    if cell.kind == "gru":
+        r, candidate = r[: 2 * hidden], np.ascontiguousarray(r[2 * hidden :].T)
+    return _Weights(np.ascontiguousarray(w.T), b, np.ascontiguousarray(r.T), candidate, b_rh, tanh_affine)
 
 
 def _cell_of(call: KernelCall, kind: str) -> _Cell:
@@ -134,15 +205,21 @@ def _compute_dtype(dtype: np.dtype[Any]) -> np.dtype[Any]:
     return np.dtype(np.float64) if dtype == np.float64 else np.dtype(np.float32)
 
 
-def _input_projection(
-    cell: _Cell, x: np.ndarray, w: np.ndarray, b: np.ndarray
-) -> tuple[np.ndarray, np.ndarray | None]:
-    """``X*W + B`` for every gate, and GRU's Rbh (the 4th part of B) apart when linear before reset."""
-    hidden = w.shape[0] // _GATES[cell.kind]
-    b_rh = None
-    if cell.linear_before_reset:
-        b, b_rh = b[: 3 * hidden], b[3 * hidden :]
-    return x @ np.ascontiguousarray(w.T) + b, b_rh  # a contiguous operand: BLAS at full speed
+# Below this many multiply-adds the input projection runs on one BLAS thread (a few ms of work:
+# threads gain little there and, on a busy machine, can wait far longer; see kernels/blas.py)
+_THREADED_PROJECTION = 1 << 27
+
+
+def _input_projection(x: np.ndarray, weights: _Weights) -> np.ndarray:
+    """``X*W + B`` for every gate of every step at once: one matrix product before the loop
+    (``x`` flattened to 2D: numpy would make a 3D product one product per batch)."""
+    rows = x.reshape(-1, x.shape[-1])
+    with contextlib.ExitStack() as stack:
+        if rows.shape[0] * weights.input.size < _THREADED_PROJECTION:
+            stack.enter_context(one_blas_thread())
+        projection: np.ndarray = rows @ weights.input
+    projection += weights.bias
+    return projection.reshape(*x.shape[:-1], -1)
 
 
 def _run_cell(call: KernelCall, kind: str, inputs: Sequence[np.ndarray] | None = None) -> list[np.ndarray]:
@@ -152,8 +229,8 @@ def _run_cell(call: KernelCall, kind: str, inputs: Sequence[np.ndarray] | None =
     c = rest[0] if states == 2 else None
     w, r, b = rest[states - 1 :]
     cell = _cell_of(call, kind)
-    x_gates, b_rh = _input_projection(cell, x, w, b)
-    h_new, c_new = cell.step(x_gates, h, c, r, b_rh)
+    weights = _prepared(cell, w, r, b)
+    h_new, c_new = cell.step(_input_projection(x, weights), h, c, weights)
     outputs = [h_new] if c_new is None else [h_new, c_new]
     return _as_outputs(call, outputs)
 
@@ -163,21 +240,36 @@ def _as_outputs(call: KernelCall, outputs: Sequence[np.ndarray]) -> list[np.ndar
     return [as_output(call, o, i) for i, o in enumerate(outputs)]
 
 
+def _cell_working_bytes(call: KernelCall) -> int:
+    """The weights made ready (two copies of W, R and B: reordered or halved, then transposed),
+    the gates and a few temporaries of their size, the outputs, converted copies of the inputs."""
+    compute = _compute_dtype(call.inputs[0].dtype).itemsize
+    inputs = sum(a.size for a in call.inputs) * compute
+    x, w = call.inputs[0], call.inputs[3 if "lstm" in call.schema.function else 2]  # W
+    gates = x.shape[0] * w.shape[0] * compute if x.ndim == 2 and w.ndim == 2 else 0
+    outputs = sum(output_bytes(call, i) for i in range(len(call.schema.outputs)))
+    return int(3 * inputs + 4 * gates + 2 * outputs)
+
+
+@working_memory(_cell_working_bytes)
 def rnn_cell(call: KernelCall) -> list[np.ndarray]:
     """RNNCell-1."""
     return _run_cell(call, "rnn")
 
 
+@working_memory(_cell_working_bytes)
 def gru_cell(call: KernelCall) -> list[np.ndarray]:
     """GRUCell-3 (linear_before_reset too)."""
     return _run_cell(call, "gru")
 
 
+@working_memory(_cell_working_bytes)
 def lstm_cell(call: KernelCall) -> list[np.ndarray]:
     """LSTMCell-4."""
     return _run_cell(call, "lstm")
 
 
+@working_memory(_cell_working_bytes)
 def lstm_cell_v0(call: KernelCall) -> list[np.ndarray]:
     """LSTMCell-1: LSTMCell-4's arithmetic on X, H, C, W, R and B (zeros when missing); P,
     input_forget and weights_format are ignored, as the CPU plugin ignores them."""
@@ -213,29 +305,69 @@ def _run_direction(
         # the plugin reverses with ReverseSequence, which refuses such lengths
         raise UnsupportedByOpenVINOError(f"a sequence length is outside [0, {steps}] in a reverse direction")
     order = _reversal_index(lengths, steps) if reverse else None
+    every_step = int(max(0, min(steps, lengths.min(initial=steps))))  # the steps all batches run
     if order is not None:
         x = np.take_along_axis(x, order[:, :, None], axis=1)
-    x_gates, b_rh = _input_projection(cell, x, w, b)
+    prepared = _prepared(cell, w, r, b)
+    x_gates = _input_projection(x, prepared)
     h = states[0]
     c = states[1] if len(states) > 1 else None
     y = np.zeros((batch, steps, h.shape[-1]), dtype=h.dtype)
-    every_step = bool(np.all(lengths >= steps))  # no batch ends early: no masking
-    for t in range(steps):
-        h_step, c_step = cell.step(x_gates[:, t], h, c, r, b_rh)
-        if every_step:
-            y[:, t], h, c = h_step, h_step, c_step
-            continue
-        active = (t < lengths)[:, None]
-        y[:, t] = np.where(active, h_step, 0)
-        h = np.where(active, h_step, h)
-        if c is not None and c_step is not None:
-            c = np.where(active, c_step, c)
+    # the steps: only the recurrence is left, products too small for BLAS's threads to pay
+    with one_blas_thread():
+        first = 0
+        if c is not None and prepared.tanh_affine is not None and every_step > 0:
+            h, c = _lstm_steps(cell, x_gates[:, :every_step], h, c, prepared, y[:, :every_step])
+            first = every_step
+        for t in range(first, steps):
+            h_step, c_step = cell.step(x_gates[:, t], h, c, prepared)
+            if t < every_step:  # no batch has ended yet: no masking
+                y[:, t], h, c = h_step, h_step, c_step
+                continue
+            active = (t < lengths)[:, None]
+            y[:, t] = np.where(active, h_step, 0)
+            h = np.where(active, h_step, h)
+            if c is not None and c_step is not None:
+                c = np.where(active, c_step, c)
     if order is not None:
         y = np.take_along_axis(y, order[:, :, None], axis=1)  # the reversal is its own inverse
     # OpenVINO's final states are those after step length - 1, zero where there is no such step
     ran = ((lengths >= 1) & (lengths <= steps))[:, None]
     finals = [h] if c is None else [h, c]
     return y, [np.where(ran, state, 0) for state in finals]
+
+
+def _lstm_steps(
+    cell: _Cell, x_gates: np.ndarray, h: np.ndarray, c: np.ndarray, weights: _Weights, y: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """:meth:`_Cell.step` of an LSTM with sigmoid and tanh gates over every step of
+    ``x_gates [batch, steps, 4 * hidden]``, no batch ending: the same arithmetic in the same
+    order, written into buffers made once (a step is a dozen numpy calls on a few hundred
+    numbers, so what costs is the calls and allocations, not the arithmetic). Writes Y; gives
+    the last states."""
+    assert weights.tanh_affine is not None
+    scale, offset, bound = weights.tanh_affine
+    hidden = h.shape[-1]
+    gates = np.empty((h.shape[0], 4 * hidden), h.dtype)
+    forget, input_gate, output, candidate = (gates[:, k * hidden : (k + 1) * hidden] for k in range(4))
+    h, c = h.copy(), c.copy()
+    product, cell_output = np.empty_like(c), np.empty_like(c)
+    h_activation = cell.activations[2]
+    for t in range(x_gates.shape[1]):
+        np.matmul(h, weights.recurrent, out=gates)
+        gates += x_gates[:, t]
+        if cell.clip > 0:
+            np.clip(gates, -bound, bound, out=gates)
+        np.tanh(gates, out=gates)
+        gates *= scale
+        gates += offset
+        c *= forget
+        np.multiply(input_gate, candidate, out=product)
+        c += product
+        cell_output = h_activation(c) if h_activation is not _tanh else np.tanh(c, out=cell_output)
+        np.multiply(output, cell_output, out=h)
+        y[:, t] = h
+    return h, c
 
 
 def _run_sequence(call: KernelCall, kind: str) -> list[np.ndarray]:

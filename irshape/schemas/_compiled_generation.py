@@ -21,6 +21,28 @@ SCHEMAS = {
         "outputs": [{"name": "output"}],
         "attributes": {"output_type": {"type": "element_type", "default": "dynamic"}},
     },
+    "Multinomial-13.toml": {
+        "op": "Multinomial",
+        "version": 13,
+        "family": "generation",
+        "function": "multinomial",
+        "kernel": "multinomial",
+        "spec": "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/generation/multinomial-13.html",
+        "value_inputs": [1],
+        "extra_inputs": "Check 'input_shapes.size() == 2' failed",
+        "inputs": [
+            {"name": "probs", "element_types": "any"},
+            {"name": "num_samples", "element_types": "any"},
+        ],
+        "outputs": [{"name": "output"}],
+        "attributes": {
+            "convert_type": {"type": "element_type", "default": "dynamic"},
+            "with_replacement": {"type": "bool", "default": False},
+            "log_probs": {"type": "bool", "default": False},
+            "global_seed": {"type": "int", "default": 0},
+            "op_seed": {"type": "int", "default": 0},
+        },
+    },
     "OneHot-1.toml": {
         "op": "OneHot",
         "version": 1,

@@ -141,6 +141,7 @@ FAMILIES = {
     "Mod-1.toml": "elementwise",
     "MulticlassNms-8.toml": "proposals",
     "MulticlassNms-9.toml": "proposals",
+    "Multinomial-13.toml": "generation",
     "Multiply-1.toml": "elementwise",
     "NMSRotated-13.toml": "detection",
     "NV12toBGR-8.toml": "colour",

@@ -19,10 +19,11 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable, Sequence
 
-from irshape.dims import INF, Dim
+from irshape.dims import DYNAMIC, INF, Dim
 from irshape.ir import element_types
-from irshape.ops.interface import OpCall, OpResult, Output, Tensor
+from irshape.ops.interface import Finding, OpCall, OpResult, Output, Tensor
 from irshape.shapes import reals, values
+from irshape.shapes.findings import value_unknown
 
 Bounds = tuple[tuple[int, ...], tuple[int, ...]]
 RealBounds = tuple[tuple[float, ...], tuple[float, ...]]
@@ -96,6 +97,19 @@ def as_dims(tensor: Tensor) -> list[Dim] | None:
     if bounds is None or any(lo < 0 or hi < 0 for lo, hi in bounds):
         return None
     return [Dim.between(lo, hi) for lo, hi in bounds]
+
+
+def as_one_dim(tensor: Tensor, port: int, name: str, consequence: str) -> tuple[Dim | None, list[Finding]]:
+    """``get_input_const_data_as_shape`` of a one-element input: its value (-1 is ``?``, another
+    negative 0), else its bounds, else ``?`` (IRS306 with ``consequence``); None when OpenVINO
+    fails reading the value (IRS214)."""
+    if tensor.value:
+        return Dim.of(tensor.value[0]), []
+    found = as_dims(tensor)
+    if found:
+        return found[0], []
+    findings = value_unknown(port, name, tensor, consequence)
+    return (None if tensor.value_error is not None else DYNAMIC), findings
 
 
 # --- ops that move elements: default_lower_bound_evaluator -------------------------------

@@ -360,6 +360,8 @@ def _backprop(
         # OpenVINO appends no spatial dims at all: the output has rank 2 (rules §1.2).
         why = " because the output_shape input has a dynamic length"
         problems.append(Finding(rules.DYNAMIC_RANK_OUTPUT, {"what": "rank 2 (no spatial dims)", "why": why}))
+        if attrs.is_same and data.rank is not None and kernel.rank is not None:
+            problems += _same_pads_of_no_length(attrs, data_sp, kernel_sp, n)
     else:
         dims += output_spatial.dims
         formulas += [f"output_shape[{axis}]" for axis in range(n)]
@@ -380,6 +382,23 @@ def _backprop(
                     break
                 pads_begin[axis], pads_end[axis] = auto
     return dims, formulas, ConvPlan(attrs, tuple(pads_begin), tuple(pads_end)), problems
+
+
+def _same_pads_of_no_length(
+    attrs: ConvAttributes, data_sp: list[Dim], kernel_sp: list[Dim], n: int
+) -> list[Finding]:
+    """same_upper/same_lower pads of an output_shape of unknown length: OpenVINO takes output
+    spatial dim i of a shape of dynamic rank wherever data and kernel dim i are static, and
+    fails (``apply_auto_pad`` in convolution_backprop_shape_inference_util.hpp; by experiment,
+    an output_shape Parameter of ``?``, ``1..3`` or dynamic rank fails, ``2..2`` reads)."""
+    axes = [axis for axis in range(n) if data_sp[axis].is_static and kernel_sp[axis].is_static]
+    if not axes:
+        return []
+    problem = (
+        f"has a dynamic length, and auto_pad {attrs.auto_pad} reads its value for spatial axis "
+        f"{axes[0]}, whose data and kernel dims are static"
+    )
+    return [_output_shape_problem(problem, "Accessing out-of-range dimension")]
 
 
 def _dilation_overflow(schema: OpSchema, dilations: tuple[int, ...]) -> Finding:

@@ -1,7 +1,8 @@
 """Ops whose output shape comes from an input's value rather than from a data input's shape:
-OneHot-1/16 (the depth), Eye-9 (num_rows, num_columns, batch_shape) and RandomUniform-8 (the
-output_shape), as OpenVINO validates and infers them (``one_hot_shape_inference.hpp``,
-``eye_shape_inference.hpp``, ``random_uniform_shape_inference.hpp``).
+OneHot-1/16 (the depth), Eye-9 (num_rows, num_columns, batch_shape), RandomUniform-8 (the
+output_shape) and Multinomial-13 (num_samples), as OpenVINO validates and infers them
+(``one_hot_shape_inference.hpp``, ``eye_shape_inference.hpp``,
+``random_uniform_shape_inference.hpp``, ``multinomial_shape_inference.hpp``).
 
 OneHot's depth is read with ``get_input_const_data_as_shape``: a Const's value (a negative one
 fails: 'OneHot depth value can't be negative.'; an unsigned one past INT64_MAX wraps, by
@@ -13,6 +14,7 @@ from __future__ import annotations
 
 from irshape import rules
 from irshape.dims import DYNAMIC, INF, Dim, PartialShape
+from irshape.ir.element_types import is_integral_number
 from irshape.ops.interface import AT_DATA, Finding, OpCall, OpResult, Output, Tensor
 from irshape.shapes import bounds, reading
 from irshape.shapes.axes import axis_range_message, normalize_axis
@@ -297,3 +299,63 @@ def _first_number(tensor: Tensor) -> float | None:
     if tensor.reals:
         return tensor.reals[0]
     return None
+
+
+# --- Multinomial-13 -------------------------------------------------------------------------
+
+PROBS, NUM_SAMPLES = 0, 1
+
+
+@reading.reads(NUM_SAMPLES, how=reading.AS_SHAPE)
+def multinomial(call: OpCall) -> OpResult:
+    """Multinomial-13: ``[batch, num_samples]`` of ``convert_type``, the batch being probs'
+    first dim and num_samples read as a shape (its value, else its bounds, else ``?``); probs of
+    dynamic rank give a dynamic rank (``multinomial_shape_inference.hpp``). OpenVINO checks the
+    shapes first, then the element types, and never a num_samples value (its non-negative check
+    compares a dim's minimum length, never below 0: a -2 reads as a dim of 0, -1 as ``?``)."""
+    findings = _multinomial_shape_findings(call) + _multinomial_type_findings(call)
+    if findings:
+        return OpResult([], findings)
+    output_type = str(call.attribute("convert_type"))
+    probs = call.inputs[PROBS].shape
+    if probs.dims is None:
+        return OpResult([Output(PartialShape(None), output_type)])
+    samples, findings = bounds.as_one_dim(
+        call.inputs[NUM_SAMPLES],
+        NUM_SAMPLES,
+        "num_samples",
+        "the output's samples dim is of unknown length (?)",
+    )
+    if samples is None:
+        return OpResult([], findings)
+    return OpResult([Output(PartialShape([probs.dims[0], samples]), output_type)], findings)
+
+
+def _multinomial_shape_findings(call: OpCall) -> list[Finding]:
+    findings = []
+    probs = call.inputs[PROBS].shape
+    if probs.rank not in (None, 2):
+        message = "Input probabilities must be a 2D tensor."
+        findings.append(rank_finding(PROBS, "probs", probs, "2", message))
+    samples = call.inputs[NUM_SAMPLES].shape
+    if not _scalar_or_one(samples):
+        problem = f"num_samples is of shape {samples}, not a scalar or of one element"
+        message = "Number of samples must be a scalar or one element 1D tensor."
+        findings.append(incompatible_finding(problem, message, NUM_SAMPLES))
+    return findings
+
+
+def _multinomial_type_findings(call: OpCall) -> list[Finding]:
+    """``multinomial::validate::input_types``: real probs, integral num_samples (not boolean)."""
+    probs_type = call.inputs[PROBS].element_type
+    samples_type = call.inputs[NUM_SAMPLES].element_type
+    findings = []
+    if known(probs_type) and not is_real(probs_type):
+        problem = f"probs is of element type {probs_type}, not a real type"
+        message = "Expected floating point type as element type for the 'probs' input."
+        findings.append(type_finding(problem, message, PROBS))
+    if known(samples_type) and not is_integral_number(samples_type):
+        problem = f"num_samples is of element type {samples_type}, not an integer type"
+        message = "Expected integer type as element type for the 'num_samples' input."
+        findings.append(type_finding(problem, message, NUM_SAMPLES))
+    return findings

@@ -1,9 +1,13 @@
-"""OneHot-1 and OneHot-16 against OpenVINO (read_model of saved files): indices of ranks 0..4
-(static, ``?``, interval, dynamic rank), every axis in range, the depth a Const of several integer
+"""OneHot-1/16, Eye-9, RandomUniform-8 and Multinomial-13 against OpenVINO (read_model of saved
+files). OneHot: indices of ranks 0..4 (static, ``?``, interval, dynamic rank), every axis in range, the depth a Const of several integer
 types, a Parameter, or a ShapeOf -> Gather of a dim (its bounds: ``2..8``), on and off values
 Consts or Parameters of several types. Mutants read_model rejects (an axis out of range, a
 negative depth, real indices or depth, on and off values of different types, a depth, on or off
-value that is not a scalar) are errors on the layer; a declared dim off by one is IRS301/IRS302."""
+value that is not a scalar) are errors on the layer; a declared dim off by one is IRS301/IRS302.
+Multinomial: probs of every shape style and real type, num_samples a Const of several integer
+types (-1 is ``?``, -2 is 0), a Parameter, or a dim of a shape (its bounds), every convert_type
+mode; its mutants: probs not of rank 2 or not real, num_samples not integral or of two elements,
+attributes OpenVINO cannot read."""
 
 from __future__ import annotations
 
@@ -18,6 +22,7 @@ import openvino as ov
 import openvino.opset1 as ov1
 import openvino.opset8 as ov8
 import openvino.opset9 as ov9
+import openvino.opset13 as ov13
 import openvino.opset16 as ov16
 import pytest
 from lxml import etree
@@ -182,18 +187,59 @@ def draw_random_uniform(rng: random.Random) -> Callable[[], ov.Node]:
     return build
 
 
+PROBS_TYPES = (np.float32, np.float32, np.float16, np.float64)
+SAMPLES_TYPES = (np.int64, np.int32, np.uint8, np.int16, np.uint64)
+
+
+def _num_samples(rng: random.Random) -> Callable[[], ov.Node]:
+    """A Const (a scalar or of one element; -1 reads as ``?``, -2 as 0), a Parameter (scalar,
+    ``[1]``, ``[?]`` or of dynamic rank), or a dim of a Parameter's shape (its value known, or
+    only its bounds: ``2..8``, ``0..?``)."""
+    pick, value = rng.random(), rng.choice([rng.randint(0, 9), rng.randint(0, 9), -1, -2])
+    if pick < 0.45:
+        samples_type = rng.choice(SAMPLES_TYPES) if value >= 0 else rng.choice([np.int64, np.int32])
+        scalar = rng.random() < 0.5
+        return lambda: constant(value if scalar else [value], samples_type)
+    if pick < 0.65:
+        dims = rng.choice([[], [1]])
+        source = shape(rng, dims, rng.choice(["static", "dynamic", "rank"]))
+        return lambda: parameter(source, rng.choice([np.int64, np.int32]))
+    dims = [abs(value), rng.randint(1, 4)]
+    source = shape(rng, dims, rng.choice(["static", "interval", "dynamic"]))
+    if rng.random() < 0.5:
+        return lambda: ov8.gather(ov1.shape_of(parameter(source)), constant(0), constant(0))
+    return lambda: ov8.gather(ov1.shape_of(parameter(source), "i32"), constant([0]), constant(0))
+
+
+def draw_multinomial(rng: random.Random) -> Callable[[], ov.Node]:
+    probs = shape(rng, [rng.randint(1, 6), rng.randint(1, 9)])
+    probs_type = rng.choice(PROBS_TYPES)
+    samples = _num_samples(rng)
+    convert_type = rng.choice(["i32", "i64", "i64", "i32", "f32", "u8"])
+    with_replacement, log_probs = rng.random() < 0.5, rng.random() < 0.5
+    seeds = rng.choice([(0, 0), (rng.randint(0, 99), rng.randint(0, 99))])
+
+    def build() -> ov.Node:
+        return ov13.multinomial(
+            parameter(probs, probs_type), samples(), convert_type, with_replacement, log_probs, *seeds
+        )
+
+    return build
+
+
 DRAWS = {
     "OneHot-1": draw_one_hot(1),
     "OneHot-16": draw_one_hot(16),
     "Eye-9": draw_eye,
     "RandomUniform-8": draw_random_uniform,
+    "Multinomial-13": draw_multinomial,
 }
 
 
 def _cases() -> list[OpCase]:
     rng = random.Random(SEED)
     cases = []
-    for prefix, (op, draw) in zip(("oh", "oi", "ey", "ru"), DRAWS.items(), strict=True):
+    for prefix, (op, draw) in zip(("oh", "oi", "ey", "ru", "mn"), DRAWS.items(), strict=True):
         cases += draw_cases(prefix, op, draw, rng, PER_OP)
     return cases
 
@@ -230,6 +276,11 @@ def test_the_cases_span_the_rules() -> None:
     random = [str(case.build().get_output_partial_shape(0)) for case in CASES if case.op == "RandomUniform-8"]
     assert any(is_static(s) and s != "[]" for s in random) and "[]" in random and "[...]" in random
     assert any("?" in s for s in random) and any(".." in s.replace("[...]", "") for s in random)
+    sampled = [case.build() for case in CASES if case.op == "Multinomial-13"]
+    samples = {str(node.get_output_partial_shape(0)).strip("[]").rpartition(",")[2] for node in sampled}
+    assert {"0", "3", "?", "..."} <= samples and any(".." in s for s in samples - {"..."}), samples
+    sources = {node.input_value(1).get_node().get_type_name() for node in sampled}
+    assert sources == {"Constant", "Parameter", "Gather"}
 
 
 # --- mutants --------------------------------------------------------------------------------
@@ -309,6 +360,28 @@ MUTANTS += [
     Mutant("random max of rank 2", _random_uniform, set_input_shape(2, [1, 1]), "IRS212"),
     Mutant("random alignment numpy", _random_uniform, set_attribute("alignment", "numpy"), "IRS112"),
     Mutant("random seed past int64", _random_uniform, set_attribute("op_seed", "18446744073709551615")),
+]
+
+
+def _multinomial() -> ov.Node:
+    """Multinomial of Parameters m_in0 (probs [2, 5] f32) and m_in1 (num_samples [1] i64)."""
+    inputs = named_inputs(parameter([2, 5], np.float32), parameter([1], np.int64))
+    return ov13.multinomial(*inputs, "i64", False, False, 3, 4)
+
+
+MUTANTS += [
+    Mutant("multinomial probs of rank 1", _multinomial, set_input_shape(0, [5]), "IRS211"),
+    Mutant("multinomial probs of rank 3", _multinomial, set_input_shape(0, [2, 5, 1]), "IRS211"),
+    Mutant("multinomial i32 probs", _multinomial, set_input_type(0, "i32", "I32"), "IRS213"),
+    Mutant("multinomial boolean probs", _multinomial, set_input_type(0, "boolean", "BOOL"), "IRS213"),
+    Mutant("multinomial f32 num_samples", _multinomial, set_input_type(1, "f32", "FP32"), "IRS213"),
+    Mutant("multinomial boolean num_samples", _multinomial, set_input_type(1, "boolean", "BOOL"), "IRS213"),
+    Mutant("multinomial num_samples of two", _multinomial, set_input_shape(1, [2]), "IRS212"),
+    Mutant("multinomial num_samples of none", _multinomial, set_input_shape(1, [0]), "IRS212"),
+    Mutant("multinomial num_samples of rank 2", _multinomial, set_input_shape(1, [1, 1]), "IRS212"),
+    Mutant("multinomial convert_type f33", _multinomial, set_attribute("convert_type", "f33")),
+    Mutant("multinomial seed past int64", _multinomial, set_attribute("global_seed", "18446744073709551615")),
+    Mutant("multinomial seed not a number", _multinomial, set_attribute("op_seed", "seed")),
 ]
 
 

@@ -28,6 +28,7 @@ import openvino.opset8 as ov8
 import openvino.opset9 as ov9
 import openvino.opset11 as ov11
 import openvino.opset12 as ov12
+import openvino.opset13 as ov13
 import openvino.opset15 as ov15
 import openvino.opset16 as ov16
 import pytest
@@ -197,6 +198,7 @@ CASES: dict[str, tuple[Values, Build]] = {
         [2, 5],
         lambda c: ov8.random_uniform(c, _c(0.0, np.float32), _c(1.0, np.float32), "f32"),
     ),
+    "Multinomial-13.num_samples": (3, lambda c: ov13.multinomial(_x([2, 5]), c, "i64", True, False, 1, 2)),
     "TopK-11.k": (2, lambda c: ov11.topk(_x([2, 5]), c, 1, "max", "value")),
     "PriorBox-8.output_size": (
         [3, 4],

@@ -47,7 +47,8 @@ def data_of(rng: np.random.Generator, shape: Sequence[int], dtype: Any) -> np.nd
             picks = rng.choice(flat.size, 4, replace=False)
             flat[picks] = np.array([np.nan, np.inf, -np.inf, -0.0], dtype)
         return values
-    info = np.iinfo(np.int32 if dtype == np.int64 else dtype)
+    # i64 over its whole range: the plugin holds it as i32 (irshape/kernels/integers.py)
+    info = np.iinfo(dtype)
     values = rng.integers(info.min, info.max, shape, dtype=np.int64, endpoint=True).astype(dtype)
     flat = values.reshape(-1)
     if flat.size >= 4:
@@ -139,7 +140,15 @@ class Rebuilt:
         (SliceScatter; SpaceToBatch of rank 2), the CPU plugin's on Const inputs."""
         inputs = [parameter(value.shape, value.dtype) for value in self.values]
         node = self.build(*inputs)
-        fed = {param.get_friendly_name(): value for param, value in zip(inputs, self.values, strict=True)}
+        # the values as the plugin holds them from a Parameter (i64 as its low 32 bits:
+        # irshape/kernels/integers.py), so that the reference computes on what the plugin reads
+        held = [
+            value.astype(np.int32).astype(value.dtype)
+            if value.dtype.kind in "iu" and value.dtype.itemsize == 8
+            else value
+            for value in self.values
+        ]
+        fed = {param.get_friendly_name(): value for param, value in zip(inputs, held, strict=True)}
         arguments = []  # each input of the node: a fed value, or a Const's
         for i in range(node.get_input_size()):
             source = node.input_value(i).get_node()
@@ -151,7 +160,7 @@ class Rebuilt:
         outputs = [ov.Tensor(node.get_output_element_type(i), node.get_output_shape(i)) for i in range(count)]
         if node.evaluate(outputs, arguments):
             return [np.array(output.data, copy=True) for output in outputs]
-        on_consts = self.build(*[opset.constant(value) for value in self.values])
+        on_consts = self.build(*[opset.constant(value) for value in held])
         model = ov.Model([on_consts.output(i) for i in range(count)], [], "on_consts")
         request = ov.Core().compile_model(model, "CPU", CPU_CONFIG).create_infer_request()
         request.infer([])

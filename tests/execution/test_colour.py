@@ -1,20 +1,15 @@
 """The colour family's kernels against OpenVINO's CPU plugin: NV12toRGB-8, NV12toBGR-8 (one
-plane, two), I420toRGB-8, I420toBGR-8 (one plane, three), RGBtoNV12-17, BGRtoNV12-17 (single
-plane or two), u8 and f32 images with values over the whole range and past it (clamped),
-batched into one model; RGBtoNV12-17 and BGRtoNV12-17, which OpenVINO cannot run, refused."""
+plane, two), I420toRGB-8, I420toBGR-8 (one plane, three), u8 and f32 images with values over
+the whole range and past it (clamped), batched into one model. RGBtoNV12-17 and BGRtoNV12-17,
+which OpenVINO cannot run, are in test_to_nv12.py."""
 
 from __future__ import annotations
 
 from typing import Any
 
 import numpy as np
-import openvino as ov
 import openvino.opset8 as ov8
 import pytest
-from openvino.utils.node_factory import NodeFactory
-
-from irshape.execute.network import ExecutionError, Outcome, execute
-from irshape.ir.reader import read_file
 
 from .harness import Case, parameter, run_batch
 
@@ -62,22 +57,3 @@ def test_to_rgb(batch, case):
 
 def test_every_layer_ran(batch):
     assert batch.execution is not None and batch.execution.ran == batch.execution.total
-
-
-@pytest.mark.parametrize("op", ["RGBtoNV12", "BGRtoNV12"])
-def test_to_nv12_is_refused_as_openvino_cannot_run_it(tmp_path, op):
-    """Neither the CPU plugin (no node) nor OpenVINO's core (no evaluate, so no folding) runs
-    RGBtoNV12/BGRtoNV12: irshape refuses it rather than compare with nothing."""
-    image = parameter((1, 4, 6, 3), np.uint8)
-    converted = NodeFactory("opset17").create(op, [image.output(0)], {"single_plane": True})
-    model = ov.Model(list(converted.outputs()), [image])
-    with pytest.raises(RuntimeError, match="Unsupported operation"):
-        ov.Core().compile_model(model, "CPU", {"INFERENCE_PRECISION_HINT": "f32"})
-    image.set_friendly_name("image")
-    xml = tmp_path / "to_nv12.xml"
-    ov.save_model(model, xml)
-    document = read_file(xml).document
-    assert document is not None
-    with pytest.raises(ExecutionError) as refused:
-        execute(document, {"image": np.zeros((1, 4, 6, 3), np.uint8)})
-    assert refused.value.outcome.outcome == Outcome.UNSUPPORTED

@@ -39,13 +39,9 @@ def _data(rng: np.random.Generator, element_type: str, shape: tuple[int, ...], e
     values = rng.integers(max(info.min, -1000), min(info.max, 1000), shape, endpoint=True)
     if edges and values.size >= 2:
         values = values.astype(object)
-        if dtype in (np.uint32, np.uint64, np.int64):
-            # straight from a Parameter the plugin converts these whole, in the middle of a graph
-            # it cuts them to 32 bits (docs/execution.md); irshape computes the latter: the
-            # edges of the 32-bit range tell them apart no more
-            values.reshape(-1)[:2] = [max(info.min, -(2**31)), min(info.max, 2**31 - 1)]
-        else:
-            values.reshape(-1)[:2] = [info.min, info.max]
+        # the whole range: straight from a Parameter the plugin converts u32, u64 and i64 whole
+        # to a real type and cuts them to 32 bits otherwise (irshape/kernels/integers.py)
+        values.reshape(-1)[:2] = [info.min, info.max]
     return np.array(values, dtype=dtype)
 
 

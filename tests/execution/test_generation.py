@@ -11,6 +11,7 @@ import openvino as ov
 import openvino.opset1 as ov1
 import openvino.opset8 as ov8
 import openvino.opset9 as ov9
+import openvino.opset13 as ov13
 import openvino.opset16 as ov16
 import pytest
 
@@ -125,7 +126,110 @@ def random_uniform_bf16_cases() -> list[Case]:
     return cases
 
 
+MULTINOMIAL_SEEDS = [(7, 3), (1, 0), (0, 9), (2**32 + 7, 3), (123456789, 987654321), (2**40 + 1, 2**33 + 5)]
+PROBS_TYPES: list[Any] = [np.float32, np.float32, np.float16, np.float64]
+
+
+def _probs(rng: np.random.Generator, batch: int, classes: int, log_probs: bool, i: int) -> np.ndarray:
+    """Weights in (0, 1] (unnormalised, some rows one class heavy), some classes 0; their logs
+    for log_probs (a zero weight: -inf, exp gives 0)."""
+    weights = rng.random((batch, classes)) + 1e-3
+    if i % 3 == 0:
+        weights[rng.random((batch, classes)) < 0.3] = 0.0
+    if i % 5 == 1:
+        weights[:, int(rng.integers(0, classes))] += 20.0
+    weights[:, int(rng.integers(0, classes))] += 0.5  # no row all zeros
+    if log_probs:
+        with np.errstate(divide="ignore"):
+            return np.log(weights)
+    return weights
+
+
+def multinomial_cases() -> list[Case]:
+    """With replacement up to 40 samples, without up to the count of non-zero classes."""
+    rng = np.random.default_rng(34)
+    cases = []
+    for i in range(72):
+        batch, classes = int(rng.integers(1, 5)), int(rng.integers(1, 40))
+        with_replacement, log_probs = i % 2 == 0, i % 4 in (1, 2)
+        probs_type = PROBS_TYPES[i % len(PROBS_TYPES)]
+        data = _probs(rng, batch, classes, log_probs, i).astype(probs_type)
+        positive = int(np.min(np.sum(np.exp(data) > 0 if log_probs else data > 0, axis=1)))
+        samples = int(rng.integers(0 if i % 17 == 0 else 1, 41 if with_replacement else positive + 1))
+        count_type = [np.int32, np.int64][i // 2 % 2]
+        probs = parameter((batch, classes), probs_type)
+        feed = {probs: data}
+        if i % 3 == 1:
+            count = parameter((1,), count_type)
+            feed[count] = np.array([samples], count_type)
+        else:
+            count = ov1.constant(np.array(samples if i % 2 else [samples], count_type))
+        convert_type = ("i32", "i64")[i // 3 % 2]
+        global_seed, op_seed = MULTINOMIAL_SEEDS[i % len(MULTINOMIAL_SEEDS)]
+        node = ov13.multinomial(probs, count, convert_type, with_replacement, log_probs, global_seed, op_seed)
+        name = f"multinomial{i}_{'with' if with_replacement else 'without'}{'_log' if log_probs else ''}"
+        cases.append(Case(name, feed, [node.output(0)], exact=True))
+    return cases + _multinomial_precision_cases(rng) + _multinomial_falling_cases(rng) + _multinomial_ties()
+
+
+def _multinomial_precision_cases(rng: np.random.Generator) -> list[Case]:
+    """Many classes and many samples, so that some draws land within an f32 rounding of a cdf
+    step: the f32 running sum and division decide them."""
+    cases = []
+    for i, (classes, samples) in enumerate([(20000, 3000), (5000, 3000), (30000, 2000)]):
+        probs = parameter((2, classes), np.float32)
+        data = (rng.random((2, classes)) * rng.choice([1e-3, 1.0, 7.0], (2, classes))).astype(np.float32)
+        count = ov1.constant(np.array([samples], np.int64))
+        node = ov13.multinomial(probs, count, "i32", True, i == 1, *MULTINOMIAL_SEEDS[i])
+        cases.append(Case(f"multinomial_precision{i}", {probs: data}, [node.output(0)], exact=True))
+    return cases
+
+
+def _multinomial_falling_cases(rng: np.random.Generator) -> list[Case]:
+    """Negative probs, with replacement: a cdf that falls (a draw may meet several classes)."""
+    cases = []
+    for i in range(6):
+        probs = parameter((2, 6), np.float32)
+        data = np.round(rng.uniform(-0.5, 1.0, (2, 6)), 2).astype(np.float32)
+        data[:, -1] = 3.0  # the total stays positive: the row is still divided by it
+        count = ov1.constant(np.array([30], np.int32))
+        node = ov13.multinomial(probs, count, "i32", True, False, *MULTINOMIAL_SEEDS[i])
+        cases.append(Case(f"multinomial_falling{i}", {probs: data}, [node.output(0)], exact=True))
+    return cases
+
+
+def _first_draw(global_seed: int, op_seed: int) -> tuple[np.float32, float]:
+    """The first number the plugin draws for these seeds, as f32 (what it compares) and as the
+    word over 2**32 - 1 in f64: to build probs whose cdf step lies exactly on it (the
+    expectation is still OpenVINO's output)."""
+    from irshape.kernels.generation import _mersenne_from_state, _seed_sequence_state
+
+    (word,) = _mersenne_from_state(_seed_sequence_state((global_seed, op_seed)), 1)
+    return np.float32(word) / np.float32(2**32), int(word) / (2**32 - 1)
+
+
+def _multinomial_ties() -> list[Case]:
+    """probs [u, 1 - u] where u is the first draw exactly (in f32; above it in f64): the draw
+    is class 0, since a draw takes the first class whose cdf reaches it, compared in f32."""
+    cases = []
+    op_seed = 0
+    while len(cases) < 4:
+        op_seed += 1
+        as_f32, as_f64 = _first_draw(5, op_seed)
+        if not (as_f32 >= 0.5 and as_f64 > as_f32):
+            continue
+        probs = parameter((1, 2), np.float32)
+        data = np.array([[as_f32, np.float32(1) - as_f32]], np.float32)
+        with_replacement = len(cases) % 2 == 0
+        node = ov13.multinomial(
+            probs, ov1.constant(np.array([1], np.int64)), "i32", with_replacement, False, 5, op_seed
+        )
+        cases.append(Case(f"multinomial_tie{len(cases)}", {probs: data}, [node.output(0)], exact=True))
+    return cases
+
+
 CASES = {
+    "multinomial": multinomial_cases(),
     "one_hot": one_hot_cases(),
     "eye": eye_cases(),
     "random_uniform": random_uniform_cases(),
@@ -163,4 +267,26 @@ def test_random_uniform_without_seeds_differs_from_run_to_run(tmp_path: Any) -> 
     for values in (first, second):
         assert values.dtype == np.float32 and values.shape == (64,)
         assert np.all((values >= -2) & (values < 3))
+    assert not np.array_equal(first, second)
+
+
+def test_multinomial_without_seeds_differs_from_run_to_run(tmp_path: Any) -> None:
+    """Global and op seed 0: the plugin seeds its generator from the clock; irshape draws a seed
+    at random, so two runs differ (and every sample is a class of non-zero probability)."""
+    from irshape.execute.network import execute
+    from irshape.ir.reader import read_file
+
+    probs = parameter((2, 50), np.float32)
+    probs.set_friendly_name("probs")
+    node = ov13.multinomial(probs, ov1.constant(np.array([64], np.int64)), "i64", True, False, 0, 0)
+    xml = tmp_path / "seedless.xml"
+    ov.save_model(ov.Model([node.output(0)], [probs]), xml)
+    document = read_file(xml).document
+    assert document is not None
+    weights = np.ones((2, 50), np.float32)
+    weights[:, 25:] = 0
+    first, second = (next(iter(execute(document, {"probs": weights}).results.values())) for _ in range(2))
+    for samples in (first, second):
+        assert samples.dtype == np.int64 and samples.shape == (2, 64)
+        assert np.all((samples >= 0) & (samples < 25))
     assert not np.array_equal(first, second)

@@ -467,7 +467,7 @@ def _bf16(node: Any) -> Any:
 
 def bf16_cases() -> list[Case]:
     """MatMul, Einsum and Inverse round once to bf16; an attention rounds each step of its
-    decomposition (the scaled query, the scores, the masked scores, the weights)."""
+    decomposition (the scaled key or the scaled scores, the masked scores, the weights)."""
     rng = np.random.default_rng(14)
     cases = []
 
@@ -485,12 +485,31 @@ def bf16_cases() -> list[Case]:
         values = {data: (rng.standard_normal((2, 3, 3)) + 4 * np.eye(3)).astype(np.float32)}
         node = opset14.inverse(_bf16(data), index % 2 == 1)
         cases.append(Case(f"bf16_inverse{index}", values, [opset.convert(node, "f32").output(0)]))
-        # without a mask or scale input: with them the plugin's fused kernel rounds otherwise
-        # (a bf16 ulp or two apart, not emulated)
-        length, source = (3, 5) if index < 2 else (6, 4)
-        q, k, v = parameter((1, 2, length, 4)), parameter((1, 2, source, 4)), parameter((1, 2, source, 4))
-        node = opset.scaled_dot_product_attention(_bf16(q), _bf16(k), _bf16(v), causal=index % 2 == 1)
-        cases.append(Case(f"bf16_sdpa{index}", feeds(q, k, v), [opset.convert(node, "f32").output(0)]))
+    # attentions with every input form: the default scale 1/sqrt(E) inexact in bf16 (E = 8, 12)
+    # or exact (E = 4, 16), real and boolean masks, a scale input, causal; each rounds where the
+    # plugin's decomposition stores bf16 (see irshape/kernels/matmul.py)
+    forms = [(mask, scale, causal) for mask in (None, "real", "boolean") for scale in (False, True)
+             for causal in (False, True) if not (scale and mask is None)]  # fmt: skip
+    for index, (mask, scale, causal) in enumerate(forms * 2):
+        length, source = (3, 5) if index % 2 else (6, 4)
+        size = (8, 12, 4, 16)[index % 4]
+        q, k, v = (parameter((1, 2, n, size)) for n in (length, source, source))
+        inputs = feeds(q, k, v)
+        args = [_bf16(q), _bf16(k), _bf16(v)]
+        if mask is not None:
+            m = parameter((1, 1, length, source), np.bool_ if mask == "boolean" else np.float32)
+            inputs[m] = (
+                rng.random((1, 1, length, source)) < 0.7
+                if mask == "boolean"
+                else _data(rng, (1, 1, length, source), np.float32)
+            )
+            args.append(m if mask == "boolean" else _bf16(m))
+        if scale:
+            factor = parameter(())
+            inputs[factor] = np.array(rng.uniform(0.1, 0.9), np.float32)
+            args.append(_bf16(factor))
+        node = opset.scaled_dot_product_attention(*args, causal=causal)
+        cases.append(Case(f"bf16_sdpa{index}", inputs, [opset.convert(node, "f32").output(0)]))
     return cases
 
 

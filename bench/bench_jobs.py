@@ -6,7 +6,7 @@ Run from the repository root, irshape installed (``pip install -e .``)::
     python bench/bench_jobs.py --large bench_20000.xml --copies 10 --repeat 5
 
 Workloads: ``--large`` (an IR ``bench/bench_scale.py --keep DIR`` wrote, read on two processes
-at ``-j 2``), and ``--copies`` copies of ``fixtures/networks/*.xml`` (49 files each, checked by
+at ``-j 2``), and ``--copies`` copies of ``fixtures/networks/*.xml`` (60 files each, checked by
 a process pool at ``-j 2``). For each, ``irshape check`` is run at ``-j 1``, ``-j 2`` and with
 no ``-j`` (the default), alternating, ``--repeat`` times; printed are the best and the median
 wall time and the CPU time (user + system, the process tree's) of each, and the load average
@@ -77,7 +77,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--large", type=Path, help="a large IR (bench_scale.py --keep writes them)")
     parser.add_argument(
-        "--copies", type=int, default=10, help="copies of the fixture networks (49 files each)"
+        "--copies", type=int, default=10, help="copies of the fixture networks (60 files each)"
     )
     parser.add_argument("--repeat", type=int, default=5)
     args = parser.parse_args()

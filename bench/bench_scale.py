@@ -6,6 +6,13 @@ Run from the repository root (needs openvino and numpy, the test extra)::
     python bench/bench_scale.py --sizes 20000   # only the comparison at one size
     python bench/bench_scale.py --keep DIR      # keep the generated IRs in DIR
     python bench/bench_scale.py --dynamic       # the same with a dynamic input [?,8,?,?]
+    python bench/bench_scale.py --phases fixtures/networks DIR/bench_20000.xml  # phase tables only
+    python bench/bench_scale.py --instructions  # also each phase's instructions (valgrind)
+
+After each comparison comes the phase table of ``irshape check -j 1`` (see ``PHASES_CHILD``):
+where the time goes (parse, build the model, index the graph, graph checks, check layers,
+compare dims, report), with each phase's count of function calls, a measure that does not move
+with the machine's load as its wall time does.
 
 Each IR is generated with OpenVINO's Python API (blocks of the four conv ops, MaxPool,
 element-wise ops, a ShapeOf/Gather/Concat shape subgraph into Reshape, Transpose, MatMul,
@@ -43,6 +50,8 @@ peak memory at most half OpenVINO's (the process tree's, as irshape may use two 
 from __future__ import annotations
 
 import argparse
+import ast
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -77,7 +86,7 @@ t0 = time.perf_counter()
 from irshape import lifetime
 from irshape.cli import run
 t1 = time.perf_counter()
-sys.argv = ["irshape", "check", sys.argv[1]]
+sys.argv = ["irshape", "check", *sys.argv[2:], sys.argv[1]]  # options after the path: -j 1
 exit_now = lifetime.hard_exit
 
 
@@ -91,6 +100,7 @@ lifetime.hard_exit = report_then_exit
 run()
 """
 )
+IRSHAPE_CHILD_J1 = IRSHAPE_CHILD.replace("*sys.argv[2:]", '"-j", "1"')
 READ_CHILD = (
     PEAK_RSS
     + """
@@ -118,6 +128,98 @@ assert len(model.get_ops()) > 0
 print(f"@@ {t1 - t0:.6f} {t2 - t1:.6f} {peak_rss_kib()}", file=sys.stderr)
 """
 )
+
+# The phases of an `irshape check` run, timed in the program itself: the function of each
+# phase is wrapped to add the time it takes (over every call: a run over many files adds its
+# files' up). The wrappers cost about 0.1 us a call, and the two called many times (the lxml
+# parser's feed, once a chunk; compare_declared, once a layer whose check is not a repeat)
+# are called a few thousand times at most. With "count", a profile hook counts the Python and
+# C function calls of each phase instead (a deterministic measure of the work: the machine's
+# wall time moves +-25%); with "mark", os.getppid() is called at each boundary of the reading,
+# the index, the graph checks and the check, where `valgrind --tool=callgrind
+# --dump-before=getppid` writes the instructions counted since the boundary before.
+PHASES_CHILD = """
+import os, sys, time
+mode = sys.argv[2]
+calls = 0
+def counter(frame, event, arg):
+    global calls
+    if event == "call" or event == "c_call":
+        calls += 1
+def now():
+    return calls if mode == "count" else time.perf_counter()
+if mode == "count":
+    sys.setprofile(counter)
+started = now()
+boundaries = []  # in order: each is where callgrind's next dump ends
+def mark(name):
+    boundaries.append(name)
+    if mode == "mark":
+        os.getppid()
+from irshape import lifetime, api
+from irshape.check import graph, model
+from irshape.cli import run
+from irshape.ir import stream
+imported = now()
+mark("imported")
+spent = dict.fromkeys(("read", "parse", "index", "graph checks", "check", "compare dims"), 0.0)
+def phase(name, function, marked):
+    def wrapped(*args, **kwargs):
+        if marked:
+            mark(name + " begins")
+        begin = now()
+        try:
+            return function(*args, **kwargs)
+        finally:
+            spent[name] += now() - begin
+            if marked:
+                mark(name + " ends")
+    return wrapped
+stream.LinedParser.feed = phase("parse", stream.LinedParser.feed, False)
+stream.LinedParser.close = phase("parse", stream.LinedParser.close, False)
+model.compare_declared = phase("compare dims", model.compare_declared, False)
+api.read_file = phase("read", api.read_file, True)
+api.check_document = phase("check", api.check_document, True)
+graph.build_graph = phase("index", graph.build_graph, True)
+model._Walker._structural_checks = phase("graph checks", model._Walker._structural_checks, True)
+sys.argv = ["irshape", "check", "-q", *sys.argv[3:], sys.argv[1]]
+exit_now = lifetime.hard_exit
+def report_then_exit(code):
+    end = now()
+    mark("end")
+    sys.setprofile(None)
+    walk = spent["check"] - spent["index"] - spent["graph checks"]
+    figures = {
+        "imports": imported - started,
+        "parse (lxml)": spent["parse"],
+        "build the model": spent["read"] - spent["parse"],
+        "index the graph": spent["index"],
+        "graph checks": spent["graph checks"],
+        "check layers": walk - spent["compare dims"],
+        "compare dims": spent["compare dims"],
+        "report": end - imported - spent["read"] - spent["check"],
+    }
+    print("@@ " + repr(figures), file=sys.stderr)
+    print("@@boundaries " + " ".join(b.replace(" ", "_") for b in boundaries), file=sys.stderr)
+    exit_now(code)
+lifetime.hard_exit = report_then_exit
+run()
+"""
+
+
+def marked_phase(boundary: str) -> str:
+    """The phase the instructions before a boundary belong to (callgrind's dump there)."""
+    if boundary == "imported":
+        return "imports"
+    if boundary in ("read_ends",):
+        return "read (parse + build)"
+    if boundary == "index_ends":
+        return "index the graph"
+    if boundary == "graph_checks_ends":
+        return "graph checks"
+    if boundary in ("check_ends", "index_begins", "graph_checks_begins"):
+        return "walk (check + compare)"
+    return "report"  # before a file's reading or check, or the end: the program around them
 
 
 @dataclass
@@ -272,10 +374,73 @@ def generate(layers: int, directory: Path, dynamic: bool = False) -> tuple[Path,
 # --------------------------------------------------------------------------- the report
 
 
-def compare(xml: Path, count: int, repeat: int) -> None:
+def run_phases(
+    target: Path, mode: str, jobs: list[str], wrap: list[str] | None = None
+) -> tuple[dict[str, float], list[str]]:
+    """One run of the phase child: its figures, and the boundaries it marked in order."""
+    proc = subprocess.run(
+        [*(wrap or []), sys.executable, "-c", PHASES_CHILD, str(target), mode, *jobs],
+        capture_output=True,
+        cwd=REPO,
+        env=CHILD_ENV,
+        check=False,
+    )
+    lines = proc.stderr.decode(errors="replace").splitlines()
+    figures = [line[3:] for line in lines if line.startswith("@@ ")]
+    boundaries = [line.split()[1:] for line in lines if line.startswith("@@boundaries")]
+    if not figures or not boundaries:
+        raise RuntimeError(f"phase child failed (exit {proc.returncode}):\n{chr(10).join(lines[-20:])}")
+    return ast.literal_eval(figures[-1]), boundaries[-1]
+
+
+def instructions(target: Path) -> dict[str, float] | None:
+    """Millions of instructions of each marked phase at -j 1 (valgrind's callgrind), or None."""
+    valgrind = shutil.which("valgrind")
+    if valgrind is None:
+        return None
+    with tempfile.TemporaryDirectory(prefix="irshape-callgrind-") as directory:
+        out = Path(directory) / "callgrind.out"
+        wrap = [valgrind, "--tool=callgrind", "--dump-before=getppid", f"--callgrind-out-file={out}"]
+        _, boundaries = run_phases(target, "mark", ["-j", "1"], wrap)
+        counted: dict[str, float] = {}
+        # Dump k holds the instructions from boundary k-1 (the process's start) to boundary k.
+        for index, boundary in enumerate(boundaries, start=1):
+            text = Path(f"{out}.{index}").read_text()
+            summary = next(line for line in text.splitlines() if line.startswith("summary:"))
+            phase = marked_phase(boundary)
+            counted[phase] = counted.get(phase, 0.0) + int(summary.split()[1]) / 1e6
+    return counted
+
+
+def phases(xml: Path, repeat: int, with_instructions: bool) -> None:
+    """Where `irshape check -j 1`'s time goes, phase by phase: seconds (best of ``repeat``,
+    each phase's own best), function calls (deterministic) and, with valgrind, instructions."""
+    runs = [run_phases(xml, "time", ["-j", "1"])[0] for _ in range(repeat + 1)][1:]  # (the first warms)
+    seconds = {phase: min(run[phase] for run in runs) for phase in runs[0]}
+    calls, _ = run_phases(xml, "count", ["-j", "1"])
+    counted = instructions(xml) if with_instructions else None
+    work = sum(v for k, v in seconds.items() if k != "imports")
+    print(f"\nphases of irshape check -j 1 ({xml.name}), best of {repeat} each; calls: Python and C calls")
+    if xml.is_dir():
+        print(f"({len(list(xml.glob('*.xml')))} files: each phase's time is the sum over them)")
+    print(f"{'phase':22}{'seconds':>10}{'share':>8}{'calls':>12}")
+    for phase, value in seconds.items():
+        share = f"{value / work:>7.0%}" if phase != "imports" else f"{'':>7}"
+        print(f"{phase:22}{value:>10.3f} {share}{int(calls[phase]):>12,}")
+    print(
+        f"{'work (all but imports)':22}{work:>10.3f}{'':>8}{int(sum(calls.values()) - calls['imports']):>12,}"
+    )
+    if counted is not None:
+        print("instructions (callgrind, -j 1), millions:")
+        for phase, value in counted.items():
+            print(f"  {phase:24}{value:>10,.0f}")
+
+
+def compare(xml: Path, count: int, repeat: int, with_instructions: bool = False) -> None:
     size_mb = xml.stat().st_size / 2**20
     irs = best(IRSHAPE_CHILD, xml, repeat)
     ov_ = best(OPENVINO_CHILD, xml, repeat)
+    one = best(IRSHAPE_CHILD_J1, xml, repeat)
     summary = irs.output.strip().splitlines()[-1] if irs.output.strip() else "(no output)"
     print(f"\n{xml.name}: {count} layers, {size_mb:.1f} MiB of XML  [irshape: {summary}]")
     print(f"{'':24}{'irshape check':>16}{'ov read_model':>16}{'ratio':>9}")
@@ -296,6 +461,13 @@ def compare(xml: Path, count: int, repeat: int) -> None:
         f"where irshape's work goes: reading the XML (read_file, two processes) {read.work:.3f} s, peak RSS "
         f"{read.rss_mb:.1f} MiB; checking the graph and layers {max(irs.work - read.work, 0):.3f} s"
     )
+    print("irshape check against ov read_model, same run (wall: whole processes; work: after imports):")
+    for label, run in (("-j 1", one), ("default -j", irs)):
+        print(
+            f"  {label:11} wall {run.wall:.3f} s ({run.wall / ov_.wall:.2f}x)"
+            f"   work {run.work:.3f} s ({run.work / ov_.work:.2f}x)"
+        )
+    phases(xml, repeat, with_instructions)
 
 
 def scaling(sizes: list[tuple[Path, int]], repeat: int) -> None:
@@ -340,6 +512,16 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--repeat", type=int, default=3, help="best of N runs (default 3)")
     parser.add_argument("--keep", type=Path, help="write the IRs here and keep them")
     parser.add_argument("--dynamic", action="store_true", help="inputs [?,8,?,?]: shapes with intervals")
+    parser.add_argument(
+        "--instructions", action="store_true", help="also count each phase's instructions (valgrind, slow)"
+    )
+    parser.add_argument(
+        "--phases",
+        type=Path,
+        nargs="*",
+        default=[],
+        help="only the phase table of these IRs or directories (e.g. fixtures/networks)",
+    )
     parser.add_argument("--generate", type=int, help=argparse.SUPPRESS)
     parser.add_argument("directory", type=Path, nargs="?", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
@@ -360,8 +542,12 @@ def main(argv: list[str] | None = None) -> None:
             return irs[layers]
 
         print(f"python {sys.version.split()[0]}, best of {args.repeat}")
+        if args.phases:
+            for target in args.phases:
+                phases(target, args.repeat, args.instructions)
+            return
         for layers in args.sizes:
-            compare(*ir(layers), args.repeat)
+            compare(*ir(layers), args.repeat, args.instructions)
         if args.scaling:
             scaling([ir(n) for n in args.scaling], args.repeat)
 

@@ -12,10 +12,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Literal, SupportsIndex, cast
 
 from irshape import lifetime, rules
-from irshape.check.dim_places import place_dim_findings
 from irshape.check.layer import check_op, compare_declared
 from irshape.check.model import check_document
-from irshape.check.unconfirmed import actionable_unknown_values
 from irshape.diagnostics import Diagnostic, Location, Severity
 from irshape.dims import PartialShape, parse_partial_shape
 from irshape.ir.model import Layer, Port
@@ -194,6 +192,11 @@ def check_string(
     return report
 
 
+# The findings whose axis and column irshape.check.dim_places finds after the reading: its module
+# (and its patterns) are imported by a file that has one (tests/test_startup.py holds the two alike).
+PLACED_DIM_CODES = frozenset({rules.DIM_SYNTAX.code, rules.DIM_LENIENT.code})
+
+
 def _check(
     read: Callable[[], ReadResult],
     path: str,
@@ -210,9 +213,15 @@ def _check(
         lifetime.retire(result)
         report.diagnostics.extend(result.diagnostics)
         if result.document is not None:
-            report.diagnostics = place_dim_findings(report.diagnostics, result.document.layers, data)
+            if any(d.code in PLACED_DIM_CODES for d in report.diagnostics):
+                from irshape.check.dim_places import place_dim_findings  # only a file with such findings
+
+                report.diagnostics = place_dim_findings(report.diagnostics, result.document.layers, data)
             report.layers = check_document(result.document, report.diagnostics.append, debug=debug)
-            if not every_unknown_value:
+            unknown = rules.VALUE_UNKNOWN.code
+            if not every_unknown_value and any(d.code == unknown for d in report.diagnostics):
+                from irshape.check.unconfirmed import actionable_unknown_values  # only a file with IRS306
+
                 report.diagnostics = actionable_unknown_values(
                     report.diagnostics, result.document.layers, report.layers
                 )

@@ -20,7 +20,7 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 
 from irshape.diagnostics import Diagnostic
-from irshape.files import relative_posix
+from irshape.paths import relative_posix
 from irshape.record import FrozenRecord, set_field
 from irshape.results import FileReport
 

@@ -12,12 +12,11 @@ configuration's value for that key.
 from __future__ import annotations
 
 import os
-import re
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from irshape.files import Glob
+from irshape.paths import Glob
 from irshape.record import FrozenRecord, set_field
 from irshape.report import FORMATS
 from irshape.selection import RuleSelection, Selection, SelectorError, parse_selector
@@ -155,9 +154,10 @@ def _tool_table(path: Path) -> dict[str, Any] | None:
 # The ways TOML can spell a key path tool.irshape: "tool" and "irshape" in one dotted key or table
 # header (`[tool.irshape]`, `[ "tool" . 'irshape' .x]`, `tool.irshape.x = 1`), or "irshape" as a
 # key inside a `[tool]` table or a `tool = {...}` inline table. Keys hold no line breaks.
-# Patterns, not compiled ones: compiled on the first pyproject.toml that mentions irshape.
-_TOOL_DOT_IRSHAPE = rb"""tool["']?[ \t]*\.[ \t]*["']?irshape"""
-_TOOL_TABLE = rb"""(?m)^[ \t]*(\[[ \t]*["']?tool["']?[ \t]*\]|["']?tool["']?[ \t]*=)"""
+# Matched with bytes methods, not regexes: compiling the two patterns cost ~0.3 ms of every
+# start in a project whose pyproject.toml names irshape without configuring it.
+_QUOTES = b"\"'"
+_BLANKS = b" \t"
 
 
 def may_hold_our_table(raw: bytes) -> bool:
@@ -166,7 +166,49 @@ def may_hold_our_table(raw: bytes) -> bool:
         return True
     if b"irshape" not in raw:
         return False
-    return re.search(_TOOL_DOT_IRSHAPE, raw) is not None or re.search(_TOOL_TABLE, raw) is not None
+    return _has_dotted_tool_irshape(raw) or any(_opens_tool_table(line) for line in raw.split(b"\n"))
+
+
+def _has_dotted_tool_irshape(raw: bytes) -> bool:
+    """``tool . irshape``, each name maybe quoted, blanks around the dot (read backwards from
+    each ``irshape``)."""
+    at = raw.find(b"irshape")
+    while at != -1:
+        end = _back_over_blanks(raw, _back_over_quote(raw, at))
+        if end > 0 and raw[end - 1] == ord("."):
+            end = _back_over_quote(raw, _back_over_blanks(raw, end - 1))
+            if end >= 4 and raw.startswith(b"tool", end - 4):
+                return True
+        at = raw.find(b"irshape", at + 1)
+    return False
+
+
+def _back_over_quote(raw: bytes, end: int) -> int:
+    """``end``, less one if a quote comes just before it."""
+    return end - 1 if end > 0 and raw[end - 1] in _QUOTES else end
+
+
+def _back_over_blanks(raw: bytes, end: int) -> int:
+    """``end``, less the blanks just before it."""
+    while end > 0 and raw[end - 1] in _BLANKS:
+        end -= 1
+    return end
+
+
+def _opens_tool_table(line: bytes) -> bool:
+    """Is ``line`` the header ``[tool]`` or the key ``tool =`` (``tool`` maybe quoted)?"""
+    rest = line.lstrip(_BLANKS)
+    closing = b"="
+    if rest.startswith(b"["):
+        rest, closing = rest[1:].lstrip(_BLANKS), b"]"
+    if rest and rest[0] in _QUOTES:
+        rest = rest[1:]
+    if not rest.startswith(b"tool"):
+        return False
+    rest = rest[4:]
+    if rest and rest[0] in _QUOTES:
+        rest = rest[1:]
+    return rest.lstrip(_BLANKS).startswith(closing)
 
 
 def load_config(path: Path) -> Config:

@@ -24,12 +24,14 @@ import os
 import sys
 
 _kept: list[object] | None = None  # None: nothing is kept, objects are freed as usual
+_first_file = False  # the program's next file is its first
 
 
 def keep_for_exit() -> None:
     """From now on, keep what :func:`retire` gets until :func:`release` or the exit."""
-    global _kept
+    global _kept, _first_file
     _kept = []
+    _first_file = True
 
 
 def retire(*objects: object) -> None:
@@ -40,8 +42,12 @@ def retire(*objects: object) -> None:
 
 def release() -> None:
     """Free what is kept, and the previous file's reference cycles (a new file begins)."""
+    global _first_file
     if _kept is not None:
         _kept.clear()
+        if _first_file:  # no file before it: a pass would only walk every object that the
+            _first_file = False  # imports made, to free none (~6M instructions, ~1.5 ms)
+            return
     if not gc.isenabled():  # on, the collector frees them as it goes
         gc.collect(0)
 

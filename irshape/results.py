@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from irshape import lifetime
 from irshape.diagnostics import Diagnostic, Severity
 from irshape.dims import PartialShape
 from irshape.record import Record
@@ -137,6 +138,7 @@ class FileReport(Record):
         """Forget the layers, keeping only how many were checked and not: a run over a whole
         repository holds its findings, not each file's ~100 layers (they are most of a report)."""
         self._counts = (self.layers_checked, self.layers_not_checked)
+        lifetime.retire(self.layers)  # freed when the next file begins, or not at all by the program's exit
         self.layers = []
 
     def _with(self, severity: Severity) -> list[Diagnostic]:

@@ -18,7 +18,7 @@ from pathlib import Path
 
 from irshape import rules
 from irshape.diagnostics import Diagnostic, Severity
-from irshape.files import Glob
+from irshape.paths import Glob
 from irshape.record import FrozenRecord, set_field
 from irshape.results import FileReport, LayerResult
 

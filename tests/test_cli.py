@@ -22,7 +22,7 @@ import irshape
 import irshape.files
 from irshape import rules
 from irshape.cli import main
-from irshape.files import Glob, collect_files, glob_matches
+from irshape.paths import Glob, collect_files, glob_matches
 from irshape.report.text import use_color
 from irshape.selection import Selection, exit_code, parse_selectors
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import itertools
+import re
 import tomllib
 from pathlib import Path
 
@@ -242,6 +244,32 @@ def test_prefilter_lets_every_spelling_of_the_table_through(text: str) -> None:
 def test_prefilter_passes_over_files_without_the_table(text: str) -> None:
     assert "irshape" not in tomllib.loads(text).get("tool", {})
     assert not may_hold_our_table(text.encode())
+
+
+# The pre-filter as regexes (what it was before it was written with bytes methods, to spare
+# their compiling at start-up): the bytes methods must let through whatever these match.
+_TOOL_DOT_IRSHAPE = rb"""tool["']?[ \t]*\.[ \t]*["']?irshape"""
+_TOOL_TABLE = rb"""(?m)^[ \t]*(\[[ \t]*["']?tool["']?[ \t]*\]|["']?tool["']?[ \t]*=)"""
+
+
+def _regex_prefilter(raw: bytes) -> bool:
+    if b"\\u" in raw or b"\\U" in raw:
+        return True
+    if b"irshape" not in raw:
+        return False
+    return re.search(_TOOL_DOT_IRSHAPE, raw) is not None or re.search(_TOOL_TABLE, raw) is not None
+
+
+# The pieces a header or key is made of (a tab is a blank and ' a quote, as " and " are).
+_PIECES = ["tool", "irshape", ".", " ", '"', "[", "]", "=", "\n", "x"]
+
+
+def test_prefilter_is_the_regexes_it_replaced() -> None:
+    """Every text of up to five pieces (111,110 texts: `[ tool]`, `tool . "irshape`, ...)."""
+    for size in range(6):
+        for pieces in itertools.product(_PIECES, repeat=size):
+            raw = "".join(pieces).encode()
+            assert may_hold_our_table(raw) == _regex_prefilter(raw), raw
 
 
 def test_parse_table_directly() -> None:

@@ -206,3 +206,21 @@ def test_a_kernel_that_disagrees_with_the_inference_is_irs505(monkeypatch: pytes
         "disagreeing with the inference": 1,
         "below a layer not run": 1,
     }
+
+
+def test_a_folded_bf16_shape_subgraph_runs_in_a_dry_run(tmp_path: Path) -> None:
+    """A Reshape's target computed from bf16 Consts: OpenVINO folds 103 * 5 to 512 (its own
+    bf16 rounding), so the Reshape of 512 elements is valid and declares [512]; a bf16 kernel
+    rounds to 516, and the dry run used to leave the Reshape unrun (IRS502: 'target_shape
+    [516] has 516 elements, the data [512] has 512')."""
+    import openvino.opset13 as opset
+
+    x = opset.parameter([512], ov.Type.f32)
+    bf16 = [opset.constant(np.array([v], np.float32), ov.Type.bf16) for v in (103.0, 5.0)]
+    target = opset.convert(opset.multiply(*bf16), "i64")
+    model = ov.Model([opset.result(opset.reshape(x, target, False))], [x])
+    ov.save_model(model, tmp_path / "m.xml", compress_to_fp16=False)
+    assert "<dim>512</dim>" in (tmp_path / "m.xml").read_text()
+    report = irshape.check_file(tmp_path / "m.xml", dry_run=DryRunOptions())
+    assert [d.code for d in report.diagnostics if d.code.startswith("IRS5")] == []
+    assert report.dry_run is not None and report.dry_run.executed == 3  # Multiply, Convert, Reshape

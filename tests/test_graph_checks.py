@@ -10,14 +10,13 @@ id, opset, element type and Const size rules, IR v10 against v11, and the .bin r
 
 from __future__ import annotations
 
-import importlib.util
 import re
-import sys
 from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
 from probes import openvino_accepts
+from scripts import load_script
 
 import irshape
 from irshape.diagnostics import Diagnostic, Severity
@@ -101,14 +100,7 @@ def test_every_graph_code_has_a_fixture() -> None:
 
 
 def test_fixtures_match_their_generator() -> None:
-    spec = importlib.util.spec_from_file_location("make_graph_fixtures", GRAPH / "make_graph_fixtures.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # dataclasses look their module up while it loads
-    try:
-        spec.loader.exec_module(module)
-    finally:
-        del sys.modules[spec.name]
+    module = load_script(GRAPH / "make_graph_fixtures.py")
     for stem, fault in module.FIXTURES.items():
         net = module.base()
         fault(net)

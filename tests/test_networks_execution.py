@@ -29,9 +29,12 @@ SHAPES: dict[str, tuple[int, ...]] = {
     "convnext_interval": (2, 3, 64, 96),
     "detr_interval": (1, 3, 64, 96),
     "efficientnet_reshaped_batch": (2, 3, 64, 64),
+    "faster_rcnn_interval": (1, 3, 240, 288),  # (the smallest height; the detector resizes to 128)
     "fpn_dyn_hw": (1, 3, 64, 96),
     "greedy_decoder_interval": (2, 5, 8),
     "mobilenet_v2_dyn_hw": (1, 3, 64, 96),
+    "onnx_control_flow_dyn": (5, 8),  # (a Loop of 5 steps)
+    "onnx_lstm_dyn": (2, 10, 16),
     "mobilenet_v3_interval": (2, 3, 64, 96),
     "recurrent_dyn": (2, 10, 16),
     "recurrent_interval": (2, 10, 16),

@@ -139,3 +139,15 @@ def test_inferred_shapes_are_openvinos(xml: Path) -> None:
 
 def test_known_gaps_name_corpus_files() -> None:
     assert set(KNOWN_GAPS) <= set(IDS)
+
+
+@pytest.mark.parametrize("xml", FILES, ids=IDS)
+def test_inferred_element_types_are_openvinos(xml: Path) -> None:
+    expected = expected_outputs(xml)
+    differ = [
+        (str(layer.layer_id), layer.type, layer.element_types, [port["element_type"] for port in ports])
+        for layer in _report(xml).layers
+        if (ports := expected[str(layer.layer_id)]) and layer.type not in _STATED
+        if list(layer.element_types) != [port["element_type"] for port in ports]
+    ]
+    assert differ == []  # (layer id, type, irshape's, OpenVINO's)

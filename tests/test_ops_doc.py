@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-import importlib.util
 from pathlib import Path
 from types import ModuleType
+
+from scripts import load_script
 
 from irshape.ops.opsets import opsets_of
 from irshape.ops.registry import all_declarations, markdown_table
@@ -26,11 +27,7 @@ def test_every_declaration_names_an_op_openvino_has() -> None:
 
 
 def _make_ops_doc() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("make_ops_doc", TOOLS / "make_ops_doc.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_script(TOOLS / "make_ops_doc.py")
 
 
 def test_every_op_version_of_the_opsets_is_declared() -> None:

@@ -11,6 +11,7 @@ from types import ModuleType
 
 import openvino as ov
 from openvino.utils.node_factory import NodeFactory
+from scripts import load_script
 
 from irshape.ops.opset_table import MAX_OPSET, OP_VERSIONS
 from irshape.ops.opsets import op_version
@@ -64,12 +65,7 @@ def test_layer_versions_resolve_as_the_reader_does() -> None:
 
 
 def _make_opset_table() -> ModuleType:
-    tools = Path(__file__).resolve().parent.parent / "tools"
-    spec = importlib.util.spec_from_file_location("make_opset_table", tools / "make_opset_table.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_script(Path(__file__).resolve().parent.parent / "tools" / "make_opset_table.py")
 
 
 def test_the_table_is_the_installed_openvinos() -> None:

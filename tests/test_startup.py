@@ -1,17 +1,23 @@
 """Start-up: ``irshape check small.xml`` imports nothing heavy, so it feels instant in a hook.
 
-numpy is imported only by a dry run, and OpenVINO never (it is the test oracle). The time
-itself is measured by ``bench/bench_startup.py``, never asserted here.
+numpy is imported only by a dry run, and OpenVINO never (it is the test oracle). Each layer
+imports only what it uses (the checker is imported by the command that checks, never by the
+configuration, the selection, baselines or reporters), and a plain check imports the modules
+listed here. The time itself is measured by ``bench/bench_startup.py``, never asserted here.
 """
 
 from __future__ import annotations
 
+import ast
+import gc
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 from probes import modules_after_cli
+
+from irshape import check_file, lifetime
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURE = ROOT / "fixtures" / "ir" / "conv_relu_deconv.xml"
@@ -108,3 +114,197 @@ def test_tomllib_only_for_a_config_and_only_the_families_used(tmp_path: Path, ha
     used = ("convolution", "elementwise", "source") if has_conv else ("source",)
     read = [f"irshape.schemas._compiled_{family}" for family in used]
     assert sorted(modules_after_cli("check", "--isolated", str(xml), watch=watch)) == read
+
+
+# --- the layers: each imports only what it uses -----------------------------------------------
+
+# The modules of the checker: what reads IR and checks it. The layers above it (paths, the
+# selection, the configuration, baselines, reporters, the command line) must not import it:
+# only the command that checks does, through irshape.files.
+CHECKER = ("irshape.api", "irshape.files", "irshape.check", "irshape.ir", "irshape.ops", "irshape.shapes")
+CHECKER += ("irshape.schemas", "lxml")
+
+# What of irshape a fresh interpreter holds after importing each module above the checker.
+DATA = ["irshape.diagnostics", "irshape.dims", "irshape.record", "irshape.results"]
+LAYERS = {
+    "irshape": [],
+    "irshape.paths": ["irshape.paths", "irshape.record"],
+    "irshape.baseline": ["irshape.baseline", "irshape.paths", *DATA],
+    "irshape.selection": ["irshape.paths", "irshape.rules", "irshape.selection", *DATA],
+    "irshape.report": ["irshape.report"],
+    "irshape.report.base": ["irshape.paths", "irshape.report", "irshape.report.base", "irshape.rules", *DATA],
+    "irshape.config": [
+        "irshape.config",
+        "irshape.paths",
+        "irshape.report",
+        "irshape.rules",
+        "irshape.selection",
+        *DATA,
+    ],
+    "irshape.cli": ["irshape.cli", "irshape.lifetime"],  # the program: click comes after gc.disable()
+}
+
+
+def modules_after(program: str) -> list[str]:
+    """sys.modules after ``program`` ran in a fresh interpreter, sorted."""
+    code = f"import sys\n{program}\nprint(sorted(sys.modules))\n"
+    proc = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=True
+    )
+    return ast.literal_eval(proc.stdout.strip().splitlines()[-1])  # type: ignore[no-any-return]
+
+
+@pytest.mark.parametrize("module", LAYERS)
+def test_each_layer_imports_only_what_it_uses(module: str) -> None:
+    loaded = [m for m in modules_after(f"import {module}") if m.split(".")[0] in ("irshape", "lxml", "click")]
+    assert not [m for m in loaded if m.startswith(CHECKER)], f"{module} imports the checker"
+    assert loaded == sorted({"irshape", module, *LAYERS[module]})
+
+
+# What of irshape a plain `irshape check` of FIXTURE imports: its command, the text format, the
+# layers above and the checker with the families of the fixture's ops (and not the other
+# commands, formats, the progress line, the settings' description...). A module added to the
+# list must be one every check uses; what only some files or options need is imported there.
+PLAIN_CHECK = [
+    # the command line and what it reports with
+    "irshape",
+    "irshape.cli",
+    "irshape.cli.check",
+    "irshape.cli.group",
+    "irshape.cli.inputs",
+    "irshape.cli.options",
+    "irshape.cli.output",
+    "irshape.config",
+    "irshape.files",
+    "irshape.lifetime",
+    "irshape.paths",
+    "irshape.report",
+    "irshape.report.base",
+    "irshape.report.text",
+    "irshape.selection",
+    # the data every layer shares
+    "irshape.diagnostics",
+    "irshape.dims",
+    "irshape.record",
+    "irshape.results",
+    "irshape.rules",
+    # the checker, with the families of the fixture's ops
+    "irshape.api",
+    "irshape.check",
+    "irshape.check.graph",
+    "irshape.check.layer",
+    "irshape.check.model",
+    "irshape.check.sources",
+    "irshape.check.structure",
+    "irshape.check.subgraphs",
+    "irshape.check.variables",
+    "irshape.ir",
+    "irshape.ir.depth",
+    "irshape.ir.element_types",
+    "irshape.ir.model",
+    "irshape.ir.parse",
+    "irshape.ir.reader",
+    "irshape.ir.repair",
+    "irshape.ir.stream",
+    "irshape.ir.values",
+    "irshape.ir.weights",
+    "irshape.memo",
+    "irshape.ops",
+    "irshape.ops.interface",
+    "irshape.ops.opset_table",
+    "irshape.ops.opsets",
+    "irshape.ops.registry",
+    "irshape.ops.schema",
+    "irshape.schemas",
+    "irshape.schemas._compiled_convolution",
+    "irshape.schemas._compiled_elementwise",
+    "irshape.schemas._compiled_source",
+    "irshape.schemas._index",
+    "irshape.shapes",
+    "irshape.shapes.axes",
+    "irshape.shapes.bounds",
+    "irshape.shapes.broadcast",
+    "irshape.shapes.control",
+    "irshape.shapes.convolution",
+    "irshape.shapes.elementwise",
+    "irshape.shapes.findings",
+    "irshape.shapes.reading",
+    "irshape.shapes.reals",
+    "irshape.shapes.values",
+    "irshape.shapes.window",
+]
+
+# What a plain check imports besides irshape that a click program reading XML with lxml and
+# paths with pathlib does not: gc (built in), mmap (the .bin) and resource (irshape.ir.depth's
+# stack limit, for the nesting of bodies). (pathlib, with fnmatch,
+# ntpath and urllib.parse, is ~16M instructions of a start, a quarter of irshape's own in a
+# non-editable install, whose site does not import it; irshape's paths are Paths throughout.)
+CHECK_ONLY = ["gc", "mmap", "resource"]
+
+# What the console script does (`from irshape.cli import run`; run()), and `python -m irshape`,
+# with sys.modules printed after the run instead of the program's quick exit.
+_NO_EXIT = "import irshape.lifetime\nirshape.lifetime.hard_exit = lambda code: None\n"
+_ARGV = f"sys.argv = ['irshape', 'check', '--isolated', {str(FIXTURE)!r}]\n"
+_CHECK = _NO_EXIT + _ARGV + "from irshape.cli import run\nrun()"
+_PYTHON_M = (
+    _NO_EXIT + _ARGV + "import runpy\nrunpy.run_module('irshape', run_name='__main__', alter_sys=True)"
+)
+# A click program that runs a command and imports lxml.etree and pathlib.
+_CLICK_AND_LXML = (
+    "import click, lxml.etree, pathlib\n"
+    "@click.command()\n"
+    "@click.argument('path', type=click.Path(exists=True))\n"
+    "def command(path): pass\n"
+    f"command([{str(FIXTURE)!r}], standalone_mode=False)"
+)
+
+
+def test_a_plain_check_imports_these_modules_of_irshape() -> None:
+    loaded = [m for m in modules_after(_CHECK) if m.split(".")[0] == "irshape"]
+    assert {
+        "added": sorted(set(loaded) - set(PLAIN_CHECK)),
+        "missing": sorted(set(PLAIN_CHECK) - set(loaded)),
+    } == {
+        "added": [],
+        "missing": [],
+    }
+
+
+def test_a_plain_check_imports_little_besides_irshape_click_and_lxml() -> None:
+    floor = set(modules_after(_CLICK_AND_LXML))
+    extra = [m for m in modules_after(_CHECK) if m not in floor and m.split(".")[0] != "irshape"]
+    assert extra == CHECK_ONLY
+
+
+def test_the_program_and_python_m_read_no_package_metadata() -> None:
+    """The console script and ``python -m irshape`` start without importlib.metadata or
+    pkg_resources (an entry point resolved through them costs ~10-30 ms)."""
+    bare = set(modules_after("pass"))
+    for program in (_CHECK, _PYTHON_M):
+        loaded = set(modules_after(program)) - bare
+        assert not {m for m in loaded if m.startswith(("importlib.metadata", "pkg_resources"))}
+
+
+def test_the_programs_first_file_runs_no_collection_pass(monkeypatch: pytest.MonkeyPatch) -> None:
+    """With the collector off, a pass before the first file would walk every object the imports
+    made to free none; before each later file it frees the previous file's reference cycles."""
+    passes: list[int] = []
+    monkeypatch.setattr(gc, "collect", lambda generation=2: passes.append(generation) or 0)
+    monkeypatch.setattr(gc, "isenabled", lambda: False)  # as the program runs
+    lifetime.keep_for_exit()
+    try:
+        check_file(FIXTURE)
+        first = list(passes)
+        check_file(FIXTURE)
+    finally:
+        lifetime._kept = None  # as a library caller has it
+    assert (first, passes) == ([], [0])
+
+
+def test_a_file_with_dims_to_place_imports_what_places_them() -> None:
+    """irshape.check.dim_places (and its patterns) is imported by a file with its findings only:
+    the check's test of whether it is needed asks for the same codes as the module."""
+    from irshape import api
+    from irshape.check import dim_places
+
+    assert api.PLACED_DIM_CODES == dim_places._DIM_CODES

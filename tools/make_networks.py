@@ -5,7 +5,7 @@ its own:
 
     python3 -m venv /work/torchvenv
     /work/torchvenv/bin/pip install torch==2.13.0          # first: the CPU wheel, no CUDA
-    /work/torchvenv/bin/pip install torchvision==0.28.0 timm transformers openvino==2026.4.1 numpy lxml
+    /work/torchvenv/bin/pip install torchvision==0.28.0 timm transformers onnx openvino==2026.4.1 numpy lxml
     /work/torchvenv/bin/python tools/make_networks.py      # rewrites fixtures/networks/
 
 Every model has random weights (torchvision ``weights=None``, timm ``pretrained=False``,
@@ -18,12 +18,15 @@ written with ``ov.save_model``, and read back from the saved file to write
 from __future__ import annotations
 
 import argparse
+import functools
 import sys
+import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import torch
 from torch import nn
 
@@ -32,11 +35,60 @@ sys.path.insert(0, str(ROOT / "tests"))
 
 from networks import NETWORKS_DIR, derive_expected, dump_expected  # noqa: E402
 
+# torchvision's C++ ops do not load into the CPU torch wheel: the two its detectors call are
+# defined here, in Python, before torchvision is imported. Tracing records each as one node
+# (torchvision::nms, torchvision::roi_align), which OpenVINO's PyTorch frontend converts to
+# NonMaxSuppression and ROIAlign; the Python bodies only make the traced run's values.
+_TORCHVISION_OPS = torch.library.Library("torchvision", "DEF")
+_TORCHVISION_OPS.define("nms(Tensor dets, Tensor scores, float iou_threshold) -> Tensor")
+_TORCHVISION_OPS.define(
+    "roi_align(Tensor input, Tensor rois, float spatial_scale, SymInt pooled_height, "
+    "SymInt pooled_width, int sampling_ratio, bool aligned) -> Tensor"
+)
+
+
+def _nms(boxes: torch.Tensor, scores: torch.Tensor, iou_threshold: float) -> torch.Tensor:
+    """Greedy NMS: the indices of the kept boxes, by score descending."""
+    order = scores.argsort(descending=True)
+    x1, y1, x2, y2 = boxes.unbind(1)
+    areas = (x2 - x1) * (y2 - y1)
+    suppressed = torch.zeros(len(order), dtype=torch.bool)
+    keep = []
+    for rank, index in enumerate(order.tolist()):
+        if suppressed[rank]:
+            continue
+        keep.append(index)
+        rest = order[rank + 1 :]
+        width = (torch.minimum(x2[index], x2[rest]) - torch.maximum(x1[index], x1[rest])).clamp(min=0)
+        height = (torch.minimum(y2[index], y2[rest]) - torch.maximum(y1[index], y1[rest])).clamp(min=0)
+        overlap = width * height
+        suppressed[rank + 1 :] |= overlap / (areas[index] + areas[rest] - overlap) > iou_threshold
+    return torch.tensor(keep, dtype=torch.long)
+
+
+def _roi_align(*args: Any) -> torch.Tensor:
+    from torchvision.ops.roi_align import _roi_align as python_roi_align  # torchvision's own
+
+    return python_roi_align(*args)  # type: ignore[no-any-return]
+
+
+_TORCHVISION_OPS.impl("nms", _nms, "CPU")
+_TORCHVISION_OPS.impl("roi_align", _roi_align, "CPU")
+
+
+def _has_ops() -> bool:  # (real functions: TorchScript compiles them in torchvision's helpers)
+    return True
+
+
+def _assert_has_ops() -> None:
+    return None
+
 
 def _import_torchvision() -> Any:
     """torchvision 0.28's fake-kernel registration fails against the CPU torch wheel
     (``operator torchvision::nms does not exist``); the models need none of those kernels, so a
-    failing registration leaves the function unregistered instead of failing the import."""
+    failing registration leaves the function unregistered instead of failing the import. Its
+    ops modules are then told the ops exist (the two defined above)."""
     register_fake = torch.library.register_fake
 
     def tolerant(*args: Any, **kwargs: Any) -> Any:
@@ -60,10 +112,16 @@ def _import_torchvision() -> Any:
         import torchvision
     finally:
         torch.library.register_fake = register_fake
+    for name in ("torchvision.extension", "torchvision.ops.boxes", "torchvision.ops.roi_align"):
+        module = sys.modules[name]
+        for attribute, function in (("_has_ops", _has_ops), ("_assert_has_ops", _assert_has_ops)):
+            if hasattr(module, attribute):
+                setattr(module, attribute, function)
     return torchvision
 
 
 torchvision = _import_torchvision()
+import onnx  # noqa: E402
 import openvino as ov  # noqa: E402
 import timm  # noqa: E402
 import transformers  # noqa: E402
@@ -382,7 +440,7 @@ class Network:
     """One corpus file: a model, the example input it is traced with, how it is converted."""
 
     name: str
-    build: Callable[[], nn.Module]
+    build: Callable[..., Any]  # () -> nn.Module; (path) -> None for an ONNX network
     example: tuple[int, ...] | dict[str, tuple[int, ...]]
     inputs: list[str] | None = None  # convert_model(input=...): PartialShape texts, one per input
     reshape: str | None = None  # model.reshape(...) after conversion, to this PartialShape
@@ -390,6 +448,8 @@ class Network:
     # the inputs past the first become variables (ReadValue), the outputs past the first
     # their updates (Assign): OpenVINO's MakeStateful, as optimum-intel applies it
     stateful: bool = False
+    # through the ONNX frontend: build(path) writes an .onnx file, read by convert_model(path)
+    onnx: bool = False
 
 
 def _tokens(shape: tuple[int, ...]) -> dict[str, tuple[int, ...]]:
@@ -459,6 +519,11 @@ def _tensors(example: Any) -> list[torch.Tensor]:
 def convert(network: Network) -> ov.Model:
     """The network built with seeded random weights and converted by OpenVINO."""
     torch.manual_seed(SEED)
+    if network.onnx:
+        with tempfile.TemporaryDirectory(prefix="irshape-onnx-") as tmp:
+            path = Path(tmp) / f"{network.name}.onnx"
+            network.build(path)
+            return ov.convert_model(str(path))
     model = network.build().eval()
     example = _example(network)
     # Without input=, convert_model leaves every input dimension dynamic: a static network names
@@ -967,6 +1032,357 @@ LIBRARIES.update(
 
 # -- end of the corpus16 block -----------------------------------------------------------------
 
+# -- deployed: detectors with their post-processing, ONNX control flow (issue 24) ------------
+# (one block: the models, their entries and their libraries)
+
+DETECTOR_SIZE = 128  # the detectors' own transform resizes every image to this (min = max size)
+DETECTOR_WIDTH = 16  # FPN channels
+DETECTOR_CLASSES = 3  # background and two
+
+
+def _spread(model: nn.Module) -> nn.Module:
+    """torch's default initialisation for every conv and linear layer: torchvision's heads start
+    at std 0.01, which leaves every score near sigmoid(0) = 0.5, where NMS's order is decided by
+    the last bit of the plugin's rounding."""
+    for module in model.modules():
+        if isinstance(module, nn.Conv2d | nn.Linear):
+            module.reset_parameters()
+    return model
+
+
+class _FirstImage(nn.Module):
+    """A torchvision detector called with a ``[1, 3, H, W]`` tensor, returning the named fields
+    of the first image's detections (tracing needs tensors in and out)."""
+
+    def __init__(self, model: nn.Module, fields: tuple[str, ...]) -> None:
+        super().__init__()
+        self.model = _spread(model)
+        self.fields = fields
+
+    def forward(self, images: torch.Tensor) -> tuple[torch.Tensor, ...]:
+        detections = self.model([images[0]])[0]
+        return tuple(detections[field] for field in self.fields)
+
+
+class _NoExtraLevel(torchvision.ops.feature_pyramid_network.ExtraFPNBlock):
+    """No pooled level past the FPN's two: torchvision's LastLevelMaxPool makes a level whose
+    pixels are the previous level's, so the shared RPN head scores them the same and the order
+    of those equal scores after NMS rests on the plugin's rounding of each copy."""
+
+    def forward(self, results: list[Any], x: list[Any], names: list[str]) -> tuple[list[Any], list[str]]:
+        return results, names
+
+
+def _fpn_backbone(extra: nn.Module | None = None) -> nn.Module:
+    """torchvision's MobileNetV3-Small features (width 0.25, reduced tail) under a 16-wide FPN on
+    its last two stages, as torchvision's mobilenet detectors build it."""
+    features = torchvision.models.mobilenet_v3_small(
+        weights=None, width_mult=0.25, reduced_tail=True
+    ).features
+    stages = [0] + [i for i, b in enumerate(features) if getattr(b, "_is_cn", False)] + [len(features) - 1]
+    returned = stages[-2:]
+    return torchvision.models.detection.backbone_utils.BackboneWithFPN(
+        features,
+        {str(stage): str(level) for level, stage in enumerate(returned)},
+        [features[stage].out_channels for stage in returned],
+        DETECTOR_WIDTH,
+        extra_blocks=extra or _NoExtraLevel(),
+    )
+
+
+def _rcnn_arguments() -> dict[str, Any]:
+    detection = torchvision.models.detection
+    pool = torchvision.ops.MultiScaleRoIAlign(["0", "1"], 7, 2)
+    return {
+        "min_size": DETECTOR_SIZE,
+        "max_size": DETECTOR_SIZE,
+        "rpn_anchor_generator": detection.anchor_utils.AnchorGenerator(
+            ((16, 32, 64),) * 2, ((0.5, 1.0, 2.0),) * 2
+        ),
+        "rpn_pre_nms_top_n_test": 40,
+        "rpn_post_nms_top_n_test": 12,
+        "box_roi_pool": pool,
+        "box_head": detection.faster_rcnn.TwoMLPHead(DETECTOR_WIDTH * 49, 32),
+        "box_predictor": detection.faster_rcnn.FastRCNNPredictor(32, DETECTOR_CLASSES),
+        "box_score_thresh": 0.3,
+        "box_detections_per_img": 8,
+    }
+
+
+def faster_rcnn() -> nn.Module:
+    """torchvision Faster R-CNN, whole: its transform (normalise, resize to 128 computed in f32
+    from the image's shape), a MobileNetV3-Small (0.25) + 16-wide FPN backbone, the RPN (anchors
+    of 2 levels, top-k, box decoding, clipping, batched NMS inside an If), MultiScaleRoIAlign
+    over 2 levels (ROIAlign), a 32-wide box head, per-class score threshold 0.3, NMS, 8
+    detections, boxes scaled back to the input's size."""
+    model = torchvision.models.detection.FasterRCNN(_fpn_backbone(), **_rcnn_arguments())
+    return _FirstImage(model, ("boxes", "scores", "labels"))
+
+
+def mask_rcnn() -> nn.Module:
+    """torchvision Mask R-CNN as faster_rcnn, with a 16-wide mask head (one conv, ROIAlign 7x7, a
+    ConvTranspose to 14x14) and the masks pasted into the image by a Loop over the detections."""
+    detection = torchvision.models.detection
+    model = detection.MaskRCNN(
+        _fpn_backbone(),
+        mask_roi_pool=torchvision.ops.MultiScaleRoIAlign(["0", "1"], 7, 2),
+        mask_head=detection.mask_rcnn.MaskRCNNHeads(DETECTOR_WIDTH, [16], 1),
+        mask_predictor=detection.mask_rcnn.MaskRCNNPredictor(16, 8, DETECTOR_CLASSES),
+        **_rcnn_arguments(),
+    )
+    return _FirstImage(model, ("boxes", "scores", "labels", "masks"))
+
+
+def keypoint_rcnn() -> nn.Module:
+    """torchvision Keypoint R-CNN as faster_rcnn, with a 16-wide keypoint head (one conv,
+    ROIAlign 7x7) for 5 keypoints, decoded from their heatmaps (a Loop over the detections)."""
+    detection = torchvision.models.detection
+    model = detection.KeypointRCNN(
+        _fpn_backbone(),
+        keypoint_roi_pool=torchvision.ops.MultiScaleRoIAlign(["0", "1"], 7, 2),
+        keypoint_head=detection.keypoint_rcnn.KeypointRCNNHeads(DETECTOR_WIDTH, [16]),
+        keypoint_predictor=detection.keypoint_rcnn.KeypointRCNNPredictor(16, 5),
+        **_rcnn_arguments(),
+    )
+    return _FirstImage(model, ("boxes", "scores", "labels", "keypoints", "keypoints_scores"))
+
+
+def _dense_arguments() -> dict[str, Any]:
+    return {
+        "min_size": DETECTOR_SIZE,
+        "max_size": DETECTOR_SIZE,
+        "score_thresh": 0.3,
+        "topk_candidates": 20,
+        "detections_per_img": 8,
+    }
+
+
+def _p6p7() -> nn.Module:
+    return torchvision.ops.feature_pyramid_network.LastLevelP6P7(DETECTOR_WIDTH, DETECTOR_WIDTH)
+
+
+def retinanet() -> nn.Module:
+    """torchvision RetinaNet, whole: the same backbone with P6/P7 levels (4 levels), 3 anchors a
+    location, a head of one GroupNorm conv per branch, per-level score threshold and top-k,
+    box decoding, batched NMS in an If, 8 detections."""
+    detection = torchvision.models.detection
+    anchors = detection.anchor_utils.AnchorGenerator(((16,), (32,), (64,), (128,)), ((0.5, 1.0, 2.0),) * 4)
+    head = detection.retinanet.RetinaNetHead(DETECTOR_WIDTH, 3, DETECTOR_CLASSES, norm_layer=_group_norm)
+    model = detection.RetinaNet(
+        _fpn_backbone(_p6p7()), DETECTOR_CLASSES, anchor_generator=anchors, head=head, **_dense_arguments()
+    )
+    return _FirstImage(model, ("boxes", "scores", "labels"))
+
+
+def _group_norm(channels: int) -> nn.Module:
+    return nn.GroupNorm(4, channels)
+
+
+def fcos() -> nn.Module:
+    """torchvision FCOS, whole: the same backbone with P6/P7 levels, one anchor point a location,
+    classification, regression and centerness branches of one GroupNorm conv, sqrt(score x
+    centerness), per-level threshold and top-k, batched NMS in an If, 8 detections."""
+    detection = torchvision.models.detection
+    anchors = detection.anchor_utils.AnchorGenerator(((8,), (16,), (32,), (64,)), ((1.0,),) * 4)
+    head = detection.fcos.FCOSHead(DETECTOR_WIDTH, 1, DETECTOR_CLASSES, num_convs=0)
+    head.classification_head = detection.fcos.FCOSClassificationHead(
+        DETECTOR_WIDTH, 1, DETECTOR_CLASSES, num_convs=1, norm_layer=_group_norm
+    )
+    head.regression_head = detection.fcos.FCOSRegressionHead(
+        DETECTOR_WIDTH, 1, num_convs=1, norm_layer=_group_norm
+    )
+    model = detection.FCOS(
+        _fpn_backbone(_p6p7()), DETECTOR_CLASSES, anchor_generator=anchors, head=head, **_dense_arguments()
+    )
+    return _FirstImage(model, ("boxes", "scores", "labels"))
+
+
+def ssdlite() -> nn.Module:
+    """torchvision SSDLite320 layout: MobileNetV3-Large features (width 0.25, reduced tail) split
+    at C4, extra blocks at width 0.125, SSDLite heads (depthwise convs) on 6 levels, default
+    boxes, the image resized to 128x128, softmax scores, threshold 0.3, top-k 20 a class,
+    batched NMS in an If, 8 detections."""
+    detection = torchvision.models.detection
+    norm = functools.partial(nn.BatchNorm2d, eps=0.001, momentum=0.03)
+    features = torchvision.models.mobilenet_v3_large(
+        weights=None, width_mult=0.25, reduced_tail=True, norm_layer=norm
+    ).features
+    c4 = [i for i, b in enumerate(features) if getattr(b, "_is_cn", False)][-1]
+    backbone = detection.ssdlite.SSDLiteFeatureExtractorMobileNet(
+        features, c4, norm, width_mult=0.125, min_depth=8
+    )
+    anchors = detection.anchor_utils.DefaultBoxGenerator(
+        [[2, 3] for _ in range(6)], min_ratio=0.2, max_ratio=0.95
+    )
+    channels = detection._utils.retrieve_out_channels(backbone, (DETECTOR_SIZE, DETECTOR_SIZE))
+    head = detection.ssdlite.SSDLiteHead(channels, anchors.num_anchors_per_location(), DETECTOR_CLASSES, norm)
+    model = detection.ssd.SSD(
+        backbone,
+        anchors,
+        (DETECTOR_SIZE, DETECTOR_SIZE),
+        DETECTOR_CLASSES,
+        head=head,
+        image_mean=[0.5] * 3,
+        image_std=[0.5] * 3,
+        score_thresh=0.37,  # (above the equal scores of a level whose features are all 0)
+        nms_thresh=0.55,
+        detections_per_img=8,
+        topk_candidates=20,
+    )
+    return _FirstImage(model, ("boxes", "scores", "labels"))
+
+
+def tf_mobilenetv3() -> nn.Module:
+    """timm TF MobileNetV3-Small layout (channel multiplier 0.25) with TF 'SAME' padding, static:
+    each strided conv's padding computed from its input's shape (ShapeOf, Convert to f32,
+    Divide, Ceiling, Multiply, Subtract, Maximum, Convert to i64, Pad); the 1024-wide head conv
+    (timm keeps it at any multiplier) replaced by a 128-wide one."""
+    model = timm.models.mobilenetv3._gen_mobilenet_v3(
+        "tf_mobilenetv3_small_100", channel_multiplier=0.25, num_classes=10, pad_type="same"
+    )
+    model.conv_head = nn.Conv2d(model.conv_head.in_channels, 128, 1)
+    model.classifier = nn.Linear(128, 10)
+    return model
+
+
+def onnx_control_flow(path: Path) -> None:
+    """Hand-built ONNX (onnx.helper, opset 17) read by OpenVINO's ONNX frontend: a Loop of as
+    many steps as the input has rows (trip count from Shape/Gather), a carried state through
+    MatMul/Add/Tanh and a scan output of every step (Loop-5 with a back edge and a concatenated
+    output), then an If on the state's mean (ReduceMean, Greater) with a Relu and a Sigmoid
+    branch (If-8)."""
+    from onnx import TensorProto, helper, numpy_helper
+
+    rng = np.random.default_rng(SEED)
+    width = 8
+    weight = numpy_helper.from_array(rng.standard_normal((width, width)).astype(np.float32) * 0.5, "weight")
+
+    def value(name: str, element: int, shape: list[Any]) -> Any:
+        return helper.make_tensor_value_info(name, element, shape)
+
+    body = helper.make_graph(
+        [
+            helper.make_node("Gather", ["rows", "step"], ["row"], axis=0),
+            helper.make_node("MatMul", ["state_in", "weight"], ["mixed"]),
+            helper.make_node("Add", ["mixed", "row"], ["summed"]),
+            helper.make_node("Tanh", ["summed"], ["state_out"]),
+            helper.make_node("Identity", ["condition_in"], ["condition_out"]),
+            helper.make_node("Identity", ["state_out"], ["step_out"]),
+        ],
+        "step",
+        [
+            value("step", TensorProto.INT64, []),
+            value("condition_in", TensorProto.BOOL, []),
+            value("state_in", TensorProto.FLOAT, [width]),
+        ],
+        [
+            value("condition_out", TensorProto.BOOL, []),
+            value("state_out", TensorProto.FLOAT, [width]),
+            value("step_out", TensorProto.FLOAT, [width]),
+        ],
+    )
+    then_branch = helper.make_graph(
+        [helper.make_node("Relu", ["steps"], ["then_out"])],
+        "then",
+        [],
+        [value("then_out", TensorProto.FLOAT, ["n", width])],
+    )
+    else_branch = helper.make_graph(
+        [helper.make_node("Sigmoid", ["steps"], ["else_out"])],
+        "else",
+        [],
+        [value("else_out", TensorProto.FLOAT, ["n", width])],
+    )
+    constants = {
+        "zero": np.array(0, np.int64),
+        "true": np.array(True),
+        "start": np.zeros(width, np.float32),
+        "threshold": np.array(0.0, np.float32),
+    }
+    graph = helper.make_graph(
+        [
+            *(
+                helper.make_node("Constant", [], [k], value=numpy_helper.from_array(v, k))
+                for k, v in constants.items()
+            ),
+            helper.make_node("Shape", ["rows"], ["shape"]),
+            helper.make_node("Gather", ["shape", "zero"], ["trip_count"], axis=0),
+            helper.make_node("Loop", ["trip_count", "true", "start"], ["state", "steps"], body=body),
+            helper.make_node("ReduceMean", ["state"], ["mean"], keepdims=0),
+            helper.make_node("Greater", ["mean", "threshold"], ["positive"]),
+            helper.make_node("If", ["positive"], ["out"], then_branch=then_branch, else_branch=else_branch),
+        ],
+        "control_flow",
+        [value("rows", TensorProto.FLOAT, ["n", width])],
+        [value("out", TensorProto.FLOAT, ["n", width]), value("state", TensorProto.FLOAT, [width])],
+        initializer=[weight],
+    )
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
+    onnx.checker.check_model(model)
+    onnx.save(model, str(path))
+
+
+class LstmTagger(nn.Module):
+    """A one-layer LSTM (16 in, 24 hidden) and a linear tagger; exported to ONNX."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.lstm = nn.LSTM(16, 24, batch_first=True)
+        self.out = nn.Linear(24, 5)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        y, _ = self.lstm(x)
+        return self.out(y)
+
+
+def onnx_lstm(path: Path) -> None:
+    """An LSTM tagger exported by torch.onnx.export (TorchScript exporter, opset 17: ONNX LSTM,
+    Transpose, MatMul), batch and time dynamic, read by OpenVINO's ONNX frontend."""
+    model = LstmTagger().eval()
+    torch.onnx.export(
+        model,
+        (torch.randn(2, 10, 16),),
+        str(path),
+        opset_version=17,
+        input_names=["features"],
+        output_names=["tags"],
+        dynamic_axes={"features": {0: "batch", 1: "time"}, "tags": {0: "batch", 1: "time"}},
+        dynamo=False,
+    )
+
+
+DETECTOR_IMAGE = (1, 3, 320, 320)
+
+NETWORKS += [
+    Network("faster_rcnn_static_f32", faster_rcnn, DETECTOR_IMAGE),
+    Network("mask_rcnn_static_f32", mask_rcnn, DETECTOR_IMAGE),
+    Network("keypoint_rcnn_static_f32", keypoint_rcnn, DETECTOR_IMAGE),
+    Network("retinanet_static_f32", retinanet, DETECTOR_IMAGE),
+    Network("fcos_static_f32", fcos, DETECTOR_IMAGE),
+    Network("ssdlite_static_f16", ssdlite, DETECTOR_IMAGE, fp16=True),
+    Network("faster_rcnn_interval", faster_rcnn, DETECTOR_IMAGE, inputs=["[1,3,240..480,240..480]"]),
+    Network("tf_efficientnet_static_f32", tf_efficientnet, IMAGE),
+    Network("tf_mobilenetv3_static_f16", tf_mobilenetv3, IMAGE, fp16=True),
+    Network("onnx_control_flow_dyn", onnx_control_flow, (), onnx=True),
+    Network("onnx_lstm_dyn", onnx_lstm, (), onnx=True),
+]
+
+LIBRARIES.update(
+    {
+        faster_rcnn: "torchvision",
+        mask_rcnn: "torchvision",
+        keypoint_rcnn: "torchvision",
+        retinanet: "torchvision",
+        fcos: "torchvision",
+        ssdlite: "torchvision",
+        tf_mobilenetv3: "timm",
+        onnx_control_flow: "onnx.helper (here), ONNX frontend",
+        onnx_lstm: "torch.onnx.export, ONNX frontend",
+    }
+)
+
+# -- end of the deployed block ---------------------------------------------------------------
+
 README_HEAD = """\
 # Real networks: irshape's ground-truth corpus
 
@@ -993,14 +1409,14 @@ Generated with {versions}.
 Converted layer names are not unique, so OpenVINO's nodes are mapped back to XML ids through a
 copy of the file whose layers are renamed `irshape_id_<id>` (`read_model` keeps a layer's name
 as the node's friendly name); every layer of the file must be mapped, or generation fails. Only
-top-level layers are listed (the bodies of `greedy_decoder_interval`'s Loop and If are not).
+top-level layers are listed (the bodies of the Loops and Ifs are not).
 
 ## Regenerating
 
 ```sh
 python3 -m venv /work/torchvenv
 /work/torchvenv/bin/pip install torch==2.13.0        # first, so pip keeps the CPU wheel
-/work/torchvenv/bin/pip install torchvision==0.28.0 timm transformers openvino==2026.4.1 numpy lxml
+/work/torchvenv/bin/pip install torchvision==0.28.0 timm transformers onnx openvino==2026.4.1 numpy lxml
 /work/torchvenv/bin/python tools/make_networks.py    # every file, in one process
 ```
 
@@ -1033,8 +1449,20 @@ this README; `--out DIR` writes elsewhere.
   rotary positions and causal masks (LLaMA), ALiBi from a CumSum (BLOOM), TF 'SAME' padding
   from Ceiling on the shape (EfficientNet-TF), detection grids from meshgrid(arange(h),
   arange(w)) (YOLO), conv feature extractors on raw audio (Wav2Vec2, TasNet); every layer of
-  them is inferred as OpenVINO does. The scripted greedy decoder's Loop and If are the one
-  known gap (`KNOWN_GAPS` in the test).
+  them is inferred as OpenVINO does.
+- **deployed** models beyond classification (issue 24): torchvision's detectors converted whole
+  with their post-processing (Faster/Mask/Keypoint R-CNN, RetinaNet, FCOS, SSDLite; static
+  `[1,3,320,320]`, and Faster R-CNN on an interval): the transform's resize computed in f32 from
+  the shape (ShapeOf -> Convert -> Divide/Multiply/Floor -> Convert -> Interpolate), anchors,
+  TopK, NonZero, batched NonMaxSuppression-9 inside If bodies, ROIAlign-9 over FPN levels, the
+  masks pasted and the keypoints decoded by Loops; timm `tf_*` models with TF 'SAME' padding
+  (Ceiling/Maximum arithmetic on the shape -> Pad), static; and ONNX models read by OpenVINO's
+  ONNX frontend (`build(path)` writes the .onnx, `convert_model(path)` reads it): a hand-built
+  Loop/If and an exported LSTM. The detectors' own transform resizes every image to 128, and
+  their heads get torch's default initialisation (torchvision's std 0.01 leaves every score
+  near 0.5, and NMS's order to the last bit of rounding). torchvision's C++ ops do not load
+  into the CPU torch wheel: the tool defines `torchvision::nms` and `torchvision::roi_align` in
+  Python before importing torchvision (tracing records each as one node).
 - OpenVINO's frontend fuses attention into ScaledDotProductAttention even from unfused
   MatMul/Softmax code (GPT-2's eager attention), so Softmax appears only where a model applies
   it to its output.
@@ -1044,6 +1472,8 @@ this README; `--out DIR` writes elsewhere.
 
 
 def _variant(network: Network) -> str:
+    if network.onnx:
+        return 'ONNX: `convert_model("x.onnx")`, the inputs as the file declares them'
     if network.reshape is not None:
         how = f"converted static, then `model.reshape({network.reshape})`"
     elif network.inputs is not None:
@@ -1064,7 +1494,7 @@ def readme(directory: Path) -> str:
     import json
 
     versions = ", ".join(
-        f"{lib.__name__} {lib.__version__}" for lib in (torch, torchvision, timm, transformers, ov)
+        f"{lib.__name__} {lib.__version__}" for lib in (torch, torchvision, timm, transformers, onnx, ov)
     )
     lines = [README_HEAD.format(versions=versions, seed=SEED)]
     lines.append("| file | model | variant | inputs (as OpenVINO reads them) | layers | .bin |")

@@ -114,7 +114,7 @@ def _check_op(
     call = OpCall(schema, tuple(inputs), parsed)
     result = infer(call)
     reading.fold(call, result)
-    result = _no_value(schema, inputs, result)
+    result = _no_value(schema, getattr(infer, reading.READS, {}), inputs, result)
     for finding in result.findings:
         report_finding(layer, finding, where, report)
     return result if result.outputs else None
@@ -155,12 +155,15 @@ def check_v10_folding(
     report_finding(layer, Finding(rules.INPUT_VALUE, args, port), _located(where), report)
 
 
-def _no_value(schema: OpSchema, inputs: list[Tensor], result: OpResult) -> OpResult:
+def _no_value(
+    schema: OpSchema, readings: dict[int, reading.Reading], inputs: list[Tensor], result: OpResult
+) -> OpResult:
     """A layer typed 'Constant' has no value (docs/openvino-ir-reading.md §13): where OpenVINO
     reads the value of one itself, not its bounds, it fails ('ptr is Null': Gather's axis,
-    Transpose's order, Interpolate's sizes; §15). It reads it where the shape function needed
-    it (which says so with IRS306), and the inputs it evaluates whatever the shapes
-    (``evaluated_inputs``). The layer is rejected: no outputs."""
+    Transpose's order, Interpolate's sizes; §15), as :func:`reading.constant_failure` judges
+    (the reading of the shape function's ``@reads`` asked it already). OpenVINO reads it where
+    the shape function needed it (which says so with IRS306), and the inputs it evaluates
+    whatever the shapes (``evaluated_inputs``). The layer is rejected: no outputs."""
     ports = [i for i in schema.evaluated_inputs if i < len(inputs)]
     ports += [
         finding.anchor
@@ -169,23 +172,21 @@ def _no_value(schema: OpSchema, inputs: list[Tensor], result: OpResult) -> OpRes
     ]
     # (an input the shape function's reading already found unreadable is said there)
     said = {f.anchor for f in result.findings if f.rule is not rules.VALUE_UNKNOWN}
-    failing = sorted(
-        {
-            i
-            for i in ports
-            if i < len(inputs)
-            and i not in schema.bounds_inputs
-            and i not in said
-            and inputs[i].unknown is Unknown.NO_BYTES
-        }
-    )
+    failing = {
+        i: message
+        for i in sorted(set(ports))
+        if i < len(inputs)
+        and i not in said
+        and inputs[i].unknown is Unknown.NO_BYTES
+        and (message := reading.constant_failure(schema, i, readings.get(i))) is not None
+    }
     if not failing:
         return result
     findings = [f for f in result.findings if not (f.rule is rules.VALUE_UNKNOWN and f.anchor in failing)]
-    for port in failing:
+    for port, message in failing.items():
         name = schema.inputs[port].name if port < len(schema.inputs) else f"input {port}"
         problem = f"input {port} ({name}) is {CONSTANT_WITHOUT_BYTES}, so it has no value"
-        findings.append(value_finding(problem, schema.no_value_message, port))
+        findings.append(value_finding(problem, message, port))
     return OpResult([], findings)
 
 

@@ -6,7 +6,9 @@ layer or a file; both 2 on a usage or configuration error, or when irshape itsel
 (``--exit-zero`` leaves 2 alone).
 
 A plain ``irshape check`` should start quickly (a pre-commit hook runs it on every commit), so
-what only some commands need is imported where it is used.
+what only some commands need is imported where it is used: the group (``group``) imports a
+command's module when it runs, and this module imports nothing but what :func:`run` needs
+before it turns the cyclic collector off.
 
 The package by concern: ``check``, ``infer``, ``rules`` (``rules`` and ``rule``) and ``runner``
 (``run``) and ``compare`` hold the commands; ``options`` the options and settings they share, ``inputs`` the
@@ -18,39 +20,29 @@ from __future__ import annotations
 
 import gc
 import sys
+from importlib import import_module
+from typing import TYPE_CHECKING, Any
 
-import click
+from irshape import lifetime
 
-from irshape import __version__, lifetime
-from irshape.cli.check import check
-from irshape.cli.compare import compare_command
-from irshape.cli.infer import infer
-from irshape.cli.options import AbnormalExit, MemorySize
-from irshape.cli.progress import DryRunProgress
-from irshape.cli.rules import list_rules, rule
-from irshape.cli.runner import run_command
-
-
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(__version__, prog_name="irshape")
-def main() -> None:
-    """Check OpenVINO IR files as OpenVINO reads them: validate every layer, infer its output
-    shapes and element types, and execute networks with numpy."""
-
-
-for _command in (check, infer, run_command, compare_command, list_rules, rule):
-    main.add_command(_command)
+if TYPE_CHECKING:
+    from irshape.cli.group import main
+    from irshape.cli.options import AbnormalExit, MemorySize
+    from irshape.cli.progress import DryRunProgress
 
 
 def run() -> None:
     """The ``irshape`` program (and ``python -m irshape``): :func:`main`, then a quick exit."""
     # A run is short, and the model it builds (100,000s of objects for a large IR) holds no
     # reference cycles: the cyclic collector's passes over it would free nothing and cost ~7% of
-    # a large check.
+    # a large check. Off before click and lxml are imported, whose passes (~3M instructions)
+    # would free nothing either.
     gc.disable()
     # Nor is anything freed: the process ends right after the output, without the interpreter's
     # teardown (see irshape.lifetime), which would free the model and every module one by one.
     lifetime.keep_for_exit()
+    from irshape.cli.group import main
+
     try:
         main()
     except SystemExit as exit:
@@ -65,6 +57,22 @@ def _exit_status(code: object) -> int:
         return code
     print(code, file=sys.stderr)
     return 1
+
+
+# What the command line's modules define, imported on first use as the commands are.
+_HOMES = {
+    "main": "irshape.cli.group",
+    "AbnormalExit": "irshape.cli.options",
+    "MemorySize": "irshape.cli.options",
+    "DryRunProgress": "irshape.cli.progress",
+}
+
+
+def __getattr__(name: str) -> Any:
+    home = _HOMES.get(name)
+    if home is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return getattr(import_module(home), name)
 
 
 __all__ = ["AbnormalExit", "DryRunProgress", "MemorySize", "main", "run"]

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import click
 
-from irshape.cli.options import AbnormalExit, has_numpy, input_option, max_memory_option
-from irshape.cli.runner import given_inputs
+from irshape.cli.options import AbnormalExit, has_numpy, input_option, max_memory_option, state_option
+from irshape.cli.runner import given_inputs_and_states
 
 NEEDS_OPENVINO = "needs numpy and OpenVINO, which are not installed: pip install 'irshape[compare]'"
 
@@ -16,6 +16,7 @@ NEEDS_OPENVINO = "needs numpy and OpenVINO, which are not installed: pip install
 @click.command(name="compare")
 @click.argument("file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
 @input_option
+@state_option
 @click.option(
     "--seed", type=int, default=0, show_default=True, metavar="N", help="Seed of the inputs not given."
 )
@@ -44,6 +45,7 @@ NEEDS_OPENVINO = "needs numpy and OpenVINO, which are not installed: pip install
 def compare_command(
     file: Path,
     inputs: tuple[str, ...],
+    states: tuple[str, ...],
     seed: int,
     dim_value: int | None,
     atol: float,
@@ -52,8 +54,9 @@ def compare_command(
     max_memory: int | None,
 ) -> None:
     """Run FILE on OpenVINO's CPU plugin (f32) and with irshape's numpy kernels on the same
-    inputs, every layer's output exposed, and list the first layers whose outputs diverge
-    beyond max|a-b| <= ATOL + RTOL * max|ref|, with the error figures.
+    inputs (a stateful model's variables from the same --state values), every layer's output
+    exposed, and list the first layers whose outputs diverge beyond
+    max|a-b| <= ATOL + RTOL * max|ref|, with the error figures.
 
     Exit 0 when every output agrees, 1 when one diverges, 2 on an error.
     """
@@ -62,19 +65,25 @@ def compare_command(
     import numpy as np
 
     from irshape.execute.compare import compare_document, describe
-    from irshape.execute.run import RunError, prepare_inputs
+    from irshape.execute.run import RunError, prepare_inputs, prepare_states
     from irshape.execute.tensors import DEFAULT_MAX_MEMORY
     from irshape.ir.reader import read_file
 
+    given, given_states = given_inputs_and_states(inputs, states)
     result = read_file(file)
     if result.document is None:
         raise AbnormalExit(f"{file}: cannot read it as IR")
     try:
         prepared = prepare_inputs(
-            result.document, given_inputs(inputs), rng=np.random.default_rng(seed), dim_value=dim_value
+            result.document, given, rng=np.random.default_rng(seed), dim_value=dim_value
         )
         comparison = compare_document(
-            result.document, prepared, atol=atol, rtol=rtol, max_memory=max_memory or DEFAULT_MAX_MEMORY
+            result.document,
+            prepared,
+            atol=atol,
+            rtol=rtol,
+            max_memory=max_memory or DEFAULT_MAX_MEMORY,
+            variables=prepare_states(result.document, given_states),
         )
     except RunError as exc:
         raise AbnormalExit(f"{file}: {exc}") from None

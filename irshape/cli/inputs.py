@@ -13,9 +13,9 @@ import click
 from irshape.api import check_string
 from irshape.cli.options import STDIN, AbnormalExit
 from irshape.cli.output import is_tty
-from irshape.cli.progress import DryRunProgress
 from irshape.config import Settings
-from irshape.files import WorkerDied, check_files, collect_files
+from irshape.files import WorkerDied, check_files
+from irshape.paths import collect_files
 from irshape.results import FileReport
 
 PROGRESS_MIN_FILES = 8  # a progress bar only when more files than this are checked on a TTY
@@ -86,6 +86,8 @@ def check_reports(
 def _check_stdin(data: bytes, name: str, verbosity: int, options: Mapping[str, Any]) -> list[FileReport]:
     if options.get("dry_run") is None:
         return [check_string(data, path=name, **options)]
+    from irshape.cli.progress import DryRunProgress  # only a dry run or a long check draws one
+
     stream = sys.stderr if verbosity >= 0 and _stderr_is_tty() else None
     with DryRunProgress(1, stream) as progress:
         return [check_string(data, path=name, **options, progress=progress.layer)]
@@ -97,6 +99,8 @@ def _check_files(
     tty = verbosity >= 0 and _stderr_is_tty()
     try:
         if options.get("dry_run") is not None:
+            from irshape.cli.progress import DryRunProgress  # only a dry run or a long check draws one
+
             # A dry run can take long even for one file: a progress line after a second.
             with DryRunProgress(len(files), sys.stderr if tty else None) as progress:
                 with_progress = {**options, "progress": progress.layer}
@@ -104,6 +108,8 @@ def _check_files(
                     files, jobs=jobs, progress=progress.file_done, options=with_progress, layers=layers
                 )
         if tty and len(files) > PROGRESS_MIN_FILES:
+            from irshape.cli.progress import DryRunProgress  # as above
+
             # drawn at once, as a check of many files is long enough to be watched
             with DryRunProgress(len(files), sys.stderr, label="check", delay=0.0) as bar:
                 return check_files(files, jobs=jobs, progress=bar.file_done, options=options, layers=layers)

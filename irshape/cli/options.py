@@ -151,3 +151,14 @@ max_memory_option = click.option(
     metavar="SIZE",
     help="Refuse to run a layer that needs more working memory; bytes or 512M, 2G, 1GiB  [default: 1GiB].",
 )
+
+
+state_option = click.option(
+    "--state",
+    "states",
+    multiple=True,
+    metavar="ID=FILE.npy|FILE.npz",
+    help="Start a stateful model's variable ID from this array instead of its initialiser (a KV "
+    "cache for a second-token run); a FILE.npz gives every variable:ID array it holds (the "
+    "--output of an earlier run). An --input .npz may hold variable:ID arrays too.",
+)

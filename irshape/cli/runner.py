@@ -10,7 +10,14 @@ from typing import TYPE_CHECKING
 
 import click
 
-from irshape.cli.options import NEEDS_NUMPY, AbnormalExit, has_numpy, input_option, max_memory_option
+from irshape.cli.options import (
+    NEEDS_NUMPY,
+    AbnormalExit,
+    has_numpy,
+    input_option,
+    max_memory_option,
+    state_option,
+)
 
 if TYPE_CHECKING:
     import numpy as np
@@ -21,15 +28,7 @@ if TYPE_CHECKING:
 @click.command(name="run")
 @click.argument("file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
 @input_option
-@click.option(
-    "--state",
-    "states",
-    multiple=True,
-    metavar="ID=FILE.npy|FILE.npz",
-    help="Start a stateful model's variable ID from this array instead of its initialiser (a KV "
-    "cache for a second-token run); a FILE.npz gives every variable:ID array it holds (the "
-    "--output of an earlier run). An --input .npz may hold variable:ID arrays too.",
-)
+@state_option
 @click.option(
     "-o",
     "--output",
@@ -122,11 +121,7 @@ def _run_file(
     from irshape.execute.run import RunError, prepare_inputs, prepare_states, run_document
     from irshape.ir.reader import read_file
 
-    given, given_states = split_states(given_inputs(inputs))
-    for name, value in given_state_arrays(states).items():
-        if name in given_states:
-            raise click.BadParameter(f"variable {name!r} is given twice", param_hint="'--state'")
-        given_states[name] = value
+    given, given_states = given_inputs_and_states(inputs, states)
     result = read_file(file)
     if result.document is None:
         errors = [d.message for d in result.diagnostics if d.severity == "error"]
@@ -166,6 +161,19 @@ def given_inputs(inputs: Sequence[str]) -> dict[str, np.ndarray]:
                 raise click.BadParameter(f"Parameter {key!r} is given twice", param_hint="'--input'")
             given[key] = value
     return given
+
+
+def given_inputs_and_states(
+    inputs: Sequence[str], states: Sequence[str]
+) -> tuple[dict[str, np.ndarray], dict[str, np.ndarray]]:
+    """The ``--input`` arrays by Parameter name and the variables' starting values by variable
+    id, from ``--state`` and from the ``variable:ID`` arrays of an ``--input`` archive."""
+    given, given_states = split_states(given_inputs(inputs))
+    for name, value in given_state_arrays(states).items():
+        if name in given_states:
+            raise click.BadParameter(f"variable {name!r} is given twice", param_hint="'--state'")
+        given_states[name] = value
+    return given, given_states
 
 
 def split_states(given: Mapping[str, np.ndarray]) -> tuple[dict[str, np.ndarray], dict[str, np.ndarray]]:

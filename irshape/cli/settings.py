@@ -7,7 +7,7 @@ from pathlib import Path
 
 from irshape import rules
 from irshape.config import Settings
-from irshape.files import DEFAULT_EXCLUDE
+from irshape.paths import DEFAULT_EXCLUDE
 from irshape.selection import RuleSelection
 
 

@@ -5,6 +5,9 @@ values of the inputs the op reads, so a Reshape's target or a TopK's k is known)
 estimate, before anything is allocated; then the kernel the op's declaration names. Each output
 is checked against that inference (its rank, its dims inside the inferred intervals, its
 dtype): a kernel that disagrees with irshape's own inference is a bug in irshape, and said so.
+A layer computed from Consts alone (and ShapeOfs of static shapes) is folded as OpenVINO's
+compile step folds it: it takes the value shape inference evaluates, in whole i64, and its
+kernel runs only where irshape has no value for it (docs/execution.md, "i64, u64 and u32").
 
 :func:`execute` either stops at the first layer it cannot run (``irshape run``: an
 :class:`ExecutionError`) or goes on past it (a dry run: each such layer is one
@@ -42,9 +45,13 @@ from irshape.kernels import (
     storage_dtype,
     working_bytes,
 )
-from irshape.ops.interface import FROM_CONSTS, ConstTensor, OpResult, Tensor
+from irshape.ops.interface import FROM_CONSTS, ConstTensor, OpResult, Origin, Tensor
 from irshape.ops.registry import lookup
 from irshape.ops.schema import OpSchema, validate_attributes
+
+# Ops OpenVINO never folds, whatever feeds them (can_constant_fold is false: a ReadValue of a
+# Const is a variable). The control ops are not folded either: the executor runs their bodies.
+_NEVER_FOLDED = frozenset({"readvalue", "assign"})
 
 # The values of value inputs (axes, target shapes, k) handed to shape inference, up to this many
 # elements: enough for any shape or axes list, not a copy of a large index tensor.
@@ -180,6 +187,10 @@ class _Executor:
             self.sources[(edge.to_layer, edge.to_port)] = (edge.from_layer, index)
             self.consumers[(edge.from_layer, index)] = self.consumers.get((edge.from_layer, index), 0) + 1
         self.values: dict[tuple[str, int], tuple[np.ndarray, str]] = {}
+        # The outputs OpenVINO computes at compile time (constant folding), and what their
+        # evaluation reaches (Origin.CONSTS or Origin.SHAPES): they hold the whole value, which
+        # a layer not folded reads as it reads a Const's (irshape/kernels/integers.py)
+        self.folded: dict[tuple[str, int], Origin] = {}
         self.unconnected: InputProvider | None = None
         # In a body (irshape.execute.control): the values of its Parameters, by layer id, and
         # what reaches its Results
@@ -226,12 +237,15 @@ class _Executor:
         if kind not in _SOURCES:
             execution.total += 1
         try:
-            args = self._inputs(layer)
+            input_origins = self._input_origins(layer)  # (before _inputs releases them)
+            origin = self._fold_origin(layer, kind, input_origins)
+            args = self._inputs(layer, folding=origin is not Origin.DATA)
             if args is None:  # a layer above did not run: only that one is a failure of its own
                 if self.stop_at_failure:
                     raise _Failed(layer, Outcome.INPUT_MISSING, "an input was not computed")
                 return
-            outputs = self._compute(layer, kind, args, inputs)
+            folded_from = input_origins if origin is not Origin.DATA else None
+            outputs = self._compute(layer, kind, args, inputs, folded_from)
         except _Failed as failed:
             self._fail(execution, failed.outcome)
             return
@@ -244,6 +258,8 @@ class _Executor:
         for index, value in enumerate(outputs):
             if self.consumers.get((layer.id or "", index)):
                 self.values[(layer.id or "", index)] = value
+                if origin is not Origin.DATA:
+                    self.folded[(layer.id or "", index)] = origin
         if self.on_layer is not None:
             self.on_layer(layer, tuple(array for array, _ in outputs), self.path)
 
@@ -252,9 +268,9 @@ class _Executor:
             raise ExecutionError(outcome)
         execution.failures.append(outcome)
 
-    def _inputs(self, layer: Layer) -> list[tuple[np.ndarray, str]] | None:
+    def _inputs(self, layer: Layer, folding: bool) -> list[tuple[np.ndarray, str]] | None:
         """The layer's input arrays and element types, releasing those read for the last time;
-        None when a layer above did not run."""
+        None when a layer above did not run. A layer OpenVINO folds gets its inputs whole."""
         args = []
         for index, port in enumerate(layer.inputs):
             key = self.sources.get((layer.id or "", port.id))
@@ -264,14 +280,37 @@ class _Executor:
             if key not in self.values:
                 return None
             array, element_type = self.values[key]
-            producer = self._kind(key[0])
-            consumer = (layer.type or "").lower()
-            args.append((integers.entering(array, element_type, producer, consumer), element_type))
+            if not folding:
+                producer = self._entry_kind(key)
+                consumer = (layer.type or "").lower()
+                array = integers.entering(array, element_type, producer, consumer)
+            args.append((array, element_type))
             remaining = self.consumers[key] - 1
             self.consumers[key] = remaining
             if remaining == 0:
                 del self.values[key]
+                self.folded.pop(key, None)
         return args
+
+    def _fold_origin(self, layer: Layer, kind: str, origins: list[Origin]) -> Origin:
+        """What OpenVINO's evaluation of the layer's outputs reaches: Origin.CONSTS or
+        Origin.SHAPES where its compile step folds them (a Const; a ShapeOf of a shape static in
+        the model, as its input port declares it; an op fed by folded outputs only), else
+        Origin.DATA (a Parameter's data, a variable, what a body or an unconnected port gives)."""
+        if kind == "const":
+            return Origin.CONSTS
+        if kind in _SOURCES or kind in _NEVER_FOLDED or not layer.inputs or layer.subgraphs is not None:
+            return Origin.DATA
+        if kind == "shapeof":
+            if origins[0] is Origin.CONSTS:
+                return Origin.CONSTS
+            dims = layer.inputs[0].dims
+            return Origin.SHAPES if dims is not None and all(d >= 0 for d in dims) else Origin.DATA
+        return min(origins)
+
+    def _entry_kind(self, key: tuple[str, int]) -> str:
+        """What the plugin's runtime takes an output for: a folded one is a Const to it."""
+        return "const" if key in self.folded else self._kind(key[0])
 
     def _kind(self, layer_id: str) -> str:
         return (self.by_id[layer_id].type or "").lower()
@@ -279,7 +318,7 @@ class _Executor:
     def _producer_kind(self, layer: Layer, index: int) -> str:
         """The lowercase type of the layer feeding input ``index`` ('' when none does)."""
         key = self.sources.get((layer.id or "", layer.inputs[index].id))
-        return "" if key is None else self._kind(key[0])
+        return "" if key is None else self._entry_kind(key)
 
     def _placeholder(self, layer: Layer, index: int) -> tuple[np.ndarray, str]:
         """For an unconnected input, an array of the provider's shape and type that takes no
@@ -301,6 +340,7 @@ class _Executor:
         kind: str,
         args: list[tuple[np.ndarray, str]],
         inputs: Mapping[str, np.ndarray],
+        folded_from: list[Origin] | None,
     ) -> list[tuple[np.ndarray, str]]:
         if kind == "parameter":
             return [self._parameter(layer, inputs)]
@@ -312,7 +352,7 @@ class _Executor:
         if op is not None:
             with _kernel_refusals(layer):
                 return run_control(op, layer, args, self._body_runner(layer))
-        return self._kernel(layer, args)
+        return self._kernel(layer, args, folded_from)
 
     def _body_runner(self, layer: Layer) -> RunBody:
         """Runs a body of ``layer`` with this executor's settings: a failure in it is the
@@ -357,14 +397,23 @@ class _Executor:
             raise _Failed(layer, Outcome.NO_VALUE, f"its {element_type} value cannot be read from the .bin")
         return value, layer.data.get("element_type", "")
 
-    def _kernel(self, layer: Layer, args: list[tuple[np.ndarray, str]]) -> list[tuple[np.ndarray, str]]:
+    def _kernel(
+        self, layer: Layer, args: list[tuple[np.ndarray, str]], folded_from: list[Origin] | None
+    ) -> list[tuple[np.ndarray, str]]:
+        """The layer's outputs: its kernel's, or where OpenVINO folds the layer (``folded_from``:
+        what each input reaches), the values its evaluation gives, as the inference has them."""
         schema = lookup(layer.type, layer.version)
         if schema is None:
             raise _Failed(layer, Outcome.UNKNOWN_OP, f"irshape does not know {layer.type} layers")
+        folding = folded_from is not None
+        inference = self._infer(schema, layer, args, folded_from)
+        if folding:
+            folded = _folded_outputs(inference)
+            if folded is not None:
+                return folded
         kernel = kernel_of(schema)
         if kernel is None:
             raise _Failed(layer, Outcome.NO_KERNEL, f"irshape cannot execute {schema.name} layers yet")
-        inference = self._infer(schema, layer, args)
         call = KernelCall(
             schema,
             tuple(array for array, _ in args),
@@ -373,7 +422,7 @@ class _Executor:
             inference,
             self.context,
         )
-        if schema.op.lower() in integers.CONVERTING_OPS:
+        if schema.op.lower() in integers.CONVERTING_OPS and not folding:
             call = self._converted_on_entry(layer, call)
         placeholders = [i for i, (array, _) in enumerate(args) if isinstance(array, _Placeholder)]
         with _kernel_refusals(layer):
@@ -394,8 +443,16 @@ class _Executor:
             )
         with _kernel_refusals(layer):
             produced = outputs_of(kernel(call))
+        checked = _checked_outputs(layer, inference, produced)
+        if folding:  # OpenVINO's folding computes in whole i64
+            return checked
         # the plugin holds every i64 result as i32 (irshape/kernels/integers.py)
-        return [(integers.held_as_i32(array), t) for array, t in _checked_outputs(layer, inference, produced)]
+        return [(integers.held_as_i32(array), t) for array, t in checked]
+
+    def _input_origins(self, layer: Layer) -> list[Origin]:
+        """What each input's evaluation reaches (folded outputs only reach this)."""
+        keys = [self.sources.get((layer.id or "", port.id)) for port in layer.inputs]
+        return [Origin.DATA if key is None else self.folded.get(key, Origin.DATA) for key in keys]
 
     def _converted_on_entry(self, layer: Layer, call: KernelCall) -> KernelCall:
         """A converting op's inputs straight from a Parameter or a Const, converted whole to a
@@ -412,12 +469,26 @@ class _Executor:
             call.schema, tuple(inputs), tuple(types), call.attributes, call.inference, call.context
         )
 
-    def _infer(self, schema: OpSchema, layer: Layer, args: list[tuple[np.ndarray, str]]) -> OpResult:
-        """Shape inference at these very inputs: what the kernel must produce."""
-        tensors = [
-            _tensor(array, element_type, i in schema.value_inputs)
-            for i, (array, element_type) in enumerate(args)
-        ]
+    def _infer(
+        self,
+        schema: OpSchema,
+        layer: Layer,
+        args: list[tuple[np.ndarray, str]],
+        origins: list[Origin] | None = None,
+    ) -> OpResult:
+        """Shape inference at these very inputs: what the kernel must produce. With ``origins``
+        (a layer OpenVINO folds) every input is given with its value and what it reaches, so
+        that the inference evaluates the outputs as OpenVINO's folding does."""
+        if origins is not None:
+            tensors = [
+                _folded_tensor(array, element_type, origin)
+                for (array, element_type), origin in zip(args, origins, strict=True)
+            ]
+        else:
+            tensors = [
+                _tensor(array, element_type, i in schema.value_inputs)
+                for i, (array, element_type) in enumerate(args)
+            ]
         found: list[Diagnostic] = []
         result = check_op(schema, layer, tensors, layer.location(self.document.path), found.append)
         errors = [d for d in found if d.severity is Severity.ERROR]
@@ -470,6 +541,40 @@ def _tensor(array: np.ndarray, element_type: str, with_value: bool) -> Tensor:
     return ConstTensor(
         shape, element_type, value=tuple(int(v) for v in flat), constant=True, origin=FROM_CONSTS
     )
+
+
+def _folded_tensor(array: np.ndarray, element_type: str, origin: Origin) -> Tensor:
+    """An input of a layer OpenVINO folds: its whole value (when small) and what it reaches."""
+    shape = static_shape(array.shape)
+    if array.size > _VALUE_LIMIT or array.dtype.kind not in "biuf":
+        return Tensor(shape, element_type, constant=origin is Origin.CONSTS, origin=origin)
+    flat = array.reshape(-1)
+    constant = origin is Origin.CONSTS
+    if array.dtype.kind == "f":
+        reals = tuple(float(v) for v in flat)
+        return ConstTensor(shape, element_type, reals=reals, constant=constant, origin=origin)
+    value = tuple(int(v) for v in flat)
+    return ConstTensor(shape, element_type, value=value, constant=constant, origin=origin)
+
+
+def _folded_outputs(inference: OpResult) -> list[tuple[np.ndarray, str]] | None:
+    """The outputs of a layer OpenVINO folds as the inference evaluated them (OpenVINO's
+    ``evaluate``: whole i64, bf16 rounded as OpenVINO rounds it); None unless every output's
+    value is known, from Consts and static shapes only."""
+    folded = []
+    for output in inference.outputs:
+        dims = output.shape.dims
+        dtype = storage_dtype(output.element_type or "dynamic")
+        known = output.value if output.value is not None else output.reals
+        if output.origin is Origin.DATA or known is None or dims is None or dtype is None:
+            return None
+        if any(d.lo != d.hi for d in dims):
+            return None
+        shape = tuple(d.lo for d in dims)
+        if len(known) != int(np.prod(shape, dtype=np.int64)):
+            return None
+        folded.append((np.array(known).astype(dtype).reshape(shape), output.element_type or "dynamic"))
+    return folded
 
 
 def _checked_outputs(

@@ -36,7 +36,12 @@ def parameters(document: Document) -> list[Layer]:
 
 def parameter_shape(layer: Layer) -> PartialShape:
     """The shape a Parameter takes: its ``shape`` attribute (with intervals), else its port dims."""
-    text = layer.data.get("shape")
+    return _declared_shape(layer, "shape")
+
+
+def _declared_shape(layer: Layer, attribute: str) -> PartialShape:
+    """The shape ``attribute`` writes (with intervals), else the layer's output port dims."""
+    text = layer.data.get(attribute)
     if text is not None:
         try:
             return parse_partial_shape(text)
@@ -124,21 +129,10 @@ def prepare_states(document: Document, given: Mapping[str, np.ndarray]) -> dict[
     prepared = {}
     for name, value in given.items():
         layer = readers[name]
-        shape = _variable_shape(layer)
+        shape = _declared_shape(layer, "variable_shape")
         dtype = numpy_dtype(layer.data.get("variable_type")) or input_dtype_of_port(layer)
         prepared[name] = _checked_input(name, np.asarray(value), shape, dtype, "variable")
     return prepared
-
-
-def _variable_shape(layer: Layer) -> PartialShape:
-    text = layer.data.get("variable_shape")
-    if text is not None:
-        try:
-            return parse_partial_shape(text)
-        except DimSyntaxError:
-            pass
-    dims = layer.outputs[0].dims if layer.outputs else None
-    return PartialShape(None if dims is None else list(dims))
 
 
 def input_dtype_of_port(layer: Layer) -> np.dtype[Any] | None:

@@ -409,12 +409,20 @@ class Reader:
             elif element is self.open_layer:
                 self.open_layer = None
                 self.last_read = element
-                self._layer(element)
+                # One call a layer and one an edge (a 100k-layer IR has as many of each): the
+                # reading of a layer or edge is inlined here, as its list's append.
+                layer = self._read_layer(element, self.stream.offset)
+                if self.kind == "other" and self._nested(element):
+                    self.nested_layers.append(layer)
+                else:
+                    self.layers.append(layer)
             elif element.tag == "edge":
                 edges = self.first_edges if self.first_edges is not None else self._first("edges")
                 if edges is not None and element.getparent() is edges and self.kind == "net":
                     self.last_read = element
-                    self._edge(element)
+                    if self.edges is None:
+                        self.edges = []
+                    self.edges.append(self._edge_record(element, self.stream.offset))
             elif element.tag in ("layers", "edges") and element is self._first(element.tag):
                 self.closed.add(element.tag)
 
@@ -502,22 +510,22 @@ class Reader:
 
     # -- building the model ------------------------------------------------------------------
 
-    def _layer(self, element: Any) -> None:
-        """Read a finished document layer: its attributes, first <data>, <input> and <output>
-        (and a Loop's, If's or TensorIterator's bodies)."""
-        layer = self._read_layer(element, self.stream.offset)
+    def _nested(self, element: Any) -> bool:
+        """Is this document layer of an unknown root nested in a <layers> (not the root's child)?"""
         parent = element.getparent()
-        nested = self.kind == "other" and parent is not None and parent is not self.root
-        (self.nested_layers if nested else self.layers).append(layer)
+        return parent is not None and parent is not self.root
 
     def _read_layer(self, element: Any, offset: int) -> Layer:
+        """Read a finished layer: its attributes, first <data>, <input> and <output> (and a
+        Loop's, If's or TensorIterator's bodies, their layers read by this in turn)."""
         get = self._getter(element) if self.repaired else element.get
-        # Positional arguments: a model of 100,000 layers is built here.
+        layer_id, layer_type, version = get("id"), get("type"), get("version")
+        # Positional arguments, the interning inlined: a model of 100,000 layers is built here.
         layer = self.layer = Layer(
-            _intern_opt(get("id")),
+            None if layer_id is None else _intern(layer_id),
             get("name"),
-            _intern_opt(get("type")),
-            _intern_opt(get("version")),
+            None if layer_type is None else _intern(layer_type),
+            None if version is None else _intern(version),
             element.sourceline + offset,
         )
         inputs = outputs = None
@@ -661,11 +669,6 @@ class Reader:
                 self._report(rules.DIM_LENIENT, line + offset, port_id, text=clean(stripped), value=value)
             dims.append(value if value is not None else -1)
         return tuple(dims) if readable else None
-
-    def _edge(self, element: Any) -> None:
-        if self.edges is None:
-            self.edges = []
-        self.edges.append(self._edge_record(element, self.stream.offset))
 
     def _edge_record(self, element: Any, offset: int) -> Edge:
         get = self._getter(element) if self.repaired else element.get
@@ -845,10 +848,6 @@ def _attributes(element: etree._Element) -> list[tuple[str, str]]:
         items: list[tuple[str, str]] = element.items()  # faster for the few of a real IR
         return items
     return [(value.attrname, str(value)) for value in _ALL_ATTRIBUTES(element)]
-
-
-def _intern_opt(text: str | None) -> str | None:
-    return None if text is None else _intern(text)
 
 
 # libxml2 errors that the DOCTYPE itself causes (its entities, its internal subset).

@@ -1,5 +1,5 @@
 """Kernels of the indexing family (irshape/shapes/indexing.py): ShapeOf, Gather*, Scatter*,
-Slice, StridedSlice, Range, NonZero and TopK.
+Slice, SliceScatter, StridedSlice, Range, NonZero and TopK.
 
 What OpenVINO's CPU plugin (2026.4, ``INFERENCE_PRECISION_HINT=f32``) does, established by
 tests/execution/test_indexing.py where the spec leaves it open:
@@ -30,6 +30,13 @@ tests/execution/test_indexing.py where the spec leaves it open:
   real inputs make integers (it rounds to nearest where OpenVINO truncates): not followed.
 * Slice and StridedSlice clamp as Python's slices do but for a negative step starting before
   the axis, which OpenVINO clamps to element 0 (Python takes nothing).
+* SliceScatter: when start, stop or step are not Consts (computed, or Parameters) the CPU
+  plugin's answer is wrong (the data without the updates, or with them elsewhere, from one run
+  to the next); the kernel writes them where the plugin does with Const slices. Slice-8's
+  slices are Python's but for one corner: a negative step from a start below -dim takes
+  element 0 where Python's takes nothing. A step of int64's minimum crashes the plugin's
+  Slice and SliceScatter (SIGFPE), and so does i32's (a Const of int64's minimum is saturated to
+  it: irshape/kernels/integers.py): the kernel refuses both.
 * StridedSlice: a shrunk axis whose begin is masked is taken at 0, whatever the stride; an
   ellipsis's bit wins over a shrink bit in the shape inference but the plugin's plan shrinks
   too (not tested); new_axis_mask together with shrink_axis_mask makes the plugin read past
@@ -61,6 +68,7 @@ from irshape.kernels import (
     output_bytes,
     working_memory,
 )
+from irshape.kernels.layout import integers, normal_axis
 
 # --- shared helpers ---------------------------------------------------------------------------
 
@@ -304,7 +312,7 @@ def scatter_elements_update(call: KernelCall) -> np.ndarray:
     return result.astype(data.dtype, copy=False)
 
 
-# --- Slice and StridedSlice -------------------------------------------------------------------
+# --- Slice, StridedSlice and SliceScatter -----------------------------------------------------
 
 
 def _ints(array: np.ndarray) -> list[int]:
@@ -376,6 +384,29 @@ def strided_slice(call: KernelCall) -> np.ndarray:
             index.append(_clamped_slice(start, stop, strides[p], data.shape[axis]))
             axis += 1
     return np.array(data[tuple(index)])
+
+
+def slice_scatter(call: KernelCall) -> np.ndarray:
+    """SliceScatter-15: the data with the slice start:stop:step (along axes) replaced by the
+    updates, the slice as Slice-8 takes it."""
+    data, updates = call.inputs[:2]
+    start, stop, step = (integers(a) for a in call.inputs[2:5])
+    axes = integers(call.inputs[5]) if len(call.inputs) > 5 else list(range(len(start)))
+    positions = [np.arange(n) for n in data.shape]
+    for axis, first, last, stride in zip(axes, start, stop, step, strict=True):
+        if stride == 0:
+            raise KernelError("a step of 0")
+        if stride in (-(2**31), -(2**63)):  # (the executor hands over an i64 minimum saturated)
+            raise UnsupportedByOpenVINOError("a step of int32's minimum: the CPU plugin crashes (SIGFPE)")
+        normal = normal_axis(axis, data.ndim)
+        length = data.shape[normal]
+        positions[normal] = np.arange(length)[_clamped_slice(first, last, stride, length)]
+    target = np.ix_(*positions)
+    if updates.shape != tuple(len(p) for p in positions):
+        raise KernelError(f"updates of {list(updates.shape)} for a slice of {[len(p) for p in positions]}")
+    out = data.copy()
+    out[target] = updates
+    return out
 
 
 # --- Range and NonZero ------------------------------------------------------------------------

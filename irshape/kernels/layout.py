@@ -1,5 +1,5 @@
 """Kernels of the layout family (irshape/shapes/layout.py): the ops that move a tensor's
-elements, and CumSum.
+elements (ReverseSequence with Reverse), and CumSum.
 
 Most take their output shapes from the shape inference of the very call (``call.output_shape``):
 a Reshape, Squeeze or Unsqueeze is the data reshaped to it, a Split or VariadicSplit cuts the
@@ -21,6 +21,11 @@ plugin by ``tests/execution/test_layout.py``. What the experiments found:
 * Roll: the CPU plugin wants one shift per axis (a scalar shift with two axes fails to
   compile; the kernel refuses it too), reads shifts as int32 (an i64 one truncated) and adds a
   repeated axis's shifts in int32, wrapping; the kernel adds them exactly, as the reference.
+* ReverseSequence reads each sequence length as an integer (a real one truncated); a length
+  of 0 reverses nothing, as one of 1; a negative one fails, in the reference and the plugin
+  alike. The plugin's kernel moves f32 only: i32 and i64 data go through f32 and back, an
+  element beyond 2^24 rounded to the nearest f32, one at 2^31 saturated to 2^31 - 128; the
+  kernel does the same (u8, i8, i16, f16, boolean data come back exact).
 * CumSum adds in the data's element type, in order along the axis (wrapping integers); the
   CPU plugin runs f16 data in f32 under the f32 precision hint, and rounds the sums to f16
   once at the end, which the kernel does too.
@@ -140,7 +145,7 @@ def pad(call: KernelCall) -> np.ndarray:
     return data[np.ix_(*positions)] if positions else data.copy()
 
 
-# --- Roll, Reverse, CumSum ----------------------------------------------------------------
+# --- Roll, Reverse, ReverseSequence, CumSum -----------------------------------------------
 
 
 def roll(call: KernelCall) -> np.ndarray:
@@ -171,6 +176,43 @@ def reverse(call: KernelCall) -> np.ndarray:
     else:
         axes = sorted({normal_axis(a, data.ndim) for a in integers(call.inputs[1])})
     return np.flip(data, tuple(axes)).copy() if axes else data.copy()
+
+
+# The CPU plugin's f32 -> i32 conversion saturates at the largest f32 below 2^31
+_F32_BELOW_2_31 = 2**31 - 128
+
+
+def _through_f32(data: np.ndarray) -> np.ndarray:
+    """``data`` as the CPU plugin's f32-only kernels give it back: a 32- or 64-bit signed
+    integer rounded to the nearest f32, saturated to [-2^31, 2^31 - 128]; other types exactly."""
+    if data.dtype.kind != "i" or data.dtype.itemsize < 4:
+        return data
+    return np.clip(data.astype(np.float32), -(2**31), _F32_BELOW_2_31).astype(data.dtype)
+
+
+def _reverse_sequence_bytes(call: KernelCall) -> int:
+    """The f32 round trip of integer data (an f32 copy, its clipped copy, the data's type
+    again), the gathered elements and the output."""
+    data = call.inputs[0]
+    return 2 * data.size * 4 + 3 * data.nbytes
+
+
+@working_memory(_reverse_sequence_bytes)
+def reverse_sequence(call: KernelCall) -> np.ndarray:
+    """ReverseSequence-1: along seq_axis, the first seq_lengths[b] elements of each batch b
+    reversed (a length of 0 as 1; a real length truncated)."""
+    data, lengths = call.inputs[0], np.asarray(call.inputs[1]).reshape(-1)
+    batch_axis = normal_axis(int(call.attribute("batch_axis")), data.ndim)
+    seq_axis = normal_axis(int(call.attribute("seq_axis")), data.ndim)
+    counts = np.trunc(lengths).astype(np.int64) if lengths.dtype.kind == "f" else lengths.astype(np.int64)
+    size = data.shape[seq_axis]
+    if counts.size and (counts.min() < 0 or counts.max() > size):
+        raise KernelError(f"a sequence length of {list(counts)} is outside [0, {size}]")
+    positions = np.arange(size, dtype=np.int64)
+    source = np.where(positions < counts[:, None], counts[:, None] - 1 - positions, positions)
+    moved = np.moveaxis(_through_f32(data), (batch_axis, seq_axis), (0, 1))
+    gathered = moved[np.arange(moved.shape[0])[:, None], source]
+    return np.moveaxis(gathered, (0, 1), (batch_axis, seq_axis)).copy()
 
 
 def _cumsum_bytes(call: KernelCall) -> int:

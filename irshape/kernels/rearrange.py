@@ -1,5 +1,6 @@
 """Kernels of the rearrange family (irshape/shapes/rearrange.py): BatchToSpace, SpaceToBatch,
-ReverseSequence, ExtractImagePatches, Col2Im and SliceScatter.
+ExtractImagePatches and Col2Im (ReverseSequence's kernel is in :mod:`irshape.kernels.layout`,
+SliceScatter's in :mod:`irshape.kernels.indexing`).
 
 Semantics from OpenVINO's reference implementations, confirmed against the CPU plugin by
 ``tests/execution/test_rearrange.py``. What the experiments found:
@@ -10,22 +11,10 @@ Semantics from OpenVINO's reference implementations, confirmed against the CPU p
   (batch 2 by block_shape [2, 1, 1] stays 2 where inference says 1; pads_begin [1, 0] gives a
   batch of 3 where inference says 2); the kernels refuse such a layer as one the plugin does
   not run.
-* ReverseSequence reads each sequence length as an integer (a real one truncated); a length
-  of 0 reverses nothing, as one of 1; a negative one fails, in the reference and the plugin
-  alike. The plugin's kernel moves f32 only: i32 and i64 data go through f32 and back, an
-  element beyond 2^24 rounded to the nearest f32, one at 2^31 saturated to 2^31 - 128; the
-  kernel does the same (u8, i8, i16, f16, boolean data come back exact).
 * ExtractImagePatches pads ``same_upper`` / ``same_lower`` as the reference does: the padding
   ``(ceil(W / stride) - 1) * stride + extent - W``, used only when it is above 0 and below the
   patch's extent, its odd unit at the end (same_upper) or the start (same_lower); padded
   positions are 0.
-* SliceScatter: when start, stop or step are not Consts (computed, or Parameters) the CPU
-  plugin's answer is wrong (the data without the updates, or with them elsewhere, from one run
-  to the next); the kernel writes them where the plugin does with Const slices. Slice-8's
-  slices are Python's but for one corner: a negative step from a start below -dim takes
-  element 0 where Python's takes nothing. A step of int64's minimum crashes the plugin's
-  Slice and SliceScatter (SIGFPE), and so does i32's (a Const of int64's minimum is saturated to
-  it: irshape/kernels/integers.py): the kernel refuses both.
 * SpaceToBatch: the CPU plugin puts a data element into the padding where a 4D or 5D data's
   last axis of 1 is padded at its end; the kernel pads with zeros there, as the reference.
 * Col2Im sums the overlapping blocks in the data's element type (f16 in f32, rounded once, as
@@ -38,8 +27,8 @@ import math
 
 import numpy as np
 
-from irshape.kernels import KernelCall, KernelError, UnsupportedByOpenVINOError, working_memory
-from irshape.kernels.layout import integers, normal_axis
+from irshape.kernels import KernelCall, UnsupportedByOpenVINOError, working_memory
+from irshape.kernels.layout import integers
 
 # --- SpaceToBatch, BatchToSpace -----------------------------------------------------------
 
@@ -87,46 +76,6 @@ def batch_to_space(call: KernelCall) -> np.ndarray:
     )
     crop = tuple(slice(b, n - e) for n, b, e in zip(grown.shape, begin, end, strict=True))
     return grown[crop].copy()
-
-
-# --- ReverseSequence ----------------------------------------------------------------------
-
-
-# The CPU plugin's f32 -> i32 conversion saturates at the largest f32 below 2^31
-_F32_BELOW_2_31 = 2**31 - 128
-
-
-def _through_f32(data: np.ndarray) -> np.ndarray:
-    """``data`` as the CPU plugin's f32-only kernels give it back: a 32- or 64-bit signed
-    integer rounded to the nearest f32, saturated to [-2^31, 2^31 - 128]; other types exactly."""
-    if data.dtype.kind != "i" or data.dtype.itemsize < 4:
-        return data
-    return np.clip(data.astype(np.float32), -(2**31), _F32_BELOW_2_31).astype(data.dtype)
-
-
-def _reverse_sequence_bytes(call: KernelCall) -> int:
-    """The f32 round trip of integer data (an f32 copy, its clipped copy, the data's type
-    again), the gathered elements and the output."""
-    data = call.inputs[0]
-    return 2 * data.size * 4 + 3 * data.nbytes
-
-
-@working_memory(_reverse_sequence_bytes)
-def reverse_sequence(call: KernelCall) -> np.ndarray:
-    """ReverseSequence-1: along seq_axis, the first seq_lengths[b] elements of each batch b
-    reversed (a length of 0 as 1; a real length truncated)."""
-    data, lengths = call.inputs[0], np.asarray(call.inputs[1]).reshape(-1)
-    batch_axis = normal_axis(int(call.attribute("batch_axis")), data.ndim)
-    seq_axis = normal_axis(int(call.attribute("seq_axis")), data.ndim)
-    counts = np.trunc(lengths).astype(np.int64) if lengths.dtype.kind == "f" else lengths.astype(np.int64)
-    size = data.shape[seq_axis]
-    if counts.size and (counts.min() < 0 or counts.max() > size):
-        raise KernelError(f"a sequence length of {list(counts)} is outside [0, {size}]")
-    positions = np.arange(size, dtype=np.int64)
-    source = np.where(positions < counts[:, None], counts[:, None] - 1 - positions, positions)
-    moved = np.moveaxis(_through_f32(data), (batch_axis, seq_axis), (0, 1))
-    gathered = moved[np.arange(moved.shape[0])[:, None], source]
-    return np.moveaxis(gathered, (0, 1), (batch_axis, seq_axis)).copy()
 
 
 # --- ExtractImagePatches ------------------------------------------------------------------
@@ -226,44 +175,3 @@ def col2im(call: KernelCall) -> np.ndarray:
     image = image[:, :, begin[0] : begin[0] + height, begin[1] : begin[1] + width]
     result = image if batched else image[0]
     return result.astype(call.output_dtype())
-
-
-# --- SliceScatter -------------------------------------------------------------------------
-
-
-def _slice_positions(start: int, stop: int, step: int, length: int) -> np.ndarray:
-    """The positions Slice-8 takes along an axis of ``length``: Python's slice, except that a
-    negative step from a start below -length starts at 0 (Python's takes nothing): [::-1] of
-    start -7, stop -7 takes element 0 of 5 (the CPU plugin's Slice, by experiment over every
-    start and stop in [-length - 3, length + 3] and the int64 extremes, steps -3..3)."""
-    if length == 0:
-        return np.arange(0)
-    if step > 0:
-        first = min(max(start + length if start < 0 else start, 0), length)
-        last = min(max(stop + length if stop < 0 else stop, 0), length)
-    else:
-        first = min(max(start + length if start < 0 else start, 0), length - 1)
-        last = min(max(stop + length if stop < 0 else stop, -1), length - 1)
-    return np.arange(first, last, step)
-
-
-def slice_scatter(call: KernelCall) -> np.ndarray:
-    """SliceScatter-15: the data with the slice start:stop:step (along axes) replaced by the
-    updates, the slice as Slice-8 takes it."""
-    data, updates = call.inputs[:2]
-    start, stop, step = (integers(a) for a in call.inputs[2:5])
-    axes = integers(call.inputs[5]) if len(call.inputs) > 5 else list(range(len(start)))
-    positions = [np.arange(n) for n in data.shape]
-    for axis, first, last, stride in zip(axes, start, stop, step, strict=True):
-        if stride == 0:
-            raise KernelError("a step of 0")
-        if stride in (-(2**31), -(2**63)):  # (the executor hands over an i64 minimum saturated)
-            raise UnsupportedByOpenVINOError("a step of int32's minimum: the CPU plugin crashes (SIGFPE)")
-        normal = normal_axis(axis, data.ndim)
-        positions[normal] = _slice_positions(first, last, stride, data.shape[normal])
-    target = np.ix_(*positions)
-    if updates.shape != tuple(len(p) for p in positions):
-        raise KernelError(f"updates of {list(updates.shape)} for a slice of {[len(p) for p in positions]}")
-    out = data.copy()
-    out[target] = updates
-    return out

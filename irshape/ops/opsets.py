@@ -32,26 +32,31 @@ _EXPERIMENTAL_IN_OPSET6 = frozenset(
 _OPSET_NAME = re.compile(r"opset([1-9]\d{0,17})")
 
 
-def _by_lower_name() -> dict[str, tuple[str, dict[int, int]]]:
-    table: dict[str, tuple[str, dict[int, int]]] = {}
-    for name, spans in OP_VERSIONS.items():
-        versions = {opset: version for lo, hi, version in spans for opset in range(lo, hi + 1)}
-        table[name.lower()] = (name, versions)
-    return table
+@functools.cache
+def _names_by_lower() -> dict[str, str]:
+    return {name.lower(): name for name in OP_VERSIONS}
 
 
-_OPS = _by_lower_name()
+def _op(op_type: str) -> tuple[str, dict[int, int]] | None:
+    """The op's canonical name and its version in each opset that holds it, or None."""
+    name = _names_by_lower().get(TRANSLATED.get(op_type, op_type).lower())
+    return None if name is None else (name, _versions(name))
+
+
+@functools.cache  # one entry an op: built as it is asked for (all at once cost ~2M instructions a start)
+def _versions(name: str) -> dict[int, int]:
+    return {opset: version for lo, hi, version in OP_VERSIONS[name] for opset in range(lo, hi + 1)}
 
 
 def canonical_type(op_type: str) -> str | None:
     """The op's name as OpenVINO spells it (``"relu"`` -> ``"Relu"``), None if in no opset."""
-    entry = _OPS.get(TRANSLATED.get(op_type, op_type).lower())
+    entry = _op(op_type)
     return entry[0] if entry is not None else None
 
 
 def opsets_of(op_type: str) -> frozenset[int]:
     """The opsets that hold ``op_type`` (empty when none does)."""
-    entry = _OPS.get(TRANSLATED.get(op_type, op_type).lower())
+    entry = _op(op_type)
     return frozenset(entry[1]) if entry is not None else frozenset()
 
 
@@ -75,7 +80,7 @@ def opset_number(version: str) -> int | None:
 def op_version(op_type: str, version: str) -> tuple[str, int] | None:
     """The op OpenVINO builds for a layer: its canonical type and op version, or None when
     the layer's opset does not hold the type (IRS403/IRS404 say why)."""
-    entry = _OPS.get(TRANSLATED.get(op_type, op_type).lower())
+    entry = _op(op_type)
     number = opset_number(effective_version(op_type, version))
     if entry is None or number is None or number not in entry[1]:
         return None
@@ -85,7 +90,7 @@ def op_version(op_type: str, version: str) -> tuple[str, int] | None:
 def latest_version(op_type: str) -> tuple[str, int] | None:
     """The op version the newest opset holding ``op_type`` has (for layers with no usable
     version: fragments, and layers whose version OpenVINO rejects anyway)."""
-    entry = _OPS.get(TRANSLATED.get(op_type, op_type).lower())
+    entry = _op(op_type)
     if entry is None:
         return None
     return entry[0], entry[1][max(entry[1])]

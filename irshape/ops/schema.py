@@ -461,7 +461,15 @@ def _parse_int(spec: AttributeSpec, text: str, where: Location, report: Report) 
 
 
 # istream >> double: C whitespace, a sign, digits with a point, an exponent; the rest ignored.
-_FLOAT = re.compile(r"[ \t\n\v\f\r]*([+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+))([eE][+-]?[0-9]*)?")
+# Compiled when a file first has a real attribute (~1M instructions a start otherwise).
+_FLOAT = r"[ \t\n\v\f\r]*([+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+))([eE][+-]?[0-9]*)?"
+
+
+@functools.cache
+def _float_pattern() -> re.Pattern[str]:
+    return re.compile(_FLOAT)
+
+
 _FLOAT_WORDS = {"inf": math.inf, "-inf": -math.inf, "nan": math.nan}  # exactly these, blanks aside
 
 
@@ -510,7 +518,7 @@ def _read_float(text: str) -> float | None:
     word = _FLOAT_WORDS.get(text.strip(C_SPACE))
     if word is not None:
         return word
-    match = _FLOAT.match(text)
+    match = _float_pattern().match(text)
     if match is None or (match.group(2) is not None and not match.group(2)[-1:].isdigit()):
         return None
     value = float(match.group(1) + (match.group(2) or ""))

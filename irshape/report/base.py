@@ -7,7 +7,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from irshape.files import relative_posix
+from irshape.paths import relative_posix
 from irshape.record import FrozenRecord, set_field
 from irshape.results import DryRunSummary, FileReport
 from irshape.rules import RULES

@@ -116,6 +116,21 @@ SCHEMAS = {
         "inputs": [{"name": "data"}, {"name": "axes"}],
         "attributes": {"mode": {"type": "enum", "default": "index", "values": ["index", "mask"]}},
     },
+    "ReverseSequence-1.toml": {
+        "op": "ReverseSequence",
+        "version": 1,
+        "family": "layout",
+        "function": "reverse_sequence",
+        "kernel": "reverse_sequence",
+        "spec": "https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/movement/reverse-sequence-1.html",
+        "extra_inputs": "Check 'input_shapes.size() == 2' failed",
+        "inputs": [{"name": "data"}, {"name": "seq_lengths"}],
+        "outputs": [{"name": "output"}],
+        "attributes": {
+            "batch_axis": {"type": "int", "default": 0},
+            "seq_axis": {"type": "int", "default": 1},
+        },
+    },
     "Roll-7.toml": {
         "op": "Roll",
         "version": 7,

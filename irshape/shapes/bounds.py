@@ -17,12 +17,14 @@ openvino-ir-reading.md §14.
 from __future__ import annotations
 
 import functools
+import sys
 from collections.abc import Callable, Sequence
 
-from irshape.dims import INF, Dim
+from irshape.dims import DYNAMIC, INF, Dim
 from irshape.ir import element_types
-from irshape.ops.interface import OpCall, OpResult, Output, Tensor
+from irshape.ops.interface import Finding, OpCall, OpResult, Output, Tensor, Unknown
 from irshape.shapes import reals, values
+from irshape.shapes.findings import value_unknown
 
 Bounds = tuple[tuple[int, ...], tuple[int, ...]]
 RealBounds = tuple[tuple[float, ...], tuple[float, ...]]
@@ -98,6 +100,19 @@ def as_dims(tensor: Tensor) -> list[Dim] | None:
     return [Dim.between(lo, hi) for lo, hi in bounds]
 
 
+def as_one_dim(tensor: Tensor, port: int, name: str, consequence: str) -> tuple[Dim | None, list[Finding]]:
+    """``get_input_const_data_as_shape`` of a one-element input: its value (-1 is ``?``, another
+    negative 0), else its bounds, else ``?`` (IRS306 with ``consequence``); None when OpenVINO
+    fails reading the value (IRS214)."""
+    if tensor.value:
+        return Dim.of(tensor.value[0]), []
+    found = as_dims(tensor)
+    if found:
+        return found[0], []
+    findings = value_unknown(port, name, tensor, consequence)
+    return (None if tensor.value_error is not None else DYNAMIC), findings
+
+
 # --- ops that move elements: default_lower_bound_evaluator -------------------------------
 
 
@@ -150,15 +165,28 @@ def moves_bounds(
 
 
 # The ops that move a real tensor's elements as they move an integer one's (a detection
-# model's scale, a scalar, reshaped and concatenated into Interpolate's scales), and the real
-# types each moves (by experiment: Gather evaluates no f64)
-_REAL_TYPES = frozenset({"f16", "f32", "f64"})
+# model's scale, a scalar, reshaped and concatenated into Interpolate's scales), values and
+# bounds, and the real types each moves (by experiment, every op in every real type but Gather,
+# ScatterElementsUpdate and ScatterNDUpdate, which evaluate no f64: tests/differential/
+# test_real_layout.py)
+_REAL_TYPES = frozenset({"f16", "f32", "f64", "bf16"})
 _MOVES_REALS = {
     "Concat": _REAL_TYPES,
     "Reshape": _REAL_TYPES,
     "Squeeze": _REAL_TYPES,
     "Unsqueeze": _REAL_TYPES,
-    "Gather": frozenset({"f16", "f32"}),
+    "Gather": _REAL_TYPES - {"f64"},
+    "Split": _REAL_TYPES,
+    "VariadicSplit": _REAL_TYPES,
+    "StridedSlice": _REAL_TYPES,
+    "Slice": _REAL_TYPES,
+    "Tile": _REAL_TYPES,
+    "Broadcast": _REAL_TYPES,
+    "Transpose": _REAL_TYPES,
+    "Select": _REAL_TYPES,
+    "ScatterUpdate": _REAL_TYPES,
+    "ScatterElementsUpdate": _REAL_TYPES - {"f64"},
+    "ScatterNDUpdate": _REAL_TYPES - {"f64"},
 }
 
 
@@ -169,6 +197,8 @@ def _move_reals(function: Callable[[OpCall], OpResult], call: OpCall, result: Op
     looked up."""
     if not result.outputs or any(o.reals is not None or o.value is not None for o in result.outputs):
         return
+    if "reduction" in call.schema.attributes and str(call.attribute("reduction")).lower() != "none":
+        return  # a scatter that computes (sums, products...) its elements: not moved
     lower: list[float] = []
     upper: list[float] = []
     inputs = []
@@ -190,6 +220,9 @@ def _move_reals(function: Callable[[OpCall], OpResult], call: OpCall, result: Op
     if len(outputs) != len(result.outputs):
         return
     for output, moved in zip(result.outputs, outputs, strict=True):
+        if moved.unknown is Unknown.EVALUATION_FAILS:  # a scatter's index out of range: as for integers
+            output.unknown_as(moved.unknown, moved.facts.why)
+            continue
         places = moved.value
         if (
             places is None
@@ -474,6 +507,11 @@ def equal(inputs: Sequence[Tensor], out: Sequence[int]) -> Bounds | None:
 # do not evaluate f64) but does not notice: a size of `2..5` times 2.0 in f64 is 0, read from
 # memory nothing wrote (by experiment), so irshape gives no bounds there (wider)
 _REAL_MAX = reals.REAL_MAX
+# ...but Convert's own bounds (``convert::evaluate_bound``: the maximum of either type for the
+# other's) are sound in f64 too, and the ops that move elements move them (by experiment: an
+# interval dim through Convert to f64, a Reshape, Transpose, Concat..., Convert to i64 is the
+# interval; sys.float_info.max is std::numeric_limits<double>::max())
+_CONVERT_MAX = {**_REAL_MAX, "f64": sys.float_info.max}
 
 
 def real_of(tensor: Tensor) -> RealBounds | None:
@@ -501,10 +539,10 @@ def converted_to_real(tensor: Tensor, target: str | None) -> RealBounds | None:
     """``convert::evaluate_bound`` of integer bounds to a real type: each rounded to it, and
     past 16-bit integer types an element at the input type's maximum becomes the real type's
     (an unbounded dim stays one)."""
-    if not bounded(tensor) or tensor.lower is None or tensor.upper is None or target not in _REAL_MAX:
+    if not bounded(tensor) or tensor.lower is None or tensor.upper is None or target not in _CONVERT_MAX:
         return None
     in_max = None if _integral_up_to_16_bits(tensor.element_type) else type_max(tensor.element_type)
-    out_max = _REAL_MAX[target]
+    out_max = _CONVERT_MAX[target]
 
     def convert(bound: tuple[int, ...]) -> tuple[float, ...] | None:
         # (the maximum is replaced, not rounded: INT64_MAX overflows an f16)
@@ -517,13 +555,34 @@ def converted_to_real(tensor: Tensor, target: str | None) -> RealBounds | None:
     return None if lower is None or upper is None else (lower, upper)
 
 
+def converted_between_reals(tensor: Tensor, target: str | None) -> RealBounds | None:
+    """``convert::evaluate_bound`` of real bounds to another real type (f32 to f16, bf16 to f32...):
+    each rounded to it, a bound at the input type's maximum the output type's (by experiment: an
+    interval and an unbounded dim through f32, then f16, bf16 or f64, then i64, are the interval
+    and ``?``); None where one is not finite in the target (f16's range is narrow)."""
+    if tensor.reals is not None or tensor.real_lower is None or tensor.real_upper is None:
+        return None
+    in_max, out_max = _CONVERT_MAX.get(tensor.element_type or ""), _CONVERT_MAX.get(target or "")
+    if in_max is None or out_max is None:
+        return None
+
+    def convert(bound: tuple[float, ...]) -> tuple[float, ...] | None:
+        rounded = values.to_real([0.0 if v == in_max else v for v in bound], target)
+        if rounded is None:
+            return None
+        return tuple(out_max if v == in_max else r for v, r in zip(bound, rounded, strict=True))
+
+    lower, upper = convert(tensor.real_lower), convert(tensor.real_upper)
+    return None if lower is None or upper is None else (lower, upper)
+
+
 def converted_from_real(tensor: Tensor, target: str | None) -> Bounds | None:
     """``convert::evaluate_bound`` of real bounds to an integer type: each truncated toward
     zero (None where one lies outside the type), an element at the real type's maximum the
     integer type's maximum (past 16-bit integer types)."""
     if tensor.reals is not None or tensor.real_lower is None or tensor.real_upper is None:
         return None
-    in_max = _REAL_MAX.get(tensor.element_type or "")
+    in_max = _CONVERT_MAX.get(tensor.element_type or "")
     out_max = None if _integral_up_to_16_bits(target) else type_max(target)
     if in_max is None or type_max(target) is None:
         return None

@@ -92,7 +92,11 @@ def back_edge(body: PartialShape, parameter: PartialShape) -> PartialShape | Non
 
     By experiment with OpenVINO 2026.4: a dim that merely intersects the Parameter's (2..12
     coming back to 1..6) becomes dynamic too, not only an incompatible one as loop.cpp's
-    comment reads.
+    comment reads. Where every dim of ``body`` lies inside the Parameter's, nothing changes:
+    the Parameter keeps its (wider) shape, it is not narrowed to ``body`` (a ``[1..5]``
+    sliced to ``[1..2]`` stays ``[1..5]``). Narrowing it would never end on a body that
+    appends a row to what comes back (``[?]`` -> ``1..`` -> ``2..`` -> ...: the mask pasting of
+    torchvision's Mask R-CNN), where OpenVINO stops at ``[?]``.
     """
     if body.dims is None:
         return None if parameter.dims is None else body
@@ -100,11 +104,10 @@ def back_edge(body: PartialShape, parameter: PartialShape) -> PartialShape | Non
         return None
     if len(body.dims) != len(parameter.dims):
         return PartialShape(None)
-    new = PartialShape(
-        b if p.lo <= b.lo and b.hi <= p.hi else DYNAMIC
-        for b, p in zip(body.dims, parameter.dims, strict=True)
-    )
-    return None if new == parameter else new
+    inside = [p.lo <= b.lo and b.hi <= p.hi for b, p in zip(body.dims, parameter.dims, strict=True)]
+    if all(inside):
+        return None
+    return PartialShape(b if kept else DYNAMIC for b, kept in zip(body.dims, inside, strict=True))
 
 
 def merge_branches(then: PartialShape, otherwise: PartialShape) -> PartialShape:

@@ -67,7 +67,8 @@ def _convolve(call: OpCall, backprop: bool, binary: bool = False) -> OpResult:
     findings = [] if binary else _element_type_findings(data, kernel)
     output_spatial = None
     if len(call.inputs) > OUTPUT_SHAPE:
-        output_spatial = _output_spatial(call.inputs[OUTPUT_SHAPE], findings)
+        no_bytes = reading.constant_failure(call.schema, OUTPUT_SHAPE, reading.OUTPUT_SHAPE)
+        output_spatial = _output_spatial(call.inputs[OUTPUT_SHAPE], no_bytes, findings)
 
     lengths = [len(parsed.int_list(name) or _negative_values(parsed, name)) for name in _LISTS]
     n = num_spatial(data.shape, kernel.shape, schema.kernel_non_spatial, lengths, output_spatial)
@@ -123,7 +124,7 @@ def _output_shape_problem(problem: str, ov_message: str) -> Finding:
     return Finding(rules.OUTPUT_SHAPE_INPUT, {"problem": problem, "ov_message": ov_message}, OUTPUT_SHAPE)
 
 
-def _output_spatial(info: Tensor, findings: list[Finding]) -> PartialShape:
+def _output_spatial(info: Tensor, no_bytes: str | None, findings: list[Finding]) -> PartialShape:
     """The output_shape input's value as a shape: known values, ``?`` s, or dynamic rank."""
     if not element_types.is_integral_number(info.element_type):
         findings.append(
@@ -140,7 +141,7 @@ def _output_spatial(info: Tensor, findings: list[Finding]) -> PartialShape:
             )
         )
         return PartialShape(None)
-    info = reading.read(info, reading.OUTPUT_SHAPE)
+    info = reading.read(info, reading.OUTPUT_SHAPE, no_bytes)
     if info.value is not None:
         return _output_shape_value(info, info.value, findings)
     if info.value_error is not None:

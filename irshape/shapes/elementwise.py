@@ -424,7 +424,8 @@ def convert(call: OpCall) -> OpResult:
     if converted:
         bounds.settle(output, *converted)
     elif output.value is None and output.reals is None:
-        bounds.settle_reals(output, bounds.converted_to_real(data, target))
+        real_bounds = bounds.converted_to_real(data, target) or bounds.converted_between_reals(data, target)
+        bounds.settle_reals(output, real_bounds)
     return OpResult([output])
 
 
@@ -688,14 +689,25 @@ def broadcast(call: OpCall) -> OpResult:
         return OpResult([], findings + problems)
     value = None
     tensor = values.known(data)
-    if (
-        tensor is not None
-        and mode in ("numpy", "bidirectional")
-        and shape.lengths is not None
-        and not findings
-    ):
+    if mode == "none" and tensor is not None and shape.lengths is not None:
+        tensor = _explicitly_placed(tensor, call.inputs[AXES_MAPPING].value, len(shape.lengths))
+    if tensor is not None and mode != "pdpd" and shape.lengths is not None and not findings:
         value = values.moved(values.broadcast_to(tensor, shape.lengths))
     return OpResult([Output(shape, data.element_type, value=value)], findings)
+
+
+def _explicitly_placed(tensor: values.Known, axes: tuple[int, ...] | None, rank: int) -> values.Known | None:
+    """The data of an explicit Broadcast with its axes where ``axes_mapping`` places them in
+    the output (1 elsewhere; the axes ascend, so the order of the elements stays), for numpy's
+    broadcasting to finish; None when the mapping is not known or does not fit."""
+    if axes is None or len(axes) != len(tensor.lengths) or list(axes) != sorted(set(axes)):
+        return None
+    if any(not 0 <= axis < rank for axis in axes):
+        return None
+    lengths = [1] * rank
+    for axis, n in zip(axes, tensor.lengths, strict=True):
+        lengths[axis] = n
+    return values.Known(tensor.values, lengths)
 
 
 def _looked_through(target: Tensor) -> list[Dim] | None:

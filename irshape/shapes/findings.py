@@ -134,3 +134,13 @@ def multiple_message(dim: Dim, divisor: int) -> str:
     channels, BatchToSpace's batch): ``[ lo, hi]``, an unbounded ``hi`` as -1."""
     hi = -1 if dim.hi == INF else dim.hi
     return f"Dimension value: [ {dim.lo}, {hi}] must be a multiple of divisor: {divisor}"
+
+
+def typed_inputs(call: OpCall, names: tuple[str, ...], first: int = 1) -> list[tuple[int, str, str]]:
+    """The value inputs from port ``first`` on whose element type is known (port, name, type)."""
+    found = []
+    for port, name in zip(range(first, len(call.inputs)), names, strict=False):
+        element_type = call.inputs[port].element_type
+        if element_type is not None:
+            found.append((port, name, element_type))
+    return found

@@ -48,7 +48,7 @@ def one_hot(call: OpCall) -> OpResult:
     axis = normalize_axis(axis_value, rank + 1)
     if axis is None:
         return OpResult([], [_axis_finding(call, axis_value, rank + 1)])
-    depth, depth_findings = _depth(call.inputs[DEPTH], reading.read(call.inputs[DEPTH], reading.DIRECT))
+    depth, depth_findings = _depth(call.inputs[DEPTH], reading.read_input(call, DEPTH))
     if depth is None:
         return OpResult([], depth_findings)
     dims = list(indices.shape.dims)
@@ -320,22 +320,15 @@ def multinomial(call: OpCall) -> OpResult:
     probs = call.inputs[PROBS].shape
     if probs.dims is None:
         return OpResult([Output(PartialShape(None), output_type)])
-    samples, findings = _num_samples(call.inputs[NUM_SAMPLES])
+    samples, findings = bounds.as_one_dim(
+        call.inputs[NUM_SAMPLES],
+        NUM_SAMPLES,
+        "num_samples",
+        "the output's samples dim is of unknown length (?)",
+    )
     if samples is None:
         return OpResult([], findings)
     return OpResult([Output(PartialShape([probs.dims[0], samples]), output_type)], findings)
-
-
-def _num_samples(tensor: Tensor) -> tuple[Dim | None, list[Finding]]:
-    if tensor.value_error is not None:
-        return None, unreadable(NUM_SAMPLES, "num_samples", tensor)
-    if tensor.value:
-        return Dim.of(tensor.value[0]), []
-    found = bounds.as_dims(tensor)
-    if found:
-        return found[0], []
-    consequence = "the output's samples dim is of unknown length (?)"
-    return DYNAMIC, value_unknown(NUM_SAMPLES, "num_samples", tensor, consequence)
 
 
 def _multinomial_shape_findings(call: OpCall) -> list[Finding]:

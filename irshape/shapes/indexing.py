@@ -1,9 +1,12 @@
-"""Indexing ops: ShapeOf, Gather*, Scatter*, Slice, StridedSlice, Range, NonZero and TopK.
+"""Indexing ops: ShapeOf, Gather*, Scatter*, Slice, SliceScatter, StridedSlice, Range, NonZero
+and TopK.
 
 Each function follows OpenVINO's shape inference for the op (``src/core/shape_inference/
 include/<op>_shape_inference.hpp`` and the op's ``validate_and_infer_types``), checked against
-OpenVINO 2026.4 by tests/differential/test_indexing.py. The validation stops at the first
-check OpenVINO fails, with its message.
+OpenVINO 2026.4 by tests/differential/test_indexing.py (SliceScatter-15: ``slice_scatter_shape_
+inference.hpp``, the data's shape, the updates fitting the slice Slice-8 takes of the data;
+tests/differential/test_rearrange.py). The validation stops at the first check OpenVINO fails,
+with its message.
 
 Values: these ops are what shape subgraphs are made of, so they pass values on. ShapeOf's value
 is its input's static shape; Gather, Slice, StridedSlice, Range and the scatters into a 1D
@@ -18,6 +21,7 @@ TopK read start, begin, end, stop and k from them as OpenVINO's shape inference 
 from __future__ import annotations
 
 import functools
+import math
 import operator
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -26,17 +30,27 @@ from irshape import rules
 from irshape.diagnostics import Rule
 from irshape.dims import DYNAMIC, INF, Dim, PartialShape, static_shape
 from irshape.ir.element_types import INTEGRAL, is_integral_number
-from irshape.ops.interface import AT_DATA, Anchor, Finding, OpCall, OpResult, Output, Unknown
+from irshape.ops.interface import AT_DATA, Anchor, Finding, OpCall, OpResult, Output, Tensor, Unknown
+from irshape.ops.schema import OpSchema, load_declaration
 from irshape.shapes import bounds as value_bounds
 from irshape.shapes import reading, values
 from irshape.shapes.axes import axis_range_message, normalize_axis
-from irshape.shapes.findings import unreadable, value_unknown
+from irshape.shapes.broadcast import compatible
+from irshape.shapes.findings import (
+    incompatible,
+    rank_finding,
+    type_finding,
+    typed_inputs,
+    unreadable,
+    value_unknown,
+)
 from irshape.shapes.slicing import (
     I64_MAX,
     Bounds,
     any_length,
     bounded_sliced_dim,
     sliced_dim,
+    sliced_range,
     unknown_bounds,
 )
 
@@ -363,7 +377,7 @@ def _gather_value(op: _Op, axis: int | None, batch_dims: int, shape: PartialShap
     """Gather of a known value (a shape) by known indices: numpy's take, negative indices
     counted from the end; none when an index is out of range (OpenVINO gives 0 there)."""
     data, indices = values.known(op.inputs[GATHER_DATA]), values.known(op.inputs[GATHER_INDICES])
-    if data is None or indices is None or axis is None or batch_dims != 0 or not data.lengths:
+    if data is None or indices is None or axis is None or not 0 <= batch_dims <= axis or not data.lengths:
         return None
     if (
         not values.evaluates("Gather", op.element_type(GATHER_DATA))
@@ -374,7 +388,7 @@ def _gather_value(op: _Op, axis: int | None, batch_dims: int, shape: PartialShap
     if any(not -size <= i < size for i in indices.values):
         return None
     normalized = values.Known([i + size if i < 0 else i for i in indices.values], indices.lengths)
-    return _passed_on(values.take(data, normalized, axis), shape)
+    return _passed_on(values.batched_take(data, normalized, axis, batch_dims), shape)
 
 
 # --- GatherElements, GatherND -----------------------------------------------------------------
@@ -897,8 +911,74 @@ def _slice_value(
         return None
     index: list[Any] = [slice(None)] * len(data.lengths)
     for axis, i in axes.items():
-        index[axis] = slice(start[i], stop[i], step[i])
+        index[axis] = sliced_range(data.lengths[axis], start[i], stop[i], step[i])
     return _passed_on(values.index(data, index), shape)
+
+
+# --- SliceScatter -----------------------------------------------------------------------------
+
+# Slice-8's words for the checks SliceScatter shares, and SliceScatter's
+_SLICE_WORDS = (
+    ("Slice `", "SliceScatter `"),
+    ("Slice values", "SliceScatter values"),
+    ("Step must be non-zero", "SliceScatter step values must be non-zero."),
+    ("`data` rank", "`data` or `updates` rank"),
+)
+
+
+def slice_scatter(call: OpCall) -> OpResult:
+    """SliceScatter-15: the data's shape (of the updates' rank when the data's is dynamic), of
+    the data's type; the updates must be compatible with the slice of the data."""
+    data, updates = call.inputs[:2]
+    findings = [
+        type_finding(
+            f"{name} is of element type {t}", f"SliceScatter `{name}` input type must be integer.", port
+        )
+        for port, name, t in typed_inputs(call, SLICE_INPUTS, first=2)
+        if not is_integral_number(t)
+    ]
+    shape = data.shape
+    if shape.rank is None and updates.shape.rank is not None:
+        shape = PartialShape.dynamic(updates.shape.rank)
+    elif shape.rank is not None and updates.shape.rank not in (None, shape.rank):
+        message = "SliceScatter `data` and `updates` need to have compatible rank."
+        findings.append(
+            incompatible(f"the data {data.shape} and the updates {updates.shape} differ in rank", message)
+        )
+    elif shape.rank == 0:
+        message = "SliceScatter `data` and `updates` input can't be a scalar."
+        findings.append(rank_finding(0, "data", shape, "1 or more", message))
+    if findings:
+        return OpResult([], findings)
+    sliced = slice_op(
+        OpCall(_slice_schema(), (Tensor(shape, data.element_type), *call.inputs[2:]), call.attributes)
+    )
+    findings = [_as_slice_scatter(f) for f in sliced.findings]
+    if not sliced.outputs:
+        return OpResult([], findings)
+    expected = sliced.outputs[0].shape
+    if shape.rank is not None and not compatible(updates.shape, expected):
+        message = f"SliceScatter updates at index 1 are not compatible with expected slice shape {expected}"
+        findings.append(incompatible(f"the updates {updates.shape} are not the slice {expected}", message, 1))
+        return OpResult([], findings)
+    return OpResult([Output(shape, data.element_type)], findings)
+
+
+def _slice_schema() -> OpSchema:
+    return load_declaration("Slice-8.toml")
+
+
+def _as_slice_scatter(finding: Finding) -> Finding:
+    """A finding of Slice-8 on the slice as SliceScatter's: its input ports one further on, its
+    message in SliceScatter's words."""
+    args = dict(finding.args)
+    if isinstance(args.get("ov_message"), str):
+        for slice_words, scatter_words in _SLICE_WORDS:
+            args["ov_message"] = args["ov_message"].replace(slice_words, scatter_words)
+    if isinstance(args.get("port"), int) and args["port"] > 0:
+        args["port"] += 1
+    anchor = finding.anchor + 1 if isinstance(finding.anchor, int) and finding.anchor > 0 else finding.anchor
+    return Finding(finding.rule, args, anchor)
 
 
 # --- StridedSlice -----------------------------------------------------------------------------
@@ -1122,28 +1202,35 @@ def _strided_bounded_dim(
 def _strided_value(
     op: _Op, masks: _Masks, count: int, bounds: Bounds, shape: PartialShape
 ) -> tuple[int, ...] | None:
-    """The output's value for a known data value, by numpy's basic indexing (which slices and
-    clamps as OpenVINO's plan does); kept only when its shape is the inferred one."""
+    """The output's value for a known data value, by numpy's basic indexing, each slice clamped
+    as OpenVINO's is (:func:`sliced_range`: a begin below the dim is its first element for a
+    negative stride too); kept only when its shape is the inferred one."""
     data = values.known(op.inputs[0])
     begin, end, strides = bounds
     if data is None or begin is None or end is None or strides is None:
         return None
     index: list[Any] = []
+    data_axis = 0  # the data's axis the next slice applies to
     for axis in range(count):
         if axis in masks.ellipsis:
             index.append(Ellipsis)
+            data_axis += len(data.lengths) - sum(
+                1 for a in range(count) if a not in masks.new_axis and a not in masks.ellipsis
+            )
         elif axis in masks.new_axis:
             index.append(None)
+        elif data_axis >= len(data.lengths):
+            return None
         elif axis in masks.shrink:
             index.append(begin[axis])
+            data_axis += 1
         else:
-            index.append(
-                slice(
-                    None if axis in masks.begin else begin[axis],
-                    None if axis in masks.end else end[axis],
-                    strides[axis],
-                )
-            )
+            stride, length = strides[axis], data.lengths[data_axis]
+            # a masked begin is the first element the stride meets, a masked end past the last
+            start = (length if stride < 0 else 0) if axis in masks.begin else begin[axis]
+            stop = (-length - 1 if stride < 0 else length) if axis in masks.end else end[axis]
+            index.append(sliced_range(length, start, stop, stride))
+            data_axis += 1
     return _passed_on(values.index(data, index), shape)
 
 
@@ -1161,20 +1248,66 @@ def range_op(op: _Op) -> list[Output]:
         if not _rank_compatible(op.shape(port), 0):
             raise op.bad_rank(port, "expected a scalar", f"'{name}' input is not a scalar")
     consequence = "the output's length is unknown"
-    values = [op.value(port, consequence) for port in range(3)]
-    step = values[2]
-    if step is not None and step[0] == 0:
+    numbers = [_range_number(op, port, consequence) for port in range(3)]
+    step = numbers[2]
+    if step is not None and step == 0:
         raise op.bad_value(2, "step is 0", "'step' cannot be zero, nan, or infinite.")
-    if values[0] is None or values[1] is None or step is None:
+    if numbers[0] is None or numbers[1] is None or step is None:
         return [Output(PartialShape([DYNAMIC]), element_type)]
-    start, stop, stride = values[0][0], values[1][0], step[0]
+    start, stop, stride = numbers[0], numbers[1], step
+    if element_type in INTEGRAL:  # the inputs cast to the output type: reals truncated
+        start, stop, stride = (math.trunc(v) for v in (start, stop, stride))
     span = 0 if (stride > 0 and start >= stop) or (stride < 0 and start <= stop) else stop - start
-    length = -(-abs(span) // abs(stride))
-    value = None
-    if length <= VALUE_MAX and element_type in INTEGRAL:
-        value = tuple(range(start, stop, stride))
+    if stride == 0:  # a real step below 1 truncated: ceil(span / 0), cast to uint32, is 0 (by experiment)
+        length = 0
+    elif isinstance(span, int) and isinstance(stride, int):
+        length = -(-abs(span) // abs(stride))
+    else:  # ceil(fabs(span) / fabs(step)) in double, as range_shape_inference.hpp computes it
+        length = math.ceil(abs(span) / abs(stride))
+    value = reals_value = None
+    # (Range-1's evaluate takes no f16 or bf16, Range-4's every type: by experiment)
+    folds = op.version >= 4 or not any(op.element_type(port) in ("f16", "bf16") for port in range(3))
+    if folds and length <= VALUE_MAX and element_type in INTEGRAL:
+        value = tuple(range(int(start), int(stop), int(stride))) if length else ()
+    elif folds and length <= VALUE_MAX:
+        reals_value = _real_range(start, stride, length, element_type)
     formula = f"ceil(({stop} - {start}) / {stride})" if span else f"0 (step {stride} leads away from {stop})"
-    return [Output(static_shape([length]), element_type, [formula], value=value)]
+    output = Output(static_shape([length]), element_type, [formula], value=value)
+    output.reals = reals_value
+    return [output]
+
+
+def _range_number(op: _Op, port: int, consequence: str) -> int | float | None:
+    """Range's start, stop or step as ``get_input_const_data_as<double>`` reads it: an integer's
+    value, or a real's (a Const's or a computed one's); NaN and infinities are rejected."""
+    tensor = op.inputs[port]
+    if tensor.value is None and tensor.reals is not None and len(tensor.reals) == 1:
+        number = tensor.reals[0]
+        if not math.isfinite(number):
+            name = RANGE_INPUTS[port]
+            message = (
+                "'step' cannot be zero, nan, or infinite."
+                if port == 2
+                else f"'{name}' cannot be nan or infinite."
+            )
+            raise op.bad_value(port, f"{name} is {number}", message)
+        return number
+    found = op.value(port, consequence)
+    return None if found is None else found[0]
+
+
+def _real_range(start: float, step: float, length: int, element_type: str | None) -> tuple[float, ...] | None:
+    """``reference::range`` of a real type: start and step in the type, then ``start + i * step``,
+    each operation rounded to it; an f16 or bf16 Range is computed so in f32 and its values
+    rounded once at the end (by experiment: 4.09 + 0.9 as bf16 is 5, where bf16 steps give 4.94)."""
+    computed_in = "f32" if element_type in ("f16", "bf16") else element_type
+    typed = values.to_real([start, step], computed_in)
+    if typed is None:
+        return None
+    first, stride = typed
+    products = values.to_real([i * stride for i in range(length)], computed_in)
+    sums = None if products is None else values.to_real([first + p for p in products], computed_in)
+    return values.to_real(sums, element_type)
 
 
 def _range_element_type(op: _Op) -> str | None:

@@ -1,9 +1,11 @@
 """Layout ops: the ops that move a tensor's elements without computing new ones.
 
 Reshape, Squeeze, Unsqueeze, Transpose, Concat, Split, VariadicSplit, Pad, Roll, Reverse,
-DepthToSpace, SpaceToDepth, ShuffleChannels and CumSum, as OpenVINO 2026.4 infers and validates
-them (its ``*_shape_inference.hpp``, each rule confirmed by experiment: see
-tests/differential/test_layout.py). Reshape, Squeeze, Unsqueeze, Transpose, Concat, Split and
+ReverseSequence, DepthToSpace, SpaceToDepth, ShuffleChannels and CumSum, as OpenVINO 2026.4
+infers and validates them (its ``*_shape_inference.hpp``, each rule confirmed by experiment: see
+tests/differential/test_layout.py; ReverseSequence's, ``reverse_sequence_shape_inference.hpp``:
+the data's shape, its batch dim merged with the length of the 1D sequence lengths, in
+tests/differential/test_rearrange.py). Reshape, Squeeze, Unsqueeze, Transpose, Concat, Split and
 VariadicSplit also carry the *value* of small integer tensors, so the shape subgraphs models
 are full of (ShapeOf -> Gather -> Concat -> Reshape) give known targets downstream.
 
@@ -16,16 +18,18 @@ from __future__ import annotations
 import itertools
 import math
 from collections.abc import Sequence
+from typing import TypeVar
 
 from irshape.dims import DYNAMIC, EMPTY, INF, Dim, PartialShape
 from irshape.ir import element_types
 from irshape.ops.interface import ConstTensor, Finding, OpCall, OpResult, Output, Tensor
-from irshape.shapes import bounds, reading
-from irshape.shapes.axes import normalize_axis
-from irshape.shapes.broadcast import merge_shapes
+from irshape.shapes import bounds, reading, values
+from irshape.shapes.axes import axis_range_message, normalize_axis
+from irshape.shapes.broadcast import merge_dim, merge_shapes
 from irshape.shapes.findings import (
     attribute_error,
     incompatible,
+    known,
     multiple_message,
     rank_finding,
     type_finding,
@@ -806,7 +810,90 @@ def pad(call: OpCall) -> OpResult:
                 call, [_value_error(1, f"{mode} padding of a dim of {dim} by {b}, {e}", refusal)], rank
             )
         dims.append(_padded(dim, b, e))
-    return OpResult([Output(PartialShape(dims), data.element_type, formulas)])
+    output = Output(PartialShape(dims), data.element_type, formulas)
+    _pad_values(call, mode, begin.value, end.value, output)
+    return OpResult([output])
+
+
+def _pad_values(
+    call: OpCall, mode: str, begin: tuple[int, ...], end: tuple[int, ...], output: Output
+) -> None:
+    """The padded tensor's value, as OpenVINO folds it (``reference::pad``; by experiment, for
+    integers and reals, values and bounds alike): each output element the data's at its
+    position less the begin pad, mirrored or clamped back in by the mode, or the pad value
+    (input 3, else 0) in constant mode."""
+    data = call.inputs[DATA]
+    lengths = data.shape.lengths
+    if lengths is None or not all(lengths) or output.shape.lengths is None:
+        return
+    if math.prod(output.shape.lengths) > values.MAX_ELEMENTS:
+        return
+    places = _padded_places(lengths, begin, end, mode)
+    fill = call.inputs[3] if len(call.inputs) > 3 else None
+    if data.value is not None or data.lower is not None:
+        found = bounds.of(data)
+        fills = bounds.of(fill) if fill is not None else ((0,), (0,))
+        if found is not None and len(found[0]) == math.prod(lengths):
+            settle = _filled(found, fills, places)
+            if settle is not None:
+                bounds.settle(output, *settle)
+    elif data.reals is not None or data.real_lower is not None:
+        real_found = bounds.real_of(data)
+        real_fills = bounds.real_of(fill) if fill is not None else ((0.0,), (0.0,))
+        if real_found is not None and len(real_found[0]) == math.prod(lengths):
+            bounds.settle_reals(output, _filled(real_found, real_fills, places))
+
+
+def _padded_places(
+    lengths: Sequence[int], begin: Sequence[int], end: Sequence[int], mode: str
+) -> list[int | None]:
+    """Per output element (C order) the flat position of the data element it takes; None for
+    the pad value."""
+    axes: list[list[int | None]] = []
+    for n, b, e in zip(lengths, begin, end, strict=True):
+        axis: list[int | None] = []
+        for place in range(-b, n + e):
+            if 0 <= place < n:
+                axis.append(place)
+            elif mode == "constant":
+                axis.append(None)
+            elif mode == "edge":
+                axis.append(min(max(place, 0), n - 1))
+            elif mode == "reflect":
+                axis.append(-place if place < 0 else 2 * (n - 1) - place)
+            else:  # symmetric
+                axis.append(-place - 1 if place < 0 else 2 * n - 1 - place)
+        axes.append(axis)
+    strides = [math.prod(lengths[i + 1 :]) for i in range(len(lengths))]
+
+    def flat(index: tuple[int | None, ...]) -> int | None:
+        total = 0
+        for place, stride in zip(index, strides, strict=True):
+            if place is None:
+                return None
+            total += place * stride
+        return total
+
+    return [flat(index) for index in itertools.product(*axes)]
+
+
+_T = TypeVar("_T", int, float)
+
+
+def _filled(
+    found: tuple[tuple[_T, ...], tuple[_T, ...]],
+    fills: tuple[tuple[_T, ...], tuple[_T, ...]] | None,
+    places: Sequence[int | None],
+) -> tuple[tuple[_T, ...], tuple[_T, ...]] | None:
+    """The data's lower and upper values at ``places``, the pad value's where it is None; None
+    when a pad value is needed and unknown (or not one element)."""
+    if None in places and (fills is None or len(fills[0]) != 1):
+        return None
+    pairs = []
+    for side in (0, 1):
+        fill = fills[side][0] if fills is not None else found[side][0]
+        pairs.append(tuple(fill if p is None else found[side][p] for p in places))
+    return pairs[0], pairs[1]
 
 
 def _pad_bounded(
@@ -962,6 +1049,57 @@ def reverse(call: OpCall) -> OpResult:
                 _value_error(1, f"axes {list(axes.value)} are out of range for rank {rank}", message)
             )
     return _same_shape(call, findings)
+
+
+def reverse_sequence(call: OpCall) -> OpResult:
+    """ReverseSequence-1: data of rank >= 2, sequence lengths a numeric 1D tensor as long as the
+    data's batch axis; the data's shape (its batch dim the merge of the two), of its type."""
+    data, lengths = call.inputs
+    findings: list[Finding] = []
+    rank = data.shape.rank
+    if rank is not None and rank < 2:
+        message = f"Data input rank should be equal or greater than 2. Got: {data.shape}"
+        return OpResult([], [rank_finding(0, "data", data.shape, "2 or more", message)])
+    axes = [_sequence_axis(call, name, rank, findings) for name in ("batch_axis", "seq_axis")]
+    if lengths.shape.rank not in (None, 1):
+        message = f"Sequence lengths rank must be equal to 1. Got: {lengths.shape}"
+        findings.append(rank_finding(1, "seq_lengths", lengths.shape, "1", message))
+    if known(lengths.element_type) and lengths.element_type in ("boolean", "string"):
+        message = f"Sequence lengths element type must be numeric type. Got: {lengths.element_type}"
+        problem = f"the sequence lengths are of element type {lengths.element_type}, not a numeric one"
+        findings.append(type_finding(problem, message, 1))
+    if findings:
+        return OpResult([], findings)
+    batch = axes[0]
+    if data.shape.dims is None or lengths.shape.dims is None or batch is None:
+        return OpResult([Output(data.shape, data.element_type)])
+    merged = merge_dim(data.shape.dims[batch], lengths.shape.dims[0])
+    if merged is None:
+        message = (
+            f"Sequence lengths input size ({lengths.shape.dims[0]}) is not equal to batch axis dimension "
+            f"of data input ({data.shape.dims[batch]})"
+        )
+        problem = f"the sequence lengths {lengths.shape} do not match the data's batch axis {data.shape}"
+        return OpResult([], [incompatible(problem, message)])
+    dims = list(data.shape.dims)
+    dims[batch] = merged
+    return OpResult([Output(PartialShape(dims), data.element_type)])
+
+
+def _sequence_axis(call: OpCall, name: str, rank: int | None, findings: list[Finding]) -> int | None:
+    """An axis attribute normalized against the data's rank (``ov::normalize_axis``); IRS112
+    when it is out of range."""
+    axis = int(call.attribute(name))
+    if rank is None:
+        return None
+    normal = normalize_axis(axis, rank)
+    if normal is None:
+        findings.append(
+            attribute_error(
+                call, name, axis, f"is out of range for rank {rank}", axis_range_message(axis, rank)
+            )
+        )
+    return normal
 
 
 def cumsum(call: OpCall) -> OpResult:

@@ -32,6 +32,7 @@ from collections.abc import Callable, Sequence
 from irshape.ir.element_types import ELEMENT_TYPES
 from irshape.ir.weights import CONSTANT_WITHOUT_BYTES, NOT_EVALUABLE
 from irshape.ops.interface import ConstTensor, OpCall, OpResult, Origin, Output, Tensor, Unknown
+from irshape.ops.schema import OpSchema
 from irshape.record import FrozenRecord, set_field
 
 INT64_MIN, INT64_MAX = -(2**63), 2**63 - 1
@@ -49,16 +50,16 @@ NOT_SUPPORTED = "Element not supported"
 
 class Reading(FrozenRecord):
     """One way an op reads a value input: how each element becomes an int64, and what OpenVINO
-    says when it cannot read the value at all."""
+    says when it cannot read a Const of dynamic element type. (A layer typed 'Constant' is judged
+    by :func:`constant_failure`, from the declaration.)"""
 
-    __slots__ = ("as_partial_shape", "convert", "dynamic", "name", "no_bytes", "typed")
+    __slots__ = ("as_partial_shape", "convert", "dynamic", "name", "typed")
     name: str
     # each integer: "cast" (ov::util::Cast: a u64 wraps), "in_range" (InTypeRange: a u64 past
     # 2^63 - 1 fails), "negative_to_zero" (Tile's), "as_is" (the value the type defines, and a
     # real's reals)
     convert: str
     dynamic: str  # the message for a Const of dynamic element type
-    no_bytes: str | None  # ...for a layer typed 'Constant' (no bytes); None: the value is unknown
     # Constant::cast_vector rather than get_raw_data_as: the type's own values (an i4's signed
     # nibbles, an nf4's unsigned ones; u1, u2, u3 and u6 read too, but not by irshape: unknown)
     typed: bool
@@ -71,54 +72,69 @@ class Reading(FrozenRecord):
         name: str,
         convert: str,
         dynamic: str,
-        no_bytes: str | None,
         typed: bool = False,
         as_partial_shape: bool = False,
     ) -> None:
         set_field(self, "name", name)
         set_field(self, "convert", convert)
         set_field(self, "dynamic", dynamic)
-        set_field(self, "no_bytes", no_bytes)
         set_field(self, "typed", typed)
         set_field(self, "as_partial_shape", as_partial_shape)
 
 
 # get_input_const_data_as<int64_t>: the value itself (Unsqueeze's axes, StridedSlice's strides...)
-DIRECT = Reading("direct", "cast", NOT_SUPPORTED, "ptr is Null")
+DIRECT = Reading("direct", "cast", NOT_SUPPORTED)
 # get_input_const_data_as_shape: each element in the int64 range (Broadcast's target shape...)
-AS_SHAPE = Reading("as_shape", "in_range", NOT_SUPPORTED, "ptr is Null", as_partial_shape=True)
+AS_SHAPE = Reading("as_shape", "in_range", NOT_SUPPORTED, as_partial_shape=True)
 # ...with Tile's NegativeToZero: a negative element (of the Const's own type) is 0, the rest cast
-TILE = Reading("tile", "negative_to_zero", NOT_SUPPORTED, "ptr is Null", as_partial_shape=True)
+TILE = Reading("tile", "negative_to_zero", NOT_SUPPORTED, as_partial_shape=True)
 # TopK's k: a Const's value as get_input_const_data_as reads it, a computed one as a shape
-TOPK_K = Reading("topk_k", "cast", NOT_SUPPORTED, "ptr is Null", as_partial_shape=True)
+TOPK_K = Reading("topk_k", "cast", NOT_SUPPORTED, as_partial_shape=True)
 # get_input_bounds / evaluate_as_partial_shape: the value's bounds (Reshape's target, pads...)
-BOUNDS = Reading("bounds", "cast", "Tensor was not initialized.", None)
+BOUNDS = Reading("bounds", "cast", "Tensor was not initialized.")
 # the backprop ops' output_shape: its bounds, but a Constant with no bytes is read directly
-OUTPUT_SHAPE = Reading("output_shape", "cast", "Tensor was not initialized.", "ptr is Null")
+OUTPUT_SHAPE = Reading("output_shape", "cast", "Tensor was not initialized.")
 # Constant::cast_vector<int64_t> (LRN's axes, ScatterUpdate's axis)
-CAST_VECTOR = Reading("cast_vector", "cast", NOT_SUPPORTED, None, typed=True)
+CAST_VECTOR = Reading("cast_vector", "cast", NOT_SUPPORTED, typed=True)
 # Reverse's axes, Range's start, stop and step: each as its type defines it (a u64's 2^64 - 1 is
 # out of Reverse's range, not -1; a real Range's values are reals)
-AS_IS = Reading("as_is", "as_is", NOT_SUPPORTED, "ptr is Null")
+AS_IS = Reading("as_is", "as_is", NOT_SUPPORTED)
 # the value constant-folded (NormalizeL2's axes): a tensor of the Const's type is made first
 FOLDED = Reading(
-    "folded",
-    "cast",
-    "Check 'm_element_type.is_static()' failed at src/inference/src/dev/make_tensor.cpp",
-    "Tensor was not initialized.",
+    "folded", "cast", "Check 'm_element_type.is_static()' failed at src/inference/src/dev/make_tensor.cpp"
 )
 
 
-def read(tensor: Tensor, how: Reading = DIRECT) -> Tensor:
+def constant_failure(schema: OpSchema, port: int, how: Reading | None = None) -> str | None:
+    """The one judgment of a layer typed 'Constant' (no bytes, docs/openvino-ir-reading.md §13)
+    as input ``port``: OpenVINO's message where reading it fails (the declaration's
+    ``no_value_message``: 'ptr is Null' where the value itself is read, 'Tensor was not
+    initialized.' where it is folded first), None where its value is merely unknown: read
+    through its bounds (the declaration's ``bounds_inputs``), or by ``Constant::cast_vector``
+    (``how.typed``: read_model crashes there, irshape says nothing). Both the reading below
+    (:func:`read_input`, ``@reads``) and the check of the inputs OpenVINO evaluates whatever the
+    shapes (``irshape.check.layer``) ask it."""
+    if port in schema.bounds_inputs or (how is not None and how.typed):
+        return None
+    return schema.no_value_message
+
+
+def read_input(call: OpCall, port: int, how: Reading = DIRECT) -> Tensor:
+    """Input ``port`` of the call as the op reads it ``how`` it says (see :func:`read`)."""
+    return read(call.inputs[port], how, constant_failure(call.schema, port, how))
+
+
+def read(tensor: Tensor, how: Reading = DIRECT, no_bytes: str | None = None) -> Tensor:
     """``tensor`` as the op reads it: its ``value`` the int64 values OpenVINO reads (a real
-    Const's too), or ``value_error`` set to OpenVINO's message when reading it fails. A tensor
-    whose value OpenVINO does not have either (a Parameter's) is returned as it is."""
+    Const's too), or ``value_error`` set to OpenVINO's message when reading it fails (a layer
+    typed 'Constant': ``no_bytes``, from :func:`constant_failure`; None: its value unknown). A
+    tensor whose value OpenVINO does not have either (a Parameter's) is returned as it is."""
     element_type = tensor.element_type or ""
     unknown = tensor.unknown
     if unknown is Unknown.FOLD_FAILED:
         return _failed(tensor, _FOLD_MESSAGE)
     if unknown is Unknown.NO_BYTES:
-        return tensor if how.no_bytes is None else _failed(tensor, how.no_bytes)
+        return tensor if no_bytes is None else _failed(tensor, no_bytes)
     if unknown is Unknown.EVALUATION_FAILS:
         return _failed(tensor, tensor.facts.why or "")
     if how.as_partial_shape and not isinstance(tensor, ConstTensor) and below_zero(tensor):
@@ -341,7 +357,10 @@ def reads(
             inputs = call.inputs
             if not any(port < len(inputs) and _converts(inputs[port]) for port in ports):
                 return function(call)  # the usual case: integer Consts, nothing to convert
-            converted = tuple(read(t, how) if i in ports else t for i, t in enumerate(inputs))
+            converted = tuple(
+                read(t, how, constant_failure(call.schema, i, how)) if i in ports else t
+                for i, t in enumerate(inputs)
+            )
             return function(OpCall(call.schema, converted, call.attributes))
 
         # what the function reads, by port, for the declarations to be checked against (the

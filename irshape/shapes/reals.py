@@ -1,4 +1,4 @@
-"""Real arithmetic as OpenVINO's evaluate computes it, for the small f16, f32 and f64 tensors
+"""Real arithmetic as OpenVINO's evaluate computes it, for the small f16, bf16, f32 and f64 tensors
 shape subgraphs compute (a size times a scale, floored; TF's SAME pads): pure Python, each
 result rounded to the element type as OpenVINO's reference kernels round it.
 
@@ -6,8 +6,9 @@ result rounded to the element type as OpenVINO's reference kernels round it.
   quotient and square root of two float32 numbers rounded once to float32 are float32's own
   (double has more than twice float32's bits), so :func:`values.to_real` after each operation
   is float32 arithmetic. Power is ``std::pow`` in double, rounded.
-* f16: OpenVINO converts the inputs to f32, evaluates, and converts the result back
-  (``IF_TYPE_OF_CONVERT_TENSORS``): rounded to float32, then to f16.
+* f16 and bf16: OpenVINO converts the inputs to f32, evaluates, and converts the result back
+  (``IF_TYPE_OF_CONVERT_TENSORS``): rounded to float32, then to f16 (to the nearest, ties to
+  even) or bf16 (OpenVINO's own rounding: :func:`values.to_real`).
 * f64: double, as Python.
 
 Which ops evaluate which real types in OpenVINO 2026.4 (by experiment: each op on a ShapeOf
@@ -25,8 +26,9 @@ from collections.abc import Callable, Sequence
 
 from irshape.shapes import values
 
-_ALL = frozenset({"f16", "f32"})
-# the real types each op's evaluate takes (an op not listed: none)
+_ALL = frozenset({"f16", "f32", "bf16"})
+# the real types each op's evaluate takes (an op not listed: none); bf16 as f16 (converted to
+# f32, evaluated, converted back) but for Ceiling, which folds no bf16 (by experiment)
 _EVALUATED: dict[str, frozenset[str]] = {
     "Add": _ALL,
     "Subtract": _ALL,
@@ -38,7 +40,7 @@ _EVALUATED: dict[str, frozenset[str]] = {
     "SquaredDifference": frozenset({"f32"}),
     "FloorMod": _ALL,
     "Floor": _ALL,
-    "Ceiling": _ALL,
+    "Ceiling": _ALL - {"bf16"},
     "Sqrt": _ALL | {"f64"},
     "Round": _ALL,
     "Negative": _ALL,
@@ -53,7 +55,7 @@ _EVALUATED: dict[str, frozenset[str]] = {
 # std::numeric_limits<T>::max() of the real types whose bounds OpenVINO evaluates (not f64:
 # its interval_bound_evaluator gets nothing from ReduceMin/ReduceMax there and reads memory
 # nothing wrote: `2..5` times 2.0 is 0, by experiment)
-REAL_MAX = {"f32": 3.4028234663852886e38, "f16": 65504.0}
+REAL_MAX = {"f32": 3.4028234663852886e38, "f16": 65504.0, "bf16": 3.3895313892515355e38}
 
 
 def evaluates(op: str, element_type: str | None) -> bool:

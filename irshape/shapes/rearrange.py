@@ -1,16 +1,14 @@
-"""Ops that move a tensor's elements about, as OpenVINO validates and infers them:
-ReverseSequence-1 (``reverse_sequence_shape_inference.hpp``: the data's shape, its batch dim
-merged with the length of the 1D sequence lengths), SpaceToBatch-1 and BatchToSpace-1
-(``space_to_batch_shape_inference.hpp``, ``batch_to_space_shape_inference.hpp``: the values of
-block_shape and the pads or crops, read as ``get_input_const_data_as`` reads them, move the
-spatial dims into the batch and back, intervals through ``Dimension``'s arithmetic), and
-SliceScatter-15 (``slice_scatter_shape_inference.hpp``: the data's shape; the updates must fit
-the slice Slice-8 would take of the data, which :func:`irshape.shapes.indexing.slice_op` infers),
-and ExtractImagePatches-3 (``extractimagepatches_shape_inference.hpp``: channels times the
-patch's size, each spatial dim the count of patches, ``dim::ceil_div`` of what the dilated patch leaves), and
-Col2Im-15 (``col2im_shape_inference.hpp``: the blocks of a [N,] C * kh * kw, L tensor put back
-into an image of output_size; L must be the count of blocks the image holds). Unique-10 is in
-:mod:`irshape.shapes.uniqueness`."""
+"""Ops that rearrange a tensor's spatial dims, as OpenVINO validates and infers them:
+SpaceToBatch-1 and BatchToSpace-1 (``space_to_batch_shape_inference.hpp``,
+``batch_to_space_shape_inference.hpp``: the values of block_shape and the pads or crops, read as
+``get_input_const_data_as`` reads them, move the spatial dims into the batch and back, intervals
+through ``Dimension``'s arithmetic), ExtractImagePatches-3
+(``extractimagepatches_shape_inference.hpp``: channels times the patch's size, each spatial dim
+the count of patches, ``dim::ceil_div`` of what the dilated patch leaves), and Col2Im-15
+(``col2im_shape_inference.hpp``: the blocks of a [N,] C * kh * kw, L tensor put back into an
+image of output_size; L must be the count of blocks the image holds). ReverseSequence-1
+is Reverse's kin in :mod:`irshape.shapes.layout`, SliceScatter-15 Slice's in
+:mod:`irshape.shapes.indexing`, Unique-10 in :mod:`irshape.shapes.uniqueness`."""
 
 from __future__ import annotations
 
@@ -19,11 +17,9 @@ import math
 from irshape import rules
 from irshape.dims import INF, Dim, PartialShape, int64
 from irshape.ir.element_types import is_integral_number
-from irshape.ops.interface import Finding, OpCall, OpResult, Output, Tensor
-from irshape.ops.schema import OpSchema, load_declaration
+from irshape.ops.interface import Finding, OpCall, OpResult, Output
 from irshape.shapes import reading
-from irshape.shapes.axes import axis_range_message, normalize_axis
-from irshape.shapes.broadcast import compatible, merge_dim, merge_shapes
+from irshape.shapes.broadcast import merge_shapes
 from irshape.shapes.findings import (
     attribute_error,
     incompatible,
@@ -31,62 +27,10 @@ from irshape.shapes.findings import (
     multiple_message,
     rank_finding,
     type_finding,
+    typed_inputs,
     value_finding,
     value_unknown,
 )
-from irshape.shapes.indexing import slice_op
-
-
-def reverse_sequence(call: OpCall) -> OpResult:
-    """ReverseSequence-1: data of rank >= 2, sequence lengths a numeric 1D tensor as long as the
-    data's batch axis; the data's shape (its batch dim the merge of the two), of its type."""
-    data, lengths = call.inputs
-    findings: list[Finding] = []
-    rank = data.shape.rank
-    if rank is not None and rank < 2:
-        message = f"Data input rank should be equal or greater than 2. Got: {data.shape}"
-        return OpResult([], [rank_finding(0, "data", data.shape, "2 or more", message)])
-    axes = [_axis(call, name, rank, findings) for name in ("batch_axis", "seq_axis")]
-    if lengths.shape.rank not in (None, 1):
-        message = f"Sequence lengths rank must be equal to 1. Got: {lengths.shape}"
-        findings.append(rank_finding(1, "seq_lengths", lengths.shape, "1", message))
-    if known(lengths.element_type) and lengths.element_type in ("boolean", "string"):
-        message = f"Sequence lengths element type must be numeric type. Got: {lengths.element_type}"
-        problem = f"the sequence lengths are of element type {lengths.element_type}, not a numeric one"
-        findings.append(type_finding(problem, message, 1))
-    if findings:
-        return OpResult([], findings)
-    batch = axes[0]
-    if data.shape.dims is None or lengths.shape.dims is None or batch is None:
-        return OpResult([Output(data.shape, data.element_type)])
-    merged = merge_dim(data.shape.dims[batch], lengths.shape.dims[0])
-    if merged is None:
-        message = (
-            f"Sequence lengths input size ({lengths.shape.dims[0]}) is not equal to batch axis dimension "
-            f"of data input ({data.shape.dims[batch]})"
-        )
-        problem = f"the sequence lengths {lengths.shape} do not match the data's batch axis {data.shape}"
-        return OpResult([], [incompatible(problem, message)])
-    dims = list(data.shape.dims)
-    dims[batch] = merged
-    return OpResult([Output(PartialShape(dims), data.element_type)])
-
-
-def _axis(call: OpCall, name: str, rank: int | None, findings: list[Finding]) -> int | None:
-    """An axis attribute normalized against the data's rank (``ov::normalize_axis``); IRS112
-    when it is out of range."""
-    axis = int(call.attribute(name))
-    if rank is None:
-        return None
-    normal = normalize_axis(axis, rank)
-    if normal is None:
-        findings.append(
-            attribute_error(
-                call, name, axis, f"is out of range for rank {rank}", axis_range_message(axis, rank)
-            )
-        )
-    return normal
-
 
 # --- SpaceToBatch, BatchToSpace -------------------------------------------------------------
 
@@ -103,7 +47,7 @@ def space_to_batch(call: OpCall) -> OpResult:
         type_finding(
             f"{name} is of element type {t}", f"{name} must be an integral number but got ({t}).", port
         )
-        for port, name, t in _typed_inputs(call, _PADS)
+        for port, name, t in typed_inputs(call, _PADS)
         if not is_integral_number(t)
     ]
     findings += _same_shape_findings(call, _PADS, "pads")
@@ -212,7 +156,7 @@ def _batch_to_space_batch(batch: Dim, blocks: list[int] | None) -> tuple[Dim, Fi
 
 def _crop_type_findings(call: OpCall) -> list[Finding]:
     """One element type for the three, an integral one (``element::Type::merge``)."""
-    types = [t for _, _, t in _typed_inputs(call, _CROPS)]
+    types = [t for _, _, t in typed_inputs(call, _CROPS)]
     if len(types) < 3:
         return []
     merged = {t for t in types if t != "dynamic"}
@@ -227,16 +171,6 @@ def _crop_type_findings(call: OpCall) -> list[Finding]:
         message = f"block_shape and crops inputs must have integer element type. Got: {t}"
         return [type_finding(f"block_shape and the crops are of element type {t}", message, 1)]
     return []
-
-
-def _typed_inputs(call: OpCall, names: tuple[str, ...], first: int = 1) -> list[tuple[int, str, str]]:
-    """The value inputs from port ``first`` on whose element type is known (port, name, type)."""
-    found = []
-    for port, name in zip(range(first, len(call.inputs)), names, strict=False):
-        element_type = call.inputs[port].element_type
-        if element_type is not None:
-            found.append((port, name, element_type))
-    return found
 
 
 def _same_shape_findings(call: OpCall, names: tuple[str, ...], what: str) -> list[Finding]:
@@ -296,73 +230,6 @@ def _product(values: list[int]) -> int:
     for v in values:
         product = int64(product * v)
     return product
-
-
-# --- SliceScatter -----------------------------------------------------------------------------
-
-_SLICE_INPUTS = ("start", "stop", "step", "axes")
-# Slice-8's words for the checks SliceScatter shares, and SliceScatter's
-_SLICE_WORDS = (
-    ("Slice `", "SliceScatter `"),
-    ("Slice values", "SliceScatter values"),
-    ("Step must be non-zero", "SliceScatter step values must be non-zero."),
-    ("`data` rank", "`data` or `updates` rank"),
-)
-
-
-def slice_scatter(call: OpCall) -> OpResult:
-    """SliceScatter-15: the data's shape (of the updates' rank when the data's is dynamic), of
-    the data's type; the updates must be compatible with the slice of the data."""
-    data, updates = call.inputs[:2]
-    findings = [
-        type_finding(
-            f"{name} is of element type {t}", f"SliceScatter `{name}` input type must be integer.", port
-        )
-        for port, name, t in _typed_inputs(call, _SLICE_INPUTS, first=2)
-        if not is_integral_number(t)
-    ]
-    shape = data.shape
-    if shape.rank is None and updates.shape.rank is not None:
-        shape = PartialShape.dynamic(updates.shape.rank)
-    elif shape.rank is not None and updates.shape.rank not in (None, shape.rank):
-        message = "SliceScatter `data` and `updates` need to have compatible rank."
-        findings.append(
-            incompatible(f"the data {data.shape} and the updates {updates.shape} differ in rank", message)
-        )
-    elif shape.rank == 0:
-        message = "SliceScatter `data` and `updates` input can't be a scalar."
-        findings.append(rank_finding(0, "data", shape, "1 or more", message))
-    if findings:
-        return OpResult([], findings)
-    sliced = slice_op(
-        OpCall(_slice_schema(), (Tensor(shape, data.element_type), *call.inputs[2:]), call.attributes)
-    )
-    findings = [_as_slice_scatter(f) for f in sliced.findings]
-    if not sliced.outputs:
-        return OpResult([], findings)
-    expected = sliced.outputs[0].shape
-    if shape.rank is not None and not compatible(updates.shape, expected):
-        message = f"SliceScatter updates at index 1 are not compatible with expected slice shape {expected}"
-        findings.append(incompatible(f"the updates {updates.shape} are not the slice {expected}", message, 1))
-        return OpResult([], findings)
-    return OpResult([Output(shape, data.element_type)], findings)
-
-
-def _slice_schema() -> OpSchema:
-    return load_declaration("Slice-8.toml")
-
-
-def _as_slice_scatter(finding: Finding) -> Finding:
-    """A finding of Slice-8 on the slice as SliceScatter's: its input ports one further on, its
-    message in SliceScatter's words."""
-    args = dict(finding.args)
-    if isinstance(args.get("ov_message"), str):
-        for slice_words, scatter_words in _SLICE_WORDS:
-            args["ov_message"] = args["ov_message"].replace(slice_words, scatter_words)
-    if isinstance(args.get("port"), int) and args["port"] > 0:
-        args["port"] += 1
-    anchor = finding.anchor + 1 if isinstance(finding.anchor, int) and finding.anchor > 0 else finding.anchor
-    return Finding(finding.rule, args, anchor)
 
 
 # --- ExtractImagePatches ----------------------------------------------------------------------

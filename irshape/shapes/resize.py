@@ -68,8 +68,8 @@ def interpolate_4(call: OpCall) -> OpResult:
     if axes_input is not None:
         findings += _element_type(axes_input, 3, "Axes", _INTEGERS, "i32, i64, u32 or u64")
         findings += _rank_1(axes_input, 3)
-    resized = inputs[2] if by_scales else reading.read(inputs[1], reading.AS_SHAPE)
-    axes_input = axes_input if axes_input is None else reading.read(axes_input)
+    resized = inputs[2] if by_scales else reading.read_input(call, 1, reading.AS_SHAPE)
+    axes_input = axes_input if axes_input is None else reading.read_input(call, 3)
     return _resize(call, resized, 2 if by_scales else 1, by_scales, axes_input, 3, findings)
 
 
@@ -87,8 +87,8 @@ def interpolate_11(call: OpCall) -> OpResult:
     if axes_input is not None:
         findings += _element_type(axes_input, 2, "Axes", _INTEGERS, "i32, i64, u32 or u64")
         findings += _rank_1(axes_input, 2)
-    resized = inputs[1] if by_scales else reading.read(inputs[1], reading.AS_SHAPE)
-    axes_input = axes_input if axes_input is None else reading.read(axes_input)
+    resized = inputs[1] if by_scales else reading.read_input(call, 1, reading.AS_SHAPE)
+    axes_input = axes_input if axes_input is None else reading.read_input(call, 2)
     return _resize(call, resized, 1, by_scales, axes_input, 2, findings)
 
 

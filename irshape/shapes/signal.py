@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from irshape.dims import DYNAMIC, INF, Dim, PartialShape
-from irshape.ops.interface import Finding, OpCall, OpResult, Output, Tensor
+from irshape.ops.interface import Finding, OpCall, OpResult, Output
 from irshape.shapes import bounds, reading
 from irshape.shapes.axes import axis_range_message, normalize_axis
 from irshape.shapes.findings import (
@@ -433,7 +433,12 @@ def istft(call: OpCall) -> OpResult:
         findings = _length_shape_findings(call.inputs[LENGTH].shape)
         if findings:
             return OpResult([], findings)
-        length, findings = _signal_length(call.inputs[LENGTH])
+        length, findings = bounds.as_one_dim(
+            call.inputs[LENGTH],
+            LENGTH,
+            "signal_length",
+            "the output's signal length is of unknown length (?)",
+        )
         if length is None:
             return OpResult([], findings)
         return OpResult([Output(PartialShape([*batch, length]), output_type)], findings)
@@ -497,17 +502,3 @@ def _length_shape_findings(shape: PartialShape) -> list[Finding]:
     return [
         incompatible(f"signal_length is of shape {shape}, not a scalar or of one element", message, LENGTH)
     ]
-
-
-def _signal_length(length: Tensor) -> tuple[Dim | None, list[Finding]]:
-    """``get_input_const_data_as_shape``: the value (-1 is ``?``, another negative 0), else its
-    bounds, else ``?``; None when OpenVINO fails reading it."""
-    if length.value_error is not None:
-        return None, unreadable(LENGTH, "signal_length", length)
-    if length.value is not None:
-        return Dim.of(length.value[0]), []
-    found = bounds.as_dims(length)
-    if found:
-        return found[0], []
-    consequence = "the output's signal length is of unknown length (?)"
-    return DYNAMIC, value_unknown(LENGTH, "signal_length", length, consequence)

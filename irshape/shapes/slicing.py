@@ -54,6 +54,17 @@ def sliced_length(dim: int, start: int, stop: int, step: int) -> int:
     return sliced
 
 
+def sliced_range(dim: int, start: int, stop: int, step: int) -> slice:
+    """The elements ``start:stop:step`` takes of a static dim, as ``slice::get_sliced_value``
+    and the reference ``slice`` clamp them, as a Python slice: a start below the dim is its
+    first element for a negative step too (Slice's ``-3:-3:-1`` of a dim of 2 takes element 0,
+    where Python's takes none)."""
+    reverse = step < 0
+    lb = _clip(start + dim if start < 0 else start, 0, dim - 1 if reverse else dim)
+    ub = _clip(stop + dim if stop < 0 else stop, -1 if reverse else 0, dim)
+    return slice(lb, None if ub < 0 else ub, step)
+
+
 def sliced_dim(dim: Dim, start: int, stop: int, step: int) -> Dim:
     """``slice::make_dim`` for known start and stop: the dim's bounds sliced."""
     lo = dim.lo

@@ -97,8 +97,8 @@ def elementwise(
 # --- real values: small float tensors shape subgraphs compute (a size times a scale) ---------
 
 # struct's formats of the IEEE types: packing rounds to the nearest, ties to even, as a C++
-# conversion does (bf16 and the f8 types are not computed with)
-_REAL_FORMATS = {"f16": "e", "f32": "f", "f64": "d"}
+# conversion does (the f8 types are not computed with; bf16 is an f32's upper half, below)
+_REAL_FORMATS = {"f16": "e", "f32": "f", "f64": "d", "bf16": "f"}
 
 
 def to_real(numbers: Sequence[float] | None, element_type: str | None) -> tuple[float, ...] | None:
@@ -107,14 +107,26 @@ def to_real(numbers: Sequence[float] | None, element_type: str | None) -> tuple[
     form = _REAL_FORMATS.get(element_type or "")
     if numbers is None or form is None or len(numbers) > MAX_ELEMENTS:
         return None
+    count = len(numbers)
     try:
         if form == "e":  # OpenVINO computes an f16 in f32 and converts the result
-            numbers = struct.unpack(f"<{len(numbers)}f", struct.pack(f"<{len(numbers)}f", *numbers))
-        packed = struct.pack(f"<{len(numbers)}{form}", *numbers)
+            numbers = struct.unpack(f"<{count}f", struct.pack(f"<{count}f", *numbers))
+        packed = struct.pack(f"<{count}{form}", *numbers)
     except (OverflowError, struct.error):
         return None
-    rounded = struct.unpack(f"<{len(numbers)}{form}", packed)
+    if element_type == "bf16":  # computed in f32 too, then rounded to its upper half
+        packed = struct.pack(f"<{count}I", *map(_bf16_bits, struct.unpack(f"<{count}I", packed)))
+    rounded = struct.unpack(f"<{count}{form}", packed)
     return rounded if all(math.isfinite(v) for v in rounded) else None
+
+
+def _bf16_bits(bits: int) -> int:
+    """An f32's bits rounded to bf16's (its upper 16) as ``ov::bfloat16::round_to_nearest_even``
+    does, which is not to the nearest: half of the lowest kept bit is added, so an odd upper half
+    rounds to the nearest (ties up) and an even one is truncated. By experiment, sizes through
+    Convert to bf16: 257 is 256, 259 260, 511 512, but 515 512 and 1031 1024 (the nearest are
+    516 and 1032). Past bf16's maximum the exponent's bits are all ones: infinity, refused."""
+    return ((bits + ((bits & 0x10000) >> 1)) >> 16 << 16) & 0xFFFFFFFF
 
 
 def real_elementwise(
@@ -301,6 +313,30 @@ def take(data: Known, indices: Known, axis: int) -> Known:
         for k in range(inner)
     ]
     return Known(values, (*before, *indices.lengths, *after))
+
+
+def batched_take(data: Known, indices: Known, axis: int, batch_dims: int) -> Known | None:
+    """Gather's ``batch_dims``: for each index of the first ``batch_dims`` axes (the data's and
+    the indices' alike) :func:`take` of that part of the data by that part of the indices;
+    None when their batch axes differ."""
+    if data.lengths[:batch_dims] != indices.lengths[:batch_dims]:
+        return None
+    batches = math.prod(data.lengths[:batch_dims])
+    data_step, index_step = math.prod(data.lengths[batch_dims:]), math.prod(indices.lengths[batch_dims:])
+    parts = [
+        take(
+            Known(data.values[b * data_step : (b + 1) * data_step], data.lengths[batch_dims:]),
+            Known(indices.values[b * index_step : (b + 1) * index_step], indices.lengths[batch_dims:]),
+            axis - batch_dims,
+        )
+        for b in range(batches)
+    ]
+    lengths = (
+        *data.lengths[:axis],
+        *indices.lengths[batch_dims:],
+        *data.lengths[axis + 1 :],
+    )
+    return Known([v for part in parts for v in part.values], lengths)
 
 
 def reduced_positions(lengths: Sequence[int], axes: set[int]) -> list[list[int]]:

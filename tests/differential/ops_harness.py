@@ -317,3 +317,17 @@ def parameter(shape: ov.PartialShape | Sequence[int], element_type: Any = np.flo
 
 def constant(values: Any, element_type: Any = np.int64) -> ov.Node:
     return ov_opset1.constant(np.array(values, dtype=element_type))
+
+
+_REAL_DTYPES = {"f16": np.float16, "f32": np.float32, "f64": np.float64, "i64": np.int64, "i32": np.int32}
+
+
+def real_constant(values: Sequence[float], element_type: str) -> ov.Node:
+    """A 1D Const of ``element_type`` (f16, f32, f64, bf16; i64 truncates). numpy has no bf16:
+    its Const holds the upper halves of the values' f32 bits (a value bf16 cannot hold is cut
+    toward zero)."""
+    if element_type == "bf16":
+        tensor = ov.Tensor(ov.Type.bf16, ov.Shape([len(values)]))
+        tensor.data.view(np.uint16)[:] = np.array(values, dtype=np.float32).view(np.uint32) >> 16
+        return ov.op.Constant(tensor)
+    return ov_opset1.constant(np.array(values, dtype=np.float64).astype(_REAL_DTYPES[element_type]))

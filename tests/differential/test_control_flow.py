@@ -58,15 +58,24 @@ def _scalar_or_1d(rng: random.Random, value: Any, dtype: Any) -> ov.Node:
 def _grow(
     rng: random.Random, value: ov.Output, rank: int | None, *, keep_rank: bool = False
 ) -> tuple[ov.Output, str]:
-    """A body op on ``value``: the same shape, a dim doubled, a dim reduced to 1, or one rank
+    """A body op on ``value``: the same shape, a dim doubled, a dim one longer (a row of it
+    appended: a Loop that collects), a dim cut to at most 2, a dim reduced to 1, or one rank
     more (what changes a back edge's shape in different ways)."""
     kinds = ["same", "same"]
     if rank:
-        kinds += ["reduce"] if keep_rank else ["concat", "reduce", "unsqueeze"]
+        kinds += ["reduce"] if keep_rank else ["concat", "append", "cut", "reduce", "unsqueeze"]
     kind = rng.choice(kinds)
     axis = rng.randrange(rank) if rank else 0
     if kind == "concat":
         return op.concat([value, value], axis).output(0), kind
+    if kind == "append":  # a row of ones, its other dims the value's
+        axis_at = op.constant(np.array([axis], np.int64))
+        row_shape = op.scatter_update(op.shape_of(value), axis_at, op.constant(np.array([1], np.int64)), 0)
+        row = op.broadcast(op.constant(np.array(1.0, np.float32)), row_shape)
+        return op.concat([value, row], axis).output(0), kind
+    if kind == "cut":
+        cut = (op.constant(np.array([v], np.int64)) for v in (0, 2, 1, axis))
+        return op.slice(value, *cut).output(0), kind
     if kind == "reduce":
         return op.reduce_sum(value, op.constant(np.array([axis], np.int64)), True).output(0), kind
     if kind == "unsqueeze":

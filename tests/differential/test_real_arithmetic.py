@@ -4,13 +4,13 @@ Detection models (torchvision's Faster/Mask R-CNN, RetinaNet, FCOS) compute thei
 floating point: ShapeOf -> Convert to f32 -> Multiply/Divide/Minimum/Floor -> Convert to i64 ->
 Interpolate; TF's SAME padding computes its pads the same way. Each case here is such a chain,
 drawn with a seed: a ShapeOf of a Parameter whose dims are static, dynamic (``?``) or
-intervals, converted to f16, f32 or f64, through one to three real ops (Add, Subtract,
+intervals, converted to f16, bf16, f32 or f64, through one to three real ops (Add, Subtract,
 Multiply, Divide, Maximum, Minimum, Power, SquaredDifference, FloorMod, Floor, Ceiling, Sqrt,
 Round, Abs, Clamp, the reductions; the elements moved by a Gather, a Reshape or a Concat),
 converted to i64 or i32 and read as a Broadcast's target
 (through a Concat) or as Interpolate's sizes. OpenVINO's reading of the saved file is the
-expectation, exactly: its values on static inputs (f32 in float32, f16 through f32, f64 only
-where its evaluate takes f64: Multiply, Sqrt), its bounds on intervals (interval_bound_evaluator,
+expectation, exactly: its values on static inputs (f32 in float32, f16 and bf16 through f32,
+bf16 rounded as ``ov::bfloat16`` rounds, f64 only where its evaluate takes f64: Multiply, Sqrt), its bounds on intervals (interval_bound_evaluator,
 Divide's and Clamp's own; none through Floor, Ceiling, Sqrt, Round, ReduceSum or ReduceMean).
 Not f64 on inputs that are not static: there OpenVINO reads memory nothing wrote (a Multiply's
 ``2..5`` times 2.0 is ``0``), and irshape gives ``?`` (docs/openvino-ir-reading.md §14).
@@ -37,10 +37,9 @@ import pytest
 import irshape
 
 from .conftest import STATS
-from .ops_harness import OpCase, OpsBatchRunner, batches, buildable, params, read_back
+from .ops_harness import OpCase, OpsBatchRunner, batches, buildable, params, read_back, real_constant
 
 SEED = 20261127
-_NUMPY = {"f16": np.float16, "f32": np.float32, "f64": np.float64}
 # the ops whose evaluate takes each real type (as OpenVINO 2026.4 builds them)
 _BINARY = [
     "Add",
@@ -70,7 +69,7 @@ def _step(rng: random.Random, op: str, x: ov.Node, real: str) -> ov.Node:
     def const(lo: float, hi: float) -> ov.Node:
         count = rng.choice([1, 2])
         drawn = [round(rng.uniform(lo, hi), rng.choice([0, 1, 2, 3])) for _ in range(count)]
-        return ov1.constant(np.array(drawn, dtype=_NUMPY[real]))
+        return real_constant(drawn, real)
 
     binary: dict[str, Callable[[ov.Node, ov.Node], ov.Node]] = {
         "Add": ov1.add,
@@ -90,7 +89,7 @@ def _step(rng: random.Random, op: str, x: ov.Node, real: str) -> ov.Node:
     if op in ("Maximum", "Minimum"):
         return binary[op](x, const(2.0, 40.0))
     if op == "Power":
-        return ov1.power(x, ov1.constant(np.array([rng.choice([0.5, 1.0, 1.5, 2.0])], dtype=_NUMPY[real])))
+        return ov1.power(x, real_constant([rng.choice([0.5, 1.0, 1.5, 2.0])], real))
     if op in binary:
         return binary[op](x, const(1.0, 9.0))
     if op == "Pair":
@@ -122,9 +121,7 @@ def _step(rng: random.Random, op: str, x: ov.Node, real: str) -> ov.Node:
     name = {"ReduceMax": "reduce_max", "ReduceMin": "reduce_min", "ReduceSum": "reduce_sum"}.get(op)
     name = name or {"ReduceProd": "reduce_prod", "ReduceMean": "reduce_mean"}[op]
     reduced = getattr(ov1, name)(x, _i([0]), True)
-    return ov1.multiply(
-        reduced, ov1.constant(np.array([1.0, rng.choice([0.5, 0.25, 1.5])], dtype=_NUMPY[real]))
-    )
+    return ov1.multiply(reduced, real_constant([1.0, rng.choice([0.5, 0.25, 1.5])], real))
 
 
 def _dims(rng: random.Random, style: str) -> list[ov.Dimension]:
@@ -149,6 +146,8 @@ def _build(seed: int, dims: list[ov.Dimension], real: str) -> ov.Node:
     ops = _F64_OPS if real == "f64" else _BINARY + _UNARY + _REDUCE + _MOVES + _PAIRS
     if real == "f16":
         ops = [op for op in ops if op != "SquaredDifference"]
+    if real == "bf16":  # (neither folds bf16: the edges below)
+        ops = [op for op in ops if op not in ("SquaredDifference", "Ceiling")]
     for _ in range(rng.choice([1, 2, 3])):
         x = _step(rng, rng.choice(ops), x, real)
     sizes = ov1.convert(x, rng.choice(["i64", "i32", "i64"]))
@@ -164,6 +163,7 @@ def _cases() -> list[OpCase]:
     cases: list[OpCase] = []
     kinds = [(style, real) for style in ("static", "dynamic", "interval") for real in ("f16", "f32")]
     kinds += [("static", "f64")]
+    kinds += [(style, "bf16") for style in ("static", "dynamic", "interval")]
     for style, real in kinds:
         drawn = 0
         while drawn < 40:
@@ -194,9 +194,8 @@ def test_the_cases_cover_each_kind_and_fold_somewhere(ops_runner: OpsBatchRunner
     # each input kind and real type is drawn, and the static cases have static outputs in
     # OpenVINO (so that the exact comparison above compares folded values, not two ?s)
     kinds = {case.op for case in CASES}
-    assert kinds == {f"{r}-{s}" for s in ("static", "dynamic", "interval") for r in ("f16", "f32")} | {
-        "f64-static"
-    }
+    reals = ("f16", "f32", "bf16")
+    assert kinds == {f"{r}-{s}" for s in ("static", "dynamic", "interval") for r in reals} | {"f64-static"}
     static = [case for case in CASES if case.op.endswith("static")]
     folded = 0
     for index, batch in enumerate(BATCHES):
@@ -303,7 +302,7 @@ def _edge(
 
 
 def _k(real: str, *numbers: float) -> ov.Node:
-    return ov1.constant(np.array(numbers, dtype=_NUMPY[real]))
+    return real_constant(numbers, real)
 
 
 EDGES = [
@@ -353,6 +352,20 @@ EDGES = [
             ((20, 40), (30, 50)),
         ),
     ),
+    # bf16 rounded as OpenVINO rounds it: half the lowest kept bit added, so 515 is 512 and
+    # 1031 1024 (an even upper half cut), 511 512 and 259 260 (an odd one to the nearest)
+    OpCase("re_bf16_even_cut", "bf16", _edge("bf16", lambda x: x, ((515, 515), (1031, 1031)))),
+    OpCase("re_bf16_odd_up", "bf16", _edge("bf16", lambda x: x, ((511, 511), (259, 259)))),
+    OpCase("re_bf16_bounds", "bf16", _edge("bf16", lambda x: x, ((250, 515), (1029, 1035)))),
+    OpCase(
+        "re_bf16_product", "bf16", _edge("bf16", lambda x: ov1.multiply(x, _k("bf16", 1.5, 3.0)), (347, 345))
+    ),
+    # a computed f32 result rounded the same way: 103 * 5 = 515 is 512, 207 * 5 = 1035 is 1032
+    OpCase("re_bf16_computed", "bf16", _edge("bf16", lambda x: ov1.multiply(x, _k("bf16", 5.0)), (103, 207))),
+    # Ceiling and SquaredDifference fold no bf16 (Floor does)
+    OpCase("re_bf16_ceiling", "bf16", _edge("bf16", lambda x: ov1.ceiling(ov1.multiply(x, _k("bf16", 0.3))))),
+    OpCase("re_bf16_floor", "bf16", _edge("bf16", lambda x: ov1.floor(ov1.multiply(x, _k("bf16", 0.3))))),
+    OpCase("re_bf16_sqdiff", "bf16", _edge("bf16", lambda x: ov1.squared_difference(x, _k("bf16", 1.0)))),
     OpCase(
         "re_mean",
         "f16",

@@ -1,5 +1,6 @@
-"""ReverseSequence-1, SpaceToBatch-1, BatchToSpace-1 and SliceScatter-15 against OpenVINO (read_model of saved
-files): data of ranks 2..5 (static, ``?``, interval, dynamic rank); ReverseSequence's sequence
+"""ReverseSequence-1, SpaceToBatch-1, BatchToSpace-1 and SliceScatter-15 against OpenVINO (read_model of
+saved files; ReverseSequence's shape function is in irshape/shapes/layout.py beside Reverse's,
+SliceScatter's in irshape/shapes/indexing.py beside Slice's, tested here still): data of ranks 2..5 (static, ``?``, interval, dynamic rank); ReverseSequence's sequence
 lengths of every numeric element type, batch and sequence axes positive and negative;
 SpaceToBatch's and BatchToSpace's block_shape, pads and crops as Consts of several integer types
 (negative pads too) and as Parameters; SliceScatter's start, stop, step and axes (negative,

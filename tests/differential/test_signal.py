@@ -402,7 +402,9 @@ CONST_MUTANTS = [
 ]
 
 
-@pytest.mark.parametrize(("name", "op", "data", "valid", "bad"), CONST_MUTANTS, ids=lambda v: str(v))
+@pytest.mark.parametrize(
+    ("name", "op", "data", "valid", "bad"), CONST_MUTANTS, ids=lambda v: v.__name__ if callable(v) else str(v)
+)
 def test_axes_openvino_rejects_are_an_error(
     tmp_path: Path, name: str, op: Any, data: list[int], valid: list[int], bad: list[int]
 ) -> None:

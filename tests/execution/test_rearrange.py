@@ -1,7 +1,8 @@
 """The rearrange family's kernels (irshape/kernels/rearrange.py) against OpenVINO's CPU plugin:
-BatchToSpace, SpaceToBatch, ReverseSequence, ExtractImagePatches, Col2Im and SliceScatter on
-seeded configurations, data of f32, f16, i32, i64, u8 and boolean; one model per op. All but
-Col2Im (which adds) move elements: compared exactly."""
+BatchToSpace, SpaceToBatch, ExtractImagePatches, Col2Im, and ReverseSequence and SliceScatter
+(whose kernels are now the layout's and the indexing family's: tested here still) on seeded
+configurations, data of f32, f16, i32, i64, u8 and boolean; one model per op. All but Col2Im
+(which adds) move elements: compared exactly."""
 
 from __future__ import annotations
 

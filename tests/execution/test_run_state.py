@@ -141,3 +141,16 @@ def test_state_errors_are_one_line(setting: dict[str, object]) -> None:
         *ids, "--state", f"{name}={directory / 'wrong.npy'}", "--state", f"{name}={directory / 'wrong.npy'}"
     )
     assert code == 2 and "given twice" in output, output
+
+
+def test_compare_starts_both_sides_from_the_given_state(setting: dict[str, object]) -> None:
+    """``irshape compare --state``: OpenVINO and irshape both start from the cache given (from
+    the empty cache the plugin cannot run this decoder at all), and agree on every layer."""
+    directory = setting["dir"]
+    assert isinstance(directory, Path)
+    args = ["compare", str(DECODER), "-i", f"input_ids={directory / 'ids0.npy'}"]
+    result = CliRunner().invoke(main, [*args, "--state", str(directory / "cache.npz")])
+    assert result.exit_code == 0, result.output
+    assert " 0 diverge" in result.output and "0 layer(s) irshape did not run" in result.output
+    wrong = CliRunner().invoke(main, [*args, "--state", f"nope={directory / 'ids0.npy'}"])
+    assert wrong.exit_code == 2 and "no variable 'nope'" in wrong.output, wrong.output

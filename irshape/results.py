@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from irshape import lifetime
 from irshape.diagnostics import Diagnostic, Severity
 from irshape.dims import PartialShape
 from irshape.record import Record
@@ -137,6 +136,9 @@ class FileReport(Record):
     def drop_layers(self) -> None:
         """Forget the layers, keeping only how many were checked and not: a run over a whole
         repository holds its findings, not each file's ~100 layers (they are most of a report)."""
+        from irshape import lifetime  # (only the checking of files retires: results is imported
+        # by the reporters and the selection, which must not pull in the program's lifetime)
+
         self._counts = (self.layers_checked, self.layers_not_checked)
         lifetime.retire(self.layers)  # freed when the next file begins, or not at all by the program's exit
         self.layers = []

@@ -82,6 +82,14 @@ ONLY_WHEN_ASKED = (
     "tempfile",
     "traceback",  # --debug
     "dataclasses",  # the records are plain classes (irshape.record)
+    "irshape.ir.repair",  # a file libxml2 rejects and pugixml reads
+    "irshape.ir.depth",  # a file with bodies, or past libxml2's depth
+    "resource",  # ...irshape.ir.depth's stack limit
+    "irshape.check.subgraphs",  # Loop, If, TensorIterator
+    "irshape.shapes.control",
+    "irshape.shapes.bounds",  # a tensor with a value or bounds, a Select, Broadcast or Tile
+    "irshape.shapes.reals",
+    "irshape.shapes.values",
 )
 
 
@@ -125,7 +133,7 @@ CHECKER = ("irshape.api", "irshape.files", "irshape.check", "irshape.ir", "irsha
 CHECKER += ("irshape.schemas", "lxml")
 
 # What of irshape a fresh interpreter holds after importing each module above the checker.
-DATA = ["irshape.diagnostics", "irshape.dims", "irshape.record", "irshape.results"]
+DATA = ["irshape.diagnostics", "irshape.dims", "irshape.lifetime", "irshape.record", "irshape.results"]
 LAYERS = {
     "irshape": [],
     "irshape.paths": ["irshape.paths", "irshape.record"],
@@ -196,15 +204,12 @@ PLAIN_CHECK = [
     "irshape.check.model",
     "irshape.check.sources",
     "irshape.check.structure",
-    "irshape.check.subgraphs",
     "irshape.check.variables",
     "irshape.ir",
-    "irshape.ir.depth",
     "irshape.ir.element_types",
     "irshape.ir.model",
     "irshape.ir.parse",
     "irshape.ir.reader",
-    "irshape.ir.repair",
     "irshape.ir.stream",
     "irshape.ir.values",
     "irshape.ir.weights",
@@ -222,24 +227,20 @@ PLAIN_CHECK = [
     "irshape.schemas._index",
     "irshape.shapes",
     "irshape.shapes.axes",
-    "irshape.shapes.bounds",
     "irshape.shapes.broadcast",
-    "irshape.shapes.control",
     "irshape.shapes.convolution",
     "irshape.shapes.elementwise",
     "irshape.shapes.findings",
     "irshape.shapes.reading",
-    "irshape.shapes.reals",
-    "irshape.shapes.values",
     "irshape.shapes.window",
 ]
 
 # What a plain check imports besides irshape that a click program reading XML with lxml and
-# paths with pathlib does not: gc (built in), mmap (the .bin) and resource (irshape.ir.depth's
-# stack limit, for the nesting of bodies). (pathlib, with fnmatch,
+# paths with pathlib does not: gc (built in) and mmap (the .bin). (resource, for irshape.ir.depth's
+# stack limit, is imported by a file with bodies or past libxml2's depth only.) (pathlib, with fnmatch,
 # ntpath and urllib.parse, is ~16M instructions of a start, a quarter of irshape's own in a
 # non-editable install, whose site does not import it; irshape's paths are Paths throughout.)
-CHECK_ONLY = ["gc", "mmap", "resource"]
+CHECK_ONLY = ["gc", "mmap"]
 
 # What the console script does (`from irshape.cli import run`; run()), and `python -m irshape`,
 # with sys.modules printed after the run instead of the program's quick exit.

@@ -82,6 +82,7 @@ ONLY_WHEN_ASKED = (
     "tempfile",
     "traceback",  # --debug
     "dataclasses",  # the records are plain classes (irshape.record)
+    "irshape.schemas._index",  # the list of every declaration: irshape rules, irshape ops...
     "irshape.ir.repair",  # a file libxml2 rejects and pugixml reads
     "irshape.ir.depth",  # a file with bodies, or past libxml2's depth
     "resource",  # ...irshape.ir.depth's stack limit
@@ -107,20 +108,29 @@ NO_CONV = (
 )
 
 
-FAMILIES = ("convolution", "elementwise", "source")
+# The fixture's declared ops and two others of their families (elementwise, convolution).
+DECLARATIONS = (
+    "Constant_1",
+    "Convolution_1",
+    "ConvolutionBackpropData_1",
+    "Parameter_1",
+    "Relu_1",
+    "Result_1",
+)
+DECLARATIONS += ("Add_1", "GroupConvolution_1")
 
 
 @pytest.mark.parametrize("has_conv", [False, True], ids=["no-conv", "conv"])
-def test_tomllib_only_for_a_config_and_only_the_families_used(tmp_path: Path, has_conv: bool) -> None:
+def test_tomllib_only_for_a_config_and_only_the_declarations_used(tmp_path: Path, has_conv: bool) -> None:
     """No configuration: no TOML is parsed. Declarations are read from the compiled modules of
-    the families of the ops the file has, never from the TOML, and no other family's."""
+    the ops the file has, never from the TOML, and no other op's (not even of their families)."""
     xml = FIXTURE  # Parameter, Const, Convolution, ReLU, ConvolutionBackpropData, Result
     if not has_conv:
         xml = tmp_path / "no_conv.xml"
         xml.write_text(NO_CONV)  # Parameter, Result
-    watch = ("tomllib", *(f"irshape.schemas._compiled_{family}" for family in FAMILIES))
-    used = ("convolution", "elementwise", "source") if has_conv else ("source",)
-    read = [f"irshape.schemas._compiled_{family}" for family in used]
+    watch = ("tomllib", *(f"irshape.schemas._compiled_{name}" for name in DECLARATIONS))
+    used = DECLARATIONS[:5] if has_conv else ("Parameter_1",)  # (Result has no declaration)
+    read = sorted(f"irshape.schemas._compiled_{name}" for name in used)
     assert sorted(modules_after_cli("check", "--isolated", str(xml), watch=watch)) == read
 
 
@@ -221,10 +231,11 @@ PLAIN_CHECK = [
     "irshape.ops.registry",
     "irshape.ops.schema",
     "irshape.schemas",
-    "irshape.schemas._compiled_convolution",
-    "irshape.schemas._compiled_elementwise",
-    "irshape.schemas._compiled_source",
-    "irshape.schemas._index",
+    "irshape.schemas._compiled_Constant_1",
+    "irshape.schemas._compiled_ConvolutionBackpropData_1",
+    "irshape.schemas._compiled_Convolution_1",
+    "irshape.schemas._compiled_Parameter_1",
+    "irshape.schemas._compiled_Relu_1",
     "irshape.shapes",
     "irshape.shapes.axes",
     "irshape.shapes.broadcast",

@@ -213,25 +213,25 @@ class _Valued(Record):
 _ALIASES = frozenset({"value_unknown", *_RENAMED})
 
 
-class _Field(Generic[_T]):
-    """A :class:`Value` field read and written as the tensor's own attribute (for the type
-    checker: at run time :func:`_field` makes a property, read in C)."""
-
-    __slots__ = ("index", "name")
-
-    def __init__(self, name: str) -> None:
-        self.name = name
-        self.index = Value._fields.index(name)
-
-    def __get__(self, tensor: _Valued, owner: Any = None) -> _T:
-        return cast(_T, tensor.facts[self.index])
-
-    def __set__(self, tensor: _Valued, value: _T) -> None:
-        change: dict[str, Any] = {self.name: value}
-        tensor.facts = tensor.facts._replace(**change)
-
-
 if TYPE_CHECKING:
+
+    class _Field(Generic[_T]):
+        """A :class:`Value` field read and written as the tensor's own attribute (for the type
+        checker: at run time :func:`_field` makes a property, read in C)."""
+
+        __slots__ = ("index", "name")
+
+        def __init__(self, name: str) -> None:
+            self.name = name
+            self.index = Value._fields.index(name)
+
+        def __get__(self, tensor: _Valued, owner: Any = None) -> _T:
+            return cast(_T, tensor.facts[self.index])
+
+        def __set__(self, tensor: _Valued, value: _T) -> None:
+            change: dict[str, Any] = {self.name: value}
+            tensor.facts = tensor.facts._replace(**change)
+
     _field = _Field
 else:
 

@@ -87,6 +87,7 @@ ONLY_WHEN_ASKED = (
     "irshape.ir.depth",  # a file with bodies, or past libxml2's depth
     "resource",  # ...irshape.ir.depth's stack limit
     "irshape.check.subgraphs",  # Loop, If, TensorIterator
+    "irshape.check.variables",  # Assign
     "irshape.shapes.control",
     "irshape.shapes.bounds",  # a tensor with a value or bounds, a Select, Broadcast or Tile
     "irshape.shapes.reals",
@@ -214,7 +215,6 @@ PLAIN_CHECK = [
     "irshape.check.model",
     "irshape.check.sources",
     "irshape.check.structure",
-    "irshape.check.variables",
     "irshape.ir",
     "irshape.ir.element_types",
     "irshape.ir.model",

@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any
 
 from irshape import lifetime, rules
 from irshape.check import graph as g
-from irshape.check import sources, structure, variables
+from irshape.check import sources, structure
 from irshape.check.layer import check_op, check_v10_folding, compare_declared
 from irshape.diagnostics import Diagnostic, Location, Severity
 from irshape.dims import PartialShape
@@ -228,7 +228,9 @@ class _Walker:
                 self._visit(layer, result)
             except Exception as exc:
                 self._internal_error(layer, exc)
-        if self.graph.is_net:
+        if self.graph.is_net and "Assign" in self.graph.types:  # variables: imported for an Assign only
+            from irshape.check import variables
+
             self._guard(None, variables.check_assigned_values, self.graph, self._computed, self.found.append)
         return results
 
@@ -257,10 +259,13 @@ class _Walker:
             structure.check_reachability,
             structure.check_shared_results,
             structure.check_name_collisions,
-            variables.check_variables,
         )
         for check in checks:
             self._guard(None, check, self.graph, self.found.append)
+        if "Assign" in self.graph.types:  # variables: imported for an Assign only
+            from irshape.check import variables
+
+            self._guard(None, variables.check_variables, self.graph, self.found.append)
         if self.body is None:  # the whole file's nesting, once
             self._guard(None, structure.check_body_depth, self.graph, self.found.append)
 

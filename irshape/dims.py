@@ -9,7 +9,6 @@ infers the same ``?``, ``1..`` and ``..10`` that OpenVINO does (rules §5.2).
 from __future__ import annotations
 
 import math
-import re
 from collections.abc import Iterable, Iterator, Sequence
 
 from irshape.record import FrozenRecord, set_field
@@ -312,20 +311,28 @@ def _parse_bound(text: str, what: str) -> int | None:
     digits and '-' (its check_all_digits), then a stream reads a number from its start; None
     when the number overflows or there is none ('-', '--9'), which reads as the default (0, or
     an open upper bound)."""
-    if not _BOUND_CHARACTERS.fullmatch(text):
+    if text.strip(_BOUND_CHARACTERS):  # a character other than these
         raise DimSyntaxError(f"Cannot parse {what}: {text!r}")
-    match = _BOUND_NUMBER.match(text)
-    if match is None:
+    digits = _leading_number(text)
+    if digits is None:
         return None
-    digits = match.group(0)
     if len(digits.lstrip("-").lstrip("0")) > 19:  # beyond int64 (and int() refuses 4300+ digits)
         return None
     value = int(digits)
     return value if -INF - 1 <= value <= INF else None
 
 
-_BOUND_CHARACTERS = re.compile(r"[0-9-]*")
-_BOUND_NUMBER = re.compile(r"-?[0-9]+")
+_BOUND_CHARACTERS = "0123456789-"
+_DIGITS = "0123456789"
+
+
+def _leading_number(text: str) -> str | None:
+    """The number at the start of ``text`` (``-?[0-9]+``, str methods: a regex compiled at
+    import costs every start-up), None when there is none."""
+    sign = "-" if text.startswith("-") else ""
+    rest = text[len(sign) :]
+    count = len(rest) - len(rest.lstrip(_DIGITS))
+    return sign + rest[:count] if count else None
 
 
 def parse_dim(literal: str) -> Dim:
@@ -368,7 +375,7 @@ def literal_reading(literal: str) -> str | None:
             return f"{dim} (beyond 64 bits, or no number: the default)"
         if value < -1 or (value == -1 and bound not in ("-1", "?")):
             return f"{dim} (a negative size{'; only the text -1 itself is dynamic' if value == -1 else ''})"
-        if bound != "?" and not _BOUND_NUMBER.fullmatch(bound):
+        if bound != "?" and _leading_number(bound) != bound:
             return f"{dim} (the characters after the number are ignored)"
     return None
 

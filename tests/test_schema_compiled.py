@@ -1,4 +1,4 @@
-"""irshape/schemas/_index.py and irshape/schemas/_compiled_<family>.py, what irshape reads at run time, say
+"""irshape/schemas/_index.py and irshape/schemas/_compiled_<Op>_<N>.py, what irshape reads at run time, say
 what irshape/schemas/*.toml say.
 
 The TOML files are the source people edit; the compiled modules are generated from them by
@@ -11,6 +11,8 @@ import importlib
 import tomllib
 from pathlib import Path
 
+from irshape.ops.schema import compiled_module
+
 ROOT = Path(__file__).resolve().parent.parent
 REGENERATE = (
     "irshape/schemas/_compiled_*.py are stale: run `python tools/compile_schemas.py` and commit the result"
@@ -18,16 +20,18 @@ REGENERATE = (
 
 
 def test_compiled_schemas_match_the_toml_files() -> None:
-    families = importlib.import_module("irshape.schemas._index").FAMILIES
+    declarations = importlib.import_module("irshape.schemas._index").DECLARATIONS
     parsed = {
         path.name: tomllib.loads(path.read_text("utf-8"))
         for path in (ROOT / "irshape" / "schemas").glob("*.toml")
     }
-    assert sorted(families) == sorted(parsed), REGENERATE
+    assert sorted(declarations) == sorted(parsed), REGENERATE
     generated = {path.name for path in (ROOT / "irshape" / "schemas").glob("_compiled_*.py")}
-    assert generated == {f"_compiled_{family}.py" for family in families.values()}, REGENERATE
+    assert generated == {f"_compiled_{name.removesuffix('.toml').replace('-', '_')}.py" for name in parsed}, (
+        REGENERATE
+    )
     for name, data in parsed.items():
-        compiled = importlib.import_module(f"irshape.schemas._compiled_{families[name]}").SCHEMAS
-        assert compiled[name] == data, f"{name}: {REGENERATE}"
+        compiled = importlib.import_module(f"irshape.schemas.{compiled_module(name)}").SCHEMA
+        assert compiled == data, f"{name}: {REGENERATE}"
         # repr also sees key order (attributes are checked in file order) and True against 1
-        assert repr(compiled[name]) == repr(data), f"{name}: {REGENERATE}"
+        assert repr(compiled) == repr(data), f"{name}: {REGENERATE}"

@@ -210,7 +210,7 @@ class Graph(Record):
 
     @property
     def is_net(self) -> bool:
-        return self.document.kind is DocumentKind.NET
+        return self.document.kind == DocumentKind.NET
 
     @property
     def producers(self) -> dict[str, list[str]]:

@@ -22,11 +22,11 @@ import sys
 from collections import defaultdict
 from collections.abc import Callable, Iterable
 from functools import partial
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from irshape import lifetime, rules
 from irshape.check import graph as g
-from irshape.check import sources, structure, subgraphs, variables
+from irshape.check import sources, structure
 from irshape.check.layer import check_op, check_v10_folding, compare_declared
 from irshape.diagnostics import Diagnostic, Location, Severity
 from irshape.dims import PartialShape
@@ -39,6 +39,9 @@ from irshape.ops.registry import lookup
 from irshape.ops.schema import OpSchema
 from irshape.record import Record
 from irshape.results import LayerResult
+
+if TYPE_CHECKING:  # imported by a file with Loop, If or TensorIterator layers only
+    from irshape.check import subgraphs
 
 Report = Callable[[Diagnostic], None]
 
@@ -225,7 +228,9 @@ class _Walker:
                 self._visit(layer, result)
             except Exception as exc:
                 self._internal_error(layer, exc)
-        if self.graph.is_net:
+        if self.graph.is_net and "Assign" in self.graph.types:  # variables: imported for an Assign only
+            from irshape.check import variables
+
             self._guard(None, variables.check_assigned_values, self.graph, self._computed, self.found.append)
         return results
 
@@ -254,10 +259,13 @@ class _Walker:
             structure.check_reachability,
             structure.check_shared_results,
             structure.check_name_collisions,
-            variables.check_variables,
         )
         for check in checks:
             self._guard(None, check, self.graph, self.found.append)
+        if "Assign" in self.graph.types:  # variables: imported for an Assign only
+            from irshape.check import variables
+
+            self._guard(None, variables.check_variables, self.graph, self.found.append)
         if self.body is None:  # the whole file's nesting, once
             self._guard(None, structure.check_body_depth, self.graph, self.found.append)
 
@@ -344,7 +352,11 @@ class _Walker:
         local: list[Diagnostic] = []
         kind, schema = self._op(layer)
         inputs, origins, computed, doomed = self._inputs(layer, schema)
-        control = subgraphs.control_op(layer) if layer.subgraphs is not None else None
+        control = None
+        if layer.subgraphs is not None:  # a Loop, If or TensorIterator: imported for it only
+            from irshape.check import subgraphs
+
+            control = subgraphs.control_op(layer)
         if kind == "parameter":
             where = self.graph.where(layer)
             outputs = [sources.parameter_tensor(layer, where, local.append, self.document.version)]
@@ -420,6 +432,8 @@ class _Walker:
             walker.run()
             return walker.body_results(body)
 
+        from irshape.check import subgraphs  # imported by _visit for the layer
+
         where = self.graph.where(layer)
         inference = subgraphs.infer(op, layer, inputs, walk, where)
         local += inference.findings
@@ -451,6 +465,8 @@ class _Walker:
                 continue
             results[id(layer)] = tensor.info
             computed = computed and tensor.guess is None and not tensor.doomed
+        from irshape.check import subgraphs  # imported by _visit for the layer of the body
+
         return subgraphs.BodyRun(results, computed)
 
     def _not_inferred(self, layer: Layer, local: list[Diagnostic]) -> None:

@@ -26,7 +26,7 @@ from irshape.check.graph import (
     layer_label,
 )
 from irshape.diagnostics import Diagnostic, Location, Severity
-from irshape.ir import depth, element_types
+from irshape.ir import element_types
 from irshape.ir.model import Edge, Layer
 from irshape.ir.values import parse_uint
 from irshape.ops import opsets
@@ -765,6 +765,8 @@ def check_body_depth(graph: Graph, report: Report) -> None:
     the 680 levels irshape reads."""
     if not _CONTROL_TYPES & graph.types:
         return
+    from irshape.ir import depth  # a file with bodies only
+
     limit = depth.openvino_nesting_limit(depth.stack_bytes())
     nesting, outer = depth.deepest_bodies(graph.document.layers)
     if limit is None or outer is None or nesting <= limit:

@@ -2,16 +2,23 @@
 
 from __future__ import annotations
 
-from enum import StrEnum
 from pathlib import Path
+from typing import TYPE_CHECKING, Final, Literal
 
 from irshape.diagnostics import Location
 from irshape.record import Record
 
 
-class DocumentKind(StrEnum):
-    NET = "net"  # a whole <net> document
-    FRAGMENT = "fragment"  # bare <layer> elements, as the spec examples write them
+class DocumentKind:
+    """What a document is, as a plain string (an enum's class costs ~0.4M instructions at every
+    start; the kind is irshape's own, in no public signature)."""
+
+    NET: Final = "net"  # a whole <net> document
+    FRAGMENT: Final = "fragment"  # bare <layer> elements, as the spec examples write them
+
+
+if TYPE_CHECKING:
+    Kind = Literal["net", "fragment"]
 
 
 class Port(Record):
@@ -227,7 +234,7 @@ def all_layers(layers: list[Layer]) -> list[Layer]:
 class Document(Record):
     __slots__ = ("edges", "kind", "layers", "line", "path", "source", "version")
     path: str
-    kind: DocumentKind
+    kind: Kind
     version: int | None  # the <net> version (10 or 11)
     layers: list[Layer]
     edges: list[Edge]
@@ -237,7 +244,7 @@ class Document(Record):
     def __init__(
         self,
         path: str,
-        kind: DocumentKind,
+        kind: Kind,
         version: int | None = None,
         layers: list[Layer] | None = None,
         edges: list[Edge] | None = None,

@@ -26,13 +26,12 @@ import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from lxml import etree
 
 from irshape import rules
 from irshape.diagnostics import Diagnostic, Location, Rule
-from irshape.ir import depth
 from irshape.ir.model import (
     BackEdge,
     Body,
@@ -44,16 +43,18 @@ from irshape.ir.model import (
     PortMapEntry,
     Subgraphs,
 )
-from irshape.ir.repair import Outside, outside_the_root, repair, restore
 from irshape.ir.stream import LinedParser, pull_parser
 from irshape.ir.values import parse_port_dim, parse_uint
 from irshape.record import Record
+
+if TYPE_CHECKING:
+    from irshape.ir.repair import Outside
 
 _FRAGMENT_ROOT = "irshape-fragment"
 CHUNK = 1 << 16
 _HEAD = 1 << 16  # bytes kept from the start of the file, to find a <!DOCTYPE>'s line
 _REASON_MAX = 200  # characters of a parser message or of a value quoted in a finding
-_DECLARATION = re.compile(r"\s*<\?xml[^>]*\?>")
+_DECLARATION = r"\s*<\?xml[^>]*\?>"  # compiled by re on first use: fragments only
 _BOMS = (b"\xef\xbb\xbf", b"\xff\xfe\x00\x00", b"\x00\x00\xfe\xff", b"\xff\xfe", b"\xfe\xff")
 
 # The elements the parser reports. The end of a <layer> or <edge> is where it is read; the
@@ -181,6 +182,8 @@ class Reader:
     def _recover(self, chunks: Chunks, failed: ReadResult) -> ReadResult:
         """A file pugixml reads though libxml2 does not (a repeated attribute, a control
         character): the defect is reported, and the layers are read as OpenVINO reads them."""
+        from irshape.ir.repair import outside_the_root, repair  # the failure path only
+
         data = b"".join(chunks())  # the failure path only: the file is read whole once
         latin = _codec(data[:_HEAD]) == "latin-1"
         moved = outside_the_root(data) if latin else None
@@ -598,6 +601,8 @@ class Reader:
         """The attributes of a <data>; layers with the same ones share one (read-only) dict."""
         items = tuple(_attributes(element))
         if self.repaired:
+            from irshape.ir.repair import restore  # a repaired copy only: imported by _recover
+
             items = tuple((k, restore(v)) for k, v in items)
         data = self.data_dicts.get(items)
         if data is None:
@@ -619,6 +624,8 @@ class Reader:
                 texts.append(dim.text)
                 lines.append(dim.sourceline)
         if self.repaired:
+            from irshape.ir.repair import restore  # a repaired copy only: imported by _recover
+
             texts = [restore(text) if text else text for text in texts]
             get = self._getter(element)
         else:
@@ -684,6 +691,7 @@ class Reader:
         """``element.get``, with the values of a repaired copy restored."""
         if not self.repaired:
             return element.get  # type: ignore[no-any-return]
+        from irshape.ir.repair import restore  # a repaired copy only: imported by _recover
 
         def get(name: str, default: str | None = None) -> str | None:
             value = element.get(name, default)
@@ -723,6 +731,8 @@ MAX_BODY_NESTING = (_DEEP_LEVELS - 6) // 3
 def _deeper_than_read(finding: Diagnostic, data: bytes) -> Diagnostic:
     """libxml2's depth limit reached: whether OpenVINO reads the file (a warning: irshape does
     not check it) or overflows its stack on it (an error), by :mod:`irshape.ir.depth`."""
+    from irshape.ir import depth  # libxml2's depth limit reached only
+
     nesting = depth.body_nesting(data)
     if nesting <= MAX_BODY_NESTING:  # deep in other elements than bodies: not OpenVINO's IR
         note = f" (irshape's parser reads {_DEEP_LEVELS} XML levels, deeper than bodies nest in an IR)"
@@ -889,7 +899,7 @@ def _open_wrapper(chunk: bytes) -> bytes:
     """Insert the wrapper's start tag after the byte order mark and XML declaration, if any."""
     codec = _codec(chunk)
     bom = next((len(b) for b in _BOMS if chunk.startswith(b)), 0)
-    match = _DECLARATION.match(chunk[bom : bom + 4096].decode(codec, errors="replace"))
+    match = re.match(_DECLARATION, chunk[bom : bom + 4096].decode(codec, errors="replace"))
     cut = bom + (len(match.group(0).encode(codec)) if match is not None else 0)
     return chunk[:cut] + f"<{_FRAGMENT_ROOT}>".encode(codec) + chunk[cut:]
 

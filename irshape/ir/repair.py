@@ -22,25 +22,43 @@ from __future__ import annotations
 
 import codecs
 import re
+from functools import cache
 from typing import NamedTuple
 
 _PRIVATE = 0xE000
 # The C0 controls XML 1.0 forbids (tab, line feed and carriage return are allowed).
 _CONTROLS = bytes(c for c in range(1, 32) if c not in (9, 10, 13))
-_RAW = re.compile(b"[" + re.escape(_CONTROLS) + b"]")
-_REFERENCE = re.compile(rb"&#(?:([0-9]+)|x([0-9A-Fa-f]+));")
-_START_TAG = re.compile(rb"<[A-Za-z_][^<>]*>")
-_ATTRIBUTE = re.compile(rb"""(\s+)([^\s=/>]+)(\s*=\s*)("[^"]*"|'[^']*')""")
 _RESTORE = {_PRIVATE + c: chr(c) for c in range(32)}
 _BOM = b"\xef\xbb\xbf"
+
+
+# The patterns are compiled on first use: only a file libxml2 rejects is repaired.
+@cache
+def _raw_control() -> re.Pattern[bytes]:
+    return re.compile(b"[" + re.escape(_CONTROLS) + b"]")
+
+
+@cache
+def _reference() -> re.Pattern[bytes]:
+    return re.compile(rb"&#(?:([0-9]+)|x([0-9A-Fa-f]+));")
+
+
+@cache
+def _start_tag() -> re.Pattern[bytes]:
+    return re.compile(rb"<[A-Za-z_][^<>]*>")
+
+
+@cache
+def _attribute() -> re.Pattern[bytes]:
+    return re.compile(rb"""(\s+)([^\s=/>]+)(\s*=\s*)("[^"]*"|'[^']*')""")
 
 
 def repair(data: bytes) -> bytes | None:
     """A copy of ``data`` (UTF-8 or another ASCII-compatible encoding) libxml2 can parse as
     pugixml reads it, or None when there is nothing of the kind to repair."""
-    repaired = _RAW.sub(lambda m: chr(_PRIVATE + m.group(0)[0]).encode("utf-8"), data)
-    repaired = _REFERENCE.sub(_private_reference, repaired)
-    repaired = _START_TAG.sub(_first_attributes, repaired)
+    repaired = _raw_control().sub(lambda m: chr(_PRIVATE + m.group(0)[0]).encode("utf-8"), data)
+    repaired = _reference().sub(_private_reference, repaired)
+    repaired = _start_tag().sub(_first_attributes, repaired)
     return None if repaired == data else repaired
 
 
@@ -213,4 +231,4 @@ def _first_attributes(match: re.Match[bytes]) -> bytes:
         seen.add(name)
         return attribute.group(0)
 
-    return _ATTRIBUTE.sub(keep_first, tag)
+    return _attribute().sub(keep_first, tag)

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Iterator
+from functools import cache
 from typing import Any
 
 from lxml import etree
@@ -28,8 +29,14 @@ from lxml import etree
 # top-level element of up to ~30,000 lines starting after this still has exact lines.
 RESTART_LINES = 1 << 15
 
-# Where a cut may go: before the start tag of a top-level element.
-_CUT_POINTS = re.compile(rb"<(?:layer|edge)[\s/>]")
+
+@cache
+def _cut_pattern() -> re.Pattern[bytes]:
+    """Where a cut may go: before the start tag of a top-level element (compiled on first use:
+    a file past RESTART_LINES only)."""
+    return re.compile(rb"<(?:layer|edge)[\s/>]")
+
+
 _CUTS_TRIED = 16  # a chunk's cut points tried before waiting for the next chunk
 
 
@@ -91,7 +98,7 @@ class LinedParser:
 
     def cut_points(self, chunk: bytes) -> list[int]:
         """Where in ``chunk`` a top-level element may start (the reader decides which does)."""
-        return [m.start() for _, m in zip(range(_CUTS_TRIED), _CUT_POINTS.finditer(chunk), strict=False)]
+        return [m.start() for _, m in zip(range(_CUTS_TRIED), _cut_pattern().finditer(chunk), strict=False)]
 
     def restart(self, opening: bytes, encoding: str) -> bool:
         """Go on with a fresh parser that first reads ``opening`` (the open elements' start tags).

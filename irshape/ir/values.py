@@ -24,15 +24,22 @@ C_SPACE = " \t\n\v\f\r"  # isspace() in the C locale
 INT64_MAX = 2**63 - 1
 INT64_MIN = -(2**63)
 
-# One trimmed field of a list attribute: an optional minus, ASCII digits, then anything,
-# which OpenVINO drops ("2.5" -> 2, "2 2" -> 2). An unsigned list's field has no sign at all.
-_FIELD = re.compile(r"(-?[0-9]+)(.*)", re.DOTALL)
-_UNSIGNED_FIELD = re.compile(r"([0-9]+)(.*)", re.DOTALL)
 UINT64_MAX = 2**64 - 1
-# std::stoll's whole text, as ids, offsets, sizes and the net version are read.
-_STOLL = re.compile(r"[ \t\n\v\f\r]*([+-]?[0-9]+)")
-# The start of istream >> int64, as a <dim> is read.
-_STREAM = re.compile(r"[ \t\n\v\f\r]*([+-]?[0-9]+)")
+
+
+# The patterns are compiled on first use (a start-up pays ~1M instructions for each at import).
+@functools.cache
+def _field(unsigned: bool) -> re.Pattern[str]:
+    """One trimmed field of a list attribute: an optional minus, ASCII digits, then anything,
+    which OpenVINO drops ("2.5" -> 2, "2 2" -> 2). An unsigned list's field has no sign at all."""
+    return re.compile(r"([0-9]+)(.*)" if unsigned else r"(-?[0-9]+)(.*)", re.DOTALL)
+
+
+@functools.cache
+def _leading_int() -> re.Pattern[str]:
+    """The start of istream >> int64, as a <dim> is read; as a whole text (fullmatch), std::stoll's
+    as ids, offsets, sizes and the net version are read."""
+    return re.compile(r"[ \t\n\v\f\r]*([+-]?[0-9]+)")
 
 
 class ListSyntaxError(ValueError):
@@ -74,7 +81,11 @@ def _parse_int_list(text: str, unsigned: bool = False) -> IntList:
     for field in fields:
         if field == "":
             raise ListSyntaxError(f'Cannot get vector of parameters! "{text}" is incorrect')
-        match = (_UNSIGNED_FIELD if unsigned else _FIELD).fullmatch(field.strip(C_SPACE))
+        digits = field.strip(C_SPACE)
+        if digits.isdigit() and digits.isascii() and len(digits) < 19:  # the common case, without the regex
+            values.append(int(digits))
+            continue
+        match = _field(unsigned).fullmatch(digits)
         if match is None:
             raise ListSyntaxError(f"Cannot parse '{field}' in \"{text}\"")
         lo, hi, kind = (0, UINT64_MAX, "uint64") if unsigned else (INT64_MIN, INT64_MAX, "int64")
@@ -92,7 +103,9 @@ def parse_port_dim(text: str | None) -> int | None:
 
     Returns None where OpenVINO rejects the file.
     """
-    match = _STREAM.match(text or "")
+    if text is not None and text.isdigit() and text.isascii() and len(text) < 19:  # the common case
+        return int(text)
+    match = _leading_int().match(text or "")
     if match is None or _too_long(match.group(1), 19):
         return None
     value = _int(match.group(1))
@@ -108,7 +121,7 @@ def parse_uint(text: str | None) -> int | None:
         return None
     if text.isdigit() and text.isascii() and len(text) < 19:  # the common case, without the regex
         return int(text)
-    match = _STOLL.fullmatch(text)
+    match = _leading_int().fullmatch(text)
     if match is None or _too_long(match.group(1), 19):
         return None
     value = _int(match.group(1))

@@ -9,7 +9,6 @@ exactly.
 from __future__ import annotations
 
 import functools
-import re
 
 from irshape.ops.opset_table import MAX_OPSET, OP_VERSIONS
 
@@ -29,7 +28,6 @@ _EXPERIMENTAL_IN_OPSET6 = frozenset(
         "Proposal",
     }
 )
-_OPSET_NAME = re.compile(r"opset([1-9]\d{0,17})")
 
 
 @functools.cache
@@ -71,9 +69,17 @@ def effective_version(op_type: str, version: str) -> str:
 
 def opset_number(version: str) -> int | None:
     """N for ``"opsetN"`` when OpenVINO has that opset, else None (names match exactly)."""
-    match = _OPSET_NAME.fullmatch(version)
-    number = int(match.group(1)) if match else None
-    return number if number is not None and number <= MAX_OPSET else None
+    digits = version[5:]  # "opset" and 1 to 18 decimal digits, the first not 0 (no regex: a
+    # pattern compiled at import costs every start-up)
+    if not (
+        version.startswith("opset")
+        and 0 < len(digits) <= 18
+        and digits.isdecimal()
+        and digits[0] in "123456789"
+    ):
+        return None
+    number = int(digits)
+    return number if number <= MAX_OPSET else None
 
 
 @functools.lru_cache(maxsize=1024)  # few (type, version) pairs a file, asked once a layer

@@ -15,7 +15,7 @@ from typing import cast
 
 from irshape.ops import opsets
 from irshape.ops.interface import ShapeFunction
-from irshape.ops.schema import OpSchema, declaration_files, load_declaration
+from irshape.ops.schema import OpSchema, declaration_files, find_declaration, load_declaration
 
 
 @functools.lru_cache(maxsize=1024)  # asked for every layer; a file has few (type, version) pairs
@@ -32,7 +32,7 @@ def lookup(op_type: str | None, version: str | None = None) -> OpSchema | None:
         return None
     name, op_version = ref
     file_name = f"{name}-{op_version}.toml"
-    return load_declaration(file_name) if file_name in declaration_files() else None
+    return find_declaration(file_name)
 
 
 def declared_versions(op_type: str) -> list[OpSchema]:

@@ -291,34 +291,42 @@ def _load(raw: dict[str, Any]) -> OpSchema:
     )
 
 
-@functools.cache
-def _index() -> dict[str, str]:
-    """Declaration file name -> family, from ``irshape/schemas/_index.py`` (``python
-    tools/compile_schemas.py`` writes it and one ``_compiled_<family>.py`` per family: modules
-    of literals load from bytecode, where tomllib costs ms at every start)."""
-    from importlib import import_module  # by name: irshape/schemas/ is mapped into the package at install
-
-    families: dict[str, str] = import_module("irshape.schemas._index").FAMILIES
-    return families
-
-
-@functools.cache
-def _compiled(family: str) -> dict[str, dict[str, Any]]:
-    from importlib import import_module
-
-    compiled: dict[str, dict[str, Any]] = import_module(f"irshape.schemas._compiled_{family}").SCHEMAS
-    return compiled
+def compiled_module(file_name: str) -> str:
+    """The module under ``irshape.schemas`` that holds a declaration file's data: ``Abs-1.toml``
+    is in ``_compiled_Abs_1``."""
+    return "_compiled_" + file_name.removesuffix(".toml").replace("-", "_")
 
 
 @functools.cache
 def declaration_files() -> frozenset[str]:
-    """The names of the declaration files, ``<Op>-<version>.toml``."""
-    return frozenset(_index())
+    """The names of the declaration files, ``<Op>-<version>.toml``, from ``irshape/schemas/_index.py``
+    (``python tools/compile_schemas.py`` writes it and one ``_compiled_<Op>_<N>.py`` per declaration:
+    modules of literals load from bytecode, where tomllib costs ms at every start; a check
+    imports the declarations of its file's ops only, and not this list: find_declaration)."""
+    from importlib import import_module  # by name: irshape/schemas/ is mapped into the package at install
+
+    names: list[str] = import_module("irshape.schemas._index").DECLARATIONS
+    return frozenset(names)
 
 
 @functools.cache
 def load_declaration(file_name: str) -> OpSchema:
-    return _load(_compiled(_index()[file_name])[file_name])
+    from importlib import import_module
+
+    raw: dict[str, Any] = import_module(f"irshape.schemas.{compiled_module(file_name)}").SCHEMA
+    return _load(raw)
+
+
+@functools.cache  # a type without a declaration (Result) is asked of once a run, not once a layer
+def find_declaration(file_name: str) -> OpSchema | None:
+    """The declaration of ``file_name``, None when irshape has none: its module imported, the
+    index of every declaration not read (a check asks for the ops its file has only)."""
+    try:
+        return load_declaration(file_name)
+    except ModuleNotFoundError as missing:
+        if missing.name != f"irshape.schemas.{compiled_module(file_name)}":
+            raise
+        return None
 
 
 # --- the generic validator ----------------------------------------------------------------

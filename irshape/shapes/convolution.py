@@ -17,7 +17,7 @@ from irshape.ir import element_types
 from irshape.ir.values import ListSyntaxError, parse_int_list
 from irshape.ops.interface import AT_DATA, Finding, OpCall, OpResult, Output, Tensor
 from irshape.ops.schema import OpSchema, ParsedAttributes, spatial_list
-from irshape.shapes import bounds, reading
+from irshape.shapes import reading
 from irshape.shapes.findings import incompatible, rank_finding
 from irshape.shapes.window import (
     ConvAttributes,
@@ -126,6 +126,8 @@ def _output_shape_problem(problem: str, ov_message: str) -> Finding:
 
 def _output_spatial(info: Tensor, no_bytes: str | None, findings: list[Finding]) -> PartialShape:
     """The output_shape input's value as a shape: known values, ``?`` s, or dynamic rank."""
+    from irshape.shapes import bounds  # an output_shape input only: imported where used
+
     if not element_types.is_integral_number(info.element_type):
         findings.append(
             _output_shape_problem(

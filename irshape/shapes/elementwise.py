@@ -17,16 +17,45 @@ normalisations and FakeQuantize) until their own functions replace it.
 
 from __future__ import annotations
 
+import functools
 import operator
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from irshape import rules
 from irshape.dims import DYNAMIC, Dim, PartialShape
 from irshape.ir import element_types
-from irshape.ops.interface import AT_DATA, Finding, OpCall, OpResult, Output, Tensor
-from irshape.shapes import bounds, reading, reals, values
+from irshape.ops.interface import AT_DATA, NOTHING, Finding, OpCall, OpResult, Output, Tensor
+from irshape.shapes import reading
 from irshape.shapes.broadcast import merge_shapes, numpy_broadcast, pdpd_broadcast
 from irshape.shapes.findings import incompatible, type_finding, unreadable, value_unknown
+
+if TYPE_CHECKING:  # imported where used: a check of data tensors needs neither
+    from irshape.shapes import bounds, values
+
+
+ShapeFunction = Callable[[OpCall], OpResult]
+
+
+def _moves_bounds(*exact_ports: int) -> Callable[[ShapeFunction], ShapeFunction]:
+    """:func:`irshape.shapes.bounds.moves_bounds`, applied at the op's first check, so that
+    bounds (with reals and values) is imported by a file with a Select, Broadcast or Tile only."""
+
+    def decorate(function: ShapeFunction) -> ShapeFunction:
+        moving: list[ShapeFunction] = []
+
+        @functools.wraps(function)
+        def shape_function(call: OpCall) -> OpResult:
+            if not moving:
+                from irshape.shapes import bounds  # imported where used: once a run
+
+                moving.append(bounds.moves_bounds(*exact_ports)(function))
+            return moving[0](call)
+
+        return shape_function
+
+    return decorate
+
 
 DATA = 0
 INCONSISTENT = "Argument shapes are inconsistent."
@@ -170,6 +199,10 @@ def _divide(python_div: bool) -> Callable[[int, int], int | None]:
 
 def _binary_value(call: OpCall, shape: PartialShape, out_type: str | None) -> tuple[int, ...] | None:
     """The output's value when both inputs' values are known (numpy or none broadcasting)."""
+    if call.inputs[0].value is None or call.inputs[1].value is None:
+        return None  # (the usual tensor, data, has none: values is not imported for it)
+    from irshape.shapes import values  # values and bounds: imported where used
+
     operands = [values.known(call.inputs[0]), values.known(call.inputs[1])]
     if shape.lengths is None or None in operands or _auto_broadcast(call)[0] == "pdpd":
         return None
@@ -196,6 +229,8 @@ _REAL_INTERVAL_OPS = frozenset(
 
 def _binary_reals(call: OpCall, shape: PartialShape, out_type: str) -> tuple[float, ...] | None:
     """The output's real value when both inputs' are known (numpy or none broadcasting)."""
+    from irshape.shapes import reals, values  # values and bounds: imported where used
+
     function = reals.binary(call.schema.op, out_type)
     if function is None or shape.lengths is None or _auto_broadcast(call)[0] == "pdpd":
         return None
@@ -204,6 +239,8 @@ def _binary_reals(call: OpCall, shape: PartialShape, out_type: str) -> tuple[flo
 
 def _binary_real_bounds(call: OpCall, shape: PartialShape, out_type: str) -> bounds.RealBounds | None:
     """The output's real bounds from the inputs' (interval_bound_evaluator; Divide's own)."""
+    from irshape.shapes import bounds, reals  # values and bounds: imported where used
+
     op = call.schema.op
     function = reals.binary(op, out_type)
     if function is None or shape.lengths is None or _auto_broadcast(call)[0] == "pdpd":
@@ -239,6 +276,8 @@ def unary(call: OpCall) -> OpResult:
         if _real_known(data):  # (the usual real tensor, data, has neither)
             _unary_reals(call, data, output)
     elif call.schema.op == "Abs":  # Negative has no bounds of its own
+        from irshape.shapes import bounds  # values and bounds: imported where used
+
         found = bounds.absolute(data)
         if found is not None:
             bounds.settle(output, *found)
@@ -254,6 +293,8 @@ def _real_known(tensor: Tensor) -> bool:
 def _unary_reals(call: OpCall, data: Tensor, output: Output) -> None:
     """A real unary op's value as OpenVINO evaluates it; Abs's bounds (Floor, Ceiling, Sqrt,
     Round and Negative have no evaluate_lower/upper: none)."""
+    from irshape.shapes import bounds, reals  # values and bounds: imported where used
+
     op = call.schema.op
     mode = call.attributes.enum("mode", "half_to_even") if op == "Round" else ""
     function = reals.unary(op, data.element_type, mode)
@@ -268,6 +309,10 @@ def _unary_reals(call: OpCall, data: Tensor, output: Output) -> None:
 def _unary_value(op: str, data: Tensor) -> tuple[int, ...] | None:
     """The value OpenVINO folds: Negative's, Abs's and LogicalNot's (Identity-16 does not
     fold), and an integer's Floor and Ceiling (itself; no bounds, though)."""
+    if data.value is None:
+        return None  # (the usual tensor, data, has none: values is not imported for it)
+    from irshape.shapes import values  # values and bounds: imported where used
+
     tensor = values.known(data)
     if tensor is None or not values.evaluates(op, data.element_type):
         return None
@@ -289,6 +334,8 @@ def unary_boolean(call: OpCall) -> OpResult:
 
 def clamp(call: OpCall) -> OpResult:
     """Clamp-1: numeric data, and ``min`` no greater than ``max``."""
+    from irshape.shapes import bounds, reals  # values and bounds: imported where used
+
     result = unary(call)
     low, high = float(call.attribute("min")), float(call.attribute("max"))
     data = call.inputs[DATA]
@@ -416,6 +463,8 @@ def prelu(call: OpCall) -> OpResult:
 def convert(call: OpCall) -> OpResult:
     """Convert-1: the data input's shape in ``destination_type``; a known integer value is
     converted as C++ converts it (wrapped; to boolean: non-zero)."""
+    from irshape.shapes import bounds  # values and bounds: imported where used
+
     data = call.inputs[DATA]
     destination = call.attributes.values.get("destination_type")
     target = destination if isinstance(destination, str) else None
@@ -431,6 +480,8 @@ def convert(call: OpCall) -> OpResult:
 
 def convert_like(call: OpCall) -> OpResult:
     """ConvertLike-1: the data input's shape in the like input's element type."""
+    from irshape.shapes import values  # values and bounds: imported where used
+
     data, like = call.inputs[DATA], call.inputs[1]
     tensor = values.known(data)
     value = None if tensor is None else values.wrap(tensor.values, like.element_type)
@@ -438,6 +489,8 @@ def convert_like(call: OpCall) -> OpResult:
 
 
 def _converted(data: Tensor, target: str | None) -> tuple[int, ...] | None:
+    from irshape.shapes import bounds, values  # values and bounds: imported where used
+
     if data.reals is not None:
         return values.truncated(data.reals, target)
     tensor = values.known(data)
@@ -447,6 +500,8 @@ def _converted(data: Tensor, target: str | None) -> tuple[int, ...] | None:
 def _converted_reals(data: Tensor, target: str | None) -> tuple[float, ...] | None:
     """A value converted to a real type: rounded to it (an integer, or a real of another
     type)."""
+    from irshape.shapes import values  # values and bounds: imported where used
+
     if target not in REAL:
         return None
     tensor = values.known(data)
@@ -493,11 +548,15 @@ def _binary(call: OpCall, kind_message: str, boolean_output: bool) -> OpResult:
     out_type = "boolean" if boolean_output else merged
     value = None if findings else _binary_value(call, shape, out_type)
     output = Output(shape, out_type, value=value)
-    if not findings and out_type in REAL and any(map(_real_known, call.inputs[:2])):
+    if findings or (call.inputs[0].facts is NOTHING and call.inputs[1].facts is NOTHING):
+        return OpResult([output], findings)  # (the usual tensors, data, carry no values or bounds)
+    from irshape.shapes import bounds  # values and bounds: imported where used
+
+    if out_type in REAL and any(map(_real_known, call.inputs[:2])):
         output.reals = _binary_reals(call, shape, out_type)
         if output.reals is None:
             bounds.settle_reals(output, _binary_real_bounds(call, shape, out_type))
-    if value is None and not findings and any(bounds.bounded(t) for t in call.inputs[:2]):
+    if value is None and any(bounds.bounded(t) for t in call.inputs[:2]):
         found = _binary_bounds(call, shape, out_type)
         if found is not None:
             bounds.settle(output, *found)
@@ -515,6 +574,8 @@ _INTERVAL_OPS = frozenset({"Add", "Subtract", "Multiply", "Maximum", "Minimum", 
 
 def _binary_bounds(call: OpCall, shape: PartialShape, out_type: str | None) -> bounds.Bounds | None:
     """The output's bounds from the inputs' bounds (numpy or none broadcasting)."""
+    from irshape.shapes import bounds, values  # values and bounds: imported where used
+
     op = call.schema.op
     if shape.lengths is None or _auto_broadcast(call)[0] == "pdpd":
         return None
@@ -564,10 +625,12 @@ def bitwise(call: OpCall) -> OpResult:
 # --- Select --------------------------------------------------------------------------------
 
 
-@bounds.moves_bounds(0)
+@_moves_bounds(0)
 def select(call: OpCall) -> OpResult:
     """Select-1: a boolean condition; then and else of one element type. numpy/none: else,
     then, cond merged into one shape; pdpd: else then cond merged one way into then's shape."""
+    from irshape.shapes import values  # values and bounds: imported where used
+
     cond, then, other = call.inputs
     findings: list[Finding] = []
     cond_type = _known_type(cond.element_type)
@@ -660,9 +723,11 @@ def _consequence(shape: PartialShape) -> str:
 
 @reading.reads(TARGET, how=reading.AS_SHAPE)
 @reading.reads(AXES_MAPPING)
-@bounds.moves_bounds(1, 2)
+@_moves_bounds(1, 2)
 def broadcast(call: OpCall) -> OpResult:
     """Broadcast-1 and -3: the data broadcast to the target_shape input's value by ``mode``."""
+    from irshape.shapes import bounds, values  # values and bounds: imported where used
+
     data = call.inputs[DATA]
     mode = call.attributes.enum("mode", "numpy")
     mode = "none" if mode == "explicit" else mode
@@ -700,6 +765,8 @@ def _explicitly_placed(tensor: values.Known, axes: tuple[int, ...] | None, rank:
     """The data of an explicit Broadcast with its axes where ``axes_mapping`` places them in
     the output (1 elsewhere; the axes ascend, so the order of the elements stays), for numpy's
     broadcasting to finish; None when the mapping is not known or does not fit."""
+    from irshape.shapes import values  # values and bounds: imported where used
+
     if axes is None or len(axes) != len(tensor.lengths) or list(axes) != sorted(set(axes)):
         return None
     if any(not 0 <= axis < rank for axis in axes):
@@ -919,10 +986,12 @@ def _pdpd_problem(data: PartialShape, target: PartialShape, message: str) -> Fin
 
 
 @reading.reads(REPEATS, how=reading.TILE)
-@bounds.moves_bounds(1)
+@_moves_bounds(1)
 def tile(call: OpCall) -> OpResult:
     """Tile-1: each data axis times its repeat (repeats aligned at the last axis; the longer
     of the two gives the rank; negative repeats count as 0)."""
+    from irshape.shapes import bounds, values  # values and bounds: imported where used
+
     data, repeats = call.inputs[DATA], call.inputs[REPEATS]
     findings = _rank_1(call, REPEATS, "Tile repeats must be of rank 1")
     if findings:

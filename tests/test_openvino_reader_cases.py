@@ -1439,6 +1439,15 @@ CRASHES: dict[str, Case] = {
     "ti sliced, part_size 0": Case(
         _tensor_iterator(SLICED.replace('part_size="1"', 'part_size="0"', 1), "1,2,1"), at="TensorIterator"
     ),
+    # frontend_test_basic.cpp's DetectionOutput without its keep_top_k, or with it empty (SIGSEGV:
+    # the reader takes keep_top_k[0] of an empty list)
+    "detection output without keep_top_k": Case(
+        _detection_output("caffe.PriorBoxParameter.CORNER").replace('keep_top_k="50" ', ""), at="detection"
+    ),
+    "detection output, keep_top_k empty": Case(
+        _detection_output("caffe.PriorBoxParameter.CORNER").replace('keep_top_k="50"', 'keep_top_k=""'),
+        at="detection",
+    ),
     # pre_processing_deserialization.cpp pre_processing without its .bin (SIGSEGV)
     "pre-process without a weights file": Case(
         _pre_process(), gap="irshape does not read <pre-process>: read_model crashes on means without a .bin"

@@ -116,12 +116,14 @@ def attribute_error(call: OpCall, name: str, value: object, problem: str, ov_mes
     return Finding(rules.ATTRIBUTE_VALUE, {**args, "ov_message": ov_message}, AT_DATA)
 
 
-def attribute_finding(call: OpCall, name: str, problem: str, ov_message: str) -> Finding:
+def attribute_finding(
+    call: OpCall, name: str, problem: str, ov_message: str, value: str | None = None
+) -> Finding:
     """IRS112 on the layer's ``<data>`` for an attribute as written (or, when missing, the
-    default OpenVINO reads)."""
+    default OpenVINO reads; ``value`` where the problem is the text itself)."""
     args = {
         "attribute": name,
-        "value": call.attributes.texts.get(name, str(call.attribute(name))),
+        "value": value if value is not None else call.attributes.texts.get(name, str(call.attribute(name))),
         "op": call.schema.name,
         "problem": problem,
         "ov_message": ov_message,

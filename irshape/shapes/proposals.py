@@ -96,6 +96,19 @@ def _attributes(call: OpCall) -> None:
             int(call.attribute("num_classes")) > 0,
             attribute_finding(call, "num_classes", "is not > 0", message),
         )
+    # OpenVINO's reader takes keep_top_k[0] of the list it read: of none (the attribute missing
+    # or empty) it crashes (SIGSEGV, by experiment), where irshape's inference would go on
+    written = call.attributes.texts.get("keep_top_k", "")
+    _check(
+        written != "",  # (" ", ",": not a list of integers, IRS104 as OpenVINO fails parsing them)
+        attribute_finding(
+            call,
+            "keep_top_k",
+            "is missing or empty",
+            "none: its reader crashes (SIGSEGV) reading keep_top_k[0] of an empty list",
+            value=written,
+        ),
+    )
     code_type = str(call.attribute("code_type"))
     message = (
         'code_type must be either "caffe.PriorBoxParameter.CORNER" or "caffe.PriorBoxParameter.CENTER_SIZE"'
@@ -170,7 +183,7 @@ def _detections(call: OpCall) -> Dim:
     _proposals(shapes[PROPOSALS], counts, prior_size, bool(call.attribute("variance_encoded_in_target")))
     if len(shapes) == 5:
         _additional(shapes, counts)
-    keep_top_k = call.attributes.int_list("keep_top_k") or (-1,)
+    keep_top_k = call.attributes.int_list("keep_top_k") or (-1,)  # (unparsable: IRS104)
     top_k = int(call.attribute("top_k"))
     classes = Dim.of(counts.classes) if counts.classes else DYNAMIC
     if keep_top_k[0] > 0:

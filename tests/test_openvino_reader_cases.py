@@ -547,6 +547,39 @@ def _proposal(version: str) -> str:
     )
 
 
+def _detectron_detection_output(weights: str) -> str:
+    """An ExperimentalDetectronDetectionOutput-6 of 10 rois and 2 classes, its deltas_weights
+    written ``weights`` (a std::vector<float>, as Proposal's ratio and scale; derived from
+    extension_proposal_network's real lists)."""
+    data = (
+        'score_threshold="0.05" nms_threshold="0.5" max_delta_log_wh="4.1" num_classes="2" '
+        'post_nms_count="5" max_detections_per_image="5" class_agnostic_box_regression="false" '
+        f'deltas_weights="{weights}"'
+    )
+    detection = _layer(
+        4,
+        "detection",
+        "ExperimentalDetectronDetectionOutput",
+        [_port(0, [10, 4]), _port(1, [10, 8]), _port(2, [10, 2]), _port(3, [1, 3])],
+        [_port(4, [5, 4]), _port(5, [5], "I32"), _port(6, [5])],
+        data,
+        "opset6",
+    )
+    return _net(
+        [
+            _parameter(0, "rois", "10,4", [10, 4]),
+            _parameter(1, "deltas", "10,8", [10, 8]),
+            _parameter(2, "scores", "10,2", [10, 2]),
+            _parameter(3, "im_info", "1,3", [1, 3]),
+            detection,
+            _result(5, "boxes", [5, 4]),
+            _result(6, "classes", [5], "I32"),
+            _result(7, "class_scores", [5]),
+        ],
+        [(0, 0, 4, 0), (1, 0, 4, 1), (2, 0, 4, 2), (3, 0, 4, 3), (4, 4, 5, 0), (4, 5, 6, 0), (4, 6, 7, 0)],
+    )
+
+
 def _with_net_parts(parts: str) -> str:
     """in1 -> ReLU -> output, its edges listed from the last, and ``parts`` after the edges:
     meta_data_tests.cpp's networks."""
@@ -1042,6 +1075,12 @@ CASES: dict[str, Case] = {
         for text, ok in (("0.5, 1,2,", True), ("", True), ("x", False), (",", False), ("1,,2", False))
     },
     "proposal of opset1, two outputs": Case(_proposal("opset1"), bytes(12), at="proposal"),
+    **{
+        f"detectron detection output deltas_weights={text!r}": Case(
+            _detectron_detection_output(text), at=None if ok else "detection"
+        )
+        for text, ok in (("10, 10, 5, 5", True), ("1 1 1 1", True), ("", True), ("x", False), ("1,,2", False))
+    },
     # meta_data_tests.cpp ir_without_meta: the edges listed from the last
     "edges from the last": Case(_with_net_parts("")),
     # meta_data_tests.cpp ir_with_meta: the legacy <meta_data> and <quantization_parameters>

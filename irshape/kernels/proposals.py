@@ -371,11 +371,6 @@ def _output(call: KernelCall, rows: list[np.ndarray]) -> np.ndarray:
 # --- Proposal-1/4 ---------------------------------------------------------------------------
 
 
-def _reals(text: str) -> np.ndarray:
-    """A ``std::vector<float>`` attribute's text (``"0.5, 1, 2"``)."""
-    return np.array([float(part) for part in text.replace(",", " ").split()], dtype=_F32)
-
-
 def _anchors(call: KernelCall, tensorflow: bool) -> np.ndarray:
     """``[anchors, 4]`` anchor boxes ``(x0, y0, x1, y1)`` about the origin, ratio-major."""
     offset = _F32(0 if tensorflow else 1)
@@ -859,7 +854,7 @@ def _experimental_refined(
 ) -> tuple[np.ndarray, np.ndarray]:
     """``[classes, rois, 4]`` boxes refined by the weighted deltas (offset 1, corners clamped at
     0 only), zeros for class 0 and for rois without area; which rois have area."""
-    weights = _reals(str(call.attribute("deltas_weights")))
+    weights = np.array(call.attributes.float_list("deltas_weights"), dtype=_F32)
     x0, y0, x1, y1 = (rois[:, i, None] for i in range(4))  # [R, 1]
     valid = ((x1 - x0) > 0) & ((y1 - y0) > 0)
     one, cap = _F32(1), _F32(call.attribute("max_delta_log_wh"))

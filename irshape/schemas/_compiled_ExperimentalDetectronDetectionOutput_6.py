@@ -20,6 +20,6 @@ SCHEMA = {
         "post_nms_count": {"type": "int", "default": 0},
         "max_detections_per_image": {"type": "int", "default": 0},
         "class_agnostic_box_regression": {"type": "bool", "default": False},
-        "deltas_weights": {"type": "string", "default": ""},
+        "deltas_weights": {"type": "float_list", "default": []},
     },
 }

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Callable
-from operator import attrgetter, itemgetter
+from operator import attrgetter
 from typing import TYPE_CHECKING, Any, Generic, NamedTuple, Self, TypeVar, cast
 
 from irshape.diagnostics import Rule
@@ -65,99 +65,35 @@ _UNKNOWN_TEXTS: dict[Unknown, Callable[[str], str]] = {
 }
 
 
-if TYPE_CHECKING:  # the type checker's view; at run time the same tuple, built by hand below
+class Value(NamedTuple):
+    """Everything irshape knows of a tensor's value: the one record a tensor carries, compared
+    and hashed whole (the check's memo key is made of it). A tensor with nothing known shares
+    :data:`NOTHING`."""
 
-    class Value(NamedTuple):
-        """Everything irshape knows of a tensor's value: the one record a tensor carries, compared
-        and hashed whole (the check's memo key is made of it). A tensor with nothing known shares
-        :data:`NOTHING`."""
-
-        value: tuple[int, ...] | None = None  # a small integer tensor's value, when it is known
-        # When the value is not known exactly: its bounds per element, as OpenVINO's evaluate_lower
-        # and evaluate_upper give them (a ShapeOf of interval dims); None when there are none. An
-        # unbounded element's upper bound is the element type's maximum, as in OpenVINO.
-        lower: tuple[int, ...] | None = None
-        upper: tuple[int, ...] | None = None
-        reals: tuple[float, ...] | None = None  # a small floating-point tensor's value (scales)
-        # ...or its bounds, when it is not known exactly (a size times a scale on a dynamic input)
-        real_lower: tuple[float, ...] | None = None
-        real_upper: tuple[float, ...] | None = None
-        # Known neither by value nor by bounds, a Concat of one-element inputs: per element, the
-        # first value of the Const input that gives it (None where another op does). OpenVINO's
-        # Broadcast looks through such a Concat at its Consts (see ConstTensor); None elsewhere.
-        const_parts: tuple[int | None, ...] | None = None
-        # OpenVINO holds the data: a Const's output, or an op's computed from such only (it folds
-        # them), whether or not irshape knows the value
-        constant: bool = False
-        origin: Origin = Origin.DATA  # what OpenVINO's evaluation of it reaches
-        unknown: Unknown | None = None  # why a value OpenVINO may hold is not known
-        why: str | None = None  # ...in detail (see Unknown)
-        reported: bool = False  # ...and that reason is already a finding of its own
-        # OpenVINO's message where reading the value fails (a Const of a type it does not read as
-        # integers): set by irshape.shapes.reading for the inputs a shape function reads
-        error: str | None = None
-
-else:
-
-    class Value(tuple):
-        """A NamedTuple's behaviour (fields by name, ``_replace``, ``_fields``, equality, hash,
-        pickling) without ``typing.NamedTuple``'s class creation, ~1.7M instructions at every
-        start. tests/test_interface_value.py checks it against the declaration above."""
-
-        __slots__ = ()
-
-        def __new__(
-            cls,
-            value=None,
-            lower=None,
-            upper=None,
-            reals=None,
-            real_lower=None,
-            real_upper=None,
-            const_parts=None,
-            constant=False,
-            origin=Origin.DATA,
-            unknown=None,
-            why=None,
-            reported=False,
-            error=None,
-        ):
-            return tuple.__new__(
-                cls,
-                (
-                    value,
-                    lower,
-                    upper,
-                    reals,
-                    real_lower,
-                    real_upper,
-                    const_parts,
-                    constant,
-                    origin,
-                    unknown,
-                    why,
-                    reported,
-                    error,
-                ),
-            )
-
-        def _replace(self, **changes):
-            replaced = tuple.__new__(Value, map(changes.pop, Value._fields, self))
-            if changes:
-                raise ValueError(f"Got unexpected field names: {list(changes)!r}")
-            return replaced
-
-        def __getnewargs__(self):
-            return tuple(self)
-
-        def __repr__(self):
-            fields = ", ".join(f"{name}={item!r}" for name, item in zip(Value._fields, self, strict=True))
-            return f"Value({fields})"
-
-    Value._fields = Value.__new__.__code__.co_varnames[1 : Value.__new__.__code__.co_argcount]
-    Value._field_defaults = dict(zip(Value._fields, Value.__new__.__defaults__, strict=True))
-    for _index, _name in enumerate(Value._fields):
-        setattr(Value, _name, property(itemgetter(_index), doc=f"Alias for field number {_index}"))
+    value: tuple[int, ...] | None = None  # a small integer tensor's value, when it is known
+    # When the value is not known exactly: its bounds per element, as OpenVINO's evaluate_lower
+    # and evaluate_upper give them (a ShapeOf of interval dims); None when there are none. An
+    # unbounded element's upper bound is the element type's maximum, as in OpenVINO.
+    lower: tuple[int, ...] | None = None
+    upper: tuple[int, ...] | None = None
+    reals: tuple[float, ...] | None = None  # a small floating-point tensor's value (scales)
+    # ...or its bounds, when it is not known exactly (a size times a scale on a dynamic input)
+    real_lower: tuple[float, ...] | None = None
+    real_upper: tuple[float, ...] | None = None
+    # Known neither by value nor by bounds, a Concat of one-element inputs: per element, the
+    # first value of the Const input that gives it (None where another op does). OpenVINO's
+    # Broadcast looks through such a Concat at its Consts (see ConstTensor); None elsewhere.
+    const_parts: tuple[int | None, ...] | None = None
+    # OpenVINO holds the data: a Const's output, or an op's computed from such only (it folds
+    # them), whether or not irshape knows the value
+    constant: bool = False
+    origin: Origin = Origin.DATA  # what OpenVINO's evaluation of it reaches
+    unknown: Unknown | None = None  # why a value OpenVINO may hold is not known
+    why: str | None = None  # ...in detail (see Unknown)
+    reported: bool = False  # ...and that reason is already a finding of its own
+    # OpenVINO's message where reading the value fails (a Const of a type it does not read as
+    # integers): set by irshape.shapes.reading for the inputs a shape function reads
+    error: str | None = None
 
 
 NOTHING = Value()

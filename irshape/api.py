@@ -8,7 +8,6 @@ from __future__ import annotations
 import operator
 import os
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from pathlib import Path
 from typing import TYPE_CHECKING, Literal, SupportsIndex, cast
 
 from irshape import lifetime, rules
@@ -79,7 +78,7 @@ def check_file(
     dynamic, as OpenVINO infers them (:mod:`irshape.check.unconfirmed`).
     """
     path = _path_text(path)
-    fixes, diff, problem = _fix(Path(path), fix) if fix is not None else ([], "", None)
+    fixes, diff, problem = _fix(path, fix) if fix is not None else ([], "", None)
     report = _check(
         lambda: read_file(path, processes=processes),
         path,
@@ -137,16 +136,17 @@ def _not_ir(report: FileReport, data: Callable[[], bytes]) -> bool:
     return True
 
 
-def _fix(path: Path, mode: FixMode) -> tuple[list[DimEdit], str, str | None]:
+def _fix(path: str, mode: FixMode) -> tuple[list[DimEdit], str, str | None]:
     """Plan, and with ``mode="write"`` apply, the fix of ``path``: (edits, diff, why it failed)."""
     from irshape.fix import FixError, plan_fix, write_atomically  # only a fixing run needs them
 
     try:
-        data = path.read_bytes()
+        with open(path, "rb") as handle:
+            data = handle.read()
     except OSError:
         return [], "", None  # the check reports the unreadable file
     try:
-        patch = plan_fix(data, str(path), path)
+        patch = plan_fix(data, path, path)
     except FixError as exc:
         return [], "", str(exc)
     if patch is None:

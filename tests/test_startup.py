@@ -246,11 +246,12 @@ PLAIN_CHECK = [
     "irshape.shapes.window",
 ]
 
-# What a plain check imports besides irshape that a click program reading XML with lxml and
-# paths with pathlib does not: gc (built in) and mmap (the .bin). (resource, for irshape.ir.depth's
-# stack limit, is imported by a file with bodies or past libxml2's depth only.) (pathlib, with fnmatch,
-# ntpath and urllib.parse, is ~16M instructions of a start, a quarter of irshape's own in a
-# non-editable install, whose site does not import it; irshape's paths are Paths throughout.)
+# What a plain check imports besides irshape that a click program reading XML with lxml does
+# not: gc (built in) and mmap (the .bin). (resource, for irshape.ir.depth's stack limit, is
+# imported by a file with bodies or past libxml2's depth only.) Not pathlib: with fnmatch, ntpath,
+# urllib.parse and ipaddress it is ~16M instructions of a start in an install from a wheel, whose
+# site does not import it (an editable install's does, so there it is in both lists); a check's
+# paths are str (irshape.paths).
 CHECK_ONLY = ["gc", "mmap"]
 
 # What the console script does (`from irshape.cli import run`; run()), and `python -m irshape`,
@@ -261,9 +262,9 @@ _CHECK = _NO_EXIT + _ARGV + "from irshape.cli import run\nrun()"
 _PYTHON_M = (
     _NO_EXIT + _ARGV + "import runpy\nrunpy.run_module('irshape', run_name='__main__', alter_sys=True)"
 )
-# A click program that runs a command and imports lxml.etree and pathlib.
+# A click program that runs a command and imports lxml.etree.
 _CLICK_AND_LXML = (
-    "import click, lxml.etree, pathlib\n"
+    "import click, lxml.etree\n"
     "@click.command()\n"
     "@click.argument('path', type=click.Path(exists=True))\n"
     "def command(path): pass\n"

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import click
@@ -47,7 +46,7 @@ CHECK_OPTIONS = (
     click.option(
         "-o",
         "--output-file",
-        type=click.Path(dir_okay=False, writable=True, path_type=Path),
+        type=click.Path(dir_okay=False, writable=True),
         help="Write the report to this file instead of stdout.",
     ),
     click.option(
@@ -86,13 +85,13 @@ CHECK_OPTIONS = (
     ),
     click.option(
         "--baseline",
-        type=click.Path(dir_okay=False, path_type=Path),
+        type=click.Path(dir_okay=False),
         metavar="FILE",
         help="Report (and fail on) only findings not recorded in this baseline file.",
     ),
     click.option(
         "--write-baseline",
-        type=click.Path(dir_okay=False, writable=True, path_type=Path),
+        type=click.Path(dir_okay=False, writable=True),
         metavar="FILE",
         help="Record the findings of this run in FILE (a baseline) and exit 0.",
     ),
@@ -168,13 +167,13 @@ DRY_RUN_OPTIONS = (
 )
 
 
-def _fix_options(fix: bool, diff: bool, paths: Sequence[Path]) -> Mapping[str, Any]:
+def _fix_options(fix: bool, diff: bool, paths: Sequence[str]) -> Mapping[str, Any]:
     """The ``fix`` keyword of check_file, or none."""
     if not (fix or diff):
         return {}
     if fix and diff:
         raise click.UsageError("--fix and --diff exclude each other (--diff writes nothing)")
-    if STDIN in (str(p) for p in paths):
+    if STDIN in paths:
         raise click.UsageError("--fix and --diff work on files, not on stdin")
     return {"fix": "write" if fix else "diff"}
 
@@ -236,21 +235,21 @@ def _dry_run_options(
 @click.pass_context
 def check(
     ctx: click.Context,
-    paths: tuple[Path, ...],
+    paths: tuple[str, ...],
     exclude: tuple[str, ...],
     stdin_filename: str | None,
     jobs: int,
-    config_file: Path | None,
+    config_file: str | None,
     isolated: bool,
     output_format: str | None,
-    output_file: Path | None,
+    output_file: str | None,
     select: tuple[str, ...] | None,
     ignore: tuple[str, ...] | None,
     extend_select: tuple[str, ...] | None,
     extend_ignore: tuple[str, ...] | None,
     missing_weights: str | None,
-    baseline: Path | None,
-    write_baseline: Path | None,
+    baseline: str | None,
+    write_baseline: str | None,
     strict: bool | None,
     exit_zero: bool,
     statistics: bool,
@@ -350,7 +349,7 @@ def check(
     ctx.exit(exit_code(reports, strict=settings.strict, exit_zero=exit_zero))
 
 
-def _baseline(path: Path) -> Baseline:
+def _baseline(path: str) -> Baseline:
     from irshape.baseline import Baseline, BaselineError  # only a run with a baseline
 
     try:
@@ -359,7 +358,7 @@ def _baseline(path: Path) -> Baseline:
         raise AbnormalExit(str(exc)) from None
 
 
-def _write_baseline(path: Path, reports: Sequence[FileReport], verbosity: int) -> int:
+def _write_baseline(path: str, reports: Sequence[FileReport], verbosity: int) -> int:
     """``--write-baseline``: record the findings; exit 0 (the baseline accepts them)."""
     from irshape.baseline import write_baseline  # only a run that writes one
 

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import os
 import sys
-from pathlib import Path
 from typing import TextIO
 
 import click
@@ -20,18 +19,19 @@ def is_tty(stream: TextIO) -> bool:
         return False
 
 
-def use_color_for(mode: str, output_file: Path | None) -> bool:
+def use_color_for(mode: str, output_file: str | None) -> bool:
     isatty = output_file is None and is_tty(sys.stdout)
     return use_color(mode, isatty=isatty, environ=os.environ)
 
 
-def echo_report(text: str, output_file: Path | None, colored: bool) -> None:
+def echo_report(text: str, output_file: str | None, colored: bool) -> None:
     """Write ``text`` to stdout or to ``output_file``."""
     if output_file is None:
         if text:
             click.echo(text, color=colored)
         return
     try:
-        output_file.write_text(text + "\n" if text else "", encoding="utf-8")
+        with open(output_file, "w", encoding="utf-8") as out:
+            out.write(text + "\n" if text else "")
     except OSError as exc:
         raise AbnormalExit(f"cannot write {output_file}: {exc.strerror}") from None

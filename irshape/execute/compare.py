@@ -92,7 +92,7 @@ def compare_document(
 
 
 def openvino_outputs(
-    xml: Path, inputs: Mapping[str, np.ndarray], variables: Mapping[str, np.ndarray]
+    xml: str | Path, inputs: Mapping[str, np.ndarray], variables: Mapping[str, np.ndarray]
 ) -> dict[tuple[str, int], np.ndarray]:
     """Every op's outputs on OpenVINO's CPU plugin, by (op name, output index)."""
     import openvino as ov  # type: ignore[import-untyped,unused-ignore]  # the optional extra

@@ -72,10 +72,15 @@ def check_files(
     """
     paths = [os.fspath(file) for file in files]
     jobs = default_jobs() if jobs is None or jobs < 1 else jobs
-    processes = 2 if len(paths) == 1 and jobs > 1 else 1  # one file: its reading can be shared
+    # Below PARALLEL_MIN_BYTES of XML a second process costs more than it saves: the files are
+    # checked on this one, a single file read by it alone (irshape.ir.split, which may share a
+    # large file's reading, is not even imported: ~6M instructions of a small file's start on
+    # an idle machine of two cores or more).
+    parallel = jobs > 1 and _total_size(paths) >= PARALLEL_MIN_BYTES
+    processes = 2 if len(paths) == 1 and parallel else 1  # one large file: its reading can be shared
     worker = partial(_check_one, options=options or {}, processes=processes, layers=layers)
     jobs = min(jobs, len(paths))
-    if jobs <= 1 or _total_size(paths) < PARALLEL_MIN_BYTES:
+    if jobs <= 1 or not parallel:
         return list(_tick(map(worker, paths), progress))
     chunksize = max(1, min(16, len(paths) // (jobs * 8)))
     # Imported here: the process pool's modules cost ~15 ms of every start-up.

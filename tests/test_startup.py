@@ -99,6 +99,13 @@ def test_plain_check_imports_only_what_it_uses() -> None:
     assert modules_after_cli("check", "--isolated", str(FIXTURE), watch=ONLY_WHEN_ASKED) == []
 
 
+def test_a_small_file_on_two_jobs_is_read_by_one_process() -> None:
+    """-j 2 (the default on an idle machine of two cores) shares the reading of a large file
+    only: a small one's check does not import the two-process reader (pickle, signal...)."""
+    watch = ("irshape.ir.split", "pickle", "signal")
+    assert modules_after_cli("check", "--isolated", "-j", "2", str(FIXTURE), watch=watch) == []
+
+
 NO_CONV = (
     '<net name="n" version="11"><layers>'
     '<layer id="0" name="x" type="Parameter" version="opset1"><data shape="1" element_type="f32"/>'

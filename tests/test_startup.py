@@ -199,7 +199,6 @@ PLAIN_CHECK = [
     "irshape.cli.group",
     "irshape.cli.inputs",
     "irshape.cli.options",
-    "irshape.cli.output",
     "irshape.config",
     "irshape.files",
     "irshape.lifetime",
@@ -249,6 +248,7 @@ PLAIN_CHECK = [
     "irshape.shapes.convolution",
     "irshape.shapes.elementwise",
     "irshape.shapes.findings",
+    "irshape.shapes.moving",  # the decorator of the ops that move elements (bounds: where used)
     "irshape.shapes.reading",
     "irshape.shapes.window",
 ]

@@ -1,14 +1,16 @@
-"""``irshape check``."""
+"""``irshape check``, and where its report goes (stdout or a file, with or without colour)."""
 
 from __future__ import annotations
 
+import os
+import sys
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 import click
 
 from irshape import rules
-from irshape.cli.inputs import Inputs, check_reports
+from irshape.cli.inputs import Inputs, check_reports, is_tty
 from irshape.cli.options import (
     DEFAULT_MAX_MEMORY,
     INPUT_OPTIONS,
@@ -22,11 +24,11 @@ from irshape.cli.options import (
     require_paths,
     settings_for,
 )
-from irshape.cli.output import echo_report, use_color_for
 from irshape.config import MISSING_WEIGHTS
 from irshape.diagnostics import Severity
 from irshape.report import FORMATS, REPORTERS, ReportOptions
 from irshape.report.base import statistics_lines
+from irshape.report.text import use_color
 
 if TYPE_CHECKING:  # a baseline's module is imported only by a run that has one
     from irshape.baseline import Baseline, BaselineResult
@@ -347,6 +349,24 @@ def check(
         for line in statistics_lines(reports):
             click.echo(line, err=True)
     ctx.exit(exit_code(reports, strict=settings.strict, exit_zero=exit_zero))
+
+
+def use_color_for(mode: str, output_file: str | None) -> bool:
+    isatty = output_file is None and is_tty(sys.stdout)
+    return use_color(mode, isatty=isatty, environ=os.environ)
+
+
+def echo_report(text: str, output_file: str | None, colored: bool) -> None:
+    """Write ``text`` to stdout or to ``output_file``."""
+    if output_file is None:
+        if text:
+            click.echo(text, color=colored)
+        return
+    try:
+        with open(output_file, "w", encoding="utf-8") as out:
+            out.write(text + "\n" if text else "")
+    except OSError as exc:
+        raise AbnormalExit(f"cannot write {output_file}: {exc.strerror}") from None
 
 
 def _baseline(path: str) -> Baseline:

@@ -5,19 +5,25 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from typing import Any, TextIO
 
 import click
 
 from irshape.api import check_string
 from irshape.cli.options import STDIN, AbnormalExit
-from irshape.cli.output import is_tty
 from irshape.config import Settings
 from irshape.files import WorkerDied, check_files
 from irshape.paths import collect_files
 from irshape.results import FileReport
 
 PROGRESS_MIN_FILES = 8  # a progress bar only when more files than this are checked on a TTY
+
+
+def is_tty(stream: TextIO) -> bool:
+    try:
+        return stream.isatty()
+    except (AttributeError, ValueError):  # a closed or replaced stream, or none at all
+        return False
 
 
 def _stderr_is_tty() -> bool:

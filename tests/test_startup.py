@@ -64,6 +64,7 @@ def test_library_import_is_light() -> None:
 
 # What only other commands, formats or options need: a plain check must not pay for it.
 ONLY_WHEN_ASKED = (
+    "irshape.api_layer",  # check_layer, infer_layer
     "irshape.fix",  # --fix, --diff
     "irshape.execute",  # --dry-run, irshape run
     "irshape.report.json",

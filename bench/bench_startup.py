@@ -5,6 +5,7 @@ Run from the repository root, irshape installed (``pip install -e .``)::
     python bench/bench_startup.py            # best of 30 runs each
     python bench/bench_startup.py --runs 100
     python bench/bench_startup.py --python /tmp/wheelvenv/bin/python   # irshape installed from a wheel
+    python bench/bench_startup.py --instructions   # also callgrind's counts, which load does not move
 
 It times, each in a fresh process, best of N (the commands take turns, one run each a round,
 so that the shared machine's slow minutes slow them alike):
@@ -33,9 +34,11 @@ a first, untimed run of each command fills its cache.
 from __future__ import annotations
 
 import argparse
+import os
 import shutil
 import subprocess
 import sys
+import tempfile
 import time
 from collections import Counter
 from pathlib import Path
@@ -56,19 +59,19 @@ _CLICK_PROGRAM = (
 TARGET = 1.1  # issue 26: irshape check within 10% of the click+lxml floor
 
 
-def best_of(commands: dict[str, list[str]], runs: int, env: dict[str, str]) -> dict[str, float]:
+def best_of(commands: dict[str, list[str]], runs: int, env: dict[str, str], cwd: str) -> dict[str, float]:
     """The fastest of ``runs`` runs of each command, in seconds.
 
     The commands take turns, one run of each per round, so that a minute when the shared
     machine is slow slows them all alike and the ratios between them stay fair.
     """
     for command in commands.values():  # warm up: fill the bytecode cache
-        subprocess.run(command, stdout=subprocess.DEVNULL, env=env, cwd=REPO, check=False)
+        subprocess.run(command, stdout=subprocess.DEVNULL, env=env, cwd=cwd, check=False)
     fastest = dict.fromkeys(commands, float("inf"))
     for _ in range(runs):
         for label, command in commands.items():
             start = time.perf_counter()
-            subprocess.run(command, stdout=subprocess.DEVNULL, env=env, cwd=REPO, check=False)
+            subprocess.run(command, stdout=subprocess.DEVNULL, env=env, cwd=cwd, check=False)
             fastest[label] = min(fastest[label], time.perf_counter() - start)
     return fastest
 
@@ -88,7 +91,7 @@ print((time.perf_counter() - start) * 1000, file=sys.stderr)
 """
 
 
-def work_after_imports(python: str, runs: int, env: dict[str, str]) -> float:
+def work_after_imports(python: str, runs: int, env: dict[str, str], cwd: str) -> float:
     """The first ``irshape check FIXTURE`` in a process, imports excluded (best of ``runs``), ms."""
     fastest = float("inf")
     for _ in range(runs):
@@ -97,14 +100,14 @@ def work_after_imports(python: str, runs: int, env: dict[str, str]) -> float:
             capture_output=True,
             text=True,
             env=env,
-            cwd=REPO,
+            cwd=cwd,
             check=True,
         )
         fastest = min(fastest, float(proc.stderr.split()[-1]))
     return fastest
 
 
-def heaviest_imports(python: str, env: dict[str, str], count: int = 12) -> list[tuple[str, float]]:
+def heaviest_imports(python: str, env: dict[str, str], cwd: str, count: int = 12) -> list[tuple[str, float]]:
     """The modules with the largest own import time (``-X importtime``, best of 5), in ms."""
     best_self: dict[str, float] = {}
     for _ in range(5):
@@ -113,7 +116,7 @@ def heaviest_imports(python: str, env: dict[str, str], count: int = 12) -> list[
             capture_output=True,
             text=True,
             env=env,
-            cwd=REPO,
+            cwd=cwd,
             check=False,
         )
         for line in proc.stderr.splitlines():
@@ -122,6 +125,32 @@ def heaviest_imports(python: str, env: dict[str, str], count: int = 12) -> list[
                 us = int(own)
                 best_self[name.strip()] = min(best_self.get(name.strip(), us), us)
     return [(name, us / 1000) for name, us in Counter(best_self).most_common(count)]
+
+
+def instructions(commands: dict[str, list[str]], env: dict[str, str], cwd: str) -> dict[str, float] | None:
+    """Millions of instructions of each command (valgrind's callgrind, ``PYTHONHASHSEED=0``, its
+    bytecode cached by the timed runs before), or None without valgrind. They do not move with
+    the machine's load, as wall time does: the figures to compare a change by."""
+    valgrind = shutil.which("valgrind")
+    if valgrind is None:
+        return None
+    counted: dict[str, float] = {}
+    with tempfile.TemporaryDirectory(prefix="irshape-callgrind-") as directory:
+        out = os.path.join(directory, "callgrind.out")
+        for label, command in commands.items():
+            proc = subprocess.run(
+                [valgrind, "--tool=callgrind", f"--callgrind-out-file={out}", *command],
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.PIPE,
+                text=True,
+                env={**env, "PYTHONHASHSEED": "0"},
+                cwd=cwd,
+                check=False,
+            )
+            collected = [line for line in proc.stderr.splitlines() if "Collected :" in line]
+            if collected:
+                counted[label] = int(collected[-1].split()[-1]) / 1e6
+    return counted
 
 
 def by_package(imports: dict[str, float]) -> list[tuple[str, float]]:
@@ -141,11 +170,19 @@ def main(argv: list[str] | None = None) -> None:
         "editable install's site imports pathlib (and its finder), which a wheel's does not: time "
         "a venv with irshape installed from a wheel for the start-up users get.",
     )
+    parser.add_argument(
+        "--instructions",
+        action="store_true",
+        help="also count each command's instructions with valgrind's callgrind (a minute more)",
+    )
     args = parser.parse_args(argv)
 
     python = args.python
     script = shutil.which("irshape", path=str(Path(python).parent)) or shutil.which("irshape")
-    with bytecode_env() as env:
+    # The children run in an empty directory: run in the checkout, `python -c` and `python -m`
+    # would import its irshape (the current directory comes first on their path), not the
+    # installed one the console script imports.
+    with bytecode_env() as env, tempfile.TemporaryDirectory(prefix="irshape-cwd-") as cwd:
         commands = {
             BARE: [python, "-c", "pass"],
             FLOOR: [python, "-c", "import click, lxml.etree"],
@@ -156,7 +193,7 @@ def main(argv: list[str] | None = None) -> None:
         if script:
             commands[SCRIPT] = [script, "check", str(FIXTURE)]
         print(f"{python}; FIXTURE = {FIXTURE.relative_to(REPO)}; best of {args.runs}")
-        times = best_of(commands, args.runs, env)
+        times = best_of(commands, args.runs, env, cwd)
         bare, floor = times[BARE], times[FLOOR]
         for label, seconds in times.items():
             ratios = f"{seconds / bare:6.2f}x {seconds / floor:6.2f}x click+lxml"
@@ -167,12 +204,20 @@ def main(argv: list[str] | None = None) -> None:
             f"({(check - floor) * 1000:+.1f} ms; target {TARGET}x); beyond the click program with "
             f"its command line (irshape's own part): {(check - times[CLICK_PROGRAM]) * 1000:+.1f} ms"
         )
+        if args.instructions:
+            counted = instructions(commands, env, cwd)
+            if counted is None:
+                print("\n(no valgrind: no instruction counts)")
+            else:
+                print("\ninstructions (callgrind, PYTHONHASHSEED=0), millions:")
+                for label, millions in counted.items():
+                    print(f"  {label:36} {millions:8.1f}M {millions / counted[FLOOR]:6.3f}x click+lxml")
         print(
             "\nwork after imports (main() once; config, schemas, check, report): "
-            f"{work_after_imports(python, max(args.runs // 3, 5), env):.1f} ms"
+            f"{work_after_imports(python, max(args.runs // 3, 5), env, cwd):.1f} ms"
         )
         print("largest own import times, ms (-X importtime, best of 5; it adds its own overhead):")
-        imports = dict(heaviest_imports(python, env, count=1000))
+        imports = dict(heaviest_imports(python, env, cwd, count=1000))
         for name, ms in sorted(imports.items(), key=lambda kv: -kv[1])[:12]:
             print(f"  {name:40} {ms:6.2f}")
         print("by top-level package:")

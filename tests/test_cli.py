@@ -22,7 +22,7 @@ import irshape
 import irshape.files
 from irshape import rules
 from irshape.cli import main
-from irshape.paths import Glob, collect_files, glob_matches
+from irshape.paths import Glob, collect_files, glob_matches, relative_posix, spelled
 from irshape.report.text import use_color
 from irshape.selection import Selection, exit_code, parse_selectors
 
@@ -274,6 +274,27 @@ def test_output_file() -> None:
     result = run("check", "--format", "json", "-o", "out/report.json", "bad.xml")
     assert result.exit_code == 1 and result.stdout == ""
     assert '"IRS301"' in Path("out/report.json").read_text()
+
+
+@pytest.mark.parametrize(
+    "given", ["./a.xml", "a//b.xml", "a/./b/", "//a", "///a", "", ".", "./", "a/..", "../a", "a/../b", "/"]
+)
+def test_paths_are_spelled_as_pathlib_spells_them(given: str) -> None:
+    """A check's paths are str (pathlib is not imported), reported as a Path would print them."""
+    assert spelled(given) == str(Path(given))
+
+
+@pytest.mark.parametrize(
+    ("path", "base"),
+    [("a/b.xml", "."), (".", "."), ("/etc/x.xml", "."), ("/tmp/x/y", "/tmp"), ("/tmpx/y", "/tmp")],
+)
+def test_relative_posix_is_pathlibs_relative_to(path: str, base: str) -> None:
+    absolute = Path(os.path.abspath(path))
+    try:
+        expected = absolute.relative_to(os.path.abspath(base)).as_posix()
+    except ValueError:  # not below base: absolute
+        expected = absolute.as_posix()
+    assert relative_posix(path, base) == expected
 
 
 def test_collect_files_and_globs(tmp_path: Path) -> None:

@@ -6,7 +6,7 @@ from collections.abc import Sequence
 
 from irshape import rules
 from irshape.config import Settings
-from irshape.paths import DEFAULT_EXCLUDE
+from irshape.paths import DEFAULT_EXCLUDE, spelled
 from irshape.selection import RuleSelection
 
 
@@ -36,7 +36,7 @@ def describe(settings: Settings, *, paths: Sequence[str], jobs: int) -> str:
         f"missing-weights: {settings.missing_weights}",
         f"baseline: {settings.baseline or 'none'}",
         f"show-source: {str(settings.show_source).lower()}",
-        f"paths: {' '.join(paths) or 'none given'}",
+        f"paths: {' '.join(spelled(path) for path in paths) or 'none given'}",
     ]
     return "\n".join(lines)
 

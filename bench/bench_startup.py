@@ -34,6 +34,7 @@ a first, untimed run of each command fills its cache.
 from __future__ import annotations
 
 import argparse
+import ast
 import os
 import shutil
 import subprocess
@@ -153,6 +154,68 @@ def instructions(commands: dict[str, list[str]], env: dict[str, str], cwd: str) 
     return counted
 
 
+# Run in a child under callgrind with --dump-before=getppid: `irshape check` as the console
+# script runs it, with a dump before and after each module's import, so that each module's own
+# instructions (those of the modules it imports excluded) can be told apart.
+_MODULE_MARKS = """
+import os, sys
+import importlib._bootstrap as bootstrap
+mark, events, find_and_load = os.getppid, [], bootstrap._find_and_load
+def marked(name, import_):
+    if name in sys.modules:
+        return find_and_load(name, import_)
+    events.append(("+", name)); mark()
+    try:
+        return find_and_load(name, import_)
+    finally:
+        events.append(("-", name)); mark()
+bootstrap._find_and_load = marked
+import irshape.lifetime
+def end(code):
+    events.append(("=", "")); mark()
+    print(repr(events), file=sys.stderr)
+    os._exit(code)
+irshape.lifetime.hard_exit = end
+events.append(("+", "(the work after the imports)")); mark()
+from irshape.cli import run
+run()
+"""
+
+
+def module_instructions(python: str, env: dict[str, str], cwd: str) -> list[tuple[str, float]] | None:
+    """Each module's own instructions (millions) in ``irshape check FIXTURE``, the largest first,
+    and the work done outside any import; None without valgrind."""
+    valgrind = shutil.which("valgrind")
+    if valgrind is None:
+        return None
+    with tempfile.TemporaryDirectory(prefix="irshape-callgrind-") as directory:
+        out = os.path.join(directory, "callgrind.out")
+        wrap = [valgrind, "--tool=callgrind", "--dump-before=getppid", f"--callgrind-out-file={out}"]
+        proc = subprocess.run(
+            [*wrap, python, "-c", _MODULE_MARKS, "check", str(FIXTURE)],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+            text=True,
+            env={**env, "PYTHONHASHSEED": "0"},
+            cwd=cwd,
+            check=False,
+        )
+        events = ast.literal_eval(next(line for line in proc.stderr.splitlines() if line.startswith("[(")))
+        own: Counter[str] = Counter()
+        stack = ["(before the program)"]
+        # Dump k holds the instructions from mark k-1 to mark k: they belong to the module on top
+        # of the stack between the two.
+        for index, (kind, name) in enumerate(events, start=1):
+            with open(f"{out}.{index}") as dump:
+                summary = next(line for line in dump if line.startswith(("summary:", "totals:")))
+            own[stack[-1]] += int(summary.split()[1]) / 1e6
+            if kind == "+":
+                stack.append(name)
+            elif kind == "-":
+                stack.pop()
+    return own.most_common()
+
+
 def by_package(imports: dict[str, float]) -> list[tuple[str, float]]:
     totals: Counter[str] = Counter()
     for name, ms in imports.items():
@@ -173,7 +236,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument(
         "--instructions",
         action="store_true",
-        help="also count each command's instructions with valgrind's callgrind (a minute more)",
+        help="also count each command's instructions with valgrind's callgrind (a minute more), "
+        "and each module's own in irshape check",
     )
     args = parser.parse_args(argv)
 
@@ -212,6 +276,16 @@ def main(argv: list[str] | None = None) -> None:
                 print("\ninstructions (callgrind, PYTHONHASHSEED=0), millions:")
                 for label, millions in counted.items():
                     print(f"  {label:36} {millions:8.1f}M {millions / counted[FLOOR]:6.3f}x click+lxml")
+                modules = module_instructions(python, env, cwd) or []
+                irshape = [(name, m) for name, m in modules if name.split(".")[0] == "irshape"]
+                print(
+                    f"each module's own instructions in irshape check, millions (irshape's {len(irshape)}: "
+                    f"{sum(m for _, m in irshape):.1f}M; the marks add ~1M):"
+                )
+                work = dict(modules).get("(the work after the imports)", 0.0)
+                print(f"  {'(the work after the imports)':44} {work:7.2f}M")
+                for name, millions in irshape[:30]:
+                    print(f"  {name:44} {millions:7.2f}M")
         print(
             "\nwork after imports (main() once; config, schemas, check, report): "
             f"{work_after_imports(python, max(args.runs // 3, 5), env, cwd):.1f} ms"

@@ -8,7 +8,10 @@ tests/test_networks_openvino.py) and, in each, the first two layers of every typ
 output dim OpenVINO knows statically (``<name>.expected.json``, OpenVINO's own reading). The
 whole detectors (over LARGE layers: a check of one takes about a second, and they repeat the
 others' types) add the first layer of each type no other file has sampled and of Loop, If and
-ROIAlign, or their first layer with such a dim where they have none of those.
+ROIAlign, or their first layer with such a dim where they have none of those. The files that are
+another file's model compressed or quantized by NNCF (``NNCF_VARIANTS``: the same layer types,
+new element types in the weights' decompression) add the first layer of each (type, input
+precision, output precision) no file before them has sampled.
 """
 
 from __future__ import annotations
@@ -27,6 +30,18 @@ import irshape
 PER_TYPE = 2
 LARGE = 600  # layers
 ALWAYS = {"Loop", "If", "ROIAlign"}  # sampled in every large file: what the detectors are for
+NNCF_VARIANTS = {
+    "bert_int8_dyn_tokens",
+    "decoder_stateful_kv_int8_sym",
+    "llama_fp8_e4m3_g16_dyn_tokens",
+    "llama_int4_asym_g16_dyn_tokens",
+    "llama_int4_sym_g16_dyn_tokens",
+    "llama_int8_asym_dyn_tokens",
+    "llama_mxfp4_dyn_tokens",
+    "llama_nf4_g16_interval_tokens",
+    "mobilenet_v2_int8_static",
+    "resnet_int8_dyn_batch_hw",
+}
 
 
 def _static_axis(port: dict[str, Any]) -> int | None:
@@ -37,15 +52,21 @@ def _static_axis(port: dict[str, Any]) -> int | None:
     return next((axis for axis, dim in enumerate(dims) if isinstance(dim, int) and dim >= 1), None)
 
 
-def _candidates(xml: Path) -> list[tuple[str, str, int]]:
-    """(layer id, type, axis) of each layer of ``xml`` with a dim OpenVINO knows statically."""
+def _candidates(xml: Path, precisions: bool = False) -> list[tuple[str, str, int]]:
+    """(layer id, type, axis) of each layer of ``xml`` with a dim OpenVINO knows statically; with
+    ``precisions``, the type is followed by the precisions of its first input and its output
+    (``Convert/u4/f16``)."""
     expected = expected_outputs(xml)
     found = []
     for layer in xml_layers(etree.parse(str(xml))):
         ports = expected.get(layer.get("id"), [])
         axis = _static_axis(ports[0]) if ports else None
         if axis is not None:
-            found.append((layer.get("id", ""), layer.get("type", ""), axis))
+            kind = layer.get("type", "")
+            if precisions:
+                into = layer.find("input/port")
+                kind += f"/{'' if into is None else into.get('precision')}/{ports[0]['element_type']}"
+            found.append((layer.get("id", ""), kind, axis))
     return found
 
 
@@ -53,8 +74,9 @@ def _targets() -> list[Any]:
     files = [xml for xml in network_files() if xml.stem not in KNOWN_GAPS]
     chosen: dict[Path, list[tuple[str, str, int]]] = {}
     large = [xml for xml in files if len(expected_outputs(xml)) > LARGE]
+    variants = [xml for xml in files if xml.stem in NNCF_VARIANTS]
     for xml in files:
-        if xml in large:
+        if xml in large or xml in variants:
             continue
         taken: dict[str, int] = {}
         for layer_id, kind, axis in _candidates(xml):
@@ -69,6 +91,13 @@ def _targets() -> list[Any]:
         ]
         chosen[xml] = [c for c in new if c[1] not in sampled or c[1] in ALWAYS] or candidates[:1]
         sampled |= {kind for _, kind, _ in chosen[xml]}
+    for xml in variants:
+        candidates = _candidates(xml, precisions=True)
+        firsts: dict[str, tuple[str, str, int]] = {}
+        for layer_id, kind, axis in candidates:
+            firsts.setdefault(kind, (layer_id, kind, axis))
+        chosen[xml] = [c for kind, c in firsts.items() if kind not in sampled] or candidates[:1]
+        sampled |= set(firsts)
     return [
         pytest.param(xml, layer_id, axis, id=f"{xml.stem}-{layer_id}-{kind}")
         for xml in files
@@ -99,6 +128,7 @@ def test_every_exactly_computed_file_is_sampled() -> None:
     files = {p.values[0].stem for p in TARGETS}
     assert files == {xml.stem for xml in network_files()} - set(KNOWN_GAPS)
     assert len(TARGETS) > 200
+    assert {xml.stem for xml in network_files()} >= NNCF_VARIANTS
 
 
 @pytest.mark.parametrize(

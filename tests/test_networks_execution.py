@@ -42,6 +42,7 @@ NETWORKS = sorted((Path(__file__).resolve().parent.parent / "fixtures" / "networ
 SHAPES: dict[str, tuple[int, ...]] = {
     "audio_dyn_time": (1, 20, 50),
     "convnext_interval": (2, 3, 64, 96),
+    "deeplabv3_interval": (1, 3, 72, 100),  # (sizes no stride divides: the resizes' rounding)
     "detr_interval": (1, 3, 64, 96),
     "efficientnet_reshaped_batch": (2, 3, 64, 64),
     "faster_rcnn_interval": (1, 3, 240, 288),  # (the smallest height; the detector resizes to 128)

@@ -1669,6 +1669,43 @@ def ti_lstm_interval() -> ov.Model:
 
 ti_lstm_static.__doc__ = ti_lstm_dyn.__doc__ = ti_lstm_interval.__doc__ = ti_lstm.__doc__
 
+
+def deeplabv3() -> nn.Module:
+    """torchvision DeepLabV3 on a dilated MobileNetV3-Large (width 0.125, reduced tail: the last
+    stages' convolutions dilated instead of strided), its ASPP head narrowed to 16 channels
+    (atrous rates 12, 24, 36, and image pooling: AdaptiveAvgPool, then Interpolate back to the
+    feature's size from its shape), the logits resized to the image's size (bilinear Interpolate
+    to the input's shape); the model's 'out' map."""
+    from torchvision.models._utils import IntermediateLayerGetter
+    from torchvision.models.segmentation.deeplabv3 import ASPP, DeepLabV3
+
+    features = torchvision.models.mobilenet_v3_large(
+        weights=None, width_mult=0.125, dilated=True, reduced_tail=True
+    ).features
+    last = len(features) - 1
+    width = 16
+    head = nn.Sequential(
+        ASPP(features[last].out_channels, [12, 24, 36], width),
+        nn.Conv2d(width, width, 3, padding=1, bias=False),
+        nn.BatchNorm2d(width),
+        nn.ReLU(),
+        nn.Conv2d(width, 3, 1),
+    )
+    body = IntermediateLayerGetter(features, return_layers={str(last): "out"})
+    return _OutMap(DeepLabV3(body, head))
+
+
+class _OutMap(nn.Module):
+    """A torchvision segmentation model's 'out' map (a plain tensor, which tracing needs)."""
+
+    def __init__(self, model: nn.Module) -> None:
+        super().__init__()
+        self.model = model
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return self.model(x)["out"]  # type: ignore[no-any-return]
+
+
 LLM_TOKENS = ["[?,?]", "[?,?]"]
 _TOKENIZER = "`openvino_tokenizers.convert_tokenizer(hf_tokenizer, with_detokenizer=True)`"
 
@@ -1763,6 +1800,8 @@ NETWORKS += [
         ov_model=True,
         variant="openvino's opset API, `[1..8,1..100,16]`",
     ),
+    # segmentation as deployed: dilated convolutions, ASPP, resizes to shapes read from tensors
+    Network("deeplabv3_interval", deeplabv3, (1, 3, 128, 128), inputs=["[1,3,64..512,64..512]"], fp16=True),
 ]
 
 LIBRARIES.update(
@@ -1776,6 +1815,7 @@ LIBRARIES.update(
         ti_lstm_static: "openvino opset API (here)",
         ti_lstm_dyn: "openvino opset API (here)",
         ti_lstm_interval: "openvino opset API (here)",
+        deeplabv3: "torchvision",
     }
 )
 

@@ -22,7 +22,7 @@ from typing import Any
 
 import pytest
 from lxml import etree
-from networks import expected_outputs, network_files, xml_layers
+from networks import EXTENSION_VERSION, expected_outputs, network_files, xml_layers
 from test_networks_openvino import KNOWN_GAPS
 
 import irshape
@@ -59,6 +59,8 @@ def _candidates(xml: Path, precisions: bool = False) -> list[tuple[str, str, int
     expected = expected_outputs(xml)
     found = []
     for layer in xml_layers(etree.parse(str(xml))):
+        if layer.get("version") == EXTENSION_VERSION:
+            continue  # (an extension's op: irshape cannot know its output, and says so, IRS404)
         ports = expected.get(layer.get("id"), [])
         axis = _static_axis(ports[0]) if ports else None
         if axis is not None:

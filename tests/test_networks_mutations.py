@@ -33,12 +33,15 @@ ALWAYS = {"Loop", "If", "ROIAlign"}  # sampled in every large file: what the det
 NNCF_VARIANTS = {
     "bert_int8_dyn_tokens",
     "decoder_stateful_kv_int8_sym",
-    "llama_fp8_e4m3_g16_dyn_tokens",
+    "llama_cb4_g16_dyn_tokens",
+    "llama_int2_sym_g16_dyn_tokens",
+    "llama_int3_sym_g16_dyn_tokens",
     "llama_int4_asym_g16_dyn_tokens",
     "llama_int4_sym_g16_dyn_tokens",
     "llama_int8_asym_dyn_tokens",
     "llama_mxfp4_dyn_tokens",
     "llama_nf4_g16_interval_tokens",
+    "llama_nvfp4_g16_dyn_tokens",
     "mobilenet_v2_int8_static",
     "resnet_int8_dyn_batch_hw",
 }

@@ -1670,6 +1670,25 @@ def ti_lstm_interval() -> ov.Model:
 ti_lstm_static.__doc__ = ti_lstm_dyn.__doc__ = ti_lstm_interval.__doc__ = ti_lstm.__doc__
 
 
+def llama_one_layer() -> nn.Module:
+    """The LLaMA LM of `llama` with one decoder layer (hidden 32, 2 heads sharing 1 KV head, an
+    MLP of 64, vocabulary 128): the LLM that NNCF compresses here."""
+    config = transformers.LlamaConfig(
+        vocab_size=128,
+        hidden_size=32,
+        intermediate_size=64,
+        num_hidden_layers=1,
+        num_attention_heads=2,
+        num_key_value_heads=1,
+        max_position_embeddings=128,
+        use_cache=False,
+        bos_token_id=1,
+        eos_token_id=2,
+        pad_token_id=0,
+    )
+    return _Logits(transformers.LlamaForCausalLM(config))
+
+
 def deeplabv3() -> nn.Module:
     """torchvision DeepLabV3 on a dilated MobileNetV3-Large (width 0.125, reduced tail: the last
     stages' convolutions dilated instead of strided), its ASPP head narrowed to 16 channels
@@ -1710,26 +1729,27 @@ LLM_TOKENS = ["[?,?]", "[?,?]"]
 _TOKENIZER = "`openvino_tokenizers.convert_tokenizer(hf_tokenizer, with_detokenizer=True)`"
 
 NETWORKS += [
-    # NNCF weight compression of the LLaMA LM: decompression subgraphs before every MatMul and
-    # Gather (Const u8/i4/u4/nf4/f4e2m1/f8e4m3 -> Convert -> [Subtract zero point] -> Multiply
-    # by an f16 or f8e8m0 scale -> [Reshape the groups] -> Convert)
+    # NNCF weight compression of a one-layer LLaMA LM: decompression subgraphs before every
+    # MatMul and Gather (Const u8/i4/u4/nf4/u3/u2/f4e2m1 -> Convert -> [Subtract zero point] ->
+    # Multiply by f16, f8e4m3 or f8e8m0 scales -> [Reshape the groups] -> Convert; CB4's u4
+    # indices Gather their values from an f8e4m3 codebook)
     Network(
         "llama_int8_asym_dyn_tokens",
-        llama,
+        llama_one_layer,
         _tokens(TOKENS),
         inputs=LLM_TOKENS,
         compress={"mode": "INT8_ASYM"},
     ),
     Network(
         "llama_int4_sym_g16_dyn_tokens",
-        llama,
+        llama_one_layer,
         _tokens(TOKENS),
         inputs=LLM_TOKENS,
         compress={"mode": "INT4_SYM", "group_size": 16, "ratio": 1.0},
     ),
     Network(
         "llama_int4_asym_g16_dyn_tokens",
-        llama,
+        llama_one_layer,
         _tokens(TOKENS),
         inputs=LLM_TOKENS,
         fp16=True,
@@ -1737,24 +1757,45 @@ NETWORKS += [
     ),
     Network(
         "llama_nf4_g16_interval_tokens",
-        llama,
+        llama_one_layer,
         _tokens(TOKENS),
         inputs=["[1,1..128]", "[1,1..128]"],
         compress={"mode": "NF4", "group_size": 16, "ratio": 1.0},
     ),
     Network(
+        "llama_int3_sym_g16_dyn_tokens",
+        llama_one_layer,
+        _tokens(TOKENS),
+        inputs=LLM_TOKENS,
+        compress={"mode": "INT3_SYM", "group_size": 16, "ratio": 1.0},
+    ),
+    Network(
+        "llama_int2_sym_g16_dyn_tokens",
+        llama_one_layer,
+        _tokens(TOKENS),
+        inputs=LLM_TOKENS,
+        compress={"mode": "INT2_SYM", "group_size": 16, "ratio": 1.0},
+    ),
+    Network(
+        "llama_cb4_g16_dyn_tokens",
+        llama_one_layer,
+        _tokens(TOKENS),
+        inputs=LLM_TOKENS,
+        compress={"mode": "CB4", "group_size": 16},
+    ),
+    Network(
         "llama_mxfp4_dyn_tokens",
-        llama,
+        llama_one_layer,
         _tokens(TOKENS),
         inputs=LLM_TOKENS,
         compress={"mode": "MXFP4", "group_size": 32},
     ),
     Network(
-        "llama_fp8_e4m3_g16_dyn_tokens",
-        llama,
+        "llama_nvfp4_g16_dyn_tokens",
+        llama_one_layer,
         _tokens(TOKENS),
         inputs=LLM_TOKENS,
-        compress={"mode": "FP8_E4M3", "group_size": 16},
+        compress={"mode": "NVFP4", "group_size": 16},
     ),
     Network(
         "decoder_stateful_kv_int8_sym",
@@ -1806,6 +1847,7 @@ NETWORKS += [
 
 LIBRARIES.update(
     {
+        llama_one_layer: "transformers, NNCF",
         bpe_tokenizer: "tokenizers, openvino_tokenizers",
         bpe_detokenizer: "tokenizers, openvino_tokenizers",
         wordpiece_tokenizer: "tokenizers, openvino_tokenizers",
@@ -1902,11 +1944,13 @@ this README; `--out DIR` writes elsewhere.
   near 0.5, and NMS's order to the last bit of rounding). torchvision's C++ ops do not load
   into the CPU torch wheel: the tool defines `torchvision::nms` and `torchvision::roi_align` in
   Python before importing torchvision (tracing records each as one node).
-- **compressed, quantized, tokenizers, TensorIterator** (issue 24): NNCF's
-  `compress_weights` of the LLaMA LM and the KV-cache decoder (INT8_ASYM, INT8_SYM, INT4_SYM and
-  INT4_ASYM with groups of 16, NF4, MXFP4, FP8_E4M3: u8/i8/i4/u4/nf4/f4e2m1/f8e4m3 weight Consts
-  behind Convert, a Subtract of the zero point, a Multiply by f16 or f8e8m0 scales and a Reshape
-  of the groups; INT4 modes keep the embedding and the head in u8); NNCF's `quantize` of
+- **compressed, quantized, tokenizers, TensorIterator, segmentation** (issue 24): NNCF's
+  `compress_weights` of a one-layer LLaMA LM and of the KV-cache decoder (INT8_ASYM, INT8_SYM;
+  INT4_SYM, INT4_ASYM, NF4, INT3_SYM, INT2_SYM, CB4 and NVFP4 with groups of 16; MXFP4 with
+  groups of 32: u8/i8/i4/u4/nf4/u3/u2/f4e2m1 weight Consts behind Convert, a Subtract of the
+  zero point, a Multiply by f16, f8e4m3 or f8e8m0 scales and a Reshape of the groups, CB4's u4
+  indices Gathering from an f8e4m3 codebook; the 4-bit and lower modes keep the embedding and
+  the head in u8); NNCF's `quantize` of
   MobileNetV2, ResNet (dynamic) and BERT (FakeQuantize on activations and weights, i8 weights
   behind Convert and Multiply once saved); openvino_tokenizers' tokenizer and detokenizer models
   of a BPE and a WordPiece vocabulary trained here (string tensors, StringTensorUnpack/Pack-15,
@@ -1914,7 +1958,7 @@ this README; `--out DIR` writes elsewhere.
   expectations are read with the extension's library added, and say so: `extensions`,
   `read_model_without_extensions`); TensorIterator-1 from an ONNX Scan and from openvino's
   opset API (LSTMCell-4 bodies forwards and backwards, as the Model Optimizer wrote LSTMs),
-  static and dynamic.
+  static and dynamic; torchvision's DeepLabV3 on a dilated MobileNetV3 (an interval input).
 - OpenVINO's frontend fuses attention into ScaledDotProductAttention even from unfused
   MatMul/Softmax code (GPT-2's eager attention), so Softmax appears only where a model applies
   it to its output.

@@ -12,9 +12,10 @@ The quantized files (FakeQuantize on activations, NNCF's) are compared layer by 
 isolation (``compare_document(isolate=True)``: each layer on OpenVINO's outputs of the layers
 above it): a FakeQuantize turns the last-bit differences of a convolution above it into a whole
 quantization step wherever a value lies on a rounding boundary, and every layer below would
-inherit it. Even on OpenVINO's own inputs, the plugin's quantization arithmetic (input scale and
-shift in float32, fused into the layer before) lands on the other side of a boundary now and
-then: a FakeQuantize may differ there by one quantization step, at a few elements
+inherit it. Even on OpenVINO's own inputs, the plugin, which fuses a FakeQuantize into the layer
+before it, puts a value exactly on a boundary of the output it exposes on the other level now
+and then (a FakeQuantize alone takes the kernel's level: tests/execution/test_normalization.py):
+a FakeQuantize may differ there by one quantization step, at a few elements
 (``BOUNDARY_ELEMENTS``), no other layer."""
 
 from __future__ import annotations

@@ -103,6 +103,8 @@ def network_inputs(document: Document, seed: int = 0) -> dict[str, np.ndarray]:
     or TOKENS."""
     rng = np.random.default_rng(seed)
     stem = Path(document.path).stem
+    if stem in OPTIMUM_STATEFUL:
+        return optimum_inputs(rng)
     inputs = {}
     for layer in parameters(document):
         name, shape = layer.name or "", parameter_shape(layer)
@@ -117,6 +119,22 @@ def network_inputs(document: Document, seed: int = 0) -> dict[str, np.ndarray]:
     return inputs
 
 
+OPTIMUM_STATEFUL = {"optimum_llama_int4_stateful"}  # optimum-intel's stateful LLM layout
+PAST = 3  # the tokens of the KV cache initial_state makes
+
+
+def optimum_inputs(rng: np.random.Generator) -> dict[str, np.ndarray]:
+    """The next 4 tokens of an optimum-intel LLM after PAST cached ones: the attention mask
+    covers the past and the new tokens, the positions follow the past, beam 0 keeps its cache."""
+    tokens = 4
+    return {
+        "input_ids": rng.integers(0, 300, (1, tokens)),
+        "attention_mask": np.ones((1, PAST + tokens), np.int64),
+        "position_ids": np.arange(PAST, PAST + tokens)[None],
+        "beam_idx": np.zeros(1, np.int32),
+    }
+
+
 def initial_state(document: Document, seed: int = 1) -> dict[str, np.ndarray]:
     """A KV cache of 3 past tokens for each variable (a ReadValue's variable_shape, ? at 1 for
     the batch and 3 for the tokens): from the empty cache OpenVINO itself cannot run the first
@@ -129,7 +147,7 @@ def initial_state(document: Document, seed: int = 1) -> dict[str, np.ndarray]:
             if layer.data["variable_shape"] == "...":
                 continue
             dims = [
-                1 if axis == 0 else 3 if text == "?" else int(text)
+                1 if axis == 0 else PAST if text == "?" else int(text)
                 for axis, text in enumerate(layer.data["variable_shape"].split(","))
             ]
             state[layer.data["variable_id"]] = rng.standard_normal(dims).astype(np.float32)

@@ -7,6 +7,7 @@ its own:
     /work/torchvenv/bin/pip install torch==2.13.0          # first: the CPU wheel, no CUDA
     /work/torchvenv/bin/pip install torchvision==0.28.0 timm transformers onnx openvino==2026.4.1 numpy lxml
     /work/torchvenv/bin/pip install nncf openvino-tokenizers==2026.4.1.0   # compressed models, tokenizers
+    # and optimum-intel in a venv of its own: see fixtures/networks/README.md
     /work/torchvenv/bin/python tools/make_networks.py      # rewrites fixtures/networks/
 
 Every model has random weights (torchvision ``weights=None``, timm ``pretrained=False``,
@@ -21,6 +22,9 @@ from __future__ import annotations
 import argparse
 import functools
 import importlib.metadata
+import os
+import shutil
+import subprocess
 import sys
 import tempfile
 from collections.abc import Callable
@@ -458,7 +462,9 @@ class Network:
     # an nncf.CompressWeightsMode), or nncf.quantize(model, <seeded samples>, **quantize)
     compress: dict[str, Any] | None = None
     quantize: dict[str, Any] | None = None
-    variant: str | None = None  # how an ov_model network is made, for the manifest
+    variant: str | None = None  # how an ov_model or exported network is made, for the manifest
+    # build(xml) writes the IR itself (an exporter's files, e.g. optimum-intel's), not save_model
+    exported: bool = False
 
 
 def _tokens(shape: tuple[int, ...]) -> dict[str, tuple[int, ...]]:
@@ -588,7 +594,10 @@ def _calibration_samples(network: Network, count: int) -> list[Any]:
 
 def write(network: Network, directory: Path) -> None:
     xml = directory / f"{network.name}.xml"
-    ov.save_model(convert(network), str(xml), compress_to_fp16=network.fp16)
+    if network.exported:
+        network.build(xml)  # the exporter's own files, as it wrote them
+    else:
+        ov.save_model(convert(network), str(xml), compress_to_fp16=network.fp16)
     expected = directory / f"{network.name}.expected.json"
     expected.write_text(dump_expected(derive_expected(xml)), encoding="utf-8")
     size = xml.with_suffix(".bin").stat().st_size
@@ -1725,6 +1734,55 @@ class _OutMap(nn.Module):
         return self.model(x)["out"]  # type: ignore[no-any-return]
 
 
+# optimum-intel 2.2 needs transformers < 5.6 (the torch venv has a later one): it runs in a venv of
+# its own whose site-packages hold transformers 5.0.0 and optimum-intel and reach the torch venv's
+# through a .pth file (see fixtures/networks/README.md); this tool runs there with
+# --optimum-export, as a child process.
+OPTIMUM_PYTHON = Path(os.environ.get("IRSHAPE_OPTIMUM_PYTHON", "/work/optvenv/bin/python"))
+
+
+def optimum_llama(xml: Path) -> None:
+    """transformers LLaMA LM of one layer (hidden 32, 2 heads sharing 1 KV head, vocabulary 300
+    of a byte-level BPE trained here) saved with its tokenizer, exported by optimum-intel as
+    people deploy LLMs: `optimum-cli export openvino --task text-generation-with-past
+    --weight-format int4 --group-size 16 --ratio 1.0`: stateful (the KV cache in ReadValue-6 and
+    Assign-6 variables reordered by a beam_idx input through Gather), input_ids,
+    attention_mask, position_ids, rotary embeddings, ScaledDotProductAttention-13, u4 weights in
+    groups of 16 and the embedding and the head in u8, per channel; its openvino_model.xml
+    committed as optimum-intel wrote it."""
+    with tempfile.TemporaryDirectory(prefix="irshape-optimum-") as tmp:
+        command = [str(OPTIMUM_PYTHON), str(Path(__file__).resolve()), "--optimum-export", tmp]
+        subprocess.run(command, check=True)
+        for suffix in (".xml", ".bin"):
+            shutil.copyfile(Path(tmp) / f"openvino_model{suffix}", xml.with_suffix(suffix))
+
+
+def _export_with_optimum(directory: Path) -> None:
+    """The export optimum_llama runs in the optimum-intel venv."""
+    from optimum.commands.optimum_cli import main as optimum_cli
+
+    torch.manual_seed(SEED)
+    config = transformers.LlamaConfig(
+        vocab_size=300,
+        hidden_size=32,
+        intermediate_size=64,
+        num_hidden_layers=1,
+        num_attention_heads=2,
+        num_key_value_heads=1,
+        max_position_embeddings=128,
+        bos_token_id=0,
+        eos_token_id=0,
+        pad_token_id=0,
+    )
+    with tempfile.TemporaryDirectory(prefix="irshape-llm-") as source:
+        transformers.LlamaForCausalLM(config).eval().save_pretrained(source)
+        _bpe_tokenizer().save_pretrained(source)
+        export = ["export", "openvino", "--model", source, "--task", "text-generation-with-past"]
+        weights = ["--weight-format", "int4", "--group-size", "16", "--ratio", "1.0"]
+        sys.argv = ["optimum-cli", *export, *weights, str(directory)]
+        optimum_cli()
+
+
 LLM_TOKENS = ["[?,?]", "[?,?]"]
 _TOKENIZER = "`openvino_tokenizers.convert_tokenizer(hf_tokenizer, with_detokenizer=True)`"
 
@@ -1733,12 +1791,14 @@ NETWORKS += [
     # MatMul and Gather (Const u8/i4/u4/nf4/u3/u2/f4e2m1 -> Convert -> [Subtract zero point] ->
     # Multiply by f16, f8e4m3 or f8e8m0 scales -> [Reshape the groups] -> Convert; CB4's u4
     # indices Gather their values from an f8e4m3 codebook)
+    # optimum-intel's export, as deployed (its int4 keeps the embedding and head INT8_ASYM)
     Network(
-        "llama_int8_asym_dyn_tokens",
-        llama_one_layer,
-        _tokens(TOKENS),
-        inputs=LLM_TOKENS,
-        compress={"mode": "INT8_ASYM"},
+        "optimum_llama_int4_stateful",
+        optimum_llama,
+        (),
+        exported=True,
+        variant="`optimum-cli export openvino --task text-generation-with-past --weight-format int4 "
+        "--group-size 16 --ratio 1.0`, as written",
     ),
     Network(
         "llama_int4_sym_g16_dyn_tokens",
@@ -1848,6 +1908,7 @@ NETWORKS += [
 LIBRARIES.update(
     {
         llama_one_layer: "transformers, NNCF",
+        optimum_llama: "transformers, optimum-intel",
         bpe_tokenizer: "tokenizers, openvino_tokenizers",
         bpe_detokenizer: "tokenizers, openvino_tokenizers",
         wordpiece_tokenizer: "tokenizers, openvino_tokenizers",
@@ -1898,6 +1959,10 @@ python3 -m venv /work/torchvenv
 /work/torchvenv/bin/pip install torch==2.13.0        # first, so pip keeps the CPU wheel
 /work/torchvenv/bin/pip install torchvision==0.28.0 timm transformers onnx openvino==2026.4.1 numpy lxml
 /work/torchvenv/bin/pip install nncf openvino-tokenizers==2026.4.1.0
+# optimum-intel 2.2 needs transformers < 5.6: a venv of its own that reaches the torch venv's packages
+python3 -m venv /work/optvenv
+echo /work/torchvenv/lib/python3.11/site-packages > /work/optvenv/lib/python3.11/site-packages/torchvenv.pth
+/work/optvenv/bin/pip install transformers==5.0.0 optimum-intel   # (IRSHAPE_OPTIMUM_PYTHON names another)
 /work/torchvenv/bin/python tools/make_networks.py    # every file, in one process
 ```
 
@@ -1945,12 +2010,15 @@ this README; `--out DIR` writes elsewhere.
   into the CPU torch wheel: the tool defines `torchvision::nms` and `torchvision::roi_align` in
   Python before importing torchvision (tracing records each as one node).
 - **compressed, quantized, tokenizers, TensorIterator, segmentation** (issue 24): NNCF's
-  `compress_weights` of a one-layer LLaMA LM and of the KV-cache decoder (INT8_ASYM, INT8_SYM;
+  `compress_weights` of a one-layer LLaMA LM and of the KV-cache decoder (INT8_SYM;
   INT4_SYM, INT4_ASYM, NF4, INT3_SYM, INT2_SYM, CB4 and NVFP4 with groups of 16; MXFP4 with
   groups of 32: u8/i8/i4/u4/nf4/u3/u2/f4e2m1 weight Consts behind Convert, a Subtract of the
   zero point, a Multiply by f16, f8e4m3 or f8e8m0 scales and a Reshape of the groups, CB4's u4
   indices Gathering from an f8e4m3 codebook; the 4-bit and lower modes keep the embedding and
-  the head in u8); NNCF's `quantize` of
+  the head in u8); optimum-intel's own export of a one-layer LLaMA (`optimum-cli export openvino
+  --task text-generation-with-past --weight-format int4`), committed as written: stateful, a
+  beam_idx Gather on the KV-cache variables, position_ids, ScaledDotProductAttention-13;
+  NNCF's `quantize` of
   MobileNetV2, ResNet (dynamic) and BERT (FakeQuantize on activations and weights, i8 weights
   behind Convert and Multiply once saved); openvino_tokenizers' tokenizer and detokenizer models
   of a BPE and a WordPiece vocabulary trained here (string tensors, StringTensorUnpack/Pack-15,
@@ -1970,7 +2038,7 @@ this README; `--out DIR` writes elsewhere.
 def _variant(network: Network) -> str:
     if network.onnx:
         return 'ONNX: `convert_model("x.onnx")`, the inputs as the file declares them'
-    if network.ov_model:
+    if network.ov_model or network.exported:
         return network.variant or "built as an `ov.Model` here"
     if network.reshape is not None:
         how = f"converted static, then `model.reshape({network.reshape})`"
@@ -2048,7 +2116,15 @@ def main() -> None:
     parser.add_argument("--only", nargs="*", help="names of the networks to rebuild (default: all)")
     parser.add_argument("--out", type=Path, default=NETWORKS_DIR, help="output directory")
     parser.add_argument("--manifest", action="store_true", help="only rewrite README.md")
+    parser.add_argument(
+        "--optimum-export",
+        type=Path,
+        help="(in the optimum-intel venv) export the tiny LLM to this directory",
+    )
     args = parser.parse_args()
+    if args.optimum_export is not None:
+        _export_with_optimum(args.optimum_export)
+        return
     args.out.mkdir(parents=True, exist_ok=True)
     chosen = [n for n in NETWORKS if not args.only or n.name in args.only]
     for network in [] if args.manifest else chosen:

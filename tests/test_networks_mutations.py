@@ -52,7 +52,6 @@ NNCF_VARIANTS = {
     "llama_int3_sym_g16_dyn_tokens",
     "llama_int4_asym_g16_dyn_tokens",
     "llama_int4_sym_g16_dyn_tokens",
-    "optimum_llama_int4_stateful",
     "llama_mxfp4_dyn_tokens",
     "llama_nf4_g16_interval_tokens",
     "llama_nvfp4_g16_dyn_tokens",

@@ -208,6 +208,7 @@ class _Walker:
         self.flowing: IdentityMemo[OpResult, _Flowing] = {}  # see _flowing
         self.repeats: dict[tuple[int, ...], tuple[object, _Flowing]] = {}  # see _known
         self.refolded: set[int] = set()  # id(layer) of the producers _refold looked at
+        self.unread_reals = False  # a real Const of rank 2 or more is not read (see _refolded)
 
     # -- the run ------------------------------------------------------------------------------
 
@@ -374,6 +375,8 @@ class _Walker:
             kind = "control"
         elif kind == "constant":
             outputs = [sources.const_tensor(layer, self.document.path, self.weights, local.append)]
+            if not self.unread_reals:  # (asked until the first one)
+                self.unread_reals = sources.unread_reals(outputs[0])
         elif schema is not None:
             result.checked = True
             outputs = self._known(schema, layer, result, inputs, bool(origins), doomed, local)
@@ -655,7 +658,9 @@ class _Walker:
         where = partial(self.graph.where, layer)  # made only for a layer with findings
         found_before = len(local)
         # (a value refolded from Consts the key does not name: not remembered as a repeat)
-        checked = self._refolded(schema, layer, inputs) if schema.value_inputs else inputs
+        checked = (
+            self._refolded(schema, layer, inputs) if self.unread_reals and schema.value_inputs else inputs
+        )
         inference = check_op(schema, layer, checked, where, local.append)
         if self.document.version == 10:  # its reading constant-folds the graph
             check_v10_folding(schema, layer, checked, inference, where, local.append)

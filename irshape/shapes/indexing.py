@@ -615,31 +615,28 @@ def _element_writes(
     return writes
 
 
-_SIZE_T = 1 << 64
-
-
 def _nd_writes(
     lengths: tuple[int, ...], indices: values.Known, updates: tuple[int, ...]
 ) -> Writes | str | None:
     """ScatterNDUpdate-3/15 as ``reference::scatterNdUpdate`` writes it: each index tuple's
-    elements counted from the end when negative, its flat offset summed in size_t (a negative
-    one wraps), and only that offset checked against the data's size (``Index is out of
-    bounds``): so ``[0, 3]`` into ``[2, 2]`` writes element ``[1, 1]``, as OpenVINO does."""
+    elements counted from the end when negative, each then in its axis's range (``Index is out
+    of bounds``: OpenVINO 2026.4 checks each, where older references checked the flat offset
+    only), the tuple's chunk written at its flat offset."""
     depth = indices.lengths[-1] if indices.lengths else None
     if depth is None or depth > len(lengths):
         return None
     leading = indices.lengths[:-1]
     if updates != (*leading, *lengths[depth:]):
         return None
-    chunk, total = math.prod(lengths[depth:]), math.prod(lengths)
+    chunk = math.prod(lengths[depth:])
     strides = [math.prod(lengths[j + 1 : depth]) * chunk for j in range(depth)]
     writes = []
     for i in range(math.prod(leading)):
         coordinate = indices.values[i * depth : (i + 1) * depth]
         normalized = [c + lengths[j] if c < 0 else c for j, c in enumerate(coordinate)]
-        offset = sum(c * s for c, s in zip(normalized, strides, strict=True)) % _SIZE_T
-        if offset + chunk > total:
+        if any(not 0 <= c < n for c, n in zip(normalized, lengths, strict=False)):
             return "Index is out of bounds"
+        offset = sum(c * s for c, s in zip(normalized, strides, strict=True))
         writes += [(offset + e, i * chunk + e) for e in range(chunk)]
     return writes
 

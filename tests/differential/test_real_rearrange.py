@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
+from pathlib import Path
 
 import numpy as np
 import openvino as ov
@@ -34,10 +35,22 @@ import openvino.opset8 as ov8
 import openvino.opset12 as ov12
 import openvino.opset15 as ov15
 import pytest
+from lxml import etree
 from openvino.utils.node_factory import NodeFactory
 
+import irshape
+
 from .conftest import STATS
-from .ops_harness import OpCase, OpsBatchRunner, batches, buildable, params, real_constant
+from .ops_harness import (
+    OpCase,
+    OpsBatchRunner,
+    batches,
+    buildable,
+    openvino_reads,
+    params,
+    read_back,
+    real_constant,
+)
 
 SEED = 20261129
 PER_KIND = 6
@@ -270,3 +283,74 @@ def test_the_cases_fold_and_bound(ops_runner: OpsBatchRunner) -> None:
                 c for c in CASES if c.op == op and c.tags == (kind, "interval") and ".." in expected[c.cid]
             ]
             assert bool(bounded) == (not no_value and op not in NO_BOUNDS), (op, kind)
+
+
+# --- ScatterNDUpdate's negative elements, and an index out of range into data of rank 2 ---------
+
+
+def _sizes_2x2(kind: str) -> tuple[ov.Node, ov.Node]:
+    """A static Parameter and four of its dims (5, 6, 7, 8) converted to ``kind``, as [2, 2]."""
+    data = ov1.parameter(ov.PartialShape([1, 5, 6, 7, 8]), np.float32)
+    sizes = ov8.gather(ov3.shape_of(data), _i([1, 2, 3, 4]), _i(0))
+    return data, ov1.reshape(ov1.convert(sizes, kind), _i([2, 2]), False)
+
+
+def _target(values: ov.Node) -> ov.Node:
+    flat = ov1.reshape(ov1.convert(values, "i64"), _i([-1]), False)
+    return ov3.broadcast(ov1.constant(np.float32(1.0)), flat)
+
+
+@pytest.mark.parametrize("kind", ["i64", "f32", "f16"])
+@pytest.mark.parametrize(("tuples", "expected"), [([[-1, -2]], "[5,6,9,8]"), ([[0, -1]], "[5,9,7,8]")])
+def test_scatter_nd_counts_negative_elements_from_the_end(
+    tmp_path: Path, kind: str, tuples: list[list[int]], expected: str
+) -> None:
+    # each element of an index tuple counted from the end of its axis: [-1, -2] is [1, 0]
+    data, x = _sizes_2x2(kind)
+    update = real_constant([9.0], kind) if kind != "i64" else _i([9])
+    node = _target(ov4.scatter_nd_update(x, _i(tuples), update))
+    node.set_friendly_name("target")
+    xml = tmp_path / "nd.xml"
+    ov.save_model(ov.Model([ov1.result(node)], [data]), str(xml), compress_to_fp16=False)
+    assert read_back(xml)["target"][0][0] == expected
+    (layer,) = [layer for layer in irshape.check_file(xml).layers if layer.name == "target"]
+    assert [str(s) for s in layer.outputs] == [expected]
+
+
+@pytest.mark.parametrize("kind", ["i64", "f32"])
+@pytest.mark.parametrize(
+    "op", ["ScatterUpdate", "ScatterElementsUpdate", "ScatterNDUpdate"]
+)
+def test_a_scatter_into_rank_2_out_of_range_fails_as_openvino_fails(
+    tmp_path: Path, op: str, kind: str
+) -> None:
+    # an index written out of range after the build (the builder evaluates the scatter):
+    # read_model fails evaluating the Broadcast's target, irshape reports IRS214 there
+    data, x = _sizes_2x2(kind)
+
+    def update(shape: list[int]) -> ov.Node:
+        return _const([7.0] * int(np.prod(shape)), shape, kind, random.Random(0))
+
+    # (i32: bytes no other Const has, which the writer would give one offset)
+    written = [[0, 1]] if op == "ScatterNDUpdate" else [[1]] if op == "ScatterElementsUpdate" else [1]
+    index = ov1.constant(np.array(written, dtype=np.int32))
+    index.set_friendly_name("index")
+    if op == "ScatterUpdate":
+        scattered = ov3.scatter_update(x, index, update([2, 1]), _i(1))
+    elif op == "ScatterElementsUpdate":
+        scattered = ov12.scatter_elements_update(x, index, update([1, 1]), _i(1))
+    else:
+        scattered = ov4.scatter_nd_update(x, index, update([1]))
+    node = _target(scattered)
+    node.set_friendly_name("target")
+    xml = tmp_path / "out.xml"
+    ov.save_model(ov.Model([ov1.result(node)], [data]), str(xml), compress_to_fp16=False)
+    (layer,) = etree.parse(str(xml)).xpath("//layer[@name='index']")
+    offset = int(layer.find("data").get("offset"))
+    weights = bytearray(xml.with_suffix(".bin").read_bytes())
+    position = offset + 4 if op == "ScatterNDUpdate" else offset  # (the tuple's second element)
+    weights[position : position + 4] = np.int32(5).tobytes()
+    xml.with_suffix(".bin").write_bytes(bytes(weights))
+    assert openvino_reads(xml) is not None
+    codes = [d.code for d in irshape.check_file(xml).errors if d.layer_name == "target"]
+    assert codes == ["IRS214"]

@@ -688,7 +688,10 @@ class _Walker:
         Consts of rank 2 or more, whose values are read only here, where a value input reaches
         them (reading every weight would cost each layer a bias feeds its memo; the usual value
         input is known, or unknown for another reason, and costs one test)."""
-        wanted = [p for p in schema.value_inputs if p < len(inputs) and _unfolded(inputs[p])]
+        ports = schema.value_inputs
+        if schema.op in _VALUE_MOVED_AT_0:
+            ports = ports[1:]  # (their data's value decides no shape: only a value input above does)
+        wanted = [p for p in ports if p < len(inputs) and inputs[p].value is None and _unfolded(inputs[p])]
         if not wanted:
             return inputs
         refolded = list(inputs)
@@ -814,6 +817,8 @@ def _outputs_flowing(inference: OpResult) -> _Flowing:
 
 
 _REFOLD_DEPTH = 64  # the ops between a value input and the real Consts it reaches, at most
+# The ops whose value inputs (their declaration's) begin with the data whose elements they move
+_VALUE_MOVED_AT_0 = frozenset({"Gather", "Slice", "StridedSlice"})
 
 
 def _unfolded(tensor: Tensor) -> bool:

@@ -718,8 +718,13 @@ class _Walker:
                 self.tensors[id(producer)] = [tensor.replace(info=read)]
             return read
         kind, schema = self._op(producer)
-        if schema is None or kind == "constant" or not _unfolded(tensor.info):
-            return None
+        if (
+            schema is None
+            or kind == "constant"
+            or producer.subgraphs is not None
+            or not _unfolded(tensor.info)
+        ):
+            return None  # (a Loop, If or TensorIterator is not folded again: its bodies would be)
         inputs, changed = [], False
         for port in producer.inputs:
             above = self.sources.get(id(port))

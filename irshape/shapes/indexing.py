@@ -575,8 +575,8 @@ def _scatter_writes(op: _Op) -> Writes | str | None:
 def _update_writes(
     lengths: tuple[int, ...], indices: values.Known, updates: tuple[int, ...], axis: int
 ) -> Writes | str | None:
-    """ScatterUpdate-3: ``data[..., indices[q], ...] = updates[..., q, ...]`` along ``axis``, a
-    negative index out of range as a large one (``reference::scatter_update``)."""
+    """ScatterUpdate-3: ``data[..., indices[q], ...] = updates[..., q, ...]`` along ``axis``; a
+    negative index is out of range too (``reference::scatter_update``: ``slice_index >= 0``)."""
     size, outer, inner = lengths[axis], math.prod(lengths[:axis]), math.prod(lengths[axis + 1 :])
     if updates != (*lengths[:axis], *indices.lengths, *lengths[axis + 1 :]):
         return None

@@ -1101,9 +1101,8 @@ def _reverse_checked(call: OpCall) -> OpResult:
     return _rearranged(_same_shape(call), data, _reverse_places(data.shape.lengths, set(axes.value)))
 
 
-setattr(
-    reverse, reading.READS, getattr(_reverse_checked, reading.READS)
-)  # what it reads, for the declarations
+# what Reverse reads, for its declaration to be checked against (tests/test_reads_declared.py)
+setattr(reverse, reading.READS, getattr(_reverse_checked, reading.READS))
 
 
 def _reverse_places(lengths: Sequence[int] | None, axes: set[int]) -> tuple[int, ...] | None:

@@ -318,9 +318,7 @@ def test_scatter_nd_counts_negative_elements_from_the_end(
 
 
 @pytest.mark.parametrize("kind", ["i64", "f32"])
-@pytest.mark.parametrize(
-    "op", ["ScatterUpdate", "ScatterElementsUpdate", "ScatterNDUpdate"]
-)
+@pytest.mark.parametrize("op", ["ScatterUpdate", "ScatterElementsUpdate", "ScatterNDUpdate"])
 def test_a_scatter_into_rank_2_out_of_range_fails_as_openvino_fails(
     tmp_path: Path, op: str, kind: str
 ) -> None:

@@ -1096,9 +1096,12 @@ def _reverse_checked(call: OpCall) -> OpResult:
             findings.append(
                 _value_error(1, f"axes {list(axes.value)} are out of range for rank {rank}", message)
             )
-    if findings or axes.value is None or any(v < 0 for v in axes.value):
+    rank = data.shape.rank
+    if findings or axes.value is None or rank is None or any(not -rank <= v < rank for v in axes.value):
         return _same_shape(call, findings)
-    return _rearranged(_same_shape(call), data, _reverse_places(data.shape.lengths, set(axes.value)))
+    # its evaluate counts a negative axis from the end (by experiment: -1 of [2,4] is axis 1)
+    reversed_axes = {v + rank if v < 0 else v for v in axes.value}
+    return _rearranged(_same_shape(call), data, _reverse_places(data.shape.lengths, reversed_axes))
 
 
 # what Reverse reads, for its declaration to be checked against (tests/test_reads_declared.py)

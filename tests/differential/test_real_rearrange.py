@@ -183,7 +183,8 @@ def _shuffle_channels(rng: random.Random, x: ov.Node, shape: list[int], kind: st
 
 def _reverse(rng: random.Random, x: ov.Node, shape: list[int], kind: str) -> ov.Node:
     if rng.random() < 0.5:
-        axes = _i(rng.sample(range(len(shape)), rng.randint(0, len(shape))))
+        picked = rng.sample(range(len(shape)), rng.randint(0, len(shape)))
+        axes = _i([a - len(shape) if rng.random() < 0.3 else a for a in picked])  # (-1: the last)
         mode = "index"
     else:
         axes = ov1.constant(np.array([rng.random() < 0.5 for _ in shape]))

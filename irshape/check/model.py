@@ -33,7 +33,7 @@ from irshape.dims import PartialShape
 from irshape.ir.model import Body, Document, Layer, Port
 from irshape.ir.weights import Weights
 from irshape.memo import IdentityMemo, by_identity
-from irshape.ops.interface import OpResult, Output, Tensor, Unknown
+from irshape.ops.interface import OpResult, Origin, Output, Tensor, Unknown
 from irshape.ops.opsets import latest_version, op_version
 from irshape.ops.registry import lookup
 from irshape.ops.schema import OpSchema
@@ -207,6 +207,8 @@ class _Walker:
         self.ops: dict[tuple[str | None, str | None], tuple[str, OpSchema | None]] = {}  # by type, version
         self.flowing: IdentityMemo[OpResult, _Flowing] = {}  # see _flowing
         self.repeats: dict[tuple[int, ...], tuple[object, _Flowing]] = {}  # see _known
+        self.refolded: set[int] = set()  # id(layer) of the producers _refold looked at
+        self.unread_reals = False  # a real Const of rank 2 or more is not read (see _refolded)
 
     # -- the run ------------------------------------------------------------------------------
 
@@ -373,6 +375,8 @@ class _Walker:
             kind = "control"
         elif kind == "constant":
             outputs = [sources.const_tensor(layer, self.document.path, self.weights, local.append)]
+            if not self.unread_reals:  # (asked until the first one)
+                self.unread_reals = sources.unread_reals(outputs[0])
         elif schema is not None:
             result.checked = True
             outputs = self._known(schema, layer, result, inputs, bool(origins), doomed, local)
@@ -653,9 +657,13 @@ class _Walker:
             return self._outputs(layer, result, repeated[1])
         where = partial(self.graph.where, layer)  # made only for a layer with findings
         found_before = len(local)
-        inference = check_op(schema, layer, inputs, where, local.append)
+        # (a value refolded from Consts the key does not name: not remembered as a repeat)
+        checked = (
+            self._refolded(schema, layer, inputs) if self.unread_reals and schema.value_inputs else inputs
+        )
+        inference = check_op(schema, layer, checked, where, local.append)
         if self.document.version == 10:  # its reading constant-folds the graph
-            check_v10_folding(schema, layer, inputs, inference, where, local.append)
+            check_v10_folding(schema, layer, checked, inference, where, local.append)
         if inference is None:
             return [Tensor(PartialShape(None))]
         if len(layer.outputs) > len(inference.outputs) and not inference.rejected:
@@ -667,11 +675,76 @@ class _Walker:
         if not doomed:  # else OpenVINO stops before this layer, and "it will use N" is untrue
             compare_declared(layer, inference, where, local.append)
         if inherits:
-            self._drop_inherited(schema, layer, inputs, where(), local)
-        elif not doomed and len(local) == found_before:
+            self._drop_inherited(schema, layer, checked, where(), local)
+        elif not doomed and len(local) == found_before and checked is inputs:
             # The entry keeps the keyed objects alive, so their ids name no other object.
             self.repeats[key] = ((layer.data, inputs, dims), inferred)
         return flowing
+
+    # -- values read late: real Consts of rank 2 or more -------------------------------------
+
+    def _refolded(self, schema: OpSchema, layer: Layer, inputs: list[Tensor]) -> list[Tensor]:
+        """The inputs with the values OpenVINO folds into the layer's value inputs from real
+        Consts of rank 2 or more, whose values are read only here, where a value input reaches
+        them (reading every weight would cost each layer a bias feeds its memo; the usual value
+        input is known, or unknown for another reason, and costs one test)."""
+        ports = schema.value_inputs
+        if schema.op in _VALUE_MOVED_AT_0:
+            ports = ports[1:]  # (their data's value decides no shape: only a value input above does)
+        wanted = [p for p in ports if p < len(inputs) and inputs[p].value is None and _unfolded(inputs[p])]
+        if not wanted:
+            return inputs
+        refolded = list(inputs)
+        for index in wanted:
+            source = self.sources.get(id(layer.inputs[index])) if index < len(layer.inputs) else None
+            again = self._refold(source, 0) if source is not None else None
+            if again is not None:
+                refolded[index] = again
+        return refolded
+
+    def _refold(self, source: g.Source, depth: int) -> Tensor | None:
+        """The tensor ``source`` gives with the values of the unread real Consts above it read
+        and the ops between folded again (their shapes do not change: a value that decides one
+        is a value input, refolded when its layer was checked); the producers' tensors are
+        replaced, for their other consumers. None where nothing changes."""
+        producer, out_port = source
+        tensor = self._tensor(source)
+        if tensor is None or depth > _REFOLD_DEPTH or id(producer) in self.refolded:
+            return None
+        self.refolded.add(id(producer))
+        if sources.unread_reals(tensor.info):
+            read = sources.read_reals(producer, self.weights, tensor.info)
+            if read is not None:
+                self.tensors[id(producer)] = [tensor.replace(info=read)]
+            return read
+        kind, schema = self._op(producer)
+        if (
+            schema is None
+            or kind == "constant"
+            or producer.subgraphs is not None
+            or not _unfolded(tensor.info)
+        ):
+            return None  # (a Loop, If or TensorIterator is not folded again: its bodies would be)
+        inputs, changed = [], False
+        for port in producer.inputs:
+            above = self.sources.get(id(port))
+            given = self._tensor(above) if above is not None else None
+            if above is None or given is None:
+                return None
+            again = self._refold(above, depth + 1) if _unfolded(given.info) else None
+            inputs.append(given.info if again is None else again)
+            changed = changed or again is not None
+        if not changed:
+            return None
+        inference = check_op(schema, producer, inputs, partial(self.graph.where, producer), lambda d: None)
+        if inference is None or inference.rejected:
+            return None
+        before = self.tensors[id(producer)]
+        flowing = _outputs_flowing(inference)[2]
+        self.tensors[id(producer)] = [
+            t.replace(info=f) for t, f in zip(before, flowing, strict=False)
+        ] + before[len(flowing) :]
+        return self.tensors[id(producer)][out_port.index].info if out_port.index < len(flowing) else None
 
     @staticmethod
     def _outputs(layer: Layer, result: LayerResult, inferred: _Flowing) -> list[Tensor]:
@@ -745,6 +818,24 @@ def _outputs_flowing(inference: OpResult) -> _Flowing:
         tuple(o.shape for o in outputs),
         tuple(o.element_type for o in outputs),
         [Tensor(o.shape, o.element_type, facts=o.facts) for o in outputs],
+    )
+
+
+_REFOLD_DEPTH = 64  # the ops between a value input and the real Consts it reaches, at most
+# The ops whose value inputs (their declaration's) begin with the data whose elements they move
+_VALUE_MOVED_AT_0 = frozenset({"Gather", "Slice", "StridedSlice"})
+
+
+def _unfolded(tensor: Tensor) -> bool:
+    """A tensor OpenVINO can evaluate (it reaches Consts and ShapeOfs only) whose value irshape
+    has not: nothing known of it, and no reason said (an unread real Const above it, maybe)."""
+    return (
+        tensor.value is None
+        and tensor.origin is not Origin.DATA
+        and tensor.reals is None
+        and tensor.lower is None
+        and tensor.real_lower is None
+        and tensor.unknown is None
     )
 
 

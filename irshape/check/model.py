@@ -30,7 +30,7 @@ from irshape.check import sources, structure
 from irshape.check.layer import check_op, check_v10_folding, compare_declared
 from irshape.diagnostics import Diagnostic, Location, Severity
 from irshape.dims import PartialShape
-from irshape.ir.model import Body, Document, Layer, Port
+from irshape.ir.model import Body, Document, Layer, Port, has_metadata
 from irshape.ir.weights import Weights
 from irshape.memo import IdentityMemo, by_identity
 from irshape.ops.interface import OpResult, Output, Tensor, Unknown
@@ -268,6 +268,10 @@ class _Walker:
             self._guard(None, variables.check_variables, self.graph, self.found.append)
         if self.body is None:  # the whole file's nesting, once
             self._guard(None, structure.check_body_depth, self.graph, self.found.append)
+        if has_metadata(self.document):  # <rt_info>, <pre-process>: imported for such a file only
+            from irshape.check import metadata
+
+            self._guard(None, metadata.check_document, self.graph, self.weights, self.found.append)
 
     def _guard(self, layer: Layer | None, step: Callable[..., Any], *args: Any) -> None:
         """Run one step; an exception is a finding (a bug in irshape), never the end of the run."""

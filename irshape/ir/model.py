@@ -257,8 +257,64 @@ def all_layers(layers: list[Layer]) -> list[Layer]:
     return found
 
 
+class PreProcessChannel(Record):
+    """One ``<channel>`` of a ``<pre-process>``: its attributes (``id``), and the attributes of
+    its first ``<mean>`` (``value``, or ``offset`` and ``size`` in the .bin), None without one."""
+
+    __slots__ = ("attributes", "line", "mean", "mean_line")
+    attributes: dict[str, str]
+    line: int
+    mean: dict[str, str] | None
+    mean_line: int
+
+    def __init__(
+        self, attributes: dict[str, str], line: int, mean: dict[str, str] | None, mean_line: int
+    ) -> None:
+        self.attributes = attributes
+        self.line = line
+        self.mean = mean
+        self.mean_line = mean_line
+
+
+class PreProcess(Record):
+    """The ``<net>``'s first ``<pre-process>`` (IR v10's legacy mean values, which OpenVINO
+    still applies to IR v10 and v11): its attributes (``reference-layer-name``,
+    ``mean-precision``) and its ``<channel>`` s."""
+
+    __slots__ = ("attributes", "channels", "line")
+    attributes: dict[str, str]
+    channels: tuple[PreProcessChannel, ...]
+    line: int
+
+    def __init__(
+        self, attributes: dict[str, str], channels: tuple[PreProcessChannel, ...], line: int
+    ) -> None:
+        self.attributes = attributes
+        self.channels = channels
+        self.line = line
+
+
+def has_metadata(document: Document) -> bool:
+    """Does the document carry what :mod:`irshape.check.metadata` checks: a ``<pre-process>``,
+    or (in IR v11, where OpenVINO reads it) a layer's or port's ``<rt_info>``?"""
+    if document.pre_process is not None:
+        return True
+    if document.version is None or document.version <= 10:
+        return False
+    for layer in document.layers:
+        if layer.rt_info:
+            return True
+        for port in layer.outputs:
+            if port.rt_info:
+                return True
+        for port in layer.inputs:
+            if port.rt_info:
+                return True
+    return False
+
+
 class Document(Record):
-    __slots__ = ("edges", "kind", "layers", "line", "path", "source", "version")
+    __slots__ = ("edges", "kind", "layers", "line", "path", "pre_process", "source", "version")
     path: str
     kind: Kind
     version: int | None  # the <net> version (10 or 11)
@@ -266,6 +322,7 @@ class Document(Record):
     edges: list[Edge]
     line: int
     source: Path | None  # the .xml on disk, when read from a file
+    pre_process: PreProcess | None  # the <net>'s first <pre-process>, if any
 
     def __init__(
         self,
@@ -276,6 +333,7 @@ class Document(Record):
         edges: list[Edge] | None = None,
         line: int = 1,
         source: Path | None = None,
+        pre_process: PreProcess | None = None,
     ) -> None:
         self.path = path
         self.kind = kind
@@ -284,6 +342,7 @@ class Document(Record):
         self.edges = [] if edges is None else edges
         self.line = line
         self.source = source
+        self.pre_process = pre_process
 
     @property
     def weights_path(self) -> Path | None:

@@ -41,6 +41,8 @@ from irshape.ir.model import (
     Layer,
     Port,
     PortMapEntry,
+    PreProcess,
+    PreProcessChannel,
     RtAttribute,
     Subgraphs,
 )
@@ -60,8 +62,9 @@ _BOMS = (b"\xef\xbb\xbf", b"\xff\xfe\x00\x00", b"\x00\x00\xfe\xff", b"\xff\xfe",
 
 # The elements the parser reports. The end of a <layer> or <edge> is where it is read; the
 # start of a <layer> says whether it is one of the document's (and so which children of it to
-# keep while it is open); <layers> and <edges> end the lists a restart may reopen.
-_EVENT_TAGS = ("layer", "edge", "layers", "edges")
+# keep while it is open); <layers> and <edges> end the lists a restart may reopen; the end of
+# the <net>'s <pre-process> is where it is read.
+_EVENT_TAGS = ("layer", "edge", "layers", "edges", "pre-process")
 # The children of a layer that irshape reads (the first of each tag, as OpenVINO takes them).
 _LAYER_PARTS = frozenset({"data", "input", "output", "rt_info"})
 # ...and of a Loop, If or TensorIterator: its bodies, port maps and back edges, kept whole.
@@ -92,11 +95,12 @@ Chunks = Callable[[], Iterator[bytes]]  # the file's bytes from its start, each 
 class Rest(Record):
     """What a second process read of a <net>, from a layer on (see :mod:`irshape.ir.split`)."""
 
-    __slots__ = ("diagnostics", "edges", "error", "layers")
+    __slots__ = ("diagnostics", "edges", "error", "layers", "pre_process")
     layers: list[Layer]
     edges: list[Edge] | None
     diagnostics: list[Diagnostic]
     error: tuple[int, str] | None  # an XML syntax error's line and reason
+    pre_process: PreProcess | None  # a <pre-process> after the cut
 
     def __init__(
         self,
@@ -104,11 +108,13 @@ class Rest(Record):
         edges: list[Edge] | None,
         diagnostics: list[Diagnostic],
         error: tuple[int, str] | None,
+        pre_process: PreProcess | None = None,
     ) -> None:
         self.layers = layers
         self.edges = edges
         self.diagnostics = diagnostics
         self.error = error
+        self.pre_process = pre_process
 
 
 class Join(Protocol):
@@ -281,7 +287,7 @@ class Reader:
                 self._take(self.stream.close(), b"")
             except etree.XMLSyntaxError as exc:
                 return Rest([], None, [], self._parser_error(exc))
-            return Rest(self.layers, self.edges, self.diagnostics, None)
+            return Rest(self.layers, self.edges, self.diagnostics, None, self.document.pre_process)
 
     def _join(self, join: Join) -> ReadResult | None:
         """At the cut: take the second process's reading of the rest, if the cut was a place to
@@ -302,6 +308,8 @@ class Reader:
         assert self.document is not None
         self.layers += rest.layers
         self.edges = rest.edges
+        if self.document.pre_process is None:
+            self.document.pre_process = rest.pre_process
         self.diagnostics += rest.diagnostics
         return ReadResult(self._document(), self.diagnostics)
 
@@ -429,6 +437,8 @@ class Reader:
                     self.edges.append(self._edge_record(element, self.stream.offset))
             elif element.tag in ("layers", "edges") and element is self._first(element.tag):
                 self.closed.add(element.tag)
+            elif element.tag == "pre-process":
+                self._pre_process(element)
 
     def _bind(self, element: Any, head: bytes) -> None:
         """The first event of a parser: its root is the document's, or a restart's stand-in."""
@@ -480,8 +490,11 @@ class Reader:
             count = len(node)
             if count == 0:
                 return
-            if node.tag == "rt_info" and self.open_layer is not None:
+            tag = node.tag
+            if tag == "rt_info" and self.open_layer is not None:
                 return  # an open layer's or port's <rt_info> is kept whole until its layer ends
+            if tag == "pre-process" and node.getparent() is root:
+                return  # and the <net>'s <pre-process> until it ends
             wanted = keep(node) if node is not self.open_layer else _OPEN_LAYER_PARTS
             if wanted is None:
                 if count > 1:
@@ -515,6 +528,30 @@ class Reader:
             self.document.version = _net_version(self._getter(element)("version"), where, self.diagnostics)
 
     # -- building the model ------------------------------------------------------------------
+
+    def _pre_process(self, element: Any) -> None:
+        """The <net>'s first <pre-process> (pugixml's ``child``, as OpenVINO finds it), read
+        when it ends: its <channel>s and the first <mean> of each."""
+        document = self.document
+        if self.kind != "net" or document is None or document.pre_process is not None:
+            return
+        if element.getparent() is not self.root:
+            return
+        offset = self.stream.offset
+        channels = []
+        for channel in element:
+            if channel.tag != "channel":
+                continue
+            mean = next(channel.iterchildren("mean"), None)
+            channels.append(
+                PreProcessChannel(
+                    self._data(channel),
+                    channel.sourceline + offset,
+                    None if mean is None else self._data(mean),
+                    (channel if mean is None else mean).sourceline + offset,
+                )
+            )
+        document.pre_process = PreProcess(self._data(element), tuple(channels), element.sourceline + offset)
 
     def _nested(self, element: Any) -> bool:
         """Is this document layer of an unknown root nested in a <layers> (not the root's child)?"""

@@ -4,9 +4,15 @@
 the body Parameters, and the outer outputs made of the body Results as the ops'
 ``validate_and_infer_types`` make them (the arithmetic is :mod:`irshape.shapes.control`).
 
+OpenVINO's reader first builds each body as a model of its own, its Parameters as the body
+declares them (before the port map is read), and validates every layer of it at those shapes;
+only then does the op bind the outer inputs and validate the body again. A body fails either
+way: :func:`infer` has it walked as declared too (once a body, however often its layer is
+walked: nested bodies stay linear).
+
 The walk of a body is the caller's (:mod:`irshape.check.model`): :func:`infer` gets a
 function that walks one body with some Parameters bound and gives the tensors that reach its
-Results.
+Results, and one that walks it as declared.
 """
 
 from __future__ import annotations
@@ -44,6 +50,12 @@ class BodyRun(Record):
 
 WalkBody = Callable[[str, Body, dict[int, Tensor]], BodyRun]
 """Walk the body of a tag with Parameters bound (by id(layer)): its Results' tensors."""
+
+WalkDeclared = Callable[[str, Body], None]
+"""Walk the body of a tag as OpenVINO first builds it: its Parameters as declared."""
+
+# The bodies OpenVINO's reader builds for each op (the first element of each tag).
+_BUILT_BODIES = {"loop": ("body",), "tensoriterator": ("body",), "if": ("then_body", "else_body")}
 
 
 class Rejected(Exception):
@@ -107,6 +119,16 @@ class Inference(Record):
         self.findings = findings
 
 
+def walk_bodies_declared(op: str, layer: Layer, walk_declared: WalkDeclared) -> None:
+    """Walk the bodies OpenVINO's reader builds for the op as it builds them: as declared."""
+    if layer.subgraphs is None:
+        return
+    for tag in _BUILT_BODIES[op]:
+        body = layer.subgraphs.bodies.get(tag)
+        if body is not None:
+            walk_declared(tag, body)
+
+
 def control_op(layer: Layer) -> str | None:
     """ "loop", "if" or "tensoriterator" for a layer of those ops that has bodies; else None."""
     if layer.subgraphs is None or not layer.type or not layer.version:
@@ -114,8 +136,18 @@ def control_op(layer: Layer) -> str | None:
     return CONTROL_OPS.get(op_version(layer.type, layer.version) or ("", 0))
 
 
-def infer(op: str, layer: Layer, inputs: list[Tensor], walk: WalkBody, where: Location) -> Inference:
-    """Infer a Loop, If or TensorIterator layer by walking its bodies."""
+def infer(
+    op: str,
+    layer: Layer,
+    inputs: list[Tensor],
+    walk: WalkBody,
+    where: Location,
+    walk_declared: WalkDeclared | None = None,
+) -> Inference:
+    """Infer a Loop, If or TensorIterator layer by walking its bodies (first as declared, with
+    ``walk_declared``, as OpenVINO's reader builds them before it reads the port maps)."""
+    if walk_declared is not None:
+        walk_bodies_declared(op, layer, walk_declared)
     try:
         if op == "if":
             return _if(layer, inputs, walk)

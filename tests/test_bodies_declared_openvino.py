@@ -1,0 +1,90 @@
+"""A Loop's, If's or TensorIterator's body as OpenVINO's reader first builds it: a model of its
+own, its Parameters at the shapes they declare, every layer validated there before the port
+map binds the outer inputs (irshape/check/subgraphs.py). The body Parameter's declared shape is
+varied in the reader suite's networks, and each file judged by the installed OpenVINO: where
+read_model fails, irshape rejects the file; where it reads, irshape rejects nothing."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import openvino as ov
+import pytest
+from test_openvino_reader_cases import LOOP_MAP, LOOP_WEIGHTS, SLICED, _if, _loop, _tensor_iterator
+
+import irshape
+from irshape.rules import rejects
+
+
+def _declared(xml: str, name: str, shape: str) -> str:
+    """The body Parameter ``name`` declaring ``shape`` (its port dims left as they were)."""
+    pattern = rf'(name="{name}" type="Parameter" version="opset1">\n<data element_type="\w+" shape=")[^"]*"'
+    changed, count = re.subn(pattern, rf'\g<1>{shape}"', xml)
+    assert count == 1
+    return changed
+
+
+def _loop_with(shape: str) -> str:
+    return _declared(_loop(LOOP_MAP), "a_in", shape)
+
+
+# name -> (xml, weights, does OpenVINO read it); the verdicts are OpenVINO 2026.4's, asserted below
+CASES: dict[str, tuple[str, bytes | None, bool]] = {
+    # a_in + b [1,2] in the Loop's body: the sum broadcasts at the declared shape, or not
+    **{
+        f"loop, a_in declared {shape!r}": (_loop_with(shape), LOOP_WEIGHTS, reads)
+        for shape, reads in (
+            ("1,2", True),
+            ("?", True),
+            ("?,?", True),
+            ("...", True),
+            ("1..3,2", True),
+            ("2,2", True),
+            ("1", True),
+            ("", True),
+            ("2,1,2", True),
+            ("0", False),
+            ("3", False),
+            ("1,3", False),
+            ("1,2,3", False),
+            ("1,x", False),
+        )
+    },
+    # a TensorIterator's body Parameter declared in a shape OpenVINO cannot parse
+    "ti, body Parameter shape 1,x,1": (
+        _declared(_tensor_iterator(SLICED, "1,2,1"), "internalParameter1", "1,x,1"),
+        None,
+        False,
+    ),
+    "ti, body Parameter shape 1,2,1": (_tensor_iterator(SLICED, "1,2,1"), None, True),
+    # the If's else_body, which a true condition never runs, is built all the same
+    "if true, else Parameter shape 2,x": (_declared(_if("true"), "else_body_param", "2,x"), b"\x01", False),
+    "if true, else Parameter shape 5": (_declared(_if("true"), "else_body_param", "5"), b"\x01", True),
+}
+
+
+def _openvino_reads(xml: Path, weights: bool) -> bool:
+    try:
+        if weights:
+            ov.Core().read_model(str(xml), str(xml.with_suffix(".bin")))
+        else:
+            ov.Core().read_model(str(xml))
+    except RuntimeError:
+        return False
+    return True
+
+
+@pytest.mark.parametrize("name", list(CASES))
+def test_a_body_as_declared(tmp_path: Path, name: str) -> None:
+    text, weights, reads = CASES[name]
+    xml = tmp_path / "case.xml"
+    xml.write_text(text)
+    if weights is not None:
+        xml.with_suffix(".bin").write_bytes(weights)
+    assert _openvino_reads(xml, weights is not None) is reads
+    rejecting = [d for d in irshape.check_file(xml).diagnostics if rejects(d)]
+    if reads:
+        assert rejecting == []
+    else:
+        assert rejecting and all(d.line and d.column for d in rejecting)

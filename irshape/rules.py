@@ -249,6 +249,21 @@ PRE_PROCESS_MEAN_BYTES = _rule(
     fix="Keep the .bin next to the .xml; give each channel one mean of H x W values inside it.",
     example='<channel id="0"><mean offset="0" size="16"/></channel>',
 )
+META_DATA_LEGACY = _rule(
+    "IRS025",
+    "meta-data-legacy",
+    ERROR,
+    "<meta_data> holds {what} without a value attribute; OpenVINO reads <meta_data> (the <net> has no "
+    "<rt_info>) and rejects the file ('Unsupported legacy argument: {tag}')",
+    summary="A legacy <meta_data> entry OpenVINO cannot read.",
+    why="Without a <rt_info> of the <net>, OpenVINO reads the legacy <meta_data> into the model's "
+    "runtime info: each child must be <cli_parameters> or have a value attribute (<MO_version "
+    'value="..."/>); any other child, or text, fails the file. With a <rt_info> the <meta_data> is '
+    "not read at all, and the <net>'s <rt_info> itself is free-form (nothing in it is checked).",
+    fix="Give the entry a value attribute, or move the metadata into the <net>'s <rt_info> "
+    '(<info name="..." value="..."/>), as ov.save_model writes it.',
+    example="<meta_data><MO_version/></meta_data>",
+)
 
 # --- IRS1xx: layer attributes --------------------------------------------------------------
 

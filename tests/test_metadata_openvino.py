@@ -519,3 +519,39 @@ def test_pre_process_as_openvino_applies_it(
     )
     assert finding.line in pre_process_lines
     assert ("segmentation fault" in finding.message) == case.crash
+
+
+# --- the <net>'s <meta_data> and <rt_info> -------------------------------------------------------------
+
+NET_PARTS: list[tuple[str, bool]] = [  # what follows the <edges>, does OpenVINO read it
+    (
+        '<rt_info><MO_version value="1"/><conversion_parameters><a value=""/></conversion_parameters></rt_info>',
+        True,
+    ),
+    ('<rt_info><a value="1"/><a value="2"/><b/><c></c>text</rt_info>', True),  # free-form: nothing checked
+    ('<rt_info><a value="1"/></rt_info><rt_info><b/></rt_info>', True),
+    ('<meta_data><MO_version value="1"/><cli_parameters><x/></cli_parameters></meta_data>', True),
+    ('<meta_data><!-- c --><a value=""/><b value="1"><c/></b></meta_data>', True),
+    ('<meta_data><a value="1"/></meta_data><meta_data><b/></meta_data>', True),  # the first only
+    ("<rt_info/><meta_data><foo/></meta_data>", True),  # with a <rt_info>, <meta_data> is not read
+    ("<meta_data><foo/></meta_data><rt_info/>", True),
+    ("<quantization_parameters>text<config>{}</config></quantization_parameters>", True),
+    ("<meta_data><foo/></meta_data>", False),
+    ('<meta_data><MO_version value="1"/><b name="x"/></meta_data>', False),
+    ("<meta_data>text</meta_data>", False),
+    ('<meta_data><a value="1"/>tail</meta_data>', False),
+]
+
+
+@pytest.mark.parametrize(("parts", "reads"), NET_PARTS, ids=[p for p, _ in NET_PARTS])
+def test_net_metadata(tmp_path: Path, parts: str, reads: bool) -> None:
+    xml = tmp_path / "net.xml"
+    text = _net([_pair(0)]).replace("</net>", parts + "\n</net>")
+    xml.write_text(text)
+    assert (_read(xml) is None) is reads
+    found = _findings(xml)
+    if reads:
+        assert found == []
+    else:
+        assert [d.code for d in found] == ["IRS025"]
+        assert found[0].line == text.count("\n", 0, text.index("<meta_data")) + 1 and rejects(found[0])

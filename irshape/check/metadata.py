@@ -8,6 +8,9 @@ version ``"0"``) are parsed and added to the node's runtime info, which fails on
 cannot parse and on a second attribute of a name; three known names cannot be read at all.
 Unknown names or versions are skipped, as are the ``<user_data>`` elements (free-form strings).
 
+The ``<net>``'s legacy ``<meta_data>`` (read only when the ``<net>`` has no ``<rt_info>``):
+each child must be ``<cli_parameters>`` or have a ``value``.
+
 ``<pre-process>`` (``input_model.cpp``'s ``parse_pre_process``, run after the model is built,
 in IR v10 and v11 alike): per-channel mean values subtracted from one Parameter, each a value
 or ``H x W`` values in the ``.bin``. The net's own ``<rt_info>`` (framework and conversion
@@ -44,6 +47,19 @@ def check_document(graph: Graph, weights: Weights, report: Report) -> None:
             check_layer_rt_info(layer, graph.where(layer), report)
     if document.pre_process is not None:
         check_pre_process(document, graph, weights, report)
+    if document.meta_data and not document.has_rt_info:
+        check_meta_data(document, report)
+
+
+def check_meta_data(document: Document, report: Report) -> None:
+    """The legacy <meta_data>, which OpenVINO reads only without a <rt_info> of the <net>: each
+    child <cli_parameters> or with a value (the first that is not fails the file)."""
+    for entry in document.meta_data:
+        if entry.tag != "cli_parameters" and not entry.has_value:
+            what = f"<{entry.tag}>" if entry.tag else "text"
+            where = Location(document.path, entry.line)
+            report(rules.META_DATA_LEGACY(where, what=what, tag=entry.tag))
+            return
 
 
 # --- <rt_info> -------------------------------------------------------------------------------------

@@ -294,10 +294,27 @@ class PreProcess(Record):
         self.line = line
 
 
+class MetaDataEntry(Record):
+    """One child of the ``<net>``'s first ``<meta_data>`` (the legacy metadata OpenVINO reads
+    when the ``<net>`` has no ``<rt_info>``): its tag (``""`` for text), whether it has a
+    ``value`` attribute, its line."""
+
+    __slots__ = ("has_value", "line", "tag")
+    tag: str
+    has_value: bool
+    line: int
+
+    def __init__(self, tag: str, has_value: bool, line: int) -> None:
+        self.tag = tag
+        self.has_value = has_value
+        self.line = line
+
+
 def has_metadata(document: Document) -> bool:
     """Does the document carry what :mod:`irshape.check.metadata` checks: a ``<pre-process>``,
-    or (in IR v11, where OpenVINO reads it) a layer's or port's ``<rt_info>``?"""
-    if document.pre_process is not None:
+    a legacy ``<meta_data>``, or (in IR v11, where OpenVINO reads it) a layer's or port's
+    ``<rt_info>``?"""
+    if document.pre_process is not None or document.meta_data:
         return True
     if document.version is None or document.version <= 10:
         return False
@@ -314,7 +331,18 @@ def has_metadata(document: Document) -> bool:
 
 
 class Document(Record):
-    __slots__ = ("edges", "kind", "layers", "line", "path", "pre_process", "source", "version")
+    __slots__ = (
+        "edges",
+        "has_rt_info",
+        "kind",
+        "layers",
+        "line",
+        "meta_data",
+        "path",
+        "pre_process",
+        "source",
+        "version",
+    )
     path: str
     kind: Kind
     version: int | None  # the <net> version (10 or 11)
@@ -323,6 +351,8 @@ class Document(Record):
     line: int
     source: Path | None  # the .xml on disk, when read from a file
     pre_process: PreProcess | None  # the <net>'s first <pre-process>, if any
+    meta_data: tuple[MetaDataEntry, ...]  # the children of the <net>'s first <meta_data>
+    has_rt_info: bool  # the <net> has an <rt_info> (read instead of <meta_data>)
 
     def __init__(
         self,
@@ -334,6 +364,8 @@ class Document(Record):
         line: int = 1,
         source: Path | None = None,
         pre_process: PreProcess | None = None,
+        meta_data: tuple[MetaDataEntry, ...] = (),
+        has_rt_info: bool = False,
     ) -> None:
         self.path = path
         self.kind = kind
@@ -343,6 +375,8 @@ class Document(Record):
         self.line = line
         self.source = source
         self.pre_process = pre_process
+        self.meta_data = meta_data
+        self.has_rt_info = has_rt_info
 
     @property
     def weights_path(self) -> Path | None:

@@ -39,6 +39,7 @@ from irshape.ir.model import (
     DocumentKind,
     Edge,
     Layer,
+    MetaDataEntry,
     Port,
     PortMapEntry,
     PreProcess,
@@ -63,8 +64,9 @@ _BOMS = (b"\xef\xbb\xbf", b"\xff\xfe\x00\x00", b"\x00\x00\xfe\xff", b"\xff\xfe",
 # The elements the parser reports. The end of a <layer> or <edge> is where it is read; the
 # start of a <layer> says whether it is one of the document's (and so which children of it to
 # keep while it is open); <layers> and <edges> end the lists a restart may reopen; the end of
-# the <net>'s <pre-process> is where it is read.
-_EVENT_TAGS = ("layer", "edge", "layers", "edges", "pre-process")
+# the <net>'s <pre-process> and <meta_data> is where they are read, and its <rt_info> is noted.
+_EVENT_TAGS = ("layer", "edge", "layers", "edges", "pre-process", "meta_data", "rt_info")
+_NET_PARTS_KEPT_WHOLE = frozenset({"pre-process", "meta_data"})  # read when they end
 # The children of a layer that irshape reads (the first of each tag, as OpenVINO takes them).
 _LAYER_PARTS = frozenset({"data", "input", "output", "rt_info"})
 # ...and of a Loop, If or TensorIterator: its bodies, port maps and back edges, kept whole.
@@ -95,12 +97,15 @@ Chunks = Callable[[], Iterator[bytes]]  # the file's bytes from its start, each 
 class Rest(Record):
     """What a second process read of a <net>, from a layer on (see :mod:`irshape.ir.split`)."""
 
-    __slots__ = ("diagnostics", "edges", "error", "layers", "pre_process")
+    __slots__ = ("diagnostics", "edges", "error", "has_rt_info", "layers", "meta_data", "pre_process")
     layers: list[Layer]
     edges: list[Edge] | None
     diagnostics: list[Diagnostic]
     error: tuple[int, str] | None  # an XML syntax error's line and reason
-    pre_process: PreProcess | None  # a <pre-process> after the cut
+    # the parts of the <net> after the cut: its <pre-process>, <meta_data>, whether an <rt_info>
+    pre_process: PreProcess | None
+    meta_data: tuple[MetaDataEntry, ...] | None
+    has_rt_info: bool
 
     def __init__(
         self,
@@ -109,12 +114,16 @@ class Rest(Record):
         diagnostics: list[Diagnostic],
         error: tuple[int, str] | None,
         pre_process: PreProcess | None = None,
+        meta_data: tuple[MetaDataEntry, ...] | None = None,
+        has_rt_info: bool = False,
     ) -> None:
         self.layers = layers
         self.edges = edges
         self.diagnostics = diagnostics
         self.error = error
         self.pre_process = pre_process
+        self.meta_data = meta_data
+        self.has_rt_info = has_rt_info
 
 
 class Join(Protocol):
@@ -287,7 +296,17 @@ class Reader:
                 self._take(self.stream.close(), b"")
             except etree.XMLSyntaxError as exc:
                 return Rest([], None, [], self._parser_error(exc))
-            return Rest(self.layers, self.edges, self.diagnostics, None, self.document.pre_process)
+            document = self.document
+            meta_data = document.meta_data if self.meta_data_read else None
+            return Rest(
+                self.layers,
+                self.edges,
+                self.diagnostics,
+                None,
+                document.pre_process,
+                meta_data,
+                document.has_rt_info,
+            )
 
     def _join(self, join: Join) -> ReadResult | None:
         """At the cut: take the second process's reading of the rest, if the cut was a place to
@@ -308,8 +327,12 @@ class Reader:
         assert self.document is not None
         self.layers += rest.layers
         self.edges = rest.edges
-        if self.document.pre_process is None:
-            self.document.pre_process = rest.pre_process
+        document = self.document
+        if document.pre_process is None:
+            document.pre_process = rest.pre_process
+        if not self.meta_data_read and rest.meta_data is not None:
+            document.meta_data = rest.meta_data
+        document.has_rt_info = document.has_rt_info or rest.has_rt_info
         self.diagnostics += rest.diagnostics
         return ReadResult(self._document(), self.diagnostics)
 
@@ -355,6 +378,7 @@ class Reader:
         self.shapes: dict[tuple[str | None, ...], tuple[int, ...]] = {}  # by the <dim> texts
         self.dims_reported = False  # _dims made a finding: its result is not shared
         self.data_dicts: dict[tuple[tuple[str, str], ...], dict[str, str]] = {}
+        self.meta_data_read = False  # the <net>'s first <meta_data> was read
 
     def _parser_error(self, exc: etree.XMLSyntaxError) -> tuple[int, str]:
         """The file line and the reason of a parser error (lines it quotes made file lines)."""
@@ -439,6 +463,11 @@ class Reader:
                 self.closed.add(element.tag)
             elif element.tag == "pre-process":
                 self._pre_process(element)
+            elif element.tag == "meta_data":
+                self._meta_data(element)
+            elif element.tag == "rt_info" and self.kind == "net" and element.getparent() is self.root:
+                assert self.document is not None
+                self.document.has_rt_info = True
 
     def _bind(self, element: Any, head: bytes) -> None:
         """The first event of a parser: its root is the document's, or a restart's stand-in."""
@@ -493,8 +522,8 @@ class Reader:
             tag = node.tag
             if tag == "rt_info" and self.open_layer is not None:
                 return  # an open layer's or port's <rt_info> is kept whole until its layer ends
-            if tag == "pre-process" and node.getparent() is root:
-                return  # and the <net>'s <pre-process> until it ends
+            if tag in _NET_PARTS_KEPT_WHOLE and node.getparent() is root:
+                return  # and the <net>'s <pre-process> and <meta_data> until they end
             wanted = keep(node) if node is not self.open_layer else _OPEN_LAYER_PARTS
             if wanted is None:
                 if count > 1:
@@ -528,6 +557,27 @@ class Reader:
             self.document.version = _net_version(self._getter(element)("version"), where, self.diagnostics)
 
     # -- building the model ------------------------------------------------------------------
+
+    def _meta_data(self, element: Any) -> None:
+        """The <net>'s first <meta_data>, read when it ends: each child element, and each text
+        that is not blank (pugixml's nodes: comments are none)."""
+        document = self.document
+        if self.kind != "net" or document is None or self.meta_data_read:
+            return
+        if element.getparent() is not self.root:
+            return
+        self.meta_data_read = True
+        offset = self.stream.offset
+        entries: list[MetaDataEntry] = []
+        if _text(element.text):
+            entries.append(MetaDataEntry("", False, element.sourceline + offset))
+        for child in element:
+            if isinstance(child.tag, str):
+                has_value = child.get("value") is not None
+                entries.append(MetaDataEntry(child.tag, has_value, child.sourceline + offset))
+            if _text(child.tail):
+                entries.append(MetaDataEntry("", False, child.sourceline + offset))
+        document.meta_data = tuple(entries)
 
     def _pre_process(self, element: Any) -> None:
         """The <net>'s first <pre-process> (pugixml's ``child``, as OpenVINO finds it), read
@@ -842,6 +892,11 @@ def _gc_paused() -> Iterator[None]:
 def _tags(root: str | None) -> tuple[str, ...]:
     """The tags the parser reports: irshape's, and the root's (for the first event)."""
     return _EVENT_TAGS if root is None or root in _EVENT_TAGS else (*_EVENT_TAGS, root)
+
+
+def _text(text: str | None) -> bool:
+    """Is this text a node of pugixml's (not blank)?"""
+    return text is not None and text.strip(" \t\r\n") != ""
 
 
 def _keep_nothing(node: Any) -> frozenset[str] | None:

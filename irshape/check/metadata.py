@@ -43,8 +43,21 @@ def check_document(graph: Graph, weights: Weights, report: Report) -> None:
     """The runtime attributes of the graph's layers and ports, and the net's <pre-process>."""
     document = graph.document
     if document.version is not None and document.version > 10:
+        clean: set[int] = set()  # the (shared) attribute dicts that are a clean <rt_info> alone
+        # A plain loop: every layer of a large model passes here, few have <rt_info>.
         for layer in document.layers:
-            check_layer_rt_info(layer, graph.where(layer), report)
+            if layer.rt_info:
+                check_layer_rt_info(layer, graph, report, clean)
+                continue
+            for port in layer.outputs:
+                if port.rt_info:
+                    check_layer_rt_info(layer, graph, report, clean)
+                    break
+            else:
+                for port in layer.inputs:
+                    if port.rt_info:
+                        check_layer_rt_info(layer, graph, report, clean)
+                        break
     if document.pre_process is not None:
         check_pre_process(document, graph, weights, report)
     if document.meta_data and not document.has_rt_info:
@@ -65,49 +78,75 @@ def check_meta_data(document: Document, report: Report) -> None:
 # --- <rt_info> -------------------------------------------------------------------------------------
 
 
-def check_layer_rt_info(layer: Layer, where: Location, report: Report) -> None:
-    """The layer's <rt_info>, then its output and input ports', as OpenVINO reads them."""
+def check_layer_rt_info(layer: Layer, graph: Graph, report: Report, clean: set[int]) -> None:
+    """The layer's <rt_info>, then its output and input ports', as OpenVINO reads them.
+    ``clean`` holds the ids of the attribute dicts (the reader shares equal ones) already found
+    to make a clean <rt_info> alone, as the one ``decompression`` of many models' layers does."""
+    place = _Place(graph, layer)
     if layer.rt_info:
-        _check_rt_info(layer.rt_info, "the layer", where, report)
+        _check_rt_info(layer.rt_info, "the layer", place, report, clean)
     for port in layer.outputs:
         if port.rt_info:
-            _check_rt_info(port.rt_info, f"output port {port.id}", where, report)
+            _check_rt_info(port.rt_info, f"output port {port.id}", place, report, clean)
     for port in layer.inputs:
         if port.rt_info:
-            _check_rt_info(port.rt_info, f"input port {port.id}", where, report)
+            _check_rt_info(port.rt_info, f"input port {port.id}", place, report, clean)
 
 
-def _check_rt_info(attributes: tuple[RtAttribute, ...], owner: str, where: Location, report: Report) -> None:
+class _Place:
+    """A layer's location, made when a finding needs it (most <rt_info> have none)."""
+
+    __slots__ = ("graph", "layer", "location")
+
+    def __init__(self, graph: Graph, layer: Layer) -> None:
+        self.graph = graph
+        self.layer = layer
+        self.location: Location | None = None
+
+    def at(self, line: int) -> Location:
+        if self.location is None:
+            self.location = self.graph.where(self.layer)
+        return self.location.at_line(line)
+
+
+def _check_rt_info(
+    attributes: tuple[RtAttribute, ...], owner: str, place: _Place, report: Report, clean: set[int]
+) -> None:
+    alone = len(attributes) == 1
+    if alone and id(attributes[0].attributes) in clean:
+        return
     first_lines: dict[str, int] = {}
+    found = False
     for attribute in attributes:
         name = attribute.attributes.get("name")
         if name is None or attribute.attributes.get("version") != _VERSION:
             continue  # no runtime attribute OpenVINO knows: skipped
-        at = where.at_line(attribute.line)
         if name in _UNREADABLE:
-            report(rules.RT_INFO_UNREADABLE(at, owner=owner, name=name))
+            found = True
+            report(rules.RT_INFO_UNREADABLE(place.at(attribute.line), owner=owner, name=name))
             continue
         if name not in _KNOWN:
             continue
         check_value = _KNOWN[name]
         problem = None if check_value is None else check_value(attribute.attributes)
         if problem is not None:  # OpenVINO fails parsing it, before it adds it to the node
+            found = True
             key, text, what, ov_message = problem
+            at = place.at(attribute.line)
+            text = _quoted(text)
             report(
                 rules.RT_INFO_VALUE(
-                    at,
-                    owner=owner,
-                    name=name,
-                    key=key,
-                    text=_quoted(text),
-                    problem=what,
-                    ov_message=ov_message,
+                    at, owner=owner, name=name, key=key, text=text, problem=what, ov_message=ov_message
                 )
             )
         elif name in first_lines:
+            found = True
+            at = place.at(attribute.line)
             report(rules.RT_INFO_DUPLICATE(at, owner=owner, name=name, first_line=first_lines[name]))
         else:
             first_lines[name] = attribute.line
+    if alone and not found:
+        clean.add(id(attributes[0].attributes))
 
 
 def _fused_names(attributes: dict[str, str]) -> Problem | None:

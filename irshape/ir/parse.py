@@ -66,7 +66,7 @@ _BOMS = (b"\xef\xbb\xbf", b"\xff\xfe\x00\x00", b"\x00\x00\xfe\xff", b"\xff\xfe",
 # keep while it is open); <layers> and <edges> end the lists a restart may reopen; the end of
 # the <net>'s <pre-process> and <meta_data> is where they are read, and its <rt_info> is noted.
 _EVENT_TAGS = ("layer", "edge", "layers", "edges", "pre-process", "meta_data", "rt_info")
-_NET_PARTS_KEPT_WHOLE = frozenset({"pre-process", "meta_data"})  # read when they end
+_NET_PARTS_READ = frozenset({"pre-process", "meta_data"})  # read when they end
 # The children of a layer that irshape reads (the first of each tag, as OpenVINO takes them).
 _LAYER_PARTS = frozenset({"data", "input", "output", "rt_info"})
 # ...and of a Loop, If or TensorIterator: its bodies, port maps and back edges, kept whole.
@@ -522,15 +522,19 @@ class Reader:
             tag = node.tag
             if tag == "rt_info" and self.open_layer is not None:
                 return  # an open layer's or port's <rt_info> is kept whole until its layer ends
-            if tag in _NET_PARTS_KEPT_WHOLE and node.getparent() is root:
-                return  # and the <net>'s <pre-process> and <meta_data> until they end
+            if tag in _NET_PARTS_READ and node.getparent() is root:
+                # the <net>'s <pre-process> and <meta_data>: each child is read when they end (a
+                # <channel>'s first <mean>), not what is inside them
+                keep = _keep_first_mean if tag == "pre-process" else _keep_nothing
+                node = node[-1]
+                continue
             wanted = keep(node) if node is not self.open_layer else _OPEN_LAYER_PARTS
             if wanted is None:
                 if count > 1:
                     del node[: count - 1]
                 keep = _keep_nothing
             else:
-                _drop_unread(node, wanted, first_only=node is self.open_layer)
+                _drop_unread(node, wanted, first_only=node is self.open_layer or wanted is _MEANS)
                 keep = _keep_ports if node is self.open_layer else _keep_dims
                 if node is self.open_layer and node[-1].tag in _SUBGRAPH_PARTS:
                     return  # a body being read is kept whole until its layer ends
@@ -913,6 +917,12 @@ def _keep_dims(node: Any) -> frozenset[str] | None:
     return _PORT_PARTS if node.tag == "port" else None
 
 
+def _keep_first_mean(node: Any) -> frozenset[str] | None:
+    """In a <pre-process>'s last child: the first <mean> of a <channel>."""
+    return _MEANS if node.tag == "channel" else None
+
+
+_MEANS = frozenset({"mean"})
 _PORTS = frozenset({"port"})
 _PORT_PARTS = frozenset({"dim", "rt_info"})
 

@@ -46,6 +46,27 @@ def test_rt_info_longer_than_a_chunk_is_read_whole(tmp_path: Path) -> None:
     assert read.outputs[1].dims == (1,)
 
 
+def test_rt_info_beside_much_else_is_read_in_flat_memory(tmp_path: Path) -> None:
+    """A layer's <rt_info> of 500,000 <user_data> and their children, around two <attribute>s:
+    the two read, in the memory of a small file (the <user_data> are unlinked as they end)."""
+    junk = '<user_data name="u"><user_data name="v" value="1"/></user_data>' * 250_000
+    peaks = []
+    for size in (0, 1):
+        layer = PARAMETER.replace(
+            "<output>",
+            f'<rt_info>{junk * size}<attribute name="a" version="0"/>{junk * size}'
+            '<attribute name="b" version="0"/></rt_info><output>',
+        )
+        xml = tmp_path / f"rt{size}.xml"
+        xml.write_text(
+            f'<?xml version="1.0"?>\n<net name="n" version="11"><layers>{layer}</layers><edges/></net>\n'
+        )
+        (read,) = read_file(xml).document.layers  # type: ignore[union-attr]
+        assert [a.attributes["name"] for a in read.rt_info] == ["a", "b"]
+        peaks.append(_peak_kib(xml, "layers[0].rt_info"))
+    assert peaks[1] < 1.5 * peaks[0], peaks
+
+
 def _net_parts(junk: int) -> str:
     """A <pre-process> and a <meta_data> whose children hold ``junk`` elements each."""
     means = '<mean value="2"/>' * junk
@@ -84,14 +105,14 @@ def test_net_parts_keep_each_child(tmp_path: Path) -> None:
     ]
 
 
-def _peak_kib(xml: Path) -> int:
+def _peak_kib(xml: Path, read: str = "pre_process") -> int:
     """The peak RSS (KiB) of a process reading ``xml``: started from a small process (a child's
     peak counts its parent's at the fork, and this test's process holds the files' text)."""
     code = textwrap.dedent(
         f"""
         from pathlib import Path
         from irshape.ir.reader import read_file
-        assert read_file(Path({str(xml)!r})).document.pre_process is not None
+        assert read_file(Path({str(xml)!r})).document.{read}
         """
     )
     wrapper = textwrap.dedent(

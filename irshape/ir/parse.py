@@ -521,7 +521,11 @@ class Reader:
                 return
             tag = node.tag
             if tag == "rt_info" and self.open_layer is not None:
-                return  # an open layer's or port's <rt_info> is kept whole until its layer ends
+                # an open layer's or port's <rt_info>: its <attribute>s stay until the layer ends
+                _drop_unread(node, _ATTRIBUTES, first_only=False)
+                keep = _keep_nothing
+                node = node[-1]
+                continue
             if tag in _NET_PARTS_READ and node.getparent() is root:
                 # the <net>'s <pre-process> and <meta_data>: each child is read when they end (a
                 # <channel>'s first <mean>), not what is inside them
@@ -923,6 +927,7 @@ def _keep_first_mean(node: Any) -> frozenset[str] | None:
 
 
 _MEANS = frozenset({"mean"})
+_ATTRIBUTES = frozenset({"attribute"})
 _PORTS = frozenset({"port"})
 _PORT_PARTS = frozenset({"dim", "rt_info"})
 

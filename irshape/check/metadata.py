@@ -1,5 +1,6 @@
 """What an IR says besides its graph, checked as OpenVINO's IR reader reads it: the runtime
-attributes of layers and ports (``<rt_info>``), and the ``<net>``'s legacy ``<pre-process>``.
+attributes of layers and ports (``<rt_info>``), and the ``<net>``'s legacy ``<pre-process>``
+and ``<meta_data>``.
 
 ``<rt_info>`` (IR v11 only: OpenVINO does not read it in IR v10). Of a layer's first
 ``<rt_info>``, and of each port's, OpenVINO reads the ``<attribute>`` elements with a ``name``
@@ -40,7 +41,8 @@ Problem = tuple[str, str, str, str]
 
 
 def check_document(graph: Graph, weights: Weights, report: Report) -> None:
-    """The runtime attributes of the graph's layers and ports, and the net's <pre-process>."""
+    """The runtime attributes of the graph's layers and ports, and the net's <pre-process> and
+    <meta_data>."""
     document = graph.document
     if document.version is not None and document.version > 10:
         clean: set[int] = set()  # the (shared) attribute dicts that are a clean <rt_info> alone

@@ -175,15 +175,16 @@ RT_INFO_DUPLICATE = _rule(
     "IRS020",
     "rt-info-duplicate",
     ERROR,
-    "{owner}'s <rt_info> gives the runtime attribute {name!r} (version 0) again, after line "
-    "{first_line}; OpenVINO rejects the file ('multiple rt_info attributes are detected: {name}')",
+    "{owner}'s <rt_info> gives the runtime attribute {name!r} (version 0) again (first {first}); "
+    "OpenVINO rejects the file ('multiple rt_info attributes are detected: {name}')",
     summary="A runtime attribute OpenVINO knows, given twice in one <rt_info>.",
     why="In IR v11 OpenVINO reads each <attribute name=... version=...> of a layer's or port's "
     "<rt_info> that names a runtime attribute it knows (fused_names, old_api_map_order, "
     "old_api_map_element_type, layout, decompression, precise, primitives_priority, "
     "memory_type, preprocessing: version 0) into the node's runtime info, and fails when one "
-    "comes twice. Unknown names and versions, and <user_data>, are skipped, however often they "
-    "come; IR v10 does not read <rt_info>.",
+    "comes twice. A layer's <data PrimitivesPriority=...> gives it primitives_priority before "
+    "its <rt_info> is read. Unknown names and versions, and <user_data>, are skipped, however "
+    "often they come; IR v10 does not read <rt_info>.",
     fix="Keep one <attribute> of each name in an <rt_info>; merge their values (fused_names "
     "takes a comma-separated list).",
     example='<attribute name="fused_names" version="0" value="a"/>'

@@ -555,3 +555,20 @@ def test_net_metadata(tmp_path: Path, parts: str, reads: bool) -> None:
     else:
         assert [d.code for d in found] == ["IRS025"]
         assert found[0].line == text.count("\n", 0, text.index("<meta_data")) + 1 and rejects(found[0])
+
+
+@pytest.mark.parametrize(("where", "reads"), [("layer", False), ("port", True)])
+def test_primitives_priority_of_data_and_rt_info(tmp_path: Path, where: str, reads: bool) -> None:
+    """A layer's <data PrimitivesPriority> gives the node primitives_priority before its
+    <rt_info> is read: one more there is a second (a port's is another node's map)."""
+    xml = tmp_path / "priority.xml"
+    text = _net([_pair(0), _model(where, _attribute("primitives_priority", "cpu:gemm"), 1)])
+    text = text.replace('element_type="f32"/>', 'element_type="f32" PrimitivesPriority="cpu:gemm"/>')
+    xml.write_text(text)
+    assert (_read(xml) is None) is reads
+    found = _findings(xml)
+    if reads:
+        assert found == []
+    else:
+        assert [(d.code, d.layer_name) for d in found] == [("IRS020", "p1")]
+        assert "by <data PrimitivesPriority> on line" in found[0].message

@@ -86,7 +86,14 @@ def check_layer_rt_info(layer: Layer, graph: Graph, report: Report, clean: set[i
     to make a clean <rt_info> alone, as the one ``decompression`` of many models' layers does."""
     place = _Place(graph, layer)
     if layer.rt_info:
-        _check_rt_info(layer.rt_info, "the layer", place, report, clean)
+        # OpenVINO sets primitives_priority from <data PrimitivesPriority> before the <rt_info>
+        given = "PrimitivesPriority" in layer.data and layer.data_line is not None
+        first = (
+            {"primitives_priority": f"by <data PrimitivesPriority> on line {layer.data_line}"}
+            if given
+            else {}
+        )
+        _check_rt_info(layer.rt_info, "the layer", place, report, clean, first)
     for port in layer.outputs:
         if port.rt_info:
             _check_rt_info(port.rt_info, f"output port {port.id}", place, report, clean)
@@ -112,12 +119,19 @@ class _Place:
 
 
 def _check_rt_info(
-    attributes: tuple[RtAttribute, ...], owner: str, place: _Place, report: Report, clean: set[int]
+    attributes: tuple[RtAttribute, ...],
+    owner: str,
+    place: _Place,
+    report: Report,
+    clean: set[int],
+    given: dict[str, str] | None = None,
 ) -> None:
+    """``given``: the runtime attributes the node has before its <rt_info> is read, each with
+    where it comes from."""
     alone = len(attributes) == 1
-    if alone and id(attributes[0].attributes) in clean:
+    if alone and not given and id(attributes[0].attributes) in clean:
         return
-    first_lines: dict[str, int] = {}
+    first: dict[str, str] = dict(given) if given else {}
     found = False
     for attribute in attributes:
         name = attribute.attributes.get("name")
@@ -141,13 +155,13 @@ def _check_rt_info(
                     at, owner=owner, name=name, key=key, text=text, problem=what, ov_message=ov_message
                 )
             )
-        elif name in first_lines:
+        elif name in first:
             found = True
             at = place.at(attribute.line)
-            report(rules.RT_INFO_DUPLICATE(at, owner=owner, name=name, first_line=first_lines[name]))
+            report(rules.RT_INFO_DUPLICATE(at, owner=owner, name=name, first=first[name]))
         else:
-            first_lines[name] = attribute.line
-    if alone and not found:
+            first[name] = f"on line {attribute.line}"
+    if alone and not found and not given:
         clean.add(id(attributes[0].attributes))
 
 

@@ -244,7 +244,8 @@ PRE_PROCESS_MEAN_BYTES = _rule(
     summary="A <pre-process> mean whose bytes in the .bin OpenVINO cannot read.",
     why="A <mean offset=... size=...> is the channel's mean image in the .bin, one value of the "
     "Parameter's element type per pixel of a channel (H x W for an NCHW Parameter): OpenVINO "
-    "fails on another size or on bytes past the end of the .bin, and read_model dies (a "
+    "fails on another size, on bytes past the end of the .bin, and on any for a sub-byte type "
+    "(it reads a byte a pixel, then packs them), and read_model dies (a "
     "segmentation fault) when there is no .bin at all, or when two means share a channel id and "
     "leave another channel without one.",
     fix="Keep the .bin next to the .xml; give each channel one mean of H x W values inside it.",

@@ -572,3 +572,37 @@ def test_primitives_priority_of_data_and_rt_info(tmp_path: Path, where: str, rea
     else:
         assert [(d.code, d.layer_name) for d in found] == [("IRS020", "p1")]
         assert "by <data PrimitivesPriority> on line" in found[0].message
+
+
+@pytest.mark.parametrize("version", ["10", "11"])
+@pytest.mark.parametrize("element_type", ["f16", "i64", "u8", "bf16", "f8e4m3", "boolean", "u4", "u1", "nf4"])
+def test_a_mean_is_of_the_parameters_element_type(tmp_path: Path, version: str, element_type: str) -> None:
+    """A mean in the .bin is H x W elements of the Parameter's type: of the sizes 1 to 32 bytes
+    for a [1,2,2,2] Parameter, OpenVINO reads the one irshape accepts, and no other, in IR v10
+    (which OpenVINO converts to f32 only later) and v11; none of a sub-byte type (it reads a
+    byte a pixel, then packs) or boolean (it cannot subtract)."""
+    verdicts = []
+    for size in (1, 2, 4, 8, 16, 32):
+        channels = "".join(_channel(i, f'<mean offset="{i * size}" size="{size}"/>') for i in range(2))
+        head = f'<pre-process reference-layer-name="p0">\n{channels}</pre-process>\n'
+        pair = _pair(0, shape="1,2,2,2").replace('element_type="f32"', f'element_type="{element_type}"')
+        xml = tmp_path / f"mean{size}.xml"
+        xml.write_text(_net([pair], version, head))
+        xml.with_suffix(".bin").write_bytes(bytes(64))
+        openvino_reads = _read(xml) is None
+        irshape_reads = not any(d.code in CODES for d in _findings(xml))
+        verdicts.append((size, openvino_reads, irshape_reads))
+    assert all(ov_reads == ir_reads for _, ov_reads, ir_reads in verdicts), verdicts
+    unreadable = element_type == "boolean" or element_type in ("u4", "u1", "nf4")
+    assert sum(ov_reads for _, ov_reads, _ in verdicts) == (0 if unreadable else 1)
+
+
+@pytest.mark.parametrize("element_type", ["f16", "i32", "u4", "boolean", "string", "dynamic"])
+def test_mean_values_of_the_parameters_element_type(tmp_path: Path, element_type: str) -> None:
+    xml = tmp_path / "values.xml"
+    head = f'<pre-process reference-layer-name="p0">\n{_values(2)}</pre-process>\n'
+    pair = _pair(0, shape="1,2,2,2").replace('element_type="f32"', f'element_type="{element_type}"')
+    xml.write_text(_net([pair], "11", head))
+    openvino_reads = _read(xml) is None
+    assert openvino_reads is (element_type not in ("boolean", "string", "dynamic"))
+    assert openvino_reads is not any(d.code in CODES for d in _findings(xml))

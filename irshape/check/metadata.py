@@ -477,14 +477,49 @@ def _check_means(
     ids = [channel_id for channel_id, _ in sorted(scalars)] or [key[0] for key in sorted(blobs)]
     if not ids or not _channel_count_fits(ids, channels, here, report):
         return
+    _check_mean_constants(bool(scalars), ids, channels, element_type, here, report)
+
+
+def _check_mean_constants(
+    scalars: bool, ids: list[int], channels: int, element_type: str | None, here: Location, report: Report
+) -> None:
+    """The means made Constants of the Parameter's type, concatenated and subtracted from it."""
+    if scalars and element_type in _NO_MEAN_VALUES:
+        problem = f"gives mean values to a Parameter of {element_type}"
+        _invalid(report, here, problem, _NO_MEAN_VALUES[element_type])
+        return
+    bits = element_types.BITS.get(element_type or "", 8)
+    if not scalars and bits < 8:
+        problem = (
+            f"is {element_type}, {bits} bit(s) a value: OpenVINO reads one byte a pixel for a mean, "
+            "then builds the mean's Constant packed from those bytes, and rejects the file ('The "
+            "Constant byte size and input data byte size not same')"
+        )
+        report(rules.PRE_PROCESS_MEAN_BYTES(here, channel=ids[0], problem=problem))
+        return
     missing = sorted(set(range(channels)) - set(ids))
-    if blobs and missing:  # two means of one id in the .bin (distinct bytes) leave a channel without one
+    if not scalars and missing:  # two means of one id (distinct bytes) leave a channel without one
         duplicate = next(i for i in ids if ids.count(i) > 1)
         problem = (
             f"is given twice, and channel {missing[0]} gets none; read_model dies on it (a segmentation "
             "fault: it concatenates the missing mean)"
         )
         report(rules.PRE_PROCESS_MEAN_BYTES(here, channel=duplicate, problem=problem))
+        return
+    if element_type == "boolean":
+        problem = "subtracts the means from a boolean Parameter"
+        _invalid(report, here, problem, "This operation does not support inputs with element type: boolean")
+
+
+# Mean values OpenVINO cannot make a Constant of the Parameter's type from (its messages).
+_NO_MEAN_VALUES = {
+    "string": "Constant does not support writing elements of type 'f32' into Constant",
+    "dynamic": "Element not supported",
+}
+
+
+def _invalid(report: Report, where: Location, problem: str, ov_message: str) -> None:
+    report(rules.PRE_PROCESS_INVALID(where, problem=problem, ov_message=ov_message))
 
 
 def _channel_id(channel: PreProcessChannel, default: int, where: Location, report: Report) -> int | None:

@@ -571,14 +571,14 @@ def _mean_blob(
     bin_size = weights.size
     if bin_size is None:
         problem = (
-            f"bytes {offset}..{offset + size} are to be read from {weights.path.name}, which does not exist; "
+            f"bytes {offset}..{offset + size} are to be read from {weights.name}, which does not exist; "
             "read_model dies on it (a segmentation fault: it reads the size of weights it has not got)"
         )
         report(rules.PRE_PROCESS_MEAN_BYTES(where, channel=channel_id, problem=problem))
         return None
     if offset + size > bin_size:
         problem = (
-            f"bytes {offset}..{offset + size} lie beyond the end of {weights.path.name} ({bin_size} bytes); "
+            f"bytes {offset}..{offset + size} lie beyond the end of {weights.name} ({bin_size} bytes); "
             "OpenVINO rejects the file ('mean value offset and size are out of weights size range')"
         )
         report(rules.PRE_PROCESS_MEAN_BYTES(where, channel=channel_id, problem=problem))

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from pathlib import Path
+import os
 from typing import TYPE_CHECKING, Final, Literal
 
 from irshape.diagnostics import Location
@@ -349,7 +349,7 @@ class Document(Record):
     layers: list[Layer]
     edges: list[Edge]
     line: int
-    source: Path | None  # the .xml on disk, when read from a file
+    source: str | None  # the .xml on disk, when read from a file
     pre_process: PreProcess | None  # the <net>'s first <pre-process>, if any
     meta_data: tuple[MetaDataEntry, ...]  # the children of the <net>'s first <meta_data>
     has_rt_info: bool  # the <net> has an <rt_info> (read instead of <meta_data>)
@@ -362,7 +362,7 @@ class Document(Record):
         layers: list[Layer] | None = None,
         edges: list[Edge] | None = None,
         line: int = 1,
-        source: Path | None = None,
+        source: str | None = None,
         pre_process: PreProcess | None = None,
         meta_data: tuple[MetaDataEntry, ...] = (),
         has_rt_info: bool = False,
@@ -379,6 +379,11 @@ class Document(Record):
         self.has_rt_info = has_rt_info
 
     @property
-    def weights_path(self) -> Path | None:
-        """The sibling ``<stem>.bin`` OpenVINO would read."""
-        return None if self.source is None else self.source.with_suffix(".bin")
+    def weights_path(self) -> str | None:
+        """The sibling ``<stem>.bin`` OpenVINO would read (the suffix replaced as
+        ``pathlib.PurePath.with_suffix`` replaces it: a leading or final dot is no suffix's)."""
+        if self.source is None:
+            return None
+        directory, name = os.path.split(self.source)
+        dot = name.rfind(".")
+        return os.path.join(directory, (name[:dot] if 0 < dot < len(name) - 1 else name) + ".bin")

@@ -5,28 +5,28 @@ streaming: from a file, on one process or (large files) two, or from bytes. The 
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
-from pathlib import Path
 
 from irshape import rules
 from irshape.diagnostics import Location
 from irshape.ir.parse import CHUNK, Join, Reader, ReadResult, clean
 
 
-def read_file(path: str | Path, *, processes: int = 1) -> ReadResult:
+def read_file(path: str | os.PathLike[str], *, processes: int = 1) -> ReadResult:
     """Read the IR file at ``path``, streaming: the file is never held whole in memory.
 
     With ``processes`` of 2 or more, a large file (4 MiB or more) is read on two processes,
     with the same result (see :mod:`irshape.ir.split`).
     """
-    source = Path(path)
+    source = os.fspath(path)
     join: Join | None = None
     if processes > 1:
         from irshape.ir import split  # only for large files, on request
 
         join = split.start(source)
     try:
-        with source.open("rb") as stream:
+        with open(source, "rb") as stream:
 
             def chunks() -> Iterator[bytes]:
                 stream.seek(0)
@@ -42,7 +42,7 @@ def read_file(path: str | Path, *, processes: int = 1) -> ReadResult:
             join.cancel()
 
 
-def read_bytes(data: bytes, path: str, *, source: Path | None = None) -> ReadResult:
+def read_bytes(data: bytes, path: str, *, source: str | None = None) -> ReadResult:
     """Parse ``data`` (the text of ``path``) into a :class:`Document` and reading findings."""
     view = memoryview(data)
 

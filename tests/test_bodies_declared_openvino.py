@@ -55,6 +55,15 @@ CASES: dict[str, tuple[str, bytes | None, bool]] = {
             ("1,x", False),
         )
     },
+    # a_in declared [1,2] as bound, of another element type: the Add of it and b fails
+    "loop, a_in declared i32": (
+        _loop(LOOP_MAP).replace(
+            'name="a_in" type="Parameter" version="opset1">\n<data element_type="f32"',
+            'name="a_in" type="Parameter" version="opset1">\n<data element_type="i32"',
+        ),
+        LOOP_WEIGHTS,
+        False,
+    ),
     # a TensorIterator's body Parameter declared in a shape OpenVINO cannot parse
     "ti, body Parameter shape 1,x,1": (
         _declared(_tensor_iterator(SLICED, "1,2,1"), "internalParameter1", "1,x,1"),
@@ -101,8 +110,10 @@ def test_a_body_as_declared(tmp_path: Path, name: str) -> None:
 def test_nested_bodies_are_walked_a_linear_number_of_times(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Each body walked as declared once, and a control op in a body walked as declared gets
-    only its own bodies walked as declared: 12 nested Ifs are 37 walks, not thousands."""
+    """Each body walked as declared once (and not at all where the walk with the outer inputs
+    bound is that walk), and a control op in a body walked as declared gets only its own
+    bodies walked as declared: 12 nested Ifs are tens of walks, not thousands. Their body
+    Parameters declare [?] where the outer input is [2], so every body is walked as declared."""
     runs = 0
     run = walk._Walker.run
 
@@ -112,9 +123,19 @@ def test_nested_bodies_are_walked_a_linear_number_of_times(
         return run(self)  # type: ignore[return-value]
 
     monkeypatch.setattr(walk._Walker, "run", counted)
+    parameter = (
+        '<layer id="0" name="p" type="Parameter" version="opset1"><data shape="2" element_type="f32"/>'
+        '<output><port id="0" precision="FP32"><dim>2</dim></port></output></layer>'
+    )
+    dynamic = parameter.replace('shape="2"', 'shape="?"').replace("<dim>2</dim>", "<dim>-1</dim>")
+    outer, _, bodies = nested_ifs(12).partition(parameter)
     xml = tmp_path / "deep.xml"
-    xml.write_text(nested_ifs(12))
+    xml.write_text(outer + parameter + bodies.replace(parameter, dynamic))
     xml.with_suffix(".bin").write_bytes(b"\x01")
+    assert [d for d in irshape.check_file(xml).diagnostics if rejects(d)] == []
+    # the file; the then_body its true condition runs, bound; every If's two bodies as declared
+    assert runs == 1 + 12 + 2 * 12
+    runs = 0
+    xml.write_text(nested_ifs(12))  # the Parameters as bound: only the else_bodies as declared
     assert irshape.check_file(xml).diagnostics == []
-    # the file; each If's two bodies as declared; the then_body its true condition runs, bound
-    assert runs == 1 + 2 * 12 + 12
+    assert runs == 1 + 12 + 12

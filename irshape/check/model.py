@@ -22,6 +22,7 @@ import sys
 from collections import defaultdict
 from collections.abc import Callable, Iterable
 from functools import partial
+from operator import attrgetter
 from typing import TYPE_CHECKING, Any
 
 from irshape import lifetime, rules
@@ -184,6 +185,39 @@ class _Tensor(Record):
         self.doomed = doomed
 
 
+class _Repeat(Record):
+    """A clean check of a known op, for the layers that repeat it: ``kept`` holds what the
+    check depends on (the declaration, the ``<data>``, the input tensors, the declared output
+    dims), each the very object, and the walk's memo is keyed by their identities (``key``):
+    the entry keeps them alive, so that no other object can have their ids."""
+
+    __slots__ = ("inferred", "kept", "tensors")
+    kept: tuple[object, ...]
+    inferred: _Flowing
+    # what flows on from a repeat fed by tensors OpenVINO computes, where no layer upstream is
+    # rejected and no declared dims diverge (never modified: every such repeat shares it)
+    tensors: list[_Tensor]
+
+    def __init__(self, kept: tuple[object, ...], inferred: _Flowing) -> None:
+        self.kept = kept
+        self.inferred = inferred
+        self.tensors = [_Tensor(info, None, None, False) for info in inferred[2]]
+
+    @staticmethod
+    def what_is_kept(schema: OpSchema, layer: Layer, inputs: list[Tensor]) -> tuple[object, ...]:
+        """What a known op's check depends on but its location."""
+        return (schema, layer.data, *inputs, *map(_DIMS, layer.outputs))
+
+    @staticmethod
+    def key(kept: tuple[object, ...]) -> tuple[int, ...]:
+        return tuple(map(id, kept))
+
+
+_DIMS = attrgetter("dims")
+_PORT_ID = attrgetter("id")
+_SOURCE_KINDS = frozenset({"parameter", "constant"})
+
+
 class _Walker:
     def __init__(
         self,
@@ -206,7 +240,7 @@ class _Walker:
         self.tensors: dict[int, list[_Tensor]] = {}  # by id(layer)
         self.ops: dict[tuple[str | None, str | None], tuple[str, OpSchema | None]] = {}  # by type, version
         self.flowing: IdentityMemo[OpResult, _Flowing] = {}  # see _flowing
-        self.repeats: dict[tuple[int, ...], tuple[object, _Flowing]] = {}  # see _known
+        self.repeats: dict[tuple[int, ...], _Repeat] = {}  # by _Repeat.key
 
     # -- the run ------------------------------------------------------------------------------
 
@@ -216,7 +250,7 @@ class _Walker:
         if self.body is None:
             self._weights_file()
         layers = self.document.layers
-        results = [_result(layer) for layer in layers]
+        results = [LayerResult(x.id, x.name, x.type, x.version, x.line) for x in layers]
         # Producers before consumers: the file's order when it is one (see Graph.in_order).
         if not self.graph.is_net or self.graph.in_order:
             visits: Iterable[tuple[Layer, LayerResult]] = zip(layers, results, strict=True)
@@ -349,9 +383,26 @@ class _Walker:
     # -- one layer ----------------------------------------------------------------------------
 
     def _visit(self, layer: Layer, result: LayerResult) -> None:
-        local: list[Diagnostic] = []
-        kind, schema = self._op(layer)
+        kind, schema = self.ops.get((layer.type, layer.version)) or self._op(layer)
         inputs, origins, computed, doomed = self._inputs(layer, schema)
+        if schema is not None and layer.subgraphs is None and kind not in _SOURCE_KINDS:
+            # A known op (the usual layer); one that repeats a clean check is that one again.
+            result.checked = True
+            kept = _Repeat.what_is_kept(schema, layer, inputs)
+            repeated = self.repeats.get(_Repeat.key(kept))
+            if repeated is None:
+                local: list[Diagnostic] = []
+                outputs = self._known(schema, layer, result, inputs, kept, bool(origins), doomed, local)
+            elif computed and not doomed and not origins and self.port_shapes is None:
+                self._outputs(layer, result, repeated.inferred)
+                self.tensors[id(layer)] = repeated.tensors  # (what _settle would make)
+                return
+            else:
+                local = []
+                outputs = self._outputs(layer, result, repeated.inferred)
+            self._settle_known(layer, schema, kind, outputs, origins, computed, doomed, local)
+            return
+        local = []
         control = None
         if layer.subgraphs is not None:  # a Loop, If or TensorIterator: imported for it only
             from irshape.check import subgraphs
@@ -375,7 +426,8 @@ class _Walker:
             outputs = [sources.const_tensor(layer, self.document.path, self.weights, local.append)]
         elif schema is not None:
             result.checked = True
-            outputs = self._known(schema, layer, result, inputs, bool(origins), doomed, local)
+            kept = _Repeat.what_is_kept(schema, layer, inputs)
+            outputs = self._known(schema, layer, result, inputs, kept, bool(origins), doomed, local)
         else:
             outputs = [g.declared_tensor(port) for port in layer.outputs]
             self._not_inferred(layer, local)
@@ -385,6 +437,25 @@ class _Walker:
         if self.port_shapes is not None:
             self._remember_ports(layer, outputs, guess is None)
         if local and schema is not None and not schema.is_source:
+            doomed = doomed or any(rules.rejects(d) for d in local)  # OpenVINO rejects the layer
+        self._settle(layer, outputs, origins, local, guess, doomed)
+
+    def _settle_known(
+        self,
+        layer: Layer,
+        schema: OpSchema,
+        kind: str,
+        outputs: list[Tensor],
+        origins: list[_Origin],
+        computed: bool,
+        doomed: bool,
+        local: list[Diagnostic],
+    ) -> None:
+        """The end of _visit for a known op (not a source, no bodies)."""
+        guess = self._guessed(layer, kind, True, computed, local)
+        if self.port_shapes is not None:
+            self._remember_ports(layer, outputs, guess is None)
+        if local and not schema.is_source:
             doomed = doomed or any(rules.rejects(d) for d in local)  # OpenVINO rejects the layer
         self._settle(layer, outputs, origins, local, guess, doomed)
 
@@ -563,15 +634,21 @@ class _Walker:
         # without an edge (a backprop op's output_shape) is dropped (IRS409). A dropped port
         # has no edge, so it says nothing of whether the inputs are computed.
         ports = layer.inputs
-        dropped = structure.v10_dropped_inputs(self.graph, layer, schema) if schema is not None else 0
-        if dropped:
-            ports = ports[: len(ports) - dropped]
+        if schema is not None and not (self.graph.every_input_fed and len(ports) <= schema.input_counts[1]):
+            dropped = structure.v10_dropped_inputs(self.graph, layer, schema)
+            if dropped:
+                ports = ports[: len(ports) - dropped]
         infos: list[Tensor] = []
         origins: list[_Origin] = []
         computed, doomed = True, False
+        sources, visited = self.sources, self.tensors
         for port in ports:
-            source = self.sources.get(id(port))
-            tensor = self._tensor(source) if source is not None else None
+            source = sources.get(id(port))
+            tensor = None
+            if source is not None:  # _tensor, inlined: once an edge
+                produced = visited.get(id(source[0]))
+                if produced is not None and source[1].index < len(produced):
+                    tensor = produced[source[1].index]
             if source is None or tensor is None:
                 infos.append(self._unresolved(port, source))
                 computed = computed and source is None  # an unconnected port is its declared dims
@@ -640,17 +717,13 @@ class _Walker:
         layer: Layer,
         result: LayerResult,
         inputs: list[Tensor],
+        kept: tuple[object, ...],
         inherits: bool,
         doomed: bool,
         local: list[Diagnostic],
     ) -> list[Tensor]:
-        # A layer that repeats a clean one (the same declaration, <data>, input tensors and
-        # declared output dims, each the very object) is that one again: no check, no compare.
-        dims = tuple([port.dims for port in layer.outputs])
-        key = (id(schema), id(layer.data), *map(id, inputs), *map(id, dims))
-        repeated = self.repeats.get(key)
-        if repeated is not None:
-            return self._outputs(layer, result, repeated[1])
+        """Check a known op whose check no clean one repeats (``kept``: what it depends on, see
+        _Repeat); remember it when it is clean."""
         where = partial(self.graph.where, layer)  # made only for a layer with findings
         found_before = len(local)
         inference = check_op(schema, layer, inputs, where, local.append)
@@ -669,8 +742,7 @@ class _Walker:
         if inherits:
             self._drop_inherited(schema, layer, inputs, where(), local)
         elif not doomed and len(local) == found_before:
-            # The entry keeps the keyed objects alive, so their ids name no other object.
-            self.repeats[key] = ((layer.data, inputs, dims), inferred)
+            self.repeats[_Repeat.key(kept)] = _Repeat(kept, inferred)
         return flowing
 
     @staticmethod
@@ -678,7 +750,11 @@ class _Walker:
         """Record the inferred outputs in the layer's result; the tensors that flow on."""
         shapes, types, flowing = inferred
         result.outputs, result.element_types = list(shapes), list(types)
-        result.ports = [port.id for port in layer.outputs[: len(shapes)]]
+        ports = layer.outputs
+        if len(ports) == len(shapes):  # the usual layer
+            result.ports = list(map(_PORT_ID, ports))
+            return flowing
+        result.ports = [port.id for port in ports[: len(shapes)]]
         if len(result.ports) < len(shapes):
             result.ports += [None] * (len(shapes) - len(result.ports))
         return flowing
@@ -751,10 +827,6 @@ def _outputs_flowing(inference: OpResult) -> _Flowing:
 def _diverges(ports: list[Port], index: int, info: Tensor) -> bool:
     """Does the output port ``index`` declare other dims than the tensor OpenVINO computes?"""
     return index < len(ports) and not g.fits(ports[index], info.shape)
-
-
-def _result(layer: Layer) -> LayerResult:
-    return LayerResult(layer.id, layer.name, layer.type, layer.version, layer.line)
 
 
 def _as_declared(port: Port, info: Tensor) -> Tensor:

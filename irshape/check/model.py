@@ -188,8 +188,9 @@ class _Tensor(Record):
 class _Repeat(Record):
     """A clean check of a known op, for the layers that repeat it: ``kept`` holds what the
     check depends on (the declaration, the ``<data>``, the input tensors, the declared output
-    dims), each the very object, and the walk's memo is keyed by their identities (``key``):
-    the entry keeps them alive, so that no other object can have their ids."""
+    dims: _Walker._visit makes it), each the very object, and the walk's memo is keyed by
+    their identities (``tuple(map(id, kept))``): the entry keeps them alive, so that no other
+    object can have their ids."""
 
     __slots__ = ("inferred", "kept", "tensors")
     kept: tuple[object, ...]
@@ -203,18 +204,10 @@ class _Repeat(Record):
         self.inferred = inferred
         self.tensors = [_Tensor(info, None, None, False) for info in inferred[2]]
 
-    @staticmethod
-    def what_is_kept(schema: OpSchema, layer: Layer, inputs: list[Tensor]) -> tuple[object, ...]:
-        """What a known op's check depends on but its location."""
-        return (schema, layer.data, *inputs, *map(_DIMS, layer.outputs))
-
-    @staticmethod
-    def key(kept: tuple[object, ...]) -> tuple[int, ...]:
-        return tuple(map(id, kept))
-
 
 _DIMS = attrgetter("dims")
 _PORT_ID = attrgetter("id")
+_PRECISION = attrgetter("precision")
 _SOURCE_KINDS = frozenset({"parameter", "constant"})
 
 
@@ -240,7 +233,9 @@ class _Walker:
         self.tensors: dict[int, list[_Tensor]] = {}  # by id(layer)
         self.ops: dict[tuple[str | None, str | None], tuple[str, OpSchema | None]] = {}  # by type, version
         self.flowing: IdentityMemo[OpResult, _Flowing] = {}  # see _flowing
-        self.repeats: dict[tuple[int, ...], _Repeat] = {}  # by _Repeat.key
+        self.repeats: dict[tuple[int, ...], _Repeat] = {}  # by the ids of _Repeat.kept
+        # clean Consts, by the ids of what they depend on: (that, what flows on), see _constant
+        self.constants: dict[tuple[int, ...], tuple[tuple[object, ...], list[_Tensor]]] = {}
 
     # -- the run ------------------------------------------------------------------------------
 
@@ -388,11 +383,14 @@ class _Walker:
         if schema is not None and layer.subgraphs is None and kind not in _SOURCE_KINDS:
             # A known op (the usual layer); one that repeats a clean check is that one again.
             result.checked = True
-            kept = _Repeat.what_is_kept(schema, layer, inputs)
-            repeated = self.repeats.get(_Repeat.key(kept))
+            # What the check depends on but its location (see _Repeat), and its memo key.
+            kept = (schema, layer.data, *inputs, *map(_DIMS, layer.outputs))
+            key = tuple(map(id, kept))
+            repeated = self.repeats.get(key)
             if repeated is None:
                 local: list[Diagnostic] = []
-                outputs = self._known(schema, layer, result, inputs, kept, bool(origins), doomed, local)
+                memo = (key, kept)
+                outputs = self._known(schema, layer, result, inputs, memo, bool(origins), doomed, local)
             elif computed and not doomed and not origins and self.port_shapes is None:
                 self._outputs(layer, result, repeated.inferred)
                 self.tensors[id(layer)] = repeated.tensors  # (what _settle would make)
@@ -403,6 +401,9 @@ class _Walker:
             self._settle_known(layer, schema, kind, outputs, origins, computed, doomed, local)
             return
         local = []
+        if kind == "constant" and layer.subgraphs is None and self.port_shapes is None:
+            self._constant(layer, origins, doomed)  # (as below, for the next usual layer)
+            return
         control = None
         if layer.subgraphs is not None:  # a Loop, If or TensorIterator: imported for it only
             from irshape.check import subgraphs
@@ -426,8 +427,7 @@ class _Walker:
             outputs = [sources.const_tensor(layer, self.document.path, self.weights, local.append)]
         elif schema is not None:
             result.checked = True
-            kept = _Repeat.what_is_kept(schema, layer, inputs)
-            outputs = self._known(schema, layer, result, inputs, kept, bool(origins), doomed, local)
+            outputs = self._known(schema, layer, result, inputs, None, bool(origins), doomed, local)
         else:
             outputs = [g.declared_tensor(port) for port in layer.outputs]
             self._not_inferred(layer, local)
@@ -439,6 +439,31 @@ class _Walker:
         if local and schema is not None and not schema.is_source:
             doomed = doomed or any(rules.rejects(d) for d in local)  # OpenVINO rejects the layer
         self._settle(layer, outputs, origins, local, guess, doomed)
+
+    def _constant(self, layer: Layer, origins: list[_Origin], doomed: bool) -> None:
+        """A Const (or a layer typed 'Constant'); one that repeats a clean one exactly (its
+        type, ``<data>`` and output ports' dims and precisions, each the very object: weights
+        the writer stored once, which the reader shares) is that one again."""
+        kept = (
+            layer.type,
+            layer.data,
+            layer.has_data,
+            *map(_DIMS, layer.outputs),
+            *map(_PRECISION, layer.outputs),
+        )
+        key = tuple(map(id, kept))
+        clean = not origins and not doomed
+        repeated = self.constants.get(key) if clean else None
+        if repeated is not None:
+            self.tensors[id(layer)] = repeated[1]
+            return
+        local: list[Diagnostic] = []
+        const = sources.const_tensor(layer, self.document.path, self.weights, local.append)
+        if local or not clean:
+            self._settle(layer, [const], origins, local, None, doomed)
+            return
+        tensors = self.tensors[id(layer)] = [_Tensor(const, None, None, False)]
+        self.constants[key] = (kept, tensors)  # (kept: no other object can have their ids)
 
     def _settle_known(
         self,
@@ -717,13 +742,13 @@ class _Walker:
         layer: Layer,
         result: LayerResult,
         inputs: list[Tensor],
-        kept: tuple[object, ...],
+        memo: tuple[tuple[int, ...], tuple[object, ...]] | None,
         inherits: bool,
         doomed: bool,
         local: list[Diagnostic],
     ) -> list[Tensor]:
-        """Check a known op whose check no clean one repeats (``kept``: what it depends on, see
-        _Repeat); remember it when it is clean."""
+        """Check a known op whose check no clean one repeats; remember it by ``memo`` (its key
+        and what it depends on, see _Repeat) when it is clean."""
         where = partial(self.graph.where, layer)  # made only for a layer with findings
         found_before = len(local)
         inference = check_op(schema, layer, inputs, where, local.append)
@@ -741,8 +766,8 @@ class _Walker:
             compare_declared(layer, inference, where, local.append)
         if inherits:
             self._drop_inherited(schema, layer, inputs, where(), local)
-        elif not doomed and len(local) == found_before:
-            self.repeats[_Repeat.key(kept)] = _Repeat(kept, inferred)
+        elif not doomed and len(local) == found_before and memo is not None:
+            self.repeats[memo[0]] = _Repeat(memo[1], inferred)
         return flowing
 
     @staticmethod

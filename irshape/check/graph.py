@@ -264,7 +264,9 @@ class Graph(Record):
 
     def key(self, layer: Layer) -> str:
         """The id OpenVINO compares of one of the document's layers."""
-        key = self.keys.get(id(layer))  # (empty where every id is a plain id: its own key)
+        if not self.keys:  # every id is a plain id, its own key (_index_usual)
+            return layer.id or ""
+        key = self.keys.get(id(layer))
         return id_key(layer.id) if key is None else key
 
     def is_built(self, layer: Layer) -> bool:

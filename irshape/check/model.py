@@ -166,11 +166,12 @@ class _Tensor(Record):
     OpenVINO never computes this tensor at all.
     """
 
-    __slots__ = ("divergence", "doomed", "guess", "info")
+    __slots__ = ("clean", "divergence", "doomed", "guess", "info")
     info: Tensor
     divergence: _Origin | None
     guess: str | None
     doomed: bool
+    clean: bool  # OpenVINO's (no guess), computed (not doomed), no divergence: the usual tensor
 
     def __init__(
         self,
@@ -183,6 +184,7 @@ class _Tensor(Record):
         self.divergence = divergence
         self.guess = guess
         self.doomed = doomed
+        self.clean = guess is None and not doomed and divergence is None
 
 
 class _Repeat(Record):
@@ -223,6 +225,7 @@ class _Walker:
         self.debug = debug
         self.port_shapes = port_shapes
         self.graph = g.build_graph(document)
+        self.every_input_fed = self.graph.every_input_fed
         # A fragment has no graph: every input is the port's declared dims.
         self.sources = self.graph.sources if self.graph.is_net else {}
         self.body = body
@@ -392,7 +395,12 @@ class _Walker:
                 memo = (key, kept)
                 outputs = self._known(schema, layer, result, inputs, memo, bool(origins), doomed, local)
             elif computed and not doomed and not origins and self.port_shapes is None:
-                self._outputs(layer, result, repeated.inferred)
+                shapes, types, _ = repeated.inferred  # (_outputs, inlined for the usual layer)
+                result.outputs, result.element_types = list(shapes), list(types)
+                if len(layer.outputs) == len(shapes):
+                    result.ports = list(map(_PORT_ID, layer.outputs))
+                else:
+                    self._outputs(layer, result, repeated.inferred)
                 self.tensors[id(layer)] = repeated.tensors  # (what _settle would make)
                 return
             else:
@@ -659,7 +667,7 @@ class _Walker:
         # without an edge (a backprop op's output_shape) is dropped (IRS409). A dropped port
         # has no edge, so it says nothing of whether the inputs are computed.
         ports = layer.inputs
-        if schema is not None and not (self.graph.every_input_fed and len(ports) <= schema.input_counts[1]):
+        if schema is not None and not (self.every_input_fed and len(ports) <= schema.input_counts[1]):
             dropped = structure.v10_dropped_inputs(self.graph, layer, schema)
             if dropped:
                 ports = ports[: len(ports) - dropped]
@@ -672,8 +680,12 @@ class _Walker:
             tensor = None
             if source is not None:  # _tensor, inlined: once an edge
                 produced = visited.get(id(source[0]))
-                if produced is not None and source[1].index < len(produced):
-                    tensor = produced[source[1].index]
+                index = source[1].index
+                if produced is not None and index < len(produced):
+                    tensor = produced[index]
+                    if tensor.clean and source[1].dims == port.dims:
+                        infos.append(tensor.info)  # the usual input: nothing more to look at
+                        continue
             if source is None or tensor is None:
                 infos.append(self._unresolved(port, source))
                 computed = computed and source is None  # an unconnected port is its declared dims

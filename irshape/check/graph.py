@@ -12,8 +12,11 @@ The checks themselves are in :mod:`irshape.check.structure` (the graph's structu
 from __future__ import annotations
 
 import functools
+import re
 from collections import defaultdict
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Collection, Iterable
+from collections.abc import Set as AbstractSet
+from itertools import compress
 from typing import TypeGuard
 
 from irshape import rules
@@ -109,6 +112,7 @@ def layer_label(layer: Layer) -> str:
 # What an edge connects, resolved once: producer, consumer, and the output and input ports it
 # names (None where a layer or port does not exist; ports only when both layers exist).
 EdgeEnds = tuple[Layer | None, Layer | None, Port | None, Port | None]
+EdgeEndLists = tuple[list[Layer | None], list[Layer | None], list[Port | None], list[Port | None]]
 Source = tuple[Layer, Port]  # the producer layer and the output port an edge feeds an input from
 
 
@@ -142,17 +146,19 @@ class Graph(Record):
     """
 
     __slots__ = (
+        "_edge_ends",
+        "_links",
         "_producers",
         "built",
         "consumed",
         "document",
-        "ends",
+        "edges_plain",
         "every_input_fed",
         "fed",
         "in_order",
         "keys",
+        "layer_types",
         "layers",
-        "links",
         "lost",
         "misdirected",
         "precisions_differ",
@@ -165,22 +171,30 @@ class Graph(Record):
     # the last layer with each id: OpenVINO keeps it, and edges naming the id reach it
     layers: dict[str, Layer]
     lost: list[Layer]  # the layers a later one with their id replaces: never built, in file order
-    keys: dict[int, str]  # id(layer) -> its id_key, every layer
-    ends: list[EdgeEnds]  # one a document edge, in order
+    # id(layer) -> its id_key, every layer; empty where every layer's id is a plain id, its own
+    # key (the usual file: see key)
+    keys: dict[int, str]
+    # what each document edge connects, in order, as four lists (see ends); None where every
+    # edge resolved (edges_plain): made when first asked
+    _edge_ends: EdgeEndLists | None
+    # every edge resolved to both its ports, naming each layer and port by a plain id (the
+    # usual file: check_edges has nothing to look at)
+    edges_plain: bool
     # id(input port) -> the first edge into it whose both ends exist, for every layer's ports
     # (a duplicate layer's or port's id names the same input as the kept one's)
     sources: dict[int, Source]
-    fed: set[int]  # id(input port) of the ports some edge names
+    # id(input port) of the ports some edge names (the keys of ``sources`` in the usual file)
+    fed: AbstractSet[int]
     every_input_fed: bool  # every input port of every layer is in ``fed`` (the usual file)
     suspects: Suspects
-    # (producer id, consumer id) of the edge that gives an input its source, in file order
-    links: list[tuple[str, str]]
+    _links: list[tuple[str, str]] | None  # see links
     # edges into a layer whose to-port it does not declare (IRS407), by layer id
     misdirected: defaultdict[str, int]
     consumed: set[str]  # the layers an edge takes an output of, to a layer that exists
     _producers: dict[str, list[str]] | None  # see producers
-    built: set[str]  # the layers OpenVINO builds
+    built: AbstractSet[str]  # the layers OpenVINO builds (the keys of ``layers`` where all are)
     types: set[str | None]  # the layer types the file has
+    layer_types: list[str | None]  # each layer's type, in file order
     # No two layers share an id and every edge goes down the file: the file order is a graph
     # order (the usual case: writers list layers so), and there is no cycle.
     in_order: bool
@@ -193,17 +207,19 @@ class Graph(Record):
         self.layers = {}
         self.lost = []
         self.keys = {}
-        self.ends = []
+        self._edge_ends = None
+        self.edges_plain = False
         self.sources = {}
         self.fed = set()
         self.every_input_fed = False
         self.suspects = Suspects()
-        self.links = []
+        self._links = None
         self.misdirected = defaultdict(int)
         self.consumed = set()
         self._producers = None
         self.built = set()
         self.types = set()
+        self.layer_types = []
         self.in_order = True
         self.precisions_differ = False
         self.shared_inputs = False
@@ -213,16 +229,33 @@ class Graph(Record):
         return self.document.kind == DocumentKind.NET
 
     @property
+    def ends(self) -> Iterable[EdgeEnds]:
+        """What each document edge connects, in order: producer, consumer, and the output and
+        input ports it names (None where a layer or port does not exist; ports only when both
+        layers exist)."""
+        if self._edge_ends is None:  # every edge resolved, by plain ids
+            self._edge_ends = _resolved_ends(self)
+        return zip(*self._edge_ends, strict=True)
+
+    @property
+    def links(self) -> list[tuple[str, str]]:
+        """(producer id, consumer id) of each edge that gives an input its source, in file
+        order; made when first asked where every edge resolved (each one is such an edge)."""
+        if self._links is None:
+            self._links = [(edge.from_layer, edge.to_layer) for edge in self.document.edges]
+        return self._links
+
+    @property
     def producers(self) -> dict[str, list[str]]:
         """The ids of the layers each edge comes from, by the id of the layer it goes to (also
         where that layer or the one it comes from does not exist); made when first asked, as
         only a file that is not in graph order or has unbuilt layers needs it."""
         if self._producers is None:
             self._producers = defaultdict(list)
-            keys = self.keys
+            key = self.key
             for edge, (producer, consumer, _, _) in zip(self.document.edges, self.ends, strict=True):
-                to_key = keys[id(consumer)] if consumer is not None else id_key(edge.to_layer)
-                from_key = keys[id(producer)] if producer is not None else id_key(edge.from_layer)
+                to_key = key(consumer) if consumer is not None else id_key(edge.to_layer)
+                from_key = key(producer) if producer is not None else id_key(edge.from_layer)
                 self._producers[to_key].append(from_key)
         return self._producers
 
@@ -230,6 +263,9 @@ class Graph(Record):
         return layer.location(self.document.path)
 
     def key(self, layer: Layer) -> str:
+        """The id OpenVINO compares of one of the document's layers."""
+        if not self.keys:  # every id is a plain id, its own key (_index_usual)
+            return layer.id or ""
         key = self.keys.get(id(layer))
         return id_key(layer.id) if key is None else key
 
@@ -245,7 +281,7 @@ class Graph(Record):
         layer = self.layers.get(key)
         if not self.lost or layer is None or line is None:
             return layer
-        same = [x for x in self.document.layers if self.keys.get(id(x)) == key and x.line <= line]
+        same = [x for x in self.document.layers if self.key(x) == key and x.line <= line]
         return same[-1] if same else layer
 
     def source(self, port: Port) -> Source | None:
@@ -254,6 +290,16 @@ class Graph(Record):
 
     def edge_ends(self, edge: Edge) -> tuple[Layer | None, Layer | None]:
         return self.layers.get(id_key(edge.from_layer)), self.layers.get(id_key(edge.to_layer))
+
+
+def _resolved_ends(graph: Graph) -> EdgeEndLists:
+    """What each edge connects, in a file whose every edge resolved by plain ids (_index_usual)."""
+    edges, layers = graph.document.edges, graph.layers
+    producing = [layers[edge.from_layer] for edge in edges]
+    consuming = [layers[edge.to_layer] for edge in edges]
+    out_ports = [find_port(x.outputs, e.from_port) for x, e in zip(producing, edges, strict=True)]
+    in_ports = [find_port(x.inputs, e.to_port) for x, e in zip(consuming, edges, strict=True)]
+    return list[Layer | None](producing), list[Layer | None](consuming), out_ports, in_ports
 
 
 def find_port(ports: list[Port], key: str) -> Port | None:
@@ -265,35 +311,134 @@ def find_port(ports: list[Port], key: str) -> Port | None:
 
 
 def build_graph(document: Document) -> Graph:
-    """Index ``document``: a pass over its layers, one over its edges, and one over the input
-    ports again only where an edge did not resolve to one, or a precision differs on one."""
-    graph = Graph(document)
-    inputs = _index_layers(graph)
-    _index_edges(graph)
+    """Index ``document``. The usual file (every id a plain id, a layer's once; every edge
+    naming ports that exist, each input once, down the file) in one pass over the layers and
+    one over the edges, with nothing else to look at (_index_usual). Any other file: a pass
+    over its layers, one over its edges, and one over the input ports again only where an
+    edge did not resolve to one, or a precision differs on one."""
+    layer_types = [layer.type for layer in document.layers]
+    graph = _new_graph(document, layer_types)
+    inputs = _index_usual(graph)
+    if inputs is None:  # not the usual file: each layer and edge looked at
+        graph = _new_graph(document, layer_types)
+        _index_layers(graph)
+        _note_suspects(graph)
+        _index_edges(graph)
+        inputs = sum(len(layer.inputs) for layer in document.layers)
     if len(graph.fed) < inputs or graph.precisions_differ:
         _survey_inputs(graph)
     graph.every_input_fed = len(graph.fed) == inputs  # (fed holds input ports only)
     graph.built = _built_layers(graph)
-    graph.types = {layer.type for layer in document.layers}
     return graph
 
 
-def _index_layers(graph: Graph) -> int:
-    """Index the layers by id (the last layer with an id replaces the others, as OpenVINO's map
-    of layers does), noting those with an attribute or id to look at, or an output precision
-    naming no type (one pass: a pass costs more than what it does in each layer). The number
-    of input ports."""
-    keys, layers, suspects, read_ids = graph.keys, graph.layers, graph.suspects, _ID_KEYS
-    named = inputs = 0
+def _new_graph(document: Document, layer_types: list[str | None]) -> Graph:
+    graph = Graph(document)
+    graph.layer_types = layer_types
+    graph.types = set(layer_types)
+    return graph
+
+
+def _index_usual(graph: Graph) -> int | None:
+    """Index the usual file, where every layer and port id is a plain id (its own key), a
+    layer's once, the four attributes are there, each output precision names a type, every
+    edge names ports that exist and goes down the file, no two into one input, none into a
+    Parameter: nothing for the structural checks to look at (no suspects, every edge
+    resolved). The number of input ports; None, with the index half made, where the file is
+    not the usual one."""
+    layers, edges = graph.document.layers, graph.document.edges
+    by_id: dict[str, Layer] = {layer.id: layer for layer in layers}  # type: ignore[misc]  # (checked)
+    if len(by_id) < len(layers) or not _plain_ids(by_id):
+        return None
+    if None in graph.types or True in [x.name is None or x.version is None for x in layers]:
+        return None
+    input_ids = [port.id for layer in layers for port in layer.inputs]
+    outputs = [port for layer in layers for port in layer.outputs]
+    if not (
+        _plain_ids(set(input_ids))
+        and _plain_ids({port.id for port in outputs})
+        and PRECISIONS.issuperset({port.precision for port in outputs})
+    ):
+        return None
+    parameters = compress(layers, map("Parameter".__eq__, graph.layer_types))
+    if any(parameter.inputs for parameter in parameters):
+        return None  # (an edge into one consumes nothing: the walk back from a root stops there)
+    sources, consumed, differ = graph.sources, graph.consumed, False
+    get, consume = by_id.get, consumed.add
+    for edge in edges:
+        consumer, producer = get(edge.to_layer), get(edge.from_layer)
+        if consumer is None or producer is None or producer.line >= consumer.line:
+            return None
+        # find_port, inlined: with plain ids, the first port of the id the edge names.
+        to_port, from_port = edge.to_port, edge.from_port
+        for in_port in consumer.inputs:
+            if in_port.id == to_port:
+                break
+        else:
+            return None
+        for out_port in producer.outputs:
+            if out_port.id == from_port:
+                break
+        else:
+            return None
+        port_key = id(in_port)
+        if port_key in sources:
+            return None  # a second edge into the port (IRS408)
+        sources[port_key] = (producer, out_port)
+        consume(edge.from_layer)
+        differ = differ or out_port.precision != in_port.precision
+    graph.layers = by_id
+    graph.fed = sources.keys()
+    graph.precisions_differ = differ
+    graph.edges_plain = True
+    return len(input_ids)
+
+
+def _plain_ids(texts: Collection[str | None]) -> bool:
+    """Is each of ``texts`` a plain id (see _is_plain_id)? Whole-text checks, in C."""
+    if not texts:
+        return True
+    if None in texts or "" in texts:
+        return False
+    lines = "\n" + "\n".join(texts)  # type: ignore[arg-type]  # (None is not in texts)
+    return (
+        lines.isascii()
+        and lines.count("\n") == len(texts)  # (no text holds a line break)
+        and lines.encode().translate(None, b"\n").isdigit()  # (bytes: a table, not Unicode's)
+        # no leading zero: a text that begins with 0 is 0 itself (each text is there once)
+        and lines.count("\n0") <= ("0" in texts)
+        and _long_id().search(lines) is None
+    )
+
+
+@functools.cache
+def _long_id() -> re.Pattern[str]:
+    """A text of 19 digits or more (compiled at first use)."""
+    return re.compile("\n[0-9]{19}")
+
+
+def _index_layers(graph: Graph) -> None:
+    """Index the layers by id: the last layer with an id replaces the others, as OpenVINO's map
+    of layers does."""
+    keys, layers, lost = graph.keys, graph.layers, graph.lost
+    layers.clear()
+    named = 0
     for layer in graph.document.layers:
         key = keys[id(layer)] = id_key(layer.id)  # (fills the memo check_edges asks of every id)
         if layer.id is not None:
             replaced = layers.get(key)
             if replaced is not None:
-                graph.lost.append(replaced)
+                lost.append(replaced)
             layers[key] = layer
             named += 1
-        inputs += len(layer.inputs)
+    graph.in_order = len(layers) == named
+
+
+def _note_suspects(graph: Graph) -> None:
+    """Note the layers with an attribute or id to look at, or an output precision naming no
+    type, one by one."""
+    suspects, read_ids = graph.suspects, _ID_KEYS
+    for layer in graph.document.layers:
         # The four attributes there and an id that is one.
         plain = (
             layer.id is not None
@@ -312,16 +457,25 @@ def _index_layers(graph: Graph) -> int:
             suspects.attributes.append(layer)
         if not precisions:
             suspects.precisions.append(layer)
-    graph.in_order = len(layers) == named
-    return inputs
 
 
 def _index_edges(graph: Graph) -> None:
     """Index every edge: what it connects (``graph.ends``), the source of each input it
     feeds, and what the checks and the build set need. One loop, its lookups bound once: a
     model of 100,000 layers has more edges still."""
-    layers, consumed, sources, fed = graph.layers, graph.consumed, graph.sources, graph.fed
-    ends, links, port_keys = graph.ends, graph.links, _ID_KEYS
+    layers, consumed, sources = graph.layers, graph.consumed, graph.sources
+    fed: set[int] = set()
+    graph.fed = fed
+    port_keys = _ID_KEYS
+    links: list[tuple[str, str]] = []
+    ends: tuple[list[Layer | None], list[Layer | None], list[Port | None], list[Port | None]] = (
+        [],
+        [],
+        [],
+        [],
+    )
+    graph._links, graph._edge_ends = links, ends
+    producers, consumers, out_ports, in_ports = ends
     for edge in graph.document.edges:
         # A layer's id text is its key already in the usual file: one lookup, no id_key.
         to_layer = edge.to_layer
@@ -334,8 +488,11 @@ def _index_edges(graph: Graph) -> None:
         if producer is None:
             from_layer = id_key(from_layer)
             producer = layers.get(from_layer)
+        producers.append(producer)
+        consumers.append(consumer)
         if consumer is None:
-            ends.append((producer, None, None, None))
+            out_ports.append(None)
+            in_ports.append(None)
             continue
         if consumer.type != "Parameter":  # (the walk back from a root stops at a Parameter)
             consumed.add(from_layer)
@@ -347,7 +504,8 @@ def _index_edges(graph: Graph) -> None:
             if producer is None
             else find_port(producer.outputs, port_keys.get(edge.from_port) or id_key(edge.from_port))
         )
-        ends.append((producer, consumer, out_port, in_port))
+        out_ports.append(out_port)
+        in_ports.append(in_port)
         if in_port is None:
             graph.misdirected[to_layer] += 1
             continue
@@ -370,7 +528,8 @@ def _survey_inputs(graph: Graph) -> None:
     feeds a later port of the layer with the same id, and the ports of a later layer with the
     same id. Such a port is fed as the first one is; the others are not fed.
     """
-    fed, sources, suspects = graph.fed, graph.sources, graph.suspects
+    fed, sources, suspects = set(graph.fed), graph.sources, graph.suspects
+    graph.fed = fed  # (a set of its own: the keys of sources in the usual file)
     for layer in graph.document.layers:
         all_fed = precisions_agree = True
         for port in layer.inputs:
@@ -392,22 +551,23 @@ def _survey_inputs(graph: Graph) -> None:
 
 def _first_port_named(graph: Graph, layer: Layer, port: Port) -> Port | None:
     """The input port an edge to ``port``'s layer id and port id resolves to."""
-    kept = graph.layers.get(graph.keys[id(layer)])
+    kept = graph.layers.get(graph.key(layer))
     return None if kept is None else find_port(kept.inputs, id_key(port.id))
 
 
-def _built_layers(graph: Graph) -> set[str]:
+def _built_layers(graph: Graph) -> AbstractSet[str]:
     """OpenVINO's build set (``XmlDeserializer::parse_function``): the id of every Parameter,
     then a walk back from the id of every Result and Assign, which does not go past a
     Parameter's id. Ids of the <layer>s, replaced or not: the layer built is the kept one."""
-    keys = graph.keys
-    roots = [keys[id(x)] for x in graph.document.layers if x.type in ROOT_TYPES and x.id is not None]
-    if graph.in_order and graph.consumed.union(roots).issuperset(graph.layers):
+    layers, key = graph.document.layers, graph.key
+    rooted = compress(layers, map(ROOT_TYPES.__contains__, graph.layer_types))
+    roots = [key(x) for x in rooted if x.id is not None]
+    if graph.in_order and (graph.layers.keys() - graph.consumed).issubset(roots):
         # The usual file: with no cycle, a walk down from any layer that feeds another (not a
         # Parameter) ends at one that feeds none, a root here, so every layer is built (set
         # operations, in C).
-        return set(graph.layers)
-    parameters = {keys[id(x)] for x in graph.document.layers if x.type == "Parameter" and x.id is not None}
+        return graph.layers.keys()
+    parameters = {key(x) for x in layers if x.type == "Parameter" and x.id is not None}
     seen = parameters | set(roots)
     stack = [root for root in roots if root not in parameters]
     while stack:

@@ -22,6 +22,7 @@ import sys
 from collections import defaultdict
 from collections.abc import Callable, Iterable
 from functools import partial
+from operator import attrgetter
 from typing import TYPE_CHECKING, Any
 
 from irshape import lifetime, rules
@@ -182,11 +183,12 @@ class _Tensor(Record):
     OpenVINO never computes this tensor at all.
     """
 
-    __slots__ = ("divergence", "doomed", "guess", "info")
+    __slots__ = ("clean", "divergence", "doomed", "guess", "info")
     info: Tensor
     divergence: _Origin | None
     guess: str | None
     doomed: bool
+    clean: bool  # OpenVINO's (no guess), computed (not doomed), no divergence: the usual tensor
 
     def __init__(
         self,
@@ -199,6 +201,33 @@ class _Tensor(Record):
         self.divergence = divergence
         self.guess = guess
         self.doomed = doomed
+        self.clean = guess is None and not doomed and divergence is None
+
+
+class _Repeat(Record):
+    """A clean check of a known op, for the layers that repeat it: ``kept`` holds what the
+    check depends on (the declaration, the ``<data>``, the input tensors, the declared output
+    dims: _Walker._visit makes it), each the very object, and the walk's memo is keyed by
+    their identities (``tuple(map(id, kept))``): the entry keeps them alive, so that no other
+    object can have their ids."""
+
+    __slots__ = ("inferred", "kept", "tensors")
+    kept: tuple[object, ...]
+    inferred: _Flowing
+    # what flows on from a repeat fed by tensors OpenVINO computes, where no layer upstream is
+    # rejected and no declared dims diverge (never modified: every such repeat shares it)
+    tensors: list[_Tensor]
+
+    def __init__(self, kept: tuple[object, ...], inferred: _Flowing) -> None:
+        self.kept = kept
+        self.inferred = inferred
+        self.tensors = [_Tensor(info, None, None, False) for info in inferred[2]]
+
+
+_DIMS = attrgetter("dims")
+_PORT_ID = attrgetter("id")
+_PRECISION = attrgetter("precision")
+_SOURCE_KINDS = frozenset({"parameter", "constant"})
 
 
 class _Walker:
@@ -213,6 +242,7 @@ class _Walker:
         self.debug = debug
         self.port_shapes = port_shapes
         self.graph = g.build_graph(document)
+        self.every_input_fed = self.graph.every_input_fed
         # A fragment has no graph: every input is the port's declared dims.
         self.sources = self.graph.sources if self.graph.is_net else {}
         self.body = body
@@ -223,7 +253,9 @@ class _Walker:
         self.tensors: dict[int, list[_Tensor]] = {}  # by id(layer)
         self.ops: dict[tuple[str | None, str | None], tuple[str, OpSchema | None]] = {}  # by type, version
         self.flowing: IdentityMemo[OpResult, _Flowing] = {}  # see _flowing
-        self.repeats: dict[tuple[int, ...], tuple[object, _Flowing]] = {}  # see _known
+        self.repeats: dict[tuple[int, ...], _Repeat] = {}  # by the ids of _Repeat.kept
+        # clean Consts, by the ids of what they depend on: (that, what flows on), see _constant
+        self.constants: dict[tuple[int, ...], tuple[tuple[object, ...], list[_Tensor]]] = {}
         self.refolded: set[int] = set()  # id(layer) of the producers _refold looked at
         self.unread_reals = False  # a real Const of rank 2 or more is not read (see _refolded)
         # the bodies walked as declared (subgraphs.infer), by id: once each in a check
@@ -237,7 +269,7 @@ class _Walker:
         if self.body is None:
             self._weights_file()
         layers = self.document.layers
-        results = [_result(layer) for layer in layers]
+        results = [LayerResult(x.id, x.name, x.type, x.version, x.line) for x in layers]
         # Producers before consumers: the file's order when it is one (see Graph.in_order).
         if not self.graph.is_net or self.graph.in_order:
             visits: Iterable[tuple[Layer, LayerResult]] = zip(layers, results, strict=True)
@@ -374,9 +406,37 @@ class _Walker:
     # -- one layer ----------------------------------------------------------------------------
 
     def _visit(self, layer: Layer, result: LayerResult) -> None:
-        local: list[Diagnostic] = []
-        kind, schema = self._op(layer)
+        kind, schema = self.ops.get((layer.type, layer.version)) or self._op(layer)
         inputs, origins, computed, doomed = self._inputs(layer, schema)
+        if schema is not None and layer.subgraphs is None and kind not in _SOURCE_KINDS:
+            # A known op (the usual layer); one that repeats a clean check is that one again.
+            result.checked = True
+            # What the check depends on but its location (see _Repeat), and its memo key.
+            kept = (schema, layer.data, *inputs, *map(_DIMS, layer.outputs))
+            key = tuple(map(id, kept))
+            repeated = self.repeats.get(key)
+            if repeated is None:
+                local: list[Diagnostic] = []
+                memo = (key, kept)
+                outputs = self._known(schema, layer, result, inputs, memo, bool(origins), doomed, local)
+            elif computed and not doomed and not origins and self.port_shapes is None:
+                shapes, types, _ = repeated.inferred  # (_outputs, inlined for the usual layer)
+                result.outputs, result.element_types = list(shapes), list(types)
+                if len(layer.outputs) == len(shapes):
+                    result.ports = list(map(_PORT_ID, layer.outputs))
+                else:
+                    self._outputs(layer, result, repeated.inferred)
+                self.tensors[id(layer)] = repeated.tensors  # (what _settle would make)
+                return
+            else:
+                local = []
+                outputs = self._outputs(layer, result, repeated.inferred)
+            self._settle_known(layer, schema, kind, outputs, origins, computed, doomed, local)
+            return
+        local = []
+        if kind == "constant" and layer.subgraphs is None and self.port_shapes is None:
+            self._constant(layer, origins, doomed)  # (as below, for the next usual layer)
+            return
         control = None
         if layer.subgraphs is not None:  # a Loop, If or TensorIterator: imported for it only
             from irshape.check import subgraphs
@@ -402,7 +462,7 @@ class _Walker:
                 self.unread_reals = sources.unread_reals(outputs[0])
         elif schema is not None:
             result.checked = True
-            outputs = self._known(schema, layer, result, inputs, bool(origins), doomed, local)
+            outputs = self._known(schema, layer, result, inputs, None, bool(origins), doomed, local)
         else:
             outputs = [g.declared_tensor(port) for port in layer.outputs]
             self._not_inferred(layer, local)
@@ -412,6 +472,52 @@ class _Walker:
         if self.port_shapes is not None:
             self._remember_ports(layer, outputs, guess is None)
         if local and schema is not None and not schema.is_source:
+            doomed = doomed or any(rules.rejects(d) for d in local)  # OpenVINO rejects the layer
+        self._settle(layer, outputs, origins, local, guess, doomed)
+
+    def _constant(self, layer: Layer, origins: list[_Origin], doomed: bool) -> None:
+        """A Const (or a layer typed 'Constant'); one that repeats a clean one exactly (its
+        type, ``<data>`` and output ports' dims and precisions, each the very object: weights
+        the writer stored once, which the reader shares) is that one again."""
+        kept = (
+            layer.type,
+            layer.data,
+            layer.has_data,
+            *map(_DIMS, layer.outputs),
+            *map(_PRECISION, layer.outputs),
+        )
+        key = tuple(map(id, kept))
+        clean = not origins and not doomed
+        repeated = self.constants.get(key) if clean else None
+        if repeated is not None:
+            self.tensors[id(layer)] = repeated[1]
+            return
+        local: list[Diagnostic] = []
+        const = sources.const_tensor(layer, self.document.path, self.weights, local.append)
+        if not self.unread_reals:  # (asked until the first one)
+            self.unread_reals = sources.unread_reals(const)
+        if local or not clean:
+            self._settle(layer, [const], origins, local, None, doomed)
+            return
+        tensors = self.tensors[id(layer)] = [_Tensor(const, None, None, False)]
+        self.constants[key] = (kept, tensors)  # (kept: no other object can have their ids)
+
+    def _settle_known(
+        self,
+        layer: Layer,
+        schema: OpSchema,
+        kind: str,
+        outputs: list[Tensor],
+        origins: list[_Origin],
+        computed: bool,
+        doomed: bool,
+        local: list[Diagnostic],
+    ) -> None:
+        """The end of _visit for a known op (not a source, no bodies)."""
+        guess = self._guessed(layer, kind, True, computed, local)
+        if self.port_shapes is not None:
+            self._remember_ports(layer, outputs, guess is None)
+        if local and not schema.is_source:
             doomed = doomed or any(rules.rejects(d) for d in local)  # OpenVINO rejects the layer
         self._settle(layer, outputs, origins, local, guess, doomed)
 
@@ -617,15 +723,25 @@ class _Walker:
         # without an edge (a backprop op's output_shape) is dropped (IRS409). A dropped port
         # has no edge, so it says nothing of whether the inputs are computed.
         ports = layer.inputs
-        dropped = structure.v10_dropped_inputs(self.graph, layer, schema) if schema is not None else 0
-        if dropped:
-            ports = ports[: len(ports) - dropped]
+        if schema is not None and not (self.every_input_fed and len(ports) <= schema.input_counts[1]):
+            dropped = structure.v10_dropped_inputs(self.graph, layer, schema)
+            if dropped:
+                ports = ports[: len(ports) - dropped]
         infos: list[Tensor] = []
         origins: list[_Origin] = []
         computed, doomed = True, False
+        sources, visited = self.sources, self.tensors
         for port in ports:
-            source = self.sources.get(id(port))
-            tensor = self._tensor(source) if source is not None else None
+            source = sources.get(id(port))
+            tensor = None
+            if source is not None:  # _tensor, inlined: once an edge
+                produced = visited.get(id(source[0]))
+                index = source[1].index
+                if produced is not None and index < len(produced):
+                    tensor = produced[index]
+                    if tensor.clean and source[1].dims == port.dims:
+                        infos.append(tensor.info)  # the usual input: nothing more to look at
+                        continue
             if source is None or tensor is None:
                 infos.append(self._unresolved(port, source))
                 computed = computed and source is None  # an unconnected port is its declared dims
@@ -694,17 +810,13 @@ class _Walker:
         layer: Layer,
         result: LayerResult,
         inputs: list[Tensor],
+        memo: tuple[tuple[int, ...], tuple[object, ...]] | None,
         inherits: bool,
         doomed: bool,
         local: list[Diagnostic],
     ) -> list[Tensor]:
-        # A layer that repeats a clean one (the same declaration, <data>, input tensors and
-        # declared output dims, each the very object) is that one again: no check, no compare.
-        dims = tuple([port.dims for port in layer.outputs])
-        key = (id(schema), id(layer.data), *map(id, inputs), *map(id, dims))
-        repeated = self.repeats.get(key)
-        if repeated is not None:
-            return self._outputs(layer, result, repeated[1])
+        """Check a known op whose check no clean one repeats; remember it by ``memo`` (its key
+        and what it depends on, see _Repeat) when it is clean."""
         where = partial(self.graph.where, layer)  # made only for a layer with findings
         found_before = len(local)
         # (a value refolded from Consts the key does not name: not remembered as a repeat)
@@ -726,9 +838,8 @@ class _Walker:
             compare_declared(layer, inference, where, local.append)
         if inherits:
             self._drop_inherited(schema, layer, checked, where(), local)
-        elif not doomed and len(local) == found_before and checked is inputs:
-            # The entry keeps the keyed objects alive, so their ids name no other object.
-            self.repeats[key] = ((layer.data, inputs, dims), inferred)
+        elif not doomed and len(local) == found_before and memo is not None and checked is inputs:
+            self.repeats[memo[0]] = _Repeat(memo[1], inferred)
         return flowing
 
     # -- values read late: real Consts of rank 2 or more -------------------------------------
@@ -801,7 +912,11 @@ class _Walker:
         """Record the inferred outputs in the layer's result; the tensors that flow on."""
         shapes, types, flowing = inferred
         result.outputs, result.element_types = list(shapes), list(types)
-        result.ports = [port.id for port in layer.outputs[: len(shapes)]]
+        ports = layer.outputs
+        if len(ports) == len(shapes):  # the usual layer
+            result.ports = list(map(_PORT_ID, ports))
+            return flowing
+        result.ports = [port.id for port in ports[: len(shapes)]]
         if len(result.ports) < len(shapes):
             result.ports += [None] * (len(shapes) - len(result.ports))
         return flowing
@@ -892,10 +1007,6 @@ def _unfolded(tensor: Tensor) -> bool:
 def _diverges(ports: list[Port], index: int, info: Tensor) -> bool:
     """Does the output port ``index`` declare other dims than the tensor OpenVINO computes?"""
     return index < len(ports) and not g.fits(ports[index], info.shape)
-
-
-def _result(layer: Layer) -> LayerResult:
-    return LayerResult(layer.id, layer.name, layer.type, layer.version, layer.line)
 
 
 def _as_declared(port: Port, info: Tensor) -> Tensor:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from collections import defaultdict
 from collections.abc import Callable, Iterator
-from itertools import chain
+from itertools import chain, compress
 from operator import attrgetter
 
 from irshape import rules
@@ -70,13 +70,13 @@ def check_duplicate_ids(graph: Graph, report: Report) -> None:
     (docs/openvino-ir-reading.md §3)."""
     if not graph.lost:
         return
-    keys = graph.keys
+    key_of = graph.key
     parameters: list[str] = []  # the ids OpenVINO builds first, in file order
     for layer in graph.document.layers:
-        if layer.type == "Parameter" and layer.id is not None and keys[id(layer)] not in parameters:
-            parameters.append(keys[id(layer)])
+        if layer.type == "Parameter" and layer.id is not None and key_of(layer) not in parameters:
+            parameters.append(key_of(layer))
     for layer in graph.lost:
-        key = keys[id(layer)]
+        key = key_of(layer)
         kept = graph.layers[key]
         consequence = f"this one is never built, and edges naming {layer.id} reach that one"
         severity = None
@@ -163,9 +163,17 @@ def _precision_hint(text: str) -> str:
 
 def check_opsets(graph: Graph, report: Report) -> None:
     """IRS403 and IRS404: the op type and its opset, as OpenVINO resolves them."""
-    for layer in graph.document.layers:
-        if layer.type is not None and layer.version is not None and not _in_opset(layer.type, layer.version):
+    layers = graph.document.layers
+    ops = set(zip(graph.layer_types, map(_VERSION, layers), strict=True))  # a model has a few
+    faulty = {(t, v) for t, v in ops if t is not None and v is not None and not _in_opset(t, v)}
+    if not faulty:
+        return
+    for layer in layers:
+        if (layer.type, layer.version) in faulty:
             _check_opset(layer, graph.where(layer), report)
+
+
+_VERSION = attrgetter("version")
 
 
 def _in_opset(op_type: str, version: str) -> bool:
@@ -240,6 +248,8 @@ def _edge_where(graph: Graph, edge: Edge) -> Location:
 
 def check_edges(graph: Graph, report: Report) -> None:
     """IRS402, IRS406, IRS407, IRS408: each edge's ids, layers and ports, and one edge a port."""
+    if graph.edges_plain:  # the usual file: every edge resolved to its ports, by plain ids
+        return
     first_into: dict[int, Edge] = {}  # by id(input port): an edge that passes names its port
     edges = graph.document.edges
     all_ids = all_read_ids(chain.from_iterable(map(_EDGE_IDS, edges)))
@@ -279,7 +289,8 @@ def check_parameter_inputs(graph: Graph, report: Report) -> None:
     v11 = graph.document.version == 11
     # An edge reaches a layer only through an input port it declares: the usual file has none.
     typed = {"Parameter", "Constant"} if v11 else {"Parameter"}
-    suspects = {graph.key(layer) for layer in graph.document.layers if layer.inputs and layer.type in typed}
+    typed_layers = compress(graph.document.layers, map(typed.__contains__, graph.layer_types))
+    suspects = {graph.key(layer) for layer in typed_layers if layer.inputs}
     if not suspects:
         return
     fed: dict[str, int] = defaultdict(int)
@@ -512,8 +523,8 @@ def check_cycles(graph: Graph, report: Report) -> None:
     """IRS410: one finding per cycle (strongly connected component), at its first layer."""
     if graph.in_order:
         return
-    keys = graph.keys
-    order = {keys[id(layer)]: i for i, layer in enumerate(graph.document.layers)}
+    key = graph.key
+    order = {key(layer): i for i, layer in enumerate(graph.document.layers)}
     if _flows_forward(graph, order):
         return
     for component in _strongly_connected(graph):
@@ -601,15 +612,15 @@ def check_reachability(graph: Graph, report: Report) -> None:
             unbuilt += f" (OpenVINO matches the type exactly: {misspelt!r} is not 'Result' or 'Assign')"
         report(rules.NO_RESULT(Location(graph.document.path, graph.document.line), unbuilt=unbuilt))
         return
-    keys, built = graph.keys, graph.built
-    if built.issuperset(graph.layers):  # the usual case, in one pass in C
+    key, built = graph.key, graph.built
+    if built >= graph.layers.keys():  # the usual case, in one pass in C
         return
     dead = [
         layer
         for layer in layers
-        if keys[id(layer)] not in built  # first: nearly every layer is built
+        if key(layer) not in built  # first: nearly every layer is built
         and parse_uint(layer.id) is not None
-        and graph.layers.get(keys[id(layer)]) is layer
+        and graph.layers.get(key(layer)) is layer
     ]
     dead_keys = {graph.key(layer) for layer in dead}
     feeding = {p for c, ps in graph.producers.items() if c in dead_keys for p in ps if p in dead_keys}
@@ -666,8 +677,8 @@ def check_shared_results(graph: Graph, report: Report) -> None:
         return
     readers: dict[tuple[int, int], list[Layer]] = defaultdict(list)
     producers: dict[tuple[int, int], tuple[Layer, str]] = {}
-    for layer in graph.document.layers:
-        if layer.type != "Result" or not layer.inputs:
+    for layer in _of_type(graph, "Result"):
+        if not layer.inputs:
             continue
         source = graph.sources.get(id(layer.inputs[0]))
         if source is None or not source[1].names:  # (tensors without names read)
@@ -700,12 +711,9 @@ def check_name_collisions(graph: Graph, report: Report) -> None:
     then the outputs', then each Result's name, then each Parameter's."""
     if graph.document.version != 10:
         return
-    layers = graph.document.layers
-    parameters = [layer for layer in layers if layer.type == "Parameter" and layer.outputs]
+    parameters = [layer for layer in _of_type(graph, "Parameter") if layer.outputs]
     results = [
-        (layer, graph.sources.get(id(layer.inputs[0])))
-        for layer in layers
-        if layer.type == "Result" and layer.inputs
+        (layer, graph.sources.get(id(layer.inputs[0]))) for layer in _of_type(graph, "Result") if layer.inputs
     ]
     taken: dict[str, str] = {}  # name -> what holds it
     for layer in parameters:
@@ -746,6 +754,11 @@ def check_name_collisions(graph: Graph, report: Report) -> None:
                 )
             )
         taken.setdefault(name, f"the input {layer_label(layer)}")
+
+
+def _of_type(graph: Graph, op_type: str) -> Iterator[Layer]:
+    """The layers of the type, in file order (picked in C: a model has a few of each)."""
+    return compress(graph.document.layers, map(op_type.__eq__, graph.layer_types))
 
 
 def tensor_names(text: str) -> set[str]:

@@ -81,9 +81,12 @@ def test_a_tokenizer_needs_its_extension() -> None:
     assert "give --extension openvino_tokenizers" in plain.output
 
 
-@pytest.mark.parametrize("how", ["module", "path"])
-def test_a_tokenizer_compares_with_its_extension(how: str) -> None:
+@pytest.mark.parametrize("how", ["module", "path", "file here"])
+def test_a_tokenizer_compares_with_its_extension(how: str, monkeypatch: pytest.MonkeyPatch) -> None:
     extension = "openvino_tokenizers" if how == "module" else str(_tokenizers_library())
+    if how == "file here":  # a file of the current directory, named bare
+        monkeypatch.chdir(_tokenizers_library().parent)
+        extension = _tokenizers_library().name
     result = compare(str(TOKENIZER), "--dim-value", "3", "--extension", extension)
     assert result.exit_code == 0, result.output
     # The layers above the first extension layer (SpecialTokensSplit: the BPE ops are below it)

@@ -28,9 +28,9 @@ _HINT = "'--extension'"
 
 
 def extension_library(value: str) -> str:
-    """The extension library ``--extension`` names: a file (made absolute: the loader would look
-    for a bare name on its search path, not in the current directory), a library's bare name
-    (left to the loader), or an installed Python package that ships one, as openvino_tokenizers
+    """The extension library ``--extension`` names: a file (made absolute, so that an error names
+    it whole), a library's bare name (left to OpenVINO, which looks for it on the loader's path
+    too), or an installed Python package that ships one, as openvino_tokenizers
     does (``<package>/lib/libopenvino_tokenizers.so``; ``.dylib``, ``openvino_tokenizers.dll``).
     The package is found, not imported: openvino_tokenizers' import patches every ``ov.Core``."""
     if os.path.isfile(value):

@@ -147,8 +147,8 @@ def compare_command(
     exposed, and list the first layers whose outputs diverge beyond
     max|a-b| <= ATOL + RTOL * max|ref|, with the error figures.
 
-    Exit 0 when every output agrees, 1 when one diverges or a layer irshape cannot run (but the
-    layers of an --extension library's ops) is met, 2 on an error.
+    Exit 0 when every output agrees, 1 when one diverges or irshape cannot run a layer (an
+    --extension library's layers aside), 2 on an error.
     """
     if not has_numpy() or importlib.util.find_spec("openvino") is None:
         raise AbnormalExit(f"irshape compare {NEEDS_OPENVINO}")

@@ -114,18 +114,51 @@ def _openvinos(ours: np.ndarray, openvinos: np.ndarray) -> np.ndarray:
     return openvinos.astype(ours.dtype)
 
 
+class ExtensionError(RuntimeError):
+    """OpenVINO's Core cannot add an extension library (not found, not a library, built for
+    another OpenVINO)."""
+
+    def __init__(self, library: str, reason: str) -> None:
+        super().__init__(f"cannot load the extension library {library}: {reason}")
+        self.library, self.reason = library, reason
+
+
+def openvino_message(exc: BaseException) -> str:
+    """What an OpenVINO exception says, without the ``Exception from src/...cpp:N:`` lines that
+    lead each of its layers (the last line that is not one is the cause)."""
+    lines = [line.strip() for line in str(exc).splitlines()]
+    said = [line for line in lines if line and not line.startswith("Exception from ")]
+    return said[-1] if said else str(exc).strip() or type(exc).__name__
+
+
 def openvino_outputs(
     xml: str | Path,
     inputs: Mapping[str, np.ndarray],
     variables: Mapping[str, np.ndarray],
     extensions: Sequence[str] = (),
 ) -> dict[tuple[str, int], np.ndarray]:
-    """Every op's outputs on OpenVINO's CPU plugin, by (op name, output index)."""
+    """Every op's outputs on OpenVINO's CPU plugin, by (op name, output index). An extension
+    library that cannot be added is an :class:`ExtensionError`."""
     import openvino as ov  # type: ignore[import-untyped,unused-ignore]  # the optional extra
 
     core = ov.Core()
     for library in extensions:
-        core.add_extension(library)
+        try:
+            core.add_extension(library)
+        except RuntimeError as exc:
+            raise ExtensionError(library, openvino_message(exc)) from None
+    # Every object made through the Core (the model, the request, its output tensors) is freed
+    # before the Core, on _outputs_of's return: OpenVINO unloads an extension's library with the
+    # last Core that added it, and an output tensor of an extension op freed after that crashes
+    # the process (SIGSEGV, OpenVINO 2026.4.1, bpe_tokenizer.xml with openvino_tokenizers).
+    return _outputs_of(core, xml, inputs, variables)
+
+
+def _outputs_of(
+    core: Any, xml: str | Path, inputs: Mapping[str, np.ndarray], variables: Mapping[str, np.ndarray]
+) -> dict[tuple[str, int], np.ndarray]:
+    import openvino as ov  # type: ignore[import-untyped,unused-ignore]  # the optional extra
+
     model = core.read_model(str(xml))
     targets = [
         op.output(index)

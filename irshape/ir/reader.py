@@ -1,6 +1,8 @@
-"""Read an IR ``.xml`` (a whole ``<net>`` or bare ``<layer>`` fragments) with lxml, safely,
-streaming: from a file, on one process or (large files) two, or from bytes. The parser is
-:mod:`irshape.ir.parse`; the two-process reading :mod:`irshape.ir.split`.
+"""Read an IR ``.xml`` (a whole ``<net>`` or bare ``<layer>`` fragments), safely, streaming:
+from a file or from bytes. A file of the regular layout ``ov.save_model`` writes is read by
+the scanner (:mod:`irshape.ir.scan`); any other, or one the scanner declines, with lxml
+(:mod:`irshape.ir.parse`), on one process or (large files) two (:mod:`irshape.ir.split`), with
+the same result.
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ from pathlib import Path
 from irshape import rules
 from irshape.diagnostics import Location
 from irshape.ir.parse import CHUNK, Join, Reader, ReadResult, clean
+from irshape.ir.scan import scan_bytes, scan_file
 
 
 def read_file(path: str | Path, *, processes: int = 1) -> ReadResult:
@@ -19,6 +22,9 @@ def read_file(path: str | Path, *, processes: int = 1) -> ReadResult:
     With ``processes`` of 2 or more, a large file (4 MiB or more) is read on two processes,
     with the same result (see :mod:`irshape.ir.split`).
     """
+    scanned = scan_file(path)
+    if scanned is not None:
+        return scanned
     source = Path(path)
     join: Join | None = None
     if processes > 1:
@@ -44,6 +50,9 @@ def read_file(path: str | Path, *, processes: int = 1) -> ReadResult:
 
 def read_bytes(data: bytes, path: str, *, source: Path | None = None) -> ReadResult:
     """Parse ``data`` (the text of ``path``) into a :class:`Document` and reading findings."""
+    scanned = scan_bytes(data, path, source=source)
+    if scanned is not None:
+        return scanned
     view = memoryview(data)
 
     def chunks() -> Iterator[bytes]:

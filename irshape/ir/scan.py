@@ -1,0 +1,552 @@
+"""A scanner of the regular layout of IR files: the document model read straight from the text,
+without building an XML tree; every other file goes to the lxml reader (:mod:`irshape.ir.parse`).
+
+Why. Building the model through lxml's element proxies (a proxy, a ``.text`` and a
+``.sourceline`` for each ``<dim>``) cost two thirds of reading a large IR, and lxml's parse the
+rest; a few regular-expression passes over the same text cost a tenth of that. The files
+people check are written by ``ov.save_model``, whose layout is regular: one element a line,
+attributes in double quotes, no comments, entities or namespaces.
+
+What it accepts (a grammar of the whole document, so that every byte is accounted for):
+
+- UTF-8 (a BOM allowed), an optional ``<?xml version="1.0" [encoding="UTF-8"] [standalone]?>``
+  first, then ``<net ...>``, only blanks between, its first child ``<layers>``, right after it
+  ``<edges>``;
+- in ``<layers>``: ``<layer ...>`` elements, each holding in this order an optional
+  ``<data .../>``, an optional ``<rt_info>`` of self-closing ``<attribute .../>`` elements, an
+  optional ``<input>`` and an optional ``<output>`` of ``<port>`` elements; a port is
+  self-closing or holds ``<dim>`` elements and ``<rt_info>`` blocks as above; a dim's text has
+  no ``<``, ``>``, ``&`` or line end;
+- in ``<edges>``: self-closing ``<edge .../>`` elements;
+- after ``</edges>``, the rest of the ``<net>`` (its ``<rt_info>``, what else a writer puts
+  there) up to 1 MiB: the reader reads nothing there, so lxml only checks it is well-formed;
+- between elements only XML's blanks (space, tab, line feed, a carriage return before a line
+  feed); each start tag on one line, its attributes ASCII names (no ``:``, no ``xmlns``),
+  each once, with double-quoted values holding no ``<``, ``&``, tab or line end (which XML
+  would normalise or expand); no character XML forbids anywhere in the file.
+
+Why it is sound. Each piece is matched by a regular expression anchored where the previous one
+ended, with possessive quantifiers (no backtracking, linear on any input), so an accepted file
+is the concatenation of the pieces above: well-formed XML (the tail checked by lxml itself)
+without any of what would make libxml2 read it differently (entities, references, normalised
+values, namespaces, a DOCTYPE, encodings) or OpenVINO's pugixml read it leniently (the repair
+path of :mod:`irshape.ir.repair`). The model is built with the reader's own rules (the first of
+each child, the dims read by :meth:`Reader._dims` with its findings, interned strings, shared
+``<data>`` dicts and dims tuples), and lines are counted from the text: libxml2 ends a line at
+``\\n``, ``\\r\\n`` or a lone ``\\r`` (refused here), and an element's line is that of its
+``<``, which a one-line start tag shares with its ``>``.
+
+Anything else (bodies of Loop, If and TensorIterator, fragments, other encodings, comments,
+quoted entities, a repeated attribute...) is declined: :func:`scan_file` returns None at once,
+and the file is read by the lxml reader, with the same result it always gave.
+``tests/test_scan_equivalence.py`` compares both readers on every fixture and on mutants.
+
+Memory stays flat: the file is read in blocks of 1 MiB cut after a line end, and the text kept
+is the unread rest of the current block and at most one layer beyond it.
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+from collections.abc import Callable, Iterator
+from functools import cache
+from pathlib import Path
+
+from irshape.diagnostics import Location
+from irshape.ir.model import Document, DocumentKind, Edge, Layer, Port
+from irshape.ir.parse import Reader, ReadResult, _net_version
+
+_BLOCK = 1 << 20  # bytes read at a time
+_MAX_UNIT = 2 << 20  # the longest layer (or line) scanned: 8 MB of UTF-8 at most, below libxml2's 10 MB
+_MAX_TAIL = 1 << 20  # what follows </edges>, checked by lxml
+_LOOKAHEAD = 1 << 12  # text kept past a position before telling what comes next there
+_MAX_TEMPLATES = 8192  # layers kept as templates for their repetitions
+_MAX_TEMPLATE_TEXT = 4096
+_intern = sys.intern
+# Every byte but the C0 controls XML 1.0 forbids (all but tab, line feed and carriage return):
+# deleting these from a block leaves what XML forbids (4 ms a 10 MB file, a regex search 48 ms).
+_ALLOWED_BYTES = bytes(b for b in range(256) if b >= 32 or b in (9, 10, 13))
+
+
+class _Decline(Exception):
+    """The file is outside the layout the scanner reads: the lxml reader reads it."""
+
+
+# -- the grammar ------------------------------------------------------------------------------
+
+_S = r"[ \t\r\n]*+"  # blanks between elements (a lone \r is refused for the whole file)
+_NAME = r"[A-Za-z_][A-Za-z0-9_.\-]{0,200}+"
+_VALUE = r'"[^"<&\t\n\r]*+"'
+_V = r'([^"<&\t\n\r]*+)'  # a value, captured
+_ATTRS = rf"(?:[ \t]++{_NAME}[ \t]*+=[ \t]*+{_VALUE})*+"
+_RT_INFO = rf"<rt_info>(?:{_S}<attribute{_ATTRS}[ \t]*+/>)*+{_S}</rt_info>"
+_DIM = r"<dim>[^<>&\r\n]*+</dim>"
+_PORT_BODY = rf"(?:{_S}(?:{_DIM}|{_RT_INFO}))*+{_S}"
+_PORT = rf"<port{_ATTRS}[ \t]*+(?:/>|>{_PORT_BODY}</port>)"
+_PORTS = rf"(?:{_S}{_PORT})*+{_S}"
+
+
+class _Patterns:
+    """The compiled grammar (on first use: no regex is compiled at import on a check's path)."""
+
+    def __init__(self) -> None:
+        self.head = re.compile(
+            "\ufeff?"
+            r"(?:<\?xml[ \t\r\n]++version[ \t\r\n]*+=[ \t\r\n]*+(?:\"1\.0\"|'1\.0')"
+            r"(?:[ \t\r\n]++encoding[ \t\r\n]*+=[ \t\r\n]*+(?:\"(?i:utf-8)\"|'(?i:utf-8)'))?+"
+            r"(?:[ \t\r\n]++standalone[ \t\r\n]*+=[ \t\r\n]*+(?:\"(?:yes|no)\"|'(?:yes|no)'))?+"
+            r"[ \t\r\n]*+\?>)?+"
+            rf"{_S}<net({_ATTRS})[ \t]*+>{_S}<layers>"
+        )
+        # A layer: its start tag as ov.save_model writes it (groups 1-4) or any other order
+        # (5); the rest, to its end tag (6), of <data>'s attributes (7), its <rt_info> (8), the
+        # spans of <input> (9) and <output> (10).
+        self.layer = re.compile(
+            rf"{_S}<layer(?: id=\"{_V}\" name=\"{_V}\" type=\"{_V}\" version=\"{_V}\"|({_ATTRS}))[ \t]*+>("
+            rf"(?:{_S}<data({_ATTRS})[ \t]*+/>)?+"
+            rf"(?:{_S}({_RT_INFO}))?+"
+            rf"(?:{_S}<input>({_PORTS})</input>)?+"
+            rf"(?:{_S}<output>({_PORTS})</output>)?+"
+            rf"{_S}</layer>)"
+        )
+        # A port: id, precision and names as written (1-3) or any other attributes (4); its content (5).
+        self.port = re.compile(
+            rf"<port(?: id=\"{_V}\" precision=\"{_V}\"(?: names=\"{_V}\")?+|({_ATTRS}))[ \t]*+"
+            rf"(?:/>|>({_PORT_BODY})</port>)"
+        )
+        # A port's content of dims only, each on the line after the one before (the usual layout).
+        self.regular_dims = re.compile(r"(?:[ \t]*+\r?\n[ \t]*+<dim>[^<>&\r\n]*+</dim>)*+[ \t\r\n]*+")
+        self.dim = re.compile(r"<dim>([^<>&\r\n]*+)</dim>")
+        self.layers_end = re.compile(rf"{_S}</layers>")
+        self.edges_start = re.compile(rf"{_S}<edges>")
+        self.edge = re.compile(
+            rf"{_S}<edge(?: from-layer=\"{_V}\" from-port=\"{_V}\" to-layer=\"{_V}\" to-port=\"{_V}\""
+            rf"|({_ATTRS}))[ \t]*+/>"
+        )
+        self.edges_end = re.compile(rf"{_S}</edges>")
+        self.attribute = re.compile(rf"[ \t]++({_NAME})[ \t]*+=[ \t]*+\"{_V}\"")
+        self.rt_attributes = re.compile(rf"<attribute({_ATTRS})[ \t]*+/>")
+        self.rt_info = re.compile(_RT_INFO)
+        self.blanks = re.compile(_S)
+
+
+@cache
+def _patterns() -> _Patterns:
+    return _Patterns()
+
+
+# -- the text, block by block -----------------------------------------------------------------
+
+
+def _blocks(read: Callable[[int], bytes]) -> Iterator[str]:
+    """The file's text in blocks that end after a line end (or at the file's end), each checked
+    for what the scanner refuses in any place: bytes that are not UTF-8, characters XML forbids,
+    a carriage return not before a line feed."""
+    carry = b""
+    while True:
+        raw = read(_BLOCK)
+        if not raw:
+            if carry:
+                yield _text(carry)
+            return
+        raw = carry + raw
+        cut = raw.rfind(b"\n") + 1
+        if cut == 0:
+            if len(raw) > _MAX_UNIT:
+                raise _Decline
+            carry = raw
+            continue
+        carry = raw[cut:]
+        yield _text(raw[:cut])
+
+
+def _text(raw: bytes) -> str:
+    if raw.translate(None, _ALLOWED_BYTES):  # what is left: characters XML forbids
+        raise _Decline
+    if b"\r" in raw and raw.count(b"\r") != raw.count(b"\r\n"):
+        raise _Decline
+    if raw.isascii():
+        return raw.decode("ascii")
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        raise _Decline from None
+    if "\ufffe" in text or "\uffff" in text:
+        raise _Decline
+    return text
+
+
+# -- the scanner --------------------------------------------------------------------------------
+
+
+class Scanner(Reader):
+    """Reads one document of the regular layout; raises :class:`_Decline` on anything else.
+
+    A :class:`Reader` for its rules of reading dims (and their findings), shared with the lxml
+    reader so that both give the same model and findings."""
+
+    def __init__(self, path: str, source: Path | None) -> None:
+        super().__init__(path, source)
+        self.diagnostics = []
+        self.layer = None
+        self.shapes = {}
+        self.dims_reported = False
+        self.data_dicts = {}
+        self.data_texts: dict[str, dict[str, str]] = {}  # <data>'s attributes as written -> its dict
+        self.contents: dict[str, tuple[str | None, ...]] = {}  # a port's usual content -> its dim texts
+        self.rt_infos: set[str] = set()  # <rt_info> blocks whose attributes were checked
+        self.templates: dict[str, _Template] = {}  # a layer's text after its start tag -> its model
+        self.patterns = _patterns()
+
+    def scan(self, blocks: Iterator[str]) -> ReadResult:
+        self.blocks = blocks
+        self.buf = next(blocks, "")
+        self.eof = False
+        self.cursor = 0  # a position in buf whose line is ``self.line``
+        self.line = 1
+        head = self.patterns.head.match(self.buf)
+        if head is None:
+            raise _Decline
+        net = self._attributes(head.group(1))
+        net_line = self._line_at(head.start(1))
+        document = Document(self.path, DocumentKind.NET, line=net_line, source=self.source)
+        document.version = _net_version(net.get("version"), Location(self.path, net_line), self.diagnostics)
+        document.layers = self._layers(head.end())
+        document.edges = self._edges()
+        self._tail()
+        return ReadResult(document, self.diagnostics)
+
+    # -- the text ---------------------------------------------------------------------------------
+
+    def _line_at(self, position: int) -> int:
+        """The line of ``position`` in the text kept (positions asked for never go back)."""
+        self.line += self.buf.count("\n", self.cursor, position)
+        self.cursor = position
+        return self.line
+
+    def _more(self, keep: int) -> bool:
+        """Read the next block after the text from ``keep`` on, which is then at 0; False at the
+        file's end (the text unchanged)."""
+        block = next(self.blocks, None)
+        if block is None:
+            self.eof = True
+            return False
+        if len(self.buf) - keep > _MAX_UNIT:
+            raise _Decline
+        self._line_at(keep)
+        self.buf = self.buf[keep:] + block
+        self.cursor = 0
+        return True
+
+    def _short(self, position: int) -> bool:
+        """Is the text kept too short past ``position`` to tell what comes next?"""
+        return not self.eof and len(self.buf) - position < _LOOKAHEAD
+
+    # -- layers -----------------------------------------------------------------------------------
+
+    def _layers(self, position: int) -> list[Layer]:
+        layers: list[Layer] = []
+        append = layers.append
+        layer_pattern = self.patterns.layer
+        layers_end = self.patterns.layers_end
+        while True:
+            buf = self.buf
+            found = layer_pattern.match(buf, position)
+            if found is not None:
+                position = found.end()
+                append(self._layer(found))
+                continue
+            end = layers_end.match(buf, position)
+            # A layer cut by the block's end: read on (a layer's end tag is never in an attribute)
+            if (self._short(position) or (end is None and buf.find("</layer>", position) < 0)) and self._more(
+                position
+            ):
+                position = 0
+                continue
+            if end is None:
+                raise _Decline
+            self.position = end.end()
+            return layers
+
+    def _layer(self, found: re.Match[str]) -> Layer:
+        layer_id, name, layer_type, version, others, rest = found.group(1, 2, 3, 4, 5, 6)
+        if layer_id is None:
+            attributes = self._attributes(others)
+            layer_id, name = attributes.get("id"), attributes.get("name")
+            layer_type, version = attributes.get("type"), attributes.get("version")
+        line = self._line_at(found.start(6))  # the start tag's end: on the line it starts
+        layer_id = None if layer_id is None else _intern(layer_id)
+        layer_type = None if layer_type is None else _intern(layer_type)
+        version = None if version is None else _intern(version)
+        template = self.templates.get(rest)
+        if template is None:
+            return self._new_layer(found, Layer(layer_id, name, layer_type, version, line))
+        # A repetition of a layer read before but for its start tag: built from the template.
+        lines, data, data_line, inputs, outputs = template
+        self.cursor = found.end()
+        self.line = line + lines
+        return Layer(
+            layer_id,
+            name,
+            layer_type,
+            version,
+            line,
+            data,
+            None if data_line is None else line + data_line,
+            data_line is not None,
+            [
+                Port(
+                    *(port_id, index, line + at, dims),
+                    range(line + at + 1, line + at + 1 + count)
+                    if spread is None
+                    else tuple(line + n for n in spread),
+                    *(precision, names),
+                )
+                for port_id, index, at, dims, count, spread, precision, names in inputs
+            ],
+            [
+                Port(
+                    *(port_id, index, line + at, dims),
+                    range(line + at + 1, line + at + 1 + count)
+                    if spread is None
+                    else tuple(line + n for n in spread),
+                    *(precision, names),
+                )
+                for port_id, index, at, dims, count, spread, precision, names in outputs
+            ],
+        )
+
+    def _new_layer(self, found: re.Match[str], layer: Layer) -> Layer:
+        """A layer unlike those before: read part by part, and kept as a template for its
+        repetitions (unless it has findings, which each repetition reports again)."""
+        self.layer = layer
+        reported = len(self.diagnostics)
+        data, rt_info, inputs, outputs = found.group(7, 8, 9, 10)
+        if data is not None:
+            layer.has_data = True
+            shared = self.data_texts.get(data)
+            if shared is None:
+                shared = self.data_texts[data] = self._data_dict(data)
+            layer.data = shared
+            layer.data_line = self._line_at(found.start(7))
+        if rt_info is not None and rt_info not in self.rt_infos:
+            self._check_rt_info(rt_info)
+        if inputs is not None:
+            layer.inputs = self._ports(found.start(9), found.end(9))
+        if outputs is not None:
+            layer.outputs = self._ports(found.start(10), found.end(10))
+        self.layer = None
+        rest = found.group(6)
+        if (
+            len(self.diagnostics) == reported
+            and len(self.templates) < _MAX_TEMPLATES
+            and len(rest) <= _MAX_TEMPLATE_TEXT
+        ):
+            self.templates[rest] = _template(layer, rest.count("\n"))
+        return layer
+
+    def _ports(self, start: int, end: int) -> list[Port]:
+        ports: list[Port] = []
+        for found in self.patterns.port.finditer(self.buf, start, end):
+            ports.append(self._port(found, len(ports)))
+        return ports
+
+    def _port(self, found: re.Match[str], index: int) -> Port:
+        port_id, precision, names, others, content = found.groups()
+        line = self._line_at(found.start())
+        if port_id is None:
+            attributes = self._attributes(others)
+            port_id, precision = attributes.get("id"), attributes.get("precision")
+            names = attributes.get("names")
+        if content is None:  # <port .../>: a scalar
+            texts: tuple[str | None, ...] = ()
+            dim_lines: tuple[int, ...] | range = range(line + 1, line + 1)
+        else:
+            known = self.contents.get(content)
+            if known is not None:
+                texts = known
+                dim_lines = range(line + 1, line + 1 + len(texts))
+            elif self.patterns.regular_dims.fullmatch(content) is not None:
+                texts = self.contents[content] = tuple(t or None for t in self.patterns.dim.findall(content))
+                dim_lines = range(line + 1, line + 1 + len(texts))
+            else:
+                texts, dim_lines = self._dims_anywhere(found.start(5), found.end(5), line)
+        dims = self.shapes.get(texts)
+        if dims is None:
+            dims = self._dims(port_id, list(texts), list(dim_lines), 0)
+            if dims is not None and not self.dims_reported:
+                self.shapes[texts] = dims
+            self.dims_reported = False
+        return Port(
+            _intern(port_id or ""),
+            index,
+            line,
+            dims,
+            dim_lines,
+            None if precision is None else _intern(precision),
+            names or "",
+        )
+
+    def _dims_anywhere(
+        self, start: int, end: int, line: int
+    ) -> tuple[tuple[str | None, ...], tuple[int, ...] | range]:
+        """The dims of a port's content in another layout (blank lines, rt_info): each one's line
+        counted, and kept as a range when they follow each other, as the lxml reader does."""
+        texts: list[str | None] = []
+        lines: list[int] = []
+        for rt_info in self.patterns.rt_info.finditer(self.buf, start, end):
+            if rt_info.group(0) not in self.rt_infos:
+                self._check_rt_info(rt_info.group(0))
+        for dim in self.patterns.dim.finditer(self.buf, start, end):
+            texts.append(dim.group(1) or None)
+            lines.append(self._line_at(dim.start()))
+        if lines == list(range(line + 1, line + 1 + len(lines))):
+            return tuple(texts), range(line + 1, line + 1 + len(lines))
+        return tuple(texts), tuple(lines)
+
+    # -- edges and the rest -------------------------------------------------------------------------
+
+    def _edges(self) -> list[Edge]:
+        edges: list[Edge] = []
+        append = edges.append
+        edge_pattern = self.patterns.edge
+        position = self.position
+        if self._short(position) and self._more(position):
+            position = 0
+        start = self.patterns.edges_start.match(self.buf, position)
+        if start is None:
+            raise _Decline
+        position = start.end()
+        while True:
+            buf = self.buf
+            found = edge_pattern.match(buf, position)
+            if found is None:
+                # An edge is on one line, and a block ends with a line: only blanks can be cut.
+                blank_to_end = self.patterns.blanks.match(buf, position).end() == len(buf)  # type: ignore[union-attr]
+                if (self._short(position) or blank_to_end) and self._more(position):
+                    position = 0
+                    continue
+                end = self.patterns.edges_end.match(self.buf, position)
+                if end is None:
+                    raise _Decline
+                self.position = end.end()
+                return edges
+            position = found.end()
+            from_layer, from_port, to_layer, to_port, others = found.groups()
+            if from_layer is None:
+                attributes = self._attributes(others)
+                from_layer, from_port = attributes.get("from-layer", ""), attributes.get("from-port", "")
+                to_layer, to_port = attributes.get("to-layer", ""), attributes.get("to-port", "")
+            append(
+                Edge(
+                    _intern(from_layer),
+                    _intern(from_port),
+                    _intern(to_layer),
+                    _intern(to_port),
+                    self._line_at(position),  # the tag's line: it ends on the line it starts
+                )
+            )
+
+    def _tail(self) -> None:
+        """What follows </edges> to the file's end: the reader reads nothing there, so it need only
+        be well-formed (``</net>`` and what XML allows after the root), which lxml checks."""
+        parts = [self.buf[self.position :]]
+        size = len(parts[0])
+        for block in self.blocks:
+            parts.append(block)
+            size += len(block)
+            if size > _MAX_TAIL:
+                raise _Decline
+        from lxml import etree
+
+        from irshape.ir.stream import pull_parser
+
+        parser = pull_parser(None, ("end",))
+        try:
+            parser.feed(("<net>" + "".join(parts)).encode())
+            parser.close()
+        except etree.XMLSyntaxError:
+            raise _Decline from None
+
+    # -- attributes -----------------------------------------------------------------------------
+
+    def _attributes(self, text: str) -> dict[str, str]:
+        """The attributes of a start tag as written (already matched by the grammar); a repeated
+        one, or a namespace declaration, is declined."""
+        pairs = self.patterns.attribute.findall(text)
+        attributes = dict(pairs)
+        if len(attributes) != len(pairs) or "xmlns" in attributes:
+            raise _Decline
+        return attributes
+
+    def _data_dict(self, text: str) -> dict[str, str]:
+        """<data>'s attributes as the reader's shared dict (one per list of attributes)."""
+        items = tuple(self._attributes(text).items())
+        data = self.data_dicts.get(items)
+        if data is None:
+            data = self.data_dicts[items] = {_intern(k): _intern(v) for k, v in items}
+        return data
+
+    def _check_rt_info(self, block: str) -> None:
+        """An <rt_info> block's attributes, each once (what lxml would reject otherwise)."""
+        for attribute in self.patterns.rt_attributes.finditer(block):
+            self._attributes(attribute.group(1))
+        self.rt_infos.add(block)
+
+
+# A port as its layer's template holds it: id, index, line (from the layer's), dims, their count
+# and (None: on the lines after the port's) their lines from the layer's, precision and names.
+_PortTemplate = tuple[
+    str, int, int, "tuple[int, ...] | None", int, "tuple[int, ...] | None", "str | None", str
+]
+# A layer's template: its lines, <data>'s dict and line (from the layer's, None: no <data>), ports.
+_Template = tuple[int, "dict[str, str] | None", "int | None", list[_PortTemplate], list[_PortTemplate]]
+
+
+def _template(layer: Layer, lines: int) -> _Template:
+    line = layer.line
+
+    def port(port: Port) -> _PortTemplate:
+        spread = port.dim_lines
+        at = port.line - line
+        return (
+            *(port.id, port.index, at, port.dims, len(spread)),
+            None if isinstance(spread, range) else tuple(n - line for n in spread),
+            *(port.precision, port.names),
+        )
+
+    data_line = None if layer.data_line is None else layer.data_line - line
+    data = layer.data if layer.has_data else None
+    return lines, data, data_line, [port(p) for p in layer.inputs], [port(p) for p in layer.outputs]
+
+
+def scan_file(path: str | Path) -> ReadResult | None:
+    """The file read by the scanner, or None where it declines (or cannot open the file: the
+    lxml reader reports that)."""
+    source = Path(path)
+    try:
+        with source.open("rb") as stream:
+            return _scan(str(path), source, _blocks(stream.read))
+    except OSError:
+        return None
+
+
+def scan_bytes(data: bytes, path: str, *, source: Path | None = None) -> ReadResult | None:
+    """``data`` (the text of ``path``) read by the scanner, or None where it declines."""
+    at = 0
+
+    def read(size: int) -> bytes:
+        nonlocal at
+        chunk = data[at : at + size]
+        at += len(chunk)
+        return chunk
+
+    return _scan(path, source, _blocks(read))
+
+
+def _scan(path: str, source: Path | None, blocks: Iterator[str]) -> ReadResult | None:
+    try:
+        return Scanner(path, source).scan(blocks)
+    except _Decline:
+        return None

@@ -99,16 +99,18 @@ class _Patterns:
             r"[ \t\r\n]*+\?>)?+"
             rf"{_S}<net({_ATTRS})[ \t]*+>{_S}<layers>"
         )
-        # A layer: its start tag as ov.save_model writes it (groups 1-4) or any other order
-        # (5); the rest, to its end tag (6), of <data>'s attributes (7), its <rt_info> (8), the
-        # spans of <input> (9) and <output> (10).
-        self.layer = re.compile(
-            rf"{_S}<layer(?: id=\"{_V}\" name=\"{_V}\" type=\"{_V}\" version=\"{_V}\"|({_ATTRS}))[ \t]*+>("
+        # A layer's start tag as ov.save_model writes it (groups 1-4) or in any other form (5).
+        self.layer_tag = re.compile(
+            rf"{_S}<layer(?: id=\"{_V}\" name=\"{_V}\" type=\"{_V}\" version=\"{_V}\"|({_ATTRS}))[ \t]*+>"
+        )
+        # The rest of a layer, to its end tag: <data>'s attributes (1), its <rt_info> (2), the
+        # spans of <input> (3) and <output> (4).
+        self.layer_rest = re.compile(
             rf"(?:{_S}<data({_ATTRS})[ \t]*+/>)?+"
             rf"(?:{_S}({_RT_INFO}))?+"
             rf"(?:{_S}<input>({_PORTS})</input>)?+"
             rf"(?:{_S}<output>({_PORTS})</output>)?+"
-            rf"{_S}</layer>)"
+            rf"{_S}</layer>"
         )
         # A port: id, precision and names as written (1-3) or any other attributes (4); its content (5).
         self.port = re.compile(
@@ -206,6 +208,8 @@ class Scanner(Reader):
         self.cursor = 0  # a position in buf whose line is ``self.line``
         self.line = 1
         head = self.patterns.head.match(self.buf)
+        while head is None and len(self.buf) < _MAX_UNIT and self._more(0):  # a block of a few lines
+            head = self.patterns.head.match(self.buf)
         if head is None:
             raise _Decline
         net = self._attributes(head.group(1))
@@ -246,98 +250,106 @@ class Scanner(Reader):
     # -- layers -----------------------------------------------------------------------------------
 
     def _layers(self, position: int) -> list[Layer]:
+        """The layers of <layers>. A layer whose text after its start tag is that of a layer
+        read before (a model's repeated blocks: the same op, attributes and shapes) is that one
+        again: the text is not matched again (the same text, in the same place in the grammar,
+        matches the same way), and the layer is built from the template kept. The loop is
+        written out: it runs once a layer."""
         layers: list[Layer] = []
         append = layers.append
-        layer_pattern = self.patterns.layer
-        layers_end = self.patterns.layers_end
+        layer_tag = self.patterns.layer_tag
+        templates = self.templates
+        intern = _intern
         while True:
             buf = self.buf
-            found = layer_pattern.match(buf, position)
-            if found is not None:
-                position = found.end()
-                append(self._layer(found))
-                continue
-            end = layers_end.match(buf, position)
-            # A layer cut by the block's end: read on (a layer's end tag is never in an attribute)
-            if (self._short(position) or (end is None and buf.find("</layer>", position) < 0)) and self._more(
-                position
-            ):
-                position = 0
-                continue
-            if end is None:
-                raise _Decline
-            self.position = end.end()
-            return layers
-
-    def _layer(self, found: re.Match[str]) -> Layer:
-        layer_id, name, layer_type, version, others, rest = found.group(1, 2, 3, 4, 5, 6)
-        if layer_id is None:
-            attributes = self._attributes(others)
-            layer_id, name = attributes.get("id"), attributes.get("name")
-            layer_type, version = attributes.get("type"), attributes.get("version")
-        line = self._line_at(found.start(6))  # the start tag's end: on the line it starts
-        layer_id = None if layer_id is None else _intern(layer_id)
-        layer_type = None if layer_type is None else _intern(layer_type)
-        version = None if version is None else _intern(version)
-        template = self.templates.get(rest)
-        if template is None:
-            return self._new_layer(found, Layer(layer_id, name, layer_type, version, line))
-        # A repetition of a layer read before but for its start tag: built from the template.
-        lines, data, data_line, inputs, outputs = template
-        self.cursor = found.end()
-        self.line = line + lines
-        return Layer(
-            layer_id,
-            name,
-            layer_type,
-            version,
-            line,
-            data,
-            None if data_line is None else line + data_line,
-            data_line is not None,
-            [
-                Port(
-                    *(port_id, index, line + at, dims),
-                    range(line + at + 1, line + at + 1 + count)
-                    if spread is None
-                    else tuple(line + n for n in spread),
-                    *(precision, names),
+            found = layer_tag.match(buf, position)
+            # A layer ends at the first </layer>: no value or text holds a "<", and a layer
+            # inside a layer (a body's) is declined.
+            end = -1 if found is None else buf.find("</layer>", found.end())
+            if end < 0:
+                if self._cut_layer(position):
+                    position = 0
+                    continue
+                return layers
+            tag_end = found.end()
+            position = end + 8
+            layer_id, name, layer_type, version, others = found.groups()
+            if layer_id is None:
+                attributes = self._attributes(others)
+                layer_id, name = attributes.get("id"), attributes.get("name")
+                layer_type, version = attributes.get("type"), attributes.get("version")
+            if layer_id is not None:
+                layer_id = intern(layer_id)
+            if layer_type is not None:
+                layer_type = intern(layer_type)
+            if version is not None:
+                version = intern(version)
+            line = self.line = self.line + buf.count("\n", self.cursor, tag_end)  # the tag is on one line
+            self.cursor = tag_end
+            rest = buf[tag_end:position]
+            template = templates.get(rest)
+            if template is None:
+                append(
+                    self._new_layer(tag_end, position, rest, Layer(layer_id, name, layer_type, version, line))
                 )
-                for port_id, index, at, dims, count, spread, precision, names in inputs
-            ],
-            [
-                Port(
-                    *(port_id, index, line + at, dims),
-                    range(line + at + 1, line + at + 1 + count)
-                    if spread is None
-                    else tuple(line + n for n in spread),
-                    *(precision, names),
+                continue
+            lines, data, data_line, inputs, outputs = template
+            self.cursor = position
+            self.line = line + lines
+            append(
+                Layer(
+                    layer_id,
+                    name,
+                    layer_type,
+                    version,
+                    line,
+                    data,
+                    None if data_line is None else line + data_line,
+                    data_line is not None,
+                    _ports_from(inputs, line) if inputs else [],
+                    _ports_from(outputs, line) if outputs else [],
                 )
-                for port_id, index, at, dims, count, spread, precision, names in outputs
-            ],
-        )
+            )
 
-    def _new_layer(self, found: re.Match[str], layer: Layer) -> Layer:
-        """A layer unlike those before: read part by part, and kept as a template for its
-        repetitions (unless it has findings, which each repetition reports again)."""
+    def _cut_layer(self, position: int) -> bool:
+        """No layer matched at ``position``: True if the text was only cut short (then read on,
+        from 0), False at the end of <layers>; else the file is declined."""
+        buf = self.buf
+        end = self.patterns.layers_end.match(buf, position)
+        # A layer cut by the block's end (a layer's end tag is never in an attribute or text)
+        if (self._short(position) or (end is None and buf.find("</layer>", position) < 0)) and self._more(
+            position
+        ):
+            return True
+        if end is None:
+            raise _Decline
+        self.position = end.end()
+        return False
+
+    def _new_layer(self, start: int, end: int, rest: str, layer: Layer) -> Layer:
+        """A layer unlike those before: its text after the start tag (``rest``, from ``start`` to
+        ``end``) matched part by part, and kept as a template for its repetitions (unless it has
+        findings, which each repetition reports again)."""
+        found = self.patterns.layer_rest.match(self.buf, start, end)
+        if found is None or found.end() != end:
+            raise _Decline
         self.layer = layer
         reported = len(self.diagnostics)
-        data, rt_info, inputs, outputs = found.group(7, 8, 9, 10)
+        data, rt_info, inputs, outputs = found.groups()
         if data is not None:
             layer.has_data = True
             shared = self.data_texts.get(data)
             if shared is None:
                 shared = self.data_texts[data] = self._data_dict(data)
             layer.data = shared
-            layer.data_line = self._line_at(found.start(7))
+            layer.data_line = self._line_at(found.start(1))
         if rt_info is not None and rt_info not in self.rt_infos:
             self._check_rt_info(rt_info)
         if inputs is not None:
-            layer.inputs = self._ports(found.start(9), found.end(9))
+            layer.inputs = self._ports(found.start(3), found.end(3))
         if outputs is not None:
-            layer.outputs = self._ports(found.start(10), found.end(10))
+            layer.outputs = self._ports(found.start(4), found.end(4))
         self.layer = None
-        rest = found.group(6)
         if (
             len(self.diagnostics) == reported
             and len(self.templates) < _MAX_TEMPLATES
@@ -502,6 +514,24 @@ _PortTemplate = tuple[
 ]
 # A layer's template: its lines, <data>'s dict and line (from the layer's, None: no <data>), ports.
 _Template = tuple[int, "dict[str, str] | None", "int | None", list[_PortTemplate], list[_PortTemplate]]
+
+
+def _ports_from(templates: list[_PortTemplate], line: int) -> list[Port]:
+    """The ports of a layer at ``line`` from its template's."""
+    return [
+        Port(
+            port_id,
+            index,
+            line + at,
+            dims,
+            range(line + at + 1, line + at + 1 + count)
+            if spread is None
+            else tuple(line + n for n in spread),
+            precision,
+            names,
+        )
+        for port_id, index, at, dims, count, spread, precision, names in templates
+    ]
 
 
 def _template(layer: Layer, lines: int) -> _Template:

@@ -1,0 +1,250 @@
+"""The scanner (irshape.ir.scan) reads a file as the lxml reader does, or declines it.
+
+On every fixture, on IRs ``ov.save_model`` writes, and on byte mutants of small IRs (bytes
+inserted, deleted or replaced; attributes swapped; blanks, comments, entities and character
+references added; CRLF line ends; tabs), the scanner either declines (None: the lxml reader then
+reads the file) or gives the very Document and findings the lxml reader gives: the records
+compared field by field, lines included, and the same sharing of ``<data>`` dicts and dims
+tuples (what the walk's memos key on).
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from irshape.ir.model import Document, all_layers
+from irshape.ir.parse import Reader, ReadResult, _chunks_of
+from irshape.ir.scan import scan_bytes
+
+FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
+XML_FIXTURES = sorted(FIXTURES.rglob("*.xml"))
+
+
+def _lxml(data: bytes, path: str) -> ReadResult:
+    return Reader(path, None).read(_chunks_of(data))
+
+
+def _sharing(document: Document) -> tuple[list[int], list[int]]:
+    """Which ports share one dims tuple and which layers one <data> dict: each object numbered
+    by its first use."""
+
+    def numbered(objects: list[Any]) -> list[int]:
+        first: dict[int, int] = {}
+        return [first.setdefault(id(o), len(first)) for o in objects]
+
+    layers = all_layers(document.layers)
+    dims = [port.dims for layer in layers for port in (*layer.inputs, *layer.outputs) if port.dims]
+    return numbered(dims), numbered([layer.data for layer in layers if layer.has_data])
+
+
+def assert_same_or_declined(data: bytes, path: str = "model.xml") -> bool:
+    """The scanner's reading equals lxml's, or it declines; True when it read the file."""
+    scanned = scan_bytes(data, path)
+    if scanned is None:
+        return False
+    expected = _lxml(data, path)
+    assert scanned.diagnostics == expected.diagnostics
+    got, want = scanned.document, expected.document
+    assert got is not None and want is not None
+    for name in ("path", "kind", "version", "line", "source"):
+        assert getattr(got, name) == getattr(want, name), name
+    assert len(got.layers) == len(want.layers)
+    for mine, theirs in zip(got.layers, want.layers, strict=True):
+        for name in theirs.field_names():
+            assert getattr(mine, name) == getattr(theirs, name), (theirs.line, name)
+    assert got.edges == want.edges
+    assert _sharing(got) == _sharing(want)
+    return True
+
+
+@pytest.mark.parametrize("path", XML_FIXTURES, ids=lambda p: str(p.relative_to(FIXTURES)))
+def test_every_fixture(path: Path) -> None:
+    accepted = assert_same_or_declined(path.read_bytes(), str(path))
+    data = path.read_bytes()
+    # Every network ov.save_model wrote is read by the scanner, but those with bodies (Loop, If).
+    if path.parent.name == "networks" and b"<body>" not in data and b"<then_body>" not in data:
+        assert accepted
+
+
+def test_the_fixtures_it_reads() -> None:
+    """The count of fixtures the scanner reads, and that it reads the kinds it should."""
+    accepted = [p for p in XML_FIXTURES if scan_bytes(p.read_bytes(), str(p)) is not None]
+    assert len(accepted) >= 100, len(accepted)
+    assert {p.parent.name for p in accepted} >= {"networks", "ir", "graph"}
+
+
+def _net(body: str, edges: str = "", tail: str = "") -> bytes:
+    return (
+        '<?xml version="1.0"?>\n<net name="m" version="11">\n\t<layers>\n'
+        f"{body}\t</layers>\n\t<edges>\n{edges}\t</edges>\n{tail}</net>\n"
+    ).encode()
+
+
+_LAYER = (
+    '\t\t<layer id="{id}" name="n{id}" type="Relu" version="opset1">\n'
+    '\t\t\t<data a="1" />\n'
+    '\t\t\t<input>\n\t\t\t\t<port id="0" precision="FP32">\n'
+    "\t\t\t\t\t<dim>{dim}</dim>\n\t\t\t\t\t<dim>8</dim>\n\t\t\t\t</port>\n\t\t\t</input>\n"
+    '\t\t\t<output>\n\t\t\t\t<port id="1" precision="FP32" names="t{id}">\n'
+    "\t\t\t\t\t<dim>{dim}</dim>\n\t\t\t\t\t<dim>8</dim>\n\t\t\t\t</port>\n\t\t\t</output>\n"
+    "\t\t</layer>\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("text", "read"),
+    [
+        (_net(_LAYER.format(id=0, dim=1)), True),
+        (_net(_LAYER.format(id=0, dim=" 1 ") + _LAYER.format(id=1, dim="x")), True),  # IRS005, lenient
+        (_net(_LAYER.format(id=0, dim="")), True),
+        (_net(_LAYER.format(id=0, dim="-1")), True),
+        (_net(_LAYER.format(id=0, dim=1), tail='\t<rt_info>\n\t\t<x a="b"><y/></x>\n\t</rt_info>\n'), True),
+        (_net(_LAYER.format(id=0, dim=1)).replace(b"\n", b"\r\n"), True),
+        (_net(_LAYER.format(id=0, dim=1)).replace(b'version="11"', b'version="x"'), True),  # IRS003
+        (_net(_LAYER.format(id=0, dim=1)).replace(b'<data a="1" />', b'<data a="1" b="2" c="" />'), True),
+        (_net(_LAYER.format(id=0, dim=1)).replace(b'id="0" name="n0"', b'name="n0" id="0"'), True),
+        (_net(_LAYER.format(id=0, dim=1)).replace(b'<port id="0" precision="FP32">', b'<port precision="FP32" id="0">'), True),
+        (_net(_LAYER.format(id=0, dim=1)).replace(b"\t\t\t\t\t<dim>8</dim>\n", b"\n\t\t\t\t\t<dim>8</dim>\n"), True),
+        (_net(_LAYER.format(id=0, dim=1)).replace(b"</dim>\n\t", b"</dim>\t", 1), True),
+        (_net(_LAYER.format(id=0, dim=1)).replace(b"\n", b"\r"), False),  # a lone CR: libxml2's lines
+        (_net(_LAYER.format(id=0, dim=1)).replace(b'a="1"', b'a="1" a="2"'), False),  # repeated (pugixml)
+        (_net(_LAYER.format(id=0, dim=1)).replace(b'a="1"', b'a="&amp;"'), False),
+        (_net(_LAYER.format(id=0, dim=1)).replace(b'a="1"', b'a="&#1;"'), False),
+        (_net(_LAYER.format(id=0, dim=1)).replace(b'a="1"', b'a="\x01"'), False),
+        (_net(_LAYER.format(id=0, dim=1)).replace(b'a="1"', b'a="\t"'), False),
+        (_net(_LAYER.format(id=0, dim=1)).replace(b'a="1"', b"a='1'"), False),
+        (_net(_LAYER.format(id=0, dim=1)).replace(b'a="1"', b'xmlns="u"'), False),
+        (_net(_LAYER.format(id=0, dim=1)).replace(b"<layers>", b"<layers><!-- c -->"), False),
+        (b"  " + _net(_LAYER.format(id=0, dim=1)), False),  # blanks before the declaration
+        (_net(_LAYER.format(id=0, dim=1)).replace(b"?>", b' encoding="latin-1"?>'), False),
+        (_net(_LAYER.format(id=0, dim=1)).replace(b"</net>", b"</net"), False),
+        (_net(_LAYER.format(id=0, dim=1)).replace(b"\t</edges>", b"\t</edges>\n<!DOCTYPE x>"), False),
+        (_net(_LAYER.format(id=0, dim=1))[:-30], False),
+        (_net(_LAYER.format(id=0, dim=1)).replace(b"\xff", b""), True),
+        (_net(_LAYER.format(id=0, dim=1)).replace(b'name="n0"', "name=\"é€😀\"".encode()), True),
+        (_net(_LAYER.format(id=0, dim=1)).replace(b'name="n0"', b'name="\xff"'), False),
+        (_net(_LAYER.format(id=0, dim=1)).replace(b'name="n0"', "name=\"\ufffe\"".encode()), False),
+    ],
+)
+def test_cases(text: bytes, read: bool) -> None:
+    assert assert_same_or_declined(text) is read
+
+
+def test_blocks_cut_anywhere(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A file read in blocks of a few bytes: the same as in one block (the cuts between blocks
+    fall inside tags, dims, blanks and the tail)."""
+    from irshape.ir import scan
+
+    text = _net("".join(_LAYER.format(id=i, dim=i % 3 or "x") for i in range(40)))
+    whole = scan_bytes(text, "m.xml")
+    assert whole is not None
+    for block in (1, 7, 64, 300):
+        monkeypatch.setattr(scan, "_BLOCK", block)
+        monkeypatch.setattr(scan, "_LOOKAHEAD", 16)
+        assert scan_bytes(text, "m.xml") == whole
+
+
+def test_the_model_ov_save_model_writes(tmp_path: Path) -> None:
+    """Every IR OpenVINO writes (no bodies) is read by the scanner, as lxml reads it: here a
+    model of the usual ops with names, scalars, f16 weights, a dynamic input and rt_info."""
+    import numpy as np
+    import openvino as ov
+    import openvino.opset13 as ops
+
+    data = ops.parameter([-1, 3, 8, 8], np.float32, name="input")
+    weights = ops.constant(np.ones((4, 3, 3, 3), np.float16))
+    conv = ops.convolution(data, ops.convert(weights, np.float32), [1, 1], [1, 1], [1, 1], [1, 1])
+    scalar = ops.constant(np.float32(2.0))
+    scaled = ops.multiply(ops.relu(conv), scalar)
+    shape = ops.shape_of(scaled)
+    flat = ops.reshape(scaled, ops.concat([ops.gather(shape, [0], 0), ops.constant([-1])], 0), False)
+    model = ov.Model([ops.result(ops.softmax(flat, 1))], [data], "m")
+    model.set_rt_info("v", ["framework", "name"])
+    path = tmp_path / "m.xml"
+    ov.save_model(model, path)
+    assert assert_same_or_declined(path.read_bytes(), str(path))
+
+
+# -- mutants ------------------------------------------------------------------------------------
+
+_SMALL = [
+    FIXTURES / "ir" / "conv_relu_deconv.xml",
+    FIXTURES / "ir" / "dynamic_interval.xml",
+    FIXTURES / "networks" / "bert_dyn_tokens.xml",
+]
+_SMALL_TEXTS = [p.read_bytes()[:60_000] for p in _SMALL[:2]] + [_net(_LAYER.format(id=0, dim=1))]
+_INSERTS = [
+    b" ",
+    b"\t",
+    b"\n",
+    b"\r\n",
+    b"\r",
+    b"<",
+    b">",
+    b"&",
+    b'"',
+    b"'",
+    b"/",
+    b"=",
+    b"<!-- c -->",
+    b"<?pi x?>",
+    b"&amp;",
+    b"&#38;",
+    b"&#x1;",
+    b"<![CDATA[x]]>",
+    b"\x00",
+    b"\x01",
+    b"\xc3\xa9",
+    b"\xff",
+    b"]]>",
+    b' b="1"',
+    b' a="1"',
+    b"<dim>3</dim>",
+    b"<x/>",
+    b"<rt_info/>",
+    b'<attribute name="a" name="b"/>',
+    b"xmlns:x=",
+]
+
+
+@st.composite
+def _mutants(draw: st.DrawFn) -> bytes:
+    text = bytearray(draw(st.sampled_from(_SMALL_TEXTS)))
+    for _ in range(draw(st.integers(1, 3))):
+        at = draw(st.integers(0, len(text)))
+        kind = draw(st.sampled_from(["insert", "delete", "replace", "swap", "crlf", "tabs"]))
+        if kind == "insert":
+            text[at:at] = draw(st.sampled_from(_INSERTS))
+        elif kind == "delete":
+            del text[at : at + draw(st.integers(1, 8))]
+        elif kind == "replace":
+            text[at : at + 1] = bytes([draw(st.integers(0, 255))])
+        elif kind == "swap":  # two attributes of the start tag after ``at`` change places
+            match = re.compile(rb'( [\w.-]+="[^"]*")( [\w.-]+="[^"]*")').search(bytes(text), at)
+            if match is not None:
+                text[match.start() : match.end()] = match.group(2) + match.group(1)
+        elif kind == "crlf":
+            text = bytearray(bytes(text).replace(b"\n", b"\r\n"))
+        else:
+            text = bytearray(bytes(text).replace(b"\t", b"  "))
+    return bytes(text)
+
+
+@settings(max_examples=600, derandomize=True, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(_mutants())
+def test_mutants(text: bytes) -> None:
+    assert_same_or_declined(text)
+
+
+@pytest.mark.parametrize("insert", _INSERTS, ids=repr)
+def test_each_insert_everywhere(insert: bytes) -> None:
+    """Each insert at every 7th byte of a small IR."""
+    base = _SMALL_TEXTS[2]
+    for at in range(0, len(base), 7):
+        assert_same_or_declined(base[:at] + insert + base[at:])

@@ -61,8 +61,8 @@ _BLOCK = 1 << 20  # bytes read at a time
 _MAX_UNIT = 2 << 20  # the longest layer (or line) scanned: 8 MB of UTF-8 at most, below libxml2's 10 MB
 _MAX_TAIL = 1 << 20  # what follows </edges>, checked by lxml
 _LOOKAHEAD = 1 << 12  # text kept past a position before telling what comes next there
-_MAX_TEMPLATES = 8192  # layers kept as templates for their repetitions
-_MAX_TEMPLATE_TEXT = 4096
+_MAX_TEMPLATE_TEXT = 4096  # the longest layer text kept as a template
+_TEMPLATES_TEXT = 4 << 20  # the text of all templates kept (memory stays flat)
 _intern = sys.intern
 # Every byte but the C0 controls XML 1.0 forbids (all but tab, line feed and carriage return):
 # deleting these from a block leaves what XML forbids (4 ms a 10 MB file, a regex search 48 ms).
@@ -103,10 +103,11 @@ class _Patterns:
         self.layer_tag = re.compile(
             rf"{_S}<layer(?: id=\"{_V}\" name=\"{_V}\" type=\"{_V}\" version=\"{_V}\"|({_ATTRS}))[ \t]*+>"
         )
-        # The rest of a layer, to its end tag: <data>'s attributes (1), its <rt_info> (2), the
-        # spans of <input> (3) and <output> (4).
+        # A layer's <data> (its attributes: 1), where it is first, as the reader reads it.
+        self.data = re.compile(rf"{_S}<data({_ATTRS})[ \t]*+/>")
+        # The rest of a layer, to its end tag: its <rt_info> (1), the spans of <input> (2) and
+        # <output> (3). (A <data> after the first child is declined: it may be a second one.)
         self.layer_rest = re.compile(
-            rf"(?:{_S}<data({_ATTRS})[ \t]*+/>)?+"
             rf"(?:{_S}({_RT_INFO}))?+"
             rf"(?:{_S}<input>({_PORTS})</input>)?+"
             rf"(?:{_S}<output>({_PORTS})</output>)?+"
@@ -127,6 +128,14 @@ class _Patterns:
             rf"|({_ATTRS}))[ \t]*+/>"
         )
         self.edges_end = re.compile(rf"{_S}</edges>")
+        # Edges as ov.save_model writes them, each on the line after the one before, and their fields.
+        self.edge_run = re.compile(
+            rf"(?:[ \t]*+\r?\n[ \t]*+<edge from-layer=\"{_V}\" from-port=\"{_V}\" to-layer=\"{_V}\""
+            rf" to-port=\"{_V}\"[ \t]*+/>)++"
+        )
+        self.edge_fields = re.compile(
+            r'<edge from-layer="([^"]*)" from-port="([^"]*)" to-layer="([^"]*)" to-port="([^"]*)"'
+        )
         self.attribute = re.compile(rf"[ \t]++({_NAME})[ \t]*+=[ \t]*+\"{_V}\"")
         self.rt_attributes = re.compile(rf"<attribute({_ATTRS})[ \t]*+/>")
         self.rt_info = re.compile(_RT_INFO)
@@ -199,6 +208,7 @@ class Scanner(Reader):
         self.contents: dict[str, tuple[str | None, ...]] = {}  # a port's usual content -> its dim texts
         self.rt_infos: set[str] = set()  # <rt_info> blocks whose attributes were checked
         self.templates: dict[str, _Template] = {}  # a layer's text after its start tag -> its model
+        self.template_room = _TEMPLATES_TEXT
         self.patterns = _patterns()
 
     def scan(self, blocks: Iterator[str]) -> ReadResult:
@@ -250,15 +260,15 @@ class Scanner(Reader):
     # -- layers -----------------------------------------------------------------------------------
 
     def _layers(self, position: int) -> list[Layer]:
-        """The layers of <layers>. A layer whose text after its start tag is that of a layer
-        read before (a model's repeated blocks: the same op, attributes and shapes) is that one
-        again: the text is not matched again (the same text, in the same place in the grammar,
-        matches the same way), and the layer is built from the template kept. The loop is
-        written out: it runs once a layer."""
+        """The layers of <layers>. A layer whose text after its start tag and <data> is that of
+        a layer read before (a model's repeated blocks: the same op and shapes; a Const's <data>
+        differs in its offset) is that one again: the text is not matched again (the same text,
+        in the same place in the grammar, matches the same way), and the layer is built from
+        the template kept. The loop is written out: it runs once a layer."""
         layers: list[Layer] = []
         append = layers.append
-        layer_tag = self.patterns.layer_tag
-        templates = self.templates
+        layer_tag, data_tag = self.patterns.layer_tag, self.patterns.data
+        templates, data_texts = self.templates, self.data_texts
         intern = _intern
         while True:
             buf = self.buf
@@ -266,7 +276,7 @@ class Scanner(Reader):
             # A layer ends at the first </layer>: no value or text holds a "<", and a layer
             # inside a layer (a body's) is declined.
             end = -1 if found is None else buf.find("</layer>", found.end())
-            if end < 0:
+            if found is None or end < 0:
                 if self._cut_layer(position):
                     position = 0
                     continue
@@ -284,32 +294,31 @@ class Scanner(Reader):
                 layer_type = intern(layer_type)
             if version is not None:
                 version = intern(version)
-            line = self.line = self.line + buf.count("\n", self.cursor, tag_end)  # the tag is on one line
-            self.cursor = tag_end
-            rest = buf[tag_end:position]
+            line = self.line + buf.count("\n", self.cursor, tag_end)  # the tag is on one line
+            layer = Layer(layer_id, name, layer_type, version, line)
+            data = data_tag.match(buf, tag_end, position)
+            if data is None:
+                rest_start, base = tag_end, line
+            else:
+                rest_start = data.end()
+                base = layer.data_line = line + buf.count("\n", tag_end, rest_start)
+                layer.has_data = True
+                text = data.group(1)
+                shared = data_texts.get(text)
+                layer.data = shared if shared is not None else self._data_dict(text)
+            self.line, self.cursor = base, rest_start
+            rest = buf[rest_start:position]
             template = templates.get(rest)
             if template is None:
-                append(
-                    self._new_layer(tag_end, position, rest, Layer(layer_id, name, layer_type, version, line))
-                )
+                append(self._new_layer(rest_start, position, rest, layer))
                 continue
-            lines, data, data_line, inputs, outputs = template
-            self.cursor = position
-            self.line = line + lines
-            append(
-                Layer(
-                    layer_id,
-                    name,
-                    layer_type,
-                    version,
-                    line,
-                    data,
-                    None if data_line is None else line + data_line,
-                    data_line is not None,
-                    _ports_from(inputs, line) if inputs else [],
-                    _ports_from(outputs, line) if outputs else [],
-                )
-            )
+            lines, inputs, outputs = template
+            self.line, self.cursor = base + lines, position
+            if inputs:
+                layer.inputs = _ports_from(inputs, base)
+            if outputs:
+                layer.outputs = _ports_from(outputs, base)
+            append(layer)
 
     def _cut_layer(self, position: int) -> bool:
         """No layer matched at ``position``: True if the text was only cut short (then read on,
@@ -327,78 +336,74 @@ class Scanner(Reader):
         return False
 
     def _new_layer(self, start: int, end: int, rest: str, layer: Layer) -> Layer:
-        """A layer unlike those before: its text after the start tag (``rest``, from ``start`` to
-        ``end``) matched part by part, and kept as a template for its repetitions (unless it has
-        findings, which each repetition reports again)."""
+        """A layer unlike those before: its text after the start tag and <data> (``rest``, from
+        ``start`` to ``end``) matched part by part, and kept as a template for its repetitions
+        (unless it has findings, which each repetition reports again)."""
         found = self.patterns.layer_rest.match(self.buf, start, end)
         if found is None or found.end() != end:
             raise _Decline
+        base = self.line
         self.layer = layer
         reported = len(self.diagnostics)
-        data, rt_info, inputs, outputs = found.groups()
-        if data is not None:
-            layer.has_data = True
-            shared = self.data_texts.get(data)
-            if shared is None:
-                shared = self.data_texts[data] = self._data_dict(data)
-            layer.data = shared
-            layer.data_line = self._line_at(found.start(1))
+        rt_info, inputs, outputs = found.groups()
         if rt_info is not None and rt_info not in self.rt_infos:
             self._check_rt_info(rt_info)
-        if inputs is not None:
-            layer.inputs = self._ports(found.start(3), found.end(3))
-        if outputs is not None:
-            layer.outputs = self._ports(found.start(4), found.end(4))
+        input_templates = [] if inputs is None else self._port_templates(found.start(2), found.end(2), base)
+        output_templates = [] if outputs is None else self._port_templates(found.start(3), found.end(3), base)
+        if input_templates:
+            layer.inputs = _ports_from(input_templates, base)
+        if output_templates:
+            layer.outputs = _ports_from(output_templates, base)
         self.layer = None
-        if (
-            len(self.diagnostics) == reported
-            and len(self.templates) < _MAX_TEMPLATES
-            and len(rest) <= _MAX_TEMPLATE_TEXT
-        ):
-            self.templates[rest] = _template(layer, rest.count("\n"))
+        if len(self.diagnostics) == reported and len(rest) <= min(_MAX_TEMPLATE_TEXT, self.template_room):
+            self.template_room -= len(rest)
+            self.templates[rest] = (rest.count("\n"), input_templates, output_templates)
         return layer
 
-    def _ports(self, start: int, end: int) -> list[Port]:
-        ports: list[Port] = []
-        for found in self.patterns.port.finditer(self.buf, start, end):
-            ports.append(self._port(found, len(ports)))
-        return ports
-
-    def _port(self, found: re.Match[str], index: int) -> Port:
-        port_id, precision, names, others, content = found.groups()
-        line = self._line_at(found.start())
-        if port_id is None:
-            attributes = self._attributes(others)
-            port_id, precision = attributes.get("id"), attributes.get("precision")
-            names = attributes.get("names")
-        if content is None:  # <port .../>: a scalar
-            texts: tuple[str | None, ...] = ()
-            dim_lines: tuple[int, ...] | range = range(line + 1, line + 1)
-        else:
-            known = self.contents.get(content)
-            if known is not None:
-                texts = known
-                dim_lines = range(line + 1, line + 1 + len(texts))
-            elif self.patterns.regular_dims.fullmatch(content) is not None:
-                texts = self.contents[content] = tuple(t or None for t in self.patterns.dim.findall(content))
-                dim_lines = range(line + 1, line + 1 + len(texts))
-            else:
+    def _port_templates(self, start: int, end: int, base: int) -> list[_PortTemplate]:
+        """The ports from ``start`` to ``end`` (an <input>'s or <output>'s content), as templates
+        with lines from ``base``; their dims read by the reader's rules, with its findings."""
+        templates: list[_PortTemplate] = []
+        buf, contents, shapes = self.buf, self.contents, self.shapes
+        regular_dims, dim = self.patterns.regular_dims, self.patterns.dim
+        line, cursor = self.line, self.cursor
+        for found in self.patterns.port.finditer(buf, start, end):
+            port_id, precision, names, others, content = found.groups()
+            at = found.start()
+            line += buf.count("\n", cursor, at)
+            cursor = at
+            if port_id is None:
+                attributes = self._attributes(others)
+                port_id, precision = attributes.get("id"), attributes.get("precision")
+                names = attributes.get("names")
+            spread: tuple[int, ...] | None = None  # the dims' lines, unless on the lines after the port's
+            texts: tuple[str | None, ...] | None = () if content is None else contents.get(content)
+            if texts is None and regular_dims.fullmatch(content) is not None:
+                texts = contents[content] = tuple(t or None for t in dim.findall(content))
+            elif texts is None:
+                self.line, self.cursor = line, cursor
                 texts, dim_lines = self._dims_anywhere(found.start(5), found.end(5), line)
-        dims = self.shapes.get(texts)
-        if dims is None:
-            dims = self._dims(port_id, list(texts), list(dim_lines), 0)
-            if dims is not None and not self.dims_reported:
-                self.shapes[texts] = dims
-            self.dims_reported = False
-        return Port(
-            _intern(port_id or ""),
-            index,
-            line,
-            dims,
-            dim_lines,
-            None if precision is None else _intern(precision),
-            names or "",
-        )
+                if not isinstance(dim_lines, range):
+                    spread = tuple(n - base for n in dim_lines)
+            dims = shapes.get(texts)
+            if dims is None:
+                lines = (
+                    list(range(line + 1, line + 1 + len(texts)))
+                    if spread is None
+                    else [base + n for n in spread]
+                )
+                dims = self._dims(port_id, list(texts), lines, 0)
+                if dims is not None and not self.dims_reported:
+                    shapes[texts] = dims
+                self.dims_reported = False
+            templates.append(
+                (
+                    *(_intern(port_id or ""), len(templates), line - base, dims, len(texts), spread),
+                    *(None if precision is None else _intern(precision), names or ""),
+                )
+            )
+        self.line, self.cursor = max((line, cursor), (self.line, self.cursor))
+        return templates
 
     def _dims_anywhere(
         self, start: int, end: int, line: int
@@ -430,8 +435,21 @@ class Scanner(Reader):
         if start is None:
             raise _Decline
         position = start.end()
+        run_pattern, fields = self.patterns.edge_run, self.patterns.edge_fields
         while True:
             buf = self.buf
+            run = run_pattern.match(buf, position)
+            if run is not None:  # edges as ov.save_model writes them, one a line: read at once
+                first = self._line_at(position) + 1
+                found_edges = fields.findall(buf, position, run.end())
+                intern = _intern
+                edges += [
+                    Edge(intern(a), intern(b), intern(c), intern(d), line)
+                    for line, (a, b, c, d) in enumerate(found_edges, first)
+                ]
+                position = self.cursor = run.end()
+                self.line = first + len(found_edges) - 1
+                continue
             found = edge_pattern.match(buf, position)
             if found is None:
                 # An edge is on one line, and a block ends with a line: only blanks can be cut.
@@ -493,11 +511,13 @@ class Scanner(Reader):
         return attributes
 
     def _data_dict(self, text: str) -> dict[str, str]:
-        """<data>'s attributes as the reader's shared dict (one per list of attributes)."""
+        """<data>'s attributes as the reader's shared dict (one per list of attributes), kept
+        by their text."""
         items = tuple(self._attributes(text).items())
         data = self.data_dicts.get(items)
         if data is None:
             data = self.data_dicts[items] = {_intern(k): _intern(v) for k, v in items}
+        self.data_texts[text] = data
         return data
 
     def _check_rt_info(self, block: str) -> None:
@@ -512,12 +532,13 @@ class Scanner(Reader):
 _PortTemplate = tuple[
     str, int, int, "tuple[int, ...] | None", int, "tuple[int, ...] | None", "str | None", str
 ]
-# A layer's template: its lines, <data>'s dict and line (from the layer's, None: no <data>), ports.
-_Template = tuple[int, "dict[str, str] | None", "int | None", list[_PortTemplate], list[_PortTemplate]]
+# A layer's template: the lines of its text after <data>, its input and output ports (their
+# lines from that text's first).
+_Template = tuple[int, list[_PortTemplate], list[_PortTemplate]]
 
 
 def _ports_from(templates: list[_PortTemplate], line: int) -> list[Port]:
-    """The ports of a layer at ``line`` from its template's."""
+    """The ports of a layer from its template's, their lines from ``line``."""
     return [
         Port(
             port_id,
@@ -532,23 +553,6 @@ def _ports_from(templates: list[_PortTemplate], line: int) -> list[Port]:
         )
         for port_id, index, at, dims, count, spread, precision, names in templates
     ]
-
-
-def _template(layer: Layer, lines: int) -> _Template:
-    line = layer.line
-
-    def port(port: Port) -> _PortTemplate:
-        spread = port.dim_lines
-        at = port.line - line
-        return (
-            *(port.id, port.index, at, port.dims, len(spread)),
-            None if isinstance(spread, range) else tuple(n - line for n in spread),
-            *(port.precision, port.names),
-        )
-
-    data_line = None if layer.data_line is None else layer.data_line - line
-    data = layer.data if layer.has_data else None
-    return lines, data, data_line, [port(p) for p in layer.inputs], [port(p) for p in layer.outputs]
 
 
 def scan_file(path: str | Path) -> ReadResult | None:

@@ -128,13 +128,10 @@ class _Patterns:
             rf"|({_ATTRS}))[ \t]*+/>"
         )
         self.edges_end = re.compile(rf"{_S}</edges>")
-        # Edges as ov.save_model writes them, each on the line after the one before, and their fields.
+        # Edges as ov.save_model writes them, each on the line after the one before.
         self.edge_run = re.compile(
-            rf"(?:[ \t]*+\r?\n[ \t]*+<edge from-layer=\"{_V}\" from-port=\"{_V}\" to-layer=\"{_V}\""
-            rf" to-port=\"{_V}\"[ \t]*+/>)++"
-        )
-        self.edge_fields = re.compile(
-            r'<edge from-layer="([^"]*)" from-port="([^"]*)" to-layer="([^"]*)" to-port="([^"]*)"'
+            rf"(?:[ \t]*+\r?\n[ \t]*+<edge from-layer={_VALUE} from-port={_VALUE} to-layer={_VALUE}"
+            rf" to-port={_VALUE}[ \t]*+/>)++"
         )
         self.attribute = re.compile(rf"[ \t]++({_NAME})[ \t]*+=[ \t]*+\"{_V}\"")
         self.rt_attributes = re.compile(rf"<attribute({_ATTRS})[ \t]*+/>")
@@ -435,20 +432,30 @@ class Scanner(Reader):
         if start is None:
             raise _Decline
         position = start.end()
-        run_pattern, fields = self.patterns.edge_run, self.patterns.edge_fields
+        run_pattern = self.patterns.edge_run
         while True:
             buf = self.buf
             run = run_pattern.match(buf, position)
             if run is not None:  # edges as ov.save_model writes them, one a line: read at once
                 first = self._line_at(position) + 1
-                found_edges = fields.findall(buf, position, run.end())
+                # Each edge of the run has exactly four values, in double quotes, and no value
+                # holds one: its fields are every 8th of the run's pieces between quotes.
+                pieces = buf[position : run.end()].split('"')
+                count = len(pieces) // 8
                 intern = _intern
                 edges += [
                     Edge(intern(a), intern(b), intern(c), intern(d), line)
-                    for line, (a, b, c, d) in enumerate(found_edges, first)
+                    for line, a, b, c, d in zip(
+                        range(first, first + count),
+                        pieces[1::8],
+                        pieces[3::8],
+                        pieces[5::8],
+                        pieces[7::8],
+                        strict=True,
+                    )
                 ]
+                self.line = first + count - 1
                 position = self.cursor = run.end()
-                self.line = first + len(found_edges) - 1
                 continue
             found = edge_pattern.match(buf, position)
             if found is None:

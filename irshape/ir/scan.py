@@ -206,6 +206,9 @@ class Scanner(Reader):
         self.rt_infos: set[str] = set()  # <rt_info> blocks whose attributes were checked
         self.templates: dict[str, _Template] = {}  # a layer's text after its start tag -> its model
         self.template_room = _TEMPLATES_TEXT
+        # a layer's text after its start tag -> its model, <data> included
+        self.whole_templates: dict[str, _WholeTemplate] = {}
+        self.last_of_type: dict[str | None, str] = {}  # the last such text of a layer type
         self.patterns = _patterns()
 
     def scan(self, blocks: Iterator[str]) -> ReadResult:
@@ -257,34 +260,42 @@ class Scanner(Reader):
     # -- layers -----------------------------------------------------------------------------------
 
     def _layers(self, position: int) -> list[Layer]:
-        """The layers of <layers>. A layer whose text after its start tag and <data> is that of
-        a layer read before (a model's repeated blocks: the same op and shapes; a Const's <data>
-        differs in its offset) is that one again: the text is not matched again (the same text,
-        in the same place in the grammar, matches the same way), and the layer is built from
-        the template kept. The loop is written out: it runs once a layer."""
+        """The layers of <layers>. A layer whose text after its start tag is that of a layer
+        read before (a model's repeated blocks: the same op, attributes and shapes) is that one
+        again: the text is not matched again (the same text, in the same place in the grammar,
+        matches the same way), and the layer is built from the template kept. The text of the
+        last such layer of each type is tried first, in place (no search for the layer's end).
+        The loop is written out: it runs once a layer."""
         layers: list[Layer] = []
         append = layers.append
-        layer_tag, data_tag = self.patterns.layer_tag, self.patterns.data
-        templates, data_texts = self.templates, self.data_texts
+        layer_tag = self.patterns.layer_tag
+        whole, last_of_type = self.whole_templates, self.last_of_type
         intern = _intern
         while True:
             buf = self.buf
             found = layer_tag.match(buf, position)
-            # A layer ends at the first </layer>: no value or text holds a "<", and a layer
-            # inside a layer (a body's) is declined.
-            end = -1 if found is None else buf.find("</layer>", found.end())
-            if found is None or end < 0:
-                if self._cut_layer(position):
+            if found is None:
+                if self._cut_layer(position, None):
                     position = 0
                     continue
                 return layers
             tag_end = found.end()
-            position = end + 8
             layer_id, name, layer_type, version, others = found.groups()
             if layer_id is None:
                 attributes = self._attributes(others)
                 layer_id, name = attributes.get("id"), attributes.get("name")
                 layer_type, version = attributes.get("type"), attributes.get("version")
+            rest = last_of_type.get(layer_type)
+            if rest is None or not buf.startswith(rest, tag_end):
+                # A layer ends at the first </layer>: no value or text holds a "<", and a
+                # layer inside a layer (a body's) is declined.
+                end = buf.find("</layer>", tag_end)
+                if end < 0:
+                    if self._cut_layer(position, found):
+                        position = 0
+                        continue
+                    return layers
+                rest = buf[tag_end : end + 8]
             if layer_id is not None:
                 layer_id = intern(layer_id)
             if layer_type is not None:
@@ -292,40 +303,82 @@ class Scanner(Reader):
             if version is not None:
                 version = intern(version)
             line = self.line + buf.count("\n", self.cursor, tag_end)  # the tag is on one line
-            layer = Layer(layer_id, name, layer_type, version, line)
-            data = data_tag.match(buf, tag_end, position)
-            if data is None:
-                rest_start, base = tag_end, line
-            else:
-                rest_start = data.end()
-                base = layer.data_line = line + buf.count("\n", tag_end, rest_start)
-                layer.has_data = True
-                text = data.group(1)
-                shared = data_texts.get(text)
-                layer.data = shared if shared is not None else self._data_dict(text)
-            self.line, self.cursor = base, rest_start
-            rest = buf[rest_start:position]
-            template = templates.get(rest)
+            position = tag_end + len(rest)
+            template = whole.get(rest)
             if template is None:
-                append(self._new_layer(rest_start, position, rest, layer))
+                append(
+                    self._layer_with_data(
+                        tag_end, position, rest, Layer(layer_id, name, layer_type, version, line)
+                    )
+                )
                 continue
-            lines, inputs, outputs = template
-            self.line, self.cursor = base + lines, position
-            if inputs:
-                layer.inputs = _ports_from(inputs, base)
-            if outputs:
-                layer.outputs = _ports_from(outputs, base)
-            append(layer)
+            last_of_type[layer_type] = rest
+            lines, data, data_at, inputs, outputs = template
+            self.line, self.cursor = line + lines, position
+            append(
+                Layer(
+                    layer_id,
+                    name,
+                    layer_type,
+                    version,
+                    line,
+                    data,
+                    None if data_at is None else line + data_at,
+                    data_at is not None,
+                    _ports_from(inputs, line) if inputs else [],
+                    _ports_from(outputs, line) if outputs else [],
+                )
+            )
 
-    def _cut_layer(self, position: int) -> bool:
-        """No layer matched at ``position``: True if the text was only cut short (then read on,
-        from 0), False at the end of <layers>; else the file is declined."""
+    def _layer_with_data(self, tag_end: int, end: int, whole_text: str, layer: Layer) -> Layer:
+        """A layer whose text after the start tag is new: its <data> read apart, and the rest
+        after it built from a template (a Const's <data> differs in its offset from others')
+        or read part by part. When both its <data> and the rest were read before, its whole
+        text is kept as a template too."""
         buf = self.buf
-        end = self.patterns.layers_end.match(buf, position)
+        line = layer.line
+        data = self.patterns.data.match(buf, tag_end, end)
+        known_data = True
+        if data is None:
+            rest_start, base = tag_end, line
+        else:
+            rest_start = data.end()
+            base = layer.data_line = line + buf.count("\n", tag_end, rest_start)
+            layer.has_data = True
+            text = data.group(1)
+            shared = self.data_texts.get(text)
+            known_data = shared is not None
+            layer.data = shared if shared is not None else self._data_dict(text)
+        self.line, self.cursor = base, rest_start
+        rest = buf[rest_start:end]
+        template = self.templates.get(rest)
+        if template is None:
+            return self._new_layer(rest_start, end, rest, layer)
+        lines, inputs, outputs = template
+        self.line, self.cursor = base + lines, end
+        if inputs:
+            layer.inputs = _ports_from(inputs, base)
+        if outputs:
+            layer.outputs = _ports_from(outputs, base)
+        if known_data and len(whole_text) <= self.template_room:
+            self.template_room -= len(whole_text)
+            shift = base - line
+            self.whole_templates[whole_text] = (
+                base + lines - line,
+                layer.data if layer.has_data else None,
+                None if layer.data_line is None else layer.data_line - line,
+                _shifted(inputs, shift),
+                _shifted(outputs, shift),
+            )
+        return layer
+
+    def _cut_layer(self, position: int, tag: re.Match[str] | None) -> bool:
+        """No layer read at ``position`` (``tag``: its start tag, whose end was not found): True
+        if the text was only cut short (then read on, from 0), False at the end of <layers>;
+        else the file is declined."""
+        end = None if tag is not None else self.patterns.layers_end.match(self.buf, position)
         # A layer cut by the block's end (a layer's end tag is never in an attribute or text)
-        if (self._short(position) or (end is None and buf.find("</layer>", position) < 0)) and self._more(
-            position
-        ):
+        if (self._short(position) or end is None) and self._more(position):
             return True
         if end is None:
             raise _Decline
@@ -542,6 +595,23 @@ _PortTemplate = tuple[
 # A layer's template: the lines of its text after <data>, its input and output ports (their
 # lines from that text's first).
 _Template = tuple[int, list[_PortTemplate], list[_PortTemplate]]
+
+
+# A layer's template from its start tag: the lines of its text, <data>'s dict and line (from the
+# layer's; None: no <data>) and its ports (their lines from the layer's).
+_WholeTemplate = tuple[int, "dict[str, str] | None", "int | None", list[_PortTemplate], list[_PortTemplate]]
+
+
+def _shifted(templates: list[_PortTemplate], shift: int) -> list[_PortTemplate]:
+    """Port templates with their lines ``shift`` further from where they count from."""
+    return [
+        (
+            *(port_id, index, at + shift, dims, count),
+            None if spread is None else tuple(n + shift for n in spread),
+            *(precision, names),
+        )
+        for port_id, index, at, dims, count, spread, precision, names in templates
+    ]
 
 
 def _ports_from(templates: list[_PortTemplate], line: int) -> list[Port]:

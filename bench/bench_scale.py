@@ -11,8 +11,8 @@ Run from the repository root (needs openvino and numpy, the test extra)::
 
 After each comparison comes the phase table of ``irshape check -j 1`` (see ``PHASES_CHILD``):
 where the time goes (the scanner's reading, or lxml's parse and the model built from it, index
-the graph, graph checks, check layers, compare dims, report), with each phase's count of function calls, a measure that does not move
-with the machine's load as its wall time does.
+the graph, graph checks, check layers, compare dims, report), with each phase's count of
+function calls, a measure that does not move with the machine's load as its wall time does.
 
 Each IR is generated with OpenVINO's Python API (blocks of the four conv ops, MaxPool,
 element-wise ops, a ShapeOf/Gather/Concat shape subgraph into Reshape, Transpose, MatMul,
@@ -137,9 +137,10 @@ print(f"@@ {t1 - t0:.6f} {t2 - t1:.6f} {peak_rss_kib()}", file=sys.stderr)
 # call, and the two called many times (the lxml parser's feed, once a chunk; compare_declared,
 # once a layer whose check is not a repeat) are called a few thousand times at most. With
 # "count", a profile hook counts the Python and C function calls of each phase instead (a
-# deterministic measure of the work: the machine's wall time moves +-25%); with "mark", os.getppid() is called at each boundary of the reading,
-# the index, the graph checks and the check, where `valgrind --tool=callgrind
-# --dump-before=getppid` writes the instructions counted since the boundary before.
+# deterministic measure of the work: the machine's wall time moves +-25%); with "mark",
+# os.getppid() is called at each boundary of the reading, the index, the graph checks and the
+# check, where `valgrind --tool=callgrind --dump-before=getppid` writes the instructions
+# counted since the boundary before.
 PHASES_CHILD = """
 import os, sys, time
 mode = sys.argv[2]

@@ -137,3 +137,28 @@ def test_the_cli_splits_one_large_file_with_jobs(tmp_path: Path, monkeypatch: py
     assert forks == [1]
     assert both.exit_code == alone.exit_code == 1
     assert both.stdout == alone.stdout and alone.stdout.count("IRS005") == 2
+
+
+def test_rt_info_read_alike_on_both_sides(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A layer's and a port's <rt_info> (their <attribute>s, the <user_data> beside them left out)
+    come back from the second process as the reader reads them."""
+    rt_info = (
+        '\t\t\t<rt_info>\n\t\t\t\t<attribute name="fused_names" version="0" value="r{i}"/>\n'
+        '\t\t\t\t<user_data name="u" value="1"/>\n\t\t\t</rt_info>\n'
+    )
+    port_rt_info = '<rt_info><attribute name="layout" version="0" layout="[N,C]"/></rt_info>'
+    layers = [
+        _layer(i).replace("\t\t\t<input>", rt_info.format(i=i) + "\t\t\t<input>").replace(
+            "<dim>1</dim>", port_rt_info + "<dim>1</dim>"
+        )
+        for i in range(3_000)
+    ]
+    path = tmp_path / "net.xml"
+    path.write_text(_net(layers, 2_999))
+    alone, both, cuts = _read_both(path, monkeypatch)
+    assert cuts
+    assert _summary(both) == _summary(alone)
+    last = both.document.layers[-1]  # type: ignore[attr-defined]
+    assert [a.attributes for a in last.rt_info] == [{"name": "fused_names", "version": "0", "value": "r2999"}]
+    assert last.rt_info[0].line == last.line + 3
+    assert [a.attributes["layout"] for a in last.inputs[0].rt_info] == ["[N,C]"]

@@ -21,8 +21,27 @@ if TYPE_CHECKING:
     Kind = Literal["net", "fragment"]
 
 
+class RtAttribute(Record):
+    """One ``<attribute .../>`` of a layer's or port's ``<rt_info>`` (the first ``<rt_info>``,
+    as OpenVINO reads it): its XML attributes as written (``name``, ``version``, ``value``, a
+    layout's ``layout``...), in the file's order, and its line. OpenVINO reads only the
+    ``<attribute>`` elements as runtime attributes (``<user_data>`` are free-form strings)."""
+
+    __slots__ = ("attributes", "line")
+    attributes: dict[str, str]
+    line: int
+
+    def __init__(self, attributes: dict[str, str], line: int) -> None:
+        self.attributes = attributes
+        self.line = line
+
+
+# No <rt_info>: one empty tuple for all.
+NO_RT_INFO: tuple[RtAttribute, ...] = ()
+
+
 class Port(Record):
-    __slots__ = ("dim_lines", "dims", "id", "index", "line", "names", "precision")
+    __slots__ = ("dim_lines", "dims", "id", "index", "line", "names", "precision", "rt_info")
     id: str
     index: int  # position among the layer's <input> or <output> ports: OpenVINO's port index
     line: int
@@ -30,6 +49,7 @@ class Port(Record):
     dim_lines: tuple[int, ...] | range  # the reader stores consecutive lines as a range
     precision: str | None
     names: str  # its tensor names as the ``names`` attribute writes them ("" without)
+    rt_info: tuple[RtAttribute, ...]  # the <attribute>s of its first <rt_info> (empty without)
 
     def __init__(
         self,
@@ -40,6 +60,7 @@ class Port(Record):
         dim_lines: tuple[int, ...] | range = (),
         precision: str | None = None,
         names: str = "",
+        rt_info: tuple[RtAttribute, ...] = NO_RT_INFO,
     ) -> None:
         self.id = id
         self.index = index
@@ -48,6 +69,7 @@ class Port(Record):
         self.dim_lines = dim_lines
         self.precision = precision
         self.names = names
+        self.rt_info = rt_info
 
     def dim_line(self, axis: int) -> int:
         return self.dim_lines[axis] if axis < len(self.dim_lines) else self.line
@@ -68,6 +90,7 @@ class Layer(Record):
         "line",
         "name",
         "outputs",
+        "rt_info",
         "subgraphs",
         "type",
         "version",
@@ -85,6 +108,7 @@ class Layer(Record):
     inputs: list[Port]
     outputs: list[Port]
     subgraphs: Subgraphs | None  # the bodies and port maps of a Loop, If or TensorIterator
+    rt_info: tuple[RtAttribute, ...]  # the <attribute>s of its first <rt_info> (empty without)
 
     def __init__(
         self,
@@ -99,6 +123,7 @@ class Layer(Record):
         inputs: list[Port] | None = None,
         outputs: list[Port] | None = None,
         subgraphs: Subgraphs | None = None,
+        rt_info: tuple[RtAttribute, ...] = NO_RT_INFO,
     ) -> None:
         self.id = id
         self.name = name
@@ -111,6 +136,7 @@ class Layer(Record):
         self.inputs = [] if inputs is None else inputs
         self.outputs = [] if outputs is None else outputs
         self.subgraphs = subgraphs
+        self.rt_info = rt_info
 
     def location(self, path: str) -> Location:
         return Location(path, self.line, 1, self.id, self.name, self.type, self.version)  # positional: faster

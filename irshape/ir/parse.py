@@ -41,6 +41,7 @@ from irshape.ir.model import (
     Layer,
     Port,
     PortMapEntry,
+    RtAttribute,
     Subgraphs,
 )
 from irshape.ir.stream import LinedParser, pull_parser
@@ -62,7 +63,7 @@ _BOMS = (b"\xef\xbb\xbf", b"\xff\xfe\x00\x00", b"\x00\x00\xfe\xff", b"\xff\xfe",
 # keep while it is open); <layers> and <edges> end the lists a restart may reopen.
 _EVENT_TAGS = ("layer", "edge", "layers", "edges")
 # The children of a layer that irshape reads (the first of each tag, as OpenVINO takes them).
-_LAYER_PARTS = frozenset({"data", "input", "output"})
+_LAYER_PARTS = frozenset({"data", "input", "output", "rt_info"})
 # ...and of a Loop, If or TensorIterator: its bodies, port maps and back edges, kept whole.
 _BODY_TAGS = frozenset({"body", "then_body", "else_body"})
 _PORT_MAP_TAGS = frozenset({"port_map", "then_port_map", "else_port_map"})
@@ -479,6 +480,8 @@ class Reader:
             count = len(node)
             if count == 0:
                 return
+            if node.tag == "rt_info" and self.open_layer is not None:
+                return  # an open layer's or port's <rt_info> is kept whole until its layer ends
             wanted = keep(node) if node is not self.open_layer else _OPEN_LAYER_PARTS
             if wanted is None:
                 if count > 1:
@@ -532,7 +535,7 @@ class Reader:
             element.sourceline + offset,
         )
         inputs = outputs = None
-        subgraph_parts = False
+        subgraph_parts = rt_info_read = False
         for child in element:
             tag = child.tag
             if tag == "data":
@@ -548,6 +551,9 @@ class Reader:
                     outputs = layer.outputs = self._ports(child, offset)
             elif tag in _SUBGRAPH_PARTS:
                 subgraph_parts = True
+            elif tag == "rt_info" and not rt_info_read:
+                rt_info_read = True
+                layer.rt_info = self._rt_info(child, offset)
         if subgraph_parts:
             layer.subgraphs = self._subgraphs(element, offset)
         self.layer = None
@@ -609,6 +615,15 @@ class Reader:
             data = self.data_dicts[items] = {_intern(k): _intern(v) for k, v in items}
         return data
 
+    def _rt_info(self, element: Any, offset: int) -> tuple[RtAttribute, ...]:
+        """The ``<attribute>`` children of an ``<rt_info>``: what OpenVINO reads as runtime
+        attributes (the ``<user_data>`` beside them are free-form, not checked)."""
+        return tuple(
+            RtAttribute(self._data(child), child.sourceline + offset)
+            for child in element
+            if child.tag == "attribute"
+        )
+
     def _ports(self, element: Any, offset: int) -> list[Port]:
         ports: list[Port] = []
         for child in element:  # faster than iterchildren("port"), which builds a filter
@@ -619,10 +634,13 @@ class Reader:
     def _port(self, element: Any, index: int, offset: int) -> Port:
         texts: list[str | None] = []
         lines: list[int] = []
+        rt_info_element = None
         for dim in element:  # faster than iterchildren("dim")
             if dim.tag == "dim":
                 texts.append(dim.text)
                 lines.append(dim.sourceline)
+            elif dim.tag == "rt_info" and rt_info_element is None:
+                rt_info_element = dim
         if self.repaired:
             from irshape.ir.repair import restore  # a repaired copy only: imported by _recover
 
@@ -654,6 +672,7 @@ class Reader:
             dim_lines,
             None if precision is None else _intern(precision),
             get("names") or "",
+            () if rt_info_element is None else self._rt_info(rt_info_element, offset),
         )
 
     def _dims(
@@ -798,12 +817,12 @@ def _keep_ports(node: Any) -> frozenset[str] | None:
 
 
 def _keep_dims(node: Any) -> frozenset[str] | None:
-    """In a port list's last child: the dims of a <port>."""
-    return _DIMS if node.tag == "port" else None
+    """In a port list's last child: the dims (and <rt_info>) of a <port>."""
+    return _PORT_PARTS if node.tag == "port" else None
 
 
 _PORTS = frozenset({"port"})
-_DIMS = frozenset({"dim"})
+_PORT_PARTS = frozenset({"dim", "rt_info"})
 
 
 def _drop_unread(node: Any, wanted: frozenset[str], *, first_only: bool) -> None:

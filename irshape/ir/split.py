@@ -25,7 +25,7 @@ import signal
 from pathlib import Path
 from typing import Any
 
-from irshape.ir.model import Edge, Layer, Port
+from irshape.ir.model import Edge, Layer, Port, RtAttribute
 from irshape.ir.parse import Reader, Rest
 from irshape.ir.stream import line_ends
 
@@ -148,6 +148,7 @@ def _pack(rest: Rest) -> tuple[Any, ...]:
             [_pack_port(port) for port in layer.inputs],
             [_pack_port(port) for port in layer.outputs],
             None if layer.subgraphs is None else pickle.dumps(layer.subgraphs),  # the rare Loop, If
+            _pack_rt_info(layer.rt_info),
         )
         for layer in rest.layers
     ]
@@ -164,7 +165,16 @@ def _pack_port(port: Port) -> tuple[Any, ...]:
     lines = port.dim_lines
     # A list stands for a range (marshal has none), a tuple for itself.
     packed_lines = [lines.start, lines.stop] if isinstance(lines, range) else lines
-    return port.id, port.index, port.line, port.dims, packed_lines, port.precision, port.names
+    rt_info = _pack_rt_info(port.rt_info)
+    return port.id, port.index, port.line, port.dims, packed_lines, port.precision, port.names, rt_info
+
+
+def _pack_rt_info(rt_info: tuple[RtAttribute, ...]) -> tuple[tuple[dict[str, str], int], ...]:
+    return tuple((attribute.attributes, attribute.line) for attribute in rt_info)
+
+
+def _unpack_rt_info(packed: tuple[tuple[dict[str, str], int], ...]) -> tuple[RtAttribute, ...]:
+    return tuple(RtAttribute(attributes, line) for attributes, line in packed) if packed else ()
 
 
 def _unpack(packed: tuple[Any, ...]) -> Rest:
@@ -178,10 +188,12 @@ def _unpack(packed: tuple[Any, ...]) -> Rest:
 
 
 def _unpack_layer(*fields: Any) -> Layer:
-    id, name, type_, version, line, data, data_line, has_data, inputs, outputs, subgraphs = fields
+    id, name, type_, version, line, data, data_line, has_data, inputs, outputs, subgraphs, rt_info = fields
     layer = Layer(
         id, name, type_, version, line, data or None, data_line, has_data
     )  # (no <data>: the shared {})
+    if rt_info:
+        layer.rt_info = _unpack_rt_info(rt_info)
     layer.inputs, layer.outputs = _unpack_ports(inputs), _unpack_ports(outputs)
     if subgraphs is not None:
         layer.subgraphs = pickle.loads(subgraphs)
@@ -190,6 +202,15 @@ def _unpack_layer(*fields: Any) -> Layer:
 
 def _unpack_ports(ports: list[tuple[Any, ...]]) -> list[Port]:
     return [
-        Port(id, index, line, dims, range(*lines) if isinstance(lines, list) else lines, precision, names)
-        for id, index, line, dims, lines, precision, names in ports
+        Port(
+            id,
+            index,
+            line,
+            dims,
+            range(*lines) if isinstance(lines, list) else lines,
+            precision,
+            names,
+            _unpack_rt_info(rt_info),
+        )
+        for id, index, line, dims, lines, precision, names, rt_info in ports
     ]

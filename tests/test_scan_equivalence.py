@@ -31,16 +31,18 @@ def _lxml(data: bytes, path: str) -> ReadResult:
 
 
 def _sharing(document: Document) -> tuple[list[int], list[int]]:
-    """Which ports share one dims tuple and which layers one <data> dict: each object numbered
-    by its first use."""
+    """Which ports share one dims tuple, and which <data> and <rt_info> attributes one dict:
+    each object numbered by its first use."""
 
     def numbered(objects: list[Any]) -> list[int]:
         first: dict[int, int] = {}
         return [first.setdefault(id(o), len(first)) for o in objects]
 
     layers = all_layers(document.layers)
-    dims = [port.dims for layer in layers for port in (*layer.inputs, *layer.outputs) if port.dims]
-    return numbered(dims), numbered([layer.data for layer in layers if layer.has_data])
+    ports = [port for layer in layers for port in (*layer.inputs, *layer.outputs)]
+    dicts = [layer.data for layer in layers if layer.has_data]
+    dicts += [a.attributes for owner in (*layers, *ports) for a in owner.rt_info]
+    return numbered([port.dims for port in ports if port.dims]), numbered(dicts)
 
 
 def assert_same_or_declined(data: bytes, path: str = "model.xml") -> bool:
@@ -109,8 +111,18 @@ _LAYER = (
         (_net(_LAYER.format(id=0, dim=1)).replace(b'version="11"', b'version="x"'), True),  # IRS003
         (_net(_LAYER.format(id=0, dim=1)).replace(b'<data a="1" />', b'<data a="1" b="2" c="" />'), True),
         (_net(_LAYER.format(id=0, dim=1)).replace(b'id="0" name="n0"', b'name="n0" id="0"'), True),
-        (_net(_LAYER.format(id=0, dim=1)).replace(b'<port id="0" precision="FP32">', b'<port precision="FP32" id="0">'), True),
-        (_net(_LAYER.format(id=0, dim=1)).replace(b"\t\t\t\t\t<dim>8</dim>\n", b"\n\t\t\t\t\t<dim>8</dim>\n"), True),
+        (
+            _net(_LAYER.format(id=0, dim=1)).replace(
+                b'<port id="0" precision="FP32">', b'<port precision="FP32" id="0">'
+            ),
+            True,
+        ),
+        (
+            _net(_LAYER.format(id=0, dim=1)).replace(
+                b"\t\t\t\t\t<dim>8</dim>\n", b"\n\t\t\t\t\t<dim>8</dim>\n"
+            ),
+            True,
+        ),
         (_net(_LAYER.format(id=0, dim=1)).replace(b"</dim>\n\t", b"</dim>\t", 1), True),
         (_net(_LAYER.format(id=0, dim=1)).replace(b"\n", b"\r"), False),  # a lone CR: libxml2's lines
         (_net(_LAYER.format(id=0, dim=1)).replace(b'a="1"', b'a="1" a="2"'), False),  # repeated (pugixml)
@@ -127,12 +139,70 @@ _LAYER = (
         (_net(_LAYER.format(id=0, dim=1)).replace(b"\t</edges>", b"\t</edges>\n<!DOCTYPE x>"), False),
         (_net(_LAYER.format(id=0, dim=1))[:-30], False),
         (_net(_LAYER.format(id=0, dim=1)).replace(b"\xff", b""), True),
-        (_net(_LAYER.format(id=0, dim=1)).replace(b'name="n0"', "name=\"é€😀\"".encode()), True),
+        (_net(_LAYER.format(id=0, dim=1)).replace(b'name="n0"', 'name="é€😀"'.encode()), True),
         (_net(_LAYER.format(id=0, dim=1)).replace(b'name="n0"', b'name="\xff"'), False),
-        (_net(_LAYER.format(id=0, dim=1)).replace(b'name="n0"', "name=\"\ufffe\"".encode()), False),
+        (_net(_LAYER.format(id=0, dim=1)).replace(b'name="n0"', 'name="\ufffe"'.encode()), False),
     ],
 )
 def test_cases(text: bytes, read: bool) -> None:
+    assert assert_same_or_declined(text) is read
+
+
+_RT = '<rt_info>\n\t\t\t\t<attribute name="fused_names" version="0" value="a,b" />\n\t\t\t</rt_info>'
+_PORT_RT = '<rt_info><attribute name="layout" version="0" layout="[N,C]"/></rt_info>'
+
+
+@pytest.mark.parametrize(
+    ("text", "read"),
+    [
+        (_LAYER.format(id=0, dim=1).replace("\t\t\t<input>", f"\t\t\t{_RT}\n\t\t\t<input>"), True),
+        (
+            _LAYER.format(id=0, dim=1).replace(
+                '<data a="1" />', _RT.replace('" />', '" />\n<attribute name="x" version="1"/>')
+            ),
+            True,
+        ),
+        (
+            _LAYER.format(id=0, dim=1).replace(
+                '<port id="0" precision="FP32">', '<port id="0" precision="FP32">' + _PORT_RT
+            ),
+            True,
+        ),
+        (
+            _LAYER.format(id=0, dim=1).replace(
+                "<dim>8</dim>\n\t\t\t\t</port>", "<dim>8</dim>" + _PORT_RT + "\n\t\t\t\t</port>"
+            ),
+            True,
+        ),
+        (
+            _LAYER.format(id=0, dim=1).replace(
+                "<dim>8</dim>\n", "<dim>8</dim>" + _PORT_RT + _PORT_RT.replace("N,C", "C") + "\n"
+            ),
+            True,
+        ),
+        (_LAYER.format(id=0, dim=1).replace("\t\t\t<input>", "\t\t\t<rt_info/>\n\t\t\t<input>"), False),
+        (
+            _LAYER.format(id=0, dim=1).replace(
+                "\t\t\t<input>", f"\t\t\t{_RT.replace('version=', 'name=')}\n\t\t\t<input>"
+            ),
+            False,
+        ),
+        (
+            _LAYER.format(id=0, dim=1).replace(
+                "\t\t\t<input>", '\t\t\t<rt_info><user_data a="1"/></rt_info>\n\t\t\t<input>'
+            ),
+            False,
+        ),
+    ],
+)
+def test_rt_info(text: str, read: bool) -> None:
+    """A layer's and a port's <rt_info> (the first, its <attribute>s) read alike, three times
+    over (the second and third from the scanner's templates)."""
+    text = _net(
+        text
+        + text.replace('id="0" name="n0"', 'id="1" name="n1"')
+        + text.replace('id="0" name="n0"', 'id="2" name="n2"')
+    )
     assert assert_same_or_declined(text) is read
 
 

@@ -54,7 +54,7 @@ from functools import cache
 from pathlib import Path
 
 from irshape.diagnostics import Location
-from irshape.ir.model import Document, DocumentKind, Edge, Layer, Port
+from irshape.ir.model import NO_RT_INFO, Document, DocumentKind, Edge, Layer, Port, RtAttribute
 from irshape.ir.parse import Reader, ReadResult, _net_version
 
 _BLOCK = 1 << 20  # bytes read at a time
@@ -205,7 +205,6 @@ class Scanner(Reader):
         self.data_dicts = {}
         self.data_texts: dict[str, dict[str, str]] = {}  # <data>'s attributes as written -> its dict
         self.contents: dict[str, tuple[str | None, ...]] = {}  # a port's usual content -> its dim texts
-        self.rt_infos: set[str] = set()  # <rt_info> blocks whose attributes were checked
         self.templates: dict[str, _Template] = {}  # a layer's text after its start tag -> its model
         self.template_room = _TEMPLATES_TEXT
         # a layer's text after its start tag -> its model, <data> included
@@ -315,7 +314,7 @@ class Scanner(Reader):
                 )
                 continue
             last_of_type[layer_type] = rest
-            lines, data, data_at, inputs, outputs = template
+            lines, data, data_at, rt_info, inputs, outputs = template
             self.line, self.cursor = line + lines, position
             append(
                 Layer(
@@ -329,6 +328,8 @@ class Scanner(Reader):
                     data_at is not None,
                     _ports_from(inputs, line) if inputs else [],
                     _ports_from(outputs, line) if outputs else [],
+                    None,
+                    _rt_info_from(rt_info, line) if rt_info else NO_RT_INFO,
                 )
             )
 
@@ -356,8 +357,10 @@ class Scanner(Reader):
         template = self.templates.get(rest)
         if template is None:
             return self._new_layer(rest_start, end, rest, layer)
-        lines, inputs, outputs = template
+        lines, rt_info, inputs, outputs = template
         self.line, self.cursor = base + lines, end
+        if rt_info:
+            layer.rt_info = _rt_info_from(rt_info, base)
         if inputs:
             layer.inputs = _ports_from(inputs, base)
         if outputs:
@@ -369,6 +372,7 @@ class Scanner(Reader):
                 base + lines - line,
                 layer.data if layer.has_data else None,
                 None if layer.data_line is None else layer.data_line - line,
+                _shifted_rt_info(rt_info, shift),
                 _shifted(inputs, shift),
                 _shifted(outputs, shift),
             )
@@ -398,8 +402,10 @@ class Scanner(Reader):
         self.layer = layer
         reported = len(self.diagnostics)
         rt_info, inputs, outputs = found.groups()
-        if rt_info is not None and rt_info not in self.rt_infos:
-            self._check_rt_info(rt_info)
+        rt_template: _RtTemplate = ()
+        if rt_info is not None:
+            rt_template = self._rt_template(found.start(1), found.end(1), self._line_at(found.start(1)), base)
+            layer.rt_info = _rt_info_from(rt_template, base)
         input_templates = [] if inputs is None else self._port_templates(found.start(2), found.end(2), base)
         output_templates = [] if outputs is None else self._port_templates(found.start(3), found.end(3), base)
         if input_templates:
@@ -409,7 +415,7 @@ class Scanner(Reader):
         self.layer = None
         if len(self.diagnostics) == reported and len(rest) <= min(_MAX_TEMPLATE_TEXT, self.template_room):
             self.template_room -= len(rest)
-            self.templates[rest] = (rest.count("\n"), input_templates, output_templates)
+            self.templates[rest] = (rest.count("\n"), rt_template, input_templates, output_templates)
         return layer
 
     def _port_templates(self, start: int, end: int, base: int) -> list[_PortTemplate]:
@@ -429,12 +435,12 @@ class Scanner(Reader):
                 port_id, precision = attributes.get("id"), attributes.get("precision")
                 names = attributes.get("names")
             spread: tuple[int, ...] | None = None  # the dims' lines, unless on the lines after the port's
+            rt_template: _RtTemplate = ()
             texts: tuple[str | None, ...] | None = () if content is None else contents.get(content)
             if texts is None and regular_dims.fullmatch(content) is not None:
                 texts = contents[content] = tuple(t or None for t in dim.findall(content))
             elif texts is None:
-                self.line, self.cursor = line, cursor
-                texts, dim_lines = self._dims_anywhere(found.start(5), found.end(5), line)
+                texts, dim_lines, rt_template = self._port_content(found.start(5), found.end(5), line, base)
                 if not isinstance(dim_lines, range):
                     spread = tuple(n - base for n in dim_lines)
             dims = shapes.get(texts)
@@ -451,28 +457,47 @@ class Scanner(Reader):
             templates.append(
                 (
                     *(_intern(port_id or ""), len(templates), line - base, dims, len(texts), spread),
-                    *(None if precision is None else _intern(precision), names or ""),
+                    *(None if precision is None else _intern(precision), names or "", rt_template),
                 )
             )
-        self.line, self.cursor = max((line, cursor), (self.line, self.cursor))
+        self.line, self.cursor = line, cursor
         return templates
 
-    def _dims_anywhere(
-        self, start: int, end: int, line: int
-    ) -> tuple[tuple[str | None, ...], tuple[int, ...] | range]:
-        """The dims of a port's content in another layout (blank lines, rt_info): each one's line
-        counted, and kept as a range when they follow each other, as the lxml reader does."""
+    def _port_content(
+        self, start: int, end: int, line: int, base: int
+    ) -> tuple[tuple[str | None, ...], tuple[int, ...] | range, _RtTemplate]:
+        """A port's content in another layout (blank lines, <rt_info>) from ``start`` to ``end``,
+        the port on ``line``: its dims' texts and lines (a range when they follow each other, as
+        the lxml reader keeps them) and its first <rt_info>'s template (lines from ``base``)."""
+        buf = self.buf
         texts: list[str | None] = []
         lines: list[int] = []
-        for rt_info in self.patterns.rt_info.finditer(self.buf, start, end):
-            if rt_info.group(0) not in self.rt_infos:
-                self._check_rt_info(rt_info.group(0))
-        for dim in self.patterns.dim.finditer(self.buf, start, end):
+        for dim in self.patterns.dim.finditer(buf, start, end):
             texts.append(dim.group(1) or None)
-            lines.append(self._line_at(dim.start()))
+            lines.append(line + buf.count("\n", start, dim.start()))
+        rt_template: _RtTemplate = ()
+        for number, rt_info in enumerate(self.patterns.rt_info.finditer(buf, start, end)):
+            first_line = line + buf.count("\n", start, rt_info.start())
+            template = self._rt_template(rt_info.start(), rt_info.end(), first_line, base)
+            if number == 0:  # the first, as OpenVINO reads it (each checked for repeated attributes)
+                rt_template = template
         if lines == list(range(line + 1, line + 1 + len(lines))):
-            return tuple(texts), range(line + 1, line + 1 + len(lines))
-        return tuple(texts), tuple(lines)
+            return tuple(texts), range(line + 1, line + 1 + len(lines)), rt_template
+        return tuple(texts), tuple(lines), rt_template
+
+    def _rt_template(self, start: int, end: int, first_line: int, base: int) -> _RtTemplate:
+        """The <attribute>s of the <rt_info> from ``start`` (on ``first_line``) to ``end``: their
+        attributes (dicts shared as <data>'s are, each checked for a repeated attribute) and
+        their lines from ``base``."""
+        buf, data_texts = self.buf, self.data_texts
+        found: list[tuple[dict[str, str], int]] = []
+        for attribute in self.patterns.rt_attributes.finditer(buf, start, end):
+            text = attribute.group(1)
+            attributes = data_texts.get(text)
+            if attributes is None:
+                attributes = self._data_dict(text)
+            found.append((attributes, first_line + buf.count("\n", start, attribute.start()) - base))
+        return tuple(found)
 
     # -- edges and the rest -------------------------------------------------------------------------
 
@@ -582,26 +607,23 @@ class Scanner(Reader):
         self.data_texts[text] = data
         return data
 
-    def _check_rt_info(self, block: str) -> None:
-        """An <rt_info> block's attributes, each once (what lxml would reject otherwise)."""
-        for attribute in self.patterns.rt_attributes.finditer(block):
-            self._attributes(attribute.group(1))
-        self.rt_infos.add(block)
 
-
-# A port as its layer's template holds it: id, index, line (from the layer's), dims, their count
-# and (None: on the lines after the port's) their lines from the layer's, precision and names.
+# An <rt_info> as its layer's template holds it: each <attribute>'s attributes and line (from the
+# template's base).
+_RtTemplate = tuple[tuple[dict[str, str], int], ...]
+# A port as its layer's template holds it: id, index, line (from the template's base), dims,
+# their count and (None: on the lines after the port's) their lines, precision, names, rt_info.
 _PortTemplate = tuple[
-    str, int, int, "tuple[int, ...] | None", int, "tuple[int, ...] | None", "str | None", str
+    str, int, int, "tuple[int, ...] | None", int, "tuple[int, ...] | None", "str | None", str, "_RtTemplate"
 ]
-# A layer's template: the lines of its text after <data>, its input and output ports (their
-# lines from that text's first).
-_Template = tuple[int, list[_PortTemplate], list[_PortTemplate]]
-
-
-# A layer's template from its start tag: the lines of its text, <data>'s dict and line (from the
-# layer's; None: no <data>) and its ports (their lines from the layer's).
-_WholeTemplate = tuple[int, "dict[str, str] | None", "int | None", list[_PortTemplate], list[_PortTemplate]]
+# A layer's template: the line ends of its text after <data>, its <rt_info>, its input and output
+# ports (their lines from that text's first).
+_Template = tuple[int, "_RtTemplate", list[_PortTemplate], list[_PortTemplate]]
+# A layer's template from its start tag: the line ends of its text, <data>'s dict and line (from
+# the layer's; None: no <data>), its <rt_info> and ports (their lines from the layer's).
+_WholeTemplate = tuple[
+    int, "dict[str, str] | None", "int | None", "_RtTemplate", list[_PortTemplate], list[_PortTemplate]
+]
 
 
 def _shifted(templates: list[_PortTemplate], shift: int) -> list[_PortTemplate]:
@@ -610,10 +632,19 @@ def _shifted(templates: list[_PortTemplate], shift: int) -> list[_PortTemplate]:
         (
             *(port_id, index, at + shift, dims, count),
             None if spread is None else tuple(n + shift for n in spread),
-            *(precision, names),
+            *(precision, names, _shifted_rt_info(rt_info, shift)),
         )
-        for port_id, index, at, dims, count, spread, precision, names in templates
+        for port_id, index, at, dims, count, spread, precision, names, rt_info in templates
     ]
+
+
+def _shifted_rt_info(template: _RtTemplate, shift: int) -> _RtTemplate:
+    return tuple((attributes, at + shift) for attributes, at in template)
+
+
+def _rt_info_from(template: _RtTemplate, line: int) -> tuple[RtAttribute, ...]:
+    """The <attribute>s of an <rt_info> from its template, their lines from ``line``."""
+    return tuple([RtAttribute(attributes, line + at) for attributes, at in template])
 
 
 def _ports_from(templates: list[_PortTemplate], line: int) -> list[Port]:
@@ -629,8 +660,9 @@ def _ports_from(templates: list[_PortTemplate], line: int) -> list[Port]:
             else tuple(line + n for n in spread),
             precision,
             names,
+            _rt_info_from(rt_info, line) if rt_info else NO_RT_INFO,
         )
-        for port_id, index, at, dims, count, spread, precision, names in templates
+        for port_id, index, at, dims, count, spread, precision, names, rt_info in templates
     ]
 
 

@@ -228,6 +228,7 @@ def test_the_model_ov_save_model_writes(tmp_path: Path) -> None:
     import openvino.opset13 as ops
 
     data = ops.parameter([-1, 3, 8, 8], np.float32, name="input")
+    data.set_layout(ov.Layout("NCHW"))  # the Parameter's <rt_info>
     weights = ops.constant(np.ones((4, 3, 3, 3), np.float16))
     conv = ops.convolution(data, ops.convert(weights, np.float32), [1, 1], [1, 1], [1, 1], [1, 1])
     scalar = ops.constant(np.float32(2.0))
@@ -238,6 +239,7 @@ def test_the_model_ov_save_model_writes(tmp_path: Path) -> None:
     model.set_rt_info("v", ["framework", "name"])
     path = tmp_path / "m.xml"
     ov.save_model(model, path)
+    assert b"<rt_info>" in path.read_bytes().partition(b"</layers>")[0]
     assert assert_same_or_declined(path.read_bytes(), str(path))
 
 

@@ -3,9 +3,9 @@ without building an XML tree; every other file goes to the lxml reader (:mod:`ir
 
 Why. Building the model through lxml's element proxies (a proxy, a ``.text`` and a
 ``.sourceline`` for each ``<dim>``) cost two thirds of reading a large IR, and lxml's parse the
-rest; a few regular-expression passes over the same text cost a tenth of that. The files
-people check are written by ``ov.save_model``, whose layout is regular: one element a line,
-attributes in double quotes, no comments, entities or namespaces.
+rest (4.1G instructions for the 20k-layer bench IR); this reads it in a quarter of that. The
+files people check are written by ``ov.save_model``, whose layout is regular: one element a
+line, attributes in double quotes, no comments, entities or namespaces.
 
 What it accepts (a grammar of the whole document, so that every byte is accounted for):
 
@@ -16,14 +16,14 @@ What it accepts (a grammar of the whole document, so that every byte is accounte
   ``<data .../>``, an optional ``<rt_info>`` of self-closing ``<attribute .../>`` elements, an
   optional ``<input>`` and an optional ``<output>`` of ``<port>`` elements; a port is
   self-closing or holds ``<dim>`` elements and ``<rt_info>`` blocks as above; a dim's text has
-  no ``<``, ``>``, ``&`` or line end;
+  no ``<``, ``>``, ``&``, line end or control character;
 - in ``<edges>``: self-closing ``<edge .../>`` elements;
 - after ``</edges>``, the rest of the ``<net>`` (its ``<rt_info>``, what else a writer puts
   there) up to 1 MiB: the reader reads nothing there, so lxml only checks it is well-formed;
 - between elements only XML's blanks (space, tab, line feed, a carriage return before a line
   feed); each start tag on one line, its attributes ASCII names (no ``:``, no ``xmlns``),
-  each once, with double-quoted values holding no ``<``, ``&``, tab or line end (which XML
-  would normalise or expand); no character XML forbids anywhere in the file.
+  each once, with double-quoted values holding no ``<``, ``&`` or control character (which XML
+  would expand, normalise or forbid); no U+FFFE or U+FFFF.
 
 Why it is sound. Each piece is matched by a regular expression anchored where the previous one
 ended, with possessive quantifiers (no backtracking, linear on any input), so an accepted file
@@ -32,17 +32,27 @@ without any of what would make libxml2 read it differently (entities, references
 values, namespaces, a DOCTYPE, encodings) or OpenVINO's pugixml read it leniently (the repair
 path of :mod:`irshape.ir.repair`). The model is built with the reader's own rules (the first of
 each child, the dims read by :meth:`Reader._dims` with its findings, interned strings, shared
-``<data>`` dicts and dims tuples), and lines are counted from the text: libxml2 ends a line at
-``\\n``, ``\\r\\n`` or a lone ``\\r`` (refused here), and an element's line is that of its
-``<``, which a one-line start tag shares with its ``>``.
+``<data>`` and ``<rt_info>`` dicts and dims tuples), and lines are counted from the text:
+libxml2 ends a line at ``\n``, ``\r\n`` or a lone ``\r`` (refused here), and an element's
+line is that of its ``<``, which a one-line start tag shares with its ``>``.
+
+Work proportional to what is new. A layer whose text after its start tag repeats one read
+before (a model's repeated blocks), or whose text after its ``<data>`` does (a Const, whose
+``<data>`` differs in its offset), is built from that one's template without matching the text
+again: the same text, in the same place of the grammar, matches the same way. The last such
+text of the layer's type is tried first, in place, so a repeated block costs a start tag's
+match, a comparison and the objects of the model. A layer with findings is no template (each
+repetition reports them again, as the lxml reader does).
 
 Anything else (bodies of Loop, If and TensorIterator, fragments, other encodings, comments,
-quoted entities, a repeated attribute...) is declined: :func:`scan_file` returns None at once,
-and the file is read by the lxml reader, with the same result it always gave.
-``tests/test_scan_equivalence.py`` compares both readers on every fixture and on mutants.
+quoted entities, a repeated attribute...) is declined: :func:`scan_file` returns None the
+moment it meets it, and the file is read by the lxml reader from its start, with the same
+result it always gave. ``tests/test_scan_equivalence.py`` compares both readers on every
+fixture and on mutants.
 
 Memory stays flat: the file is read in blocks of 1 MiB cut after a line end, and the text kept
-is the unread rest of the current block and at most one layer beyond it.
+is the unread rest of the current block and at most one layer beyond it (a layer or line over
+2 MiB is declined); the templates' text is bounded (4 MiB).
 """
 
 from __future__ import annotations

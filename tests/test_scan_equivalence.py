@@ -26,8 +26,8 @@ FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
 XML_FIXTURES = sorted(FIXTURES.rglob("*.xml"))
 
 
-def _lxml(data: bytes, path: str) -> ReadResult:
-    return Reader(path, None).read(_chunks_of(data))
+def _lxml(data: bytes, path: str, source: Path | None = None) -> ReadResult:
+    return Reader(path, source).read(_chunks_of(data))
 
 
 def _sharing(document: Document) -> tuple[list[int], list[int]]:
@@ -320,3 +320,25 @@ def test_each_insert_everywhere(insert: bytes) -> None:
     base = _SMALL_TEXTS[2]
     for at in range(0, len(base), 7):
         assert_same_or_declined(base[:at] + insert + base[at:])
+
+
+def test_read_file_scans_a_large_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``read_file`` and ``read_bytes`` read a file of SCAN_MIN_BYTES or more with the scanner
+    (as lxml would), a smaller one with lxml (the scanner's patterns would cost more)."""
+    from irshape.ir import reader, scan
+
+    scans: list[str] = []
+    real = scan._scan
+    monkeypatch.setattr(scan, "_scan", lambda path, *rest: scans.append(path) or real(path, *rest))
+    large = _net("".join(_LAYER.format(id=i, dim=i % 4 or "x") for i in range(500)))
+    assert len(large) >= reader.SCAN_MIN_BYTES
+    path = tmp_path / "large.xml"
+    path.write_bytes(large)
+    assert reader.read_file(path) == _lxml(large, str(path), path)
+    assert reader.read_bytes(large, "large.xml") == _lxml(large, "large.xml")
+    assert scans == [str(path), "large.xml"]
+    small = _net(_LAYER.format(id=0, dim=1))
+    (tmp_path / "small.xml").write_bytes(small)
+    reader.read_file(tmp_path / "small.xml")
+    reader.read_bytes(small, "small.xml")
+    assert len(scans) == 2

@@ -1,8 +1,8 @@
 """Read an IR ``.xml`` (a whole ``<net>`` or bare ``<layer>`` fragments), safely, streaming:
-from a file or from bytes. A file of the regular layout ``ov.save_model`` writes is read by
-the scanner (:mod:`irshape.ir.scan`); any other, or one the scanner declines, with lxml
-(:mod:`irshape.ir.parse`), on one process or (large files) two (:mod:`irshape.ir.split`), with
-the same result.
+from a file or from bytes. A file of 128 KiB or more in the regular layout ``ov.save_model``
+writes is read by the scanner (:mod:`irshape.ir.scan`); any other, or one the scanner declines,
+with lxml (:mod:`irshape.ir.parse`), on one process or (large files) two
+(:mod:`irshape.ir.split`), with the same result.
 """
 
 from __future__ import annotations
@@ -13,7 +13,10 @@ from pathlib import Path
 from irshape import rules
 from irshape.diagnostics import Location
 from irshape.ir.parse import CHUNK, Join, Reader, ReadResult, clean
-from irshape.ir.scan import scan_bytes, scan_file
+
+# Below this, lxml reads a file in fewer instructions than the scanner's patterns take to compile
+# (~30M instructions, once a process; lxml reads a layer in ~200k, the scanner in ~55k).
+SCAN_MIN_BYTES = 128 << 10
 
 
 def read_file(path: str | Path, *, processes: int = 1) -> ReadResult:
@@ -22,10 +25,10 @@ def read_file(path: str | Path, *, processes: int = 1) -> ReadResult:
     With ``processes`` of 2 or more, a large file (4 MiB or more) is read on two processes,
     with the same result (see :mod:`irshape.ir.split`).
     """
-    scanned = scan_file(path)
+    source = Path(path)
+    scanned = _scanned(path, source)
     if scanned is not None:
         return scanned
-    source = Path(path)
     join: Join | None = None
     if processes > 1:
         from irshape.ir import split  # only for large files, on request
@@ -50,9 +53,12 @@ def read_file(path: str | Path, *, processes: int = 1) -> ReadResult:
 
 def read_bytes(data: bytes, path: str, *, source: Path | None = None) -> ReadResult:
     """Parse ``data`` (the text of ``path``) into a :class:`Document` and reading findings."""
-    scanned = scan_bytes(data, path, source=source)
-    if scanned is not None:
-        return scanned
+    if len(data) >= SCAN_MIN_BYTES:
+        from irshape.ir.scan import scan_bytes  # a large file only: its patterns take time to compile
+
+        scanned = scan_bytes(data, path, source=source)
+        if scanned is not None:
+            return scanned
     view = memoryview(data)
 
     def chunks() -> Iterator[bytes]:
@@ -60,3 +66,15 @@ def read_bytes(data: bytes, path: str, *, source: Path | None = None) -> ReadRes
             yield bytes(view[start : start + CHUNK])
 
     return Reader(path, source).read(chunks)
+
+
+def _scanned(path: str | Path, source: Path) -> ReadResult | None:
+    """The file read by the scanner, if it is large enough to pay and the scanner reads it."""
+    try:
+        if source.stat().st_size < SCAN_MIN_BYTES:
+            return None
+    except OSError:
+        return None  # the lxml reader reports it
+    from irshape.ir.scan import scan_file  # a large file only: its patterns take time to compile
+
+    return scan_file(path)

@@ -65,7 +65,8 @@ from pathlib import Path
 
 from irshape.diagnostics import Location
 from irshape.ir.model import NO_RT_INFO, Document, DocumentKind, Edge, Layer, Port, RtAttribute
-from irshape.ir.parse import Reader, ReadResult, _net_version
+from irshape.ir.parse import CHUNK, Chunks, Reader, ReadResult, _net_version
+from irshape.ir.stream import LinedParser
 
 _BLOCK = 1 << 20  # bytes read at a time
 _MAX_UNIT = 2 << 20  # the longest layer (or line) scanned: 8 MB of UTF-8 at most, below libxml2's 10 MB
@@ -78,6 +79,16 @@ _intern = sys.intern
 
 class _Decline(Exception):
     """The file is outside the layout the scanner reads: the lxml reader reads it."""
+
+
+class _Handover(Exception):
+    """A layer outside the layout the scanner reads: the lxml reader reads on from it."""
+
+    def __init__(self, position: int, line: int, reported: int) -> None:
+        super().__init__()
+        self.position = position  # where the layer starts (its blanks before) in the text kept
+        self.line = line  # the line of that position
+        self.reported = reported  # the findings made before it
 
 
 # -- the grammar ------------------------------------------------------------------------------
@@ -200,14 +211,31 @@ def _text(raw: bytes) -> str:
 # -- the scanner --------------------------------------------------------------------------------
 
 
+class _RestReader(Reader):
+    """The lxml reader reading on from a layer the scanner declines, with the scanner's shared
+    dims tuples and attribute dicts (so that sharing is as in one reader's reading)."""
+
+    def __init__(self, scanner: Scanner) -> None:
+        super().__init__(scanner.path, scanner.source)
+        self.scanner = scanner
+
+    def _reset(self, stream: LinedParser) -> None:
+        super()._reset(stream)
+        self.shapes = self.scanner.shapes
+        self.data_dicts = self.scanner.data_dicts
+
+
 class Scanner(Reader):
     """Reads one document of the regular layout; raises :class:`_Decline` on anything else.
 
     A :class:`Reader` for its rules of reading dims (and their findings), shared with the lxml
     reader so that both give the same model and findings."""
 
-    def __init__(self, path: str, source: Path | None) -> None:
+    def __init__(
+        self, path: str, source: Path | None, rest_from: Callable[[int], Chunks] | None = None
+    ) -> None:
         super().__init__(path, source)
+        self.rest_from = rest_from  # the file's bytes from an offset on, for the lxml reader
         self.diagnostics = []
         self.layer = None
         self.shapes = {}
@@ -226,6 +254,7 @@ class Scanner(Reader):
         self.blocks = blocks
         self.buf = next(blocks, "")
         self.eof = False
+        self.offset = 0  # the byte in the file where buf starts
         self.cursor = 0  # a position in buf whose line is ``self.line``
         self.line = 1
         head = self.patterns.head.match(self.buf)
@@ -237,10 +266,34 @@ class Scanner(Reader):
         net_line = self._line_at(head.start(1))
         document = Document(self.path, DocumentKind.NET, line=net_line, source=self.source)
         document.version = _net_version(net.get("version"), Location(self.path, net_line), self.diagnostics)
-        document.layers = self._layers(head.end())
+        self.layers: list[Layer] = []
+        try:
+            document.layers = self._layers(head.end())
+        except _Handover as cut:
+            return self._hand_over(document, cut)
         document.edges = self._edges()
         self._tail()
         return ReadResult(document, self.diagnostics)
+
+    def _hand_over(self, document: Document, cut: _Handover) -> ReadResult:
+        """A layer the scanner declines (a Loop's body, a comment...): the lxml reader reads the
+        file from there on, as the two-process read's second process does (a fresh parser fed
+        ``<net><layers>`` and the rest, its lines offset), with the scanner's shared dicts; the
+        file is declined whole if that reading fails (the lxml reader then reads it all and
+        reports the error, or reads past it as OpenVINO's parser does)."""
+        if self.rest_from is None:
+            raise _Decline
+        del self.diagnostics[cut.reported :]  # the declined layer's, which lxml reports again
+        offset = self.offset + (
+            cut.position if self.buf.isascii() else len(self.buf[: cut.position].encode())
+        )
+        rest = _RestReader(self).read_rest(self.rest_from(offset), cut.line - 1, "UTF-8")
+        if rest.error is not None:
+            raise _Decline
+        document.layers = self.layers + rest.layers
+        if rest.edges is not None:
+            document.edges = rest.edges
+        return ReadResult(document, self.diagnostics + rest.diagnostics)
 
     # -- the text ---------------------------------------------------------------------------------
 
@@ -260,6 +313,7 @@ class Scanner(Reader):
         if len(self.buf) - keep > _MAX_UNIT:
             raise _Decline
         self._line_at(keep)
+        self.offset += keep if self.buf.isascii() else len(self.buf[:keep].encode())
         self.buf = self.buf[keep:] + block
         self.cursor = 0
         return True
@@ -277,52 +331,56 @@ class Scanner(Reader):
         matches the same way), and the layer is built from the template kept. The text of the
         last such layer of each type is tried first, in place (no search for the layer's end).
         The loop is written out: it runs once a layer."""
-        layers: list[Layer] = []
+        layers = self.layers
         append = layers.append
         layer_tag = self.patterns.layer_tag
         whole, last_of_type = self.whole_templates, self.last_of_type
         intern = _intern
         while True:
             buf = self.buf
-            found = layer_tag.match(buf, position)
-            if found is None:
-                if self._cut_layer(position, None):
-                    position = 0
-                    continue
-                return layers
-            tag_end = found.end()
-            layer_id, name, layer_type, version, others = found.groups()
-            if layer_id is None:
-                attributes = self._attributes(others)
-                layer_id, name = attributes.get("id"), attributes.get("name")
-                layer_type, version = attributes.get("type"), attributes.get("version")
-            rest = last_of_type.get(layer_type)
-            if rest is None or not buf.startswith(rest, tag_end):
-                # A layer ends at the first </layer>: no value or text holds a "<", and a
-                # layer inside a layer (a body's) is declined.
-                end = buf.find("</layer>", tag_end)
-                if end < 0:
-                    if self._cut_layer(position, found):
+            start, start_line, start_cursor, reported = position, self.line, self.cursor, -1
+            try:
+                found = layer_tag.match(buf, position)
+                if found is None:
+                    if self._cut_layer(position, None):
                         position = 0
                         continue
                     return layers
-                rest = buf[tag_end : end + 8]
-            if layer_id is not None:
-                layer_id = intern(layer_id)
-            if layer_type is not None:
-                layer_type = intern(layer_type)
-            if version is not None:
-                version = intern(version)
-            line = self.line + buf.count("\n", self.cursor, tag_end)  # the tag is on one line
-            position = tag_end + len(rest)
-            template = whole.get(rest)
-            if template is None:
-                append(
-                    self._layer_with_data(
-                        tag_end, position, rest, Layer(layer_id, name, layer_type, version, line)
-                    )
-                )
-                continue
+                tag_end = found.end()
+                layer_id, name, layer_type, version, others = found.groups()
+                if layer_id is None:
+                    attributes = self._attributes(others)
+                    layer_id, name = attributes.get("id"), attributes.get("name")
+                    layer_type, version = attributes.get("type"), attributes.get("version")
+                rest = last_of_type.get(layer_type)
+                if rest is None or not buf.startswith(rest, tag_end):
+                    # A layer ends at the first </layer>: no value or text holds a "<", and a
+                    # layer inside a layer (a body's) is declined.
+                    end = buf.find("</layer>", tag_end)
+                    if end < 0:
+                        if self._cut_layer(position, found):
+                            position = 0
+                            continue
+                        return layers
+                    rest = buf[tag_end : end + 8]
+                if layer_id is not None:
+                    layer_id = intern(layer_id)
+                if layer_type is not None:
+                    layer_type = intern(layer_type)
+                if version is not None:
+                    version = intern(version)
+                line = self.line + buf.count("\n", self.cursor, tag_end)  # the tag is on one line
+                position = tag_end + len(rest)
+                template = whole.get(rest)
+                if template is None:
+                    reported = len(self.diagnostics)
+                    layer = Layer(layer_id, name, layer_type, version, line)
+                    append(self._layer_with_data(tag_end, position, rest, layer))
+                    continue
+            except _Decline:
+                # this layer is not of the scanner's layout: the lxml reader reads on from it
+                line = start_line + self.buf.count("\n", start_cursor, start)
+                raise _Handover(start, line, len(self.diagnostics) if reported < 0 else reported) from None
             last_of_type[layer_type] = rest
             lines, data, data_at, rt_info, inputs, outputs = template
             self.line, self.cursor = line + lines, position
@@ -680,9 +738,19 @@ def scan_file(path: str | Path) -> ReadResult | None:
     """The file read by the scanner, or None where it declines (or cannot open the file: the
     lxml reader reports that)."""
     source = Path(path)
+
+    def rest_from(offset: int) -> Chunks:
+        def chunks() -> Iterator[bytes]:
+            with source.open("rb") as stream:
+                stream.seek(offset)
+                while chunk := stream.read(CHUNK):
+                    yield chunk
+
+        return chunks
+
     try:
         with source.open("rb") as stream:
-            return _scan(str(path), source, _blocks(stream.read))
+            return _scan(Scanner(str(path), source, rest_from), _blocks(stream.read))
     except OSError:
         return None
 
@@ -697,11 +765,14 @@ def scan_bytes(data: bytes, path: str, *, source: Path | None = None) -> ReadRes
         at += len(chunk)
         return chunk
 
-    return _scan(path, source, _blocks(read))
+    def rest_from(offset: int) -> Chunks:
+        return lambda: (data[start : start + CHUNK] for start in range(offset, len(data), CHUNK))
+
+    return _scan(Scanner(path, source, rest_from), _blocks(read))
 
 
-def _scan(path: str, source: Path | None, blocks: Iterator[str]) -> ReadResult | None:
+def _scan(scanner: Scanner, blocks: Iterator[str]) -> ReadResult | None:
     try:
-        return Scanner(path, source).scan(blocks)
+        return scanner.scan(blocks)
     except _Decline:
         return None

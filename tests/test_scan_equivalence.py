@@ -336,7 +336,8 @@ def test_each_insert_everywhere(insert: bytes) -> None:
 
 def test_read_file_scans_a_large_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """``read_file`` and ``read_bytes`` read a file of SCAN_MIN_BYTES or more with the scanner
-    (as lxml would), a smaller one with lxml (the scanner's patterns would cost more)."""
+    (as lxml would), a smaller one with lxml unless the scanner's patterns are compiled already
+    (compiling them would cost more)."""
     from irshape.ir import reader, scan
 
     scans: list[str] = []
@@ -353,6 +354,9 @@ def test_read_file_scans_a_large_file(tmp_path: Path, monkeypatch: pytest.Monkey
     assert scans == [str(path), "large.xml"]
     small = _net(_LAYER.format(id=0, dim=1))
     (tmp_path / "small.xml").write_bytes(small)
+    reader.read_file(tmp_path / "small.xml")  # the patterns compiled: a small file is scanned too
+    assert len(scans) == 3
+    monkeypatch.setattr(scan, "ready", lambda: False)  # as in a process that read no large file
     reader.read_file(tmp_path / "small.xml")
     reader.read_bytes(small, "small.xml")
-    assert len(scans) == 2
+    assert len(scans) == 3

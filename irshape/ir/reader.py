@@ -1,12 +1,12 @@
 """Read an IR ``.xml`` (a whole ``<net>`` or bare ``<layer>`` fragments), safely, streaming:
-from a file or from bytes. A file of 128 KiB or more in the regular layout ``ov.save_model``
-writes is read by the scanner (:mod:`irshape.ir.scan`); any other, or one the scanner declines,
-with lxml (:mod:`irshape.ir.parse`), on one process or (large files) two
-(:mod:`irshape.ir.split`), with the same result.
-"""
+from a file or from bytes. A file in the regular layout ``ov.save_model`` writes, of 128 KiB or
+more (or any, once one such has been read), is read by the scanner (:mod:`irshape.ir.scan`);
+any other, or one the scanner declines, with lxml (:mod:`irshape.ir.parse`), on one process or
+(large files) two (:mod:`irshape.ir.split`), with the same result."""
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -15,7 +15,8 @@ from irshape.diagnostics import Location
 from irshape.ir.parse import CHUNK, Join, Reader, ReadResult, clean
 
 # Below this, lxml reads a file in fewer instructions than the scanner's patterns take to compile
-# (~30M instructions, once a process; lxml reads a layer in ~200k, the scanner in ~55k).
+# (~30M instructions, once a process; lxml reads a layer in ~200k, the scanner in ~55k): a small
+# file is scanned only once a large one has had them compiled.
 SCAN_MIN_BYTES = 128 << 10
 
 
@@ -53,7 +54,7 @@ def read_file(path: str | Path, *, processes: int = 1) -> ReadResult:
 
 def read_bytes(data: bytes, path: str, *, source: Path | None = None) -> ReadResult:
     """Parse ``data`` (the text of ``path``) into a :class:`Document` and reading findings."""
-    if len(data) >= SCAN_MIN_BYTES:
+    if len(data) >= SCAN_MIN_BYTES or _scanner_ready():
         from irshape.ir.scan import scan_bytes  # a large file only: its patterns take time to compile
 
         scanned = scan_bytes(data, path, source=source)
@@ -69,12 +70,19 @@ def read_bytes(data: bytes, path: str, *, source: Path | None = None) -> ReadRes
 
 
 def _scanned(path: str | Path, source: Path) -> ReadResult | None:
-    """The file read by the scanner, if it is large enough to pay and the scanner reads it."""
+    """The file read by the scanner, if it pays (a large file, or the scanner's patterns
+    compiled already) and the scanner reads it."""
     try:
-        if source.stat().st_size < SCAN_MIN_BYTES:
+        if source.stat().st_size < SCAN_MIN_BYTES and not _scanner_ready():
             return None
     except OSError:
         return None  # the lxml reader reports it
     from irshape.ir.scan import scan_file  # a large file only: its patterns take time to compile
 
     return scan_file(path)
+
+
+def _scanner_ready() -> bool:
+    """Are the scanner's patterns compiled (a large file was read before in this process)?"""
+    scan = sys.modules.get("irshape.ir.scan")
+    return scan is not None and scan.ready()

@@ -168,6 +168,11 @@ def _patterns() -> _Patterns:
     return _Patterns()
 
 
+def ready() -> bool:
+    """Are the patterns compiled (~30M instructions, once a process)?"""
+    return _patterns.cache_info().currsize > 0
+
+
 # -- the text, block by block -----------------------------------------------------------------
 
 

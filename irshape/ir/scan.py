@@ -161,6 +161,12 @@ class _Patterns:
         self.rt_attributes = re.compile(rf"<attribute({_ATTRS})[ \t]*+/>")
         self.rt_info = re.compile(_RT_INFO)
         self.blanks = re.compile(_S)
+        # The start and end tags of layers (a start tag's "/>" in group 1), and what may hold text
+        # that looks like one: where a layer the scanner declines ends, its bodies' layers in it.
+        self.layer_nesting = re.compile(
+            r"<!--|<!\[CDATA\[|<\?|</layer[ \t\r\n]*>"
+            r"|<layer(?:[ \t\r\n]+[^\s=/>]+[ \t\r\n]*=[ \t\r\n]*(?:\"[^\"]*\"|'[^']*'))*[ \t\r\n]*(/?)>"
+        )
 
 
 @cache
@@ -383,9 +389,14 @@ class Scanner(Reader):
                     append(self._layer_with_data(tag_end, position, rest, layer))
                     continue
             except _Decline:
-                # this layer is not of the scanner's layout: the lxml reader reads on from it
+                # This layer is not of the scanner's layout: the lxml reader reads it alone (a
+                # Loop's or If's, with their bodies), or, where that cannot be, the rest of the file.
                 line = start_line + self.buf.count("\n", start_cursor, start)
-                raise _Handover(start, line, len(self.diagnostics) if reported < 0 else reported) from None
+                del self.diagnostics[len(self.diagnostics) if reported < 0 else reported :]
+                position = self._lxml_layer(start, line)
+                if position < 0:
+                    raise _Handover(start, line, len(self.diagnostics)) from None
+                continue
             last_of_type[layer_type] = rest
             lines, data, data_at, rt_info, inputs, outputs = template
             self.line, self.cursor = line + lines, position
@@ -450,6 +461,42 @@ class Scanner(Reader):
                 _shifted(outputs, shift),
             )
         return layer
+
+    def _lxml_layer(self, start: int, line: int) -> int:
+        """Read the layer from ``start`` (on ``line``) with the lxml reader, alone, as the split
+        read's second process reads the layers from a cut (a fresh parser fed ``<net><layers>``
+        first, its lines offset): where it ends (the text kept past it), or -1 where it cannot be
+        read so (no layer there, its end not in the text kept, a comment, CDATA or instruction
+        in it, or lxml fails on it: the lxml reader then reads on from it, or the whole file)."""
+        buf = self.buf
+        at = self.patterns.blanks.match(buf, start).end()  # type: ignore[union-attr]
+        if not buf.startswith("<layer", at):
+            return -1
+        depth, end = 0, -1
+        for tag in self.patterns.layer_nesting.finditer(buf, at):
+            text = tag.group(0)
+            if end < 0 and tag.start() != at:
+                return -1  # the layer's own start tag is not one this reads
+            end = 0
+            if text.startswith(("<!", "<?")):
+                return -1  # a comment, CDATA or instruction could hold what looks like a tag
+            if text.startswith("</"):
+                depth -= 1
+            elif not tag.group(1):
+                depth += 1
+            if depth == 0:
+                end = tag.end()
+                break
+        if end <= 0:
+            return -1
+        payload = (buf[start:end] + "</layers></net>").encode()
+        rest = _RestReader(self).read_rest(lambda: iter([payload]), line - 1, "UTF-8")
+        if rest.error is not None or len(rest.layers) != 1 or rest.edges is not None:
+            return -1
+        self.layers.append(rest.layers[0])
+        self.diagnostics += rest.diagnostics
+        self.line, self.cursor = line + buf.count("\n", start, end), end
+        return end
 
     def _cut_layer(self, position: int, tag: re.Match[str] | None) -> bool:
         """No layer read at ``position`` (``tag``: its start tag, whose end was not found): True

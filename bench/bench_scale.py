@@ -178,7 +178,8 @@ def phase(name, function, marked):
             if marked:
                 mark(name + " ends")
     return wrapped
-scan._scan = phase("scan", scan._scan, False)
+scan.scan_file = phase("scan", scan.scan_file, False)
+scan.scan_bytes = phase("scan", scan.scan_bytes, False)
 stream.LinedParser.feed = phase("parse", stream.LinedParser.feed, False)
 stream.LinedParser.close = phase("parse", stream.LinedParser.close, False)
 model.compare_declared = phase("compare dims", model.compare_declared, False)

@@ -14,15 +14,8 @@ from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from irshape.api import (
-        AttributeValue,
-        LayerCheck,
-        ShapeLike,
-        check_file,
-        check_layer,
-        check_string,
-        infer_layer,
-    )
+    from irshape.api import check_file, check_string
+    from irshape.api_layer import AttributeValue, LayerCheck, ShapeLike, check_layer, infer_layer
     from irshape.diagnostics import Diagnostic, Location, Rule, Severity
     from irshape.dims import Dim, PartialShape, parse_partial_shape
     from irshape.results import FileReport, LayerResult
@@ -32,13 +25,13 @@ __version__ = "0.2.0"
 
 # Public name -> the module that defines it.
 _HOMES = {
-    "AttributeValue": "irshape.api",
-    "LayerCheck": "irshape.api",
-    "ShapeLike": "irshape.api",
+    "AttributeValue": "irshape.api_layer",
+    "LayerCheck": "irshape.api_layer",
+    "ShapeLike": "irshape.api_layer",
     "check_file": "irshape.api",
-    "check_layer": "irshape.api",
+    "check_layer": "irshape.api_layer",
     "check_string": "irshape.api",
-    "infer_layer": "irshape.api",
+    "infer_layer": "irshape.api_layer",
     "Diagnostic": "irshape.diagnostics",
     "Location": "irshape.diagnostics",
     "Rule": "irshape.diagnostics",

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping, Sequence
-from pathlib import Path
 from typing import Any
 
 from irshape.paths import Glob
@@ -63,7 +62,7 @@ class Config(FrozenRecord):
         "show_source",
         "strict",
     )
-    path: Path | None
+    path: str | None
     select: tuple[str, ...] | None
     ignore: tuple[str, ...] | None
     per_file_ignores: tuple[tuple[str, tuple[str, ...]], ...]
@@ -78,7 +77,7 @@ class Config(FrozenRecord):
 
     def __init__(
         self,
-        path: Path | None = None,
+        path: str | os.PathLike[str] | None = None,
         select: tuple[str, ...] | None = None,
         ignore: tuple[str, ...] | None = None,
         per_file_ignores: tuple[tuple[str, tuple[str, ...]], ...] = (),
@@ -91,7 +90,7 @@ class Config(FrozenRecord):
         baseline: str | None = None,
         show_source: bool | None = None,
     ) -> None:
-        set_field(self, "path", path)
+        set_field(self, "path", None if path is None else os.fspath(path))
         set_field(self, "select", select)
         set_field(self, "ignore", ignore)
         set_field(self, "per_file_ignores", per_file_ignores)
@@ -111,32 +110,36 @@ class Config(FrozenRecord):
         return RuleSelection(self.select, self.extend_select, ignore, origin="configuration")
 
     @property
-    def root(self) -> Path:
+    def root(self) -> str:
         """The directory the configuration's globs are relative to."""
-        return self.path.parent if self.path is not None else Path.cwd()
+        return (os.path.dirname(self.path) or os.curdir) if self.path is not None else os.getcwd()
 
 
-def find_config(start: Path | None = None) -> Path | None:
+def find_config(start: str | os.PathLike[str] | None = None) -> str | None:
     """The nearest ``pyproject.toml`` with a ``[tool.irshape]`` table, from ``start`` upwards."""
     found = _find(start)
     return None if found is None else found[0]
 
 
-def _find(start: Path | None) -> tuple[Path, Any] | None:
+def _find(start: str | os.PathLike[str] | None) -> tuple[str, Any] | None:
     """The nearest ``pyproject.toml`` with a ``[tool.irshape]`` table, and that table."""
-    directory = (start or Path.cwd()).resolve()
-    for candidate in (directory, *directory.parents):
-        path = candidate / CONFIG_FILE
-        if path.is_file():
+    directory = os.path.realpath(os.getcwd() if start is None else start)
+    while True:
+        path = os.path.join(directory, CONFIG_FILE)
+        if os.path.isfile(path):
             tool = _tool_table(path)
             if tool is not None and "irshape" in tool:
                 return path, tool["irshape"]
-    return None
+        parent = os.path.dirname(directory)
+        if parent == directory:  # the root
+            return None
+        directory = parent
 
 
-def _tool_table(path: Path) -> dict[str, Any] | None:
+def _tool_table(path: str) -> dict[str, Any] | None:
     """The ``[tool]`` table of a pyproject.toml that may hold ours, else None."""
-    raw = path.read_bytes()
+    with open(path, "rb") as handle:
+        raw = handle.read()
     if not may_hold_our_table(raw):  # most pyproject.toml files on the way up are some other
         return None  # project's: passed over unparsed, as tomllib costs ~3 ms of a start
     import tomllib  # only a file that may hold our table is parsed
@@ -211,12 +214,14 @@ def _opens_tool_table(line: bytes) -> bool:
     return rest.lstrip(_BLANKS).startswith(closing)
 
 
-def load_config(path: Path) -> Config:
+def load_config(path: str | os.PathLike[str]) -> Config:
     """Read and validate the ``[tool.irshape]`` table of ``path``."""
     import tomllib  # only when there is a configuration file to read
 
+    path = os.fspath(path)
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
+        with open(path, encoding="utf-8") as handle:
+            data = tomllib.loads(handle.read())
     except OSError as exc:
         raise ConfigError(f"{path}: cannot read: {exc.strerror}") from exc
     except (UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
@@ -225,19 +230,19 @@ def load_config(path: Path) -> Config:
     return _config(path, tool.get("irshape") if isinstance(tool, dict) else None)
 
 
-def _config(path: Path, table: Any) -> Config:
+def _config(path: str, table: Any) -> Config:
     if not isinstance(table, dict):
         raise ConfigError(f"{path}: no [tool.irshape] table")
     return parse_table(table, path)
 
 
-def discover(start: Path | None = None) -> Config:
+def discover(start: str | os.PathLike[str] | None = None) -> Config:
     """The configuration in force for a run started in ``start`` (default: the cwd)."""
     found = _find(start)  # the file is parsed once, while it is looked for
     return Config() if found is None else _config(*found)
 
 
-def parse_table(table: Mapping[str, Any], path: Path | None = None) -> Config:
+def parse_table(table: Mapping[str, Any], path: str | os.PathLike[str] | None = None) -> Config:
     """Validate a ``[tool.irshape]`` table; a :class:`ConfigError` names the key at fault."""
     where = f"{path}: [tool.irshape]" if path is not None else "[tool.irshape]"
     for key in table:
@@ -316,9 +321,9 @@ class Settings(FrozenRecord):
     exclude: tuple[Glob, ...]
     format: str
     strict: bool
-    config_path: Path | None
+    config_path: str | None
     missing_weights: str
-    baseline: Path | None
+    baseline: str | None
     show_source: bool
 
     def __init__(
@@ -327,18 +332,18 @@ class Settings(FrozenRecord):
         exclude: tuple[Glob, ...],
         format: str,
         strict: bool,
-        config_path: Path | None = None,
+        config_path: str | os.PathLike[str] | None = None,
         missing_weights: str = "info",
-        baseline: Path | None = None,
+        baseline: str | os.PathLike[str] | None = None,
         show_source: bool = False,
     ) -> None:
         set_field(self, "selection", selection)
         set_field(self, "exclude", exclude)
         set_field(self, "format", format)
         set_field(self, "strict", strict)
-        set_field(self, "config_path", config_path)
+        set_field(self, "config_path", None if config_path is None else os.fspath(config_path))
         set_field(self, "missing_weights", missing_weights)
-        set_field(self, "baseline", baseline)
+        set_field(self, "baseline", None if baseline is None else os.fspath(baseline))
         set_field(self, "show_source", show_source)
 
 
@@ -353,9 +358,9 @@ def resolve(
     output_format: str | None = None,
     strict: bool | None = None,
     missing_weights: str | None = None,
-    baseline: Path | None = None,
+    baseline: str | os.PathLike[str] | None = None,
     show_source: bool | None = None,
-    cwd: Path | None = None,
+    cwd: str | os.PathLike[str] | None = None,
     environ: Mapping[str, str] | None = None,
 ) -> Settings:
     """Merge the command line (``None`` = not given) over ``config``.
@@ -365,7 +370,7 @@ def resolve(
     relative to ``cwd``, the configuration's to its directory. With no format anywhere, the
     format is ``github`` inside GitHub Actions (``GITHUB_ACTIONS=true``), else ``text``.
     """
-    cwd = cwd or Path.cwd()
+    cwd = os.getcwd() if cwd is None else cwd
     env = os.environ if environ is None else environ
     if exclude is not None:
         globs = tuple(Glob(pattern, cwd) for pattern in exclude)
@@ -386,7 +391,7 @@ def resolve(
         layers=layers,
     )
     if baseline is None and config.baseline is not None:
-        baseline = config.root / config.baseline
+        baseline = os.path.join(config.root, config.baseline)
     return Settings(
         selection=selection,
         exclude=globs,

@@ -11,7 +11,6 @@ import os
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import suppress
 from functools import partial
-from pathlib import Path
 from typing import Any
 
 from irshape.api import check_file
@@ -71,12 +70,17 @@ def check_files(
     ``str`` or ``os.PathLike``. Without ``layers``, each report keeps only the counts of its
     layers (:meth:`FileReport.drop_layers`): memory stays flat however many files are checked.
     """
-    paths = [Path(os.fspath(file)) for file in files]
+    paths = [os.fspath(file) for file in files]
     jobs = default_jobs() if jobs is None or jobs < 1 else jobs
-    processes = 2 if len(paths) == 1 and jobs > 1 else 1  # one file: its reading can be shared
+    # Below PARALLEL_MIN_BYTES of XML a second process costs more than it saves: the files are
+    # checked on this one, a single file read by it alone (irshape.ir.split, which may share a
+    # large file's reading, is not even imported: ~6M instructions of a small file's start on
+    # an idle machine of two cores or more).
+    parallel = jobs > 1 and _total_size(paths) >= PARALLEL_MIN_BYTES
+    processes = 2 if len(paths) == 1 and parallel else 1  # one large file: its reading can be shared
     worker = partial(_check_one, options=options or {}, processes=processes, layers=layers)
     jobs = min(jobs, len(paths))
-    if jobs <= 1 or _total_size(paths) < PARALLEL_MIN_BYTES:
+    if jobs <= 1 or not parallel:
         return list(_tick(map(worker, paths), progress))
     chunksize = max(1, min(16, len(paths) // (jobs * 8)))
     # Imported here: the process pool's modules cost ~15 ms of every start-up.
@@ -90,18 +94,18 @@ def check_files(
         raise WorkerDied(str(exc)) from exc
 
 
-def _check_one(path: Path, *, options: Mapping[str, Any], processes: int, layers: bool) -> FileReport:
+def _check_one(path: str, *, options: Mapping[str, Any], processes: int, layers: bool) -> FileReport:
     report = check_file(path, **options, processes=processes)
     if not layers:
         report.drop_layers()  # in the worker: nor are they sent back
     return report
 
 
-def _total_size(files: Sequence[Path]) -> int:
+def _total_size(files: Sequence[str]) -> int:
     total = 0
     for file in files:
         with suppress(OSError):  # an unreadable file is reported when it is read
-            total += file.stat().st_size
+            total += os.stat(file).st_size
         if total >= PARALLEL_MIN_BYTES:
             break
     return total

@@ -52,7 +52,7 @@ class Patch:
         )
 
 
-def plan_fix(data: bytes, path: str, source: Path | None = None) -> Patch | None:
+def plan_fix(data: bytes, path: str, source: str | os.PathLike[str] | None = None) -> Patch | None:
     """The patch that makes the IR text ``data`` declare what OpenVINO computes; None if none is
     needed or the file cannot be read. Raises :class:`FixError` when it cannot be made safely."""
     document = _document(data, path, source)
@@ -164,8 +164,8 @@ def _dim_elements(text: str) -> Iterator[tuple[int, int, re.Match[str]]]:
 # -- safety --------------------------------------------------------------------------------
 
 
-def _document(data: bytes, path: str, source: Path | None) -> Document | None:
-    return read_bytes(data, path, source=source).document
+def _document(data: bytes, path: str, source: str | os.PathLike[str] | None) -> Document | None:
+    return read_bytes(data, path, source=None if source is None else os.fspath(source)).document
 
 
 def _decode(data: bytes) -> str:
@@ -200,14 +200,14 @@ def _verify(before: Document, after: Document | None, edits: Sequence[DimEdit]) 
             raise FixError(f"the patched file reads back other dims on line {new.line}")
 
 
-def write_atomically(path: Path, text: str) -> None:
+def write_atomically(path: str | os.PathLike[str], text: str) -> None:
     """Replace ``path`` with ``text``: a temporary file beside it, then ``os.replace``.
 
     A symbolic link is followed (its target is replaced, the link stays), and the file keeps
     its mode and, where the process may set them, its owner and group. Other hard links to the
     file keep the old text: an atomic replace makes a new file.
     """
-    path = path.resolve()
+    path = Path(path).resolve()
     before = path.stat()
     handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:

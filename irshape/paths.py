@@ -4,6 +4,11 @@ Paths are collected in the order they are given (the files of a directory sorted
 is in a stable order whatever the number of workers. This module knows paths only: the
 configuration, the selection, baselines and reporters use it without importing the checker
 (:mod:`irshape.files` checks the files collected here).
+
+Paths are ``str`` here, handled with :mod:`os.path`, and spelled as :class:`pathlib.Path`
+spells them: importing pathlib (with fnmatch, ntpath, urllib.parse and ipaddress) is ~16M
+instructions, a quarter of what irshape's own modules cost a start in an install from a wheel,
+whose ``site`` does not import it.
 """
 
 from __future__ import annotations
@@ -11,9 +16,7 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Iterable, Iterator, Sequence
-from fnmatch import fnmatchcase
 from functools import lru_cache
-from pathlib import Path
 
 from irshape.record import FrozenRecord, set_field
 
@@ -85,6 +88,8 @@ def glob_matches(pattern: str, path: str) -> bool:
     if not pattern:
         return False
     if "/" not in pattern.rstrip("/"):
+        from fnmatch import fnmatchcase  # only a run with name globs (excludes, per-file-ignores)
+
         name = pattern.rstrip("/")
         return any(fnmatchcase(part, name) for part in path.split("/"))
     return _glob_regex(pattern).fullmatch(path) is not None
@@ -95,23 +100,38 @@ class Glob(FrozenRecord):
 
     __slots__ = ("base", "pattern")
     pattern: str
-    base: Path
+    base: str
 
-    def __init__(self, pattern: str, base: Path) -> None:
+    def __init__(self, pattern: str, base: str | os.PathLike[str]) -> None:
         set_field(self, "pattern", pattern)
-        set_field(self, "base", base)
+        set_field(self, "base", os.fspath(base))
 
-    def matches(self, path: Path | str) -> bool:
+    def matches(self, path: str | os.PathLike[str]) -> bool:
         return glob_matches(self.pattern, relative_posix(path, self.base))
 
 
-def relative_posix(path: Path | str, base: Path) -> str:
+def relative_posix(path: str | os.PathLike[str], base: str | os.PathLike[str]) -> str:
     """``path`` relative to ``base`` in POSIX form, or absolute if it is not below ``base``."""
-    absolute = Path(os.path.abspath(path))
+    absolute, root = os.path.abspath(path), os.path.abspath(base)
     try:
-        return absolute.relative_to(os.path.abspath(base)).as_posix()
-    except ValueError:
-        return absolute.as_posix()
+        if os.path.commonpath([absolute, root]) == root:
+            absolute = os.path.relpath(absolute, root)
+    except ValueError:  # on two drives (Windows)
+        pass
+    return absolute.replace(os.sep, "/")
+
+
+def spelled(path: str | os.PathLike[str]) -> str:
+    """``path`` as ``str(pathlib.Path(path))`` spells it (``./models/`` is ``models``), as a
+    run reports the paths it is given: :func:`os.path.normpath` where that is the same, which
+    is wherever no ``..`` is in the path on POSIX (normpath would take ``a/..`` away, a
+    different file where ``a`` is a link); pathlib itself elsewhere."""
+    text = os.fspath(path)
+    if os.sep == "/" and os.altsep is None and ".." not in text.split("/"):
+        return os.path.normpath(text)
+    from pathlib import Path  # Windows, or a path through ".."
+
+    return str(Path(text))
 
 
 # --- collecting ---------------------------------------------------------------------------------
@@ -119,16 +139,17 @@ def relative_posix(path: Path | str, base: Path) -> str:
 
 class Collected(FrozenRecord):
     __slots__ = ("excluded", "files")
-    files: list[Path]
-    excluded: list[Path]
+    files: list[str]
+    excluded: list[str]
 
-    def __init__(self, files: list[Path], excluded: list[Path]) -> None:
+    def __init__(self, files: list[str], excluded: list[str]) -> None:
         set_field(self, "files", files)
         set_field(self, "excluded", excluded)
 
 
 def collect_files(paths: Iterable[str | os.PathLike[str]], exclude: Sequence[Glob] = ()) -> Collected:
-    """The ``.xml`` files named by ``paths``: files as given, directories walked recursively.
+    """The ``.xml`` files named by ``paths``: files as given (spelled as pathlib spells them),
+    directories walked recursively.
 
     ``exclude`` applies to every path, files named explicitly included (so that a pre-commit
     hook honours the configured excludes); the walk also skips :data:`DEFAULT_EXCLUDE`.
@@ -137,8 +158,8 @@ def collect_files(paths: Iterable[str | os.PathLike[str]], exclude: Sequence[Glo
     result = Collected([], [])
     seen: set[str] = set()
     for given in paths:
-        path = Path(os.fspath(given))
-        candidates = _walk(path, exclude, result.excluded) if path.is_dir() else iter([path])
+        path = spelled(given)
+        candidates = _walk(path, exclude, result.excluded) if os.path.isdir(path) else iter([path])
         for file in candidates:
             if any(glob.matches(file) for glob in exclude):
                 result.excluded.append(file)
@@ -150,16 +171,16 @@ def collect_files(paths: Iterable[str | os.PathLike[str]], exclude: Sequence[Glo
     return result
 
 
-def _walk(root: Path, exclude: Sequence[Glob], excluded: list[Path]) -> Iterator[Path]:
+def _walk(root: str, exclude: Sequence[Glob], excluded: list[str]) -> Iterator[str]:
     """The .xml files below ``root``, sorted by path (``a/z.xml`` before ``b.xml``)."""
-    return iter(sorted(_walk_unsorted(root, exclude, excluded), key=lambda path: path.parts))
+    return iter(sorted(_walk_unsorted(root, exclude, excluded), key=lambda path: path.split(os.sep)))
 
 
-def _walk_unsorted(root: Path, exclude: Sequence[Glob], excluded: list[Path]) -> Iterator[Path]:
+def _walk_unsorted(root: str, exclude: Sequence[Glob], excluded: list[str]) -> Iterator[str]:
     for directory, dirnames, filenames in os.walk(root):
         keep = []
         for name in sorted(dirnames):
-            sub = Path(directory, name)
+            sub = spelled(os.path.join(directory, name))  # (below ".", "./a" is "a")
             if name in DEFAULT_EXCLUDE:
                 continue
             if any(glob.matches(sub) for glob in exclude):
@@ -169,4 +190,4 @@ def _walk_unsorted(root: Path, exclude: Sequence[Glob], excluded: list[Path]) ->
         dirnames[:] = keep
         for name in sorted(filenames):
             if name.lower().endswith(".xml"):
-                yield Path(directory, name)
+                yield spelled(os.path.join(directory, name))

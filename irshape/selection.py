@@ -13,8 +13,8 @@ ignores is reported when the command line selects it. ``per-file-ignores`` alway
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterable, Sequence
-from pathlib import Path
 
 from irshape import rules
 from irshape.diagnostics import Diagnostic, Severity
@@ -137,7 +137,7 @@ class Selection(FrozenRecord):
         set_field(self, "per_file_ignores", per_file_ignores)
         set_field(self, "enabled", resolve_codes(layers))
 
-    def selects(self, code: str, path: str | Path | None = None) -> bool:
+    def selects(self, code: str, path: str | os.PathLike[str] | None = None) -> bool:
         if code == rules.INTERNAL_ERROR.code:
             return True
         if code not in self.enabled:
@@ -146,7 +146,7 @@ class Selection(FrozenRecord):
             _match_length(code, codes) >= 0 for glob, codes in self.per_file_ignores if glob.matches(path)
         )
 
-    def apply(self, report: FileReport, path: str | Path | None = None) -> FileReport:
+    def apply(self, report: FileReport, path: str | os.PathLike[str] | None = None) -> FileReport:
         """``report`` with only the selected findings; ``path`` (default: the report's) is
         what per-file-ignores match."""
         where = report.path if path is None else path

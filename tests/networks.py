@@ -11,12 +11,19 @@ copy of the file whose layers are renamed ``irshape_id_<id>``: ``read_model`` ke
 name as the node's friendly name. Every XML layer must be found that way, or the derivation
 fails.
 
-OpenVINO is imported only by :func:`derive_expected` (the generator and the OpenVINO test use
-it); loading the committed expectations needs only the standard library.
+A file with layers of ``version="extension"`` (openvino_tokenizers' models: the one extension
+library the corpus uses) is read as its users read it, with that library added to the Core
+(``core.add_extension``); its expectation also says so (``extensions``) and records what a plain
+``read_model`` says of it (``read_model_without_extensions``: it fails).
+
+OpenVINO is imported only by :func:`derive_expected` and :func:`extension_core` (the generator and
+the OpenVINO tests use them); loading the committed expectations needs only the standard library.
 """
 
 from __future__ import annotations
 
+import functools
+import importlib.util
 import json
 import shutil
 import tempfile
@@ -61,6 +68,45 @@ def expected_outputs(xml: Path) -> dict[str, list[dict[str, Any]]]:
 def expected_shapes(xml: Path) -> dict[str, list[str]]:
     """Layer id -> OpenVINO's output shapes of that layer, in port order, as it prints them."""
     return {layer_id: [port["shape"] for port in ports] for layer_id, ports in expected_outputs(xml).items()}
+
+
+EXTENSION_VERSION = "extension"  # the version openvino_tokenizers' ops are written with
+TOKENIZERS = "openvino_tokenizers"
+
+
+def extension_layer_ids(xml: Path) -> set[str]:
+    """The ids of the top-level layers of ``xml`` whose op an extension library defines."""
+    return {
+        layer.get("id", "")
+        for layer in xml_layers(etree.parse(str(xml)))
+        if layer.get("version") == EXTENSION_VERSION
+    }
+
+
+def extension_library() -> Path:
+    """openvino_tokenizers' shared library, found without importing the package: its import
+    patches every ``ov.Core`` of the process to add the library, and a plain Core must stay plain
+    here (to see a plain ``read_model`` fail)."""
+    spec = importlib.util.find_spec(TOKENIZERS)
+    if spec is None or not spec.submodule_search_locations:
+        raise CorpusError(f"{TOKENIZERS} is not installed: the tokenizer files need its extension")
+    lib = Path(next(iter(spec.submodule_search_locations))) / "lib"
+    found = sorted(lib.glob(f"*{TOKENIZERS}.*"))  # libopenvino_tokenizers.so, .dylib; openvino_tokenizers.dll
+    if not found:
+        raise CorpusError(f"no {TOKENIZERS} library in {lib}")
+    return found[0]
+
+
+@functools.cache
+def extension_core() -> Any:
+    """A Core with openvino_tokenizers' library added, kept for the whole process: OpenVINO
+    unloads an extension's library with the last Core that added it, and a model of its ops
+    freed after that crashes the process (SIGSEGV at exit, seen here with OpenVINO 2026.4.1)."""
+    import openvino as ov
+
+    core = ov.Core()
+    core.add_extension(str(extension_library()))
+    return core
 
 
 def xml_layers(tree: etree._ElementTree) -> list[etree._Element]:
@@ -144,8 +190,10 @@ def derive_expected(xml: Path) -> dict[str, Any]:
     import openvino as ov  # the oracle: only the generator and the OpenVINO test call this
 
     layers = xml_layers(etree.parse(str(xml)))
+    extended = any(layer.get("version") == EXTENSION_VERSION for layer in layers)
     with tempfile.TemporaryDirectory(prefix="irshape-networks-") as tmp:
-        model = ov.Core().read_model(str(_renamed_copy(xml, Path(tmp))))
+        copy = str(_renamed_copy(xml, Path(tmp)))
+        model = (extension_core() if extended else ov.Core()).read_model(copy)
     nodes = _nodes_by_id(model, xml, [layer.get("id", "") for layer in layers])
     result = {
         layer.get("id", ""): {
@@ -156,12 +204,24 @@ def derive_expected(xml: Path) -> dict[str, Any]:
         for layer in layers
     }
     counts = Counter(f"{layer['type']}/{layer['version']}" for layer in result.values())
-    return {
-        "file": xml.name,
-        "openvino_version": ov.get_version(),
-        "op_counts": dict(sorted(counts.items())),
-        "layers": result,
-    }
+    head: dict[str, Any] = {"file": xml.name, "openvino_version": ov.get_version()}
+    if extended:
+        head["extensions"] = [TOKENIZERS]
+        head["read_model_without_extensions"] = _plain_read_failure(xml)
+    return {**head, "op_counts": dict(sorted(counts.items())), "layers": result}
+
+
+def _plain_read_failure(xml: Path) -> str:
+    """The last line of what a plain ``read_model`` (no extension added) raises on ``xml``: the
+    layer it could not create. (The Core is ``ov.Core``'s base class, which an import of
+    openvino_tokenizers, as the generator does, leaves unpatched.)"""
+    from openvino._pyopenvino import Core
+
+    try:
+        Core().read_model(str(xml))
+    except RuntimeError as error:
+        return [line for line in str(error).splitlines() if line.strip()][-1]
+    raise CorpusError(f"{xml.name}: a plain read_model reads it, though it has extension ops")
 
 
 def dump_expected(expected: dict[str, Any]) -> str:

@@ -22,7 +22,7 @@ import irshape
 import irshape.files
 from irshape import rules
 from irshape.cli import main
-from irshape.paths import Glob, collect_files, glob_matches
+from irshape.paths import Glob, collect_files, glob_matches, relative_posix, spelled
 from irshape.report.text import use_color
 from irshape.selection import Selection, exit_code, parse_selectors
 
@@ -276,12 +276,34 @@ def test_output_file() -> None:
     assert '"IRS301"' in Path("out/report.json").read_text()
 
 
+@pytest.mark.parametrize(
+    "given", ["./a.xml", "a//b.xml", "a/./b/", "//a", "///a", "", ".", "./", "a/..", "../a", "a/../b", "/"]
+)
+def test_paths_are_spelled_as_pathlib_spells_them(given: str) -> None:
+    """A check's paths are str (pathlib is not imported), reported as a Path would print them."""
+    assert spelled(given) == str(Path(given))
+
+
+@pytest.mark.parametrize(
+    ("path", "base"),
+    [("a/b.xml", "."), (".", "."), ("/etc/x.xml", "."), ("/tmp/x/y", "/tmp"), ("/tmpx/y", "/tmp")],
+)
+def test_relative_posix_is_pathlibs_relative_to(path: str, base: str) -> None:
+    absolute = Path(os.path.abspath(path))
+    try:
+        expected = absolute.relative_to(os.path.abspath(base)).as_posix()
+    except ValueError:  # not below base: absolute
+        expected = absolute.as_posix()
+    assert relative_posix(path, base) == expected
+
+
 def test_collect_files_and_globs(tmp_path: Path) -> None:
     write("m/a.xml", GOOD)
     write("m/sub/b.xml", GOOD)
     collected = collect_files([Path("m")], [Glob("sub", tmp_path)])
-    assert collected.files == [Path("m/a.xml")]
-    assert collected.excluded == [Path("m/sub")]
+    assert collected.files == ["m/a.xml"]  # str, spelled as pathlib spells them
+    assert collected.excluded == ["m/sub"]
+    assert collect_files(["./m/", "m//a.xml"]).files == ["m/a.xml", "m/sub/b.xml"]
     assert glob_matches("legacy", "models/legacy/x.xml")
     assert glob_matches("*_old.xml", "a/b/net_old.xml")
     assert not glob_matches("*_old.xml", "a/b_old/net.xml.bak")

@@ -210,4 +210,4 @@ def test_a_pyproject_without_irshape_is_passed_over(tmp_path: Path) -> None:
     assert find_config(tmp_path) is None
     # A quoted key may spell the name with an escape: that file is still parsed.
     (tmp_path / "pyproject.toml").write_text('[tool."\\u0069rshape"]\nstrict = true\n')
-    assert find_config(tmp_path) == tmp_path / "pyproject.toml"
+    assert find_config(tmp_path) == str(tmp_path / "pyproject.toml")

@@ -8,9 +8,15 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 
+import irshape
 import irshape.kernels
 import irshape.kernels.elementwise as elementwise
 from irshape.cli import main
+from irshape.dims import static_shape
+from irshape.execute.compare import compare_document
+from irshape.execute.dryrun import DryRunOptions
+from irshape.execute.run import parameters, random_input
+from irshape.ir.reader import read_file
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
 NET = FIXTURES / "ir" / "conv_relu_deconv.xml"
@@ -74,3 +80,67 @@ def test_run_writes_the_variables_of_a_stateful_model(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     variables = [name for name in np.load(out).files if name.startswith("variable:")]
     assert len(variables) == 4  # past0..past3 of the KV cache
+
+
+def _relu_off_by_half(monkeypatch: pytest.MonkeyPatch) -> None:
+    relu = elementwise.relu
+    monkeypatch.setattr(elementwise, "relu", lambda call: relu(call) + np.float32(0.5))
+    irshape.kernels._kernel.cache_clear()  # (kernels are looked up once)
+
+
+def test_isolate_runs_each_layer_on_openvinos_outputs_above_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    document = read_file(NET).document
+    assert document is not None
+    x = {"input": np.random.default_rng(0).standard_normal((1, 3, 32, 32)).astype(np.float32)}
+    _relu_off_by_half(monkeypatch)
+    try:
+        carried, isolated = (compare_document(document, x, isolate=isolate) for isolate in (False, True))
+    finally:
+        irshape.kernels._kernel.cache_clear()
+    # Carried: the ReLU's error reaches the deconvolution below it; isolated, the deconvolution
+    # runs on OpenVINO's ReLU output and agrees.
+    assert [c.layer.name for c in carried.divergent] == ["relu1", "deconv1"]
+    assert [c.layer.name for c in isolated.divergent] == ["relu1"]
+    (relu,) = isolated.divergent
+    assert relu.differing == 1 * 16 * 32 * 32  # (every element of [1,16,32,32], off by 0.5)
+    assert f"({relu.differing} of {relu.differing} elements)" in (relu.problem or "")
+
+
+def _strings_model(path: Path) -> Path:
+    """Parameter string [?] -> StringTensorUnpack-15 -> StringTensorPack-15 -> Result, and the
+    unpacked symbols as a second output."""
+    import openvino as ov
+    from openvino import opset15
+
+    text = opset15.parameter([-1], ov.Type.string, name="text")
+    begins, ends, symbols = opset15.string_tensor_unpack(text).outputs()
+    packed = opset15.string_tensor_pack(begins, ends, symbols)
+    xml = path / "strings.xml"
+    ov.save_model(ov.Model([packed.output(0), symbols], [text], "strings"), str(xml))
+    return xml
+
+
+def test_compare_takes_and_gives_strings_as_irshape_holds_them(tmp_path: Path) -> None:
+    document = read_file(_strings_model(tmp_path)).document
+    assert document is not None
+    # irshape holds strings as str objects; OpenVINO's tensors are filled from numpy's str dtype
+    # and read back through str_data (an object array fails there).
+    text = np.array(["a tokenizer's", "", "input"], dtype=object)
+    comparison = compare_document(document, {"text": text})
+    assert not comparison.not_run and not comparison.divergent
+    assert {c.layer.type for c in comparison.outputs} == {"StringTensorUnpack", "StringTensorPack"}
+
+
+def test_random_strings_for_a_string_parameter(tmp_path: Path) -> None:
+    document = read_file(_strings_model(tmp_path)).document
+    assert document is not None
+    (parameter,) = parameters(document)
+    value = random_input(parameter, static_shape((4,)), np.random.default_rng(0), None)
+    assert value.shape == (4,) and value.dtype == object
+    assert all(
+        isinstance(s, str) and len(s) <= 8 and set(s) <= set("abcdefghijklmnopqrstuvwxyz ") for s in value
+    )
+    # so a dry run executes a tokenizer's string input instead of stopping at its Parameter
+    report = irshape.check_file(tmp_path / "strings.xml", dry_run=DryRunOptions(dim_value=5))
+    assert [d.code for d in report.diagnostics if d.code.startswith("IRS5")] == []
+    assert report.dry_run is not None and report.dry_run.executed == 2

@@ -61,8 +61,8 @@ def test_found_from_the_current_directory_upwards(project: Path) -> None:
     pyproject("[tool.irshape]\nstrict = true\n")
     nested = project / "models" / "legacy"
     pyproject("[project]\nname = 'other'\n", nested)  # no [tool.irshape]: passed over
-    assert find_config(nested) == project / "pyproject.toml"
-    assert load_config(find_config(nested) or Path()).strict is True
+    assert find_config(nested) == str(project / "pyproject.toml")  # paths are str (irshape.paths)
+    assert load_config(find_config(nested) or "").strict is True
 
 
 def test_config_applies_from_a_subdirectory_with_globs_relative_to_it(

@@ -29,7 +29,7 @@ XML_FIXTURES = sorted(FIXTURES.rglob("*.xml"))
 _READ_REST = scan._RestReader.read_rest
 
 
-def _lxml(data: bytes, path: str, source: Path | None = None) -> ReadResult:
+def _lxml(data: bytes, path: str, source: str | None = None) -> ReadResult:
     return Reader(path, source).read(_chunks_of(data))
 
 
@@ -349,7 +349,7 @@ def test_read_file_scans_a_large_file(tmp_path: Path, monkeypatch: pytest.Monkey
     assert len(large) >= reader.SCAN_MIN_BYTES
     path = tmp_path / "large.xml"
     path.write_bytes(large)
-    assert reader.read_file(path) == _lxml(large, str(path), path)
+    assert reader.read_file(path) == _lxml(large, str(path), str(path))
     assert reader.read_bytes(large, "large.xml") == _lxml(large, "large.xml")
     assert scans == [str(path), "large.xml"]
     small = _net(_LAYER.format(id=0, dim=1))

@@ -64,6 +64,7 @@ def test_library_import_is_light() -> None:
 
 # What only other commands, formats or options need: a plain check must not pay for it.
 ONLY_WHEN_ASKED = (
+    "irshape.api_layer",  # check_layer, infer_layer
     "irshape.fix",  # --fix, --diff
     "irshape.execute",  # --dry-run, irshape run
     "irshape.report.json",
@@ -97,6 +98,13 @@ ONLY_WHEN_ASKED = (
 
 def test_plain_check_imports_only_what_it_uses() -> None:
     assert modules_after_cli("check", "--isolated", str(FIXTURE), watch=ONLY_WHEN_ASKED) == []
+
+
+def test_a_small_file_on_two_jobs_is_read_by_one_process() -> None:
+    """-j 2 (the default on an idle machine of two cores) shares the reading of a large file
+    only: a small one's check does not import the two-process reader (pickle, signal...)."""
+    watch = ("irshape.ir.split", "pickle", "signal")
+    assert modules_after_cli("check", "--isolated", "-j", "2", str(FIXTURE), watch=watch) == []
 
 
 NO_CONV = (
@@ -192,7 +200,6 @@ PLAIN_CHECK = [
     "irshape.cli.group",
     "irshape.cli.inputs",
     "irshape.cli.options",
-    "irshape.cli.output",
     "irshape.config",
     "irshape.files",
     "irshape.lifetime",
@@ -242,15 +249,17 @@ PLAIN_CHECK = [
     "irshape.shapes.convolution",
     "irshape.shapes.elementwise",
     "irshape.shapes.findings",
+    "irshape.shapes.moving",  # the decorator of the ops that move elements (bounds: where used)
     "irshape.shapes.reading",
     "irshape.shapes.window",
 ]
 
-# What a plain check imports besides irshape that a click program reading XML with lxml and
-# paths with pathlib does not: gc (built in) and mmap (the .bin). (resource, for irshape.ir.depth's
-# stack limit, is imported by a file with bodies or past libxml2's depth only.) (pathlib, with fnmatch,
-# ntpath and urllib.parse, is ~16M instructions of a start, a quarter of irshape's own in a
-# non-editable install, whose site does not import it; irshape's paths are Paths throughout.)
+# What a plain check imports besides irshape that a click program reading XML with lxml does
+# not: gc (built in) and mmap (the .bin). (resource, for irshape.ir.depth's stack limit, is
+# imported by a file with bodies or past libxml2's depth only.) Not pathlib: with fnmatch, ntpath,
+# urllib.parse and ipaddress it is ~16M instructions of a start in an install from a wheel, whose
+# site does not import it (an editable install's does, so there it is in both lists); a check's
+# paths are str (irshape.paths).
 CHECK_ONLY = ["gc", "mmap"]
 
 # What the console script does (`from irshape.cli import run`; run()), and `python -m irshape`,
@@ -261,9 +270,9 @@ _CHECK = _NO_EXIT + _ARGV + "from irshape.cli import run\nrun()"
 _PYTHON_M = (
     _NO_EXIT + _ARGV + "import runpy\nrunpy.run_module('irshape', run_name='__main__', alter_sys=True)"
 )
-# A click program that runs a command and imports lxml.etree and pathlib.
+# A click program that runs a command and imports lxml.etree.
 _CLICK_AND_LXML = (
-    "import click, lxml.etree, pathlib\n"
+    "import click, lxml.etree\n"
     "@click.command()\n"
     "@click.argument('path', type=click.Path(exists=True))\n"
     "def command(path): pass\n"

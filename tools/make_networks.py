@@ -6,6 +6,8 @@ its own:
     python3 -m venv /work/torchvenv
     /work/torchvenv/bin/pip install torch==2.13.0          # first: the CPU wheel, no CUDA
     /work/torchvenv/bin/pip install torchvision==0.28.0 timm transformers onnx openvino==2026.4.1 numpy lxml
+    /work/torchvenv/bin/pip install nncf openvino-tokenizers==2026.4.1.0   # compressed models, tokenizers
+    # and optimum-intel in a venv of its own: see fixtures/networks/README.md
     /work/torchvenv/bin/python tools/make_networks.py      # rewrites fixtures/networks/
 
 Every model has random weights (torchvision ``weights=None``, timm ``pretrained=False``,
@@ -19,6 +21,10 @@ from __future__ import annotations
 
 import argparse
 import functools
+import importlib.metadata
+import os
+import shutil
+import subprocess
 import sys
 import tempfile
 from collections.abc import Callable
@@ -450,6 +456,15 @@ class Network:
     stateful: bool = False
     # through the ONNX frontend: build(path) writes an .onnx file, read by convert_model(path)
     onnx: bool = False
+    # build() returns the ov.Model itself (openvino's opset API, openvino_tokenizers)
+    ov_model: bool = False
+    # NNCF after conversion: nncf.compress_weights(model, **compress) (with "mode" the name of
+    # an nncf.CompressWeightsMode), or nncf.quantize(model, <seeded samples>, **quantize)
+    compress: dict[str, Any] | None = None
+    quantize: dict[str, Any] | None = None
+    variant: str | None = None  # how an ov_model or exported network is made, for the manifest
+    # build(xml) writes the IR itself (an exporter's files, e.g. optimum-intel's), not save_model
+    exported: bool = False
 
 
 def _tokens(shape: tuple[int, ...]) -> dict[str, tuple[int, ...]]:
@@ -519,6 +534,8 @@ def _tensors(example: Any) -> list[torch.Tensor]:
 def convert(network: Network) -> ov.Model:
     """The network built with seeded random weights and converted by OpenVINO."""
     torch.manual_seed(SEED)
+    if network.ov_model:
+        return network.build()
     if network.onnx:
         with tempfile.TemporaryDirectory(prefix="irshape-onnx-") as tmp:
             path = Path(tmp) / f"{network.name}.onnx"
@@ -537,12 +554,50 @@ def convert(network: Network) -> ov.Model:
     if network.stateful:
         pairs = list(zip(converted.get_parameters()[1:], converted.get_results()[1:], strict=True))
         apply_make_stateful_transformation(converted, pairs)
-    return converted
+    return _compressed(network, converted)
+
+
+def _compressed(network: Network, model: ov.Model) -> ov.Model:
+    """The model as NNCF compresses or quantizes it, if the network says so (else itself)."""
+    if network.compress is None and network.quantize is None:
+        return model
+    import nncf  # (only these networks need it)
+
+    if network.compress is not None:
+        options = dict(network.compress)
+        mode = getattr(nncf.CompressWeightsMode, options.pop("mode"))
+        return nncf.compress_weights(model, mode=mode, **options)
+    options = dict(network.quantize or {})
+    if "model_type" in options:
+        options["model_type"] = getattr(nncf.ModelType, options["model_type"])
+    samples = _calibration_samples(network, CALIBRATION_SAMPLES)
+    return nncf.quantize(model, nncf.Dataset(samples), subset_size=len(samples), **options)
+
+
+CALIBRATION_SAMPLES = 4
+
+
+def _calibration_samples(network: Network, count: int) -> list[Any]:
+    """Seeded inputs at the example's shapes: reals standard normal, token ids in [0, 128),
+    attention masks all ones."""
+    rng = np.random.default_rng(SEED)
+    if not isinstance(network.example, dict):
+        return [rng.standard_normal(network.example).astype(np.float32) for _ in range(count)]
+    return [
+        {
+            key: np.ones(shape, np.int64) if "mask" in key else rng.integers(0, 128, shape)
+            for key, shape in network.example.items()
+        }
+        for _ in range(count)
+    ]
 
 
 def write(network: Network, directory: Path) -> None:
     xml = directory / f"{network.name}.xml"
-    ov.save_model(convert(network), str(xml), compress_to_fp16=network.fp16)
+    if network.exported:
+        network.build(xml)  # the exporter's own files, as it wrote them
+    else:
+        ov.save_model(convert(network), str(xml), compress_to_fp16=network.fp16)
     expected = directory / f"{network.name}.expected.json"
     expected.write_text(dump_expected(derive_expected(xml)), encoding="utf-8")
     size = xml.with_suffix(".bin").stat().st_size
@@ -1383,6 +1438,492 @@ LIBRARIES.update(
 
 # -- end of the deployed block ---------------------------------------------------------------
 
+# -- corpus3: compressed and quantized models, tokenizers, TensorIterator (issue 24) ----------
+# NNCF's weight compression of a tiny LLM and quantization of a CNN and an encoder (the
+# networks above, their entries naming NNCF's options), openvino_tokenizers' tokenizer and
+# detokenizer models (string tensors and extension ops), and TensorIterators from the ONNX
+# frontend (Scan) and from openvino's opset API (LSTMCell bodies, as the Model Optimizer wrote
+# recurrent layers).
+
+# A BPE and a WordPiece vocabulary trained here, on a few sentences (no hub download).
+TOKENIZER_TEXT = [
+    "the quick brown fox jumps over the lazy dog",
+    "irshape checks openvino models layer by layer",
+    "hello world, tokenizers in openvino read strings",
+    "a tiny corpus of text to train a vocabulary on",
+]
+
+
+def _bpe_tokenizer() -> Any:
+    from tokenizers import Tokenizer, decoders, models, pre_tokenizers, trainers
+
+    tokenizer = Tokenizer(models.BPE(unk_token=None))
+    tokenizer.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False)
+    tokenizer.decoder = decoders.ByteLevel()
+    trainer = trainers.BpeTrainer(
+        vocab_size=300,
+        special_tokens=["<|endoftext|>"],
+        initial_alphabet=pre_tokenizers.ByteLevel.alphabet(),
+    )
+    tokenizer.train_from_iterator(TOKENIZER_TEXT * 4, trainer)
+    return transformers.PreTrainedTokenizerFast(
+        tokenizer_object=tokenizer, eos_token="<|endoftext|>", bos_token="<|endoftext|>"
+    )
+
+
+def _wordpiece_tokenizer() -> Any:
+    from tokenizers import Tokenizer, decoders, models, normalizers, pre_tokenizers, processors, trainers
+
+    tokenizer = Tokenizer(models.WordPiece(unk_token="[UNK]"))
+    tokenizer.normalizer = normalizers.BertNormalizer(lowercase=True)
+    tokenizer.pre_tokenizer = pre_tokenizers.BertPreTokenizer()
+    tokenizer.decoder = decoders.WordPiece()
+    special = ["[PAD]", "[UNK]", "[CLS]", "[SEP]"]
+    tokenizer.train_from_iterator(
+        TOKENIZER_TEXT * 4, trainers.WordPieceTrainer(vocab_size=120, special_tokens=special)
+    )
+    tokenizer.post_processor = processors.TemplateProcessing(
+        single="[CLS] $A [SEP]", pair="[CLS] $A [SEP] $B [SEP]", special_tokens=[("[CLS]", 2), ("[SEP]", 3)]
+    )
+    return transformers.PreTrainedTokenizerFast(
+        tokenizer_object=tokenizer, unk_token="[UNK]", pad_token="[PAD]", cls_token="[CLS]", sep_token="[SEP]"
+    )
+
+
+def _converted_tokenizer(hf_tokenizer: Any, detokenizer: bool) -> ov.Model:
+    import openvino_tokenizers
+
+    models = openvino_tokenizers.convert_tokenizer(hf_tokenizer, with_detokenizer=True)
+    return models[1 if detokenizer else 0]
+
+
+def bpe_tokenizer() -> ov.Model:
+    """openvino_tokenizers' tokenizer of a byte-level BPE vocabulary (300 tokens, trained here
+    with the tokenizers library, GPT-2 style): a string tensor [?] in, StringTensorUnpack-15,
+    the extension ops SpecialTokensSplit, RegexSplit, BPETokenizer, Truncate, CombineSegments,
+    RaggedToDense, input_ids and attention_mask out; a ReadValue/Assign pair holds the
+    truncation side."""
+    return _converted_tokenizer(_bpe_tokenizer(), detokenizer=False)
+
+
+def bpe_detokenizer() -> ov.Model:
+    """openvino_tokenizers' detokenizer of the same BPE vocabulary: token ids [?,?] in,
+    the extension ops VocabDecoder, FuzeRagged, UTF8Validate, StringTensorPack-15, strings out."""
+    return _converted_tokenizer(_bpe_tokenizer(), detokenizer=True)
+
+
+def wordpiece_tokenizer() -> ov.Model:
+    """openvino_tokenizers' tokenizer of a BERT-style WordPiece vocabulary (120 tokens, trained
+    here, lower-cased, [CLS] ... [SEP]): the extension ops CharsMapNormalization,
+    RegexNormalization, RegexSplit, WordpieceTokenizer and the rest of the BPE one's."""
+    return _converted_tokenizer(_wordpiece_tokenizer(), detokenizer=False)
+
+
+def wordpiece_detokenizer() -> ov.Model:
+    """openvino_tokenizers' detokenizer of the same WordPiece vocabulary (VocabDecoder, the
+    '##' joins as RegexNormalization, StringTensorPack-15)."""
+    return _converted_tokenizer(_wordpiece_tokenizer(), detokenizer=True)
+
+
+def onnx_scan(path: Path, static: bool) -> None:
+    """Hand-built ONNX (onnx.helper, opset 17) read by OpenVINO's ONNX frontend, which turns a
+    Scan into a TensorIterator-1: an Elman RNN over the time axis (8 in, 12 hidden: MatMul, Add,
+    Tanh) from a zero state of the input's batch (Shape, Gather, Concat, ConstantOfShape), its
+    every step (a concatenated output) and its last state (a back edge)."""
+    from onnx import TensorProto, helper, numpy_helper
+
+    rng = np.random.default_rng(SEED)
+    width, hidden = 8, 12
+    batch, time = (2, 10) if static else ("batch", "time")
+
+    def value(name: str, shape: list[Any]) -> Any:
+        return helper.make_tensor_value_info(name, TensorProto.FLOAT, shape)
+
+    def weight(name: str, rows: int) -> Any:
+        return numpy_helper.from_array((rng.standard_normal((rows, hidden)) * 0.3).astype(np.float32), name)
+
+    body = helper.make_graph(
+        [
+            helper.make_node("MatMul", ["x_t", "w"], ["xw"]),
+            helper.make_node("MatMul", ["h_in", "u"], ["hu"]),
+            helper.make_node("Add", ["xw", "hu"], ["pre"]),
+            helper.make_node("Tanh", ["pre"], ["h_out"]),
+            helper.make_node("Identity", ["h_out"], ["y_t"]),
+        ],
+        "cell",
+        [value("h_in", [batch, hidden]), value("x_t", [batch, width])],
+        [value("h_out", [batch, hidden]), value("y_t", [batch, hidden])],
+    )
+    constants = {"zero": np.array([0], np.int64), "hidden": np.array([hidden], np.int64)}
+    graph = helper.make_graph(
+        [
+            *(
+                helper.make_node("Constant", [], [k], value=numpy_helper.from_array(v, k))
+                for k, v in constants.items()
+            ),
+            helper.make_node("Shape", ["x"], ["shape"]),
+            helper.make_node("Gather", ["shape", "zero"], ["batch"], axis=0),
+            helper.make_node("Concat", ["batch", "hidden"], ["state_shape"], axis=0),
+            helper.make_node("ConstantOfShape", ["state_shape"], ["h0"]),
+            helper.make_node(
+                "Scan",
+                ["h0", "x"],
+                ["h_last", "ys"],
+                body=body,
+                num_scan_inputs=1,
+                scan_input_axes=[1],
+                scan_output_axes=[1],
+            ),
+        ],
+        "rnn",
+        [value("x", [batch, time, width])],
+        [value("ys", [batch, time, hidden]), value("h_last", [batch, hidden])],
+        initializer=[weight("w", width), weight("u", hidden)],
+    )
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
+    onnx.checker.check_model(model)
+    onnx.save(model, str(path))
+
+
+def onnx_scan_static(path: Path) -> None:
+    onnx_scan(path, static=True)
+
+
+def onnx_scan_dyn(path: Path) -> None:
+    onnx_scan(path, static=False)
+
+
+onnx_scan_static.__doc__ = onnx_scan_dyn.__doc__ = onnx_scan.__doc__
+
+TI_FEATURES, TI_HIDDEN = 16, 12
+
+
+def _lstm_direction(x: Any, h0: Any, reverse: bool, rng: np.random.Generator) -> tuple[Any, Any]:
+    """One direction of an LSTM as the Model Optimizer wrote it: a TensorIterator over the time
+    axis whose body squeezes the step, runs an LSTMCell-4 and unsqueezes its hidden state;
+    (every step's hidden state concatenated, the last one)."""
+    from openvino import opset1, opset4
+
+    def const(array: Any) -> Any:
+        return opset1.constant(np.asarray(array))
+
+    def weights(*shape: int) -> Any:
+        return const((rng.standard_normal(shape) * 0.3).astype(np.float32))
+
+    step = opset1.parameter([-1, 1, TI_FEATURES], np.float32, name="x_t")
+    hidden = opset1.parameter([-1, TI_HIDDEN], np.float32, name="h")
+    cell_state = opset1.parameter([-1, TI_HIDDEN], np.float32, name="c")
+    cell = opset4.lstm_cell(
+        opset1.squeeze(step, const([1])),
+        hidden,
+        cell_state,
+        weights(4 * TI_HIDDEN, TI_FEATURES),
+        weights(4 * TI_HIDDEN, TI_HIDDEN),
+        weights(4 * TI_HIDDEN),
+        TI_HIDDEN,
+    )
+    results = [
+        opset1.result(cell.output(0)),
+        opset1.result(cell.output(1)),
+        opset1.result(opset1.unsqueeze(cell.output(0), const([1]))),
+    ]
+    body = ov.Model(results, [step, hidden, cell_state], "lstm_step")
+    loop = opset1.tensor_iterator()
+    loop.set_body(body)
+    # (start, stride, part_size, end, axis): forwards 0..-1, backwards -1..0 with stride -1
+    slicing = (-1, -1, 1, 0, 1) if reverse else (0, 1, 1, -1, 1)
+    loop.set_sliced_input(step, x.output(0), *slicing)
+    loop.set_merged_input(hidden, h0.output(0), results[0].output(0))
+    loop.set_merged_input(cell_state, h0.output(0), results[1].output(0))
+    steps = loop.get_concatenated_slices(results[2].output(0), *slicing)
+    return steps, loop.get_iter_value(results[0].output(0), -1)
+
+
+def ti_lstm(shape: str) -> ov.Model:
+    """A bidirectional LSTM tagger built with openvino's opset API as the Model Optimizer wrote
+    one: two TensorIterator-1 over time (one backwards: stride -1), each an LSTMCell-4 body with
+    merged hidden and cell states, their zero state broadcast to the input's batch (ShapeOf,
+    Gather, Concat, Broadcast); both directions' steps concatenated, a MatMul to 5 tags and a
+    SoftMax, and the last hidden states."""
+    from openvino import opset1, opset3, opset8
+
+    rng = np.random.default_rng(SEED)
+    x = opset1.parameter(ov.PartialShape(shape), np.float32, name="features")
+    batch = opset8.gather(opset3.shape_of(x), opset1.constant(np.array([0])), opset1.constant(np.array(0)))
+    state_shape = opset1.concat([batch, opset1.constant(np.array([TI_HIDDEN]))], 0)
+    h0 = opset3.broadcast(opset1.constant(np.float32(0)), state_shape)
+    forwards, forwards_last = _lstm_direction(x, h0, False, rng)
+    backwards, backwards_last = _lstm_direction(x, h0, True, rng)
+    tags = opset1.matmul(
+        opset1.concat([forwards, backwards], 2),
+        opset1.constant((rng.standard_normal((2 * TI_HIDDEN, 5)) * 0.3).astype(np.float32)),
+        False,
+        False,
+    )
+    last = opset1.concat([forwards_last, backwards_last], 1)
+    return ov.Model([opset8.softmax(tags, -1), last], [x], "ti_lstm")
+
+
+def ti_lstm_static() -> ov.Model:
+    return ti_lstm("[2,10,16]")
+
+
+def ti_lstm_dyn() -> ov.Model:
+    return ti_lstm("[?,?,16]")
+
+
+def ti_lstm_interval() -> ov.Model:
+    return ti_lstm("[1..8,1..100,16]")
+
+
+ti_lstm_static.__doc__ = ti_lstm_dyn.__doc__ = ti_lstm_interval.__doc__ = ti_lstm.__doc__
+
+
+def llama_one_layer() -> nn.Module:
+    """The LLaMA LM of `llama` with one decoder layer (hidden 32, 2 heads sharing 1 KV head, an
+    MLP of 64, vocabulary 128): the LLM that NNCF compresses here."""
+    config = transformers.LlamaConfig(
+        vocab_size=128,
+        hidden_size=32,
+        intermediate_size=64,
+        num_hidden_layers=1,
+        num_attention_heads=2,
+        num_key_value_heads=1,
+        max_position_embeddings=128,
+        use_cache=False,
+        bos_token_id=1,
+        eos_token_id=2,
+        pad_token_id=0,
+    )
+    return _Logits(transformers.LlamaForCausalLM(config))
+
+
+def deeplabv3() -> nn.Module:
+    """torchvision DeepLabV3 on a dilated MobileNetV3-Large (width 0.125, reduced tail: the last
+    stages' convolutions dilated instead of strided), its ASPP head narrowed to 16 channels
+    (atrous rates 12, 24, 36, and image pooling: AdaptiveAvgPool, then Interpolate back to the
+    feature's size from its shape), the logits resized to the image's size (bilinear Interpolate
+    to the input's shape); the model's 'out' map."""
+    from torchvision.models._utils import IntermediateLayerGetter
+    from torchvision.models.segmentation.deeplabv3 import ASPP, DeepLabV3
+
+    features = torchvision.models.mobilenet_v3_large(
+        weights=None, width_mult=0.125, dilated=True, reduced_tail=True
+    ).features
+    last = len(features) - 1
+    width = 16
+    head = nn.Sequential(
+        ASPP(features[last].out_channels, [12, 24, 36], width),
+        nn.Conv2d(width, width, 3, padding=1, bias=False),
+        nn.BatchNorm2d(width),
+        nn.ReLU(),
+        nn.Conv2d(width, 3, 1),
+    )
+    body = IntermediateLayerGetter(features, return_layers={str(last): "out"})
+    return _OutMap(DeepLabV3(body, head))
+
+
+class _OutMap(nn.Module):
+    """A torchvision segmentation model's 'out' map (a plain tensor, which tracing needs)."""
+
+    def __init__(self, model: nn.Module) -> None:
+        super().__init__()
+        self.model = model
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return self.model(x)["out"]  # type: ignore[no-any-return]
+
+
+# optimum-intel 2.2 needs transformers < 5.6 (the torch venv has a later one): it runs in a venv of
+# its own whose site-packages hold transformers 5.0.0 and optimum-intel and reach the torch venv's
+# through a .pth file (see fixtures/networks/README.md); this tool runs there with
+# --optimum-export, as a child process.
+OPTIMUM_PYTHON = Path(os.environ.get("IRSHAPE_OPTIMUM_PYTHON", "/work/optvenv/bin/python"))
+
+
+def optimum_llama(xml: Path) -> None:
+    """transformers LLaMA LM of one layer (hidden 32, 2 heads sharing 1 KV head, vocabulary 300
+    of a byte-level BPE trained here) saved with its tokenizer, exported by optimum-intel as
+    people deploy LLMs: `optimum-cli export openvino --task text-generation-with-past
+    --weight-format int4 --group-size 16 --ratio 1.0`: stateful (the KV cache in ReadValue-6 and
+    Assign-6 variables reordered by a beam_idx input through Gather), input_ids,
+    attention_mask, position_ids, rotary embeddings, ScaledDotProductAttention-13, u4 weights in
+    groups of 16 and the embedding and the head in u8, per channel; its openvino_model.xml
+    committed as optimum-intel wrote it."""
+    with tempfile.TemporaryDirectory(prefix="irshape-optimum-") as tmp:
+        command = [str(OPTIMUM_PYTHON), str(Path(__file__).resolve()), "--optimum-export", tmp]
+        subprocess.run(command, check=True)
+        for suffix in (".xml", ".bin"):
+            shutil.copyfile(Path(tmp) / f"openvino_model{suffix}", xml.with_suffix(suffix))
+
+
+def _export_with_optimum(directory: Path) -> None:
+    """The export optimum_llama runs in the optimum-intel venv."""
+    from optimum.commands.optimum_cli import main as optimum_cli
+
+    torch.manual_seed(SEED)
+    config = transformers.LlamaConfig(
+        vocab_size=300,
+        hidden_size=32,
+        intermediate_size=64,
+        num_hidden_layers=1,
+        num_attention_heads=2,
+        num_key_value_heads=1,
+        max_position_embeddings=128,
+        bos_token_id=0,
+        eos_token_id=0,
+        pad_token_id=0,
+    )
+    with tempfile.TemporaryDirectory(prefix="irshape-llm-") as source:
+        transformers.LlamaForCausalLM(config).eval().save_pretrained(source)
+        _bpe_tokenizer().save_pretrained(source)
+        export = ["export", "openvino", "--model", source, "--task", "text-generation-with-past"]
+        weights = ["--weight-format", "int4", "--group-size", "16", "--ratio", "1.0"]
+        sys.argv = ["optimum-cli", *export, *weights, str(directory)]
+        optimum_cli()
+
+
+LLM_TOKENS = ["[?,?]", "[?,?]"]
+_TOKENIZER = "`openvino_tokenizers.convert_tokenizer(hf_tokenizer, with_detokenizer=True)`"
+
+NETWORKS += [
+    # NNCF weight compression of a one-layer LLaMA LM: decompression subgraphs before every
+    # MatMul and Gather (Const u8/i4/u4/nf4/u3/u2/f4e2m1 -> Convert -> [Subtract zero point] ->
+    # Multiply by f16, f8e4m3 or f8e8m0 scales -> [Reshape the groups] -> Convert; CB4's u4
+    # indices Gather their values from an f8e4m3 codebook)
+    # optimum-intel's export, as deployed (its int4 keeps the embedding and head INT8_ASYM)
+    Network(
+        "optimum_llama_int4_stateful",
+        optimum_llama,
+        (),
+        exported=True,
+        variant="`optimum-cli export openvino --task text-generation-with-past --weight-format int4 "
+        "--group-size 16 --ratio 1.0`, as written",
+    ),
+    Network(
+        "llama_int4_sym_g16_dyn_tokens",
+        llama_one_layer,
+        _tokens(TOKENS),
+        inputs=LLM_TOKENS,
+        compress={"mode": "INT4_SYM", "group_size": 16, "ratio": 1.0},
+    ),
+    Network(
+        "llama_int4_asym_g16_dyn_tokens",
+        llama_one_layer,
+        _tokens(TOKENS),
+        inputs=LLM_TOKENS,
+        fp16=True,
+        compress={"mode": "INT4_ASYM", "group_size": 16, "ratio": 1.0},
+    ),
+    Network(
+        "llama_nf4_g16_interval_tokens",
+        llama_one_layer,
+        _tokens(TOKENS),
+        inputs=["[1,1..128]", "[1,1..128]"],
+        compress={"mode": "NF4", "group_size": 16, "ratio": 1.0},
+    ),
+    Network(
+        "llama_int3_sym_g16_dyn_tokens",
+        llama_one_layer,
+        _tokens(TOKENS),
+        inputs=LLM_TOKENS,
+        compress={"mode": "INT3_SYM", "group_size": 16, "ratio": 1.0},
+    ),
+    Network(
+        "llama_int2_sym_g16_dyn_tokens",
+        llama_one_layer,
+        _tokens(TOKENS),
+        inputs=LLM_TOKENS,
+        compress={"mode": "INT2_SYM", "group_size": 16, "ratio": 1.0},
+    ),
+    Network(
+        "llama_cb4_g16_dyn_tokens",
+        llama_one_layer,
+        _tokens(TOKENS),
+        inputs=LLM_TOKENS,
+        compress={"mode": "CB4", "group_size": 16},
+    ),
+    Network(
+        "llama_mxfp4_dyn_tokens",
+        llama_one_layer,
+        _tokens(TOKENS),
+        inputs=LLM_TOKENS,
+        compress={"mode": "MXFP4", "group_size": 32},
+    ),
+    Network(
+        "llama_nvfp4_g16_dyn_tokens",
+        llama_one_layer,
+        _tokens(TOKENS),
+        inputs=LLM_TOKENS,
+        compress={"mode": "NVFP4", "group_size": 16},
+    ),
+    Network(
+        "decoder_stateful_kv_int8_sym",
+        KVDecoder,
+        {"input_ids": (1, 4), **{f"past{i}": KV_PAST for i in range(4)}},
+        inputs=["[?,?]", *["[?,2,?,16]"] * 4],
+        stateful=True,
+        compress={"mode": "INT8_SYM"},
+    ),
+    # NNCF post-training quantization: FakeQuantize on activations and weights, the weights i8
+    # Consts behind Convert and Multiply once saved
+    Network("mobilenet_v2_int8_static", mobilenet_v2, IMAGE, quantize={}),
+    Network("resnet_int8_dyn_batch_hw", resnet, IMAGE, inputs=["[?,3,?,?]"], quantize={}),
+    Network(
+        "bert_int8_dyn_tokens",
+        bert,
+        _tokens(TOKENS),
+        inputs=["[?,?]", "[?,?]"],
+        quantize={"model_type": "TRANSFORMER"},
+    ),
+    # openvino_tokenizers: string tensors and extension ops (version="extension")
+    Network("bpe_tokenizer", bpe_tokenizer, (), ov_model=True, variant=_TOKENIZER + ", the tokenizer"),
+    Network("bpe_detokenizer", bpe_detokenizer, (), ov_model=True, variant=_TOKENIZER + ", the detokenizer"),
+    Network(
+        "wordpiece_tokenizer", wordpiece_tokenizer, (), ov_model=True, variant=_TOKENIZER + ", the tokenizer"
+    ),
+    Network(
+        "wordpiece_detokenizer",
+        wordpiece_detokenizer,
+        (),
+        ov_model=True,
+        variant=_TOKENIZER + ", the detokenizer",
+    ),
+    # TensorIterator-1
+    Network("onnx_scan_static", onnx_scan_static, (), onnx=True),
+    Network("onnx_scan_dyn", onnx_scan_dyn, (), onnx=True),
+    Network("ti_lstm_static", ti_lstm_static, (), ov_model=True, variant="openvino's opset API, static"),
+    Network("ti_lstm_dyn", ti_lstm_dyn, (), ov_model=True, variant="openvino's opset API, `[?,?,16]`"),
+    Network(
+        "ti_lstm_interval",
+        ti_lstm_interval,
+        (),
+        ov_model=True,
+        variant="openvino's opset API, `[1..8,1..100,16]`",
+    ),
+    # segmentation as deployed: dilated convolutions, ASPP, resizes to shapes read from tensors
+    Network("deeplabv3_interval", deeplabv3, (1, 3, 128, 128), inputs=["[1,3,64..512,64..512]"], fp16=True),
+]
+
+LIBRARIES.update(
+    {
+        llama_one_layer: "transformers, NNCF",
+        optimum_llama: "transformers, optimum-intel",
+        bpe_tokenizer: "tokenizers, openvino_tokenizers",
+        bpe_detokenizer: "tokenizers, openvino_tokenizers",
+        wordpiece_tokenizer: "tokenizers, openvino_tokenizers",
+        wordpiece_detokenizer: "tokenizers, openvino_tokenizers",
+        onnx_scan_static: "onnx.helper (here), ONNX frontend",
+        onnx_scan_dyn: "onnx.helper (here), ONNX frontend",
+        ti_lstm_static: "openvino opset API (here)",
+        ti_lstm_dyn: "openvino opset API (here)",
+        ti_lstm_interval: "openvino opset API (here)",
+        deeplabv3: "torchvision",
+    }
+)
+
+# -- end of the corpus3 block ----------------------------------------------------------------
+
 README_HEAD = """\
 # Real networks: irshape's ground-truth corpus
 
@@ -1417,6 +1958,11 @@ top-level layers are listed (the bodies of the Loops and Ifs are not).
 python3 -m venv /work/torchvenv
 /work/torchvenv/bin/pip install torch==2.13.0        # first, so pip keeps the CPU wheel
 /work/torchvenv/bin/pip install torchvision==0.28.0 timm transformers onnx openvino==2026.4.1 numpy lxml
+/work/torchvenv/bin/pip install nncf openvino-tokenizers==2026.4.1.0
+# optimum-intel 2.2 needs transformers < 5.6: a venv of its own that reaches the torch venv's packages
+python3 -m venv /work/optvenv
+echo /work/torchvenv/lib/python3.11/site-packages > /work/optvenv/lib/python3.11/site-packages/torchvenv.pth
+/work/optvenv/bin/pip install transformers==5.0.0 optimum-intel   # (IRSHAPE_OPTIMUM_PYTHON names another)
 /work/torchvenv/bin/python tools/make_networks.py    # every file, in one process
 ```
 
@@ -1463,6 +2009,24 @@ this README; `--out DIR` writes elsewhere.
   near 0.5, and NMS's order to the last bit of rounding). torchvision's C++ ops do not load
   into the CPU torch wheel: the tool defines `torchvision::nms` and `torchvision::roi_align` in
   Python before importing torchvision (tracing records each as one node).
+- **compressed, quantized, tokenizers, TensorIterator, segmentation** (issue 24): NNCF's
+  `compress_weights` of a one-layer LLaMA LM and of the KV-cache decoder (INT8_SYM;
+  INT4_SYM, INT4_ASYM, NF4, INT3_SYM, INT2_SYM, CB4 and NVFP4 with groups of 16; MXFP4 with
+  groups of 32: u8/i8/i4/u4/nf4/u3/u2/f4e2m1 weight Consts behind Convert, a Subtract of the
+  zero point, a Multiply by f16, f8e4m3 or f8e8m0 scales and a Reshape of the groups, CB4's u4
+  indices Gathering from an f8e4m3 codebook; the 4-bit and lower modes keep the embedding and
+  the head in u8); optimum-intel's own export of a one-layer LLaMA (`optimum-cli export openvino
+  --task text-generation-with-past --weight-format int4`), committed as written: stateful, a
+  beam_idx Gather on the KV-cache variables, position_ids, ScaledDotProductAttention-13;
+  NNCF's `quantize` of
+  MobileNetV2, ResNet (dynamic) and BERT (FakeQuantize on activations and weights, i8 weights
+  behind Convert and Multiply once saved); openvino_tokenizers' tokenizer and detokenizer models
+  of a BPE and a WordPiece vocabulary trained here (string tensors, StringTensorUnpack/Pack-15,
+  extension ops `version="extension"`: a plain `read_model` fails on them, so their
+  expectations are read with the extension's library added, and say so: `extensions`,
+  `read_model_without_extensions`); TensorIterator-1 from an ONNX Scan and from openvino's
+  opset API (LSTMCell-4 bodies forwards and backwards, as the Model Optimizer wrote LSTMs),
+  static and dynamic; torchvision's DeepLabV3 on a dilated MobileNetV3 (an interval input).
 - OpenVINO's frontend fuses attention into ScaledDotProductAttention even from unfused
   MatMul/Softmax code (GPT-2's eager attention), so Softmax appears only where a model applies
   it to its output.
@@ -1474,6 +2038,8 @@ this README; `--out DIR` writes elsewhere.
 def _variant(network: Network) -> str:
     if network.onnx:
         return 'ONNX: `convert_model("x.onnx")`, the inputs as the file declares them'
+    if network.ov_model or network.exported:
+        return network.variant or "built as an `ov.Model` here"
     if network.reshape is not None:
         how = f"converted static, then `model.reshape({network.reshape})`"
     elif network.inputs is not None:
@@ -1482,7 +2048,14 @@ def _variant(network: Network) -> str:
         how = "static"
     if network.stateful:
         how += ", then made stateful (the cache inputs ReadValue, their outputs Assign)"
-    return how + (", fp16 weights" if network.fp16 else ", fp32 weights")
+    if network.compress is not None:
+        options = ", ".join(f"{key}={value}" for key, value in network.compress.items())
+        how += f", then `nncf.compress_weights({options})`"
+    if network.quantize is not None:
+        options = "".join(f", {key}={value}" for key, value in network.quantize.items())
+        how += f", then `nncf.quantize({CALIBRATION_SAMPLES} seeded samples{options})`"
+    weights = "fp16" if network.fp16 else "fp32"
+    return how + (f", the weights NNCF leaves {weights}" if network.compress else f", {weights} weights")
 
 
 def _one_line(text: str | None) -> str:
@@ -1495,6 +2068,9 @@ def readme(directory: Path) -> str:
 
     versions = ", ".join(
         f"{lib.__name__} {lib.__version__}" for lib in (torch, torchvision, timm, transformers, onnx, ov)
+    )
+    versions += "".join(
+        f", {name} {importlib.metadata.version(name)}" for name in ("nncf", "openvino-tokenizers")
     )
     lines = [README_HEAD.format(versions=versions, seed=SEED)]
     lines.append("| file | model | variant | inputs (as OpenVINO reads them) | layers | .bin |")
@@ -1540,7 +2116,15 @@ def main() -> None:
     parser.add_argument("--only", nargs="*", help="names of the networks to rebuild (default: all)")
     parser.add_argument("--out", type=Path, default=NETWORKS_DIR, help="output directory")
     parser.add_argument("--manifest", action="store_true", help="only rewrite README.md")
+    parser.add_argument(
+        "--optimum-export",
+        type=Path,
+        help="(in the optimum-intel venv) export the tiny LLM to this directory",
+    )
     args = parser.parse_args()
+    if args.optimum_export is not None:
+        _export_with_optimum(args.optimum_export)
+        return
     args.out.mkdir(parents=True, exist_ok=True)
     chosen = [n for n in NETWORKS if not args.only or n.name in args.only]
     for network in [] if args.manifest else chosen:

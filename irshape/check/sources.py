@@ -436,9 +436,7 @@ def _check_const_bounds(const: _ConstData, weights: Weights, where: Location, re
     assert weights.path is not None  # (a .bin is there)
     end = const.offset + const.size
     report(
-        rules.CONST_OUT_OF_BIN(
-            where, offset=const.offset, end=end, bin=weights.path.name, bin_size=weights.size
-        )
+        rules.CONST_OUT_OF_BIN(where, offset=const.offset, end=end, bin=weights.name, bin_size=weights.size)
     )
 
 

@@ -10,9 +10,9 @@ what only some commands need is imported where it is used: the group (``group``)
 command's module when it runs, and this module imports nothing but what :func:`run` needs
 before it turns the cyclic collector off.
 
-The package by concern: ``check``, ``infer``, ``rules`` (``rules`` and ``rule``) and ``runner``
-(``run``) and ``compare`` hold the commands; ``options`` the options and settings they share, ``inputs`` the
-checking of their inputs, ``output`` where their output goes, ``progress`` a dry run's
+The package by concern: ``check`` (with where its report goes), ``infer``, ``rules`` (``rules``
+and ``rule``) and ``runner`` (``run``) and ``compare`` hold the commands; ``options`` the options
+and settings they share, ``inputs`` the checking of their inputs, ``progress`` a dry run's
 progress line.
 """
 

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import click
 
 from irshape.cli.inputs import check_reports
@@ -24,11 +22,11 @@ from irshape.selection import infer_exit_code, rejections
 @click.pass_context
 def infer(
     ctx: click.Context,
-    paths: tuple[Path, ...],
+    paths: tuple[str, ...],
     exclude: tuple[str, ...],
     stdin_filename: str | None,
     jobs: int,
-    config_file: Path | None,
+    config_file: str | None,
     isolated: bool,
     output_format: str,
     verbose: int,

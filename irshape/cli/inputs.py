@@ -5,20 +5,25 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Callable, Mapping, Sequence
-from pathlib import Path
-from typing import Any
+from typing import Any, TextIO
 
 import click
 
 from irshape.api import check_string
 from irshape.cli.options import STDIN, AbnormalExit
-from irshape.cli.output import is_tty
 from irshape.config import Settings
 from irshape.files import WorkerDied, check_files
 from irshape.paths import collect_files
 from irshape.results import FileReport
 
 PROGRESS_MIN_FILES = 8  # a progress bar only when more files than this are checked on a TTY
+
+
+def is_tty(stream: TextIO) -> bool:
+    try:
+        return stream.isatty()
+    except (AttributeError, ValueError):  # a closed or replaced stream, or none at all
+        return False
 
 
 def _stderr_is_tty() -> bool:
@@ -37,13 +42,14 @@ class Inputs:
         if self.stdin is not None:
             return self.stdin
         try:
-            return Path(path).read_bytes()
+            with open(path, "rb") as handle:
+                return handle.read()
         except OSError:
             return b""
 
 
 def check_reports(
-    paths: Sequence[Path],
+    paths: Sequence[str],
     settings: Settings,
     *,
     stdin_filename: str | None,
@@ -60,7 +66,7 @@ def check_reports(
     ``layers`` the reports keep only the counts of their layers (flat memory over many files)."""
     inputs = Inputs() if inputs is None else inputs
     options = {**check_options, "columns": False, "skip_non_ir": True}
-    if STDIN in (str(p) for p in paths):
+    if STDIN in paths:
         if len(paths) > 1:
             raise click.UsageError("'-' (stdin) cannot be mixed with paths")
         data = sys.stdin.buffer.read() if sys.stdin is not None else b""  # (started without one)
@@ -94,7 +100,7 @@ def _check_stdin(data: bytes, name: str, verbosity: int, options: Mapping[str, A
 
 
 def _check_files(
-    files: Sequence[Path], jobs: int, verbosity: int, options: Mapping[str, Any], layers: bool
+    files: Sequence[str], jobs: int, verbosity: int, options: Mapping[str, Any], layers: bool
 ) -> list[FileReport]:
     tty = verbosity >= 0 and _stderr_is_tty()
     try:
@@ -131,17 +137,17 @@ def _kept(reports: list[FileReport], verbosity: int, named: set[str]) -> list[Fi
     return kept
 
 
-def _named_files(paths: Sequence[str | Path]) -> set[str]:
+def _named_files(paths: Sequence[str]) -> set[str]:
     """The files the user named on the command line (not the directories it walks). Under
     pre-commit (which sets PRE_COMMIT=1) the files are every staged .xml, named by pre-commit,
     not by the user: they are skipped as quietly as a walk skips them."""
     if os.environ.get("PRE_COMMIT") == "1":
         return set()
-    return {_normal(path) for path in paths if not Path(path).is_dir()}
+    return {_normal(path) for path in paths if not os.path.isdir(path)}
 
 
-def _normal(path: str | Path) -> str:
-    return os.path.normpath(str(path))
+def _normal(path: str) -> str:
+    return os.path.normpath(path)
 
 
 def _add_columns(reports: Sequence[FileReport], inputs: Inputs) -> None:

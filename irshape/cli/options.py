@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
 import click
 
 from irshape.config import Config, ConfigError, Settings, discover, load_config, resolve
+from irshape.paths import spelled
 from irshape.selection import EXIT_ABNORMAL, SelectorError, parse_selectors
 
 if TYPE_CHECKING:
@@ -78,7 +78,7 @@ INPUT_OPTIONS = (
         "paths",
         nargs=-1,
         required=False,  # require_paths(): `check --show-settings` needs none
-        type=click.Path(exists=True, allow_dash=True, path_type=Path),
+        type=click.Path(exists=True, allow_dash=True),  # str: see irshape.paths
     ),
     click.option(
         "--exclude",
@@ -102,18 +102,18 @@ INPUT_OPTIONS = (
     click.option(
         "--config",
         "config_file",
-        type=click.Path(exists=True, dir_okay=False, path_type=Path),
+        type=click.Path(exists=True, dir_okay=False),
         help="Read [tool.irshape] from this file instead of the nearest pyproject.toml.",
     ),
     click.option("--isolated", is_flag=True, help="Read no configuration file."),
 )
 
 
-def settings_for(config_file: Path | None, isolated: bool, verbosity: int = 0, **cli: Any) -> Settings:
+def settings_for(config_file: str | None, isolated: bool, verbosity: int = 0, **cli: Any) -> Settings:
     if config_file is not None and isolated:
         raise click.UsageError("--config and --isolated exclude each other")
     try:
-        config = Config() if isolated else load_config(config_file) if config_file else discover()
+        config = Config() if isolated else load_config(spelled(config_file)) if config_file else discover()
         settings = resolve(config, **cli)
     except ConfigError as exc:
         raise AbnormalExit(str(exc)) from None
@@ -128,7 +128,7 @@ def has_numpy() -> bool:
     return importlib.util.find_spec("numpy") is not None
 
 
-def require_paths(paths: tuple[Path, ...]) -> None:
+def require_paths(paths: tuple[str, ...]) -> None:
     """What click's ``required=True`` would say, for the commands that need a path."""
     if not paths:
         raise click.UsageError("Missing argument 'PATHS...'.")

@@ -3,15 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from pathlib import Path
 
 from irshape import rules
 from irshape.config import Settings
-from irshape.paths import DEFAULT_EXCLUDE
+from irshape.paths import DEFAULT_EXCLUDE, spelled
 from irshape.selection import RuleSelection
 
 
-def describe(settings: Settings, *, paths: Sequence[Path], jobs: int) -> str:
+def describe(settings: Settings, *, paths: Sequence[str], jobs: int) -> str:
     """The effective configuration, one setting a line, as ``ruff check --show-settings``."""
     where = str(settings.config_path) if settings.config_path else "none (defaults and the command line)"
     lines = [f"configuration file: {where}", "selection (from every code, each layer on the one before):"]
@@ -37,7 +36,7 @@ def describe(settings: Settings, *, paths: Sequence[Path], jobs: int) -> str:
         f"missing-weights: {settings.missing_weights}",
         f"baseline: {settings.baseline or 'none'}",
         f"show-source: {str(settings.show_source).lower()}",
-        f"paths: {' '.join(str(path) for path in paths) or 'none given'}",
+        f"paths: {' '.join(spelled(path) for path in paths) or 'none given'}",
     ]
     return "\n".join(lines)
 

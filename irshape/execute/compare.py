@@ -11,7 +11,7 @@ is computed, under ``max|a - b| <= atol + rtol * max|ref|`` (integers and boolea
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -37,6 +37,7 @@ class OutputComparison:
     max_reference: float  # max |ref|: the scale the relative tolerance applies to
     limit: float  # atol + rtol * max_reference (0 for integers and booleans)
     problem: str | None  # why they differ (shape, dtype, values); None when they agree
+    differing: int = 0  # the elements that differ (beyond the limit, for reals)
 
     @property
     def agrees(self) -> bool:
@@ -64,24 +65,37 @@ def compare_document(
     rtol: float = DEFAULT_RTOL,
     max_memory: int = DEFAULT_MAX_MEMORY,
     variables: Mapping[str, np.ndarray] | None = None,
+    extensions: Sequence[str] = (),
+    isolate: bool = False,
 ) -> Comparison:
     """Compare every layer's outputs of ``document`` (read from a file: OpenVINO reads the same
     file) on ``inputs`` (by Parameter name), a stateful model's variables starting from
-    ``variables`` (by variable id; the others from their initialisers)."""
+    ``variables`` (by variable id; the others from their initialisers). OpenVINO's Core adds
+    ``extensions`` (paths of extension libraries, such as openvino_tokenizers') before reading;
+    the layers of their ops are not run by irshape (``not_run``).
+
+    With ``isolate`` each layer runs on OpenVINO's outputs of the layers above it (where OpenVINO
+    has them, of the same shape), so that a difference is the layer's own and not carried down
+    from above: in a quantized network a FakeQuantize turns the last-bit differences of the
+    convolution above it into a whole quantization step wherever a value lies on a rounding
+    boundary, and every layer below inherits it."""
     if document.source is None:
         raise ValueError("compare needs the IR on disk: OpenVINO reads the file itself")
-    reference = openvino_outputs(document.source, inputs, variables or {})
+    reference = openvino_outputs(document.source, inputs, variables or {}, extensions)
     comparison = Comparison()
 
-    def compare(layer: Layer, outputs: tuple[np.ndarray, ...], body: str) -> None:
+    def compare(layer: Layer, outputs: tuple[np.ndarray, ...], body: str) -> tuple[np.ndarray, ...] | None:
         if body or (layer.type or "").lower() in ("parameter", "const"):
-            return  # (OpenVINO exposes no body layer's output to compare with)
+            return None  # (OpenVINO exposes no body layer's output to compare with)
         for index, array in enumerate(outputs):
             expected = reference.get((layer.name or "", index))
             if expected is None:
                 comparison.not_in_openvino.append(layer.name or "")
-                return
+                return None
             comparison.outputs.append(compare_arrays(layer, index, expected, array, atol, rtol))
+        if not isolate:
+            return None
+        return tuple(_openvinos(array, reference[(layer.name or "", i)]) for i, array in enumerate(outputs))
 
     context = Context(dict(variables or {}))
     execution = execute(
@@ -91,13 +105,27 @@ def compare_document(
     return comparison
 
 
+def _openvinos(ours: np.ndarray, openvinos: np.ndarray) -> np.ndarray:
+    """OpenVINO's output in place of irshape's, in irshape's dtype, where the two are alike (the
+    same shape, both numbers or both booleans); irshape's own otherwise."""
+    alike = ours.shape == openvinos.shape and (ours.dtype.kind == "b") == (openvinos.dtype.kind == "b")
+    if not alike or ours.dtype.kind not in "biuf" or openvinos.dtype.kind not in "biuf":
+        return ours
+    return openvinos.astype(ours.dtype)
+
+
 def openvino_outputs(
-    xml: Path, inputs: Mapping[str, np.ndarray], variables: Mapping[str, np.ndarray]
+    xml: str | Path,
+    inputs: Mapping[str, np.ndarray],
+    variables: Mapping[str, np.ndarray],
+    extensions: Sequence[str] = (),
 ) -> dict[tuple[str, int], np.ndarray]:
     """Every op's outputs on OpenVINO's CPU plugin, by (op name, output index)."""
     import openvino as ov  # type: ignore[import-untyped,unused-ignore]  # the optional extra
 
     core = ov.Core()
+    for library in extensions:
+        core.add_extension(library)
     model = core.read_model(str(xml))
     targets = [
         op.output(index)
@@ -113,14 +141,25 @@ def openvino_outputs(
         if state.name in variables:
             state.state = ov.Tensor(np.ascontiguousarray(variables[state.name]))
     request.infer(
-        {i: np.asarray(inputs[p.get_friendly_name()]) for i, p in enumerate(model.get_parameters())}
+        {i: _for_openvino(inputs[p.get_friendly_name()]) for i, p in enumerate(model.get_parameters())}
     )
     out: dict[tuple[str, int], np.ndarray] = {}
     for position, result in enumerate(model.get_results()):
         source = result.input_value(0)  # the op output the Result reads
         key = (source.get_node().get_friendly_name(), source.get_index())
-        out[key] = np.array(request.get_output_tensor(position).data, copy=True)
+        tensor = request.get_output_tensor(position)
+        if tensor.element_type == ov.Type.string:  # as irshape holds strings: str objects
+            out[key] = np.array(tensor.str_data, dtype=object)
+        else:
+            out[key] = np.array(tensor.data, copy=True)
     return out
+
+
+def _for_openvino(data: np.ndarray) -> np.ndarray:
+    """An input as OpenVINO takes it: strings (irshape's str objects) as numpy's str dtype,
+    which OpenVINO's string tensors are filled from (an object array fails there)."""
+    array = np.asarray(data)
+    return array.astype(str) if array.dtype.kind == "O" else array
 
 
 def compare_arrays(
@@ -139,7 +178,7 @@ def compare_arrays(
         differs = int(np.count_nonzero(expected.astype(np.float64) != got.astype(np.float64)))
         error = float(np.abs(expected.astype(np.float64) - got.astype(np.float64)).max()) if got.size else 0.0
         count = f"{differs} of {got.size} elements differ" if differs else None
-        return OutputComparison(layer, index, error, 0.0, 0.0, count)
+        return OutputComparison(layer, index, error, 0.0, 0.0, count, differs)
     with np.errstate(invalid="ignore", over="ignore"):
         return _compare_reals(layer, index, expected.astype(np.float64), got.astype(np.float64), atol, rtol)
 
@@ -154,13 +193,15 @@ def _compare_reals(
     limit = atol + rtol * reference
     error = float(np.abs(e[finite] - g[finite]).max()) if finite.any() else 0.0
     problem: str | None = None
+    differing = 0
     if not np.all(same_special[special]):
-        count = int(np.count_nonzero(special & ~same_special))
-        problem = f"{count} NaN or infinite element(s) differ"
+        differing = int(np.count_nonzero(special & ~same_special))
+        problem = f"{differing} NaN or infinite element(s) differ"
         error = float("inf")
     elif error > limit:
-        problem = f"max |error| {error:.3g} > {limit:.3g}"
-    return OutputComparison(layer, index, error, reference, limit, problem)
+        differing = int(np.count_nonzero(np.abs(e[finite] - g[finite]) > limit))
+        problem = f"max |error| {error:.3g} > {limit:.3g} ({differing} of {e.size} elements)"
+    return OutputComparison(layer, index, error, reference, limit, problem, differing)
 
 
 def _shape(dims: tuple[int, ...]) -> str:

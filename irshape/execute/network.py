@@ -113,8 +113,9 @@ class Execution:
 # What ``on_layer`` is given after each layer ran: the layer, its outputs (by output index) and
 # the path of the body it is in, as findings name body layers ("" at the top level; "3/body/"
 # in the body of layer 3, "3/body/7/then_body/" deeper). A body's layers are given at each run
-# of the body: a Loop's at every iteration.
-LayerCallback = Callable[[Layer, tuple[np.ndarray, ...], str], None]
+# of the body: a Loop's at every iteration. It may return arrays that replace the outputs for
+# the layers below (``irshape compare --isolate``: OpenVINO's own), or None.
+LayerCallback = Callable[[Layer, tuple[np.ndarray, ...], str], "tuple[np.ndarray, ...] | None"]
 
 
 class InputUnavailable(Exception):
@@ -255,13 +256,17 @@ class _Executor:
             return
         if kind not in _SOURCES:
             execution.ran += 1
+        if self.on_layer is not None:
+            replaced = self.on_layer(layer, tuple(array for array, _ in outputs), self.path)
+            if replaced is not None:
+                outputs = [
+                    (array, element_type) for array, (_, element_type) in zip(replaced, outputs, strict=True)
+                ]
         for index, value in enumerate(outputs):
             if self.consumers.get((layer.id or "", index)):
                 self.values[(layer.id or "", index)] = value
                 if origin is not Origin.DATA:
                     self.folded[(layer.id or "", index)] = origin
-        if self.on_layer is not None:
-            self.on_layer(layer, tuple(array for array, _ in outputs), self.path)
 
     def _fail(self, execution: Execution, outcome: LayerOutcome) -> None:
         if self.stop_at_failure:

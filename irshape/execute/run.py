@@ -150,7 +150,7 @@ def random_input(
 ) -> np.ndarray:
     """Seeded data for the Parameter ``layer`` at ``shape``, its dynamic dims at ``dim_value``
     (with ``clamp``, an interval dim at the bound nearest to it): standard normal reals,
-    integers in [0, 10), random booleans."""
+    integers in [0, 10), random booleans, strings of up to 8 random letters and spaces."""
     name, dtype = layer.name or "", input_dtype(layer)
     if shape.dims is None:
         raise RunError(f"Parameter '{name}' has a dynamic rank; give it an --input")
@@ -176,7 +176,23 @@ def random_input(
         return rng.integers(0, 10, size=dims).astype(dtype)
     if dtype.kind == "b":
         return rng.integers(0, 2, size=dims).astype(dtype)
+    if dtype.kind == "O":  # a string tensor (a tokenizer's input)
+        return _random_strings(dims, rng)
     raise RunError(f"Parameter '{name}' is {dtype}: no random data for it; give it an --input")
+
+
+_LETTERS = np.array([ord(c) for c in "abcdefghijklmnopqrstuvwxyz "], dtype=np.uint32)
+_MAX_LETTERS = 8
+
+
+def _random_strings(dims: list[int], rng: np.random.Generator) -> np.ndarray:
+    """Python str objects of 0 to 8 random letters and spaces: code points in rows of 8, those
+    past each string's length NUL (which numpy's fixed-width strings drop), viewed as strings."""
+    count = int(np.prod(dims, dtype=np.int64))
+    codes = _LETTERS[rng.integers(0, len(_LETTERS), size=(count, _MAX_LETTERS))]
+    lengths = rng.integers(0, _MAX_LETTERS + 1, size=count)
+    codes[np.arange(_MAX_LETTERS) >= lengths[:, None]] = 0
+    return codes.view(f"<U{_MAX_LETTERS}").reshape(dims).astype(object)
 
 
 def run_document(

@@ -26,7 +26,8 @@ class ConstReader:
     """The values of Const layers, read from the memory-mapped .bin."""
 
     def __init__(self, document: Document) -> None:
-        self._path: Path | None = document.weights_path
+        weights = document.weights_path
+        self._path: Path | None = None if weights is None else Path(weights)
         self._map: mmap.mmap | None = None
 
     def read(self, const: Layer, shape: tuple[int, ...] | None = None) -> np.ndarray | None:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from pathlib import Path
+import os
 from typing import TYPE_CHECKING, Final, Literal
 
 from irshape.diagnostics import Location
@@ -265,7 +265,7 @@ class Document(Record):
     layers: list[Layer]
     edges: list[Edge]
     line: int
-    source: Path | None  # the .xml on disk, when read from a file
+    source: str | None  # the .xml on disk, when read from a file
 
     def __init__(
         self,
@@ -275,7 +275,7 @@ class Document(Record):
         layers: list[Layer] | None = None,
         edges: list[Edge] | None = None,
         line: int = 1,
-        source: Path | None = None,
+        source: str | None = None,
     ) -> None:
         self.path = path
         self.kind = kind
@@ -286,6 +286,11 @@ class Document(Record):
         self.source = source
 
     @property
-    def weights_path(self) -> Path | None:
-        """The sibling ``<stem>.bin`` OpenVINO would read."""
-        return None if self.source is None else self.source.with_suffix(".bin")
+    def weights_path(self) -> str | None:
+        """The sibling ``<stem>.bin`` OpenVINO would read (the suffix replaced as
+        ``pathlib.PurePath.with_suffix`` replaces it: a leading or final dot is no suffix's)."""
+        if self.source is None:
+            return None
+        directory, name = os.path.split(self.source)
+        dot = name.rfind(".")
+        return os.path.join(directory, (name[:dot] if 0 < dot < len(name) - 1 else name) + ".bin")

@@ -25,7 +25,6 @@ import re
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
 from lxml import etree
@@ -134,7 +133,7 @@ class Reader:
     document: Document | None
     edges: list[Edge] | None
 
-    def __init__(self, path: str, source: Path | None, join: Join | None = None) -> None:
+    def __init__(self, path: str, source: str | None, join: Join | None = None) -> None:
         self.path = path
         self.source = source
         self.where = Location(path=path)

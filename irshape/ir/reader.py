@@ -6,9 +6,9 @@ any other, or one the scanner declines, with lxml (:mod:`irshape.ir.parse`), on 
 
 from __future__ import annotations
 
+import os
 import sys
 from collections.abc import Iterator
-from pathlib import Path
 
 from irshape import rules
 from irshape.diagnostics import Location
@@ -20,13 +20,13 @@ from irshape.ir.parse import CHUNK, Join, Reader, ReadResult, clean
 SCAN_MIN_BYTES = 128 << 10
 
 
-def read_file(path: str | Path, *, processes: int = 1) -> ReadResult:
+def read_file(path: str | os.PathLike[str], *, processes: int = 1) -> ReadResult:
     """Read the IR file at ``path``, streaming: the file is never held whole in memory.
 
     With ``processes`` of 2 or more, a large file (4 MiB or more) is read on two processes,
     with the same result (see :mod:`irshape.ir.split`).
     """
-    source = Path(path)
+    source = os.fspath(path)
     scanned = _scanned(path, source)
     if scanned is not None:
         return scanned
@@ -36,7 +36,7 @@ def read_file(path: str | Path, *, processes: int = 1) -> ReadResult:
 
         join = split.start(source)
     try:
-        with source.open("rb") as stream:
+        with open(source, "rb") as stream:
 
             def chunks() -> Iterator[bytes]:
                 stream.seek(0)
@@ -52,7 +52,7 @@ def read_file(path: str | Path, *, processes: int = 1) -> ReadResult:
             join.cancel()
 
 
-def read_bytes(data: bytes, path: str, *, source: Path | None = None) -> ReadResult:
+def read_bytes(data: bytes, path: str, *, source: str | None = None) -> ReadResult:
     """Parse ``data`` (the text of ``path``) into a :class:`Document` and reading findings."""
     if len(data) >= SCAN_MIN_BYTES or _scanner_ready():
         from irshape.ir.scan import scan_bytes  # a large file only: its patterns take time to compile
@@ -69,11 +69,11 @@ def read_bytes(data: bytes, path: str, *, source: Path | None = None) -> ReadRes
     return Reader(path, source).read(chunks)
 
 
-def _scanned(path: str | Path, source: Path) -> ReadResult | None:
+def _scanned(path: str | os.PathLike[str], source: str) -> ReadResult | None:
     """The file read by the scanner, if it pays (a large file, or the scanner's patterns
     compiled already) and the scanner reads it."""
     try:
-        if source.stat().st_size < SCAN_MIN_BYTES and not _scanner_ready():
+        if os.stat(source).st_size < SCAN_MIN_BYTES and not _scanner_ready():
             return None
     except OSError:
         return None  # the lxml reader reports it

@@ -57,11 +57,11 @@ is the unread rest of the current block and at most one layer beyond it (a layer
 
 from __future__ import annotations
 
+import os
 import re
 import sys
 from collections.abc import Callable, Iterator
 from functools import cache
-from pathlib import Path
 
 from irshape.diagnostics import Location
 from irshape.ir.model import NO_RT_INFO, Document, DocumentKind, Edge, Layer, Port, RtAttribute
@@ -243,7 +243,7 @@ class Scanner(Reader):
     reader so that both give the same model and findings."""
 
     def __init__(
-        self, path: str, source: Path | None, rest_from: Callable[[int], Chunks] | None = None
+        self, path: str, source: str | None, rest_from: Callable[[int], Chunks] | None = None
     ) -> None:
         super().__init__(path, source)
         self.rest_from = rest_from  # the file's bytes from an offset on, for the lxml reader
@@ -786,14 +786,14 @@ def _ports_from(templates: list[_PortTemplate], line: int) -> list[Port]:
     ]
 
 
-def scan_file(path: str | Path) -> ReadResult | None:
+def scan_file(path: str | os.PathLike[str]) -> ReadResult | None:
     """The file read by the scanner, or None where it declines (or cannot open the file: the
     lxml reader reports that)."""
-    source = Path(path)
+    source = os.fspath(path)
 
     def rest_from(offset: int) -> Chunks:
         def chunks() -> Iterator[bytes]:
-            with source.open("rb") as stream:
+            with open(source, "rb") as stream:
                 stream.seek(offset)
                 while chunk := stream.read(CHUNK):
                     yield chunk
@@ -801,13 +801,13 @@ def scan_file(path: str | Path) -> ReadResult | None:
         return chunks
 
     try:
-        with source.open("rb") as stream:
+        with open(source, "rb") as stream:
             return _scan(Scanner(str(path), source, rest_from), _blocks(stream.read))
     except OSError:
         return None
 
 
-def scan_bytes(data: bytes, path: str, *, source: Path | None = None) -> ReadResult | None:
+def scan_bytes(data: bytes, path: str, *, source: str | None = None) -> ReadResult | None:
     """``data`` (the text of ``path``) read by the scanner, or None where it declines."""
     at = 0
 

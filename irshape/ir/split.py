@@ -22,7 +22,6 @@ import os
 import pickle
 import re
 import signal
-from pathlib import Path
 from typing import Any
 
 from irshape.ir.model import Edge, Layer, Port, RtAttribute
@@ -41,14 +40,14 @@ _LAYER_START = re.compile(rb"<layer[\s/>]")
 _ENCODING = re.compile(rb"""<\?xml[^>]*?encoding\s*=\s*["']([A-Za-z0-9._-]+)["']""")
 
 
-def start(path: Path) -> _Child | None:
+def start(path: str) -> _Child | None:
     """Fork a child reading ``path`` from a ``<layer`` near its middle; None where that would
     not pay or cannot be done (a small file, not a <net> in an ASCII-compatible encoding,
     no ``os.fork``)."""
     if not hasattr(os, "fork"):
         return None
     try:
-        with path.open("rb") as stream:
+        with open(path, "rb") as stream:
             size = os.fstat(stream.fileno()).st_size
             if size < SPLIT_MIN_BYTES:
                 return None
@@ -77,7 +76,7 @@ class _Child:
         self.encoding = encoding
 
     @classmethod
-    def fork(cls, path: Path, cut: int, encoding: str) -> _Child | None:
+    def fork(cls, path: str, cut: int, encoding: str) -> _Child | None:
         read_end, write_end = os.pipe()
         try:
             pid = os.fork()
@@ -113,11 +112,11 @@ class _Child:
         self.pid = 0
 
 
-def _child(path: Path, cut: int, encoding: str, pipe: int) -> None:
+def _child(path: str, cut: int, encoding: str, pipe: int) -> None:
     """Read the file from ``cut`` on and write the result to ``pipe``; exit, whatever happens."""
     gc.disable()  # a short-lived process of many small objects without cycles
     try:
-        with path.open("rb") as stream:
+        with open(path, "rb") as stream:
             ends, after_cr = 0, False
             for block in iter(lambda: stream.read(min(_BLOCK, cut - stream.tell())), b""):
                 ends += line_ends(block, after_cr)
@@ -129,7 +128,7 @@ def _child(path: Path, cut: int, encoding: str, pipe: int) -> None:
                 while chunk := stream.read(1 << 16):
                     yield chunk
 
-            rest = Reader(str(path), path).read_rest(chunks, ends, encoding)
+            rest = Reader(path, path).read_rest(chunks, ends, encoding)
         data = marshal.dumps(_pack(rest))
         with os.fdopen(pipe, "wb") as out:
             out.write(data)

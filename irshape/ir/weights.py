@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import itertools
 import mmap
+import os
 import struct
-from pathlib import Path
 from typing import Any
 
 from irshape.ir.element_types import BITS
@@ -99,8 +99,8 @@ def bytes_needed(element_type: str, count: int) -> int | None:
 class Weights:
     """A lazily opened, memory-mapped .bin file."""
 
-    def __init__(self, path: Path | None) -> None:
-        self.path = path
+    def __init__(self, path: str | os.PathLike[str] | None) -> None:
+        self.path = None if path is None else os.fspath(path)
         self._map: mmap.mmap | None = None
         self._opened = False
         self._size: int | None = None
@@ -113,8 +113,8 @@ class Weights:
         if self.path is None:
             return
         try:
-            with self.path.open("rb") as handle:
-                self._size = self.path.stat().st_size
+            with open(self.path, "rb") as handle:
+                self._size = os.fstat(handle.fileno()).st_size
                 if (
                     self._size < LFS_POINTER_MAX
                     and handle.read(len(LFS_POINTER_PREFIX)) == LFS_POINTER_PREFIX
@@ -125,6 +125,11 @@ class Weights:
                     self._map = mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ)
         except OSError:
             self._map, self._size = None, None
+
+    @property
+    def name(self) -> str:
+        """The .bin file's name (no directory), for findings."""
+        return "" if self.path is None else os.path.basename(self.path)
 
     @property
     def size(self) -> int | None:
@@ -139,13 +144,13 @@ class Weights:
             return "the IR was given as text, so there is no .bin next to it"
         if self.lfs_pointer:
             return (
-                f"{self.path.name} is a Git LFS pointer, not the weights (fetch them with git lfs pull, "
+                f"{self.name} is a Git LFS pointer, not the weights (fetch them with git lfs pull, "
                 "or check out with LFS)"
             )
         if self._size is None:
-            return f"there is no readable {self.path.name} next to the IR"
+            return f"there is no readable {self.name} next to the IR"
         if self._size == 0:
-            return f"{self.path.name} is empty"
+            return f"{self.name} is empty"
         return None
 
     def _mapping(self) -> mmap.mmap:

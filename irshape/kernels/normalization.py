@@ -27,10 +27,14 @@ hint, closer to the exact value than to an f16 computation):
   [1, 2, 3], which it computes otherwise (off by up to 50%, no scale of the reference's form
   matches); other axes it cannot build ("Cannot fallback on ngraph reference implementation").
 * FakeQuantize: ``ol`` where ``x <= min(il, ih)``, ``oh`` where ``x > max(il, ih)``, else
-  ``round((x - il) / (ih - il) * (levels-1)) / (levels-1) * (oh - ol) + ol`` (round half to
-  even, as the plugin: levels 3 on [0, 1] takes 0.25 to 0 and 0.75 to 1), the four limits
-  broadcast to the data as ``auto_broadcast`` says (pdpd: lined up from
-  ``auto_broadcast_axis``, -1 the end, trailing ones dropped).
+  ``round(x * scale + shift) * ((oh - ol) / (levels-1)) + ol`` with ``scale = (levels-1) /
+  (ih - il)`` and ``shift = -il * scale``, every step in float32 (round half to even), as the
+  plugin computes it, bit for bit (by experiment on values at and next to the rounding
+  boundaries: the op's own ``(x - il) / (ih - il) * (levels-1)``, in float32 as OpenVINO's
+  reference or in float64, lands on the other side of a boundary at about one in twenty of
+  them; levels 3 on [0, 1] takes 0.25 to 0 and 0.75 to 1), the four limits broadcast to the
+  data as ``auto_broadcast`` says (pdpd: lined up from ``auto_broadcast_axis``, -1 the end,
+  trailing ones dropped).
 
 FakeQuantize and the CPU plugin: by default its low-precision transformations run a FakeQuantize
 that feeds a Convolution (weights behind a FakeQuantize too) in u8/i8, which misses the op's
@@ -250,7 +254,8 @@ def batch_norm_inference(call: KernelCall) -> np.ndarray:
 
 
 def _fake_quantize_bytes(call: KernelCall) -> int:
-    """The data in float64, its four limits broadcast to it and as many temporaries."""
+    """The data and its four limits broadcast to it (read in float64, computed in float32) and as
+    many temporaries: an upper bound."""
     return 10 * 8 * call.inputs[DATA].size
 
 
@@ -277,14 +282,15 @@ def _pdpd_aligned(value: np.ndarray, rank: int, axis: int) -> np.ndarray:
 
 @working_memory(_fake_quantize_bytes)
 def fake_quantize(call: KernelCall) -> np.ndarray:
-    """FakeQuantize-1."""
-    x = _exact(call.inputs[DATA])
-    in_low, in_high, out_low, out_high = _limits(call)
-    steps = float(int(call.attribute("levels")) - 1)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        quantized = (
-            np.rint((x - in_low) / (in_high - in_low) * steps) / steps * (out_high - out_low) + out_low
-        )
+    """FakeQuantize-1, in float32 as the plugin computes it: its input scale and shift, then
+    its output scale (see the module's docstring)."""
+    x = call.inputs[DATA].astype(np.float32)
+    in_low, in_high, out_low, out_high = (v.astype(np.float32) for v in _limits(call))
+    steps = np.float32(int(call.attribute("levels")) - 1)
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        scale = steps / (in_high - in_low)
+        shift = -in_low * scale
+        quantized = np.rint(x * scale + shift) * ((out_high - out_low) / steps) + out_low
     below = x <= np.minimum(in_low, in_high)
     above = x > np.maximum(in_low, in_high)
     return _out(np.where(below, out_low, np.where(above, out_high, quantized)), call)

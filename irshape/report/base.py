@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
+import os
 from collections import Counter
 from collections.abc import Callable, Sequence
-from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from irshape.paths import relative_posix
@@ -32,7 +32,7 @@ class ReportOptions(FrozenRecord):
     verbosity: int
     statistics: bool
     strict: bool
-    root: Path | None
+    root: str | os.PathLike[str] | None
     source: Callable[[str], bytes] | None
     baseline: BaselineResult | None
 
@@ -42,7 +42,7 @@ class ReportOptions(FrozenRecord):
         verbosity: int = 0,
         statistics: bool = False,
         strict: bool = False,
-        root: Path | None = None,
+        root: str | os.PathLike[str] | None = None,
         source: Callable[[str], bytes] | None = None,
         baseline: BaselineResult | None = None,
     ) -> None:
@@ -74,7 +74,7 @@ class Reporter:
         """``path`` relative to the root, in POSIX form (as SARIF and GitHub want it)."""
         if path.startswith("<"):  # <stdin>, <string>: not a file
             return path
-        return relative_posix(path, self.options.root or Path.cwd())
+        return relative_posix(path, os.getcwd() if self.options.root is None else self.options.root)
 
 
 def summary(reports: Sequence[FileReport], baseline: BaselineResult | None = None) -> dict[str, Any]:

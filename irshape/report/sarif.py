@@ -46,7 +46,7 @@ class SarifReporter(Reporter):
     def render_check(self, reports: Sequence[FileReport]) -> str:
         from irshape import __version__
 
-        root = (self.options.root or Path.cwd()).resolve()
+        root = (Path.cwd() if self.options.root is None else Path(self.options.root)).resolve()
         index = {code: i for i, code in enumerate(RULES)}
         results: list[dict[str, Any]] = []
         for report in reports:

@@ -16,7 +16,6 @@ openvino-ir-reading.md §14.
 
 from __future__ import annotations
 
-import functools
 import sys
 from collections.abc import Callable, Sequence
 
@@ -125,43 +124,36 @@ def _with_values(call: OpCall, pick: int) -> OpCall:
     return OpCall(call.schema, inputs, call.attributes)
 
 
-def moves_bounds(
-    *exact_ports: int, ready: Callable[[OpCall], bool] | None = None
-) -> Callable[[Callable[[OpCall], OpResult]], Callable[[OpCall], OpResult]]:
-    """A shape function that also passes bounds on, as OpenVINO's ``default_lower_bound_evaluator``
-    and ``default_upper_bound_evaluator`` do: the op evaluated on every input's lower bounds,
-    then on the upper ones. The ``exact_ports`` (indices, axes, a pattern) must have their value
-    known (``has_and_set_bound``), else there are no bounds; ``ready``, when given, is the op's
-    own test of its inputs (StridedSlice's masked begin and end) in place of that."""
-
-    def decorate(function: Callable[[OpCall], OpResult]) -> Callable[[OpCall], OpResult]:
-        @functools.wraps(function)
-        def shape_function(call: OpCall) -> OpResult:
-            result = function(call)
-            inputs = call.inputs
-            if call.schema.op in _MOVES_REALS and any(
-                t.reals is not None or t.real_lower is not None for t in inputs
-            ):
-                _move_reals(function, call, result)
-                return result
-            if not any(t.lower is not None and t.value is None for t in inputs):
-                return result  # the usual case: no bounds in, none out
-            if any(port < len(inputs) and inputs[port].value is None for port in exact_ports):
-                return result
-            if ready is not None and not ready(call):
-                return result
-            if not result.outputs or any(o.value is not None for o in result.outputs):
-                return result
-            lows, ups = function(_with_values(call, 0)), function(_with_values(call, 1))
-            if len(lows.outputs) != len(result.outputs) or len(ups.outputs) != len(result.outputs):
-                return result
-            for output, low, up in zip(result.outputs, lows.outputs, ups.outputs, strict=True):
-                settle(output, low.value, up.value)
-            return result
-
-        return shape_function
-
-    return decorate
+def moved(
+    function: Callable[[OpCall], OpResult],
+    call: OpCall,
+    result: OpResult,
+    exact_ports: Sequence[int],
+    ready: Callable[[OpCall], bool] | None,
+) -> OpResult:
+    """``result`` of ``function`` on ``call``, with the bounds and reals its op moves
+    (:func:`irshape.shapes.moving.moves_bounds`, which calls it for a call with an input that
+    carries bounds or reals, says how)."""
+    inputs = call.inputs
+    if call.schema.op in _MOVES_REALS and any(
+        t.reals is not None or t.real_lower is not None for t in inputs
+    ):
+        _move_reals(function, call, result)
+        return result
+    if not any(t.lower is not None and t.value is None for t in inputs):
+        return result  # the usual case: no bounds in, none out
+    if any(port < len(inputs) and inputs[port].value is None for port in exact_ports):
+        return result
+    if ready is not None and not ready(call):
+        return result
+    if not result.outputs or any(o.value is not None for o in result.outputs):
+        return result
+    lows, ups = function(_with_values(call, 0)), function(_with_values(call, 1))
+    if len(lows.outputs) != len(result.outputs) or len(ups.outputs) != len(result.outputs):
+        return result
+    for output, low, up in zip(result.outputs, lows.outputs, ups.outputs, strict=True):
+        settle(output, low.value, up.value)
+    return result
 
 
 # The ops that move a real tensor's elements as they move an integer one's (a detection

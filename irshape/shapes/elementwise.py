@@ -17,7 +17,6 @@ normalisations and FakeQuantize) until their own functions replace it.
 
 from __future__ import annotations
 
-import functools
 import operator
 from collections.abc import Callable
 from typing import TYPE_CHECKING
@@ -29,32 +28,10 @@ from irshape.ops.interface import AT_DATA, NOTHING, Finding, OpCall, OpResult, O
 from irshape.shapes import reading
 from irshape.shapes.broadcast import merge_shapes, numpy_broadcast, pdpd_broadcast
 from irshape.shapes.findings import incompatible, type_finding, unreadable, value_unknown
+from irshape.shapes.moving import moves_bounds
 
 if TYPE_CHECKING:  # imported where used: a check of data tensors needs neither
     from irshape.shapes import bounds, values
-
-
-ShapeFunction = Callable[[OpCall], OpResult]
-
-
-def _moves_bounds(*exact_ports: int) -> Callable[[ShapeFunction], ShapeFunction]:
-    """:func:`irshape.shapes.bounds.moves_bounds`, applied at the op's first check, so that
-    bounds (with reals and values) is imported by a file with a Select, Broadcast or Tile only."""
-
-    def decorate(function: ShapeFunction) -> ShapeFunction:
-        moving: list[ShapeFunction] = []
-
-        @functools.wraps(function)
-        def shape_function(call: OpCall) -> OpResult:
-            if not moving:
-                from irshape.shapes import bounds  # imported where used: once a run
-
-                moving.append(bounds.moves_bounds(*exact_ports)(function))
-            return moving[0](call)
-
-        return shape_function
-
-    return decorate
 
 
 DATA = 0
@@ -625,7 +602,7 @@ def bitwise(call: OpCall) -> OpResult:
 # --- Select --------------------------------------------------------------------------------
 
 
-@_moves_bounds(0)
+@moves_bounds(0)
 def select(call: OpCall) -> OpResult:
     """Select-1: a boolean condition; then and else of one element type. numpy/none: else,
     then, cond merged into one shape; pdpd: else then cond merged one way into then's shape."""
@@ -723,7 +700,7 @@ def _consequence(shape: PartialShape) -> str:
 
 @reading.reads(TARGET, how=reading.AS_SHAPE)
 @reading.reads(AXES_MAPPING)
-@_moves_bounds(1, 2)
+@moves_bounds(1, 2)
 def broadcast(call: OpCall) -> OpResult:
     """Broadcast-1 and -3: the data broadcast to the target_shape input's value by ``mode``."""
     from irshape.shapes import bounds, values  # values and bounds: imported where used
@@ -986,7 +963,7 @@ def _pdpd_problem(data: PartialShape, target: PartialShape, message: str) -> Fin
 
 
 @reading.reads(REPEATS, how=reading.TILE)
-@_moves_bounds(1)
+@moves_bounds(1)
 def tile(call: OpCall) -> OpResult:
     """Tile-1: each data axis times its repeat (repeats aligned at the last axis; the longer
     of the two gives the rank; negative repeats count as 0)."""

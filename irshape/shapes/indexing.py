@@ -44,6 +44,7 @@ from irshape.shapes.findings import (
     unreadable,
     value_unknown,
 )
+from irshape.shapes.moving import moves_bounds
 from irshape.shapes.slicing import (
     I64_MAX,
     Bounds,
@@ -259,7 +260,7 @@ GATHER_DATA, GATHER_INDICES, GATHER_AXIS = 0, 1, 2
 
 
 @reading.reads(GATHER_AXIS)
-@value_bounds.moves_bounds(GATHER_INDICES, GATHER_AXIS)
+@moves_bounds(GATHER_INDICES, GATHER_AXIS)
 @_shape_function
 def gather(op: _Op) -> list[Output]:
     """Gather-1/7/8: data[:batch_dims] + data[batch_dims:axis] + indices[batch_dims:] +
@@ -485,7 +486,7 @@ def _batch_dims(
 
 
 @reading.reads(3, how=reading.CAST_VECTOR)
-@value_bounds.moves_bounds(1, 3)
+@moves_bounds(1, 3)
 @_shape_function
 def scatter_update(op: _Op) -> list[Output]:
     """ScatterUpdate-3: the data's shape; updates = data[:axis] + indices + data[axis+1:]
@@ -670,7 +671,7 @@ def _check_scatter_updates(
 
 
 @reading.reads(3)
-@value_bounds.moves_bounds(1)
+@moves_bounds(1)
 @_shape_function
 def scatter_elements_update(op: _Op) -> list[Output]:
     """ScatterElementsUpdate-3/12: the data's shape; indices and updates of one shape, of the
@@ -704,7 +705,7 @@ def scatter_elements_update(op: _Op) -> list[Output]:
     return _scattered(op)
 
 
-@value_bounds.moves_bounds(1)
+@moves_bounds(1)
 @_shape_function
 def scatter_nd_update(op: _Op) -> list[Output]:
     """ScatterNDUpdate-3/15: the data's shape; updates = indices[:-1] + data[indices[-1]:]
@@ -758,7 +759,7 @@ SLICE_INPUTS = ("start", "stop", "step", "axes")
 
 @reading.reads(1, 2, how=reading.BOUNDS)
 @reading.reads(3, 4)
-@value_bounds.moves_bounds(1, 2, 3, 4)
+@moves_bounds(1, 2, 3, 4)
 @_shape_function
 def slice_op(op: _Op) -> list[Output]:
     """Slice-8: each listed axis sliced by start:stop:step (``slice_shape_inference.hpp``).
@@ -1026,7 +1027,7 @@ def _strided_bounds_ready(call: OpCall) -> bool:
 
 @reading.reads(1, 2, how=reading.BOUNDS)
 @reading.reads(3)
-@value_bounds.moves_bounds(3, ready=_strided_bounds_ready)
+@moves_bounds(3, ready=_strided_bounds_ready)
 @_shape_function
 def strided_slice(op: _Op) -> list[Output]:
     """StridedSlice-1: begin:end:strides per axis, with the five masks

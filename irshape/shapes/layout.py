@@ -37,6 +37,7 @@ from irshape.shapes.findings import (
     value_finding,
     value_unknown,
 )
+from irshape.shapes.moving import moves_bounds
 
 DATA = 0
 VALUE_LIMIT = 64  # the values kept, as for Consts: the small tensors shapes are made of
@@ -259,7 +260,7 @@ def _reshape_dims(
 
 
 @reading.reads(1, how=reading.BOUNDS)
-@bounds.moves_bounds(1)
+@moves_bounds(1)
 def reshape(call: OpCall) -> OpResult:
     """Reshape-1 (``reshape_shape_inference.hpp``): the target's value, or its bounds."""
     target = call.inputs[1]
@@ -364,7 +365,7 @@ def _normalized(
 
 
 @reading.reads(1)
-@bounds.moves_bounds(1)
+@moves_bounds(1)
 def squeeze(call: OpCall) -> OpResult:
     """Squeeze-1 and Squeeze-15 (``squeeze_shape_inference.hpp``, v0 and v15)."""
     data = call.inputs[DATA]
@@ -417,7 +418,7 @@ def _squeeze_one_unknown(data: PartialShape, v15: bool) -> PartialShape:
 
 
 @reading.reads(1)
-@bounds.moves_bounds(1)
+@moves_bounds(1)
 def unsqueeze(call: OpCall) -> OpResult:
     """Unsqueeze-1 (``unsqueeze_shape_inference.hpp``)."""
     data, axes = call.inputs[DATA], call.inputs[1]
@@ -449,7 +450,7 @@ def unsqueeze(call: OpCall) -> OpResult:
 
 
 @reading.reads(1)
-@bounds.moves_bounds(1)
+@moves_bounds(1)
 def transpose(call: OpCall) -> OpResult:
     """Transpose-1 (``transpose_shape_inference.hpp``): an empty order reverses the axes."""
     data, order = call.inputs[DATA], call.inputs[1]
@@ -494,7 +495,7 @@ _CONCAT_MESSAGE = (
 )
 
 
-@bounds.moves_bounds()
+@moves_bounds()
 def concat(call: OpCall) -> OpResult:
     """Concat-1: the axis dims add up, the other dims merge (intersect), as OpenVINO does."""
     axis = int(call.attribute("axis"))
@@ -628,7 +629,7 @@ def _split_values(data: Tensor, axis: int, sizes: list[int]) -> list[tuple[int, 
 
 
 @reading.reads(1)
-@bounds.moves_bounds(1)
+@moves_bounds(1)
 def split(call: OpCall) -> OpResult:
     """Split-1: ``num_splits`` equal parts along the axis input's axis."""
     data, axis_input = call.inputs[DATA], call.inputs[1]
@@ -672,7 +673,7 @@ def split(call: OpCall) -> OpResult:
 
 
 @reading.reads(1, 2)
-@bounds.moves_bounds(1, 2)
+@moves_bounds(1, 2)
 def variadic_split(call: OpCall) -> OpResult:
     """VariadicSplit-1: parts of the split_lengths input's lengths; one -1 takes the rest."""
     data, axis_input, lengths = call.inputs

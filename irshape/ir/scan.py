@@ -44,11 +44,16 @@ text of the layer's type is tried first, in place, so a repeated block costs a s
 match, a comparison and the objects of the model. A layer with findings is no template (each
 repetition reports them again, as the lxml reader does).
 
-Anything else (bodies of Loop, If and TensorIterator, fragments, other encodings, comments,
-quoted entities, a repeated attribute...) is declined: :func:`scan_file` returns None the
-moment it meets it, and the file is read by the lxml reader from its start, with the same
-result it always gave. ``tests/test_scan_equivalence.py`` compares both readers on every
-fixture and on mutants.
+A layer outside this layout (a Loop, If or TensorIterator with its bodies, an entity, a value
+in single quotes...) is read alone by the lxml reader, as the two-process read's second process
+reads from a cut (:meth:`Reader.read_rest`: a fresh parser fed ``<net><layers>`` and the layer,
+its lines offset), with the scanner's shared dicts, and the scanner reads on after it; where
+that cannot be (a comment between layers, a layer past the text kept), the lxml reader reads the
+rest of the file so. Anything else (fragments, other encodings, a lone carriage return, what
+lxml fails on in such a reading...) is declined: :func:`scan_file` returns None the moment it
+meets it, and the file is read by the lxml reader from its start, with the same result it
+always gave. ``tests/test_scan_equivalence.py`` compares both readers on every fixture and on
+mutants.
 
 Memory stays flat: the file is read in blocks of 1 MiB cut after a line end, and the text kept
 is the unread rest of the current block and at most one layer beyond it (a layer or line over

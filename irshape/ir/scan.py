@@ -259,7 +259,7 @@ class Scanner(Reader):
         self.data_dicts = {}
         self.data_texts: dict[str, dict[str, str]] = {}  # <data>'s attributes as written -> its dict
         self.contents: dict[str, tuple[str | None, ...]] = {}  # a port's usual content -> its dim texts
-        self.templates: dict[str, _Template] = {}  # a layer's text after its start tag -> its model
+        self.templates: dict[str, _Template] = {}  # a layer's text after its <data> -> its model
         self.template_room = _TEMPLATES_TEXT
         # a layer's text after its start tag -> its model, <data> included
         self.whole_templates: dict[str, _WholeTemplate] = {}

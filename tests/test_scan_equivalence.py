@@ -360,3 +360,28 @@ def test_read_file_scans_a_large_file(tmp_path: Path, monkeypatch: pytest.Monkey
     reader.read_file(tmp_path / "small.xml")
     reader.read_bytes(small, "small.xml")
     assert len(scans) == 3
+
+
+def test_a_repeated_layer_is_read_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Layers whose text after the start tag repeats are built from the first one's template:
+    its parts matched once (``_new_layer``), whatever the count; a Const's <data> differing in
+    its offset alone does not make its layer new."""
+    from irshape.ir import scan
+
+    calls: list[int] = []
+    real = scan.Scanner._new_layer
+    monkeypatch.setattr(scan.Scanner, "_new_layer", lambda self, *a: calls.append(1) or real(self, *a))
+    relu = _LAYER.replace(' names="t{id}"', "")
+    const = (
+        '\t\t<layer id="{id}" name="c{id}" type="Const" version="opset1">\n'
+        '\t\t\t<data element_type="f32" shape="2" offset="{offset}" size="8" />\n'
+        '\t\t\t<output>\n\t\t\t\t<port id="0" precision="FP32">\n\t\t\t\t\t<dim>2</dim>\n'
+        "\t\t\t\t</port>\n\t\t\t</output>\n\t\t</layer>\n"
+    )
+    for count in (3, 30):
+        calls.clear()
+        body = "".join(
+            relu.format(id=2 * i, dim=1) + const.format(id=2 * i + 1, offset=8 * i) for i in range(count)
+        )
+        assert assert_same_or_declined(_net(body)) == SCANNED
+        assert len(calls) == 2  # the first ReLU and the first Const

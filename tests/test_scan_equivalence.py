@@ -385,3 +385,20 @@ def test_a_repeated_layer_is_read_once(monkeypatch: pytest.MonkeyPatch) -> None:
         )
         assert assert_same_or_declined(_net(body)) == SCANNED
         assert len(calls) == 2  # the first ReLU and the first Const
+
+
+def test_hostile_blanks_in_a_declined_layer() -> None:
+    """A start tag 300,000 blanks long, in a layer the lxml reader reads alone, in one it fails
+    on, and before a layer the scanner reads: each read in linear time (possessive patterns)."""
+    blanks = " " * 300_000
+    text = _net(_LAYER.format(id=0, dim=1).replace('<layer id="0"', f"<layer{blanks}id='0'"))
+    assert assert_same_or_declined(text) == HANDED_OVER
+    start_tag = '<layer id="0" name="n0" type="Relu" version="opset1">'
+    unclosed = _net(_LAYER.format(id=0, dim=1).replace(start_tag, f"<layer{blanks}"))
+    assert assert_same_or_declined(unclosed) == DECLINED
+    assert (
+        assert_same_or_declined(
+            _net(_LAYER.format(id=0, dim=1)).replace(b"\t\t<layer ", blanks.encode() + b"<layer ")
+        )
+        == SCANNED
+    )

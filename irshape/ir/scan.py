@@ -170,7 +170,7 @@ class _Patterns:
         # that looks like one: where a layer the scanner declines ends, its bodies' layers in it.
         self.layer_nesting = re.compile(
             r"<!--|<!\[CDATA\[|<\?|</layer[ \t\r\n]*>"
-            r"|<layer(?:[ \t\r\n]+[^\s=/>]+[ \t\r\n]*=[ \t\r\n]*(?:\"[^\"]*\"|'[^']*'))*[ \t\r\n]*(/?)>"
+            r"|<layer(?:[ \t\r\n]++[^\s=/>]++[ \t\r\n]*+=[ \t\r\n]*+(?:\"[^\"]*+\"|'[^']*+'))*+[ \t\r\n]*+(/?)>"
         )
 
 

@@ -70,7 +70,7 @@ from functools import cache
 
 from irshape.diagnostics import Location
 from irshape.ir.model import NO_RT_INFO, Document, DocumentKind, Edge, Layer, Port, RtAttribute
-from irshape.ir.parse import CHUNK, Chunks, Reader, ReadResult, _net_version
+from irshape.ir.parse import CHUNK, Chunks, Reader, ReadResult, Rest, _net_version
 from irshape.ir.stream import LinedParser
 
 _BLOCK = 1 << 20  # bytes read at a time
@@ -170,7 +170,8 @@ class _Patterns:
         # that looks like one: where a layer the scanner declines ends, its bodies' layers in it.
         self.layer_nesting = re.compile(
             r"<!--|<!\[CDATA\[|<\?|</layer[ \t\r\n]*>"
-            r"|<layer(?:[ \t\r\n]++[^\s=/>]++[ \t\r\n]*+=[ \t\r\n]*+(?:\"[^\"]*+\"|'[^']*+'))*+[ \t\r\n]*+(/?)>"
+            r"|<layer(?:[ \t\r\n]++[^\s=/>]++[ \t\r\n]*+=[ \t\r\n]*+(?:\"[^\"]*+\"|'[^']*+'))*+"
+            r"[ \t\r\n]*+(/?)>"
         )
 
 
@@ -288,7 +289,7 @@ class Scanner(Reader):
         except _Handover as cut:
             return self._hand_over(document, cut)
         document.edges = self._edges()
-        self._tail()
+        self._tail(document)
         return ReadResult(document, self.diagnostics)
 
     def _hand_over(self, document: Document, cut: _Handover) -> ReadResult:
@@ -309,6 +310,7 @@ class Scanner(Reader):
         document.layers = self.layers + rest.layers
         if rest.edges is not None:
             document.edges = rest.edges
+        _take_the_net_parts(document, rest)
         return ReadResult(document, self.diagnostics + rest.diagnostics)
 
     # -- the text ---------------------------------------------------------------------------------
@@ -690,26 +692,28 @@ class Scanner(Reader):
                 )
             )
 
-    def _tail(self) -> None:
-        """What follows </edges> to the file's end: the reader reads nothing there, so it need only
-        be well-formed (``</net>`` and what XML allows after the root), which lxml checks."""
-        parts = [self.buf[self.position :]]
+    def _tail(self, document: Document) -> None:
+        """What follows </edges> to the file's end (the <net>'s <rt_info>, <pre-process>,
+        <meta_data>..., ``</net>`` and what XML allows after it), read by the lxml reader as
+        the two-process read's second process reads the end of a file (a fresh parser fed
+        ``<net><layers>``, then ``</layers><edges></edges>`` and the tail, its lines offset):
+        whatever it reads there is the Document's as in the lxml reader's reading, its findings
+        too; the file is declined where it fails."""
+        start = self.position
+        parts = [self.buf[start:]]
         size = len(parts[0])
         for block in self.blocks:
             parts.append(block)
             size += len(block)
             if size > _MAX_TAIL:
                 raise _Decline
-        from lxml import etree
-
-        from irshape.ir.stream import pull_parser
-
-        parser = pull_parser(None, ("end",))
-        try:
-            parser.feed(("<net>" + "".join(parts)).encode())
-            parser.close()
-        except etree.XMLSyntaxError:
-            raise _Decline from None
+        line = self.line + self.buf.count("\n", self.cursor, start)
+        payload = ("</layers><edges></edges>" + "".join(parts)).encode()
+        rest = _RestReader(self).read_rest(lambda: iter([payload]), line - 1, "UTF-8")
+        if rest.error is not None or rest.layers or rest.edges is not None:
+            raise _Decline
+        _take_the_net_parts(document, rest)
+        self.diagnostics += rest.diagnostics
 
     # -- attributes -----------------------------------------------------------------------------
 
@@ -731,6 +735,18 @@ class Scanner(Reader):
             data = self.data_dicts[items] = {_intern(k): _intern(v) for k, v in items}
         self.data_texts[text] = data
         return data
+
+
+def _take_the_net_parts(document: Document, rest: Rest) -> None:
+    """What the lxml reader read of the <net> besides layers and edges, after the point it read
+    from (each field of a :class:`Rest` the Document has too, where the reading found it)."""
+    for name in rest.field_names():
+        value = getattr(rest, name)
+        if name not in _REST_READING and value is not None and hasattr(document, name):
+            setattr(document, name, value)
+
+
+_REST_READING = frozenset({"layers", "edges", "diagnostics", "error"})
 
 
 # An <rt_info> as its layer's template holds it: each <attribute>'s attributes and line (from the

@@ -171,6 +171,102 @@ WEIGHTS_UNREADABLE = _rule(
     fix="Keep the .bin next to the .xml with the same stem.",
 )
 
+RT_INFO_DUPLICATE = _rule(
+    "IRS020",
+    "rt-info-duplicate",
+    ERROR,
+    "{owner}'s <rt_info> gives the runtime attribute {name!r} (version 0) again (first {first}); "
+    "OpenVINO rejects the file ('multiple rt_info attributes are detected: {name}')",
+    summary="A runtime attribute OpenVINO knows, given twice in one <rt_info>.",
+    why="In IR v11 OpenVINO reads each <attribute name=... version=...> of a layer's or port's "
+    "<rt_info> that names a runtime attribute it knows (fused_names, old_api_map_order, "
+    "old_api_map_element_type, layout, decompression, precise, primitives_priority, "
+    "memory_type, preprocessing: version 0) into the node's runtime info, and fails when one "
+    "comes twice. A layer's <data PrimitivesPriority=...> gives it primitives_priority before "
+    "its <rt_info> is read. Unknown names and versions, and <user_data>, are skipped, however "
+    "often they come; IR v10 does not read <rt_info>.",
+    fix="Keep one <attribute> of each name in an <rt_info>; merge their values (fused_names "
+    "takes a comma-separated list).",
+    example='<attribute name="fused_names" version="0" value="a"/>'
+    '<attribute name="fused_names" version="0" value="b"/>',
+)
+RT_INFO_VALUE = _rule(
+    "IRS021",
+    "rt-info-value",
+    ERROR,
+    "{owner}'s <rt_info> attribute {name!r}: {key}={text!r} {problem}; OpenVINO rejects the file "
+    "('{ov_message}')",
+    summary="A runtime attribute whose value OpenVINO cannot parse.",
+    why="OpenVINO parses the values of the runtime attributes it knows when it reads the layer (IR "
+    "v11): fused_names as comma-separated names (none empty or blank), old_api_map_order as "
+    "comma-separated unsigned integers, old_api_map_element_type as an element type name, and "
+    "a layout in ov::Layout's grammar ('NCHW', 'N...C', '[N,C,H,W]', '[N,...]', '**SCALAR**': "
+    "letters, digits and _, each dimension named once, '?' for an unnamed one). A value it "
+    "cannot parse fails the file.",
+    fix="Write the value in the attribute's grammar, or drop the attribute (it only annotates the model).",
+    example='<attribute name="layout" version="0" layout="[N,C"/>',
+)
+RT_INFO_UNREADABLE = _rule(
+    "IRS022",
+    "rt-info-unreadable",
+    ERROR,
+    "{owner}'s <rt_info> attribute {name!r} (version 0) is a runtime attribute OpenVINO cannot "
+    "read from an IR; it rejects the file ('VisitAttributes is not supported for: attribute attribute')",
+    summary="A runtime attribute OpenVINO knows but cannot read back from an IR.",
+    why="DisableConstantFolding, nms_selected_indices and strides_propagation are runtime "
+    "attributes OpenVINO's reader creates by name, but they have no serialized form: reading one "
+    "(version 0) fails the file. OpenVINO never writes them.",
+    fix="Remove the <attribute>.",
+    example='<attribute name="DisableConstantFolding" version="0"/>',
+)
+PRE_PROCESS_INVALID = _rule(
+    "IRS023",
+    "pre-process-invalid",
+    ERROR,
+    "<pre-process> {problem}; OpenVINO rejects the file ('{ov_message}')",
+    summary="A legacy <pre-process> block OpenVINO cannot apply.",
+    why="OpenVINO still applies an IR's <pre-process> (the mean values of IR v10, in v10 and v11 "
+    "alike) after it builds the model: it subtracts the means from the Parameter that "
+    "reference-layer-name names (by default the first Parameter of rank 4), which must have a "
+    "static shape of rank 2 to 5; each <channel>'s first <mean> gives a value, or an offset and "
+    "a size in the .bin; one mean per channel of the Parameter (axis 1, axis 0 for rank 3), ids "
+    "below the channel count, all of one kind.",
+    fix="Name the Parameter the means apply to, give one <channel id=...><mean .../></channel> per "
+    "channel, or drop the block and subtract the means in the model.",
+    example='<pre-process reference-layer-name="missing">'
+    '<channel id="0"><mean value="1"/></channel></pre-process>',
+)
+PRE_PROCESS_MEAN_BYTES = _rule(
+    "IRS024",
+    "pre-process-mean-bytes",
+    ERROR,
+    "<pre-process> channel {channel} mean {problem}",
+    summary="A <pre-process> mean whose bytes in the .bin OpenVINO cannot read.",
+    why="A <mean offset=... size=...> is the channel's mean image in the .bin, one value of the "
+    "Parameter's element type per pixel of a channel (H x W for an NCHW Parameter): OpenVINO "
+    "fails on another size, on bytes past the end of the .bin, and on any for a sub-byte type "
+    "(it reads a byte a pixel, then packs them), and read_model dies (a "
+    "segmentation fault) when there is no .bin at all, or when two means share a channel id and "
+    "leave another channel without one.",
+    fix="Keep the .bin next to the .xml; give each channel one mean of H x W values inside it.",
+    example='<channel id="0"><mean offset="0" size="16"/></channel>',
+)
+META_DATA_LEGACY = _rule(
+    "IRS025",
+    "meta-data-legacy",
+    ERROR,
+    "<meta_data> holds {what} without a value attribute; OpenVINO reads <meta_data> (the <net> has no "
+    "<rt_info>) and rejects the file ('Unsupported legacy argument: {tag}')",
+    summary="A legacy <meta_data> entry OpenVINO cannot read.",
+    why="Without a <rt_info> of the <net>, OpenVINO reads the legacy <meta_data> into the model's "
+    "runtime info: each child must be <cli_parameters> or have a value attribute (<MO_version "
+    'value="..."/>); any other child, or text, fails the file. With a <rt_info> the <meta_data> is '
+    "not read at all, and the <net>'s <rt_info> itself is free-form (nothing in it is checked).",
+    fix="Give the entry a value attribute, or move the metadata into the <net>'s <rt_info> "
+    '(<info name="..." value="..."/>), as ov.save_model writes it.',
+    example="<meta_data><MO_version/></meta_data>",
+)
+
 # --- IRS1xx: layer attributes --------------------------------------------------------------
 
 ATTRIBUTE_MISSING = _rule(

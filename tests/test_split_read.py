@@ -153,11 +153,20 @@ def test_rt_info_read_alike_on_both_sides(tmp_path: Path, monkeypatch: pytest.Mo
         .replace("<dim>1</dim>", port_rt_info + "<dim>1</dim>")
         for i in range(3_000)
     ]
+    # the <net>'s own parts after the <edges>, past the cut: read by the second process
+    net_parts = (
+        '<pre-process reference-layer-name="r0"><channel id="0"><mean value="1"/></channel></pre-process>\n'
+        '<meta_data><MO_version value="1"/><cli/></meta_data>\n<rt_info><a value="1"/></rt_info>\n'
+    )
     path = tmp_path / "net.xml"
-    path.write_text(_net(layers, 2_999))
+    path.write_text(_net(layers, 2_999).replace("</net>", net_parts + "</net>"))
     alone, both, cuts = _read_both(path, monkeypatch)
     assert cuts
     assert _summary(both) == _summary(alone)
+    for part in ("pre_process", "meta_data", "has_rt_info"):
+        assert getattr(both.document, part) == getattr(alone.document, part)  # type: ignore[attr-defined]
+    assert both.document.pre_process is not None and both.document.has_rt_info  # type: ignore[attr-defined]
+    assert [e.tag for e in both.document.meta_data] == ["MO_version", "cli"]  # type: ignore[attr-defined]
     last = both.document.layers[-1]  # type: ignore[attr-defined]
     assert [a.attributes for a in last.rt_info] == [{"name": "fused_names", "version": "0", "value": "r2999"}]
     assert last.rt_info[0].line == last.line + 3

@@ -30,10 +30,10 @@ from irshape.check import sources, structure
 from irshape.check.layer import check_op, check_v10_folding, compare_declared
 from irshape.diagnostics import Diagnostic, Location, Severity
 from irshape.dims import PartialShape
-from irshape.ir.model import Body, Document, Layer, Port
+from irshape.ir.model import Body, Document, Layer, Port, has_metadata
 from irshape.ir.weights import Weights
 from irshape.memo import IdentityMemo, by_identity
-from irshape.ops.interface import OpResult, Output, Tensor, Unknown
+from irshape.ops.interface import OpResult, Origin, Output, Tensor, Unknown
 from irshape.ops.opsets import latest_version, op_version
 from irshape.ops.registry import lookup
 from irshape.ops.schema import OpSchema
@@ -56,6 +56,10 @@ _ORIGIN_CODES = frozenset(
 _MISMATCH_CODES = frozenset({rules.DECLARED_DIM_MISMATCH.code, rules.DECLARED_RANK_MISMATCH.code})
 _INHERITORS_SHOWN = 8
 _UNBUILT_NOTE = " (but no Result reaches this layer, so OpenVINO never builds it and reports nothing)"
+_DECLARED_NOTE = (
+    " (the body as OpenVINO's reader first builds it, its Parameters as declared, before the "
+    "outer inputs are bound to them)"
+)
 _REPLACED_NOTE = (
     " (but a later layer has this layer's id, so OpenVINO never builds this one and reports nothing)"
 )
@@ -132,23 +136,36 @@ class _Origin(Record):
 
 class _BodyContext(Record):
     """What a walk of a body gets from the layer that holds it: the weights file, the tensors
-    bound to its Parameters, the path of ids that names its layers, its nesting depth."""
+    bound to its Parameters, the path of ids that names its layers, its nesting depth, and the
+    bodies the check has walked as declared."""
 
-    __slots__ = ("bound", "depth", "guess", "prefix", "weights")
+    __slots__ = ("as_declared", "bound", "declared_walks", "depth", "guess", "prefix", "weights")
     weights: Weights
     bound: dict[int, Tensor]  # by id(Parameter layer)
     prefix: str  # "17/body/": what a finding's layer id is prefixed with
     depth: int
     guess: str | None  # why the bound tensors are not OpenVINO's, if they are not
+    declared_walks: set[int]  # by id(Body): one set for the whole check
+    as_declared: bool  # a walk of the body as declared (its Parameters not bound)
 
     def __init__(
-        self, weights: Weights, bound: dict[int, Tensor], prefix: str, depth: int, guess: str | None
+        self,
+        weights: Weights,
+        bound: dict[int, Tensor],
+        prefix: str,
+        depth: int,
+        guess: str | None,
+        declared_walks: set[int],
+        *,
+        as_declared: bool,
     ) -> None:
         self.weights = weights
         self.bound = bound
         self.prefix = prefix
         self.depth = depth
         self.guess = guess
+        self.declared_walks = declared_walks
+        self.as_declared = as_declared
 
 
 # An inference's output shapes and element types, and the tensors that flow on from it.
@@ -207,6 +224,10 @@ class _Walker:
         self.ops: dict[tuple[str | None, str | None], tuple[str, OpSchema | None]] = {}  # by type, version
         self.flowing: IdentityMemo[OpResult, _Flowing] = {}  # see _flowing
         self.repeats: dict[tuple[int, ...], tuple[object, _Flowing]] = {}  # see _known
+        self.refolded: set[int] = set()  # id(layer) of the producers _refold looked at
+        self.unread_reals = False  # a real Const of rank 2 or more is not read (see _refolded)
+        # the bodies walked as declared (subgraphs.infer), by id: once each in a check
+        self.declared_walks: set[int] = body.declared_walks if body is not None else set()
 
     # -- the run ------------------------------------------------------------------------------
 
@@ -268,6 +289,10 @@ class _Walker:
             self._guard(None, variables.check_variables, self.graph, self.found.append)
         if self.body is None:  # the whole file's nesting, once
             self._guard(None, structure.check_body_depth, self.graph, self.found.append)
+        if has_metadata(self.document):  # <rt_info>, <pre-process>: imported for such a file only
+            from irshape.check import metadata
+
+            self._guard(None, metadata.check_document, self.graph, self.weights, self.found.append)
 
     def _guard(self, layer: Layer | None, step: Callable[..., Any], *args: Any) -> None:
         """Run one step; an exception is a finding (a bug in irshape), never the end of the run."""
@@ -373,6 +398,8 @@ class _Walker:
             kind = "control"
         elif kind == "constant":
             outputs = [sources.const_tensor(layer, self.document.path, self.weights, local.append)]
+            if not self.unread_reals:  # (asked until the first one)
+                self.unread_reals = sources.unread_reals(outputs[0])
         elif schema is not None:
             result.checked = True
             outputs = self._known(schema, layer, result, inputs, bool(origins), doomed, local)
@@ -416,6 +443,7 @@ class _Walker:
         tensors that flow on, whether they are OpenVINO's, and whether OpenVINO rejects a
         layer of a body."""
         walks: list[_Walker] = []  # every walk of every body: a Loop's reruns on its back edges too
+        declared: list[_Walker] = []  # the walks of bodies as declared (each body's first only)
         guess = None if computed else f"{g.layer_label(layer)} is fed by a tensor irshape cannot compute"
         prefix = (self.body.prefix if self.body is not None else "") + f"{layer.id}/"
         depth = (self.body.depth if self.body is not None else 0) + 1
@@ -426,24 +454,50 @@ class _Walker:
 
         def walk(tag: str, body: Body, bound: dict[int, Tensor]) -> subgraphs.BodyRun:
             document = body.document(self.document)
-            context = _BodyContext(self.weights, bound, prefix + tag + "/", depth, guess)
+            context = _BodyContext(
+                self.weights, bound, prefix + tag + "/", depth, guess, self.declared_walks, as_declared=False
+            )
             walker = _Walker(document, self.debug, self.port_shapes, context)
             walks.append(walker)
             walker.run()
             return walker.body_results(body)
 
+        def walk_declared(tag: str, body: Body) -> None:
+            if id(body) in self.declared_walks:
+                return
+            self.declared_walks.add(id(body))
+            context = _BodyContext(
+                self.weights, {}, prefix + tag + "/", depth, None, self.declared_walks, as_declared=True
+            )
+            walker = _Walker(body.document(self.document), self.debug, None, context)
+            declared.append(walker)
+            walker.run()
+
         from irshape.check import subgraphs  # imported by _visit for the layer
 
         where = self.graph.where(layer)
-        inference = subgraphs.infer(op, layer, inputs, walk, where)
-        local += inference.findings
+        inference = None
+        if self.body is not None and self.body.as_declared:
+            # In a body walked as declared, a Loop's or If's bodies are walked as declared too
+            # (once each), not again with its inputs bound: the walks stay linear in the nesting
+            subgraphs.walk_bodies_declared(op, layer, walk_declared)
+        else:
+            inference = subgraphs.infer(op, layer, inputs, walk, where, walk_declared)
+            local += inference.findings
         # OpenVINO validates the body on each pass and fails on any: the findings of every
         # walk, each once (a rerun with widened shapes may no longer meet the first's error)
         distinct = {(d.code, d.line, d.column, d.message): d for w in walks for d in w.findings()}
+        # ...and as it first builds it, as declared: what fails there, unless a walk above says it
+        seen = {(d.code, d.line) for d in distinct.values()}
+        for d in (d for w in declared for d in w.findings() if rules.rejects(d)):
+            if (d.code, d.line) not in seen:
+                if not d.message.endswith(_DECLARED_NOTE):  # (one of a nested body has it)
+                    d = d.replace(message=d.message + _DECLARED_NOTE)
+                distinct[(d.code, d.line, d.column, d.message)] = d
         body_findings = list(distinct.values())
         self.body_found += body_findings
         body_doomed = any(rules.rejects(d) for d in body_findings)
-        if inference.result is None:
+        if inference is None or inference.result is None:
             return [g.declared_tensor(port) for port in layer.outputs], False, body_doomed
         inferred = _outputs_flowing(inference.result)
         flowing = self._outputs(layer, result, inferred)
@@ -653,9 +707,13 @@ class _Walker:
             return self._outputs(layer, result, repeated[1])
         where = partial(self.graph.where, layer)  # made only for a layer with findings
         found_before = len(local)
-        inference = check_op(schema, layer, inputs, where, local.append)
+        # (a value refolded from Consts the key does not name: not remembered as a repeat)
+        checked = (
+            self._refolded(schema, layer, inputs) if self.unread_reals and schema.value_inputs else inputs
+        )
+        inference = check_op(schema, layer, checked, where, local.append)
         if self.document.version == 10:  # its reading constant-folds the graph
-            check_v10_folding(schema, layer, inputs, inference, where, local.append)
+            check_v10_folding(schema, layer, checked, inference, where, local.append)
         if inference is None:
             return [Tensor(PartialShape(None))]
         if len(layer.outputs) > len(inference.outputs) and not inference.rejected:
@@ -667,11 +725,76 @@ class _Walker:
         if not doomed:  # else OpenVINO stops before this layer, and "it will use N" is untrue
             compare_declared(layer, inference, where, local.append)
         if inherits:
-            self._drop_inherited(schema, layer, inputs, where(), local)
-        elif not doomed and len(local) == found_before:
+            self._drop_inherited(schema, layer, checked, where(), local)
+        elif not doomed and len(local) == found_before and checked is inputs:
             # The entry keeps the keyed objects alive, so their ids name no other object.
             self.repeats[key] = ((layer.data, inputs, dims), inferred)
         return flowing
+
+    # -- values read late: real Consts of rank 2 or more -------------------------------------
+
+    def _refolded(self, schema: OpSchema, layer: Layer, inputs: list[Tensor]) -> list[Tensor]:
+        """The inputs with the values OpenVINO folds into the layer's value inputs from real
+        Consts of rank 2 or more, whose values are read only here, where a value input reaches
+        them (reading every weight would cost each layer a bias feeds its memo; the usual value
+        input is known, or unknown for another reason, and costs one test)."""
+        ports = schema.value_inputs
+        if schema.op in _VALUE_MOVED_AT_0:
+            ports = ports[1:]  # (their data's value decides no shape: only a value input above does)
+        wanted = [p for p in ports if p < len(inputs) and inputs[p].value is None and _unfolded(inputs[p])]
+        if not wanted:
+            return inputs
+        refolded = list(inputs)
+        for index in wanted:
+            source = self.sources.get(id(layer.inputs[index])) if index < len(layer.inputs) else None
+            again = self._refold(source, 0) if source is not None else None
+            if again is not None:
+                refolded[index] = again
+        return refolded
+
+    def _refold(self, source: g.Source, depth: int) -> Tensor | None:
+        """The tensor ``source`` gives with the values of the unread real Consts above it read
+        and the ops between folded again (their shapes do not change: a value that decides one
+        is a value input, refolded when its layer was checked); the producers' tensors are
+        replaced, for their other consumers. None where nothing changes."""
+        producer, out_port = source
+        tensor = self._tensor(source)
+        if tensor is None or depth > _REFOLD_DEPTH or id(producer) in self.refolded:
+            return None
+        self.refolded.add(id(producer))
+        if sources.unread_reals(tensor.info):
+            read = sources.read_reals(producer, self.weights, tensor.info)
+            if read is not None:
+                self.tensors[id(producer)] = [tensor.replace(info=read)]
+            return read
+        kind, schema = self._op(producer)
+        if (
+            schema is None
+            or kind == "constant"
+            or producer.subgraphs is not None
+            or not _unfolded(tensor.info)
+        ):
+            return None  # (a Loop, If or TensorIterator is not folded again: its bodies would be)
+        inputs, changed = [], False
+        for port in producer.inputs:
+            above = self.sources.get(id(port))
+            given = self._tensor(above) if above is not None else None
+            if above is None or given is None:
+                return None
+            again = self._refold(above, depth + 1) if _unfolded(given.info) else None
+            inputs.append(given.info if again is None else again)
+            changed = changed or again is not None
+        if not changed:
+            return None
+        inference = check_op(schema, producer, inputs, partial(self.graph.where, producer), lambda d: None)
+        if inference is None or inference.rejected:
+            return None
+        before = self.tensors[id(producer)]
+        flowing = _outputs_flowing(inference)[2]
+        self.tensors[id(producer)] = [
+            t.replace(info=f) for t, f in zip(before, flowing, strict=False)
+        ] + before[len(flowing) :]
+        return self.tensors[id(producer)][out_port.index].info if out_port.index < len(flowing) else None
 
     @staticmethod
     def _outputs(layer: Layer, result: LayerResult, inferred: _Flowing) -> list[Tensor]:
@@ -745,6 +868,24 @@ def _outputs_flowing(inference: OpResult) -> _Flowing:
         tuple(o.shape for o in outputs),
         tuple(o.element_type for o in outputs),
         [Tensor(o.shape, o.element_type, facts=o.facts) for o in outputs],
+    )
+
+
+_REFOLD_DEPTH = 64  # the ops between a value input and the real Consts it reaches, at most
+# The ops whose value inputs (their declaration's) begin with the data whose elements they move
+_VALUE_MOVED_AT_0 = frozenset({"Gather", "Slice", "StridedSlice"})
+
+
+def _unfolded(tensor: Tensor) -> bool:
+    """A tensor OpenVINO can evaluate (it reaches Consts and ShapeOfs only) whose value irshape
+    has not: nothing known of it, and no reason said (an unread real Const above it, maybe)."""
+    return (
+        tensor.value is None
+        and tensor.origin is not Origin.DATA
+        and tensor.reals is None
+        and tensor.lower is None
+        and tensor.real_lower is None
+        and tensor.unknown is None
     )
 
 

@@ -456,10 +456,38 @@ def _beyond_bin(offset: int, size: int, weights: Weights) -> bool:
     return weights.path is not None and bool(weights.size) and offset + size > (weights.size or 0)
 
 
-def _read_value(const: _ConstData, weights: Weights, info: Tensor) -> None:
+def unread_reals(tensor: Tensor) -> bool:
+    """Is ``tensor`` a clean real Const of rank 2 or more whose value was not read, though small
+    enough to keep (a bias, a small weight: see :func:`_read_value`)?"""
+    lengths = tensor.shape.lengths
+    return (
+        tensor.reals is None
+        and tensor.unknown is None
+        and isinstance(tensor, ConstTensor)
+        and tensor.element_type in _REAL_TYPES
+        and lengths is not None
+        and len(lengths) > 1
+        and math.prod(lengths) <= _CONST_VALUE_LIMIT
+    )
+
+
+def read_reals(layer: Layer, weights: Weights, tensor: Tensor) -> Tensor | None:
+    """The Const ``layer``'s tensor (one :func:`unread_reals` accepts) with its reals read, for
+    a value input they reach (OpenVINO folds them there: a 2-D real Const reshaped, converted
+    and read as a target); None where they cannot be read."""
+    offset, size = parse_uint(layer.data.get("offset")), parse_uint(layer.data.get("size"))
+    info = ConstTensor(tensor.shape, tensor.element_type, facts=_HELD)
+    const = _ConstData(tensor.element_type, tensor.shape.lengths, offset, size)
+    _read_value(const, weights, info, any_rank=True)
+    return info if info.reals is not None else None
+
+
+def _read_value(const: _ConstData, weights: Weights, info: Tensor, any_rank: bool = False) -> None:
     """Small integer and real Consts (shapes, axes, indices, pads, scales: the values shape
     functions read): read their value, flattened in C order. A Const of another type says why
-    it has none (OpenVINO holds it but does not read it as integers: irshape/shapes/reading.py)."""
+    it has none (OpenVINO holds it but does not read it as integers: irshape/shapes/reading.py).
+    A real one of rank 2 or more only ``any_rank`` (weights are not read as values, but for a
+    value input they reach: :func:`read_reals`)."""
     shape, element_type = const.shape, const.element_type
     if shape is None or element_type is None:
         return
@@ -476,7 +504,7 @@ def _read_value(const: _ConstData, weights: Weights, info: Tensor) -> None:
         return
     if count > _CONST_VALUE_LIMIT:
         return
-    if real and len(shape) > 1:
+    if real and len(shape) > 1 and not any_rank:
         return  # reals are read for the 0D and 1D inputs that take them (scales, eps), not weights
     if const.offset is None or const.size is None:
         info.unknown_as(Unknown.UNREADABLE, "the Const's offset or size cannot be read")

@@ -4,9 +4,17 @@
 the body Parameters, and the outer outputs made of the body Results as the ops'
 ``validate_and_infer_types`` make them (the arithmetic is :mod:`irshape.shapes.control`).
 
+OpenVINO's reader first builds each body as a model of its own, its Parameters as the body
+declares them (before the port map is read), and validates every layer of it at those shapes;
+only then does the op bind the outer inputs and validate the body again. A body fails either
+way: :func:`infer` has it walked as declared too (once a body, however often its layer is
+walked: nested bodies stay linear), unless the walk with the outer inputs bound is that walk
+(each bound Parameter of the shape and element type it declares: most bodies), and the branch
+of an If that a constant condition does not run all the same.
+
 The walk of a body is the caller's (:mod:`irshape.check.model`): :func:`infer` gets a
 function that walks one body with some Parameters bound and gives the tensors that reach its
-Results.
+Results, and one that walks it as declared.
 """
 
 from __future__ import annotations
@@ -16,7 +24,7 @@ from collections.abc import Callable
 
 from irshape import rules
 from irshape.diagnostics import Diagnostic, Location
-from irshape.dims import PartialShape
+from irshape.dims import DimSyntaxError, PartialShape, parse_partial_shape
 from irshape.ir.element_types import from_element_type
 from irshape.ir.model import BackEdge, Body, Layer, PortMapEntry
 from irshape.ir.values import parse_uint
@@ -44,6 +52,12 @@ class BodyRun(Record):
 
 WalkBody = Callable[[str, Body, dict[int, Tensor]], BodyRun]
 """Walk the body of a tag with Parameters bound (by id(layer)): its Results' tensors."""
+
+WalkDeclared = Callable[[str, Body], None]
+"""Walk the body of a tag as OpenVINO first builds it: its Parameters as declared."""
+
+# The bodies OpenVINO's reader builds for each op (the first element of each tag).
+_BUILT_BODIES = {"loop": ("body",), "tensoriterator": ("body",), "if": ("then_body", "else_body")}
 
 
 class Rejected(Exception):
@@ -107,6 +121,45 @@ class Inference(Record):
         self.findings = findings
 
 
+def _no_walk(tag: str, body: Body) -> None:
+    pass
+
+
+def _walk_declared_unless_alike(
+    walk_declared: WalkDeclared, tag: str, body: Body, bound: dict[int, Tensor]
+) -> None:
+    """Walk the body as declared, unless the walk with the outer inputs bound is that walk: when
+    every bound Parameter gets the shape and element type it declares (a bound tensor carries
+    no value), as the writers of most bodies declare them."""
+    for layer in body.layers:
+        tensor = bound.get(id(layer))
+        if tensor is not None and not _declares(layer, tensor):
+            walk_declared(tag, body)
+            return
+
+
+def _declares(parameter: Layer, tensor: Tensor) -> bool:
+    """Does the body Parameter declare ``tensor``'s shape and element type?"""
+    text = parameter.data.get("shape")
+    try:
+        shape = PartialShape([]) if text is None else parse_partial_shape(text)
+    except DimSyntaxError:
+        return False  # OpenVINO fails building it: the walk as declared says so
+    written = parameter.data.get("element_type")
+    element_type = "dynamic" if written is None else from_element_type(written)
+    return shape == tensor.shape and element_type == tensor.element_type
+
+
+def walk_bodies_declared(op: str, layer: Layer, walk_declared: WalkDeclared) -> None:
+    """Walk the bodies OpenVINO's reader builds for the op as it builds them: as declared."""
+    if layer.subgraphs is None:
+        return
+    for tag in _BUILT_BODIES[op]:
+        body = layer.subgraphs.bodies.get(tag)
+        if body is not None:
+            walk_declared(tag, body)
+
+
 def control_op(layer: Layer) -> str | None:
     """ "loop", "if" or "tensoriterator" for a layer of those ops that has bodies; else None."""
     if layer.subgraphs is None or not layer.type or not layer.version:
@@ -114,12 +167,21 @@ def control_op(layer: Layer) -> str | None:
     return CONTROL_OPS.get(op_version(layer.type, layer.version) or ("", 0))
 
 
-def infer(op: str, layer: Layer, inputs: list[Tensor], walk: WalkBody, where: Location) -> Inference:
-    """Infer a Loop, If or TensorIterator layer by walking its bodies."""
+def infer(
+    op: str,
+    layer: Layer,
+    inputs: list[Tensor],
+    walk: WalkBody,
+    where: Location,
+    walk_declared: WalkDeclared | None = None,
+) -> Inference:
+    """Infer a Loop, If or TensorIterator layer by walking its bodies (also as declared, with
+    ``walk_declared``, as OpenVINO's reader builds them before it reads the port maps)."""
+    declared = walk_declared if walk_declared is not None else _no_walk
     try:
         if op == "if":
-            return _if(layer, inputs, walk)
-        return _iterating(op, layer, inputs, walk)
+            return _if(layer, inputs, walk, declared)
+        return _iterating(op, layer, inputs, walk, declared)
     except Rejected as rejected:
         finding = rules.BODY_INVALID(where, problem=rejected.problem, ov_message=rejected.message)
         return Inference(None, False, [finding])
@@ -304,7 +366,9 @@ def _rank_0_or_1(shape: PartialShape, what: str) -> None:
 # -- Loop and TensorIterator ---------------------------------------------------------------
 
 
-def _iterating(op: str, layer: Layer, inputs: list[Tensor], walk: WalkBody) -> Inference:
+def _iterating(
+    op: str, layer: Layer, inputs: list[Tensor], walk: WalkBody, walk_declared: WalkDeclared
+) -> Inference:
     loop = op == "loop"
     body = _body(layer, "body")
     descriptions = input_descriptions(layer, body, "port_map")
@@ -354,6 +418,7 @@ def _iterating(op: str, layer: Layer, inputs: list[Tensor], walk: WalkBody) -> I
             shape = control.sliced_parameter(shape, axis, d.part_size)
         bound[id(d.layer)] = _bound(source, shape, d.layer, keep_type=not loop)
     current = purpose(layer, body, True, "current_iteration") if loop else None
+    _walk_declared_unless_alike(walk_declared, "body", body, bound)
     run = walk("body", body, bound)
     if loop and current is not None:
         _current_iteration_rank(current, bound)
@@ -554,7 +619,7 @@ def _back_edges(
 # -- If ------------------------------------------------------------------------------------
 
 
-def _if(layer: Layer, inputs: list[Tensor], walk: WalkBody) -> Inference:
+def _if(layer: Layer, inputs: list[Tensor], walk: WalkBody, walk_declared: WalkDeclared) -> Inference:
     if not inputs:
         raise Rejected("an If takes a condition; the layer has no input", "Check 'input_size() ...'")
     condition = inputs[0]
@@ -572,12 +637,16 @@ def _if(layer: Layer, inputs: list[Tensor], walk: WalkBody) -> Inference:
             output_descriptions(layer, body, port_map),
         )
     runs: dict[str, tuple[BodyRun, list[Description]]] = {}
+    for tag in read:
+        if tag not in branches:  # the branch that does not run is built all the same
+            walk_declared(tag, read[tag][0])
     for tag in branches:
         body, inputs_read, outputs_read = read[tag]
         bound: dict[int, Tensor] = {}
         for d in inputs_read:
             source = _input(inputs, d.external)
             bound[id(d.layer)] = _bound(source, source.shape, d.layer, keep_type=False)
+        _walk_declared_unless_alike(walk_declared, tag, body, bound)
         runs[tag] = (walk(tag, body, bound), outputs_read)
     computed = all(run.computed for run, _ in runs.values())
     if value is not None:

@@ -257,8 +257,92 @@ def all_layers(layers: list[Layer]) -> list[Layer]:
     return found
 
 
+class PreProcessChannel(Record):
+    """One ``<channel>`` of a ``<pre-process>``: its attributes (``id``), and the attributes of
+    its first ``<mean>`` (``value``, or ``offset`` and ``size`` in the .bin), None without one."""
+
+    __slots__ = ("attributes", "line", "mean", "mean_line")
+    attributes: dict[str, str]
+    line: int
+    mean: dict[str, str] | None
+    mean_line: int
+
+    def __init__(
+        self, attributes: dict[str, str], line: int, mean: dict[str, str] | None, mean_line: int
+    ) -> None:
+        self.attributes = attributes
+        self.line = line
+        self.mean = mean
+        self.mean_line = mean_line
+
+
+class PreProcess(Record):
+    """The ``<net>``'s first ``<pre-process>`` (IR v10's legacy mean values, which OpenVINO
+    still applies to IR v10 and v11): its attributes (``reference-layer-name``,
+    ``mean-precision``) and its ``<channel>`` s."""
+
+    __slots__ = ("attributes", "channels", "line")
+    attributes: dict[str, str]
+    channels: tuple[PreProcessChannel, ...]
+    line: int
+
+    def __init__(
+        self, attributes: dict[str, str], channels: tuple[PreProcessChannel, ...], line: int
+    ) -> None:
+        self.attributes = attributes
+        self.channels = channels
+        self.line = line
+
+
+class MetaDataEntry(Record):
+    """One child of the ``<net>``'s first ``<meta_data>`` (the legacy metadata OpenVINO reads
+    when the ``<net>`` has no ``<rt_info>``): its tag (``""`` for text), whether it has a
+    ``value`` attribute, its line."""
+
+    __slots__ = ("has_value", "line", "tag")
+    tag: str
+    has_value: bool
+    line: int
+
+    def __init__(self, tag: str, has_value: bool, line: int) -> None:
+        self.tag = tag
+        self.has_value = has_value
+        self.line = line
+
+
+def has_metadata(document: Document) -> bool:
+    """Does the document carry what :mod:`irshape.check.metadata` checks: a ``<pre-process>``,
+    a legacy ``<meta_data>``, or (in IR v11, where OpenVINO reads it) a layer's or port's
+    ``<rt_info>``?"""
+    if document.pre_process is not None or document.meta_data:
+        return True
+    if document.version is None or document.version <= 10:
+        return False
+    for layer in document.layers:
+        if layer.rt_info:
+            return True
+        for port in layer.outputs:
+            if port.rt_info:
+                return True
+        for port in layer.inputs:
+            if port.rt_info:
+                return True
+    return False
+
+
 class Document(Record):
-    __slots__ = ("edges", "kind", "layers", "line", "path", "source", "version")
+    __slots__ = (
+        "edges",
+        "has_rt_info",
+        "kind",
+        "layers",
+        "line",
+        "meta_data",
+        "path",
+        "pre_process",
+        "source",
+        "version",
+    )
     path: str
     kind: Kind
     version: int | None  # the <net> version (10 or 11)
@@ -266,6 +350,9 @@ class Document(Record):
     edges: list[Edge]
     line: int
     source: str | None  # the .xml on disk, when read from a file
+    pre_process: PreProcess | None  # the <net>'s first <pre-process>, if any
+    meta_data: tuple[MetaDataEntry, ...]  # the children of the <net>'s first <meta_data>
+    has_rt_info: bool  # the <net> has an <rt_info> (read instead of <meta_data>)
 
     def __init__(
         self,
@@ -276,6 +363,9 @@ class Document(Record):
         edges: list[Edge] | None = None,
         line: int = 1,
         source: str | None = None,
+        pre_process: PreProcess | None = None,
+        meta_data: tuple[MetaDataEntry, ...] = (),
+        has_rt_info: bool = False,
     ) -> None:
         self.path = path
         self.kind = kind
@@ -284,6 +374,9 @@ class Document(Record):
         self.edges = [] if edges is None else edges
         self.line = line
         self.source = source
+        self.pre_process = pre_process
+        self.meta_data = meta_data
+        self.has_rt_info = has_rt_info
 
     @property
     def weights_path(self) -> str | None:

@@ -38,8 +38,11 @@ from irshape.ir.model import (
     DocumentKind,
     Edge,
     Layer,
+    MetaDataEntry,
     Port,
     PortMapEntry,
+    PreProcess,
+    PreProcessChannel,
     RtAttribute,
     Subgraphs,
 )
@@ -59,8 +62,10 @@ _BOMS = (b"\xef\xbb\xbf", b"\xff\xfe\x00\x00", b"\x00\x00\xfe\xff", b"\xff\xfe",
 
 # The elements the parser reports. The end of a <layer> or <edge> is where it is read; the
 # start of a <layer> says whether it is one of the document's (and so which children of it to
-# keep while it is open); <layers> and <edges> end the lists a restart may reopen.
-_EVENT_TAGS = ("layer", "edge", "layers", "edges")
+# keep while it is open); <layers> and <edges> end the lists a restart may reopen; the end of
+# the <net>'s <pre-process> and <meta_data> is where they are read, and its <rt_info> is noted.
+_EVENT_TAGS = ("layer", "edge", "layers", "edges", "pre-process", "meta_data", "rt_info")
+_NET_PARTS_READ = frozenset({"pre-process", "meta_data"})  # read when they end
 # The children of a layer that irshape reads (the first of each tag, as OpenVINO takes them).
 _LAYER_PARTS = frozenset({"data", "input", "output", "rt_info"})
 # ...and of a Loop, If or TensorIterator: its bodies, port maps and back edges, kept whole.
@@ -91,11 +96,15 @@ Chunks = Callable[[], Iterator[bytes]]  # the file's bytes from its start, each 
 class Rest(Record):
     """What a second process read of a <net>, from a layer on (see :mod:`irshape.ir.split`)."""
 
-    __slots__ = ("diagnostics", "edges", "error", "layers")
+    __slots__ = ("diagnostics", "edges", "error", "has_rt_info", "layers", "meta_data", "pre_process")
     layers: list[Layer]
     edges: list[Edge] | None
     diagnostics: list[Diagnostic]
     error: tuple[int, str] | None  # an XML syntax error's line and reason
+    # the parts of the <net> after the cut: its <pre-process>, <meta_data>, whether an <rt_info>
+    pre_process: PreProcess | None
+    meta_data: tuple[MetaDataEntry, ...] | None
+    has_rt_info: bool
 
     def __init__(
         self,
@@ -103,11 +112,17 @@ class Rest(Record):
         edges: list[Edge] | None,
         diagnostics: list[Diagnostic],
         error: tuple[int, str] | None,
+        pre_process: PreProcess | None = None,
+        meta_data: tuple[MetaDataEntry, ...] | None = None,
+        has_rt_info: bool = False,
     ) -> None:
         self.layers = layers
         self.edges = edges
         self.diagnostics = diagnostics
         self.error = error
+        self.pre_process = pre_process
+        self.meta_data = meta_data
+        self.has_rt_info = has_rt_info
 
 
 class Join(Protocol):
@@ -280,7 +295,17 @@ class Reader:
                 self._take(self.stream.close(), b"")
             except etree.XMLSyntaxError as exc:
                 return Rest([], None, [], self._parser_error(exc))
-            return Rest(self.layers, self.edges, self.diagnostics, None)
+            document = self.document
+            meta_data = document.meta_data if self.meta_data_read else None
+            return Rest(
+                self.layers,
+                self.edges,
+                self.diagnostics,
+                None,
+                document.pre_process,
+                meta_data,
+                document.has_rt_info,
+            )
 
     def _join(self, join: Join) -> ReadResult | None:
         """At the cut: take the second process's reading of the rest, if the cut was a place to
@@ -301,6 +326,12 @@ class Reader:
         assert self.document is not None
         self.layers += rest.layers
         self.edges = rest.edges
+        document = self.document
+        if document.pre_process is None:
+            document.pre_process = rest.pre_process
+        if not self.meta_data_read and rest.meta_data is not None:
+            document.meta_data = rest.meta_data
+        document.has_rt_info = document.has_rt_info or rest.has_rt_info
         self.diagnostics += rest.diagnostics
         return ReadResult(self._document(), self.diagnostics)
 
@@ -346,6 +377,7 @@ class Reader:
         self.shapes: dict[tuple[str | None, ...], tuple[int, ...]] = {}  # by the <dim> texts
         self.dims_reported = False  # _dims made a finding: its result is not shared
         self.data_dicts: dict[tuple[tuple[str, str], ...], dict[str, str]] = {}
+        self.meta_data_read = False  # the <net>'s first <meta_data> was read
 
     def _parser_error(self, exc: etree.XMLSyntaxError) -> tuple[int, str]:
         """The file line and the reason of a parser error (lines it quotes made file lines)."""
@@ -428,6 +460,13 @@ class Reader:
                     self.edges.append(self._edge_record(element, self.stream.offset))
             elif element.tag in ("layers", "edges") and element is self._first(element.tag):
                 self.closed.add(element.tag)
+            elif element.tag == "pre-process":
+                self._pre_process(element)
+            elif element.tag == "meta_data":
+                self._meta_data(element)
+            elif element.tag == "rt_info" and self.kind == "net" and element.getparent() is self.root:
+                assert self.document is not None
+                self.document.has_rt_info = True
 
     def _bind(self, element: Any, head: bytes) -> None:
         """The first event of a parser: its root is the document's, or a restart's stand-in."""
@@ -479,15 +518,26 @@ class Reader:
             count = len(node)
             if count == 0:
                 return
-            if node.tag == "rt_info" and self.open_layer is not None:
-                return  # an open layer's or port's <rt_info> is kept whole until its layer ends
+            tag = node.tag
+            if tag == "rt_info" and self.open_layer is not None:
+                # an open layer's or port's <rt_info>: its <attribute>s stay until the layer ends
+                _drop_unread(node, _ATTRIBUTES, first_only=False)
+                keep = _keep_nothing
+                node = node[-1]
+                continue
+            if tag in _NET_PARTS_READ and node.getparent() is root:
+                # the <net>'s <pre-process> and <meta_data>: each child is read when they end (a
+                # <channel>'s first <mean>), not what is inside them
+                keep = _keep_first_mean if tag == "pre-process" else _keep_nothing
+                node = node[-1]
+                continue
             wanted = keep(node) if node is not self.open_layer else _OPEN_LAYER_PARTS
             if wanted is None:
                 if count > 1:
                     del node[: count - 1]
                 keep = _keep_nothing
             else:
-                _drop_unread(node, wanted, first_only=node is self.open_layer)
+                _drop_unread(node, wanted, first_only=node is self.open_layer or wanted is _MEANS)
                 keep = _keep_ports if node is self.open_layer else _keep_dims
                 if node is self.open_layer and node[-1].tag in _SUBGRAPH_PARTS:
                     return  # a body being read is kept whole until its layer ends
@@ -514,6 +564,51 @@ class Reader:
             self.document.version = _net_version(self._getter(element)("version"), where, self.diagnostics)
 
     # -- building the model ------------------------------------------------------------------
+
+    def _meta_data(self, element: Any) -> None:
+        """The <net>'s first <meta_data>, read when it ends: each child element, and each text
+        that is not blank (pugixml's nodes: comments are none)."""
+        document = self.document
+        if self.kind != "net" or document is None or self.meta_data_read:
+            return
+        if element.getparent() is not self.root:
+            return
+        self.meta_data_read = True
+        offset = self.stream.offset
+        entries: list[MetaDataEntry] = []
+        if _text(element.text):
+            entries.append(MetaDataEntry("", False, element.sourceline + offset))
+        for child in element:
+            if isinstance(child.tag, str):
+                has_value = child.get("value") is not None
+                entries.append(MetaDataEntry(child.tag, has_value, child.sourceline + offset))
+            if _text(child.tail):
+                entries.append(MetaDataEntry("", False, child.sourceline + offset))
+        document.meta_data = tuple(entries)
+
+    def _pre_process(self, element: Any) -> None:
+        """The <net>'s first <pre-process> (pugixml's ``child``, as OpenVINO finds it), read
+        when it ends: its <channel>s and the first <mean> of each."""
+        document = self.document
+        if self.kind != "net" or document is None or document.pre_process is not None:
+            return
+        if element.getparent() is not self.root:
+            return
+        offset = self.stream.offset
+        channels = []
+        for channel in element:
+            if channel.tag != "channel":
+                continue
+            mean = next(channel.iterchildren("mean"), None)
+            channels.append(
+                PreProcessChannel(
+                    self._data(channel),
+                    channel.sourceline + offset,
+                    None if mean is None else self._data(mean),
+                    (channel if mean is None else mean).sourceline + offset,
+                )
+            )
+        document.pre_process = PreProcess(self._data(element), tuple(channels), element.sourceline + offset)
 
     def _nested(self, element: Any) -> bool:
         """Is this document layer of an unknown root nested in a <layers> (not the root's child)?"""
@@ -806,6 +901,11 @@ def _tags(root: str | None) -> tuple[str, ...]:
     return _EVENT_TAGS if root is None or root in _EVENT_TAGS else (*_EVENT_TAGS, root)
 
 
+def _text(text: str | None) -> bool:
+    """Is this text a node of pugixml's (not blank)?"""
+    return text is not None and text.strip(" \t\r\n") != ""
+
+
 def _keep_nothing(node: Any) -> frozenset[str] | None:
     return None
 
@@ -820,6 +920,13 @@ def _keep_dims(node: Any) -> frozenset[str] | None:
     return _PORT_PARTS if node.tag == "port" else None
 
 
+def _keep_first_mean(node: Any) -> frozenset[str] | None:
+    """In a <pre-process>'s last child: the first <mean> of a <channel>."""
+    return _MEANS if node.tag == "channel" else None
+
+
+_MEANS = frozenset({"mean"})
+_ATTRIBUTES = frozenset({"attribute"})
 _PORTS = frozenset({"port"})
 _PORT_PARTS = frozenset({"dim", "rt_info"})
 

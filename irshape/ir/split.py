@@ -157,7 +157,9 @@ def _pack(rest: Rest) -> tuple[Any, ...]:
         else [(e.from_layer, e.from_port, e.to_layer, e.to_port, e.line) for e in rest.edges]
     )
     diagnostics = pickle.dumps(rest.diagnostics) if rest.diagnostics else b""
-    return layers, edges, diagnostics, rest.error
+    # the <net>'s own parts after the cut (a <pre-process>, <meta_data>, an <rt_info>): rare
+    net_parts = (rest.pre_process, rest.meta_data, rest.has_rt_info)
+    return layers, edges, diagnostics, rest.error, pickle.dumps(net_parts)
 
 
 def _pack_port(port: Port) -> tuple[Any, ...]:
@@ -177,12 +179,13 @@ def _unpack_rt_info(packed: tuple[tuple[dict[str, str], int], ...]) -> tuple[RtA
 
 
 def _unpack(packed: tuple[Any, ...]) -> Rest:
-    layers, edges, diagnostics, error = packed
+    layers, edges, diagnostics, error, net_parts = packed
     return Rest(
         [_unpack_layer(*fields) for fields in layers],
         None if edges is None else [Edge(*fields) for fields in edges],
         pickle.loads(diagnostics) if diagnostics else [],
         error,
+        *pickle.loads(net_parts),
     )
 
 

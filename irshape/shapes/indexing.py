@@ -9,9 +9,9 @@ tests/differential/test_rearrange.py). The validation stops at the first check O
 with its message.
 
 Values: these ops are what shape subgraphs are made of, so they pass values on. ShapeOf's value
-is its input's static shape; Gather, Slice, StridedSlice, Range and the scatters into a 1D
-value (with their reductions) compute their output's value when their inputs' values are known
-(small integer tensors only). Where a value that decides
+is its input's static shape; Gather, Slice, StridedSlice, Range and the scatters (into data
+of any rank, with their reductions, reals too) compute their output's value when their inputs'
+values are known (small tensors only). Where a value that decides
 the output shape is unknown, the output is what OpenVINO infers without it, and an IRS306 info
 says so once per layer. On dynamic shapes ShapeOf gives the value's bounds (irshape.shapes.
 bounds), Gather, Slice, StridedSlice and the scatters move them, and Slice, StridedSlice and
@@ -33,7 +33,7 @@ from irshape.ir.element_types import INTEGRAL, is_integral_number
 from irshape.ops.interface import AT_DATA, Anchor, Finding, OpCall, OpResult, Output, Tensor, Unknown
 from irshape.ops.schema import OpSchema, load_declaration
 from irshape.shapes import bounds as value_bounds
-from irshape.shapes import reading, values
+from irshape.shapes import reading, reals, values
 from irshape.shapes.axes import axis_range_message, normalize_axis
 from irshape.shapes.broadcast import compatible
 from irshape.shapes.findings import (
@@ -515,77 +515,156 @@ def scatter_update(op: _Op) -> list[Output]:
 
 def _scattered(op: _Op) -> list[Output]:
     """The scatter's output: the data's shape, with the value the reference writes
-    (:func:`_scattered_value`), or where its evaluation fails the message it fails with."""
-    value = _scattered_value(op)
-    failure = None if value is not None else _scatter_failure(op)
-    output = Output(op.shape(0), op.element_type(0), value=value)
-    if failure is not None:
-        reading.fails_evaluating(output, failure)
+    (:func:`_scattered_value`; a real one with a reduction, :func:`_real_reduced_scatter`), or
+    where its evaluation fails the message it fails with."""
+    writes = _scatter_writes(op)
+    output = Output(op.shape(0), op.element_type(0))
+    if isinstance(writes, str):
+        reading.fails_evaluating(output, writes)
+    elif writes is not None:
+        output.value = _scattered_value(op, writes)
+        if op.element_type(0) in _REAL_SCATTERS.get(op.call.schema.op, ()):
+            value_bounds.settle_reals(output, _real_reduced_scatter(op, writes))
     return [output]
 
 
-def _scatter_operands(op: _Op) -> tuple[int, tuple[int, ...], tuple[int, ...]] | None:
-    """The data's length, the indices and the updates where OpenVINO evaluates the scatter
-    into 1D data (a shape): data known by value or bounds, indices, updates and axis known,
-    of a type its evaluate takes; None elsewhere."""
-    data, indices, updates = value_bounds.of(op.inputs[0]), op.inputs[1].value, op.inputs[2].value
-    name = op.call.schema.op
-    if data is None or indices is None or updates is None or op.shape(0).rank != 1:
-        return None
-    if not values.evaluates(name, op.element_type(0)) or len(indices) != len(updates):
-        return None
-    if op.has_input(3) and op.inputs[3].value not in ((0,), (-1,)):
-        return None
-    if name == "ScatterNDUpdate" and (op.shape(1).lengths or ())[-1:] != (1,):
-        return None  # into 1D data, ScatterNDUpdate's index tuples must have one element
-    return len(data[0]), indices, updates
+# The real types the scatters' evaluate takes with a reduction (by experiment: f64 none); the
+# elements they move without one are moved as positions (irshape.shapes.bounds._MOVES_REALS)
+_REAL_SCATTERS = {
+    "ScatterElementsUpdate": frozenset({"f16", "f32", "bf16"}),
+    "ScatterNDUpdate": frozenset({"f16", "f32", "bf16"}),
+}
+# A scatter's writes: (the output's flat position, the update's flat position), in the order
+# the reference writes them
+Writes = list[tuple[int, int]]
 
 
-def _positions(name: str, size: int, indices: tuple[int, ...]) -> list[int]:
-    """ScatterElementsUpdate and ScatterNDUpdate count a negative index from the end."""
-    return [i + size if i < 0 and name != "ScatterUpdate" else i for i in indices]
-
-
-def _scatter_failure(op: _Op) -> str | None:
-    """The reference's message where OpenVINO evaluates the scatter and an index is out of
-    range (for ScatterUpdate, any negative one); read_model fails with it wherever the value
-    or its bounds are evaluated (docs/openvino-ir-reading.md §14)."""
-    operands = _scatter_operands(op)
-    if operands is None:
+def _scatter_writes(op: _Op) -> Writes | str | None:
+    """Where OpenVINO's reference writes each update, in its order, when it evaluates the
+    scatter: data known by value or bounds (or reals) of a static shape, indices and axis known,
+    updates of the shape the op takes, of a type its evaluate takes; the reference's message
+    where an index is out of range (read_model fails with it wherever the value or its bounds
+    are evaluated: docs/openvino-ir-reading.md §14); None where it is not evaluated."""
+    data, updates, name = op.inputs[0], op.inputs[2], op.call.schema.op
+    lengths, update_lengths = data.shape.lengths, updates.shape.lengths
+    indices = values.known(op.inputs[1])
+    if lengths is None or not lengths or indices is None or update_lengths is None:
         return None
-    size, indices, _ = operands
-    name = op.call.schema.op
-    for index, position in zip(indices, _positions(name, size, indices), strict=True):
-        if 0 <= position < size:
-            continue
-        if name == "ScatterUpdate":
-            return f"ScatterUpdate indices value {index} is out of bounds for axis 0 of size {size}"
-        if name == "ScatterNDUpdate":
+    if math.prod(lengths) > values.MAX_ELEMENTS or math.prod(update_lengths) > values.MAX_ELEMENTS:
+        return None
+    real = data.element_type in _REAL_SCATTERS.get(name, ())
+    if real and _reduction(op) != "none":
+        if value_bounds.real_of(data) is None or value_bounds.real_of(updates) is None:
+            return None
+    elif (
+        value_bounds.of(data) is None
+        or updates.value is None
+        or not values.evaluates(name, data.element_type)
+    ):
+        return None
+    if name == "ScatterNDUpdate":
+        return _nd_writes(lengths, indices, update_lengths)
+    axis_value = op.inputs[3].value if op.has_input(3) else None
+    axis = normalize_axis(axis_value[0], len(lengths)) if axis_value and len(axis_value) == 1 else None
+    if axis is None:
+        return None
+    if name == "ScatterUpdate":
+        return _update_writes(lengths, indices, update_lengths, axis)
+    return _element_writes(lengths, indices, update_lengths, axis)
+
+
+def _update_writes(
+    lengths: tuple[int, ...], indices: values.Known, updates: tuple[int, ...], axis: int
+) -> Writes | str | None:
+    """ScatterUpdate-3: ``data[..., indices[q], ...] = updates[..., q, ...]`` along ``axis``; a
+    negative index is out of range too (``reference::scatter_update``: ``slice_index >= 0``)."""
+    size, outer, inner = lengths[axis], math.prod(lengths[:axis]), math.prod(lengths[axis + 1 :])
+    if updates != (*lengths[:axis], *indices.lengths, *lengths[axis + 1 :]):
+        return None
+    for index in indices.values:
+        if not 0 <= index < size:
+            return f"ScatterUpdate indices value {index} is out of bounds for axis {axis} of size {size}"
+    count = len(indices.values)
+    return [
+        ((o * size + index) * inner + r, (o * count + q) * inner + r)
+        for q, index in enumerate(indices.values)
+        for o in range(outer)
+        for r in range(inner)
+    ]
+
+
+def _element_writes(
+    lengths: tuple[int, ...], indices: values.Known, updates: tuple[int, ...], axis: int
+) -> Writes | str | None:
+    """ScatterElementsUpdate-3/12: ``data[i][indices[i][j]][k] = updates[i][j][k]`` (on axis
+    1), a negative index counted from the end, one out of ``[-size, size)`` refused."""
+    if updates != indices.lengths or len(indices.lengths) != len(lengths):
+        return None
+    if any(n > d for i, (n, d) in enumerate(zip(indices.lengths, lengths, strict=True)) if i != axis):
+        return None  # (the reference would write past the data)
+    size = lengths[axis]
+    for index in indices.values:
+        if not -size <= index < size:
+            return f"ScatterElementsUpdate index {index} is out of bounds for the axis of size {size}"
+    strides = values.strides(lengths)
+    writes = []
+    for flat, coordinate in enumerate(values.coordinates(indices.lengths)):
+        index = indices.values[flat]
+        at = list(coordinate)
+        at[axis] = index + size if index < 0 else index
+        writes.append((sum(c * s for c, s in zip(at, strides, strict=True)), flat))
+    return writes
+
+
+def _nd_writes(
+    lengths: tuple[int, ...], indices: values.Known, updates: tuple[int, ...]
+) -> Writes | str | None:
+    """ScatterNDUpdate-3/15 as ``reference::scatterNdUpdate`` writes it: each index tuple's
+    elements counted from the end when negative, each then in its axis's range (``Index is out
+    of bounds``: OpenVINO 2026.4 checks each, where older references checked the flat offset
+    only), the tuple's chunk written at its flat offset."""
+    depth = indices.lengths[-1] if indices.lengths else None
+    if depth is None or depth > len(lengths):
+        return None
+    leading = indices.lengths[:-1]
+    if updates != (*leading, *lengths[depth:]):
+        return None
+    chunk = math.prod(lengths[depth:])
+    strides = [math.prod(lengths[j + 1 : depth]) * chunk for j in range(depth)]
+    writes = []
+    for i in range(math.prod(leading)):
+        coordinate = indices.values[i * depth : (i + 1) * depth]
+        normalized = [c + lengths[j] if c < 0 else c for j, c in enumerate(coordinate)]
+        if any(not 0 <= c < n for c, n in zip(normalized, lengths, strict=False)):
             return "Index is out of bounds"
-        return f"ScatterElementsUpdate index {index} is out of bounds for the axis of size {size}"
-    return None
+        offset = sum(c * s for c, s in zip(normalized, strides, strict=True))
+        writes += [(offset + e, i * chunk + e) for e in range(chunk)]
+    return writes
 
 
-def _scattered_value(op: _Op) -> tuple[int, ...] | None:
-    """A scatter of known updates into a known 1D value (a shape) at known positions, as
-    OpenVINO's reference writes it: the updates in order, so a repeated position takes the last
-    (or, with a reduction, each in turn). A position out of range: :func:`_scatter_failure`."""
-    operands = _scatter_operands(op)
-    data = op.inputs[0].value
-    if operands is None or data is None:
+def _reduction(op: _Op) -> str:
+    """The scatter's reduction ("none" for the versions without one)."""
+    schema = op.call.schema
+    return str(op.attribute("reduction")).lower() if "reduction" in schema.attributes else "none"
+
+
+def _scattered_value(op: _Op, writes: Writes) -> tuple[int, ...] | None:
+    """A scatter of known updates into a known value, as OpenVINO's reference writes it: the
+    updates in order, so a position written twice takes the last (or, with a reduction, each
+    in turn)."""
+    data, updates = op.inputs[0].value, op.inputs[2].value
+    if data is None or updates is None:
         return None
-    size, indices, updates = operands
-    positions = _positions(op.call.schema.op, size, indices)
-    if any(not 0 <= i < size for i in positions):
-        return None
-    reduction = str(op.attribute("reduction")).lower() if "reduction" in op.call.schema.attributes else "none"
+    reduction = _reduction(op)
     if reduction == "none":
         value = list(data)
-        for i, update in zip(positions, updates, strict=True):
-            value[i] = update
+        for position, update in writes:
+            value[position] = updates[update]
         return tuple(value)
     init = bool(op.attribute("use_init_val")) if "use_init_val" in op.call.schema.attributes else True
-    return _reduced_scatter(data, positions, updates, reduction, init, op.element_type(0))
+    positions = [position for position, _ in writes]
+    ordered = tuple(updates[update] for _, update in writes)
+    return _reduced_scatter(data, positions, ordered, reduction, init, op.element_type(0))
 
 
 # ScatterElementsUpdate-12's and ScatterNDUpdate-15's reductions (mean sums, then divides)
@@ -635,6 +714,59 @@ def _reduced_scatter(
             return None
         means[i] //= count + int(use_init_val)
     return tuple(means)
+
+
+_REAL_REDUCTIONS: dict[str, Callable[[float, float], float]] = {
+    "sum": operator.add,
+    "mean": operator.add,
+    "sub": operator.sub,
+    "prod": operator.mul,
+    "min": min,
+    "max": max,
+}
+
+
+def _f32(number: float) -> float:
+    """The number rounded to float32 (NaN where it is not finite: the result is refused)."""
+    rounded = reals.rounded(number, "f32")
+    return math.nan if rounded is None else rounded
+
+
+def _real_reduced_scatter(op: _Op, writes: Writes) -> value_bounds.RealBounds | None:
+    """A real scatter with a reduction, on the data's and updates' reals, or on their lower
+    and then their upper bounds (the default bound evaluators), as OpenVINO evaluates it: f16
+    and bf16 converted to f32, every step in f32, the result rounded to the type once (by
+    experiment: 270 + 9.875 + 38 in bf16 is 316, where bf16 steps give 318); without
+    ``use_init_val`` a written position starts at the neutral value (f32's lowest for max, its
+    greatest for min); mean is the sum over the count, one more with the initial value
+    (``reference::scatter_elem_update_with_reduction``, and ScatterNDUpdate-15's)."""
+    reduction, element_type = _reduction(op), op.element_type(0)
+    data, updates = value_bounds.real_of(op.inputs[0]), value_bounds.real_of(op.inputs[2])
+    if reduction == "none" or data is None or updates is None:
+        return None
+    init = bool(op.attribute("use_init_val")) if "use_init_val" in op.call.schema.attributes else True
+    combine, greatest = _REAL_REDUCTIONS[reduction], reals.REAL_MAX["f32"]
+    found = []
+    for start, update in zip(data, updates, strict=True):
+        value = list(start)
+        if not init:
+            neutral = {"min": greatest, "max": -greatest, "prod": 1.0}.get(reduction, 0.0)
+            for position, _ in writes:
+                value[position] = neutral
+        counts: dict[int, int] = {}
+        for position, at in writes:
+            value[position] = combine(value[position], update[at])
+            if reduction not in ("min", "max"):
+                value[position] = _f32(value[position])
+            counts[position] = counts.get(position, 0) + 1
+        if reduction == "mean":
+            for position, count in counts.items():
+                value[position] = _f32(value[position] / (count + int(init)))
+        result = values.to_real(value, element_type)  # (None where one is not finite)
+        if result is None:
+            return None
+        found.append(result)
+    return found[0], found[1]
 
 
 def _check_scatter_ranks(op: _Op, data: int | None, indices: int | None, updates: int | None) -> None:

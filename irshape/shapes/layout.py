@@ -7,7 +7,8 @@ tests/differential/test_layout.py; ReverseSequence's, ``reverse_sequence_shape_i
 the data's shape, its batch dim merged with the length of the 1D sequence lengths, in
 tests/differential/test_rearrange.py). Reshape, Squeeze, Unsqueeze, Transpose, Concat, Split and
 VariadicSplit also carry the *value* of small integer tensors, so the shape subgraphs models
-are full of (ShapeOf -> Gather -> Concat -> Reshape) give known targets downstream.
+are full of (ShapeOf -> Gather -> Concat -> Reshape) give known targets downstream; Pad,
+DepthToSpace, SpaceToDepth, ShuffleChannels and Reverse move values (integer and real) too.
 
 Where a value that decides the shape is unknown (a Parameter, a subgraph irshape does not fold),
 the output is what OpenVINO infers without it, and IRS306 says so once for the layer.
@@ -141,6 +142,38 @@ def _transposed(value: Sequence[int], lengths: Sequence[int], order: Sequence[in
     return tuple(
         value[sum(i * s for i, s in zip(index, moved, strict=True))] for index in itertools.product(*ranges)
     )
+
+
+def _rearranged(result: OpResult, data: Tensor, places: Sequence[int] | None) -> OpResult:
+    """``result`` with its output's value: the data's elements at ``places`` (their flat
+    positions, in the output's order), an integer tensor's value or a real one's reals, where
+    the data's is known exactly. OpenVINO evaluates DepthToSpace, SpaceToDepth, ShuffleChannels
+    and Reverse on any element type but has no bound evaluators for them: bounds give nothing
+    (by experiment, tests/differential/test_real_rearrange.py)."""
+    if places is None or not result.outputs or result.outputs[0].shape.lengths is None:
+        return result
+    output = result.outputs[0]
+    if math.prod(output.shape.lengths or ()) != len(places) or len(places) > VALUE_LIMIT:
+        return result
+    exact = values.known(data)
+    if exact is not None and len(exact.values) == len(places):
+        output.value = tuple(exact.values[p] for p in places)
+    elif data.reals is not None and data.element_type in _REAL_TYPES and len(data.reals) == len(places):
+        output.reals = tuple(data.reals[p] for p in places)
+    return result
+
+
+def _places(lengths: Sequence[int], split: Sequence[int], order: Sequence[int]) -> tuple[int, ...] | None:
+    """The flat positions a reshape of ``lengths`` to ``split``, transposed by ``order`` (and
+    reshaped again), takes: how the block and channel ops move elements; None for a tensor too
+    large to keep or a split that does not hold it."""
+    count = math.prod(lengths)
+    if count > VALUE_LIMIT or math.prod(split) != count:
+        return None
+    return _transposed(range(count), split, order)
+
+
+_REAL_TYPES = frozenset({"f16", "f32", "f64", "bf16"})
 
 
 # --- Reshape ------------------------------------------------------------------------------
@@ -1012,9 +1045,24 @@ def _compatible(a: PartialShape, b: PartialShape) -> bool:
     return len(a.dims) == len(b.dims) and all(x.compatible(y) for x, y in zip(a.dims, b.dims, strict=True))
 
 
-@reading.reads(1, how=reading.AS_IS)
 def reverse(call: OpCall) -> OpResult:
-    """Reverse-1: the data's shape; the axes input is checked for its mode."""
+    """Reverse-1: the data's shape; the axes input is checked for its mode. Its value: the
+    data's elements reversed on the axes, in mask mode where the boolean mask is true (its
+    value as the Const holds it: shape inference does not read it, OpenVINO's evaluate does)."""
+    result = _reverse_checked(call)
+    data, mask = call.inputs
+    if result.findings or call.attributes.enum("mode", "index") != "mask" or mask.element_type != "boolean":
+        return result
+    if mask.value is None or data.shape.rank is None or len(mask.value) != data.shape.rank:
+        return result
+    axes = {axis for axis, flag in enumerate(mask.value) if flag}
+    return _rearranged(result, data, _reverse_places(data.shape.lengths, axes))
+
+
+@reading.reads(1, how=reading.AS_IS)
+def _reverse_checked(call: OpCall) -> OpResult:
+    """Reverse-1's shape and checks (the axes read as index mode reads them), and its value in
+    index mode."""
     data, axes = call.inputs
     mode = call.attributes.enum("mode", "index")
     findings: list[Finding] = []
@@ -1032,7 +1080,7 @@ def reverse(call: OpCall) -> OpResult:
                 f"data tensor rank ({rank}) in 'mask' mode."
             )
             findings.append(incompatible(f"axes {axes.shape} in mask mode for data of rank {rank}", message))
-        return _same_shape(call, findings)
+        return _same_shape(call, findings)  # (its value: reverse, from the mask as held)
     if not _integral(axes.element_type):
         message = "In 'index' mode the second input must contain integer values."
         findings.append(_type_error(1, f"axes has element type {axes.element_type}", message))
@@ -1049,7 +1097,30 @@ def reverse(call: OpCall) -> OpResult:
             findings.append(
                 _value_error(1, f"axes {list(axes.value)} are out of range for rank {rank}", message)
             )
-    return _same_shape(call, findings)
+    rank = data.shape.rank
+    if findings or axes.value is None or rank is None or any(not -rank <= v < rank for v in axes.value):
+        return _same_shape(call, findings)
+    # its evaluate counts a negative axis from the end (by experiment: -1 of [2,4] is axis 1)
+    reversed_axes = {v + rank if v < 0 else v for v in axes.value}
+    return _rearranged(_same_shape(call), data, _reverse_places(data.shape.lengths, reversed_axes))
+
+
+# what Reverse reads, for its declaration to be checked against (tests/test_reads_declared.py)
+setattr(reverse, reading.READS, getattr(_reverse_checked, reading.READS))
+
+
+def _reverse_places(lengths: Sequence[int] | None, axes: set[int]) -> tuple[int, ...] | None:
+    """The flat positions Reverse takes: each coordinate counted from the end on ``axes``."""
+    if lengths is None or math.prod(lengths) > VALUE_LIMIT or any(axis >= len(lengths) for axis in axes):
+        return None
+    steps = values.strides(lengths)
+    return tuple(
+        sum(
+            (n - 1 - c if axis in axes else c) * step
+            for axis, (c, n, step) in enumerate(zip(at, lengths, steps, strict=True))
+        )
+        for at in values.coordinates(lengths)
+    )
 
 
 def reverse_sequence(call: OpCall) -> OpResult:
@@ -1141,7 +1212,13 @@ def shuffle_channels(call: OpCall) -> OpResult:
         message = "The channel dimension size has to be a multiple of the groups parameter value."
         problem = f"axis {normal} of {data.shape} is not a multiple of group {group}"
         return _same_shape(call, [incompatible(problem, message)])
-    return _same_shape(call)
+    lengths = data.shape.lengths
+    if lengths is None or lengths[normal] % group:
+        return _same_shape(call)
+    # [outer, group, channels / group, inner] with its two middle axes swapped
+    outer, inner = math.prod(lengths[:normal]), math.prod(lengths[normal + 1 :])
+    split = (outer, group, lengths[normal] // group, inner)
+    return _rearranged(_same_shape(call), data, _places(lengths, split, (0, 2, 1, 3)))
 
 
 # --- DepthToSpace, SpaceToDepth -----------------------------------------------------------
@@ -1179,7 +1256,20 @@ def depth_to_space(call: OpCall) -> OpResult:
         )
         return _dynamic(call, [finding], data.shape.rank)
     shape = PartialShape([batch, depth, *(d * block for d in spatial)])
-    return OpResult([Output(shape, data.element_type)])
+    result = OpResult([Output(shape, data.element_type)])
+    lengths = data.shape.lengths
+    if lengths is None:
+        return result
+    # the channels split into block axes and the depth (in the mode's order), each block axis
+    # then moved after its spatial axis
+    k, size = len(spatial), lengths[1] // divisor
+    blocks_first = call.attributes.enum("mode", "blocks_first") == "blocks_first"
+    split = (lengths[0], *[block] * k, size) if blocks_first else (lengths[0], size, *[block] * k)
+    depth_axis, first_block = (k + 1, 1) if blocks_first else (1, 2)
+    order = [0, depth_axis]
+    for i in range(k):
+        order += [k + 2 + i, first_block + i]
+    return _rearranged(result, data, _places(lengths, (*split, *lengths[2:]), order))
 
 
 def space_to_depth(call: OpCall) -> OpResult:
@@ -1205,4 +1295,17 @@ def space_to_depth(call: OpCall) -> OpResult:
             return _dynamic(call, [finding], data.shape.rank)
         out.append(part)
     shape = PartialShape([batch, channels * block ** len(spatial), *out])
-    return OpResult([Output(shape, data.element_type)])
+    result = OpResult([Output(shape, data.element_type)])
+    lengths = data.shape.lengths
+    if lengths is None:
+        return result
+    # each spatial axis split into (length / block, block), the block axes gathered beside the
+    # channels (before them in blocks_first mode, after them in depth_first)
+    k = len(spatial)
+    split = [lengths[0], lengths[1]]
+    for n in lengths[2:]:
+        split += [n // block, block]
+    blocks, kept = [3 + 2 * i for i in range(k)], [2 + 2 * i for i in range(k)]
+    blocks_first = call.attributes.enum("mode", "blocks_first") == "blocks_first"
+    order = [0, *blocks, 1, *kept] if blocks_first else [0, 1, *blocks, *kept]
+    return _rearranged(result, data, _places(lengths, split, order))

@@ -44,15 +44,15 @@ def known(tensor: Tensor) -> Known | None:
     return Known(tensor.value, lengths)
 
 
-def _strides(lengths: Sequence[int]) -> list[int]:
-    strides, step = [], 1
+def strides(lengths: Sequence[int]) -> list[int]:
+    steps, step = [], 1
     for n in reversed(lengths):
-        strides.append(step)
+        steps.append(step)
         step *= n
-    return strides[::-1]
+    return steps[::-1]
 
 
-def _indices(lengths: Sequence[int]) -> itertools.product[tuple[int, ...]]:
+def coordinates(lengths: Sequence[int]) -> itertools.product[tuple[int, ...]]:
     return itertools.product(*(range(n) for n in lengths))
 
 
@@ -62,8 +62,10 @@ def broadcast_to(tensor: Known, out: Sequence[int]) -> list[int] | None:
     if math.prod(out) > MAX_ELEMENTS:
         return None
     lengths = (1,) * (len(out) - len(tensor.lengths)) + tensor.lengths
-    strides = [0 if n == 1 else s for n, s in zip(lengths, _strides(lengths), strict=True)]
-    return [tensor.values[sum(i * s for i, s in zip(index, strides, strict=True))] for index in _indices(out)]
+    steps = [0 if n == 1 else s for n, s in zip(lengths, strides(lengths), strict=True)]
+    return [
+        tensor.values[sum(i * s for i, s in zip(index, steps, strict=True))] for index in coordinates(out)
+    ]
 
 
 def tile(tensor: Known, counts: Sequence[int]) -> list[int] | None:
@@ -75,10 +77,10 @@ def tile(tensor: Known, counts: Sequence[int]) -> list[int] | None:
     out = [n * c for n, c in zip(lengths, counts, strict=True)]
     if math.prod(out) > MAX_ELEMENTS:
         return None
-    strides = _strides(lengths)
+    steps = strides(lengths)
     return [
-        tensor.values[sum((i % n) * s for i, n, s in zip(index, lengths, strides, strict=True))]
-        for index in _indices(out)
+        tensor.values[sum((i % n) * s for i, n, s in zip(index, lengths, steps, strict=True))]
+        for index in coordinates(out)
     ]
 
 
@@ -343,28 +345,28 @@ def reduced_positions(lengths: Sequence[int], axes: set[int]) -> list[list[int]]
     """The flat positions each output element of a reduction over ``axes`` takes, in the
     output's order (keep_dims or not, the order is the same)."""
     kept = [axis for axis in range(len(lengths)) if axis not in axes]
-    strides = _strides(lengths)
+    steps = strides(lengths)
     groups: dict[tuple[int, ...], list[int]] = {}
-    for position in _indices(lengths):
+    for position in coordinates(lengths):
         key = tuple(position[axis] for axis in kept)
-        groups.setdefault(key, []).append(sum(p * s for p, s in zip(position, strides, strict=True)))
-    return [groups.get(key, []) for key in _indices([lengths[axis] for axis in kept])]
+        groups.setdefault(key, []).append(sum(p * s for p, s in zip(position, steps, strict=True)))
+    return [groups.get(key, []) for key in coordinates([lengths[axis] for axis in kept])]
 
 
 def reduce(data: Known, axes: set[int], keep_dims: bool, fold: Callable[[list[int]], int]) -> Known:
     """``fold`` over the ``axes`` of the data (numpy's reduction with ``keepdims``)."""
     kept = [axis for axis in range(len(data.lengths)) if axis not in axes]
-    strides = _strides(data.lengths)
+    steps = strides(data.lengths)
     groups: dict[tuple[int, ...], list[int]] = {}
-    for position in _indices(data.lengths):
+    for position in coordinates(data.lengths):
         key = tuple(position[axis] for axis in kept)
         groups.setdefault(key, []).append(
-            data.values[sum(p * s for p, s in zip(position, strides, strict=True))]
+            data.values[sum(p * s for p, s in zip(position, steps, strict=True))]
         )
     out_lengths = (
         [1 if axis in axes else n for axis, n in enumerate(data.lengths)]
         if keep_dims
         else [data.lengths[axis] for axis in kept]
     )
-    values = [fold(groups.get(key, [])) for key in _indices([data.lengths[axis] for axis in kept])]
+    values = [fold(groups.get(key, [])) for key in coordinates([data.lengths[axis] for axis in kept])]
     return Known(values, out_lengths)

@@ -13,7 +13,7 @@ the lower and on the upper bounds; Convert's own bounds in f64 too).
 
 The ops: StridedSlice, Slice, Tile, Broadcast, Gather, Concat, Reshape, Squeeze, Unsqueeze,
 Transpose, Split, VariadicSplit, Select, ScatterUpdate, ScatterElementsUpdate, ScatterNDUpdate
-(into 1D data, as irshape folds a scatter: into a shape), Pad (every mode, crops too) and Convert
+(into 1D data; any rank: test_real_rearrange.py), Pad (every mode, crops too) and Convert
 to another real type; the same chains in i64 check that integers move alike.
 
 What the cases found, by experiment (irshape/shapes/bounds.py ``_MOVES_REALS``): every one of
@@ -338,7 +338,7 @@ def _build(seed: int, op: str, real: str, style: str, into_scales: bool = False)
     elif real != "i64" and (real != "f64" or style == "static") and rng.random() < 0.5:
         scales = [rng.choice([0.5, 1.25, 1.5, 0.3, 2.0, 0.7, 2.5, 10.1]) for _ in range(4)]
         x = ov1.multiply(x, _real(scales, real, rng))
-    # the scatters into 1D data only: irshape folds a scatter into a shape, not into a tensor
+    # the scatters into 1D data here (into data of any rank: test_real_rearrange.py)
     shape = [4] if op.startswith("Scatter") else list(rng.choice(_SHAPES))
     if shape != [4]:
         x = ov1.reshape(x, _i(shape), False)

@@ -18,8 +18,8 @@ What it accepts (a grammar of the whole document, so that every byte is accounte
   self-closing or holds ``<dim>`` elements and ``<rt_info>`` blocks as above; a dim's text has
   no ``<``, ``>``, ``&``, line end or control character;
 - in ``<edges>``: self-closing ``<edge .../>`` elements;
-- after ``</edges>``, the rest of the ``<net>`` (its ``<rt_info>``, what else a writer puts
-  there) up to 1 MiB: the reader reads nothing there, so lxml only checks it is well-formed;
+- after ``</edges>``, the rest of the ``<net>`` (its ``<rt_info>``, ``<pre-process>``,
+  ``<meta_data>``) up to 1 MiB, read by the lxml reader (:meth:`Scanner._tail`);
 - between elements only XML's blanks (space, tab, line feed, a carriage return before a line
   feed); each start tag on one line, its attributes ASCII names (no ``:``, no ``xmlns``),
   each once, with double-quoted values holding no ``<``, ``&`` or control character (which XML

@@ -10,9 +10,9 @@ Run from the repository root (needs openvino and numpy, the test extra)::
     python bench/bench_scale.py --instructions  # also each phase's instructions (valgrind)
 
 After each comparison comes the phase table of ``irshape check -j 1`` (see ``PHASES_CHILD``):
-where the time goes (parse, build the model, index the graph, graph checks, check layers,
-compare dims, report), with each phase's count of function calls, a measure that does not move
-with the machine's load as its wall time does.
+where the time goes (the scanner's reading, or lxml's parse and the model built from it, index
+the graph, graph checks, check layers, compare dims, report), with each phase's count of
+function calls, a measure that does not move with the machine's load as its wall time does.
 
 Each IR is generated with OpenVINO's Python API (blocks of the four conv ops, MaxPool,
 element-wise ops, a ShapeOf/Gather/Concat shape subgraph into Reshape, Transpose, MatMul,
@@ -131,13 +131,16 @@ print(f"@@ {t1 - t0:.6f} {t2 - t1:.6f} {peak_rss_kib()}", file=sys.stderr)
 
 # The phases of an `irshape check` run, timed in the program itself: the function of each
 # phase is wrapped to add the time it takes (over every call: a run over many files adds its
-# files' up). The wrappers cost about 0.1 us a call, and the two called many times (the lxml
-# parser's feed, once a chunk; compare_declared, once a layer whose check is not a repeat)
-# are called a few thousand times at most. With "count", a profile hook counts the Python and
-# C function calls of each phase instead (a deterministic measure of the work: the machine's
-# wall time moves +-25%); with "mark", os.getppid() is called at each boundary of the reading,
-# the index, the graph checks and the check, where `valgrind --tool=callgrind
-# --dump-before=getppid` writes the instructions counted since the boundary before.
+# files' up). The reading is the scanner's (irshape.ir.scan) for a file of ov.save_model's
+# layout, else lxml's parse and the model built from its elements (a file the scanner declines
+# counts in all three: the scanner's try, then lxml's reading). The wrappers cost about 0.1 us a
+# call, and the two called many times (the lxml parser's feed, once a chunk; compare_declared,
+# once a layer whose check is not a repeat) are called a few thousand times at most. With
+# "count", a profile hook counts the Python and C function calls of each phase instead (a
+# deterministic measure of the work: the machine's wall time moves +-25%); with "mark",
+# os.getppid() is called at each boundary of the reading, the index, the graph checks and the
+# check, where `valgrind --tool=callgrind --dump-before=getppid` writes the instructions
+# counted since the boundary before.
 PHASES_CHILD = """
 import os, sys, time
 mode = sys.argv[2]
@@ -159,10 +162,10 @@ def mark(name):
 from irshape import lifetime, api
 from irshape.check import graph, model
 from irshape.cli import run
-from irshape.ir import stream
+from irshape.ir import scan, stream
 imported = now()
 mark("imported")
-spent = dict.fromkeys(("read", "parse", "index", "graph checks", "check", "compare dims"), 0.0)
+spent = dict.fromkeys(("read", "scan", "parse", "index", "graph checks", "check", "compare dims"), 0.0)
 def phase(name, function, marked):
     def wrapped(*args, **kwargs):
         if marked:
@@ -175,6 +178,8 @@ def phase(name, function, marked):
             if marked:
                 mark(name + " ends")
     return wrapped
+scan.scan_file = phase("scan", scan.scan_file, False)
+scan.scan_bytes = phase("scan", scan.scan_bytes, False)
 stream.LinedParser.feed = phase("parse", stream.LinedParser.feed, False)
 stream.LinedParser.close = phase("parse", stream.LinedParser.close, False)
 model.compare_declared = phase("compare dims", model.compare_declared, False)
@@ -191,8 +196,9 @@ def report_then_exit(code):
     walk = spent["check"] - spent["index"] - spent["graph checks"]
     figures = {
         "imports": imported - started,
+        "scan (irshape.ir.scan)": spent["scan"],
         "parse (lxml)": spent["parse"],
-        "build the model": spent["read"] - spent["parse"],
+        "build the model (lxml)": spent["read"] - spent["scan"] - spent["parse"],
         "index the graph": spent["index"],
         "graph checks": spent["graph checks"],
         "check layers": walk - spent["compare dims"],
@@ -423,12 +429,12 @@ def phases(xml: Path, repeat: int, with_instructions: bool) -> None:
     print(f"\nphases of irshape check -j 1 ({xml.name}), best of {repeat} each; calls: Python and C calls")
     if xml.is_dir():
         print(f"({len(list(xml.glob('*.xml')))} files: each phase's time is the sum over them)")
-    print(f"{'phase':22}{'seconds':>10}{'share':>8}{'calls':>12}")
+    print(f"{'phase':24}{'seconds':>10}{'share':>8}{'calls':>12}")
     for phase, value in seconds.items():
         share = f"{value / work:>7.0%}" if phase != "imports" else f"{'':>7}"
-        print(f"{phase:22}{value:>10.3f} {share}{int(calls[phase]):>12,}")
+        print(f"{phase:24}{value:>10.3f} {share}{int(calls[phase]):>12,}")
     print(
-        f"{'work (all but imports)':22}{work:>10.3f}{'':>8}{int(sum(calls.values()) - calls['imports']):>12,}"
+        f"{'work (all but imports)':24}{work:>10.3f}{'':>8}{int(sum(calls.values()) - calls['imports']):>12,}"
     )
     if counted is not None:
         print("instructions (callgrind, -j 1), millions:")

@@ -2,7 +2,8 @@
 
 The files are made small (the split's size floor is lowered), with the places the split must
 notice: findings on both sides of the cut, a syntax error after it, a cut that falls inside a
-comment or on a nested layer (where the reader must read on alone).
+comment or on a nested layer (where the reader must read on alone). The split is the lxml
+reader's: the scanner (irshape.ir.scan), which reads these regular files first, is turned off.
 """
 
 from __future__ import annotations
@@ -13,10 +14,16 @@ from pathlib import Path
 
 import pytest
 
-from irshape.ir import split
+from irshape.ir import reader, split
 from irshape.ir.reader import read_file
 
 pytestmark = pytest.mark.skipif(not hasattr(os, "fork"), reason="the split read needs os.fork")
+
+
+@pytest.fixture(autouse=True)
+def _lxml_reader(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Files the scanner declines are read by lxml, on two processes when large."""
+    monkeypatch.setattr(reader, "_scanned", lambda path, source: None)
 
 
 def _layer(i: int, dims: str = "") -> str:

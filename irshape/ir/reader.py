@@ -1,16 +1,23 @@
-"""Read an IR ``.xml`` (a whole ``<net>`` or bare ``<layer>`` fragments) with lxml, safely,
-streaming: from a file, on one process or (large files) two, or from bytes. The parser is
-:mod:`irshape.ir.parse`; the two-process reading :mod:`irshape.ir.split`.
-"""
+"""Read an IR ``.xml`` (a whole ``<net>`` or bare ``<layer>`` fragments), safely, streaming:
+from a file or from bytes. A file in the regular layout ``ov.save_model`` writes, of 128 KiB or
+more (or any, once one such has been read), is read by the scanner (:mod:`irshape.ir.scan`);
+any other, or one the scanner declines, with lxml (:mod:`irshape.ir.parse`), on one process or
+(large files) two (:mod:`irshape.ir.split`), with the same result."""
 
 from __future__ import annotations
 
 import os
+import sys
 from collections.abc import Iterator
 
 from irshape import rules
 from irshape.diagnostics import Location
 from irshape.ir.parse import CHUNK, Join, Reader, ReadResult, clean
+
+# Below this, lxml reads a file in fewer instructions than the scanner's patterns take to compile
+# (~30M instructions, once a process; lxml reads a layer in ~200k, the scanner in ~55k): a small
+# file is scanned only once a large one has had them compiled.
+SCAN_MIN_BYTES = 128 << 10
 
 
 def read_file(path: str | os.PathLike[str], *, processes: int = 1) -> ReadResult:
@@ -20,6 +27,9 @@ def read_file(path: str | os.PathLike[str], *, processes: int = 1) -> ReadResult
     with the same result (see :mod:`irshape.ir.split`).
     """
     source = os.fspath(path)
+    scanned = _scanned(path, source)
+    if scanned is not None:
+        return scanned
     join: Join | None = None
     if processes > 1:
         from irshape.ir import split  # only for large files, on request
@@ -44,6 +54,12 @@ def read_file(path: str | os.PathLike[str], *, processes: int = 1) -> ReadResult
 
 def read_bytes(data: bytes, path: str, *, source: str | None = None) -> ReadResult:
     """Parse ``data`` (the text of ``path``) into a :class:`Document` and reading findings."""
+    if len(data) >= SCAN_MIN_BYTES or _scanner_ready():
+        from irshape.ir.scan import scan_bytes  # a large file only: its patterns take time to compile
+
+        scanned = scan_bytes(data, path, source=source)
+        if scanned is not None:
+            return scanned
     view = memoryview(data)
 
     def chunks() -> Iterator[bytes]:
@@ -51,3 +67,22 @@ def read_bytes(data: bytes, path: str, *, source: str | None = None) -> ReadResu
             yield bytes(view[start : start + CHUNK])
 
     return Reader(path, source).read(chunks)
+
+
+def _scanned(path: str | os.PathLike[str], source: str) -> ReadResult | None:
+    """The file read by the scanner, if it pays (a large file, or the scanner's patterns
+    compiled already) and the scanner reads it."""
+    try:
+        if os.stat(source).st_size < SCAN_MIN_BYTES and not _scanner_ready():
+            return None
+    except OSError:
+        return None  # the lxml reader reports it
+    from irshape.ir.scan import scan_file  # a large file only: its patterns take time to compile
+
+    return scan_file(path)
+
+
+def _scanner_ready() -> bool:
+    """Are the scanner's patterns compiled (a large file was read before in this process)?"""
+    scan = sys.modules.get("irshape.ir.scan")
+    return scan is not None and scan.ready()

@@ -491,3 +491,25 @@ def test_bytes_needed_packs_sub_byte_types(element_type: str, count: int, needed
 
 def test_string_const_size_is_not_checked() -> None:
     assert bytes_needed("string", 3) is None
+
+
+def test_a_layer_without_a_type_is_of_no_type() -> None:
+    # The structural checks pick the layers of one type in C; a layer with no type attribute
+    # has None there, and ``"Result".__eq__(None)`` is NotImplemented, which is true: such a
+    # layer was picked as a Result, a Parameter, an Assign...
+    from irshape.check.graph import build_graph
+    from irshape.check.structure import _of_type
+    from irshape.ir.reader import read_bytes
+
+    xml = b"""<net name="t" version="11"><layers>
+<layer id="0" name="in" type="Parameter" version="opset1"><data shape="1" element_type="f32"/>
+<output><port id="0" precision="FP32"><dim>1</dim></port></output></layer>
+<layer id="1" name="r" version="opset1"><input><port id="0"><dim>1</dim></port></input></layer>
+<layer id="2" name="out" type="Result" version="opset1"><input><port id="0"><dim>1</dim></port></input></layer>
+</layers><edges><edge from-layer="0" from-port="0" to-layer="1" to-port="0"/>
+<edge from-layer="0" from-port="0" to-layer="2" to-port="0"/></edges></net>"""
+    document = read_bytes(xml, "t.xml").document
+    assert document is not None
+    graph = build_graph(document)
+    assert [layer.id for layer in _of_type(graph, "Result")] == ["2"]
+    assert [layer.id for layer in _of_type(graph, "Parameter")] == ["0"]

@@ -12,8 +12,8 @@ from __future__ import annotations
 import re
 from collections import defaultdict
 from collections.abc import Callable, Iterator
-from itertools import chain, compress
-from operator import attrgetter
+from itertools import chain, compress, repeat
+from operator import attrgetter, eq
 
 from irshape import rules
 from irshape.check.graph import (
@@ -757,8 +757,10 @@ def check_name_collisions(graph: Graph, report: Report) -> None:
 
 
 def _of_type(graph: Graph, op_type: str) -> Iterator[Layer]:
-    """The layers of the type, in file order (picked in C: a model has a few of each)."""
-    return compress(graph.document.layers, map(op_type.__eq__, graph.layer_types))
+    """The layers of the type, in file order (picked in C: a model has a few of each). By
+    ``operator.eq``, not ``op_type.__eq__``: a layer without a type has None, and ``str.__eq__``
+    gives it NotImplemented, which is true."""
+    return compress(graph.document.layers, map(eq, repeat(op_type), graph.layer_types))
 
 
 def tensor_names(text: str) -> set[str]:

@@ -286,43 +286,32 @@ def compare_declared(layer: Layer, result: OpResult, where: Where, report: Repor
     """Compare every declared output port's dims with the inferred output of that index.
 
     Axes whose inference already failed with an error (a kernel too large for its input) are
-    not compared: the error says more than a second finding about the same axis would.
+    not compared: the error says more than a second finding about the same axis would. The
+    usual port declares the inferred dims (as a tuple, in one step) or fits them (-1 where
+    OpenVINO infers ?): no location is made for it.
     """
-    if _declared_as_inferred(layer, result):
-        return
-    if not layer.outputs:
+    ports = layer.outputs
+    if not ports:
         if result.outputs:
             report(rules.OUTPUT_PORT_MISSING(_located(where), inferred=result.outputs[0].shape))
         return
-    if result.rejected:  # "OpenVINO will use N" would be untrue: it stops at the error
-        return
     located = None
-    for port, output in zip(layer.outputs, result.outputs, strict=False):
-        if _fits(port.dims, output.shape):
+    for port, output in zip(ports, result.outputs, strict=False):
+        dims = port.dims
+        if not dims or dims == output.shape.lengths or _fits(dims, output.shape):
             continue
+        if result.rejected:  # "OpenVINO will use N" would be untrue: it stops at the error
+            return
         if located is None:
             located = _located(where)
         _compare_port(port, output, located, report)
 
 
-def _declared_as_inferred(layer: Layer, result: OpResult) -> bool:
-    """Does every output port declare exactly the inferred dims, or none? (The usual layer:
-    then there is nothing to compare further.)"""
-    ports = layer.outputs
-    if not ports:
-        return not result.outputs
-    for port, output in zip(ports, result.outputs, strict=False):
-        if port.dims and port.dims != output.shape.lengths:
-            return False
-    return True
-
-
-def _fits(declared: tuple[int, ...] | None, inferred: PartialShape) -> bool:
+def _fits(declared: tuple[int, ...], inferred: PartialShape) -> bool:
     """Does every declared dim lie within the inferred one (-1 any)? Then :func:`_compare_port`
-    finds nothing: the usual port of a dynamic output (the file's -1 where OpenVINO infers ?),
-    compared without a location."""
+    finds nothing: the usual port of a dynamic output (the file's -1 where OpenVINO infers ?)."""
     dims = inferred.dims
-    if not declared or dims is None:
+    if dims is None:  # a dynamic rank: nothing to compare
         return True
     if len(declared) != len(dims):
         return False

@@ -9,6 +9,7 @@ blocks): one memo for every op.
 
 from __future__ import annotations
 
+import itertools
 import sys
 from collections.abc import Callable
 from typing import Any
@@ -19,9 +20,19 @@ from irshape.dims import DYNAMIC, PartialShape
 from irshape.ir.model import Layer
 from irshape.ir.weights import CONSTANT_WITHOUT_BYTES
 from irshape.memo import IdentityMemo, by_identity
-from irshape.ops.interface import AT_DATA, AT_LAYER, Finding, OpCall, OpResult, Output, Tensor, Unknown
+from irshape.ops.interface import (
+    AT_DATA,
+    AT_LAYER,
+    Finding,
+    OpCall,
+    OpResult,
+    Output,
+    ShapeFunction,
+    Tensor,
+    Unknown,
+)
 from irshape.ops.registry import shape_function
-from irshape.ops.schema import OpSchema, validate_attributes
+from irshape.ops.schema import OpSchema, ParsedAttributes, validate_attributes
 from irshape.shapes import reading
 from irshape.shapes.findings import value_finding
 
@@ -37,7 +48,12 @@ _OUTPUT_CONSEQUENCES = frozenset({rules.DYNAMIC_RANK_OUTPUT.code, rules.OUTPUT_D
 _CLEAN: dict[tuple[Any, ...], tuple[OpSchema, OpResult]] = {}
 _CLEAN_MAX = 4096
 _KEY_TEXT_MAX = 512  # characters of <data> attribute names and values
-_DATA_KEYS: IdentityMemo[dict[str, str], tuple[tuple[str, str], ...] | None] = {}
+# A <data> dict's part of the memo key: one number per distinct content (None for long texts),
+# found by the dict's identity, so a key hashes an int and not the attribute texts. Numbers
+# are never reused, so a cleared memo never mistakes one content for another.
+_DATA_KEYS: IdentityMemo[dict[str, str], int | None] = {}
+_DATA_NUMBERS: dict[tuple[tuple[str, str], ...], int] = {}
+_data_numbers = itertools.count()
 
 
 def check_op(
@@ -45,13 +61,21 @@ def check_op(
 ) -> OpResult | None:
     """Validate ``layer`` against ``schema`` and infer its outputs; None if they cannot be
     inferred (the findings say why)."""
-    key = _memo_key(schema, layer, inputs)
-    hit = _CLEAN.get(key) if key is not None else None
-    if hit is not None and hit[0] is schema:
-        return hit[1]
+    # What a check depends on when it reports nothing (its location only names findings): the
+    # declaration, the <data>, and the inputs' shapes, types, values and classes (a Concat
+    # looks at its Const inputs).
+    data = layer.data
+    kept = _DATA_KEYS.get(id(data))
+    data_key = kept[1] if kept is not None and kept[0] is data else _data_key(data)
+    key = None
+    if data_key is not None:
+        key = (id(schema), data_key, tuple([(i.shape, i.element_type, i.facts, i.__class__) for i in inputs]))
+        hit = _CLEAN.get(key)
+        if hit is not None and hit[0] is schema:
+            return hit[1]
     found: list[Diagnostic] = []
-    result = _check_op(schema, layer, inputs, _located(where), found.append)
-    if any(rules.rejects(d) for d in found):
+    result = _check_op(schema, layer, inputs, where, found.append)
+    if found and any(rules.rejects(d) for d in found):
         # OpenVINO rejects the layer: what its output would be is no finding of its own.
         found = [d for d in found if d.code not in _OUTPUT_CONSEQUENCES]
         if result is not None:
@@ -65,32 +89,27 @@ def check_op(
     return result
 
 
-def _memo_key(schema: OpSchema, layer: Layer, inputs: list[Tensor]) -> tuple[Any, ...] | None:
-    """What a check depends on when it reports nothing (its location only names findings)."""
-    data = _data_key(layer.data)
-    if data is None:
-        return None
-    # a Const's class too: a Concat looks at its Const inputs
-    tensors = tuple([(i.shape, i.element_type, i.facts, i.__class__) for i in inputs])
-    return id(schema), data, tensors
-
-
-def _data_key(data: dict[str, str]) -> tuple[tuple[str, str], ...] | None:
-    """The <data> attributes as a memo key; None for long texts. The reader shares one dict
-    among the layers whose <data> says the same, so the key is made once a dict."""
+def _data_key(data: dict[str, str]) -> int | None:
+    """The <data> attributes' number in the memo key; None for long texts."""
     return by_identity(_DATA_KEYS, data, _make_data_key, _CLEAN_MAX)
 
 
-def _make_data_key(data: dict[str, str]) -> tuple[tuple[str, str], ...] | None:
+def _make_data_key(data: dict[str, str]) -> int | None:
     if sum(map(len, data)) + sum(map(len, data.values())) > _KEY_TEXT_MAX:
         return None
-    return tuple(data.items())
+    content = tuple(data.items())
+    number = _DATA_NUMBERS.get(content)
+    if number is None:
+        if len(_DATA_NUMBERS) >= _CLEAN_MAX:
+            _DATA_NUMBERS.clear()
+        number = _DATA_NUMBERS[content] = next(_data_numbers)
+    return number
 
 
 def _check_op(
-    schema: OpSchema, layer: Layer, inputs: list[Tensor], where: Location, report: Report
+    schema: OpSchema, layer: Layer, inputs: list[Tensor], where: Where, report: Report
 ) -> OpResult | None:
-    parsed = validate_attributes(schema, layer.data, where.at_line(layer.data_line), report)
+    parsed = _attributes(schema, layer, where, report)
     lo, hi = schema.input_counts
     if not lo <= len(inputs) <= hi:
         expected_count = str(lo) if lo == hi else f"{lo} or {hi}" if hi < sys.maxsize else f"at least {lo}"
@@ -100,7 +119,7 @@ def _check_op(
             consequence = f"; OpenVINO rejects the layer ('{message}')"
         report(
             rules.INPUT_COUNT(
-                where,
+                _located(where),
                 op=schema.name,
                 expected_count=expected_count,
                 count=len(inputs),
@@ -110,14 +129,59 @@ def _check_op(
         if len(inputs) < lo:
             return None
         inputs = inputs[:hi]
-    infer = shape_function(schema.family, schema.function)
+    infer, readings = _shape_function(schema)
     call = OpCall(schema, tuple(inputs), parsed)
     result = infer(call)
     reading.fold(call, result)
-    result = _no_value(schema, getattr(infer, reading.READS, {}), inputs, result)
-    for finding in result.findings:
-        report_finding(layer, finding, where, report)
+    if result.findings or schema.evaluated_inputs:  # else no input can lack its value (_no_value)
+        result = _no_value(schema, readings, inputs, result)
+    if result.findings:
+        located = _located(where)
+        for finding in result.findings:
+            report_finding(layer, finding, located, report)
     return result if result.outputs else None
+
+
+# A declaration's <data> validated clean, kept by the identities of both: the reader shares one
+# <data> dict among the layers whose <data> says the same, so a model validates each distinct
+# <data> of an op once, and makes no location for it (the ParsedAttributes are only read).
+_CLEAN_ATTRIBUTES: dict[tuple[int, int], tuple[OpSchema, dict[str, str], ParsedAttributes]] = {}
+
+
+def _attributes(schema: OpSchema, layer: Layer, where: Where, report: Report) -> ParsedAttributes:
+    """The layer's <data> validated against ``schema``: once a (declaration, <data>) while clean."""
+    data = layer.data
+    key = (id(schema), id(data))
+    kept = _CLEAN_ATTRIBUTES.get(key)
+    if kept is not None and kept[0] is schema and kept[1] is data:
+        return kept[2]
+    found: list[Diagnostic] = []
+    parsed = validate_attributes(schema, data, _located(where).at_line(layer.data_line), found.append)
+    if found:  # its findings are located: validated again at each layer
+        for diagnostic in found:
+            report(diagnostic)
+        return parsed
+    if len(_CLEAN_ATTRIBUTES) >= _CLEAN_MAX:
+        _CLEAN_ATTRIBUTES.clear()
+    _CLEAN_ATTRIBUTES[key] = (schema, data, parsed)
+    return parsed
+
+
+# The shape function a declaration names and what it reads of its value inputs, by the
+# declaration's identity (asked for every check that is not a repeat).
+_FUNCTIONS: IdentityMemo[OpSchema, tuple[ShapeFunction, dict[int, reading.Reading]]] = {}
+
+
+def _shape_function(schema: OpSchema) -> tuple[ShapeFunction, dict[int, reading.Reading]]:
+    kept = _FUNCTIONS.get(id(schema))
+    if kept is not None and kept[0] is schema:
+        return kept[1]
+    return by_identity(_FUNCTIONS, schema, _make_shape_function)
+
+
+def _make_shape_function(schema: OpSchema) -> tuple[ShapeFunction, dict[int, reading.Reading]]:
+    infer = shape_function(schema.family, schema.function)
+    return infer, getattr(infer, reading.READS, {})
 
 
 def report_finding(layer: Layer, finding: Finding, where: Location, report: Report) -> None:
@@ -222,29 +286,37 @@ def compare_declared(layer: Layer, result: OpResult, where: Where, report: Repor
     """Compare every declared output port's dims with the inferred output of that index.
 
     Axes whose inference already failed with an error (a kernel too large for its input) are
-    not compared: the error says more than a second finding about the same axis would.
+    not compared: the error says more than a second finding about the same axis would. The
+    usual port declares the inferred dims (as a tuple, in one step) or fits them (-1 where
+    OpenVINO infers ?): no location is made for it.
     """
-    if _declared_as_inferred(layer, result):
-        return
-    where = _located(where)
-    if not layer.outputs:
-        if result.outputs:
-            report(rules.OUTPUT_PORT_MISSING(where, inferred=result.outputs[0].shape))
-        return
-    if result.rejected:  # "OpenVINO will use N" would be untrue: it stops at the error
-        return
-    for port, output in zip(layer.outputs, result.outputs, strict=False):
-        _compare_port(port, output, where, report)
-
-
-def _declared_as_inferred(layer: Layer, result: OpResult) -> bool:
-    """Does every output port declare exactly the inferred dims, or none? (The usual layer:
-    then there is nothing to compare further.)"""
     ports = layer.outputs
     if not ports:
-        return not result.outputs
+        if result.outputs:
+            report(rules.OUTPUT_PORT_MISSING(_located(where), inferred=result.outputs[0].shape))
+        return
+    located = None
     for port, output in zip(ports, result.outputs, strict=False):
-        if port.dims and port.dims != output.shape.lengths:
+        dims = port.dims
+        if not dims or dims == output.shape.lengths or _fits(dims, output.shape):
+            continue
+        if result.rejected:  # "OpenVINO will use N" would be untrue: it stops at the error
+            return
+        if located is None:
+            located = _located(where)
+        _compare_port(port, output, located, report)
+
+
+def _fits(declared: tuple[int, ...], inferred: PartialShape) -> bool:
+    """Does every declared dim lie within the inferred one (-1 any)? Then :func:`_compare_port`
+    finds nothing: the usual port of a dynamic output (the file's -1 where OpenVINO infers ?)."""
+    dims = inferred.dims
+    if dims is None:  # a dynamic rank: nothing to compare
+        return True
+    if len(declared) != len(dims):
+        return False
+    for length, dim in zip(declared, dims, strict=True):
+        if length != -1 and not dim.lo <= length <= dim.hi:
             return False
     return True
 

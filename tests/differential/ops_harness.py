@@ -27,6 +27,7 @@ Usage, in ``tests/differential/test_<family>.py``::
 
 from __future__ import annotations
 
+import functools
 import random
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
@@ -36,6 +37,7 @@ from typing import Any
 import numpy as np
 import openvino as ov
 import openvino.opset1 as ov_opset1
+import openvino.opset3 as ov_opset3
 import pytest
 from lxml import etree
 
@@ -200,6 +202,38 @@ def buildable(case: OpCase) -> bool:
     except Exception:  # the builder's validation: RuntimeError and OpenVINO's own exceptions
         return False
     return True
+
+
+def draw_cases(
+    prefix: str,
+    keys: Iterable[tuple[str, str, str]],
+    per_key: int,
+    seed: int,
+    build: Callable[[int, str, str, str], ov.Node],
+) -> list[OpCase]:
+    """``per_key`` buildable cases for each (op, kind, style) key, each built by ``build(seed,
+    op, kind, style)`` from a seed drawn in turn from one generator seeded ``seed`` (a draw
+    OpenVINO's builder refuses is drawn again); ids ``<prefix>0000``..., tagged (kind, style)."""
+    rng = random.Random(seed)
+    cases: list[OpCase] = []
+    for op, kind, style in keys:
+        drawn = 0
+        while drawn < per_key:
+            made = functools.partial(build, rng.randrange(2**32), op, kind, style)
+            case = OpCase(f"{prefix}{len(cases):04d}", op, made, (kind, style))
+            if buildable(case):
+                cases.append(case)
+                drawn += 1
+    return cases
+
+
+def as_broadcast_target(values: ov.Node) -> ov.Node:
+    """A Broadcast whose target shape is ``[1, *values]`` (read as i64): where OpenVINO's shape
+    inference needs the values, so that its output shape shows what it folded."""
+    sizes = ov_opset1.reshape(ov_opset1.convert(values, "i64"), constant([-1]), False)
+    return ov_opset3.broadcast(
+        ov_opset1.constant(np.float32(1.0)), ov_opset1.concat([constant([1]), sizes], 0)
+    )
 
 
 # --- mutants of saved files -----------------------------------------------------------------

@@ -49,7 +49,17 @@ from lxml import etree
 import irshape
 
 from .conftest import STATS
-from .ops_harness import OpCase, OpsBatchRunner, batches, buildable, openvino_reads, params, real_constant
+from .ops_harness import (
+    OpCase,
+    OpsBatchRunner,
+    as_broadcast_target,
+    batches,
+    buildable,
+    draw_cases,
+    openvino_reads,
+    params,
+    real_constant,
+)
 
 SEED = 20261128
 PER_KIND = 6
@@ -351,30 +361,12 @@ def _build(seed: int, op: str, real: str, style: str, into_scales: bool = False)
         scales = ov8.slice(ov1.reshape(moved, _i([-1]), False), _i([0]), _i([2]), _i([1]))
         image = ov1.parameter(ov.PartialShape([1, 3, 8, 8]), np.float32)
         return ov11.interpolate(image, scales, "nearest", "scales", axes=_i([2, 3]))
-    sizes = ov1.reshape(ov1.convert(moved, "i64"), _i([-1]), False)
-    return ov3.broadcast(ov1.constant(np.float32(1.0)), ov1.concat([_i([1]), sizes], 0))
+    return as_broadcast_target(moved)
 
 
 def _cases() -> list[OpCase]:
-    rng = random.Random(SEED)
-    cases: list[OpCase] = []
-    for op in OPS:
-        for real in KINDS:
-            for style in STYLES:
-                drawn = 0
-                while drawn < PER_KIND:
-                    seed = rng.randrange(2**32)
-
-                    def build(
-                        seed: int = seed, op: str = op, real: str = real, style: str = style
-                    ) -> ov.Node:
-                        return _build(seed, op, real, style)
-
-                    case = OpCase(f"rl{len(cases):04d}", op, build, (real, style))
-                    if buildable(case):
-                        cases.append(case)
-                        drawn += 1
-    return cases
+    keys = [(op, real, style) for op in OPS for real in KINDS for style in STYLES]
+    return draw_cases("rl", keys, PER_KIND, SEED, _build)
 
 
 def _scales_cases() -> list[OpCase]:

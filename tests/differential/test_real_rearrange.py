@@ -44,8 +44,9 @@ from .conftest import STATS
 from .ops_harness import (
     OpCase,
     OpsBatchRunner,
+    as_broadcast_target,
     batches,
-    buildable,
+    draw_cases,
     openvino_reads,
     params,
     read_back,
@@ -229,30 +230,12 @@ def _build(seed: int, op: str, kind: str, style: str) -> ov.Node:
     count = int(np.prod([d.get_length() for d in out])) if out.is_static else 0
     if not 0 < count <= _MAX_ELEMENTS:
         raise ValueError("an output without elements, or too large a one")
-    sizes = ov1.reshape(ov1.convert(moved, "i64"), _i([-1]), False)
-    return ov3.broadcast(ov1.constant(np.float32(1.0)), ov1.concat([_i([1]), sizes], 0))
+    return as_broadcast_target(moved)
 
 
 def _cases() -> list[OpCase]:
-    rng = random.Random(SEED)
-    cases: list[OpCase] = []
-    for op in OPS:
-        for kind in KINDS:
-            for style in STYLES:
-                drawn = 0
-                while drawn < PER_KIND:
-                    seed = rng.randrange(2**32)
-
-                    def build(
-                        seed: int = seed, op: str = op, kind: str = kind, style: str = style
-                    ) -> ov.Node:
-                        return _build(seed, op, kind, style)
-
-                    case = OpCase(f"rg{len(cases):04d}", op, build, (kind, style))
-                    if buildable(case):
-                        cases.append(case)
-                        drawn += 1
-    return cases
+    keys = [(op, kind, style) for op in OPS for kind in KINDS for style in STYLES]
+    return draw_cases("rg", keys, PER_KIND, SEED, _build)
 
 
 CASES = _cases()

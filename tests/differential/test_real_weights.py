@@ -29,7 +29,7 @@ import irshape
 from irshape.check import sources
 
 from .conftest import STATS
-from .ops_harness import OpCase, OpsBatchRunner, batches, buildable, params
+from .ops_harness import OpCase, OpsBatchRunner, as_broadcast_target, batches, draw_cases, params
 
 SEED = 20261130
 PER_KIND = 16
@@ -147,27 +147,12 @@ def _build(seed: int, kind: str, style: str) -> ov.Node:
     count = int(np.prod(_shape(x)))
     if not 0 < count <= 48:
         raise ValueError("an output without elements, or too large a one")
-    target = ov1.reshape(ov1.convert(x, "i64"), _i([-1]), False)
-    return ov3.broadcast(ov1.constant(np.float32(1.0)), ov1.concat([_i([1]), target], 0))
+    return as_broadcast_target(x)
 
 
 def _cases() -> list[OpCase]:
-    rng = random.Random(SEED)
-    cases: list[OpCase] = []
-    for kind in KINDS:
-        for style in STYLES:
-            drawn = 0
-            while drawn < PER_KIND:
-                seed = rng.randrange(2**32)
-
-                def build(seed: int = seed, kind: str = kind, style: str = style) -> ov.Node:
-                    return _build(seed, kind, style)
-
-                case = OpCase(f"rw{len(cases):04d}", "Const", build, (kind, style))
-                if buildable(case):
-                    cases.append(case)
-                    drawn += 1
-    return cases
+    keys = [("Const", kind, style) for kind in KINDS for style in STYLES]
+    return draw_cases("rw", keys, PER_KIND, SEED, lambda seed, _op, kind, style: _build(seed, kind, style))
 
 
 CASES = _cases()

@@ -11,10 +11,11 @@ its own result, and a fault in one repetition is still reported at its own layer
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from counting import Calls, fresh_memos
 
 from irshape import check_string
 from irshape.check import layer as check_layer
@@ -87,29 +88,10 @@ def network(blocks: int, faulty: int | None = None) -> str:
     )
 
 
-class Calls:
-    """Counts the calls of the functions it wraps."""
-
-    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
-        self.counts: dict[str, int] = {}
-        self.monkeypatch = monkeypatch
-
-    def count(self, owner: object, name: str) -> None:
-        function: Callable[..., Any] = getattr(owner, name)
-        self.counts[name] = 0
-
-        def counted(*args: Any, **kwargs: Any) -> Any:
-            self.counts[name] += 1
-            return function(*args, **kwargs)
-
-        self.monkeypatch.setattr(owner, name, counted)
-
-
 @pytest.fixture
 def calls(monkeypatch: pytest.MonkeyPatch) -> Iterator[Calls]:
     # Fresh memos: what earlier checks in this process left must not count as work saved.
-    monkeypatch.setattr(check_layer, "_CLEAN", {})
-    monkeypatch.setattr(sources, "_CLEAN_CONSTS", {})
+    fresh_memos(monkeypatch)
     counter = Calls(monkeypatch)
     counter.count(check_layer, "_check_op")
     counter.count(model, "compare_declared")

@@ -15,14 +15,14 @@ another and each is made in full.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from counting import Calls, fresh_memos
 
 from irshape import check_string, rules
 from irshape.check import layer as check_layer
-from irshape.check import sources
 from irshape.ir import model as ir_model
 
 SIDE = 20  # the input's spatial size
@@ -82,30 +82,10 @@ def chain(convolutions: int, extra_data: str = "", wrong_at: int | None = None) 
     )
 
 
-class Calls:
-    """Counts the calls of the functions it wraps."""
-
-    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
-        self.counts: dict[str, int] = {}
-        self.monkeypatch = monkeypatch
-
-    def count(self, owner: object, name: str) -> None:
-        function: Callable[..., Any] = getattr(owner, name)
-        self.counts[name] = 0
-
-        def counted(*args: Any, **kwargs: Any) -> Any:
-            self.counts[name] += 1
-            return function(*args, **kwargs)
-
-        self.monkeypatch.setattr(owner, name, counted)
-
-
 @pytest.fixture
 def calls(monkeypatch: pytest.MonkeyPatch) -> Iterator[Calls]:
     # Fresh memos: what earlier checks in this process left must not count as work saved.
-    monkeypatch.setattr(check_layer, "_CLEAN", {})
-    monkeypatch.setattr(check_layer, "_CLEAN_ATTRIBUTES", {})
-    monkeypatch.setattr(sources, "_CLEAN_CONSTS", {})
+    fresh_memos(monkeypatch)
     counter = Calls(monkeypatch)
     for name in ("_check_op", "validate_attributes", "_no_value"):
         counter.count(check_layer, name)

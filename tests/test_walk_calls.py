@@ -21,11 +21,11 @@ from types import FrameType
 from typing import Any
 
 import pytest
+from counting import fresh_memos
 from test_memo_repeats import network
 
 from irshape import check_string
 from irshape.check import graph, model, sources
-from irshape.check import layer as check_layer
 from irshape.ir.reader import read_bytes
 
 
@@ -56,8 +56,7 @@ def _document(blocks: int) -> Any:
 @pytest.fixture(autouse=True)
 def _fresh_memos(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     # What earlier checks in this process left must not count as work saved.
-    monkeypatch.setattr(check_layer, "_CLEAN", {})
-    monkeypatch.setattr(sources, "_CLEAN_CONSTS", {})
+    fresh_memos(monkeypatch)
     yield
 
 

@@ -11,9 +11,9 @@ diagnostics at the right line and keeps one memo for every op.
 from __future__ import annotations
 
 import enum
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from operator import attrgetter
-from typing import TYPE_CHECKING, Any, Generic, NamedTuple, Self, TypeVar, cast
+from typing import TYPE_CHECKING, Any, Generic, NamedTuple, Self, TypeVar, cast, overload
 
 from irshape.diagnostics import Rule
 from irshape.dims import PartialShape
@@ -292,6 +292,52 @@ class Finding(FrozenRecord):
         set_field(self, "anchor", anchor)
 
 
+Formula = str | tuple[str, tuple[object, ...]] | Callable[[], str]
+"""One dim's formula: its text, a ``str.format`` template and the values it quotes, or a
+function that writes it."""
+
+
+def _written(formula: Formula) -> str:
+    if isinstance(formula, str):
+        return formula
+    if isinstance(formula, tuple):
+        return formula[0].format(*formula[1])
+    return formula()
+
+
+class Formulas(Sequence[str]):
+    """An output's formulas kept as templates with their values, each written out only when it
+    is read: a finding quotes one formula, and an output no finding is made on (almost every
+    output) never formats any (the dims' texts cost more than the arithmetic)."""
+
+    __slots__ = ("_parts",)
+
+    def __init__(self, parts: list[Formula]) -> None:
+        self._parts = parts
+
+    def __len__(self) -> int:
+        return len(self._parts)
+
+    @overload
+    def __getitem__(self, index: int) -> str: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[str]: ...
+
+    def __getitem__(self, index: int | slice) -> str | list[str]:
+        if isinstance(index, slice):
+            return [_written(part) for part in self._parts[index]]
+        return _written(self._parts[index])
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Sequence) and list(self) == list(other)
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"Formulas({list(self)!r})"
+
+
 class Output(_Valued):
     """One inferred output: its shape and element type, the formula behind each dim, and what
     is known of its value (see :class:`Value`)."""
@@ -299,14 +345,14 @@ class Output(_Valued):
     __slots__ = ("element_type", "failed_axes", "formulas", "shape")
     shape: PartialShape
     element_type: str | None
-    formulas: list[str]
+    formulas: Sequence[str]
     failed_axes: frozenset[int]  # axes whose inference already failed with an error finding
 
     def __init__(
         self,
         shape: PartialShape,
         element_type: str | None = None,
-        formulas: list[str] | None = None,
+        formulas: Sequence[str] | None = None,
         failed_axes: frozenset[int] = frozenset(),
         value: tuple[int, ...] | None = None,
         lower: tuple[int, ...] | None = None,

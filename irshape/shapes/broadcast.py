@@ -24,14 +24,17 @@ def broadcast_dim(a: Dim, b: Dim) -> Dim | None:
     return None if merged.is_empty else merged
 
 
+_ONE = (Dim(1, 1),)  # the dim a shorter shape is padded with (Dims never change)
+
+
 def numpy_broadcast(a: PartialShape, b: PartialShape) -> PartialShape | None:
     """Numpy-style broadcasting of two shapes, aligned at their last axis; a dynamic rank
     gives a dynamic rank; None when an axis cannot be broadcast."""
     if a.dims is None or b.dims is None:
         return PartialShape(None)
     rank = max(len(a.dims), len(b.dims))
-    pad_a = (Dim(1, 1),) * (rank - len(a.dims)) + a.dims
-    pad_b = (Dim(1, 1),) * (rank - len(b.dims)) + b.dims
+    pad_a = _ONE * (rank - len(a.dims)) + a.dims
+    pad_b = _ONE * (rank - len(b.dims)) + b.dims
     dims: list[Dim] = []
     for x, y in zip(pad_a, pad_b, strict=True):
         merged = broadcast_dim(x, y)

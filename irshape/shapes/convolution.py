@@ -15,7 +15,7 @@ from irshape.diagnostics import Severity
 from irshape.dims import DYNAMIC, Dim, PartialShape
 from irshape.ir import element_types
 from irshape.ir.values import ListSyntaxError, parse_int_list
-from irshape.ops.interface import AT_DATA, Finding, OpCall, OpResult, Output, Tensor
+from irshape.ops.interface import AT_DATA, Finding, Formula, Formulas, OpCall, OpResult, Output, Tensor
 from irshape.ops.schema import OpSchema, ParsedAttributes, spatial_list
 from irshape.shapes import reading
 from irshape.shapes.findings import incompatible, rank_finding
@@ -103,7 +103,7 @@ def _convolve(call: OpCall, backprop: bool, binary: bool = False) -> OpResult:
     element_type = (
         data.element_type if binary else element_types.merge(data.element_type, kernel.element_type)
     )
-    output = Output(PartialShape(dims), element_type, formulas, failed)
+    output = Output(PartialShape(dims), element_type, Formulas(formulas), failed)
     return OpResult([output], findings + problems, plan)
 
 
@@ -294,7 +294,7 @@ def _ignored_pads(attrs: ConvAttributes, parsed: ParsedAttributes) -> list[Findi
 
 # --- the output shape -----------------------------------------------------------------------
 
-Spatial = tuple[list[Dim], list[str], ConvPlan, list[Finding]]  # dims, formulas, plan, problems
+Spatial = tuple[list[Dim], list[Formula], ConvPlan, list[Finding]]  # dims, formulas, plan, problems
 
 
 def _forward(
@@ -308,7 +308,7 @@ def _forward(
 def _forward_spatial(data: PartialShape, kernel: PartialShape, attrs: ConvAttributes, n: int) -> Spatial:
     """The forward window's spatial output dims, and the pads auto_pad resolves to."""
     dims: list[Dim] = []
-    formulas: list[str] = []
+    formulas: list[Formula] = []
     problems: list[Finding] = []
     data_sp, kernel_sp = spatial_dims(data, n), spatial_dims(kernel, n)
     pads_begin, pads_end = list(attrs.pads_begin), list(attrs.pads_end)
@@ -416,7 +416,7 @@ def _dilation_overflow(schema: OpSchema, dilations: tuple[int, ...]) -> Finding:
 
 
 def _append(
-    dims: list[Dim], formulas: list[str], problems: list[Finding], out: Explained, more: list[Finding]
+    dims: list[Dim], formulas: list[Formula], problems: list[Finding], out: Explained, more: list[Finding]
 ) -> None:
     dims.append(out.dim)
     formulas.append(out.formula)
@@ -527,7 +527,7 @@ def deformable_convolution(call: OpCall) -> OpResult:
     output = Output(
         PartialShape([batch, channels, *spatial]),
         element_type,
-        ["data[0] (N)", "filters[0] (C_OUT)", *formulas],
+        Formulas(["data[0] (N)", "filters[0] (C_OUT)", *formulas]),
         failed,
     )
     return OpResult([output], problems, plan)

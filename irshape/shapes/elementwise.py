@@ -111,13 +111,14 @@ def _check_type(call: OpCall, port: int, element_type: str | None, default_messa
 
 
 def _merge_types(call: OpCall, first: int, second: int, ov_message: str) -> tuple[str | None, list[Finding]]:
-    """``element::Type::merge`` of two inputs; a finding when they differ."""
+    """``element::Type::merge`` of two inputs; a finding when they differ. ``ov_message`` is
+    a template of the two types (``{a}``, ``{b}``), written only for the finding."""
     a, b = call.inputs[first].element_type, call.inputs[second].element_type
     merged = element_types.merge(a, b)
     if merged is not None or a is None or b is None:
         return merged, []
     problem = f"input {first} has element type {a} and input {second} {b}; {call.schema.name} needs one type"
-    return None, [type_finding(problem, ov_message, second)]
+    return None, [type_finding(problem, ov_message.format(a=a, b=b), second)]
 
 
 # --- values --------------------------------------------------------------------------------
@@ -510,11 +511,14 @@ def _inconsistent(shapes: list[PartialShape], mode: str, ov_message: str = INCON
     return incompatible(problem, ov_message)
 
 
+_DIFFERENT_TYPES = (
+    "Arguments do not have the same element type (arg0 element type: {a}, arg1 element type: {b})."
+)
+
+
 def _binary(call: OpCall, kind_message: str, boolean_output: bool) -> OpResult:
     """The shared work of the binary ops: one element type, checked; the shapes merged."""
-    message = "Arguments do not have the same element type (arg0 element type: {a}, arg1 element type: {b})."
-    a, b = (t.element_type or "dynamic" for t in call.inputs[:2])
-    merged, findings = _merge_types(call, 0, 1, message.format(a=a, b=b))
+    merged, findings = _merge_types(call, 0, 1, _DIFFERENT_TYPES)
     if not findings:
         findings = _check_type(call, 0, merged, kind_message)
     mode, axis = _auto_broadcast(call)

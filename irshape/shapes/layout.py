@@ -23,7 +23,7 @@ from typing import TypeVar
 
 from irshape.dims import DYNAMIC, EMPTY, INF, Dim, PartialShape
 from irshape.ir import element_types
-from irshape.ops.interface import ConstTensor, Finding, OpCall, OpResult, Output, Tensor
+from irshape.ops.interface import ConstTensor, Finding, Formula, Formulas, OpCall, OpResult, Output, Tensor
 from irshape.shapes import bounds, reading, values
 from irshape.shapes.axes import axis_range_message, normalize_axis
 from irshape.shapes.broadcast import merge_dim, merge_shapes
@@ -115,9 +115,12 @@ def _with_value(shape: PartialShape, element_type: str | None, value: tuple[int,
     return Output(shape, element_type, value=_kept(value) if keep else None)
 
 
-def _formulas(rank: int, axis: int, text: str) -> list[str]:
-    """The arithmetic behind one axis, for IRS301's message ("" on the other axes)."""
-    return [text if i == axis else "" for i in range(rank)]
+def _formulas(rank: int, axis: int, formula: Formula) -> Formulas:
+    """The arithmetic behind one axis, for IRS301's message ("" on the other axes), written
+    out only if a finding quotes it."""
+    parts: list[Formula] = [""] * rank
+    parts[axis] = formula
+    return Formulas(parts)
 
 
 def _known(tensor: Tensor) -> tuple[tuple[int, ...], tuple[int, ...]] | None:
@@ -349,7 +352,11 @@ def _reshape_known(call: OpCall, pattern: Pattern, special_zero: bool) -> OpResu
     if minus_one is not None and data.shape.lengths is not None:
         others = [d for i, d in enumerate(dims) if i != minus_one]
         if all(d.is_static for d in others):
-            total = f"{math.prod(data.shape.lengths)} / {math.prod(d.lo for d in others)}"
+            lengths = data.shape.lengths
+
+            def total() -> str:
+                return f"{math.prod(lengths)} / {math.prod(d.lo for d in others)}"
+
             output.formulas = _formulas(len(dims), minus_one, total)
     return OpResult([output])
 
@@ -570,8 +577,12 @@ def concat(call: OpCall) -> OpResult:
         and element_type in element_types.INTEGRAL
     ):
         output.const_parts = _const_parts(call.inputs)
-    parts = [str(t.shape[where]) if t.shape.dims is not None else "?" for t in call.inputs]
-    output.formulas = _formulas(len(merged), where, " + ".join(parts))
+    inputs = call.inputs
+
+    def summed() -> str:
+        return " + ".join(str(t.shape[where]) if t.shape.dims is not None else "?" for t in inputs)
+
+    output.formulas = _formulas(len(merged), where, summed)
     return OpResult([output])
 
 
@@ -700,8 +711,9 @@ def split(call: OpCall) -> OpResult:
     part = _replaced(data.shape, axis, dim.floor_div(count))
     values = _split_values(data, axis, [dim.lo // count] * count) if dim.is_static else [None] * count
     outputs = [_with_value(part, data.element_type, v) for v in values]
+    formulas = _formulas(len(data.shape.dims), axis, ("{} / {}", (dim, count)))
     for output in outputs:
-        output.formulas = _formulas(len(data.shape.dims), axis, f"{dim} / {count}")
+        output.formulas = formulas
     return OpResult(outputs, findings)
 
 
@@ -833,10 +845,12 @@ def pad(call: OpCall) -> OpResult:
             problem = f"{name} has {len(value)} values for data of rank {rank}"
             return _dynamic(call, [_value_error(port, problem, message)], rank)
     dims: list[Dim] = []
-    formulas = [
-        f"{dim} + {b} + {e}" if b or e else ""
-        for dim, b, e in zip(data.shape.dims, begin.value, end.value, strict=True)
-    ]
+    formulas = Formulas(
+        [
+            ("{} + {} + {}", (dim, b, e)) if b or e else ""
+            for dim, b, e in zip(data.shape.dims, begin.value, end.value, strict=True)
+        ]
+    )
     for dim, b, e in zip(data.shape.dims, begin.value, end.value, strict=True):
         refusal = _pad_mode_problem(mode, dim, b, e) if dim.is_static else None
         if refusal is not None:

@@ -8,10 +8,12 @@ element-type checks of its ``validate_and_infer_types``, with OpenVINO's message
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from irshape import rules
 from irshape.dims import DYNAMIC, Dim, PartialShape
 from irshape.ir import element_types
-from irshape.ops.interface import AT_DATA, Finding, OpCall, OpResult, Output, Tensor
+from irshape.ops.interface import AT_DATA, Finding, Formula, Formulas, OpCall, OpResult, Output, Tensor
 from irshape.shapes.broadcast import broadcast_dim, merge_dim, numpy_broadcast
 from irshape.shapes.findings import (
     incompatible,
@@ -60,7 +62,7 @@ def matmul(call: OpCall) -> OpResult:
 
 def _matmul_shape(
     a: tuple[Dim, ...], b: tuple[Dim, ...], transpose_a: bool, transpose_b: bool
-) -> tuple[PartialShape | None, list[str], list[Finding]]:
+) -> tuple[PartialShape | None, Sequence[str], list[Finding]]:
     """The product's shape and where each dim comes from (for IRS301), or OpenVINO's error."""
     left, right = list(a), list(b)
     if transpose_a and len(left) > 1:
@@ -85,7 +87,7 @@ def _matmul_shape(
     left = [ONE] * (rank - len(left)) + left
     right = [ONE] * (rank - len(right)) + right
     dims: list[Dim] = []
-    formulas: list[str] = []
+    formulas: list[Formula] = []
     for index in range(rank - 2):
         merged = broadcast_dim(left[index], right[index])
         if merged is None and left[index].is_static and right[index].is_static:
@@ -96,14 +98,14 @@ def _matmul_shape(
             problem = f"batch axis {index}: {left[index]} (A) and {right[index]} (B) do not broadcast"
             return None, [], [incompatible(problem, message)]
         dims.append(DYNAMIC if merged is None else merged)
-        formulas.append(f"batch axis {index}: {left[index]} (A) broadcast with {right[index]} (B)")
+        formulas.append(("batch axis {}: {} (A) broadcast with {} (B)", (index, left[index], right[index])))
     dims += [left[-2], right[-1]]
-    formulas += [f"the rows of A ({left[-2]})", f"the columns of B ({right[-1]})"]
+    formulas += [("the rows of A ({})", (left[-2],)), ("the columns of B ({})", (right[-1],))]
     if len(a) == 1:
         del dims[-2], formulas[-2]
     if len(b) == 1:
         del dims[-1], formulas[-1]
-    return PartialShape(dims), formulas, []
+    return PartialShape(dims), Formulas(formulas), []
 
 
 # --- ScaledDotProductAttention-13 ---------------------------------------------------------

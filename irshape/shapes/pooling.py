@@ -14,7 +14,7 @@ from collections.abc import Sequence
 
 from irshape import rules
 from irshape.dims import DYNAMIC, Dim, PartialShape
-from irshape.ops.interface import AT_DATA, Finding, OpCall, OpResult, Output, Tensor
+from irshape.ops.interface import AT_DATA, Finding, Formula, Formulas, OpCall, OpResult, Output, Tensor
 from irshape.ops.schema import OpSchema, ParsedAttributes
 from irshape.record import FrozenRecord, set_field
 from irshape.shapes import bounds, reading
@@ -101,9 +101,9 @@ def pool(call: OpCall) -> OpResult:
     findings += _batch_and_channel_findings(data.shape)
     dims, formulas, failed, plan = _pooled_shape(call, data.shape, kernel, findings)
     shape = PartialShape(dims)
-    outputs = [Output(shape, data.element_type, formulas, failed)]
+    outputs = [Output(shape, data.element_type, Formulas(formulas), failed)]
     if len(schema.outputs) > 1:
-        outputs.append(Output(shape, str(call.attribute("index_element_type")), formulas, failed))
+        outputs.append(Output(shape, str(call.attribute("index_element_type")), Formulas(formulas), failed))
     return OpResult(outputs, findings, details=plan)
 
 
@@ -218,12 +218,12 @@ def _batch_and_channel_findings(data: PartialShape) -> list[Finding]:
 
 def _pooled_shape(
     call: OpCall, data: PartialShape, kernel: Sequence[int], findings: list[Finding]
-) -> tuple[list[Dim], list[str], frozenset[int], PoolPlan | None]:
+) -> tuple[list[Dim], list[Formula], frozenset[int], PoolPlan | None]:
     """[N, C, spatial...] and the plan to run it; a data shape of dynamic rank gives every dim
     dynamic and no plan."""
     n = len(kernel)
     if data.dims is None:
-        unknown = ["data rank unknown"] * (NON_SPATIAL + n)
+        unknown: list[Formula] = ["data rank unknown"] * (NON_SPATIAL + n)
         return [DYNAMIC] * (NON_SPATIAL + n), unknown, frozenset(), None
     parsed = call.attributes
     auto_pad = parsed.enum("auto_pad", "explicit")
@@ -233,13 +233,14 @@ def _pooled_shape(
     pads_begin = parsed.int_list("pads_begin") or (0,) * n
     pads_end = parsed.int_list("pads_end") or (0,) * n
     exclude_pad = bool(call.attribute("exclude-pad")) if "exclude-pad" in call.schema.attributes else False
-    dims, formulas = [data[0], data[1]], ["data[0] (N)", "data[1] (C)"]
+    dims: list[Dim] = [data[0], data[1]]
+    formulas: list[Formula] = ["data[0] (N)", "data[1] (C)"]
     failed: set[int] = set()
     resolved: list[tuple[int, int]] = []
     for axis, data_dim in enumerate(spatial_dims(data, n)):
         if auto_pad in ("same_upper", "same_lower") and not data_dim.is_static:
             # OpenVINO cannot keep one padding for every size of the dim.
-            out = Explained(DYNAMIC, f"{auto_pad} padding of a dim that is not static")
+            out = Explained(DYNAMIC, ("{} padding of a dim that is not static", (auto_pad,)))
             resolved.append((0, 0))
         else:
             pads = pooling_pads(

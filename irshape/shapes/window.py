@@ -4,14 +4,15 @@ Mirrors ``convolution_shape_inference_util.hpp``, its backprop sibling and
 ``pooling_shape_inference_util.hpp``: the forward and backprop convolutions reuse the same
 helpers and differ only in the kernel layout; pooling shares the padding and the windowed
 spatial formula. Each spatial result carries the formula that produced it, for messages like
-``inferred 447 = 2*(224-1) + (3-1)*1+1 - 1 - 1 + 0``.
+``inferred 447 = 2*(224-1) + (3-1)*1+1 - 1 - 1 + 0``, as a template and its values
+(:data:`~irshape.ops.interface.Formula`): it is written out only when a finding quotes it.
 """
 
 from __future__ import annotations
 
 from irshape import rules
 from irshape.dims import DYNAMIC, INF, Dim, PartialShape, int64, trunc_div
-from irshape.ops.interface import AT_DATA, Finding
+from irshape.ops.interface import AT_DATA, Finding, Formula
 from irshape.ops.schema import OpSchema, ParsedAttributes
 from irshape.record import FrozenRecord, set_field
 
@@ -70,9 +71,9 @@ class ConvPlan(FrozenRecord):
 class Explained(FrozenRecord):
     __slots__ = ("dim", "formula")
     dim: Dim
-    formula: str
+    formula: Formula
 
-    def __init__(self, dim: Dim, formula: str) -> None:
+    def __init__(self, dim: Dim, formula: Formula) -> None:
         set_field(self, "dim", dim)
         set_field(self, "formula", formula)
 
@@ -115,7 +116,7 @@ def forward_spatial(
     (docs/openvino-ir-reading.md §9).
     """
     if auto_pad in ("same_upper", "same_lower"):
-        return Explained(data.ceil_div(stride), f"ceil({data} / {stride})"), []
+        return Explained(data.ceil_div(stride), ("ceil({} / {})", (data, stride))), []
     pad_begin, pad_end = pads if auto_pad == "explicit" else (0, 0)
     problems: list[Finding] = []
     total = int64(pad_begin + pad_end)
@@ -144,8 +145,12 @@ def forward_spatial(
             )
         )
     out = (padded - dilated).floor_div(stride) + 1
-    formula = f"floor(({data} + {pad_begin} + {pad_end} - (({kernel}-1)*{dilation}+1)) / {stride}) + 1"
+    formula = (_FORWARD, (data, pad_begin, pad_end, kernel, dilation, stride))
     return Explained(out, formula), problems
+
+
+_FORWARD = "floor(({} + {} + {} - (({}-1)*{}+1)) / {}) + 1"
+_BACKPROP = "{}*({}-1) + ({}-1)*{}+1 - {} - {} + {}"
 
 
 def forward_same_pads(data: Dim, kernel: Dim, stride: int, dilation: int, upper: bool) -> tuple[int, int]:
@@ -174,12 +179,13 @@ def backprop_spatial(
     full = (data - 1) * stride + kernel.dilated(dilation)
     pad = int64(output_padding - pad_begin - pad_end)
     out = full.padded(pad)
-    formula = f"{stride}*({data}-1) + ({kernel}-1)*{dilation}+1 - {pad_begin} - {pad_end} + {output_padding}"
+    formula = (_BACKPROP, (stride, data, kernel, dilation, pad_begin, pad_end, output_padding))
     problems: list[Finding] = []
     if full.is_static and int64(full.value + pad) < 0:
         value = int64(full.value + pad)
+        text = _BACKPROP.format(*formula[1])
         problems.append(
-            Finding(rules.OUTPUT_DIM_DYNAMIC, {"axis_index": axis, "formula": formula, "value": value})
+            Finding(rules.OUTPUT_DIM_DYNAMIC, {"axis_index": axis, "formula": text, "value": value})
         )
     return Explained(out, formula), problems
 
@@ -213,7 +219,7 @@ def output_batch(data: PartialShape) -> Explained:
 
 def batch_and_channels(
     kernel_layout: tuple[str, ...], data: PartialShape, kernel: PartialShape
-) -> tuple[list[Dim], list[str], list[Finding]]:
+) -> tuple[list[Dim], list[Formula], list[Finding]]:
     """The output's two leading dims [N, C_OUT], their formulas, and the channel problems."""
     batch = output_batch(data)
     channels, problems = output_channels(kernel_layout, data, kernel)
@@ -245,7 +251,7 @@ def output_channels(
                     },
                 )
             )
-        return Explained(c_out, f"kernel[{c_out_axis}] (C_OUT)"), problems
+        return Explained(c_out, ("kernel[{}] (C_OUT)", (c_out_axis,))), problems
     groups = kernel[kernel_layout.index("GROUPS")]
     problems = []
     if data_c is not None and c_in.is_static:
@@ -264,8 +270,7 @@ def output_channels(
             )
         else:
             groups = merged
-    formula = f"{groups} * {c_out} (GROUPS * C_OUT)"
-    return Explained(groups * c_out, formula), problems
+    return Explained(groups * c_out, ("{} * {} (GROUPS * C_OUT)", (groups, c_out))), problems
 
 
 # --- attribute lists, one value per spatial axis ------------------------------------------
@@ -326,12 +331,14 @@ def pooled_spatial(data: Dim, extent: int, stride: int, pads: tuple[int, int], r
     window = padded_input(data, pads) - Dim.of(int64(extent))
     ceil = rounding in ("ceil", "ceil_torch")
     steps = window.ceil_div(stride) if ceil else window.floor_div(stride)
-    text = "ceil" if ceil else "floor"
-    formula = f"{text}(({data} + {pads[0]} + {pads[1]} - {int64(extent)}) / {stride}) + 1"
+    values = ("ceil" if ceil else "floor", data, pads[0], pads[1], int64(extent), stride)
     if rounding != "ceil_torch":
-        return Explained(steps + 1, formula)
-    formula += ", less one if the last window starts in the end padding"
-    return Explained(_torch_steps(steps, stride, data, pads[0]), formula)
+        return Explained(steps + 1, (_POOLED, values))
+    return Explained(_torch_steps(steps, stride, data, pads[0]), (_POOLED_TORCH, values))
+
+
+_POOLED = "{}(({} + {} + {} - {}) / {}) + 1"
+_POOLED_TORCH = _POOLED + ", less one if the last window starts in the end padding"
 
 
 def _torch_steps(steps: Dim, stride: int, data: Dim, pad_begin: int) -> Dim:

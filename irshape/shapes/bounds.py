@@ -16,6 +16,7 @@ openvino-ir-reading.md §14.
 
 from __future__ import annotations
 
+import math
 import sys
 from collections.abc import Callable, Sequence
 
@@ -516,12 +517,15 @@ def real_of(tensor: Tensor) -> RealBounds | None:
 
 
 def settle_reals(output: Output, found: RealBounds | None) -> Output:
-    """Give ``output`` the real bounds ``found`` (its real value when they are equal)."""
+    """Give ``output`` the real bounds ``found`` (its real value when they are equal); none
+    where one is not finite (irshape carries infinities and NaN in values, not in bounds)."""
     if found is None or len(found[0]) != len(found[1]) or len(found[0]) > values.MAX_ELEMENTS:
         return output
     lower, upper = found
-    if lower == upper:
+    if all(x is y or x == y for x, y in zip(lower, upper, strict=True)):  # (a NaN moved is itself)
         output.reals = lower
+    elif not all(map(math.isfinite, lower)) or not all(map(math.isfinite, upper)):
+        return output
     else:
         output.real_lower, output.real_upper = lower, upper
     return output

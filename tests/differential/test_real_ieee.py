@@ -32,8 +32,10 @@ from __future__ import annotations
 
 import math
 import random
+import re
 import warnings
 from collections.abc import Callable
+from pathlib import Path
 
 import numpy as np
 import openvino as ov
@@ -45,6 +47,8 @@ import openvino.opset8 as ov8
 import openvino.opset11 as ov11
 import openvino.opset12 as ov12
 import pytest
+
+import irshape
 
 from .conftest import STATS
 from .ops_harness import OpCase, OpsBatchRunner, batches, buildable, params, real_constant
@@ -356,3 +360,76 @@ def test_each_behaviour_folds(ops_runner: OpsBatchRunner) -> None:
             # (an Interpolate's: its scaled axis 2, the others may be ? as drawn)
             folded[case.op] += "?" not in (shape.split(",")[2] if case.op == "interpolate" else shape)
     assert all(count > PER_BEHAVIOUR // 2 for count in folded.values()), folded
+
+
+# --- Range refuses them, as its shape inference does -----------------------------------------
+
+_MARK = 7.125  # a Const the saved .bin holds once, patched to what makes the input not finite
+_RANGE_NAMES = ("start", "stop", "step")
+_PATCHES = {  # how the input is computed from a dim x and the marked Const c, and c's patch
+    "x/c, c=0: inf": (lambda x, c: ov1.divide(x, c), 0.0),
+    "-x/c, c=0: -inf": (lambda x, c: ov1.divide(ov1.negative(x), c), 0.0),
+    "(x-x)/c+c, c=0: NaN": (lambda x, c: ov1.add(ov1.divide(ov1.subtract(x, x), c), c), 0.0),
+    "sqrt(c), c=-1: NaN": (lambda x, c: ov1.add(ov1.sqrt(c), x), -1.0),
+    "x*c, c=1e38: inf in f16 and f32": (lambda x, c: ov1.multiply(ov1.multiply(x, c), c), 1.0e38),
+}
+
+
+def _range_cases() -> list[tuple[str, int, str, str, int]]:
+    rng = random.Random(SEED + 1)
+    cases = []
+    for index in range(105):
+        cases.append(
+            (
+                f"rg{index:03d}",
+                rng.randrange(3),
+                rng.choice(list(_PATCHES)),
+                rng.choice(["f32", "f16"]),
+                rng.randint(2, 40),
+            )
+        )
+    return cases
+
+
+RANGE_CASES = _range_cases()
+STATS["infinities and NaN: Range's start, stop, step, rejected (test_real_ieee.py)"] = len(RANGE_CASES)
+
+
+def _save_range(path: Path, port: int, patch: str, real: str, dim: int) -> None:
+    compute, replacement = _PATCHES[patch]
+    data = ov1.parameter(ov.PartialShape([1, dim]), np.float32)
+    x = ov1.convert(ov8.gather(ov3.shape_of(data), _i([1]), _i(0)), real)
+    marked = compute(x, ov1.constant(np.array([_MARK], np.float32 if real == "f32" else np.float16)))
+    numbers = [
+        ov1.constant(np.array(v, np.float32 if real == "f32" else np.float16)) for v in (0.0, 50.0, 1.0)
+    ]
+    numbers[port] = ov1.squeeze(marked, _i([0]))
+    node = ov4.range(*numbers, "f32")
+    ov.save_model(ov.Model([ov1.result(node)], [data]), str(path), compress_to_fp16=False)
+    weights = path.with_suffix(".bin")
+    mark = np.array([_MARK], np.float32 if real == "f32" else np.float16).tobytes()
+    content = weights.read_bytes()
+    assert content.count(mark) == 1
+    new = np.array([replacement], np.float32 if real == "f32" else np.float16).tobytes()
+    weights.write_bytes(content.replace(mark, new))
+
+
+@pytest.mark.parametrize(("cid", "port", "patch", "real", "dim"), RANGE_CASES)
+def test_a_non_finite_range_input_is_rejected(
+    tmp_path: Path, cid: str, port: int, patch: str, real: str, dim: int
+) -> None:
+    # OpenVINO's builder checks the computed inputs at once, so the model is saved finite and
+    # its Const patched in the .bin: read_model then fails, and irshape must report it
+    path = tmp_path / f"{cid}.xml"
+    with np.errstate(over="ignore"):  # (1e38 in f16 is inf: meant)
+        _save_range(path, port, patch, real, dim)
+    name = _RANGE_NAMES[port]
+    message = (
+        "'step' cannot be zero, nan, or infinite." if port == 2 else f"'{name}' cannot be nan or infinite."
+    )
+    with pytest.raises(Exception, match=re.escape(message)):
+        ov.Core().read_model(str(path))
+    report = irshape.check_file(path)
+    assert any(message in d.message for d in report.errors if d.layer_type == "Range"), [
+        (d.code, d.message) for d in report.errors
+    ]

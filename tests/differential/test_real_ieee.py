@@ -14,6 +14,7 @@ all in a few models, and OpenVINO's reading of the saved file is the expectation
   (a NaN first is kept, second dropped), Clamp, Floor, Ceiling, Round, Sqrt, Negative, Abs,
   FloorMod (``x - y * floor(x / y)``: x mod inf is NaN), the reductions (ReduceMax and
   ReduceMin pass over a NaN).
+* ``reductions``: the five reductions of inf, -inf, NaN and finite numbers in any order.
 * ``convert``: inf, -inf, NaN and values past each integer type converted to i8...u64.
 * ``interpolate``: Interpolate-4 and -11 scales of inf, -inf, NaN, or past the int64 range on
   static, interval and unbounded dims: a dim of 0.
@@ -187,6 +188,18 @@ def _non_finite_chain(rng: random.Random) -> ov.Node:
     return _target(rng, _back(rng, x))
 
 
+def _reductions(rng: random.Random) -> ov.Node:
+    """A reduction of inf, -inf, NaN and finite numbers in any order (ReduceMax and ReduceMin
+    pass over a NaN, wherever it is)."""
+    real = rng.choice(REALS)
+    parts = [
+        rng.choice([lambda: _non_finite(rng, real), lambda: _finite(rng, real)])()
+        for _ in range(rng.randint(2, 4))
+    ]
+    function = rng.choice([ov1.reduce_max, ov1.reduce_min, ov1.reduce_sum, ov1.reduce_prod, ov1.reduce_mean])
+    return _target(rng, function(ov1.concat(parts, 0), _i([0]), rng.random() < 0.5))
+
+
 def _convert(rng: random.Random) -> ov.Node:
     real = rng.choice((*REALS, "f64"))
     computed = "f32" if real == "f64" else real
@@ -310,6 +323,7 @@ def _maximum(rng: random.Random) -> ov.Node:
 BEHAVIOURS: dict[str, Draw] = {
     "overflow": _overflow,
     "non_finite": _non_finite_chain,
+    "reductions": _reductions,
     "convert": _convert,
     "interpolate": _interpolate,
     "reading": _reading,

@@ -721,6 +721,16 @@ _REAL_REDUCTIONS: dict[str, Callable[[float, float], float]] = {
     "mean": operator.add,
     "sub": operator.sub,
     "prod": operator.mul,
+    # ScatterElementsUpdate's functors, ``a < b ? a : b`` and ``a > b ? a : b`` of the data's
+    # element and the update: a NaN in the data is replaced, a NaN update kept (by experiment:
+    # max of NaN and 0.75 is 0.75), where Python's min and max keep a NaN first...
+    "min": lambda a, b: a if a < b else b,
+    "max": lambda a, b: a if a > b else b,
+}
+# ...and ScatterNDUpdate-15's, ``std::min`` and ``std::max`` as Python's: a NaN in the data
+# kept, a NaN update dropped (by experiment: max of 1 and NaN is 1)
+_ND_REAL_REDUCTIONS: dict[str, Callable[[float, float], float]] = {
+    **_REAL_REDUCTIONS,
     "min": min,
     "max": max,
 }
@@ -745,7 +755,8 @@ def _real_reduced_scatter(op: _Op, writes: Writes) -> value_bounds.RealBounds | 
     if reduction == "none" or data is None or updates is None:
         return None
     init = bool(op.attribute("use_init_val")) if "use_init_val" in op.call.schema.attributes else True
-    combine, greatest = _REAL_REDUCTIONS[reduction], reals.REAL_MAX["f32"]
+    nd = op.call.schema.op == "ScatterNDUpdate"
+    combine, greatest = (_ND_REAL_REDUCTIONS if nd else _REAL_REDUCTIONS)[reduction], reals.REAL_MAX["f32"]
     # a value (both inputs' reals known) keeps infinities and NaN as OpenVINO computes them;
     # bounds stay finite
     exact = op.inputs[0].reals is not None and op.inputs[2].reals is not None

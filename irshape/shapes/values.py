@@ -125,7 +125,26 @@ def to_ieee(numbers: Sequence[float] | None, element_type: str | None) -> tuple[
     packed = _packed(numbers, form)
     if element_type == "bf16":  # computed in f32 too, then rounded to its upper half
         packed = struct.pack(f"<{count}I", *map(_bf16_bits, struct.unpack(f"<{count}I", packed)))
-    return struct.unpack(f"<{count}{form}", packed)
+    rounded = struct.unpack(f"<{count}{form}", packed)
+    if 0.0 in rounded and any(v == 0 and math.copysign(1.0, v) < 0 for v in rounded):
+        return tuple(NEGATIVE_ZERO if v == 0 and math.copysign(1.0, v) < 0 else v for v in rounded)
+    return rounded
+
+
+class _NegativeZero(float):
+    """-0.0 hashed apart from 0.0. Equal they are, in IEEE arithmetic and in Python, but a
+    division by each is an infinity of another sign: a value holding one must not be taken for
+    a value holding the other where values are keys (the check's memo of clean checks, keyed
+    by the inputs' :class:`~irshape.ops.interface.Value`), and a dict tells keys apart by hash
+    first. Arithmetic on it gives plain floats."""
+
+    __slots__ = ()
+
+    def __hash__(self) -> int:
+        return hash("-0.0")
+
+
+NEGATIVE_ZERO = _NegativeZero(-0.0)
 
 
 def _packed(numbers: Sequence[float], form: str) -> bytes:

@@ -15,6 +15,8 @@ all in a few models, and OpenVINO's reading of the saved file is the expectation
   FloorMod (``x - y * floor(x / y)``: x mod inf is NaN), the reductions (ReduceMax and
   ReduceMin pass over a NaN).
 * ``reductions``: the five reductions of inf, -inf, NaN and finite numbers in any order.
+* ``scatter``: ScatterElementsUpdate-12 and ScatterNDUpdate-15 with their reductions, inf,
+  -inf and NaN in the data and the updates.
 * ``convert``: inf, -inf, NaN and values past each integer type converted to i8...u64.
 * ``interpolate``: Interpolate-4 and -11 scales of inf, -inf, NaN, or past the int64 range on
   static, interval and unbounded dims: a dim of 0.
@@ -47,6 +49,7 @@ import openvino.opset5 as ov5
 import openvino.opset8 as ov8
 import openvino.opset11 as ov11
 import openvino.opset12 as ov12
+import openvino.opset15 as ov15
 import pytest
 
 import irshape
@@ -200,6 +203,31 @@ def _reductions(rng: random.Random) -> ov.Node:
     return _target(rng, function(ov1.concat(parts, 0), _i([0]), rng.random() < 0.5))
 
 
+def _scatter(rng: random.Random) -> ov.Node:
+    """ScatterElementsUpdate-12 and ScatterNDUpdate-15 with a reduction, inf, -inf and NaN in
+    the data and the updates (the reference's ``a > b ? a : b``: a NaN in the data is
+    replaced by max and min, a NaN update kept)."""
+    real = rng.choice(("f16", "f32", "bf16"))
+
+    def element() -> ov.Node:
+        return rng.choice([lambda: _non_finite(rng, real), lambda: _finite(rng, real)])()
+
+    data = ov1.concat([element() for _ in range(3)], 0)
+    count = rng.randint(1, 3)
+    updates = ov1.concat([element() for _ in range(count)], 0)
+    positions = [rng.randrange(3) for _ in range(count)]
+    reduction = rng.choice(["max", "max", "min", "min", "sum", "prod", "none"])
+    if rng.random() < 0.5:
+        reduction = "mean" if reduction == "none" else reduction
+        scattered = ov12.scatter_elements_update(
+            data, _i(positions), updates, _i(0), reduction, rng.random() < 0.5
+        )
+    else:
+        reduction = "sub" if reduction == "none" else reduction
+        scattered = ov15.scatter_nd_update(data, _i([[p] for p in positions]), updates, reduction)
+    return _target(rng, scattered)
+
+
 def _convert(rng: random.Random) -> ov.Node:
     real = rng.choice((*REALS, "f64"))
     computed = "f32" if real == "f64" else real
@@ -324,6 +352,7 @@ BEHAVIOURS: dict[str, Draw] = {
     "overflow": _overflow,
     "non_finite": _non_finite_chain,
     "reductions": _reductions,
+    "scatter": _scatter,
     "convert": _convert,
     "interpolate": _interpolate,
     "reading": _reading,

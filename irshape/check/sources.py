@@ -456,6 +456,14 @@ def _beyond_bin(offset: int, size: int, weights: Weights) -> bool:
     return weights.path is not None and bool(weights.size) and offset + size > (weights.size or 0)
 
 
+def _signed_zeros(reals: tuple[float, ...]) -> tuple[float, ...]:
+    """The reals with each -0.0 hashed apart from 0.0 (``values.NEGATIVE_ZERO``): dividing by
+    them differs, and the memos of clean checks and shared Consts are keyed by values."""
+    from irshape.shapes.values import NEGATIVE_ZERO  # (only a real Const holding a zero)
+
+    return tuple(NEGATIVE_ZERO if v == 0 and math.copysign(1.0, v) < 0 else v for v in reals)
+
+
 def unread_reals(tensor: Tensor) -> bool:
     """Is ``tensor`` a clean real Const of rank 2 or more whose value was not read, though small
     enough to keep (a bias, a small weight: see :func:`_read_value`)?"""
@@ -511,7 +519,8 @@ def _read_value(const: _ConstData, weights: Weights, info: Tensor, any_rank: boo
         return
     try:
         if real:
-            info.reals = weights.read_reals(element_type, count, const.offset, const.size)
+            reals = weights.read_reals(element_type, count, const.offset, const.size)
+            info.reals = _signed_zeros(reals) if 0.0 in reals else reals
         else:
             info.value = weights.read_integers(element_type, count, const.offset, const.size)
     except NotEvaluable:

@@ -16,6 +16,7 @@ openvino-ir-reading.md §14.
 
 from __future__ import annotations
 
+import math
 import sys
 from collections.abc import Callable, Sequence
 
@@ -516,15 +517,54 @@ def real_of(tensor: Tensor) -> RealBounds | None:
 
 
 def settle_reals(output: Output, found: RealBounds | None) -> Output:
-    """Give ``output`` the real bounds ``found`` (its real value when they are equal)."""
+    """Give ``output`` the real bounds ``found`` (its real value when they are equal); none
+    where one is not finite (irshape carries infinities and NaN in values, not in bounds)."""
     if found is None or len(found[0]) != len(found[1]) or len(found[0]) > values.MAX_ELEMENTS:
         return output
     lower, upper = found
-    if lower == upper:
+    if all(x is y or x == y for x, y in zip(lower, upper, strict=True)):  # (a NaN moved is itself)
         output.reals = lower
+    elif not all(map(math.isfinite, lower)) or not all(map(math.isfinite, upper)):
+        return output
     else:
         output.real_lower, output.real_upper = lower, upper
     return output
+
+
+def converted_value_to_real(
+    numbers: Sequence[float], source: str | None, target: str | None
+) -> tuple[float, ...] | None:
+    """A value converted to a real type as shape inference reads it, through
+    ``convert::evaluate_bound``: each element rounded to the type (past its range an infinity),
+    and one at the input type's maximum (a real type's, an integer type's past 16 bits) the
+    output type's maximum (by experiment: 65504 in f16 to f32 is FLT_MAX, FLT_MAX to f16 65504)."""
+    out_max = _CONVERT_MAX.get(target or "")
+    in_max = _CONVERT_MAX.get(source or "")
+    if in_max is None and not _integral_up_to_16_bits(source):
+        in_max = type_max(source)
+    if in_max is None or out_max is None:
+        return values.to_ieee([float(v) for v in numbers], target)
+    rounded = values.to_ieee([0.0 if v == in_max else float(v) for v in numbers], target)
+    if rounded is None:
+        return None
+    return tuple(out_max if v == in_max else r for v, r in zip(numbers, rounded, strict=True))
+
+
+def converted_value_from_real(
+    numbers: Sequence[float], source: str | None, target: str | None
+) -> tuple[int, ...] | None:
+    """A real value converted to an integer type as shape inference reads it, through
+    ``convert::evaluate_bound``: truncated (:func:`values.truncated`), and past 16-bit types an
+    element at the real type's maximum the integer type's (by experiment: an f16 of 65504 to i64
+    is a dim of ``?``)."""
+    in_max = _CONVERT_MAX.get(source or "")
+    out_max = None if _integral_up_to_16_bits(target) else type_max(target)
+    if in_max is None or out_max is None:
+        return values.truncated(numbers, target)
+    whole = values.truncated([0.0 if v == in_max else v for v in numbers], target)
+    if whole is None:
+        return None
+    return tuple(out_max if v == in_max else w for v, w in zip(numbers, whole, strict=True))
 
 
 def converted_to_real(tensor: Tensor, target: str | None) -> RealBounds | None:

@@ -212,7 +212,7 @@ def _binary_reals(call: OpCall, shape: PartialShape, out_type: str) -> tuple[flo
     function = reals.binary(call.schema.op, out_type)
     if function is None or shape.lengths is None or _auto_broadcast(call)[0] == "pdpd":
         return None
-    return values.to_real(values.real_elementwise(function, call.inputs[:2], shape.lengths), out_type)
+    return values.to_ieee(values.real_elementwise(function, call.inputs[:2], shape.lengths), out_type)
 
 
 def _binary_real_bounds(call: OpCall, shape: PartialShape, out_type: str) -> bounds.RealBounds | None:
@@ -470,20 +470,22 @@ def _converted(data: Tensor, target: str | None) -> tuple[int, ...] | None:
     from irshape.shapes import bounds, values  # values and bounds: imported where used
 
     if data.reals is not None:
-        return values.truncated(data.reals, target)
+        return bounds.converted_value_from_real(data.reals, data.element_type, target)
     tensor = values.known(data)
     return None if tensor is None else bounds.converted_bound(tensor.values, data.element_type, target)
 
 
 def _converted_reals(data: Tensor, target: str | None) -> tuple[float, ...] | None:
     """A value converted to a real type: rounded to it (an integer, or a real of another
-    type)."""
-    from irshape.shapes import values  # values and bounds: imported where used
+    type), past its range an infinity (by experiment: 3e8 to f16 is inf), at its input type's
+    maximum the output type's (:func:`bounds.converted_value_to_real`)."""
+    from irshape.shapes import bounds, values  # values and bounds: imported where used
 
     if target not in REAL:
         return None
     tensor = values.known(data)
-    return values.to_real(data.reals if tensor is None else tensor.values, target)
+    numbers = data.reals if tensor is None else tensor.values
+    return None if numbers is None else bounds.converted_value_to_real(numbers, data.element_type, target)
 
 
 # --- binary ops ----------------------------------------------------------------------------

@@ -721,13 +721,23 @@ _REAL_REDUCTIONS: dict[str, Callable[[float, float], float]] = {
     "mean": operator.add,
     "sub": operator.sub,
     "prod": operator.mul,
+    # ScatterElementsUpdate's functors, ``a < b ? a : b`` and ``a > b ? a : b`` of the data's
+    # element and the update: a NaN in the data is replaced, a NaN update kept (by experiment:
+    # max of NaN and 0.75 is 0.75), where Python's min and max keep a NaN first...
+    "min": lambda a, b: a if a < b else b,
+    "max": lambda a, b: a if a > b else b,
+}
+# ...and ScatterNDUpdate-15's, ``std::min`` and ``std::max`` as Python's: a NaN in the data
+# kept, a NaN update dropped (by experiment: max of 1 and NaN is 1)
+_ND_REAL_REDUCTIONS: dict[str, Callable[[float, float], float]] = {
+    **_REAL_REDUCTIONS,
     "min": min,
     "max": max,
 }
 
 
 def _f32(number: float) -> float:
-    """The number rounded to float32 (NaN where it is not finite: the result is refused)."""
+    """The number rounded to float32 (past its range an infinity)."""
     rounded = reals.rounded(number, "f32")
     return math.nan if rounded is None else rounded
 
@@ -745,9 +755,14 @@ def _real_reduced_scatter(op: _Op, writes: Writes) -> value_bounds.RealBounds | 
     if reduction == "none" or data is None or updates is None:
         return None
     init = bool(op.attribute("use_init_val")) if "use_init_val" in op.call.schema.attributes else True
-    combine, greatest = _REAL_REDUCTIONS[reduction], reals.REAL_MAX["f32"]
+    nd = op.call.schema.op == "ScatterNDUpdate"
+    combine, greatest = (_ND_REAL_REDUCTIONS if nd else _REAL_REDUCTIONS)[reduction], reals.REAL_MAX["f32"]
+    # a value (both inputs' reals known) keeps infinities and NaN as OpenVINO computes them;
+    # bounds stay finite
+    exact = op.inputs[0].reals is not None and op.inputs[2].reals is not None
+    pairs = list(zip(data, updates, strict=True))
     found = []
-    for start, update in zip(data, updates, strict=True):
+    for start, update in pairs[:1] if exact else pairs:
         value = list(start)
         if not init:
             neutral = {"min": greatest, "max": -greatest, "prod": 1.0}.get(reduction, 0.0)
@@ -762,11 +777,11 @@ def _real_reduced_scatter(op: _Op, writes: Writes) -> value_bounds.RealBounds | 
         if reduction == "mean":
             for position, count in counts.items():
                 value[position] = _f32(value[position] / (count + int(init)))
-        result = values.to_real(value, element_type)  # (None where one is not finite)
-        if result is None:
+        result = (values.to_ieee if exact else values.to_real)(value, element_type)
+        if result is None:  # (bounds: None where one is not finite)
             return None
         found.append(result)
-    return found[0], found[1]
+    return found[0], found[-1]
 
 
 def _check_scatter_ranks(op: _Op, data: int | None, indices: int | None, updates: int | None) -> None:

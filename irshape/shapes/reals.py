@@ -11,6 +11,14 @@ result rounded to the element type as OpenVINO's reference kernels round it.
   even) or bf16 (OpenVINO's own rounding: :func:`values.to_real`).
 * f64: double, as Python.
 
+Values are IEEE's, infinities and NaN included, as OpenVINO's evaluate carries them (by
+experiment: an f16 product past 65504 is inf, and a Minimum with 7 brings it back to 7; a
+Divide by zero is inf, or NaN for 0/0; a Sqrt of a negative NaN; a Convert of them to an
+integer type x86's 'integer indefinite': :func:`values.truncated`). Python's float arithmetic
+is IEEE's where it does not raise; where it raises (a division by zero, ``math.floor`` of an
+infinity, ``math.pow`` past the range) the functions below give IEEE's result. Bounds stay
+finite: :func:`irshape.shapes.bounds.settle_reals` keeps none that is not.
+
 Which ops evaluate which real types in OpenVINO 2026.4 (by experiment: each op on a ShapeOf
 converted to the type, converted to i64 as a Broadcast's target, static, interval and dynamic
 inputs; docs/openvino-ir-reading.md §14) is :data:`_EVALUATED`; with another type OpenVINO
@@ -22,6 +30,7 @@ ReduceSum, ReduceMean).
 from __future__ import annotations
 
 import math
+import sys
 from collections.abc import Callable, Sequence
 
 from irshape.shapes import values
@@ -65,10 +74,11 @@ def evaluates(op: str, element_type: str | None) -> bool:
 
 
 def rounded(number: float | None, element_type: str | None) -> float | None:
-    """One result rounded to the type (None: not finite, or not a real type irshape computes)."""
+    """One result rounded to the type, an infinity past its range (None: not a real type
+    irshape computes)."""
     if number is None:
         return None
-    result = values.to_real([number], element_type)
+    result = values.to_ieee([number], element_type)
     return None if result is None else result[0]
 
 
@@ -76,23 +86,49 @@ Binary = Callable[[float, float], float | None]
 Unary = Callable[[float], float | None]
 
 
-def _power(a: float, b: float) -> float | None:
+def _odd_integer(x: float) -> bool:
+    return math.isfinite(x) and x == math.floor(x) and math.fmod(x, 2.0) != 0
+
+
+def _power(a: float, b: float) -> float:
+    """C's ``pow``: past the range an infinity (negative for a negative base and an odd
+    exponent), 0 to a negative power an infinity, a negative base to a fractional power NaN."""
     try:
         return math.pow(a, b)
-    except (OverflowError, ValueError):  # inf, or NaN (a negative base, a fractional exponent)
-        return None
+    except OverflowError:
+        return -math.inf if a < 0 and _odd_integer(b) else math.inf
+    except ValueError:  # 0 to a negative power, or a negative base to a fractional one
+        if a == 0:
+            return math.copysign(math.inf, a) if _odd_integer(b) else math.inf
+        return math.nan
 
 
-def _floor_mod(a: float, b: float) -> float | None:
-    """``reference::floor_mod`` of reals: fmod, moved to the divisor's sign."""
-    if b == 0:
-        return None
-    remainder = math.fmod(a, b)
-    return remainder + b if remainder != 0 and (remainder < 0) != (b < 0) else remainder
+def _floor_mod(a: float, b: float) -> float:
+    """``reference::floor_mod`` of reals: ``x - y * floor(x / y)`` in double, IEEE's all the
+    way (by experiment: 60000 mod inf is NaN, as inf times 0 is, where fmod gives 60000; by
+    zero NaN)."""
+    quotient = _divide(a, b)
+    return a - b * (float(math.floor(quotient)) if math.isfinite(quotient) else quotient)
 
 
-def _divide(a: float, b: float) -> float | None:
-    return None if b == 0 else a / b
+def _divide(a: float, b: float) -> float:
+    """IEEE division: by zero an infinity of the signs' product, 0/0 and NaN/0 NaN."""
+    if b != 0:
+        return a / b
+    if a == 0 or math.isnan(a):
+        return math.nan
+    return math.copysign(math.inf, a) * math.copysign(1.0, b)
+
+
+def _dividing_at(maximum: float) -> Callable[[float, float], float]:
+    """Divide as shape inference reads its value: ``divide::evaluate_bound`` gives 0 where
+    either input is its type's maximum (taken for an unbounded dim: 65504 in f16, FLT_MAX in
+    f32, by experiment 65504 / 600 is 0, and plus 1 is 1)."""
+
+    def divide(a: float, b: float) -> float:
+        return 0.0 if a == maximum or b == maximum else _divide(a, b)
+
+    return divide
 
 
 _BINARY: dict[str, Binary] = {
@@ -100,6 +136,8 @@ _BINARY: dict[str, Binary] = {
     "Subtract": lambda a, b: a - b,
     "Multiply": lambda a, b: a * b,
     "Divide": _divide,
+    # std::max and std::min: the first unless the second is greater (less), so a NaN first is
+    # kept and a NaN second dropped (by experiment); Python's max and min compare alike
     "Maximum": max,
     "Minimum": min,
     "Power": _power,
@@ -122,6 +160,8 @@ def binary(op: str, element_type: str | None) -> Binary | None:
     function = _BINARY.get(op)
     if function is None:
         return None
+    if op == "Divide":  # OpenVINO's value of a Divide is its evaluate_lower's...
+        function = _dividing_at(REAL_MAX[element_type or "f32"])
 
     def operation(a: float, b: float) -> float | None:
         return rounded(function(a, b), element_type)
@@ -141,7 +181,7 @@ def _round_half_away(x: float) -> float:
 _UNARY: dict[str, Unary] = {
     "Floor": lambda x: float(math.floor(x)),
     "Ceiling": lambda x: float(math.ceil(x)),
-    "Sqrt": lambda x: None if x < 0 else math.sqrt(x),
+    "Sqrt": lambda x: math.nan if x < 0 else math.sqrt(x),
     "Negative": lambda x: -x,
     "Abs": abs,
 }
@@ -158,10 +198,11 @@ def unary(op: str, element_type: str | None, mode: str = "half_to_even") -> Unar
     if function is None:
         return None
     chosen = function
+    integral = op in ("Floor", "Ceiling", "Round")  # (an infinity or NaN is itself there)
 
     def operation(x: float) -> float | None:
-        if not math.isfinite(x):
-            return None
+        if integral and not math.isfinite(x):
+            return x
         return rounded(chosen(x), element_type)
 
     return operation
@@ -189,7 +230,10 @@ def reduction(op: str, element_type: str | None) -> Callable[[list[float]], floa
     caller rounds the result to the type once: by experiment, a bf16 product of 608, 457, 457,
     582 and 582 is 42880953483264, where bf16 steps give 42606075576320), f32 in f32, f64 in
     double; a sum (and a mean's) with Kahan's compensation (``reference::reduce_sum``), a mean
-    the sum over the count. A non-finite result is NaN: the caller's to_real refuses it."""
+    the sum over the count; infinities and NaN as IEEE arithmetic carries them, ReduceMax and
+    ReduceMin ``std::max``/``std::min`` from the computing type's lowest (greatest) finite
+    number, so a NaN is passed over (by experiment: ReduceMax of [NaN, 1] and of [1, NaN]
+    is 1)."""
     if not evaluates(op, element_type):
         return None
     computed_in = "f64" if element_type == "f64" else "f32"
@@ -197,6 +241,20 @@ def reduction(op: str, element_type: str | None) -> Callable[[list[float]], floa
     def step(x: float) -> float:
         result = rounded(x, computed_in)
         return math.nan if result is None else result
+
+    greatest = REAL_MAX["f32"] if computed_in == "f32" else sys.float_info.max
+
+    def maximum(numbers: list[float]) -> float:
+        result = -greatest
+        for x in numbers:
+            result = x if result < x else result
+        return result
+
+    def minimum(numbers: list[float]) -> float:
+        result = greatest
+        for x in numbers:
+            result = x if x < result else result
+        return result
 
     def kahan_sum(numbers: list[float]) -> float:
         total = compensation = 0.0
@@ -223,7 +281,7 @@ def reduction(op: str, element_type: str | None) -> Callable[[list[float]], floa
     if op == "ReduceMean":
         return lambda numbers: step(kahan_sum(numbers) / max(len(numbers), 1))
     if op == "ReduceMax":
-        return lambda numbers: max(numbers)
+        return maximum
     if op == "ReduceMin":
-        return lambda numbers: min(numbers)
+        return minimum
     return None

@@ -95,7 +95,9 @@ def _real_reduction(op: str, output: Output, data: Tensor, axes: set[int]) -> No
         ):
             return None
         groups = [[numbers[i] for i in group] for group in values.reduced_positions(lengths, axes)]
-        if op == "ReduceProd" and data.reals is None:
+        if data.reals is not None:  # a value: infinities and NaN as OpenVINO carries them
+            return values.to_ieee([fold(group) for group in groups], data.element_type)
+        if op == "ReduceProd":
             return values.to_real(
                 [maximum if maximum in g and 0 not in g else fold(g) for g in groups], data.element_type
             )

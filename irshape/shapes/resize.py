@@ -10,6 +10,7 @@ axes value that cannot be known leaves every dim ``?``.
 
 from __future__ import annotations
 
+import math
 import struct
 from collections.abc import Sequence
 
@@ -170,19 +171,26 @@ def _pad_dim(dim: Dim, begin: int, end: int) -> Dim:
 
 
 def _f32(value: float) -> float:
-    """``value`` rounded to a 32-bit float, as C++ ``float`` arithmetic rounds each step."""
-    return float(struct.unpack("<f", struct.pack("<f", value))[0])
+    """``value`` rounded to a 32-bit float, as C++ ``float`` arithmetic rounds each step (past
+    its range an infinity)."""
+    try:
+        return float(struct.unpack("<f", struct.pack("<f", value))[0])
+    except OverflowError:
+        return math.copysign(math.inf, value)
 
 
 def scale_dim(dim: Dim, scale: float) -> Dim:
-    """``dim::scale``: both bounds times (scale + 1e-6) in 32-bit floats, truncated."""
+    """``dim::scale``: both bounds times (scale + 1e-6) in 32-bit floats, truncated by a
+    ``static_cast`` to int64: an infinite or NaN scale, or a product past the int64 range, is
+    x86's 'integer indefinite', INT64_MIN, a dim of 0 (by experiment: 8 times inf, -inf, NaN,
+    1e19 or 1e30 is 0, and so is an interval's)."""
     scale32 = _f32(scale)
     if scale32 == 1.0:
         return dim
     factor = _f32(scale32 + _f32(_SCALE_EPSILON))
 
     def times(bound: int) -> int:
-        return int(_f32(_f32(float(bound)) * factor))
+        return reading.static_cast(_f32(_f32(float(bound)) * factor))
 
     upper = INF if dim.hi == INF else times(dim.hi)
     if dim.is_static:

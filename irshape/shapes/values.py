@@ -105,21 +105,63 @@ _REAL_FORMATS = {"f16": "e", "f32": "f", "f64": "d", "bf16": "f"}
 
 def to_real(numbers: Sequence[float] | None, element_type: str | None) -> tuple[float, ...] | None:
     """The numbers rounded to ``element_type``; None for another type, too many numbers, or a
-    result that is not finite (an overflow, NaN: irshape folds nothing there)."""
+    result that is not finite (for the bounds, which irshape keeps finite: an overflow there
+    gives no bounds)."""
+    rounded = to_ieee(numbers, element_type)
+    return rounded if rounded is not None and all(map(math.isfinite, rounded)) else None
+
+
+def to_ieee(numbers: Sequence[float] | None, element_type: str | None) -> tuple[float, ...] | None:
+    """The numbers rounded to ``element_type`` as IEEE arithmetic rounds them, infinities and
+    NaN kept: a value past the type's range is an infinity of its sign (by experiment, an f32
+    size times 1e6 converted to f16 is inf, and its Minimum with 9 is 9); None for another
+    type or too many numbers."""
     form = _REAL_FORMATS.get(element_type or "")
     if numbers is None or form is None or len(numbers) > MAX_ELEMENTS:
         return None
     count = len(numbers)
-    try:
-        if form == "e":  # OpenVINO computes an f16 in f32 and converts the result
-            numbers = struct.unpack(f"<{count}f", struct.pack(f"<{count}f", *numbers))
-        packed = struct.pack(f"<{count}{form}", *numbers)
-    except (OverflowError, struct.error):
-        return None
+    if form == "e":  # OpenVINO computes an f16 in f32 and converts the result
+        numbers = struct.unpack(f"<{count}f", _packed(numbers, "f"))
+    packed = _packed(numbers, form)
     if element_type == "bf16":  # computed in f32 too, then rounded to its upper half
         packed = struct.pack(f"<{count}I", *map(_bf16_bits, struct.unpack(f"<{count}I", packed)))
     rounded = struct.unpack(f"<{count}{form}", packed)
-    return rounded if all(math.isfinite(v) for v in rounded) else None
+    if 0.0 in rounded and any(v == 0 and math.copysign(1.0, v) < 0 for v in rounded):
+        return tuple(NEGATIVE_ZERO if v == 0 and math.copysign(1.0, v) < 0 else v for v in rounded)
+    return rounded
+
+
+class _NegativeZero(float):
+    """-0.0 hashed apart from 0.0. Equal they are, in IEEE arithmetic and in Python, but a
+    division by each is an infinity of another sign: a value holding one must not be taken for
+    a value holding the other where values are keys (the check's memo of clean checks, keyed
+    by the inputs' :class:`~irshape.ops.interface.Value`), and a dict tells keys apart by hash
+    first. Arithmetic on it gives plain floats."""
+
+    __slots__ = ()
+
+    def __hash__(self) -> int:
+        return hash("-0.0")
+
+
+NEGATIVE_ZERO = _NegativeZero(-0.0)
+
+
+def _packed(numbers: Sequence[float], form: str) -> bytes:
+    """The numbers packed in struct's ``form``, rounded to the nearest (ties to even); one that
+    rounds past the format's range (struct refuses it) an infinity of its sign, as a C++
+    conversion gives it."""
+    try:
+        return struct.pack(f"<{len(numbers)}{form}", *numbers)
+    except OverflowError:
+        return b"".join(_packed_one(v, form) for v in numbers)
+
+
+def _packed_one(number: float, form: str) -> bytes:
+    try:
+        return struct.pack(f"<{form}", number)
+    except OverflowError:
+        return struct.pack(f"<{form}", math.copysign(math.inf, number))
 
 
 def _bf16_bits(bits: int) -> int:

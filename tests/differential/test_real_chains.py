@@ -11,14 +11,22 @@ Broadcast's target or Pad's pads, or in f32, f16 and bf16 as Interpolate-11's sc
 OpenVINO's reading of the saved file is the expectation, exactly.
 
 Not drawn: a chain OpenVINO's builder rejects (a negative dim...) or that gives a target
-without elements (OpenVINO crashes on one folded); one that may overflow its type (OpenVINO
-computes with infinities and NaN, a scale of inf giving a dim of 0; irshape folds no value that
-is not finite); f64 arithmetic and bf16 reductions on bounds (OpenVINO evaluates neither there
-and reads memory nothing wrote: a different bound at each reading).
+without elements (OpenVINO crashes on one folded); f64 arithmetic and bf16 reductions on bounds
+(OpenVINO evaluates neither there and reads memory nothing wrote: a different bound at each
+reading).
 
-``IRSHAPE_REAL_CHAINS=5000`` draws more (and ``IRSHAPE_REAL_CHAINS_SEED`` other ones): what
-the default's 600 leave unexplored. 44,000 drawn on eight seeds found the real reductions'
-accumulation in f32 (irshape rounded each step to f16 or bf16); the rest agree.
+The first draw keeps every element within its type (:data:`_GROWTH`); the second
+(``overflowing``, on static inputs) draws chains that overflow: f16 most of all, Consts up to
+3e38 and 0, divisors that may be 0, so OpenVINO computes with infinities and NaN (an f16
+product past 65504 is inf, 0/0 NaN), which a Minimum, Maximum, Clamp or Convert may bring back
+to a finite value, a Convert to i64 makes INT64_MIN, and a scale of inf makes a dim of 0.
+irshape carries them in values as OpenVINO does (irshape/shapes/reals.py); in bounds it keeps
+none (an interval input whose bound overflows gives ``?`` there: not drawn).
+
+``IRSHAPE_REAL_CHAINS=5000`` and ``IRSHAPE_REAL_OVERFLOWS=5000`` draw more (and
+``IRSHAPE_REAL_CHAINS_SEED`` other ones): what the defaults' 600 and 600 leave unexplored.
+44,000 drawn on eight seeds found the real reductions' accumulation in f32 (irshape rounded
+each step to f16 or bf16); the rest agree.
 """
 
 from __future__ import annotations
@@ -26,7 +34,8 @@ from __future__ import annotations
 import math
 import os
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from pathlib import Path
 
 import numpy as np
 import openvino as ov
@@ -38,11 +47,15 @@ import openvino.opset11 as ov11
 import openvino.opset12 as ov12
 import pytest
 
+import irshape
+from irshape.shapes import values
+
 from .conftest import STATS
 from .ops_harness import OpCase, OpsBatchRunner, batches, buildable, params, real_constant
 
 SEED = int(os.environ.get("IRSHAPE_REAL_CHAINS_SEED", "20261131"))
 COUNT = int(os.environ.get("IRSHAPE_REAL_CHAINS", "600"))
+OVERFLOW_COUNT = int(os.environ.get("IRSHAPE_REAL_OVERFLOWS", "600"))
 STYLES = ("static", "static", "interval", "dynamic")
 REALS = ("f32", "f32", "f16", "bf16", "f64")
 _MAX_ELEMENTS = 24
@@ -66,8 +79,16 @@ def _count(x: ov.Node) -> int:
     return int(np.prod(_shape(x)))
 
 
+_NUMBERS = [0.5, 0.25, 1.5, 2.0, 3.0, 0.1, 10.0, 1.25, 0.3, 7.0, 2.5, 0.75]
+# what an overflowing chain's Consts add: f16's edge, past it, f32's, and zero (a divisor)
+_LARGE = [6.0e4, 65504.0, 3.0e4, 1.0e5, 1.0e10, 3.0e38, -6.0e4, 0.0, 0.0, -1.0]
+_overflowing = False  # drawing the overflowing chains (set by _build)
+
+
 def _number(rng: random.Random) -> float:
-    return rng.choice([0.5, 0.25, 1.5, 2.0, 3.0, 0.1, 10.0, 1.25, 0.3, 7.0, 2.5, 0.75])
+    if _overflowing and rng.random() < 0.4:
+        return rng.choice(_LARGE)
+    return rng.choice(_NUMBERS)
 
 
 def _const(rng: random.Random, x: ov.Node, shape: list[int] | None = None) -> ov.Node:
@@ -108,7 +129,9 @@ def _binary(function: Callable[[ov.Node, ov.Node], ov.Node], either_way: bool = 
 
     def op(rng: random.Random, x: ov.Node, sizes: ov.Node) -> ov.Node:
         other = _operand(rng, x, sizes)
-        return function(other, x) if either_way and rng.random() < 0.3 else function(x, other)
+        # (overflowing: any divisor, x or a Const of 0 too)
+        swapped = (either_way or _overflowing) and rng.random() < 0.3
+        return function(other, x) if swapped else function(x, other)
 
     return op
 
@@ -118,8 +141,12 @@ def _unary(function: Callable[[ov.Node], ov.Node]) -> Op:
 
 
 def _power(rng: random.Random, x: ov.Node, sizes: ov.Node) -> ov.Node:
-    exponent = ov1.constant(np.array(rng.choice([0.5, 2.0, 1.0, 0.25]), dtype=np.float32))
-    return ov1.power(ov1.abs(x), ov1.convert(exponent, _type(x)))
+    # (not 3: OpenVINO's f32 626^3, 245314376 exactly, a tie, is 245314384, where pow rounded
+    # once to even gives 245314368; its Power is not double's pow there, overflow or not)
+    choices = [0.5, 2.0, 1.0, 0.25] + ([-1.0, 0.5, 40.0] if _overflowing else [])
+    exponent = ov1.constant(np.array(rng.choice(choices), dtype=np.float32))
+    base = x if _overflowing and rng.random() < 0.3 else ov1.abs(x)  # (a negative base: NaN)
+    return ov1.power(base, ov1.convert(exponent, _type(x)))
 
 
 def _round(rng: random.Random, x: ov.Node, sizes: ov.Node) -> ov.Node:
@@ -127,7 +154,7 @@ def _round(rng: random.Random, x: ov.Node, sizes: ov.Node) -> ov.Node:
 
 
 def _clamp(rng: random.Random, x: ov.Node, sizes: ov.Node) -> ov.Node:
-    low = rng.choice([0.0, 1.0, 2.5, 10.0])
+    low = rng.choice([0.0, 1.0, 2.5, 10.0] + ([-70000.0, 60000.0] if _overflowing else []))
     return ov1.clamp(x, low, low + rng.choice([5.0, 100.0, 1000.0]))
 
 
@@ -286,7 +313,7 @@ OPS: dict[str, Op] = {
     "Power": _power,
     "Floor": _unary(ov1.floor),
     "Ceiling": _unary(ov1.ceiling),
-    "Sqrt": _unary(lambda x: ov1.sqrt(ov1.abs(x))),
+    "Sqrt": _unary(lambda x: ov1.sqrt(x if _overflowing else ov1.abs(x))),
     "Negative": _unary(ov1.negative),
     "Abs": _unary(ov1.abs),
     "Round": _round,
@@ -342,9 +369,18 @@ _ARITHMETIC = frozenset(
 _LIMITS = {"f16": 6.0e4, "bf16": 1.0e15, "f32": 1.0e15, "f64": 1.0e300, "i64": 1.0e18, "i32": 2.0e9}
 
 
-def _build(seed: int) -> ov.Node:
-    rng = random.Random(seed)
-    style = rng.choice(STYLES)
+def _build(seed: int, overflowing: bool = False) -> ov.Node:
+    global _overflowing
+    _overflowing = overflowing
+    try:
+        with np.errstate(over="ignore"):  # (a Const past f16's range is inf: meant)
+            return _drawn(random.Random(seed), overflowing)
+    finally:
+        _overflowing = False
+
+
+def _drawn(rng: random.Random, overflowing: bool) -> ov.Node:
+    style = "static" if overflowing else rng.choice(STYLES)
     dims = [ov.Dimension(1), ov.Dimension(3)]
     for _ in range(4):
         n = rng.randint(1, 640)
@@ -361,6 +397,8 @@ def _build(seed: int) -> ov.Node:
     count = rng.randint(2, 6)
     # (not f16 on dynamic dims: their bound, f16's maximum, overflows through any op)
     real = rng.choice([r for r in REALS if r != "f16" or style != "dynamic"])
+    if overflowing:  # f16 most of all: its range is narrow
+        real = rng.choice(("f16", "f16", "f16", "f32", "bf16", "f64"))
     x = ov1.convert(ov8.gather(sizes, _i([rng.randrange(4) for _ in range(count)]), _i(0)), real)
     if count in (4, 6) and rng.random() < 0.5:
         x = ov1.reshape(x, _i([2, count // 2]), False)
@@ -369,7 +407,7 @@ def _build(seed: int) -> ov.Node:
         name = rng.choice(list(OPS))
         grown = _GROWTH.get(name, lambda m, n: m)(magnitude, _count(x))
         moved = OPS[name](rng, x, sizes)
-        if grown > _LIMITS[_type(moved)]:
+        if grown > _LIMITS[_type(moved)] and not overflowing:
             continue  # it could overflow: OpenVINO computes with infinities, irshape folds none
         if style == "dynamic" and _type(moved) == "f16":
             continue  # (an unbounded dim's bound, f16's maximum, overflows through any op)
@@ -383,6 +421,16 @@ def _build(seed: int) -> ov.Node:
     if not 0 < _count(x) <= _MAX_ELEMENTS:
         raise ValueError("too large a value (irshape keeps 64 elements at most)")
     real = _type(x)
+    if overflowing and rng.random() < 0.7:  # back to finite values (or not: NaN stays NaN)
+        bound = real_constant([rng.choice([5.0, 40.0, 640.0])], real)
+        x = rng.choice(
+            [
+                lambda: ov1.minimum(x, bound),
+                lambda: ov1.minimum(bound, x),
+                lambda: ov1.maximum(ov1.minimum(x, bound), real_constant([1.0], real)),
+                lambda: ov1.clamp(x, 1.0, rng.choice([3.0, 50.0, 600.0])),
+            ]
+        )()
     if real in ("f32", "f16", "bf16") and rng.random() < 0.2:  # read as reals: scales
         scales = ov1.reshape(x, _i([-1]), False)
         scales = ov8.slice(ov1.concat([scales, scales], 0), _i([0]), _i([2]), _i([1]))
@@ -401,24 +449,27 @@ def _build(seed: int) -> ov.Node:
     return node
 
 
-def _cases() -> list[OpCase]:
-    rng = random.Random(SEED)
+def _cases(count: int, overflowing: bool, prefix: str) -> list[OpCase]:
+    rng = random.Random(SEED + int(overflowing))
     cases: list[OpCase] = []
-    while len(cases) < COUNT:
+    while len(cases) < count:
         seed = rng.randrange(2**32)
 
         def build(seed: int = seed) -> ov.Node:
-            return _build(seed)
+            return _build(seed, overflowing)
 
-        case = OpCase(f"rc{len(cases):05d}", "chain", build, (str(seed),))
+        case = OpCase(f"{prefix}{len(cases):05d}", "chain", build, (str(seed),))
         if buildable(case):
             cases.append(case)
     return cases
 
 
-CASES = _cases()
+CASES = _cases(COUNT, False, "rc")
 BATCHES = batches(CASES)
 STATS["random real shape chains, exact (test_real_chains.py)"] = len(CASES)
+OVERFLOWS = _cases(OVERFLOW_COUNT, True, "ro")
+OVERFLOW_BATCHES = batches(OVERFLOWS)
+STATS["random real shape chains that overflow, exact (test_real_chains.py)"] = len(OVERFLOWS)
 
 
 @pytest.mark.parametrize(("index", "case"), params(BATCHES))
@@ -436,3 +487,40 @@ def test_most_static_chains_fold(ops_runner: OpsBatchRunner) -> None:
             total += 1
             folded += "?" not in run.expected[case.cid][0][0]
     assert folded > total // 3, (folded, total)
+
+
+@pytest.mark.parametrize(("index", "case"), params(OVERFLOW_BATCHES))
+def test_overflowing_chain_is_openvinos(ops_runner: OpsBatchRunner, index: int, case: OpCase) -> None:
+    outcome = ops_runner.ops_batch(f"real_overflows{index}", OVERFLOW_BATCHES[index]).outcome(case.cid)
+    assert outcome.mismatch() is None, outcome.explain()
+
+
+def test_overflowing_chains_carry_infinities(ops_runner: OpsBatchRunner) -> None:
+    # the draw reaches what it is for: most targets folded, and irshape computing with
+    # infinities or NaN on many chains (each a result of to_ieee that is not finite)
+    folded = through = total = 0
+    for index, batch in enumerate(OVERFLOW_BATCHES):
+        run = ops_runner.ops_batch(f"real_overflows{index}", batch)
+        for case in batch:
+            total += 1
+            folded += "?" not in run.expected[case.cid][0][0]
+        through += _non_finite_results(run.xml)
+    assert folded > total // 2, (folded, total)
+    assert through > total // 4, (through, total)
+
+
+def _non_finite_results(xml: Path) -> int:
+    """How many of irshape's real results are not finite, checking the file again."""
+    count = 0
+    original = values.to_ieee
+
+    def counting(numbers: Sequence[float] | None, element_type: str | None) -> tuple[float, ...] | None:
+        nonlocal count
+        result = original(numbers, element_type)
+        count += result is not None and not all(map(math.isfinite, result))
+        return result
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(values, "to_ieee", counting)
+        irshape.check_file(xml)
+    return count

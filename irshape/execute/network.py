@@ -415,7 +415,7 @@ class _Executor:
         if folding:
             folded = _folded_outputs(inference)
             if folded is not None:
-                return folded
+                return _evaluated_at_maxima(folded, args) if schema.op == "Convert" else folded
         kernel = kernel_of(schema)
         if kernel is None:
             raise _Failed(layer, Outcome.NO_KERNEL, f"irshape cannot execute {schema.name} layers yet")
@@ -580,6 +580,27 @@ def _folded_outputs(inference: OpResult) -> list[tuple[np.ndarray, str]] | None:
             return None
         folded.append((np.array(known).astype(dtype).reshape(shape), output.element_type or "dynamic"))
     return folded
+
+
+def _evaluated_at_maxima(
+    folded: list[tuple[np.ndarray, str]], args: list[tuple[np.ndarray, str]]
+) -> list[tuple[np.ndarray, str]]:
+    """A folded Convert's output as OpenVINO's compile step folds it (``evaluate``). The
+    inference reads a Convert as shape inference does, through ``evaluate_bound``, where an
+    element at its type's maximum means "no limit" and becomes the output type's maximum (u32
+    4294967295 to f32 is FLT_MAX there); ``evaluate`` converts that element as any other
+    (4294967296.0)."""
+    (array, element_type), (data, _) = folded[0], args[0]
+    kind = data.dtype.kind
+    if kind not in "iuf" or data.shape != array.shape:
+        return folded
+    limit = np.finfo(data.dtype).max if kind == "f" else np.iinfo(data.dtype).max
+    at_maximum = data == limit
+    if not at_maximum.any():
+        return folded
+    evaluated = array.copy()
+    evaluated[at_maximum] = data[at_maximum].astype(array.dtype)
+    return [(evaluated, element_type), *folded[1:]]
 
 
 def _checked_outputs(

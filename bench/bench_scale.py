@@ -11,8 +11,9 @@ Run from the repository root (needs openvino and numpy, the test extra)::
 
 After each comparison comes the phase table of ``irshape check -j 1`` (see ``PHASES_CHILD``):
 where the time goes (the scanner's reading, or lxml's parse and the model built from it, index
-the graph, graph checks, check layers, compare dims, report), with each phase's count of
-function calls, a measure that does not move with the machine's load as its wall time does.
+the graph, graph checks, check layers, compare dims, the previous file's objects freed,
+report), with each phase's count of function calls, a measure that does not move with the
+machine's load as its wall time does.
 
 Each IR is generated with OpenVINO's Python API (blocks of the four conv ops, MaxPool,
 element-wise ops, a ShapeOf/Gather/Concat shape subgraph into Reshape, Transpose, MatMul,
@@ -138,9 +139,12 @@ print(f"@@ {t1 - t0:.6f} {t2 - t1:.6f} {peak_rss_kib()}", file=sys.stderr)
 # once a layer whose check is not a repeat) are called a few thousand times at most. With
 # "count", a profile hook counts the Python and C function calls of each phase instead (a
 # deterministic measure of the work: the machine's wall time moves +-25%); with "mark",
-# os.getppid() is called at each boundary of the reading, the index, the graph checks and the
-# check, where `valgrind --tool=callgrind --dump-before=getppid` writes the instructions
-# counted since the boundary before.
+# os.getppid() is called at each boundary of the reading, the index, the graph checks, the
+# check and the freeing of the previous file's objects as the next begins (lifetime.release:
+# the read's and the check's objects, not the report's, so a phase of its own), where
+# `valgrind --tool=callgrind --dump-before=getppid` writes the instructions counted since the
+# boundary before. "imports" are what the program imports before its first file (the command's
+# modules, click among them); a module imported for a file counts in the phase that needs it.
 PHASES_CHILD = """
 import os, sys, time
 mode = sys.argv[2]
@@ -163,9 +167,11 @@ from irshape import lifetime, api
 from irshape.check import graph, model
 from irshape.cli import run
 from irshape.ir import scan, stream
+import irshape.cli.group, irshape.cli.check  # what `irshape check` imports to parse its arguments
 imported = now()
 mark("imported")
-spent = dict.fromkeys(("read", "scan", "parse", "index", "graph checks", "check", "compare dims"), 0.0)
+phase_names = ("read", "scan", "parse", "index", "graph checks", "check", "compare dims", "free")
+spent = dict.fromkeys(phase_names, 0.0)
 def phase(name, function, marked):
     def wrapped(*args, **kwargs):
         if marked:
@@ -186,6 +192,7 @@ model.compare_declared = phase("compare dims", model.compare_declared, False)
 api.read_file = phase("read", api.read_file, True)
 api.check_document = phase("check", api.check_document, True)
 graph.build_graph = phase("index", graph.build_graph, True)
+lifetime.release = phase("free", lifetime.release, True)
 model._Walker._structural_checks = phase("graph checks", model._Walker._structural_checks, True)
 sys.argv = ["irshape", "check", "-q", *sys.argv[3:], sys.argv[1]]
 exit_now = lifetime.hard_exit
@@ -203,7 +210,8 @@ def report_then_exit(code):
         "graph checks": spent["graph checks"],
         "check layers": walk - spent["compare dims"],
         "compare dims": spent["compare dims"],
-        "report": end - imported - spent["read"] - spent["check"],
+        "free the previous file": spent["free"],
+        "report": end - imported - spent["read"] - spent["check"] - spent["free"],
     }
     print("@@ " + repr(figures), file=sys.stderr)
     print("@@boundaries " + " ".join(b.replace(" ", "_") for b in boundaries), file=sys.stderr)
@@ -225,6 +233,8 @@ def marked_phase(boundary: str) -> str:
         return "graph checks"
     if boundary in ("check_ends", "index_begins", "graph_checks_begins"):
         return "walk (check + compare)"
+    if boundary == "free_ends":
+        return "free the previous file"
     return "report"  # before a file's reading or check, or the end: the program around them
 
 

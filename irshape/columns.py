@@ -26,30 +26,36 @@ from irshape.results import FileReport
 # Words too common in messages to mean the attribute of that name unless quoted or written as
 # NAME=: "the layer's type", "a name", "the version".
 _COMMON_WORDS = frozenset({"id", "name", "type", "version"})
-_ATTRIBUTE = r"(?<![\w.:-])([A-Za-z_][\w.:-]*)\s*=\s*[\"']"
-_WORD = r"[A-Za-z_][\w]*"
-_QUOTED_DIM = r"<dim> '([^']*)'"
-_DIM_VALUE = r"<dim\s*>\s*"
+# Compiled once, when a run first has a finding to place (this module is imported only then).
+_ATTRIBUTE = re.compile(r"(?<![\w.:-])([A-Za-z_][\w.:-]*)\s*=\s*[\"']")
+_WORD = re.compile(r"[A-Za-z_][\w]*")
+_QUOTED_DIM = re.compile(r"<dim> '([^']*)'")
+_DIM_VALUE = re.compile(r"<dim\s*>\s*")
 
 
 def source_lines(data: bytes, wanted: Iterable[int]) -> dict[int, str]:
-    """The text of the lines ``wanted`` (numbered from 1) of a file's bytes."""
+    """The text of the lines ``wanted`` (numbered from 1) of a file's bytes.
+
+    Only those lines are decoded: in UTF-8 a newline byte is never part of another character,
+    so the bytes split at b"\\n" are the text's lines (an invalid sequence ends at the newline
+    too, so each line decodes as it would in the whole text). A UTF-16 file is decoded whole."""
     numbers = {line for line in wanted if line > 0}
     if not numbers:
         return {}
-    text = _decode(data)
     last = max(numbers)
-    found: dict[int, str] = {}
-    for number, line in enumerate(text.split("\n", last)[:last], start=1):
-        if number in numbers:
-            found[number] = line.rstrip("\r")
-    return found
-
-
-def _decode(data: bytes) -> str:
     if data.startswith((b"\xff\xfe", b"\xfe\xff")):
-        return data.decode("utf-16", errors="replace")
-    return data.decode("utf-8", errors="replace").removeprefix("\ufeff")
+        text = data.decode("utf-16", errors="replace").split("\n", last)
+        return {number: text[number - 1].rstrip("\r") for number in numbers if number <= min(len(text), last)}
+    lines = data.split(b"\n", last)
+    count = min(len(lines), last)  # the last piece holds the rest of the file, past the lines wanted
+    found = {
+        number: lines[number - 1].decode("utf-8", errors="replace").rstrip("\r")
+        for number in numbers
+        if number <= count
+    }
+    if 1 in found:  # a UTF-8 byte order mark is no part of the first line
+        found[1] = found[1].removeprefix("\ufeff")
+    return found
 
 
 def column_of(d: Diagnostic, line: str) -> int:
@@ -63,7 +69,7 @@ def column_of(d: Diagnostic, line: str) -> int:
 
 
 def _dim_column(d: Diagnostic, line: str) -> int | None:
-    quoted = re.search(_QUOTED_DIM, d.message)
+    quoted = _QUOTED_DIM.search(d.message)
     if quoted is not None:
         at = line.find(f">{quoted.group(1)}<")
         if at == -1:
@@ -71,7 +77,7 @@ def _dim_column(d: Diagnostic, line: str) -> int | None:
         return None if at == -1 else at + (line[at] == ">")
     if d.axis is None or d.port is None:
         return None
-    dims = [match.end() for match in re.finditer(_DIM_VALUE, line)]
+    dims = [match.end() for match in _DIM_VALUE.finditer(line)]
     if len(dims) > d.axis:
         return dims[d.axis]
     return dims[0] if len(dims) == 1 else None
@@ -79,11 +85,11 @@ def _dim_column(d: Diagnostic, line: str) -> int | None:
 
 def _attribute_column(d: Diagnostic, line: str) -> int | None:
     attributes: dict[str, int] = {}
-    for match in re.finditer(_ATTRIBUTE, line):
+    for match in _ATTRIBUTE.finditer(line):
         attributes.setdefault(match.group(1), match.start(1))
     if not attributes:
         return None
-    for match in re.finditer(_WORD, d.message):
+    for match in _WORD.finditer(d.message):
         word = match.group()
         if word not in attributes:
             continue
@@ -121,6 +127,10 @@ def with_columns(diagnostics: Sequence[Diagnostic], lines: Mapping[int, str]) ->
 
 
 def add_columns(report: FileReport, data: bytes) -> None:
-    """Set the columns of ``report``'s findings from the file's bytes, and sort them again."""
-    lines = source_lines(data, (d.line or 0 for d in report.diagnostics))
-    report.diagnostics = sorted(with_columns(report.diagnostics, lines), key=Diagnostic.sort_key)
+    """Set the columns of ``report``'s findings from the file's bytes, and sort them again.
+    Only the lines of findings still at column 1 are decoded (none: none is)."""
+    unplaced = [d.line or 0 for d in report.diagnostics if d.column == 1]
+    placed = report.diagnostics
+    if unplaced:
+        placed = with_columns(placed, source_lines(data, unplaced))
+    report.diagnostics = sorted(placed, key=Diagnostic.sort_key)

@@ -139,7 +139,8 @@ class FileReport(Record):
         from irshape import lifetime  # (only the checking of files retires: results is imported
         # by the reporters and the selection, which must not pull in the program's lifetime)
 
-        self._counts = (self.layers_checked, self.layers_not_checked)
+        checked = self.layers_checked
+        self._counts = (checked, len(self.layers) - checked)
         lifetime.retire(self.layers)  # freed when the next file begins, or not at all by the program's exit
         self.layers = []
 
@@ -162,7 +163,7 @@ class FileReport(Record):
     def layers_checked(self) -> int:
         if self._counts is not None:
             return self._counts[0]
-        return sum(1 for layer in self.layers if layer.checked)
+        return len([layer for layer in self.layers if layer.checked])  # (no call a layer, as a generator's)
 
     @property
     def layers_not_checked(self) -> int:

@@ -16,6 +16,7 @@ import re
 import xml.etree.ElementTree as ET
 from collections.abc import Sequence
 
+from irshape.diagnostics import Diagnostic
 from irshape.report.base import Reporter
 from irshape.report.text import format_diagnostic, layer_label
 from irshape.results import FileReport
@@ -23,6 +24,7 @@ from irshape.rules import INTERNAL_ERROR
 from irshape.selection import fails
 
 # Characters XML 1.0 cannot carry, even escaped.
+_XML_SUFFIX = re.compile(r"\.xml$", re.IGNORECASE)
 _NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
 
 
@@ -56,14 +58,13 @@ class JunitReporter(Reporter):
             suite,
             "testcase",
             name=_clean(relative),
-            classname=_clean(re.sub(r"\.xml$", "", relative, flags=re.IGNORECASE).replace("/", ".")),
+            classname=_clean(_XML_SUFFIX.sub("", relative).replace("/", ".")),
         )
-        failing = [
-            d
-            for d in report.diagnostics
-            if d.code == INTERNAL_ERROR.code or fails(d, strict=self.options.strict)
-        ]
-        passing = [d for d in report.diagnostics if d not in failing]
+        failing: list[Diagnostic] = []
+        passing: list[Diagnostic] = []  # (one pass: not a search of the failing for each finding)
+        for d in report.diagnostics:
+            failed = d.code == INTERNAL_ERROR.code or fails(d, strict=self.options.strict)
+            (failing if failed else passing).append(d)
         tag = None
         if failing:
             tag = "error" if any(d.code == INTERNAL_ERROR.code for d in failing) else "failure"

@@ -86,6 +86,7 @@ import sys, time
 t0 = time.perf_counter()
 from irshape import lifetime
 from irshape.cli import run
+import irshape.cli.group, irshape.cli.check  # what `irshape check` imports to parse its arguments
 t1 = time.perf_counter()
 sys.argv = ["irshape", "check", *sys.argv[2:], sys.argv[1]]  # options after the path: -j 1
 exit_now = lifetime.hard_exit

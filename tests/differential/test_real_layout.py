@@ -28,6 +28,7 @@ a folded empty target: ``free(): invalid next size``), and outputs of more than 
 
 from __future__ import annotations
 
+import functools
 import math
 import random
 from collections.abc import Callable
@@ -372,25 +373,8 @@ def _cases() -> list[OpCase]:
 def _scales_cases() -> list[OpCase]:
     """The same chains read as Interpolate-11's scales (reals read as they are: f16, f32, bf16;
     their bounds give no scales, so interval and dynamic inputs leave the resized dims ?)."""
-    rng = random.Random(SEED + 1)
-    cases: list[OpCase] = []
-    for op in OPS:
-        for real in ("f16", "f32", "bf16"):
-            for style in STYLES:
-                drawn = 0
-                while drawn < PER_KIND_SCALES:
-                    seed = rng.randrange(2**32)
-
-                    def build(
-                        seed: int = seed, op: str = op, real: str = real, style: str = style
-                    ) -> ov.Node:
-                        return _build(seed, op, real, style, into_scales=True)
-
-                    case = OpCase(f"rs{len(cases):04d}", op, build, (real, style))
-                    if buildable(case):
-                        cases.append(case)
-                        drawn += 1
-    return cases
+    keys = [(op, real, style) for op in OPS for real in ("f16", "f32", "bf16") for style in STYLES]
+    return draw_cases("rs", keys, PER_KIND_SCALES, SEED + 1, functools.partial(_build, into_scales=True))
 
 
 CASES = _cases()

@@ -590,15 +590,15 @@ class _Walker:
         else:
             inference = subgraphs.infer(op, layer, inputs, walk, where, walk_declared)
             local += inference.findings
-        # OpenVINO validates the body on each pass and fails on any: the findings of every
+        # OpenVINO validates the body on each pass and fails on any: what rejects it in any
         # walk, each once (a rerun with widened shapes may no longer meet the first's error);
-        # declared dims compared at the shapes of each body's last pass, the ones OpenVINO keeps
+        # the rest, declared dims compared, at the shapes of each body's last pass: OpenVINO's
         last = dict(walks)
         distinct = {
             (d.code, d.line, d.column, d.message): d
             for tag, w in walks
             for d in w.findings()
-            if w is last[tag] or d.code not in _MISMATCH_CODES
+            if w is last[tag] or rules.rejects(d)
         }
         # ...and as it first builds it, as declared: what fails there, unless a walk above says it
         seen = {(d.code, d.line) for d in distinct.values()}

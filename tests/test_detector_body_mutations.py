@@ -12,8 +12,10 @@ friendly name.
 **Declared dims off by one.** In each body of each detector, for each (op type, version, output
 port) found there, the first layer whose port has a dim OpenVINO knows (a static one, else an
 interval with an upper bound) gets that dim declared one more than OpenVINO's (its upper bound
-plus one for an interval): with its consumers' input ports left as they were, and with them
-changed to match. irshape must report an error on that body layer (layer id ``<outer>/<tag>/<id>``)
+plus one for an interval), and so does the port feeding the first Result of each kind of body
+output (an If branch's output, a Loop's last-iteration output, the value a back edge carries;
+the execution condition is a boolean scalar): with its consumers' input ports left as they
+were, and with them changed to match. irshape must report an error on that body layer (layer id ``<outer>/<tag>/<id>``)
 at the mutated dim's line (IRS301), or at its ``<data>`` for a Parameter or Const whose
 ``shape`` attribute the port now contradicts (IRS416).
 
@@ -118,11 +120,12 @@ class BodyLayer:
     sources: dict[str, tuple[str, int]] = field(default_factory=dict)  # input port id -> (producer, ordinal)
 
 
-@dataclass
+@dataclass(eq=False)  # (one per body: hashed by identity)
 class Body:
     outer: str
     tag: str
     layers: dict[str, BodyLayer]  # by body layer id, in document order
+    roles: dict[str, set[str]] = field(default_factory=dict)  # Result id -> what it gives the op
 
     @property
     def prefix(self) -> str:
@@ -196,7 +199,27 @@ def detector(xml: Path) -> Detector:
             element = outer.find(tag)
             if element is not None:
                 bodies.append(_body(outer.get("id", ""), tag, element, ops))
+                bodies[-1].roles = _result_roles(outer, tag)
     return Detector(xml, lines, bodies)
+
+
+def _result_roles(outer: etree._Element, tag: str) -> dict[str, set[str]]:
+    """What each body Result gives the op, by the port map and back edges (the output kinds of
+    a body): a concatenated or last-iteration output, the value a back edge carries to the next
+    iteration, the execution condition; an If branch's output."""
+    roles: dict[str, set[str]] = {}
+    port_map = "port_map" if tag == "body" else tag.replace("body", "port_map")
+    for entry in outer.iterfind(f"{port_map}/output"):
+        if entry.get("purpose") == "execution_condition":
+            role = "execution-condition"
+        elif tag != "body":
+            role = "if-output"
+        else:
+            role = "concatenated-output" if "axis" in entry.attrib else "last-iteration-output"
+        roles.setdefault(entry.get("internal_layer_id", ""), set()).add(role)
+    for edge in outer.iterfind("back_edges/edge"):
+        roles.setdefault(edge.get("from-layer", ""), set()).add("back-edge")
+    return roles
 
 
 def _body(outer: str, tag: str, element: etree._Element, ops: dict[str, Any]) -> Body:
@@ -261,6 +284,7 @@ class Mutant:
     port: Port
     axis: int
     value: int  # the dim declared: OpenVINO's plus one (its upper bound plus one)
+    roles: set[str] = field(default_factory=set)  # the body outputs it feeds, where chosen for them
 
     @property
     def kind(self) -> str:
@@ -306,9 +330,11 @@ def _known_axis(port: Port) -> tuple[int, int] | None:
     return None
 
 
+@functools.cache
 def body_mutants(body: Body) -> list[Mutant]:
     """The first layer of each (type, version, output port) of ``body`` with a dim OpenVINO
-    knows, that dim declared off by one."""
+    knows, that dim declared off by one; and for each kind of body output (:func:`_result_roles`),
+    the port feeding the first Result of that kind, where OpenVINO knows a dim of it."""
     chosen: dict[str, Mutant] = {}
     for layer in body.layers.values():
         for port in layer.ports:
@@ -317,7 +343,21 @@ def body_mutants(body: Body) -> list[Mutant]:
                 continue
             mutant = Mutant(body, layer, port, *known)
             chosen.setdefault(mutant.kind, mutant)
-    return list(chosen.values())
+    mutants = list(chosen.values())
+    for role in sorted({role for roles in body.roles.values() for role in roles}):
+        for result in (body.layers[i] for i in body.layers if role in body.roles.get(i, ())):
+            ((producer, ordinal),) = result.sources.values()
+            port = body.layers[producer].ports[ordinal]
+            known = _known_axis(port)
+            if known is None:
+                continue
+            same = next((m for m in mutants if m.port is port), None)
+            if same is None:
+                same = Mutant(body, body.layers[producer], port, *known)
+                mutants.append(same)
+            same.roles.add(role)
+            break
+    return mutants
 
 
 def unmutable_kinds(body: Body) -> set[str]:
@@ -428,7 +468,14 @@ def test_every_body_layer_kind_with_a_known_dim_is_mutated() -> None:
         "Squeeze-opset1:0",
         "Slice-opset8:0",  # [?,?]: the pasted mask's crop
     }, unmutable
-    mutated = {m.kind for xml in DETECTORS for body in detector(xml).bodies for m in body_mutants(body)}
+    mutants = [m for xml in DETECTORS for body in detector(xml).bodies for m in body_mutants(body)]
+    mutated = {m.kind for m in mutants}
+    # every kind of body output but the execution condition (a boolean scalar) feeds a mutant
+    roles = {
+        role for xml in DETECTORS for body in detector(xml).bodies for r in body.roles.values() for role in r
+    }
+    assert roles == {"if-output", "last-iteration-output", "back-edge", "execution-condition"}
+    assert {role for m in mutants for role in m.roles} == roles - {"execution-condition"}
     # the ops the detectors' bodies are there for
     assert {
         "NonMaxSuppression-opset9:0",

@@ -409,17 +409,11 @@ def _round_ids() -> list[Any]:
     ]
 
 
-@functools.cache
-def _tmp() -> Path:
-    return Path(tempfile.mkdtemp(prefix="irshape-body-mutants-"))
-
-
-def _checked(xml: Path, mutants: list[Mutant], consumers_follow: bool, name: str) -> FileReport:
+def _checked(xml: Path, mutants: list[Mutant], consumers_follow: bool, directory: Path) -> FileReport:
+    """irshape's report of the detector ``xml`` with ``mutants``, written in ``directory``."""
     text = list(detector(xml).text)
     for mutant in mutants:
         mutant.apply(text, consumers_follow)
-    directory = _tmp() / name
-    directory.mkdir(exist_ok=True)
     return irshape.check_file(_write(text, directory / xml.name, xml.with_suffix(".bin")))
 
 
@@ -492,11 +486,11 @@ def test_every_body_layer_kind_with_a_known_dim_is_mutated() -> None:
 
 @pytest.mark.parametrize(("xml", "r", "mode"), _round_ids())
 def test_a_declared_dim_off_by_one_in_a_detector_body_is_an_error_on_that_body_layer(
-    xml: Path, r: int, mode: str
+    tmp_path: Path, xml: Path, r: int, mode: str
 ) -> None:
     consumers_follow = mode == "consumers-follow"
     mutants = rounds(xml)[r]
-    report = _checked(xml, mutants, consumers_follow, f"{r}-{mode}")
+    report = _checked(xml, mutants, consumers_follow, tmp_path)
     missed = [f"{m.layer.path} {m.kind} axis {m.axis} = {m.value}" for m in mutants if not m.found(report)]
     assert not missed, (missed, [f"{d.code} {d.layer_id} {d.line} {d.message[:120]}" for d in report.errors])
     assert not _attributable(report, mutants, consumers_follow)
@@ -507,7 +501,7 @@ def _error_keys(report: FileReport) -> set[tuple[str, str | None, int]]:
 
 
 @pytest.mark.parametrize("name", ["faster_rcnn_static_f32", "mask_rcnn_static_f32"])
-def test_a_round_finds_what_its_mutants_find_one_by_one(name: str) -> None:
+def test_a_round_finds_what_its_mutants_find_one_by_one(tmp_path: Path, name: str) -> None:
     """The packing is sound: the largest round of a detector with four bodies (and one with a
     Loop besides) finds exactly the union of what its mutants find checked alone, with the
     consumers left as they were (the edge findings too)."""
@@ -515,9 +509,9 @@ def test_a_round_finds_what_its_mutants_find_one_by_one(name: str) -> None:
     mutants = max(rounds(xml), key=len)
     assert len(mutants) >= 7
     alone: set[tuple[str, str | None, int]] = set()
-    for i, mutant in enumerate(mutants):
-        alone |= _error_keys(_checked(xml, [mutant], False, f"alone-{i}"))
-    assert _error_keys(_checked(xml, mutants, False, "packed")) == alone
+    for mutant in mutants:
+        alone |= _error_keys(_checked(xml, [mutant], False, tmp_path))
+    assert _error_keys(_checked(xml, mutants, False, tmp_path)) == alone
 
 
 # -- a body Parameter's declared shape -----------------------------------------------------------

@@ -16,7 +16,7 @@ precision, output precision) no file before them has sampled.
 The bodies of the TensorIterators, Loops and Ifs of those files but the large ones are mutated
 too: the first two layers of every type in them with an output dim OpenVINO knows statically
 (in its reading of the body, ``get_function()``, ``get_then_body()``...), an error on that body
-layer (``<outer id>/<body>/<id>``).
+layer (``<outer id>/<body>/<id>``). The large files' bodies: tests/test_detector_body_mutations.py.
 """
 
 from __future__ import annotations

@@ -198,7 +198,14 @@ def check_layouts(
     document = graph.document
     if document.version is None or document.version <= 10:
         return
-    if bound is None:
+    if bound is not None and (_check_bound_parameters(graph, bound, report) or not results):
+        return  # the op fails setting a Parameter's shape, before it validates the body
+    misfits = _misfit_results(graph, output_tensor)
+    if not misfits:  # the usual file: looked no further (not for 'precise' in every layer)
+        return
+    if bound is not None:
+        why = "OpenVINO checks each body Result's layout when the op holding the body validates it"
+    else:
         trigger = _precise_layer(graph)
         if trigger is None:
             return
@@ -208,26 +215,30 @@ def check_layouts(
             f"does here because layer {layer.name!r} (line {line}) carries the runtime attribute "
             "'precise' (its ConvertLegacyPrecisionAttribute pass changes the model)"
         )
-    else:
-        why = "OpenVINO checks each body Result's layout when the op holding the body validates it"
-        if _check_bound_parameters(graph, bound, report) or not results:
-            return  # the op fails setting a Parameter's shape, before it validates the body
+    for result, (producer, port), (layout, line), tensor in misfits:
+        shown = f"opset1::Result {result.name}[0]:{tensor.element_type or 'dynamic'}{tensor.shape}"
+        ov_message = f"Result '{shown}' with shape {tensor.shape} is incompatible with layout {layout}"
+        subject = f"the Result {result.name!r} reading it"
+        _report_layout(graph, producer, port, line, layout, subject, tensor, why, ov_message, report)
+
+
+def _misfit_results(
+    graph: Graph, output_tensor: OutputTensor
+) -> list[tuple[Layer, Source, tuple[Layout, int], Tensor]]:
+    """The Results OpenVINO builds whose layout (the one of the output port each reads, with
+    its line) does not fit the shape of what they read, in file order (OpenVINO's)."""
+    misfits = []
     for layer in graph.document.layers:
         if layer.type != "Result" or not layer.inputs or not graph.is_built(layer):
             continue
         source = graph.source(layer.inputs[0])
-        if source is None:
+        if source is None or not source[1].rt_info:
             continue
-        producer, port = source
-        found = _port_layout(port)
-        tensor = output_tensor(source) if found is not None else None
-        if found is None or tensor is None or found[0].fits(tensor.shape):
-            continue
-        layout, line = found
-        shown = f"opset1::Result {layer.name}[0]:{tensor.element_type or 'dynamic'}{tensor.shape}"
-        ov_message = f"Result '{shown}' with shape {tensor.shape} is incompatible with layout {layout}"
-        subject = f"the Result {layer.name!r} reading it"
-        _report_layout(graph, producer, port, line, layout, subject, tensor, why, ov_message, report)
+        found = _port_layout(source[1])
+        tensor = None if found is None else output_tensor(source)
+        if found is not None and tensor is not None and not found[0].fits(tensor.shape):
+            misfits.append((layer, source, found, tensor))
+    return misfits
 
 
 def _check_bound_parameters(graph: Graph, bound: Mapping[int, Tensor], report: Report) -> bool:
@@ -243,8 +254,9 @@ def _check_bound_parameters(graph: Graph, bound: Mapping[int, Tensor], report: R
         if found is None or found[0].fits(tensor.shape):
             continue
         layout, line = found
-        declared = layer.data.get("shape", "")
-        shown = f"opset1::Parameter {layer.name} () -> ({layer.data.get('element_type', '')}[{declared}])"
+        declared = _parameter_shape(layer)  # its shape until the op sets it
+        element_type = layer.data.get("element_type", "")
+        shown = f"opset1::Parameter {layer.name} () -> ({element_type}{declared})"
         ov_message = (
             f"Can't set partial shape {tensor.shape} for Parameter {shown} with layout {layout}. "
             "Layout is not compatible with shape"

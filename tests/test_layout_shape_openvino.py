@@ -367,8 +367,9 @@ def test_which_port_carries_the_layout(tmp_path: Path, name: str, precise: bool)
 
 def _body_models(directory: Path) -> dict[str, Path]:
     """An If of a Parameter condition (then: its Parameter to a Result; else: a ReLU), an If
-    of a constant condition, a Loop (a back edge through a ReLU) and a TensorIterator (an
-    invariant input to a ReLU), each of x [1,3,4,4], written by ov.save_model."""
+    of a constant condition, a Loop (a back edge through a ReLU, the current iteration through
+    a Convert) and a TensorIterator (an invariant input to a ReLU), each of x [1,3,4,4],
+    written by ov.save_model."""
     x = ops.parameter(list(SHAPE), ov.Type.f32, name="x")
     models: dict[str, ov.Model] = {}
     for name, condition in (("if", ops.parameter([], ov.Type.boolean, name="cond")), ("if_const", None)):
@@ -384,13 +385,18 @@ def _body_models(directory: Path) -> dict[str, Path]:
         inputs = [x] if condition is None else [condition, x]
         models[name] = ov.Model([ops.result(ops.relu(output, name="if_relu"))], inputs, "m")
     body_parameter = ops.parameter(list(SHAPE), ov.Type.f32, name="loop_p")
+    iteration = ops.parameter([1], ov.Type.i64, name="loop_iteration")
     body_relu = ops.relu(body_parameter, name="loop_relu")
-    body = ov.Model([ops.result(body_relu), ops.result(ops.constant(True, name="go_on"))], [body_parameter])
+    iteration_f32 = ops.convert(iteration, ov.Type.f32, name="loop_convert")
+    go_on = ops.result(ops.constant(True, name="go_on"))
+    body = ov.Model([ops.result(body_relu), go_on, ops.result(iteration_f32)], [iteration, body_parameter])
     loop = ops.loop(ops.constant(2, ov.Type.i64), ops.constant(True))
     loop.set_function(body)
-    loop.set_special_body_ports([-1, 1])
+    loop.set_special_body_ports([0, 1])  # the current iteration, the condition
     loop.set_merged_input(body_parameter, x.output(0), body_relu.output(0))
-    models["loop"] = ov.Model([ops.result(loop.get_iter_value(body_relu.output(0), -1))], [x], "m")
+    last = loop.get_iter_value(body_relu.output(0), -1)
+    iterations = loop.get_concatenated_slices(iteration_f32.output(0), 0, 1, 1, -1, 0)
+    models["loop"] = ov.Model([ops.result(last), ops.result(iterations)], [x], "m")
     ti_parameter = ops.parameter(list(SHAPE), ov.Type.f32, name="ti_p")
     ti_relu = ops.relu(ti_parameter, name="ti_relu")
     ti = ops.tensor_iterator()
@@ -437,6 +443,8 @@ BODY_CASES: dict[str, tuple[str, str, str | None, bool]] = {  # model, layout's 
     "constant If: a ReLU of the branch it never runs": ("if_const", "else_relu", None, True),
     "Loop: a bound body Parameter": ("loop", "loop_p", None, False),
     "Loop: a ReLU a body Result reads": ("loop", "loop_relu", None, False),
+    "Loop: its current-iteration Parameter (never set)": ("loop", "loop_iteration", None, True),
+    "Loop: a Convert of the iteration a body Result reads": ("loop", "loop_convert", None, False),
     "Loop: its output read by a Result, precise in the body": ("loop", "Loop_", "loop_relu", False),
     "TensorIterator: a bound body Parameter": ("ti", "ti_p", None, False),
     "TensorIterator: a ReLU a body Result reads (validated layer by layer)": ("ti", "ti_relu", None, True),
@@ -476,3 +484,26 @@ def test_layouts_in_and_around_bodies(
     xml.with_suffix(".bin").write_bytes(weights)
     message = _agree(xml)
     assert (message is None) is reads, message
+
+
+def test_the_models_other_checks_hold_in_a_precise_model(tmp_path: Path) -> None:
+    """What else Model::validate_nodes_and_infer_types could check (each Variable read and
+    written once) does not fail a 'precise' model in 2026.4: a ReadValue without an Assign, and
+    two Assigns of one variable, read. So IRS026 is the one finding 'precise' brings."""
+    from openvino.op.util import Variable, VariableInfo
+
+    x = ops.parameter([1, 3], ov.Type.f32, name="x")
+    info = VariableInfo()
+    info.data_shape, info.data_type, info.variable_id = ov.PartialShape([1, 3]), ov.Type.f32, "v"
+    variable = Variable(info)
+    read = ops.read_value(x, variable)
+    add = ops.add(read, x)
+    sinks = {"no Assign": [], "two Assigns": [ops.assign(add, variable), ops.assign(add, variable)]}
+    for name, assigns in sinks.items():
+        model = ov.Model([ops.result(add)], assigns, [x], "m")
+        xml = tmp_path / f"{name.replace(' ', '_')}.xml"
+        ov.save_model(model, xml, compress_to_fp16=False)
+        text = xml.read_text()
+        xml.write_text(_layer_rt(text, "x", PRECISE))
+        assert 'name="precise"' in xml.read_text()
+        assert _agree(xml) is None

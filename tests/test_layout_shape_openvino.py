@@ -14,6 +14,7 @@ OpenVINO's, asserted at every run."""
 
 from __future__ import annotations
 
+import random
 import re
 from collections.abc import Callable
 from pathlib import Path
@@ -507,3 +508,46 @@ def test_the_models_other_checks_hold_in_a_precise_model(tmp_path: Path) -> None
         xml.write_text(_layer_rt(text, "x", PRECISE))
         assert 'name="precise"' in xml.read_text()
         assert _agree(xml) is None
+
+
+def _random_network(chooser: random.Random) -> tuple[str, bool]:
+    """One to three Parameters of the shapes above, each read by a Result, a ReLU (then a
+    Result) or both; layouts of LAYOUTS on some output ports; 'precise' on some layers or
+    ports. The text, and whether a layer carries 'precise'."""
+    net = _Net()
+    precise_layer = False
+
+    def maybe(probability: float, text: str) -> str:
+        return text if chooser.random() < probability else ""
+
+    def some_layout() -> str:
+        return maybe(0.6, _layout(chooser.choice(LAYOUTS)))
+
+    for _ in range(chooser.randint(1, 3)):
+        dims, text = chooser.choice(SHAPES)
+        layer_rt = maybe(0.12, PRECISE)
+        precise_layer |= bool(layer_rt)
+        parameter = net.parameter(
+            dims, layer_rt=layer_rt, port_rt=some_layout() + maybe(0.1, PRECISE), text=text
+        )
+        how = chooser.choice(("result", "relu", "both"))
+        if how in ("result", "both"):
+            net.result(parameter)
+        if how in ("relu", "both"):
+            layer_rt = maybe(0.12, PRECISE)
+            precise_layer |= bool(layer_rt)
+            net.result(net.relu(parameter, layer_rt=layer_rt, out_rt=some_layout()))
+    return net.text(), precise_layer
+
+
+def test_random_networks(tmp_path: Path) -> None:
+    """300 networks drawn with a fixed seed: irshape's verdict is read_model's on each, and
+    both verdicts occur with and without 'precise'."""
+    chooser = random.Random(26)
+    seen = set()
+    for index in range(300):
+        text, precise_layer = _random_network(chooser)
+        xml = tmp_path / f"random{index}.xml"
+        xml.write_text(text)
+        seen.add((precise_layer, _agree(xml) is None))
+    assert seen == {(True, True), (True, False), (False, True)}

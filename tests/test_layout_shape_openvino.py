@@ -551,3 +551,20 @@ def test_random_networks(tmp_path: Path) -> None:
         xml.write_text(text)
         seen.add((precise_layer, _agree(xml) is None))
     assert seen == {(True, True), (True, False), (False, True)}
+
+
+@pytest.mark.parametrize("also_relu", [False, True])
+def test_a_pre_process_between_the_parameter_and_its_result(tmp_path: Path, also_relu: bool) -> None:
+    """The reader puts the <pre-process> mean's Subtract between the Parameter and its
+    consumers before the model is validated; the Result's check still sees the Parameter's
+    layout (measured: it fails)."""
+    net = _Net()
+    parameter = net.parameter(port_rt=_layout("NC"))
+    net.result(parameter)
+    if also_relu:
+        net.result(net.relu(parameter))
+    net.result(net.parameter((1,), layer_rt=PRECISE))
+    means = "".join(f'<channel id="{i}"><mean value="1"/></channel>' for i in range(3))
+    head = f'<pre-process reference-layer-name="p0">{means}</pre-process>\n'
+    xml = _file(tmp_path, net.text().replace("<layers>", head + "<layers>", 1))
+    assert _agree(xml) is not None

@@ -304,7 +304,10 @@ class _Walker:
             return None if tensor is None or tensor.guess is not None or tensor.doomed else tensor.info
 
         body = self.body
-        bound, results = (None, True) if body is None else (body.bound, body.op != "tensoriterator")
+        if body is None:
+            bound, results = None, True
+        else:  # bound tensors irshape only guesses are not compared
+            bound, results = (body.bound if body.guess is None else {}), body.op != "tensoriterator"
         found = self.found.append
         self._guard(None, metadata.check_layouts, self.graph, output_tensor, found, bound, results)
 

@@ -130,6 +130,9 @@ def _agree(xml: Path) -> str | None:
     assert errors and {d.code for d in errors} == {"IRS026"}, (message, errors)
     lines = xml.read_text().split("\n")
     assert all('name="layout"' in lines[d.line - 1] and d.column >= 1 for d in errors)
+    for d in errors:  # named after the layer whose port carries the layout
+        opening = next(line for line in reversed(lines[: d.line]) if "<layer " in line)
+        assert f'name="{d.layer_name}"' in opening, (d.layer_name, opening)
     assert any(f"('{message}')" in d.message for d in errors), (message, [d.message for d in errors])
     return message
 

@@ -183,6 +183,8 @@ def _openvino_dims(op: Any, ordinal: int) -> Dims:
 
 @functools.cache
 def detector(xml: Path) -> Detector:
+    """The detector ``xml`` renamed (:func:`_renamed`), as lines to mutate, and its bodies with
+    what OpenVINO reads of each body layer."""
     tree = etree.parse(str(xml))
     _renamed(tree)
     text = etree.tostring(tree, encoding="unicode")

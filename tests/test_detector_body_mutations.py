@@ -35,7 +35,8 @@ Parameters as declared, validates it, and only then binds the outer inputs (a Lo
 current-iteration Parameter is never bound: its declared shape is the one OpenVINO uses). Each
 dim of each body Parameter's ``shape`` (its port dims following, so only the attribute is at
 stake) is changed: a static dim plus one, an interval's upper bound plus one, ``?`` made 1, and
-the rank made one more. Per mutant, as OpenVINO decides: where ``read_model`` fails, irshape
+the rank made one more; in the detectors and in the corpus's smaller control-flow files too (the
+TensorIterators of the LSTM and Scan models, the ONNX Loop and If, the greedy decoder's Loop). Per mutant, as OpenVINO decides: where ``read_model`` fails, irshape
 rejects the file on a layer of that body; where it reads, irshape rejects nothing, every
 top-level layer's shape is OpenVINO's, and irshape's IRS301/IRS302 name every body layer whose
 declared output dims OpenVINO's body contradicts (as a finding's layer, or among the layers it
@@ -78,16 +79,12 @@ MODES = ("consumers-as-they-were", "consumers-follow")
 STATED = {"Parameter", "Const"}
 
 
-def _detectors() -> list[Path]:
-    return [
-        xml
-        for xml in network_files()
-        if len(expected_outputs(xml)) > LARGE
-        if any(op.split("/")[0] in CONTROL_FLOW for op in load_expected(xml)["op_counts"])
-    ]
-
-
-DETECTORS = _detectors()
+CONTROL_FLOW_FILES = [
+    xml
+    for xml in network_files()
+    if any(op.split("/")[0] in CONTROL_FLOW for op in load_expected(xml)["op_counts"])
+]
+DETECTORS = [xml for xml in CONTROL_FLOW_FILES if len(expected_outputs(xml)) > LARGE]
 
 
 # -- the detectors' bodies, as written and as OpenVINO reads them ------------------------------
@@ -556,7 +553,7 @@ def _signature(body: Body) -> tuple[Any, ...]:
 def _parameter_cases() -> list[Any]:
     seen: set[tuple[Any, ...]] = set()
     cases = []
-    for xml in DETECTORS:
+    for xml in CONTROL_FLOW_FILES:
         for index, body in enumerate(detector(xml).bodies):
             signature = _signature(body)
             if signature in seen:

@@ -35,8 +35,9 @@ Parameters as declared, validates it, and only then binds the outer inputs (a Lo
 current-iteration Parameter is never bound: its declared shape is the one OpenVINO uses). Each
 dim of each body Parameter's ``shape`` (its port dims following, so only the attribute is at
 stake) is changed: a static dim plus one, an interval's upper bound plus one, ``?`` made 1, and
-the rank made one more; in the detectors and in the corpus's smaller control-flow files too (the
-TensorIterators of the LSTM and Scan models, the ONNX Loop and If, the greedy decoder's Loop). Per mutant, as OpenVINO decides: where ``read_model`` fails, irshape
+the rank made one more and one less; in the detectors and in the corpus's smaller control-flow
+files too (the TensorIterators of the LSTM and Scan models, the ONNX Loop and If, the greedy
+decoder's Loop). Per mutant, as OpenVINO decides: where ``read_model`` fails, irshape
 rejects the file on a layer of that body; where it reads, irshape rejects nothing, every
 top-level layer's shape is OpenVINO's, and irshape's IRS301/IRS302 name every body layer whose
 declared output dims OpenVINO's body contradicts (as a finding's layer, or among the layers it
@@ -47,7 +48,9 @@ shape-relevant detail (the same NMS If in several detectors) are varied once.
 This found irshape comparing a Loop body's declared dims at the shapes of every pass of its
 fixed point, not only the last one OpenVINO keeps (``1,320,320`` declared for the Mask R-CNN
 mask-pasting Loop's accumulator, [?,320,320] in OpenVINO, was IRS301 "inferred 0" from the
-first pass): see the last test.
+first pass): see the last test; and Gather folding nothing where an index is out of range,
+where OpenVINO gathers zeros (the same Loop's mask Parameter declared one rank short makes a
+Broadcast target of [1,1,16,0], which OpenVINO rejects): tests/test_gather_out_of_range_openvino.py.
 """
 
 from __future__ import annotations
@@ -529,6 +532,8 @@ def _shape_variants(shape: str) -> Iterator[tuple[str, str]]:
             new = "1"
         yield f"axis {axis} {dim} -> {new}", ",".join([*dims[:axis], new, *dims[axis + 1 :]])
     yield "rank + 1", ",".join([*dims, "1"])
+    if dims:
+        yield "rank - 1", ",".join(dims[:-1])
 
 
 def _signature(body: Body) -> tuple[Any, ...]:

@@ -297,6 +297,32 @@ def test_a_plain_check_imports_little_besides_irshape_click_and_lxml() -> None:
     assert extra == CHECK_ONLY
 
 
+# A finder after every other: it is asked only for the modules no finder found (a failed import).
+_RECORD_MISSES = (
+    "class _Misses:\n"
+    "    names = []\n"
+    "    @classmethod\n"
+    "    def find_spec(cls, name, path=None, target=None):\n"
+    "        cls.names.append(name)\n"
+    "sys.meta_path.append(_Misses)\n"
+)
+
+
+def test_a_plain_check_tries_no_import_that_fails() -> None:
+    """Each failed import costs the path finders' search and an exception (~0.1M instructions):
+    an op without a declaration (Result-1) is known absent (``irshape.schemas.UNDECLARED``), and
+    irshape tries nothing else that is not there. lxml's own (rnc2rng) is the floor's too."""
+
+    def misses(program: str) -> set[str]:
+        code = f"import sys\n{_RECORD_MISSES}{program}\nprint(sorted(_Misses.names))\n"
+        proc = subprocess.run(
+            [sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=True
+        )
+        return set(ast.literal_eval(proc.stdout.strip().splitlines()[-1]))
+
+    assert sorted(misses(_CHECK) - misses(_CLICK_AND_LXML)) == []
+
+
 def test_the_program_and_python_m_read_no_package_metadata() -> None:
     """The console script and ``python -m irshape`` start without importlib.metadata or
     pkg_resources (an entry point resolved through them costs ~10-30 ms)."""

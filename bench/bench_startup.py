@@ -216,6 +216,58 @@ def module_instructions(python: str, env: dict[str, str], cwd: str) -> list[tupl
     return own.most_common()
 
 
+# irshape's modules by area, for the totals of --instructions: where the start-up's instructions
+# beyond click's and lxml's are (the first prefix that matches names the area).
+AREAS = (
+    (
+        "the command line, configuration, selection, paths, reporters, file API",
+        (
+            "irshape.cli",
+            "irshape.config",
+            "irshape.selection",
+            "irshape.paths",
+            "irshape.report",
+            "irshape.api",
+            "irshape.files",
+            "irshape.lifetime",
+        ),
+    ),
+    (
+        "the data (diagnostics, rules, dims, records, results, memo)",
+        (
+            "irshape.diagnostics",
+            "irshape.rules",
+            "irshape.dims",
+            "irshape.record",
+            "irshape.results",
+            "irshape.memo",
+        ),
+    ),
+    ("the reader (irshape.ir)", ("irshape.ir",)),
+    ("the op interface, schema records, opsets, registry (irshape.ops)", ("irshape.ops",)),
+    ("the declarations (irshape.schemas)", ("irshape.schemas",)),
+    ("the checks (irshape.check)", ("irshape.check",)),
+    ("the shape functions (irshape.shapes)", ("irshape.shapes",)),
+    ("the package (irshape)", ("irshape",)),
+    (
+        "what irshape imports beyond click and lxml (click's locale, mmap, gc)",
+        ("locale", "_locale", "mmap", "gc"),
+    ),
+)
+
+
+def by_area(modules: list[tuple[str, float]]) -> list[tuple[str, int, float]]:
+    """(area, modules, millions) of each area of AREAS, in its order."""
+    totals = {area: [0, 0.0] for area, _ in AREAS}
+    for name, millions in modules:
+        for area, prefixes in AREAS:
+            if any(name == prefix or name.startswith(prefix + ".") for prefix in prefixes):
+                totals[area][0] += 1
+                totals[area][1] += millions
+                break
+    return [(area, int(count), millions) for area, (count, millions) in totals.items()]
+
+
 def by_package(imports: dict[str, float]) -> list[tuple[str, float]]:
     totals: Counter[str] = Counter()
     for name, ms in imports.items():
@@ -286,6 +338,9 @@ def main(argv: list[str] | None = None) -> None:
                 print(f"  {'(the work after the imports)':44} {work:7.2f}M")
                 for name, millions in irshape[:30]:
                     print(f"  {name:44} {millions:7.2f}M")
+                print("by area (modules, their own instructions), millions:")
+                for area, count, millions in by_area(modules):
+                    print(f"  {area:76} {count:3} {millions:7.2f}M")
         print(
             "\nwork after imports (main() once; config, schemas, check, report): "
             f"{work_after_imports(python, max(args.runs // 3, 5), env, cwd):.1f} ms"

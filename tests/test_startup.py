@@ -158,8 +158,8 @@ LAYERS = {
     "irshape.paths": ["irshape.paths", "irshape.record"],
     "irshape.baseline": ["irshape.baseline", "irshape.paths", *DATA],
     "irshape.selection": ["irshape.paths", "irshape.rules", "irshape.selection", *DATA],
-    "irshape.report": ["irshape.report"],
-    "irshape.report.base": ["irshape.paths", "irshape.report", "irshape.report.base", "irshape.rules", *DATA],
+    # the reporters' interface, options, summary and statistics (a format's module on first use)
+    "irshape.report": ["irshape.paths", "irshape.report", "irshape.rules", *DATA],
     "irshape.config": [
         "irshape.config",
         "irshape.paths",
@@ -205,7 +205,6 @@ PLAIN_CHECK = [
     "irshape.lifetime",
     "irshape.paths",
     "irshape.report",
-    "irshape.report.base",
     "irshape.report.text",
     "irshape.selection",
     # the data every layer shares

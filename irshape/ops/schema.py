@@ -311,9 +311,15 @@ def declaration_files() -> frozenset[str]:
 
 @functools.cache
 def load_declaration(file_name: str) -> OpSchema:
+    """The declaration of ``file_name``: the package's own for a source op (Parameter-1,
+    Constant-1: ``irshape.schemas.SOURCES``), else its compiled module's."""
     from importlib import import_module
 
-    raw: dict[str, Any] = import_module(f"irshape.schemas.{compiled_module(file_name)}").SCHEMA
+    from irshape.schemas import SOURCES
+
+    raw = SOURCES.get(file_name)
+    if raw is None:
+        raw = import_module(f"irshape.schemas.{compiled_module(file_name)}").SCHEMA
     return _load(raw)
 
 

@@ -3,9 +3,37 @@
 """Op declarations as data: one TOML file per op and version, and modules compiled from them.
 
 ``irshape.ops.schema`` reads ``_compiled_<Op>_<N>.py`` (``SCHEMA``, what tomllib makes of
-``<Op>-<N>.toml``); ``_index.py`` lists every declaration. ``UNDECLARED`` names the op versions
-of OpenVINO's opsets (``irshape.ops.opset_table``) that have none: a check knows them absent
-without trying to import a module.
+``<Op>-<N>.toml``); ``_index.py`` lists every declaration. ``SOURCES`` holds the same of the
+source ops (Parameter-1, Constant-1), which nearly every IR has: here, they cost no module
+import of their own. ``UNDECLARED`` names the op versions of OpenVINO's opsets
+(``irshape.ops.opset_table``) that have none: a check knows them absent without trying to
+import a module.
 """
 
+SOURCES = {
+    "Constant-1.toml": {
+        "op": "Constant",
+        "version": 1,
+        "family": "source",
+        "function": "constant",
+        "outputs": [{"name": "output"}],
+        "attributes": {
+            "element_type": {"type": "string", "default": ""},
+            "shape": {"type": "string", "default": ""},
+            "offset": {"type": "string", "default": ""},
+            "size": {"type": "string", "default": ""},
+        },
+    },
+    "Parameter-1.toml": {
+        "op": "Parameter",
+        "version": 1,
+        "family": "source",
+        "function": "parameter",
+        "outputs": [{"name": "output"}],
+        "attributes": {
+            "shape": {"type": "string", "default": ""},
+            "element_type": {"type": "string", "default": "dynamic"},
+        },
+    },
+}
 UNDECLARED = frozenset({"Result-1.toml"})

@@ -573,7 +573,7 @@ class _Walker:
         the path of layer ids), its outputs made of what reaches the bodies' Results. The
         tensors that flow on, whether they are OpenVINO's, and whether OpenVINO rejects a
         layer of a body."""
-        walks: list[_Walker] = []  # every walk of every body: a Loop's reruns on its back edges too
+        walks: list[tuple[str, _Walker]] = []  # (tag, walk) of every body: a Loop's reruns too
         declared: list[_Walker] = []  # the walks of bodies as declared (each body's first only)
         guess = None if computed else f"{g.layer_label(layer)} is fed by a tensor irshape cannot compute"
         prefix = (self.body.prefix if self.body is not None else "") + f"{layer.id}/"
@@ -596,7 +596,7 @@ class _Walker:
                 op=op,
             )
             walker = _Walker(document, self.debug, self.port_shapes, context)
-            walks.append(walker)
+            walks.append((tag, walker))
             walker.run()
             return walker.body_results(body)
 
@@ -622,9 +622,16 @@ class _Walker:
         else:
             inference = subgraphs.infer(op, layer, inputs, walk, where, walk_declared)
             local += inference.findings
-        # OpenVINO validates the body on each pass and fails on any: the findings of every
-        # walk, each once (a rerun with widened shapes may no longer meet the first's error)
-        distinct = {(d.code, d.line, d.column, d.message): d for w in walks for d in w.findings()}
+        # OpenVINO validates the body on each pass and fails on any: what rejects it in any
+        # walk, each once (a rerun with widened shapes may no longer meet the first's error);
+        # the rest, declared dims compared, at the shapes of each body's last pass: OpenVINO's
+        last = dict(walks)
+        distinct = {
+            (d.code, d.line, d.column, d.message): d
+            for tag, w in walks
+            for d in w.findings()
+            if w is last[tag] or rules.rejects(d)
+        }
         # ...and as it first builds it, as declared: what fails there, unless a walk above says it
         seen = {(d.code, d.line) for d in distinct.values()}
         for d in (d for w in declared for d in w.findings() if rules.rejects(d)):

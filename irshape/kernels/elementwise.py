@@ -588,8 +588,10 @@ bitwise_xor = _binary(np.bitwise_xor, np.bitwise_xor, np.logical_xor)
 # --- Power ---------------------------------------------------------------------------------
 # The plugin computes Power two ways (by experiment against compile_model, and its sources:
 # ConvertToPowerStatic, jit_power_static_emitter, jit_power_dynamic_emitter). An exponent that
-# is a constant of one element (of a rank no greater than the base's) and a base that is not
-# becomes a PowerStatic node, which expands an integer exponent into f32 multiplications (by
+# is a constant of one element and a base that is not become a PowerStatic node (a constant of
+# a greater rank than the base's too: by experiment, though ConvertToPowerStatic asks for a
+# rank no greater, the plugin aligns the ranks first), which expands an integer exponent into
+# f32 multiplications (by
 # squaring: x^3 is x * (x * x), each product rounded; 626^3 is 245314368 there), takes ±0.5 as
 # a square root (and its reciprocal), and calls ``powf`` for any other; any other Power calls
 # ``powf`` element by element, and so does a Power the compile step folds (evaluate's
@@ -627,9 +629,8 @@ def _powf(x: Array, y: Array) -> Array:
 
 def _static_exponent(call: KernelCall) -> float | None:
     """The exponent of a Power the plugin makes a PowerStatic node (see above), else None."""
-    base, exponent = call.inputs[0], call.inputs[1]
-    constants = call.constant_inputs
-    if 1 not in constants or 0 in constants or exponent.size != 1 or exponent.ndim > base.ndim:
+    exponent = call.inputs[1]
+    if 1 not in call.constant_inputs or 0 in call.constant_inputs or exponent.size != 1:
         return None
     return float(_as_f32(exponent).reshape(-1)[0])
 
@@ -661,7 +662,7 @@ def _power_by_constant(x: Array, power: float) -> Array:
 def power(call: KernelCall) -> Array:
     """Power-1 as the CPU plugin computes it: by a constant exponent, PowerStatic's arithmetic;
     else ``powf`` (f16, bf16 and integers in f32, integers truncated back)."""
-    x, y = (_as_f32(a) for a in _operands(call))
+    x, y = np.broadcast_arrays(*(_as_f32(a) for a in _operands(call)))
     with np.errstate(all="ignore"):
         exponent = _static_exponent(call)
         values = _powf(x, y) if exponent is None else _power_by_constant(x, exponent)

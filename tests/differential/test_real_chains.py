@@ -141,9 +141,9 @@ def _unary(function: Callable[[ov.Node], ov.Node]) -> Op:
 
 
 def _power(rng: random.Random, x: ov.Node, sizes: ov.Node) -> ov.Node:
-    # (not 3: OpenVINO's f32 626^3, 245314376 exactly, a tie, is 245314384, where pow rounded
-    # once to even gives 245314368; its Power is not double's pow there, overflow or not)
-    choices = [0.5, 2.0, 1.0, 0.25] + ([-1.0, 0.5, 40.0] if _overflowing else [])
+    # small whole exponents draw ties: OpenVINO's f32 626^3 (245314376 exactly) is powf's
+    # 245314384, where pow rounded once to even gives 245314368 (irshape/shapes/libm.py)
+    choices = [0.5, 2.0, 3.0, 4.0, 1.0, 0.25] + ([-1.0, 0.5, 40.0] if _overflowing else [])
     exponent = ov1.constant(np.array(rng.choice(choices), dtype=np.float32))
     base = x if _overflowing and rng.random() < 0.3 else ov1.abs(x)  # (a negative base: NaN)
     return ov1.power(base, ov1.convert(exponent, _type(x)))
@@ -351,7 +351,7 @@ _GROWTH: dict[str, Callable[[float, int], float]] = {
     "Minimum": lambda m, n: max(m, 840),
     "SquaredDifference": lambda m, n: (m + 840) ** 2 if m < 1e150 else math.inf,
     "FloorMod": lambda m, n: max(m, 840),
-    "Power": lambda m, n: m * m if m < 1e150 else math.inf,
+    "Power": lambda m, n: m**4 if m < 1e75 else math.inf,
     "Round": lambda m, n: m + 1,
     "Ceiling": lambda m, n: m + 1,
     "Clamp": lambda m, n: max(m, 1010),

@@ -43,6 +43,9 @@ implementation or from numpy:
   (saturated like i8/u8 arithmetic) and the suite leaves those types out.
 * Subnormal f32 values: the plugin flushes them to zero in its arithmetic (denormals-are-zero);
   irshape keeps them (they are below the comparison's tolerance).
+* Power: by a constant exponent of one element, integer powers by squaring in f32 and ±0.5 a
+  square root (626^3 is 245314368); else the C library's ``powf`` (245314384), which is not
+  correctly rounded (see the Power section below; tests/execution/test_power.py, bit for bit).
 """
 
 from __future__ import annotations

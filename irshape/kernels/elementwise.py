@@ -594,11 +594,11 @@ bitwise_xor = _binary(np.bitwise_xor, np.bitwise_xor, np.logical_xor)
 # is a constant of one element and a base that is not become a PowerStatic node (a constant of
 # a greater rank than the base's too: by experiment, though ConvertToPowerStatic asks for a
 # rank no greater, the plugin aligns the ranks first), which expands an integer exponent into
-# f32 multiplications (by
-# squaring: x^3 is x * (x * x), each product rounded; 626^3 is 245314368 there), takes ±0.5 as
-# a square root (and its reciprocal), and calls ``powf`` for any other; any other Power calls
-# ``powf`` element by element, and so does a Power the compile step folds (evaluate's
-# ``std::pow(float, float)``). Integers are computed so in f32 and truncated back.
+# f32 multiplications by squaring (x^3 is x * (x * x), each product rounded: 626^3 is
+# 245314368 there), takes ±0.5 as a square root (and its reciprocal), and calls ``powf`` for
+# any other; any other Power calls ``powf`` element by element, and so does a Power the compile
+# step folds (evaluate's ``std::pow(float, float)``: 245314384). Integers are computed so in
+# f32 and truncated back.
 
 # How far from a rounding midpoint of f32 a double ``pow`` may lie and ``powf`` still round it
 # the other way (relative): 4.6 times the farthest seen, 2^-33.2 over 1.5 million draws of

@@ -140,7 +140,7 @@ class _BodyContext(Record):
     bound to its Parameters, the path of ids that names its layers, its nesting depth, and the
     bodies the check has walked as declared."""
 
-    __slots__ = ("as_declared", "bound", "declared_walks", "depth", "guess", "prefix", "weights")
+    __slots__ = ("as_declared", "bound", "declared_walks", "depth", "guess", "op", "prefix", "weights")
     weights: Weights
     bound: dict[int, Tensor]  # by id(Parameter layer)
     prefix: str  # "17/body/": what a finding's layer id is prefixed with
@@ -148,6 +148,7 @@ class _BodyContext(Record):
     guess: str | None  # why the bound tensors are not OpenVINO's, if they are not
     declared_walks: set[int]  # by id(Body): one set for the whole check
     as_declared: bool  # a walk of the body as declared (its Parameters not bound)
+    op: str  # the op holding the body: "loop", "if" or "tensoriterator" (subgraphs.CONTROL_OPS)
 
     def __init__(
         self,
@@ -159,6 +160,7 @@ class _BodyContext(Record):
         declared_walks: set[int],
         *,
         as_declared: bool,
+        op: str = "",
     ) -> None:
         self.weights = weights
         self.bound = bound
@@ -167,6 +169,7 @@ class _BodyContext(Record):
         self.guess = guess
         self.declared_walks = declared_walks
         self.as_declared = as_declared
+        self.op = op
 
 
 # An inference's output shapes and element types, and the tensors that flow on from it.
@@ -260,6 +263,7 @@ class _Walker:
         self.unread_reals = False  # a real Const of rank 2 or more is not read (see _refolded)
         # the bodies walked as declared (subgraphs.infer), by id: once each in a check
         self.declared_walks: set[int] = body.declared_walks if body is not None else set()
+        self.metadata = False  # the document has <rt_info>, <pre-process> or <meta_data> (a net's)
 
     # -- the run ------------------------------------------------------------------------------
 
@@ -285,7 +289,27 @@ class _Walker:
             from irshape.check import variables
 
             self._guard(None, variables.check_assigned_values, self.graph, self._computed, self.found.append)
+        if self.metadata and (self.body is None or not self.body.as_declared):
+            self._check_layouts()
         return results
+
+    def _check_layouts(self) -> None:
+        """Ports' <rt_info> layouts against the shapes OpenVINO checks them with (IRS026): a
+        body's bound Parameters and (but a TensorIterator's, which validates its body's layers
+        one by one, not as a model) Results, the model's Results where a layer is 'precise'."""
+        from irshape.check import metadata
+
+        def output_tensor(source: g.Source) -> Tensor | None:
+            tensor = self._tensor(source)
+            return None if tensor is None or tensor.guess is not None or tensor.doomed else tensor.info
+
+        body = self.body
+        if body is None:
+            bound, results = None, True
+        else:  # bound tensors irshape only guesses are not compared
+            bound, results = (body.bound if body.guess is None else {}), body.op != "tensoriterator"
+        found = self.found.append
+        self._guard(None, metadata.check_layouts, self.graph, output_tensor, found, bound, results)
 
     def findings(self) -> list[Diagnostic]:
         """Everything found, origins with their inheritors, unbuilt layers noted."""
@@ -321,7 +345,8 @@ class _Walker:
             self._guard(None, variables.check_variables, self.graph, self.found.append)
         if self.body is None:  # the whole file's nesting, once
             self._guard(None, structure.check_body_depth, self.graph, self.found.append)
-        if has_metadata(self.document):  # <rt_info>, <pre-process>: imported for such a file only
+        self.metadata = has_metadata(self.document)
+        if self.metadata:  # <rt_info>, <pre-process>: imported for such a file only
             from irshape.check import metadata
 
             self._guard(None, metadata.check_document, self.graph, self.weights, self.found.append)
@@ -561,7 +586,14 @@ class _Walker:
         def walk(tag: str, body: Body, bound: dict[int, Tensor]) -> subgraphs.BodyRun:
             document = body.document(self.document)
             context = _BodyContext(
-                self.weights, bound, prefix + tag + "/", depth, guess, self.declared_walks, as_declared=False
+                self.weights,
+                bound,
+                prefix + tag + "/",
+                depth,
+                guess,
+                self.declared_walks,
+                as_declared=False,
+                op=op,
             )
             walker = _Walker(document, self.debug, self.port_shapes, context)
             walks.append(walker)

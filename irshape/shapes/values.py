@@ -9,7 +9,7 @@ from __future__ import annotations
 import itertools
 import math
 import struct
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 from irshape.ir import element_types
@@ -52,7 +52,11 @@ def strides(lengths: Sequence[int]) -> list[int]:
     return steps[::-1]
 
 
-def coordinates(lengths: Sequence[int]) -> itertools.product[tuple[int, ...]]:
+def coordinates(lengths: Sequence[int]) -> Iterator[tuple[int, ...]]:
+    """Every index of a tensor of these lengths, the last axis fastest. None for an empty one:
+    ``itertools.product`` makes a tuple of each range first (``[1, 10**12, 0]`` would not fit)."""
+    if 0 in lengths:
+        return iter(())
     return itertools.product(*(range(n) for n in lengths))
 
 

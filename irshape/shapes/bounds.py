@@ -60,6 +60,96 @@ def exact(tensor: Tensor) -> bool:
     return tensor.value is not None
 
 
+# --- evaluate's value and what shape inference reads of it ---------------------------------
+#
+# A tensor's value is what OpenVINO's ``evaluate`` gives (what the compile step folds). Shape
+# inference reads a computed value through ``evaluate_lower``/``evaluate_upper``, which agree
+# with ``evaluate`` but where an op's own bound evaluator takes an element at its type's maximum
+# for "no limit": Convert makes it the output type's maximum (u32 4294967295 to f32 is FLT_MAX
+# there, 4294967296.0 by evaluate), Divide's lower bound is 0 there. Where the two differ, the
+# tensor carries both: its value (evaluate's) and, as its bounds, what shape inference reads
+# (equal bounds for an exact reading). Every op is inferred on what shape inference reads and
+# its value computed again on evaluate's (:func:`infer_apart`), so shape functions never see
+# the two together.
+
+
+def read_apart(
+    output: Output, read: Sequence[int] | None = None, read_reals: Sequence[float] | None = None
+) -> Output:
+    """Give ``output``, whose value is evaluate's, the value shape inference reads (``read`` or
+    ``read_reals``) as its bounds where the two differ."""
+    if read is not None and output.value is not None and tuple(read) != output.value:
+        output.lower = output.upper = tuple(read)
+    if read_reals is not None and output.reals is not None and not same_reals(read_reals, output.reals):
+        output.real_lower = output.real_upper = tuple(read_reals)
+    return output
+
+
+def same_reals(a: Sequence[float], b: Sequence[float]) -> bool:
+    """Are the reals the same IEEE numbers (NaN the same as NaN, -0.0 not 0.0)?"""
+    return len(a) == len(b) and all(
+        (x == y and math.copysign(1.0, x) == math.copysign(1.0, y)) or (x != x and y != y)
+        for x, y in zip(a, b, strict=True)
+    )
+
+
+def as_read(tensor: Tensor) -> Tensor:
+    """The tensor as shape inference reads it: where its value is read apart, those bounds (a
+    value where they are equal)."""
+    facts = tensor.facts
+    if facts.value is not None and facts.lower is not None and facts.upper is not None:
+        if facts.lower == facts.upper:
+            return tensor.replace(value=facts.lower, lower=None, upper=None)
+        return tensor.replace(value=None)
+    if facts.reals is not None and facts.real_lower is not None and facts.real_upper is not None:
+        if same_reals(facts.real_lower, facts.real_upper):
+            return tensor.replace(reals=facts.real_lower, real_lower=None, real_upper=None)
+        return tensor.replace(reals=None)
+    return tensor
+
+
+def as_evaluated(tensor: Tensor) -> Tensor:
+    """The tensor as ``evaluate`` sees it: its value, without what shape inference reads apart."""
+    facts = tensor.facts
+    if facts.value is not None and facts.lower is not None:
+        return tensor.replace(lower=None, upper=None)
+    if facts.reals is not None and facts.real_lower is not None:
+        return tensor.replace(real_lower=None, real_upper=None)
+    return tensor
+
+
+def infer_apart(infer: Callable[[OpCall], OpResult], call: OpCall) -> OpResult:
+    """``infer`` of a call with an input read apart (:func:`reading.read_apart`): the result
+    shape inference gives on what it reads (shapes, findings, bounds), each output's value then
+    evaluate's, from the inputs' values, where that is known and differs (what shape inference
+    reads kept as its bounds)."""
+    result = infer(OpCall(call.schema, tuple(map(as_read, call.inputs)), call.attributes))
+    evaluated = infer(OpCall(call.schema, tuple(map(as_evaluated, call.inputs)), call.attributes))
+    if len(evaluated.outputs) == len(result.outputs):
+        for output, other in zip(result.outputs, evaluated.outputs, strict=True):
+            if output.element_type == other.element_type:
+                _take_evaluated(output, other)
+    return result
+
+
+def _take_evaluated(output: Output, evaluated: Output) -> None:
+    """``output`` (shape inference's) with ``evaluated``'s value, what shape inference reads of
+    it kept as its bounds where it differs; as it is where either knows no value (a value shape
+    inference does not read is no reading of its own)."""
+    if evaluated.value is not None and output.value is not None:
+        lower, upper = (output.lower, output.upper) if output.lower is not None else (output.value,) * 2
+        output.value = evaluated.value
+        apart = lower != evaluated.value or upper != evaluated.value
+        output.lower, output.upper = (lower, upper) if apart else (None, None)
+    if evaluated.reals is not None and output.reals is not None:
+        real_lower, real_upper = (
+            (output.real_lower, output.real_upper) if output.real_lower is not None else (output.reals,) * 2
+        )
+        output.reals = evaluated.reals
+        same = same_reals(real_lower or (), evaluated.reals) and same_reals(real_upper or (), evaluated.reals)
+        output.real_lower, output.real_upper = (None, None) if same else (real_lower, real_upper)
+
+
 def settle(output: Output, lower: Sequence[int] | None, upper: Sequence[int] | None) -> Output:
     """Give ``output`` the bounds ``lower``/``upper`` (its value when they are equal), when both
     are there, of one length and small enough to keep."""

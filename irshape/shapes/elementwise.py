@@ -205,11 +205,16 @@ _REAL_INTERVAL_OPS = frozenset(
 )
 
 
-def _binary_reals(call: OpCall, shape: PartialShape, out_type: str) -> tuple[float, ...] | None:
-    """The output's real value when both inputs' are known (numpy or none broadcasting)."""
+def _binary_reals(
+    call: OpCall, shape: PartialShape, out_type: str, as_read: bool = False
+) -> tuple[float, ...] | None:
+    """The output's real value when both inputs' are known (numpy or none broadcasting): as
+    evaluate computes it, or ``as_read`` as shape inference reads it, where that differs (a
+    Divide's: :func:`reals.binary_as_read`; None elsewhere)."""
     from irshape.shapes import reals, values  # values and bounds: imported where used
 
-    function = reals.binary(call.schema.op, out_type)
+    op = call.schema.op
+    function = reals.binary_as_read(op, out_type) if as_read else reals.binary(op, out_type)
     if function is None or shape.lengths is None or _auto_broadcast(call)[0] == "pdpd":
         return None
     return values.to_ieee(values.real_elementwise(function, call.inputs[:2], shape.lengths), out_type)
@@ -439,14 +444,19 @@ def prelu(call: OpCall) -> OpResult:
 
 
 def convert(call: OpCall) -> OpResult:
-    """Convert-1: the data input's shape in ``destination_type``; a known integer value is
-    converted as C++ converts it (wrapped; to boolean: non-zero)."""
+    """Convert-1: the data input's shape in ``destination_type``; a known value converted as
+    OpenVINO's evaluate converts it (integers wrapped, to boolean non-zero; reals truncated to an
+    integer type, rounded to a real one), and, where it differs, as shape inference reads it
+    (``convert::evaluate_bound``: an element at its input type's maximum the output type's)."""
     from irshape.shapes import bounds  # values and bounds: imported where used
 
     data = call.inputs[DATA]
     destination = call.attributes.values.get("destination_type")
     target = destination if isinstance(destination, str) else None
-    output = Output(data.shape, target, value=_converted(data, target), reals=_converted_reals(data, target))
+    value, read = _converted(data, target)
+    reals, read_reals = _converted_reals(data, target)
+    output = Output(data.shape, target, value=value, reals=reals)
+    bounds.read_apart(output, read, read_reals)
     converted = bounds.converted(data, target) or bounds.converted_from_real(data, target)
     if converted:
         bounds.settle(output, *converted)
@@ -466,26 +476,36 @@ def convert_like(call: OpCall) -> OpResult:
     return OpResult([Output(data.shape, like.element_type, value=value)])
 
 
-def _converted(data: Tensor, target: str | None) -> tuple[int, ...] | None:
+def _converted(data: Tensor, target: str | None) -> tuple[tuple[int, ...] | None, tuple[int, ...] | None]:
+    """A value converted to an integer type: evaluate's, and shape inference's reading of it."""
     from irshape.shapes import bounds, values  # values and bounds: imported where used
 
     if data.reals is not None:
-        return bounds.converted_value_from_real(data.reals, data.element_type, target)
+        evaluated = values.truncated(data.reals, target)
+        return evaluated, bounds.converted_value_from_real(data.reals, data.element_type, target)
     tensor = values.known(data)
-    return None if tensor is None else bounds.converted_bound(tensor.values, data.element_type, target)
+    if tensor is None:
+        return None, None
+    evaluated = values.wrap(tensor.values, target)
+    return evaluated, bounds.converted_bound(tensor.values, data.element_type, target)
 
 
-def _converted_reals(data: Tensor, target: str | None) -> tuple[float, ...] | None:
-    """A value converted to a real type: rounded to it (an integer, or a real of another
-    type), past its range an infinity (by experiment: 3e8 to f16 is inf), at its input type's
-    maximum the output type's (:func:`bounds.converted_value_to_real`)."""
+def _converted_reals(
+    data: Tensor, target: str | None
+) -> tuple[tuple[float, ...] | None, tuple[float, ...] | None]:
+    """A value converted to a real type: rounded to it (an integer, or a real of another type),
+    past its range an infinity (by experiment: 3e8 to f16 is inf); and shape inference's reading
+    of it, at its input type's maximum the output type's (:func:`bounds.converted_value_to_real`)."""
     from irshape.shapes import bounds, values  # values and bounds: imported where used
 
     if target not in REAL:
-        return None
+        return None, None
     tensor = values.known(data)
     numbers = data.reals if tensor is None else tensor.values
-    return None if numbers is None else bounds.converted_value_to_real(numbers, data.element_type, target)
+    if numbers is None:
+        return None, None
+    evaluated = values.to_ieee([float(v) for v in numbers], target)
+    return evaluated, bounds.converted_value_to_real(numbers, data.element_type, target)
 
 
 # --- binary ops ----------------------------------------------------------------------------
@@ -537,6 +557,8 @@ def _binary(call: OpCall, kind_message: str, boolean_output: bool) -> OpResult:
 
     if out_type in REAL and any(map(_real_known, call.inputs[:2])):
         output.reals = _binary_reals(call, shape, out_type)
+        if output.reals is not None and call.schema.op == "Divide":
+            bounds.read_apart(output, read_reals=_binary_reals(call, shape, out_type, as_read=True))
         if output.reals is None:
             bounds.settle_reals(output, _binary_real_bounds(call, shape, out_type))
     if value is None and any(bounds.bounded(t) for t in call.inputs[:2]):
@@ -1105,7 +1127,15 @@ def convert_promote_types(call: OpCall) -> OpResult:
         if failure is not None:
             problem = f"ConvertPromoteTypes cannot promote {types[0]} and {types[1]} with these attributes"
             return OpResult([], [type_finding(problem, failure)])
-    outputs = [Output(data.shape, common, value=_converted(data, common)) for data in (first, second)]
+    outputs = []
+    for data in (first, second):
+        value, read = _converted(data, common)
+        output = Output(data.shape, common, value=value)
+        if read != value:
+            from irshape.shapes import bounds  # values and bounds: imported where used
+
+            bounds.read_apart(output, read)
+        outputs.append(output)
     return OpResult(outputs)
 
 

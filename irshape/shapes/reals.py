@@ -158,15 +158,23 @@ def binary(op: str, element_type: str | None) -> Binary | None:
 
         return squared_difference
     function = _BINARY.get(op)
-    if function is None:
-        return None
-    if op == "Divide":  # OpenVINO's value of a Divide is its evaluate_lower's...
-        function = _dividing_at(REAL_MAX[element_type or "f32"])
+    return None if function is None else _rounded_to(function, element_type)
 
+
+def _rounded_to(function: Binary, element_type: str | None) -> Binary:
     def operation(a: float, b: float) -> float | None:
         return rounded(function(a, b), element_type)
 
     return operation
+
+
+def binary_as_read(op: str, element_type: str | None) -> Binary | None:
+    """The op on two reals as shape inference reads its value, where that is not evaluate's:
+    Divide's is ``divide::evaluate_bound``'s lower bound, 0 at a type's maximum
+    (:func:`_dividing_at`); None for the other ops."""
+    if op != "Divide" or not evaluates(op, element_type):
+        return None
+    return _rounded_to(_dividing_at(REAL_MAX[element_type or "f32"]), element_type)
 
 
 def _round_half_to_even(x: float) -> float:

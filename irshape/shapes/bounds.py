@@ -607,15 +607,15 @@ def real_of(tensor: Tensor) -> RealBounds | None:
 
 
 def settle_reals(output: Output, found: RealBounds | None) -> Output:
-    """Give ``output`` the real bounds ``found`` (its real value when they are equal); none
-    where one is not finite (irshape carries infinities and NaN in values, not in bounds)."""
+    """Give ``output`` the real bounds ``found`` (its real value when they are equal), infinities
+    and NaN as OpenVINO's bound evaluators carry them (an interval times a large scale past the
+    type's range has an upper bound of inf, which a Minimum brings back: by experiment,
+    tests/differential/test_real_overflow.py)."""
     if found is None or len(found[0]) != len(found[1]) or len(found[0]) > values.MAX_ELEMENTS:
         return output
     lower, upper = found
     if all(x is y or x == y for x, y in zip(lower, upper, strict=True)):  # (a NaN moved is itself)
         output.reals = lower
-    elif not all(map(math.isfinite, lower)) or not all(map(math.isfinite, upper)):
-        return output
     else:
         output.real_lower, output.real_upper = lower, upper
     return output
@@ -668,7 +668,7 @@ def converted_to_real(tensor: Tensor, target: str | None) -> RealBounds | None:
 
     def convert(bound: tuple[int, ...]) -> tuple[float, ...] | None:
         # (the maximum is replaced, not rounded: INT64_MAX overflows an f16)
-        rounded = values.to_real([0.0 if v == in_max else float(v) for v in bound], target)
+        rounded = values.to_ieee([0.0 if v == in_max else float(v) for v in bound], target)
         if rounded is None:
             return None
         return tuple(out_max if v == in_max else r for v, r in zip(bound, rounded, strict=True))
@@ -689,7 +689,7 @@ def converted_between_reals(tensor: Tensor, target: str | None) -> RealBounds | 
         return None
 
     def convert(bound: tuple[float, ...]) -> tuple[float, ...] | None:
-        rounded = values.to_real([0.0 if v == in_max else v for v in bound], target)
+        rounded = values.to_ieee([0.0 if v == in_max else v for v in bound], target)
         if rounded is None:
             return None
         return tuple(out_max if v == in_max else r for v, r in zip(bound, rounded, strict=True))
@@ -747,15 +747,23 @@ def real_interval(
                 0.0 if masked else function(x[i], y[j])
                 for i, j, masked in zip(x_at, y_at, dynamic, strict=True)
             ]
-            rounded = None if None in raw else values.to_real(raw, out_type)  # type: ignore[arg-type]
+            rounded = None if None in raw else values.to_ieee(raw, out_type)  # type: ignore[arg-type]
             if rounded is None:
-                return None  # a pairing OpenVINO cannot evaluate, or not finite
+                return None  # a pairing OpenVINO cannot evaluate
             columns.append(rounded)
-    lower = [0.0 if masked else min(c) for c, masked in zip(zip(*columns, strict=True), dynamic, strict=True)]
-    upper = [
-        out_max if masked else max(c) for c, masked in zip(zip(*columns, strict=True), dynamic, strict=True)
-    ]
-    return tuple(lower), tuple(upper)
+    # the least and greatest as ReduceMin and ReduceMax take them: past a NaN (inf times 0)
+    least, greatest = reals.reduction("ReduceMin", out_type), reals.reduction("ReduceMax", out_type)
+    if least is None or greatest is None:
+        return None
+    rows = list(zip(*columns, strict=True))
+    lower = values.to_ieee([least(list(c)) for c in rows], out_type)
+    upper = values.to_ieee([greatest(list(c)) for c in rows], out_type)
+    if lower is None or upper is None:
+        return None
+    return (
+        tuple(0.0 if masked else v for v, masked in zip(lower, dynamic, strict=True)),
+        tuple(out_max if masked else v for v, masked in zip(upper, dynamic, strict=True)),
+    )
 
 
 def real_divided(

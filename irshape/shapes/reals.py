@@ -16,8 +16,9 @@ experiment: an f16 product past 65504 is inf, and a Minimum with 7 brings it bac
 Divide by zero is inf, or NaN for 0/0; a Sqrt of a negative NaN; a Convert of them to an
 integer type x86's 'integer indefinite': :func:`values.truncated`). Python's float arithmetic
 is IEEE's where it does not raise; where it raises (a division by zero, ``math.floor`` of an
-infinity, ``math.pow`` past the range) the functions below give IEEE's result. Bounds stay
-finite: :func:`irshape.shapes.bounds.settle_reals` keeps none that is not.
+infinity, ``math.pow`` past the range) the functions below give IEEE's result. Bounds carry
+them too, as OpenVINO's bound evaluators compute in the type (an interval's upper bound times
+a large scale is inf, a Minimum brings it back: :func:`irshape.shapes.bounds.settle_reals`).
 
 Which ops evaluate which real types in OpenVINO 2026.4 (by experiment: each op on a ShapeOf
 converted to the type, converted to i64 as a Broadcast's target, static, interval and dynamic
@@ -238,10 +239,11 @@ def reduction(op: str, element_type: str | None) -> Callable[[list[float]], floa
     caller rounds the result to the type once: by experiment, a bf16 product of 608, 457, 457,
     582 and 582 is 42880953483264, where bf16 steps give 42606075576320), f32 in f32, f64 in
     double; a sum (and a mean's) with Kahan's compensation (``reference::reduce_sum``), a mean
-    the sum over the count; infinities and NaN as IEEE arithmetic carries them, ReduceMax and
-    ReduceMin ``std::max``/``std::min`` from the computing type's lowest (greatest) finite
-    number, so a NaN is passed over (by experiment: ReduceMax of [NaN, 1] and of [1, NaN]
-    is 1)."""
+    the sum over the count; infinities and NaN as IEEE arithmetic carries them, ReduceMax
+    ``std::max`` from the computing type's lowest finite number and ReduceMin ``std::min`` from
+    infinity (``reference::reduce_max``/``reduce_min``), so a NaN is passed over (by experiment:
+    ReduceMax of [NaN, 1] and of [1, NaN] is 1; in f32 ReduceMax of [-inf] is -FLT_MAX and
+    ReduceMin of [inf] or [NaN] inf)."""
     if not evaluates(op, element_type):
         return None
     computed_in = "f64" if element_type == "f64" else "f32"
@@ -259,7 +261,7 @@ def reduction(op: str, element_type: str | None) -> Callable[[list[float]], floa
         return result
 
     def minimum(numbers: list[float]) -> float:
-        result = greatest
+        result = math.inf
         for x in numbers:
             result = x if x < result else result
         return result

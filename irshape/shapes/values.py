@@ -105,8 +105,7 @@ _REAL_FORMATS = {"f16": "e", "f32": "f", "f64": "d", "bf16": "f"}
 
 def to_real(numbers: Sequence[float] | None, element_type: str | None) -> tuple[float, ...] | None:
     """The numbers rounded to ``element_type``; None for another type, too many numbers, or a
-    result that is not finite (for the bounds, which irshape keeps finite: an overflow there
-    gives no bounds)."""
+    result that is not finite (Range's values, whose infinities its shape inference refuses)."""
     rounded = to_ieee(numbers, element_type)
     return rounded if rounded is not None and all(map(math.isfinite, rounded)) else None
 

@@ -614,7 +614,9 @@ def settle_reals(output: Output, found: RealBounds | None) -> Output:
     if found is None or len(found[0]) != len(found[1]) or len(found[0]) > values.MAX_ELEMENTS:
         return output
     lower, upper = found
-    if all(x is y or x == y for x, y in zip(lower, upper, strict=True)):  # (a NaN moved is itself)
+    # equal as OpenVINO compares them (are_equal: their bytes), so a NaN is its own bound, and
+    # [-0.0, 0.0] an interval (by experiment: a scale of 2 / inf clamped to [0, 9] is ? there)
+    if same_reals(lower, upper):
         output.reals = lower
     else:
         output.real_lower, output.real_upper = lower, upper

@@ -775,8 +775,10 @@ def real_divided(
     out_type: str | None,
 ) -> RealBounds | None:
     """``divide::evaluate_bound`` of reals: for a positive divisor [low/up, up/low], for a
-    negative one [up/low, low/up]; a divisor around zero gives [lowest, max], a zero divisor
-    of the upper bound max, and an input at its type's maximum [0, max]."""
+    negative one [up/low, low/up]; a divisor around zero gives [min, max], where min is
+    ``std::numeric_limits<T>::min()``, the least positive normal number (by experiment: a
+    ShapeOf in f16 divided by [-149, 149] converted to i64 reads as ``?``, not a negative
+    bound), a zero divisor of the upper bound max, and an input at its type's maximum [0, max]."""
     a, b = real_of(inputs[0]), real_of(inputs[1])
     lengths = [t.shape.lengths for t in inputs]
     maximum, out_max = _REAL_MAX.get(inputs[1].element_type or ""), _REAL_MAX.get(out_type or "")
@@ -796,7 +798,7 @@ def real_divided(
             upper.append(out_max)
             continue
         if l2 < 0 < u2:
-            lower.append(-out_max)
+            lower.append(reals.REAL_MIN[out_type or "f32"])
             upper.append(out_max)
             continue
         low = function(l1 if positive else u1, u2 if positive else l2)

@@ -175,11 +175,26 @@ def _divide(python_div: bool) -> Callable[[int, int], int | None]:
     return divide
 
 
-def _binary_value(call: OpCall, shape: PartialShape, out_type: str | None) -> tuple[int, ...] | None:
-    """The output's value when both inputs' values are known (numpy or none broadcasting)."""
+def _divide_as_read(python_div: bool, maximum: int) -> Callable[[int, int], int | None]:
+    """Divide as shape inference reads its value: ``divide::evaluate_bound``'s lower bound is
+    0 where either input is the type's maximum, "no limit" (by experiment: INT64_MAX / 2, and
+    u32's and i32's alike, as a Broadcast's target is 0)."""
+    divide = _divide(python_div)
+
+    def as_read(a: int, b: int) -> int | None:
+        return 0 if a == maximum or b == maximum else divide(a, b)
+
+    return as_read
+
+
+def _binary_value(
+    call: OpCall, shape: PartialShape, out_type: str | None, as_read: bool = False
+) -> tuple[int, ...] | None:
+    """The output's value when both inputs' values are known (numpy or none broadcasting): as
+    evaluate computes it, or ``as_read`` as shape inference reads it (a Divide's)."""
     if call.inputs[0].value is None or call.inputs[1].value is None:
         return None  # (the usual tensor, data, has none: values is not imported for it)
-    from irshape.shapes import values  # values and bounds: imported where used
+    from irshape.shapes import bounds, values  # values and bounds: imported where used
 
     operands = [values.known(call.inputs[0]), values.known(call.inputs[1])]
     if shape.lengths is None or None in operands or _auto_broadcast(call)[0] == "pdpd":
@@ -188,6 +203,9 @@ def _binary_value(call: OpCall, shape: PartialShape, out_type: str | None) -> tu
         return None
     if call.schema.op == "Divide":
         function = _divide(bool(call.attribute("m_pythondiv")))
+        maximum = bounds.type_max(call.inputs[1].element_type) if as_read else None
+        if maximum is not None:
+            function = _divide_as_read(bool(call.attribute("m_pythondiv")), maximum)
     elif call.schema.op in _VALUE_OPS:
         function = _VALUE_OPS[call.schema.op]
     else:
@@ -555,6 +573,8 @@ def _binary(call: OpCall, kind_message: str, boolean_output: bool) -> OpResult:
         return OpResult([output], findings)  # (the usual tensors, data, carry no values or bounds)
     from irshape.shapes import bounds  # values and bounds: imported where used
 
+    if value is not None and call.schema.op == "Divide":
+        bounds.read_apart(output, _binary_value(call, shape, out_type, as_read=True))
     if out_type in REAL and any(map(_real_known, call.inputs[:2])):
         output.reals = _binary_reals(call, shape, out_type)
         if output.reals is not None and call.schema.op == "Divide":

@@ -146,6 +146,20 @@ def _maxima_cases() -> Iterator[Case]:
     yield Case(
         "max_i32_to_i64_f32", {}, [to_f32(opset.convert(const([2**31 - 1, 3], np.int32), "i64")).output(0)]
     )
+    # an integer Divide of a maximum: shape inference reads 0, evaluate the quotient
+    halved = opset.divide(const([2**63 - 1, 10]), const([2]))
+    yield Case("max_i64_divided_f32", {}, [to_f32(halved).output(0)])
+    u32_halved = opset.divide(const([2**32 - 1, 10], np.uint32), const([2], np.uint32))
+    yield Case("max_u32_divided_f32", {}, [to_f32(u32_halved).output(0)])
+    z = parameter([3])
+    quotient = opset.divide(const([2**63 - 1]), const([2]))
+    rows = opset.add(opset.minimum(quotient, const([50])), const([1]))  # read: 1; evaluated: 51
+    shape_read = opset.concat([const([3]), rows], 0)
+    yield Case(
+        "max_divided_read_by_reshape",
+        {z: np.arange(3, dtype=np.float32)},
+        [opset.reshape(z, shape_read, False).output(0)],
+    )
     # Reshape's target: shape inference reads 340 (its output is [340]), the target folds to 0
     x = parameter([340])
     target = opset.convert(

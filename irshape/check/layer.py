@@ -131,7 +131,7 @@ def _check_op(
         inputs = inputs[:hi]
     infer, readings = _shape_function(schema)
     call = OpCall(schema, tuple(inputs), parsed)
-    if reading.read_apart(inputs):  # (rare: a Convert of a type's maximum above it)
+    if reading.any_read_apart(inputs):  # (rare: a Convert or Divide of a type's maximum above)
         from irshape.shapes import bounds
 
         result = bounds.infer_apart(infer, call)

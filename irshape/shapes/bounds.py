@@ -119,7 +119,7 @@ def as_evaluated(tensor: Tensor) -> Tensor:
 
 
 def infer_apart(infer: Callable[[OpCall], OpResult], call: OpCall) -> OpResult:
-    """``infer`` of a call with an input read apart (:func:`reading.read_apart`): the result
+    """``infer`` of a call with an input read apart (:func:`reading.any_read_apart`): the result
     shape inference gives on what it reads (shapes, findings, bounds), each output's value then
     evaluate's, from the inputs' values, where that is known and differs (what shape inference
     reads kept as its bounds)."""

@@ -342,7 +342,7 @@ def v10_evaluation_failure(inputs: Sequence[Tensor], outputs: Sequence[Output]) 
     return next((o.facts.why or "" for o in outputs if _evaluation_failed(o)), None)
 
 
-def read_apart(inputs: Sequence[Tensor]) -> bool:
+def any_read_apart(inputs: Sequence[Tensor]) -> bool:
     """Does shape inference read another value of an input than its value, evaluate's (a
     Convert of a type's maximum above it: :func:`irshape.shapes.bounds.infer_apart`)?"""
     for tensor in inputs:

@@ -175,16 +175,28 @@ def _divide(python_div: bool) -> Callable[[int, int], int | None]:
     return divide
 
 
-def _divide_as_read(python_div: bool, maximum: int) -> Callable[[int, int], int | None]:
-    """Divide as shape inference reads its value: ``divide::evaluate_bound``'s lower bound is
-    0 where either input is the type's maximum, "no limit" (by experiment: INT64_MAX / 2, and
-    u32's and i32's alike, as a Broadcast's target is 0)."""
-    divide = _divide(python_div)
+def _as_read(
+    op: str, function: Callable[[int, int], int | None], element_type: str | None
+) -> Callable[[int, int], int | None] | None:
+    """The op as shape inference reads its value, where that is not evaluate's: 0 where an input
+    is the type's maximum, "no limit" (by experiment, each as a Broadcast's target): Divide's and
+    Mod's lower bound (``divide::evaluate_bound``, ``mod::evaluate_bound``) where either input
+    is (INT64_MAX / 2, u32's and i32's alike, is 0; 17 mod INT64_MAX 0), FloorMod's where the
+    dividend is INT64_MAX, in i64 only (INT64_MAX floormod 10 is 0; 17 floormod INT64_MAX 17,
+    and i32's, u32's and u64's maximum as evaluate gives them); None for the other ops."""
+    from irshape.shapes import bounds  # values and bounds: imported where used
 
-    def as_read(a: int, b: int) -> int | None:
-        return 0 if a == maximum or b == maximum else divide(a, b)
+    maximum = bounds.type_max(element_type)
+    if maximum is None:
+        return None
+    if op in ("Divide", "Mod"):
+        return lambda a, b: 0 if a == maximum or b == maximum else function(a, b)
+    if op == "FloorMod" and element_type == "i64":
+        return lambda a, b: 0 if a == maximum else function(a, b)
+    return None
 
-    return as_read
+
+_READ_APART = frozenset({"Divide", "Mod", "FloorMod"})  # the ops of _as_read
 
 
 def _binary_value(
@@ -194,7 +206,7 @@ def _binary_value(
     evaluate computes it, or ``as_read`` as shape inference reads it (a Divide's)."""
     if call.inputs[0].value is None or call.inputs[1].value is None:
         return None  # (the usual tensor, data, has none: values is not imported for it)
-    from irshape.shapes import bounds, values  # values and bounds: imported where used
+    from irshape.shapes import values  # values and bounds: imported where used
 
     operands = [values.known(call.inputs[0]), values.known(call.inputs[1])]
     if shape.lengths is None or None in operands or _auto_broadcast(call)[0] == "pdpd":
@@ -203,13 +215,15 @@ def _binary_value(
         return None
     if call.schema.op == "Divide":
         function = _divide(bool(call.attribute("m_pythondiv")))
-        maximum = bounds.type_max(call.inputs[1].element_type) if as_read else None
-        if maximum is not None:
-            function = _divide_as_read(bool(call.attribute("m_pythondiv")), maximum)
     elif call.schema.op in _VALUE_OPS:
         function = _VALUE_OPS[call.schema.op]
     else:
         return None
+    if as_read:
+        read = _as_read(call.schema.op, function, call.inputs[1].element_type)
+        if read is None:
+            return None
+        function = read
     result = values.elementwise(function, [k for k in operands if k is not None], shape.lengths)
     return values.wrap(result, out_type)
 
@@ -573,7 +587,7 @@ def _binary(call: OpCall, kind_message: str, boolean_output: bool) -> OpResult:
         return OpResult([output], findings)  # (the usual tensors, data, carry no values or bounds)
     from irshape.shapes import bounds  # values and bounds: imported where used
 
-    if value is not None and call.schema.op == "Divide":
+    if value is not None and call.schema.op in _READ_APART:
         bounds.read_apart(output, _binary_value(call, shape, out_type, as_read=True))
     if out_type in REAL and any(map(_real_known, call.inputs[:2])):
         output.reals = _binary_reals(call, shape, out_type)

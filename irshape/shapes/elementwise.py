@@ -17,6 +17,7 @@ normalisations and FakeQuantize) until their own functions replace it.
 
 from __future__ import annotations
 
+import math
 import operator
 from collections.abc import Callable
 from typing import TYPE_CHECKING
@@ -166,6 +167,26 @@ _VALUE_OPS: dict[str, Callable[[int, int], int | None]] = {
 }
 
 
+def _floor_mod_in_double(a: int, b: int) -> int | None:
+    """``reference::floor_mod`` of signed integers: ``x - y * floor(x / y)`` in double, cast
+    back (by experiment: INT64_MAX floormod 10 is 0, the compiled model's too, as 2^63 - 2^63;
+    exact below 2^53, where it is Python's %)."""
+    if b == 0:
+        return None
+    quotient = float(math.floor(a / float(b)))
+    return math.trunc(float(a) - float(b) * quotient)
+
+
+def _value_function(op: str, element_type: str | None) -> Callable[[int, int], int | None] | None:
+    """The op on two integers of the type as OpenVINO's evaluate computes it."""
+    if op == "FloorMod" and element_type in _SIGNED:
+        return _floor_mod_in_double
+    return _VALUE_OPS.get(op)
+
+
+_SIGNED = frozenset({"i8", "i16", "i32", "i64"})
+
+
 def _divide(python_div: bool) -> Callable[[int, int], int | None]:
     def divide(a: int, b: int) -> int | None:
         if b == 0:
@@ -181,9 +202,8 @@ def _as_read(
     """The op as shape inference reads its value, where that is not evaluate's: 0 where an input
     is the type's maximum, "no limit" (by experiment, each as a Broadcast's target): Divide's and
     Mod's lower bound (``divide::evaluate_bound``, ``mod::evaluate_bound``) where either input
-    is (INT64_MAX / 2, u32's and i32's alike, is 0; 17 mod INT64_MAX 0), FloorMod's where the
-    dividend is INT64_MAX, in i64 only (INT64_MAX floormod 10 is 0; 17 floormod INT64_MAX 17,
-    and i32's, u32's and u64's maximum as evaluate gives them); None for the other ops."""
+    is (INT64_MAX / 2, u32's and i32's alike, is 0; 17 mod INT64_MAX 0); None for the other
+    ops (FloorMod's INT64_MAX floormod 10 is 0 by evaluate itself: :func:`_floor_mod_in_double`)."""
     from irshape.shapes import bounds  # values and bounds: imported where used
 
     maximum = bounds.type_max(element_type)
@@ -191,12 +211,10 @@ def _as_read(
         return None
     if op in ("Divide", "Mod"):
         return lambda a, b: 0 if a == maximum or b == maximum else function(a, b)
-    if op == "FloorMod" and element_type == "i64":
-        return lambda a, b: 0 if a == maximum else function(a, b)
     return None
 
 
-_READ_APART = frozenset({"Divide", "Mod", "FloorMod"})  # the ops of _as_read
+_READ_APART = frozenset({"Divide", "Mod"})  # the ops of _as_read
 
 
 def _binary_value(
@@ -215,10 +233,11 @@ def _binary_value(
         return None
     if call.schema.op == "Divide":
         function = _divide(bool(call.attribute("m_pythondiv")))
-    elif call.schema.op in _VALUE_OPS:
-        function = _VALUE_OPS[call.schema.op]
     else:
-        return None
+        found = _value_function(call.schema.op, call.inputs[0].element_type)
+        if found is None:
+            return None
+        function = found
     if as_read:
         read = _as_read(call.schema.op, function, call.inputs[1].element_type)
         if read is None:
@@ -634,7 +653,9 @@ def _binary_bounds(call: OpCall, shape: PartialShape, out_type: str | None) -> b
     if op == "Mod":
         return bounds.modulo(call.inputs[:2], shape.lengths, out_type)
     if op in _INTERVAL_OPS and values.evaluates("ReduceMin", out_type):
-        return bounds.interval(_VALUE_OPS[op], call.inputs[:2], shape.lengths, out_type)
+        function = _value_function(op, call.inputs[0].element_type)
+        if function is not None:
+            return bounds.interval(function, call.inputs[:2], shape.lengths, out_type)
     return None
 
 

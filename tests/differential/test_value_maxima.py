@@ -8,9 +8,9 @@ what shape inference reads (INT64_MAX / 2 as a Broadcast's target is 0, where ev
 IRS301 OpenVINO does not have). irshape's value is evaluate's and it keeps the reading apart
 (``bounds.read_apart``); the executor folds evaluate's (tests/execution/test_folding.py).
 
-Mod's alike (``mod::evaluate_bound``: 17 mod INT64_MAX reads 0), and FloorMod's where its
-dividend is INT64_MAX, in i64 only (by experiment: i32's, u32's and u64's maximum, and a
-divisor at the maximum, read as evaluate gives them).
+Mod's alike (``mod::evaluate_bound``: 17 mod INT64_MAX reads 0). FloorMod's evaluate itself
+computes signed integers in double (``reference::floor_mod``), so INT64_MAX floormod 10 is 0
+(irshape gave 7), i32's maximum floormod 10 is 7 and u64's 5 (``%``).
 
 Integer Divide (Python's or C's division), Mod and FloorMod of i32, i64, u32 and u64 values
 (Consts, or a Convert of a u64 or u32 maximum), the maximum in the dividend, the divisor, both

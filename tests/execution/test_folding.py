@@ -151,6 +151,10 @@ def _maxima_cases() -> Iterator[Case]:
     yield Case("max_i64_divided_f32", {}, [to_f32(halved).output(0)])
     u32_halved = opset.divide(const([2**32 - 1, 10], np.uint32), const([2], np.uint32))
     yield Case("max_u32_divided_f32", {}, [to_f32(u32_halved).output(0)])
+    remainder = opset.mod(const([2**63 - 1, 17]), const([10]))
+    yield Case("max_i64_mod_f32", {}, [to_f32(remainder).output(0)])
+    floor_remainder = opset.floor_mod(const([2**63 - 1, 17]), const([10]))
+    yield Case("max_i64_floor_mod_f32", {}, [to_f32(floor_remainder).output(0)])
     z = parameter([3])
     quotient = opset.divide(const([2**63 - 1]), const([2]))
     rows = opset.add(opset.minimum(quotient, const([50])), const([1]))  # read: 1; evaluated: 51

@@ -6,8 +6,10 @@ estimate, before anything is allocated; then the kernel the op's declaration nam
 is checked against that inference (its rank, its dims inside the inferred intervals, its
 dtype): a kernel that disagrees with irshape's own inference is a bug in irshape, and said so.
 A layer computed from Consts alone (and ShapeOfs of static shapes) is folded as OpenVINO's
-compile step folds it: it takes the value shape inference evaluates, in whole i64, and its
-kernel runs only where irshape has no value for it (docs/execution.md, "i64, u64 and u32").
+compile step folds it: it takes the value the inference evaluates (OpenVINO's ``evaluate``, in
+whole i64; what shape inference reads apart of it, a type's maximum as "no limit", is kept for
+the layers below), and its kernel runs only where irshape has no value for it
+(docs/execution.md, "i64, u64 and u32").
 
 :func:`execute` either stops at the first layer it cannot run (``irshape run``: an
 :class:`ExecutionError`) or goes on past it (a dry run: each such layer is one

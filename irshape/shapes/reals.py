@@ -19,8 +19,9 @@ experiment: an f16 product past 65504 is inf, and a Minimum with 7 brings it bac
 Divide by zero is inf, or NaN for 0/0; a Sqrt of a negative NaN; a Convert of them to an
 integer type x86's 'integer indefinite': :func:`values.truncated`). Python's float arithmetic
 is IEEE's where it does not raise; where it raises (a division by zero, ``math.floor`` of an
-infinity, ``math.pow`` past the range) the functions below give IEEE's result. Bounds stay
-finite: :func:`irshape.shapes.bounds.settle_reals` keeps none that is not.
+infinity, ``math.pow`` past the range) the functions below give IEEE's result. Bounds carry
+them too, as OpenVINO's bound evaluators compute in the type (an interval's upper bound times
+a large scale is inf, a Minimum brings it back: :func:`irshape.shapes.bounds.settle_reals`).
 
 Which ops evaluate which real types in OpenVINO 2026.4 (by experiment: each op on a ShapeOf
 converted to the type, converted to i64 as a Broadcast's target, static, interval and dynamic
@@ -68,6 +69,8 @@ _EVALUATED: dict[str, frozenset[str]] = {
 # its interval_bound_evaluator gets nothing from ReduceMin/ReduceMax there and reads memory
 # nothing wrote: `2..5` times 2.0 is 0, by experiment)
 REAL_MAX = {"f32": 3.4028234663852886e38, "f16": 65504.0, "bf16": 3.3895313892515355e38}
+# std::numeric_limits<T>::min() of those: their least positive normal number, not their lowest
+REAL_MIN = {"f32": 2.0**-126, "f16": 2.0**-14, "bf16": 2.0**-126}
 
 
 def evaluates(op: str, element_type: str | None) -> bool:
@@ -169,15 +172,23 @@ def binary(op: str, element_type: str | None) -> Binary | None:
 
         return squared_difference
     function = _BINARY.get(op)
-    if function is None:
-        return None
-    if op == "Divide":  # OpenVINO's value of a Divide is its evaluate_lower's...
-        function = _dividing_at(REAL_MAX[element_type or "f32"])
+    return None if function is None else _rounded_to(function, element_type)
 
+
+def _rounded_to(function: Binary, element_type: str | None) -> Binary:
     def operation(a: float, b: float) -> float | None:
         return rounded(function(a, b), element_type)
 
     return operation
+
+
+def binary_as_read(op: str, element_type: str | None) -> Binary | None:
+    """The op on two reals as shape inference reads its value, where that is not evaluate's:
+    Divide's is ``divide::evaluate_bound``'s lower bound, 0 at a type's maximum
+    (:func:`_dividing_at`); None for the other ops."""
+    if op != "Divide" or not evaluates(op, element_type):
+        return None
+    return _rounded_to(_dividing_at(REAL_MAX[element_type or "f32"]), element_type)
 
 
 def _round_half_to_even(x: float) -> float:
@@ -241,10 +252,11 @@ def reduction(op: str, element_type: str | None) -> Callable[[list[float]], floa
     caller rounds the result to the type once: by experiment, a bf16 product of 608, 457, 457,
     582 and 582 is 42880953483264, where bf16 steps give 42606075576320), f32 in f32, f64 in
     double; a sum (and a mean's) with Kahan's compensation (``reference::reduce_sum``), a mean
-    the sum over the count; infinities and NaN as IEEE arithmetic carries them, ReduceMax and
-    ReduceMin ``std::max``/``std::min`` from the computing type's lowest (greatest) finite
-    number, so a NaN is passed over (by experiment: ReduceMax of [NaN, 1] and of [1, NaN]
-    is 1)."""
+    the sum over the count; infinities and NaN as IEEE arithmetic carries them, ReduceMax
+    ``std::max`` from the computing type's lowest finite number and ReduceMin ``std::min`` from
+    infinity (``reference::reduce_max``/``reduce_min``), so a NaN is passed over (by experiment:
+    ReduceMax of [NaN, 1] and of [1, NaN] is 1; in f32 ReduceMax of [-inf] is -FLT_MAX and
+    ReduceMin of [inf] or [NaN] inf)."""
     if not evaluates(op, element_type):
         return None
     computed_in = "f64" if element_type == "f64" else "f32"
@@ -262,7 +274,7 @@ def reduction(op: str, element_type: str | None) -> Callable[[list[float]], floa
         return result
 
     def minimum(numbers: list[float]) -> float:
-        result = greatest
+        result = math.inf
         for x in numbers:
             result = x if x < result else result
         return result

@@ -13,8 +13,7 @@ OpenVINO's reading of the saved file is the expectation, exactly.
 Not drawn: a chain OpenVINO's builder rejects (a negative dim...) or that gives a target
 without elements (OpenVINO crashes on one folded); f64 arithmetic and bf16 reductions on bounds
 (OpenVINO evaluates neither there and reads memory nothing wrote: a different bound at each
-reading); a Power by 3 or 4 on dynamic or interval dims (an unbounded dim's bound, 2^63, cubed
-passes f32's range: an infinite bound, which irshape does not keep).
+reading).
 
 The first draw keeps every element within its type (:data:`_GROWTH`); the second
 (``overflowing``, on static inputs) draws chains that overflow: f16 most of all, Consts up to

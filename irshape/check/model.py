@@ -31,7 +31,7 @@ from irshape.check import sources, structure
 from irshape.check.layer import check_op, check_v10_folding, compare_declared
 from irshape.diagnostics import Diagnostic, Location, Severity
 from irshape.dims import PartialShape
-from irshape.ir.model import Body, Document, Layer, Port, has_metadata
+from irshape.ir.model import Body, Document, Layer, Port, Source, has_metadata
 from irshape.ir.weights import Weights
 from irshape.memo import IdentityMemo, by_identity
 from irshape.ops.interface import OpResult, Origin, Output, Tensor, Unknown
@@ -243,8 +243,6 @@ class _Walker:
         self.port_shapes = port_shapes
         self.graph = g.build_graph(document)
         self.every_input_fed = self.graph.every_input_fed
-        # A fragment has no graph: every input is the port's declared dims.
-        self.sources = self.graph.sources if self.graph.is_net else {}
         self.body = body
         self.weights = Weights(document.weights_path) if body is None else body.weights
         self.found: list[Diagnostic] = []
@@ -618,7 +616,7 @@ class _Walker:
         for layer in body.layers:
             if layer.type != "Result" or not layer.inputs:
                 continue
-            source = self.sources.get(id(layer.inputs[0]))
+            source = layer.inputs[0].source
             tensor = self._tensor(source) if source is not None else None
             if tensor is None:
                 computed = False
@@ -672,7 +670,7 @@ class _Walker:
         assert self.port_shapes is not None
         shapes = self.port_shapes
         for port in layer.inputs:
-            source = self.sources.get(id(port))
+            source = port.source
             shape = shapes.get(id(source[1])) if source is not None else None
             if shape is not None:
                 shapes[id(port)] = shape
@@ -730,9 +728,9 @@ class _Walker:
         infos: list[Tensor] = []
         origins: list[_Origin] = []
         computed, doomed = True, False
-        sources, visited = self.sources, self.tensors
+        visited = self.tensors
         for port in ports:
-            source = sources.get(id(port))
+            source = port.source  # (build_graph set it: no lookup; None in a fragment)
             tensor = None
             if source is not None:  # _tensor, inlined: once an edge
                 produced = visited.get(id(source[0]))
@@ -764,7 +762,7 @@ class _Walker:
             return None
         return tensors[0].info
 
-    def _tensor(self, source: g.Source) -> _Tensor | None:
+    def _tensor(self, source: Source) -> _Tensor | None:
         """The visited output an edge comes from (None: its producer is not visited yet)."""
         producer, out_port = source
         tensors = self.tensors.get(id(producer))
@@ -772,7 +770,7 @@ class _Walker:
             return None
         return tensors[out_port.index]
 
-    def _divergence(self, layer: Layer, port: Port, source: g.Source, tensor: _Tensor) -> _Origin | None:
+    def _divergence(self, layer: Layer, port: Port, source: Source, tensor: _Tensor) -> _Origin | None:
         """The origin of wrong dims this input port declares, if they are wrong (IRS411)."""
         producer, out_port = source
         if g.same_dims(out_port, port):
@@ -790,7 +788,7 @@ class _Walker:
         self.origins.append(origin)
         return None if consumer_ok else origin
 
-    def _unresolved(self, port: Port, source: g.Source | None) -> Tensor:
+    def _unresolved(self, port: Port, source: Source | None) -> Tensor:
         """An input irshape cannot follow to its producer: the port's own declared dims."""
         info = g.declared_tensor(port)
         if not self.graph.is_net:
@@ -857,13 +855,13 @@ class _Walker:
             return inputs
         refolded = list(inputs)
         for index in wanted:
-            source = self.sources.get(id(layer.inputs[index])) if index < len(layer.inputs) else None
+            source = layer.inputs[index].source if index < len(layer.inputs) else None
             again = self._refold(source, 0) if source is not None else None
             if again is not None:
                 refolded[index] = again
         return refolded
 
-    def _refold(self, source: g.Source, depth: int) -> Tensor | None:
+    def _refold(self, source: Source, depth: int) -> Tensor | None:
         """The tensor ``source`` gives with the values of the unread real Consts above it read
         and the ops between folded again (their shapes do not change: a value that decides one
         is a value input, refolded when its layer was checked); the producers' tensors are
@@ -888,7 +886,7 @@ class _Walker:
             return None  # (a Loop, If or TensorIterator is not folded again: its bodies would be)
         inputs, changed = [], False
         for port in producer.inputs:
-            above = self.sources.get(id(port))
+            above = port.source
             given = self._tensor(above) if above is not None else None
             if above is None or given is None:
                 return None
@@ -927,7 +925,9 @@ class _Walker:
         """IRS307: output ports past the op's last output. IR v11 fails on any ('node index is
         out of range'); IR v10 only on one an edge leaves (docs/openvino-ir-reading.md §11)."""
         used = any(
-            producer is layer and out_port.index >= count for producer, out_port in self.sources.values()
+            port.source is not None and port.source[0] is layer and port.source[1].index >= count
+            for consumer in self.document.layers
+            for port in consumer.inputs
         )
         severity = rules.WARNING
         consequence = "; OpenVINO (IR v10) ignores the extra ports"

@@ -41,7 +41,18 @@ NO_RT_INFO: tuple[RtAttribute, ...] = ()
 
 
 class Port(Record):
-    __slots__ = ("dim_lines", "dims", "id", "index", "line", "names", "precision", "rt_info")
+    """A ``<port>`` of a layer's ``<input>`` or ``<output>``.
+
+    An input port also holds its *source*: the producer layer and its output port that the
+    edge into it comes from, as OpenVINO resolves the file's edges (ids read as numbers, the
+    last layer of an id kept, the first edge into a port). The graph's index
+    (:func:`irshape.check.graph.build_graph`) sets it, the one place those rules are kept, and
+    the walk reads it with no lookup; None for an output port, an input no edge feeds, or a
+    port of a fragment. It is a link, not a value read from the file, so it is not one of the
+    record's fields (equality, ``repr`` and copies leave it out: a field would compare and
+    print the graph above the port)."""
+
+    __slots__ = ("dim_lines", "dims", "id", "index", "line", "names", "precision", "rt_info", "source")
     id: str
     index: int  # position among the layer's <input> or <output> ports: OpenVINO's port index
     line: int
@@ -70,9 +81,14 @@ class Port(Record):
         self.precision = precision
         self.names = names
         self.rt_info = rt_info
+        self.source: Source | None = None
 
     def dim_line(self, axis: int) -> int:
         return self.dim_lines[axis] if axis < len(self.dim_lines) else self.line
+
+
+# The producer layer and the output port an edge feeds an input port from.
+Source = tuple["Layer", Port]
 
 
 # The attributes of a layer without <data>: one dict for all (read-only, as every layer's data

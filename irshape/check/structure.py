@@ -711,9 +711,7 @@ def check_name_collisions(graph: Graph, report: Report) -> None:
     if graph.document.version != 10:
         return
     parameters = [layer for layer in _of_type(graph, "Parameter") if layer.outputs]
-    results = [
-        (layer, layer.inputs[0].source) for layer in _of_type(graph, "Result") if layer.inputs
-    ]
+    results = [(layer, layer.inputs[0].source) for layer in _of_type(graph, "Result") if layer.inputs]
     taken: dict[str, str] = {}  # name -> what holds it
     for layer in parameters:
         for name in tensor_names(layer.outputs[0].names):

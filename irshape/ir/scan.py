@@ -649,18 +649,14 @@ class Scanner(Reader):
                 # holds one: its fields are every 8th of the run's pieces between quotes.
                 pieces = buf[position : run.end()].split('"')
                 count = len(pieces) // 8
-                intern = _intern
-                edges += [
-                    Edge(intern(a), intern(b), intern(c), intern(d), line)
-                    for line, a, b, c, d in zip(
-                        range(first, first + count),
-                        pieces[1::8],
-                        pieces[3::8],
-                        pieces[5::8],
-                        pieces[7::8],
-                        strict=True,
-                    )
-                ]
+                edges += map(  # (maps, not a comprehension: no bytecode of this loop an edge)
+                    Edge,
+                    map(_intern, pieces[1::8]),
+                    map(_intern, pieces[3::8]),
+                    map(_intern, pieces[5::8]),
+                    map(_intern, pieces[7::8]),
+                    range(first, first + count),
+                )
                 self.line = first + count - 1
                 position = self.cursor = run.end()
                 continue
@@ -785,26 +781,31 @@ def _shifted_rt_info(template: _RtTemplate, shift: int) -> _RtTemplate:
 
 def _rt_info_from(template: _RtTemplate, line: int) -> tuple[RtAttribute, ...]:
     """The <attribute>s of an <rt_info> from its template, their lines from ``line``."""
-    return tuple([RtAttribute(attributes, line + at) for attributes, at in template])
+    attributes: list[RtAttribute] = []
+    for found, at in template:  # (a loop, not a comprehension: no function made a call)
+        attributes.append(RtAttribute(found, line + at))
+    return tuple(attributes)
 
 
 def _ports_from(templates: list[_PortTemplate], line: int) -> list[Port]:
-    """The ports of a layer from its template's, their lines from ``line``."""
-    return [
-        Port(
-            port_id,
-            index,
-            line + at,
-            dims,
-            range(line + at + 1, line + at + 1 + count)
-            if spread is None
-            else tuple(line + n for n in spread),
-            precision,
-            names,
-            _rt_info_from(rt_info, line) if rt_info else NO_RT_INFO,
+    """The ports of a layer from its template's, their lines from ``line``. (A loop, not a
+    comprehension, which would make a function and a cell at each call: it runs twice a layer.)"""
+    ports: list[Port] = []
+    append = ports.append
+    for port_id, index, at, dims, count, spread, precision, names, rt_info in templates:
+        append(
+            Port(
+                port_id,
+                index,
+                line + at,
+                dims,
+                count if spread is None else tuple([line + n for n in spread]),
+                precision,
+                names,
+                _rt_info_from(rt_info, line) if rt_info else NO_RT_INFO,
+            )
         )
-        for port_id, index, at, dims, count, spread, precision, names, rt_info in templates
-    ]
+    return ports
 
 
 def scan_file(path: str | os.PathLike[str]) -> ReadResult | None:

@@ -259,6 +259,8 @@ class Scanner(Reader):
         self.dims_reported = False
         self.data_dicts = {}
         self.data_texts: dict[str, dict[str, str]] = {}  # <data>'s attributes as written -> its dict
+        # a <data>'s attributes as written, its offset's value cut out (see _data_dict) -> a dict
+        self.offset_free: dict[str, dict[str, str]] = {}
         self.contents: dict[str, tuple[str | None, ...]] = {}  # a port's usual content -> its dim texts
         self.templates: dict[str, _Template] = {}  # a layer's text after its <data> -> its model
         self.template_room = _TEMPLATES_TEXT
@@ -724,13 +726,41 @@ class Scanner(Reader):
 
     def _data_dict(self, text: str) -> dict[str, str]:
         """<data>'s attributes as the reader's shared dict (one per list of attributes), kept
-        by their text."""
+        by their text.
+
+        A Const's <data> differs from the Consts' before it in its ``offset`` alone (the
+        usual weights): where one read before differs from ``text`` only in that value, this
+        is its dict with the offset replaced, without reading the attributes again. (Sound:
+        the text before the value and after it are the same, and the value holds no quote,
+        so the attributes read the same way, in the same order, but the offset's value.)"""
+        cut = _offset_value(text)
+        if cut is not None:
+            start, end = cut
+            without = text[:start] + "\x00" + text[end:]  # (no \x00 in a text: the grammar's)
+            like = self.offset_free.get(without)
+            if like is not None:
+                made = like.copy()
+                made["offset"] = _intern(text[start:end])
+                shared = self.data_texts[text] = self.data_dicts.setdefault(tuple(made.items()), made)
+                return shared
         items = tuple(self._attributes(text).items())
         data = self.data_dicts.get(items)
         if data is None:
             data = self.data_dicts[items] = {_intern(k): _intern(v) for k, v in items}
         self.data_texts[text] = data
+        if cut is not None and data.get("offset") == text[cut[0] : cut[1]]:
+            self.offset_free[without] = data
         return data
+
+
+def _offset_value(text: str) -> tuple[int, int] | None:
+    """Where the value of an ``offset="..."`` attribute is in a start tag's attributes (as the
+    grammar matched them): its start and end, or None."""
+    at = text.find(' offset="')
+    if at < 0 or text.count('"', 0, at) % 2:  # (an odd count: inside a value)
+        return None
+    start = at + 9
+    return start, text.find('"', start)
 
 
 def _take_the_net_parts(document: Document, rest: Rest) -> None:

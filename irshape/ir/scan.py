@@ -128,10 +128,12 @@ class _Patterns:
             r"[ \t\r\n]*+\?>)?+"
             rf"{_S}<net({_ATTRS})[ \t]*+>{_S}<layers>"
         )
-        # A layer's start tag as ov.save_model writes it (groups 1-4) or in any other form (5).
-        self.layer_tag = re.compile(
-            rf"{_S}<layer(?: id=\"{_V}\" name=\"{_V}\" type=\"{_V}\" version=\"{_V}\"|({_ATTRS}))[ \t]*+>"
-        )
+        # A layer's start tag as ov.save_model writes it (groups 1-4) or in any other form (5);
+        # and the same on the line after the text before it (the usual layout: its line known
+        # without counting line ends).
+        tag = rf"<layer(?: id=\"{_V}\" name=\"{_V}\" type=\"{_V}\" version=\"{_V}\"|({_ATTRS}))[ \t]*+>"
+        self.layer_tag = re.compile(_S + tag)
+        self.next_line_tag = re.compile(r"[ \t]*+\r?\n[ \t]*+" + tag)  # (a \r is before a \n)
         # A layer's <data> (its attributes: 1), where it is first, as the reader reads it.
         self.data = re.compile(rf"{_S}<data({_ATTRS})[ \t]*+/>")
         # The rest of a layer, to its end tag: its <rt_info> (1), the spans of <input> (2) and
@@ -353,14 +355,18 @@ class Scanner(Reader):
         The loop is written out: it runs once a layer."""
         layers = self.layers
         append = layers.append
-        layer_tag = self.patterns.layer_tag
+        layer_tag, next_line_tag = self.patterns.layer_tag, self.patterns.next_line_tag
         whole, last_of_type = self.whole_templates, self.last_of_type
         intern = _intern
         while True:
             buf = self.buf
             start, start_line, start_cursor, reported = position, self.line, self.cursor, -1
             try:
-                found = layer_tag.match(buf, position)
+                found = next_line_tag.match(buf, position) if start_cursor == position else None
+                line = start_line + 1  # (the tag is on one line)
+                if found is None:
+                    found = layer_tag.match(buf, position)
+                    line = -1
                 if found is None:
                     if self._cut_layer(position, None):
                         position = 0
@@ -389,7 +395,8 @@ class Scanner(Reader):
                     layer_type = intern(layer_type)
                 if version is not None:
                     version = intern(version)
-                line = self.line + buf.count("\n", self.cursor, tag_end)  # the tag is on one line
+                if line < 0:
+                    line = self.line + buf.count("\n", self.cursor, tag_end)  # the tag is on one line
                 position = tag_end + len(rest)
                 template = whole.get(rest)
                 if template is None:
@@ -817,6 +824,12 @@ def _rt_info_from(template: _RtTemplate, line: int) -> tuple[RtAttribute, ...]:
     return tuple(attributes)
 
 
+def _lines_from(spread: tuple[int, ...], line: int) -> tuple[int, ...]:
+    """Lines from ``line`` (apart from _ports_from, whose ``line`` a comprehension there would
+    make a cell of at every call)."""
+    return tuple([line + n for n in spread])
+
+
 def _ports_from(templates: list[_PortTemplate], line: int) -> list[Port]:
     """The ports of a layer from its template's, their lines from ``line``. (A loop, not a
     comprehension, which would make a function and a cell at each call: it runs twice a layer.)"""
@@ -829,7 +842,7 @@ def _ports_from(templates: list[_PortTemplate], line: int) -> list[Port]:
                 index,
                 line + at,
                 dims,
-                count if spread is None else tuple([line + n for n in spread]),
+                count if spread is None else _lines_from(spread, line),
                 precision,
                 names,
                 _rt_info_from(rt_info, line) if rt_info else NO_RT_INFO,

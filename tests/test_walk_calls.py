@@ -129,3 +129,37 @@ def test_a_repeated_layer_costs_a_bounded_few_calls() -> None:
         "const_tensor",
     ):
         assert added[name] == 0, name
+
+
+def _lookups_in(function: str, work: Callable[[], Any]) -> Counter[str]:
+    """The builtins (``id``, ``get``...) the Python function ``function`` calls while ``work``
+    runs, by name."""
+    calls: Counter[str] = Counter()
+
+    def profile(frame: FrameType, event: str, arg: Any) -> None:
+        if event == "c_call" and frame.f_code.co_name == function:
+            calls[arg.__name__] += 1
+
+    sys.setprofile(profile)
+    try:
+        work()
+    finally:
+        sys.setprofile(None)
+    return calls
+
+
+def test_the_walk_follows_an_input_to_its_source_with_no_lookup() -> None:
+    """Each input port holds its source (the index sets it, ``tests/test_port_sources.py``): the
+    walk takes an input's tensor with one lookup, of its producer's tensors, and none to find
+    the producer (a dict keyed by the port, before: two lookups and two ``id`` an input)."""
+
+    def inputs(blocks: int) -> Counter[str]:
+        document = _document(blocks)
+        return _lookups_in("_inputs", lambda: model.check_document(document, lambda finding: None))
+
+    inputs(3)  # (what is imported and made once a process)
+    added = inputs(12) - inputs(3)
+    # Nine more blocks: each one's Convolution, ReLU and Add read 2 + 1 + 2 inputs.
+    assert added["get"] == added["id"] == 9 * 5
+    assert added.keys() <= {"get", "id", "append", "len"}  # (the inputs listed, their counts)
+    assert not hasattr(graph.Graph(_document(1)), "sources")  # (no map of the ports' sources)

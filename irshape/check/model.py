@@ -409,19 +409,28 @@ class _Walker:
         if schema is not None and layer.subgraphs is None and kind not in _SOURCE_KINDS:
             # A known op (the usual layer); one that repeats a clean check is that one again.
             result.checked = True
-            # What the check depends on but its location (see _Repeat), and its memo key.
-            kept = (schema, layer.data, *inputs, *map(_DIMS, layer.outputs))
-            key = tuple(map(id, kept))
+            # The memo key: the identities of what the check depends on but its location (see
+            # _Repeat), made without that tuple for the usual layer (one output, one or two inputs).
+            ports = layer.outputs
+            key: tuple[int, ...]
+            if len(ports) == 1 and len(inputs) == 1:
+                key = (id(schema), id(layer.data), id(inputs[0]), id(ports[0].dims))
+            elif len(ports) == 1 and len(inputs) == 2:
+                key = (id(schema), id(layer.data), id(inputs[0]), id(inputs[1]), id(ports[0].dims))
+            else:
+                key = tuple(map(id, (schema, layer.data, *inputs, *map(_DIMS, ports))))
             repeated = self.repeats.get(key)
             if repeated is None:
                 local: list[Diagnostic] = []
-                memo = (key, kept)
+                memo = (key, (schema, layer.data, *inputs, *map(_DIMS, ports)))  # (key's objects)
                 outputs = self._known(schema, layer, result, inputs, memo, bool(origins), doomed, local)
             elif computed and not doomed and not origins and self.port_shapes is None:
                 shapes, types, _ = repeated.inferred  # (_outputs, inlined for the usual layer)
                 result.outputs, result.element_types = list(shapes), list(types)
-                if len(layer.outputs) == len(shapes):
-                    result.ports = list(map(_PORT_ID, layer.outputs))
+                if len(ports) == 1 == len(shapes):
+                    result.ports = [ports[0].id]
+                elif len(ports) == len(shapes):
+                    result.ports = list(map(_PORT_ID, ports))
                 else:
                     self._outputs(layer, result, repeated.inferred)
                 self.tensors[id(layer)] = repeated.tensors  # (what _settle would make)
@@ -477,14 +486,13 @@ class _Walker:
         """A Const (or a layer typed 'Constant'); one that repeats a clean one exactly (its
         type, ``<data>`` and output ports' dims and precisions, each the very object: weights
         the writer stored once, which the reader shares) is that one again."""
-        kept = (
-            layer.type,
-            layer.data,
-            layer.has_data,
-            *map(_DIMS, layer.outputs),
-            *map(_PRECISION, layer.outputs),
-        )
-        key = tuple(map(id, kept))
+        ports = layer.outputs
+        key: tuple[int, ...]
+        if len(ports) == 1:  # the usual Const: its key made without the tuple of _const_kept
+            port = ports[0]
+            key = (id(layer.type), id(layer.data), id(layer.has_data), id(port.dims), id(port.precision))
+        else:
+            key = tuple(map(id, _const_kept(layer)))
         clean = not origins and not doomed
         repeated = self.constants.get(key) if clean else None
         if repeated is not None:
@@ -498,7 +506,7 @@ class _Walker:
             self._settle(layer, [const], origins, local, None, doomed)
             return
         tensors = self.tensors[id(layer)] = [_Tensor(const, None, None, False)]
-        self.constants[key] = (kept, tensors)  # (kept: no other object can have their ids)
+        self.constants[key] = (_const_kept(layer), tensors)  # (kept: no other object can have their ids)
 
     def _settle_known(
         self,
@@ -975,6 +983,18 @@ class _Walker:
         for d in mismatches:
             if inference is None or (d.code, d.port, d.axis) not in own:
                 local.remove(d)
+
+
+def _const_kept(layer: Layer) -> tuple[object, ...]:
+    """What a clean Const's check depends on, each the very object (the walk's memo of Consts is
+    keyed by their identities): its type, ``<data>`` and output ports' dims and precisions."""
+    return (
+        layer.type,
+        layer.data,
+        layer.has_data,
+        *map(_DIMS, layer.outputs),
+        *map(_PRECISION, layer.outputs),
+    )
 
 
 def _outputs_flowing(inference: OpResult) -> _Flowing:

@@ -138,3 +138,19 @@ def test_the_source_is_a_link_not_a_field() -> None:
     unpickled = pickle.loads(pickle.dumps(port))
     assert unpickled == port and unpickled.source is None
     assert isinstance(document.layers[0], Layer)
+
+
+def test_the_scanners_records_are_the_classes() -> None:
+    """made_port and made_layer (the scanner's, without the class's call) make what Port(...)
+    and Layer(...) make: every slot set, the same fields, no source."""
+    from irshape.ir.model import RtAttribute, made_layer, made_port
+
+    rt_info = (RtAttribute({"name": "a"}, 3),)
+    made = made_port("1", 0, 2, (1, 4), 2, "FP32", "t", rt_info)
+    port = Port("1", 0, 2, (1, 4), range(3, 5), "FP32", "t", rt_info)
+    assert made == port and made.source is None and made.dim_lines == range(3, 5)
+    assert all(hasattr(made, name) for name in Port.__slots__)
+    layer = made_layer("0", "n", "Relu", "opset1", 1, None, None, False, [made], [], ())
+    assert layer == Layer("0", "n", "Relu", "opset1", 1, inputs=[port])
+    assert layer.data is Layer("1", None, None, None, 1).data  # (the shared <data> of none)
+    assert all(hasattr(layer, name) for name in Layer.__slots__)

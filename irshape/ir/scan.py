@@ -69,7 +69,17 @@ from collections.abc import Callable, Iterator
 from functools import cache
 
 from irshape.diagnostics import Location
-from irshape.ir.model import NO_RT_INFO, Document, DocumentKind, Edge, Layer, Port, RtAttribute
+from irshape.ir.model import (
+    NO_RT_INFO,
+    Document,
+    DocumentKind,
+    Edge,
+    Layer,
+    Port,
+    RtAttribute,
+    made_layer,
+    made_port,
+)
 from irshape.ir.parse import CHUNK, Chunks, Reader, ReadResult, Rest, _net_version
 from irshape.ir.stream import LinedParser
 
@@ -417,7 +427,7 @@ class Scanner(Reader):
             lines, data, data_at, rt_info, inputs, outputs = template
             self.line, self.cursor = line + lines, position
             append(
-                Layer(
+                made_layer(
                     layer_id,
                     name,
                     layer_type,
@@ -428,7 +438,6 @@ class Scanner(Reader):
                     data_at is not None,
                     _ports_from(inputs, line) if inputs else [],
                     _ports_from(outputs, line) if outputs else [],
-                    None,
                     _rt_info_from(rt_info, line) if rt_info else NO_RT_INFO,
                 )
             )
@@ -837,7 +846,7 @@ def _ports_from(templates: list[_PortTemplate], line: int) -> list[Port]:
     append = ports.append
     for port_id, index, at, dims, count, spread, precision, names, rt_info in templates:
         append(
-            Port(
+            made_port(
                 port_id,
                 index,
                 line + at,

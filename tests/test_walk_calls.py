@@ -118,12 +118,12 @@ def test_a_repeated_layer_costs_a_bounded_few_calls() -> None:
     added = many - few
     # Nine more blocks: 27 repeated known ops (Convolution, ReLU, Add) and 9 repeated Consts.
     assert added["_visit"] == 9 * 4
-    assert added["__init__"] == 9 * 4  # (each layer's result, made once)
     assert added["_inputs"] == 9 * 4
     assert added["_constant"] == 9
     # ...and nothing else: no check, no compare, no location, no settling of findings (the
-    # result's shapes, types and ports are the repeated check's, copied in the visit).
-    assert sum(added.values()) == 9 * 4 * 3 + 9
+    # result's shapes, types and ports are the repeated check's, copied in the visit), nor a
+    # call to make its result (every layer's, made in one call: LayerResult.of_layers).
+    assert sum(added.values()) == 9 * 4 * 2 + 9
     for name in (
         "check_op",
         "_check_op",

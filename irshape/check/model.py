@@ -267,7 +267,7 @@ class _Walker:
         if self.body is None:
             self._weights_file()
         layers = self.document.layers
-        results = [LayerResult(x.id, x.name, x.type, x.version, x.line) for x in layers]
+        results = LayerResult.of_layers(layers)
         # Producers before consumers: the file's order when it is one (see Graph.in_order).
         if not self.graph.is_net or self.graph.in_order:
             visits: Iterable[tuple[Layer, LayerResult]] = zip(layers, results, strict=True)

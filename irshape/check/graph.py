@@ -28,6 +28,7 @@ from irshape.dims import (
 )
 from irshape.ir import element_types
 from irshape.ir.model import Document, DocumentKind, Edge, Layer, Port
+from irshape.ir.model import Source as Source  # (the checks name it from here)
 from irshape.ir.values import parse_uint
 from irshape.ops.interface import Tensor
 from irshape.record import Record
@@ -280,6 +281,11 @@ class Graph(Record):
             return layer
         same = [x for x in self.document.layers if self.key(x) == key and x.line <= line]
         return same[-1] if same else layer
+
+    def source(self, port: Port) -> Source | None:
+        """The producer layer and output port an edge feeds the input ``port`` from: the
+        port's source, which build_graph set."""
+        return port.source
 
     def edge_ends(self, edge: Edge) -> tuple[Layer | None, Layer | None]:
         return self.layers.get(id_key(edge.from_layer)), self.layers.get(id_key(edge.to_layer))

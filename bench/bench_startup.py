@@ -154,21 +154,37 @@ def instructions(commands: dict[str, list[str]], env: dict[str, str], cwd: str) 
     return counted
 
 
+WORK = "(the work after the imports)"
+CHECK = "(the check of the file)"  # irshape.files.check_files, the imports it makes excluded
+
 # Run in a child under callgrind with --dump-before=getppid: `irshape check` as the console
 # script runs it, with a dump before and after each module's import, so that each module's own
-# instructions (those of the modules it imports excluded) can be told apart.
-_MODULE_MARKS = """
+# instructions (those of the modules it imports excluded) can be told apart; and around the
+# check of the file (reading and walking it), so that the work after the imports is split into
+# the check and the rest (click's parse of the command line, the settings, the report).
+_MODULE_MARKS = f"""
 import os, sys
 import importlib._bootstrap as bootstrap
 mark, events, find_and_load = os.getppid, [], bootstrap._find_and_load
+def phase(function, label):
+    def marked_call(*args, **kwargs):
+        events.append(("+", label)); mark()
+        try:
+            return function(*args, **kwargs)
+        finally:
+            events.append(("-", label)); mark()
+    return marked_call
 def marked(name, import_):
     if name in sys.modules:
         return find_and_load(name, import_)
     events.append(("+", name)); mark()
     try:
-        return find_and_load(name, import_)
+        module = find_and_load(name, import_)
     finally:
         events.append(("-", name)); mark()
+    if name == "irshape.files":  # before irshape.cli.inputs takes the name
+        module.check_files = phase(module.check_files, {CHECK!r})
+    return module
 bootstrap._find_and_load = marked
 import irshape.lifetime
 def end(code):
@@ -176,7 +192,7 @@ def end(code):
     print(repr(events), file=sys.stderr)
     os._exit(code)
 irshape.lifetime.hard_exit = end
-events.append(("+", "(the work after the imports)")); mark()
+events.append(("+", {WORK!r})); mark()
 from irshape.cli import run
 run()
 """
@@ -214,6 +230,58 @@ def module_instructions(python: str, env: dict[str, str], cwd: str) -> list[tupl
             elif kind == "-":
                 stack.pop()
     return own.most_common()
+
+
+# irshape's modules by area, for the totals of --instructions: where the start-up's instructions
+# beyond click's and lxml's are (the first prefix that matches names the area).
+AREAS = (
+    (
+        "the command line, configuration, selection, paths, reporters, file API",
+        (
+            "irshape.cli",
+            "irshape.config",
+            "irshape.selection",
+            "irshape.paths",
+            "irshape.report",
+            "irshape.api",
+            "irshape.files",
+            "irshape.lifetime",
+        ),
+    ),
+    (
+        "the data (diagnostics, rules, dims, records, results, memo)",
+        (
+            "irshape.diagnostics",
+            "irshape.rules",
+            "irshape.dims",
+            "irshape.record",
+            "irshape.results",
+            "irshape.memo",
+        ),
+    ),
+    ("the reader (irshape.ir)", ("irshape.ir",)),
+    ("the op interface, schema records, opsets, registry (irshape.ops)", ("irshape.ops",)),
+    ("the declarations (irshape.schemas)", ("irshape.schemas",)),
+    ("the checks (irshape.check)", ("irshape.check",)),
+    ("the shape functions (irshape.shapes)", ("irshape.shapes",)),
+    ("the package (irshape)", ("irshape",)),
+    (
+        "what irshape imports beyond click and lxml (click's locale, mmap, gc)",
+        ("locale", "_locale", "mmap", "gc"),
+    ),
+)
+
+
+def by_area(modules: list[tuple[str, float]]) -> list[tuple[str, int, float]]:
+    """(area, modules, millions) of each area of AREAS, in its order."""
+    totals = {area: [0, 0.0] for area, _ in AREAS}
+    for name, millions in modules:
+        for area, prefixes in AREAS:
+            if any(name == prefix or name.startswith(prefix + ".") for prefix in prefixes):
+                totals[area][0] += 1
+                totals[area][1] += millions
+                break
+    return [(area, int(count), millions) for area, (count, millions) in totals.items()]
 
 
 def by_package(imports: dict[str, float]) -> list[tuple[str, float]]:
@@ -282,10 +350,14 @@ def main(argv: list[str] | None = None) -> None:
                     f"each module's own instructions in irshape check, millions (irshape's {len(irshape)}: "
                     f"{sum(m for _, m in irshape):.1f}M; the marks add ~1M):"
                 )
-                work = dict(modules).get("(the work after the imports)", 0.0)
-                print(f"  {'(the work after the imports)':44} {work:7.2f}M")
+                work, check = dict(modules).get(WORK, 0.0), dict(modules).get(CHECK, 0.0)
+                print(f"  {WORK + ', but the check':44} {work:7.2f}M")
+                print(f"  {CHECK:44} {check:7.2f}M")
                 for name, millions in irshape[:30]:
                     print(f"  {name:44} {millions:7.2f}M")
+                print("by area (modules, their own instructions), millions:")
+                for area, count, millions in by_area(modules):
+                    print(f"  {area:76} {count:3} {millions:7.2f}M")
         print(
             "\nwork after imports (main() once; config, schemas, check, report): "
             f"{work_after_imports(python, max(args.runs // 3, 5), env, cwd):.1f} ms"

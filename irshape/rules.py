@@ -267,6 +267,28 @@ META_DATA_LEGACY = _rule(
     example="<meta_data><MO_version/></meta_data>",
 )
 
+RT_INFO_LAYOUT_SHAPE = _rule(
+    "IRS026",
+    "rt-info-layout-shape",
+    ERROR,
+    "{owner}'s <rt_info> layout {layout} does not fit {subject}, of shape {shape}: {why}; OpenVINO "
+    "rejects the file ('{ov_message}')",
+    summary="A port's runtime layout of another rank than a shape OpenVINO checks it against.",
+    why="OpenVINO compares a layout's rank with a shape in two places only (ov::layout::utils::"
+    "is_compatible: the rank the layout names, at least that many dimensions with a '...'): "
+    "Model::validate_nodes_and_infer_types checks each Result's layout (the layout of the output "
+    "port it reads, whose tensor the Result shares), and Parameter::set_partial_shape checks a "
+    "Parameter's. A Loop, If or TensorIterator sets the shapes of the body Parameters it binds "
+    "whenever it is built, and a Loop or If validates its bodies as models (a TensorIterator "
+    "revalidates their layers one by one, which checks no Result's layout), so a body fails on "
+    "either. The model itself is validated by read_model only after a pass changed it: the IR "
+    "reader's ConvertLegacyPrecisionAttribute does when some layer (or body layer) carries the "
+    "runtime attribute 'precise' (DisableFP16Compression), so a top-level Result's layout is "
+    "checked in such a model only, and a top-level Parameter's never.",
+    fix="Give the port the layout of its shape's rank (or one with '...'), or drop the attribute.",
+    example='<attribute name="layout" version="0" layout="NC"/>',
+)
+
 # --- IRS1xx: layer attributes --------------------------------------------------------------
 
 ATTRIBUTE_MISSING = _rule(

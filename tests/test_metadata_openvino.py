@@ -225,24 +225,6 @@ def test_every_spelling_openvino_reads_checks_clean(tmp_path: Path) -> None:
     assert _findings(xml) == []
 
 
-def test_precise_reads(tmp_path: Path) -> None:
-    """DisableFP16Compression ("precise") reads, in a model of its own: beside a Parameter whose
-    output port's layout has another rank than its shape (which reads, above), it makes
-    OpenVINO 2026.4 fail the Result reading that Parameter ('Result ... is incompatible with
-    layout'), an interaction irshape does not model."""
-    xml = tmp_path / "precise.xml"
-    xml.write_text(
-        _net(
-            [
-                _model("layer", _attribute("precise")),
-                _model("port", _attribute("layout", "NCHW", "layout"), 1),
-            ]
-        )
-    )
-    assert _read(xml) is None
-    assert _findings(xml) == []
-
-
 @pytest.mark.parametrize(("where", "content", "code"), FAILING, ids=[f"{w}:{c}" for w, c, _ in FAILING])
 def test_a_runtime_attribute_openvino_fails_on(tmp_path: Path, where: str, content: str, code: str) -> None:
     """OpenVINO fails on the file; irshape's error has the code, the <attribute>'s line (the

@@ -16,7 +16,8 @@ precision, output precision) no file before them has sampled.
 The bodies of the TensorIterators, Loops and Ifs of those files but the large ones are mutated
 too: the first two layers of every type in them with an output dim OpenVINO knows statically
 (in its reading of the body, ``get_function()``, ``get_then_body()``...), an error on that body
-layer (``<outer id>/<body>/<id>``).
+layer (``<outer id>/<body>/<id>``) at the mutated dim's line (or its ``<data>``'s, IRS416). The
+large files' bodies: tests/test_detector_body_mutations.py.
 """
 
 from __future__ import annotations
@@ -214,7 +215,9 @@ def test_the_bodies_of_the_control_flow_files_are_sampled() -> None:
 
 def _body_mutant(
     xml: Path, target: Path, outer: str, tag: str, inner: str, axis: int, consumers_follow: bool
-) -> None:
+) -> set[int]:
+    """Write the mutant; the lines a finding on the mutated layer may name: its mutated dim's
+    (IRS301), its ``<data>``'s (IRS416: a Parameter's or Const's shape the port contradicts)."""
     tree = etree.parse(str(xml))
     (body,) = tree.xpath(f"/net/layers/layer[@id='{outer}']/{tag}")
     (layer,) = body.xpath(f"layers/layer[@id='{inner}']")
@@ -228,6 +231,13 @@ def _body_mutant(
             into.findall("dim")[axis].text = dim.text
     tree.write(str(target))
     os.link(xml.with_suffix(".bin"), target.with_suffix(".bin"))
+    (written,) = etree.parse(str(target)).xpath(
+        f"/net/layers/layer[@id='{outer}']/{tag}/layers/layer[@id='{inner}']"
+    )
+    data = written.find("data")
+    return {written.find("output/port").findall("dim")[axis].sourceline} | (
+        set() if data is None else {data.sourceline}
+    )
 
 
 @pytest.mark.parametrize(
@@ -238,9 +248,9 @@ def test_a_declared_dim_off_by_one_in_a_body_is_an_error_on_that_body_layer(
     tmp_path: Path, xml: Path, outer: str, tag: str, inner: str, axis: int, consumers_follow: bool
 ) -> None:
     target = tmp_path / xml.name
-    _body_mutant(xml, target, outer, tag, inner, axis, consumers_follow)
+    lines = _body_mutant(xml, target, outer, tag, inner, axis, consumers_follow)
     report = irshape.check_file(target)
-    on_layer = [d for d in report.errors if d.layer_id == f"{outer}/{tag}/{inner}"]
+    on_layer = [d for d in report.errors if d.layer_id == f"{outer}/{tag}/{inner}" and d.line in lines]
     assert on_layer, [f"{d.code} {d.layer_id} {d.message[:160]}" for d in report.diagnostics]
     assert {d.code for d in on_layer} <= {"IRS301", "IRS302", "IRS416"}
 

@@ -26,12 +26,36 @@ def test_compiled_schemas_match_the_toml_files() -> None:
         for path in (ROOT / "irshape" / "schemas").glob("*.toml")
     }
     assert sorted(declarations) == sorted(parsed), REGENERATE
+    # The source ops' declarations (Parameter-1, Constant-1) are the package's own (SOURCES in
+    # irshape/schemas/__init__.py); every other declaration has its module.
+    sources = importlib.import_module("irshape.schemas").SOURCES
+    assert sorted(sources) == sorted(name for name, data in parsed.items() if data["family"] == "source")
+    assert sorted(sources) == ["Constant-1.toml", "Parameter-1.toml"]
     generated = {path.name for path in (ROOT / "irshape" / "schemas").glob("_compiled_*.py")}
-    assert generated == {f"_compiled_{name.removesuffix('.toml').replace('-', '_')}.py" for name in parsed}, (
-        REGENERATE
-    )
+    modules = {
+        f"_compiled_{name.removesuffix('.toml').replace('-', '_')}.py"
+        for name in parsed
+        if name not in sources
+    }
+    assert generated == modules, REGENERATE
     for name, data in parsed.items():
-        compiled = importlib.import_module(f"irshape.schemas.{compiled_module(name)}").SCHEMA
+        compiled = (
+            sources.get(name) or importlib.import_module(f"irshape.schemas.{compiled_module(name)}").SCHEMA
+        )
         assert compiled == data, f"{name}: {REGENERATE}"
         # repr also sees key order (attributes are checked in file order) and True against 1
         assert repr(compiled) == repr(data), f"{name}: {REGENERATE}"
+
+
+def test_the_op_versions_without_a_declaration_are_known_absent() -> None:
+    """irshape/schemas/__init__.py names every op version of the opset table that has no TOML
+    file (a check then knows it absent without a failed import), and no other."""
+    from irshape.ops.opset_table import OP_VERSIONS
+    from irshape.ops.registry import lookup
+    from irshape.schemas import UNDECLARED
+
+    versions = {f"{op}-{version}.toml" for op, spans in OP_VERSIONS.items() for *_, version in spans}
+    files = {path.name for path in (ROOT / "irshape" / "schemas").glob("*.toml")}
+    assert versions - files == UNDECLARED, REGENERATE
+    assert "Result-1.toml" in UNDECLARED
+    assert lookup("Result", "opset1") is None

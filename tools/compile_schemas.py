@@ -1,12 +1,16 @@
-"""Regenerate irshape/schemas/_index.py and _compiled_<Op>_<N>.py from irshape/schemas/*.toml.
+"""Regenerate irshape/schemas/__init__.py, _index.py and _compiled_<Op>_<N>.py from irshape/schemas/*.toml.
 
 Run from anywhere after editing, adding or removing a schema:  python tools/compile_schemas.py
 
 The TOML files are what people edit; irshape.ops.schema reads the compiled modules, whose
 imports are served from bytecode, so a check neither imports tomllib nor parses TOML at every
 start-up; and it imports only the declarations of the ops a file uses, one module each (the
-index lists the declarations there are). tests/test_schema_compiled.py fails when they differ
-from the TOML files.
+index lists the declarations there are). The package's ``__init__.py``, imported by every check
+anyway, holds the declarations of the source ops (family "source": Parameter-1 and Constant-1,
+whose outputs are read with the file, in nearly every IR), which then cost no module import of
+their own (~0.3M instructions each at every check), and names the op versions of OpenVINO's
+opsets that have no declaration (Result-1), so that a check knows them absent without a failed
+import. tests/test_schema_compiled.py fails when they differ from the TOML files.
 """
 
 from __future__ import annotations
@@ -16,9 +20,11 @@ import tomllib
 from pathlib import Path
 from typing import Any
 
+from irshape.ops.opset_table import OP_VERSIONS
 from irshape.ops.schema import compiled_module
 
 SCHEMAS = Path(__file__).resolve().parent.parent / "irshape" / "schemas"
+SOURCE_FAMILY = "source"  # its declarations are the package's own (SOURCES in __init__.py)
 WIDTH = 110  # ruff's line-length (pyproject.toml): the output is laid out as `ruff format` would
 
 HEADER = """\
@@ -27,6 +33,17 @@ HEADER = """\
 """
 INDEX_DOC = "# DECLARATIONS names each declaration file: its data is in _compiled_<Op>_<N>.py.\n"
 DECLARATION_DOC = "# SCHEMA is what tomllib.loads returns for {name}.\n"
+PACKAGE_DOC = '''"""Op declarations as data: one TOML file per op and version, and modules compiled from them.
+
+``irshape.ops.schema`` reads ``_compiled_<Op>_<N>.py`` (``SCHEMA``, what tomllib makes of
+``<Op>-<N>.toml``); ``_index.py`` lists every declaration. ``SOURCES`` holds the same of the
+source ops (Parameter-1, Constant-1), which nearly every IR has: here, they cost no module
+import of their own. ``UNDECLARED`` names the op versions of OpenVINO's opsets
+(``irshape.ops.opset_table``) that have none: a check knows them absent without trying to
+import a module.
+"""
+
+'''
 
 
 def flat(value: Any) -> str:
@@ -66,13 +83,28 @@ def compiled_sources() -> dict[str, str]:
     files = sorted(SCHEMAS.glob("*.toml"))
     data = {path.name: tomllib.loads(path.read_text("utf-8")) for path in files}
     sources = {"_index.py": module(INDEX_DOC, "DECLARATIONS", list(data))}
+    in_package = {name: raw for name, raw in data.items() if raw["family"] == SOURCE_FAMILY}
+    absent = ", ".join(map(flat, undeclared(set(data))))
+    sources["__init__.py"] = (
+        HEADER
+        + PACKAGE_DOC
+        + "\n".join(lines(in_package, 0, "SOURCES = ", ""))
+        + f"\nUNDECLARED = frozenset({{{absent}}})\n"
+    )
     for name, raw in data.items():
-        sources[compiled_module(name) + ".py"] = module(DECLARATION_DOC.format(name=name), "SCHEMA", raw)
+        if name not in in_package:
+            sources[compiled_module(name) + ".py"] = module(DECLARATION_DOC.format(name=name), "SCHEMA", raw)
     return sources
 
 
+def undeclared(declared: set[str]) -> list[str]:
+    """The declaration files the op versions of OpenVINO's opsets would have and do not, sorted."""
+    versions = {f"{op}-{version}.toml" for op, spans in OP_VERSIONS.items() for *_, version in spans}
+    return sorted(versions - declared)
+
+
 def main() -> None:
-    for stale in [*SCHEMAS.glob("_compiled*.py"), SCHEMAS / "_index.py"]:
+    for stale in [*SCHEMAS.glob("_compiled*.py"), SCHEMAS / "_index.py"]:  # (__init__.py is rewritten)
         stale.unlink(missing_ok=True)
     for name, text in compiled_sources().items():
         (SCHEMAS / name).write_text(text, "utf-8")

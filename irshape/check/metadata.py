@@ -23,17 +23,19 @@ Each grammar here was measured against OpenVINO 2026.4 (``tests/test_metadata_op
 from __future__ import annotations
 
 import struct
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 
 from irshape import rules
-from irshape.check.graph import Graph
+from irshape.check.graph import Graph, Source, build_graph
 from irshape.diagnostics import Diagnostic, Location
 from irshape.dims import DimSyntaxError, PartialShape, parse_partial_shape
 from irshape.ir import element_types
-from irshape.ir.model import Document, Layer, PreProcess, PreProcessChannel, RtAttribute
+from irshape.ir.model import Document, Layer, Port, PreProcess, PreProcessChannel, RtAttribute, all_layers
 from irshape.ir.parse import clean
 from irshape.ir.values import C_SPACE, ListSyntaxError, parse_int_list, parse_uint
 from irshape.ir.weights import Weights
+from irshape.ops.interface import Tensor
+from irshape.record import Record
 
 Report = Callable[[Diagnostic], None]
 # A known attribute's value check: the key it reads, its text, what is wrong and OpenVINO's words.
@@ -165,6 +167,176 @@ def _check_rt_info(
         clean.add(id(attributes[0].attributes))
 
 
+# --- a port's layout against the shape OpenVINO checks it with ------------------------------------
+
+# The output tensor a layer's output port gives, as OpenVINO computes it (None: not known).
+OutputTensor = Callable[[Source], Tensor | None]
+
+
+def check_layouts(
+    graph: Graph,
+    output_tensor: OutputTensor,
+    report: Report,
+    bound: Mapping[int, Tensor] | None = None,
+    results: bool = True,
+) -> None:
+    """IRS026: an output port's ``layout`` of another rank than the shape OpenVINO checks it
+    against (``ov::layout::utils::is_compatible``, IR v11 only). ``bound`` is None for the
+    model, else the tensors a Loop, If or TensorIterator binds to its body's Parameters (by
+    id(layer)).
+
+    In the model, only when some built layer, or layer of a body, carries ``precise``
+    (DisableFP16Compression): the IR reader's normalize step runs ConvertLegacyPrecisionAttribute
+    (src/common/transformations/.../convert_legacy_precision_attribute.cpp), which then changes
+    the model, so its pass manager validates it (Model::validate_nodes_and_infer_types,
+    src/core/src/model.cpp), which checks the layout of each Result (the layout of the output
+    port it reads: the Result shares that tensor, src/core/src/op/result.cpp). In a body, always:
+    the op validates its bodies when it is built, and first sets each bound Parameter's shape
+    (Parameter::set_partial_shape checks the Parameter's layout). ``results``: whether the op
+    validates the body as a model (Loop and If do; a TensorIterator revalidates its body's layers
+    one by one, which checks no Result's layout)."""
+    document = graph.document
+    if document.version is None or document.version <= 10:
+        return
+    if bound is not None and (_check_bound_parameters(graph, bound, report) or not results):
+        return  # the op fails setting a Parameter's shape, before it validates the body
+    misfits = _misfit_results(graph, output_tensor)
+    if not misfits:  # the usual file: looked no further (not for 'precise' in every layer)
+        return
+    if bound is not None:
+        why = "OpenVINO checks each body Result's layout when the op holding the body validates it"
+    else:
+        trigger = _precise_layer(graph)
+        if trigger is None:
+            return
+        layer, line = trigger
+        why = (
+            f"OpenVINO checks each Result's layout when it validates the model, which read_model "
+            f"does here because layer {layer.name!r} (line {line}) carries the runtime attribute "
+            "'precise' (its ConvertLegacyPrecisionAttribute pass changes the model)"
+        )
+    for result, (producer, port), (layout, line), tensor in misfits:
+        shown = f"opset1::Result {result.name}[0]:{tensor.element_type or 'dynamic'}{tensor.shape}"
+        ov_message = f"Result '{shown}' with shape {tensor.shape} is incompatible with layout {layout}"
+        subject = f"the Result {result.name!r} reading it"
+        _report_layout(graph, producer, port, line, layout, subject, tensor, why, ov_message, report)
+
+
+def _misfit_results(
+    graph: Graph, output_tensor: OutputTensor
+) -> list[tuple[Layer, Source, tuple[Layout, int], Tensor]]:
+    """The Results OpenVINO builds whose layout (the one of the output port each reads, with
+    its line) does not fit the shape of what they read, in file order (OpenVINO's)."""
+    misfits = []
+    for layer in graph.document.layers:
+        if layer.type != "Result" or not layer.inputs or not graph.is_built(layer):
+            continue
+        source = graph.source(layer.inputs[0])
+        if source is None or not source[1].rt_info:
+            continue
+        found = _port_layout(source[1])
+        tensor = None if found is None else output_tensor(source)
+        if found is not None and tensor is not None and not found[0].fits(tensor.shape):
+            misfits.append((layer, source, found, tensor))
+    return misfits
+
+
+def _check_bound_parameters(graph: Graph, bound: Mapping[int, Tensor], report: Report) -> bool:
+    """A body Parameter the op binds: it sets the Parameter's shape, checked against its layout.
+    Was any reported?"""
+    found_any = False
+    for layer in graph.document.layers:
+        tensor = bound.get(id(layer))
+        if tensor is None or not layer.outputs:
+            continue
+        port = layer.outputs[0]
+        found = _port_layout(port)
+        if found is None or found[0].fits(tensor.shape):
+            continue
+        layout, line = found
+        declared = _parameter_shape(layer)  # its shape until the op sets it
+        element_type = layer.data.get("element_type", "")
+        shown = f"opset1::Parameter {layer.name} () -> ({element_type}{declared})"
+        ov_message = (
+            f"Can't set partial shape {tensor.shape} for Parameter {shown} with layout {layout}. "
+            "Layout is not compatible with shape"
+        )
+        subject = "the shape the op holding the body sets on this Parameter"
+        why = "OpenVINO checks a Parameter's layout when it sets its shape"
+        _report_layout(graph, layer, port, line, layout, subject, tensor, why, ov_message, report)
+        found_any = True
+    return found_any
+
+
+def _report_layout(
+    graph: Graph,
+    layer: Layer,
+    port: Port,
+    line: int,
+    layout: Layout,
+    subject: str,
+    tensor: Tensor,
+    why: str,
+    ov_message: str,
+    report: Report,
+) -> None:
+    rank = "dynamic" if tensor.shape.rank is None else str(tensor.shape.rank)
+    report(
+        rules.RT_INFO_LAYOUT_SHAPE(
+            graph.where(layer).at_line(line),
+            owner=f"output port {port.id}",
+            layout=str(layout),
+            subject=subject,
+            shape=f"{tensor.shape} (rank {rank})",
+            why=why,
+            ov_message=ov_message,
+        )
+    )
+
+
+def _port_layout(port: Port) -> tuple[Layout, int] | None:
+    """The layout a port's <rt_info> gives OpenVINO, and its line; None without one (or with
+    one OpenVINO cannot read: a finding of its own)."""
+    for attribute in port.rt_info:
+        attributes = attribute.attributes
+        if attributes.get("name") == "layout" and attributes.get("version") == _VERSION:
+            text = attributes.get("layout")
+            layout = None if text is None else parse_layout(text)
+            return None if layout is None else (layout, attribute.line)
+    return None
+
+
+def _precise_layer(graph: Graph) -> tuple[Layer, int] | None:
+    """The first layer OpenVINO builds, in the model or in a body of one, that carries the
+    runtime attribute ``precise`` (version 0, in the layer's own <rt_info>), with its line."""
+    stack: list[tuple[Graph, list[Layer]]] = [(graph, graph.document.layers)]
+    while stack:
+        current, layers = stack.pop()
+        for layer in layers:
+            line = _precise_line(layer)
+            if line is not None and current.is_built(layer):
+                return layer, line
+        for layer in reversed(layers):  # then the bodies, depth first, in file order
+            if layer.subgraphs is not None and current.is_built(layer):
+                for body in reversed(layer.subgraphs.bodies.values()):
+                    if _carries_precise(body.layers):
+                        stack.append((build_graph(body.document(graph.document)), body.layers))
+    return None
+
+
+def _precise_line(layer: Layer) -> int | None:
+    for attribute in layer.rt_info:
+        attributes = attribute.attributes
+        if attributes.get("name") == "precise" and attributes.get("version") == _VERSION:
+            return attribute.line
+    return None
+
+
+def _carries_precise(layers: list[Layer]) -> bool:
+    """Does a layer of ``layers``, or of their bodies, carry ``precise`` (built or not)?"""
+    return any(_precise_line(layer) is not None for layer in all_layers(layers))
+
+
 def _fused_names(attributes: dict[str, str]) -> Problem | None:
     """``fused_names``: a set of strings split on ``,`` (``std::getline``: a last empty field
     is no field), each trimmed of spaces and none empty."""
@@ -253,6 +425,36 @@ class _LayoutError(ValueError):
     pass
 
 
+class Layout(Record):
+    """An ov::Layout as OpenVINO parses it: the dimensions before its ``...`` (all of them
+    without one) and after, each an upper-case name (aliases resolved) or ``?``."""
+
+    __slots__ = ("left", "right", "scalar")
+    left: tuple[str, ...]
+    right: tuple[str, ...] | None  # None: no ``...`` (a layout of one rank)
+    scalar: bool  # ``**SCALAR**``: rank 0
+
+    def __init__(self, left: tuple[str, ...], right: tuple[str, ...] | None, scalar: bool = False) -> None:
+        self.left = left
+        self.right = right
+        self.scalar = scalar
+
+    def fits(self, shape: PartialShape) -> bool:
+        """``ov::layout::utils::is_compatible``: the shape's rank is the layout's (at least the
+        dimensions it names with a ``...``); a shape of dynamic rank fits any layout."""
+        if shape.rank is None:
+            return True
+        named = len(self.left) + len(self.right or ())
+        return shape.rank == named if self.right is None else shape.rank >= named
+
+    def __str__(self) -> str:
+        """``Layout::to_string``: ``[N,C,H,W]``, ``[N,...,C]``, ``**SCALAR**``."""
+        if self.scalar:
+            return _SCALAR
+        names = [*self.left, *(() if self.right is None else (_ELLIPSIS, *self.right))]
+        return "[" + ",".join(names) + "]"
+
+
 def layout_error(text: str) -> str | None:
     """Why ``ov::Layout(text)`` fails (its message), or None where it parses. The simple form
     names one dimension a character (``NCHW``, ``N?HW``, ``N...C``), the advanced one a name
@@ -265,68 +467,81 @@ def layout_error(text: str) -> str | None:
     return None
 
 
-def _parse_layout(text: str) -> None:
+def parse_layout(text: str) -> Layout | None:
+    """The layout ``ov::Layout(text)`` makes; None where it fails (see :func:`layout_error`)."""
+    try:
+        return _parse_layout(text)
+    except _LayoutError:
+        return None
+
+
+def _parse_layout(text: str) -> Layout:
     if text == "":
-        return  # the dynamic layout
+        return Layout((), ())  # the dynamic layout, [...]
     layout = text.strip(C_SPACE)
     if not layout:
         raise _LayoutError("Cannot parse ov::Layout from an empty string")
     if layout == _SCALAR:
-        return
+        return Layout((), None, scalar=True)
     names: set[str] = set()
     if len(layout) >= 2 and layout[0] == "[" and layout[-1] == "]":
-        _parse_advanced(layout[1:-1], names)
-        return
+        return _parse_advanced(layout[1:-1], names)
     ellipsis = layout.find(_ELLIPSIS)
-    backward = False
+    left: list[str] = []
+    right: list[str] | None = None
     i = 0
     while i < len(layout):
         char = layout[i].upper()
         if char == ".":
-            if backward:
+            if right is not None:
                 raise _LayoutError("Multiple ... are not allowed")
             if i != ellipsis:
                 raise _LayoutError("Undefined number of dimensions shall have ...")
-            backward = True
+            right = []
             i += len(_ELLIPSIS)
             continue
-        if char != "?":
-            _name_dimension(char, names)
+        name = "?" if char == "?" else _name_dimension(char, names)
+        (left if right is None else right).append(name)
         i += 1
+    return Layout(tuple(left), None if right is None else tuple(right))
 
 
-def _parse_advanced(inner: str, names: set[str]) -> None:
+def _parse_advanced(inner: str, names: set[str]) -> Layout:
     if inner == "":
         raise _LayoutError("Cannot parse ov::Layout from an empty string")
     ellipsis = inner.find(_ELLIPSIS)
     if ellipsis < 0:
-        _parse_commas(inner, names)
-        return
-    left = inner[:ellipsis].strip(C_SPACE)
-    if left:
-        if left[-1] != ",":
+        return Layout(_parse_commas(inner, names), None)
+    left: tuple[str, ...] = ()
+    right: tuple[str, ...] = ()
+    left_text = inner[:ellipsis].strip(C_SPACE)
+    if left_text:
+        if left_text[-1] != ",":
             raise _LayoutError(f"Layout: Invalid left side ({inner})")
-        _parse_commas(left[:-1], names)
-    right = inner[ellipsis + len(_ELLIPSIS) :].strip(C_SPACE)
-    if right:
-        if right[0] != ",":
+        left = _parse_commas(left_text[:-1], names)
+    right_text = inner[ellipsis + len(_ELLIPSIS) :].strip(C_SPACE)
+    if right_text:
+        if right_text[0] != ",":
             raise _LayoutError(f"Layout: Invalid right side ({inner})")
-        _parse_commas(right[1:], names)
+        right = _parse_commas(right_text[1:], names)
+    return Layout(left, right)
 
 
-def _parse_commas(text: str, names: set[str]) -> None:
+def _parse_commas(text: str, names: set[str]) -> tuple[str, ...]:
     if text == "":
         raise _LayoutError("Empty sub-string detected while parsing layout")
     fields = text.split(",")
     if fields[-1] == "":
         fields.pop()  # std::getline yields no last empty field
+    found: list[str] = []
     for field in fields:
         name = field.strip(C_SPACE)
-        if name != "?":
-            _name_dimension(name, names)
+        found.append("?" if name == "?" else _name_dimension(name, names))
+    return tuple(found)
 
 
-def _name_dimension(name: str, names: set[str]) -> None:
+def _name_dimension(name: str, names: set[str]) -> str:
+    """The dimension's name as OpenVINO keeps it (upper case, aliases resolved), named once."""
     internal = name.upper()
     internal = _DIMENSION_ALIASES.get(internal, internal)
     if name == "":
@@ -344,6 +559,7 @@ def _name_dimension(name: str, names: set[str]) -> None:
     if internal in names:
         raise _LayoutError(f"Dimension ({internal}) is defined multiple times in layout")
     names.add(internal)
+    return internal
 
 
 # --- <pre-process> ---------------------------------------------------------------------------------

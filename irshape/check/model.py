@@ -140,7 +140,7 @@ class _BodyContext(Record):
     bound to its Parameters, the path of ids that names its layers, its nesting depth, and the
     bodies the check has walked as declared."""
 
-    __slots__ = ("as_declared", "bound", "declared_walks", "depth", "guess", "prefix", "weights")
+    __slots__ = ("as_declared", "bound", "declared_walks", "depth", "guess", "op", "prefix", "weights")
     weights: Weights
     bound: dict[int, Tensor]  # by id(Parameter layer)
     prefix: str  # "17/body/": what a finding's layer id is prefixed with
@@ -148,6 +148,7 @@ class _BodyContext(Record):
     guess: str | None  # why the bound tensors are not OpenVINO's, if they are not
     declared_walks: set[int]  # by id(Body): one set for the whole check
     as_declared: bool  # a walk of the body as declared (its Parameters not bound)
+    op: str  # the op holding the body: "loop", "if" or "tensoriterator" (subgraphs.CONTROL_OPS)
 
     def __init__(
         self,
@@ -159,6 +160,7 @@ class _BodyContext(Record):
         declared_walks: set[int],
         *,
         as_declared: bool,
+        op: str = "",
     ) -> None:
         self.weights = weights
         self.bound = bound
@@ -167,6 +169,7 @@ class _BodyContext(Record):
         self.guess = guess
         self.declared_walks = declared_walks
         self.as_declared = as_declared
+        self.op = op
 
 
 # An inference's output shapes and element types, and the tensors that flow on from it.
@@ -258,6 +261,7 @@ class _Walker:
         self.unread_reals = False  # a real Const of rank 2 or more is not read (see _refolded)
         # the bodies walked as declared (subgraphs.infer), by id: once each in a check
         self.declared_walks: set[int] = body.declared_walks if body is not None else set()
+        self.metadata = False  # the document has <rt_info>, <pre-process> or <meta_data> (a net's)
 
     # -- the run ------------------------------------------------------------------------------
 
@@ -283,7 +287,27 @@ class _Walker:
             from irshape.check import variables
 
             self._guard(None, variables.check_assigned_values, self.graph, self._computed, self.found.append)
+        if self.metadata and (self.body is None or not self.body.as_declared):
+            self._check_layouts()
         return results
+
+    def _check_layouts(self) -> None:
+        """Ports' <rt_info> layouts against the shapes OpenVINO checks them with (IRS026): a
+        body's bound Parameters and (but a TensorIterator's, which validates its body's layers
+        one by one, not as a model) Results, the model's Results where a layer is 'precise'."""
+        from irshape.check import metadata
+
+        def output_tensor(source: Source) -> Tensor | None:
+            tensor = self._tensor(source)
+            return None if tensor is None or tensor.guess is not None or tensor.doomed else tensor.info
+
+        body = self.body
+        if body is None:
+            bound, results = None, True
+        else:  # bound tensors irshape only guesses are not compared
+            bound, results = (body.bound if body.guess is None else {}), body.op != "tensoriterator"
+        found = self.found.append
+        self._guard(None, metadata.check_layouts, self.graph, output_tensor, found, bound, results)
 
     def findings(self) -> list[Diagnostic]:
         """Everything found, origins with their inheritors, unbuilt layers noted."""
@@ -319,7 +343,8 @@ class _Walker:
             self._guard(None, variables.check_variables, self.graph, self.found.append)
         if self.body is None:  # the whole file's nesting, once
             self._guard(None, structure.check_body_depth, self.graph, self.found.append)
-        if has_metadata(self.document):  # <rt_info>, <pre-process>: imported for such a file only
+        self.metadata = has_metadata(self.document)
+        if self.metadata:  # <rt_info>, <pre-process>: imported for such a file only
             from irshape.check import metadata
 
             self._guard(None, metadata.check_document, self.graph, self.weights, self.found.append)
@@ -420,6 +445,10 @@ class _Walker:
             else:
                 key = tuple(map(id, (schema, layer.data, *inputs, *map(_DIMS, ports))))
             repeated = self.repeats.get(key)
+            if repeated is not None and self.unread_reals and self._refold_wanted(schema, inputs):
+                # What a value input folds to depends on unread real Consts the key does not
+                # name (two chains alike but for a rank-2 Const's value): checked again.
+                repeated = None
             if repeated is None:
                 local: list[Diagnostic] = []
                 memo = (key, (schema, layer.data, *inputs, *map(_DIMS, ports)))  # (key's objects)
@@ -554,7 +583,7 @@ class _Walker:
         the path of layer ids), its outputs made of what reaches the bodies' Results. The
         tensors that flow on, whether they are OpenVINO's, and whether OpenVINO rejects a
         layer of a body."""
-        walks: list[_Walker] = []  # every walk of every body: a Loop's reruns on its back edges too
+        walks: list[tuple[str, _Walker]] = []  # (tag, walk) of every body: a Loop's reruns too
         declared: list[_Walker] = []  # the walks of bodies as declared (each body's first only)
         guess = None if computed else f"{g.layer_label(layer)} is fed by a tensor irshape cannot compute"
         prefix = (self.body.prefix if self.body is not None else "") + f"{layer.id}/"
@@ -567,10 +596,17 @@ class _Walker:
         def walk(tag: str, body: Body, bound: dict[int, Tensor]) -> subgraphs.BodyRun:
             document = body.document(self.document)
             context = _BodyContext(
-                self.weights, bound, prefix + tag + "/", depth, guess, self.declared_walks, as_declared=False
+                self.weights,
+                bound,
+                prefix + tag + "/",
+                depth,
+                guess,
+                self.declared_walks,
+                as_declared=False,
+                op=op,
             )
             walker = _Walker(document, self.debug, self.port_shapes, context)
-            walks.append(walker)
+            walks.append((tag, walker))
             walker.run()
             return walker.body_results(body)
 
@@ -596,9 +632,16 @@ class _Walker:
         else:
             inference = subgraphs.infer(op, layer, inputs, walk, where, walk_declared)
             local += inference.findings
-        # OpenVINO validates the body on each pass and fails on any: the findings of every
-        # walk, each once (a rerun with widened shapes may no longer meet the first's error)
-        distinct = {(d.code, d.line, d.column, d.message): d for w in walks for d in w.findings()}
+        # OpenVINO validates the body on each pass and fails on any: what rejects it in any
+        # walk, each once (a rerun with widened shapes may no longer meet the first's error);
+        # the rest, declared dims compared, at the shapes of each body's last pass: OpenVINO's
+        last = dict(walks)
+        distinct = {
+            (d.code, d.line, d.column, d.message): d
+            for tag, w in walks
+            for d in w.findings()
+            if w is last[tag] or rules.rejects(d)
+        }
         # ...and as it first builds it, as declared: what fails there, unless a walk above says it
         seen = {(d.code, d.line) for d in distinct.values()}
         for d in (d for w in declared for d in w.findings() if rules.rejects(d)):
@@ -855,10 +898,7 @@ class _Walker:
         Consts of rank 2 or more, whose values are read only here, where a value input reaches
         them (reading every weight would cost each layer a bias feeds its memo; the usual value
         input is known, or unknown for another reason, and costs one test)."""
-        ports = schema.value_inputs
-        if schema.op in _VALUE_MOVED_AT_0:
-            ports = ports[1:]  # (their data's value decides no shape: only a value input above does)
-        wanted = [p for p in ports if p < len(inputs) and inputs[p].value is None and _unfolded(inputs[p])]
+        wanted = self._refold_wanted(schema, inputs)
         if not wanted:
             return inputs
         refolded = list(inputs)
@@ -868,6 +908,14 @@ class _Walker:
             if again is not None:
                 refolded[index] = again
         return refolded
+
+    @staticmethod
+    def _refold_wanted(schema: OpSchema, inputs: list[Tensor]) -> list[int]:
+        """The value inputs whose value OpenVINO may fold from real Consts not read yet."""
+        ports = schema.value_inputs
+        if schema.op in _VALUE_MOVED_AT_0:
+            ports = ports[1:]  # (their data's value decides no shape: only a value input above does)
+        return [p for p in ports if p < len(inputs) and inputs[p].value is None and _unfolded(inputs[p])]
 
     def _refold(self, source: Source, depth: int) -> Tensor | None:
         """The tensor ``source`` gives with the values of the unread real Consts above it read

@@ -26,8 +26,7 @@ from irshape.cli.options import (
 )
 from irshape.config import MISSING_WEIGHTS
 from irshape.diagnostics import Severity
-from irshape.report import FORMATS, REPORTERS, ReportOptions
-from irshape.report.base import statistics_lines
+from irshape.report import FORMATS, REPORTERS, ReportOptions, statistics_lines
 from irshape.report.text import use_color
 
 if TYPE_CHECKING:  # a baseline's module is imported only by a run that has one

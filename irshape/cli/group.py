@@ -36,7 +36,9 @@ class LazyGroup(click.Group):
 
 
 @click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(__version__, prog_name="irshape")
+# click's own message, given: without it click looks it up through gettext at every start (~0.2M
+# instructions), to the same text (click ships no translations).
+@click.version_option(__version__, prog_name="irshape", message="%(prog)s, version %(version)s")
 def main() -> None:
     """Check OpenVINO IR files as OpenVINO reads them: validate every layer, infer its output
     shapes and element types, and execute networks with numpy."""

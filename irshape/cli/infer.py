@@ -6,8 +6,7 @@ import click
 
 from irshape.cli.inputs import check_reports
 from irshape.cli.options import INPUT_OPTIONS, apply_options, require_paths, settings_for
-from irshape.report import INFER_FORMATS, REPORTERS
-from irshape.report.base import ReportOptions
+from irshape.report import INFER_FORMATS, REPORTERS, ReportOptions
 from irshape.report.text import format_diagnostic
 from irshape.selection import infer_exit_code, rejections
 

@@ -246,7 +246,8 @@ class _Executor:
                     raise _Failed(layer, Outcome.INPUT_MISSING, "an input was not computed")
                 return
             folded_from = input_origins if origin is not Origin.DATA else None
-            outputs = self._compute(layer, kind, args, inputs, folded_from)
+            constants = frozenset(i for i, o in enumerate(input_origins) if o is not Origin.DATA)
+            outputs = self._compute(layer, kind, args, inputs, folded_from, constants)
         except _Failed as failed:
             self._fail(execution, failed.outcome)
             return
@@ -346,6 +347,7 @@ class _Executor:
         args: list[tuple[np.ndarray, str]],
         inputs: Mapping[str, np.ndarray],
         folded_from: list[Origin] | None,
+        constants: frozenset[int],
     ) -> list[tuple[np.ndarray, str]]:
         if kind == "parameter":
             return [self._parameter(layer, inputs)]
@@ -357,7 +359,7 @@ class _Executor:
         if op is not None:
             with _kernel_refusals(layer):
                 return run_control(op, layer, args, self._body_runner(layer))
-        return self._kernel(layer, args, folded_from)
+        return self._kernel(layer, args, folded_from, constants)
 
     def _body_runner(self, layer: Layer) -> RunBody:
         """Runs a body of ``layer`` with this executor's settings: a failure in it is the
@@ -403,10 +405,15 @@ class _Executor:
         return value, layer.data.get("element_type", "")
 
     def _kernel(
-        self, layer: Layer, args: list[tuple[np.ndarray, str]], folded_from: list[Origin] | None
+        self,
+        layer: Layer,
+        args: list[tuple[np.ndarray, str]],
+        folded_from: list[Origin] | None,
+        constants: frozenset[int],
     ) -> list[tuple[np.ndarray, str]]:
         """The layer's outputs: its kernel's, or where OpenVINO folds the layer (``folded_from``:
-        what each input reaches), the values its evaluation gives, as the inference has them."""
+        what each input reaches), the values its evaluation gives, as the inference has them.
+        ``constants``: the inputs the plugin holds as constants (a Const, a folded output)."""
         schema = lookup(layer.type, layer.version)
         if schema is None:
             raise _Failed(layer, Outcome.UNKNOWN_OP, f"irshape does not know {layer.type} layers")
@@ -426,6 +433,7 @@ class _Executor:
             validate_attributes(schema, layer.data, layer.location(self.document.path), _ignore),
             inference,
             self.context,
+            constants,
         )
         if schema.op.lower() in integers.CONVERTING_OPS and not folding:
             call = self._converted_on_entry(layer, call)
@@ -443,9 +451,7 @@ class _Executor:
             data = list(call.inputs)
             for i in placeholders:
                 data[i] = self.unconnected.data(data[i].shape, args[i][1])
-            call = KernelCall(
-                schema, tuple(data), call.input_types, call.attributes, call.inference, call.context
-            )
+            call = call.replace(inputs=tuple(data))
         with _kernel_refusals(layer):
             produced = outputs_of(kernel(call))
         checked = _checked_outputs(layer, inference, produced)
@@ -470,9 +476,7 @@ class _Executor:
                 inputs[index], types[index] = integers.converted_on_entry(
                     inputs[index], types[index], producer, target
                 )
-        return KernelCall(
-            call.schema, tuple(inputs), tuple(types), call.attributes, call.inference, call.context
-        )
+        return call.replace(inputs=tuple(inputs), input_types=tuple(types))
 
     def _infer(
         self,

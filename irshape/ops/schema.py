@@ -311,16 +311,28 @@ def declaration_files() -> frozenset[str]:
 
 @functools.cache
 def load_declaration(file_name: str) -> OpSchema:
+    """The declaration of ``file_name``: the package's own for a source op (Parameter-1,
+    Constant-1: ``irshape.schemas.SOURCES``), else its compiled module's."""
     from importlib import import_module
 
-    raw: dict[str, Any] = import_module(f"irshape.schemas.{compiled_module(file_name)}").SCHEMA
+    from irshape.schemas import SOURCES
+
+    raw = SOURCES.get(file_name)
+    if raw is None:
+        raw = import_module(f"irshape.schemas.{compiled_module(file_name)}").SCHEMA
     return _load(raw)
 
 
 @functools.cache  # a type without a declaration (Result) is asked of once a run, not once a layer
 def find_declaration(file_name: str) -> OpSchema | None:
     """The declaration of ``file_name``, None when irshape has none: its module imported, the
-    index of every declaration not read (a check asks for the ops its file has only)."""
+    index of every declaration not read (a check asks for the ops its file has only). An op
+    version of OpenVINO's opsets without one (Result-1) is known absent from the package's
+    ``UNDECLARED``, without a failed import."""
+    from irshape.schemas import UNDECLARED  # (the package: imported by the first declaration in any case)
+
+    if file_name in UNDECLARED:
+        return None
     try:
         return load_declaration(file_name)
     except ModuleNotFoundError as missing:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from irshape.diagnostics import Diagnostic, Severity
-from irshape.report.base import Reporter
+from irshape.report import Reporter
 from irshape.report.text import collapsed_missing_weights, layer_label, missing_weights_line, visible
 from irshape.results import FileReport
 from irshape.rules import RULES

@@ -6,7 +6,7 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
-from irshape.report.base import Reporter, statistics, summary
+from irshape.report import Reporter, statistics, summary
 from irshape.results import FileReport
 from irshape.selection import rejections
 

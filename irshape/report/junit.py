@@ -17,7 +17,7 @@ import xml.etree.ElementTree as ET
 from collections.abc import Sequence
 
 from irshape.diagnostics import Diagnostic
-from irshape.report.base import Reporter
+from irshape.report import Reporter
 from irshape.report.text import format_diagnostic, layer_label
 from irshape.results import FileReport
 from irshape.rules import INTERNAL_ERROR

@@ -16,7 +16,7 @@ from urllib.parse import quote
 
 from irshape.baseline import fingerprint
 from irshape.diagnostics import Diagnostic, Rule, Severity
-from irshape.report.base import Reporter, dry_run_summary
+from irshape.report import Reporter, dry_run_summary
 from irshape.report.ruledoc import rule_markdown, rule_text
 from irshape.report.text import layer_label
 from irshape.results import FileReport

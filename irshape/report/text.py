@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 import click
 
 from irshape.diagnostics import Diagnostic, Severity
-from irshape.report.base import Reporter, dry_run_summary, statistics_lines, summary
+from irshape.report import Reporter, dry_run_summary, statistics_lines, summary
 from irshape.results import FileReport, LayerResult
 from irshape.selection import is_missing_weights, rejections
 

@@ -192,8 +192,10 @@ def _move_reals(function: Callable[[OpCall], OpResult], call: OpCall, result: Op
         return
     if "reduction" in call.schema.attributes and str(call.attribute("reduction")).lower() != "none":
         return  # a scatter that computes (sums, products...) its elements: not moved
-    lower: list[float] = []
-    upper: list[float] = []
+    # position 0 is a zero: what an op fills in where it moves no element (Gather's index out
+    # of range); the inputs' elements are numbered from 1
+    lower: list[float] = [0.0]
+    upper: list[float] = [0.0]
     inputs = []
     moves = _MOVES_REALS[call.schema.op]
     for t in call.inputs:

@@ -376,7 +376,9 @@ _GATHER_FOLDS_INDICES = frozenset({"i32", "i64"})
 
 def _gather_value(op: _Op, axis: int | None, batch_dims: int, shape: PartialShape) -> tuple[int, ...] | None:
     """Gather of a known value (a shape) by known indices: numpy's take, negative indices
-    counted from the end; none when an index is out of range (OpenVINO gives 0 there)."""
+    counted from the end once; an index out of range gathers zeros, as ``reference::gather``
+    (and so the bounds OpenVINO evaluates: ShapeOf of [?,1,16] gathered at [1,2,3] is
+    [1,16,0], by experiment)."""
     data, indices = values.known(op.inputs[GATHER_DATA]), values.known(op.inputs[GATHER_INDICES])
     if data is None or indices is None or axis is None or not 0 <= batch_dims <= axis or not data.lengths:
         return None
@@ -386,10 +388,23 @@ def _gather_value(op: _Op, axis: int | None, batch_dims: int, shape: PartialShap
     ):
         return None
     size = data.lengths[axis]
-    if any(not -size <= i < size for i in indices.values):
-        return None
-    normalized = values.Known([i + size if i < 0 else i for i in indices.values], indices.lengths)
-    return _passed_on(values.batched_take(data, normalized, axis, batch_dims), shape)
+    normalized = [i + size if i < 0 else i for i in indices.values]
+    if any(not 0 <= i < size for i in normalized):  # each such index takes a slab of zeros
+        data = _with_zeros_after(data, axis)
+        normalized = [i if 0 <= i < size else size for i in normalized]
+    taken = values.batched_take(data, values.Known(normalized, indices.lengths), axis, batch_dims)
+    return _passed_on(taken, shape)
+
+
+def _with_zeros_after(data: values.Known, axis: int) -> values.Known:
+    """``data`` one longer on ``axis``, the last slab along it zeros."""
+    inner = math.prod(data.lengths[axis + 1 :])
+    block = data.lengths[axis] * inner
+    extended: list[int] = []
+    for outer in range(math.prod(data.lengths[:axis])):
+        extended += [*data.values[outer * block : (outer + 1) * block], *[0] * inner]
+    lengths = (*data.lengths[:axis], data.lengths[axis] + 1, *data.lengths[axis + 1 :])
+    return values.Known(extended, lengths)
 
 
 # --- GatherElements, GatherND -----------------------------------------------------------------

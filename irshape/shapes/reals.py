@@ -5,7 +5,10 @@ result rounded to the element type as OpenVINO's reference kernels round it.
 * f32: each operation in float32. Python computes in double; the sum, difference, product,
   quotient and square root of two float32 numbers rounded once to float32 are float32's own
   (double has more than twice float32's bits), so :func:`values.to_real` after each operation
-  is float32 arithmetic. Power is ``std::pow`` in double, rounded.
+  is float32 arithmetic. Power is ``std::pow(float, float)``, which is the C library's
+  ``powf`` (:mod:`irshape.shapes.libm`: not correctly rounded, so not C's ``pow`` in double
+  rounded once: OpenVINO's 626^3 is 245314384, an exact tie that ``pow`` rounded to even makes
+  245314368); irshape calls the platform's own ``powf``, as OpenVINO's binary does.
 * f16 and bf16: OpenVINO converts the inputs to f32, evaluates, and converts the result back
   (``IF_TYPE_OF_CONVERT_TENSORS``): rounded to float32, then to f16 (to the nearest, ties to
   even) or bf16 (OpenVINO's own rounding: :func:`values.to_real`).
@@ -33,7 +36,7 @@ import math
 import sys
 from collections.abc import Callable, Sequence
 
-from irshape.shapes import values
+from irshape.shapes import libm, values
 
 _ALL = frozenset({"f16", "f32", "bf16"})
 # the real types each op's evaluate takes (an op not listed: none); bf16 as f16 (converted to
@@ -91,8 +94,8 @@ def _odd_integer(x: float) -> bool:
 
 
 def _power(a: float, b: float) -> float:
-    """C's ``pow``: past the range an infinity (negative for a negative base and an odd
-    exponent), 0 to a negative power an infinity, a negative base to a fractional power NaN."""
+    """C's ``pow`` in double: past the range an infinity (negative for a negative base and an
+    odd exponent), 0 to a negative power an infinity, a negative base to a fractional power NaN."""
     try:
         return math.pow(a, b)
     except OverflowError:
@@ -101,6 +104,14 @@ def _power(a: float, b: float) -> float:
         if a == 0:
             return math.copysign(math.inf, a) if _odd_integer(b) else math.inf
         return math.nan
+
+
+def _power_in_f32(a: float, b: float) -> float:
+    """``std::pow(float, float)`` of f32 values (f16 and bf16 ones converted): the platform's
+    ``powf``, loaded the first time a real Power is folded; where it cannot be loaded, ``pow`` in
+    double (rounded by the caller: ``powf``'s value but on exact and near ties)."""
+    function = libm.powf()
+    return _power(a, b) if function is None else function(a, b)
 
 
 def _floor_mod(a: float, b: float) -> float:
@@ -140,7 +151,7 @@ _BINARY: dict[str, Binary] = {
     # kept and a NaN second dropped (by experiment); Python's max and min compare alike
     "Maximum": max,
     "Minimum": min,
-    "Power": _power,
+    "Power": _power_in_f32,  # (Power evaluates no f64: has_evaluate takes f16, bf16, f32 reals)
     "FloorMod": _floor_mod,
 }
 

@@ -445,7 +445,12 @@ class _Walker:
             else:
                 key = tuple(map(id, (schema, layer.data, *inputs, *map(_DIMS, ports))))
             repeated = self.repeats.get(key)
-            if repeated is not None and self.unread_reals and self._refold_wanted(schema, inputs):
+            if (
+                repeated is not None
+                and self.unread_reals
+                and schema.value_inputs  # (the usual op has none: no call a repeat)
+                and self._refold_wanted(schema, inputs)
+            ):
                 # What a value input folds to depends on unread real Consts the key does not
                 # name (two chains alike but for a rank-2 Const's value): checked again.
                 repeated = None

@@ -11,6 +11,18 @@ as OpenVINO's CPU plugin runs them (confirmed by ``tests/differential/test_contr
 * Loop: the same, for at most the trip count (a negative one: no limit) while the body's
   execution condition holds; the current-iteration Parameter gets the iteration's index.
 
+Where a back edge brings a value of another shape or element type than its Parameter's, the
+CPU plugin does what OpenVINO's shape inference made of the Parameter (by experiment with
+OpenVINO 2026.4, ``tests/differential/test_control_flow_back_edges.py``):
+
+* a Parameter shape inference left static (every TensorIterator's, whose inference runs the
+  body once; a Loop's whose Result is no last-iteration output, which its fixed point skips)
+  cannot take another shape: the inference request fails ("object is not initialized");
+* a Parameter of the same shape takes the value converted to its element type (floats to
+  integers rounded half to even); one whose shape the Loop's fixed point made dynamic takes
+  the value's bytes as they are, which is not modelled (refused);
+* a concatenated output's part must be ``|stride|`` long on its axis, else the plugin fails.
+
 The port maps are read as the check reads them (:mod:`irshape.check.subgraphs`).
 """
 
@@ -115,6 +127,11 @@ def _run_iterating(loop: bool, layer: Layer, args: list[Value], run_body: RunBod
         limit = min(limit, *(len(parts) for parts in sliced.values()))
     state = {id(d.layer): _arg(args, d.external) for d in inputs if d.kind != "slice"}
     back_edges = {id(d.layer): id(d.source) for d in inputs if d.kind == "merged" and d.source is not None}
+    # The back edges whose Parameter the Loop's fixed point may make dynamic: those of a Result
+    # that is a last-iteration output (a TensorIterator's inference has no fixed point)
+    last_outputs = {id(d.layer) for d in outputs if d.kind == "last"} if loop else set()
+    parameters = {id(d.layer): d.layer for d in inputs}
+    widened: set[int] = set()
     gathered: dict[int, list[Value]] = {id(d.layer): [] for d in outputs if d.kind == "concat"}
     results: dict[int, Value] = {}
     if limit == 0:
@@ -131,12 +148,22 @@ def _run_iterating(loop: bool, layer: Layer, args: list[Value], run_body: RunBod
         results = run_body(body, bound)
         for result_id, values in gathered.items():
             values.append(results[result_id])
-        for parameter, result_id in back_edges.items():
-            state[parameter] = results[result_id]
+        next_state = {
+            parameter: _back_edge_value(
+                parameters[parameter],
+                state[parameter],
+                results[result_id],
+                result_id in last_outputs,
+                widened,
+            )
+            for parameter, result_id in back_edges.items()
+        }
         if condition_result is not None and not bool(
             np.asarray(results[id(condition_result)][0]).reshape(-1)[0]
         ):
             break
+        if iteration + 1 < limit:  # (a value no iteration takes fails nothing)
+            state.update((parameter, value()) for parameter, value in next_state.items())
     made: list[Value] = []
     for d in outputs:
         if d.kind == "concat":
@@ -145,7 +172,58 @@ def _run_iterating(loop: bool, layer: Layer, args: list[Value], run_body: RunBod
                 parts = parts[::-1]
             arrays = [np.atleast_1d(array) for array, _ in parts]
             axis = d.axis + arrays[0].ndim if d.axis < 0 else d.axis
+            _concatenated_parts(arrays, axis, d)
             made.append((np.concatenate(arrays, axis=axis), parts[0][1]))
         else:
             made.append(results[id(d.layer)])
     return made
+
+
+def _back_edge_value(
+    parameter: Layer, now: Value, value: Value, may_widen: bool, widened: set[int]
+) -> Callable[[], Value]:
+    """What the next iteration's ``parameter`` takes of the back edge's ``value`` (``now``:
+    what it took so far), as the CPU plugin gives it; called only where an iteration takes it."""
+
+    def taken() -> Value:
+        array, element_type = value
+        if array.shape != now[0].shape:
+            if not may_widen:
+                raise KernelError(
+                    f"the back edge brings {list(array.shape)} to body Parameter {parameter.id}, which "
+                    f"OpenVINO's shape inference made {list(now[0].shape)} (it does not rerun this body "
+                    "for a back edge); OpenVINO's CPU plugin fails to infer ('object is not initialized')"
+                )
+            widened.add(id(parameter))
+        if element_type == now[1]:
+            return value
+        if id(parameter) in widened:
+            raise KernelError(
+                f"the back edge brings {element_type} to body Parameter {parameter.id} of {now[1]} "
+                "whose shape the Loop made dynamic: OpenVINO's CPU plugin passes the bytes as they "
+                "are, which irshape does not model"
+            )
+        return _converted(array, now[1]), now[1]
+
+    return taken
+
+
+def _converted(array: np.ndarray, element_type: str) -> np.ndarray:
+    """``array`` in ``element_type`` as the CPU plugin's back edge converts it: reals to
+    integers rounded half to even (by experiment)."""
+    dtype = storage_dtype(element_type)
+    if dtype is None:
+        raise KernelError(f"a back edge converts to {element_type}, which irshape does not model")
+    if np.issubdtype(dtype, np.integer) and not np.issubdtype(array.dtype, np.integer):
+        array = np.rint(array)
+    return array.astype(dtype)
+
+
+def _concatenated_parts(arrays: list[np.ndarray], axis: int, d: Description) -> None:
+    """The CPU plugin concatenates parts ``|stride|`` long on the axis, and fails on others."""
+    lengths = {array.shape[axis] for array in arrays if 0 <= axis < array.ndim}
+    if lengths - {abs(d.stride)}:
+        raise KernelError(
+            f"output {d.external} concatenates parts {sorted(lengths)} long on axis {axis}, and its "
+            f"stride is {d.stride}: OpenVINO's CPU plugin takes only parts |stride| long and fails"
+        )

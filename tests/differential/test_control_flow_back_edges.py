@@ -159,6 +159,68 @@ def tensor_iterator(
     return outputs, [x, sequence]
 
 
+def loop_ports(name: str, change: str = "row", current_shape: list[int] | None = None) -> Built:
+    """A Loop with every kind of port: a sequence sliced on axis 0, an invariant input, a
+    merged one whose back edge brings ``change`` of it, the current-iteration Parameter (a
+    scalar, or of ``current_shape``) added to the value; outputs of the last iteration and
+    a concatenation of the slices."""
+    x, sequence, invariant = (
+        _outer(f"{name}_x", [1, 4]),
+        _outer(f"{name}_seq", [3, 2]),
+        _outer(f"{name}_inv", [1, 4]),
+    )
+    bx, part, binv = (op.parameter(shape, np.float32) for shape in ([1, 4], [1, 2], [1, 4]))
+    current = op.parameter(current_shape or [], np.int64)
+    value = _changed(op.add(bx, binv).output(0), change)
+    value = op.add(value, op.convert(current, "f32")).output(0)
+    body = ov.Model(
+        [_const(True, np.bool_).output(0), value, op.relu(part).output(0), op.relu(binv).output(0)],
+        [bx, part, binv, current],
+    )
+    node = op.loop(_const(3), _const(True, np.bool_))
+    node.set_function(body)
+    node.set_special_body_ports([3, 0])
+    node.set_sliced_input(part, sequence.output(0), 0, 1, 1, -1, 0)
+    node.set_invariant_input(binv, invariant.output(0))
+    node.set_merged_input(bx, x.output(0), body.outputs[1])
+    outputs = [
+        node.get_iter_value(body.outputs[1], -1),
+        node.get_concatenated_slices(body.outputs[2], 0, 1, 1, -1, 0),
+        node.get_iter_value(body.outputs[3], -1),
+    ]
+    node.set_friendly_name(name)
+    return outputs, [x, sequence, invariant]
+
+
+def ti_ports(name: str, change: str = "same") -> Built:
+    """A TensorIterator with every kind of port: a sequence sliced backwards on axis 1, an
+    invariant input, a merged one whose back edge brings ``change`` of it; a concatenated
+    output (backwards, on axis 1) and last-iteration outputs."""
+    x, sequence, invariant = (
+        _outer(f"{name}_x", [2, 4]),
+        _outer(f"{name}_seq", [2, 3, 4]),
+        _outer(f"{name}_inv", [2, 4]),
+    )
+    bx, part, binv = (op.parameter(shape, np.float32) for shape in ([2, 4], [2, 1, 4], [2, 4]))
+    step = op.squeeze(part, _const([1]))
+    value = _changed(op.add(op.multiply(bx, binv), step).output(0), change)
+    body = ov.Model(
+        [value, op.unsqueeze(value, _const([1])).output(0), op.relu(binv).output(0)], [bx, part, binv]
+    )
+    node = op.tensor_iterator()
+    node.set_body(body)
+    node.set_sliced_input(part, sequence.output(0), -1, -1, 1, 0, 1)
+    node.set_invariant_input(binv, invariant.output(0))
+    node.set_merged_input(bx, x.output(0), body.outputs[0])
+    outputs = [
+        node.get_iter_value(body.outputs[0], -1),
+        node.get_concatenated_slices(body.outputs[1], -1, -1, 1, 0, 1),
+        node.get_iter_value(body.outputs[2], -1),
+    ]
+    node.set_friendly_name(name)
+    return outputs, [x, sequence, invariant]
+
+
 INTERVAL = (ov.Dimension(1, 3), 4)
 
 # Read by read_model: every back edge kind, growth, interval, dynamic rank, element type change
@@ -192,6 +254,11 @@ SHAPE_CASES: dict[str, Callable[[str], Built]] = {
     "ti_shrink": lambda n: tensor_iterator(n, shape=(3, 4), change="shrink"),
     "ti_to_i32": lambda n: tensor_iterator(n, change="same", to_i32=True),
     "ti_chain": lambda n: chain(n, 3, ti=True),
+    "loop_ports_row": lambda n: loop_ports(n),
+    "loop_ports_same": lambda n: loop_ports(n, change="same", current_shape=[1]),
+    "loop_ports_shrink": lambda n: loop_ports(n, change="shrink"),
+    "ti_ports_same": lambda n: ti_ports(n),
+    "ti_ports_row": lambda n: ti_ports(n, change="row"),
 }
 
 # Run by the CPU plugin (static inputs; an unknown trip count given as 3)
@@ -210,6 +277,10 @@ RUN_CASES = [
     "loop_chain_trip3",
     "loop_chain_trip_unknown",
     "ti_to_i32",
+    "loop_ports_row",
+    "loop_ports_same",
+    "loop_ports_shrink",
+    "ti_ports_same",
 ]
 
 # The CPU plugin fails them (compiling or inferring), and irshape run says why
@@ -222,6 +293,7 @@ FAILING_CASES = {
     "ti_unsqueeze": "OpenVINO's shape inference made [1, 4]",
     "ti_shrink": "OpenVINO's shape inference made [3, 4]",
     "ti_chain": "OpenVINO's shape inference made [1, 4]",
+    "ti_ports_row": "OpenVINO's shape inference made [2, 4]",
 }
 
 

@@ -21,7 +21,9 @@ OpenVINO 2026.4, ``tests/differential/test_control_flow_back_edges.py``):
 * a Parameter of the same shape takes the value converted to its element type (floats to
   integers rounded half to even); one whose shape the Loop's fixed point made dynamic takes
   the value's bytes as they are, which is not modelled (refused);
-* a concatenated output's part must be ``|stride|`` long on its axis, else the plugin fails.
+* a concatenated output's part must be ``|stride|`` long on its axis, else the plugin fails;
+* a Loop's back edge that brings another rank makes its Parameter's rank dynamic: the plugin
+  compiles no such Loop.
 
 The port maps are read as the check reads them (:mod:`irshape.check.subgraphs`).
 """
@@ -158,6 +160,8 @@ def _run_iterating(loop: bool, layer: Layer, args: list[Value], run_body: RunBod
             )
             for parameter, result_id in back_edges.items()
         }
+        if loop:
+            _same_ranks(back_edges, parameters, state, results, last_outputs)
         if condition_result is not None and not bool(
             np.asarray(results[id(condition_result)][0]).reshape(-1)[0]
         ):
@@ -206,6 +210,26 @@ def _back_edge_value(
         return _converted(array, now[1]), now[1]
 
     return taken
+
+
+def _same_ranks(
+    back_edges: dict[int, int],
+    parameters: dict[int, Layer],
+    state: dict[int, Value],
+    results: dict[int, Value],
+    last_outputs: set[int],
+) -> None:
+    """A Loop whose back edge brings another rank to its Parameter (through a last-iteration
+    output) has a Parameter of dynamic rank in OpenVINO's inference, as the first pass of its
+    fixed point finds: the CPU plugin compiles no such Loop, iterations run or not."""
+    for parameter, result_id in back_edges.items():
+        now, value = state[parameter][0], results[result_id][0]
+        if result_id in last_outputs and value.ndim != now.ndim:
+            raise KernelError(
+                f"the back edge brings rank {value.ndim} to body Parameter {parameters[parameter].id} of "
+                f"rank {now.ndim}, which OpenVINO's shape inference makes a dynamic rank; OpenVINO's CPU "
+                "plugin does not compile it ('CPU plug-in doesn't support Loop operation with dynamic rank')"
+            )
 
 
 def _converted(array: np.ndarray, element_type: str) -> np.ndarray:

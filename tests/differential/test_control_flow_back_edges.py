@@ -221,6 +221,25 @@ def ti_ports(name: str, change: str = "same") -> Built:
     return outputs, [x, sequence, invariant]
 
 
+def loop_back_to(name: str, shape: Any, back: str, length: int) -> Built:
+    """A Loop whose back edge brings its Parameter (of the outer ``shape``, an interval) its
+    first ``length`` rows (``back`` "slice"), or its rows summed and broadcast to ``length``
+    ("broadcast"): a body value inside the Parameter's dims or not."""
+    x = _outer(f"{name}_x", shape)
+    bx = op.parameter(x.get_output_partial_shape(0), np.float32)
+    if back == "slice":
+        value = op.slice(bx, _const([0]), _const([length]), _const([1]), _const([0])).output(0)
+    else:
+        value = op.broadcast(op.reduce_sum(bx, _const([0]), True), _const([length, 4])).output(0)
+    body = ov.Model([_const(True, np.bool_).output(0), value], [bx])
+    node = op.loop(_const(3), _const(True, np.bool_))
+    node.set_function(body)
+    node.set_special_body_ports([-1, 0])
+    node.set_merged_input(bx, x.output(0), body.outputs[1])
+    node.set_friendly_name(name)
+    return [node.get_iter_value(body.outputs[1], -1)], [x]
+
+
 INTERVAL = (ov.Dimension(1, 3), 4)
 
 # Read by read_model: every back edge kind, growth, interval, dynamic rank, element type change
@@ -259,6 +278,15 @@ SHAPE_CASES: dict[str, Callable[[str], Built]] = {
     "loop_ports_shrink": lambda n: loop_ports(n, change="shrink"),
     "ti_ports_same": lambda n: ti_ports(n),
     "ti_ports_row": lambda n: ti_ports(n, change="row"),
+    # a body value inside the Parameter's interval keeps it; one only meeting it widens it
+    "loop_1to5_first2": lambda n: loop_back_to(n, (ov.Dimension(1, 5), 4), "slice", 2),
+    "loop_1to5_first7": lambda n: loop_back_to(n, (ov.Dimension(1, 5), 4), "slice", 7),
+    "loop_3to5_first2": lambda n: loop_back_to(n, (ov.Dimension(3, 5), 4), "slice", 2),
+    "loop_dynamic_first2": lambda n: loop_back_to(n, (-1, 4), "slice", 2),
+    "loop_0to2_first1": lambda n: loop_back_to(n, (ov.Dimension(0, 2), 4), "slice", 1),
+    "loop_1to5_to3": lambda n: loop_back_to(n, (ov.Dimension(1, 5), 4), "broadcast", 3),
+    "loop_1to5_to7": lambda n: loop_back_to(n, (ov.Dimension(1, 5), 4), "broadcast", 7),
+    "loop_dynamic_to3": lambda n: loop_back_to(n, (-1, 4), "broadcast", 3),
 }
 
 # Run by the CPU plugin (static inputs; an unknown trip count given as 3)
@@ -371,6 +399,11 @@ def test_the_facts_the_docs_state(shapes_file: Path) -> None:
     assert body_parameter("ti_row") == "[1,4]"  # a TensorIterator has no fixed point
     assert _shapes(nodes["ti_row"].outputs()) == ["[2,4] f32", "[2,4] f32"]
     assert _shapes(nodes["loop_to_i32"].outputs())[0] == "[1,4] i32"  # the Parameter stays f32
+    assert body_parameter("loop_1to5_first2") == "[1..5,4]"  # [1..2] lies inside: kept
+    assert body_parameter("loop_3to5_first2") == "[?,4]"  # [2] lies outside [3..5]: widened
+    assert body_parameter("loop_row_interval") == "[?,4]"  # [2..4] meets [1..3]: widened
+    assert body_parameter("loop_1to5_to3") == "[1..5,4]"
+    assert body_parameter("loop_dynamic_to3") == "[?,4]"
 
 
 def _inputs(document: Any) -> dict[str, np.ndarray]:

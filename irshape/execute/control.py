@@ -35,10 +35,14 @@ from collections.abc import Callable
 import numpy as np
 
 from irshape.check.subgraphs import Description, Rejected, input_descriptions, output_descriptions, purpose
-from irshape.ir.model import Body, Layer
+from irshape.dims import PartialShape
+from irshape.ir.model import Body, Layer, Port
 from irshape.kernels import KernelError, storage_dtype
 
 Value = tuple[np.ndarray, str]  # an array and its OpenVINO element type
+CompiledShape = Callable[[Port], PartialShape | None]
+"""The shape OpenVINO infers for a port in the model as read, which the CPU plugin compiles
+(None where not known)."""
 RunBody = Callable[[Body, dict[int, Value]], dict[int, Value]]
 """Run a body with its Parameters' values (by id(layer)): its Results' values (by id(layer))."""
 
@@ -46,12 +50,15 @@ RunBody = Callable[[Body, dict[int, Value]], dict[int, Value]]
 MAX_ITERATIONS = 1 << 20
 
 
-def run_control(op: str, layer: Layer, args: list[Value], run_body: RunBody) -> list[Value]:
-    """The outputs of a Loop, If or TensorIterator layer on ``args``."""
+def run_control(
+    op: str, layer: Layer, args: list[Value], run_body: RunBody, compiled: CompiledShape | None = None
+) -> list[Value]:
+    """The outputs of a Loop, If or TensorIterator layer on ``args`` (``compiled``: the shapes
+    OpenVINO infers for the model as read, which decide what its back edges may bring)."""
     try:
         if op == "if":
             return _run_if(layer, args, run_body)
-        return _run_iterating(op == "loop", layer, args, run_body)
+        return _run_iterating(op == "loop", layer, args, run_body, compiled or _unknown)
     except Rejected as rejected:
         raise KernelError(f"{rejected.problem} ('{rejected.message}')") from None
 
@@ -111,10 +118,20 @@ def _slices(value: Value, d: Description) -> list[Value]:
     ]
 
 
-def _run_iterating(loop: bool, layer: Layer, args: list[Value], run_body: RunBody) -> list[Value]:
+def _unknown(port: Port) -> PartialShape | None:
+    return None
+
+
+def _run_iterating(
+    loop: bool, layer: Layer, args: list[Value], run_body: RunBody, compiled: CompiledShape
+) -> list[Value]:
     body = _body(layer, "body")
     inputs = input_descriptions(layer, body, "port_map")
     outputs = output_descriptions(layer, body, "port_map")
+    parameter_shapes = {
+        id(d.layer): compiled(d.layer.outputs[0]) if d.layer.outputs else None for d in inputs
+    }
+    _static_ranks(layer, [*parameter_shapes.values(), *map(compiled, layer.outputs)])
     limit = MAX_ITERATIONS
     condition_result = current = None
     if loop:
@@ -155,12 +172,15 @@ def _run_iterating(loop: bool, layer: Layer, args: list[Value], run_body: RunBod
                 parameters[parameter],
                 state[parameter],
                 results[result_id],
+                parameter_shapes[parameter],
                 result_id in last_outputs,
                 widened,
             )
             for parameter, result_id in back_edges.items()
         }
-        if loop:
+        if loop and any(
+            shape is None for shape in parameter_shapes.values()
+        ):  # (without the shapes compiled)
             _same_ranks(back_edges, parameters, state, results, last_outputs)
         if condition_result is not None and not bool(
             np.asarray(results[id(condition_result)][0]).reshape(-1)[0]
@@ -183,11 +203,34 @@ def _run_iterating(loop: bool, layer: Layer, args: list[Value], run_body: RunBod
     return made
 
 
+def _static_ranks(layer: Layer, shapes: list[PartialShape | None]) -> None:
+    """The CPU plugin compiles no Loop or TensorIterator with a port or body Parameter of
+    dynamic rank in the model as read (a Loop's back edge that brings another rank makes one)."""
+    if any(shape is not None and shape.dims is None for shape in shapes):
+        raise KernelError(
+            f"OpenVINO infers a dynamic rank for a port or body Parameter of this {layer.type}; its "
+            f"CPU plugin does not compile it ('CPU plug-in doesn't support {layer.type} operation "
+            "with dynamic rank')"
+        )
+
+
 def _back_edge_value(
-    parameter: Layer, now: Value, value: Value, may_widen: bool, widened: set[int]
+    parameter: Layer,
+    now: Value,
+    value: Value,
+    compiled: PartialShape | None,
+    may_widen: bool,
+    widened: set[int],
 ) -> Callable[[], Value]:
     """What the next iteration's ``parameter`` takes of the back edge's ``value`` (``now``:
-    what it took so far), as the CPU plugin gives it; called only where an iteration takes it."""
+    what it took so far), as the CPU plugin gives it; called only where an iteration takes it.
+    ``compiled``: the Parameter's shape in the model as read; where it is not known, a Loop's
+    Parameter is taken as dynamic once a last-iteration output (``may_widen``) changes it,
+    as the first pass of OpenVINO's fixed point makes it (``widened``)."""
+    if compiled is not None:
+        may_widen = not compiled.is_static
+        if may_widen:
+            widened.add(id(parameter))
 
     def taken() -> Value:
         array, element_type = value
@@ -204,7 +247,7 @@ def _back_edge_value(
         if id(parameter) in widened:
             raise KernelError(
                 f"the back edge brings {element_type} to body Parameter {parameter.id} of {now[1]} "
-                "whose shape the Loop made dynamic: OpenVINO's CPU plugin passes the bytes as they "
+                "whose shape OpenVINO infers dynamic: its CPU plugin passes the bytes as they "
                 "are, which irshape does not model"
             )
         return _converted(array, now[1]), now[1]

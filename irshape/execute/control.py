@@ -12,18 +12,20 @@ as OpenVINO's CPU plugin runs them (confirmed by ``tests/differential/test_contr
   execution condition holds; the current-iteration Parameter gets the iteration's index.
 
 Where a back edge brings a value of another shape or element type than its Parameter's, the
-CPU plugin does what OpenVINO's shape inference made of the Parameter (by experiment with
-OpenVINO 2026.4, ``tests/differential/test_control_flow_back_edges.py``):
+CPU plugin does what it compiled the body for: the Parameter's shape in the model as read, as
+OpenVINO's shape inference makes it (by experiment with OpenVINO 2026.4,
+``tests/differential/test_control_flow_back_edges.py``; docs/openvino-ir-reading.md §17):
 
-* a Parameter shape inference left static (every TensorIterator's, whose inference runs the
-  body once; a Loop's whose Result is no last-iteration output, which its fixed point skips)
-  cannot take another shape: the inference request fails ("object is not initialized");
-* a Parameter of the same shape takes the value converted to its element type (floats to
-  integers rounded half to even); one whose shape the Loop's fixed point made dynamic takes
-  the value's bytes as they are, which is not modelled (refused);
+* a static Parameter (every TensorIterator's over static inputs, whose inference runs the body
+  once; a Loop's whose Result is no last-iteration output, which its fixed point skips)
+  cannot take another shape: the inference request fails ("object is not initialized"); a
+  dynamic one takes every shape;
+* a static Parameter takes a value of another element type converted (floats to integers
+  rounded half to even); a dynamic one takes the value's bytes as they are, which is not
+  modelled (refused);
 * a concatenated output's part must be ``|stride|`` long on its axis, else the plugin fails;
-* a Loop's back edge that brings another rank makes its Parameter's rank dynamic: the plugin
-  compiles no such Loop.
+* a port or body Parameter of dynamic rank (a Loop's back edge that brings another rank makes
+  one): the plugin compiles no such Loop or TensorIterator.
 
 The port maps are read as the check reads them (:mod:`irshape.check.subgraphs`).
 """

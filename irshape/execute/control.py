@@ -21,8 +21,8 @@ OpenVINO's shape inference makes it (by experiment with OpenVINO 2026.4,
   cannot take another shape: the inference request fails ("object is not initialized"); a
   dynamic one takes every shape;
 * a static Parameter takes a value of another element type converted (floats to integers
-  rounded half to even); a dynamic one takes the value's bytes as they are, which is not
-  modelled (refused);
+  rounded half to even); a dynamic one takes the value's bytes as they are (modelled between
+  types of one size, refused between others);
 * a concatenated output's part must be ``|stride|`` long on its axis, else the plugin fails;
 * a port or body Parameter of dynamic rank (a Loop's back edge that brings another rank makes
   one): the plugin compiles no such Loop or TensorIterator.
@@ -247,11 +247,7 @@ def _back_edge_value(
         if element_type == now[1]:
             return value
         if id(parameter) in widened:
-            raise KernelError(
-                f"the back edge brings {element_type} to body Parameter {parameter.id} of {now[1]} "
-                "whose shape OpenVINO infers dynamic: its CPU plugin passes the bytes as they "
-                "are, which irshape does not model"
-            )
+            return _reinterpreted(parameter, array, element_type, now[1]), now[1]
         return _converted(array, now[1]), now[1]
 
     return taken
@@ -275,6 +271,19 @@ def _same_ranks(
                 f"rank {now.ndim}, which OpenVINO's shape inference makes a dynamic rank; OpenVINO's CPU "
                 "plugin does not compile it ('CPU plug-in doesn't support Loop operation with dynamic rank')"
             )
+
+
+def _reinterpreted(parameter: Layer, array: np.ndarray, element_type: str, taking: str) -> np.ndarray:
+    """The bytes of ``array`` read as ``taking``: what a dynamic Parameter of the CPU plugin's
+    takes of a back edge of another element type (by experiment: i32 1 becomes f32 1.4e-45)."""
+    dtype = storage_dtype(taking)
+    if dtype is None or dtype.itemsize != array.dtype.itemsize or element_type == "boolean":
+        raise KernelError(
+            f"the back edge brings {element_type} to body Parameter {parameter.id} of {taking} whose "
+            "shape OpenVINO infers dynamic: its CPU plugin passes the bytes as they are, which irshape "
+            "models only between types of one size"
+        )
+    return np.ascontiguousarray(array).view(dtype)
 
 
 def _converted(array: np.ndarray, element_type: str) -> np.ndarray:

@@ -131,7 +131,12 @@ def _check_op(
         inputs = inputs[:hi]
     infer, readings = _shape_function(schema)
     call = OpCall(schema, tuple(inputs), parsed)
-    result = infer(call)
+    if reading.any_read_apart(inputs):  # (rare: a Convert or Divide of a type's maximum above)
+        from irshape.shapes import bounds
+
+        result = bounds.infer_apart(infer, call)
+    else:
+        result = infer(call)
     reading.fold(call, result)
     if result.findings or schema.evaluated_inputs:  # else no input can lack its value (_no_value)
         result = _no_value(schema, readings, inputs, result)

@@ -440,6 +440,10 @@ class _Walker:
             kept = (schema, layer.data, *inputs, *map(_DIMS, layer.outputs))
             key = tuple(map(id, kept))
             repeated = self.repeats.get(key)
+            if repeated is not None and self.unread_reals and self._refold_wanted(schema, inputs):
+                # What a value input folds to depends on unread real Consts the key does not
+                # name (two chains alike but for a rank-2 Const's value): checked again.
+                repeated = None
             if repeated is None:
                 local: list[Diagnostic] = []
                 memo = (key, kept)
@@ -888,10 +892,7 @@ class _Walker:
         Consts of rank 2 or more, whose values are read only here, where a value input reaches
         them (reading every weight would cost each layer a bias feeds its memo; the usual value
         input is known, or unknown for another reason, and costs one test)."""
-        ports = schema.value_inputs
-        if schema.op in _VALUE_MOVED_AT_0:
-            ports = ports[1:]  # (their data's value decides no shape: only a value input above does)
-        wanted = [p for p in ports if p < len(inputs) and inputs[p].value is None and _unfolded(inputs[p])]
+        wanted = self._refold_wanted(schema, inputs)
         if not wanted:
             return inputs
         refolded = list(inputs)
@@ -901,6 +902,14 @@ class _Walker:
             if again is not None:
                 refolded[index] = again
         return refolded
+
+    @staticmethod
+    def _refold_wanted(schema: OpSchema, inputs: list[Tensor]) -> list[int]:
+        """The value inputs whose value OpenVINO may fold from real Consts not read yet."""
+        ports = schema.value_inputs
+        if schema.op in _VALUE_MOVED_AT_0:
+            ports = ports[1:]  # (their data's value decides no shape: only a value input above does)
+        return [p for p in ports if p < len(inputs) and inputs[p].value is None and _unfolded(inputs[p])]
 
     def _refold(self, source: g.Source, depth: int) -> Tensor | None:
         """The tensor ``source`` gives with the values of the unread real Consts above it read

@@ -344,8 +344,8 @@ def _input(inputs: list[Tensor], index: int) -> Tensor:
 def _single_value(tensor: Tensor, what: str) -> int | None:
     """The value of a constant input OpenVINO reads (get_constant_from_source), if known."""
     value = tensor.value
-    if value is None and tensor.lower is not None and tensor.lower == tensor.upper:
-        value = tensor.lower
+    if tensor.lower is not None:  # its bounds: what OpenVINO reads where they are known
+        value = tensor.lower if tensor.lower == tensor.upper else None
     if value is None:
         return None
     if len(value) != 1:

@@ -6,8 +6,10 @@ estimate, before anything is allocated; then the kernel the op's declaration nam
 is checked against that inference (its rank, its dims inside the inferred intervals, its
 dtype): a kernel that disagrees with irshape's own inference is a bug in irshape, and said so.
 A layer computed from Consts alone (and ShapeOfs of static shapes) is folded as OpenVINO's
-compile step folds it: it takes the value shape inference evaluates, in whole i64, and its
-kernel runs only where irshape has no value for it (docs/execution.md, "i64, u64 and u32").
+compile step folds it: it takes the value the inference evaluates (OpenVINO's ``evaluate``, in
+whole i64; what shape inference reads apart of it, a type's maximum as "no limit", is kept for
+the layers below), and its kernel runs only where irshape has no value for it
+(docs/execution.md, "i64, u64 and u32").
 
 :func:`execute` either stops at the first layer it cannot run (``irshape run``: an
 :class:`ExecutionError`) or goes on past it (a dry run: each such layer is one
@@ -45,7 +47,7 @@ from irshape.kernels import (
     storage_dtype,
     working_bytes,
 )
-from irshape.ops.interface import FROM_CONSTS, ConstTensor, OpResult, Origin, Tensor
+from irshape.ops.interface import FROM_CONSTS, ConstTensor, OpResult, Origin, Tensor, Value
 from irshape.ops.registry import lookup
 from irshape.ops.schema import OpSchema, validate_attributes
 
@@ -192,6 +194,10 @@ class _Executor:
         # evaluation reaches (Origin.CONSTS or Origin.SHAPES): they hold the whole value, which
         # a layer not folded reads as it reads a Const's (irshape/kernels/integers.py)
         self.folded: dict[tuple[str, int], Origin] = {}
+        # Of those, the outputs whose value shape inference reads apart from evaluate's (a
+        # Convert of a type's maximum above them: irshape.shapes.bounds.infer_apart): what it
+        # reads, for the layers below to infer their shapes from, as OpenVINO inferred them
+        self.read_apart: dict[tuple[str, int], Value] = {}
         self.unconnected: InputProvider | None = None
         # In a body (irshape.execute.control): the values of its Parameters, by layer id, and
         # what reaches its Results
@@ -243,6 +249,7 @@ class _Executor:
             execution.total += 1
         try:
             input_origins = self._input_origins(layer)  # (before _inputs releases them)
+            readings = self._input_readings(layer)
             origin = self._fold_origin(layer, kind, input_origins)
             args = self._inputs(layer, folding=origin is not Origin.DATA)
             if args is None:  # a layer above did not run: only that one is a failure of its own
@@ -250,7 +257,8 @@ class _Executor:
                     raise _Failed(layer, Outcome.INPUT_MISSING, "an input was not computed")
                 return
             folded_from = input_origins if origin is not Origin.DATA else None
-            outputs = self._compute(layer, kind, args, inputs, folded_from)
+            constants = frozenset(i for i, o in enumerate(input_origins) if o is not Origin.DATA)
+            outputs = self._compute(layer, kind, args, inputs, folded_from, constants, readings)
         except _Failed as failed:
             self._fail(execution, failed.outcome)
             return
@@ -299,6 +307,7 @@ class _Executor:
             if remaining == 0:
                 del self.values[key]
                 self.folded.pop(key, None)
+                self.read_apart.pop(key, None)
         return args
 
     def _fold_origin(self, layer: Layer, kind: str, origins: list[Origin]) -> Origin:
@@ -350,6 +359,8 @@ class _Executor:
         args: list[tuple[np.ndarray, str]],
         inputs: Mapping[str, np.ndarray],
         folded_from: list[Origin] | None,
+        constants: frozenset[int],
+        readings: list[Value | None],
     ) -> list[tuple[np.ndarray, str]]:
         if kind == "parameter":
             return [self._parameter(layer, inputs)]
@@ -364,7 +375,7 @@ class _Executor:
                 return run_control(
                     op, layer, args, self._body_runner(layer), lambda port: compiled.get(id(port))
                 )
-        return self._kernel(layer, args, folded_from)
+        return self._kernel(layer, args, folded_from, constants, readings)
 
     def _compiled_shapes(self) -> dict[int, PartialShape]:
         """The shapes OpenVINO infers for the ports of the model as read, by id(port) (made
@@ -421,19 +432,27 @@ class _Executor:
         return value, layer.data.get("element_type", "")
 
     def _kernel(
-        self, layer: Layer, args: list[tuple[np.ndarray, str]], folded_from: list[Origin] | None
+        self,
+        layer: Layer,
+        args: list[tuple[np.ndarray, str]],
+        folded_from: list[Origin] | None,
+        constants: frozenset[int],
+        readings: list[Value | None],
     ) -> list[tuple[np.ndarray, str]]:
         """The layer's outputs: its kernel's, or where OpenVINO folds the layer (``folded_from``:
-        what each input reaches), the values its evaluation gives, as the inference has them."""
+        what each input reaches), the values its evaluation gives (``evaluate``'s, as the
+        inference has them; what shape inference reads apart of them kept for the layers below).
+        ``constants``: the inputs the plugin holds as constants (a Const, a folded output)."""
         schema = lookup(layer.type, layer.version)
         if schema is None:
             raise _Failed(layer, Outcome.UNKNOWN_OP, f"irshape does not know {layer.type} layers")
         folding = folded_from is not None
-        inference = self._infer(schema, layer, args, folded_from)
+        inference = self._infer(schema, layer, args, folded_from, readings)
         if folding:
             folded = _folded_outputs(inference)
             if folded is not None:
-                return _evaluated_at_maxima(folded, args) if schema.op == "Convert" else folded
+                self._keep_readings(layer, inference)
+                return folded
         kernel = kernel_of(schema)
         if kernel is None:
             raise _Failed(layer, Outcome.NO_KERNEL, f"irshape cannot execute {schema.name} layers yet")
@@ -444,6 +463,7 @@ class _Executor:
             validate_attributes(schema, layer.data, layer.location(self.document.path), _ignore),
             inference,
             self.context,
+            constants,
         )
         if schema.op.lower() in integers.CONVERTING_OPS and not folding:
             call = self._converted_on_entry(layer, call)
@@ -461,9 +481,7 @@ class _Executor:
             data = list(call.inputs)
             for i in placeholders:
                 data[i] = self.unconnected.data(data[i].shape, args[i][1])
-            call = KernelCall(
-                schema, tuple(data), call.input_types, call.attributes, call.inference, call.context
-            )
+            call = call.replace(inputs=tuple(data))
         with _kernel_refusals(layer):
             produced = outputs_of(kernel(call))
         checked = _checked_outputs(layer, inference, produced)
@@ -471,6 +489,22 @@ class _Executor:
             return checked
         # the plugin holds every i64 result as i32 (irshape/kernels/integers.py)
         return [(integers.held_as_i32(array), t) for array, t in checked]
+
+    def _keep_readings(self, layer: Layer, inference: OpResult) -> None:
+        """Keep what shape inference reads apart of the folded outputs' values, for the layers
+        that read them."""
+        for index, output in enumerate(inference.outputs):
+            key = (layer.id or "", index)
+            apart = output.lower is not None or output.real_lower is not None
+            if apart and self.consumers.get(key):
+                self.read_apart[key] = output.facts
+
+    def _input_readings(self, layer: Layer) -> list[Value | None]:
+        """What shape inference reads apart of each input's value (None: its value)."""
+        if not self.read_apart:
+            return [None] * len(layer.inputs)
+        keys = [self.sources.get((layer.id or "", port.id)) for port in layer.inputs]
+        return [None if key is None else self.read_apart.get(key) for key in keys]
 
     def _input_origins(self, layer: Layer) -> list[Origin]:
         """What each input's evaluation reaches (folded outputs only reach this)."""
@@ -488,9 +522,7 @@ class _Executor:
                 inputs[index], types[index] = integers.converted_on_entry(
                     inputs[index], types[index], producer, target
                 )
-        return KernelCall(
-            call.schema, tuple(inputs), tuple(types), call.attributes, call.inference, call.context
-        )
+        return call.replace(inputs=tuple(inputs), input_types=tuple(types))
 
     def _infer(
         self,
@@ -498,10 +530,12 @@ class _Executor:
         layer: Layer,
         args: list[tuple[np.ndarray, str]],
         origins: list[Origin] | None = None,
+        readings: list[Value | None] | None = None,
     ) -> OpResult:
         """Shape inference at these very inputs: what the kernel must produce. With ``origins``
         (a layer OpenVINO folds) every input is given with its value and what it reaches, so
-        that the inference evaluates the outputs as OpenVINO's folding does."""
+        that the inference evaluates the outputs as OpenVINO's folding does; an input whose value
+        shape inference reads apart (``readings``) carries that reading too."""
         if origins is not None:
             tensors = [
                 _folded_tensor(array, element_type, origin)
@@ -511,6 +545,11 @@ class _Executor:
             tensors = [
                 _tensor(array, element_type, i in schema.value_inputs)
                 for i, (array, element_type) in enumerate(args)
+            ]
+        if readings is not None and any(readings):
+            tensors = [
+                tensor if reading is None else _read_apart(tensor, reading)
+                for tensor, reading in zip(tensors, readings, strict=True)
             ]
         found: list[Diagnostic] = []
         result = check_op(schema, layer, tensors, layer.location(self.document.path), found.append)
@@ -600,25 +639,14 @@ def _folded_outputs(inference: OpResult) -> list[tuple[np.ndarray, str]] | None:
     return folded
 
 
-def _evaluated_at_maxima(
-    folded: list[tuple[np.ndarray, str]], args: list[tuple[np.ndarray, str]]
-) -> list[tuple[np.ndarray, str]]:
-    """A folded Convert's output as OpenVINO's compile step folds it (``evaluate``). The
-    inference reads a Convert as shape inference does, through ``evaluate_bound``, where an
-    element at its type's maximum means "no limit" and becomes the output type's maximum (u32
-    4294967295 to f32 is FLT_MAX there); ``evaluate`` converts that element as any other
-    (4294967296.0)."""
-    (array, element_type), (data, _) = folded[0], args[0]
-    kind = data.dtype.kind
-    if kind not in "iuf" or data.shape != array.shape:
-        return folded
-    limit = np.finfo(data.dtype).max if kind == "f" else np.iinfo(data.dtype).max
-    at_maximum = data == limit
-    if not at_maximum.any():
-        return folded
-    evaluated = array.copy()
-    evaluated[at_maximum] = data[at_maximum].astype(array.dtype)
-    return [(evaluated, element_type), *folded[1:]]
+def _read_apart(tensor: Tensor, reading: Value) -> Tensor:
+    """The input with what shape inference reads apart of its value (``reading``'s bounds), where
+    the inference is given its value."""
+    if tensor.value is not None:
+        return tensor.replace(lower=reading.lower, upper=reading.upper)
+    if tensor.reals is not None:
+        return tensor.replace(real_lower=reading.real_lower, real_upper=reading.real_upper)
+    return tensor
 
 
 def _checked_outputs(

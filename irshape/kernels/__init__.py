@@ -95,13 +95,16 @@ class Context:
 class KernelCall(FrozenRecord):
     """A kernel's arguments: the declaration, the inputs, the attributes, shape inference's answer."""
 
-    __slots__ = ("attributes", "context", "inference", "input_types", "inputs", "schema")
+    __slots__ = ("attributes", "constant_inputs", "context", "inference", "input_types", "inputs", "schema")
     schema: OpSchema
     inputs: tuple[np.ndarray, ...]
     input_types: tuple[str, ...]  # each input's OpenVINO element type ("f32", "u4", "boolean")
     attributes: ParsedAttributes
     inference: OpResult  # the outputs' shapes and element types OpenVINO infers at these inputs
     context: Context
+    # the inputs the plugin holds as constants (a Const, or what its compile step folds): some
+    # of its nodes compute otherwise with one (Power by a constant exponent, elementwise.py)
+    constant_inputs: frozenset[int]
 
     def __init__(
         self,
@@ -111,6 +114,7 @@ class KernelCall(FrozenRecord):
         attributes: ParsedAttributes,
         inference: OpResult,
         context: Context,
+        constant_inputs: frozenset[int] = frozenset(),
     ) -> None:
         set_field(self, "schema", schema)
         set_field(self, "inputs", inputs)
@@ -118,6 +122,7 @@ class KernelCall(FrozenRecord):
         set_field(self, "attributes", attributes)
         set_field(self, "inference", inference)
         set_field(self, "context", context)
+        set_field(self, "constant_inputs", constant_inputs)
 
     def attribute(self, name: str) -> Any:
         """A declared scalar attribute's value, its default when missing (as OpCall's)."""

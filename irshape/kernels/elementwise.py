@@ -43,6 +43,9 @@ implementation or from numpy:
   (saturated like i8/u8 arithmetic) and the suite leaves those types out.
 * Subnormal f32 values: the plugin flushes them to zero in its arithmetic (denormals-are-zero);
   irshape keeps them (they are below the comparison's tolerance).
+* Power: by a constant exponent of one element, integer powers by squaring in f32 and ±0.5 a
+  square root (626^3 is 245314368); else the C library's ``powf`` (245314384), which is not
+  correctly rounded (see the Power section below; tests/execution/test_power.py, bit for bit).
 """
 
 from __future__ import annotations
@@ -55,6 +58,7 @@ import numpy as np
 
 from irshape.kernels import KernelCall, KernelError, output_bytes, storage_dtype, working_memory
 from irshape.kernels.narrow_reals import integers_to_bf16, rounded_to
+from irshape.shapes import libm
 
 Array = np.ndarray
 RealFunction = Callable[[Array], Array]
@@ -569,7 +573,6 @@ def divide(call: KernelCall) -> Array:
 
 floor_mod = _binary(_floor_mod)
 mod = _binary(_c_mod)
-power = _binary(np.power)
 squared_difference = _binary(_squared_difference, _squared_difference)
 equal = _binary(np.equal, np.equal, np.equal)
 not_equal = _binary(np.not_equal, np.not_equal, np.not_equal)
@@ -583,6 +586,90 @@ logical_xor = _binary(np.logical_xor, np.logical_xor, np.logical_xor)
 bitwise_and = _binary(np.bitwise_and, np.bitwise_and, np.logical_and)
 bitwise_or = _binary(np.bitwise_or, np.bitwise_or, np.logical_or)
 bitwise_xor = _binary(np.bitwise_xor, np.bitwise_xor, np.logical_xor)
+
+
+# --- Power ---------------------------------------------------------------------------------
+# The plugin computes Power two ways (by experiment against compile_model, and its sources:
+# ConvertToPowerStatic, jit_power_static_emitter, jit_power_dynamic_emitter). An exponent that
+# is a constant of one element and a base that is not become a PowerStatic node (a constant of
+# a greater rank than the base's too: by experiment, though ConvertToPowerStatic asks for a
+# rank no greater, the plugin aligns the ranks first), which expands an integer exponent into
+# f32 multiplications by squaring (x^3 is x * (x * x), each product rounded: 626^3 is
+# 245314368 there), takes ±0.5 as a square root (and its reciprocal), and calls ``powf`` for
+# any other; any other Power calls ``powf`` element by element, and so does a Power the compile
+# step folds (evaluate's ``std::pow(float, float)``: 245314384). Integers are computed so in
+# f32 and truncated back.
+
+# How far from a rounding midpoint of f32 a double ``pow`` may lie and ``powf`` still round it
+# the other way (relative): 4.6 times the farthest seen, 2^-33.2 over 1.5 million draws of
+# glibc 2.36's powf, bases 2^-120..2^120 and exponents 0.01..120 (its documented bound,
+# 0.82 ULP, is far wider than what it does: 2^-25.7 near its range's ends)
+_POWF_TIE_WINDOW = 2.0**-31
+_F32_TOP = float(np.finfo(np.float32).max)
+
+
+def _powf(x: Array, y: Array) -> Array:
+    """The C library's ``powf`` of f32 arrays, vectorised: C's ``pow`` in double rounded to f32,
+    which is ``powf``'s value wherever the double lies clear of a rounding midpoint; where it
+    lies within :data:`_POWF_TIE_WINDOW` of one (an exact tie: 626^3; a near one) or at the top
+    of the range, the platform's ``powf`` itself (irshape.shapes.libm), called on those elements
+    only (about 1 in 100 of random data). Where ``powf`` cannot be loaded, ``pow`` rounded once."""
+    x, y = np.broadcast_arrays(x, y)
+    wide = np.power(x.astype(np.float64), y.astype(np.float64))
+    result = wide.astype(np.float32)
+    function = libm.powf()
+    if function is None:
+        return result
+    away = np.where(wide > result, np.float32(np.inf), np.float32(-np.inf))
+    midpoint = (result.astype(np.float64) + np.nextafter(result, away).astype(np.float64)) / 2
+    near = np.abs(wide - midpoint) <= _POWF_TIE_WINDOW * np.abs(wide)
+    near |= (np.abs(wide) >= _F32_TOP) & (np.abs(wide) <= 2.0**128)  # (rounding to FLT_MAX or inf)
+    if near.any():
+        pairs = zip(x[near].tolist(), y[near].tolist(), strict=True)
+        result[near] = np.fromiter((function(a, b) for a, b in pairs), np.float32, int(near.sum()))
+    return result
+
+
+def _static_exponent(call: KernelCall) -> float | None:
+    """The exponent of a Power the plugin makes a PowerStatic node (see above), else None."""
+    exponent = call.inputs[1]
+    if 1 not in call.constant_inputs or 0 in call.constant_inputs or exponent.size != 1:
+        return None
+    return float(_as_f32(exponent).reshape(-1)[0])
+
+
+def _power_by_constant(x: Array, power: float) -> Array:
+    """jit_power_static_emitter's arithmetic (x86): an integer power by squaring in f32 (the
+    count ``|int64(power)| - 1`` as C++ computes it: a power past int64 is x86's 'integer
+    indefinite', INT64_MIN, whose count is 2^63 - 1), its reciprocal for a negative one;
+    ±0.5 a square root; 1 the base itself; anything else (0 too) ``powf``."""
+    if power == 1:
+        return x.copy()
+    if power in (0.5, -0.5):
+        root: Array = np.sqrt(x)
+        return root if power > 0 else np.float32(1) / root
+    if power != math.floor(power) or power == 0:
+        return _powf(x, np.array(power, np.float32))
+    count = abs(int(power) if abs(power) < 2.0**63 else -(2**63)) - 1
+    result, square = x.copy(), x
+    while count > 0:  # (over the exponent's bits, not the elements)
+        if count & 1:
+            result = result * square
+        if count > 1:
+            square = square * square
+        count >>= 1
+    return np.float32(1) / result if power < 0 else result
+
+
+@working_memory(_f32_temporaries(12))  # (powf's: about six f64 arrays of the output's size)
+def power(call: KernelCall) -> Array:
+    """Power-1 as the CPU plugin computes it: by a constant exponent, PowerStatic's arithmetic;
+    else ``powf`` (f16, bf16 and integers in f32, integers truncated back)."""
+    x, y = np.broadcast_arrays(*(_as_f32(a) for a in _operands(call)))
+    with np.errstate(all="ignore"):
+        exponent = _static_exponent(call)
+        values = _powf(x, y) if exponent is None else _power_by_constant(x, exponent)
+    return _result(call, values, from_real=not _is_boolean_out(call))
 
 
 def _shift(left: bool) -> Callable[[KernelCall], Array]:

@@ -70,14 +70,18 @@ class Value(NamedTuple):
     and hashed whole (the check's memo key is made of it). A tensor with nothing known shares
     :data:`NOTHING`."""
 
-    value: tuple[int, ...] | None = None  # a small integer tensor's value, when it is known
-    # When the value is not known exactly: its bounds per element, as OpenVINO's evaluate_lower
-    # and evaluate_upper give them (a ShapeOf of interval dims); None when there are none. An
+    # A small integer tensor's value, when it is known: what OpenVINO's evaluate gives (and the
+    # CPU plugin's compile step folds)
+    value: tuple[int, ...] | None = None
+    # Its bounds per element, as OpenVINO's evaluate_lower and evaluate_upper give them (a
+    # ShapeOf of interval dims), what shape inference reads: when the value is not known
+    # exactly, or where shape inference reads another value than evaluate's (a Convert of a
+    # type's maximum, "no limit" there: irshape.shapes.bounds.read_apart); None elsewhere. An
     # unbounded element's upper bound is the element type's maximum, as in OpenVINO.
     lower: tuple[int, ...] | None = None
     upper: tuple[int, ...] | None = None
     reals: tuple[float, ...] | None = None  # a small floating-point tensor's value (scales)
-    # ...or its bounds, when it is not known exactly (a size times a scale on a dynamic input)
+    # ...and its bounds, alike (a size times a scale on a dynamic input)
     real_lower: tuple[float, ...] | None = None
     real_upper: tuple[float, ...] | None = None
     # Known neither by value nor by bounds, a Concat of one-element inputs: per element, the

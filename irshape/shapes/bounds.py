@@ -60,6 +60,96 @@ def exact(tensor: Tensor) -> bool:
     return tensor.value is not None
 
 
+# --- evaluate's value and what shape inference reads of it ---------------------------------
+#
+# A tensor's value is what OpenVINO's ``evaluate`` gives (what the compile step folds). Shape
+# inference reads a computed value through ``evaluate_lower``/``evaluate_upper``, which agree
+# with ``evaluate`` but where an op's own bound evaluator takes an element at its type's maximum
+# for "no limit": Convert makes it the output type's maximum (u32 4294967295 to f32 is FLT_MAX
+# there, 4294967296.0 by evaluate), Divide's lower bound is 0 there. Where the two differ, the
+# tensor carries both: its value (evaluate's) and, as its bounds, what shape inference reads
+# (equal bounds for an exact reading). Every op is inferred on what shape inference reads and
+# its value computed again on evaluate's (:func:`infer_apart`), so shape functions never see
+# the two together.
+
+
+def read_apart(
+    output: Output, read: Sequence[int] | None = None, read_reals: Sequence[float] | None = None
+) -> Output:
+    """Give ``output``, whose value is evaluate's, the value shape inference reads (``read`` or
+    ``read_reals``) as its bounds where the two differ."""
+    if read is not None and output.value is not None and tuple(read) != output.value:
+        output.lower = output.upper = tuple(read)
+    if read_reals is not None and output.reals is not None and not same_reals(read_reals, output.reals):
+        output.real_lower = output.real_upper = tuple(read_reals)
+    return output
+
+
+def same_reals(a: Sequence[float], b: Sequence[float]) -> bool:
+    """Are the reals the same IEEE numbers (NaN the same as NaN, -0.0 not 0.0)?"""
+    return len(a) == len(b) and all(
+        (x == y and math.copysign(1.0, x) == math.copysign(1.0, y)) or (x != x and y != y)
+        for x, y in zip(a, b, strict=True)
+    )
+
+
+def as_read(tensor: Tensor) -> Tensor:
+    """The tensor as shape inference reads it: where its value is read apart, those bounds (a
+    value where they are equal)."""
+    facts = tensor.facts
+    if facts.value is not None and facts.lower is not None and facts.upper is not None:
+        if facts.lower == facts.upper:
+            return tensor.replace(value=facts.lower, lower=None, upper=None)
+        return tensor.replace(value=None)
+    if facts.reals is not None and facts.real_lower is not None and facts.real_upper is not None:
+        if same_reals(facts.real_lower, facts.real_upper):
+            return tensor.replace(reals=facts.real_lower, real_lower=None, real_upper=None)
+        return tensor.replace(reals=None)
+    return tensor
+
+
+def as_evaluated(tensor: Tensor) -> Tensor:
+    """The tensor as ``evaluate`` sees it: its value, without what shape inference reads apart."""
+    facts = tensor.facts
+    if facts.value is not None and facts.lower is not None:
+        return tensor.replace(lower=None, upper=None)
+    if facts.reals is not None and facts.real_lower is not None:
+        return tensor.replace(real_lower=None, real_upper=None)
+    return tensor
+
+
+def infer_apart(infer: Callable[[OpCall], OpResult], call: OpCall) -> OpResult:
+    """``infer`` of a call with an input read apart (:func:`reading.any_read_apart`): the result
+    shape inference gives on what it reads (shapes, findings, bounds), each output's value then
+    evaluate's, from the inputs' values, where that is known and differs (what shape inference
+    reads kept as its bounds)."""
+    result = infer(OpCall(call.schema, tuple(map(as_read, call.inputs)), call.attributes))
+    evaluated = infer(OpCall(call.schema, tuple(map(as_evaluated, call.inputs)), call.attributes))
+    if len(evaluated.outputs) == len(result.outputs):
+        for output, other in zip(result.outputs, evaluated.outputs, strict=True):
+            if output.element_type == other.element_type:
+                _take_evaluated(output, other)
+    return result
+
+
+def _take_evaluated(output: Output, evaluated: Output) -> None:
+    """``output`` (shape inference's) with ``evaluated``'s value, what shape inference reads of
+    it kept as its bounds where it differs; as it is where either knows no value (a value shape
+    inference does not read is no reading of its own)."""
+    if evaluated.value is not None and output.value is not None:
+        lower, upper = (output.lower, output.upper) if output.lower is not None else (output.value,) * 2
+        output.value = evaluated.value
+        apart = lower != evaluated.value or upper != evaluated.value
+        output.lower, output.upper = (lower, upper) if apart else (None, None)
+    if evaluated.reals is not None and output.reals is not None:
+        real_lower, real_upper = (
+            (output.real_lower, output.real_upper) if output.real_lower is not None else (output.reals,) * 2
+        )
+        output.reals = evaluated.reals
+        same = same_reals(real_lower or (), evaluated.reals) and same_reals(real_upper or (), evaluated.reals)
+        output.real_lower, output.real_upper = (None, None) if same else (real_lower, real_upper)
+
+
 def settle(output: Output, lower: Sequence[int] | None, upper: Sequence[int] | None) -> Output:
     """Give ``output`` the bounds ``lower``/``upper`` (its value when they are equal), when both
     are there, of one length and small enough to keep."""
@@ -519,15 +609,17 @@ def real_of(tensor: Tensor) -> RealBounds | None:
 
 
 def settle_reals(output: Output, found: RealBounds | None) -> Output:
-    """Give ``output`` the real bounds ``found`` (its real value when they are equal); none
-    where one is not finite (irshape carries infinities and NaN in values, not in bounds)."""
+    """Give ``output`` the real bounds ``found`` (its real value when they are equal), infinities
+    and NaN as OpenVINO's bound evaluators carry them (an interval times a large scale past the
+    type's range has an upper bound of inf, which a Minimum brings back: by experiment,
+    tests/differential/test_real_overflow.py)."""
     if found is None or len(found[0]) != len(found[1]) or len(found[0]) > values.MAX_ELEMENTS:
         return output
     lower, upper = found
-    if all(x is y or x == y for x, y in zip(lower, upper, strict=True)):  # (a NaN moved is itself)
+    # equal as OpenVINO compares them (are_equal: their bytes), so a NaN is its own bound, and
+    # [-0.0, 0.0] an interval (by experiment: a scale of 2 / inf clamped to [0, 9] is ? there)
+    if same_reals(lower, upper):
         output.reals = lower
-    elif not all(map(math.isfinite, lower)) or not all(map(math.isfinite, upper)):
-        return output
     else:
         output.real_lower, output.real_upper = lower, upper
     return output
@@ -580,7 +672,7 @@ def converted_to_real(tensor: Tensor, target: str | None) -> RealBounds | None:
 
     def convert(bound: tuple[int, ...]) -> tuple[float, ...] | None:
         # (the maximum is replaced, not rounded: INT64_MAX overflows an f16)
-        rounded = values.to_real([0.0 if v == in_max else float(v) for v in bound], target)
+        rounded = values.to_ieee([0.0 if v == in_max else float(v) for v in bound], target)
         if rounded is None:
             return None
         return tuple(out_max if v == in_max else r for v, r in zip(bound, rounded, strict=True))
@@ -601,7 +693,7 @@ def converted_between_reals(tensor: Tensor, target: str | None) -> RealBounds | 
         return None
 
     def convert(bound: tuple[float, ...]) -> tuple[float, ...] | None:
-        rounded = values.to_real([0.0 if v == in_max else v for v in bound], target)
+        rounded = values.to_ieee([0.0 if v == in_max else v for v in bound], target)
         if rounded is None:
             return None
         return tuple(out_max if v == in_max else r for v, r in zip(bound, rounded, strict=True))
@@ -659,15 +751,23 @@ def real_interval(
                 0.0 if masked else function(x[i], y[j])
                 for i, j, masked in zip(x_at, y_at, dynamic, strict=True)
             ]
-            rounded = None if None in raw else values.to_real(raw, out_type)  # type: ignore[arg-type]
+            rounded = None if None in raw else values.to_ieee(raw, out_type)  # type: ignore[arg-type]
             if rounded is None:
-                return None  # a pairing OpenVINO cannot evaluate, or not finite
+                return None  # a pairing OpenVINO cannot evaluate
             columns.append(rounded)
-    lower = [0.0 if masked else min(c) for c, masked in zip(zip(*columns, strict=True), dynamic, strict=True)]
-    upper = [
-        out_max if masked else max(c) for c, masked in zip(zip(*columns, strict=True), dynamic, strict=True)
-    ]
-    return tuple(lower), tuple(upper)
+    # the least and greatest as ReduceMin and ReduceMax take them: past a NaN (inf times 0)
+    least, greatest = reals.reduction("ReduceMin", out_type), reals.reduction("ReduceMax", out_type)
+    if least is None or greatest is None:
+        return None
+    rows = list(zip(*columns, strict=True))
+    lower = values.to_ieee([least(list(c)) for c in rows], out_type)
+    upper = values.to_ieee([greatest(list(c)) for c in rows], out_type)
+    if lower is None or upper is None:
+        return None
+    return (
+        tuple(0.0 if masked else v for v, masked in zip(lower, dynamic, strict=True)),
+        tuple(out_max if masked else v for v, masked in zip(upper, dynamic, strict=True)),
+    )
 
 
 def real_divided(
@@ -677,8 +777,10 @@ def real_divided(
     out_type: str | None,
 ) -> RealBounds | None:
     """``divide::evaluate_bound`` of reals: for a positive divisor [low/up, up/low], for a
-    negative one [up/low, low/up]; a divisor around zero gives [lowest, max], a zero divisor
-    of the upper bound max, and an input at its type's maximum [0, max]."""
+    negative one [up/low, low/up]; a divisor around zero gives [min, max], where min is
+    ``std::numeric_limits<T>::min()``, the least positive normal number (by experiment: a
+    ShapeOf in f16 divided by [-149, 149] converted to i64 reads as ``?``, not a negative
+    bound), a zero divisor of the upper bound max, and an input at its type's maximum [0, max]."""
     a, b = real_of(inputs[0]), real_of(inputs[1])
     lengths = [t.shape.lengths for t in inputs]
     maximum, out_max = _REAL_MAX.get(inputs[1].element_type or ""), _REAL_MAX.get(out_type or "")
@@ -698,7 +800,7 @@ def real_divided(
             upper.append(out_max)
             continue
         if l2 < 0 < u2:
-            lower.append(-out_max)
+            lower.append(reals.REAL_MIN[out_type or "f32"])
             upper.append(out_max)
             continue
         low = function(l1 if positive else u1, u2 if positive else l2)

@@ -17,6 +17,7 @@ normalisations and FakeQuantize) until their own functions replace it.
 
 from __future__ import annotations
 
+import math
 import operator
 from collections.abc import Callable
 from typing import TYPE_CHECKING
@@ -166,6 +167,26 @@ _VALUE_OPS: dict[str, Callable[[int, int], int | None]] = {
 }
 
 
+def _floor_mod_in_double(a: int, b: int) -> int | None:
+    """``reference::floor_mod`` of signed integers: ``x - y * floor(x / y)`` in double, cast
+    back (by experiment: INT64_MAX floormod 10 is 0, the compiled model's too, as 2^63 - 2^63;
+    exact below 2^53, where it is Python's %)."""
+    if b == 0:
+        return None
+    quotient = float(math.floor(a / float(b)))
+    return math.trunc(float(a) - float(b) * quotient)
+
+
+def _value_function(op: str, element_type: str | None) -> Callable[[int, int], int | None] | None:
+    """The op on two integers of the type as OpenVINO's evaluate computes it."""
+    if op == "FloorMod" and element_type in _SIGNED:
+        return _floor_mod_in_double
+    return _VALUE_OPS.get(op)
+
+
+_SIGNED = frozenset({"i8", "i16", "i32", "i64"})
+
+
 def _divide(python_div: bool) -> Callable[[int, int], int | None]:
     def divide(a: int, b: int) -> int | None:
         if b == 0:
@@ -175,8 +196,32 @@ def _divide(python_div: bool) -> Callable[[int, int], int | None]:
     return divide
 
 
-def _binary_value(call: OpCall, shape: PartialShape, out_type: str | None) -> tuple[int, ...] | None:
-    """The output's value when both inputs' values are known (numpy or none broadcasting)."""
+def _as_read(
+    op: str, function: Callable[[int, int], int | None], element_type: str | None
+) -> Callable[[int, int], int | None] | None:
+    """The op as shape inference reads its value, where that is not evaluate's: 0 where an input
+    is the type's maximum, "no limit" (by experiment, each as a Broadcast's target): Divide's and
+    Mod's lower bound (``divide::evaluate_bound``, ``mod::evaluate_bound``) where either input
+    is (INT64_MAX / 2, u32's and i32's alike, is 0; 17 mod INT64_MAX 0); None for the other
+    ops (FloorMod's INT64_MAX floormod 10 is 0 by evaluate itself: :func:`_floor_mod_in_double`)."""
+    from irshape.shapes import bounds  # values and bounds: imported where used
+
+    maximum = bounds.type_max(element_type)
+    if maximum is None:
+        return None
+    if op in ("Divide", "Mod"):
+        return lambda a, b: 0 if a == maximum or b == maximum else function(a, b)
+    return None
+
+
+_READ_APART = frozenset({"Divide", "Mod"})  # the ops of _as_read
+
+
+def _binary_value(
+    call: OpCall, shape: PartialShape, out_type: str | None, as_read: bool = False
+) -> tuple[int, ...] | None:
+    """The output's value when both inputs' values are known (numpy or none broadcasting): as
+    evaluate computes it, or ``as_read`` as shape inference reads it (a Divide's)."""
     if call.inputs[0].value is None or call.inputs[1].value is None:
         return None  # (the usual tensor, data, has none: values is not imported for it)
     from irshape.shapes import values  # values and bounds: imported where used
@@ -188,10 +233,16 @@ def _binary_value(call: OpCall, shape: PartialShape, out_type: str | None) -> tu
         return None
     if call.schema.op == "Divide":
         function = _divide(bool(call.attribute("m_pythondiv")))
-    elif call.schema.op in _VALUE_OPS:
-        function = _VALUE_OPS[call.schema.op]
     else:
-        return None
+        found = _value_function(call.schema.op, call.inputs[0].element_type)
+        if found is None:
+            return None
+        function = found
+    if as_read:
+        read = _as_read(call.schema.op, function, call.inputs[1].element_type)
+        if read is None:
+            return None
+        function = read
     result = values.elementwise(function, [k for k in operands if k is not None], shape.lengths)
     return values.wrap(result, out_type)
 
@@ -205,11 +256,16 @@ _REAL_INTERVAL_OPS = frozenset(
 )
 
 
-def _binary_reals(call: OpCall, shape: PartialShape, out_type: str) -> tuple[float, ...] | None:
-    """The output's real value when both inputs' are known (numpy or none broadcasting)."""
+def _binary_reals(
+    call: OpCall, shape: PartialShape, out_type: str, as_read: bool = False
+) -> tuple[float, ...] | None:
+    """The output's real value when both inputs' are known (numpy or none broadcasting): as
+    evaluate computes it, or ``as_read`` as shape inference reads it, where that differs (a
+    Divide's: :func:`reals.binary_as_read`; None elsewhere)."""
     from irshape.shapes import reals, values  # values and bounds: imported where used
 
-    function = reals.binary(call.schema.op, out_type)
+    op = call.schema.op
+    function = reals.binary_as_read(op, out_type) if as_read else reals.binary(op, out_type)
     if function is None or shape.lengths is None or _auto_broadcast(call)[0] == "pdpd":
         return None
     return values.to_ieee(values.real_elementwise(function, call.inputs[:2], shape.lengths), out_type)
@@ -439,14 +495,19 @@ def prelu(call: OpCall) -> OpResult:
 
 
 def convert(call: OpCall) -> OpResult:
-    """Convert-1: the data input's shape in ``destination_type``; a known integer value is
-    converted as C++ converts it (wrapped; to boolean: non-zero)."""
+    """Convert-1: the data input's shape in ``destination_type``; a known value converted as
+    OpenVINO's evaluate converts it (integers wrapped, to boolean non-zero; reals truncated to an
+    integer type, rounded to a real one), and, where it differs, as shape inference reads it
+    (``convert::evaluate_bound``: an element at its input type's maximum the output type's)."""
     from irshape.shapes import bounds  # values and bounds: imported where used
 
     data = call.inputs[DATA]
     destination = call.attributes.values.get("destination_type")
     target = destination if isinstance(destination, str) else None
-    output = Output(data.shape, target, value=_converted(data, target), reals=_converted_reals(data, target))
+    value, read = _converted(data, target)
+    reals, read_reals = _converted_reals(data, target)
+    output = Output(data.shape, target, value=value, reals=reals)
+    bounds.read_apart(output, read, read_reals)
     converted = bounds.converted(data, target) or bounds.converted_from_real(data, target)
     if converted:
         bounds.settle(output, *converted)
@@ -466,26 +527,36 @@ def convert_like(call: OpCall) -> OpResult:
     return OpResult([Output(data.shape, like.element_type, value=value)])
 
 
-def _converted(data: Tensor, target: str | None) -> tuple[int, ...] | None:
+def _converted(data: Tensor, target: str | None) -> tuple[tuple[int, ...] | None, tuple[int, ...] | None]:
+    """A value converted to an integer type: evaluate's, and shape inference's reading of it."""
     from irshape.shapes import bounds, values  # values and bounds: imported where used
 
     if data.reals is not None:
-        return bounds.converted_value_from_real(data.reals, data.element_type, target)
+        evaluated = values.truncated(data.reals, target)
+        return evaluated, bounds.converted_value_from_real(data.reals, data.element_type, target)
     tensor = values.known(data)
-    return None if tensor is None else bounds.converted_bound(tensor.values, data.element_type, target)
+    if tensor is None:
+        return None, None
+    evaluated = values.wrap(tensor.values, target)
+    return evaluated, bounds.converted_bound(tensor.values, data.element_type, target)
 
 
-def _converted_reals(data: Tensor, target: str | None) -> tuple[float, ...] | None:
-    """A value converted to a real type: rounded to it (an integer, or a real of another
-    type), past its range an infinity (by experiment: 3e8 to f16 is inf), at its input type's
-    maximum the output type's (:func:`bounds.converted_value_to_real`)."""
+def _converted_reals(
+    data: Tensor, target: str | None
+) -> tuple[tuple[float, ...] | None, tuple[float, ...] | None]:
+    """A value converted to a real type: rounded to it (an integer, or a real of another type),
+    past its range an infinity (by experiment: 3e8 to f16 is inf); and shape inference's reading
+    of it, at its input type's maximum the output type's (:func:`bounds.converted_value_to_real`)."""
     from irshape.shapes import bounds, values  # values and bounds: imported where used
 
     if target not in REAL:
-        return None
+        return None, None
     tensor = values.known(data)
     numbers = data.reals if tensor is None else tensor.values
-    return None if numbers is None else bounds.converted_value_to_real(numbers, data.element_type, target)
+    if numbers is None:
+        return None, None
+    evaluated = values.to_ieee([float(v) for v in numbers], target)
+    return evaluated, bounds.converted_value_to_real(numbers, data.element_type, target)
 
 
 # --- binary ops ----------------------------------------------------------------------------
@@ -535,8 +606,12 @@ def _binary(call: OpCall, kind_message: str, boolean_output: bool) -> OpResult:
         return OpResult([output], findings)  # (the usual tensors, data, carry no values or bounds)
     from irshape.shapes import bounds  # values and bounds: imported where used
 
+    if value is not None and call.schema.op in _READ_APART:
+        bounds.read_apart(output, _binary_value(call, shape, out_type, as_read=True))
     if out_type in REAL and any(map(_real_known, call.inputs[:2])):
         output.reals = _binary_reals(call, shape, out_type)
+        if output.reals is not None and call.schema.op == "Divide":
+            bounds.read_apart(output, read_reals=_binary_reals(call, shape, out_type, as_read=True))
         if output.reals is None:
             bounds.settle_reals(output, _binary_real_bounds(call, shape, out_type))
     if value is None and any(bounds.bounded(t) for t in call.inputs[:2]):
@@ -578,7 +653,9 @@ def _binary_bounds(call: OpCall, shape: PartialShape, out_type: str | None) -> b
     if op == "Mod":
         return bounds.modulo(call.inputs[:2], shape.lengths, out_type)
     if op in _INTERVAL_OPS and values.evaluates("ReduceMin", out_type):
-        return bounds.interval(_VALUE_OPS[op], call.inputs[:2], shape.lengths, out_type)
+        function = _value_function(op, call.inputs[0].element_type)
+        if function is not None:
+            return bounds.interval(function, call.inputs[:2], shape.lengths, out_type)
     return None
 
 
@@ -1105,7 +1182,15 @@ def convert_promote_types(call: OpCall) -> OpResult:
         if failure is not None:
             problem = f"ConvertPromoteTypes cannot promote {types[0]} and {types[1]} with these attributes"
             return OpResult([], [type_finding(problem, failure)])
-    outputs = [Output(data.shape, common, value=_converted(data, common)) for data in (first, second)]
+    outputs = []
+    for data in (first, second):
+        value, read = _converted(data, common)
+        output = Output(data.shape, common, value=value)
+        if read != value:
+            from irshape.shapes import bounds  # values and bounds: imported where used
+
+            bounds.read_apart(output, read)
+        outputs.append(output)
     return OpResult(outputs)
 
 

@@ -772,8 +772,8 @@ def _real_reduced_scatter(op: _Op, writes: Writes) -> value_bounds.RealBounds | 
     init = bool(op.attribute("use_init_val")) if "use_init_val" in op.call.schema.attributes else True
     nd = op.call.schema.op == "ScatterNDUpdate"
     combine, greatest = (_ND_REAL_REDUCTIONS if nd else _REAL_REDUCTIONS)[reduction], reals.REAL_MAX["f32"]
-    # a value (both inputs' reals known) keeps infinities and NaN as OpenVINO computes them;
-    # bounds stay finite
+    # infinities and NaN kept as OpenVINO computes them, in a value (both inputs' reals known)
+    # and in bounds
     exact = op.inputs[0].reals is not None and op.inputs[2].reals is not None
     pairs = list(zip(data, updates, strict=True))
     found = []
@@ -792,8 +792,8 @@ def _real_reduced_scatter(op: _Op, writes: Writes) -> value_bounds.RealBounds | 
         if reduction == "mean":
             for position, count in counts.items():
                 value[position] = _f32(value[position] / (count + int(init)))
-        result = (values.to_ieee if exact else values.to_real)(value, element_type)
-        if result is None:  # (bounds: None where one is not finite)
+        result = values.to_ieee(value, element_type)
+        if result is None:
             return None
         found.append(result)
     return found[0], found[-1]

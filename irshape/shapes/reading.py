@@ -342,6 +342,18 @@ def v10_evaluation_failure(inputs: Sequence[Tensor], outputs: Sequence[Output]) 
     return next((o.facts.why or "" for o in outputs if _evaluation_failed(o)), None)
 
 
+def any_read_apart(inputs: Sequence[Tensor]) -> bool:
+    """Does shape inference read another value of an input than its value, evaluate's (a
+    Convert of a type's maximum above it: :func:`irshape.shapes.bounds.infer_apart`)?"""
+    for tensor in inputs:
+        facts = tensor.facts
+        if (facts.lower is not None and facts.value is not None) or (
+            facts.real_lower is not None and facts.reals is not None
+        ):
+            return True
+    return False
+
+
 READS = "irshape_reads"  # the attribute of a shape function that says what @reads it reads
 
 

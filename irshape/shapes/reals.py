@@ -5,7 +5,10 @@ result rounded to the element type as OpenVINO's reference kernels round it.
 * f32: each operation in float32. Python computes in double; the sum, difference, product,
   quotient and square root of two float32 numbers rounded once to float32 are float32's own
   (double has more than twice float32's bits), so :func:`values.to_real` after each operation
-  is float32 arithmetic. Power is ``std::pow`` in double, rounded.
+  is float32 arithmetic. Power is ``std::pow(float, float)``, which is the C library's
+  ``powf`` (:mod:`irshape.shapes.libm`: not correctly rounded, so not C's ``pow`` in double
+  rounded once: OpenVINO's 626^3 is 245314384, an exact tie that ``pow`` rounded to even makes
+  245314368); irshape calls the platform's own ``powf``, as OpenVINO's binary does.
 * f16 and bf16: OpenVINO converts the inputs to f32, evaluates, and converts the result back
   (``IF_TYPE_OF_CONVERT_TENSORS``): rounded to float32, then to f16 (to the nearest, ties to
   even) or bf16 (OpenVINO's own rounding: :func:`values.to_real`).
@@ -16,8 +19,9 @@ experiment: an f16 product past 65504 is inf, and a Minimum with 7 brings it bac
 Divide by zero is inf, or NaN for 0/0; a Sqrt of a negative NaN; a Convert of them to an
 integer type x86's 'integer indefinite': :func:`values.truncated`). Python's float arithmetic
 is IEEE's where it does not raise; where it raises (a division by zero, ``math.floor`` of an
-infinity, ``math.pow`` past the range) the functions below give IEEE's result. Bounds stay
-finite: :func:`irshape.shapes.bounds.settle_reals` keeps none that is not.
+infinity, ``math.pow`` past the range) the functions below give IEEE's result. Bounds carry
+them too, as OpenVINO's bound evaluators compute in the type (an interval's upper bound times
+a large scale is inf, a Minimum brings it back: :func:`irshape.shapes.bounds.settle_reals`).
 
 Which ops evaluate which real types in OpenVINO 2026.4 (by experiment: each op on a ShapeOf
 converted to the type, converted to i64 as a Broadcast's target, static, interval and dynamic
@@ -33,7 +37,7 @@ import math
 import sys
 from collections.abc import Callable, Sequence
 
-from irshape.shapes import values
+from irshape.shapes import libm, values
 
 _ALL = frozenset({"f16", "f32", "bf16"})
 # the real types each op's evaluate takes (an op not listed: none); bf16 as f16 (converted to
@@ -65,6 +69,8 @@ _EVALUATED: dict[str, frozenset[str]] = {
 # its interval_bound_evaluator gets nothing from ReduceMin/ReduceMax there and reads memory
 # nothing wrote: `2..5` times 2.0 is 0, by experiment)
 REAL_MAX = {"f32": 3.4028234663852886e38, "f16": 65504.0, "bf16": 3.3895313892515355e38}
+# std::numeric_limits<T>::min() of those: their least positive normal number, not their lowest
+REAL_MIN = {"f32": 2.0**-126, "f16": 2.0**-14, "bf16": 2.0**-126}
 
 
 def evaluates(op: str, element_type: str | None) -> bool:
@@ -91,8 +97,8 @@ def _odd_integer(x: float) -> bool:
 
 
 def _power(a: float, b: float) -> float:
-    """C's ``pow``: past the range an infinity (negative for a negative base and an odd
-    exponent), 0 to a negative power an infinity, a negative base to a fractional power NaN."""
+    """C's ``pow`` in double: past the range an infinity (negative for a negative base and an
+    odd exponent), 0 to a negative power an infinity, a negative base to a fractional power NaN."""
     try:
         return math.pow(a, b)
     except OverflowError:
@@ -101,6 +107,14 @@ def _power(a: float, b: float) -> float:
         if a == 0:
             return math.copysign(math.inf, a) if _odd_integer(b) else math.inf
         return math.nan
+
+
+def _power_in_f32(a: float, b: float) -> float:
+    """``std::pow(float, float)`` of f32 values (f16 and bf16 ones converted): the platform's
+    ``powf``, loaded the first time a real Power is folded; where it cannot be loaded, ``pow`` in
+    double (rounded by the caller: ``powf``'s value but on exact and near ties)."""
+    function = libm.powf()
+    return _power(a, b) if function is None else function(a, b)
 
 
 def _floor_mod(a: float, b: float) -> float:
@@ -140,7 +154,7 @@ _BINARY: dict[str, Binary] = {
     # kept and a NaN second dropped (by experiment); Python's max and min compare alike
     "Maximum": max,
     "Minimum": min,
-    "Power": _power,
+    "Power": _power_in_f32,  # (Power evaluates no f64: has_evaluate takes f16, bf16, f32 reals)
     "FloorMod": _floor_mod,
 }
 
@@ -158,15 +172,23 @@ def binary(op: str, element_type: str | None) -> Binary | None:
 
         return squared_difference
     function = _BINARY.get(op)
-    if function is None:
-        return None
-    if op == "Divide":  # OpenVINO's value of a Divide is its evaluate_lower's...
-        function = _dividing_at(REAL_MAX[element_type or "f32"])
+    return None if function is None else _rounded_to(function, element_type)
 
+
+def _rounded_to(function: Binary, element_type: str | None) -> Binary:
     def operation(a: float, b: float) -> float | None:
         return rounded(function(a, b), element_type)
 
     return operation
+
+
+def binary_as_read(op: str, element_type: str | None) -> Binary | None:
+    """The op on two reals as shape inference reads its value, where that is not evaluate's:
+    Divide's is ``divide::evaluate_bound``'s lower bound, 0 at a type's maximum
+    (:func:`_dividing_at`); None for the other ops."""
+    if op != "Divide" or not evaluates(op, element_type):
+        return None
+    return _rounded_to(_dividing_at(REAL_MAX[element_type or "f32"]), element_type)
 
 
 def _round_half_to_even(x: float) -> float:
@@ -230,10 +252,11 @@ def reduction(op: str, element_type: str | None) -> Callable[[list[float]], floa
     caller rounds the result to the type once: by experiment, a bf16 product of 608, 457, 457,
     582 and 582 is 42880953483264, where bf16 steps give 42606075576320), f32 in f32, f64 in
     double; a sum (and a mean's) with Kahan's compensation (``reference::reduce_sum``), a mean
-    the sum over the count; infinities and NaN as IEEE arithmetic carries them, ReduceMax and
-    ReduceMin ``std::max``/``std::min`` from the computing type's lowest (greatest) finite
-    number, so a NaN is passed over (by experiment: ReduceMax of [NaN, 1] and of [1, NaN]
-    is 1)."""
+    the sum over the count; infinities and NaN as IEEE arithmetic carries them, ReduceMax
+    ``std::max`` from the computing type's lowest finite number and ReduceMin ``std::min`` from
+    infinity (``reference::reduce_max``/``reduce_min``), so a NaN is passed over (by experiment:
+    ReduceMax of [NaN, 1] and of [1, NaN] is 1; in f32 ReduceMax of [-inf] is -FLT_MAX and
+    ReduceMin of [inf] or [NaN] inf)."""
     if not evaluates(op, element_type):
         return None
     computed_in = "f64" if element_type == "f64" else "f32"
@@ -251,7 +274,7 @@ def reduction(op: str, element_type: str | None) -> Callable[[list[float]], floa
         return result
 
     def minimum(numbers: list[float]) -> float:
-        result = greatest
+        result = math.inf
         for x in numbers:
             result = x if x < result else result
         return result

@@ -98,10 +98,10 @@ def _real_reduction(op: str, output: Output, data: Tensor, axes: set[int]) -> No
         if data.reals is not None:  # a value: infinities and NaN as OpenVINO carries them
             return values.to_ieee([fold(group) for group in groups], data.element_type)
         if op == "ReduceProd":
-            return values.to_real(
+            return values.to_ieee(
                 [maximum if maximum in g and 0 not in g else fold(g) for g in groups], data.element_type
             )
-        return values.to_real([fold(group) for group in groups], data.element_type)
+        return values.to_ieee([fold(group) for group in groups], data.element_type)
 
     if data.reals is not None:
         output.reals = reduce(data.reals)

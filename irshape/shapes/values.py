@@ -9,7 +9,7 @@ from __future__ import annotations
 import itertools
 import math
 import struct
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 from irshape.ir import element_types
@@ -52,7 +52,11 @@ def strides(lengths: Sequence[int]) -> list[int]:
     return steps[::-1]
 
 
-def coordinates(lengths: Sequence[int]) -> itertools.product[tuple[int, ...]]:
+def coordinates(lengths: Sequence[int]) -> Iterator[tuple[int, ...]]:
+    """Every index of a tensor of these lengths, the last axis fastest. None for an empty one:
+    ``itertools.product`` makes a tuple of each range first (``[1, 10**12, 0]`` would not fit)."""
+    if 0 in lengths:
+        return iter(())
     return itertools.product(*(range(n) for n in lengths))
 
 
@@ -105,8 +109,7 @@ _REAL_FORMATS = {"f16": "e", "f32": "f", "f64": "d", "bf16": "f"}
 
 def to_real(numbers: Sequence[float] | None, element_type: str | None) -> tuple[float, ...] | None:
     """The numbers rounded to ``element_type``; None for another type, too many numbers, or a
-    result that is not finite (for the bounds, which irshape keeps finite: an overflow there
-    gives no bounds)."""
+    result that is not finite (Range's values, whose infinities its shape inference refuses)."""
     rounded = to_ieee(numbers, element_type)
     return rounded if rounded is not None and all(map(math.isfinite, rounded)) else None
 
@@ -202,8 +205,11 @@ def truncated(reals: Sequence[float], element_type: str | None) -> tuple[int, ..
     an int64 for the others, each out of its range (NaN, infinities too) at its minimum (x86's
     'integer indefinite'), then wrapped to the type: 300.7 to u8 is 44, 3e9 to i32 -2^31 and to
     u8 0, -5.5 to u32 4294967291, 1e20 to u64 0 (past 2^63 the conversion subtracts 2^63
-    first); None for another type."""
-    if element_type is None or element_type == "boolean" or element_type[0] not in "iu":
+    first); to boolean non-zero is true (NaN and the infinities too: by experiment, an f16 bound
+    of inf converted to boolean is 1); None for another type."""
+    if element_type == "boolean":
+        return tuple(int(v != 0) for v in reals)
+    if element_type is None or element_type[0] not in "iu":
         return None
     wide = element_type in _THROUGH_INT64
     bits = 64 if wide else 32

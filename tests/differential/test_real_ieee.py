@@ -27,8 +27,7 @@ all in a few models, and OpenVINO's reading of the saved file is the expectation
   for an unbounded dim: a Convert of it is the other type's maximum (to i64 a dim of ``?``),
   a Divide of it 0.
 
-Not modelled, and not drawn: infinities in *bounds* (an interval input whose bound overflows):
-irshape keeps no real bound that is not finite, so it gives ``?`` there (wider than OpenVINO).
+Infinities in *bounds* (an interval input whose bound overflows) are test_real_overflow.py's.
 """
 
 from __future__ import annotations

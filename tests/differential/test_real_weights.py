@@ -22,6 +22,7 @@ import numpy as np
 import openvino as ov
 import openvino.opset1 as ov1
 import openvino.opset3 as ov3
+import openvino.opset7 as ov7
 import openvino.opset8 as ov8
 import pytest
 
@@ -214,3 +215,40 @@ def test_weights_reaching_no_value_input_are_not_read(
     assert not report.errors
     (layer,) = [layer for layer in report.layers if layer.type == "Broadcast"]
     assert [str(s) for s in layer.outputs] == ["[2,3,4,5]"]
+
+
+def test_a_repeated_check_is_not_taken_where_unread_weights_decide(tmp_path: Path) -> None:
+    # Two Broadcasts whose targets irshape first knows alike (nothing known, from a dim): the
+    # first's through a Roll (OpenVINO folds nothing), the second's through a Maximum with a
+    # 2-D Const read only when a value input reaches it. The second's check is no repeat of the
+    # first's: the weight above it gives it bounds (the walk's memo once took the first's `?`).
+    inputs: list[ov.Node] = []
+
+    def dim_as_real(name: str) -> ov.Node:
+        data = ov1.parameter(ov.PartialShape([1, ov.Dimension(2, 8)]), np.float32, name=name)
+        inputs.insert(0, data)
+        return ov1.convert(ov8.gather(ov3.shape_of(data), _i([1]), _i(0)), "f32")
+
+    one = ov1.constant(np.float32(1.0))
+    rolled = ov1.convert(ov7.roll(dim_as_real("first"), _i([0]), _i([0])), "i64")
+    weight = ov1.constant(np.array([[5.0]], np.float32))
+    at_least = ov1.maximum(dim_as_real("second"), weight)
+    bounded = ov1.convert(ov1.reshape(at_least, _i([-1]), False), "i64")
+    first = ov3.broadcast(one, ov1.concat([_i([1]), rolled], 0))
+    second = ov3.broadcast(one, ov1.concat([_i([1]), bounded], 0))
+    first.set_friendly_name("first_broadcast")
+    second.set_friendly_name("second_broadcast")
+    model = ov.Model([ov1.result(second), ov1.result(first)], inputs)  # (saved: the Roll's chain first)
+    xml = tmp_path / "repeat.xml"
+    ov.save_model(model, str(xml), compress_to_fp16=False)
+    expected = {
+        o.get_node().input_value(0).get_node().get_friendly_name(): str(o.get_partial_shape())
+        for o in ov.Core().read_model(xml).outputs
+    }
+    report = irshape.check_file(xml)
+    found = {layer.name: str(layer.outputs[0]) for layer in report.layers if layer.type == "Broadcast"}
+    assert [layer.name for layer in report.layers if layer.type == "Broadcast"] == [
+        "first_broadcast",
+        "second_broadcast",
+    ], "the case needs the Roll's chain checked first"
+    assert found == expected == {"first_broadcast": "[1,?]", "second_broadcast": "[1,5..8]"}

@@ -2,8 +2,10 @@
 with OpenVINO's evaluation (whole i64, bf16 as OpenVINO rounds it), before its runtime kernels
 and their i64-as-i32 rule see anything (docs/execution.md). Against the plugin: i64 subgraphs
 past the i32 range, converted to f32 (whole), reaching a Result or a layer fed by data
-(saturated, as a Const), static and dynamic ShapeOfs, and the bf16 shape subgraph whose folded
-target is 512 where a bf16 kernel gives 516. One model, compiled once."""
+(saturated, as a Const), static and dynamic ShapeOfs, the bf16 shape subgraph whose folded
+target is 512 where a bf16 kernel gives 516, and a type's maximum through Convert and Divide,
+whose value the compile step folds as ``evaluate`` gives it while shape inference reads it as
+"no limit". One model, compiled once."""
 
 from __future__ import annotations
 
@@ -113,7 +115,72 @@ def _bf16_cases() -> Iterator[Case]:
         yield Case(f"bf16_{name}_through_bf16", {}, [to_f32(through).output(0)])
 
 
-CASES = [*_const_cases(), *_shape_cases(), *_bf16_cases()]
+FLT_MAX = float(np.finfo(np.float32).max)
+
+
+def _maxima_cases() -> Iterator[Case]:
+    """A Const at its type's maximum through Convert or Divide. Shape inference reads it through
+    the ops' bound evaluators, where the maximum means "no limit" (u32 4294967295 to f32 is
+    FLT_MAX there, times 1e-36 340; FLT_MAX / 600 is 0) and the layers below take their shapes
+    from that reading; the compile step folds ``evaluate``'s value (4294967296.0, times 1e-36
+    4.3e-27, to i64 0; FLT_MAX / 600 is 5.7e35). Not drawn: a tensor a Broadcast's shape
+    inference read and a Result takes too, which the plugin folds to what shape inference read
+    (its cached bounds: docs/openvino-ir-reading.md §14)."""
+    scale = np.float32(1e-36)
+    u32_max = to_f32(const([2**32 - 1, 5], np.uint32))
+    yield Case(
+        "max_u32_f32_scaled", {}, [opset.multiply(u32_max, const([scale], np.float32)).output(0)], True
+    )
+    f16_max = to_f32(const([65504.0, 3.0], np.float16))
+    yield Case(
+        "max_f16_f32_scaled", {}, [opset.multiply(f16_max, const([scale], np.float32)).output(0)], True
+    )
+    divided = opset.divide(const([FLT_MAX, 6.0], np.float32), const([600.0], np.float32))
+    yield Case("max_f32_divided", {}, [divided.output(0)], True)
+    to_f16 = opset.convert(const([FLT_MAX, 7.0], np.float32), "f16")
+    yield Case("max_f32_to_f16", {}, [to_f32(to_f16).output(0)], True)
+    yield Case("max_f32_to_i32", {}, [opset.convert(const([FLT_MAX, 7.0], np.float32), "i32").output(0)])
+    yield Case(
+        "max_u64_to_i64_f32", {}, [to_f32(opset.convert(const([2**64 - 1, 3], np.uint64), "i64")).output(0)]
+    )
+    yield Case(
+        "max_i32_to_i64_f32", {}, [to_f32(opset.convert(const([2**31 - 1, 3], np.int32), "i64")).output(0)]
+    )
+    # an integer Divide of a maximum: shape inference reads 0, evaluate the quotient
+    halved = opset.divide(const([2**63 - 1, 10]), const([2]))
+    yield Case("max_i64_divided_f32", {}, [to_f32(halved).output(0)])
+    u32_halved = opset.divide(const([2**32 - 1, 10], np.uint32), const([2], np.uint32))
+    yield Case("max_u32_divided_f32", {}, [to_f32(u32_halved).output(0)])
+    remainder = opset.mod(const([2**63 - 1, 17]), const([10]))
+    yield Case("max_i64_mod_f32", {}, [to_f32(remainder).output(0)])
+    floor_remainder = opset.floor_mod(const([2**63 - 1, 17]), const([10]))
+    yield Case("max_i64_floor_mod_f32", {}, [to_f32(floor_remainder).output(0)])
+    z = parameter([3])
+    quotient = opset.divide(const([2**63 - 1]), const([2]))
+    rows = opset.add(opset.minimum(quotient, const([50])), const([1]))  # read: 1; evaluated: 51
+    shape_read = opset.concat([const([3]), rows], 0)
+    yield Case(
+        "max_divided_read_by_reshape",
+        {z: np.arange(3, dtype=np.float32)},
+        [opset.reshape(z, shape_read, False).output(0)],
+    )
+    # Reshape's target: shape inference reads 340 (its output is [340]), the target folds to 0
+    x = parameter([340])
+    target = opset.convert(
+        opset.multiply(to_f32(const([2**32 - 1], np.uint32)), const([scale], np.float32)), "i64"
+    )
+    zeros = np.zeros(340, np.float32)
+    yield Case(
+        "max_read_by_reshape", {x: zeros}, [opset.reshape(x, target, False).output(0), target.output(0)]
+    )
+    # Broadcast's target, through f16's maximum: [1, 340]
+    y = parameter([1])
+    scaled = opset.multiply(to_f32(const([65504.0], np.float16)), const([scale], np.float32))
+    shape = opset.concat([const([1]), opset.convert(scaled, "i64")], 0)
+    yield Case("max_read_by_broadcast", {y: np.ones(1, np.float32)}, [opset.broadcast(y, shape).output(0)])
+
+
+CASES = [*_const_cases(), *_shape_cases(), *_bf16_cases(), *_maxima_cases()]
 
 
 @pytest.fixture(scope="module")

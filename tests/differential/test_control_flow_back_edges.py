@@ -20,6 +20,7 @@ import numpy as np
 import openvino as ov
 import openvino.opset8 as op
 import pytest
+from lxml import etree
 
 import irshape
 from irshape.check.model import check_document
@@ -484,3 +485,33 @@ def test_a_dynamic_parameter_takes_the_back_edges_bytes(tmp_path: Path) -> None:
     assert not comparison.not_run, [f.message() for f in comparison.not_run[:5]]
     assert not comparison.divergent, [describe(c) for c in comparison.divergent[:5]]
     assert {c.layer.name for c in comparison.outputs} >= set(names)
+
+
+def test_a_body_dim_off_by_one_is_irs301_at_the_last_pass(shapes_file: Path, tmp_path: Path) -> None:
+    """A body layer's declared output dim one off the static dim OpenVINO's last pass gives
+    (the first such layer of each body, not a Parameter, whose declared shape OpenVINO builds
+    the body from) is IRS301 on that layer, named by its path of ids, and nothing else is."""
+    model = ov.Core().read_model(shapes_file)
+    nodes = {node.get_friendly_name(): node for node in model.get_ordered_ops()}
+    tree = etree.parse(str(shapes_file))
+    expected: set[str] = set()
+    for name in SHAPE_CASES:
+        (outer,) = tree.xpath(f"/net/layers/layer[@name='{name}']")
+        body_nodes = {n.get_friendly_name(): n for n in nodes[name].get_function().get_ordered_ops()}
+        for layer in outer.xpath(
+            "./body/layers/layer[not(@type='Parameter') and not(@type='Result') and not(@type='Const')]"
+        ):
+            shape = body_nodes[layer.get("name")].get_output_partial_shape(0)
+            dims = layer.xpath("./output/port[1]/dim")
+            if shape.rank.is_dynamic or not dims or not shape[0].is_static:
+                continue
+            dims[0].text = str(shape[0].get_length() + 1)
+            expected.add(f"{outer.get('id')}/body/{layer.get('id')}")
+            break
+    mutant = tmp_path / "mutant.xml"
+    tree.write(str(mutant))
+    mutant.with_suffix(".bin").write_bytes(shapes_file.with_suffix(".bin").read_bytes())
+    report = irshape.check_file(mutant)
+    found = {d.layer_id for d in report.diagnostics if d.code == "IRS301"}
+    assert len(expected) >= 20
+    assert found == expected, (sorted(expected - found), sorted(found - expected))

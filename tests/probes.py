@@ -28,10 +28,15 @@ def modules_after_cli(*args: str, watch: Iterable[str]) -> list[str]:
 
 def openvino_accepts(xml: Path) -> bool:
     """Does ``ov.Core().read_model`` read the file? (OpenVINO is the oracle, imported here.)"""
+    return openvino_rejection(xml) is None
+
+
+def openvino_rejection(xml: Path) -> str | None:
+    """None where ``ov.Core().read_model`` reads the file, else the last line of its message."""
     import openvino as ov
 
     try:
         ov.Core().read_model(str(xml))
-    except RuntimeError:
-        return False
-    return True
+    except Exception as exc:  # read_model raises RuntimeError and OpenVINO's own exceptions
+        return str(exc).strip().splitlines()[-1]
+    return None

@@ -22,6 +22,7 @@ from pathlib import Path
 import openvino as ov
 import openvino.opset8 as ops
 import pytest
+from probes import openvino_rejection
 
 import irshape
 
@@ -109,20 +110,11 @@ class _Net:
         )
 
 
-def _read(xml: Path) -> str | None:
-    """None where read_model reads the file, else the last line of its message."""
-    try:
-        ov.Core().read_model(str(xml))
-    except RuntimeError as exc:
-        return str(exc).strip().splitlines()[-1]
-    return None
-
-
 def _agree(xml: Path) -> str | None:
     """read_model's verdict, asserting that irshape's is the same: no error where it reads;
     where it fails, IRS026 errors only, at lines holding a layout attribute, one of them with
     OpenVINO's message. The message (None: it reads)."""
-    message = _read(xml)
+    message = openvino_rejection(xml)
     errors = [d for d in irshape.check_file(xml).diagnostics if d.severity is irshape.Severity.ERROR]
     if message is None:
         assert errors == []

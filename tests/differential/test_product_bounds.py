@@ -1,0 +1,99 @@
+"""ReduceProd's bounds where an upper bound of its data is the type's maximum (an unbounded dim
+read through ShapeOf), as OpenVINO evaluates them (issue 24, item 1; seed 3's ro02675 of
+``test_real_chains.py``).
+
+``ReduceProd::evaluate_upper`` (src/core/src/op/reduce_prod.cpp): where the data's upper bound
+holds the type's maximum and no zero, it copies one scalar, the output type's maximum, over the
+output and returns. A product of one element is that maximum ("no limit", which the Minimum with 640 below keeps:
+the default evaluator's mask of unbounded inputs); in a product of more
+than one element the others are memory nothing wrote: the same file read again gives another
+bound (by experiment: ``2..12`` and ``12..642``; the first element is the maximum whichever row
+holds the unbounded dim). irshape gives such a product no bounds, so its
+dims hold each of OpenVINO's readings; the one-element product is OpenVINO's exactly.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import openvino as ov
+import openvino.opset1 as ov1
+import openvino.opset3 as ov3
+import openvino.opset8 as ov8
+from click.testing import CliRunner
+
+from irshape.cli import main
+
+_NUMPY = {"f16": np.float16, "f32": np.float32, "i64": np.int64}
+
+
+def _i(values: list[int]) -> ov.Node:
+    return ov1.constant(np.array(values, dtype=np.int64))
+
+
+def _padded_product(
+    data: ov.Node, padded: ov.Node, element_type: str, order: list[int], rows: int, name: str
+) -> ov.Node:
+    """Pad of a ``[2] * rows`` tensor by ``min(ReduceProd(rows of the dims), 640)``."""
+    dims = ov8.gather(ov3.shape_of(data, "i64"), _i(order), ov1.constant(np.int64(0)))
+    sizes = dims if element_type == "i64" else ov1.convert(dims, element_type)
+    rows_of_sizes = ov1.reshape(sizes, _i([rows, len(order) // rows]), False)
+    product = ov1.reduce_prod(rows_of_sizes, _i([1]), False)
+    bounded = ov1.minimum(product, ov1.constant(np.array([640], dtype=_NUMPY[element_type])))
+    pads = ov1.convert(bounded, "i64")
+    node = ov1.pad(padded, pads, _i([0] * rows), "constant")
+    node.set_friendly_name(name)
+    return node
+
+
+def _cases() -> tuple[list[ov.Node], list[ov.Node], dict[str, int]]:
+    data = ov1.parameter(ov.PartialShape("[2..5,?,4,5]"), np.float32)
+    parameters = [data] + [ov1.parameter([2] * count, np.float32) for count in (1, 2)]
+    nodes, rows = [], {}
+    for element_type in ("f16", "f32", "i64"):
+        for name, order, count in (
+            (f"one_{element_type}", [1, 2], 1),  # [?, 4]: the maximum, then 640
+            (f"two_{element_type}", [1, 2, 0, 3], 2),  # [?, 4] and [2..5, 5]: the second unwritten
+            (f"first_{element_type}", [0, 3, 1, 2], 2),  # [2..5, 5] and [?, 4]
+        ):
+            nodes.append(_padded_product(data, parameters[count], element_type, order, count, name))
+            rows[name] = count
+    return nodes, parameters, rows
+
+
+def _dims(text: str) -> list[tuple[int, float]]:
+    """``[2..,12..642]`` as (lower, upper) pairs."""
+    pairs = []
+    for dim in text.strip("[]").split(","):
+        if dim == "?":
+            pairs.append((0, np.inf))
+            continue
+        low, _, high = dim.partition("..")
+        pairs.append(
+            (int(low or 0), float(high) if high else np.inf) if ".." in dim else (int(dim), int(dim))
+        )
+    return pairs
+
+
+def test_product_with_an_unbounded_dim_is_openvinos(tmp_path: Path) -> None:
+    nodes, parameters, rows = _cases()
+    xml = tmp_path / "products.xml"
+    ov.save_model(ov.Model(nodes, parameters, "products"), str(xml), compress_to_fp16=False)
+    readings = []
+    for _ in range(3):  # the unwritten elements differ between readings
+        model = ov.Core().read_model(str(xml))
+        readings.append(
+            {op.get_friendly_name(): str(op.get_output_partial_shape(0)) for op in model.get_ops()}
+        )
+    outcome = CliRunner().invoke(main, ["infer", str(xml)])
+    assert outcome.exit_code == 0, outcome.stdout
+    lines = {line.split("'")[1]: line for line in outcome.stdout.splitlines() if "'" in line}
+    for name, count in rows.items():
+        ours = lines[name].split("(Pad): ", 1)[1].split(" ")[2]
+        if count == 1:  # one element: evaluate_upper's maximum, kept by the Minimum (as "no limit")
+            assert all(reading[name] == ours for reading in readings), (name, ours, readings)
+            continue
+        for reading in readings:  # irshape's dims hold each of OpenVINO's readings
+            for (low, high), (their_low, their_high) in zip(_dims(ours), _dims(reading[name]), strict=True):
+                assert low <= their_low and their_high <= high, (name, ours, reading[name])

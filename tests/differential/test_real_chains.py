@@ -32,9 +32,10 @@ does (irshape/shapes/reals.py, bounds.py): before it kept no infinite bound, and
 44,000 drawn on eight seeds found the real reductions' accumulation in f32 (irshape rounded
 each step to f16 or bf16); the rest agree. With Power by 3 and 4, 80,000 on eight seeds
 (20261131 and 1 to 7) fold a powf result that is not pow rounded once 159 times: pow rounded
-once gets 1 and 3 of the first two seeds' chains wrong, powf none; two chains are ``?`` in
+once gets 1 and 3 of the first two seeds' chains wrong, powf none; two chains were ``?`` in
 irshape where OpenVINO folds (a Ceiling of a value known exactly through its bounds, seed 3's
-rc00728; seed 1's rc01111 in its batch only, not alone), wider, not Power's.
+rc00728; seed 1's rc01111), which agree since infinite bounds are carried (the scatter above
+the Ceiling overwrites a tensor whose upper bound overflowed: test_real_known_through_bounds).
 """
 
 from __future__ import annotations

@@ -458,26 +458,32 @@ def divided(
 def product_bounds(
     tensor: Tensor, reduce: Callable[[tuple[int, ...]], tuple[int, ...] | None]
 ) -> Bounds | None:
-    """``ReduceProd::evaluate_lower/upper``: both bounds non-negative everywhere, the product
-    of each (wrapping as int64 does); an upper bound at the type's maximum, with no zero beside
-    it, makes the upper product the maximum: OpenVINO copies one maximum over the first element
-    of the output and writes no other, so a product of more than one element has no bounds
-    (:func:`unwritten_product`)."""
+    """``ReduceProd::evaluate_lower/upper``: the product of the lower bounds and of the upper
+    ones (wrapping as int64 does), whatever their signs, none where a lower product is above its
+    upper one (by experiment in OpenVINO 2026.4: :func:`ordered_products`); an upper bound
+    at the type's maximum, with no zero beside it, makes the upper product the maximum: OpenVINO
+    copies one maximum over the first element of the output and writes no other, so a product of
+    more than one element has no bounds (:func:`unwritten_product`)."""
     bounds = of(tensor)
     maximum = type_max(tensor.element_type)
     if bounds is None or maximum is None:
         return None
     lower, upper = bounds
-    if any(v < 0 for v in lower) or any(v < 0 for v in upper):
-        return None
     low, high = reduce(lower), reduce(upper)
-    if low is None or high is None:
-        return None
-    if unwritten_product(upper, maximum, len(high)):
+    if low is None or high is None or unwritten_product(upper, maximum, len(high)):
         return None
     if maximum in upper and 0 not in upper:
         high = (maximum,)
-    return low, high
+    return (low, high) if ordered_products(low, high) else None
+
+
+def ordered_products(low: Sequence[float], high: Sequence[float]) -> bool:
+    """Whether ReduceProd's products of the lower and the upper bounds are bounds: not where one
+    lower product is above its upper one, as multiplying bounds below zero makes them (by
+    experiment: ``[-4..-1, -1..1]`` gives 4 and -1 there, and ``?``; ``[-1..2, -1..1]`` 1 and 2,
+    ``[-4..-1, 4..6]`` -16 and -6: tests/differential/test_product_bounds.py). OpenVINO 2026.4's
+    ``ReduceProd`` asks for bounds not below zero in its source, but passes these."""
+    return all(not lo > hi for lo, hi in zip(low, high, strict=True))
 
 
 def unwritten_product(upper: Sequence[float], maximum: float, count: int) -> bool:

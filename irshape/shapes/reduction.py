@@ -81,7 +81,8 @@ def reduce(call: OpCall) -> OpResult:
 
 def _real_reduction(op: str, output: Output, data: Tensor, axes: set[int]) -> None:
     """A reduction of reals as OpenVINO evaluates it: the value, or for ReduceMax, ReduceMin
-    (the default evaluator) and ReduceProd (all bounds not below zero; an upper bound at the
+    (the default evaluator) and ReduceProd (whatever their signs, none where a lower product is
+    above its upper one: :func:`bounds.ordered_products`; an upper bound at the
     type's maximum with no zero beside it the maximum, or none where OpenVINO leaves the output's
     other elements unwritten: :func:`bounds.unwritten_product`) the reduction of the lower bounds and of the
     upper ones; ReduceSum and ReduceMean have no bounds."""
@@ -105,15 +106,14 @@ def _real_reduction(op: str, output: Output, data: Tensor, axes: set[int]) -> No
     found = bounds.real_of(data)
     if found is None or op not in ("ReduceMax", "ReduceMin", "ReduceProd"):
         return
-    if op == "ReduceProd" and min(found[0], default=0.0) < 0:
-        return
     low, high = reduce(found[0]), reduce(found[1])
     if op == "ReduceProd" and maximum is not None and maximum in found[1] and 0 not in found[1]:
         if high is None or bounds.unwritten_product(found[1], maximum, len(high)):
             return
         high = (maximum,)  # evaluate_upper's maximum, copied over the one element
-    if low is not None and high is not None:
-        bounds.settle_reals(output, (low, high))
+    if low is None or high is None or (op == "ReduceProd" and not bounds.ordered_products(low, high)):
+        return
+    bounds.settle_reals(output, (low, high))
 
 
 def _extreme_bounds(op: str, output: Output, data: Tensor, axes: set[int], keep_dims: bool) -> None:

@@ -97,3 +97,51 @@ def test_product_with_an_unbounded_dim_is_openvinos(tmp_path: Path) -> None:
         for reading in readings:  # irshape's dims hold each of OpenVINO's readings
             for (low, high), (their_low, their_high) in zip(_dims(ours), _dims(reading[name]), strict=True):
                 assert low <= their_low and their_high <= high, (name, ours, reading[name])
+
+
+def _signed_product(
+    data: ov.Node, padded: ov.Node, element_type: str, shift: list[int], name: str
+) -> ov.Node:
+    """Pad of a ``[1000]`` tensor by the product of ``[2..5, 7..9]`` minus ``shift``."""
+    dims = ov8.gather(ov3.shape_of(data, "i64"), _i([2, 3]), ov1.constant(np.int64(0)))
+    sizes = dims if element_type == "i64" else ov1.convert(dims, element_type)
+    shifted = ov1.subtract(sizes, ov1.constant(np.array(shift, dtype=_NUMPY[element_type])))
+    product = ov1.reduce_prod(shifted, _i([0]), True)
+    node = ov1.pad(padded, ov1.convert(product, "i64"), _i([0]), "constant")
+    node.set_friendly_name(name)
+    return node
+
+
+# (the bounds of [2..5, 7..9] minus the shift: lower and upper per element)
+SHIFTS = ([3, 8], [3, 6], [1, 8], [6, 3], [6, 8], [3, 10], [0, 8], [3, 7], [2, 7], [5, 9], [1, 1])
+
+
+def test_product_of_signed_bounds_is_openvinos(tmp_path: Path) -> None:
+    """ReduceProd's bounds where its data's bounds are below zero: by experiment, OpenVINO 2026.4
+    multiplies the lower bounds and the upper ones whatever their signs (``[-1..2, -1..1]`` gives
+    ``1..2``, ``[-4..-1, 4..6]`` ``-16..-6``), and a product whose lower bound is above its upper
+    one is ``?`` (``[-4..-1, -1..1]``: 4 and -1)."""
+    data = ov1.parameter(ov.PartialShape("[1,3,2..5,7..9]"), np.float32)
+    padded = ov1.parameter([1000], np.float32)
+    nodes = [
+        _signed_product(data, padded, element_type, shift, f"{element_type}_{index}")
+        for element_type in ("f32", "f16", "i64")
+        for index, shift in enumerate(SHIFTS)
+    ]
+    xml = tmp_path / "signed.xml"
+    ov.save_model(ov.Model(nodes, [data, padded], "signed"), str(xml), compress_to_fp16=False)
+    model = ov.Core().read_model(str(xml))
+    expected = {op.get_friendly_name(): str(op.get_output_partial_shape(0)) for op in model.get_ops()}
+    outcome = CliRunner().invoke(main, ["infer", str(xml)])
+    assert outcome.exit_code == 0, outcome.stdout
+    lines = {line.split("'")[1]: line for line in outcome.stdout.splitlines() if "'" in line}
+    ours = {
+        node.get_friendly_name(): lines[node.get_friendly_name()].split("(Pad): ", 1)[1].split(" ")[2]
+        for node in nodes
+    }
+    assert ours == {name: expected[name] for name in ours}
+    assert (
+        expected["f32_0"] == "[1001..1002]"
+        and expected["i64_3"] == "[984..994]"
+        and expected["f16_4"] == "[?]"
+    )

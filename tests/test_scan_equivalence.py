@@ -406,3 +406,44 @@ def test_hostile_blanks_in_a_declined_layer() -> None:
         )
         == SCANNED
     )
+
+
+_CONST = (
+    '\t\t<layer id="{id}" name="c{id}" type="Const" version="opset1">\n'
+    "\t\t\t<data {data} />\n"
+    '\t\t\t<output>\n\t\t\t\t<port id="0" precision="FP32">\n\t\t\t\t\t<dim>2</dim>\n'
+    "\t\t\t\t</port>\n\t\t\t</output>\n\t\t</layer>\n"
+)
+
+
+def test_a_const_data_differing_in_its_offset_is_read_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A Const's <data> that differs from one read before in its offset's value alone is that
+    one's dict with the offset replaced (its attributes not read again), shared as the lxml
+    reader shares <data> dicts: by their attributes, whatever their spacing; an ``offset="``
+    inside another value is not an offset."""
+    from irshape.ir import scan
+
+    read: list[str] = []
+    real = scan.Scanner._attributes
+    monkeypatch.setattr(scan.Scanner, "_attributes", lambda self, text: read.append(text) or real(self, text))
+    spaced = 'element_type="f32"  shape="2" offset="{offset}" size="8"'  # (two blanks)
+    plain = 'element_type="f32" shape="2" offset="{offset}" size="8"'
+    tricky = 'note=" offset=" element_type="f32" shape="2" size="8" offset="{offset}"'
+    datas = [plain.format(offset=8 * i) for i in range(20)]
+    datas += [spaced.format(offset=8), spaced.format(offset=16), plain.format(offset=24)]  # shared
+    datas += [spaced.format(offset=800), plain.format(offset=800)]  # a dict made, then shared
+    datas += [tricky.format(offset=8 * i) for i in range(3)]
+    body = "".join(_CONST.format(id=i, data=data) for i, data in enumerate(datas))
+    assert assert_same_or_declined(_net(body)) == SCANNED
+    read.clear()
+    document = scan_bytes(_net(body), "m.xml").document  # type: ignore[union-attr]
+    del read[0]  # (the <net>'s)
+    assert [layer.data["offset"] for layer in document.layers] == [
+        d.split('offset="')[-1].split('"')[0] for d in datas
+    ]
+    # Read: the first plain one, the first spaced one, and each tricky one (its "offset=" inside
+    # a value is no cut, and the real one is not looked for after it).
+    assert len(read) == 1 + 1 + 3
+    assert document.layers[20].data is document.layers[1].data  # (offset 8)
+    assert document.layers[21].data is document.layers[2].data  # (offset 16)
+    assert document.layers[24].data is document.layers[23].data

@@ -28,6 +28,7 @@ from irshape.dims import (
 )
 from irshape.ir import element_types
 from irshape.ir.model import Document, DocumentKind, Edge, Layer, Port
+from irshape.ir.model import Source as Source  # (the checks name it from here)
 from irshape.ir.values import parse_uint
 from irshape.ops.interface import Tensor
 from irshape.record import Record
@@ -113,7 +114,6 @@ def layer_label(layer: Layer) -> str:
 # names (None where a layer or port does not exist; ports only when both layers exist).
 EdgeEnds = tuple[Layer | None, Layer | None, Port | None, Port | None]
 EdgeEndLists = tuple[list[Layer | None], list[Layer | None], list[Port | None], list[Port | None]]
-Source = tuple[Layer, Port]  # the producer layer and the output port an edge feeds an input from
 
 
 class Suspects(Record):
@@ -142,7 +142,8 @@ class Suspects(Record):
 class Graph(Record):
     """The layers and edges of a document, indexed by the ids OpenVINO compares.
 
-    Ids are normalised once, here: the checks and the walk look ports up by the port object.
+    Ids are normalised once, here: each input port's ``source`` is set (see
+    :class:`irshape.ir.model.Port`), so the checks and the walk follow an edge with no lookup.
     """
 
     __slots__ = (
@@ -163,7 +164,6 @@ class Graph(Record):
         "misdirected",
         "precisions_differ",
         "shared_inputs",
-        "sources",
         "suspects",
         "types",
     )
@@ -180,11 +180,10 @@ class Graph(Record):
     # every edge resolved to both its ports, naming each layer and port by a plain id (the
     # usual file: check_edges has nothing to look at)
     edges_plain: bool
-    # id(input port) -> the first edge into it whose both ends exist, for every layer's ports
-    # (a duplicate layer's or port's id names the same input as the kept one's)
-    sources: dict[int, Source]
-    # id(input port) of the ports some edge names (the keys of ``sources`` in the usual file)
-    fed: AbstractSet[int]
+    # id(input port) of the ports some edge names (each of them has its ``source`` in the usual
+    # file: the first edge into it whose both ends exist; a duplicate layer's or port's id
+    # names the same input as the kept one's)
+    fed: set[int]
     every_input_fed: bool  # every input port of every layer is in ``fed`` (the usual file)
     suspects: Suspects
     _links: list[tuple[str, str]] | None  # see links
@@ -209,7 +208,6 @@ class Graph(Record):
         self.keys = {}
         self._edge_ends = None
         self.edges_plain = False
-        self.sources = {}
         self.fed = set()
         self.every_input_fed = False
         self.suspects = Suspects()
@@ -285,8 +283,9 @@ class Graph(Record):
         return same[-1] if same else layer
 
     def source(self, port: Port) -> Source | None:
-        """The producer layer and output port an edge feeds the input ``port`` from."""
-        return self.sources.get(id(port))
+        """The producer layer and output port an edge feeds the input ``port`` from: the
+        port's source, which build_graph set."""
+        return port.source
 
     def edge_ends(self, edge: Edge) -> tuple[Layer | None, Layer | None]:
         return self.layers.get(id_key(edge.from_layer)), self.layers.get(id_key(edge.to_layer))
@@ -315,12 +314,17 @@ def build_graph(document: Document) -> Graph:
     naming ports that exist, each input once, down the file) in one pass over the layers and
     one over the edges, with nothing else to look at (_index_usual). Any other file: a pass
     over its layers, one over its edges, and one over the input ports again only where an
-    edge did not resolve to one, or a precision differs on one."""
+    edge did not resolve to one, or a precision differs on one.
+
+    Each input port's ``source`` is set on the way (the producer and output port of the first
+    edge into it whose both ends exist; None for the others), over what an earlier index of the
+    document set: the same document gives the same sources."""
     layer_types = [layer.type for layer in document.layers]
     graph = _new_graph(document, layer_types)
     inputs = _index_usual(graph)
     if inputs is None:  # not the usual file: each layer and edge looked at
         graph = _new_graph(document, layer_types)
+        _unlink(document.layers)  # (what the usual pass set before it stopped, or an older index)
         _index_layers(graph)
         _note_suspects(graph)
         _index_edges(graph)
@@ -329,7 +333,16 @@ def build_graph(document: Document) -> Graph:
         _survey_inputs(graph)
     graph.every_input_fed = len(graph.fed) == inputs  # (fed holds input ports only)
     graph.built = _built_layers(graph)
+    if not graph.is_net:
+        _unlink(document.layers)  # a fragment has no graph: each input is its port's declared dims
     return graph
+
+
+def _unlink(layers: list[Layer]) -> None:
+    """No input port of ``layers`` has a source."""
+    for layer in layers:
+        for port in layer.inputs:
+            port.source = None
 
 
 def _new_graph(document: Document, layer_types: list[str | None]) -> Graph:
@@ -344,8 +357,9 @@ def _index_usual(graph: Graph) -> int | None:
     layer's once, the four attributes are there, each output precision names a type, every
     edge names ports that exist and goes down the file, no two into one input, none into a
     Parameter: nothing for the structural checks to look at (no suspects, every edge
-    resolved). The number of input ports; None, with the index half made, where the file is
-    not the usual one."""
+    resolved). The number of input ports; None, with the index half made (and some sources
+    set), where the file is not the usual one. Every input port an edge names gets its source;
+    one no edge names is not fed, and build_graph surveys it (_survey_inputs)."""
     layers, edges = graph.document.layers, graph.document.edges
     by_id: dict[str, Layer] = {layer.id: layer for layer in layers}  # type: ignore[misc]  # (checked)
     if len(by_id) < len(layers) or not _plain_ids(by_id):
@@ -363,8 +377,9 @@ def _index_usual(graph: Graph) -> int | None:
     parameters = compress(layers, map("Parameter".__eq__, graph.layer_types))
     if any(parameter.inputs for parameter in parameters):
         return None  # (an edge into one consumes nothing: the walk back from a root stops there)
-    sources, consumed, differ = graph.sources, graph.consumed, False
-    get, consume = by_id.get, consumed.add
+    fed: set[int] = set()
+    consumed, differ = graph.consumed, False
+    get, consume, feed = by_id.get, consumed.add, fed.add
     for edge in edges:
         consumer, producer = get(edge.to_layer), get(edge.from_layer)
         if consumer is None or producer is None or producer.line >= consumer.line:
@@ -382,13 +397,14 @@ def _index_usual(graph: Graph) -> int | None:
         else:
             return None
         port_key = id(in_port)
-        if port_key in sources:
+        if port_key in fed:
             return None  # a second edge into the port (IRS408)
-        sources[port_key] = (producer, out_port)
+        feed(port_key)
+        in_port.source = (producer, out_port)
         consume(edge.from_layer)
         differ = differ or out_port.precision != in_port.precision
     graph.layers = by_id
-    graph.fed = sources.keys()
+    graph.fed = fed
     graph.precisions_differ = differ
     graph.edges_plain = True
     return len(input_ids)
@@ -461,10 +477,11 @@ def _note_suspects(graph: Graph) -> None:
 
 def _index_edges(graph: Graph) -> None:
     """Index every edge: what it connects (``graph.ends``), the source of each input it
-    feeds, and what the checks and the build set need. One loop, its lookups bound once: a
-    model of 100,000 layers has more edges still."""
-    layers, consumed, sources = graph.layers, graph.consumed, graph.sources
+    feeds (the ports' sources are all None before), and what the checks and the build set
+    need. One loop, its lookups bound once: a model of 100,000 layers has more edges still."""
+    layers, consumed = graph.layers, graph.consumed
     fed: set[int] = set()
+    linked: set[int] = set()  # id(input port) of the ports given a source
     graph.fed = fed
     port_keys = _ID_KEYS
     links: list[tuple[str, str]] = []
@@ -512,10 +529,11 @@ def _index_edges(graph: Graph) -> None:
         fed.add(id(in_port))
         if producer is None or out_port is None:
             continue
-        if id(in_port) in sources:
+        if id(in_port) in linked:
             graph.shared_inputs = True  # a second edge into the port (IRS408)
             continue
-        sources[id(in_port)] = (producer, out_port)
+        linked.add(id(in_port))
+        in_port.source = (producer, out_port)
         links.append((from_layer, to_layer))
         if out_port.precision != in_port.precision:
             graph.precisions_differ = True
@@ -528,20 +546,19 @@ def _survey_inputs(graph: Graph) -> None:
     feeds a later port of the layer with the same id, and the ports of a later layer with the
     same id. Such a port is fed as the first one is; the others are not fed.
     """
-    fed, sources, suspects = set(graph.fed), graph.sources, graph.suspects
-    graph.fed = fed  # (a set of its own: the keys of sources in the usual file)
+    fed, suspects = graph.fed, graph.suspects
     for layer in graph.document.layers:
         all_fed = precisions_agree = True
         for port in layer.inputs:
             if id(port) not in fed:  # else the usual case: an edge resolved to this very port
                 named = _first_port_named(graph, layer, port)
                 if named is None or named is port or id(named) not in fed:
+                    port.source = None  # (an older index's, were there one)
                     all_fed = False
                     continue
                 fed.add(id(port))
-                if id(named) in sources:
-                    sources[id(port)] = sources[id(named)]
-            source = sources.get(id(port))
+                port.source = named.source
+            source = port.source
             precisions_agree = precisions_agree and (source is None or source[1].precision == port.precision)
         if not all_fed:
             suspects.unfed.append(layer)

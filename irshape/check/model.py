@@ -31,7 +31,7 @@ from irshape.check import sources, structure
 from irshape.check.layer import check_op, check_v10_folding, compare_declared
 from irshape.diagnostics import Diagnostic, Location, Severity
 from irshape.dims import PartialShape
-from irshape.ir.model import Body, Document, Layer, Port, has_metadata
+from irshape.ir.model import Body, Document, Layer, Port, Source, has_metadata
 from irshape.ir.weights import Weights
 from irshape.memo import IdentityMemo, by_identity
 from irshape.ops.interface import OpResult, Origin, Output, Tensor, Unknown
@@ -246,8 +246,6 @@ class _Walker:
         self.port_shapes = port_shapes
         self.graph = g.build_graph(document)
         self.every_input_fed = self.graph.every_input_fed
-        # A fragment has no graph: every input is the port's declared dims.
-        self.sources = self.graph.sources if self.graph.is_net else {}
         self.body = body
         self.weights = Weights(document.weights_path) if body is None else body.weights
         self.found: list[Diagnostic] = []
@@ -273,7 +271,7 @@ class _Walker:
         if self.body is None:
             self._weights_file()
         layers = self.document.layers
-        results = [LayerResult(x.id, x.name, x.type, x.version, x.line) for x in layers]
+        results = LayerResult.of_layers(layers)
         # Producers before consumers: the file's order when it is one (see Graph.in_order).
         if not self.graph.is_net or self.graph.in_order:
             visits: Iterable[tuple[Layer, LayerResult]] = zip(layers, results, strict=True)
@@ -299,7 +297,7 @@ class _Walker:
         one by one, not as a model) Results, the model's Results where a layer is 'precise'."""
         from irshape.check import metadata
 
-        def output_tensor(source: g.Source) -> Tensor | None:
+        def output_tensor(source: Source) -> Tensor | None:
             tensor = self._tensor(source)
             return None if tensor is None or tensor.guess is not None or tensor.doomed else tensor.info
 
@@ -436,23 +434,37 @@ class _Walker:
         if schema is not None and layer.subgraphs is None and kind not in _SOURCE_KINDS:
             # A known op (the usual layer); one that repeats a clean check is that one again.
             result.checked = True
-            # What the check depends on but its location (see _Repeat), and its memo key.
-            kept = (schema, layer.data, *inputs, *map(_DIMS, layer.outputs))
-            key = tuple(map(id, kept))
+            # The memo key: the identities of what the check depends on but its location (see
+            # _Repeat), made without that tuple for the usual layer (one output, one or two inputs).
+            ports = layer.outputs
+            key: tuple[int, ...]
+            if len(ports) == 1 and len(inputs) == 1:
+                key = (id(schema), id(layer.data), id(inputs[0]), id(ports[0].dims))
+            elif len(ports) == 1 and len(inputs) == 2:
+                key = (id(schema), id(layer.data), id(inputs[0]), id(inputs[1]), id(ports[0].dims))
+            else:
+                key = tuple(map(id, (schema, layer.data, *inputs, *map(_DIMS, ports))))
             repeated = self.repeats.get(key)
-            if repeated is not None and self.unread_reals and self._refold_wanted(schema, inputs):
+            if (
+                repeated is not None
+                and self.unread_reals
+                and schema.value_inputs  # (the usual op has none: no call a repeat)
+                and self._refold_wanted(schema, inputs)
+            ):
                 # What a value input folds to depends on unread real Consts the key does not
                 # name (two chains alike but for a rank-2 Const's value): checked again.
                 repeated = None
             if repeated is None:
                 local: list[Diagnostic] = []
-                memo = (key, kept)
+                memo = (key, (schema, layer.data, *inputs, *map(_DIMS, ports)))  # (key's objects)
                 outputs = self._known(schema, layer, result, inputs, memo, bool(origins), doomed, local)
             elif computed and not doomed and not origins and self.port_shapes is None:
                 shapes, types, _ = repeated.inferred  # (_outputs, inlined for the usual layer)
                 result.outputs, result.element_types = list(shapes), list(types)
-                if len(layer.outputs) == len(shapes):
-                    result.ports = list(map(_PORT_ID, layer.outputs))
+                if len(ports) == 1 == len(shapes):
+                    result.ports = [ports[0].id]
+                elif len(ports) == len(shapes):
+                    result.ports = list(map(_PORT_ID, ports))
                 else:
                     self._outputs(layer, result, repeated.inferred)
                 self.tensors[id(layer)] = repeated.tensors  # (what _settle would make)
@@ -508,14 +520,13 @@ class _Walker:
         """A Const (or a layer typed 'Constant'); one that repeats a clean one exactly (its
         type, ``<data>`` and output ports' dims and precisions, each the very object: weights
         the writer stored once, which the reader shares) is that one again."""
-        kept = (
-            layer.type,
-            layer.data,
-            layer.has_data,
-            *map(_DIMS, layer.outputs),
-            *map(_PRECISION, layer.outputs),
-        )
-        key = tuple(map(id, kept))
+        ports = layer.outputs
+        key: tuple[int, ...]
+        if len(ports) == 1:  # the usual Const: its key made without the tuple of _const_kept
+            port = ports[0]
+            key = (id(layer.type), id(layer.data), id(layer.has_data), id(port.dims), id(port.precision))
+        else:
+            key = tuple(map(id, _const_kept(layer)))
         clean = not origins and not doomed
         repeated = self.constants.get(key) if clean else None
         if repeated is not None:
@@ -529,7 +540,7 @@ class _Walker:
             self._settle(layer, [const], origins, local, None, doomed)
             return
         tensors = self.tensors[id(layer)] = [_Tensor(const, None, None, False)]
-        self.constants[key] = (kept, tensors)  # (kept: no other object can have their ids)
+        self.constants[key] = (_const_kept(layer), tensors)  # (kept: no other object can have their ids)
 
     def _settle_known(
         self,
@@ -661,7 +672,7 @@ class _Walker:
         for layer in body.layers:
             if layer.type != "Result" or not layer.inputs:
                 continue
-            source = self.sources.get(id(layer.inputs[0]))
+            source = layer.inputs[0].source
             tensor = self._tensor(source) if source is not None else None
             if tensor is None:
                 computed = False
@@ -715,7 +726,7 @@ class _Walker:
         assert self.port_shapes is not None
         shapes = self.port_shapes
         for port in layer.inputs:
-            source = self.sources.get(id(port))
+            source = port.source
             shape = shapes.get(id(source[1])) if source is not None else None
             if shape is not None:
                 shapes[id(port)] = shape
@@ -773,9 +784,9 @@ class _Walker:
         infos: list[Tensor] = []
         origins: list[_Origin] = []
         computed, doomed = True, False
-        sources, visited = self.sources, self.tensors
+        visited = self.tensors
         for port in ports:
-            source = sources.get(id(port))
+            source = port.source  # (build_graph set it: no lookup; None in a fragment)
             tensor = None
             if source is not None:  # _tensor, inlined: once an edge
                 produced = visited.get(id(source[0]))
@@ -807,7 +818,7 @@ class _Walker:
             return None
         return tensors[0].info
 
-    def _tensor(self, source: g.Source) -> _Tensor | None:
+    def _tensor(self, source: Source) -> _Tensor | None:
         """The visited output an edge comes from (None: its producer is not visited yet)."""
         producer, out_port = source
         tensors = self.tensors.get(id(producer))
@@ -815,7 +826,7 @@ class _Walker:
             return None
         return tensors[out_port.index]
 
-    def _divergence(self, layer: Layer, port: Port, source: g.Source, tensor: _Tensor) -> _Origin | None:
+    def _divergence(self, layer: Layer, port: Port, source: Source, tensor: _Tensor) -> _Origin | None:
         """The origin of wrong dims this input port declares, if they are wrong (IRS411)."""
         producer, out_port = source
         if g.same_dims(out_port, port):
@@ -833,7 +844,7 @@ class _Walker:
         self.origins.append(origin)
         return None if consumer_ok else origin
 
-    def _unresolved(self, port: Port, source: g.Source | None) -> Tensor:
+    def _unresolved(self, port: Port, source: Source | None) -> Tensor:
         """An input irshape cannot follow to its producer: the port's own declared dims."""
         info = g.declared_tensor(port)
         if not self.graph.is_net:
@@ -897,7 +908,7 @@ class _Walker:
             return inputs
         refolded = list(inputs)
         for index in wanted:
-            source = self.sources.get(id(layer.inputs[index])) if index < len(layer.inputs) else None
+            source = layer.inputs[index].source if index < len(layer.inputs) else None
             again = self._refold(source, 0) if source is not None else None
             if again is not None:
                 refolded[index] = again
@@ -911,7 +922,7 @@ class _Walker:
             ports = ports[1:]  # (their data's value decides no shape: only a value input above does)
         return [p for p in ports if p < len(inputs) and inputs[p].value is None and _unfolded(inputs[p])]
 
-    def _refold(self, source: g.Source, depth: int) -> Tensor | None:
+    def _refold(self, source: Source, depth: int) -> Tensor | None:
         """The tensor ``source`` gives with the values of the unread real Consts above it read
         and the ops between folded again (their shapes do not change: a value that decides one
         is a value input, refolded when its layer was checked); the producers' tensors are
@@ -936,7 +947,7 @@ class _Walker:
             return None  # (a Loop, If or TensorIterator is not folded again: its bodies would be)
         inputs, changed = [], False
         for port in producer.inputs:
-            above = self.sources.get(id(port))
+            above = port.source
             given = self._tensor(above) if above is not None else None
             if above is None or given is None:
                 return None
@@ -975,7 +986,9 @@ class _Walker:
         """IRS307: output ports past the op's last output. IR v11 fails on any ('node index is
         out of range'); IR v10 only on one an edge leaves (docs/openvino-ir-reading.md §11)."""
         used = any(
-            producer is layer and out_port.index >= count for producer, out_port in self.sources.values()
+            port.source is not None and port.source[0] is layer and port.source[1].index >= count
+            for consumer in self.document.layers
+            for port in consumer.inputs
         )
         severity = rules.WARNING
         consequence = "; OpenVINO (IR v10) ignores the extra ports"
@@ -1023,6 +1036,18 @@ class _Walker:
         for d in mismatches:
             if inference is None or (d.code, d.port, d.axis) not in own:
                 local.remove(d)
+
+
+def _const_kept(layer: Layer) -> tuple[object, ...]:
+    """What a clean Const's check depends on, each the very object (the walk's memo of Consts is
+    keyed by their identities): its type, ``<data>`` and output ports' dims and precisions."""
+    return (
+        layer.type,
+        layer.data,
+        layer.has_data,
+        *map(_DIMS, layer.outputs),
+        *map(_PRECISION, layer.outputs),
+    )
 
 
 def _outputs_flowing(inference: OpResult) -> _Flowing:

@@ -484,10 +484,9 @@ def v10_dropped_inputs(graph: Graph, layer: Layer, schema: OpSchema) -> int:
 
 def check_edge_precisions(graph: Graph, report: Report) -> None:
     """IRS412: an input port's precision against the precision of the port feeding it."""
-    sources = graph.sources
     for layer in graph.suspects.edge_precisions:
         for port in layer.inputs:
-            source = sources.get(id(port))
+            source = port.source
             if source is None or source[1].precision == port.precision:
                 continue
             producer, out_port = source
@@ -680,7 +679,7 @@ def check_shared_results(graph: Graph, report: Report) -> None:
     for layer in _of_type(graph, "Result"):
         if not layer.inputs:
             continue
-        source = graph.sources.get(id(layer.inputs[0]))
+        source = layer.inputs[0].source
         if source is None or not source[1].names:  # (tensors without names read)
             continue
         key = (id(source[0]), source[1].index)
@@ -712,9 +711,7 @@ def check_name_collisions(graph: Graph, report: Report) -> None:
     if graph.document.version != 10:
         return
     parameters = [layer for layer in _of_type(graph, "Parameter") if layer.outputs]
-    results = [
-        (layer, graph.sources.get(id(layer.inputs[0]))) for layer in _of_type(graph, "Result") if layer.inputs
-    ]
+    results = [(layer, layer.inputs[0].source) for layer in _of_type(graph, "Result") if layer.inputs]
     taken: dict[str, str] = {}  # name -> what holds it
     for layer in parameters:
         for name in tensor_names(layer.outputs[0].names):

@@ -11,6 +11,22 @@ as OpenVINO's CPU plugin runs them (confirmed by ``tests/differential/test_contr
 * Loop: the same, for at most the trip count (a negative one: no limit) while the body's
   execution condition holds; the current-iteration Parameter gets the iteration's index.
 
+Where a back edge brings a value of another shape or element type than its Parameter's, the
+CPU plugin does what it compiled the body for: the Parameter's shape in the model as read, as
+OpenVINO's shape inference makes it (by experiment with OpenVINO 2026.4,
+``tests/differential/test_control_flow_back_edges.py``; docs/openvino-ir-reading.md §17):
+
+* a static Parameter (every TensorIterator's over static inputs, whose inference runs the body
+  once; a Loop's whose Result is no last-iteration output, which its fixed point skips)
+  cannot take another shape: the inference request fails ("object is not initialized"); a
+  dynamic one takes every shape;
+* a static Parameter takes a value of another element type converted (floats to integers
+  rounded half to even); a dynamic one takes the value's bytes as they are (modelled between
+  types of one size, refused between others);
+* a concatenated output's part must be ``|stride|`` long on its axis, else the plugin fails;
+* a port or body Parameter of dynamic rank (a Loop's back edge that brings another rank makes
+  one): the plugin compiles no such Loop or TensorIterator.
+
 The port maps are read as the check reads them (:mod:`irshape.check.subgraphs`).
 """
 
@@ -21,10 +37,14 @@ from collections.abc import Callable
 import numpy as np
 
 from irshape.check.subgraphs import Description, Rejected, input_descriptions, output_descriptions, purpose
-from irshape.ir.model import Body, Layer
+from irshape.dims import PartialShape
+from irshape.ir.model import Body, Layer, Port
 from irshape.kernels import KernelError, storage_dtype
 
 Value = tuple[np.ndarray, str]  # an array and its OpenVINO element type
+CompiledShape = Callable[[Port], PartialShape | None]
+"""The shape OpenVINO infers for a port in the model as read, which the CPU plugin compiles
+(None where not known)."""
 RunBody = Callable[[Body, dict[int, Value]], dict[int, Value]]
 """Run a body with its Parameters' values (by id(layer)): its Results' values (by id(layer))."""
 
@@ -32,12 +52,15 @@ RunBody = Callable[[Body, dict[int, Value]], dict[int, Value]]
 MAX_ITERATIONS = 1 << 20
 
 
-def run_control(op: str, layer: Layer, args: list[Value], run_body: RunBody) -> list[Value]:
-    """The outputs of a Loop, If or TensorIterator layer on ``args``."""
+def run_control(
+    op: str, layer: Layer, args: list[Value], run_body: RunBody, compiled: CompiledShape | None = None
+) -> list[Value]:
+    """The outputs of a Loop, If or TensorIterator layer on ``args`` (``compiled``: the shapes
+    OpenVINO infers for the model as read, which decide what its back edges may bring)."""
     try:
         if op == "if":
             return _run_if(layer, args, run_body)
-        return _run_iterating(op == "loop", layer, args, run_body)
+        return _run_iterating(op == "loop", layer, args, run_body, compiled or _unknown)
     except Rejected as rejected:
         raise KernelError(f"{rejected.problem} ('{rejected.message}')") from None
 
@@ -97,10 +120,20 @@ def _slices(value: Value, d: Description) -> list[Value]:
     ]
 
 
-def _run_iterating(loop: bool, layer: Layer, args: list[Value], run_body: RunBody) -> list[Value]:
+def _unknown(port: Port) -> PartialShape | None:
+    return None
+
+
+def _run_iterating(
+    loop: bool, layer: Layer, args: list[Value], run_body: RunBody, compiled: CompiledShape
+) -> list[Value]:
     body = _body(layer, "body")
     inputs = input_descriptions(layer, body, "port_map")
     outputs = output_descriptions(layer, body, "port_map")
+    parameter_shapes = {
+        id(d.layer): compiled(d.layer.outputs[0]) if d.layer.outputs else None for d in inputs
+    }
+    _static_ranks(layer, [*parameter_shapes.values(), *map(compiled, layer.outputs)])
     limit = MAX_ITERATIONS
     condition_result = current = None
     if loop:
@@ -115,6 +148,11 @@ def _run_iterating(loop: bool, layer: Layer, args: list[Value], run_body: RunBod
         limit = min(limit, *(len(parts) for parts in sliced.values()))
     state = {id(d.layer): _arg(args, d.external) for d in inputs if d.kind != "slice"}
     back_edges = {id(d.layer): id(d.source) for d in inputs if d.kind == "merged" and d.source is not None}
+    # The back edges whose Parameter the Loop's fixed point may make dynamic: those of a Result
+    # that is a last-iteration output (a TensorIterator's inference has no fixed point)
+    last_outputs = {id(d.layer) for d in outputs if d.kind == "last"} if loop else set()
+    parameters = {id(d.layer): d.layer for d in inputs}
+    widened: set[int] = set()
     gathered: dict[int, list[Value]] = {id(d.layer): [] for d in outputs if d.kind == "concat"}
     results: dict[int, Value] = {}
     if limit == 0:
@@ -131,12 +169,27 @@ def _run_iterating(loop: bool, layer: Layer, args: list[Value], run_body: RunBod
         results = run_body(body, bound)
         for result_id, values in gathered.items():
             values.append(results[result_id])
-        for parameter, result_id in back_edges.items():
-            state[parameter] = results[result_id]
+        next_state = {
+            parameter: _back_edge_value(
+                parameters[parameter],
+                state[parameter],
+                results[result_id],
+                parameter_shapes[parameter],
+                result_id in last_outputs,
+                widened,
+            )
+            for parameter, result_id in back_edges.items()
+        }
+        if loop and any(
+            shape is None for shape in parameter_shapes.values()
+        ):  # (without the shapes compiled)
+            _same_ranks(back_edges, parameters, state, results, last_outputs)
         if condition_result is not None and not bool(
             np.asarray(results[id(condition_result)][0]).reshape(-1)[0]
         ):
             break
+        if iteration + 1 < limit:  # (a value no iteration takes fails nothing)
+            state.update((parameter, value()) for parameter, value in next_state.items())
     made: list[Value] = []
     for d in outputs:
         if d.kind == "concat":
@@ -145,7 +198,110 @@ def _run_iterating(loop: bool, layer: Layer, args: list[Value], run_body: RunBod
                 parts = parts[::-1]
             arrays = [np.atleast_1d(array) for array, _ in parts]
             axis = d.axis + arrays[0].ndim if d.axis < 0 else d.axis
+            _concatenated_parts(arrays, axis, d)
             made.append((np.concatenate(arrays, axis=axis), parts[0][1]))
         else:
             made.append(results[id(d.layer)])
     return made
+
+
+def _static_ranks(layer: Layer, shapes: list[PartialShape | None]) -> None:
+    """The CPU plugin compiles no Loop or TensorIterator with a port or body Parameter of
+    dynamic rank in the model as read (a Loop's back edge that brings another rank makes one)."""
+    if any(shape is not None and shape.dims is None for shape in shapes):
+        raise KernelError(
+            f"OpenVINO infers a dynamic rank for a port or body Parameter of this {layer.type}; its "
+            f"CPU plugin does not compile it ('CPU plug-in doesn't support {layer.type} operation "
+            "with dynamic rank')"
+        )
+
+
+def _back_edge_value(
+    parameter: Layer,
+    now: Value,
+    value: Value,
+    compiled: PartialShape | None,
+    may_widen: bool,
+    widened: set[int],
+) -> Callable[[], Value]:
+    """What the next iteration's ``parameter`` takes of the back edge's ``value`` (``now``:
+    what it took so far), as the CPU plugin gives it; called only where an iteration takes it.
+    ``compiled``: the Parameter's shape in the model as read; where it is not known, a Loop's
+    Parameter is taken as dynamic once a last-iteration output (``may_widen``) changes it,
+    as the first pass of OpenVINO's fixed point makes it (``widened``)."""
+    if compiled is not None:
+        may_widen = not compiled.is_static
+        if may_widen:
+            widened.add(id(parameter))
+
+    def taken() -> Value:
+        array, element_type = value
+        if array.shape != now[0].shape:
+            if not may_widen:
+                raise KernelError(
+                    f"the back edge brings {list(array.shape)} to body Parameter {parameter.id}, which "
+                    f"OpenVINO's shape inference made {list(now[0].shape)} (it does not rerun this body "
+                    "for a back edge); OpenVINO's CPU plugin fails to infer ('object is not initialized')"
+                )
+            widened.add(id(parameter))
+        if element_type == now[1]:
+            return value
+        if id(parameter) in widened:
+            return _reinterpreted(parameter, array, element_type, now[1]), now[1]
+        return _converted(array, now[1]), now[1]
+
+    return taken
+
+
+def _same_ranks(
+    back_edges: dict[int, int],
+    parameters: dict[int, Layer],
+    state: dict[int, Value],
+    results: dict[int, Value],
+    last_outputs: set[int],
+) -> None:
+    """A Loop whose back edge brings another rank to its Parameter (through a last-iteration
+    output) has a Parameter of dynamic rank in OpenVINO's inference, as the first pass of its
+    fixed point finds: the CPU plugin compiles no such Loop, iterations run or not."""
+    for parameter, result_id in back_edges.items():
+        now, value = state[parameter][0], results[result_id][0]
+        if result_id in last_outputs and value.ndim != now.ndim:
+            raise KernelError(
+                f"the back edge brings rank {value.ndim} to body Parameter {parameters[parameter].id} of "
+                f"rank {now.ndim}, which OpenVINO's shape inference makes a dynamic rank; OpenVINO's CPU "
+                "plugin does not compile it ('CPU plug-in doesn't support Loop operation with dynamic rank')"
+            )
+
+
+def _reinterpreted(parameter: Layer, array: np.ndarray, element_type: str, taking: str) -> np.ndarray:
+    """The bytes of ``array`` read as ``taking``: what a dynamic Parameter of the CPU plugin's
+    takes of a back edge of another element type (by experiment: i32 1 becomes f32 1.4e-45)."""
+    dtype = storage_dtype(taking)
+    if dtype is None or dtype.itemsize != array.dtype.itemsize or element_type == "boolean":
+        raise KernelError(
+            f"the back edge brings {element_type} to body Parameter {parameter.id} of {taking} whose "
+            "shape OpenVINO infers dynamic: its CPU plugin passes the bytes as they are, which irshape "
+            "models only between types of one size"
+        )
+    return np.ascontiguousarray(array).view(dtype)
+
+
+def _converted(array: np.ndarray, element_type: str) -> np.ndarray:
+    """``array`` in ``element_type`` as the CPU plugin's back edge converts it: reals to
+    integers rounded half to even (by experiment)."""
+    dtype = storage_dtype(element_type)
+    if dtype is None:
+        raise KernelError(f"a back edge converts to {element_type}, which irshape does not model")
+    if np.issubdtype(dtype, np.integer) and not np.issubdtype(array.dtype, np.integer):
+        array = np.rint(array)
+    return array.astype(dtype)
+
+
+def _concatenated_parts(arrays: list[np.ndarray], axis: int, d: Description) -> None:
+    """The CPU plugin concatenates parts ``|stride|`` long on the axis, and fails on others."""
+    lengths = {array.shape[axis] for array in arrays if 0 <= axis < array.ndim}
+    if lengths - {abs(d.stride)}:
+        raise KernelError(
+            f"output {d.external} concatenates parts {sorted(lengths)} long on axis {axis}, and its "
+            f"stride is {d.stride}: OpenVINO's CPU plugin takes only parts |stride| long and fails"
+        )

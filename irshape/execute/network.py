@@ -31,7 +31,7 @@ import numpy as np
 from irshape.check.layer import check_op
 from irshape.check.subgraphs import control_op
 from irshape.diagnostics import Diagnostic, Severity
-from irshape.dims import static_shape
+from irshape.dims import PartialShape, static_shape
 from irshape.execute.control import RunBody, run_control
 from irshape.execute.tensors import DEFAULT_MAX_MEMORY, ConstReader, byte_size, numpy_dtype
 from irshape.ir import element_types
@@ -208,6 +208,10 @@ class _Executor:
         self.bound: dict[str, tuple[np.ndarray, str]] | None = None
         self.result_values: dict[str, tuple[np.ndarray, str]] = {}
         self.path = ""  # the body this executor runs, as on_layer names it
+        # The shape OpenVINO infers for each port of the document as read, bodies' included
+        # (by id(port)): what the CPU plugin compiles a Loop's body for. Made at the first
+        # Loop or TensorIterator, shared with the executors of bodies.
+        self.compiled: dict[int, PartialShape] | None = None
 
     def run(self, inputs: Mapping[str, np.ndarray]) -> Execution:
         execution = Execution()
@@ -398,8 +402,21 @@ class _Executor:
         op = control_op(layer) if layer.subgraphs is not None else None
         if op is not None:
             with _kernel_refusals(layer):
-                return run_control(op, layer, args, self._body_runner(layer))
+                compiled = self._compiled_shapes()
+                return run_control(
+                    op, layer, args, self._body_runner(layer), lambda port: compiled.get(id(port))
+                )
         return self._kernel(layer, args, folded_from, constants, readings)
+
+    def _compiled_shapes(self) -> dict[int, PartialShape]:
+        """The shapes OpenVINO infers for the ports of the model as read, by id(port) (made
+        by the executor of the whole document: a body's executor takes its parent's)."""
+        if self.compiled is None:
+            from irshape.check.model import check_document  # (only for a Loop or TensorIterator)
+
+            self.compiled = {}
+            check_document(self.document, lambda finding: None, port_shapes=self.compiled)
+        return self.compiled
 
     def _body_runner(self, layer: Layer) -> RunBody:
         """Runs a body of ``layer`` with this executor's settings: a failure in it is the
@@ -411,6 +428,7 @@ class _Executor:
             document = body.document(self.document)
             inner = _Executor(document, self.max_memory, True, self.on_layer, self.context)
             inner.path = f"{self.path}{layer.id}/{body.tag}/"
+            inner.compiled = self.compiled
             inner.bound = {x.id or "": bound[id(x)] for x in body.layers if id(x) in bound}
             try:
                 inner.run({})

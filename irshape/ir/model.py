@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import os
-from typing import TYPE_CHECKING, Final, Literal
+from typing import TYPE_CHECKING, Any, Final, Literal, Self
 
 from irshape.diagnostics import Location
 from irshape.record import Record
@@ -41,12 +41,26 @@ NO_RT_INFO: tuple[RtAttribute, ...] = ()
 
 
 class Port(Record):
-    __slots__ = ("dim_lines", "dims", "id", "index", "line", "names", "precision", "rt_info")
+    """A ``<port>`` of a layer's ``<input>`` or ``<output>``.
+
+    An input port also holds its *source*: the producer layer and its output port that the
+    edge into it comes from, as OpenVINO resolves the file's edges (ids read as numbers, the
+    last layer of an id kept, the first edge into a port). The graph's index
+    (:func:`irshape.check.graph.build_graph`) sets it, the one place those rules are kept, and
+    the walk reads it with no lookup; None for an output port, an input no edge feeds, or a
+    port of a fragment. It is a link, not a value read from the file, so it is not one of the
+    record's fields (equality, ``repr`` and copies leave it out: a field would compare and
+    print the graph above the port)."""
+
+    __slots__ = ("dim_spread", "dims", "id", "index", "line", "names", "precision", "rt_info", "source")
     id: str
     index: int  # position among the layer's <input> or <output> ports: OpenVINO's port index
     line: int
     dims: tuple[int, ...] | None  # None when a <dim> could not be read (already reported)
-    dim_lines: tuple[int, ...] | range  # the reader stores consecutive lines as a range
+    # The lines of its <dim>s: their count where they are on the lines right after the port's,
+    # one a line (the usual layout: no range made for each port), else the lines themselves.
+    # ``dim_lines`` gives them as lines.
+    dim_spread: int | tuple[int, ...]
     precision: str | None
     names: str  # its tensor names as the ``names`` attribute writes them ("" without)
     rt_info: tuple[RtAttribute, ...]  # the <attribute>s of its first <rt_info> (empty without)
@@ -57,7 +71,7 @@ class Port(Record):
         index: int,
         line: int,
         dims: tuple[int, ...] | None,
-        dim_lines: tuple[int, ...] | range = (),
+        dim_lines: int | tuple[int, ...] | range = 0,  # a count: see dim_spread
         precision: str | None = None,
         names: str = "",
         rt_info: tuple[RtAttribute, ...] = NO_RT_INFO,
@@ -66,13 +80,84 @@ class Port(Record):
         self.index = index
         self.line = line
         self.dims = dims
-        self.dim_lines = dim_lines
+        self.dim_spread = dim_lines if isinstance(dim_lines, int) else _spread(dim_lines, line)
         self.precision = precision
         self.names = names
         self.rt_info = rt_info
+        self.source: Source | None = None
+
+    @property
+    def dim_lines(self) -> tuple[int, ...] | range:
+        """The line of each <dim>."""
+        spread = self.dim_spread
+        if isinstance(spread, int):
+            return range(self.line + 1, self.line + 1 + spread)
+        return spread
 
     def dim_line(self, axis: int) -> int:
-        return self.dim_lines[axis] if axis < len(self.dim_lines) else self.line
+        spread = self.dim_spread
+        if isinstance(spread, int):
+            return self.line + 1 + axis if axis < spread else self.line
+        return spread[axis] if axis < len(spread) else self.line
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return _port, (self.field_values(),)
+
+    def replace(self, **changes: Any) -> Self:
+        """A copy with ``changes`` applied; without a source (a link the index sets)."""
+        copy = super().replace(**changes)
+        copy.source = None
+        return copy
+
+
+def made_port(
+    id: str,
+    index: int,
+    line: int,
+    dims: tuple[int, ...] | None,
+    dim_spread: int | tuple[int, ...],
+    precision: str | None,
+    names: str,
+    rt_info: tuple[RtAttribute, ...],
+) -> Port:
+    """``Port(...)``, its dims' lines as Port.dim_spread keeps them, made without calling the
+    class: in CPython 3.11 a class's call runs ``__init__`` through C (its arguments copied
+    into a tuple, another evaluation loop), a function's call runs in the caller's loop. For
+    what makes ports by the 100,000 (the scanner): ~20% of a port's cost."""
+    port = _new(Port)
+    port.id = id
+    port.index = index
+    port.line = line
+    port.dims = dims
+    port.dim_spread = dim_spread
+    port.precision = precision
+    port.names = names
+    port.rt_info = rt_info
+    port.source = None
+    return port
+
+
+_new = object.__new__
+
+
+def _spread(lines: tuple[int, ...] | range, line: int) -> int | tuple[int, ...]:
+    """Lines of dims as Port.dim_spread keeps them: a count where they follow the port's."""
+    if tuple(lines) == tuple(range(line + 1, line + 1 + len(lines))):
+        return len(lines)
+    return tuple(lines)
+
+
+def _port(values: tuple[Any, ...]) -> Port:
+    """A port unpickled: its fields, and no source."""
+    port = object.__new__(Port)
+    for name, value in zip(Port.field_names(), values, strict=True):
+        setattr(port, name, value)
+    port.source = None
+    return port
+
+
+# The producer layer and the output port an edge feeds an input port from.
+Source = tuple["Layer", Port]
 
 
 # The attributes of a layer without <data>: one dict for all (read-only, as every layer's data
@@ -146,6 +231,37 @@ class Layer(Record):
 
     def output_by_id(self, port_id: str) -> Port | None:
         return next((p for p in self.outputs if p.id == port_id), None)
+
+
+def made_layer(
+    id: str | None,
+    name: str | None,
+    type: str | None,
+    version: str | None,
+    line: int,
+    data: dict[str, str] | None,
+    data_line: int | None,
+    has_data: bool,
+    inputs: list[Port],
+    outputs: list[Port],
+    rt_info: tuple[RtAttribute, ...],
+) -> Layer:
+    """``Layer(...)`` without bodies, every field given, made without calling the class
+    (see made_port)."""
+    layer = _new(Layer)
+    layer.id = id
+    layer.name = name
+    layer.type = type
+    layer.version = version
+    layer.line = line
+    layer.data = _NO_DATA if data is None else data
+    layer.data_line = data_line
+    layer.has_data = has_data
+    layer.inputs = inputs
+    layer.outputs = outputs
+    layer.subgraphs = None
+    layer.rt_info = rt_info
+    return layer
 
 
 class Edge(Record):

@@ -752,9 +752,9 @@ class Reader:
             self.dims_reported = False
         local = element.sourceline  # the parser's lines, as ``lines`` are
         line = local + offset
-        # The usual layout, one <dim> a line right after the <port>'s: kept as a range.
+        # The usual layout, one <dim> a line right after the <port>'s: kept as their count.
         if lines == list(range(local + 1, local + 1 + len(lines))):
-            dim_lines: tuple[int, ...] | range = range(line + 1, line + 1 + len(lines))
+            dim_lines: int | tuple[int, ...] = len(lines)
         else:
             dim_lines = tuple(n + offset for n in lines)
         precision = get("precision")

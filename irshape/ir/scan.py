@@ -69,7 +69,17 @@ from collections.abc import Callable, Iterator
 from functools import cache
 
 from irshape.diagnostics import Location
-from irshape.ir.model import NO_RT_INFO, Document, DocumentKind, Edge, Layer, Port, RtAttribute
+from irshape.ir.model import (
+    NO_RT_INFO,
+    Document,
+    DocumentKind,
+    Edge,
+    Layer,
+    Port,
+    RtAttribute,
+    made_layer,
+    made_port,
+)
 from irshape.ir.parse import CHUNK, Chunks, Reader, ReadResult, Rest, _net_version
 from irshape.ir.stream import LinedParser
 
@@ -128,10 +138,12 @@ class _Patterns:
             r"[ \t\r\n]*+\?>)?+"
             rf"{_S}<net({_ATTRS})[ \t]*+>{_S}<layers>"
         )
-        # A layer's start tag as ov.save_model writes it (groups 1-4) or in any other form (5).
-        self.layer_tag = re.compile(
-            rf"{_S}<layer(?: id=\"{_V}\" name=\"{_V}\" type=\"{_V}\" version=\"{_V}\"|({_ATTRS}))[ \t]*+>"
-        )
+        # A layer's start tag as ov.save_model writes it (groups 1-4) or in any other form (5);
+        # and the same on the line after the text before it (the usual layout: its line known
+        # without counting line ends).
+        tag = rf"<layer(?: id=\"{_V}\" name=\"{_V}\" type=\"{_V}\" version=\"{_V}\"|({_ATTRS}))[ \t]*+>"
+        self.layer_tag = re.compile(_S + tag)
+        self.next_line_tag = re.compile(r"[ \t]*+\r?\n[ \t]*+" + tag)  # (a \r is before a \n)
         # A layer's <data> (its attributes: 1), where it is first, as the reader reads it.
         self.data = re.compile(rf"{_S}<data({_ATTRS})[ \t]*+/>")
         # The rest of a layer, to its end tag: its <rt_info> (1), the spans of <input> (2) and
@@ -259,6 +271,8 @@ class Scanner(Reader):
         self.dims_reported = False
         self.data_dicts = {}
         self.data_texts: dict[str, dict[str, str]] = {}  # <data>'s attributes as written -> its dict
+        # a <data>'s attributes as written, its offset's value cut out (see _data_dict) -> a dict
+        self.offset_free: dict[str, dict[str, str]] = {}
         self.contents: dict[str, tuple[str | None, ...]] = {}  # a port's usual content -> its dim texts
         self.templates: dict[str, _Template] = {}  # a layer's text after its <data> -> its model
         self.template_room = _TEMPLATES_TEXT
@@ -351,14 +365,18 @@ class Scanner(Reader):
         The loop is written out: it runs once a layer."""
         layers = self.layers
         append = layers.append
-        layer_tag = self.patterns.layer_tag
+        layer_tag, next_line_tag = self.patterns.layer_tag, self.patterns.next_line_tag
         whole, last_of_type = self.whole_templates, self.last_of_type
         intern = _intern
         while True:
             buf = self.buf
             start, start_line, start_cursor, reported = position, self.line, self.cursor, -1
             try:
-                found = layer_tag.match(buf, position)
+                found = next_line_tag.match(buf, position) if start_cursor == position else None
+                line = start_line + 1  # (the tag is on one line)
+                if found is None:
+                    found = layer_tag.match(buf, position)
+                    line = -1
                 if found is None:
                     if self._cut_layer(position, None):
                         position = 0
@@ -387,7 +405,8 @@ class Scanner(Reader):
                     layer_type = intern(layer_type)
                 if version is not None:
                     version = intern(version)
-                line = self.line + buf.count("\n", self.cursor, tag_end)  # the tag is on one line
+                if line < 0:
+                    line = self.line + buf.count("\n", self.cursor, tag_end)  # the tag is on one line
                 position = tag_end + len(rest)
                 template = whole.get(rest)
                 if template is None:
@@ -408,7 +427,7 @@ class Scanner(Reader):
             lines, data, data_at, rt_info, inputs, outputs = template
             self.line, self.cursor = line + lines, position
             append(
-                Layer(
+                made_layer(
                     layer_id,
                     name,
                     layer_type,
@@ -419,7 +438,6 @@ class Scanner(Reader):
                     data_at is not None,
                     _ports_from(inputs, line) if inputs else [],
                     _ports_from(outputs, line) if outputs else [],
-                    None,
                     _rt_info_from(rt_info, line) if rt_info else NO_RT_INFO,
                 )
             )
@@ -649,18 +667,14 @@ class Scanner(Reader):
                 # holds one: its fields are every 8th of the run's pieces between quotes.
                 pieces = buf[position : run.end()].split('"')
                 count = len(pieces) // 8
-                intern = _intern
-                edges += [
-                    Edge(intern(a), intern(b), intern(c), intern(d), line)
-                    for line, a, b, c, d in zip(
-                        range(first, first + count),
-                        pieces[1::8],
-                        pieces[3::8],
-                        pieces[5::8],
-                        pieces[7::8],
-                        strict=True,
-                    )
-                ]
+                edges += map(  # (maps, not a comprehension: no bytecode of this loop an edge)
+                    Edge,
+                    map(_intern, pieces[1::8]),
+                    map(_intern, pieces[3::8]),
+                    map(_intern, pieces[5::8]),
+                    map(_intern, pieces[7::8]),
+                    range(first, first + count),
+                )
                 self.line = first + count - 1
                 position = self.cursor = run.end()
                 continue
@@ -728,13 +742,41 @@ class Scanner(Reader):
 
     def _data_dict(self, text: str) -> dict[str, str]:
         """<data>'s attributes as the reader's shared dict (one per list of attributes), kept
-        by their text."""
+        by their text.
+
+        A Const's <data> differs from the Consts' before it in its ``offset`` alone (the
+        usual weights): where one read before differs from ``text`` only in that value, this
+        is its dict with the offset replaced, without reading the attributes again. (Sound:
+        the text before the value and after it are the same, and the value holds no quote,
+        so the attributes read the same way, in the same order, but the offset's value.)"""
+        cut = _offset_value(text)
+        if cut is not None:
+            start, end = cut
+            without = text[:start] + "\x00" + text[end:]  # (no \x00 in a text: the grammar's)
+            like = self.offset_free.get(without)
+            if like is not None:
+                made = like.copy()
+                made["offset"] = _intern(text[start:end])
+                shared = self.data_texts[text] = self.data_dicts.setdefault(tuple(made.items()), made)
+                return shared
         items = tuple(self._attributes(text).items())
         data = self.data_dicts.get(items)
         if data is None:
             data = self.data_dicts[items] = {_intern(k): _intern(v) for k, v in items}
         self.data_texts[text] = data
+        if cut is not None and data.get("offset") == text[cut[0] : cut[1]]:
+            self.offset_free[without] = data
         return data
+
+
+def _offset_value(text: str) -> tuple[int, int] | None:
+    """Where the value of an ``offset="..."`` attribute is in a start tag's attributes (as the
+    grammar matched them): its start and end, or None."""
+    at = text.find(' offset="')
+    if at < 0 or text.count('"', 0, at) % 2:  # (an odd count: inside a value)
+        return None
+    start = at + 9
+    return start, text.find('"', start)
 
 
 def _take_the_net_parts(document: Document, rest: Rest) -> None:
@@ -785,26 +827,37 @@ def _shifted_rt_info(template: _RtTemplate, shift: int) -> _RtTemplate:
 
 def _rt_info_from(template: _RtTemplate, line: int) -> tuple[RtAttribute, ...]:
     """The <attribute>s of an <rt_info> from its template, their lines from ``line``."""
-    return tuple([RtAttribute(attributes, line + at) for attributes, at in template])
+    attributes: list[RtAttribute] = []
+    for found, at in template:  # (a loop, not a comprehension: no function made a call)
+        attributes.append(RtAttribute(found, line + at))
+    return tuple(attributes)
+
+
+def _lines_from(spread: tuple[int, ...], line: int) -> tuple[int, ...]:
+    """Lines from ``line`` (apart from _ports_from, whose ``line`` a comprehension there would
+    make a cell of at every call)."""
+    return tuple([line + n for n in spread])
 
 
 def _ports_from(templates: list[_PortTemplate], line: int) -> list[Port]:
-    """The ports of a layer from its template's, their lines from ``line``."""
-    return [
-        Port(
-            port_id,
-            index,
-            line + at,
-            dims,
-            range(line + at + 1, line + at + 1 + count)
-            if spread is None
-            else tuple(line + n for n in spread),
-            precision,
-            names,
-            _rt_info_from(rt_info, line) if rt_info else NO_RT_INFO,
+    """The ports of a layer from its template's, their lines from ``line``. (A loop, not a
+    comprehension, which would make a function and a cell at each call: it runs twice a layer.)"""
+    ports: list[Port] = []
+    append = ports.append
+    for port_id, index, at, dims, count, spread, precision, names, rt_info in templates:
+        append(
+            made_port(
+                port_id,
+                index,
+                line + at,
+                dims,
+                count if spread is None else _lines_from(spread, line),
+                precision,
+                names,
+                _rt_info_from(rt_info, line) if rt_info else NO_RT_INFO,
+            )
         )
-        for port_id, index, at, dims, count, spread, precision, names, rt_info in templates
-    ]
+    return ports
 
 
 def scan_file(path: str | os.PathLike[str]) -> ReadResult | None:

@@ -459,8 +459,10 @@ def product_bounds(
     tensor: Tensor, reduce: Callable[[tuple[int, ...]], tuple[int, ...] | None]
 ) -> Bounds | None:
     """``ReduceProd::evaluate_lower/upper``: the product of the lower bounds and of the upper
-    ones (wrapping as int64 does), whatever their signs, none where a lower product is above its
-    upper one (by experiment in OpenVINO 2026.4: :func:`ordered_products`); an upper bound
+    ones (wrapping as int64 does), whatever their signs, even a lower product above its upper
+    one (by experiment in OpenVINO 2026.4, whose source asks for bounds not below zero:
+    ``[-1..2, -1..1]`` gives 1 and 2, ``[-4..-1, -1..1]`` 4 and -1, which read as a dim is ``?``
+    and clamped to ``[2, 2]`` is 2; tests/differential/test_product_bounds.py); an upper bound
     at the type's maximum, with no zero beside it, makes the upper product the maximum: OpenVINO
     copies one maximum over the first element of the output and writes no other, so a product of
     more than one element has no bounds (:func:`unwritten_product`)."""
@@ -474,16 +476,7 @@ def product_bounds(
         return None
     if maximum in upper and 0 not in upper:
         high = (maximum,)
-    return (low, high) if ordered_products(low, high) else None
-
-
-def ordered_products(low: Sequence[float], high: Sequence[float]) -> bool:
-    """Whether ReduceProd's products of the lower and the upper bounds are bounds: not where one
-    lower product is above its upper one, as multiplying bounds below zero makes them (by
-    experiment: ``[-4..-1, -1..1]`` gives 4 and -1 there, and ``?``; ``[-1..2, -1..1]`` 1 and 2,
-    ``[-4..-1, 4..6]`` -16 and -6: tests/differential/test_product_bounds.py). OpenVINO 2026.4's
-    ``ReduceProd`` asks for bounds not below zero in its source, but passes these."""
-    return all(not lo > hi for lo, hi in zip(low, high, strict=True))
+    return low, high
 
 
 def unwritten_product(upper: Sequence[float], maximum: float, count: int) -> bool:

@@ -81,8 +81,8 @@ def reduce(call: OpCall) -> OpResult:
 
 def _real_reduction(op: str, output: Output, data: Tensor, axes: set[int]) -> None:
     """A reduction of reals as OpenVINO evaluates it: the value, or for ReduceMax, ReduceMin
-    (the default evaluator) and ReduceProd (whatever their signs, none where a lower product is
-    above its upper one: :func:`bounds.ordered_products`; an upper bound at the
+    (the default evaluator) and ReduceProd (whatever their signs: :func:`bounds.product_bounds`;
+    an upper bound at the
     type's maximum with no zero beside it the maximum, or none where OpenVINO leaves the output's
     other elements unwritten: :func:`bounds.unwritten_product`) the reduction of the lower bounds and of the
     upper ones; ReduceSum and ReduceMean have no bounds."""
@@ -111,7 +111,7 @@ def _real_reduction(op: str, output: Output, data: Tensor, axes: set[int]) -> No
         if high is None or bounds.unwritten_product(found[1], maximum, len(high)):
             return
         high = (maximum,)  # evaluate_upper's maximum, copied over the one element
-    if low is None or high is None or (op == "ReduceProd" and not bounds.ordered_products(low, high)):
+    if low is None or high is None:
         return
     bounds.settle_reals(output, (low, high))
 

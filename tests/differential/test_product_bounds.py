@@ -100,13 +100,16 @@ def test_product_with_an_unbounded_dim_is_openvinos(tmp_path: Path) -> None:
 
 
 def _signed_product(
-    data: ov.Node, padded: ov.Node, element_type: str, shift: list[int], name: str
+    data: ov.Node, padded: ov.Node, element_type: str, shift: list[int], name: str, clamped: bool
 ) -> ov.Node:
-    """Pad of a ``[1000]`` tensor by the product of ``[2..5, 7..9]`` minus ``shift``."""
+    """Pad of a ``[1000]`` tensor by the product of ``[2..5, 7..9]`` minus ``shift`` (clamped
+    to ``[2, 2]``: 2 wherever the product has bounds, whatever their order)."""
     dims = ov8.gather(ov3.shape_of(data, "i64"), _i([2, 3]), ov1.constant(np.int64(0)))
     sizes = dims if element_type == "i64" else ov1.convert(dims, element_type)
     shifted = ov1.subtract(sizes, ov1.constant(np.array(shift, dtype=_NUMPY[element_type])))
     product = ov1.reduce_prod(shifted, _i([0]), True)
+    if clamped:
+        product = ov1.clamp(product, 2.0, 2.0)
     node = ov1.pad(padded, ov1.convert(product, "i64"), _i([0]), "constant")
     node.set_friendly_name(name)
     return node
@@ -119,14 +122,18 @@ SHIFTS = ([3, 8], [3, 6], [1, 8], [6, 3], [6, 8], [3, 10], [0, 8], [3, 7], [2, 7
 def test_product_of_signed_bounds_is_openvinos(tmp_path: Path) -> None:
     """ReduceProd's bounds where its data's bounds are below zero: by experiment, OpenVINO 2026.4
     multiplies the lower bounds and the upper ones whatever their signs (``[-1..2, -1..1]`` gives
-    ``1..2``, ``[-4..-1, 4..6]`` ``-16..-6``), and a product whose lower bound is above its upper
-    one is ``?`` (``[-4..-1, -1..1]``: 4 and -1)."""
+    ``1..2``, ``[-4..-1, 4..6]`` ``-16..-6``), even where the lower product is above the upper
+    one (``[-4..-1, -1..1]``: 4 and -1), which read as a dim is ``?`` and clamped to ``[2, 2]``
+    is 2 (seed 2's ro02999: an f16 lower product of inf, the upper one 65504, clamped)."""
     data = ov1.parameter(ov.PartialShape("[1,3,2..5,7..9]"), np.float32)
     padded = ov1.parameter([1000], np.float32)
     nodes = [
-        _signed_product(data, padded, element_type, shift, f"{element_type}_{index}")
+        _signed_product(data, padded, element_type, shift, f"{element_type}_{index}{'_c' * clamped}", clamped)
         for element_type in ("f32", "f16", "i64")
         for index, shift in enumerate(SHIFTS)
+        for clamped in (
+            (False, True) if element_type != "i64" else (False,)
+        )  # (an i64 Clamp of bounds: left)
     ]
     xml = tmp_path / "signed.xml"
     ov.save_model(ov.Model(nodes, [data, padded], "signed"), str(xml), compress_to_fp16=False)
@@ -145,3 +152,4 @@ def test_product_of_signed_bounds_is_openvinos(tmp_path: Path) -> None:
         and expected["i64_3"] == "[984..994]"
         and expected["f16_4"] == "[?]"
     )
+    assert expected["f16_4_c"] == expected["f32_5_c"] == "[1002]"  # (4 and -1, 3 and -2 clamped)

@@ -103,7 +103,10 @@ def test_reduce_prod_bounds() -> None:
 
     assert bounds.product_bounds(_bounded((1, 2), (1, 128)), product) == ((2,), (128,))
     assert bounds.product_bounds(_bounded((2, 1), (2, I64_MAX)), product) == ((2,), (I64_MAX,))
-    assert bounds.product_bounds(_bounded((-1, 1), (2, 3)), product) is None  # negative: none
+    # below zero: the products all the same, even a lower one above the upper one (by
+    # experiment against read_model: tests/differential/test_product_bounds.py)
+    assert bounds.product_bounds(_bounded((-1, 1), (2, 3)), product) == ((-1,), (6,))
+    assert bounds.product_bounds(_bounded((-4, -1), (-1, 1)), product) == ((4,), (-1,))
 
 
 # --- the ops -----------------------------------------------------------------------------------

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import contextlib
 import enum
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from graphlib import CycleError, TopologicalSorter
 from typing import Any, Protocol
@@ -50,6 +50,7 @@ from irshape.kernels import (
 from irshape.ops.interface import FROM_CONSTS, ConstTensor, OpResult, Origin, Tensor, Value
 from irshape.ops.registry import lookup
 from irshape.ops.schema import OpSchema, validate_attributes
+from irshape.shapes.bounds import same_reals
 
 # Ops OpenVINO never folds, whatever feeds them (can_constant_fold is false: a ReadValue of a
 # Const is a variable). The control ops are not folded either: the executor runs their bodies.
@@ -198,6 +199,9 @@ class _Executor:
         # Convert of a type's maximum above them: irshape.shapes.bounds.infer_apart): what it
         # reads, for the layers below to infer their shapes from, as OpenVINO inferred them
         self.read_apart: dict[tuple[str, int], Value] = {}
+        # The outputs above a value input that shape inference reads through bounds and leaves
+        # them on (:func:`_left_bounds`): where one has a reading apart, the plugin folds that
+        self.read_by_bounds, self.bounds_left = _left_bounds(document, self.by_id, self.sources)
         self.unconnected: InputProvider | None = None
         # In a body (irshape.execute.control): the values of its Parameters, by layer id, and
         # what reaches its Results
@@ -274,11 +278,38 @@ class _Executor:
                 outputs = [
                     (array, element_type) for array, (_, element_type) in zip(replaced, outputs, strict=True)
                 ]
+        if origin is not Origin.DATA and self.read_apart:
+            outputs = [self._with_bounds_left(layer, index, value) for index, value in enumerate(outputs)]
         for index, value in enumerate(outputs):
             if self.consumers.get((layer.id or "", index)):
                 self.values[(layer.id or "", index)] = value
                 if origin is not Origin.DATA:
                     self.folded[(layer.id or "", index)] = origin
+
+    def _with_bounds_left(
+        self, layer: Layer, index: int, value: tuple[np.ndarray, str]
+    ) -> tuple[np.ndarray, str]:
+        """A folded output as the plugin folds it: what shape inference read, where its bounds
+        are left on the tensor. ``evaluate_bound`` drops a tensor's bounds once its only
+        consumer has them, and keeps those of a tensor read by more than one input; the compile
+        step's ``pre_calculated_values_folding`` then makes a Const of the equal bounds it finds
+        walking up from the Results; the value input itself keeps them (a Tile's repeats of one
+        consumer, read as 340 there, is 340 in the compiled model). By experiment: f16 65504 to
+        f32, times 1e-36, read by a Broadcast's target and taken by a Result too, is 340.28
+        there, evaluate's 6.55e-32 without the Broadcast (tests/execution/test_folding.py)."""
+        key = (layer.id or "", index)
+        reading = self.read_apart.get(key)
+        if reading is None or key not in self.bounds_left:
+            return value
+        if key not in self.read_by_bounds and self.consumers.get(key, 0) < 2:
+            return value  # dropped once its one consumer had its bounds
+        array, element_type = value
+        numbers: Sequence[float] | None = reading.lower if reading.lower is not None else reading.real_lower
+        upper: Sequence[float] | None = reading.upper if reading.lower is not None else reading.real_upper
+        # (a Const only of equal bounds, compared as bytes: has_and_set_bound)
+        if numbers is None or upper is None or len(numbers) != array.size or not same_reals(numbers, upper):
+            return value
+        return np.array(numbers).astype(array.dtype).reshape(array.shape), element_type
 
     def _fail(self, execution: Execution, outcome: LayerOutcome) -> None:
         if self.stop_at_failure:
@@ -637,6 +668,42 @@ def _folded_outputs(inference: OpResult) -> list[tuple[np.ndarray, str]] | None:
             return None
         folded.append((np.array(known).astype(dtype).reshape(shape), output.element_type or "dynamic"))
     return folded
+
+
+# The one op whose shape inference reads a value input through bounds and leaves none on its
+# tensors (by experiment: Broadcast-1/3, Tile, Pad-1/12, Interpolate-11, Range, StridedSlice,
+# Slice, TopK and Unsqueeze leave them)
+_BOUNDS_DROPPED = frozenset({"reshape"})
+
+
+def _left_bounds(
+    document: Document, by_id: Mapping[str, Layer], sources: Mapping[tuple[str, str], tuple[str, int]]
+) -> tuple[frozenset[tuple[str, int]], frozenset[tuple[str, int]]]:
+    """The outputs a layer's shape inference reads as a value input through ``evaluate_bound``,
+    and every output above them it evaluates (up to the Consts and ShapeOfs)."""
+    pending: list[tuple[str, int]] = []
+    for layer in document.layers:
+        schema = lookup(layer.type, layer.version)
+        if schema is None or (layer.type or "").lower() in _BOUNDS_DROPPED:
+            continue
+        for index in {*schema.value_inputs, *schema.bounds_inputs}:
+            if index < len(layer.inputs):
+                key = sources.get((layer.id or "", layer.inputs[index].id))
+                if key is not None:
+                    pending.append(key)
+    roots, reached = set(pending), set[tuple[str, int]]()
+    while pending:
+        key = pending.pop()
+        if key in reached:
+            continue
+        reached.add(key)
+        producer = by_id.get(key[0])
+        if producer is None or (producer.type or "").lower() == "shapeof":
+            continue
+        pending.extend(
+            source for port in producer.inputs if (source := sources.get((key[0], port.id))) is not None
+        )
+    return frozenset(roots), frozenset(reached)
 
 
 def _read_apart(tensor: Tensor, reading: Value) -> Tensor:

@@ -458,22 +458,35 @@ def divided(
 def product_bounds(
     tensor: Tensor, reduce: Callable[[tuple[int, ...]], tuple[int, ...] | None]
 ) -> Bounds | None:
-    """``ReduceProd::evaluate_lower/upper``: both bounds non-negative everywhere, the product
-    of each (wrapping as int64 does); an upper bound at the type's maximum, with no zero beside
-    it, makes the upper product the maximum."""
+    """``ReduceProd::evaluate_lower/upper``: the product of the lower bounds and of the upper
+    ones (wrapping as int64 does), whatever their signs, even a lower product above its upper
+    one (by experiment in OpenVINO 2026.4, whose source asks for bounds not below zero:
+    ``[-1..2, -1..1]`` gives 1 and 2, ``[-4..-1, -1..1]`` 4 and -1, which read as a dim is ``?``
+    and clamped to ``[2, 2]`` is 2; tests/differential/test_product_bounds.py); an upper bound
+    at the type's maximum, with no zero beside it, makes the upper product the maximum: OpenVINO
+    copies one maximum over the first element of the output and writes no other, so a product of
+    more than one element has no bounds (:func:`unwritten_product`)."""
     bounds = of(tensor)
     maximum = type_max(tensor.element_type)
     if bounds is None or maximum is None:
         return None
     lower, upper = bounds
-    if any(v < 0 for v in lower) or any(v < 0 for v in upper):
-        return None
     low, high = reduce(lower), reduce(upper)
-    if low is None or high is None:
+    if low is None or high is None or unwritten_product(upper, maximum, len(high)):
         return None
     if maximum in upper and 0 not in upper:
-        high = (maximum, *high[1:])  # OpenVINO writes one maximum over the first element
+        high = (maximum,)
     return low, high
+
+
+def unwritten_product(upper: Sequence[float], maximum: float, count: int) -> bool:
+    """Whether ReduceProd's upper bound is memory OpenVINO did not write: an upper bound of its
+    data at the type's maximum (with no zero) makes ``evaluate_upper`` copy the type's maximum
+    over the first element of the output and return, leaving the others as the allocation found
+    them. By experiment, read_model of one file gave a Pad's dim of ``294..642`` and of ``642``,
+    an i64 product of ``[2..5, 5]`` beside a ``[?, 4]`` gave ``2..12`` and ``12..642`` at
+    different readings (``tests/differential/test_product_bounds.py``)."""
+    return count > 1 and maximum in upper and 0 not in upper
 
 
 # --- Mod: its own evaluate_lower / evaluate_upper (src/core/src/op/mod.cpp) ------------------

@@ -81,8 +81,10 @@ def reduce(call: OpCall) -> OpResult:
 
 def _real_reduction(op: str, output: Output, data: Tensor, axes: set[int]) -> None:
     """A reduction of reals as OpenVINO evaluates it: the value, or for ReduceMax, ReduceMin
-    (the default evaluator) and ReduceProd (all bounds not below zero; a bound at the type's
-    maximum with no zero beside it the maximum) the reduction of the lower bounds and of the
+    (the default evaluator) and ReduceProd (whatever their signs: :func:`bounds.product_bounds`;
+    an upper bound at the
+    type's maximum with no zero beside it the maximum, or none where OpenVINO leaves the output's
+    other elements unwritten: :func:`bounds.unwritten_product`) the reduction of the lower bounds and of the
     upper ones; ReduceSum and ReduceMean have no bounds."""
     fold, lengths = reals.reduction(op, data.element_type), data.shape.lengths
     if fold is None or lengths is None:
@@ -95,12 +97,7 @@ def _real_reduction(op: str, output: Output, data: Tensor, axes: set[int]) -> No
         ):
             return None
         groups = [[numbers[i] for i in group] for group in values.reduced_positions(lengths, axes)]
-        if data.reals is not None:  # a value: infinities and NaN as OpenVINO carries them
-            return values.to_ieee([fold(group) for group in groups], data.element_type)
-        if op == "ReduceProd":
-            return values.to_ieee(
-                [maximum if maximum in g and 0 not in g else fold(g) for g in groups], data.element_type
-            )
+        # infinities and NaN as OpenVINO carries them
         return values.to_ieee([fold(group) for group in groups], data.element_type)
 
     if data.reals is not None:
@@ -109,11 +106,14 @@ def _real_reduction(op: str, output: Output, data: Tensor, axes: set[int]) -> No
     found = bounds.real_of(data)
     if found is None or op not in ("ReduceMax", "ReduceMin", "ReduceProd"):
         return
-    if op == "ReduceProd" and min(found[0], default=0.0) < 0:
-        return
     low, high = reduce(found[0]), reduce(found[1])
-    if low is not None and high is not None:
-        bounds.settle_reals(output, (low, high))
+    if op == "ReduceProd" and maximum is not None and maximum in found[1] and 0 not in found[1]:
+        if high is None or bounds.unwritten_product(found[1], maximum, len(high)):
+            return
+        high = (maximum,)  # evaluate_upper's maximum, copied over the one element
+    if low is None or high is None:
+        return
+    bounds.settle_reals(output, (low, high))
 
 
 def _extreme_bounds(op: str, output: Output, data: Tensor, axes: set[int], keep_dims: bool) -> None:

@@ -123,9 +123,9 @@ def _maxima_cases() -> Iterator[Case]:
     the ops' bound evaluators, where the maximum means "no limit" (u32 4294967295 to f32 is
     FLT_MAX there, times 1e-36 340; FLT_MAX / 600 is 0) and the layers below take their shapes
     from that reading; the compile step folds ``evaluate``'s value (4294967296.0, times 1e-36
-    4.3e-27, to i64 0; FLT_MAX / 600 is 5.7e35). Not drawn: a tensor a Broadcast's shape
-    inference read and a Result takes too, which the plugin folds to what shape inference read
-    (its cached bounds: docs/openvino-ir-reading.md §14)."""
+    4.3e-27, to i64 0; FLT_MAX / 600 is 5.7e35), but a tensor a Broadcast's shape inference read
+    and a Result takes too, which the plugin folds to what shape inference read (the bounds left
+    on it: docs/openvino-ir-reading.md §14)."""
     scale = np.float32(1e-36)
     u32_max = to_f32(const([2**32 - 1, 5], np.uint32))
     yield Case(
@@ -178,6 +178,38 @@ def _maxima_cases() -> Iterator[Case]:
     scaled = opset.multiply(to_f32(const([65504.0], np.float16)), const([scale], np.float32))
     shape = opset.concat([const([1]), opset.convert(scaled, "i64")], 0)
     yield Case("max_read_by_broadcast", {y: np.ones(1, np.float32)}, [opset.broadcast(y, shape).output(0)])
+    # Broadcast's (and Tile's) shape inference leaves its bounds on the tensors of the target's
+    # subgraph that more than one input reads, and the compile step folds those: a Result that
+    # also takes one gets what shape inference read (340.28, FLT_MAX), not evaluate's value
+    # (6.55e-32, 65504), and so does an Add fed by data; Reshape leaves none (above)
+    # ...and the value input itself keeps them whatever reads it: Tile's repeats, of one consumer,
+    # fold to 340 (evaluate's 0 made irshape's Tile kernel give [0] against its inference's [340])
+    v = parameter([1])
+    repeats = opset.convert(
+        opset.multiply(to_f32(const([65504.0], np.float16)), const([scale], np.float32)), "i64"
+    )
+    yield Case("max_read_by_tile", {v: np.ones(1, np.float32)}, [opset.tile(v, repeats).output(0)])
+    for name, reader in (
+        ("broadcast", lambda data, target: opset.broadcast(data, opset.concat([const([1]), target], 0))),
+        ("tile", lambda data, target: opset.tile(data, target)),
+    ):
+        z, w = parameter([1]), parameter([1])
+        source = to_f32(const([65504.0, 3.0], np.float16))
+        left = opset.multiply(source, const([scale], np.float32))
+        target = opset.convert(opset.reduce_max(left, const([0]), True), "i64")
+        with_data = opset.add(left, w)
+        yield Case(
+            f"max_left_by_{name}",
+            {z: np.ones(1, np.float32), w: np.full(1, 0.5, np.float32)},
+            [
+                reader(z, target).output(0),
+                left.output(0),
+                source.output(0),
+                target.output(0),
+                with_data.output(0),
+            ],
+            True,
+        )
 
 
 CASES = [*_const_cases(), *_shape_cases(), *_bf16_cases(), *_maxima_cases()]

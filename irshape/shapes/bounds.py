@@ -578,6 +578,30 @@ def absolute(tensor: Tensor) -> Bounds | None:
     )
 
 
+_CLAMPED_TYPES = frozenset({"i8", "i16", "i32", "i64", "u8", "u16", "u32", "u64"})
+
+
+def clamped(tensor: Tensor, low: float, high: float) -> Bounds | None:
+    """Clamp-1 on integers: ``evaluate``'s ``min(max(x, ceil(min)), floor(max))``, ``min`` and
+    ``max`` saturated to the type first (``double_to_int``), on the value or on each bound (its
+    ``evaluate_lower``/``evaluate_upper`` evaluate the op on the bounds: a dim's unbounded upper
+    bound, the type's maximum, clamped to ``max``). A 64-bit type's maximum as a double is
+    2^63 (2^64), one past it: the type's maximum, by experiment (a ``max`` of 1e30 leaves a
+    dynamic dim's i64 bound unbounded)."""
+    found = of(tensor)
+    limit = type_max(tensor.element_type)
+    if found is None or limit is None or tensor.element_type not in _CLAMPED_TYPES:
+        return None
+    least = 0 if tensor.element_type[0] == "u" else -limit - 1
+    floor_edge = min(math.ceil(max(low, float(least))), limit)
+    ceiling_edge = min(math.floor(min(high, float(limit))), limit)
+
+    def clamp(bound: Sequence[int]) -> tuple[int, ...]:
+        return tuple(min(max(v, floor_edge), ceiling_edge) for v in bound)
+
+    return clamp(found[0]), clamp(found[1])
+
+
 # --- Equal: its own evaluate_lower / evaluate_upper (src/core/src/op/equal.cpp) --------------
 
 

@@ -388,6 +388,10 @@ def clamp(call: OpCall) -> OpResult:
                 low_bound, high_bound = reals.apply(function, found[0]), reals.apply(function, found[1])
                 if low_bound is not None and high_bound is not None:
                     bounds.settle_reals(output, (low_bound, high_bound))
+    elif low <= high and not result.findings and result.outputs and bounds.of(data) is not None:
+        found = bounds.clamped(data, low, high)  # (an integer's value or bounds)
+        if found is not None:
+            bounds.settle(result.outputs[0], *found)
     if low > high:
         result.findings.append(
             Finding(

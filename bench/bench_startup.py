@@ -139,19 +139,26 @@ def instructions(commands: dict[str, list[str]], env: dict[str, str], cwd: str) 
     with tempfile.TemporaryDirectory(prefix="irshape-callgrind-") as directory:
         out = os.path.join(directory, "callgrind.out")
         for label, command in commands.items():
-            proc = subprocess.run(
-                [valgrind, "--tool=callgrind", f"--callgrind-out-file={out}", *command],
-                stdout=subprocess.DEVNULL,
-                stderr=subprocess.PIPE,
-                text=True,
-                env={**env, "PYTHONHASHSEED": "0"},
-                cwd=cwd,
-                check=False,
+            proc = _callgrind(
+                [valgrind, "--tool=callgrind", f"--callgrind-out-file={out}", *command], env, cwd
             )
             collected = [line for line in proc.stderr.splitlines() if "Collected :" in line]
             if collected:
                 counted[label] = int(collected[-1].split()[-1]) / 1e6
     return counted
+
+
+def _callgrind(command: list[str], env: dict[str, str], cwd: str) -> subprocess.CompletedProcess[str]:
+    """``command`` (valgrind's, wrapping a Python) run with ``PYTHONHASHSEED=0``, its stderr kept."""
+    return subprocess.run(
+        command,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+        env={**env, "PYTHONHASHSEED": "0"},
+        cwd=cwd,
+        check=False,
+    )
 
 
 WORK = "(the work after the imports)"
@@ -207,15 +214,7 @@ def module_instructions(python: str, env: dict[str, str], cwd: str) -> list[tupl
     with tempfile.TemporaryDirectory(prefix="irshape-callgrind-") as directory:
         out = os.path.join(directory, "callgrind.out")
         wrap = [valgrind, "--tool=callgrind", "--dump-before=getppid", f"--callgrind-out-file={out}"]
-        proc = subprocess.run(
-            [*wrap, python, "-c", _MODULE_MARKS, "check", str(FIXTURE)],
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.PIPE,
-            text=True,
-            env={**env, "PYTHONHASHSEED": "0"},
-            cwd=cwd,
-            check=False,
-        )
+        proc = _callgrind([*wrap, python, "-c", _MODULE_MARKS, "check", str(FIXTURE)], env, cwd)
         events = ast.literal_eval(next(line for line in proc.stderr.splitlines() if line.startswith("[(")))
         own: Counter[str] = Counter()
         stack = ["(before the program)"]

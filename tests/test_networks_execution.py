@@ -54,6 +54,8 @@ SHAPES: dict[str, tuple[int, ...]] = {
     "onnx_lstm_dyn": (2, 10, 16),
     "onnx_scan_dyn": (2, 7, 8),
     "resnet_int8_dyn_batch_hw": (2, 3, 64, 96),
+    "rt_detr_interval": (1, 3, 96, 128),  # (anchors made from each level's shape)
+    "sam_points_interval": (1, 1, 3, 2),  # (the input points; the image is static)
     "ti_lstm_dyn": (2, 7, 16),
     "ti_lstm_interval": (3, 9, 16),
     "mobilenet_v3_interval": (2, 3, 64, 96),
@@ -69,6 +71,7 @@ SHAPES: dict[str, tuple[int, ...]] = {
     "unet_interval": (1, 3, 64, 96),
     "upsample_select_interval": (1, 3, 127, 128),  # (an odd height, a width one more: as traced)
     "vit_interpolated_dyn_hw": (1, 3, 32, 48),
+    "video_resnet_interval": (2, 3, 5, 37, 45),  # (odd frames and sizes: the 3-D windows' rounding)
     "vit_reshaped_batch": (1, 3, 32, 32),  # its traced class token fixes the batch at 1
     "wav2vec2_dyn_time": (1, 1600),
     "whisper_encoder_dyn_time": (1, 20, 128),
@@ -81,6 +84,7 @@ TOKENS = {
     "gpt2_interval_tokens": (1, 7),
     "llama_interval_tokens": (1, 7),
     "llama_nf4_g16_interval_tokens": (1, 7),
+    "mamba2_dyn_tokens": (2, 24),  # (whole chunks of 8: the padding branch was traced untaken)
 }
 # A tokenizer's batch of texts (its string Parameter [?]).
 TEXTS = np.array(["the quick brown fox", "irshape checks openvino models, layer by layer!", ""], dtype=object)

@@ -523,8 +523,14 @@ def _example(network: Network) -> Any:
     return torch.randn(network.example)
 
 
+# the real inputs named in an example dict (past* KV caches too); the others are token ids
+REAL_INPUTS = {"pixel_values", "input_points"}
+
+
 def _example_tensor(key: str, shape: tuple[int, ...]) -> torch.Tensor:
-    return torch.randn(shape) if key.startswith("past") else torch.ones(shape, dtype=torch.long)
+    if key.startswith("past") or key in REAL_INPUTS:
+        return torch.randn(shape)
+    return torch.ones(shape, dtype=torch.long)
 
 
 def _tensors(example: Any) -> list[torch.Tensor]:
@@ -1924,6 +1930,255 @@ LIBRARIES.update(
 
 # -- end of the corpus3 block ----------------------------------------------------------------
 
+# -- deploy6: the model families people deploy beyond the ones above (issue 24) ---------------
+# (one block: the models, their entries and their libraries)
+
+
+class _LanguageModelLogits(nn.Module):
+    """A transformers language model called with input_ids only (a state-space model takes no
+    attention mask), returning its logits."""
+
+    def __init__(self, model: nn.Module) -> None:
+        super().__init__()
+        self.model = model
+
+    def forward(self, input_ids: torch.Tensor) -> torch.Tensor:
+        return self.model(input_ids=input_ids, use_cache=False).logits
+
+
+def qwen2_moe() -> nn.Module:
+    """transformers Qwen2-MoE LM: 1 layer, hidden 32, 2 heads sharing 1 KV head; a sparse MLP of
+    4 experts (16 wide) of which a softmax router's TopK picks 2 per token, their weights
+    gathered by the chosen expert ids and applied as batched MatMuls (transformers'
+    `batched_mm` experts), the tokens' 2 results summed (ReduceSum), beside a shared expert
+    (32 wide) gated by a Sigmoid; no padding token (a zero embedding would tie the router's
+    scores, whose order the CPU plugin's TopK decides by its own sort)."""
+    config = transformers.Qwen2MoeConfig(
+        vocab_size=128,
+        hidden_size=32,
+        intermediate_size=64,
+        moe_intermediate_size=16,
+        shared_expert_intermediate_size=32,
+        num_experts=4,
+        num_experts_per_tok=2,
+        norm_topk_prob=False,
+        decoder_sparse_step=1,
+        num_hidden_layers=1,
+        num_attention_heads=2,
+        num_key_value_heads=1,
+        max_position_embeddings=128,
+        use_cache=False,
+        bos_token_id=1,
+        eos_token_id=2,
+        pad_token_id=None,
+        experts_implementation="batched_mm",  # (the default, grouped_mm, calls aten::histc)
+    )
+    return _Logits(transformers.Qwen2MoeForCausalLM(config))
+
+
+def mamba2() -> nn.Module:
+    """transformers Mamba2 LM (the state-space model's reference PyTorch path, as without its
+    CUDA kernels): 1 layer, hidden 32, 4 heads of 16, state 8, chunks of 8: a causal depthwise
+    conv1d (GroupConvolution), SoftPlus on the time steps, the chunked selective scan as CumSum,
+    segment sums masked by a lower triangle (Select), Exp and Einsum-7 contractions, a gated
+    RMS norm. The sequence is padded to whole chunks by a traced branch: lengths must be
+    multiples of 8."""
+    config = transformers.Mamba2Config(
+        vocab_size=128,
+        hidden_size=32,
+        state_size=8,
+        num_heads=4,
+        head_dim=16,
+        n_groups=1,
+        expand=2,
+        conv_kernel=4,
+        num_hidden_layers=1,
+        chunk_size=8,
+        use_cache=False,
+        bos_token_id=1,
+        eos_token_id=2,
+        pad_token_id=0,
+    )
+    return _LanguageModelLogits(transformers.Mamba2ForCausalLM(config))
+
+
+def mamba() -> nn.Module:
+    """transformers Mamba LM (the reference PyTorch path): 1 layer, hidden 32, state 8, time-step
+    rank 4, a causal depthwise conv1d, SoftPlus, and the selective scan over the traced 16
+    tokens (a step each: Multiply/Add of the state, MatMul with C)."""
+    config = transformers.MambaConfig(
+        vocab_size=128,
+        hidden_size=32,
+        state_size=8,
+        expand=2,
+        conv_kernel=4,
+        time_step_rank=4,
+        num_hidden_layers=1,
+        use_cache=False,
+        bos_token_id=1,
+        eos_token_id=2,
+        pad_token_id=0,
+    )
+    return _LanguageModelLogits(transformers.MambaForCausalLM(config))
+
+
+class _SamMasks(nn.Module):
+    """SAM's three masks and their IoU scores for an image and its prompt points."""
+
+    def __init__(self, model: nn.Module) -> None:
+        super().__init__()
+        self.model = model
+
+    def forward(self, pixel_values: torch.Tensor, input_points: torch.Tensor) -> Any:
+        out = self.model(pixel_values=pixel_values, input_points=input_points, multimask_output=True)
+        return out.pred_masks, out.iou_scores
+
+
+def sam() -> nn.Module:
+    """transformers SamModel, whole: a ViT image encoder (64x64 images, 8x8 patches, hidden 32,
+    2 layers: windowed attention of 4 with the window partition padded, then global attention,
+    decomposed relative positions (Einsum-7), a neck to 16 channels); the prompt encoder (random
+    Fourier features of the points: MatMul, Sin, Cos; label embeddings chosen by Select); the
+    mask decoder (two-way transformer of 2 layers, 16 wide, output tokens, ConvTranspose
+    upscaling, hypernetwork MLPs, IoU head); the number of points per prompt dynamic."""
+    vision = transformers.SamVisionConfig(
+        hidden_size=32,
+        output_channels=16,
+        num_hidden_layers=2,
+        num_attention_heads=2,
+        image_size=64,
+        patch_size=8,
+        mlp_dim=64,
+        window_size=4,
+        global_attn_indexes=[1],
+        num_pos_feats=8,
+    )
+    prompt = transformers.SamPromptEncoderConfig(
+        hidden_size=16, image_size=64, patch_size=8, mask_input_channels=4
+    )
+    mask = transformers.SamMaskDecoderConfig(
+        hidden_size=16, num_hidden_layers=2, num_attention_heads=2, mlp_dim=32, iou_head_hidden_dim=16
+    )
+    config = transformers.SamConfig(
+        vision_config=vision.to_dict(),
+        prompt_encoder_config=prompt.to_dict(),
+        mask_decoder_config=mask.to_dict(),
+    )
+    return _SamMasks(transformers.SamModel(config))
+
+
+class _Detections(nn.Module):
+    """A transformers detector's class logits and boxes (plain tensors, which tracing needs)."""
+
+    def __init__(self, model: nn.Module) -> None:
+        super().__init__()
+        self.model = model
+
+    def forward(self, pixel_values: torch.Tensor) -> Any:
+        out = self.model(pixel_values=pixel_values)
+        return out.logits, out.pred_boxes
+
+
+def rt_detr() -> nn.Module:
+    """transformers RT-DETR, its anchors made from the feature maps' shapes: an RT-DETR ResNet
+    backbone (basic blocks 8-16-24-32), the hybrid encoder (an AIFI transformer layer on the last
+    level, FPN/PAN fusion, 16 wide), the query selection (TopK of the 10 best encoder scores,
+    GatherElements of their features and boxes), 1 decoder layer of multi-scale deformable
+    attention (GridSample-9 over 3 levels, 2 points), 3 classes. Every conv, linear and norm
+    layer gets torch's default initialisation: transformers' own leaves the encoder's features
+    near 0 at random weights, where every score ties and the plugin's TopK orders ties by its
+    own sort."""
+    backbone = transformers.RTDetrResNetConfig(
+        embedding_size=8,
+        hidden_sizes=[8, 16, 24, 32],
+        depths=[1, 1, 1, 1],
+        layer_type="basic",
+        out_features=["stage2", "stage3", "stage4"],
+    )
+    config = transformers.RTDetrConfig(
+        backbone_config=backbone.to_dict(),
+        use_pretrained_backbone=False,
+        d_model=16,
+        encoder_hidden_dim=16,
+        encoder_in_channels=[16, 24, 32],
+        decoder_in_channels=[16, 16, 16],
+        encoder_ffn_dim=32,
+        encoder_attention_heads=2,
+        encode_proj_layers=[2],
+        hidden_expansion=0.5,
+        decoder_ffn_dim=32,
+        decoder_attention_heads=2,
+        decoder_layers=1,
+        decoder_n_points=2,
+        num_queries=10,
+        num_denoising=0,
+        num_labels=3,
+        anchor_image_size=None,
+    )
+    model = _Detections(transformers.RTDetrForObjectDetection(config))
+    for module in model.modules():
+        if isinstance(module, nn.Conv2d | nn.Linear | nn.BatchNorm2d | nn.LayerNorm):
+            module.reset_parameters()
+    return model
+
+
+class VideoResNet(nn.Module):
+    """A narrow video ResNet from torchvision's video blocks (torchvision.models.video.resnet:
+    its r3d_18/mc3_18/r2plus1d_18 are 64-512 wide): a (3,7,7) Conv3d stem of stride (1,2,2),
+    BasicBlocks of Conv3DSimple (3x3x3), Conv2Plus1D (a spatial then a temporal Conv3d) of
+    stride 2 and Conv3DNoTemporal, each 3-D BatchNorm folded, a (1,3,3) MaxPool3d, an adaptive 3-D
+    average pool and a linear head: 5-D Convolution and pooling."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        from torchvision.models.video import resnet as video
+
+        def downsample(cin: int, cout: int, stride: Any) -> nn.Module:
+            return nn.Sequential(nn.Conv3d(cin, cout, 1, stride, bias=False), nn.BatchNorm3d(cout))
+
+        self.stem = nn.Sequential(
+            nn.Conv3d(3, 8, (3, 7, 7), (1, 2, 2), (1, 3, 3), bias=False), nn.BatchNorm3d(8), nn.ReLU()
+        )
+        self.layer1 = video.BasicBlock(8, 8, video.Conv3DSimple)
+        self.layer2 = video.BasicBlock(8, 16, video.Conv2Plus1D, 2, downsample(8, 16, 2))
+        self.pool = nn.MaxPool3d((1, 3, 3), (1, 2, 2), (0, 1, 1))
+        self.layer3 = video.BasicBlock(16, 24, video.Conv3DNoTemporal, 2, downsample(16, 24, (1, 2, 2)))
+        self.head = nn.Sequential(nn.AdaptiveAvgPool3d(1), nn.Flatten(), nn.Linear(24, 5))
+
+    def forward(self, clip: torch.Tensor) -> torch.Tensor:
+        x = self.layer2(self.layer1(self.stem(clip)))
+        return self.head(self.layer3(self.pool(x)))  # type: ignore[no-any-return]
+
+
+VIDEO_CLIP = (1, 3, 4, 32, 32)  # batch, channels, frames, height, width
+
+NETWORKS += [
+    Network("qwen2_moe_dyn_tokens", qwen2_moe, _tokens(TOKENS), inputs=["[?,?]", "[?,?]"]),
+    Network("mamba2_dyn_tokens", mamba2, {"input_ids": TOKENS}, inputs=["[?,?]"]),
+    Network("mamba_static_f16", mamba, {"input_ids": TOKENS}, fp16=True),
+    Network(
+        "sam_points_interval",
+        sam,
+        {"pixel_values": (1, 3, 64, 64), "input_points": (1, 1, 2, 2)},
+        inputs=["[1,3,64,64]", "[1,1,1..8,2]"],
+    ),
+    Network("rt_detr_interval", rt_detr, (1, 3, 64, 64), inputs=["[1,3,64..128,64..128]"]),
+    Network("video_resnet_interval", VideoResNet, VIDEO_CLIP, inputs=["[1..2,3,4..16,32..112,32..112]"]),
+]
+
+LIBRARIES.update(
+    {
+        qwen2_moe: "transformers",
+        mamba2: "transformers",
+        mamba: "transformers",
+        sam: "transformers",
+        rt_detr: "transformers",
+        VideoResNet: "torchvision (video blocks)",
+    }
+)
+
+# -- end of the deploy6 block ------------------------------------------------------------------
+
 README_HEAD = """\
 # Real networks: irshape's ground-truth corpus
 
@@ -2030,6 +2285,18 @@ this README; `--out DIR` writes elsewhere.
 - OpenVINO's frontend fuses attention into ScaledDotProductAttention even from unfused
   MatMul/Softmax code (GPT-2's eager attention), so Softmax appears only where a model applies
   it to its output.
+- **more families people deploy** (issue 24): a mixture-of-experts decoder (Qwen2-MoE: a
+  router's TopK, the chosen experts' weights Gathered by id and applied as batched MatMuls, a
+  ReduceSum of each token's experts, a gated shared expert), state-space models (Mamba2's
+  chunked scan: CumSum, segment sums masked by Select, Exp, Einsum-7; Mamba's selective scan
+  step by step, SoftPlus), SAM whole (windowed ViT encoder, prompt encoder on a dynamic number
+  of points, two-way mask decoder), RT-DETR (anchors from the feature maps' shapes, TopK query
+  selection, multi-scale deformable attention through GridSample-9) on an interval input, and a
+  video ResNet of torchvision's 3-D blocks (5-D Convolution, MaxPool and AdaptiveAvgPool) on
+  intervals of frames and sizes. Random weights leave some scores tied (a zero embedding of a
+  padding token through a router, transformers' RT-DETR initialisation); the CPU plugin orders
+  the ties of a TopK with `stable=false` by its own sort (a heap on dynamic shapes), so these
+  models are built without such ties.
 
 ## Files
 """

@@ -1951,8 +1951,8 @@ def qwen2_moe() -> nn.Module:
     4 experts (16 wide) of which a softmax router's TopK picks 2 per token, their weights
     gathered by the chosen expert ids and applied as batched MatMuls (transformers'
     `batched_mm` experts), the tokens' 2 results summed (ReduceSum), beside a shared expert
-    (32 wide) gated by a Sigmoid; no padding token (a zero embedding would tie the router's
-    scores, whose order the CPU plugin's TopK decides by its own sort)."""
+    (32 wide) gated by a Sigmoid. The padding token's embedding is zero: its router scores tie
+    (the CPU plugin's TopK of a dynamic shape orders ties by its heap sort)."""
     config = transformers.Qwen2MoeConfig(
         vocab_size=128,
         hidden_size=32,
@@ -1970,7 +1970,7 @@ def qwen2_moe() -> nn.Module:
         use_cache=False,
         bos_token_id=1,
         eos_token_id=2,
-        pad_token_id=None,
+        pad_token_id=0,
         experts_implementation="batched_mm",  # (the default, grouped_mm, calls aten::histc)
     )
     return _Logits(transformers.Qwen2MoeForCausalLM(config))
@@ -2086,8 +2086,7 @@ def rt_detr() -> nn.Module:
     GatherElements of their features and boxes), 1 decoder layer of multi-scale deformable
     attention (GridSample-9 over 3 levels, 2 points), 3 classes. Every conv, linear and norm
     layer gets torch's default initialisation: transformers' own leaves the encoder's features
-    near 0 at random weights, where every score ties and the plugin's TopK orders ties by its
-    own sort."""
+    near 0 at random weights, every score tied and every sampled value near 0."""
     backbone = transformers.RTDetrResNetConfig(
         embedding_size=8,
         hidden_sizes=[8, 16, 24, 32],
@@ -2293,10 +2292,9 @@ this README; `--out DIR` writes elsewhere.
   of points, two-way mask decoder), RT-DETR (anchors from the feature maps' shapes, TopK query
   selection, multi-scale deformable attention through GridSample-9) on an interval input, and a
   video ResNet of torchvision's 3-D blocks (5-D Convolution, MaxPool and AdaptiveAvgPool) on
-  intervals of frames and sizes. Random weights leave some scores tied (a zero embedding of a
-  padding token through a router, transformers' RT-DETR initialisation); the CPU plugin orders
-  the ties of a TopK with `stable=false` by its own sort (a heap on dynamic shapes), so these
-  models are built without such ties.
+  intervals of frames and sizes. A padding token's zero embedding ties the MoE router's scores:
+  the CPU plugin orders the ties of a TopK with `stable=false` by its heap sort (on dynamic
+  shapes, and static ones of k > 6), which irshape's kernel follows.
 
 ## Files
 """

@@ -418,6 +418,13 @@ class _Executor:
             check_document(self.document, lambda finding: None, port_shapes=self.compiled)
         return self.compiled
 
+    def _dynamic_in_model(self, layer: Layer) -> bool:
+        """Whether OpenVINO's reading of the model leaves a port of ``layer`` dynamic: the CPU
+        plugin compiles such a layer as a dynamic node."""
+        compiled = self._compiled_shapes()
+        shapes = [compiled.get(id(port)) for port in (*layer.inputs, *layer.outputs)]
+        return any(shape is None or not shape.is_static for shape in shapes)
+
     def _body_runner(self, layer: Layer) -> RunBody:
         """Runs a body of ``layer`` with this executor's settings: a failure in it is the
         layer's, naming the body layer."""
@@ -495,6 +502,7 @@ class _Executor:
             inference,
             self.context,
             constants,
+            lambda: self._dynamic_in_model(layer),
         )
         if schema.op.lower() in integers.CONVERTING_OPS and not folding:
             call = self._converted_on_entry(layer, call)

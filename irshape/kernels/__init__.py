@@ -95,7 +95,16 @@ class Context:
 class KernelCall(FrozenRecord):
     """A kernel's arguments: the declaration, the inputs, the attributes, shape inference's answer."""
 
-    __slots__ = ("attributes", "constant_inputs", "context", "inference", "input_types", "inputs", "schema")
+    __slots__ = (
+        "attributes",
+        "constant_inputs",
+        "context",
+        "dynamic_in_model",
+        "inference",
+        "input_types",
+        "inputs",
+        "schema",
+    )
     schema: OpSchema
     inputs: tuple[np.ndarray, ...]
     input_types: tuple[str, ...]  # each input's OpenVINO element type ("f32", "u4", "boolean")
@@ -105,6 +114,10 @@ class KernelCall(FrozenRecord):
     # the inputs the plugin holds as constants (a Const, or what its compile step folds): some
     # of its nodes compute otherwise with one (Power by a constant exponent, elementwise.py)
     constant_inputs: frozenset[int]
+    # whether OpenVINO's reading of the model leaves a port of the layer dynamic, so that the
+    # plugin compiles it as a dynamic node: asked only where a kernel takes another algorithm
+    # then (TopK's heap sort, indexing.py), as it costs the executor a check of the model
+    dynamic_in_model: Callable[[], bool]
 
     def __init__(
         self,
@@ -115,6 +128,7 @@ class KernelCall(FrozenRecord):
         inference: OpResult,
         context: Context,
         constant_inputs: frozenset[int] = frozenset(),
+        dynamic_in_model: Callable[[], bool] = lambda: False,
     ) -> None:
         set_field(self, "schema", schema)
         set_field(self, "inputs", inputs)
@@ -123,6 +137,7 @@ class KernelCall(FrozenRecord):
         set_field(self, "inference", inference)
         set_field(self, "context", context)
         set_field(self, "constant_inputs", constant_inputs)
+        set_field(self, "dynamic_in_model", dynamic_in_model)
 
     def attribute(self, name: str) -> Any:
         """A declared scalar attribute's value, its default when missing (as OpCall's)."""

@@ -51,7 +51,8 @@ tests/execution/test_indexing.py where the spec leaves it open:
   Where the plugin takes its heap sort (an unstable TopK on the innermost axis, compiled as a
   dynamic node or with k > 6) the ties and NaNs are ordered as its heap orders them
   (tests/execution/test_topk_ties.py); its other sorts' order of ties (a static k = 1 on the
-  innermost axis: across vector lanes; k > 6 on another axis: bitonic) is not followed.
+  innermost axis: across vector lanes, as many as the CPU's vector holds; k > 6 on another axis:
+  bitonic) is not followed.
   A k past the axis is refused, as the plugin refuses it (k = 0 crashes the plugin).
 * The plugin holds i64 data as i32 (2**63 - 1 comes back as -1, sums wrap at 2**31): irshape
   computes in i64, and the tests keep i64 data within i32.

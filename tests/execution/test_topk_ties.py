@@ -17,7 +17,8 @@ Not covered (the plugin's other sorts still differ on ties, left to the kernels'
 static TopK with k > 6 on an axis that is not the innermost (a bitonic sort or a bubble sort
 through memory), the register bubble sort's choice among ties when sorting by index, and a
 static TopK of k = 1 on the innermost axis (a horizontal reduction across vector lanes: of the
-tied maxima at 3 and 9 of a row of 21 it keeps 9).
+tied maxima at 3 and 9 of a row of 21 it keeps 9: lane 9 of 16 on AVX-512, whose
+reduction prefers lanes by their number modulo 4; another vector width orders them otherwise).
 """
 
 from __future__ import annotations

@@ -48,11 +48,13 @@ tests/execution/test_indexing.py where the spec leaves it open:
 * TopK: the k largest (smallest) values, ties to the lower index, in the order of value for
   ``sort = none`` too (as the plugin gives); NaN is not ordered (the plugin's place for a NaN
   depends on its sorting algorithm: a NaN compares false with everything) and not tested.
-  Where the plugin takes its heap sort (an unstable TopK on the innermost axis, compiled as a
-  dynamic node or with k > 6) the ties and NaNs are ordered as its heap orders them
+  Where the plugin takes its heap sort (an unstable TopK on the last axis of data of rank 1
+  or 2, compiled as a dynamic node or with k > 6) the ties and NaNs are ordered as its heap
+  orders them
   (tests/execution/test_topk_ties.py); its other sorts' order of ties (a static k = 1 on the
   innermost axis: across vector lanes, as many as the CPU's vector holds; k > 6 on another axis:
-  bitonic) is not followed.
+  bitonic) is not followed, nor is its heap on data of a higher rank, whose layout (planar, or
+  blocked after a Convolution) decides whether it sorts by the heap.
   A k past the axis is refused, as the plugin refuses it (k = 0 crashes the plugin).
 * The plugin holds i64 data as i32 (2**63 - 1 comes back as -1, sums wrap at 2**31): irshape
   computes in i64, and the tests keep i64 data within i32.
@@ -498,7 +500,7 @@ def topk(call: KernelCall) -> tuple[np.ndarray, np.ndarray]:
     ascending = _descending_key(keys) if mode == "max" else keys
     ranked = np.argsort(ascending, axis=-1, kind="stable")[..., : k + 1]
     order = ranked[..., :k]
-    if k and keys.size and _heap_sortable(call, axis == data.ndim - 1, sort):
+    if k and keys.size and _heap_sortable(call, axis, data.ndim, sort):
         tied = _tied_rows(keys, ranked)
         # (asked last: whether the node is dynamic costs the executor a check of the model)
         if tied.any() and (k > _IN_REGISTERS or call.dynamic_in_model()):
@@ -516,14 +518,19 @@ def topk(call: KernelCall) -> tuple[np.ndarray, np.ndarray]:
 # k <= 16 / 2 - 2 (a bubble sort: ties in index order); otherwise, unless it must be stable, on
 # the innermost axis of a planar layout it takes a heap sort, as it does for every such TopK it
 # compiles as a dynamic node. Its `stable` is ignored when sorting by index (by experiment).
+# Data of rank 1 or 2 is planar; of a higher rank the plugin lays it out as its producer does
+# (a Parameter's, a MatMul's or a Softmax's planar, a Convolution's, an MVN's or an
+# Interpolate's channels blocked, where the last axis is not innermost: by experiment), which
+# the kernel does not know: there ties stay in index order.
 _IN_REGISTERS = 6
+_PLANAR_RANKS = 2
 
 
-def _heap_sortable(call: KernelCall, innermost: bool, sort: str) -> bool:
+def _heap_sortable(call: KernelCall, axis: int, rank: int, sort: str) -> bool:
     """Could the plugin select this TopK's k elements by its heap sort (with k > 6, or
     compiled as a dynamic node)?"""
     stable = "stable" in call.schema.attributes and bool(call.attribute("stable"))
-    return innermost and not (stable and sort != "index")
+    return axis == rank - 1 and rank <= _PLANAR_RANKS and not (stable and sort != "index")
 
 
 def _tied_rows(keys: np.ndarray, ranked: np.ndarray) -> np.ndarray:

@@ -8,10 +8,13 @@ compiles as a dynamic node, unless the sort must be stable, it takes a heap sort
 innermost axis of a planar layout: among ties, the heap decides which elements are kept and in
 what order (all-equal scores, k = 2 of 4, on a dynamic shape: indices [1, 0]). ``stable`` is
 ignored when sorting by index. A NaN beats every value for the largest (``!(x <= root)``) and
-none for the smallest. irshape's kernel now runs that heap on the rows with ties
-(``irshape/kernels/indexing.py``, ``_HeapTopK``); each case here has many ties (integers 0..3),
-in one model compiled once, static and dynamic shapes, every TopK version, both modes, every
-sort, the element types the plugin sorts.
+none for the smallest. Data of rank 1 or 2 is planar; data of a higher rank takes its
+producer's layout, planar or channels blocked (after a Convolution, an MVN, an Interpolate: no
+heap), which irshape does not model: it keeps ties in index order there. irshape's kernel runs
+that heap on the rows with ties (``irshape/kernels/indexing.py``, ``_HeapTopK``); each case here
+has many ties (integers 0..3), in one model compiled once, static and dynamic shapes, every
+TopK version, both modes, every sort, the element types the plugin sorts (57 of the 145 fail
+with ties in index order).
 
 Not covered (the plugin's other sorts still differ on ties, left to the kernels' owners): a
 static TopK with k > 6 on an axis that is not the innermost (a bitonic sort or a bubble sort
@@ -38,9 +41,10 @@ DTYPES = (np.float32, np.float16, np.int32, np.int64, np.uint8, np.int8)
 
 
 def _case(i: int, rng: np.random.Generator) -> Case:
-    rank = int(rng.integers(1, 5))
+    # the last axis of data of rank 1 or 2; another axis of data up to rank 4
+    rank = int(rng.integers(1, 3)) if i % 4 else int(rng.integers(2, 5))
     shape = [int(d) for d in rng.integers(1, 4, rank)]
-    axis = rank - 1 if i % 4 else int(rng.integers(0, rank))
+    axis = rank - 1 if i % 4 else int(rng.integers(0, rank - 1))
     shape[axis] = int(rng.integers(2, 24))
     dynamic = i % 2 == 1
     innermost = axis == rank - 1

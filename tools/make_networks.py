@@ -540,7 +540,9 @@ def convert(network: Network) -> ov.Model:
         with tempfile.TemporaryDirectory(prefix="irshape-onnx-") as tmp:
             path = Path(tmp) / f"{network.name}.onnx"
             network.build(path)
-            return ov.convert_model(str(path))
+            if network.inputs is None:
+                return ov.convert_model(str(path))
+            return ov.convert_model(str(path), input=[ov.PartialShape(text) for text in network.inputs])
     model = network.build().eval()
     example = _example(network)
     # Without input=, convert_model leaves every input dimension dynamic: a static network names
@@ -1924,6 +1926,320 @@ LIBRARIES.update(
 
 # -- end of the corpus3 block ----------------------------------------------------------------
 
+# -- onnx6: models through the ONNX frontend (issue 24) -------------------------------------
+# (one block: the models, their entries and their libraries) torch.onnx.export (the
+# TorchScript exporter) of a torchvision detector, an encoder, a segmenter and a YOLO-style head,
+# and a hand-built ONNX graph of ops exporters rarely write; each .onnx read by convert_model.
+
+
+def _export_onnx(model: nn.Module, example: tuple[Any, ...], path: Path, opset: int, **kwargs: Any) -> None:
+    """torch.onnx.export with the TorchScript exporter (the dynamo one needs onnxscript)."""
+    with torch.no_grad():
+        torch.onnx.export(model.eval(), example, str(path), opset_version=opset, dynamo=False, **kwargs)
+
+
+def onnx_keypoint_rcnn(path: Path) -> None:
+    """keypoint_rcnn (above) exported to ONNX at opset 11 by torchvision's own export path, static
+    [1,3,320,320]: the resize computed from the shape (Cast, Div, Floor, Resize), RoiAlign,
+    TopK with k = min(k, anchors) computed, NonMaxSuppression inside If bodies, the keypoints
+    decoded by an ONNX Loop over the detections."""
+    _export_onnx(keypoint_rcnn(), (torch.rand(DETECTOR_IMAGE),), path, 11, input_names=["images"])
+
+
+def onnx_retinanet(path: Path) -> None:
+    """retinanet (above) exported to ONNX at opset 11, static [1,3,320,320]: GroupNorm as
+    InstanceNormalization (MVN), per-level top-k with computed k, GatherND, Mod and Xor of the
+    batched NMS's class offsets, NonMaxSuppression inside an If."""
+    _export_onnx(retinanet(), (torch.rand(DETECTOR_IMAGE),), path, 11, input_names=["images"])
+
+
+class OnnxEncoder(nn.Module):
+    """The model of onnx_encoder (its docstring)."""
+
+    def __init__(self, vocab: int = 40, width: int = 32, heads: int = 4, layers: int = 2) -> None:
+        super().__init__()
+        self.heads = heads
+        self.embed = nn.Embedding(vocab, width)
+        self.positions = nn.Embedding(64, width)
+        self.norms = nn.ModuleList(nn.LayerNorm(width) for _ in range(2 * layers))
+        self.qkv = nn.ModuleList(nn.Linear(width, 3 * width) for _ in range(layers))
+        self.proj = nn.ModuleList(nn.Linear(width, width) for _ in range(layers))
+        self.mlp = nn.ModuleList(
+            nn.Sequential(nn.Linear(width, 2 * width), nn.GELU(), nn.Linear(2 * width, width))
+            for _ in range(layers)
+        )
+        self.head = nn.Linear(width, 6)
+
+    def forward(
+        self, input_ids: torch.Tensor, attention_mask: torch.Tensor
+    ) -> tuple[torch.Tensor, torch.Tensor]:
+        batch, seq = input_ids.shape
+        positions = torch.arange(seq).unsqueeze(0).expand(batch, seq)
+        x = self.embed(input_ids) + self.positions(positions)
+        steps = torch.arange(seq)
+        allowed = (steps[None, :] <= steps[:, None])[None, None] & attention_mask.bool()[:, None, None, :]
+        bias = torch.zeros(batch, 1, seq, seq).masked_fill(~allowed, -1e4)
+        for layer, (qkv, proj, mlp) in enumerate(zip(self.qkv, self.proj, self.mlp, strict=True)):
+            q, k, v = qkv(self.norms[2 * layer](x)).split(x.shape[-1], dim=-1)
+            q, k, v = (t.reshape(batch, seq, self.heads, -1).transpose(1, 2) for t in (q, k, v))
+            scores = q @ k.transpose(-1, -2) * q.shape[-1] ** -0.5 + bias
+            attended = (scores.softmax(-1) @ v).transpose(1, 2).reshape(batch, seq, -1)
+            x = x + proj(attended)
+            x = x + mlp(self.norms[2 * layer + 1](x))
+        weights = attention_mask.unsqueeze(-1).to(x.dtype)
+        pooled = (x * weights).sum(1) / weights.sum(1).clamp(min=1.0)
+        return self.head(x), pooled
+
+
+def onnx_encoder(path: Path) -> None:
+    """A 2-layer pre-norm transformer encoder written out (32 wide, 4 heads): token embeddings
+    plus positions from arange(seq) expanded to the batch (Range, Expand), a padding mask and a
+    causal mask from comparisons of Ranges, combined into an additive bias that starts as zeros
+    of [batch, 1, seq, seq] (ConstantOfShape) filled by masked_fill (Where), heads split by
+    reshapes to [batch, seq, 4, -1], softmax attention, a masked mean pooling; exported at
+    opset 17, batch and sequence dynamic."""
+    axes = {0: "batch", 1: "sequence"}
+    _export_onnx(
+        OnnxEncoder(),
+        (torch.randint(0, 40, (2, 7)), torch.ones(2, 7, dtype=torch.long)),
+        path,
+        17,
+        input_names=["input_ids", "attention_mask"],
+        output_names=["tags", "pooled"],
+        dynamic_axes={"input_ids": axes, "attention_mask": axes, "tags": axes, "pooled": {0: "batch"}},
+    )
+
+
+class OnnxSegmenter(nn.Module):
+    """The model of onnx_segmenter (its docstring)."""
+
+    def __init__(self, classes: int = 5) -> None:
+        super().__init__()
+        self.stem = nn.Sequential(nn.Conv2d(3, 8, 3, 2, 1), nn.BatchNorm2d(8), nn.ReLU())
+        self.down = nn.Sequential(nn.Conv2d(8, 16, 3, 2, 1), nn.BatchNorm2d(16), nn.ReLU())
+        self.fuse = nn.Sequential(nn.Conv2d(24, 16, 3, 1, 1), nn.ReLU())
+        self.classify = nn.Conv2d(16, classes, 1)
+
+    def forward(self, image: torch.Tensor) -> torch.Tensor:
+        skip = self.stem(image)
+        deep = self.down(skip)
+        up = nn.functional.interpolate(deep, scale_factor=2.0, mode="nearest", recompute_scale_factor=True)
+        up = nn.functional.pad(up, (0, skip.shape[-1] - up.shape[-1], 0, skip.shape[-2] - up.shape[-2]))
+        logits = self.classify(self.fuse(torch.cat((up, skip), 1)))
+        return nn.functional.interpolate(logits, size=image.shape[-2:], mode="bilinear", align_corners=False)
+
+
+def onnx_segmenter(path: Path) -> None:
+    """A small encoder-decoder segmenter (8-16-32 wide, two stride-2 stages): the deep features
+    upsampled by 2 with the output size recomputed from the shape (Resize to sizes Floor(shape x
+    2.0) computed in f32), concatenated with the skip, and the logits resized bilinearly to the
+    input's own height and width (Resize to sizes read from the input's Shape); exported at
+    opset 17, height and width dynamic."""
+    _export_onnx(
+        OnnxSegmenter(),
+        (torch.randn(1, 3, 40, 56),),
+        path,
+        17,
+        input_names=["image"],
+        output_names=["logits"],
+        dynamic_axes={"image": {2: "height", 3: "width"}, "logits": {2: "height", 3: "width"}},
+    )
+
+
+class OnnxYolo(nn.Module):
+    """The model of onnx_yolo (its docstring)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.head = YoloHead()
+
+    def forward(self, image: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+        p = self.head(image)
+        boxes = p[..., :4].clone()
+        boxes[..., :2] = p[..., :2] - p[..., 2:4] / 2
+        boxes[..., 2:] = p[..., :2] + p[..., 2:4] / 2
+        scores, labels = (p[..., 5:] * p[..., 4:5]).max(-1)
+        k = torchvision.models.detection._utils._topk_min(scores, 20, 1)
+        top, index = scores.topk(k, dim=1)
+        chosen = boxes.gather(1, index.unsqueeze(-1).expand(-1, -1, 4))
+        return chosen, top, labels.gather(1, index)
+
+
+def onnx_yolo(path: Path) -> None:
+    """YoloHead (above) and its post-processing as exported models carry it: corner boxes written
+    into a copy in place (ScatterND), class scores times objectness (ReduceMax, ArgMax), top-k
+    with k = min(20, boxes) computed from the shape (TopK), the chosen boxes and labels
+    gathered (GatherElements); exported at opset 17, batch, height and width dynamic."""
+    axes = {0: "batch", 2: "height", 3: "width"}
+    _export_onnx(
+        OnnxYolo(),
+        (torch.randn(1, 3, 64, 64),),
+        path,
+        17,
+        input_names=["image"],
+        output_names=["boxes", "scores", "labels"],
+        dynamic_axes={"image": axes},
+    )
+
+
+def onnx_rare_ops(path: Path) -> None:
+    """Hand-built ONNX (onnx.helper, opset 17) of ops exporters rarely write, on dynamic inputs
+    (x [n,8], image [1,8,h,w], grid [1,gh,gw,2]): a Loop whose condition is computed in its body
+    (a running sum under a limit) with a scan output of every step, an If whose branches give
+    different shapes ([2n,8] and [1,8]), Einsum, GridSample on a DepthToSpace, a Resize by scales
+    computed from two shapes (Div of Casts), NonZero, Unique (sorted: four outputs), CumSum
+    (exclusive, reverse), OneHot of an ArgMax with the depth read from the shape, Mod (integer
+    and fmod), BitShift."""
+    from onnx import TensorProto, helper, numpy_helper
+
+    def value(name: str, element: int, shape: list[Any]) -> Any:
+        return helper.make_tensor_value_info(name, element, shape)
+
+    def constant(name: str, array: Any) -> Any:
+        return helper.make_node(
+            "Constant", [], [name], value=numpy_helper.from_array(np.asarray(array), name)
+        )
+
+    f32, i64 = TensorProto.FLOAT, TensorProto.INT64
+    body = helper.make_graph(
+        [
+            constant("limit", np.array(12.0, np.float32)),
+            helper.make_node("Shape", ["x"], ["x_shape"]),
+            helper.make_node("Gather", ["x_shape", "zero"], ["rows"], axis=0),
+            helper.make_node("Mod", ["step", "rows"], ["row_index"]),
+            helper.make_node("Gather", ["x", "row_index"], ["row"], axis=0),
+            helper.make_node("Abs", ["row"], ["magnitude"]),
+            helper.make_node("ReduceSum", ["magnitude"], ["row_sum"], keepdims=0),
+            helper.make_node("Add", ["total_in", "row_sum"], ["total_out"]),
+            helper.make_node("Less", ["total_out", "limit"], ["condition_out"]),
+            helper.make_node("Mul", ["row", "total_out"], ["scaled"]),
+        ],
+        "accumulate",
+        [value("step", i64, []), value("condition_in", TensorProto.BOOL, []), value("total_in", f32, [])],
+        [
+            value("condition_out", TensorProto.BOOL, []),
+            value("total_out", f32, []),
+            value("scaled", f32, [8]),
+        ],
+    )
+    then_branch = helper.make_graph(
+        [helper.make_node("Concat", ["x", "x"], ["twice"], axis=0)],
+        "twice",
+        [],
+        [value("twice", f32, ["m", 8])],
+    )
+    else_branch = helper.make_graph(
+        [helper.make_node("ReduceMax", ["x"], ["largest"], axes=[0], keepdims=1)],
+        "largest",
+        [],
+        [value("largest", f32, [1, 8])],
+    )
+    nodes = [
+        constant("zero", np.array(0, np.int64)),
+        constant("zero_axis", np.array([0], np.int64)),
+        constant("zero_f", np.array(0.0, np.float32)),
+        constant("max_steps", np.array(9, np.int64)),
+        constant("true", np.array(True)),
+        constant("start_total", np.array(0.0, np.float32)),
+        constant("onehot_values", np.array([0.0, 1.0], np.float32)),
+        constant("modulus", np.array([3], np.int64)),
+        constant("real_modulus", np.array([1.5], np.float32)),
+        constant("shift", np.array([3], np.uint32)),
+        constant("unit_scales", np.array([1.0, 1.0], np.float32)),
+        constant("spatial", np.array([1, 2, 3], np.int64)),  # Gather indices of [1, gh, gw, 2]
+        constant("image_spatial", np.array([2, 3], np.int64)),
+        helper.make_node("Loop", ["max_steps", "true", "start_total"], ["total", "steps"], body=body),
+        helper.make_node("ReduceSum", ["x"], ["x_sum"], keepdims=0),
+        helper.make_node("Greater", ["x_sum", "zero_f"], ["positive_sum"]),
+        helper.make_node(
+            "If", ["positive_sum"], ["branch"], then_branch=then_branch, else_branch=else_branch
+        ),
+        helper.make_node("Einsum", ["x", "x"], ["gram"], equation="nk,mk->nm"),
+        helper.make_node("DepthToSpace", ["image"], ["unfolded"], blocksize=2, mode="CRD"),
+        helper.make_node(
+            "GridSample", ["unfolded", "grid"], ["sampled"], mode="bilinear", padding_mode="zeros"
+        ),
+        helper.make_node("Shape", ["grid"], ["grid_shape"]),
+        helper.make_node("Gather", ["grid_shape", "spatial"], ["grid_dims"], axis=0),
+        helper.make_node("Slice", ["grid_dims", "zero_axis", "modulus_two"], ["target"]),
+        helper.make_node("Shape", ["image"], ["image_shape"]),
+        helper.make_node("Gather", ["image_shape", "image_spatial"], ["source"], axis=0),
+        helper.make_node("Cast", ["target"], ["target_f"], to=f32),
+        helper.make_node("Cast", ["source"], ["source_f"], to=f32),
+        helper.make_node("Div", ["target_f", "source_f"], ["ratio"]),
+        helper.make_node("Concat", ["unit_scales", "ratio"], ["scales"], axis=0),
+        helper.make_node("Resize", ["image", "", "scales"], ["resized"], mode="linear"),
+        helper.make_node("Greater", ["x", "zero_f"], ["positive"]),
+        helper.make_node("NonZero", ["positive"], ["where"]),
+        helper.make_node("Round", ["x"], ["rounded"]),
+        helper.make_node("Unique", ["rounded"], ["unique", "first", "inverse", "counts"], sorted=1),
+        helper.make_node("CumSum", ["x", "zero"], ["running"], exclusive=1, reverse=1),
+        helper.make_node("ArgMax", ["x"], ["best"], axis=1, keepdims=0),
+        helper.make_node("Gather", ["x_shape_outer", "zero"], ["depth"], axis=0),
+        helper.make_node("OneHot", ["best", "depth", "onehot_values"], ["onehot"], axis=-1),
+        helper.make_node("Mod", ["best", "modulus"], ["best_mod"]),
+        helper.make_node("Mod", ["x", "real_modulus"], ["x_fmod"], fmod=1),
+        helper.make_node("Cast", ["best"], ["best_u"], to=TensorProto.UINT32),
+        helper.make_node("BitShift", ["best_u", "shift"], ["shifted"], direction="LEFT"),
+    ]
+    # (the Slice's end and the outer Shape are made before their use)
+    nodes.insert(0, constant("modulus_two", np.array([2], np.int64)))
+    nodes.insert(1, helper.make_node("Shape", ["x"], ["x_shape_outer"]))
+    outputs = [
+        ("total", f32, []),
+        ("steps", f32, ["s", 8]),
+        ("branch", f32, ["b", 8]),
+        ("gram", f32, ["n", "n"]),
+        ("sampled", f32, [1, 2, "gh", "gw"]),
+        ("resized", f32, [1, 8, "gh", "gw"]),
+        ("where", i64, [2, "z"]),
+        ("unique", f32, ["u"]),
+        ("first", i64, ["u"]),
+        ("inverse", i64, ["v"]),
+        ("counts", i64, ["u"]),
+        ("running", f32, ["n", 8]),
+        ("onehot", f32, ["n", "n"]),
+        ("best_mod", i64, ["n"]),
+        ("x_fmod", f32, ["n", 8]),
+        ("shifted", TensorProto.UINT32, ["n"]),
+    ]
+    graph = helper.make_graph(
+        nodes,
+        "rare_ops",
+        [
+            value("x", f32, ["n", 8]),
+            value("image", f32, [1, 8, "h", "w"]),
+            value("grid", f32, [1, "gh", "gw", 2]),
+        ],
+        [value(*output) for output in outputs],
+    )
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
+    onnx.checker.check_model(model)
+    onnx.save(model, str(path))
+
+
+NETWORKS += [
+    Network("onnx_keypoint_rcnn_static", onnx_keypoint_rcnn, (), onnx=True),
+    Network("onnx_retinanet_static", onnx_retinanet, (), onnx=True),
+    Network("onnx_encoder_dyn", onnx_encoder, (), onnx=True),
+    Network("onnx_segmenter_interval", onnx_segmenter, (), onnx=True, inputs=["[1,3,32..256,32..256]"]),
+    Network("onnx_yolo_dyn", onnx_yolo, (), onnx=True),
+    Network("onnx_rare_ops_dyn", onnx_rare_ops, (), onnx=True),
+]
+
+LIBRARIES.update(
+    {
+        onnx_keypoint_rcnn: "torchvision, torch.onnx.export, ONNX frontend",
+        onnx_retinanet: "torchvision, torch.onnx.export, ONNX frontend",
+        onnx_encoder: "torch.nn (here), torch.onnx.export, ONNX frontend",
+        onnx_segmenter: "torch.nn (here), torch.onnx.export, ONNX frontend",
+        onnx_yolo: "torch.nn (here), torch.onnx.export, ONNX frontend",
+        onnx_rare_ops: "onnx.helper (here), ONNX frontend",
+    }
+)
+
+# -- end of the onnx6 block ------------------------------------------------------------------
+
 README_HEAD = """\
 # Real networks: irshape's ground-truth corpus
 
@@ -2036,6 +2352,8 @@ this README; `--out DIR` writes elsewhere.
 
 
 def _variant(network: Network) -> str:
+    if network.onnx and network.inputs is not None:
+        return 'ONNX: `convert_model("x.onnx", input=[' + ", ".join(network.inputs) + "])`"
     if network.onnx:
         return 'ONNX: `convert_model("x.onnx")`, the inputs as the file declares them'
     if network.ov_model or network.exported:

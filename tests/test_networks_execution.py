@@ -55,6 +55,7 @@ SHAPES: dict[str, tuple[int, ...] | dict[str, tuple[int, ...]]] = {
     "onnx_lstm_dyn": (2, 10, 16),
     "onnx_rare_ops_dyn": {"x": (5, 8), "image": (1, 8, 3, 4), "grid": (1, 5, 7, 2)},
     "onnx_segmenter_interval": (1, 3, 45, 61),  # (odd sizes: the stride-2 stages' rounding, the pad)
+    "onnx_wild_ops_interval": {"x": (5, 6), "image": (1, 4, 6, 8)},  # (SpaceToDepth by 2: even h, w)
     "onnx_yolo_dyn": (2, 3, 64, 96),
     "onnx_scan_dyn": (2, 7, 8),
     "resnet_int8_dyn_batch_hw": (2, 3, 64, 96),
@@ -95,6 +96,7 @@ DRY_RUN_DIM_VALUE = {
     "audio_dyn_time": 50,
     "wav2vec2_dyn_time": 1600,
     "whisper_encoder_dyn_time": 128,
+    "onnx_wild_ops_interval": 8,  # (SpaceToDepth by 2: an even height and width)
     "upsample_select_interval": 63,  # clamped: 63 high, 64 wide
     "vit_reshaped_batch": 1,
     "yolo_reshaped_batch": 1,

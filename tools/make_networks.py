@@ -2218,6 +2218,176 @@ def onnx_rare_ops(path: Path) -> None:
     onnx.save(model, str(path))
 
 
+def onnx_wild_ops(path: Path) -> None:
+    """Hand-built ONNX (onnx.helper, opset 20) of more ops found in ONNX models in the wild, on
+    dynamic inputs (x [n,6], image [1,4,h,w]): QuantizeLinear/DequantizeLinear per tensor and per
+    axis (FakeQuantize), DynamicQuantizeLinear, MatMulInteger, LayerNormalization (MVN), Trilu,
+    ScatterElements (add) and ScatterND (max) reductions, GatherND with batch_dims, Compress,
+    ReverseSequence, Hardmax, ArgMin (select_last_index), TopK (smallest), EyeLike, a float
+    Range to a reduced limit, LpNormalization, Shrink, Size, DFT (onesided), CenterCropPad,
+    Col2Im, Split (num_outputs), SequenceConstruct/ConcatFromSequence, Pad (reflect), Tile,
+    Unique along an axis, IsNaN, BitwiseAnd, Mish, Celu, Gelu (tanh), ReduceLogSumExp,
+    SpaceToDepth, Conv (SAME_UPPER), ConvTranspose to an output_shape, MaxPool (ceil_mode, with
+    indices), LpPool, Resize (antialias; keep_aspect_ratio_policy), MaxRoiPool, RoiAlign
+    (half_pixel, max) and NonMaxSuppression (center_point_box)."""
+    from onnx import TensorProto, helper, numpy_helper
+
+    rng = np.random.default_rng(SEED)
+    f32 = TensorProto.FLOAT
+    nodes: list[Any] = []
+    outputs: list[str] = []
+
+    def constant(name: str, array: Any) -> str:
+        nodes.append(
+            helper.make_node("Constant", [], [name], value=numpy_helper.from_array(np.asarray(array), name))
+        )
+        return name
+
+    def op(kind: str, inputs: list[str], results: list[str], out: bool = True, **attributes: Any) -> None:
+        nodes.append(helper.make_node(kind, inputs, results, **attributes))
+        if out:
+            outputs.extend(results)
+
+    boxes = (rng.random((6, 4)) * [8, 8, 4, 4]).astype(np.float32)
+    constant("scale", np.array(0.05, np.float32))
+    constant("zero_point", np.array(3, np.uint8))
+    constant("axis_scales", np.linspace(0.02, 0.07, 6).astype(np.float32))
+    constant("axis_zero_points", np.array([0, 1, -1, 2, 0, -3], np.int8))
+    constant("integer_weights", rng.integers(0, 4, (6, 3)).astype(np.uint8))
+    constant("gamma", rng.standard_normal(6).astype(np.float32))
+    constant("scatter_indices", np.array([[0, 1, 0, 2, 1, 0]], np.int64))
+    constant("scatter_updates", rng.standard_normal((1, 6)).astype(np.float32))
+    constant("nd_indices", np.array([[0], [0]], np.int64))
+    constant("nd_updates", rng.standard_normal((2, 6)).astype(np.float32))
+    constant("batch_indices", np.array([[[1], [0], [3]]], np.int64))
+    constant("zero_axis", np.array([0], np.int64))
+    constant("last_axis", np.array([-1], np.int64))
+    constant("selected", np.array([True, False, True, True]))
+    constant("lengths", np.array([1, 2, 2, 1, 2, 1], np.int64))  # (at most n: the plugin checks)
+    constant("k", np.array([2], np.int64))
+    constant("range_start", np.array(-1.5, np.float32))
+    constant("range_step", np.array(0.75, np.float32))
+    constant("crop", np.array([3, 9], np.int64))
+    constant("one", np.array([1], np.int64))
+    constant("column_block", np.array([2, 2], np.int64))
+    constant("column_shape", np.array([1, 4, -1], np.int64))
+    constant("pads", np.array([0, 1, 0, 2], np.int64))
+    constant("repeats", np.array([2, 1], np.int64))
+    constant("conv_weights", rng.standard_normal((3, 4, 3, 3)).astype(np.float32))
+    constant("deconv_weights", rng.standard_normal((4, 2, 3, 3)).astype(np.float32))
+    constant("half_scales", np.array([1, 1, 0.5, 0.6], np.float32))
+    constant("fit_sizes", np.array([5, 7], np.int64))
+    constant("pooled_rois", np.array([[0, 0, 0, 2, 3], [0, 1, 1, 3, 2]], np.float32))
+    constant("rois", np.array([[0, 0, 2, 3], [1, 1, 3, 2], [0.5, 0, 1.5, 2]], np.float32))
+    constant("roi_batch", np.zeros(3, np.int64))
+    constant("nms_boxes", boxes[None])
+    constant("two", np.array([2], np.int64))
+    constant("nms_max", np.array([3], np.int64))
+    constant("nms_iou", np.array([0.2], np.float32))
+    constant("reduce_axis", np.array([1], np.int64))
+    # quantized arithmetic as ONNX Runtime's tools write it
+    op("QuantizeLinear", ["x", "scale", "zero_point"], ["quantized"], out=False)
+    op("DequantizeLinear", ["quantized", "scale", "zero_point"], ["dequantized"])
+    op("QuantizeLinear", ["x", "axis_scales", "axis_zero_points"], ["axis_quantized"], out=False, axis=1)
+    op(
+        "DequantizeLinear",
+        ["axis_quantized", "axis_scales", "axis_zero_points"],
+        ["axis_dequantized"],
+        axis=1,
+    )
+    op("DynamicQuantizeLinear", ["x"], ["dynamic_quantized", "dynamic_scale", "dynamic_zero_point"])
+    op("MatMulInteger", ["dynamic_quantized", "integer_weights"], ["integer_product"])
+    op("LayerNormalization", ["x", "gamma"], ["normalized"], axis=-1)
+    # indexing and rearranging
+    op("Trilu", ["x"], ["lower"], upper=0)
+    op("ScatterElements", ["x", "scatter_indices", "scatter_updates"], ["scattered"], axis=0, reduction="add")
+    op("ScatterND", ["x", "nd_indices", "nd_updates"], ["nd_scattered"], reduction="max")
+    op("Unsqueeze", ["x", "zero_axis"], ["batched"], out=False)
+    op("GatherND", ["batched", "batch_indices"], ["gathered"], batch_dims=1)
+    op("Compress", ["image", "selected"], ["compressed"], axis=1)
+    op("Transpose", ["x"], ["columns"], out=False, perm=[1, 0])
+    op("ReverseSequence", ["columns", "lengths"], ["reversed"], batch_axis=0, time_axis=1)
+    op("Hardmax", ["x"], ["hardmax"], axis=1)
+    op("ArgMin", ["x"], ["last_smallest"], axis=1, select_last_index=1)
+    op("TopK", ["x", "k"], ["smallest", "smallest_index"], axis=1, largest=0, sorted=1)
+    op("EyeLike", ["x"], ["eye"], k=1)
+    op("ReduceMax", ["x"], ["limit"], out=False, keepdims=0)
+    op("Range", ["range_start", "limit", "range_step"], ["steps"])
+    op("LpNormalization", ["x"], ["l1_normalized"], axis=1, p=1)
+    op("Shrink", ["x"], ["shrunk"], bias=0.5, lambd=0.7)
+    op("Size", ["x"], ["size"])
+    op("Unsqueeze", ["x", "last_axis"], ["signal"], out=False)
+    op("DFT", ["signal", "", "reduce_axis"], ["spectrum"], onesided=1)
+    op("CenterCropPad", ["x", "crop"], ["cropped"])
+    op("Reshape", ["image", "column_shape"], ["blocks"], out=False)
+    op("Shape", ["image"], ["image_shape"], out=False, start=2)
+    op("Add", ["image_shape", "one"], ["column_image"], out=False)
+    op("Col2Im", ["blocks", "column_image", "column_block"], ["folded"])
+    op("Split", ["x"], ["first", "second", "third"], axis=1, num_outputs=3)
+    op("SequenceConstruct", ["first", "third"], ["sequence"], out=False)
+    op("ConcatFromSequence", ["sequence"], ["stacked"], axis=0, new_axis=1)
+    op("Pad", ["x", "pads"], ["reflected"], mode="reflect")
+    op("Tile", ["x", "repeats"], ["tiled"])
+    op("Round", ["x"], ["rounded"], out=False)
+    op("Unique", ["rounded"], ["unique_rows", "unique_first", "unique_inverse", "unique_counts"], axis=0)
+    op("IsNaN", ["x"], ["nan"])
+    op("Cast", ["x"], ["integers"], out=False, to=TensorProto.INT32)
+    op("BitwiseAnd", ["integers", "integers"], ["bits"])
+    op("Mish", ["x"], ["mish"])
+    op("Celu", ["x"], ["celu"], alpha=0.7)
+    op("Gelu", ["x"], ["gelu"], approximate="tanh")
+    op("ReduceLogSumExp", ["x", "reduce_axis"], ["log_sum_exp"], keepdims=0)
+    # images
+    op("SpaceToDepth", ["image"], ["depth"], blocksize=2)
+    op("Conv", ["image", "conv_weights"], ["same"], strides=[2, 2], auto_pad="SAME_UPPER")
+    op("ConvTranspose", ["image", "deconv_weights"], ["deconvolved"], strides=[2, 2], output_shape=[9, 11])
+    op("MaxPool", ["image"], ["pooled", "pooled_index"], kernel_shape=[3, 3], strides=[2, 2], ceil_mode=1)
+    op("LpPool", ["image"], ["lp_pooled"], kernel_shape=[2, 2], p=2)
+    op("Resize", ["image", "", "half_scales"], ["antialiased"], mode="linear", antialias=1)
+    op(
+        "Resize",
+        ["image", "", "", "fit_sizes"],
+        ["fitted"],
+        mode="nearest",
+        axes=[2, 3],
+        keep_aspect_ratio_policy="not_larger",
+    )
+    op("MaxRoiPool", ["image", "pooled_rois"], ["roi_pooled"], pooled_shape=[2, 2])
+    op(
+        "RoiAlign",
+        ["image", "rois", "roi_batch"],
+        ["roi_aligned"],
+        output_height=2,
+        output_width=3,
+        coordinate_transformation_mode="half_pixel",
+        mode="max",
+        sampling_ratio=2,
+    )
+    # (the scores computed: the CPU plugin fails to compile an NMS of constant inputs, 'Can not
+    # create StaticMemory object')
+    op("Slice", ["x", "zero_axis", "two"], ["two_rows"], out=False)
+    op("Unsqueeze", ["two_rows", "zero_axis"], ["score_logits"], out=False)
+    op("Sigmoid", ["score_logits"], ["nms_scores"], out=False)
+    op("NonMaxSuppression", ["nms_boxes", "nms_scores", "nms_max", "nms_iou"], ["kept"], center_point_box=1)
+    graph = helper.make_graph(
+        nodes,
+        "wild_ops",
+        [
+            helper.make_tensor_value_info("x", f32, ["n", 6]),
+            helper.make_tensor_value_info("image", f32, [1, 4, "h", "w"]),
+        ],
+        [],
+    )
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 20)])
+    # the outputs typed as ONNX's shape inference types them (the checker wants a type)
+    inferred = {info.name: info for info in onnx.shape_inference.infer_shapes(model).graph.value_info}
+    # (it leaves DFT's output untyped: the onesided spectrum of 6 samples, [n, 4, 2])
+    inferred.setdefault("spectrum", helper.make_tensor_value_info("spectrum", f32, ["n", 4, 2]))
+    model.graph.output.extend(inferred[name] for name in outputs)
+    onnx.checker.check_model(model)
+    onnx.save(model, str(path))
+
+
 NETWORKS += [
     Network("onnx_keypoint_rcnn_static", onnx_keypoint_rcnn, (), onnx=True),
     Network("onnx_retinanet_static", onnx_retinanet, (), onnx=True),
@@ -2225,6 +2395,7 @@ NETWORKS += [
     Network("onnx_segmenter_interval", onnx_segmenter, (), onnx=True, inputs=["[1,3,32..256,32..256]"]),
     Network("onnx_yolo_dyn", onnx_yolo, (), onnx=True),
     Network("onnx_rare_ops_dyn", onnx_rare_ops, (), onnx=True),
+    Network("onnx_wild_ops_interval", onnx_wild_ops, (), onnx=True, inputs=["[2..7,6]", "[1,4,3..9,4..11]"]),
 ]
 
 LIBRARIES.update(
@@ -2235,6 +2406,7 @@ LIBRARIES.update(
         onnx_segmenter: "torch.nn (here), torch.onnx.export, ONNX frontend",
         onnx_yolo: "torch.nn (here), torch.onnx.export, ONNX frontend",
         onnx_rare_ops: "onnx.helper (here), ONNX frontend",
+        onnx_wild_ops: "onnx.helper (here), ONNX frontend",
     }
 )
 

@@ -2089,7 +2089,11 @@ def onnx_rare_ops(path: Path) -> None:
     different shapes ([2n,8] and [1,8]), Einsum, GridSample on a DepthToSpace, a Resize by scales
     computed from two shapes (Div of Casts), NonZero, Unique (sorted: four outputs), CumSum
     (exclusive, reverse), OneHot of an ArgMax with the depth read from the shape, Mod (integer
-    and fmod), BitShift."""
+    and fmod), BitShift; a Loop over the rows whose carried state grows by a row each step
+    (Concat: a back edge of another shape) with a scan output of its column sums, and an If
+    whose then-branch holds a Loop (nested bodies). (A carried state that starts empty, [0,8],
+    as torchvision's mask pasting starts, fails in OpenVINO's ONNX frontend: 'Accessing
+    out-of-range dimension'; so does torchvision's Mask R-CNN.)"""
     from onnx import TensorProto, helper, numpy_helper
 
     def value(name: str, element: int, shape: list[Any]) -> Any:
@@ -2121,6 +2125,48 @@ def onnx_rare_ops(path: Path) -> None:
             value("total_out", f32, []),
             value("scaled", f32, [8]),
         ],
+    )
+    grow = helper.make_graph(
+        [
+            helper.make_node("Gather", ["x", "grow_step"], ["grow_row"], axis=0),
+            helper.make_node("Unsqueeze", ["grow_row", "zero_axis"], ["grow_row2"]),
+            helper.make_node("Concat", ["rows_in", "grow_row2"], ["rows_out"], axis=0),
+            helper.make_node("Identity", ["grow_condition_in"], ["grow_condition_out"]),
+            helper.make_node("ReduceSum", ["rows_out", "zero_axis"], ["column_sums"], keepdims=1),
+        ],
+        "grow",
+        [
+            value("grow_step", i64, []),
+            value("grow_condition_in", TensorProto.BOOL, []),
+            value("rows_in", f32, ["k", 8]),
+        ],
+        [
+            value("grow_condition_out", TensorProto.BOOL, []),
+            value("rows_out", f32, ["k", 8]),
+            value("column_sums", f32, [1, 8]),
+        ],
+    )
+    double = helper.make_graph(
+        [
+            helper.make_node("Add", ["doubled_in", "doubled_in"], ["doubled_out"]),
+            helper.make_node("Identity", ["double_condition_in"], ["double_condition_out"]),
+        ],
+        "double",
+        [
+            value("double_step", i64, []),
+            value("double_condition_in", TensorProto.BOOL, []),
+            value("doubled_in", f32, [8]),
+        ],
+        [value("double_condition_out", TensorProto.BOOL, []), value("doubled_out", f32, [8])],
+    )
+    then_loop = helper.make_graph(
+        [helper.make_node("Loop", ["three", "", "first_row"], ["doubled"], body=double)],
+        "then_loop",
+        [],
+        [value("doubled", f32, [8])],
+    )
+    else_negate = helper.make_graph(
+        [helper.make_node("Neg", ["first_row"], ["negated"])], "else_negate", [], [value("negated", f32, [8])]
     )
     then_branch = helper.make_graph(
         [helper.make_node("Concat", ["x", "x"], ["twice"], axis=0)],
@@ -2181,6 +2227,12 @@ def onnx_rare_ops(path: Path) -> None:
         helper.make_node("Mod", ["x", "real_modulus"], ["x_fmod"], fmod=1),
         helper.make_node("Cast", ["best"], ["best_u"], to=TensorProto.UINT32),
         helper.make_node("BitShift", ["best_u", "shift"], ["shifted"], direction="LEFT"),
+        constant("one_axis", np.array([1], np.int64)),
+        constant("three", np.array(3, np.int64)),
+        helper.make_node("Slice", ["x", "zero_axis", "one_axis"], ["top_row"]),
+        helper.make_node("Loop", ["depth", "true", "top_row"], ["grown", "sums"], body=grow),
+        helper.make_node("Gather", ["x", "zero"], ["first_row"], axis=0),
+        helper.make_node("If", ["positive_sum"], ["nested"], then_branch=then_loop, else_branch=else_negate),
     ]
     # (the Slice's end and the outer Shape are made before their use)
     nodes.insert(0, constant("modulus_two", np.array([2], np.int64)))
@@ -2202,6 +2254,9 @@ def onnx_rare_ops(path: Path) -> None:
         ("best_mod", i64, ["n"]),
         ("x_fmod", f32, ["n", 8]),
         ("shifted", TensorProto.UINT32, ["n"]),
+        ("grown", f32, ["g", 8]),
+        ("sums", f32, ["n", 1, 8]),
+        ("nested", f32, [8]),
     ]
     graph = helper.make_graph(
         nodes,

@@ -2570,6 +2570,17 @@ this README; `--out DIR` writes elsewhere.
   `read_model_without_extensions`); TensorIterator-1 from an ONNX Scan and from openvino's
   opset API (LSTMCell-4 bodies forwards and backwards, as the Model Optimizer wrote LSTMs),
   static and dynamic; torchvision's DeepLabV3 on a dilated MobileNetV3 (an interval input).
+- **through the ONNX frontend** (issue 24): `torch.onnx.export` (the TorchScript exporter, opset
+  11 and 17) of torchvision's Keypoint R-CNN and RetinaNet whole (NonMaxSuppression inside If
+  bodies, the keypoints decoded by an ONNX Loop, RoiAlign, TopK of a computed k, GatherND,
+  InstanceNormalization as MVN), a transformer encoder (Range, Expand, ConstantOfShape, Where;
+  batch and sequence dynamic), a segmenter (Resize to sizes computed in f32 and read from the
+  shape; an interval given to `convert_model(path, input=...)`) and a YOLO head's
+  post-processing (ScatterND, GatherElements); and two graphs built with `onnx.helper` of ops
+  exporters rarely write (Loops with a computed condition, a growing carried state, one nested
+  in an If; Einsum, GridSample, Unique, QuantizeLinear/DequantizeLinear, DFT, Col2Im...).
+  torchvision's Mask R-CNN does not convert through the ONNX frontend: its mask-pasting Loop
+  starts from an empty tensor ('Accessing out-of-range dimension').
 - OpenVINO's frontend fuses attention into ScaledDotProductAttention even from unfused
   MatMul/Softmax code (GPT-2's eager attention), so Softmax appears only where a model applies
   it to its output.

@@ -97,9 +97,9 @@ class KernelCall(FrozenRecord):
 
     __slots__ = (
         "attributes",
+        "compiled_static",
         "constant_inputs",
         "context",
-        "dynamic_in_model",
         "inference",
         "input_types",
         "inputs",
@@ -114,10 +114,10 @@ class KernelCall(FrozenRecord):
     # the inputs the plugin holds as constants (a Const, or what its compile step folds): some
     # of its nodes compute otherwise with one (Power by a constant exponent, elementwise.py)
     constant_inputs: frozenset[int]
-    # whether OpenVINO's reading of the model leaves a port of the layer dynamic, so that the
-    # plugin compiles it as a dynamic node: asked only where a kernel takes another algorithm
-    # then (TopK's heap sort, indexing.py), as it costs the executor a check of the model
-    dynamic_in_model: Callable[[], bool]
+    # is input ``port``'s shape static in the model as OpenVINO reads it (the shape the plugin
+    # compiles, not the one it runs at)? Asked only where the plugin's node depends on it
+    # (recurrent sequences); None: the caller does not know (taken as static)
+    compiled_static: Callable[[int], bool] | None
 
     def __init__(
         self,
@@ -128,7 +128,7 @@ class KernelCall(FrozenRecord):
         inference: OpResult,
         context: Context,
         constant_inputs: frozenset[int] = frozenset(),
-        dynamic_in_model: Callable[[], bool] = lambda: False,
+        compiled_static: Callable[[int], bool] | None = None,
     ) -> None:
         set_field(self, "schema", schema)
         set_field(self, "inputs", inputs)
@@ -137,7 +137,7 @@ class KernelCall(FrozenRecord):
         set_field(self, "inference", inference)
         set_field(self, "context", context)
         set_field(self, "constant_inputs", constant_inputs)
-        set_field(self, "dynamic_in_model", dynamic_in_model)
+        set_field(self, "compiled_static", compiled_static)
 
     def attribute(self, name: str) -> Any:
         """A declared scalar attribute's value, its default when missing (as OpCall's)."""

@@ -503,7 +503,7 @@ def topk(call: KernelCall) -> tuple[np.ndarray, np.ndarray]:
     if k and keys.size and _heap_sortable(call, axis, data.ndim, sort):
         tied = _tied_rows(keys, ranked)
         # (asked last: whether the node is dynamic costs the executor a check of the model)
-        if tied.any() and (k > _IN_REGISTERS or call.dynamic_in_model()):
+        if tied.any() and (k > _IN_REGISTERS or _compiled_dynamic(call)):
             order = _heap_order(keys, order, tied, mode == "max", sort == "index")
     if sort == "index":
         order = np.sort(order, axis=-1)
@@ -531,6 +531,15 @@ def _heap_sortable(call: KernelCall, axis: int, rank: int, sort: str) -> bool:
     compiled as a dynamic node)?"""
     stable = "stable" in call.schema.attributes and bool(call.attribute("stable"))
     return axis == rank - 1 and rank <= _PLANAR_RANKS and not (stable and sort != "index")
+
+
+def _compiled_dynamic(call: KernelCall) -> bool:
+    """Does the plugin compile this TopK as a dynamic node: its data's shape dynamic in the
+    model as OpenVINO reads it, or its k not a constant (its outputs' shape then is)? Static
+    where the caller does not know."""
+    if call.compiled_static is None:
+        return False
+    return not call.compiled_static(0) or 1 not in call.constant_inputs
 
 
 def _tied_rows(keys: np.ndarray, ranked: np.ndarray) -> np.ndarray:

@@ -18,10 +18,10 @@ with ties in index order).
 
 Not covered (the plugin's other sorts still differ on ties, left to the kernels' owners): a
 static TopK with k > 6 on an axis that is not the innermost (a bitonic sort or a bubble sort
-through memory), the register bubble sort's choice among ties when sorting by index, and a
-static TopK of k = 1 on the innermost axis (a horizontal reduction across vector lanes: of the
-tied maxima at 3 and 9 of a row of 21 it keeps 9: lane 9 of 16 on AVX-512, whose
-reduction prefers lanes by their number modulo 4; another vector width orders them otherwise).
+through memory) and a static TopK of k = 1 on the innermost axis (a horizontal reduction across
+vector lanes: of the tied maxima at 3 and 9 of a row of 21 it keeps 9: lane 9 of 16 on AVX-512,
+whose reduction prefers lanes by their number modulo 4; another vector width orders them
+otherwise).
 """
 
 from __future__ import annotations
@@ -55,8 +55,6 @@ def _case(i: int, rng: np.random.Generator) -> Case:
     sort = ("value", "none", "index")[i // 4 % 3]
     version = (11, 3, 1)[i // 12 % 3]
     stable = version == 11 and sort != "none" and i // 36 % 2 == 1
-    if sort == "index" and (not innermost or not (dynamic or k > 6)):
-        sort = "value"  # (the register and memory bubble sorts' choice by index: not followed)
     if innermost and k == 1 and not dynamic:
         k = 2  # (k = 1, static, innermost: the plugin's horizontal reduction, not followed)
     dtype = DTYPES[i % len(DTYPES)] if version != 1 else np.float32

@@ -179,40 +179,6 @@ def _facts(changes: dict[str, Any]) -> dict[str, Any]:
     return facts
 
 
-class _Valued(Record):
-    """A tensor or an output: a shape, an element type and a :class:`Value`, whose fields read
-    and write as the tensor's own (``tensor.value``, ``output.lower = ...``)."""
-
-    __slots__ = ("facts",)
-    facts: Value
-
-    def replace(self, **changes: Any) -> Self:
-        own = {k: changes.pop(k) for k in list(changes) if k not in _VALUE_FIELDS and k not in _ALIASES}
-        if changes:
-            own["facts"] = own.get("facts", self.facts)._replace(**_facts(changes))
-        return super().replace(**own)
-
-    @property
-    def value_unknown(self) -> str | None:
-        """Why the value is not known, in words (None: nothing says it is unknown)."""
-        facts = self.facts
-        return None if facts.unknown is None else facts.unknown.text(facts.why)
-
-    @value_unknown.setter
-    def value_unknown(self, reason: str | Unknown | None) -> None:
-        self.facts = self.facts._replace(**_facts({"value_unknown": reason}))
-
-    def unknown_as(self, unknown: Unknown | None, why: str | None = None) -> None:
-        """Say why the value is not known."""
-        self.facts = self.facts._replace(unknown=unknown, why=why)
-
-    def _set(self, **changes: Any) -> None:
-        self.facts = self.facts._replace(**changes)
-
-
-_ALIASES = frozenset({"value_unknown", *_RENAMED})
-
-
 if TYPE_CHECKING:
 
     class _Field(Generic[_T]):
@@ -246,6 +212,51 @@ else:
             tensor.facts = tuple.__new__(Value, (*facts[:index], value, *facts[index + 1 :]))
 
         return property(attrgetter(f"facts.{name}"), set_)
+
+
+class _Valued(Record):
+    """A tensor or an output: a shape, an element type and a :class:`Value`, whose fields read
+    and write as the tensor's own (``tensor.value``, ``output.lower = ...``)."""
+
+    __slots__ = ("facts",)
+    facts: Value
+
+    value: _Field[tuple[int, ...] | None] = _field("value")
+    lower: _Field[tuple[int, ...] | None] = _field("lower")
+    upper: _Field[tuple[int, ...] | None] = _field("upper")
+    reals: _Field[tuple[float, ...] | None] = _field("reals")
+    real_lower: _Field[tuple[float, ...] | None] = _field("real_lower")
+    real_upper: _Field[tuple[float, ...] | None] = _field("real_upper")
+    const_parts: _Field[tuple[int | None, ...] | None] = _field("const_parts")
+    constant: _Field[bool] = _field("constant")
+    origin: _Field[Origin] = _field("origin")
+    unknown: _Field[Unknown | None] = _field("unknown")
+
+    def replace(self, **changes: Any) -> Self:
+        own = {k: changes.pop(k) for k in list(changes) if k not in _VALUE_FIELDS and k not in _ALIASES}
+        if changes:
+            own["facts"] = own.get("facts", self.facts)._replace(**_facts(changes))
+        return super().replace(**own)
+
+    @property
+    def value_unknown(self) -> str | None:
+        """Why the value is not known, in words (None: nothing says it is unknown)."""
+        facts = self.facts
+        return None if facts.unknown is None else facts.unknown.text(facts.why)
+
+    @value_unknown.setter
+    def value_unknown(self, reason: str | Unknown | None) -> None:
+        self.facts = self.facts._replace(**_facts({"value_unknown": reason}))
+
+    def unknown_as(self, unknown: Unknown | None, why: str | None = None) -> None:
+        """Say why the value is not known."""
+        self.facts = self.facts._replace(unknown=unknown, why=why)
+
+    def _set(self, **changes: Any) -> None:
+        self.facts = self.facts._replace(**changes)
+
+
+_ALIASES = frozenset({"value_unknown", *_RENAMED})
 
 
 class Tensor(_Valued):
@@ -314,16 +325,6 @@ class Tensor(_Valued):
                 value_error,
             )
 
-    value: _Field[tuple[int, ...] | None] = _field("value")
-    lower: _Field[tuple[int, ...] | None] = _field("lower")
-    upper: _Field[tuple[int, ...] | None] = _field("upper")
-    reals: _Field[tuple[float, ...] | None] = _field("reals")
-    real_lower: _Field[tuple[float, ...] | None] = _field("real_lower")
-    real_upper: _Field[tuple[float, ...] | None] = _field("real_upper")
-    const_parts: _Field[tuple[int | None, ...] | None] = _field("const_parts")
-    constant: _Field[bool] = _field("constant")
-    origin: _Field[Origin] = _field("origin")
-    unknown: _Field[Unknown | None] = _field("unknown")
     value_reported: _Field[bool] = _field("reported")
     value_error: _Field[str | None] = _field("error")
 
@@ -431,17 +432,6 @@ class Output(_Valued):
             self.facts = NOTHING
         else:
             self.facts = Value(value, lower, upper, reals)
-
-    value: _Field[tuple[int, ...] | None] = _field("value")
-    lower: _Field[tuple[int, ...] | None] = _field("lower")
-    upper: _Field[tuple[int, ...] | None] = _field("upper")
-    reals: _Field[tuple[float, ...] | None] = _field("reals")
-    real_lower: _Field[tuple[float, ...] | None] = _field("real_lower")
-    real_upper: _Field[tuple[float, ...] | None] = _field("real_upper")
-    const_parts: _Field[tuple[int | None, ...] | None] = _field("const_parts")
-    constant: _Field[bool] = _field("constant")
-    origin: _Field[Origin] = _field("origin")
-    unknown: _Field[Unknown | None] = _field("unknown")
 
 
 class OpResult(Record):

@@ -142,10 +142,6 @@ class _Stop(Exception):
     """The document is not read further (a finding says why)."""
 
 
-class _NotNet(Exception):
-    """The root is not the <net> a pass took it for (see Reader._net_pass)."""
-
-
 class Reader:
     """Reads one document from the parser's events, chunk by chunk."""
 
@@ -210,11 +206,9 @@ class Reader:
         self.net_assumed = True
         try:
             result = self._pass(chunks, "net", fragments=False)
-        except _NotNet:
-            return None
         finally:
             self.net_assumed = False
-        return result if self.root_tag == "net" else None
+        return result if self.root_tag == "net" else None  # (set when a <net> root is bound)
 
     def _recover(self, chunks: Chunks, failed: ReadResult) -> ReadResult:
         """A file pugixml reads though libxml2 does not (a repeated attribute, a control
@@ -495,7 +489,7 @@ class Reader:
         root = element.getroottree().getroot()
         if self.document is None:
             if self.net_assumed and (element is not root or root.tag != "net"):
-                raise _NotNet
+                raise _Stop  # not the <net> the pass assumed: _net_pass has it read again
             self._root(root, head)
         else:
             self._rebind(root)

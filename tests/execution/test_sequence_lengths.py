@@ -5,7 +5,9 @@ dynamic axes, where irshape masked the steps past each length and the plugin did
 The plugin decomposes a sequence whose X is static in the model it compiles into a
 TensorIterator that masks the steps past each batch's length; where X's shape is dynamic (any
 dim) it keeps its oneDNN sequence node, which runs every step of every batch whatever the
-lengths. Each model holds the three kinds in every direction on X of one shape (static
+lengths, but for a sequence that node does not take (a clip, an LSTM's or a GRU's activations
+other than the defaults, W computed from data: ``RNN::isSupportedOperation``), which it
+decomposes and masks whatever X's shape. Each model holds the three kinds in every direction on X of one shape (static
 ``[3,5,4]``, dynamic ``[?,?,4]``, interval ``[1..3,2..6,?]``), run at ``[3,5,4]`` with lengths
 short of the steps, zero and past them; each output must equal the plugin's (f32).
 """
@@ -95,3 +97,64 @@ def test_the_dynamic_sequences_ignore_the_lengths(tmp_path: Path) -> None:
         y = compiled(inputs)[compiled.outputs[-3]]  # the last sequence: LSTM bidirectional's Y
         past.append(bool(np.any(y[0, :, 2:] != 0)))  # batch 0 (length 2), steps 2..
     assert past == [False, True]
+
+
+def _sequence(kind: str, x: ov.Node, lengths: ov.Node, w: ov.Node, seed: int, **options: object) -> ov.Node:
+    """One forward sequence of ``kind`` on X with initial states broadcast to its batch."""
+    rng = np.random.default_rng(seed)
+    gates = KINDS[kind]
+    batch = ov5.gather(ov5.shape_of(x), ov5.constant(np.array([0])), ov5.constant(0))
+    state = ov5.broadcast(
+        ov5.constant(np.float32(0.1)), ov5.concat([batch, ov5.constant(np.array([1, HIDDEN]))], 0)
+    )
+    r = ov5.constant((rng.standard_normal((1, gates * HIDDEN, HIDDEN)) * 0.5).astype(np.float32))
+    b = ov5.constant((rng.standard_normal((1, gates * HIDDEN)) * 0.5).astype(np.float32))
+    if kind == "lstm":
+        return ov5.lstm_sequence(x, state, state, lengths, w, r, b, HIDDEN, "forward", **options)
+    if kind == "gru":
+        return ov5.gru_sequence(x, state, lengths, w, r, b, HIDDEN, "forward", **options)
+    return ov5.rnn_sequence(x, state, lengths, w, r, b, HIDDEN, "forward", **options)
+
+
+def test_a_dynamic_sequence_the_plugins_node_does_not_take_honours_the_lengths(tmp_path: Path) -> None:
+    """On a dynamic X the plugin masks the steps past each length of a sequence with a clip,
+    an LSTM or a GRU with other activations, or W fed by a Parameter (its oneDNN node takes
+    none of them); an RNN's relu or sigmoid the node takes, ignoring the lengths (irshape
+    ignored them for all: 35 of 75 elements of Y wrong on each)."""
+    rng = np.random.default_rng(5)
+    x = ov5.parameter(ov.PartialShape([-1, -1, FEATURES]), np.float32, name="x")
+    lengths = ov5.parameter(ov.PartialShape([-1]), np.int32, name="lengths")
+    weights = {
+        kind: (rng.standard_normal((1, gates * HIDDEN, FEATURES)) * 0.5).astype(np.float32)
+        for kind, gates in KINDS.items()
+    }
+    w_inputs = {
+        kind: ov5.parameter(list(w.shape), np.float32, name=f"w_{kind}")
+        for kind, w in weights.items()
+        if kind != "rnn"
+    }
+    sequences = [_sequence(kind, x, lengths, ov5.constant(weights[kind]), 1, clip=0.5) for kind in KINDS]
+    sequences += [
+        _sequence(
+            "lstm", x, lengths, ov5.constant(weights["lstm"]), 2, activations=["sigmoid", "relu", "relu"]
+        ),
+        _sequence("gru", x, lengths, ov5.constant(weights["gru"]), 3, activations=["sigmoid", "relu"]),
+        _sequence("rnn", x, lengths, ov5.constant(weights["rnn"]), 4, activations=["relu"]),
+        _sequence("rnn", x, lengths, ov5.constant(weights["rnn"]), 5, activations=["sigmoid"]),
+        *(_sequence(kind, x, lengths, w, 6) for kind, w in w_inputs.items()),
+    ]
+    model = ov.Model([node.output(0) for node in sequences], [x, lengths, *w_inputs.values()])
+    xml = tmp_path / "not_taken.xml"
+    ov.save_model(model, str(xml))
+    document = read_file(xml).document
+    assert document is not None
+    inputs = {
+        "x": rng.standard_normal((BATCH, STEPS, FEATURES)).astype(np.float32),
+        "lengths": np.array(LENGTHS["short"], np.int32),
+        **{f"w_{kind}": weights[kind] for kind in w_inputs},
+    }
+    comparison = compare_document(document, inputs)
+    assert not comparison.not_run, [f.message() for f in comparison.not_run[:3]]
+    assert not comparison.divergent, [describe(c) for c in comparison.divergent[:3]]
+    compared = [c for c in comparison.outputs if (c.layer.type or "").endswith("Sequence")]
+    assert len(compared) == sum(len(node.outputs()) for node in sequences)  # (Y, Ho and Co of each)

@@ -412,8 +412,7 @@ class _Executor:
         """The shapes OpenVINO infers for the ports of the model as read, by id(port) (made
         by the executor of the whole document: a body's executor takes its parent's)."""
         if self.compiled is None:
-            # (only for a Loop, a TensorIterator, or a recurrent sequence of sequence lengths
-            # short of its steps)
+            # (only for a layer with bodies, or a kernel that asks: KernelCall.compiled_static)
             from irshape.check.model import check_document
 
             self.compiled = {}

@@ -115,8 +115,10 @@ class KernelCall(FrozenRecord):
     # of its nodes compute otherwise with one (Power by a constant exponent, elementwise.py)
     constant_inputs: frozenset[int]
     # is input ``port``'s shape static in the model as OpenVINO reads it (the shape the plugin
-    # compiles, not the one it runs at)? Asked only where the plugin's node depends on it
-    # (recurrent sequences); None: the caller does not know (taken as static)
+    # compiles, not the one it runs at)? Asked only where the plugin's node depends on it (a
+    # recurrent sequence's lengths, TopK's ties): the executor answers by a check of the whole
+    # model, made once, and says not static for a port it has no shape for; None: the caller
+    # does not know (taken as static)
     compiled_static: Callable[[int], bool] | None
 
     def __init__(

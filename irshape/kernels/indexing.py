@@ -515,7 +515,8 @@ def topk(call: KernelCall) -> tuple[np.ndarray, np.ndarray]:
 
 
 # The CPU plugin (nodes/topk.cpp) keeps the k best of a static TopK in vector registers when
-# k <= 16 / 2 - 2 (a bubble sort: ties in index order); otherwise, unless it must be stable, on
+# k <= 16 / 2 - 2 (a bubble sort: ties in index order; 16 whatever the CPU: the registers SSE
+# instructions reach, "even for avx512_core" as its comment says); otherwise, unless it must be stable, on
 # the innermost axis of a planar layout it takes a heap sort, as it does for every such TopK it
 # compiles as a dynamic node. Its `stable` is ignored when sorting by index (by experiment).
 # Data of rank 1 or 2 is planar; of a higher rank the plugin lays it out as its producer does

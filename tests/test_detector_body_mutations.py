@@ -108,7 +108,7 @@ class Port:
 
 @dataclass
 class BodyLayer:
-    path: str  # "<outer id>/<tag>/<id>"
+    path: str  # "<outer id>/<tag>/<id>", "<outer id>/<tag>/<id>/<tag>/<id>" in a nested body
     id: str
     type: str
     version: str
@@ -146,12 +146,16 @@ def _bodies_of(node: Any) -> list[tuple[str, Any]]:
 
 
 def _renamed(tree: etree._ElementTree) -> None:
-    """Every layer named after its id path, body layers too (names decide no shape)."""
+    """Every layer named after its id path, body layers too, however deep (names decide no shape)."""
     for layer in tree.getroot().iterfind("layers/layer"):
-        layer.set("name", ID_PREFIX + layer.get("id", ""))
-        for tag in BODY_TAGS:
-            for inner in layer.iterfind(f"{tag}/layers/layer"):
-                inner.set("name", f"{ID_PREFIX}{layer.get('id')}/{tag}/{inner.get('id')}")
+        _rename(layer, layer.get("id", ""))
+
+
+def _rename(layer: etree._Element, path: str) -> None:
+    layer.set("name", ID_PREFIX + path)
+    for tag in BODY_TAGS:
+        for inner in layer.iterfind(f"{tag}/layers/layer"):
+            _rename(inner, f"{path}/{tag}/{inner.get('id')}")
 
 
 def _write(text: list[str], target: Path, weights: Path) -> Path:
@@ -174,6 +178,7 @@ def _openvino_bodies(model: Any) -> dict[str, Any]:
         for _, body in _bodies_of(node):
             for op in body.get_ordered_ops():
                 nodes[op.get_friendly_name()[len(ID_PREFIX) :]] = op
+            nodes.update(_openvino_bodies(body))  # (a body's own Loops, Ifs, TensorIterators)
     return nodes
 
 
@@ -195,14 +200,27 @@ def detector(xml: Path) -> Detector:
         ops = _openvino_bodies(ov.Core().read_model(str(copy)))
     bodies = []
     for outer in reparsed.iterfind("layers/layer"):
-        if outer.get("type") not in CONTROL_FLOW:
-            continue
-        for tag in BODY_TAGS:
-            element = outer.find(tag)
-            if element is not None:
-                bodies.append(_body(outer.get("id", ""), tag, element, ops))
-                bodies[-1].roles = _result_roles(outer, tag)
+        bodies.extend(_bodies_within(outer, outer.get("id", ""), ops))
     return Detector(xml, lines, bodies)
+
+
+def _bodies_within(outer: etree._Element, path: str, ops: dict[str, Any]) -> list[Body]:
+    """The bodies of the layer ``outer`` (its id path ``path``), and theirs, in document order:
+    a body's Loop, If or TensorIterator is a layer of that body, and its bodies are bodies too
+    (their layers named ``3/then_body/2/body/4``)."""
+    bodies: list[Body] = []
+    if outer.get("type") not in CONTROL_FLOW:
+        return bodies
+    for tag in BODY_TAGS:
+        element = outer.find(tag)
+        if element is None:
+            continue
+        body = _body(path, tag, element, ops)
+        body.roles = _result_roles(outer, tag)
+        bodies.append(body)
+        for inner in element.iterfind("layers/layer"):
+            bodies.extend(_bodies_within(inner, f"{path}/{tag}/{inner.get('id')}", ops))
+    return bodies
 
 
 def _result_roles(outer: etree._Element, tag: str) -> dict[str, set[str]]:
@@ -227,7 +245,6 @@ def _result_roles(outer: etree._Element, tag: str) -> dict[str, set[str]]:
 def _body(outer: str, tag: str, element: etree._Element, ops: dict[str, Any]) -> Body:
     layers: dict[str, BodyLayer] = {}
     for inner in element.iterfind("layers/layer"):
-        assert inner.get("type") not in CONTROL_FLOW, "a nested body: walk it too"
         path = f"{outer}/{tag}/{inner.get('id')}"
         op = ops[path]
         data = inner.find("data")

@@ -32,12 +32,13 @@ The port maps are read as the check reads them (:mod:`irshape.check.subgraphs`).
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 import numpy as np
 
 from irshape.check.subgraphs import Description, Rejected, input_descriptions, output_descriptions, purpose
 from irshape.dims import PartialShape
+from irshape.ir.element_types import from_precision
 from irshape.ir.model import Body, Layer, Port
 from irshape.kernels import KernelError, storage_dtype
 
@@ -59,6 +60,7 @@ def run_control(
     OpenVINO infers for the model as read, which decide what its back edges may bring)."""
     try:
         if op == "if":
+            _static_ranks(layer, [*map(compiled or _unknown, [*layer.inputs, *layer.outputs])])
             return _run_if(layer, args, run_body)
         return _run_iterating(op == "loop", layer, args, run_body, compiled or _unknown)
     except Rejected as rejected:
@@ -100,24 +102,94 @@ def _as_declared(value: Value, layer: Layer, index: int) -> Value:
     return value
 
 
-def _slices(value: Value, d: Description) -> list[Value]:
-    """A sliced input's parts, in the order the iterations take them: from ``start`` towards
-    ``end`` (both counted from the end where negative, both included) by ``stride``, each
-    ``part_size`` long (beginning at its position, or ending there going backwards)."""
+def _slices(value: Value, d: Description, compiled: PartialShape | None) -> list[Value]:
+    """A sliced input's parts, in the order the iterations take them, as the CPU plugin cuts
+    them (``PortIteratorHelper``): ``|stride|`` long along the axis, as many as fit, from the
+    axis's start (a positive stride) or its end back (a negative one); ``start``, ``end`` and
+    ``part_size`` are not read there (a TensorIterator's iteration count reads the first two:
+    :func:`_plugin_iterations`). ``compiled``: the body Parameter's shape in the model as read,
+    which a static Parameter's part must have."""
     array, element_type = value
-    axis = d.axis + array.ndim if d.axis < 0 else d.axis
-    length = array.shape[axis]
-    start = d.start + length if d.start < 0 else d.start
-    end = d.end + length if d.end < 0 else d.end
-    if d.stride == 0 or d.part_size <= 0:
-        raise KernelError(f"a sliced input with stride {d.stride} and part_size {d.part_size}")
-    if d.stride > 0:
-        firsts = [p for p in range(start, end + 1, d.stride) if p + d.part_size - 1 <= end]
-    else:
-        firsts = [p - d.part_size + 1 for p in range(start, end - 1, d.stride) if p - d.part_size + 1 >= end]
-    return [
-        (np.take(array, np.arange(first, first + d.part_size), axis=axis), element_type) for first in firsts
-    ]
+    if not 0 <= d.axis < array.ndim or d.stride == 0:
+        raise KernelError(f"a sliced input with axis {d.axis} of rank {array.ndim} and stride {d.stride}")
+    step = abs(d.stride)
+    count = array.shape[d.axis] // step
+    order = range(count) if d.stride > 0 else range(count - 1, -1, -1)
+    parts = [(np.take(array, np.arange(i * step, (i + 1) * step), axis=d.axis), element_type) for i in order]
+    part_shape = [step if i == d.axis else n for i, n in enumerate(array.shape)]
+    if compiled is not None and compiled.dims is not None:
+        declared = [dim.lo if dim.is_static else -1 for dim in compiled.dims]
+        if len(declared) != len(part_shape) or any(
+            -1 != a != b for a, b in zip(declared, part_shape, strict=False)
+        ):
+            if not compiled.is_static:
+                raise KernelError(
+                    f"the sliced input {d.external} gives parts {part_shape} (|stride| {step} long on axis "
+                    f"{d.axis}, not part_size {d.part_size}) to body Parameter {d.layer.id}, which OpenVINO "
+                    f"infers {compiled}: OpenVINO's CPU plugin fails ('Can not clone with new dims')"
+                )
+            raise KernelError(
+                f"the sliced input {d.external} gives parts {part_shape} (|stride| {step} long on axis "
+                f"{d.axis}, not part_size {d.part_size}) to body Parameter {d.layer.id}, which OpenVINO "
+                f"infers {declared}: OpenVINO's CPU plugin runs the body compiled for {declared} on them "
+                "(reading memory the part does not fill), which irshape does not imitate"
+            )
+    return parts
+
+
+def _plugin_iterations(d: Description, dims: Sequence[int]) -> int:
+    """The iterations a TensorIterator's sliced input or concatenated output of ``dims`` gives,
+    as the CPU plugin counts them (``getNumIteration``): ``start`` and ``end`` counted from one
+    past the end where negative, the span between them ``|stride|`` at a time, exactly."""
+    if not 0 <= d.axis < len(dims):
+        raise KernelError(f"the port map's axis {d.axis} is out of rank {len(dims)}")
+    space = dims[d.axis]
+    start = d.start + (space + 1 if d.start < 0 else 0)
+    end = d.end + (space + 1 if d.end < 0 else 0)
+    step = abs(d.stride)
+    low, high = (end, start) if d.stride < 0 else (start, end)
+    length = high - low
+    if step == 0 or low < 0 or low >= high or high > space or length < step:
+        raise KernelError(
+            f"OpenVINO's CPU plugin refuses the port map's start {d.start}, stride {d.stride} and end "
+            f'{d.end} on a dim of {space} (\'Invalid "start","stride","end" values in an '
+            "iteration component')"
+        )
+    if length % step:
+        raise KernelError(
+            f"OpenVINO's CPU plugin refuses the port map's span of {length} in steps of {step} "
+            "('Each iteration must be the same size')"
+        )
+    return length // step
+
+
+def _ti_iterations(
+    layer: Layer,
+    args: list[Value],
+    inputs: list[Description],
+    outputs: list[Description],
+    compiled: CompiledShape,
+) -> int:
+    """A TensorIterator's iteration count as the CPU plugin takes it: every sliced input's and
+    every concatenated output (of a static dim on its axis in the model as read) must give the
+    same; 1 without any."""
+    counts = [_plugin_iterations(d, _arg(args, d.external)[0].shape) for d in inputs if d.kind == "slice"]
+    for d in outputs:
+        shape = (
+            compiled(layer.outputs[d.external])
+            if d.kind == "concat" and d.external < len(layer.outputs)
+            else None
+        )
+        if shape is None or shape.dims is None or not 0 <= d.axis < len(shape.dims):
+            continue
+        if shape.dims[d.axis].is_static:
+            counts.append(_plugin_iterations(d, [dim.lo if dim.is_static else -1 for dim in shape.dims]))
+    if len(set(counts)) > 1:
+        raise KernelError(
+            f"its ports give {sorted(set(counts))} iterations: OpenVINO's CPU plugin refuses it "
+            "('There are at least two different iterations numbers')"
+        )
+    return counts[0] if counts else 1
 
 
 def _unknown(port: Port) -> PartialShape | None:
@@ -133,7 +205,8 @@ def _run_iterating(
     parameter_shapes = {
         id(d.layer): compiled(d.layer.outputs[0]) if d.layer.outputs else None for d in inputs
     }
-    _static_ranks(layer, [*parameter_shapes.values(), *map(compiled, layer.outputs)])
+    _static_ranks(layer, [*parameter_shapes.values(), *map(compiled, [*layer.inputs, *layer.outputs])])
+    dynamic_run = _runs_dynamic(layer, body, compiled)
     limit = MAX_ITERATIONS
     condition_result = current = None
     if loop:
@@ -141,11 +214,21 @@ def _run_iterating(
         limit = trip if trip >= 0 else MAX_ITERATIONS
         if not bool(np.asarray(args[1][0]).reshape(-1)[0]):
             limit = 0
+            if dynamic_run:
+                raise KernelError(
+                    "its execution condition is false and OpenVINO infers it dynamic: irshape does not model "
+                    "what OpenVINO's CPU plugin gives (it fails where a body Result's shape does not fit "
+                    "its output's: 'Can not clone with new dims')"
+                )
         condition_result = purpose(layer, body, False, "execution_condition")
         current = purpose(layer, body, True, "current_iteration")
-    sliced = {id(d.layer): _slices(_arg(args, d.external), d) for d in inputs if d.kind == "slice"}
-    if sliced:
-        limit = min(limit, *(len(parts) for parts in sliced.values()))
+    sliced = {
+        id(d.layer): _slices(_arg(args, d.external), d, parameter_shapes[id(d.layer)])
+        for d in inputs
+        if d.kind == "slice"
+    }
+    if not loop:
+        limit = _ti_iterations(layer, args, inputs, outputs, compiled)
     state = {id(d.layer): _arg(args, d.external) for d in inputs if d.kind != "slice"}
     back_edges = {id(d.layer): id(d.source) for d in inputs if d.kind == "merged" and d.source is not None}
     # The back edges whose Parameter the Loop's fixed point may make dynamic: those of a Result
@@ -156,10 +239,15 @@ def _run_iterating(
     gathered: dict[int, list[Value]] = {id(d.layer): [] for d in outputs if d.kind == "concat"}
     results: dict[int, Value] = {}
     if limit == 0:
-        raise KernelError("the Loop runs no iteration (OpenVINO's CPU plugin gives no outputs to compare)")
+        return _no_iteration(layer, inputs, outputs, args, dynamic_run, compiled)
     for iteration in range(limit):
         bound = dict(state)
         for parameter, parts in sliced.items():
+            if iteration >= len(parts):
+                raise KernelError(
+                    f"iteration {iteration + 1} runs past the {len(parts)} parts of its sliced input: "
+                    "OpenVINO's CPU plugin fails ('iter >= 0 && iter < iter_count')"
+                )
             bound[parameter] = parts[iteration]
         if current is not None:
             element_type = current.data.get("element_type", "i64")
@@ -177,6 +265,7 @@ def _run_iterating(
                 parameter_shapes[parameter],
                 result_id in last_outputs,
                 widened,
+                dynamic_run,
             )
             for parameter, result_id in back_edges.items()
         }
@@ -199,15 +288,94 @@ def _run_iterating(
             arrays = [np.atleast_1d(array) for array, _ in parts]
             axis = d.axis + arrays[0].ndim if d.axis < 0 else d.axis
             _concatenated_parts(arrays, axis, d)
+            _alike_parts(arrays, axis, d)
             made.append((np.concatenate(arrays, axis=axis), parts[0][1]))
         else:
             made.append(results[id(d.layer)])
     return made
 
 
+def _no_iteration(
+    layer: Layer,
+    inputs: list[Description],
+    outputs: list[Description],
+    args: list[Value],
+    dynamic_run: bool,
+    compiled: CompiledShape,
+) -> list[Value]:
+    """The outputs of a Loop that runs no iteration, as the CPU plugin gives them (by
+    experiment): an output OpenVINO infers empty (a constant false execution condition makes
+    them so) is empty; a last-iteration output whose Result is a back edge's gives the merged
+    input's value; a concatenated one, where the Loop runs dynamic, is empty (its shape in the
+    model as read, unknown dims 0), and where it runs static the plugin fails or crashes (a
+    division by zero). Any other last-iteration output would be body memory no iteration
+    wrote: refused."""
+    initial = {
+        id(d.source): _arg(args, d.external) for d in inputs if d.kind == "merged" and d.source is not None
+    }
+    made: list[Value] = []
+    for d in outputs:
+        shape = compiled(layer.outputs[d.external]) if d.external < len(layer.outputs) else None
+        dims = (
+            None
+            if shape is None or shape.dims is None
+            else [dim.lo if dim.is_static else 0 for dim in shape.dims]
+        )
+        if d.kind == "concat" and not dynamic_run:
+            raise KernelError(
+                "the Loop runs no iteration into a concatenated output, and OpenVINO infers it static: "
+                "its CPU plugin fails or crashes on it"
+            )
+        if dims is not None and (d.kind == "concat" or (shape is not None and shape.is_static and 0 in dims)):
+            made.append(_empty(dims, layer, d))
+        elif d.kind == "last" and id(d.layer) in initial:
+            made.append(_initial_as_output(initial[id(d.layer)], layer, d, dynamic_run))
+        else:
+            raise KernelError(
+                f"the Loop runs no iteration, and its output {d.external} is not a back edge's: OpenVINO's "
+                "CPU plugin gives body memory no iteration wrote"
+            )
+    return made
+
+
+def _initial_as_output(value: Value, layer: Layer, d: Description, dynamic_run: bool) -> Value:
+    """A merged input's value given as the last-iteration output of a Loop that ran no
+    iteration: in the output's element type, converted where the Loop runs static (by
+    experiment: i64 4 into an f32 output is 4.0)."""
+    element_type = from_precision(layer.outputs[d.external].precision) or value[1]
+    if element_type == value[1]:
+        return value
+    if dynamic_run:
+        raise KernelError(
+            f"the Loop runs no iteration, and its output {d.external} of {element_type} gives the "
+            f"{value[1]} value of a merged input: irshape does not model what OpenVINO's CPU plugin gives"
+        )
+    return _converted(value[0], element_type), element_type
+
+
+def _empty(dims: list[int], layer: Layer, d: Description) -> Value:
+    """An output of no elements, of the element type its port declares."""
+    port = layer.outputs[d.external]
+    element_type = from_precision(port.precision) or "f32"
+    dtype = storage_dtype(element_type)
+    if dtype is None:
+        raise KernelError(f"an empty output of {element_type}")
+    return np.zeros(dims, dtype), element_type
+
+
+def _runs_dynamic(layer: Layer, body: Body, compiled: CompiledShape) -> bool:
+    """Does the CPU plugin run the Loop or TensorIterator as a dynamic node (``runAsDynamic``:
+    a port of it or of its body of a dynamic shape in the model as read)? Then every back edge
+    gives its Parameter the Result's memory as it is (shape and bytes), where a static node
+    copies it into the Parameter's (converting the element type, failing on another shape)."""
+    ports = [*layer.inputs, *layer.outputs, *(port for inner in body.layers for port in inner.outputs)]
+    return any(shape is not None and not shape.is_static for shape in map(compiled, ports))
+
+
 def _static_ranks(layer: Layer, shapes: list[PartialShape | None]) -> None:
-    """The CPU plugin compiles no Loop or TensorIterator with a port or body Parameter of
-    dynamic rank in the model as read (a Loop's back edge that brings another rank makes one)."""
+    """The CPU plugin compiles no Loop, If or TensorIterator with a port (or a Loop's or
+    TensorIterator's body Parameter) of dynamic rank in the model as read (a Loop's back edge
+    that brings another rank makes one; an If whose branches give other ranks)."""
     if any(shape is not None and shape.dims is None for shape in shapes):
         raise KernelError(
             f"OpenVINO infers a dynamic rank for a port or body Parameter of this {layer.type}; its "
@@ -223,6 +391,7 @@ def _back_edge_value(
     compiled: PartialShape | None,
     may_widen: bool,
     widened: set[int],
+    dynamic_run: bool,
 ) -> Callable[[], Value]:
     """What the next iteration's ``parameter`` takes of the back edge's ``value`` (``now``:
     what it took so far), as the CPU plugin gives it; called only where an iteration takes it.
@@ -230,7 +399,7 @@ def _back_edge_value(
     Parameter is taken as dynamic once a last-iteration output (``may_widen``) changes it,
     as the first pass of OpenVINO's fixed point makes it (``widened``)."""
     if compiled is not None:
-        may_widen = not compiled.is_static
+        may_widen = dynamic_run or not compiled.is_static
         if may_widen:
             widened.add(id(parameter))
 
@@ -273,17 +442,31 @@ def _same_ranks(
             )
 
 
+# The element types the CPU plugin holds in another (its ConvertPrecision pass: no 64-bit
+# integers, u32 read as i32; irshape/kernels/integers.py): what a back edge's bytes are there.
+_HELD = {"i64": "i32", "u64": "i32", "u32": "i32"}
+
+
 def _reinterpreted(parameter: Layer, array: np.ndarray, element_type: str, taking: str) -> np.ndarray:
     """The bytes of ``array`` read as ``taking``: what a dynamic Parameter of the CPU plugin's
-    takes of a back edge of another element type (by experiment: i32 1 becomes f32 1.4e-45)."""
+    takes of a back edge of another element type (by experiment: i32 1 becomes f32 1.4e-45),
+    each type as the plugin holds it (an i64 as i32: i64 into i32 keeps the value)."""
+    held_from, held_to = (storage_dtype(_HELD.get(t, t)) for t in (element_type, taking))
     dtype = storage_dtype(taking)
-    if dtype is None or dtype.itemsize != array.dtype.itemsize or element_type == "boolean":
+    if (
+        dtype is None
+        or held_from is None
+        or held_to is None
+        or held_from.itemsize != held_to.itemsize
+        or "boolean" in (element_type, taking)
+    ):
         raise KernelError(
             f"the back edge brings {element_type} to body Parameter {parameter.id} of {taking} whose "
             "shape OpenVINO infers dynamic: its CPU plugin passes the bytes as they are, which irshape "
             "models only between types of one size"
         )
-    return np.ascontiguousarray(array).view(dtype)
+    # (ascontiguousarray makes a scalar of rank 1: the shape restored)
+    return np.ascontiguousarray(array.astype(held_from)).view(held_to).reshape(array.shape).astype(dtype)
 
 
 def _converted(array: np.ndarray, element_type: str) -> np.ndarray:
@@ -304,4 +487,18 @@ def _concatenated_parts(arrays: list[np.ndarray], axis: int, d: Description) -> 
         raise KernelError(
             f"output {d.external} concatenates parts {sorted(lengths)} long on axis {axis}, and its "
             f"stride is {d.stride}: OpenVINO's CPU plugin takes only parts |stride| long and fails"
+        )
+
+
+def _alike_parts(arrays: list[np.ndarray], axis: int, d: Description) -> None:
+    """Parts whose other dims differ from iteration to iteration (a back edge that grows):
+    the CPU plugin copies each into a buffer laid out for the first (by experiment, its
+    output holds bytes no part wrote), which irshape does not imitate."""
+    others = {tuple(n for i, n in enumerate(array.shape) if i != axis) for array in arrays}
+    if len(others) > 1 or len({array.ndim for array in arrays}) > 1:
+        shapes = sorted({str(list(array.shape)) for array in arrays})
+        raise KernelError(
+            f"output {d.external} concatenates parts of different shapes ({', '.join(shapes)}) on axis "
+            f"{axis}: OpenVINO's CPU plugin lays them out in memory the parts do not fill, which irshape "
+            "does not imitate"
         )

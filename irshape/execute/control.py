@@ -54,15 +54,23 @@ MAX_ITERATIONS = 1 << 20
 
 
 def run_control(
-    op: str, layer: Layer, args: list[Value], run_body: RunBody, compiled: CompiledShape | None = None
+    op: str,
+    layer: Layer,
+    args: list[Value],
+    run_body: RunBody,
+    compiled: CompiledShape | None = None,
+    used: frozenset[int] | None = None,
 ) -> list[Value]:
     """The outputs of a Loop, If or TensorIterator layer on ``args`` (``compiled``: the shapes
-    OpenVINO infers for the model as read, which decide what its back edges may bring)."""
+    OpenVINO infers for the model as read, which decide what its back edges may bring;
+    ``used``: the outputs something reads, None: all)."""
     try:
         if op == "if":
             _static_ranks(layer, [*map(compiled or _unknown, [*layer.inputs, *layer.outputs])])
+            for tag in ("then_body", "else_body"):
+                _branch_compiles(_body(layer, tag), compiled or _unknown)
             return _run_if(layer, args, run_body)
-        return _run_iterating(op == "loop", layer, args, run_body, compiled or _unknown)
+        return _run_iterating(op == "loop", layer, args, run_body, compiled or _unknown, used)
     except Rejected as rejected:
         raise KernelError(f"{rejected.problem} ('{rejected.message}')") from None
 
@@ -89,6 +97,25 @@ def _run_if(layer: Layer, args: list[Value], run_body: RunBody) -> list[Value]:
     results = run_body(body, bound)
     made = [results[id(d.layer)] for d in output_descriptions(layer, body, port_map)]
     return [_as_declared(value, layer, index) for index, value in enumerate(made)]
+
+
+def _branch_compiles(body: Body, compiled: CompiledShape) -> None:
+    """The CPU plugin compiles both branches of an If, taken or not: a TensorIterator in one
+    whose sliced input of a static shape it refuses fails the whole model (by experiment)."""
+    for inner in body.layers:
+        if inner.type != "TensorIterator" or inner.subgraphs is None or "body" not in inner.subgraphs.bodies:
+            continue
+        for d in input_descriptions(inner, inner.subgraphs.bodies["body"], "port_map"):
+            shape = (
+                compiled(inner.inputs[d.external])
+                if d.kind == "slice" and d.external < len(inner.inputs)
+                else None
+            )
+            if shape is not None and shape.is_static and shape.dims is not None:
+                try:
+                    _plugin_iterations(d, [dim.lo for dim in shape.dims])
+                except KernelError as refused:
+                    raise KernelError(f"in its {body.tag}, TensorIterator {inner.id}: {refused}") from None
 
 
 def _as_declared(value: Value, layer: Layer, index: int) -> Value:
@@ -172,7 +199,9 @@ def _ti_iterations(
 ) -> int:
     """A TensorIterator's iteration count as the CPU plugin takes it: every sliced input's and
     every concatenated output (of a static dim on its axis in the model as read) must give the
-    same; 1 without any."""
+    same; 1 without any. ``outputs``: those something reads (OpenVINO's transformations remove
+    the others before the plugin counts: by experiment, a TensorIterator in an If's branch
+    whose unread concatenated output gives 4 iterations and its slices 2 runs 2)."""
     counts = [_plugin_iterations(d, _arg(args, d.external)[0].shape) for d in inputs if d.kind == "slice"]
     for d in outputs:
         shape = (
@@ -197,7 +226,12 @@ def _unknown(port: Port) -> PartialShape | None:
 
 
 def _run_iterating(
-    loop: bool, layer: Layer, args: list[Value], run_body: RunBody, compiled: CompiledShape
+    loop: bool,
+    layer: Layer,
+    args: list[Value],
+    run_body: RunBody,
+    compiled: CompiledShape,
+    used: frozenset[int] | None,
 ) -> list[Value]:
     body = _body(layer, "body")
     inputs = input_descriptions(layer, body, "port_map")
@@ -214,12 +248,6 @@ def _run_iterating(
         limit = trip if trip >= 0 else MAX_ITERATIONS
         if not bool(np.asarray(args[1][0]).reshape(-1)[0]):
             limit = 0
-            if dynamic_run:
-                raise KernelError(
-                    "its execution condition is false and OpenVINO infers it dynamic: irshape does not model "
-                    "what OpenVINO's CPU plugin gives (it fails where a body Result's shape does not fit "
-                    "its output's: 'Can not clone with new dims')"
-                )
         condition_result = purpose(layer, body, False, "execution_condition")
         current = purpose(layer, body, True, "current_iteration")
     sliced = {
@@ -228,7 +256,8 @@ def _run_iterating(
         if d.kind == "slice"
     }
     if not loop:
-        limit = _ti_iterations(layer, args, inputs, outputs, compiled)
+        read = [d for d in outputs if used is None or d.external in used]
+        limit = _ti_iterations(layer, args, inputs, read, compiled)
     state = {id(d.layer): _arg(args, d.external) for d in inputs if d.kind != "slice"}
     back_edges = {id(d.layer): id(d.source) for d in inputs if d.kind == "merged" and d.source is not None}
     # The back edges whose Parameter the Loop's fixed point may make dynamic: those of a Result
@@ -304,11 +333,12 @@ def _no_iteration(
     compiled: CompiledShape,
 ) -> list[Value]:
     """The outputs of a Loop that runs no iteration, as the CPU plugin gives them (by
-    experiment): an output OpenVINO infers empty (a constant false execution condition makes
-    them so) is empty; a last-iteration output whose Result is a back edge's gives the merged
-    input's value; a concatenated one, where the Loop runs dynamic, is empty (its shape in the
-    model as read, unknown dims 0), and where it runs static the plugin fails or crashes (a
-    division by zero). Any other last-iteration output would be body memory no iteration
+    experiment): a last-iteration output whose Result is a back edge's gives the merged input's
+    value (where it fits the output's shape in the model as read, else the plugin fails), or,
+    where the Loop runs static, is empty if OpenVINO infers it so (a constant false execution
+    condition does); a concatenated one, where the Loop runs dynamic, is empty (its shape in
+    the model as read, unknown dims 0), and where it runs static the plugin fails or crashes
+    (a division by zero). Any other last-iteration output would be body memory no iteration
     wrote: refused."""
     initial = {
         id(d.source): _arg(args, d.external) for d in inputs if d.kind == "merged" and d.source is not None
@@ -326,16 +356,33 @@ def _no_iteration(
                 "the Loop runs no iteration into a concatenated output, and OpenVINO infers it static: "
                 "its CPU plugin fails or crashes on it"
             )
-        if dims is not None and (d.kind == "concat" or (shape is not None and shape.is_static and 0 in dims)):
+        static_empty = not dynamic_run and shape is not None and shape.is_static and 0 in (dims or [])
+        if dims is not None and (d.kind == "concat" or static_empty):
             made.append(_empty(dims, layer, d))
         elif d.kind == "last" and id(d.layer) in initial:
-            made.append(_initial_as_output(initial[id(d.layer)], layer, d, dynamic_run))
+            value = initial[id(d.layer)]
+            if not _fits(shape, value[0].shape):
+                failure = "Can not clone with new dims" if dynamic_run else "object is not initialized"
+                raise KernelError(
+                    f"the Loop runs no iteration, and its output {d.external} of {shape} would take the "
+                    f"merged input's {list(value[0].shape)}: OpenVINO's CPU plugin fails ('{failure}')"
+                )
+            made.append(_initial_as_output(value, layer, d, dynamic_run))
         else:
             raise KernelError(
                 f"the Loop runs no iteration, and its output {d.external} is not a back edge's: OpenVINO's "
                 "CPU plugin gives body memory no iteration wrote"
             )
     return made
+
+
+def _fits(shape: PartialShape | None, dims: tuple[int, ...]) -> bool:
+    """Do ``dims`` lie inside ``shape`` (unknown: yes)?"""
+    if shape is None or shape.dims is None:
+        return True
+    return len(shape.dims) == len(dims) and all(
+        d.lo <= n <= d.hi for d, n in zip(shape.dims, dims, strict=True)
+    )
 
 
 def _initial_as_output(value: Value, layer: Layer, d: Description, dynamic_run: bool) -> Value:
@@ -399,12 +446,14 @@ def _back_edge_value(
     Parameter is taken as dynamic once a last-iteration output (``may_widen``) changes it,
     as the first pass of OpenVINO's fixed point makes it (``widened``)."""
     if compiled is not None:
-        may_widen = dynamic_run or not compiled.is_static
-        if may_widen:
+        may_widen = not compiled.is_static
+        if may_widen or dynamic_run:  # (its memory becomes the Result's: bytes as they are)
             widened.add(id(parameter))
 
     def taken() -> Value:
         array, element_type = value
+        if array.shape != now[0].shape and dynamic_run and compiled is not None and compiled.is_static:
+            array = _first_elements(parameter, array, now[0].shape)
         if array.shape != now[0].shape:
             if not may_widen:
                 raise KernelError(
@@ -414,12 +463,27 @@ def _back_edge_value(
                 )
             widened.add(id(parameter))
         if element_type == now[1]:
-            return value
+            return array, element_type
         if id(parameter) in widened:
             return _reinterpreted(parameter, array, element_type, now[1]), now[1]
         return _converted(array, now[1]), now[1]
 
     return taken
+
+
+def _first_elements(parameter: Layer, array: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
+    """What a static body Parameter of a Loop or TensorIterator the CPU plugin runs dynamic
+    takes of a back edge of another shape: its memory becomes the Result's, and the body,
+    compiled static, reads the first elements of it that its shape holds (by experiment: a
+    [2,2] Parameter given [3,2] reads the first two rows); fewer is memory it does not own."""
+    needed = int(np.prod(shape, dtype=np.int64))
+    if array.size < needed:
+        raise KernelError(
+            f"the back edge brings {list(array.shape)} to body Parameter {parameter.id}, which OpenVINO's "
+            f"shape inference made {list(shape)}: OpenVINO's CPU plugin reads past the values it brings "
+            "(memory it does not own), which irshape does not imitate"
+        )
+    return array.reshape(-1)[:needed].reshape(shape)
 
 
 def _same_ranks(

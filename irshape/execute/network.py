@@ -149,16 +149,20 @@ def execute(
     on_layer: LayerCallback | None = None,
     context: Context | None = None,
     unconnected: InputProvider | None = None,
+    compiled: dict[int, PartialShape] | None = None,
 ) -> Execution:
     """Run ``document`` on ``inputs`` (arrays by Parameter name).
 
     With ``stop_at_failure`` the first layer that cannot run raises :class:`ExecutionError`;
     otherwise it is recorded in the result's ``failures`` and the layers below it are skipped.
     An input port no edge reaches takes its data from ``unconnected`` (without it, the layer
-    cannot run).
+    cannot run). ``compiled``: the shapes OpenVINO infers for the ports of the control-flow
+    layers and their bodies, where the caller's check made them (``check_document``'s
+    ``body_shapes``); else they are inferred at the first Loop or TensorIterator.
     """
     executor = _Executor(document, max_memory, stop_at_failure, on_layer, context or Context())
     executor.unconnected = unconnected
+    executor.compiled = compiled
     return executor.run(inputs)
 
 
@@ -403,8 +407,11 @@ class _Executor:
         if op is not None:
             with _kernel_refusals(layer):
                 compiled = self._compiled_shapes()
+                used = frozenset(
+                    i for i in range(len(layer.outputs)) if self.consumers.get((layer.id or "", i))
+                )
                 return run_control(
-                    op, layer, args, self._body_runner(layer), lambda port: compiled.get(id(port))
+                    op, layer, args, self._body_runner(layer), lambda port: compiled.get(id(port)), used
                 )
         return self._kernel(layer, args, folded_from, constants, readings)
 

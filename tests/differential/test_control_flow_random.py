@@ -642,6 +642,7 @@ NOT_IMITATED = (
     "concatenates parts of different shapes",  # laid out for the first part
     "body memory no iteration wrote",  # a Loop of no iteration: what the last inference left
     "models only between types of one size",  # a back edge's bytes into a type of another size
+    "memory it does not own",  # a static body Parameter reading past a smaller back edge's value
 )
 
 

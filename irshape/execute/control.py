@@ -507,14 +507,29 @@ def _same_ranks(
 
 
 # The element types the CPU plugin holds in another (its ConvertPrecision pass: no 64-bit
-# integers, u32 read as i32; irshape/kernels/integers.py): what a back edge's bytes are there.
-_HELD = {"i64": "i32", "u64": "i32", "u32": "i32"}
+# integers, u32 read as i32, irshape/kernels/integers.py; i16 and u16 as i32, f16, bf16 and
+# f64 as f32 under the f32 hint, by experiment: an i32 back edge into an i16 Parameter keeps
+# its values): what a back edge's bytes are there.
+_HELD = {
+    "i64": "i32",
+    "u64": "i32",
+    "u32": "i32",
+    "i16": "i32",
+    "u16": "i32",
+    "f16": "f32",
+    "bf16": "f32",
+    "f64": "f32",
+}
 
 
 def _reinterpreted(parameter: Layer, array: np.ndarray, element_type: str, taking: str) -> np.ndarray:
     """The bytes of ``array`` read as ``taking``: what a dynamic Parameter of the CPU plugin's
     takes of a back edge of another element type (by experiment: i32 1 becomes f32 1.4e-45),
-    each type as the plugin holds it (an i64 as i32: i64 into i32 keeps the value)."""
+    each type as the plugin holds it (an i64 as i32: i64 into i32 keeps the value). Between
+    sizes (the 1-byte u8, i8, boolean and the 4-byte rest) the plugin reads what it does not
+    own: a larger Parameter keeps the previous iteration's bytes past the new ones, a smaller
+    one is overrun (the process aborts: 'malloc(): unaligned fastbin chunk detected'); by
+    experiment, tests/differential/test_control_flow_back_edges.py. Refused."""
     held_from, held_to = (storage_dtype(_HELD.get(t, t)) for t in (element_type, taking))
     dtype = storage_dtype(taking)
     if (
@@ -527,7 +542,8 @@ def _reinterpreted(parameter: Layer, array: np.ndarray, element_type: str, takin
         raise KernelError(
             f"the back edge brings {element_type} to body Parameter {parameter.id} of {taking} whose "
             "shape OpenVINO infers dynamic: its CPU plugin passes the bytes as they are, which irshape "
-            "models only between types of one size"
+            "models only between types of one size (between sizes the plugin reads memory the back edge "
+            "does not fill, or overruns it)"
         )
     # (ascontiguousarray makes a scalar of rank 1: the shape restored)
     return np.ascontiguousarray(array.astype(held_from)).view(held_to).reshape(array.shape).astype(dtype)

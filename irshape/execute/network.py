@@ -31,7 +31,7 @@ import numpy as np
 from irshape.check.layer import check_op
 from irshape.check.subgraphs import control_op
 from irshape.diagnostics import Diagnostic, Severity
-from irshape.dims import PartialShape, static_shape
+from irshape.dims import DimSyntaxError, PartialShape, parse_partial_shape, static_shape
 from irshape.execute.control import RunBody, run_control
 from irshape.execute.tensors import DEFAULT_MAX_MEMORY, ConstReader, byte_size, numpy_dtype
 from irshape.ir import element_types
@@ -455,6 +455,7 @@ class _Executor:
         if self.bound is not None and (layer.id or "") in self.bound:
             return self.bound[layer.id or ""]
         name = layer.name or ""
+        _static_rank(layer)
         if name not in inputs:
             raise _Failed(layer, Outcome.NO_VALUE, f"no input given for Parameter '{name}'")
         element_type = layer.data.get("element_type") or element_types.from_precision(
@@ -621,6 +622,24 @@ class _Failed(Exception):
     def __init__(self, layer: Layer, outcome: Outcome, reason: str, needed: int = 0) -> None:
         super().__init__(reason)
         self.outcome = LayerOutcome(layer, outcome, reason, needed)
+
+
+def _static_rank(parameter: Layer) -> None:
+    """OpenVINO's CPU plugin compiles no model with a Parameter of dynamic rank, whatever reads
+    it (by experiment with OpenVINO 2026.4: a Relu of it, a Loop's trip count, an If's
+    condition: 'CPU plug-in doesn't support Parameter operation with dynamic rank')."""
+    text = parameter.data.get("shape")
+    try:
+        dynamic_rank = text is not None and parse_partial_shape(text).dims is None
+    except DimSyntaxError:
+        return
+    if dynamic_rank:
+        raise _Failed(
+            parameter,
+            Outcome.UNSUPPORTED,
+            f"its shape {text} is of dynamic rank: OpenVINO's CPU plugin compiles no model with such a "
+            "Parameter ('CPU plug-in doesn't support Parameter operation with dynamic rank')",
+        )
 
 
 def _ignore(_: Diagnostic) -> None:

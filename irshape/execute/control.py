@@ -1,31 +1,39 @@
 """Executing Loop-5, If-8 and TensorIterator-1: their bodies run with the network executor,
-as OpenVINO's CPU plugin runs them (confirmed by ``tests/differential/test_control_flow.py``).
+as OpenVINO's CPU plugin runs them (``compile_model`` CPU, f32; confirmed by
+``tests/differential/test_control_flow*.py``, the randomized one above all).
 
 * If: the branch the condition picks runs on the inputs its port map names; its Results give
-  the outputs.
-* TensorIterator: sliced inputs are cut along their axis in parts of ``part_size`` (from the
-  end back where ``stride`` is negative), one a iteration; merged inputs start from the outer
-  value and take their back edge's Result after each iteration; a concatenated output joins
-  every iteration's part along its axis (in reverse order where ``stride`` is negative), a
-  last-iteration output is the last Result.
+  the outputs. The plugin compiles both branches: what it refuses in the other one (a
+  TensorIterator's static slices) fails the model.
+* TensorIterator: a sliced input is cut as the plugin's ``PortIteratorHelper`` cuts it, in
+  parts ``|stride|`` long from the axis's start (from its end back where ``stride`` is
+  negative), one an iteration; ``start``, ``end`` and ``part_size`` only count the iterations
+  (``getNumIteration``: negative ones from one past the end, exact steps of ``|stride|``, the
+  same count from every sliced input and every concatenated output something reads). Merged
+  inputs start from the outer value and take their back edge's Result after each iteration;
+  a concatenated output joins every iteration's part along its axis (in reverse order where
+  ``stride`` is negative), a last-iteration output is the last Result.
 * Loop: the same, for at most the trip count (a negative one: no limit) while the body's
-  execution condition holds; the current-iteration Parameter gets the iteration's index.
+  execution condition holds (start and end not read at all; an iteration past a sliced
+  input's parts fails the plugin); the current-iteration Parameter gets the iteration's index.
+  A Loop of no iteration gives its merged inputs' values on the last-iteration outputs of
+  their back edges (see :func:`_no_iteration`).
 
 Where a back edge brings a value of another shape or element type than its Parameter's, the
 CPU plugin does what it compiled the body for: the Parameter's shape in the model as read, as
 OpenVINO's shape inference makes it (by experiment with OpenVINO 2026.4,
 ``tests/differential/test_control_flow_back_edges.py``; docs/openvino-ir-reading.md §17):
 
-* a static Parameter (every TensorIterator's over static inputs, whose inference runs the body
-  once; a Loop's whose Result is no last-iteration output, which its fixed point skips)
-  cannot take another shape: the inference request fails ("object is not initialized"); a
-  dynamic one takes every shape;
-* a static Parameter takes a value of another element type converted (floats to integers
-  rounded half to even); a dynamic one takes the value's bytes as they are (modelled between
-  types of one size, refused between others);
+* where the node runs static (every port of it and of its body static), a static Parameter
+  cannot take another shape: the inference request fails ("object is not initialized"); and
+  it takes a value of another element type converted (floats to integers rounded half to even);
+* where the node runs dynamic (a port of it or of its body dynamic), the Parameter's memory
+  becomes the Result's: a dynamic Parameter takes every shape, a static one reads the first
+  elements it holds; the bytes pass as they are (modelled between types of one size as the
+  plugin holds them, refused between others and where the Parameter would read past them);
 * a concatenated output's part must be ``|stride|`` long on its axis, else the plugin fails;
 * a port or body Parameter of dynamic rank (a Loop's back edge that brings another rank makes
-  one): the plugin compiles no such Loop or TensorIterator.
+  one): the plugin compiles no such Loop, If or TensorIterator.
 
 The port maps are read as the check reads them (:mod:`irshape.check.subgraphs`).
 """

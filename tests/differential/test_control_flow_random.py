@@ -302,8 +302,7 @@ def _iterating(rng: random.Random, sources: Sources, loop: bool, depth: int) -> 
     results: list[ov.Output] = [m.result for m in merged if m.result is not None]
     per_iteration: list[tuple[ov.Output, Sliced | None]] = []
     for s in sliced:
-        element_type = s.parameter.get_element_type().get_type_name()
-        kind = {"f32": "f32", "i32": "i32", "i64": "i64", "boolean": "boolean"}.get(element_type, "f32")
+        kind = s.parameter.get_element_type().get_type_name()  # (one of TYPES)
         per_iteration.append((_step(rng, s.parameter.output(0), kind, other()), s))
     if merged and rng.random() < 0.5:
         m = rng.choice(merged)

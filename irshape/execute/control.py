@@ -108,22 +108,31 @@ def _run_if(layer: Layer, args: list[Value], run_body: RunBody) -> list[Value]:
 
 
 def _branch_compiles(body: Body, compiled: CompiledShape) -> None:
-    """The CPU plugin compiles both branches of an If, taken or not: a TensorIterator in one
-    whose sliced input of a static shape it refuses fails the whole model (by experiment)."""
+    """The CPU plugin compiles both branches of an If, taken or not, and OpenVINO's reader
+    reads every body: a Loop or TensorIterator in either (at any depth) whose port map the
+    reader rejects (a negative sliced-input axis), or a TensorIterator whose sliced input of
+    a static shape the plugin refuses, fails the whole model (by experiment)."""
     for inner in body.layers:
-        if inner.type != "TensorIterator" or inner.subgraphs is None or "body" not in inner.subgraphs.bodies:
+        if inner.subgraphs is None:
             continue
-        for d in input_descriptions(inner, inner.subgraphs.bodies["body"], "port_map"):
-            shape = (
-                compiled(inner.inputs[d.external])
-                if d.kind == "slice" and d.external < len(inner.inputs)
-                else None
-            )
-            if shape is not None and shape.is_static and shape.dims is not None:
-                try:
-                    _plugin_iterations(d, [dim.lo for dim in shape.dims])
-                except KernelError as refused:
-                    raise KernelError(f"in its {body.tag}, TensorIterator {inner.id}: {refused}") from None
+        for tag, nested in inner.subgraphs.bodies.items():
+            if tag == "body":
+                slices = [d for d in input_descriptions(inner, nested, "port_map") if d.kind == "slice"]
+                if inner.type == "TensorIterator":
+                    _static_slices_counted(inner, slices, body, compiled)
+            _branch_compiles(nested, compiled)
+
+
+def _static_slices_counted(
+    layer: Layer, slices: list[Description], body: Body, compiled: CompiledShape
+) -> None:
+    for d in slices:
+        shape = compiled(layer.inputs[d.external]) if d.external < len(layer.inputs) else None
+        if shape is not None and shape.is_static and shape.dims is not None:
+            try:
+                _plugin_iterations(d, [dim.lo for dim in shape.dims])
+            except KernelError as refused:
+                raise KernelError(f"in its {body.tag}, TensorIterator {layer.id}: {refused}") from None
 
 
 def _as_declared(value: Value, layer: Layer, index: int) -> Value:

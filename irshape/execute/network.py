@@ -267,6 +267,8 @@ class _Executor:
             folded_from = input_origins if origin is not Origin.DATA else None
             constants = frozenset(i for i, o in enumerate(input_origins) if o is not Origin.DATA)
             outputs = self._compute(layer, kind, args, inputs, folded_from, constants, readings)
+            if self.path and self.compiled and kind != "const":
+                self._as_compiled(layer, outputs)
         except _Failed as failed:
             self._fail(execution, failed.outcome)
             return
@@ -289,6 +291,28 @@ class _Executor:
                 self.values[(layer.id or "", index)] = value
                 if origin is not Origin.DATA:
                     self.folded[(layer.id or "", index)] = origin
+
+    def _as_compiled(self, layer: Layer, outputs: list[tuple[np.ndarray, str]]) -> None:
+        """A body layer's outputs must fit the shapes the CPU plugin compiled the body for
+        (OpenVINO's inference of the model as read): a dim it compiled static takes no other
+        value, by experiment ('Can not clone with new dims': a Loop body's FloorMod compiled
+        [?,2] given [3,3] by a back edge that grows)."""
+        assert self.compiled is not None
+        for port, (array, _) in zip(layer.outputs, outputs, strict=False):
+            shape = self.compiled.get(id(port))
+            dims = None if shape is None else shape.dims
+            if dims is None:
+                continue
+            if len(dims) != array.ndim or any(
+                not d.lo <= n <= d.hi for d, n in zip(dims, array.shape, strict=True)
+            ):
+                raise _Failed(
+                    layer,
+                    Outcome.UNSUPPORTED,
+                    f"it gives [{','.join(map(str, array.shape))}] where OpenVINO infers {shape} for the "
+                    "model as read, which its CPU plugin compiles the body for: it fails ('Can not clone "
+                    "with new dims')",
+                )
 
     def _with_bounds_left(
         self, layer: Layer, index: int, value: tuple[np.ndarray, str]

@@ -19,7 +19,10 @@ The equations are OpenVINO's reference ones (``rnn_cell.hpp``, ``gru_cell.hpp``,
   batch's length leave Y zero; Ho/Co are the states after step ``length - 1``, and zero where
   the length is 0 or past the steps (OpenVINO's reference and CPU plugin alike). A reverse
   direction with a length outside ``[0, steps]`` is refused, as the plugin's ReverseSequence
-  refuses it.
+  refuses it. But where X's shape is dynamic in the model the plugin compiles (an ONNX LSTM
+  with dynamic axes: ``[?,?,16]``), it ignores the lengths and runs every step of every batch
+  (its transformations decompose only a static sequence; the oneDNN node runs them all), and
+  so does irshape's executor (``KernelCall.compiled_static``).
 
 What the CPU plugin computes (openvino 2026.4.1, ``INFERENCE_PRECISION_HINT=f32``), established
 by ``tests/execution/test_recurrent.py``: f16 sequences are computed in f32 and rounded at
@@ -375,7 +378,7 @@ def _run_sequence(call: KernelCall, kind: str) -> list[np.ndarray]:
     compute = _compute_dtype(call.inputs[0].dtype)
     x = call.inputs[0].astype(compute, copy=False)
     initial = [a.astype(compute, copy=False) for a in call.inputs[1 : 1 + states_count]]
-    lengths = call.inputs[1 + states_count].astype(np.int64)
+    lengths = _lengths_run(call, call.inputs[1 + states_count].astype(np.int64), x.shape[1])
     w, r, b = (a.astype(compute, copy=False) for a in call.inputs[2 + states_count : 5 + states_count])
     cell = _cell_of(call, kind)
     direction = str(call.attribute("direction")).lower()
@@ -388,6 +391,16 @@ def _run_sequence(call: KernelCall, kind: str) -> list[np.ndarray]:
     outputs = [np.stack(ys, axis=1)]
     outputs += [np.stack([f[k] for f in finals], axis=1) for k in range(states_count)]
     return _as_outputs(call, outputs)
+
+
+def _lengths_run(call: KernelCall, lengths: np.ndarray, steps: int) -> np.ndarray:
+    """The sequence lengths the plugin honours: all of them where X's shape is static in the
+    model it compiles (it decomposes such a sequence into a TensorIterator that masks the steps
+    past each length); none where it is dynamic (its oneDNN sequence node runs every step of
+    every batch, ignoring the lengths: by experiment, tests/execution/test_sequence_lengths.py)."""
+    if np.all(lengths == steps) or call.compiled_static is None or call.compiled_static(0):
+        return lengths
+    return np.full_like(lengths, steps)
 
 
 def _sequence_working_bytes(call: KernelCall) -> int:

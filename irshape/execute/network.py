@@ -162,7 +162,7 @@ def execute(
     """
     executor = _Executor(document, max_memory, stop_at_failure, on_layer, context or Context())
     executor.unconnected = unconnected
-    executor.compiled = compiled
+    executor.control_shapes = compiled
     return executor.run(inputs)
 
 
@@ -216,6 +216,9 @@ class _Executor:
         # (by id(port)): what the CPU plugin compiles a Loop's body for. Made at the first
         # Loop or TensorIterator, shared with the executors of bodies.
         self.compiled: dict[int, PartialShape] | None = None
+        # The same for the ports of the control-flow layers and their bodies only, where the
+        # caller's check kept them (a dry run's): what the executor of control flow reads
+        self.control_shapes: dict[int, PartialShape] | None = None
 
     def run(self, inputs: Mapping[str, np.ndarray]) -> Execution:
         execution = Execution()
@@ -267,7 +270,7 @@ class _Executor:
             folded_from = input_origins if origin is not Origin.DATA else None
             constants = frozenset(i for i, o in enumerate(input_origins) if o is not Origin.DATA)
             outputs = self._compute(layer, kind, args, inputs, folded_from, constants, readings)
-            if self.path and self.compiled and kind != "const":
+            if self.path and kind != "const":
                 self._as_compiled(layer, outputs)
         except _Failed as failed:
             self._fail(execution, failed.outcome)
@@ -297,9 +300,9 @@ class _Executor:
         (OpenVINO's inference of the model as read): a dim it compiled static takes no other
         value, by experiment ('Can not clone with new dims': a Loop body's FloorMod compiled
         [?,2] given [3,3] by a back edge that grows)."""
-        assert self.compiled is not None
+        compiled = self._control_shapes()
         for port, (array, _) in zip(layer.outputs, outputs, strict=False):
-            shape = self.compiled.get(id(port))
+            shape = compiled.get(id(port))
             dims = None if shape is None else shape.dims
             if dims is None:
                 continue
@@ -430,7 +433,7 @@ class _Executor:
         op = control_op(layer) if layer.subgraphs is not None else None
         if op is not None:
             with _kernel_refusals(layer):
-                compiled = self._compiled_shapes()
+                compiled = self._control_shapes()
                 used = frozenset(
                     i for i in range(len(layer.outputs)) if self.consumers.get((layer.id or "", i))
                 )
@@ -451,9 +454,16 @@ class _Executor:
             check_document(self.document, lambda finding: None, port_shapes=self.compiled)
         return self.compiled
 
+    def _control_shapes(self) -> dict[int, PartialShape]:
+        """The shapes OpenVINO infers for the ports of the control-flow layers and of their
+        bodies: those the caller's check kept, else the whole document's."""
+        return self.control_shapes if self.control_shapes is not None else self._compiled_shapes()
+
     def _compiled_static(self, layer: Layer, port: int) -> bool:
         """Is input ``port`` of ``layer`` of a static shape in the model as OpenVINO reads it?"""
-        shape = self._compiled_shapes().get(id(layer.inputs[port]))
+        key = id(layer.inputs[port])
+        kept = self.control_shapes
+        shape = (kept if kept is not None and key in kept else self._compiled_shapes()).get(key)
         return shape is not None and shape.is_static
 
     def _body_runner(self, layer: Layer) -> RunBody:
@@ -467,6 +477,7 @@ class _Executor:
             inner = _Executor(document, self.max_memory, True, self.on_layer, self.context)
             inner.path = f"{self.path}{layer.id}/{body.tag}/"
             inner.compiled = self.compiled
+            inner.control_shapes = self.control_shapes
             inner.bound = {x.id or "": bound[id(x)] for x in body.layers if id(x) in bound}
             try:
                 inner.run({})

@@ -301,7 +301,9 @@ class _Executor:
         value, by experiment ('Can not clone with new dims': a Loop body's FloorMod compiled
         [?,2] given [3,3] by a back edge that grows)."""
         compiled = self._control_shapes()
-        for port, (array, _) in zip(layer.outputs, outputs, strict=False):
+        for index, (port, (array, _)) in enumerate(zip(layer.outputs, outputs, strict=False)):
+            if not self.consumers.get((layer.id or "", index)):
+                continue  # (an output nothing reads: OpenVINO's transformations remove it)
             shape = compiled.get(id(port))
             dims = None if shape is None else shape.dims
             if dims is None:

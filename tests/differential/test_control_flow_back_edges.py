@@ -666,3 +666,50 @@ def test_a_port_of_dynamic_rank_run_at_static_data_is_refused(tmp_path: Path, na
     assert document is not None
     with pytest.raises(RunError, match="support Parameter operation with dynamic rank"):
         run_document(document, feeds)
+
+
+def _loop_of_trip_input(xml: Path, other_output: bool = True) -> None:
+    """x [?,3] -> Loop (trip count from a Parameter; body: x + 1 back to the Parameter, and
+    x * 5 an output of no back edge, with ``other_output``)."""
+    x = _outer("x", (-1, 3))
+    trip = _outer("trip", (), np.int64)
+    bx = op.parameter([-1, 3], np.float32)
+    plus = op.add(bx, op.constant(np.float32(1)))
+    times = op.multiply(bx, op.constant(np.float32(5)))
+    body = ov.Model([_const(True, np.bool_).output(0), plus.output(0), times.output(0)], [bx])
+    node = op.loop(trip, _const(True, np.bool_))
+    node.set_function(body)
+    node.set_special_body_ports([-1, 0])
+    node.set_merged_input(bx, x.output(0), body.outputs[1])
+    outputs = [node.get_iter_value(body.outputs[1], -1)]
+    if other_output:
+        outputs.append(node.get_iter_value(body.outputs[2], -1))
+    ov.save_model(ov.Model([op.result(o) for o in outputs], [x, trip]), xml, compress_to_fp16=False)
+
+
+def test_a_loop_of_no_iteration(tmp_path: Path) -> None:
+    """Run at a trip count of 0, the back edge's output gives the merged input (irshape does
+    the same), and the output of no back edge gives what the request's last inference left
+    in the body's memory (the values of the run before at trip count 2: memory no iteration
+    of this inference wrote), which irshape refuses, saying why."""
+    xml = tmp_path / "no_iteration.xml"
+    _loop_of_trip_input(xml)
+    x = np.arange(6, dtype=np.float32).reshape(2, 3)
+    compiled = ov.Core().compile_model(str(xml), "CPU", CPU_CONFIG)
+    request = compiled.create_infer_request()
+    request.infer({"x": x + 10, "trip": np.array(2)})
+    before = np.array(request.get_output_tensor(1).data)
+    request.infer({"x": x, "trip": np.array(0)})
+    assert np.array_equal(request.get_output_tensor(0).data, x)
+    assert np.array_equal(request.get_output_tensor(1).data, before)  # left from the run before
+    assert before.tolist() == ((x + 11) * 5).tolist()
+    document = read_file(xml).document
+    assert document is not None
+    with pytest.raises(RunError, match="body memory no iteration wrote"):
+        run_document(document, {"x": x, "trip": np.array(0)})
+    alone = tmp_path / "merged_only.xml"  # without that output: the merged input, as the plugin
+    _loop_of_trip_input(alone, other_output=False)
+    document = read_file(alone).document
+    assert document is not None
+    (result,) = run_document(document, {"x": x, "trip": np.array(0)}).results.values()
+    assert np.array_equal(result, x)

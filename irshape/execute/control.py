@@ -117,8 +117,17 @@ def _branch_compiles(body: Body, compiled: CompiledShape) -> None:
             continue
         for tag, nested in inner.subgraphs.bodies.items():
             if tag == "body":
-                slices = [d for d in input_descriptions(inner, nested, "port_map") if d.kind == "slice"]
+                descriptions = input_descriptions(inner, nested, "port_map")
                 if inner.type == "TensorIterator":
+                    read_ports = {edge.from_port for edge in body.edges if edge.from_layer == inner.id}
+                    read = [
+                        d
+                        for d in output_descriptions(inner, nested, "port_map")
+                        if d.external < len(inner.outputs) and inner.outputs[d.external].id in read_ports
+                    ]
+                    every = output_descriptions(inner, nested, "port_map")
+                    live = _live_parameters(nested, descriptions, every, read, None)
+                    slices = [d for d in descriptions if d.kind == "slice" and id(d.layer) in live]
                     _static_slices_counted(inner, slices, body, compiled)
             _branch_compiles(nested, compiled)
 
@@ -207,6 +216,40 @@ def _plugin_iterations(d: Description, dims: Sequence[int]) -> int:
     return length // step
 
 
+def _live_parameters(
+    body: Body,
+    inputs: list[Description],
+    outputs: list[Description],
+    read: list[Description],
+    condition: Layer | None,
+) -> set[int]:
+    """The body Parameters (by id) OpenVINO's ``RemoveMultiSubGraphOpDanglingParamsResults``
+    keeps before the plugin counts iterations: it removes each output nothing reads with its
+    Result (not a back edge's source, not the execution condition), then every Parameter that
+    no Result left depends on (by experiment, a TensorIterator whose unread slices give 3
+    iterations and its read ones 2 runs 2)."""
+    kept = {id(d.source) for d in inputs if d.kind == "merged" and d.source is not None}
+    if condition is not None:
+        kept.add(id(condition))
+    removed = {id(d.layer) for d in outputs if d not in read and id(d.layer) not in kept}
+    producers: dict[str, set[str]] = {}
+    for edge in body.edges:
+        producers.setdefault(edge.to_layer, set()).add(edge.from_layer)
+    by_id = {inner.id: inner for inner in body.layers}
+    pending = [inner for inner in body.layers if inner.type == "Result" and id(inner) not in removed]
+    reached: set[str | None] = set()
+    live: set[int] = set()
+    while pending:
+        inner = pending.pop()
+        if inner.id in reached:
+            continue
+        reached.add(inner.id)
+        if inner.type == "Parameter":
+            live.add(id(inner))
+        pending.extend(by_id[p] for p in producers.get(inner.id or "", ()) if p in by_id)
+    return live
+
+
 def _ti_iterations(
     layer: Layer,
     args: list[Value],
@@ -272,9 +315,10 @@ def _run_iterating(
         for d in inputs
         if d.kind == "slice"
     }
+    read = [d for d in outputs if used is None or d.external in used]
+    live = _live_parameters(body, inputs, outputs, read, condition_result if loop else None)
     if not loop:
-        read = [d for d in outputs if used is None or d.external in used]
-        limit = _ti_iterations(layer, args, inputs, read, compiled)
+        limit = _ti_iterations(layer, args, [d for d in inputs if id(d.layer) in live], read, compiled)
     state = {id(d.layer): _arg(args, d.external) for d in inputs if d.kind != "slice"}
     back_edges = {id(d.layer): id(d.source) for d in inputs if d.kind == "merged" and d.source is not None}
     # The back edges whose Parameter the Loop's fixed point may make dynamic: those of a Result
@@ -289,6 +333,9 @@ def _run_iterating(
     for iteration in range(limit):
         bound = dict(state)
         for parameter, parts in sliced.items():
+            if iteration >= len(parts) and parameter not in live:
+                bound[parameter] = parts[-1]  # (its input is removed before the plugin runs it)
+                continue
             if iteration >= len(parts):
                 raise KernelError(
                     f"iteration {iteration + 1} runs past the {len(parts)} parts of its sliced input: "

@@ -431,7 +431,7 @@ def _no_iteration(
                     f"the Loop runs no iteration, and its output {d.external} of {shape} would take the "
                     f"merged input's {list(value[0].shape)}: OpenVINO's CPU plugin fails ('{failure}')"
                 )
-            made.append(_initial_as_output(value, layer, d, dynamic_run))
+            made.append(_initial_as_output(value, layer, d))
         else:
             raise KernelError(
                 f"the Loop runs no iteration, and its output {d.external} is not a back edge's: OpenVINO's "
@@ -449,18 +449,13 @@ def _fits(shape: PartialShape | None, dims: tuple[int, ...]) -> bool:
     )
 
 
-def _initial_as_output(value: Value, layer: Layer, d: Description, dynamic_run: bool) -> Value:
+def _initial_as_output(value: Value, layer: Layer, d: Description) -> Value:
     """A merged input's value given as the last-iteration output of a Loop that ran no
-    iteration: in the output's element type, converted where the Loop runs static (by
-    experiment: i64 4 into an f32 output is 4.0)."""
+    iteration: in the output's element type, converted (by experiment, static and dynamic
+    alike: i64 4 into an f32 output is 4.0, a boolean true 1.0, f32 2.0 true)."""
     element_type = from_precision(layer.outputs[d.external].precision) or value[1]
     if element_type == value[1]:
         return value
-    if dynamic_run:
-        raise KernelError(
-            f"the Loop runs no iteration, and its output {d.external} of {element_type} gives the "
-            f"{value[1]} value of a merged input: irshape does not model what OpenVINO's CPU plugin gives"
-        )
     return _converted(value[0], element_type), element_type
 
 

@@ -118,23 +118,15 @@ def _branch_compiles(body: Body, compiled: CompiledShape) -> None:
         for tag, nested in inner.subgraphs.bodies.items():
             if tag == "body":
                 descriptions = input_descriptions(inner, nested, "port_map")
-                read_ports = {edge.from_port for edge in body.edges if edge.from_layer == inner.id}
-                every = output_descriptions(inner, nested, "port_map")
-                read = [
-                    d
-                    for d in every
-                    if d.external < len(inner.outputs) and inner.outputs[d.external].id in read_ports
-                ]
-                loop = inner.type == "Loop"
-                condition = purpose(inner, nested, False, "execution_condition") if loop else None
-                live = _live_parameters(nested, descriptions, every, read, condition)
-                current = purpose(inner, nested, True, "current_iteration") if loop else None
-                if current is not None and len(read) < len(every):
-                    try:
-                        _current_iteration_in_range(nested, current, descriptions, live)
-                    except KernelError as refused:
-                        raise KernelError(f"in its {body.tag}, Loop {inner.id}: {refused}") from None
                 if inner.type == "TensorIterator":
+                    read_ports = {edge.from_port for edge in body.edges if edge.from_layer == inner.id}
+                    read = [
+                        d
+                        for d in output_descriptions(inner, nested, "port_map")
+                        if d.external < len(inner.outputs) and inner.outputs[d.external].id in read_ports
+                    ]
+                    every = output_descriptions(inner, nested, "port_map")
+                    live = _live_parameters(nested, descriptions, every, read, None)
                     slices = [d for d in descriptions if d.kind == "slice" and id(d.layer) in live]
                     _static_slices_counted(inner, slices, body, compiled)
             _branch_compiles(nested, compiled)
@@ -258,27 +250,6 @@ def _live_parameters(
     return live
 
 
-def _current_iteration_in_range(
-    body: Body, current: Layer, inputs: list[Description], live: set[int]
-) -> None:
-    """Where ``RemoveMultiSubGraphOpDanglingParamsResults`` removes outputs, it rebuilds the
-    Loop, whose validation reads the current-iteration Parameter by its index, which the pass
-    does not move as it removes the Parameters nothing reads: past the ones left, the plugin
-    fails ('vector::_M_range_check'; by experiment, a Loop in an If's branch)."""
-    parameters = sorted((inner for inner in body.layers if inner.type == "Parameter"), key=_numeric_id)
-    removed = sum(1 for d in inputs if id(d.layer) not in live)
-    if current in parameters and parameters.index(current) >= len(parameters) - removed:
-        raise KernelError(
-            f"OpenVINO's transformations remove {removed} body Parameter(s) nothing reads and leave "
-            "the current-iteration Parameter's index past the rest: its CPU plugin fails "
-            "('vector::_M_range_check')"
-        )
-
-
-def _numeric_id(layer: Layer) -> int:
-    return int(layer.id) if layer.id is not None and layer.id.isdigit() else -1
-
-
 def _ti_iterations(
     layer: Layer,
     args: list[Value],
@@ -346,8 +317,6 @@ def _run_iterating(
     }
     read = [d for d in outputs if used is None or d.external in used]
     live = _live_parameters(body, inputs, outputs, read, condition_result if loop else None)
-    if current is not None and len(read) < len(outputs):
-        _current_iteration_in_range(body, current, inputs, live)
     if not loop:
         limit = _ti_iterations(layer, args, [d for d in inputs if id(d.layer) in live], read, compiled)
     state = {id(d.layer): _arg(args, d.external) for d in inputs if d.kind != "slice"}

@@ -11,7 +11,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Literal
 
 from irshape import lifetime, rules
-from irshape.check.model import check_document
+from irshape.check.model import PortShapes, check_document
 from irshape.diagnostics import Diagnostic, Location
 from irshape.ir.parse import ReadResult
 from irshape.ir.reader import read_bytes, read_file
@@ -206,7 +206,16 @@ def _check(
                 from irshape.check.dim_places import place_dim_findings  # only a file with such findings
 
                 report.diagnostics = place_dim_findings(report.diagnostics, result.document.layers, data)
-            report.layers = check_document(result.document, report.diagnostics.append, debug=debug)
+            # A dry run of a file with control flow runs its bodies at the shapes this check
+            # infers for them: kept from it (not inferred a second time)
+            body_shapes: PortShapes | None = (
+                {}
+                if dry_run is not None and any(x.subgraphs is not None for x in result.document.layers)
+                else None
+            )
+            report.layers = check_document(
+                result.document, report.diagnostics.append, debug=debug, body_shapes=body_shapes
+            )
             unknown = rules.VALUE_UNKNOWN.code
             if not every_unknown_value and any(d.code == unknown for d in report.diagnostics):
                 from irshape.check.unconfirmed import actionable_unknown_values  # only a file with IRS306
@@ -217,7 +226,9 @@ def _check(
             if dry_run is not None:
                 from irshape.execute.dryrun import dry_run as run_layers  # numpy: only when asked
 
-                report.dry_run = run_layers(result.document, dry_run, report.diagnostics.append, progress)
+                report.dry_run = run_layers(
+                    result.document, dry_run, report.diagnostics.append, progress, body_shapes
+                )
     except Exception as exc:  # a bug in irshape: a finding, never a traceback
         summary = f"{type(exc).__name__}: {exc}".splitlines()[0][:200]
         if debug:

@@ -224,3 +224,66 @@ def test_a_folded_bf16_shape_subgraph_runs_in_a_dry_run(tmp_path: Path) -> None:
     report = irshape.check_file(tmp_path / "m.xml", dry_run=DryRunOptions())
     assert [d.code for d in report.diagnostics if d.code.startswith("IRS5")] == []
     assert report.dry_run is not None and report.dry_run.executed == 3  # Multiply, Convert, Reshape
+
+
+NETWORKS = FIXTURES / "networks"
+
+
+def _check_document_calls(monkeypatch: pytest.MonkeyPatch) -> list[dict[str, object]]:
+    """The keyword arguments of every call of check_document from here on."""
+    import irshape.api
+    import irshape.check.model as model
+
+    calls: list[dict[str, object]] = []
+    original = model.check_document
+
+    def counted(*args: object, **kwargs: object) -> object:
+        calls.append(kwargs)
+        return original(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(model, "check_document", counted)
+    monkeypatch.setattr(irshape.api, "check_document", counted)
+    return calls
+
+
+def test_a_dry_run_of_control_flow_reuses_the_checks_body_shapes(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The executor runs a TensorIterator's body at the shapes OpenVINO compiles it for: the
+    dry run takes them from the check it follows (one walk of the document, not two)."""
+    calls = _check_document_calls(monkeypatch)
+    report = irshape.check_file(NETWORKS / "ti_lstm_static.xml", dry_run=DryRunOptions())
+    assert report.dry_run is not None and not report.dry_run.not_executed and report.dry_run.executed > 0
+    assert len(calls) == 1
+    assert calls[0]["body_shapes"]  # (kept by that one check)
+
+
+def test_a_dry_run_without_control_flow_keeps_no_shapes(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A file without control flow is checked as without --dry-run: no shapes kept, so the
+    walk's memo of repeated layers stays on."""
+    calls = _check_document_calls(monkeypatch)
+    report = irshape.check_file(FIXTURES / "ir/conv_relu_deconv.xml", dry_run=DryRunOptions())
+    assert report.dry_run is not None and report.dry_run.executed > 0
+    assert len(calls) == 1 and calls[0].get("body_shapes") is None and calls[0].get("port_shapes") is None
+
+
+@pytest.mark.parametrize("name", ["ti_lstm_static", "ti_lstm_interval", "mask_rcnn_static_f32"])
+def test_the_kept_body_shapes_are_the_whole_inferences(name: str) -> None:
+    """``body_shapes`` holds every port of the control-flow layers and their bodies that the
+    inference of the whole document (``port_shapes``) holds, with the same shapes."""
+    from irshape.check.model import check_document
+
+    document = read_file(NETWORKS / f"{name}.xml").document
+    assert document is not None
+    whole: dict[int, object] = {}
+    check_document(document, lambda finding: None, port_shapes=whole)  # type: ignore[arg-type]
+    kept: dict[int, object] = {}
+    check_document(document, lambda finding: None, body_shapes=kept)  # type: ignore[arg-type]
+    wanted = set()
+    for layer in document.layers:
+        if layer.subgraphs is None:
+            continue
+        wanted |= {id(port) for port in (*layer.inputs, *layer.outputs)}
+        for body in layer.subgraphs.bodies.values():
+            wanted |= {id(port) for inner in body.layers for port in (*inner.inputs, *inner.outputs)}
+    expected = {key: whole[key] for key in wanted if key in whole}
+    assert len(expected) > 20
+    assert {key: kept.get(key) for key in expected} == expected

@@ -73,12 +73,20 @@ PortShapes = dict[int, PartialShape]
 
 
 def check_document(
-    document: Document, report: Report, *, debug: bool = False, port_shapes: PortShapes | None = None
+    document: Document,
+    report: Report,
+    *,
+    debug: bool = False,
+    port_shapes: PortShapes | None = None,
+    body_shapes: PortShapes | None = None,
 ) -> list[LayerResult]:
     """Check every layer of ``document``; return what was read and inferred per layer.
 
     With ``port_shapes``, also fill it with the shape of each port OpenVINO computes: outputs
     of Parameters, Consts and the known ops it does not reject, and the inputs they feed.
+    With ``body_shapes``, only those of the Loop, If and TensorIterator layers and of every
+    port in their bodies (what the executor compiles them for): the walk of the rest keeps its
+    memo of repeats, which ``port_shapes`` turns off.
     """
     # The walk makes many small objects and no cycles: the cyclic garbage collector's passes
     # over them would only cost time (a fifth to a quarter of the walk of a large IR).
@@ -86,6 +94,7 @@ def check_document(
     gc.disable()
     recursion_limit = sys.getrecursionlimit()  # raised by the walks of deeply nested bodies
     walker = _Walker(document, debug, port_shapes)
+    walker.body_shapes = body_shapes
     try:
         results = walker.run()
     finally:
@@ -243,6 +252,7 @@ class _Walker:
         self.document = document
         self.debug = debug
         self.port_shapes = port_shapes
+        self.body_shapes: PortShapes | None = None  # see check_document
         self.graph = g.build_graph(document)
         self.every_input_fed = self.graph.every_input_fed
         self.body = body
@@ -511,9 +521,22 @@ class _Walker:
             guess = self.body.guess
         if self.port_shapes is not None:
             self._remember_ports(layer, outputs, guess is None)
+        elif self.body_shapes is not None and kind == "control":
+            self._remember_control_ports(layer, inputs, outputs, guess is None)
         if local and schema is not None and not schema.is_source:
             doomed = doomed or any(rules.rejects(d) for d in local)  # OpenVINO rejects the layer
         self._settle(layer, outputs, origins, local, guess, doomed)
+
+    def _remember_control_ports(
+        self, layer: Layer, inputs: list[Tensor], outputs: list[Tensor], computed: bool
+    ) -> None:
+        """The port shapes of a Loop, If or TensorIterator (for ``body_shapes``)."""
+        assert self.body_shapes is not None
+        for port, tensor in zip(layer.inputs, inputs, strict=False):
+            self.body_shapes[id(port)] = tensor.shape
+        if computed:
+            for port, info in zip(layer.outputs, outputs, strict=False):
+                self.body_shapes[id(port)] = info.shape
 
     def _constant(self, layer: Layer, origins: list[_Origin], doomed: bool) -> None:
         """A Const (or a layer typed 'Constant'); one that repeats a clean one exactly (its
@@ -609,7 +632,8 @@ class _Walker:
                 as_declared=False,
                 op=op,
             )
-            walker = _Walker(document, self.debug, self.port_shapes, context)
+            shapes = self.port_shapes if self.port_shapes is not None else self.body_shapes
+            walker = _Walker(document, self.debug, shapes, context)
             walks.append((tag, walker))
             walker.run()
             return walker.body_results(body)

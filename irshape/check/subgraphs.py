@@ -209,6 +209,20 @@ def _int(entry: PortMapEntry, name: str, default: int | None = None) -> int:
     return value
 
 
+def _unsigned_axis(entry: PortMapEntry) -> int:
+    """A sliced input's axis, which OpenVINO's IR reader reads as an unsigned integer (an
+    output's is read signed): a negative one fails the file (by experiment, Loop and
+    TensorIterator alike)."""
+    axis = _int(entry, "axis")
+    if axis < 0:
+        text = entry.attributes.get("axis", "")
+        raise Rejected(
+            f"the sliced input on line {entry.line} has axis={text!r}, not an unsigned integer",
+            f'node <input> has attribute "axis" = "{text}" which is not an unsigned 64 bit integer',
+        )
+    return axis
+
+
 def _body_layer(body: Body, text: str | None, kind: str, line: int) -> Layer:
     """The body Parameter or Result an internal_layer_id (or a back edge end) names."""
     wanted = parse_uint(text)
@@ -255,7 +269,7 @@ def input_descriptions(layer: Layer, body: Body, tag: str) -> list[Description]:
                     "slice",
                     external,
                     parameter,
-                    axis=_int(entry, "axis"),
+                    axis=_unsigned_axis(entry),
                     start=_int(entry, "start", 0),
                     stride=_int(entry, "stride", 1),
                     part_size=_int(entry, "part_size", 1),

@@ -18,7 +18,7 @@ import numpy as np
 
 from irshape import rules
 from irshape.diagnostics import Diagnostic
-from irshape.dims import DimSyntaxError, parse_partial_shape
+from irshape.dims import DimSyntaxError, PartialShape, parse_partial_shape
 from irshape.execute.network import InputUnavailable, LayerOutcome, Outcome, execute
 from irshape.execute.run import RunError, parameter_shape, parameters, random_input
 from irshape.execute.tensors import DEFAULT_MAX_MEMORY, byte_size
@@ -53,9 +53,15 @@ class DryRunOptions:
 
 
 def dry_run(
-    document: Document, options: DryRunOptions, report: Report, progress: Progress | None = None
+    document: Document,
+    options: DryRunOptions,
+    report: Report,
+    progress: Progress | None = None,
+    compiled: dict[int, PartialShape] | None = None,
 ) -> DryRunSummary:
-    """Execute every layer of ``document``; report what differs or cannot run; say how many ran."""
+    """Execute every layer of ``document``; report what differs or cannot run; say how many ran.
+    ``compiled``: the check's shapes of the control-flow layers' ports and bodies'
+    (``check_document``'s ``body_shapes``), which the executor then does not infer again."""
     inputs, missing = _random_inputs(document, options)
     path = document.path
     total = sum(
@@ -93,6 +99,7 @@ def dry_run(
         on_layer=compare,
         unconnected=_PortData(options),
         context=Context(_initial_variables(document, options)),
+        compiled=compiled,
     )
     summary = DryRunSummary(execution.ran)
     for failure in execution.failures:

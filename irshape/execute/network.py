@@ -31,7 +31,7 @@ import numpy as np
 from irshape.check.layer import check_op
 from irshape.check.subgraphs import control_op
 from irshape.diagnostics import Diagnostic, Severity
-from irshape.dims import PartialShape, static_shape
+from irshape.dims import DimSyntaxError, PartialShape, parse_partial_shape, static_shape
 from irshape.execute.control import RunBody, run_control
 from irshape.execute.tensors import DEFAULT_MAX_MEMORY, ConstReader, byte_size, numpy_dtype
 from irshape.ir import element_types
@@ -149,16 +149,20 @@ def execute(
     on_layer: LayerCallback | None = None,
     context: Context | None = None,
     unconnected: InputProvider | None = None,
+    compiled: dict[int, PartialShape] | None = None,
 ) -> Execution:
     """Run ``document`` on ``inputs`` (arrays by Parameter name).
 
     With ``stop_at_failure`` the first layer that cannot run raises :class:`ExecutionError`;
     otherwise it is recorded in the result's ``failures`` and the layers below it are skipped.
     An input port no edge reaches takes its data from ``unconnected`` (without it, the layer
-    cannot run).
+    cannot run). ``compiled``: the shapes OpenVINO infers for the ports of the control-flow
+    layers and their bodies, where the caller's check made them (``check_document``'s
+    ``body_shapes``); else they are inferred at the first Loop or TensorIterator.
     """
     executor = _Executor(document, max_memory, stop_at_failure, on_layer, context or Context())
     executor.unconnected = unconnected
+    executor.control_shapes = compiled
     return executor.run(inputs)
 
 
@@ -212,6 +216,9 @@ class _Executor:
         # (by id(port)): what the CPU plugin compiles a Loop's body for. Made at the first
         # Loop or TensorIterator, shared with the executors of bodies.
         self.compiled: dict[int, PartialShape] | None = None
+        # The same for the ports of the control-flow layers and their bodies only, where the
+        # caller's check kept them (a dry run's): what the executor of control flow reads
+        self.control_shapes: dict[int, PartialShape] | None = None
 
     def run(self, inputs: Mapping[str, np.ndarray]) -> Execution:
         execution = Execution()
@@ -263,6 +270,8 @@ class _Executor:
             folded_from = input_origins if origin is not Origin.DATA else None
             constants = frozenset(i for i, o in enumerate(input_origins) if o is not Origin.DATA)
             outputs = self._compute(layer, kind, args, inputs, folded_from, constants, readings)
+            if self.path and kind != "const":
+                self._as_compiled(layer, outputs)
         except _Failed as failed:
             self._fail(execution, failed.outcome)
             return
@@ -285,6 +294,30 @@ class _Executor:
                 self.values[(layer.id or "", index)] = value
                 if origin is not Origin.DATA:
                     self.folded[(layer.id or "", index)] = origin
+
+    def _as_compiled(self, layer: Layer, outputs: list[tuple[np.ndarray, str]]) -> None:
+        """A body layer's outputs must fit the shapes the CPU plugin compiled the body for
+        (OpenVINO's inference of the model as read): a dim it compiled static takes no other
+        value, by experiment ('Can not clone with new dims': a Loop body's FloorMod compiled
+        [?,2] given [3,3] by a back edge that grows)."""
+        compiled = self._control_shapes()
+        for index, (port, (array, _)) in enumerate(zip(layer.outputs, outputs, strict=False)):
+            if not self.consumers.get((layer.id or "", index)):
+                continue  # (an output nothing reads: OpenVINO's transformations remove it)
+            shape = compiled.get(id(port))
+            dims = None if shape is None else shape.dims
+            if dims is None:
+                continue
+            if len(dims) != array.ndim or any(
+                not d.lo <= n <= d.hi for d, n in zip(dims, array.shape, strict=True)
+            ):
+                raise _Failed(
+                    layer,
+                    Outcome.UNSUPPORTED,
+                    f"it gives [{','.join(map(str, array.shape))}] where OpenVINO infers {shape} for the "
+                    "model as read, which its CPU plugin compiles the body for: it fails ('Can not clone "
+                    "with new dims')",
+                )
 
     def _with_bounds_left(
         self, layer: Layer, index: int, value: tuple[np.ndarray, str]
@@ -402,9 +435,12 @@ class _Executor:
         op = control_op(layer) if layer.subgraphs is not None else None
         if op is not None:
             with _kernel_refusals(layer):
-                compiled = self._compiled_shapes()
+                compiled = self._control_shapes()
+                used = frozenset(
+                    i for i in range(len(layer.outputs)) if self.consumers.get((layer.id or "", i))
+                )
                 return run_control(
-                    op, layer, args, self._body_runner(layer), lambda port: compiled.get(id(port))
+                    op, layer, args, self._body_runner(layer), lambda port: compiled.get(id(port)), used
                 )
         return self._kernel(layer, args, folded_from, constants, readings)
 
@@ -419,9 +455,16 @@ class _Executor:
             check_document(self.document, lambda finding: None, port_shapes=self.compiled)
         return self.compiled
 
+    def _control_shapes(self) -> dict[int, PartialShape]:
+        """The shapes OpenVINO infers for the ports of the control-flow layers and of their
+        bodies: those the caller's check kept, else the whole document's."""
+        return self.control_shapes if self.control_shapes is not None else self._compiled_shapes()
+
     def _compiled_static(self, layer: Layer, port: int) -> bool:
         """Is input ``port`` of ``layer`` of a static shape in the model as OpenVINO reads it?"""
-        shape = self._compiled_shapes().get(id(layer.inputs[port]))
+        key = id(layer.inputs[port])
+        kept = self.control_shapes
+        shape = (kept if kept is not None and key in kept else self._compiled_shapes()).get(key)
         return shape is not None and shape.is_static
 
     def _body_runner(self, layer: Layer) -> RunBody:
@@ -435,6 +478,7 @@ class _Executor:
             inner = _Executor(document, self.max_memory, True, self.on_layer, self.context)
             inner.path = f"{self.path}{layer.id}/{body.tag}/"
             inner.compiled = self.compiled
+            inner.control_shapes = self.control_shapes
             inner.bound = {x.id or "": bound[id(x)] for x in body.layers if id(x) in bound}
             try:
                 inner.run({})
@@ -454,6 +498,7 @@ class _Executor:
         if self.bound is not None and (layer.id or "") in self.bound:
             return self.bound[layer.id or ""]
         name = layer.name or ""
+        _static_rank(layer)
         if name not in inputs:
             raise _Failed(layer, Outcome.NO_VALUE, f"no input given for Parameter '{name}'")
         element_type = layer.data.get("element_type") or element_types.from_precision(
@@ -621,6 +666,24 @@ class _Failed(Exception):
     def __init__(self, layer: Layer, outcome: Outcome, reason: str, needed: int = 0) -> None:
         super().__init__(reason)
         self.outcome = LayerOutcome(layer, outcome, reason, needed)
+
+
+def _static_rank(parameter: Layer) -> None:
+    """OpenVINO's CPU plugin compiles no model with a Parameter of dynamic rank, whatever reads
+    it (by experiment with OpenVINO 2026.4: a Relu of it, a Loop's trip count, an If's
+    condition: 'CPU plug-in doesn't support Parameter operation with dynamic rank')."""
+    text = parameter.data.get("shape")
+    try:
+        dynamic_rank = text is not None and parse_partial_shape(text).dims is None
+    except DimSyntaxError:
+        return
+    if dynamic_rank:
+        raise _Failed(
+            parameter,
+            Outcome.UNSUPPORTED,
+            f"its shape {text} is of dynamic rank: OpenVINO's CPU plugin compiles no model with such a "
+            "Parameter ('CPU plug-in doesn't support Parameter operation with dynamic rank')",
+        )
 
 
 def _ignore(_: Diagnostic) -> None:

@@ -515,3 +515,201 @@ def test_a_body_dim_off_by_one_is_irs301_at_the_last_pass(shapes_file: Path, tmp
     found = {d.layer_id for d in report.diagnostics if d.code == "IRS301"}
     assert len(expected) >= 20
     assert found == expected, (sorted(expected - found), sorted(found - expected))
+
+
+_NP = {
+    "f32": np.float32,
+    "f16": np.float16,
+    "u8": np.uint8,
+    "i16": np.int16,
+    "i32": np.int32,
+    "i64": np.int64,
+}
+
+
+def _retyped_loop(name: str, state: str, back: str) -> Built:
+    """A Loop of 3 trips over a dynamic merged input of ``state`` whose back edge brings its
+    value plus one in ``back``; its output: what the Parameter held at each iteration (in f32)."""
+    x = _outer(f"{name}_x", (-1, 4), _NP[state])
+    bx = op.parameter([-1, 4], _NP[state])
+    value = op.convert(op.add(op.convert(bx, "f32"), _const(1.0, np.float32)), back)
+    held = op.unsqueeze(op.convert(bx, "f32"), _const([0]))
+    body = ov.Model([_const(True, np.bool_).output(0), value.output(0), held.output(0)], [bx])
+    node = op.loop(_const(3), _const(True, np.bool_))
+    node.set_function(body)
+    node.set_special_body_ports([-1, 0])
+    node.set_merged_input(bx, x.output(0), body.outputs[1])
+    node.set_friendly_name(name)
+    return [node.get_concatenated_slices(body.outputs[2], 0, 1, 1, -1, 0)], [x]
+
+
+# (the Parameter's type, the back edge's): of one size as the CPU plugin holds them (i64 as
+# i32, i16 as i32, f16 as f32 under the f32 hint)
+SAME_SIZE = [("f32", "i64"), ("i64", "f32"), ("i32", "i16"), ("i16", "i32"), ("f16", "f32"), ("f32", "f16")]
+
+
+def _retyped_file(pairs: list[tuple[str, str]], xml: Path) -> dict[str, np.ndarray]:
+    outputs: list[ov.Output] = []
+    inputs: list[ov.Node] = []
+    for state, back in pairs:
+        made, needed = _retyped_loop(f"retyped_{state}_{back}", state, back)
+        outputs += made
+        inputs += needed
+    ov.save_model(ov.Model([op.result(o) for o in outputs], inputs), xml, compress_to_fp16=False)
+    return {f"retyped_{state}_{back}_x": np.array([[1, 2, 3, 1]], _NP[state]) for state, back in pairs}
+
+
+def test_back_edges_of_one_size_as_the_plugin_holds_types_pass_their_bytes(tmp_path: Path) -> None:
+    """A dynamic Parameter takes a back edge of another type of the same size as the plugin
+    holds them: its bytes (f32 2.0 read as i64 is 1073741824, i64 2 read as f32 a denormal);
+    i32 and i16, f32 and f16 are one type to the plugin (f32 hint): their values pass."""
+    xml = tmp_path / "retyped.xml"
+    inputs = _retyped_file(SAME_SIZE, xml)
+    compiled = ov.Core().compile_model(str(xml), "CPU", CPU_CONFIG)
+    request = compiled.infer_new_request(inputs)
+    held = {pair: request[compiled.outputs[i]].reshape(3, 4) for i, pair in enumerate(SAME_SIZE)}
+    assert held[("i64", "f32")][1].tolist() == [1073741824.0, 1077936128.0, 1082130432.0, 1073741824.0]
+    assert held[("i32", "i16")][2].tolist() == [3, 4, 5, 3]
+    document = read_file(xml).document
+    assert document is not None
+    comparison = compare_document(document, inputs)
+    assert not comparison.not_run, [f.message() for f in comparison.not_run[:5]]
+    assert not comparison.divergent, [describe(c) for c in comparison.divergent[:5]]
+
+
+def test_a_back_edge_of_another_size_is_refused(tmp_path: Path) -> None:
+    """A u8 back edge into a dynamic f32 Parameter: the plugin writes the 4 bytes it brings and
+    the Parameter reads 16, the last three elements left from the iteration before (not the
+    values brought, converted or not): memory the back edge does not fill. (The other way, u8
+    taking f32's 16 bytes, overruns the Parameter's memory: the process aborts, 'malloc():
+    unaligned fastbin chunk detected'.) irshape refuses it and says why."""
+    xml = tmp_path / "sizes.xml"
+    inputs = _retyped_file([("f32", "u8")], xml)
+    compiled = ov.Core().compile_model(str(xml), "CPU", CPU_CONFIG)
+    held = compiled.infer_new_request(inputs)[compiled.outputs[0]].reshape(3, 4)
+    assert held[0].tolist() == [1, 2, 3, 1]
+    assert held[1, 1:].tolist() == held[0, 1:].tolist() != [3, 4, 2]  # left from iteration 0
+    document = read_file(xml).document
+    assert document is not None
+    with pytest.raises(RunError, match="models only between types of one size"):
+        run_document(document, inputs)
+
+
+def _any_rank(name: str, dtype: Any = np.float32) -> ov.Node:
+    return op.parameter(ov.PartialShape.dynamic(), dtype, name=name)
+
+
+def _loop_fed_by_dynamic_rank(port: str) -> tuple[ov.Model, dict[str, np.ndarray]]:
+    """A Loop over a static [1,4] whose trip count or execution condition comes from a
+    Parameter of dynamic rank (no body Parameter of dynamic rank)."""
+    x = _outer("x", (1, 4))
+    bx = op.parameter([1, 4], np.float32)
+    body = ov.Model([_const(True, np.bool_).output(0), op.relu(bx).output(0)], [bx])
+    trip: ov.Node = _any_rank("trip", np.int64) if port == "trip" else _const(3)
+    condition: ov.Node = _any_rank("condition", np.bool_) if port == "condition" else _const(True, np.bool_)
+    node = op.loop(trip, condition)
+    node.set_function(body)
+    node.set_special_body_ports([-1, 0])
+    node.set_merged_input(bx, x.output(0), body.outputs[1])
+    inputs = [x] + [p for p in (trip, condition) if p.get_type_name() == "Parameter"]
+    feeds = {"x": np.ones((1, 4), np.float32), "trip": np.array(3), "condition": np.array(True)}
+    model = ov.Model([op.result(node.get_iter_value(body.outputs[1], -1))], inputs)
+    return model, {p.get_friendly_name(): feeds[p.get_friendly_name()] for p in inputs}
+
+
+def _if_fed_by_dynamic_rank(port: str) -> tuple[ov.Model, dict[str, np.ndarray]]:
+    """An If whose condition or data input is of dynamic rank; its branches' outputs of rank 1."""
+    x = _any_rank("x") if port == "data" else _outer("x", (1, 4))
+    condition = _any_rank("condition", np.bool_) if port == "condition" else _outer("condition", (), np.bool_)
+    branches = []
+    for _ in range(2):
+        p = op.parameter(x.get_output_partial_shape(0), np.float32)
+        total = op.reduce_sum(op.reshape(p, _const([-1]), False), _const([0]), True)
+        branches.append((ov.Model([total.output(0)], [p]), p))
+    node = op.if_op(condition)
+    node.set_then_body(branches[0][0])
+    node.set_else_body(branches[1][0])
+    node.set_input(x.output(0), branches[0][1], branches[1][1])
+    out = node.set_output(branches[0][0].results[0], branches[1][0].results[0])
+    model = ov.Model([op.result(out)], [x, condition])
+    return model, {"x": np.ones((1, 4), np.float32), "condition": np.array(True)}
+
+
+def _relu_of_dynamic_rank() -> tuple[ov.Model, dict[str, np.ndarray]]:
+    x = _any_rank("x")
+    return ov.Model([op.result(op.relu(x))], [x]), {"x": np.ones((1, 4), np.float32)}
+
+
+DYNAMIC_RANK_PORTS = {
+    "relu": _relu_of_dynamic_rank,
+    "loop_trip_count": lambda: _loop_fed_by_dynamic_rank("trip"),
+    "loop_execution_condition": lambda: _loop_fed_by_dynamic_rank("condition"),
+    "if_condition": lambda: _if_fed_by_dynamic_rank("condition"),
+    "if_data": lambda: _if_fed_by_dynamic_rank("data"),
+}
+
+
+@pytest.mark.parametrize("name", list(DYNAMIC_RANK_PORTS))
+def test_a_port_of_dynamic_rank_run_at_static_data_is_refused(tmp_path: Path, name: str) -> None:
+    """The narrower cases of a Loop or If fed by an input of dynamic rank at static data: no
+    body Parameter of dynamic rank, only an outer input (a Loop's trip count or execution
+    condition, an If's condition or data whose branches give static ranks), which irshape ran.
+    What the plugin refuses is the model's Parameter of dynamic rank itself, whatever reads it
+    (a Relu alike: 'CPU plug-in doesn't support Parameter operation with dynamic rank');
+    irshape now refuses such a Parameter, saying why."""
+    model, feeds = DYNAMIC_RANK_PORTS[name]()
+    xml = tmp_path / f"{name}.xml"
+    ov.save_model(model, xml, compress_to_fp16=False)
+    with pytest.raises(RuntimeError, match="support Parameter operation with dynamic rank"):
+        ov.Core().compile_model(str(xml), "CPU", CPU_CONFIG)
+    document = read_file(xml).document
+    assert document is not None
+    with pytest.raises(RunError, match="support Parameter operation with dynamic rank"):
+        run_document(document, feeds)
+
+
+def _loop_of_trip_input(xml: Path, other_output: bool = True) -> None:
+    """x [?,3] -> Loop (trip count from a Parameter; body: x + 1 back to the Parameter, and
+    x * 5 an output of no back edge, with ``other_output``)."""
+    x = _outer("x", (-1, 3))
+    trip = _outer("trip", (), np.int64)
+    bx = op.parameter([-1, 3], np.float32)
+    plus = op.add(bx, op.constant(np.float32(1)))
+    times = op.multiply(bx, op.constant(np.float32(5)))
+    body = ov.Model([_const(True, np.bool_).output(0), plus.output(0), times.output(0)], [bx])
+    node = op.loop(trip, _const(True, np.bool_))
+    node.set_function(body)
+    node.set_special_body_ports([-1, 0])
+    node.set_merged_input(bx, x.output(0), body.outputs[1])
+    outputs = [node.get_iter_value(body.outputs[1], -1)]
+    if other_output:
+        outputs.append(node.get_iter_value(body.outputs[2], -1))
+    ov.save_model(ov.Model([op.result(o) for o in outputs], [x, trip]), xml, compress_to_fp16=False)
+
+
+def test_a_loop_of_no_iteration(tmp_path: Path) -> None:
+    """Run at a trip count of 0, the back edge's output gives the merged input (irshape does
+    the same), and the output of no back edge gives what the request's last inference left
+    in the body's memory (the values of the run before at trip count 2: memory no iteration
+    of this inference wrote), which irshape refuses, saying why."""
+    xml = tmp_path / "no_iteration.xml"
+    _loop_of_trip_input(xml)
+    x = np.arange(6, dtype=np.float32).reshape(2, 3)
+    compiled = ov.Core().compile_model(str(xml), "CPU", CPU_CONFIG)
+    request = compiled.create_infer_request()
+    request.infer({"x": x + 10, "trip": np.array(2)})
+    before = np.array(request.get_output_tensor(1).data)
+    request.infer({"x": x, "trip": np.array(0)})
+    assert np.array_equal(request.get_output_tensor(0).data, x)
+    assert np.array_equal(request.get_output_tensor(1).data, before)  # left from the run before
+    assert before.tolist() == ((x + 11) * 5).tolist()
+    document = read_file(xml).document
+    assert document is not None
+    with pytest.raises(RunError, match="body memory no iteration wrote"):
+        run_document(document, {"x": x, "trip": np.array(0)})
+    alone = tmp_path / "merged_only.xml"  # without that output: the merged input, as the plugin
+    _loop_of_trip_input(alone, other_output=False)
+    document = read_file(alone).document
+    assert document is not None
+    (result,) = run_document(document, {"x": x, "trip": np.array(0)}).results.values()
+    assert np.array_equal(result, x)

@@ -850,6 +850,31 @@ def fuzz_found_cases() -> Iterator[Case]:
         )
         x = parameter(values.shape, dtype)
         yield Case(_name("fuzz_exp_range", dtype), {x: values.astype(dtype)}, [opset.exp(x).output(0)])
+    # FloorMod of reals under pdpd: OpenVINO's reference, dividing in double (-80 floormod
+    # 1e-40 is 0, where f32 gives inf)
+    a, b = parameter((2, 4), np.float32), parameter((4,), np.float32)
+    data = {
+        a: np.array([[-80, 117, 5.5, -7], [3, -3, 1e-40, 2.5]], np.float32),
+        b: np.array([1e-40, -1e-40, 3e-39, 0.75], np.float32),
+    }
+    node = _pdpd_node("FloorMod", 1, [a, b], 1)
+    yield Case("fuzz_floor_mod_pdpd", data, [node.output(0)])
+    # Mod and FloorMod of i32 under pdpd: exact (the reference, in double), not in f32
+    a, b = parameter((2, 4), np.int32), parameter((4,), np.int32)
+    data = {
+        a: np.array([[-2147483647, 2147483647, 47, -80], [2147483646, -7, 9, 16777217]], np.int32),
+        b: np.array([-3, -65, 5, 3], np.int32),
+    }
+    outputs = [_pdpd_node(op, 1, [a, b], 1).output(0) for op in ("Mod", "FloorMod")]
+    yield Case("fuzz_mod_pdpd_i32", data, outputs)
+    # f64 data moved by Select is held as f32 too: -inf and 1e300 are -+FLT_MAX
+    c, t, e = parameter((4,), np.bool_), parameter((4,), np.float64), parameter((4,), np.float64)
+    data = {
+        c: np.array([True, False, True, False]),
+        t: np.array([-np.inf, 1.0, 1e300, 1e-50]),
+        e: np.array([2.0, np.inf, 0.5, -1e300]),
+    }
+    yield Case("fuzz_select_f64", data, [opset.select(c, t, e).output(0)], exact=True)
     # i8 Subtract is a + saturate(b * -1): -44 - -128 is 83
     for dtype in (np.int8, np.uint8, np.int16):
         a, b = parameter((8,), dtype), parameter((8,), dtype)

@@ -685,10 +685,13 @@ def _in_double(function: BinaryFunction) -> Callable[[KernelCall], Array]:
 
 
 def _pdpd_or(
-    pdpd: Callable[[KernelCall], Array], other: Callable[[KernelCall], Array]
+    pdpd: Callable[[KernelCall], Array], other: Callable[[KernelCall], Array], *, reals: bool = True
 ) -> Callable[[KernelCall], Array]:
+    """``pdpd`` under pdpd broadcasting (of integers only unless ``reals``), else ``other``."""
+
     def kernel(call: KernelCall) -> Array:
-        return (pdpd if str(call.attribute("auto_broadcast")).lower() == "pdpd" else other)(call)
+        pdpd_broadcast = str(call.attribute("auto_broadcast")).lower() == "pdpd"
+        return (pdpd if pdpd_broadcast and (reals or not _is_real(call.inputs[0])) else other)(call)
 
     return kernel
 
@@ -697,7 +700,7 @@ def _pdpd_or(
 # in f32) and x - y * trunc(x / y) in double (an i32 -2147483647 mod -3 is -1, 0 in f32); found
 # by the kernel fuzzer
 floor_mod = _pdpd_or(_in_double(_floor_mod), _binary(_floor_mod))
-mod = _pdpd_or(_in_double(_c_mod), _binary(_c_mod))
+mod = _pdpd_or(_in_double(_c_mod), _binary(_c_mod), reals=False)  # reals: f32 (0.13 mod 1e-40 is -inf)
 squared_difference = _binary(_squared_difference, _squared_difference)
 equal = _binary(np.equal, np.equal, np.equal)
 not_equal = _binary(np.not_equal, np.not_equal, np.not_equal)

@@ -570,6 +570,828 @@ def _convert(d: Draw) -> Sequence[Node]:
     return [make(version, op, [x, like])]
 
 
+# --- reductions ----------------------------------------------------------------------------
+
+REDUCTIONS = [
+    "ReduceL1-4",
+    "ReduceL2-4",
+    "ReduceMax-1",
+    "ReduceMean-1",
+    "ReduceMin-1",
+    "ReduceProd-1",
+    "ReduceSum-1",
+]
+
+
+def _axes(d: Draw, rank: int, count: int | None = None) -> list[int]:
+    """Distinct axes of a rank, some negative."""
+    if rank == 0:
+        return []
+    count = d.int(1, rank) if count is None else count
+    chosen = d.rng.choice(rank, size=min(count, rank), replace=False)
+    return [int(a) - rank if d.chance(0.4) else int(a) for a in chosen]
+
+
+@drawer("reduction", *REDUCTIONS, "ReduceLogicalAnd-1", "ReduceLogicalOr-1")
+def _reduce(d: Draw) -> Sequence[Node]:
+    op, version = _op(d.name)
+    logical = op.startswith("ReduceLogical")
+    extremes = op in ("ReduceMax", "ReduceMin")
+    element_type = (
+        "boolean" if logical else d.pick(REALS + ["i32", "i64"] + (["i8", "u8"] if extremes else []))
+    )
+    shape = d.shape()
+    # integers: no overflow, which the plugin saturates (i8, u8) or sums in f32 (i32): documented
+    # as not followed in irshape/kernels/reduction.py; and ReduceMax/Min of NaN in SIMD lanes
+    # (documented there too) only where every element or none is NaN
+    kind = d.pick(["edges", "unit"]) if element_type in REALS else "small"
+    if extremes and element_type in REALS:
+        kind = "unit"
+    x = d.data(shape, element_type, kind)
+    axes = _axes(d, len(shape)) if shape and d.chance(0.9) else []
+    index_type = d.pick(["i32", "i64"])
+    return [
+        make(version, op, [x, d.const(np.array(axes, np.int64), index_type)], {"keep_dims": d.chance(0.5)})
+    ]
+
+
+# --- indexing ------------------------------------------------------------------------------
+
+
+def _indices(
+    d: Draw, shape: Sequence[int], size: int, negative: bool, out_of_range: bool = False
+) -> np.ndarray:
+    low = -size if negative else 0
+    high = size - 1 + (2 if out_of_range else 0)
+    return np.asarray(d.rng.integers(low, max(high, low) + 1, tuple(shape)))
+
+
+@drawer("indexing", "Gather-1", "Gather-7", "Gather-8")
+def _gather(d: Draw) -> Sequence[Node]:
+    op, version = _op(d.name)
+    d.exact = True
+    element_type = d.pick(ANY)
+    shape = d.shape(d.int(1, 4), low=1, zero=0)  # empty data crashes the plugin too
+    rank = len(shape)
+    batch_dims = 0 if version == 1 else d.int(0, rank - 1)
+    axis = d.int(batch_dims, rank - 1)
+    index_shape = shape[:batch_dims] + d.shape(d.int(0, 2), zero=0)
+    # the plugin crashes (SIGFPE) on empty indices and on a batch of 1 (docs/execution.md: a
+    # plugin bug irshape does not copy)
+    if shape[axis] == 0 or 0 in index_shape or (batch_dims and int(np.prod(shape[:batch_dims])) <= 1):
+        raise Redraw("a Gather the plugin crashes on")
+    index_type = d.pick(["i32", "i64"])
+    indices = _indices(d, index_shape, shape[axis], negative=version == 8)
+    if d.chance(0.5):
+        index_node = opset.parameter(list(index_shape), _ov_type(index_type))
+        d.inputs[index_node] = indices.astype(_numpy_type(index_type))
+    else:
+        index_node = d.const(indices, index_type)
+    axis_value = axis - rank if d.chance(0.4) else axis
+    if batch_dims and d.chance(0.4):
+        batch_dims -= len(index_shape)  # negative: counted from the indices' rank
+    attributes = {} if version == 1 else {"batch_dims": batch_dims}
+    x = d.data(shape, element_type, "small")
+    return [make(version, op, [x, index_node, d.const(np.array(axis_value), "i64")], attributes)]
+
+
+@drawer("indexing", "GatherElements-6")
+def _gather_elements(d: Draw) -> Sequence[Node]:
+    d.exact = True
+    element_type = d.pick(ANY)
+    shape = d.shape(d.int(1, 4), low=1)
+    axis = d.int(0, len(shape) - 1)
+    if shape[axis] == 0:
+        raise Redraw("empty axis")
+    index_shape = list(shape)
+    index_shape[axis] = d.int(1, 4)
+    indices = _indices(d, index_shape, shape[axis], negative=True)
+    index_type = d.pick(["i32", "i64"])
+    axis_value = axis - len(shape) if d.chance(0.5) else axis
+    return [
+        make(
+            6,
+            "GatherElements",
+            [d.data(shape, element_type, "small"), d.const(indices, index_type)],
+            {"axis": axis_value},
+        )
+    ]
+
+
+@drawer("indexing", "GatherND-5", "GatherND-8")
+def _gather_nd(d: Draw) -> Sequence[Node]:
+    op, version = _op(d.name)
+    d.exact = True
+    element_type = d.pick(ANY)
+    shape = d.shape(d.int(1, 4), low=1, zero=0)
+    batch_dims = d.int(0, len(shape) - 1)
+    depth = d.int(1, len(shape) - batch_dims)
+    index_shape = shape[:batch_dims] + d.shape(d.int(0, 2), zero=0) + [depth]
+    columns = [_indices(d, index_shape[:-1], shape[batch_dims + k], negative=True) for k in range(depth)]
+    indices = np.stack(columns, axis=-1) if columns else np.zeros(index_shape, np.int64)
+    return [
+        make(
+            version,
+            op,
+            [d.data(shape, element_type, "small"), d.const(indices, d.pick(["i32", "i64"]))],
+            {"batch_dims": batch_dims},
+        )
+    ]
+
+
+@drawer("indexing", "ScatterUpdate-3")
+def _scatter_update(d: Draw) -> Sequence[Node]:
+    d.exact = True
+    element_type = d.pick(ANY)
+    shape = d.shape(d.int(1, 4), low=1, zero=0)
+    axis = d.int(0, len(shape) - 1)
+    count = d.int(1, shape[axis])
+    indices = d.rng.choice(shape[axis], size=count, replace=False)  # distinct: duplicates are racy
+    index_shape = [count]
+    if d.chance(0.3):
+        indices, index_shape = indices.reshape(1, count), [1, count]
+    update_shape = shape[:axis] + index_shape + shape[axis + 1 :]
+    x, updates = d.data(shape, element_type, "small"), d.data(update_shape, element_type, "small")
+    axis_value = axis - len(shape) if d.chance(0.5) else axis
+    index_type = d.pick(["i32", "i64"])
+    return [
+        make(
+            3,
+            "ScatterUpdate",
+            [x, d.const(indices, index_type), updates, d.const(np.array(axis_value), "i64")],
+        )
+    ]
+
+
+@drawer("indexing", "ScatterElementsUpdate-3", "ScatterElementsUpdate-12")
+def _scatter_elements(d: Draw) -> Sequence[Node]:
+    op, version = _op(d.name)
+    element_type = d.pick(
+        [*REALS, "i32", "i8", "u8", "boolean"] if version == 3 else [*REALS, "i32", "i64", "i8", "u8"]
+    )
+    shape = d.shape(d.int(1, 4), low=1, zero=0)
+    axis = d.int(0, len(shape) - 1)
+    reduction = "none" if version == 3 else d.pick(["none", "sum", "prod", "min", "max", "mean"])
+    update_shape = [d.int(1, dim) for dim in shape]
+    if reduction == "none":
+        # distinct targets along the axis (a repeated one is racy in the plugin)
+        if update_shape[axis] > shape[axis]:
+            raise Redraw("")
+        positions = np.argsort(d.rng.random(tuple(update_shape)), axis=axis)
+        indices = np.take(np.arange(shape[axis]), positions % shape[axis])
+    else:
+        indices = _indices(d, update_shape, shape[axis], negative=True)
+    attributes: dict[str, Any] = {}
+    if version == 12:
+        attributes = {"reduction": reduction, "use_init_val": d.chance(0.5)}
+    d.exact = reduction in ("none", "min", "max")
+    x, updates = d.data(shape, element_type, "small"), d.data(update_shape, element_type, "small")
+    axis_value = axis - len(shape) if d.chance(0.5) else axis
+    return [
+        make(
+            version,
+            op,
+            [x, d.const(indices, d.pick(["i32", "i64"])), updates, d.const(np.array(axis_value), "i64")],
+            attributes,
+        )
+    ]
+
+
+@drawer("indexing", "ScatterNDUpdate-3", "ScatterNDUpdate-15")
+def _scatter_nd(d: Draw) -> Sequence[Node]:
+    op, version = _op(d.name)
+    element_type = d.pick([*REALS, "i32", "i8", "u8", "boolean"])
+    shape = d.shape(d.int(1, 4), low=1, zero=0)
+    depth = d.int(1, len(shape))
+    reduction = "none" if version == 3 else d.pick(["none", "sum", "sub", "prod", "min", "max"])
+    if element_type == "boolean" and reduction not in ("none", "min", "max"):
+        raise Redraw("")
+    count = d.int(1, 4)
+    cells = int(np.prod(shape[:depth]))
+    if reduction == "none":
+        count = min(count, cells)
+        flat = d.rng.choice(cells, size=count, replace=False)
+    else:
+        flat = d.rng.integers(0, cells, count)
+    indices = np.stack(np.unravel_index(flat, tuple(shape[:depth])), axis=-1)
+    indices = np.where(d.rng.random(indices.shape) < 0.3, indices - np.array(shape[:depth]), indices)
+    update_shape = [count, *shape[depth:]]
+    d.exact = reduction in ("none", "min", "max")
+    attributes = {} if version == 3 else {"reduction": reduction}
+    x, updates = d.data(shape, element_type, "small"), d.data(update_shape, element_type, "small")
+    return [make(version, op, [x, d.const(indices, d.pick(["i32", "i64"])), updates], attributes)]
+
+
+def _slice_bounds(d: Draw, dim: int) -> tuple[int, int, int]:
+    step = d.pick([1, 1, 2, 3, -1, -2])
+    values = [0, 1, dim, dim - 1, -1, -dim, -dim - 3, dim + 3, 2**31 - 1, -(2**31), 2**62]
+    return int(d.pick(values)), int(d.pick(values)), step
+
+
+@drawer("indexing", "Slice-8")
+def _slice(d: Draw) -> Sequence[Node]:
+    d.exact = True
+    shape = d.shape(d.int(1, 5))
+    axes = _axes(d, len(shape))
+    bounds = [_slice_bounds(d, shape[a]) for a in axes]
+    start, stop, step = (np.array([b[k] for b in bounds], np.int64) for k in range(3))
+    index_type = d.pick(["i32", "i64"])
+    if index_type == "i32":
+        start, stop = (np.clip(v, -(2**31), 2**31 - 1) for v in (start, stop))
+    inputs = [
+        d.data(shape, d.pick(ANY), "small"),
+        d.const(start, index_type),
+        d.const(stop, index_type),
+        d.const(step, index_type),
+    ]
+    if d.chance(0.8):
+        inputs.append(d.const(np.array(axes, np.int64), index_type))
+    elif sorted(a % len(shape) for a in axes) != list(range(len(axes))):
+        raise Redraw("without axes the bounds are the first axes'")
+    return [make(8, "Slice", inputs)]
+
+
+@drawer("indexing", "StridedSlice-1")
+def _strided_slice(d: Draw) -> Sequence[Node]:
+    d.exact = True
+    shape = d.shape(d.int(1, 5))
+    count = d.int(1, len(shape) + 1)
+    begin, end, stride = [], [], []
+    for k in range(count):
+        dim = shape[k] if k < len(shape) else 1
+        b, e, s = _slice_bounds(d, dim)
+        begin.append(min(max(b, -(2**31)), 2**31 - 1))
+        end.append(min(max(e, -(2**31)), 2**31 - 1))
+        stride.append(s)
+
+    def mask() -> list[int]:
+        return [int(d.chance(0.25)) for _ in range(count)]
+
+    attributes = {
+        "begin_mask": mask(),
+        "end_mask": mask(),
+        "new_axis_mask": [int(d.chance(0.1)) for _ in range(count)],
+        "shrink_axis_mask": [int(d.chance(0.15)) for _ in range(count)],
+        "ellipsis_mask": [0] * count,
+    }
+    if d.chance(0.15):
+        attributes["ellipsis_mask"][d.int(0, count - 1)] = 1
+    x = d.data(shape, d.pick(ANY), "small")
+    index_type = d.pick(["i32", "i64"])
+    return [
+        make(
+            1,
+            "StridedSlice",
+            [
+                x,
+                d.const(np.array(begin), index_type),
+                d.const(np.array(end), index_type),
+                d.const(np.array(stride), index_type),
+            ],
+            attributes,
+        )
+    ]
+
+
+@drawer("indexing", "TopK-1", "TopK-3", "TopK-11")
+def _topk(d: Draw) -> Sequence[Node]:
+    op, version = _op(d.name)
+    element_type = d.pick(REALS + (["i32", "i8", "u8", "i64"] if version > 1 else []))
+    shape = d.shape(d.int(1, 4), low=1, zero=0)
+    axis = d.int(0, len(shape) - 1)
+    k = d.int(0 if version > 1 else 1, shape[axis])
+    attributes: dict[str, Any] = {
+        "axis": axis - len(shape) if d.chance(0.4) else axis,
+        "mode": d.pick(["max", "min"]),
+        "sort": d.pick(["value", "index", "none"]),
+        "index_element_type": d.pick(["i32", "i64"]),
+    }
+    if version == 1:
+        del attributes["index_element_type"]
+    if version == 11:
+        attributes["stable"] = d.chance(0.5)
+    # ties make the chosen indices the plugin's choice: distinct values unless stable
+    values = d.values(shape, element_type, "unit")
+    if not attributes.get("stable"):
+        order = d.rng.permutation(max(1, int(np.prod(shape))))[: values.size].reshape(values.shape)
+        values = (
+            (order - values.size // 2).astype(values.dtype)
+            if element_type not in ("u8",)
+            else order.astype(values.dtype)
+        )
+        if element_type == "i8":
+            values = np.asarray(order % 250 - 125).astype(np.int8)
+            if values.size > 250:
+                raise Redraw("")
+    x = d.data(shape, element_type)
+    d.inputs[x if element_type != BF16 else list(d.inputs)[-1]] = values
+    if attributes["sort"] == "none":
+        d.exact = False
+        raise Redraw("unsorted order is the plugin's choice")
+    d.exact = True
+    return [make(version, op, [x, d.const(np.array(k), d.pick(["i32", "i64"]))], attributes)]
+
+
+# --- layout --------------------------------------------------------------------------------
+
+
+@drawer("layout", "Concat-1")
+def _concat(d: Draw) -> Sequence[Node]:
+    d.exact = True
+    element_type = d.pick(ANY)
+    shape = d.shape(d.int(1, 5))
+    axis = d.int(0, len(shape) - 1)
+    parts = []
+    for _ in range(d.int(1, 4)):
+        part = list(shape)
+        part[axis] = d.int(0, 3)
+        parts.append(d.data(part, element_type, "small"))
+    return [make(1, "Concat", parts, {"axis": axis - len(shape) if d.chance(0.5) else axis})]
+
+
+@drawer("layout", "Split-1", "VariadicSplit-1")
+def _split(d: Draw) -> Sequence[Node]:
+    op, _version = _op(d.name)
+    d.exact = True
+    shape = d.shape(d.int(1, 5), zero=0)
+    axis = d.int(0, len(shape) - 1)
+    x = d.data(shape, d.pick(ANY), "small")
+    axis_node = d.const(np.array(axis - len(shape) if d.chance(0.5) else axis), d.pick(["i32", "i64"]))
+    if op == "Split":
+        divisors = [n for n in range(1, shape[axis] + 1) if shape[axis] % n == 0] or [1]
+        return [make(1, "Split", [x, axis_node], {"num_splits": d.pick(divisors)})]
+    lengths: list[int] = []
+    left = shape[axis]
+    while left > 0:
+        lengths.append(d.int(0, left))
+        left -= lengths[-1]
+    if d.chance(0.4):
+        lengths.insert(d.int(0, len(lengths)), -1)
+    return [make(1, "VariadicSplit", [x, axis_node, d.const(np.array(lengths or [0]), "i64")])]
+
+
+@drawer("layout", "Reshape-1", "Squeeze-1", "Squeeze-15", "Unsqueeze-1", "Transpose-1")
+def _reshape_family(d: Draw) -> Sequence[Node]:
+    op, version = _op(d.name)
+    d.exact = True
+    # no empty data: the plugin gives a Transpose of [1,0] an output of [1,1], and OpenVINO
+    # infers a Reshape of [0,1,3,1,1] (target [0,...] with special_zero) as [1,1,3,1,1]
+    shape = d.shape(d.int(0, 5), zero=0)
+    x = d.data(shape, d.pick(ANY), "small")
+    rank = len(shape)
+    if op == "Reshape":
+        total = int(np.prod(shape))
+        target = list(d.rng.permutation(shape)) if d.chance(0.5) else [total]
+        special = d.chance(0.5)
+        if special and target and d.chance(0.5) and rank:
+            target[0] = 0 if len(target) <= rank and target[0] == shape[0] else target[0]
+        if d.chance(0.5) and target and total:
+            target[d.int(0, len(target) - 1)] = -1
+        return [
+            make(
+                1,
+                "Reshape",
+                [x, d.const(np.array(target, np.int64), d.pick(["i32", "i64"]))],
+                {"special_zero": special},
+            )
+        ]
+    if op == "Squeeze":
+        ones = [i for i, dim in enumerate(shape) if dim == 1]
+        axes = [a - rank if d.chance(0.4) else a for a in ones if d.chance(0.6)]
+        if not axes and d.chance(0.5):
+            return [make(version, op, [x])]
+        attributes = {"allow_axis_skip": d.chance(0.5)} if version == 15 else {}
+        return [make(version, op, [x, d.const(np.array(axes, np.int64), "i64")], attributes)]
+    if op == "Unsqueeze":
+        out_rank = rank + d.int(1, 2)
+        axes = _axes(d, out_rank, out_rank - rank)
+        return [make(1, op, [x, d.const(np.array(axes, np.int64), d.pick(["i32", "i64"]))])]
+    order = d.rng.permutation(rank)
+    perm = np.array([], np.int64) if d.chance(0.15) else order
+    return [make(1, "Transpose", [x, d.const(perm, d.pick(["i32", "i64"]))])]
+
+
+@drawer("layout", "Pad-1", "Pad-12")
+def _pad(d: Draw) -> Sequence[Node]:
+    op, version = _op(d.name)
+    element_type = d.pick(NUMERIC)
+    shape = d.shape(d.int(1, 5), low=1, zero=0)
+    mode = d.pick(["constant", "edge", "reflect", "symmetric"])
+    low = -2 if version == 12 else 0
+    begin = [d.int(low, 2) for _ in shape]
+    end = [d.int(low, 2) for _ in shape]
+    for k, dim in enumerate(shape):
+        limit = dim - 1 if mode == "reflect" else dim
+        begin[k], end[k] = min(begin[k], limit), min(end[k], limit)
+        # a crop past the dim: irshape refuses it (the plugin corrupts its memory on it)
+        if dim + begin[k] + end[k] < 0 or min(begin[k], end[k]) < -dim:
+            raise Redraw("")
+    d.exact = True
+    x = d.data(shape, element_type, "small")
+    inputs = [x, d.const(np.array(begin), "i64"), d.const(np.array(end), "i64")]
+    if mode == "constant" and d.chance(0.7):
+        inputs.append(
+            d.const(np.array(d.pick([0, 1, -2, 7])), element_type if element_type != BF16 else BF16)
+        )
+    return [make(version, op, inputs, {"pad_mode": mode})]
+
+
+@drawer("layout", "Roll-7", "CumSum-3", "Reverse-1")
+def _roll_cumsum(d: Draw) -> Sequence[Node]:
+    op, _version = _op(d.name)
+    shape = d.shape(d.int(1, 5))
+    rank = len(shape)
+    if op == "Roll":
+        d.exact = True
+        x = d.data(shape, d.pick(ANY), "small")
+        axes = _axes(d, rank)
+        shifts = [d.int(-7, 7) for _ in axes] if d.chance(0.7) else [d.int(-7, 7)]
+        index_type = d.pick(["i32", "i64"])
+        return [
+            make(7, "Roll", [x, d.const(np.array(shifts), index_type), d.const(np.array(axes), index_type)])
+        ]
+    if op == "Reverse":
+        d.exact = True
+        x = d.data(shape, d.pick(ANY), "small")
+        axes = _axes(d, rank) if d.chance(0.8) else []
+        if d.chance(0.5):
+            return [make(1, "Reverse", [x, d.const(np.array(axes, np.int64), "i64")], {"mode": "index"})]
+        mask = np.zeros(rank, bool)
+        mask[[a % rank for a in axes]] = True
+        return [make(1, "Reverse", [x, d.const(mask, "boolean")], {"mode": "mask"})]
+    # (no bf16: its sums land one bf16 step off now and then, not modelled: kernels/layout.py)
+    element_type = d.pick([F32, F32, F16, F64, "i32", "i64", "i8", "u8"])
+    x = d.data(shape, element_type, "small" if element_type not in REALS else "unit")
+    axis = d.axis(rank)
+    return [
+        make(
+            3,
+            "CumSum",
+            [x, d.const(np.array(axis), d.pick(["i32", "i64"]))],
+            {"exclusive": d.chance(0.5), "reverse": d.chance(0.5)},
+        )
+    ]
+
+
+@drawer("layout", "DepthToSpace-1", "SpaceToDepth-1", "ShuffleChannels-1")
+def _depth_space(d: Draw) -> Sequence[Node]:
+    op, _version = _op(d.name)
+    d.exact = True
+    block = d.int(1, 3)
+    rank = d.int(3, 5)
+    element_type = d.pick(ANY)
+    if op == "ShuffleChannels":
+        shape = d.shape(d.int(1, 4))
+        axis = d.int(0, len(shape) - 1)
+        group = d.int(1, 3)
+        shape[axis] = group * d.int(1, 3)
+        return [
+            make(
+                1,
+                op,
+                [d.data(shape, element_type, "small")],
+                {"axis": axis - len(shape) if d.chance(0.5) else axis, "group": group},
+            )
+        ]
+    shape = [d.int(1, 2), d.int(1, 2)] + [d.int(1, 3) for _ in range(rank - 2)]
+    if op == "DepthToSpace":
+        shape[1] *= block ** (rank - 2)
+    else:
+        shape[2:] = [dim * block for dim in shape[2:]]
+    mode = d.pick(["blocks_first", "depth_first"])
+    return [make(1, op, [d.data(shape, element_type, "small")], {"mode": mode, "block_size": block})]
+
+
+@drawer("elementwise", "Broadcast-1", "Broadcast-3", "Tile-1")
+def _broadcast(d: Draw) -> Sequence[Node]:
+    op, version = _op(d.name)
+    d.exact = True
+    element_type = d.pick(ANY)
+    # no empty data for Broadcast: the plugin crashes (SIGFPE) compiling one
+    shape = d.shape(d.int(0, 4), zero=0.04 if op == "Tile" else 0)
+    x = d.data(shape, element_type, "small")
+    if op == "Tile":
+        # (not empty: the plugin leaves the output of a Tile by [] uninitialised, a plugin bug)
+        repeats = [d.int(0, 3) for _ in range(d.int(1, 5))]
+        return [make(1, "Tile", [x, d.const(np.array(repeats), d.pick(["i32", "i64"]))])]
+    mode = d.pick(["numpy", "explicit", "bidirectional"] if version == 3 else ["numpy", "explicit"])
+    if mode == "explicit":
+        extra = d.int(0, 2)
+        target_rank = len(shape) + extra
+        axes = sorted(d.rng.choice(target_rank, size=len(shape), replace=False).tolist())
+        target = [d.int(1, 3) for _ in range(target_rank)]
+        for axis, dim in zip(axes, shape, strict=False):
+            target[axis] = dim if dim != 1 or d.chance(0.5) else target[axis]
+        return [
+            make(
+                version,
+                "Broadcast",
+                [x, d.const(np.array(target), "i64"), d.const(np.array(axes), "i64")],
+                {"mode": mode},
+            )
+        ]
+    target = [dim if dim != 1 else d.int(1, 3) for dim in shape]
+    # (never an empty target: the plugin crashes compiling a Broadcast-3 of a scalar to [])
+    target = [d.int(1, 3) for _ in range(d.int(0 if target else 1, 2))] + target
+    if mode == "bidirectional" and target:
+        target = [1 if d.chance(0.3) else dim for dim in target]
+    return [make(version, "Broadcast", [x, d.const(np.array(target), "i64")], {"mode": mode})]
+
+
+# --- matmul, normalisations ----------------------------------------------------------------
+
+
+@drawer("matmul", "MatMul-1")
+def _matmul(d: Draw) -> Sequence[Node]:
+    element_type = d.pick([F32, F32, F16, BF16, "i32"])
+    m, k, n = d.int(1, 5), d.int(1, 6), d.int(1, 5)
+    batch = d.shape(d.int(0, 2), zero=0)
+    a_shape = [k] if d.chance(0.15) else [*batch, m, k]
+    b_batch = [1 if d.chance(0.3) else dim for dim in batch][d.int(0, len(batch)) :]
+    b_shape = [k] if d.chance(0.15) else [*b_batch, k, n]
+    transpose_a, transpose_b = d.chance(0.5), d.chance(0.5)
+    if transpose_a and len(a_shape) > 1:
+        a_shape[-1], a_shape[-2] = a_shape[-2], a_shape[-1]
+    if transpose_b and len(b_shape) > 1:
+        b_shape[-1], b_shape[-2] = b_shape[-2], b_shape[-1]
+    kind = "small" if element_type == "i32" else "unit"
+    a = d.data(a_shape, element_type, kind)
+    b = (
+        d.data(b_shape, element_type, kind)
+        if d.chance(0.6)
+        else d.const(d.values(b_shape, element_type, kind), element_type)
+    )
+    return [make(1, "MatMul", [a, b], {"transpose_a": transpose_a, "transpose_b": transpose_b})]
+
+
+@drawer("normalization", "Softmax-1", "Softmax-8", "LogSoftmax-5")
+def _softmax(d: Draw) -> Sequence[Node]:
+    op, version = _op(d.name)
+    shape = d.shape(d.int(1, 5), zero=0.02)
+    axis = d.int(0, len(shape) - 1) if version == 1 else d.axis(len(shape))
+    if op == "LogSoftmax":
+        # reals only, no bf16: a bf16 LogSoftmax lands a step off at large values (-175 where
+        # one rounding gives -174) and a row with -inf is NaN there, -inf here: not modelled
+        x = d.data(shape, d.pick([F32, F32, F16, F64]), "unit")
+    else:
+        # (f64 without infinities: a Softmax of f64 gets them unsaturated, NaN where irshape
+        # saturates them as for the other ops: not modelled)
+        element_type = d.pick([F32, F32, F16, BF16, F64])
+        x = d.data(shape, element_type, "unit" if element_type == F64 else d.pick(["unit", "unit", "edges"]))
+    return [make(version, op, [x], {"axis": axis})]
+
+
+@drawer("normalization", "MVN-6", "MVN-2", "NormalizeL2-1")
+def _mvn(d: Draw) -> Sequence[Node]:
+    op, version = _op(d.name)
+    shape = d.shape(d.int(2 if version == 2 else 1, 5), zero=0)
+    # no bf16: the plugin's bf16 MVN and NormalizeL2 land a bf16 step off the result rounded
+    # once (and NormalizeL2 over no axes is x / sqrt(x^2 + eps) there, 1 in f32): not modelled
+    x = d.data(shape, d.pick([F32, F32, F16]), "unit")
+    if op == "MVN" and version == 6:
+        axes = _axes(d, len(shape))
+        # (an eps below f16's range is 0 to the plugin's f16 MVN: NaN for a constant row)
+        eps = d.pick([1e-9, 1e-5, 0.1] if _type_of(x) == "f32" else [1e-5, 0.1])
+        attributes = {
+            "normalize_variance": d.chance(0.7),
+            "eps": eps,
+            "eps_mode": d.pick(["inside_sqrt", "outside_sqrt"]),
+        }
+        return [make(6, "MVN", [x, d.const(np.array(axes), d.pick(["i32", "i64"]))], attributes)]
+    if op == "MVN":
+        attributes = {
+            "across_channels": d.chance(0.5),
+            "normalize_variance": d.chance(0.7),
+            "eps": d.pick([1e-9, 1e-5, 0.1]),
+        }
+        return [make(2, "MVN", [x], attributes)]
+    axes = _axes(d, len(shape)) if d.chance(0.85) else []
+    attributes = {"eps": d.pick([1e-12, 1e-5, 0.5]), "eps_mode": d.pick(["add", "max"])}
+    return [make(1, "NormalizeL2", [x, d.const(np.array(axes, np.int64), "i64")], attributes)]
+
+
+@drawer("normalization", "BatchNormInference-5", "GroupNormalization-12", "LRN-1", "GRN-1")
+def _batch_norm(d: Draw) -> Sequence[Node]:
+    op, _version = _op(d.name)
+    # (bf16 BatchNormInference and GroupNormalization land a bf16 step off too: not modelled)
+    element_type = d.pick(
+        [F32, F32, F16] + ([] if op in ("BatchNormInference", "GroupNormalization") else [BF16])
+    )
+    shape = [d.int(1, 2), d.int(1, 4), *d.shape(d.int(0, 3), zero=0)]
+    x = d.data(shape, element_type, "unit")
+    channels = shape[1]
+    if op == "BatchNormInference":
+        gamma, beta, mean = (d.data([channels], element_type, "unit") for _ in range(3))
+        variance = d.data([channels], element_type, "positive")
+        return [make(5, op, [x, gamma, beta, mean, variance], {"epsilon": d.pick([1e-5, 1e-3, 0.5])})]
+    if op == "GroupNormalization":
+        groups = d.pick([g for g in range(1, channels + 1) if channels % g == 0])
+        scale, bias = d.data([channels], element_type, "unit"), d.data([channels], element_type, "unit")
+        return [make(12, op, [x, scale, bias], {"num_groups": groups, "epsilon": d.pick([1e-5, 0.1])})]
+    if op == "GRN":
+        return [make(1, op, [x], {"bias": d.pick([1e-6, 0.5, 1.0])})]
+    axes = d.pick([[1], list(range(2, len(shape))) or [1], [1, 2] if len(shape) > 2 else [1]])
+    attributes = {
+        "alpha": d.pick([1e-4, 0.5]),
+        "beta": d.pick([0.75, 0.5]),
+        "bias": d.pick([1.0, 2.0]),
+        "size": d.pick([1, 3, 5]),
+    }
+    return [make(1, "LRN", [x, d.const(np.array(axes), "i64")], attributes)]
+
+
+# --- pooling and convolution ---------------------------------------------------------------
+
+
+def _window(d: Draw, spatial: int) -> dict[str, Any]:
+    """Kernel, strides, dilations and pads of ``spatial`` axes, and an auto_pad kind."""
+    return {
+        "kernel": [d.int(1, 3) for _ in range(spatial)],
+        "strides": [d.int(1, 3) for _ in range(spatial)],
+        "dilations": [d.int(1, 2) for _ in range(spatial)],
+        "pads_begin": [d.int(0, 1) for _ in range(spatial)],
+        "pads_end": [d.int(0, 2) for _ in range(spatial)],
+        "auto_pad": d.pick(["explicit", "explicit", "valid", "same_upper", "same_lower"]),
+    }
+
+
+@drawer("pooling", "MaxPool-1", "MaxPool-8", "MaxPool-14", "AvgPool-1", "AvgPool-14", "AvgPool-16")
+def _pool(d: Draw) -> Sequence[Node]:
+    op, version = _op(d.name)
+    spatial = d.int(1, 3)
+    window = _window(d, spatial)
+    shape = [d.int(1, 2), d.int(1, 3)] + [d.int(1, 6) for _ in range(spatial)]
+    for k in range(spatial):  # pads below the kernel (the plugin and OpenVINO need it)
+        window["pads_begin"][k] = min(window["pads_begin"][k], window["kernel"][k] - 1)
+        window["pads_end"][k] = min(window["pads_end"][k], window["kernel"][k] - 1)
+    rounding = d.pick(["floor", "ceil"] + (["ceil_torch"] if version >= 14 else []))
+    element_type = d.pick([F32, F32, F16, BF16] + (["i8", "u8"] if op == "MaxPool" else []))
+    x = d.data(shape, element_type, "unit" if element_type in REALS else "small")
+    attributes: dict[str, Any] = {
+        k: window[k] for k in ("kernel", "strides", "pads_begin", "pads_end", "auto_pad")
+    }
+    attributes["rounding_type"] = rounding
+    if op == "AvgPool":
+        attributes["exclude-pad"] = d.chance(0.5)
+        if version == 16:
+            attributes["dilations"] = window["dilations"]
+        return [make(version, op, [x], attributes)]
+    if version >= 8:
+        attributes["dilations"] = window["dilations"]
+        attributes["axis"] = d.pick([0, 1, 2, -1][: 2 + spatial])
+        attributes["index_element_type"] = d.pick(["i32", "i64"])
+    d.exact = True
+    return [make(version, op, [x], attributes)]
+
+
+@drawer("pooling", "AdaptiveAvgPool-8", "AdaptiveMaxPool-8")
+def _adaptive_pool(d: Draw) -> Sequence[Node]:
+    op, _version = _op(d.name)
+    spatial = d.int(1, 3)
+    shape = [d.int(1, 2), d.int(1, 3)] + [d.int(1, 7) for _ in range(spatial)]
+    x = d.data(shape, d.pick([F32, F32, F16, BF16]), "unit")
+    sizes = d.const(np.array([d.int(1, 5) for _ in range(spatial)]), d.pick(["i32", "i64"]))
+    if op == "AdaptiveAvgPool":
+        return [make(8, op, [x, sizes])]
+    d.exact = True
+    return [make(8, op, [x, sizes], {"index_element_type": d.pick(["i32", "i64"])})]
+
+
+@drawer(
+    "convolution",
+    "Convolution-1",
+    "GroupConvolution-1",
+    "ConvolutionBackpropData-1",
+    "GroupConvolutionBackpropData-1",
+)
+def _convolution(d: Draw) -> Sequence[Node]:
+    op, version = _op(d.name)
+    spatial = d.int(1, 3)
+    window = _window(d, spatial)
+    groups = d.int(1, 3) if op.startswith("Group") else 1
+    c_in, c_out = groups * d.int(1, 3), groups * d.int(1, 3)
+    shape = [d.int(1, 2), c_in] + [d.int(1, 6) for _ in range(spatial)]
+    element_type = d.pick([F32, F32, F16, BF16])
+    x = d.data(shape, element_type, "unit")
+    kernel = window["kernel"]
+    backprop = op.endswith("BackpropData")
+    if op == "Convolution":
+        weights_shape = [c_out, c_in, *kernel]
+    elif op == "GroupConvolution":
+        weights_shape = [groups, c_out // groups, c_in // groups, *kernel]
+    elif op == "ConvolutionBackpropData":
+        weights_shape = [c_in, c_out, *kernel]
+    else:
+        weights_shape = [groups, c_in // groups, c_out // groups, *kernel]
+    weights = (
+        d.const(d.values(weights_shape, element_type, "unit"), element_type)
+        if d.chance(0.8)
+        else d.data(weights_shape, element_type, "unit")
+    )
+    attributes = {k: window[k] for k in ("strides", "dilations", "pads_begin", "pads_end", "auto_pad")}
+    if backprop:
+        if attributes["auto_pad"] == "valid":
+            attributes["auto_pad"] = "explicit"
+        attributes["output_padding"] = [d.int(0, s - 1) for s in window["strides"]]
+    return [make(version, op, [x, weights], attributes)]
+
+
+# --- resize --------------------------------------------------------------------------------
+
+
+@drawer("resize", "Interpolate-4", "Interpolate-11")
+def _interpolate(d: Draw) -> Sequence[Node]:
+    op, version = _op(d.name)
+    rank = d.int(3, 5)
+    shape = [d.int(1, 2), d.int(1, 3)] + [d.int(1, 5) for _ in range(rank - 2)]
+    modes = ["nearest", "linear", "linear_onnx", "cubic"] + (
+        ["bilinear_pillow", "bicubic_pillow"] if version == 11 else []
+    )
+    mode = d.pick(modes)
+    axes = sorted({d.int(0, rank - 1) for _ in range(d.int(1, 3))}) if d.chance(0.5) else list(range(2, rank))
+    if (
+        mode in ("linear_onnx", "bilinear_pillow", "bicubic_pillow")
+        and len([a for a in axes if shape[a] > 0]) > 2
+    ):
+        axes = axes[-2:]
+    if mode == "linear_onnx":
+        axes = [a for a in axes if a >= rank - 2] or [rank - 1]
+    if mode.endswith("pillow"):
+        # the last two axes: irshape's Pillow kernels resize exactly two (the plugin runs one
+        # too: a gap, not modelled)
+        axes = [rank - 2, rank - 1]
+    by_scales = d.chance(0.5)
+    scales = [float(d.pick([0.5, 0.75, 1.0, 1.5, 2.0, 2.5, 1 / 3])) for _ in axes]
+    if by_scales and any(shape[a] * scale < 1 for a, scale in zip(axes, scales, strict=False)):
+        # an output dim of 0: OpenVINO infers 0, the plugin's node computes 1 (its output
+        # then has another shape than the model's)
+        raise Redraw("an empty output")
+    sizes = [max(1, d.int(1, 7)) for _ in axes]
+    # (no bf16: the plugin's bf16 Interpolate lands a bf16 step off now and then: not modelled)
+    element_type = d.pick(
+        [F32, F32, F16] + (["u8", "i8"] if mode in ("nearest", "linear", "linear_onnx") else [])
+    )
+    x = d.data(shape, element_type, "unit" if element_type in REALS else "small")
+    attributes = {
+        "mode": mode,
+        "shape_calculation_mode": "scales" if by_scales else "sizes",
+        "coordinate_transformation_mode": d.pick(
+            ["half_pixel", "pytorch_half_pixel", "asymmetric", "tf_half_pixel_for_nn", "align_corners"]
+        ),
+        "nearest_mode": d.pick(["round_prefer_floor", "round_prefer_ceil", "floor", "ceil", "simple"]),
+        "antialias": d.chance(0.2) if mode in ("linear", "cubic", "linear_onnx") else False,
+        "pads_begin": [0] * rank,
+        "pads_end": [0] * rank,
+        "cube_coeff": d.pick([-0.75, -0.5]),
+    }
+    # (no pads: OpenVINO pads the axes not resized too, the plugin's node does not, so its
+    # output has another shape than the model's)
+    axes_node = d.const(np.array(axes), "i64")
+    if version == 11:
+        target = d.const(np.array(scales, np.float32), F32) if by_scales else d.const(np.array(sizes), "i64")
+        return [make(11, op, [x, target, axes_node], attributes)]
+    inputs = [x, d.const(np.array(sizes), "i64"), d.const(np.array(scales, np.float32), F32), axes_node]
+    return [make(4, op, inputs, attributes)]
+
+
+# --- detection -----------------------------------------------------------------------------
+
+
+@drawer("detection", "NonMaxSuppression-9", "NonMaxSuppression-5")
+def _nms(d: Draw) -> Sequence[Node]:
+    op, version = _op(d.name)
+    batches, classes, boxes = d.int(1, 2), d.int(1, 3), d.int(1, 8)
+    element_type = d.pick([F32, F32, F16])
+    corners = d.rng.random((batches, boxes, 4)) * 10
+    if d.chance(0.5):  # corner: y1 x1 y2 x2 (either order); centre: x y w h
+        corners[..., 2:] = corners[..., :2] + d.rng.random((batches, boxes, 2)) * 5
+    box_input = opset.parameter([batches, boxes, 4], _ov_type(element_type))
+    d.inputs[box_input] = corners.astype(_numpy_type(element_type))
+    scores = opset.parameter([batches, classes, boxes], _ov_type(element_type))
+    # distinct scores: ties are the plugin's order
+    d.inputs[scores] = (
+        d.rng.permutation(batches * classes * boxes).reshape(batches, classes, boxes)
+        / (batches * classes * boxes)
+    ).astype(_numpy_type(element_type))
+    # (max_output_boxes_per_class of 0 leaves the plugin's valid_outputs uninitialised)
+    inputs = [
+        box_input,
+        scores,
+        d.const(np.array(d.int(1, 5)), "i64"),
+        d.const(np.array(d.pick([0.0, 0.3, 0.5, 1.0]), np.float32), F32),
+        d.const(np.array(d.pick([0.0, 0.2, 0.6]), np.float32), F32),
+    ]
+    if d.chance(0.5):
+        inputs.append(d.const(np.array(d.pick([0.0, 0.5])), F32))
+    attributes = {
+        "box_encoding": d.pick(["corner", "center"]),
+        "sort_result_descending": d.chance(0.5),
+        "output_type": d.pick(["i32", "i64"]),
+    }
+    d.exact = False
+    return [make(version, op, inputs, attributes)]
+
+
 # DRAWERS_HERE
 
 

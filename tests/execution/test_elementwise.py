@@ -867,11 +867,12 @@ def fuzz_found_cases() -> Iterator[Case]:
     }
     outputs = [_pdpd_node(op, 1, [a, b], 1).output(0) for op in ("Mod", "FloorMod")]
     yield Case("fuzz_mod_pdpd_i32", data, outputs)
-    # ... but Mod of reals under pdpd in f32: 0.13 mod 1e-40 is -inf (inf in double is 0)
-    a, b = parameter((2, 3), np.float32), parameter((2,), np.float32)
+    # ... but Mod of reals under pdpd in f32: 0.13 mod 1e-40 is -inf (inf in double is 0); the
+    # plugin builds it only where pdpd aligns as numpy does
+    a, b = parameter((2, 3), np.float32), parameter((2, 1), np.float32)
     data = {
         a: np.array([[0.13, -2.5, 7.0], [1.0, 5.5, -3.0]], np.float32),
-        b: np.array([1e-40, 2.0], np.float32),
+        b: np.array([[1e-40], [2.0]], np.float32),
     }
     yield Case("fuzz_mod_pdpd_f32", data, [_pdpd_node("Mod", 1, [a, b], 0).output(0)])
     # f64 data moved by Select is held as f32 too: -inf and 1e300 are -+FLT_MAX

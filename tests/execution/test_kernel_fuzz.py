@@ -1392,6 +1392,138 @@ def _nms(d: Draw) -> Sequence[Node]:
     return [make(version, op, inputs, attributes)]
 
 
+# --- more op versions ------------------------------------------------------------------------
+
+
+@drawer("normalization", "FakeQuantize-1")
+def _fake_quantize(d: Draw) -> Sequence[Node]:
+    element_type = d.pick([F32, F32, F16])
+    shape = [d.int(1, 2), d.int(1, 4), *d.shape(d.int(0, 2), zero=0)]
+    x = d.data(shape, element_type, "unit")
+    channel = [1, shape[1]] + [1] * (len(shape) - 2)
+
+    def limits(low: float, high: float, per_channel: bool) -> tuple[Node, Node]:
+        lows = np.full(channel if per_channel else [], low, np.float32) - (
+            d.rng.random(channel) * 0.1 if per_channel else 0
+        )
+        highs = np.full(channel if per_channel else [], high, np.float32) + (
+            d.rng.random(channel) * 0.1 if per_channel else 0
+        )
+        return d.const(np.asarray(lows, np.float32), element_type), d.const(
+            np.asarray(highs, np.float32), element_type
+        )
+
+    in_low, in_high = limits(-d.pick([1.0, 2.5, 0.0]), d.pick([1.0, 3.0, 0.5]), d.chance(0.5))
+    out_low, out_high = limits(-d.pick([1.0, 0.0]), d.pick([1.0, 2.0]), d.chance(0.3))
+    # (the plugin runs it as the op defines only without its low-precision transformations: the
+    # harness's f32 compile does not turn them off, so levels where those do not apply)
+    return [
+        make(
+            1,
+            "FakeQuantize",
+            [x, in_low, in_high, out_low, out_high],
+            {"levels": d.pick([2, 3, 16, 255, 256])},
+        )
+    ]
+
+
+@drawer("matmul", "ScaledDotProductAttention-13")
+def _attention(d: Draw) -> Sequence[Node]:
+    element_type = d.pick([F32, F32, F16])
+    batch = d.shape(d.int(1, 2), zero=0)
+    length, source, embedding, value_size = d.int(1, 4), d.int(1, 5), d.int(1, 6), d.int(1, 5)
+    query = d.data([*batch, length, embedding], element_type, "unit")
+    key = d.data([*batch, source, embedding], element_type, "unit")
+    value = d.data([*batch, source, value_size], element_type, "unit")
+    inputs = [query, key, value]
+    causal = d.chance(0.4)
+    if not causal and d.chance(0.6):
+        mask_type = d.pick(["boolean", element_type])
+        inputs.append(d.data([length, source], mask_type, "unit"))
+        if d.chance(0.5):
+            inputs.append(d.const(np.array(d.pick([0.5, 0.125, 1.0]), np.float32), element_type))
+    return [make(13, "ScaledDotProductAttention", inputs, {"causal": causal})]
+
+
+# NonMaxSuppression-1, -3 and -4 are left out: their outputs are static in the model (the
+# selected rows, then rows of -1), the plugin's are only the selected rows (another shape than
+# the model's; irshape gives the model's).
+
+
+@drawer("normalization", "BatchNormInference-1")
+def _batch_norm_1(d: Draw) -> Sequence[Node]:
+    element_type = d.pick([F32, F32, F16])
+    shape = [d.int(1, 2), d.int(1, 4), *d.shape(d.int(0, 2), zero=0)]
+    channels = shape[1]
+    gamma, beta, mean = (d.data([channels], element_type, "unit") for _ in range(3))
+    variance = d.data([channels], element_type, "positive")
+    x = d.data(shape, element_type, "unit")
+    return [make(1, "BatchNormInference", [x, gamma, beta, mean, variance], {"epsilon": d.pick([1e-5, 0.5])})]
+
+
+@drawer("generation", "OneHot-1", "Range-1", "Range-4")
+def _generation(d: Draw) -> Sequence[Node]:
+    op, version = _op(d.name)
+    d.exact = True
+    if op == "OneHot":
+        shape = d.shape(d.int(0, 3), zero=0)
+        depth = d.int(1, 5)
+        index_type = d.pick(["i32", "i64"])
+        indices = d.data(shape, index_type, "small")
+        value_type = d.pick([F32, F16, "i32", "i8", "u8", "boolean"])
+        on, off = d.const(np.array(1), value_type), d.const(np.array(0), value_type)
+        axis = d.int(-1, len(shape))
+        return [make(1, "OneHot", [indices, d.const(np.array(depth), index_type), on, off], {"axis": axis})]
+    start, step = float(d.pick([0, 1, -3, 2.5, 0.5])), float(d.pick([1, 2, -1, 0.5, 3]))
+    stop = start + step * d.int(0, 6) + d.pick([0.0, 0.25])
+    element_type = d.pick([F32, "i32", "i64", F16]) if version == 4 else d.pick([F32, "i32"])
+    if element_type not in REALS:
+        start, stop, step = float(int(start)), float(int(stop)), float(int(step) or 1)
+    values = [d.const(np.array(v, _numpy_type(element_type)), element_type) for v in (start, stop, step)]
+    attributes = {"output_type": element_type} if version == 4 else {}
+    return [make(version, "Range", values, attributes)]
+
+
+@drawer("indexing", "ShapeOf-1", "ShapeOf-3", "NonZero-3")
+def _shape_of(d: Draw) -> Sequence[Node]:
+    op, version = _op(d.name)
+    d.exact = True
+    shape = d.shape(d.int(0, 5))
+    x = d.data(shape, d.pick(ANY), "small")
+    attributes = {"output_type": d.pick(["i32", "i64"])} if version == 3 else {}
+    return [make(version, op, [x], attributes)]
+
+
+@drawer("layout", "ReverseSequence-1")
+def _reverse_sequence(d: Draw) -> Sequence[Node]:
+    d.exact = True
+    shape = d.shape(d.int(2, 4), low=1, zero=0)
+    batch_axis = d.int(0, len(shape) - 1)
+    seq_axis = d.pick([a for a in range(len(shape)) if a != batch_axis])
+    lengths = d.rng.integers(0, shape[seq_axis] + 1, shape[batch_axis])
+    x = d.data(shape, d.pick(ANY), "small")
+    attributes = {
+        "batch_axis": batch_axis - len(shape) if d.chance(0.3) else batch_axis,
+        "seq_axis": seq_axis,
+    }
+    return [make(1, "ReverseSequence", [x, d.const(lengths, d.pick(["i32", "i64"]))], attributes)]
+
+
+@drawer("elementwise", "ConvertPromoteTypes-14")
+def _convert_promote(d: Draw) -> Sequence[Node]:
+    a_type, b_type = (
+        d.pick([F32, F16, "i32", "i8", "u8", "i16", "boolean"]),
+        d.pick([F32, F16, "i32", "i8", "u8", "i16", "boolean"]),
+    )
+    a, b = d.data(d.shape(), a_type, "small"), d.data(d.shape(), b_type, "small")
+    attributes = {
+        "promote_unsafe": d.chance(0.5),
+        "pytorch_scalar_promotion": d.chance(0.5),
+        "u64_integer_promotion_target": "f32",
+    }
+    return [make(14, "ConvertPromoteTypes", [a, b], attributes)]
+
+
 # DRAWERS_HERE
 
 

@@ -766,6 +766,9 @@ def _scatter_nd(d: Draw) -> Sequence[Node]:
     reduction = "none" if version == 3 else d.pick(["none", "sum", "sub", "prod", "min", "max"])
     if element_type == "boolean" and reduction not in ("none", "min", "max"):
         raise Redraw("")
+    if element_type == BF16 and reduction in ("sum", "sub", "prod"):
+        # (a bf16 sum of updates lands a bf16 step off one rounding now and then: not modelled)
+        raise Redraw("")
     count = d.int(1, 4)
     cells = int(np.prod(shape[:depth]))
     if reduction == "none":
@@ -1073,6 +1076,9 @@ def _broadcast(d: Draw) -> Sequence[Node]:
     if op == "Tile":
         # (not empty: the plugin leaves the output of a Tile by [] uninitialised, a plugin bug)
         repeats = [d.int(0, 3) for _ in range(d.int(1, 5))]
+        if element_type in ("i64", "u64") and len(repeats) < len(shape):
+            # the plugin's 64-bit Tile by fewer repeats than the rank gave zeros: a plugin bug
+            raise Redraw("a Tile the plugin gets wrong")
         return [make(1, "Tile", [x, d.const(np.array(repeats), d.pick(["i32", "i64"]))])]
     mode = d.pick(["numpy", "explicit", "bidirectional"] if version == 3 else ["numpy", "explicit"])
     if mode == "explicit":
@@ -1316,6 +1322,10 @@ def _interpolate(d: Draw) -> Sequence[Node]:
         axes = axes[-2:]
     if mode == "linear_onnx":
         axes = [a for a in axes if a >= rank - 2] or [rank - 1]
+    if mode == "bicubic_pillow" and rank == 5:
+        # the plugin's 5D bicubic_pillow differs from its own 4D one on the same planes (0.11
+        # on N(0, 1) data), which irshape equals: a plugin bug
+        raise Redraw("a bicubic_pillow the plugin gets wrong")
     if mode.endswith("pillow"):
         # the last two axes: irshape's Pillow kernels resize exactly two (the plugin runs one
         # too: a gap, not modelled)

@@ -883,6 +883,18 @@ def fuzz_found_cases() -> Iterator[Case]:
         e: np.array([2.0, np.inf, 0.5, -1e300]),
     }
     yield Case("fuzz_select_f64", data, [opset.select(c, t, e).output(0)], exact=True)
+    # ... and by Reshape and Gather; an Identity (the plugin removes it) passes it whole
+    x = parameter((4,), np.float64)
+    target, order = (
+        opset.constant(np.array([2, 2], np.int64)),
+        opset.constant(np.array([3, 2, 1, 0], np.int64)),
+    )
+    outputs = [
+        opset.reshape(x, target, False).output(0),
+        opset.gather(x, order, opset.constant(np.array(0, np.int64))).output(0),
+        opset16.identity(x).output(0),
+    ]
+    yield Case("fuzz_moved_f64", {x: np.array([1e300, 1 / 3, -np.inf, 1e-310])}, outputs, exact=True)
     # i8 Subtract is a + saturate(b * -1): -44 - -128 is 83
     for dtype in (np.int8, np.uint8, np.int16):
         a, b = parameter((8,), dtype), parameter((8,), dtype)

@@ -52,7 +52,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from irshape.kernels import KernelCall, KernelError, working_memory
+from irshape.kernels import KernelCall, KernelError, UnsupportedByOpenVINOError, working_memory
 
 DATA = 0
 
@@ -215,8 +215,15 @@ def lrn(call: KernelCall) -> np.ndarray:
     of 3D data are [2] there (intel_cpu/src/nodes/lrn.cpp; found by the kernel fuzzer)."""
     x = _exact(call.inputs[DATA])
     axes = _axes_of(call.inputs[1], x.ndim)
-    if tuple(axes) != (1,):
-        axes = tuple(range(2, x.ndim))
+    written = [int(v) for v in np.asarray(call.inputs[1]).reshape(-1)]
+    if written != [1]:
+        spatial = tuple(range(2, x.ndim))
+        if any(a < 0 for a in written) or not set(spatial) <= set(written):
+            raise UnsupportedByOpenVINOError(
+                f"axes {written}: the CPU plugin builds an LRN across channels ([1]) or over every "
+                "spatial axis only (with the axes as written: not negative)"
+            )
+        axes = spatial
     size = int(call.attribute("size"))
     alpha, beta, bias = (float(call.attribute(name)) for name in ("alpha", "beta", "bias"))
     squares = np.square(x)

@@ -506,3 +506,23 @@ def test_low_precision_transformations_depart(tmp_path):
     batch = run_batch([case], tmp_path)
     assert batch.error is None
     assert batch.mismatch(case) is not None
+
+
+@pytest.mark.parametrize("axes", [[2], [-1, -2], [3, 1]])
+def test_lrn_axes_the_plugin_cannot_build_are_refused(tmp_path, axes):
+    """Found by the kernel fuzzer: irshape ran LRNs the CPU plugin refuses (axes neither [1] nor
+    holding every spatial axis, or negative as written)."""
+    from irshape.execute.network import Outcome
+
+    x = parameter((1, 3, 2, 4))
+    node = opset1.lrn(x, opset1.constant(np.array(axes, np.int64)), 0.5, 0.75, 1.0, 3)
+    x.set_friendly_name("in0")
+    model = ov.Model([node.output(0)], [x])
+    with pytest.raises(RuntimeError):
+        ov.Core().compile_model(model, "CPU", CPU_CONFIG)
+    xml = tmp_path / "lrn.xml"
+    ov.save_model(model, xml)
+    document = read_file(xml).document
+    assert document is not None
+    run = execute(document, {"in0": np.zeros((1, 3, 2, 4), np.float32)}, stop_at_failure=False)
+    assert [failure.outcome for failure in run.failures] == [Outcome.UNSUPPORTED]

@@ -248,15 +248,8 @@ AREAS = (
         ),
     ),
     (
-        "the data (diagnostics, rules, dims, records, results, memo)",
-        (
-            "irshape.diagnostics",
-            "irshape.rules",
-            "irshape.dims",
-            "irshape.record",
-            "irshape.results",
-            "irshape.memo",
-        ),
+        "the data (diagnostics, rules, dims, records, results)",
+        ("irshape.diagnostics", "irshape.rules", "irshape.dims", "irshape.record", "irshape.results"),
     ),
     ("the reader (irshape.ir)", ("irshape.ir",)),
     ("the op interface, schema records, opsets, registry (irshape.ops)", ("irshape.ops",)),

@@ -39,8 +39,9 @@ NETWORKS = sorted((Path(__file__).resolve().parent.parent / "fixtures" / "networ
 # The shapes a dynamic network runs at: inside its intervals, the sizes it was traced with or
 # others its graph admits (a Whisper encoder's time axis meets a 64-long positional embedding
 # after its stride-2 convolution), batches of 2 and odd sizes where they are free, so that a
-# kernel that mixes up axes or rounds a window the wrong way shows.
-SHAPES: dict[str, tuple[int, ...]] = {
+# kernel that mixes up axes or rounds a window the wrong way shows. A network whose dynamic
+# inputs differ in rank names a shape for each (by input name).
+SHAPES: dict[str, tuple[int, ...] | dict[str, tuple[int, ...]]] = {
     "audio_dyn_time": (1, 20, 50),
     "convnext_interval": (2, 3, 64, 96),
     "deeplabv3_interval": (1, 3, 72, 100),  # (sizes no stride divides: the resizes' rounding)
@@ -52,8 +53,14 @@ SHAPES: dict[str, tuple[int, ...]] = {
     "mobilenet_v2_dyn_hw": (1, 3, 64, 96),
     "onnx_control_flow_dyn": (5, 8),  # (a Loop of 5 steps)
     "onnx_lstm_dyn": (2, 10, 16),
+    "onnx_rare_ops_dyn": {"x": (5, 8), "image": (1, 8, 3, 4), "grid": (1, 5, 7, 2)},
+    "onnx_segmenter_interval": (1, 3, 45, 61),  # (odd sizes: the stride-2 stages' rounding, the pad)
+    "onnx_wild_ops_interval": {"x": (5, 6), "image": (1, 4, 6, 8)},  # (SpaceToDepth by 2: even h, w)
+    "onnx_yolo_dyn": (2, 3, 64, 96),
     "onnx_scan_dyn": (2, 7, 8),
     "resnet_int8_dyn_batch_hw": (2, 3, 64, 96),
+    "rt_detr_interval": (1, 3, 96, 128),  # (anchors made from each level's shape)
+    "sam_points_interval": (1, 1, 3, 2),  # (the input points; the image is static)
     "ti_lstm_dyn": (2, 7, 16),
     "ti_lstm_interval": (3, 9, 16),
     "mobilenet_v3_interval": (2, 3, 64, 96),
@@ -69,6 +76,7 @@ SHAPES: dict[str, tuple[int, ...]] = {
     "unet_interval": (1, 3, 64, 96),
     "upsample_select_interval": (1, 3, 127, 128),  # (an odd height, a width one more: as traced)
     "vit_interpolated_dyn_hw": (1, 3, 32, 48),
+    "video_resnet_interval": (2, 3, 5, 37, 45),  # (odd frames and sizes: the 3-D windows' rounding)
     "vit_reshaped_batch": (1, 3, 32, 32),  # its traced class token fixes the batch at 1
     "wav2vec2_dyn_time": (1, 1600),
     "whisper_encoder_dyn_time": (1, 20, 128),
@@ -81,6 +89,7 @@ TOKENS = {
     "gpt2_interval_tokens": (1, 7),
     "llama_interval_tokens": (1, 7),
     "llama_nf4_g16_interval_tokens": (1, 7),
+    "mamba2_dyn_tokens": (2, 24),  # (whole chunks of 8: the padding branch was traced untaken)
 }
 # A tokenizer's batch of texts (its string Parameter [?]).
 TEXTS = np.array(["the quick brown fox", "irshape checks openvino models, layer by layer!", ""], dtype=object)
@@ -91,6 +100,7 @@ DRY_RUN_DIM_VALUE = {
     "audio_dyn_time": 50,
     "wav2vec2_dyn_time": 1600,
     "whisper_encoder_dyn_time": 128,
+    "onnx_wild_ops_interval": 8,  # (SpaceToDepth by 2: an even height and width)
     "upsample_select_interval": 63,  # clamped: 63 high, 64 wide
     "vit_reshaped_batch": 1,
     "yolo_reshaped_batch": 1,
@@ -113,7 +123,7 @@ def network_inputs(document: Document, seed: int = 0) -> dict[str, np.ndarray]:
             continue
         if not shape.is_static:
             dims = SHAPES.get(stem) or TOKENS.get(stem, DEFAULT_TOKENS)
-            shape = static_shape(dims)
+            shape = static_shape(dims[name] if isinstance(dims, dict) else dims)
         value = random_input(layer, shape, rng, None)
         inputs[name] = np.ones_like(value) if "mask" in name else value
     return inputs

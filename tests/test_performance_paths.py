@@ -197,3 +197,39 @@ def test_reporters_load_on_demand() -> None:
         assert REPORTERS[name].name == name
     with pytest.raises(KeyError):
         REPORTERS["xml"]
+
+
+@pytest.mark.parametrize(
+    ("text", "root_parsers"),
+    [
+        ('<net name="n" version="11"><layers>' + conv(1) + "</layers></net>", 0),  # an IR: its root assumed
+        (conv(1), 1),  # a bare <layer>: the root found first, then read as before
+        (conv(1) + conv(2), 1),  # fragments: wrapped after a first pass
+        ('<model><layers><layer id="1"/></layers></model>', 1),  # another root: found first
+        ("<!DOCTYPE net><net/>", 0),  # a <net> whose DOCTYPE stops the reading
+        ("<net><layers><layer", 0),  # a <net> broken after its root
+        ("<ne", 1),  # broken before any root: read as any other file
+    ],
+)
+def test_the_root_is_found_by_a_parser_of_its_own_only_when_it_is_not_a_net(
+    monkeypatch: pytest.MonkeyPatch, text: str, root_parsers: int
+) -> None:
+    """An IR's <net> is assumed by the reading pass (no parser made first to find the root);
+    any other root is found first, and each file reads as it did when every root was."""
+    from irshape.ir import parse
+
+    with monkeypatch.context() as before:  # every root found first, as before the assumption
+        before.setattr(parse.Reader, "_net_pass", lambda reader, chunks: None)
+        expected = check_string(text)
+    calls: list[object] = []
+    found_first = parse._root_tag
+
+    def counted(chunks: parse.Chunks) -> str | None:
+        calls.append(chunks)
+        return found_first(chunks)
+
+    monkeypatch.setattr(parse, "_root_tag", counted)
+    assumed = check_string(text)
+    assert len(calls) == root_parsers
+    assert [d.to_json() for d in assumed.diagnostics] == [d.to_json() for d in expected.diagnostics]
+    assert len(assumed.layers) == len(expected.layers)

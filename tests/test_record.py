@@ -70,3 +70,39 @@ def test_pickle_and_copy_round_trip() -> None:
 
 def test_repr_names_the_fields() -> None:
     assert repr(Dim(1, 2)) == "Dim(lo=1, hi=2)"
+
+
+def test_value_behaves_as_the_named_tuple_it_replaced() -> None:
+    """``Value`` is a named tuple written out by hand (its field names listed once in
+    ``_fields``, once as ``__new__``'s parameters, once as each property's index): a field
+    added, moved or renamed in one place and not the others reads the wrong element. Its
+    behaviour is pinned against a ``collections.namedtuple`` made from the same fields."""
+    import collections
+    import inspect
+
+    from irshape.ops.interface import NOTHING, Origin, Unknown, Value
+
+    parameters = list(inspect.signature(Value.__new__).parameters.values())[1:]
+    assert tuple(p.name for p in parameters) == Value._fields
+    reference = collections.namedtuple("Value", Value._fields, defaults=[p.default for p in parameters])
+    assert tuple(NOTHING) == tuple(reference()) and Value() == NOTHING
+    for index, name in enumerate(Value._fields):
+        marker = object()
+        made = Value(**{name: marker})
+        assert made[index] is marker and getattr(made, name) is marker, name
+        assert tuple(made) == tuple(reference(**{name: marker}))
+        assert tuple(NOTHING._replace(**{name: marker})) == tuple(made)
+    full = Value(
+        (1,), (0,), (2,), (0.5,), constant=True, origin=Origin.SHAPES, unknown=Unknown.ELSEWHERE, why="w"
+    )
+    assert tuple(full) == tuple(
+        reference(
+            (1,), (0,), (2,), (0.5,), constant=True, origin=Origin.SHAPES, unknown=Unknown.ELSEWHERE, why="w"
+        )
+    )
+    assert repr(full) == repr(reference(*full))
+    assert hash(full) == hash(tuple(full)) and full == Value(*full)
+    for copied in (pickle.loads(pickle.dumps(full)), copy.copy(full), copy.deepcopy(full)):
+        assert type(copied) is Value and copied == full
+    with pytest.raises(ValueError, match="unexpected field names"):
+        full._replace(nonsense=1)

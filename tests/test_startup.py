@@ -231,7 +231,6 @@ PLAIN_CHECK = [
     "irshape.ir.stream",
     "irshape.ir.values",
     "irshape.ir.weights",
-    "irshape.memo",
     "irshape.ops",
     "irshape.ops.interface",
     "irshape.ops.opset_table",

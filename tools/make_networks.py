@@ -523,8 +523,14 @@ def _example(network: Network) -> Any:
     return torch.randn(network.example)
 
 
+# the real inputs named in an example dict (past* KV caches too); the others are token ids
+REAL_INPUTS = {"pixel_values", "input_points"}
+
+
 def _example_tensor(key: str, shape: tuple[int, ...]) -> torch.Tensor:
-    return torch.randn(shape) if key.startswith("past") else torch.ones(shape, dtype=torch.long)
+    if key.startswith("past") or key in REAL_INPUTS:
+        return torch.randn(shape)
+    return torch.ones(shape, dtype=torch.long)
 
 
 def _tensors(example: Any) -> list[torch.Tensor]:
@@ -540,7 +546,9 @@ def convert(network: Network) -> ov.Model:
         with tempfile.TemporaryDirectory(prefix="irshape-onnx-") as tmp:
             path = Path(tmp) / f"{network.name}.onnx"
             network.build(path)
-            return ov.convert_model(str(path))
+            if network.inputs is None:
+                return ov.convert_model(str(path))
+            return ov.convert_model(str(path), input=[ov.PartialShape(text) for text in network.inputs])
     model = network.build().eval()
     example = _example(network)
     # Without input=, convert_model leaves every input dimension dynamic: a static network names
@@ -1924,6 +1932,795 @@ LIBRARIES.update(
 
 # -- end of the corpus3 block ----------------------------------------------------------------
 
+# -- onnx6: models through the ONNX frontend (issue 24) -------------------------------------
+# (one block: the models, their entries and their libraries) torch.onnx.export (the
+# TorchScript exporter) of a torchvision detector, an encoder, a segmenter and a YOLO-style head,
+# and a hand-built ONNX graph of ops exporters rarely write; each .onnx read by convert_model.
+
+
+def _export_onnx(model: nn.Module, example: tuple[Any, ...], path: Path, opset: int, **kwargs: Any) -> None:
+    """torch.onnx.export with the TorchScript exporter (the dynamo one needs onnxscript)."""
+    with torch.no_grad():
+        torch.onnx.export(model.eval(), example, str(path), opset_version=opset, dynamo=False, **kwargs)
+
+
+def onnx_keypoint_rcnn(path: Path) -> None:
+    """keypoint_rcnn (above) exported to ONNX at opset 11 by torchvision's own export path, static
+    [1,3,320,320]: the resize computed from the shape (Cast, Div, Floor, Resize), RoiAlign,
+    TopK with k = min(k, anchors) computed, NonMaxSuppression inside If bodies, the keypoints
+    decoded by an ONNX Loop over the detections."""
+    _export_onnx(keypoint_rcnn(), (torch.rand(DETECTOR_IMAGE),), path, 11, input_names=["images"])
+
+
+def onnx_retinanet(path: Path) -> None:
+    """retinanet (above) exported to ONNX at opset 11, static [1,3,320,320]: GroupNorm as
+    InstanceNormalization (MVN), per-level top-k with computed k, GatherND, Mod and Xor of the
+    batched NMS's class offsets, NonMaxSuppression inside an If."""
+    _export_onnx(retinanet(), (torch.rand(DETECTOR_IMAGE),), path, 11, input_names=["images"])
+
+
+class OnnxEncoder(nn.Module):
+    """The model of onnx_encoder (its docstring)."""
+
+    def __init__(self, vocab: int = 40, width: int = 32, heads: int = 4, layers: int = 2) -> None:
+        super().__init__()
+        self.heads = heads
+        self.embed = nn.Embedding(vocab, width)
+        self.positions = nn.Embedding(64, width)
+        self.norms = nn.ModuleList(nn.LayerNorm(width) for _ in range(2 * layers))
+        self.qkv = nn.ModuleList(nn.Linear(width, 3 * width) for _ in range(layers))
+        self.proj = nn.ModuleList(nn.Linear(width, width) for _ in range(layers))
+        self.mlp = nn.ModuleList(
+            nn.Sequential(nn.Linear(width, 2 * width), nn.GELU(), nn.Linear(2 * width, width))
+            for _ in range(layers)
+        )
+        self.head = nn.Linear(width, 6)
+
+    def forward(
+        self, input_ids: torch.Tensor, attention_mask: torch.Tensor
+    ) -> tuple[torch.Tensor, torch.Tensor]:
+        batch, seq = input_ids.shape
+        positions = torch.arange(seq).unsqueeze(0).expand(batch, seq)
+        x = self.embed(input_ids) + self.positions(positions)
+        steps = torch.arange(seq)
+        allowed = (steps[None, :] <= steps[:, None])[None, None] & attention_mask.bool()[:, None, None, :]
+        bias = torch.zeros(batch, 1, seq, seq).masked_fill(~allowed, -1e4)
+        for layer, (qkv, proj, mlp) in enumerate(zip(self.qkv, self.proj, self.mlp, strict=True)):
+            q, k, v = qkv(self.norms[2 * layer](x)).split(x.shape[-1], dim=-1)
+            q, k, v = (t.reshape(batch, seq, self.heads, -1).transpose(1, 2) for t in (q, k, v))
+            scores = q @ k.transpose(-1, -2) * q.shape[-1] ** -0.5 + bias
+            attended = (scores.softmax(-1) @ v).transpose(1, 2).reshape(batch, seq, -1)
+            x = x + proj(attended)
+            x = x + mlp(self.norms[2 * layer + 1](x))
+        weights = attention_mask.unsqueeze(-1).to(x.dtype)
+        pooled = (x * weights).sum(1) / weights.sum(1).clamp(min=1.0)
+        return self.head(x), pooled
+
+
+def onnx_encoder(path: Path) -> None:
+    """A 2-layer pre-norm transformer encoder written out (32 wide, 4 heads): token embeddings
+    plus positions from arange(seq) expanded to the batch (Range, Expand), a padding mask and a
+    causal mask from comparisons of Ranges, combined into an additive bias that starts as zeros
+    of [batch, 1, seq, seq] (ConstantOfShape) filled by masked_fill (Where), heads split by
+    reshapes to [batch, seq, 4, -1], softmax attention, a masked mean pooling; exported at
+    opset 17, batch and sequence dynamic."""
+    axes = {0: "batch", 1: "sequence"}
+    _export_onnx(
+        OnnxEncoder(),
+        (torch.randint(0, 40, (2, 7)), torch.ones(2, 7, dtype=torch.long)),
+        path,
+        17,
+        input_names=["input_ids", "attention_mask"],
+        output_names=["tags", "pooled"],
+        dynamic_axes={"input_ids": axes, "attention_mask": axes, "tags": axes, "pooled": {0: "batch"}},
+    )
+
+
+class OnnxSegmenter(nn.Module):
+    """The model of onnx_segmenter (its docstring)."""
+
+    def __init__(self, classes: int = 5) -> None:
+        super().__init__()
+        self.stem = nn.Sequential(nn.Conv2d(3, 8, 3, 2, 1), nn.BatchNorm2d(8), nn.ReLU())
+        self.down = nn.Sequential(nn.Conv2d(8, 16, 3, 2, 1), nn.BatchNorm2d(16), nn.ReLU())
+        self.fuse = nn.Sequential(nn.Conv2d(24, 16, 3, 1, 1), nn.ReLU())
+        self.classify = nn.Conv2d(16, classes, 1)
+
+    def forward(self, image: torch.Tensor) -> torch.Tensor:
+        skip = self.stem(image)
+        deep = self.down(skip)
+        up = nn.functional.interpolate(deep, scale_factor=2.0, mode="nearest", recompute_scale_factor=True)
+        up = nn.functional.pad(up, (0, skip.shape[-1] - up.shape[-1], 0, skip.shape[-2] - up.shape[-2]))
+        logits = self.classify(self.fuse(torch.cat((up, skip), 1)))
+        return nn.functional.interpolate(logits, size=image.shape[-2:], mode="bilinear", align_corners=False)
+
+
+def onnx_segmenter(path: Path) -> None:
+    """A small encoder-decoder segmenter (8-16-32 wide, two stride-2 stages): the deep features
+    upsampled by 2 with the output size recomputed from the shape (Resize to sizes Floor(shape x
+    2.0) computed in f32), concatenated with the skip, and the logits resized bilinearly to the
+    input's own height and width (Resize to sizes read from the input's Shape); exported at
+    opset 17, height and width dynamic."""
+    _export_onnx(
+        OnnxSegmenter(),
+        (torch.randn(1, 3, 40, 56),),
+        path,
+        17,
+        input_names=["image"],
+        output_names=["logits"],
+        dynamic_axes={"image": {2: "height", 3: "width"}, "logits": {2: "height", 3: "width"}},
+    )
+
+
+class OnnxYolo(nn.Module):
+    """The model of onnx_yolo (its docstring)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.head = YoloHead()
+
+    def forward(self, image: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+        p = self.head(image)
+        boxes = p[..., :4].clone()
+        boxes[..., :2] = p[..., :2] - p[..., 2:4] / 2
+        boxes[..., 2:] = p[..., :2] + p[..., 2:4] / 2
+        scores, labels = (p[..., 5:] * p[..., 4:5]).max(-1)
+        k = torchvision.models.detection._utils._topk_min(scores, 20, 1)
+        top, index = scores.topk(k, dim=1)
+        chosen = boxes.gather(1, index.unsqueeze(-1).expand(-1, -1, 4))
+        return chosen, top, labels.gather(1, index)
+
+
+def onnx_yolo(path: Path) -> None:
+    """YoloHead (above) and its post-processing as exported models carry it: corner boxes written
+    into a copy in place (ScatterND), class scores times objectness (ReduceMax, ArgMax), top-k
+    with k = min(20, boxes) computed from the shape (TopK), the chosen boxes and labels
+    gathered (GatherElements); exported at opset 17, batch, height and width dynamic."""
+    axes = {0: "batch", 2: "height", 3: "width"}
+    _export_onnx(
+        OnnxYolo(),
+        (torch.randn(1, 3, 64, 64),),
+        path,
+        17,
+        input_names=["image"],
+        output_names=["boxes", "scores", "labels"],
+        dynamic_axes={"image": axes},
+    )
+
+
+def onnx_rare_ops(path: Path) -> None:
+    """Hand-built ONNX (onnx.helper, opset 17) of ops exporters rarely write, on dynamic inputs
+    (x [n,8], image [1,8,h,w], grid [1,gh,gw,2]): a Loop whose condition is computed in its body
+    (a running sum under a limit) with a scan output of every step, an If whose branches give
+    different shapes ([2n,8] and [1,8]), Einsum, GridSample on a DepthToSpace, a Resize by scales
+    computed from two shapes (Div of Casts), NonZero, Unique (sorted: four outputs), CumSum
+    (exclusive, reverse), OneHot of an ArgMax with the depth read from the shape, Mod (integer
+    and fmod), BitShift; a Loop over the rows whose carried state grows by a row each step
+    (Concat: a back edge of another shape) with a scan output of its column sums, and an If
+    whose then-branch holds a Loop (nested bodies). (A carried state that starts empty, [0,8],
+    as torchvision's mask pasting starts, fails in OpenVINO's ONNX frontend: 'Accessing
+    out-of-range dimension'; so does torchvision's Mask R-CNN.)"""
+    from onnx import TensorProto, helper, numpy_helper
+
+    def value(name: str, element: int, shape: list[Any]) -> Any:
+        return helper.make_tensor_value_info(name, element, shape)
+
+    def constant(name: str, array: Any) -> Any:
+        return helper.make_node(
+            "Constant", [], [name], value=numpy_helper.from_array(np.asarray(array), name)
+        )
+
+    f32, i64 = TensorProto.FLOAT, TensorProto.INT64
+    body = helper.make_graph(
+        [
+            constant("limit", np.array(12.0, np.float32)),
+            helper.make_node("Shape", ["x"], ["x_shape"]),
+            helper.make_node("Gather", ["x_shape", "zero"], ["rows"], axis=0),
+            helper.make_node("Mod", ["step", "rows"], ["row_index"]),
+            helper.make_node("Gather", ["x", "row_index"], ["row"], axis=0),
+            helper.make_node("Abs", ["row"], ["magnitude"]),
+            helper.make_node("ReduceSum", ["magnitude"], ["row_sum"], keepdims=0),
+            helper.make_node("Add", ["total_in", "row_sum"], ["total_out"]),
+            helper.make_node("Less", ["total_out", "limit"], ["condition_out"]),
+            helper.make_node("Mul", ["row", "total_out"], ["scaled"]),
+        ],
+        "accumulate",
+        [value("step", i64, []), value("condition_in", TensorProto.BOOL, []), value("total_in", f32, [])],
+        [
+            value("condition_out", TensorProto.BOOL, []),
+            value("total_out", f32, []),
+            value("scaled", f32, [8]),
+        ],
+    )
+    grow = helper.make_graph(
+        [
+            helper.make_node("Gather", ["x", "grow_step"], ["grow_row"], axis=0),
+            helper.make_node("Unsqueeze", ["grow_row", "zero_axis"], ["grow_row2"]),
+            helper.make_node("Concat", ["rows_in", "grow_row2"], ["rows_out"], axis=0),
+            helper.make_node("Identity", ["grow_condition_in"], ["grow_condition_out"]),
+            helper.make_node("ReduceSum", ["rows_out", "zero_axis"], ["column_sums"], keepdims=1),
+        ],
+        "grow",
+        [
+            value("grow_step", i64, []),
+            value("grow_condition_in", TensorProto.BOOL, []),
+            value("rows_in", f32, ["k", 8]),
+        ],
+        [
+            value("grow_condition_out", TensorProto.BOOL, []),
+            value("rows_out", f32, ["k", 8]),
+            value("column_sums", f32, [1, 8]),
+        ],
+    )
+    double = helper.make_graph(
+        [
+            helper.make_node("Add", ["doubled_in", "doubled_in"], ["doubled_out"]),
+            helper.make_node("Identity", ["double_condition_in"], ["double_condition_out"]),
+        ],
+        "double",
+        [
+            value("double_step", i64, []),
+            value("double_condition_in", TensorProto.BOOL, []),
+            value("doubled_in", f32, [8]),
+        ],
+        [value("double_condition_out", TensorProto.BOOL, []), value("doubled_out", f32, [8])],
+    )
+    then_loop = helper.make_graph(
+        [helper.make_node("Loop", ["three", "", "first_row"], ["doubled"], body=double)],
+        "then_loop",
+        [],
+        [value("doubled", f32, [8])],
+    )
+    else_negate = helper.make_graph(
+        [helper.make_node("Neg", ["first_row"], ["negated"])], "else_negate", [], [value("negated", f32, [8])]
+    )
+    then_branch = helper.make_graph(
+        [helper.make_node("Concat", ["x", "x"], ["twice"], axis=0)],
+        "twice",
+        [],
+        [value("twice", f32, ["m", 8])],
+    )
+    else_branch = helper.make_graph(
+        [helper.make_node("ReduceMax", ["x"], ["largest"], axes=[0], keepdims=1)],
+        "largest",
+        [],
+        [value("largest", f32, [1, 8])],
+    )
+    nodes = [
+        constant("zero", np.array(0, np.int64)),
+        constant("zero_axis", np.array([0], np.int64)),
+        constant("zero_f", np.array(0.0, np.float32)),
+        constant("max_steps", np.array(9, np.int64)),
+        constant("true", np.array(True)),
+        constant("start_total", np.array(0.0, np.float32)),
+        constant("onehot_values", np.array([0.0, 1.0], np.float32)),
+        constant("modulus", np.array([3], np.int64)),
+        constant("real_modulus", np.array([1.5], np.float32)),
+        constant("shift", np.array([3], np.uint32)),
+        constant("unit_scales", np.array([1.0, 1.0], np.float32)),
+        constant("spatial", np.array([1, 2, 3], np.int64)),  # Gather indices of [1, gh, gw, 2]
+        constant("image_spatial", np.array([2, 3], np.int64)),
+        helper.make_node("Loop", ["max_steps", "true", "start_total"], ["total", "steps"], body=body),
+        helper.make_node("ReduceSum", ["x"], ["x_sum"], keepdims=0),
+        helper.make_node("Greater", ["x_sum", "zero_f"], ["positive_sum"]),
+        helper.make_node(
+            "If", ["positive_sum"], ["branch"], then_branch=then_branch, else_branch=else_branch
+        ),
+        helper.make_node("Einsum", ["x", "x"], ["gram"], equation="nk,mk->nm"),
+        helper.make_node("DepthToSpace", ["image"], ["unfolded"], blocksize=2, mode="CRD"),
+        helper.make_node(
+            "GridSample", ["unfolded", "grid"], ["sampled"], mode="bilinear", padding_mode="zeros"
+        ),
+        helper.make_node("Shape", ["grid"], ["grid_shape"]),
+        helper.make_node("Gather", ["grid_shape", "spatial"], ["grid_dims"], axis=0),
+        helper.make_node("Slice", ["grid_dims", "zero_axis", "modulus_two"], ["target"]),
+        helper.make_node("Shape", ["image"], ["image_shape"]),
+        helper.make_node("Gather", ["image_shape", "image_spatial"], ["source"], axis=0),
+        helper.make_node("Cast", ["target"], ["target_f"], to=f32),
+        helper.make_node("Cast", ["source"], ["source_f"], to=f32),
+        helper.make_node("Div", ["target_f", "source_f"], ["ratio"]),
+        helper.make_node("Concat", ["unit_scales", "ratio"], ["scales"], axis=0),
+        helper.make_node("Resize", ["image", "", "scales"], ["resized"], mode="linear"),
+        helper.make_node("Greater", ["x", "zero_f"], ["positive"]),
+        helper.make_node("NonZero", ["positive"], ["where"]),
+        helper.make_node("Round", ["x"], ["rounded"]),
+        helper.make_node("Unique", ["rounded"], ["unique", "first", "inverse", "counts"], sorted=1),
+        helper.make_node("CumSum", ["x", "zero"], ["running"], exclusive=1, reverse=1),
+        helper.make_node("ArgMax", ["x"], ["best"], axis=1, keepdims=0),
+        helper.make_node("Gather", ["x_shape_outer", "zero"], ["depth"], axis=0),
+        helper.make_node("OneHot", ["best", "depth", "onehot_values"], ["onehot"], axis=-1),
+        helper.make_node("Mod", ["best", "modulus"], ["best_mod"]),
+        helper.make_node("Mod", ["x", "real_modulus"], ["x_fmod"], fmod=1),
+        helper.make_node("Cast", ["best"], ["best_u"], to=TensorProto.UINT32),
+        helper.make_node("BitShift", ["best_u", "shift"], ["shifted"], direction="LEFT"),
+        constant("one_axis", np.array([1], np.int64)),
+        constant("three", np.array(3, np.int64)),
+        helper.make_node("Slice", ["x", "zero_axis", "one_axis"], ["top_row"]),
+        helper.make_node("Loop", ["depth", "true", "top_row"], ["grown", "sums"], body=grow),
+        helper.make_node("Gather", ["x", "zero"], ["first_row"], axis=0),
+        helper.make_node("If", ["positive_sum"], ["nested"], then_branch=then_loop, else_branch=else_negate),
+    ]
+    # (the Slice's end and the outer Shape are made before their use)
+    nodes.insert(0, constant("modulus_two", np.array([2], np.int64)))
+    nodes.insert(1, helper.make_node("Shape", ["x"], ["x_shape_outer"]))
+    outputs = [
+        ("total", f32, []),
+        ("steps", f32, ["s", 8]),
+        ("branch", f32, ["b", 8]),
+        ("gram", f32, ["n", "n"]),
+        ("sampled", f32, [1, 2, "gh", "gw"]),
+        ("resized", f32, [1, 8, "gh", "gw"]),
+        ("where", i64, [2, "z"]),
+        ("unique", f32, ["u"]),
+        ("first", i64, ["u"]),
+        ("inverse", i64, ["v"]),
+        ("counts", i64, ["u"]),
+        ("running", f32, ["n", 8]),
+        ("onehot", f32, ["n", "n"]),
+        ("best_mod", i64, ["n"]),
+        ("x_fmod", f32, ["n", 8]),
+        ("shifted", TensorProto.UINT32, ["n"]),
+        ("grown", f32, ["g", 8]),
+        ("sums", f32, ["n", 1, 8]),
+        ("nested", f32, [8]),
+    ]
+    graph = helper.make_graph(
+        nodes,
+        "rare_ops",
+        [
+            value("x", f32, ["n", 8]),
+            value("image", f32, [1, 8, "h", "w"]),
+            value("grid", f32, [1, "gh", "gw", 2]),
+        ],
+        [value(*output) for output in outputs],
+    )
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
+    onnx.checker.check_model(model)
+    onnx.save(model, str(path))
+
+
+def onnx_wild_ops(path: Path) -> None:
+    """Hand-built ONNX (onnx.helper, opset 20) of more ops found in ONNX models in the wild, on
+    dynamic inputs (x [n,6], image [1,4,h,w]): QuantizeLinear/DequantizeLinear per tensor and per
+    axis (FakeQuantize), DynamicQuantizeLinear, MatMulInteger, LayerNormalization (MVN), Trilu,
+    ScatterElements (add) and ScatterND (max) reductions, GatherND with batch_dims, Compress,
+    ReverseSequence, Hardmax, ArgMin (select_last_index), TopK (smallest), EyeLike, a float
+    Range to a reduced limit, LpNormalization, Shrink, Size, DFT (onesided), CenterCropPad,
+    Col2Im, Split (num_outputs), SequenceConstruct/ConcatFromSequence, Pad (reflect), Tile,
+    Unique along an axis, IsNaN, BitwiseAnd, Mish, Celu, Gelu (tanh), ReduceLogSumExp,
+    SpaceToDepth, Conv (SAME_UPPER), ConvTranspose to an output_shape, MaxPool (ceil_mode, with
+    indices), LpPool, Resize (antialias; keep_aspect_ratio_policy), MaxRoiPool, RoiAlign
+    (half_pixel, max) and NonMaxSuppression (center_point_box)."""
+    from onnx import TensorProto, helper, numpy_helper
+
+    rng = np.random.default_rng(SEED)
+    f32 = TensorProto.FLOAT
+    nodes: list[Any] = []
+    outputs: list[str] = []
+
+    def constant(name: str, array: Any) -> str:
+        nodes.append(
+            helper.make_node("Constant", [], [name], value=numpy_helper.from_array(np.asarray(array), name))
+        )
+        return name
+
+    def op(kind: str, inputs: list[str], results: list[str], out: bool = True, **attributes: Any) -> None:
+        nodes.append(helper.make_node(kind, inputs, results, **attributes))
+        if out:
+            outputs.extend(results)
+
+    boxes = (rng.random((6, 4)) * [8, 8, 4, 4]).astype(np.float32)
+    constant("scale", np.array(0.05, np.float32))
+    constant("zero_point", np.array(3, np.uint8))
+    constant("axis_scales", np.linspace(0.02, 0.07, 6).astype(np.float32))
+    constant("axis_zero_points", np.array([0, 1, -1, 2, 0, -3], np.int8))
+    constant("integer_weights", rng.integers(0, 4, (6, 3)).astype(np.uint8))
+    constant("gamma", rng.standard_normal(6).astype(np.float32))
+    constant("scatter_indices", np.array([[0, 1, 0, 2, 1, 0]], np.int64))
+    constant("scatter_updates", rng.standard_normal((1, 6)).astype(np.float32))
+    constant("nd_indices", np.array([[0], [0]], np.int64))
+    constant("nd_updates", rng.standard_normal((2, 6)).astype(np.float32))
+    constant("batch_indices", np.array([[[1], [0], [3]]], np.int64))
+    constant("zero_axis", np.array([0], np.int64))
+    constant("last_axis", np.array([-1], np.int64))
+    constant("selected", np.array([True, False, True, True]))
+    constant("lengths", np.array([1, 2, 2, 1, 2, 1], np.int64))  # (at most n: the plugin checks)
+    constant("k", np.array([2], np.int64))
+    constant("range_start", np.array(-1.5, np.float32))
+    constant("range_step", np.array(0.75, np.float32))
+    constant("crop", np.array([3, 9], np.int64))
+    constant("one", np.array([1], np.int64))
+    constant("column_block", np.array([2, 2], np.int64))
+    constant("column_shape", np.array([1, 4, -1], np.int64))
+    constant("pads", np.array([0, 1, 0, 2], np.int64))
+    constant("repeats", np.array([2, 1], np.int64))
+    constant("conv_weights", rng.standard_normal((3, 4, 3, 3)).astype(np.float32))
+    constant("deconv_weights", rng.standard_normal((4, 2, 3, 3)).astype(np.float32))
+    constant("half_scales", np.array([1, 1, 0.5, 0.6], np.float32))
+    constant("fit_sizes", np.array([5, 7], np.int64))
+    constant("pooled_rois", np.array([[0, 0, 0, 2, 3], [0, 1, 1, 3, 2]], np.float32))
+    constant("rois", np.array([[0, 0, 2, 3], [1, 1, 3, 2], [0.5, 0, 1.5, 2]], np.float32))
+    constant("roi_batch", np.zeros(3, np.int64))
+    constant("nms_boxes", boxes[None])
+    constant("two", np.array([2], np.int64))
+    constant("nms_max", np.array([3], np.int64))
+    constant("nms_iou", np.array([0.2], np.float32))
+    constant("reduce_axis", np.array([1], np.int64))
+    # quantized arithmetic as ONNX Runtime's tools write it
+    op("QuantizeLinear", ["x", "scale", "zero_point"], ["quantized"], out=False)
+    op("DequantizeLinear", ["quantized", "scale", "zero_point"], ["dequantized"])
+    op("QuantizeLinear", ["x", "axis_scales", "axis_zero_points"], ["axis_quantized"], out=False, axis=1)
+    op(
+        "DequantizeLinear",
+        ["axis_quantized", "axis_scales", "axis_zero_points"],
+        ["axis_dequantized"],
+        axis=1,
+    )
+    op("DynamicQuantizeLinear", ["x"], ["dynamic_quantized", "dynamic_scale", "dynamic_zero_point"])
+    op("MatMulInteger", ["dynamic_quantized", "integer_weights"], ["integer_product"])
+    op("LayerNormalization", ["x", "gamma"], ["normalized"], axis=-1)
+    # indexing and rearranging
+    op("Trilu", ["x"], ["lower"], upper=0)
+    op("ScatterElements", ["x", "scatter_indices", "scatter_updates"], ["scattered"], axis=0, reduction="add")
+    op("ScatterND", ["x", "nd_indices", "nd_updates"], ["nd_scattered"], reduction="max")
+    op("Unsqueeze", ["x", "zero_axis"], ["batched"], out=False)
+    op("GatherND", ["batched", "batch_indices"], ["gathered"], batch_dims=1)
+    op("Compress", ["image", "selected"], ["compressed"], axis=1)
+    op("Transpose", ["x"], ["columns"], out=False, perm=[1, 0])
+    op("ReverseSequence", ["columns", "lengths"], ["reversed"], batch_axis=0, time_axis=1)
+    op("Hardmax", ["x"], ["hardmax"], axis=1)
+    op("ArgMin", ["x"], ["last_smallest"], axis=1, select_last_index=1)
+    op("TopK", ["x", "k"], ["smallest", "smallest_index"], axis=1, largest=0, sorted=1)
+    op("EyeLike", ["x"], ["eye"], k=1)
+    op("ReduceMax", ["x"], ["limit"], out=False, keepdims=0)
+    op("Range", ["range_start", "limit", "range_step"], ["steps"])
+    op("LpNormalization", ["x"], ["l1_normalized"], axis=1, p=1)
+    op("Shrink", ["x"], ["shrunk"], bias=0.5, lambd=0.7)
+    op("Size", ["x"], ["size"])
+    op("Unsqueeze", ["x", "last_axis"], ["signal"], out=False)
+    op("DFT", ["signal", "", "reduce_axis"], ["spectrum"], onesided=1)
+    op("CenterCropPad", ["x", "crop"], ["cropped"])
+    op("Reshape", ["image", "column_shape"], ["blocks"], out=False)
+    op("Shape", ["image"], ["image_shape"], out=False, start=2)
+    op("Add", ["image_shape", "one"], ["column_image"], out=False)
+    op("Col2Im", ["blocks", "column_image", "column_block"], ["folded"])
+    op("Split", ["x"], ["first", "second", "third"], axis=1, num_outputs=3)
+    op("SequenceConstruct", ["first", "third"], ["sequence"], out=False)
+    op("ConcatFromSequence", ["sequence"], ["stacked"], axis=0, new_axis=1)
+    op("Pad", ["x", "pads"], ["reflected"], mode="reflect")
+    op("Tile", ["x", "repeats"], ["tiled"])
+    op("Round", ["x"], ["rounded"], out=False)
+    op("Unique", ["rounded"], ["unique_rows", "unique_first", "unique_inverse", "unique_counts"], axis=0)
+    op("IsNaN", ["x"], ["nan"])
+    op("Cast", ["x"], ["integers"], out=False, to=TensorProto.INT32)
+    op("BitwiseAnd", ["integers", "integers"], ["bits"])
+    op("Mish", ["x"], ["mish"])
+    op("Celu", ["x"], ["celu"], alpha=0.7)
+    op("Gelu", ["x"], ["gelu"], approximate="tanh")
+    op("ReduceLogSumExp", ["x", "reduce_axis"], ["log_sum_exp"], keepdims=0)
+    # images
+    op("SpaceToDepth", ["image"], ["depth"], blocksize=2)
+    op("Conv", ["image", "conv_weights"], ["same"], strides=[2, 2], auto_pad="SAME_UPPER")
+    op("ConvTranspose", ["image", "deconv_weights"], ["deconvolved"], strides=[2, 2], output_shape=[9, 11])
+    op("MaxPool", ["image"], ["pooled", "pooled_index"], kernel_shape=[3, 3], strides=[2, 2], ceil_mode=1)
+    op("LpPool", ["image"], ["lp_pooled"], kernel_shape=[2, 2], p=2)
+    op("Resize", ["image", "", "half_scales"], ["antialiased"], mode="linear", antialias=1)
+    op(
+        "Resize",
+        ["image", "", "", "fit_sizes"],
+        ["fitted"],
+        mode="nearest",
+        axes=[2, 3],
+        keep_aspect_ratio_policy="not_larger",
+    )
+    op("MaxRoiPool", ["image", "pooled_rois"], ["roi_pooled"], pooled_shape=[2, 2])
+    op(
+        "RoiAlign",
+        ["image", "rois", "roi_batch"],
+        ["roi_aligned"],
+        output_height=2,
+        output_width=3,
+        coordinate_transformation_mode="half_pixel",
+        mode="max",
+        sampling_ratio=2,
+    )
+    # (the scores computed: the CPU plugin fails to compile an NMS of constant inputs, 'Can not
+    # create StaticMemory object')
+    op("Slice", ["x", "zero_axis", "two"], ["two_rows"], out=False)
+    op("Unsqueeze", ["two_rows", "zero_axis"], ["score_logits"], out=False)
+    op("Sigmoid", ["score_logits"], ["nms_scores"], out=False)
+    op("NonMaxSuppression", ["nms_boxes", "nms_scores", "nms_max", "nms_iou"], ["kept"], center_point_box=1)
+    graph = helper.make_graph(
+        nodes,
+        "wild_ops",
+        [
+            helper.make_tensor_value_info("x", f32, ["n", 6]),
+            helper.make_tensor_value_info("image", f32, [1, 4, "h", "w"]),
+        ],
+        [],
+    )
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 20)])
+    # the outputs typed as ONNX's shape inference types them (the checker wants a type)
+    inferred = {info.name: info for info in onnx.shape_inference.infer_shapes(model).graph.value_info}
+    # (it leaves DFT's output untyped: the onesided spectrum of 6 samples, [n, 4, 2])
+    inferred.setdefault("spectrum", helper.make_tensor_value_info("spectrum", f32, ["n", 4, 2]))
+    model.graph.output.extend(inferred[name] for name in outputs)
+    onnx.checker.check_model(model)
+    onnx.save(model, str(path))
+
+
+NETWORKS += [
+    Network("onnx_keypoint_rcnn_static", onnx_keypoint_rcnn, (), onnx=True),
+    Network("onnx_retinanet_static", onnx_retinanet, (), onnx=True),
+    Network("onnx_encoder_dyn", onnx_encoder, (), onnx=True),
+    Network("onnx_segmenter_interval", onnx_segmenter, (), onnx=True, inputs=["[1,3,32..256,32..256]"]),
+    Network("onnx_yolo_dyn", onnx_yolo, (), onnx=True),
+    Network("onnx_rare_ops_dyn", onnx_rare_ops, (), onnx=True),
+    Network("onnx_wild_ops_interval", onnx_wild_ops, (), onnx=True, inputs=["[2..7,6]", "[1,4,3..9,4..11]"]),
+]
+
+LIBRARIES.update(
+    {
+        onnx_keypoint_rcnn: "torchvision, torch.onnx.export, ONNX frontend",
+        onnx_retinanet: "torchvision, torch.onnx.export, ONNX frontend",
+        onnx_encoder: "torch.nn (here), torch.onnx.export, ONNX frontend",
+        onnx_segmenter: "torch.nn (here), torch.onnx.export, ONNX frontend",
+        onnx_yolo: "torch.nn (here), torch.onnx.export, ONNX frontend",
+        onnx_rare_ops: "onnx.helper (here), ONNX frontend",
+        onnx_wild_ops: "onnx.helper (here), ONNX frontend",
+    }
+)
+
+# -- end of the onnx6 block ------------------------------------------------------------------
+
+# -- deploy6: the model families people deploy beyond the ones above (issue 24) ---------------
+# (one block: the models, their entries and their libraries)
+
+
+class _LanguageModelLogits(nn.Module):
+    """A transformers language model called with input_ids only (a state-space model takes no
+    attention mask), returning its logits."""
+
+    def __init__(self, model: nn.Module) -> None:
+        super().__init__()
+        self.model = model
+
+    def forward(self, input_ids: torch.Tensor) -> torch.Tensor:
+        return self.model(input_ids=input_ids, use_cache=False).logits
+
+
+def qwen2_moe() -> nn.Module:
+    """transformers Qwen2-MoE LM: 1 layer, hidden 32, 2 heads sharing 1 KV head; a sparse MLP of
+    4 experts (16 wide) of which a softmax router's TopK picks 2 per token, their weights
+    gathered by the chosen expert ids and applied as batched MatMuls (transformers'
+    `batched_mm` experts), the tokens' 2 results summed (ReduceSum), beside a shared expert
+    (32 wide) gated by a Sigmoid. The padding token's embedding is zero: its router scores tie
+    (the CPU plugin's TopK of a dynamic shape orders ties by its heap sort)."""
+    config = transformers.Qwen2MoeConfig(
+        vocab_size=128,
+        hidden_size=32,
+        intermediate_size=64,
+        moe_intermediate_size=16,
+        shared_expert_intermediate_size=32,
+        num_experts=4,
+        num_experts_per_tok=2,
+        norm_topk_prob=False,
+        decoder_sparse_step=1,
+        num_hidden_layers=1,
+        num_attention_heads=2,
+        num_key_value_heads=1,
+        max_position_embeddings=128,
+        use_cache=False,
+        bos_token_id=1,
+        eos_token_id=2,
+        pad_token_id=0,
+        experts_implementation="batched_mm",  # (the default, grouped_mm, calls aten::histc)
+    )
+    return _Logits(transformers.Qwen2MoeForCausalLM(config))
+
+
+def mamba2() -> nn.Module:
+    """transformers Mamba2 LM (the state-space model's reference PyTorch path, as without its
+    CUDA kernels): 1 layer, hidden 32, 4 heads of 16, state 8, chunks of 8: a causal depthwise
+    conv1d (GroupConvolution), SoftPlus on the time steps, the chunked selective scan as CumSum,
+    segment sums masked by a lower triangle (Select), Exp and Einsum-7 contractions, a gated
+    RMS norm. The sequence is padded to whole chunks by a traced branch: lengths must be
+    multiples of 8."""
+    config = transformers.Mamba2Config(
+        vocab_size=128,
+        hidden_size=32,
+        state_size=8,
+        num_heads=4,
+        head_dim=16,
+        n_groups=1,
+        expand=2,
+        conv_kernel=4,
+        num_hidden_layers=1,
+        chunk_size=8,
+        use_cache=False,
+        bos_token_id=1,
+        eos_token_id=2,
+        pad_token_id=0,
+    )
+    return _LanguageModelLogits(transformers.Mamba2ForCausalLM(config))
+
+
+def mamba() -> nn.Module:
+    """transformers Mamba LM (the reference PyTorch path): 1 layer, hidden 32, state 8, time-step
+    rank 4, a causal depthwise conv1d, SoftPlus, and the selective scan over the traced 16
+    tokens (a step each: Multiply/Add of the state, MatMul with C)."""
+    config = transformers.MambaConfig(
+        vocab_size=128,
+        hidden_size=32,
+        state_size=8,
+        expand=2,
+        conv_kernel=4,
+        time_step_rank=4,
+        num_hidden_layers=1,
+        use_cache=False,
+        bos_token_id=1,
+        eos_token_id=2,
+        pad_token_id=0,
+    )
+    return _LanguageModelLogits(transformers.MambaForCausalLM(config))
+
+
+class _SamMasks(nn.Module):
+    """SAM's three masks and their IoU scores for an image and its prompt points."""
+
+    def __init__(self, model: nn.Module) -> None:
+        super().__init__()
+        self.model = model
+
+    def forward(self, pixel_values: torch.Tensor, input_points: torch.Tensor) -> Any:
+        out = self.model(pixel_values=pixel_values, input_points=input_points, multimask_output=True)
+        return out.pred_masks, out.iou_scores
+
+
+def sam() -> nn.Module:
+    """transformers SamModel, whole: a ViT image encoder (64x64 images, 8x8 patches, hidden 32,
+    2 layers: windowed attention of 4 with the window partition padded, then global attention,
+    decomposed relative positions (Einsum-7), a neck to 16 channels); the prompt encoder (random
+    Fourier features of the points: MatMul, Sin, Cos; label embeddings chosen by Select); the
+    mask decoder (two-way transformer of 2 layers, 16 wide, output tokens, ConvTranspose
+    upscaling, hypernetwork MLPs, IoU head); the number of points per prompt dynamic."""
+    vision = transformers.SamVisionConfig(
+        hidden_size=32,
+        output_channels=16,
+        num_hidden_layers=2,
+        num_attention_heads=2,
+        image_size=64,
+        patch_size=8,
+        mlp_dim=64,
+        window_size=4,
+        global_attn_indexes=[1],
+        num_pos_feats=8,
+    )
+    prompt = transformers.SamPromptEncoderConfig(
+        hidden_size=16, image_size=64, patch_size=8, mask_input_channels=4
+    )
+    mask = transformers.SamMaskDecoderConfig(
+        hidden_size=16, num_hidden_layers=2, num_attention_heads=2, mlp_dim=32, iou_head_hidden_dim=16
+    )
+    config = transformers.SamConfig(
+        vision_config=vision.to_dict(),
+        prompt_encoder_config=prompt.to_dict(),
+        mask_decoder_config=mask.to_dict(),
+    )
+    return _SamMasks(transformers.SamModel(config))
+
+
+class _Detections(nn.Module):
+    """A transformers detector's class logits and boxes (plain tensors, which tracing needs)."""
+
+    def __init__(self, model: nn.Module) -> None:
+        super().__init__()
+        self.model = model
+
+    def forward(self, pixel_values: torch.Tensor) -> Any:
+        out = self.model(pixel_values=pixel_values)
+        return out.logits, out.pred_boxes
+
+
+def rt_detr() -> nn.Module:
+    """transformers RT-DETR, its anchors made from the feature maps' shapes: an RT-DETR ResNet
+    backbone (basic blocks 8-16-24-32), the hybrid encoder (an AIFI transformer layer on the last
+    level, FPN/PAN fusion, 16 wide), the query selection (TopK of the 10 best encoder scores,
+    GatherElements of their features and boxes), 1 decoder layer of multi-scale deformable
+    attention (GridSample-9 over 3 levels, 2 points), 3 classes. Every conv, linear and norm
+    layer gets torch's default initialisation: transformers' own leaves the encoder's features
+    near 0 at random weights, every score tied and every sampled value near 0."""
+    backbone = transformers.RTDetrResNetConfig(
+        embedding_size=8,
+        hidden_sizes=[8, 16, 24, 32],
+        depths=[1, 1, 1, 1],
+        layer_type="basic",
+        out_features=["stage2", "stage3", "stage4"],
+    )
+    config = transformers.RTDetrConfig(
+        backbone_config=backbone.to_dict(),
+        use_pretrained_backbone=False,
+        d_model=16,
+        encoder_hidden_dim=16,
+        encoder_in_channels=[16, 24, 32],
+        decoder_in_channels=[16, 16, 16],
+        encoder_ffn_dim=32,
+        encoder_attention_heads=2,
+        encode_proj_layers=[2],
+        hidden_expansion=0.5,
+        decoder_ffn_dim=32,
+        decoder_attention_heads=2,
+        decoder_layers=1,
+        decoder_n_points=2,
+        num_queries=10,
+        num_denoising=0,
+        num_labels=3,
+        anchor_image_size=None,
+    )
+    model = _Detections(transformers.RTDetrForObjectDetection(config))
+    for module in model.modules():
+        if isinstance(module, nn.Conv2d | nn.Linear | nn.BatchNorm2d | nn.LayerNorm):
+            module.reset_parameters()
+    return model
+
+
+class VideoResNet(nn.Module):
+    """A narrow video ResNet from torchvision's video blocks (torchvision.models.video.resnet:
+    its r3d_18/mc3_18/r2plus1d_18 are 64-512 wide): a (3,7,7) Conv3d stem of stride (1,2,2),
+    BasicBlocks of Conv3DSimple (3x3x3), Conv2Plus1D (a spatial then a temporal Conv3d) of
+    stride 2 and Conv3DNoTemporal, each 3-D BatchNorm folded, a (1,3,3) MaxPool3d, an adaptive 3-D
+    average pool and a linear head: 5-D Convolution and pooling."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        from torchvision.models.video import resnet as video
+
+        def downsample(cin: int, cout: int, stride: Any) -> nn.Module:
+            return nn.Sequential(nn.Conv3d(cin, cout, 1, stride, bias=False), nn.BatchNorm3d(cout))
+
+        self.stem = nn.Sequential(
+            nn.Conv3d(3, 8, (3, 7, 7), (1, 2, 2), (1, 3, 3), bias=False), nn.BatchNorm3d(8), nn.ReLU()
+        )
+        self.layer1 = video.BasicBlock(8, 8, video.Conv3DSimple)
+        self.layer2 = video.BasicBlock(8, 16, video.Conv2Plus1D, 2, downsample(8, 16, 2))
+        self.pool = nn.MaxPool3d((1, 3, 3), (1, 2, 2), (0, 1, 1))
+        self.layer3 = video.BasicBlock(16, 24, video.Conv3DNoTemporal, 2, downsample(16, 24, (1, 2, 2)))
+        self.head = nn.Sequential(nn.AdaptiveAvgPool3d(1), nn.Flatten(), nn.Linear(24, 5))
+
+    def forward(self, clip: torch.Tensor) -> torch.Tensor:
+        x = self.layer2(self.layer1(self.stem(clip)))
+        return self.head(self.layer3(self.pool(x)))  # type: ignore[no-any-return]
+
+
+VIDEO_CLIP = (1, 3, 4, 32, 32)  # batch, channels, frames, height, width
+
+NETWORKS += [
+    Network("qwen2_moe_dyn_tokens", qwen2_moe, _tokens(TOKENS), inputs=["[?,?]", "[?,?]"]),
+    Network("mamba2_dyn_tokens", mamba2, {"input_ids": TOKENS}, inputs=["[?,?]"]),
+    Network("mamba_static_f16", mamba, {"input_ids": TOKENS}, fp16=True),
+    Network(
+        "sam_points_interval",
+        sam,
+        {"pixel_values": (1, 3, 64, 64), "input_points": (1, 1, 2, 2)},
+        inputs=["[1,3,64,64]", "[1,1,1..8,2]"],
+    ),
+    Network("rt_detr_interval", rt_detr, (1, 3, 64, 64), inputs=["[1,3,64..128,64..128]"]),
+    Network("video_resnet_interval", VideoResNet, VIDEO_CLIP, inputs=["[1..2,3,4..16,32..112,32..112]"]),
+]
+
+LIBRARIES.update(
+    {
+        qwen2_moe: "transformers",
+        mamba2: "transformers",
+        mamba: "transformers",
+        sam: "transformers",
+        rt_detr: "transformers",
+        VideoResNet: "torchvision (video blocks)",
+    }
+)
+
+# -- end of the deploy6 block ------------------------------------------------------------------
+
 README_HEAD = """\
 # Real networks: irshape's ground-truth corpus
 
@@ -2027,15 +2824,39 @@ this README; `--out DIR` writes elsewhere.
   `read_model_without_extensions`); TensorIterator-1 from an ONNX Scan and from openvino's
   opset API (LSTMCell-4 bodies forwards and backwards, as the Model Optimizer wrote LSTMs),
   static and dynamic; torchvision's DeepLabV3 on a dilated MobileNetV3 (an interval input).
+- **through the ONNX frontend** (issue 24): `torch.onnx.export` (the TorchScript exporter, opset
+  11 and 17) of torchvision's Keypoint R-CNN and RetinaNet whole (NonMaxSuppression inside If
+  bodies, the keypoints decoded by an ONNX Loop, RoiAlign, TopK of a computed k, GatherND,
+  InstanceNormalization as MVN), a transformer encoder (Range, Expand, ConstantOfShape, Where;
+  batch and sequence dynamic), a segmenter (Resize to sizes computed in f32 and read from the
+  shape; an interval given to `convert_model(path, input=...)`) and a YOLO head's
+  post-processing (ScatterND, GatherElements); and two graphs built with `onnx.helper` of ops
+  exporters rarely write (Loops with a computed condition, a growing carried state, one nested
+  in an If; Einsum, GridSample, Unique, QuantizeLinear/DequantizeLinear, DFT, Col2Im...).
+  torchvision's Mask R-CNN does not convert through the ONNX frontend: its mask-pasting Loop
+  starts from an empty tensor ('Accessing out-of-range dimension').
 - OpenVINO's frontend fuses attention into ScaledDotProductAttention even from unfused
   MatMul/Softmax code (GPT-2's eager attention), so Softmax appears only where a model applies
   it to its output.
+- **more families people deploy** (issue 24): a mixture-of-experts decoder (Qwen2-MoE: a
+  router's TopK, the chosen experts' weights Gathered by id and applied as batched MatMuls, a
+  ReduceSum of each token's experts, a gated shared expert), state-space models (Mamba2's
+  chunked scan: CumSum, segment sums masked by Select, Exp, Einsum-7; Mamba's selective scan
+  step by step, SoftPlus), SAM whole (windowed ViT encoder, prompt encoder on a dynamic number
+  of points, two-way mask decoder), RT-DETR (anchors from the feature maps' shapes, TopK query
+  selection, multi-scale deformable attention through GridSample-9) on an interval input, and a
+  video ResNet of torchvision's 3-D blocks (5-D Convolution, MaxPool and AdaptiveAvgPool) on
+  intervals of frames and sizes. A padding token's zero embedding ties the MoE router's scores:
+  the CPU plugin orders the ties of a TopK with `stable=false` by its heap sort (on data of
+  rank 1 or 2 of a dynamic shape, or with k > 6), which irshape's kernel follows.
 
 ## Files
 """
 
 
 def _variant(network: Network) -> str:
+    if network.onnx and network.inputs is not None:
+        return 'ONNX: `convert_model("x.onnx", input=[' + ", ".join(network.inputs) + "])`"
     if network.onnx:
         return 'ONNX: `convert_model("x.onnx")`, the inputs as the file declares them'
     if network.ov_model or network.exported:

@@ -4,7 +4,9 @@ then its shape function; the findings land on the layer, its ``<data>`` or an in
 Every op goes through here (the walk, the library's ``check_layer``, the dry run). A check
 that reports nothing depends only on the declaration, the ``<data>`` text and the input
 tensors, so its result is kept and shared by the layers that repeat it (a model repeats its
-blocks): one memo for every op.
+blocks): one memo for every op. Its memos of objects that are not hashable (a dict) or whose
+equality costs more than the work saved (an inference's outputs) are keyed by identity
+(:func:`by_identity`, the walk's too).
 """
 
 from __future__ import annotations
@@ -12,14 +14,13 @@ from __future__ import annotations
 import itertools
 import sys
 from collections.abc import Callable
-from typing import Any
+from typing import Any, TypeVar
 
 from irshape import rules
 from irshape.diagnostics import Diagnostic, Location
 from irshape.dims import DYNAMIC, PartialShape
 from irshape.ir.model import Layer
 from irshape.ir.weights import CONSTANT_WITHOUT_BYTES
-from irshape.memo import IdentityMemo, by_identity
 from irshape.ops.interface import (
     AT_DATA,
     AT_LAYER,
@@ -35,6 +36,27 @@ from irshape.ops.registry import shape_function
 from irshape.ops.schema import OpSchema, ParsedAttributes, validate_attributes
 from irshape.shapes import reading
 from irshape.shapes.findings import value_finding
+
+K = TypeVar("K")
+V = TypeVar("V")
+
+IdentityMemo = dict[int, tuple[K, V]]
+"""A memo keyed by an object's ``id``. An ``id`` is reused once its object is gone, so each
+entry keeps its object and a lookup checks it is the same one: a stale entry is never taken
+for another object's."""
+
+
+def by_identity(memo: IdentityMemo[K, V], key: K, make: Callable[[K], V], bound: int | None = None) -> V:
+    """``make(key)``, made once while ``memo`` keeps it; ``bound``: clear the memo when full."""
+    kept = memo.get(id(key))
+    if kept is not None and kept[0] is key:
+        return kept[1]
+    made = make(key)
+    if bound is not None and len(memo) >= bound:
+        memo.clear()
+    memo[id(key)] = (key, made)
+    return made
+
 
 Report = Callable[[Diagnostic], None]
 Where = Location | Callable[[], Location]

@@ -28,12 +28,11 @@ from typing import TYPE_CHECKING, Any
 from irshape import lifetime, rules
 from irshape.check import graph as g
 from irshape.check import sources, structure
-from irshape.check.layer import check_op, check_v10_folding, compare_declared
+from irshape.check.layer import IdentityMemo, by_identity, check_op, check_v10_folding, compare_declared
 from irshape.diagnostics import Diagnostic, Location, Severity
 from irshape.dims import PartialShape
 from irshape.ir.model import Body, Document, Layer, Port, Source, has_metadata
 from irshape.ir.weights import Weights
-from irshape.memo import IdentityMemo, by_identity
 from irshape.ops.interface import OpResult, Origin, Output, Tensor, Unknown
 from irshape.ops.opsets import latest_version, op_version
 from irshape.ops.registry import lookup

@@ -412,11 +412,17 @@ class _Executor:
         """The shapes OpenVINO infers for the ports of the model as read, by id(port) (made
         by the executor of the whole document: a body's executor takes its parent's)."""
         if self.compiled is None:
-            from irshape.check.model import check_document  # (only for a Loop or TensorIterator)
+            # (only for a layer with bodies, or a kernel that asks: KernelCall.compiled_static)
+            from irshape.check.model import check_document
 
             self.compiled = {}
             check_document(self.document, lambda finding: None, port_shapes=self.compiled)
         return self.compiled
+
+    def _compiled_static(self, layer: Layer, port: int) -> bool:
+        """Is input ``port`` of ``layer`` of a static shape in the model as OpenVINO reads it?"""
+        shape = self._compiled_shapes().get(id(layer.inputs[port]))
+        return shape is not None and shape.is_static
 
     def _body_runner(self, layer: Layer) -> RunBody:
         """Runs a body of ``layer`` with this executor's settings: a failure in it is the
@@ -495,6 +501,7 @@ class _Executor:
             inference,
             self.context,
             constants,
+            lambda port: self._compiled_static(layer, port),
         )
         if schema.op.lower() in integers.CONVERTING_OPS and not folding:
             call = self._converted_on_entry(layer, call)

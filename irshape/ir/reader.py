@@ -9,10 +9,14 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Iterator
+from typing import TYPE_CHECKING
 
 from irshape import rules
 from irshape.diagnostics import Location
-from irshape.ir.parse import CHUNK, Join, Reader, ReadResult, clean
+from irshape.ir.parse import CHUNK, Reader, ReadResult, clean
+
+if TYPE_CHECKING:
+    from irshape.ir.parse import Join
 
 # Below this, lxml reads a file in fewer instructions than the scanner's patterns take to compile
 # (~30M instructions, once a process; lxml reads a layer in ~200k, the scanner in ~55k): a small

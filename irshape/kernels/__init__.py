@@ -95,7 +95,16 @@ class Context:
 class KernelCall(FrozenRecord):
     """A kernel's arguments: the declaration, the inputs, the attributes, shape inference's answer."""
 
-    __slots__ = ("attributes", "constant_inputs", "context", "inference", "input_types", "inputs", "schema")
+    __slots__ = (
+        "attributes",
+        "compiled_static",
+        "constant_inputs",
+        "context",
+        "inference",
+        "input_types",
+        "inputs",
+        "schema",
+    )
     schema: OpSchema
     inputs: tuple[np.ndarray, ...]
     input_types: tuple[str, ...]  # each input's OpenVINO element type ("f32", "u4", "boolean")
@@ -105,6 +114,12 @@ class KernelCall(FrozenRecord):
     # the inputs the plugin holds as constants (a Const, or what its compile step folds): some
     # of its nodes compute otherwise with one (Power by a constant exponent, elementwise.py)
     constant_inputs: frozenset[int]
+    # is input ``port``'s shape static in the model as OpenVINO reads it (the shape the plugin
+    # compiles, not the one it runs at)? Asked only where the plugin's node depends on it (a
+    # recurrent sequence's lengths, TopK's ties): the executor answers by a check of the whole
+    # model, made once, and says not static for a port it has no shape for; None: the caller
+    # does not know (taken as static)
+    compiled_static: Callable[[int], bool] | None
 
     def __init__(
         self,
@@ -115,6 +130,7 @@ class KernelCall(FrozenRecord):
         inference: OpResult,
         context: Context,
         constant_inputs: frozenset[int] = frozenset(),
+        compiled_static: Callable[[int], bool] | None = None,
     ) -> None:
         set_field(self, "schema", schema)
         set_field(self, "inputs", inputs)
@@ -123,6 +139,7 @@ class KernelCall(FrozenRecord):
         set_field(self, "inference", inference)
         set_field(self, "context", context)
         set_field(self, "constant_inputs", constant_inputs)
+        set_field(self, "compiled_static", compiled_static)
 
     def attribute(self, name: str) -> Any:
         """A declared scalar attribute's value, its default when missing (as OpCall's)."""

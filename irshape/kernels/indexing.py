@@ -48,6 +48,13 @@ tests/execution/test_indexing.py where the spec leaves it open:
 * TopK: the k largest (smallest) values, ties to the lower index, in the order of value for
   ``sort = none`` too (as the plugin gives); NaN is not ordered (the plugin's place for a NaN
   depends on its sorting algorithm: a NaN compares false with everything) and not tested.
+  Where the plugin takes its heap sort (an unstable TopK on the last axis of data of rank 1
+  or 2, compiled as a dynamic node or with k > 6) the ties and NaNs are ordered as its heap
+  orders them
+  (tests/execution/test_topk_ties.py); its other sorts' order of ties (a static k = 1 on the
+  innermost axis: across vector lanes, as many as the CPU's vector holds; k > 6 on another axis:
+  bitonic) is not followed, nor is its heap on data of a higher rank, whose layout (planar, or
+  blocked after a Convolution) decides whether it sorts by the heap.
   A k past the axis is refused, as the plugin refuses it (k = 0 crashes the plugin).
 * The plugin holds i64 data as i32 (2**63 - 1 comes back as -1, sums wrap at 2**31): irshape
   computes in i64, and the tests keep i64 data within i32.
@@ -477,7 +484,8 @@ def non_zero(call: KernelCall) -> np.ndarray:
 @working_memory(_plus_per_element(24, 0))  # the keys, their order (int64), its sorted copy
 def topk(call: KernelCall) -> tuple[np.ndarray, np.ndarray]:
     """TopK-1/3/11: the k largest (max) or smallest (min) elements along ``axis``; ties go to
-    the lower index; sort by value, by index or, with ``none``, as by value."""
+    the lower index, but where the plugin takes its heap sort (``_heap_sortable``); sort by
+    value, by index or, with ``none``, as by value."""
     data = call.inputs[0]
     axis = _axis(int(call.attribute("axis")), data.ndim)
     k = call.output_shape(0)[axis]
@@ -493,9 +501,14 @@ def topk(call: KernelCall) -> tuple[np.ndarray, np.ndarray]:
     sort = str(call.attribute("sort")).lower()
     moved = np.moveaxis(data, axis, -1)
     keys = moved if data.dtype != np.bool_ else moved.astype(np.int8)
-    if mode == "max":
-        keys = _descending_key(keys)
-    order = np.argsort(keys, axis=-1, kind="stable")[..., :k]
+    ascending = _descending_key(keys) if mode == "max" else keys
+    ranked = np.argsort(ascending, axis=-1, kind="stable")[..., : k + 1]
+    order = ranked[..., :k]
+    if k and keys.size and _heap_sortable(call, axis, data.ndim, sort):
+        tied = _tied_rows(keys, ranked)
+        # (asked last: whether the node is dynamic costs the executor a check of the model)
+        if tied.any() and (k > _IN_REGISTERS or _compiled_dynamic(call)):
+            order = _heap_order(keys, order, tied, mode == "max", sort == "index")
     if sort == "index":
         order = np.sort(order, axis=-1)
     values = np.take_along_axis(moved, order, axis=-1)
@@ -503,6 +516,120 @@ def topk(call: KernelCall) -> tuple[np.ndarray, np.ndarray]:
         np.moveaxis(values, -1, axis).copy(),
         np.moveaxis(order, -1, axis).astype(call.output_dtype(1)),
     )
+
+
+# The CPU plugin (nodes/topk.cpp) keeps the k best of a static TopK in vector registers when
+# k <= 16 / 2 - 2 (a bubble sort: ties in index order; 16 whatever the CPU: the registers SSE
+# instructions reach, "even for avx512_core" as its comment says); otherwise, unless it must be stable, on
+# the innermost axis of a planar layout it takes a heap sort, as it does for every such TopK it
+# compiles as a dynamic node. Its `stable` is ignored when sorting by index (by experiment).
+# Data of rank 1 or 2 is planar; of a higher rank the plugin lays it out as its producer does
+# (a Parameter's, a MatMul's or a Softmax's planar, a Convolution's, an MVN's or an
+# Interpolate's channels blocked, where the last axis is not innermost: by experiment), which
+# the kernel does not know: there ties stay in index order.
+_IN_REGISTERS = 6
+_PLANAR_RANKS = 2
+
+
+def _heap_sortable(call: KernelCall, axis: int, rank: int, sort: str) -> bool:
+    """Could the plugin select this TopK's k elements by its heap sort (with k > 6, or
+    compiled as a dynamic node)?"""
+    stable = "stable" in call.schema.attributes and bool(call.attribute("stable"))
+    return axis == rank - 1 and rank <= _PLANAR_RANKS and not (stable and sort != "index")
+
+
+def _compiled_dynamic(call: KernelCall) -> bool:
+    """Does the plugin compile this TopK as a dynamic node: its data's shape dynamic in the
+    model as OpenVINO reads it, or its k not a constant (its outputs' shape then is)? Static
+    where the caller does not know."""
+    if call.compiled_static is None:
+        return False
+    return not call.compiled_static(0) or 1 not in call.constant_inputs
+
+
+def _tied_rows(keys: np.ndarray, ranked: np.ndarray) -> np.ndarray:
+    """The rows (along the last axis) where the stable order's first k + 1 (``ranked``) hold
+    equal values, or any value is NaN: where the plugin's heap may order otherwise."""
+    rows = keys.reshape(-1, keys.shape[-1])
+    best = np.take_along_axis(rows, ranked.reshape(rows.shape[0], -1), axis=-1)
+    tied: np.ndarray = (best[:, 1:] == best[:, :-1]).any(axis=-1)
+    if rows.dtype.kind == "f":
+        tied |= np.isnan(rows).any(axis=-1)
+    return tied
+
+
+def _heap_order(
+    keys: np.ndarray, order: np.ndarray, tied: np.ndarray, largest: bool, by_index: bool
+) -> np.ndarray:
+    """The indices the plugin's heap sort gives along the last axis of ``keys``: ``order``
+    (the stable one's first k) but in the ``tied`` rows, sorted again as the plugin sorts."""
+    k = order.shape[-1]
+    rows = keys.reshape(-1, keys.shape[-1])
+    heaped = order.reshape(-1, k).copy()
+    heaped[tied] = _HeapTopK(rows[tied], k, largest).extracted(by_index)
+    return heaped.reshape(order.shape)
+
+
+class _HeapTopK:
+    """The plugin's heap top-k (its jit_uni_topk_kernel's topk_heap_sorting), on many rows at
+    once: the first k elements heapified (a min-heap for the largest: a parent moves down
+    only below a strictly better child, the left child on ties), each later element that
+    beats the root replacing it (``!(x <= root)`` for the largest, so NaN does; ``x < root``
+    for the smallest), then extracted by swapping the root to the end, by value or, sorting by
+    index, after heapifying again by index."""
+
+    def __init__(self, rows: np.ndarray, k: int, largest: bool) -> None:
+        self.values = rows[:, :k].copy()
+        self.positions = np.tile(np.arange(k), (rows.shape[0], 1))
+        self.beats: Callable[[np.ndarray, np.ndarray], np.ndarray] = (
+            (lambda a, b: ~(a <= b)) if largest else (lambda a, b: a < b)
+        )
+        last = k - 1
+        self._heapify(last, True)
+        for column in range(k, rows.shape[1]):
+            taken = np.flatnonzero(self.beats(rows[:, column], self.values[:, 0]))
+            if taken.size:
+                self.values[taken, 0] = rows[taken, column]
+                self.positions[taken, 0] = column
+                self._sift(taken, 0, last, True)
+
+    def extracted(self, by_index: bool) -> np.ndarray:
+        """The k positions in the order the extraction leaves them."""
+        last = self.values.shape[1] - 1
+        if by_index:
+            self._heapify(last, False)
+        every = np.arange(self.values.shape[0])
+        for end in range(last, 0, -1):
+            for array in (self.values, self.positions):
+                array[:, [0, end]] = array[:, [end, 0]]
+            self._sift(every, 0, end - 1, not by_index)
+        return self.positions
+
+    def _heapify(self, last: int, by_value: bool) -> None:
+        every = np.arange(self.values.shape[0])
+        for node in range(max(last - 1, 0) >> 1, -1, -1):
+            self._sift(every, node, last, by_value)
+
+    def _sift(self, rows: np.ndarray, start: int, last: int, by_value: bool) -> None:
+        """Sift the node ``start`` of ``rows`` down the heap of positions 0..last."""
+        keys = self.values if by_value else self.positions
+        above: Callable[[np.ndarray, np.ndarray], np.ndarray] = (
+            self.beats if by_value else np.less  # (by index: a max-heap, ascending once extracted)
+        )
+        node = np.full(rows.size, start)
+        while rows.size and last > 0:
+            inside = node <= (last - 1) >> 1
+            rows, node = rows[inside], node[inside]
+            if not rows.size:
+                return
+            left, right = 2 * node + 1, np.minimum(2 * node + 2, last)
+            has_right = 2 * node + 2 <= last
+            child = np.where(has_right & above(keys[rows, left], keys[rows, right]), right, left)
+            moves = above(keys[rows, node], keys[rows, child])
+            rows, node, child = rows[moves], node[moves], child[moves]
+            for array in (self.values, self.positions):
+                array[rows, node], array[rows, child] = array[rows, child], array[rows, node]
+            node = child
 
 
 def _descending_key(keys: np.ndarray) -> np.ndarray:

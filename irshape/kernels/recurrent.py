@@ -19,7 +19,12 @@ The equations are OpenVINO's reference ones (``rnn_cell.hpp``, ``gru_cell.hpp``,
   batch's length leave Y zero; Ho/Co are the states after step ``length - 1``, and zero where
   the length is 0 or past the steps (OpenVINO's reference and CPU plugin alike). A reverse
   direction with a length outside ``[0, steps]`` is refused, as the plugin's ReverseSequence
-  refuses it.
+  refuses it. But where X's shape is dynamic in the model the plugin compiles (an ONNX LSTM
+  with dynamic axes: ``[?,?,16]``) and the plugin's oneDNN node takes the sequence (no clip,
+  the default activations, W, R and B constants), it ignores the lengths and runs every step
+  of every batch (its transformations decompose only a static sequence, or one the node does
+  not take, into a TensorIterator that masks the steps), and so does irshape's executor
+  (``KernelCall.compiled_static``).
 
 What the CPU plugin computes (openvino 2026.4.1, ``INFERENCE_PRECISION_HINT=f32``), established
 by ``tests/execution/test_recurrent.py``: f16 sequences are computed in f32 and rounded at
@@ -186,9 +191,14 @@ def _prepared(cell: _Cell, w: np.ndarray, r: np.ndarray, b: np.ndarray) -> _Weig
     return _Weights(np.ascontiguousarray(w.T), b, np.ascontiguousarray(r.T), candidate, b_rh, tanh_affine)
 
 
-def _cell_of(call: KernelCall, kind: str) -> _Cell:
+def _activation_names(call: KernelCall, kind: str) -> tuple[str, ...]:
+    """The activations the layer names (lower case), else the defaults of its kind."""
     text = str(call.attribute("activations")).strip()
-    names = tuple(n.strip().lower() for n in text.split(",")) if text else _DEFAULT_ACTIVATIONS[kind]
+    return tuple(n.strip().lower() for n in text.split(",")) if text else _DEFAULT_ACTIVATIONS[kind]
+
+
+def _cell_of(call: KernelCall, kind: str) -> _Cell:
+    names = _activation_names(call, kind)
     unknown = [n for n in names if n not in _ACTIVATIONS]
     if unknown:
         raise KernelError(f"activation function {unknown[0]} is not supported (relu, sigmoid, tanh are)")
@@ -375,7 +385,7 @@ def _run_sequence(call: KernelCall, kind: str) -> list[np.ndarray]:
     compute = _compute_dtype(call.inputs[0].dtype)
     x = call.inputs[0].astype(compute, copy=False)
     initial = [a.astype(compute, copy=False) for a in call.inputs[1 : 1 + states_count]]
-    lengths = call.inputs[1 + states_count].astype(np.int64)
+    lengths = _lengths_run(call, kind, call.inputs[1 + states_count].astype(np.int64), x.shape[1])
     w, r, b = (a.astype(compute, copy=False) for a in call.inputs[2 + states_count : 5 + states_count])
     cell = _cell_of(call, kind)
     direction = str(call.attribute("direction")).lower()
@@ -388,6 +398,30 @@ def _run_sequence(call: KernelCall, kind: str) -> list[np.ndarray]:
     outputs = [np.stack(ys, axis=1)]
     outputs += [np.stack([f[k] for f in finals], axis=1) for k in range(states_count)]
     return _as_outputs(call, outputs)
+
+
+def _lengths_run(call: KernelCall, kind: str, lengths: np.ndarray, steps: int) -> np.ndarray:
+    """The sequence lengths the plugin honours: all of them where it decomposes the sequence
+    into a TensorIterator that masks the steps past each length (X's shape static in the model
+    it compiles, or a sequence its oneDNN node does not take); none where that node runs it on
+    a dynamic X (it runs every step of every batch, ignoring the lengths: by experiment,
+    tests/execution/test_sequence_lengths.py)."""
+    if np.all(lengths == steps) or call.compiled_static is None or call.compiled_static(0):
+        return lengths
+    if not _on_the_plugins_node(call, kind):
+        return lengths
+    return np.full_like(lengths, steps)
+
+
+def _on_the_plugins_node(call: KernelCall, kind: str) -> bool:
+    """Does the CPU plugin run this sequence as its oneDNN node (``RNN::isSupportedOperation``
+    in nodes/rnn.cpp)? Not with a clip, nor with an LSTM's or a GRU's activations other than
+    the defaults (an RNN's one activation may be any of the three), nor with W, R or B
+    computed from data; the plugin decomposes those whatever X's shape."""
+    states_count = 2 if kind == "lstm" else 1
+    weights = {2 + states_count, 3 + states_count, 4 + states_count}
+    default_activations = kind == "rnn" or _activation_names(call, kind) == _DEFAULT_ACTIVATIONS[kind]
+    return float(call.attribute("clip")) == 0 and default_activations and weights <= call.constant_inputs
 
 
 def _sequence_working_bytes(call: KernelCall) -> int:

@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Callable, Sequence
-from operator import attrgetter
-from typing import TYPE_CHECKING, Any, Generic, NamedTuple, Self, TypeVar, cast, overload
+from operator import attrgetter, itemgetter
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, Self, TypeVar, cast, overload
 
 from irshape.diagnostics import Rule
 from irshape.dims import PartialShape
@@ -65,39 +65,99 @@ _UNKNOWN_TEXTS: dict[Unknown, Callable[[str], str]] = {
 }
 
 
-class Value(NamedTuple):
+def _at(index: int) -> Any:
+    """A :class:`Value` field: its element ``index``, read in C (as a named tuple's fields)."""
+    return property(itemgetter(index))
+
+
+class Value(tuple[Any, ...]):
     """Everything irshape knows of a tensor's value: the one record a tensor carries, compared
-    and hashed whole (the check's memo key is made of it). A tensor with nothing known shares
-    :data:`NOTHING`."""
+    and hashed whole as a tuple (the check's memo key is made of it). A tensor with nothing
+    known shares :data:`NOTHING`.
+
+    A named tuple written out: ``typing.NamedTuple`` would compile its annotations and its
+    ``__new__`` at every start (~2M instructions, a tenth of what irshape's start-up may
+    cost); this class is built as a plain one, with the same fields, ``_fields`` and
+    ``_replace``."""
+
+    __slots__ = ()
+    _fields: ClassVar[tuple[str, ...]] = (
+        "value",
+        "lower",
+        "upper",
+        "reals",
+        "real_lower",
+        "real_upper",
+        "const_parts",
+        "constant",
+        "origin",
+        "unknown",
+        "why",
+        "reported",
+        "error",
+    )
 
     # A small integer tensor's value, when it is known: what OpenVINO's evaluate gives (and the
     # CPU plugin's compile step folds)
-    value: tuple[int, ...] | None = None
+    value: tuple[int, ...] | None = _at(0)
     # Its bounds per element, as OpenVINO's evaluate_lower and evaluate_upper give them (a
     # ShapeOf of interval dims), what shape inference reads: when the value is not known
     # exactly, or where shape inference reads another value than evaluate's (a Convert of a
     # type's maximum, "no limit" there: irshape.shapes.bounds.read_apart); None elsewhere. An
     # unbounded element's upper bound is the element type's maximum, as in OpenVINO.
-    lower: tuple[int, ...] | None = None
-    upper: tuple[int, ...] | None = None
-    reals: tuple[float, ...] | None = None  # a small floating-point tensor's value (scales)
+    lower: tuple[int, ...] | None = _at(1)
+    upper: tuple[int, ...] | None = _at(2)
+    reals: tuple[float, ...] | None = _at(3)  # a small floating-point tensor's value (scales)
     # ...and its bounds, alike (a size times a scale on a dynamic input)
-    real_lower: tuple[float, ...] | None = None
-    real_upper: tuple[float, ...] | None = None
+    real_lower: tuple[float, ...] | None = _at(4)
+    real_upper: tuple[float, ...] | None = _at(5)
     # Known neither by value nor by bounds, a Concat of one-element inputs: per element, the
     # first value of the Const input that gives it (None where another op does). OpenVINO's
     # Broadcast looks through such a Concat at its Consts (see ConstTensor); None elsewhere.
-    const_parts: tuple[int | None, ...] | None = None
+    const_parts: tuple[int | None, ...] | None = _at(6)
     # OpenVINO holds the data: a Const's output, or an op's computed from such only (it folds
     # them), whether or not irshape knows the value
-    constant: bool = False
-    origin: Origin = Origin.DATA  # what OpenVINO's evaluation of it reaches
-    unknown: Unknown | None = None  # why a value OpenVINO may hold is not known
-    why: str | None = None  # ...in detail (see Unknown)
-    reported: bool = False  # ...and that reason is already a finding of its own
+    constant: bool = _at(7)
+    origin: Origin = _at(8)  # what OpenVINO's evaluation of it reaches
+    unknown: Unknown | None = _at(9)  # why a value OpenVINO may hold is not known
+    why: str | None = _at(10)  # ...in detail (see Unknown)
+    reported: bool = _at(11)  # ...and that reason is already a finding of its own
     # OpenVINO's message where reading the value fails (a Const of a type it does not read as
     # integers): set by irshape.shapes.reading for the inputs a shape function reads
-    error: str | None = None
+    error: str | None = _at(12)
+
+    def __new__(
+        cls,
+        value: tuple[int, ...] | None = None,
+        lower: tuple[int, ...] | None = None,
+        upper: tuple[int, ...] | None = None,
+        reals: tuple[float, ...] | None = None,
+        real_lower: tuple[float, ...] | None = None,
+        real_upper: tuple[float, ...] | None = None,
+        const_parts: tuple[int | None, ...] | None = None,
+        constant: bool = False,
+        origin: Origin = Origin.DATA,
+        unknown: Unknown | None = None,
+        why: str | None = None,
+        reported: bool = False,
+        error: str | None = None,
+    ) -> Self:
+        fields = (value, lower, upper, reals, real_lower, real_upper, const_parts)
+        return tuple.__new__(cls, (*fields, constant, origin, unknown, why, reported, error))
+
+    def _replace(self, **changes: Any) -> Value:
+        """A copy with ``changes`` applied (a named tuple's ``_replace``)."""
+        made = tuple.__new__(Value, map(changes.pop, self._fields, self))
+        if changes:
+            raise ValueError(f"Got unexpected field names: {list(changes)!r}")
+        return made
+
+    def __getnewargs__(self) -> tuple[Any, ...]:  # pickled and copied by its fields
+        return tuple(self)
+
+    def __repr__(self) -> str:
+        fields = ", ".join(f"{name}={field!r}" for name, field in zip(self._fields, self, strict=True))
+        return f"Value({fields})"
 
 
 NOTHING = Value()
@@ -117,40 +177,6 @@ def _facts(changes: dict[str, Any]) -> dict[str, Any]:
         else:
             facts["unknown"] = unknown
     return facts
-
-
-class _Valued(Record):
-    """A tensor or an output: a shape, an element type and a :class:`Value`, whose fields read
-    and write as the tensor's own (``tensor.value``, ``output.lower = ...``)."""
-
-    __slots__ = ("facts",)
-    facts: Value
-
-    def replace(self, **changes: Any) -> Self:
-        own = {k: changes.pop(k) for k in list(changes) if k not in _VALUE_FIELDS and k not in _ALIASES}
-        if changes:
-            own["facts"] = own.get("facts", self.facts)._replace(**_facts(changes))
-        return super().replace(**own)
-
-    @property
-    def value_unknown(self) -> str | None:
-        """Why the value is not known, in words (None: nothing says it is unknown)."""
-        facts = self.facts
-        return None if facts.unknown is None else facts.unknown.text(facts.why)
-
-    @value_unknown.setter
-    def value_unknown(self, reason: str | Unknown | None) -> None:
-        self.facts = self.facts._replace(**_facts({"value_unknown": reason}))
-
-    def unknown_as(self, unknown: Unknown | None, why: str | None = None) -> None:
-        """Say why the value is not known."""
-        self.facts = self.facts._replace(unknown=unknown, why=why)
-
-    def _set(self, **changes: Any) -> None:
-        self.facts = self.facts._replace(**changes)
-
-
-_ALIASES = frozenset({"value_unknown", *_RENAMED})
 
 
 if TYPE_CHECKING:
@@ -186,6 +212,51 @@ else:
             tensor.facts = tuple.__new__(Value, (*facts[:index], value, *facts[index + 1 :]))
 
         return property(attrgetter(f"facts.{name}"), set_)
+
+
+class _Valued(Record):
+    """A tensor or an output: a shape, an element type and a :class:`Value`, whose fields read
+    and write as the tensor's own (``tensor.value``, ``output.lower = ...``)."""
+
+    __slots__ = ("facts",)
+    facts: Value
+
+    value: _Field[tuple[int, ...] | None] = _field("value")
+    lower: _Field[tuple[int, ...] | None] = _field("lower")
+    upper: _Field[tuple[int, ...] | None] = _field("upper")
+    reals: _Field[tuple[float, ...] | None] = _field("reals")
+    real_lower: _Field[tuple[float, ...] | None] = _field("real_lower")
+    real_upper: _Field[tuple[float, ...] | None] = _field("real_upper")
+    const_parts: _Field[tuple[int | None, ...] | None] = _field("const_parts")
+    constant: _Field[bool] = _field("constant")
+    origin: _Field[Origin] = _field("origin")
+    unknown: _Field[Unknown | None] = _field("unknown")
+
+    def replace(self, **changes: Any) -> Self:
+        own = {k: changes.pop(k) for k in list(changes) if k not in _VALUE_FIELDS and k not in _ALIASES}
+        if changes:
+            own["facts"] = own.get("facts", self.facts)._replace(**_facts(changes))
+        return super().replace(**own)
+
+    @property
+    def value_unknown(self) -> str | None:
+        """Why the value is not known, in words (None: nothing says it is unknown)."""
+        facts = self.facts
+        return None if facts.unknown is None else facts.unknown.text(facts.why)
+
+    @value_unknown.setter
+    def value_unknown(self, reason: str | Unknown | None) -> None:
+        self.facts = self.facts._replace(**_facts({"value_unknown": reason}))
+
+    def unknown_as(self, unknown: Unknown | None, why: str | None = None) -> None:
+        """Say why the value is not known."""
+        self.facts = self.facts._replace(unknown=unknown, why=why)
+
+    def _set(self, **changes: Any) -> None:
+        self.facts = self.facts._replace(**changes)
+
+
+_ALIASES = frozenset({"value_unknown", *_RENAMED})
 
 
 class Tensor(_Valued):
@@ -254,16 +325,6 @@ class Tensor(_Valued):
                 value_error,
             )
 
-    value: _Field[tuple[int, ...] | None] = _field("value")
-    lower: _Field[tuple[int, ...] | None] = _field("lower")
-    upper: _Field[tuple[int, ...] | None] = _field("upper")
-    reals: _Field[tuple[float, ...] | None] = _field("reals")
-    real_lower: _Field[tuple[float, ...] | None] = _field("real_lower")
-    real_upper: _Field[tuple[float, ...] | None] = _field("real_upper")
-    const_parts: _Field[tuple[int | None, ...] | None] = _field("const_parts")
-    constant: _Field[bool] = _field("constant")
-    origin: _Field[Origin] = _field("origin")
-    unknown: _Field[Unknown | None] = _field("unknown")
     value_reported: _Field[bool] = _field("reported")
     value_error: _Field[str | None] = _field("error")
 
@@ -371,17 +432,6 @@ class Output(_Valued):
             self.facts = NOTHING
         else:
             self.facts = Value(value, lower, upper, reals)
-
-    value: _Field[tuple[int, ...] | None] = _field("value")
-    lower: _Field[tuple[int, ...] | None] = _field("lower")
-    upper: _Field[tuple[int, ...] | None] = _field("upper")
-    reals: _Field[tuple[float, ...] | None] = _field("reals")
-    real_lower: _Field[tuple[float, ...] | None] = _field("real_lower")
-    real_upper: _Field[tuple[float, ...] | None] = _field("real_upper")
-    const_parts: _Field[tuple[int | None, ...] | None] = _field("const_parts")
-    constant: _Field[bool] = _field("constant")
-    origin: _Field[Origin] = _field("origin")
-    unknown: _Field[Unknown | None] = _field("unknown")
 
 
 class OpResult(Record):

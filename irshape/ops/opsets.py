@@ -30,14 +30,16 @@ _EXPERIMENTAL_IN_OPSET6 = frozenset(
 )
 
 
-@functools.cache
+@functools.cache  # built for the first type not spelled as OpenVINO spells it (no two differ by case only)
 def _names_by_lower() -> dict[str, str]:
     return {name.lower(): name for name in OP_VERSIONS}
 
 
 def _op(op_type: str) -> tuple[str, dict[int, int]] | None:
     """The op's canonical name and its version in each opset that holds it, or None."""
-    name = _names_by_lower().get(TRANSLATED.get(op_type, op_type).lower())
+    spelled = TRANSLATED.get(op_type, op_type)
+    # usually found as spelled: a file spells its types as OpenVINO's table does
+    name = spelled if spelled in OP_VERSIONS else _names_by_lower().get(spelled.lower())
     return None if name is None else (name, _versions(name))
 
 

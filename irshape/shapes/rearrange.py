@@ -17,8 +17,8 @@ import math
 from irshape import rules
 from irshape.dims import INF, Dim, PartialShape, int64
 from irshape.ir.element_types import is_integral_number
-from irshape.ops.interface import Finding, OpCall, OpResult, Output
-from irshape.shapes import reading
+from irshape.ops.interface import Finding, OpCall, OpResult, Output, Tensor
+from irshape.shapes import bounds, reading
 from irshape.shapes.broadcast import merge_shapes
 from irshape.shapes.findings import (
     attribute_error,
@@ -294,9 +294,12 @@ def _patch_findings(call: OpCall) -> list[Finding]:
 _COL2IM_TYPES = ("i32", "i64")
 
 
-@reading.reads(1, 2)
+@reading.reads(1, how=reading.AS_SHAPE)
+@reading.reads(2)
 def col2im(call: OpCall) -> OpResult:
-    """Col2Im-15: [N,] C / (kh * kw), output_size[0], output_size[1]."""
+    """Col2Im-15: [N,] C / (kh * kw), output_size[0], output_size[1]: output_size as
+    ``get_input_const_data_as_shape`` reads it (its value, else its bounds: a size computed
+    from a ShapeOf of ``3..9`` is ``3..9``), kernel_size as ``get_input_const_data_as``."""
     data, size, kernel = call.inputs
     findings = _col2im_input_findings(call)
     if findings:
@@ -306,17 +309,28 @@ def col2im(call: OpCall) -> OpResult:
     batched = len(data.shape.dims) == 3
     dims = list(data.shape.dims)
     blocks, columns = dims[-2], dims[-1]
-    findings += [f for port in (1, 2) for f in _value_findings(call, port)]
+    out = _col2im_size(size)
+    findings += [*_value_findings(call, 1, bounded=out is not None), *_value_findings(call, 2)]
     if _errors(findings):
         return OpResult([], findings)
     channels, problem = _col2im_channels(blocks, kernel.value)
-    out = [Dim.of(-1), Dim.of(-1)] if size.value is None else [Dim.of(int64(v)) for v in size.value[:2]]
-    if problem is None and size.value is not None and kernel.value is not None and columns.is_static:
-        problem = _col2im_block_count(call, size.value, kernel.value, columns.value)
+    if out is None:
+        out = [Dim.of(-1), Dim.of(-1)]
+    if problem is None and all(d.is_static for d in out) and kernel.value is not None and columns.is_static:
+        problem = _col2im_block_count(call, [d.value for d in out], kernel.value, columns.value)
     if problem is not None:
         return OpResult([], [*findings, problem])
     shape = PartialShape([*dims[:1], channels, *out] if batched else [channels, *out])
     return OpResult([Output(shape, data.element_type)], findings)
+
+
+def _col2im_size(size: Tensor) -> list[Dim] | None:
+    """output_size's two dims: its value's (-1 is ``?``), else ``Dimension(lower, upper)`` of
+    its bounds (``evaluate_as_partial_shape``), else None."""
+    if size.value is not None:
+        return [Dim.of(int64(v)) for v in size.value[:2]]
+    found = bounds.as_dims(size)
+    return None if found is None else found[:2]
 
 
 def _col2im_input_findings(call: OpCall) -> list[Finding]:
@@ -340,9 +354,10 @@ def _col2im_input_findings(call: OpCall) -> list[Finding]:
     return findings
 
 
-def _value_findings(call: OpCall, port: int) -> list[Finding]:
-    """What reading output_size or kernel_size says: a value unknown, or (by experiment) one
-    OpenVINO cannot read as a shape because its length is not static."""
+def _value_findings(call: OpCall, port: int, bounded: bool = False) -> list[Finding]:
+    """What reading output_size or kernel_size says: a value unknown (not where output_size's
+    bounds give its dims: ``bounded``), or (by experiment) one OpenVINO cannot read as a shape
+    because its length is not static."""
     tensor, name = call.inputs[port], ("output_size", "kernel_size")[port - 1]
     if tensor.value is not None:
         return []
@@ -350,6 +365,8 @@ def _value_findings(call: OpCall, port: int) -> list[Finding]:
     if dims is not None and not all(d.is_static for d in dims):
         problem = f"{name} is computed, of the dynamic shape {tensor.shape}"
         return [incompatible(problem, "to_shape was called on a dynamic shape.", port)]
+    if bounded:
+        return []
     return value_unknown(port, name, tensor, "the dims it decides are '?'")
 
 
@@ -371,7 +388,7 @@ def _col2im_channels(channels: Dim, kernel: tuple[int, ...] | None) -> tuple[Dim
 
 
 def _col2im_block_count(
-    call: OpCall, size: tuple[int, ...], kernel: tuple[int, ...], blocks: int
+    call: OpCall, size: list[int], kernel: tuple[int, ...], blocks: int
 ) -> Finding | None:
     """L must be the product over both axes of (size + pads - dilation * (k - 1) - 1) / stride + 1
     (a negative numerator wraps, as size_t arithmetic does: never equal)."""

@@ -11,8 +11,9 @@ Semantics are the reference implementation's (``reference/reduce_*.hpp``), which
 * ReduceMean of integers truncates towards zero (C++ integer division of the sum by the count:
   ``[-7, -5, 3, 4]`` gives -1, ``[1, 2, 2, 2]`` gives 1), as the CPU plugin does;
 * ReduceL2 of integers truncates the square root (``[2, 3]`` gives 3, ``[5, 5]`` 7, as the
-  plugin), the squares summed in int64; an empty reduction gives 0 (Sum, L1, L2), 1
-  (Prod), the type's lowest / highest value (Max / Min), NaN (Mean of reals, 0 of integers);
+  plugin), the squares summed in int64; an empty reduction gives 0 (Sum, L1, L2, and Mean:
+  0 in the plugin, though the reference's mean of reals is NaN), 1 (Prod), the type's lowest /
+  highest value (Max / Min);
 * ReduceMax/Min start, as the reference and the plugin, from the lowest (highest) value of the
   computation's type, f32 for f16 data: ``max([-inf])`` is -3.4e38 in f32 and -inf in f16. They
   skip NaNs (the reference's ``std::max(acc, nan)`` keeps acc) but give NaN where every element
@@ -122,11 +123,11 @@ def reduce_mean(call: KernelCall) -> np.ndarray:
     def mean(x: np.ndarray, axes: tuple[int, ...]) -> np.ndarray:
         total = np.sum(x, axis=axes, dtype=_accumulator(x))
         count = int(np.prod([x.shape[a] for a in axes], dtype=np.int64))
+        if count == 0:  # 0 for reals too in the plugin, not NaN (found by the kernel fuzzer)
+            return np.zeros_like(total)
         if x.dtype.kind == "f":
             result: np.ndarray = np.divide(total, count)
             return result
-        if count == 0:
-            return np.zeros_like(total)
         quotient = np.abs(total.astype(np.int64)) // count  # C++'s division: towards zero
         signed: np.ndarray = np.where(total < 0, -quotient, quotient)
         return signed

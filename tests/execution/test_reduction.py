@@ -172,6 +172,16 @@ def fuzz_found_cases() -> list[Case]:
                 exact=True,
             )
         )
+    # an empty ReduceMean is 0, of reals too (not the reference's NaN)
+    for dtype in (np.float32, np.float16):
+        x = parameter((2, 0), dtype)
+        outputs = [
+            opset.reduce_mean(x, axis).output(0),
+            opset.reduce_mean(x, opset.constant(np.array([0, 1]))).output(0),
+        ]
+        cases.append(
+            Case(f"fuzz_empty_mean_{np.dtype(dtype).name}", {x: np.zeros((2, 0), dtype)}, outputs, exact=True)
+        )
     # ReduceL2 sums the squares in f32: past FLT_MAX it is inf (f64: saturated to FLT_MAX)
     for dtype in (np.float32, np.float64):
         x = parameter((2, 2), dtype)

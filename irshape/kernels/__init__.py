@@ -226,7 +226,43 @@ def _kernel(family: str, name: str) -> Kernel | None:
             raise
         return None
     kernel: Kernel | None = getattr(module, name, None)
-    return kernel
+    return None if kernel is None else _storing_bf16(kernel)
+
+
+def _storing_bf16(kernel: Kernel) -> Kernel:
+    """``kernel`` with its outputs stored as the plugin stores them: bf16 rounded to bf16 (held
+    as f32 values already rounded), f64 saturated to f32's range (the plugin holds f64 as f32:
+    an overflow is FLT_MAX, not inf). A kernel computes in f32 and need not do either itself.
+    Many did not (NormalizeL2, MVN, the poolings, the convolutions, ReduceSum... gave values
+    between two bf16 ones; ReduceL2 of f64 inf: found by the kernel fuzzer,
+    tests/execution/test_kernel_fuzz.py)."""
+
+    @functools.wraps(kernel)
+    def storing(call: KernelCall) -> KernelOutput:
+        result = kernel(call)
+        types = [output.element_type for output in call.inference.outputs]
+        if ("bf16" not in types and "f64" not in types) or call.schema.op == "Identity":
+            return result  # (the plugin removes an Identity: its value passes whole)
+        return tuple(
+            _stored(array, element_type)
+            for array, element_type in zip(outputs_of(result), types, strict=False)
+        )
+
+    if kernel in _ESTIMATES:
+        _ESTIMATES[storing] = _ESTIMATES[kernel]
+    return storing
+
+
+def _stored(array: np.ndarray, element_type: str | None) -> np.ndarray:
+    if element_type == "bf16" and array.dtype == np.float32:
+        from irshape.kernels.narrow_reals import round_to_bf16  # only where bf16 is met
+
+        return round_to_bf16(array)
+    if element_type == "f64" and array.dtype == np.float64:
+        limit = float(np.finfo(np.float32).max)
+        saturated: np.ndarray = np.where(np.isnan(array), array, np.clip(array, -limit, limit))
+        return saturated
+    return array
 
 
 def outputs_of(result: KernelOutput) -> tuple[np.ndarray, ...]:

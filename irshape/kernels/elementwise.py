@@ -43,6 +43,14 @@ implementation or from numpy:
   (saturated like i8/u8 arithmetic) and the suite leaves those types out.
 * Subnormal f32 values: the plugin flushes them to zero in its arithmetic (denormals-are-zero);
   irshape keeps them (they are below the comparison's tolerance).
+* Found by the kernel fuzzer (tests/execution/test_kernel_fuzz.py; the fixed cases are in
+  test_elementwise.py's ``fuzz_found_cases``): a Divide of reals is a times the f32 reciprocal
+  of b (bit for bit; a / b differs in the last bit on a quarter of the elements); Exp is inf
+  from 88.37627 and 0 below ln(FLT_MIN); PRelu of integers is computed in f32; the Math node's
+  functions (Acos..Tan, the hyperbolic ones) take integers through a saturating Reorder;
+  HardSigmoid's and Selu's parameters of 0 are their defaults; IsFinite of a subnormal f32 is
+  false; Gelu (erf) overflows above FLT_MAX / 2; i8 and u8 Clamp clamp in f32 and truncate; an
+  i8 Subtract saturates -b first.
 * Power: by a constant exponent of one element, integer powers by squaring in f32 and ±0.5 a
   square root (626^3 is 245314368); else the C library's ``powf`` (245314384), which is not
   correctly rounded (see the Power section below; tests/execution/test_power.py, bit for bit).
@@ -173,6 +181,39 @@ def _real_unary(function: RealFunction, temporaries: int = 3) -> Callable[[Kerne
     return kernel
 
 
+# The largest f32 below 2^31: where the plugin's Reorder from f32 to i32 saturates a large
+# positive value (2^31 itself would not fit).
+_I32_TOP_F32 = 2147483520
+
+
+def _math_node_unary(function: RealFunction) -> Callable[[KernelCall], Array]:
+    """A trigonometric or hyperbolic function: the plugin's Math node, which computes in f32 and
+    takes integers through Reorders (a saturating conversion, not the eltwise emitters'
+    cvtps2dq): to i32 rounded to nearest, NaN and anything below the range -2^31, anything above
+    it 2147483520 (Cosh(38) of an i32); to i8 and u8 saturated from f32 (NaN is -128 in i8 and
+    255 in u8); to i16 and u16 the i32 value wrapped. Found by the kernel fuzzer."""
+
+    def kernel(call: KernelCall) -> Array:
+        with np.errstate(all="ignore"):
+            values = function(_as_f32(call.inputs[0]))
+            dtype = call.output_dtype()
+            if dtype.kind not in "iu":
+                return _result(call, values, from_real=True, rounded=True)
+            rounded = np.rint(values)
+            if dtype.itemsize == 1:
+                info = np.iinfo(dtype)
+                nan_value = info.min if dtype.kind == "i" else info.max
+                return _array(
+                    np.where(np.isnan(rounded), nan_value, np.clip(rounded, info.min, info.max)).astype(dtype)
+                )
+            clipped = np.clip(rounded, _I32_MIN, _I32_TOP_F32)
+            i32 = np.where(np.isnan(rounded), _I32_MIN, clipped).astype(np.int64).astype(np.int32)
+            return _array(_stored_int(i32, dtype))
+
+    working_memory(_f32_temporaries(3))(kernel)
+    return kernel
+
+
 def _int_unary(real: RealFunction, integer: Callable[[Array], Array]) -> Callable[[KernelCall], Array]:
     """An op the plugin computes on i32 for integers (Abs, Negative, Relu, Sign...)."""
 
@@ -299,7 +340,9 @@ def _polynomial(t: Array, coefficients: tuple[float, ...]) -> Array:
 
 def _gelu_erf(x: Array) -> Array:
     # the plugin's erf polynomial makes +inf NaN too (numpy's -inf * 0 already is)
-    gelu = np.float32(0.5) * x * (np.float32(1) + _erf(x * np.float32(1 / math.sqrt(2))))
+    # x * (1 + erf) first, then halved, as the plugin multiplies: above FLT_MAX / 2 that is inf
+    # (found by the kernel fuzzer: 2e38 gives inf)
+    gelu = x * (np.float32(1) + _erf(x * np.float32(1 / math.sqrt(2)))) * np.float32(0.5)
     return np.where(np.isposinf(x), np.float32(np.nan), gelu)
 
 
@@ -320,19 +363,32 @@ sign = _int_unary(np.sign, np.sign)
 relu = _real_unary(_relu)
 floor = _real_unary(np.floor)
 ceiling = _real_unary(np.ceil)
-acos = _real_unary(np.arccos)
-acosh = _real_unary(np.arccosh)
-asin = _real_unary(np.arcsin)
-asinh = _real_unary(np.arcsinh)
-atan = _real_unary(np.arctan)
-atanh = _real_unary(np.arctanh)
-cos = _real_unary(np.cos)
-cosh = _real_unary(np.cosh)
-sin = _real_unary(np.sin)
-sinh = _real_unary(np.sinh)
-tan = _real_unary(np.tan)
+acos = _math_node_unary(np.arccos)
+acosh = _math_node_unary(np.arccosh)
+asin = _math_node_unary(np.arcsin)
+asinh = _math_node_unary(np.arcsinh)
+atan = _math_node_unary(np.arctan)
+atanh = _math_node_unary(np.arctanh)
+cos = _math_node_unary(np.cos)
+cosh = _math_node_unary(np.cosh)
+sin = _math_node_unary(np.sin)
+sinh = _math_node_unary(np.sinh)
+tan = _math_node_unary(np.tan)
 tanh = _real_unary(np.tanh)
-exp = _real_unary(lambda x: _nan_to(np.exp(x), x, np.inf))
+# Where the plugin's exp emitter leaves the f32 range: from 88.37627 (where 2^n of its
+# reduction would be 2^128) the result is inf, though exp is still 2.4e38; below ln(FLT_MIN),
+# -87.33655 (0xc2aeac50), it is 0, not a subnormal. Bit patterns found by experiment (found by
+# the kernel fuzzer: an f64 exp(88.5) was FLT_MAX there, 2.7e38 here).
+_EXP_INF_FROM = np.array(0x42B0C0A6, np.uint32).view(np.float32)
+_EXP_ZERO_BELOW = np.array(0xC2AEAC50, np.uint32).view(np.float32)
+
+
+def _exp(x: Array) -> Array:
+    values = np.where(x >= _EXP_INF_FROM, np.float32(np.inf), np.exp(x))
+    return _nan_to(np.where(x < _EXP_ZERO_BELOW, np.float32(0), values), x, np.inf)
+
+
+exp = _real_unary(_exp)
 log = _real_unary(np.log)
 sqrt = _real_unary(np.sqrt)
 erf = _real_unary(_erf, temporaries=4)
@@ -374,8 +430,18 @@ def clamp(call: KernelCall) -> Array:
     data = call.inputs[0]
     if _is_real(data):  # a NaN comes out as min
         return _real_unary(lambda x: _nan_to(np.clip(x, np.float32(low), np.float32(high)), x, low))(call)
-    integer_low, integer_high = math.ceil(low), math.floor(high)
-    return _result(call, np.clip(_as_i32(data), integer_low, integer_high), from_real=False)
+    if data.dtype.itemsize == 1:
+        # i8 and u8: the plugin's snippet clamps the f32 value and truncates it (min and max of
+        # -2.5 give -2, 1.5 gives 1; found by the kernel fuzzer)
+        with np.errstate(invalid="ignore"):
+            values = np.minimum(np.maximum(_as_f32(data), np.float32(low)), np.float32(high))
+        return _result(call, values, from_real=True)
+    # the others: max(x, ceil(min)) then min(., floor(max)) on the i32 values (min and max of
+    # -2.5 give -3); bounds past i32 (1e10) bound nothing
+    integer_low = min(max(math.ceil(low), _I32_MIN), 2**31 - 1)
+    integer_high = min(max(math.floor(high), _I32_MIN), 2**31 - 1)
+    clamped = np.minimum(np.maximum(_as_i32(data), integer_low), integer_high)
+    return _result(call, clamped, from_real=False)
 
 
 def identity(call: KernelCall) -> Array:
@@ -400,20 +466,22 @@ def bitwise_not(call: KernelCall) -> Array:
 
 
 def is_finite(call: KernelCall) -> Array:
-    """IsFinite-10."""
-    result = _array(np.isfinite(call.inputs[0]))
-    return result
+    """IsFinite-10: in the plugin's f32 (f64 saturated on entry, so its infinities are finite),
+    and a subnormal f32 is not finite there (1e-40 is false; found by the kernel fuzzer)."""
+    values = _as_f32(call.inputs[0])
+    subnormal = (values != 0) & (np.abs(values) < np.finfo(np.float32).tiny)
+    return _array(np.isfinite(values) & ~subnormal)
 
 
 def is_nan(call: KernelCall) -> Array:
     """IsNaN-10."""
-    result = _array(np.isnan(call.inputs[0]))
-    return result
+    return _array(np.isnan(_as_f32(call.inputs[0])))
 
 
 def is_inf(call: KernelCall) -> Array:
-    """IsInf-10: +inf where detect_positive, -inf where detect_negative."""
-    data = call.inputs[0]
+    """IsInf-10: +inf where detect_positive, -inf where detect_negative (in the plugin's f32: an
+    f64 infinity is saturated to FLT_MAX on entry, so it is not infinite there)."""
+    data = _as_f32(call.inputs[0])
     positive = np.isposinf(data) if call.attribute("detect_positive") else np.zeros(data.shape, bool)
     negative_ = np.isneginf(data) if call.attribute("detect_negative") else np.zeros(data.shape, bool)
     return _array(positive | negative_)
@@ -433,11 +501,21 @@ def _parameters_kernel(function: Callable[..., Array]) -> Callable[[KernelCall],
     return kernel
 
 
+def _or_default(parameter: Array, default: float) -> Array:
+    """A scalar parameter as the plugin's Math node reads it: 0 means its default (HardSigmoid's
+    alpha 0 is 0.2 and beta 0 is 0.5, Selu's alpha 0 is 1.67326 and lambda 0 is 1.0507: its
+    ``(alpha == 0.0F) ? 0.2F : alpha``, intel_cpu/src/nodes/mathematics.cpp; found by the kernel
+    fuzzer, confirmed by experiment)."""
+    return np.where(parameter == 0, np.float32(default), parameter)
+
+
 def _selu(x: Array, alpha: Array, lambda_: Array) -> Array:
+    alpha, lambda_ = _or_default(alpha, 1.67326), _or_default(lambda_, 1.0507)
     return lambda_ * np.where(x > 0, x, alpha * np.expm1(x))
 
 
 def _hard_sigmoid(x: Array, alpha: Array, beta: Array) -> Array:
+    alpha, beta = _or_default(alpha, 0.2), _or_default(beta, 0.5)
     return _nan_to(np.clip(alpha * x + beta, np.float32(0), np.float32(1)), x, 1.0)
 
 
@@ -458,12 +536,11 @@ def prelu(call: KernelCall) -> Array:
     data, slope = call.inputs
     if slope.ndim == 1 and data.ndim >= 2 and slope.shape[0] == data.shape[1] and slope.shape[0] != 1:
         slope = slope.reshape((1, -1) + (1,) * (data.ndim - 2))
-    if _is_real(data):
-        with np.errstate(all="ignore"):
-            x, s = _as_f32(data), _as_f32(slope)
-            return _result(call, np.where(x < 0, s * x, x), from_real=True)
-    x, s = _as_i32(data), _as_i32(slope)
-    return _result(call, np.where(x < 0, s * x, x), from_real=False)
+    # integers too are computed in f32 and converted back (the plugin's eltwise PRelu has no
+    # integer path: an i32 2^31 - 1 is -2^31, -16777217 * 2 is -33554432; found by the fuzzer)
+    with np.errstate(all="ignore"):
+        x, s = _as_f32(data), _as_f32(slope)
+        return _result(call, np.where(x < 0, s * x, x), from_real=True)
 
 
 # --- binary ops ----------------------------------------------------------------------------
@@ -552,11 +629,32 @@ def _greater_equal(a: Array, b: Array) -> Array:
 
 
 add = _binary(np.add, np.add)
-subtract = _binary(np.subtract, np.subtract)
+_subtract_i32 = _binary(np.subtract, np.subtract)
+_subtract_i8 = _binary(np.subtract, lambda a, b: a + np.minimum(-b, 127))
+
+
+def subtract(call: KernelCall) -> Array:
+    """Subtract-1. i8 as the plugin's ConvertSubtract rewrites it, a + (b * -1) with the product
+    saturated first: -44 - -128 is -44 + 127 = 83 (found by the kernel fuzzer)."""
+    return (_subtract_i8 if call.inputs[0].dtype == np.int8 else _subtract_i32)(call)
+
+
 multiply = _binary(np.multiply, np.multiply)
 maximum = _binary(_maximum, _maximum)
 minimum = _binary(_minimum, _minimum)
-_truncating_divide = _binary(np.divide)
+
+
+def _times_reciprocal(a: Array, b: Array) -> Array:
+    """a / b as the plugin computes the division of reals: a times the f32 reciprocal of b (bit
+    for bit; a correctly rounded a / b differs in the last bit on about a quarter of the
+    elements, and -1e-40 / 1e-40 is -inf, 1 / 1e-40 overflowing; found by the kernel fuzzer).
+    Integers it divides (49 / 49 is 1, where 49 * (1 / 49) truncates to 0)."""
+    result: Array = a * (np.float32(1) / b)
+    return result
+
+
+_real_divide = _binary(_times_reciprocal)
+_truncating_divide = _binary(np.divide)  # integers: f32 division (not by the reciprocal), truncated
 
 
 def divide(call: KernelCall) -> Array:
@@ -568,11 +666,41 @@ def divide(call: KernelCall) -> Array:
         with np.errstate(all="ignore"):
             x, y = _as_i32(a).astype(np.int64), _as_i32(b).astype(np.int64)
             return _result(call, np.floor_divide(x, np.where(y == 0, 1, y)), from_real=False)
-    return _truncating_divide(call)
+    return _real_divide(call) if _is_real(a) else _truncating_divide(call)
 
 
-floor_mod = _binary(_floor_mod)
-mod = _binary(_c_mod)
+def _in_double(function: BinaryFunction) -> Callable[[KernelCall], Array]:
+    """An op under pdpd broadcasting, which the plugin runs as OpenVINO's reference: in double
+    (exact for i32), not in the f32 of its eltwise node."""
+
+    def kernel(call: KernelCall) -> Array:
+        a, b = _operands(call)
+        with np.errstate(all="ignore"):
+            values = function(a.astype(np.float64), b.astype(np.float64))
+        if call.output_dtype().kind == "f":
+            return _result(call, values, from_real=True)
+        return _result(call, _truncated_i32(values), from_real=False)
+
+    return kernel
+
+
+def _pdpd_or(
+    pdpd: Callable[[KernelCall], Array], other: Callable[[KernelCall], Array], *, reals: bool = True
+) -> Callable[[KernelCall], Array]:
+    """``pdpd`` under pdpd broadcasting (of integers only unless ``reals``), else ``other``."""
+
+    def kernel(call: KernelCall) -> Array:
+        pdpd_broadcast = str(call.attribute("auto_broadcast")).lower() == "pdpd"
+        return (pdpd if pdpd_broadcast and (reals or not _is_real(call.inputs[0])) else other)(call)
+
+    return kernel
+
+
+# FloorMod and Mod under pdpd: x - y * floor(x / double(y)) (-80 floormod 1e-40 is 0 there, inf
+# in f32) and x - y * trunc(x / y) in double (an i32 -2147483647 mod -3 is -1, 0 in f32); found
+# by the kernel fuzzer
+floor_mod = _pdpd_or(_in_double(_floor_mod), _binary(_floor_mod))
+mod = _pdpd_or(_in_double(_c_mod), _binary(_c_mod), reals=False)  # reals: f32 (0.13 mod 1e-40 is -inf)
 squared_difference = _binary(_squared_difference, _squared_difference)
 equal = _binary(np.equal, np.equal, np.equal)
 not_equal = _binary(np.not_equal, np.not_equal, np.not_equal)

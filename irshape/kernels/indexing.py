@@ -493,6 +493,10 @@ def topk(call: KernelCall) -> tuple[np.ndarray, np.ndarray]:
         raise UnsupportedByOpenVINOError(
             f"k = {k} exceeds the axis's {data.shape[axis]} elements (the CPU plugin refuses it)"
         )
+    if k == 0:  # (found by the kernel fuzzer: the plugin compiles no TopK of k 0)
+        raise UnsupportedByOpenVINOError(
+            "k = 0: the CPU plugin refuses it ('K (0) must be greater or equal to 1')"
+        )
     mode = str(call.attribute("mode")).lower()
     sort = str(call.attribute("sort")).lower()
     moved = np.moveaxis(data, axis, -1)

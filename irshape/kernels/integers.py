@@ -16,6 +16,9 @@ Found by experiment with OpenVINO 2026.4's CPU plugin (``INFERENCE_PRECISION_HIN
 * **A Const is saturated to the i32 range** at compile time: an i64 2^40 is 2^31 - 1, -2^40 is
   -2^31, a u32 or u64 2^32 - 1 is 2^31 - 1; even a Const that goes straight to a Result.
 
+f64 is held as f32 the same way: a Parameter's f64 data reaches every op saturated to f32
+(:func:`f64_held_as_f32`), except a Result straight from it, a converting op and an Identity.
+
 The exceptions, all at the plugin's inputs:
 
 * a Parameter that goes straight to a Result comes out whole (the Result reads the input
@@ -78,10 +81,29 @@ def saturated_to_i32(array: Array) -> Array:
     return clamped
 
 
+# Who gets an f64 Parameter's data whole: a Result, a converting op, and an Identity (which the
+# plugin removes, so its Result reads the Parameter)
+_F64_WHOLE = frozenset({"result", "identity", *CONVERTING_OPS})
+
+
+def f64_held_as_f32(array: Array) -> Array:
+    """An f64 Parameter's data as the plugin's ops get it: held as f32, saturated (inf and 1e300
+    are FLT_MAX, 1e-50 is 0), in its f64 dtype. Every op, even one that only moves elements (a
+    Select of -inf gives -FLT_MAX; found by the kernel fuzzer)."""
+    if array.dtype != np.float64:
+        return array
+    limit = float(np.finfo(np.float32).max)
+    with np.errstate(over="ignore", invalid="ignore"):
+        held: Array = np.clip(array, -limit, limit).astype(np.float32).astype(np.float64)
+    return held
+
+
 def entering(array: Array, element_type: str, producer: str, consumer: str) -> Array:
     """A Parameter's or a Const's value as op ``consumer`` (its lowercase type) receives it:
     cut or saturated, except where the plugin reads it whole (a Result of a Parameter; a
     converting op, whose kernel gets the whole value and :func:`converted_on_entry`)."""
+    if element_type == "f64" and producer == "parameter" and consumer not in _F64_WHOLE:
+        return f64_held_as_f32(array)
     if not is_wide(array, element_type) or consumer in CONVERTING_OPS:
         return array
     if producer == "parameter":

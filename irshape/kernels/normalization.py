@@ -52,7 +52,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from irshape.kernels import KernelCall, KernelError, working_memory
+from irshape.kernels import KernelCall, KernelError, UnsupportedByOpenVINOError, working_memory
 
 DATA = 0
 
@@ -94,7 +94,8 @@ def _softmax_parts(call: KernelCall) -> tuple[np.ndarray, np.ndarray, np.ndarray
     x = x.reshape(1) if x.ndim == 0 else x  # Softmax-1 of a scalar: its axis 0
     axis = _axis(int(call.attribute("axis")), x.ndim)
     with np.errstate(invalid="ignore"):
-        shifted = x - np.fmax.reduce(x, axis=axis, keepdims=True)
+        # (initial: data with a dim of 0 has no maximum; found by the kernel fuzzer)
+        shifted = x - np.fmax.reduce(x, axis=axis, keepdims=True, initial=-np.inf)
     undefined = np.isnan(shifted)
     return shifted, undefined, np.any(undefined, axis=axis, keepdims=True), axis
 
@@ -169,7 +170,11 @@ def normalize_l2(call: KernelCall) -> np.ndarray:
     """NormalizeL2-1 (eps an f32 attribute, added or taken as a floor of the sum of squares)."""
     x = _exact(call.inputs[DATA])
     axes = _axes_of(call.inputs[1], x.ndim)
-    if not axes:
+    if not axes and 2 <= x.ndim <= 4:
+        # no axes, data of rank 2 to 4: the plugin's NormalizeL2 node gives 1 wherever x is
+        # not 0, whatever its sign or eps; of other ranks it runs the op's decomposition,
+        # each element over its own square (below: -1.5 gives -0.99999779; found by the
+        # kernel fuzzer, which gave 1 there too)
         return _out(np.where(x == 0, 0.0, 1.0), call)
     squares = np.sum(np.square(x), axis=axes, keepdims=True)
     eps = float(np.float32(call.attribute("eps")))
@@ -204,9 +209,21 @@ def _window_sum(values: np.ndarray, axis: int, half: int) -> np.ndarray:
 
 @working_memory(_float64_bytes)
 def lrn(call: KernelCall) -> np.ndarray:
-    """LRN-1: a box of ``size`` on each of the axes (separable: one axis after the other)."""
+    """LRN-1: a box of ``size`` on each of the axes (separable: one axis after the other).
+    As the plugin's node reads the axes: [1] is across channels, anything else (it builds only
+    sets holding every spatial axis) within each channel over the spatial axes, so axes [1, 2]
+    of 3D data are [2] there (intel_cpu/src/nodes/lrn.cpp; found by the kernel fuzzer)."""
     x = _exact(call.inputs[DATA])
     axes = _axes_of(call.inputs[1], x.ndim)
+    written = [int(v) for v in np.asarray(call.inputs[1]).reshape(-1)]
+    if written != [1]:
+        spatial = tuple(range(2, x.ndim))
+        if any(a < 0 for a in written) or not set(spatial) <= set(written):
+            raise UnsupportedByOpenVINOError(
+                f"axes {written}: the CPU plugin builds an LRN across channels ([1]) or over every "
+                "spatial axis only (with the axes as written: not negative)"
+            )
+        axes = spatial
     size = int(call.attribute("size"))
     alpha, beta, bias = (float(call.attribute(name)) for name in ("alpha", "beta", "bias"))
     squares = np.square(x)

@@ -144,6 +144,8 @@ def max_pool(call: KernelCall) -> np.ndarray | tuple[np.ndarray, np.ndarray]:
     x = call.inputs[DATA]
     axes = _axes(call, plan)
     start = _start(x.dtype)
+    if call.output_type() == "bf16":  # bf16's own lowest there, not f32's (which is -inf in
+        start = _BF16_LOWEST  # bf16: found by the kernel fuzzer)
     windows = _windows(x, axes, _lowest(x.dtype))  # padding never wins: it is not data
     window_axes = tuple(range(x.ndim, windows.ndim))
     values = np.fmax.reduce(windows, axis=window_axes)  # NaNs never win (all NaN: NaN)
@@ -153,6 +155,9 @@ def max_pool(call: KernelCall) -> np.ndarray | tuple[np.ndarray, np.ndarray]:
     if len(call.inference.outputs) == 1:
         return result
     return result, _max_indices(call, x, axes, windows, values)
+
+
+_BF16_LOWEST = float(np.array(0xFF7F0000, np.uint32).view(np.float32))  # -3.3895314e38
 
 
 def _start(dtype: np.dtype[Any]) -> Any:

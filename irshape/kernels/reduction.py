@@ -11,8 +11,9 @@ Semantics are the reference implementation's (``reference/reduce_*.hpp``), which
 * ReduceMean of integers truncates towards zero (C++ integer division of the sum by the count:
   ``[-7, -5, 3, 4]`` gives -1, ``[1, 2, 2, 2]`` gives 1), as the CPU plugin does;
 * ReduceL2 of integers truncates the square root (``[2, 3]`` gives 3, ``[5, 5]`` 7, as the
-  plugin), the squares summed in int64; an empty reduction gives 0 (Sum, L1, L2), 1
-  (Prod), the type's lowest / highest value (Max / Min), NaN (Mean of reals, 0 of integers);
+  plugin), the squares summed in int64; an empty reduction gives 0 (Sum, L1, L2, and Mean:
+  0 in the plugin, though the reference's mean of reals is NaN), 1 (Prod), the type's lowest /
+  highest value (Max / Min);
 * ReduceMax/Min start, as the reference and the plugin, from the lowest (highest) value of the
   computation's type, f32 for f16 data: ``max([-inf])`` is -3.4e38 in f32 and -inf in f16. They
   skip NaNs (the reference's ``std::max(acc, nan)`` keeps acc) but give NaN where every element
@@ -66,7 +67,9 @@ def _axes(call: KernelCall) -> tuple[int, ...]:
 
 def _shaped(result: np.ndarray, call: KernelCall) -> np.ndarray:
     """The result in the output's dtype and the inferred shape (keep_dims or not)."""
-    return np.asarray(result).astype(call.output_dtype(), copy=False).reshape(call.output_shape())
+    with np.errstate(over="ignore", invalid="ignore"):
+        stored = np.asarray(result).astype(call.output_dtype(), copy=False)
+    return stored.reshape(call.output_shape())
 
 
 def _accumulator(x: np.ndarray) -> np.dtype[np.generic]:
@@ -105,6 +108,8 @@ def reduce_l2(call: KernelCall) -> np.ndarray:
     def l2(x: np.ndarray, axes: tuple[int, ...]) -> np.ndarray:
         wide = np.float64 if x.dtype.kind == "f" else np.int64  # squares of i8 data stay exact
         squares = np.sum(np.square(x, dtype=wide), axis=axes)
+        if x.dtype.kind == "f":  # the plugin sums the squares in f32: past FLT_MAX they are inf
+            squares = np.where(squares > np.finfo(np.float32).max, np.inf, squares)
         root: np.ndarray = np.sqrt(squares.astype(np.float64))
         return root if x.dtype.kind == "f" else np.trunc(root)
 
@@ -118,11 +123,11 @@ def reduce_mean(call: KernelCall) -> np.ndarray:
     def mean(x: np.ndarray, axes: tuple[int, ...]) -> np.ndarray:
         total = np.sum(x, axis=axes, dtype=_accumulator(x))
         count = int(np.prod([x.shape[a] for a in axes], dtype=np.int64))
+        if count == 0:  # 0 for reals too in the plugin, not NaN (found by the kernel fuzzer)
+            return np.zeros_like(total)
         if x.dtype.kind == "f":
             result: np.ndarray = np.divide(total, count)
             return result
-        if count == 0:
-            return np.zeros_like(total)
         quotient = np.abs(total.astype(np.int64)) // count  # C++'s division: towards zero
         signed: np.ndarray = np.where(total < 0, -quotient, quotient)
         return signed
@@ -137,11 +142,15 @@ def _extreme(call: KernelCall, pick: np.ufunc, real_pick: np.ufunc, empty: str) 
     where its NaN handling is order-free (a NaN first, NaNs only)."""
     x = call.inputs[DATA]
     real = x.dtype.kind == "f"
-    info = np.finfo(np.float64 if x.dtype == np.float64 else np.float32) if real else np.iinfo(x.dtype)
+    # f64 is computed in f32 by the plugin (an empty max is -FLT_MAX), and i64, u64 and u32 in
+    # i32 (an empty ReduceMin of i64 is 2^31 - 1): both found by the kernel fuzzer
+    wide = not real and (x.dtype.itemsize == 8 or x.dtype == np.uint32)
+    info = np.finfo(np.float32) if real else np.iinfo(np.int32 if wide else x.dtype)
     start = info.min if empty == "lowest" else info.max
     axes = _axes(call)
     if any(x.shape[a] == 0 for a in axes):
-        return np.full(call.output_shape(), start).astype(call.output_dtype())
+        with np.errstate(over="ignore"):  # f32's lowest is -inf in f16
+            return np.full(call.output_shape(), start).astype(call.output_dtype())
     if not real:
         return _shaped(pick.reduce(x, axis=axes), call)
     with np.errstate(all="ignore"):

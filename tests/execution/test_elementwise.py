@@ -765,7 +765,158 @@ def f64_cases() -> Iterator[Case]:
         yield Case(_name("convert", "float64", target), inputs, [opset.convert(value, target).output(0)])
 
 
-OTHER_CASES = [*f64_cases(), *select_cases(), *prelu_cases(), *broadcast_cases(), *tile_cases()]
+def _f32_bits(first: int, count: int) -> np.ndarray:
+    """``count`` consecutive f32 values from the bit pattern ``first``."""
+    return (np.int64(first) + np.arange(count)).astype(np.uint32).view(np.float32)
+
+
+def fuzz_found_cases() -> Iterator[Case]:
+    """What the kernel fuzzer (test_kernel_fuzz.py) found, each case exact (bit for bit)."""
+    # PRelu of integers is computed in f32 (2^31 - 1 is -2^31, -16777217 * 2 is -33554432)
+    for dtype in (np.int32, np.int64, np.int8, np.int16, np.uint8):
+        info = np.iinfo(np.int32 if dtype == np.int64 else dtype)
+        x, s = parameter((8,), dtype), parameter((8,), dtype)
+        values = np.array(
+            [info.max, info.min, min(16777217, info.max), max(-16777217, info.min), -3, -5, 7, 0]
+        )
+        data = {x: values.astype(dtype), s: np.array([1, -1, 1, 2, 3, -2, 5, 2]).astype(dtype)}
+        yield Case(_name("fuzz_prelu", dtype), data, [opset.prelu(x, s).output(0)], exact=True)
+    # the Math node's functions of integers: a saturating Reorder (Cosh(38) is 2147483520)
+    for dtype in (np.int32, np.int64, np.int16, np.uint8, np.int8):
+        x = parameter((8,), dtype)
+        values = np.array([38, 12, 0, 1, 2, 3, 21, 100]).astype(dtype)
+        outputs = [
+            build(x).output(0) for build in (opset.cosh, opset.sinh, opset.tan, opset.asinh, opset.atan)
+        ]
+        yield Case(_name("fuzz_math_node", dtype), {x: values}, outputs, exact=True)
+    # Clamp: i8/u8 clamp the f32 value and truncate; the others max(x, ceil(min)) then
+    # min(., floor(max)); bounds past i32 bound nothing
+    for dtype in (np.int8, np.uint8, np.int16, np.int32, np.int64):
+        x = parameter((8,), dtype)
+        values = np.array([-5, -3, -2, -1, 0, 1, 2, 5]).astype(dtype)
+        bounds = [(-2.5, -2.5), (-1.3, -1.3), (0.5, 0.5), (1.5, 1.5), (0.5, 2.5), (-1.5, -0.5), (-1e10, 1e10)]
+        outputs = [opset.clamp(x, low, high).output(0) for low, high in bounds]
+        yield Case(_name("fuzz_clamp", dtype), {x: values}, outputs, exact=True)
+    # HardSigmoid's and Selu's parameters of 0 are their defaults in the plugin
+    for dtype in REALS:
+        x = parameter((6,), dtype)
+        outputs = [
+            opset.hard_sigmoid(x, _scalar(x, alpha), _scalar(x, beta)).output(0)
+            for alpha, beta in ((0.0, 1.0), (1.5, 0.0), (0.0, 0.0))
+        ] + [
+            opset.selu(x, _scalar(x, alpha), _scalar(x, lam)).output(0)
+            for alpha, lam in ((0.0, 1.0), (1.5, 0.0))
+        ]
+        data = np.array([2.5, -1, -0.708, 0.0, 0.25, -3], dtype)
+        yield Case(_name("fuzz_parameters_of_zero", dtype), {x: data}, outputs)
+    # IsFinite of a subnormal f32 is false; an f64 infinity is FLT_MAX, finite and not inf
+    for dtype in (np.float32, np.float64, np.float16):
+        x = parameter((12,), dtype)
+        values = np.array(
+            [1e-40, -1e-40, 1e-45, 1.2e-38, 3e-6, 1e-310, 1e300, np.inf, -np.inf, np.nan, 0.0, -0.0]
+        )
+        with np.errstate(over="ignore"):
+            data = values.astype(dtype)
+        outputs = [opset.is_finite(x).output(0), opset.is_inf(x).output(0), opset.is_nan(x).output(0)]
+        yield Case(_name("fuzz_is_finite", dtype), {x: data}, outputs)
+    # Gelu (erf) multiplies x * (1 + erf) before halving: above FLT_MAX / 2 it is inf
+    for dtype in REALS:
+        x = parameter((6,), dtype)
+        with np.errstate(over="ignore"):
+            data = np.array([3e38, 2e38, 1.7e38, 1e38, -3e38, 5.0]).astype(dtype)
+        yield Case(
+            _name("fuzz_gelu_erf", dtype),
+            {x: data},
+            [opset.gelu(x, "erf").output(0), opset2.gelu(x).output(0)],
+        )
+    # Divide of reals is a times the f32 reciprocal of b (bit for bit); of integers, a division
+    rng = np.random.default_rng(15)
+    a, b = parameter((64,), np.float32), parameter((64,), np.float32)
+    data_a = (rng.standard_normal(64) * 3).astype(np.float32)
+    data_b = (rng.standard_normal(64) * 3).astype(np.float32)
+    data_a[:4], data_b[:4] = [-1e-40, 1.0, 1.0, 7.0], [1e-40, -1e-40, 3e-39, 0.0]
+    yield Case("fuzz_divide_reciprocal", {a: data_a, b: data_b}, [opset.divide(a, b).output(0)], exact=True)
+    a, b = parameter((6,), np.int32), parameter((6,), np.int32)
+    data = {
+        a: np.array([49, 98, 7, 3, 2147483647, 10], np.int32),
+        b: np.array([49, 49, 7, 3, 3, 5], np.int32),
+    }
+    yield Case("fuzz_divide_integers", data, [opset.divide(a, b).output(0)], exact=True)
+    # Exp: inf from 88.37627 (0x42b0c0a6), 0 below -87.33655 (0xc2aeac50); the values within
+    # tolerance (the plugin's exp is not numpy's), the infinities exactly
+    for dtype in (np.float32, np.float64):
+        values = np.concatenate(
+            [_f32_bits(0x42B0C0A6 - 3, 6), -_f32_bits(0x42AEAC50 - 3, 6), [np.nan, 89.0, -88.0]]
+        )
+        x = parameter(values.shape, dtype)
+        yield Case(_name("fuzz_exp_range", dtype), {x: values.astype(dtype)}, [opset.exp(x).output(0)])
+    # FloorMod of reals under pdpd: OpenVINO's reference, dividing in double (-80 floormod
+    # 1e-40 is 0, where f32 gives inf)
+    a, b = parameter((2, 4), np.float32), parameter((4,), np.float32)
+    data = {
+        a: np.array([[-80, 117, 5.5, -7], [3, -3, 1e-40, 2.5]], np.float32),
+        b: np.array([1e-40, -1e-40, 3e-39, 0.75], np.float32),
+    }
+    node = _pdpd_node("FloorMod", 1, [a, b], 1)
+    yield Case("fuzz_floor_mod_pdpd", data, [node.output(0)])
+    # Mod and FloorMod of i32 under pdpd: exact (the reference, in double), not in f32
+    a, b = parameter((2, 4), np.int32), parameter((4,), np.int32)
+    data = {
+        a: np.array([[-2147483647, 2147483647, 47, -80], [2147483646, -7, 9, 16777217]], np.int32),
+        b: np.array([-3, -65, 5, 3], np.int32),
+    }
+    outputs = [_pdpd_node(op, 1, [a, b], 1).output(0) for op in ("Mod", "FloorMod")]
+    yield Case("fuzz_mod_pdpd_i32", data, outputs)
+    # ... but Mod of reals under pdpd in f32: 0.13 mod 1e-40 is -inf (inf in double is 0); the
+    # plugin builds it only where pdpd aligns as numpy does
+    a, b = parameter((2, 3), np.float32), parameter((2, 1), np.float32)
+    data = {
+        a: np.array([[0.13, -2.5, 7.0], [1.0, 5.5, -3.0]], np.float32),
+        b: np.array([[1e-40], [2.0]], np.float32),
+    }
+    yield Case("fuzz_mod_pdpd_f32", data, [_pdpd_node("Mod", 1, [a, b], 0).output(0)])
+    # f64 data moved by Select is held as f32 too: -inf and 1e300 are -+FLT_MAX
+    c, t, e = parameter((4,), np.bool_), parameter((4,), np.float64), parameter((4,), np.float64)
+    data = {
+        c: np.array([True, False, True, False]),
+        t: np.array([-np.inf, 1.0, 1e300, 1e-50]),
+        e: np.array([2.0, np.inf, 0.5, -1e300]),
+    }
+    yield Case("fuzz_select_f64", data, [opset.select(c, t, e).output(0)], exact=True)
+    # ... and by Reshape and Gather; an Identity (the plugin removes it) passes it whole
+    x = parameter((4,), np.float64)
+    target, order = (
+        opset.constant(np.array([2, 2], np.int64)),
+        opset.constant(np.array([3, 2, 1, 0], np.int64)),
+    )
+    outputs = [
+        opset.reshape(x, target, False).output(0),
+        opset.gather(x, order, opset.constant(np.array(0, np.int64))).output(0),
+        opset16.identity(x).output(0),
+    ]
+    yield Case("fuzz_moved_f64", {x: np.array([1e300, 1 / 3, -np.inf, 1e-310])}, outputs, exact=True)
+    # i8 Subtract is a + saturate(b * -1): -44 - -128 is 83
+    for dtype in (np.int8, np.uint8, np.int16):
+        a, b = parameter((8,), dtype), parameter((8,), dtype)
+        data = {
+            a: np.array([-44, 0, 5, -128, 127, -1, 100, 3]).astype(dtype),
+            b: np.array([-128, -128, -128, -128, 127, 127, -100, 5]).astype(dtype),
+        }
+        yield Case(
+            _name("fuzz_subtract", dtype),
+            data,
+            [opset.subtract(a, b).output(0)],
+        )
+
+
+OTHER_CASES = [
+    *f64_cases(),
+    *select_cases(),
+    *prelu_cases(),
+    *broadcast_cases(),
+    *tile_cases(),
+    *fuzz_found_cases(),
+]
 
 
 # --- the batches -------------------------------------------------------------------------------

@@ -680,6 +680,18 @@ def test_topk_k_past_the_axis_is_refused_as_openvino_refuses_it(tmp_path: Any) -
     assert outcomes == [Outcome.UNSUPPORTED]
 
 
+def test_topk_k_of_zero_is_refused_as_openvino_refuses_it(tmp_path: Any) -> None:
+    """Found by the kernel fuzzer: irshape gave empty outputs."""
+    from irshape.execute.network import Outcome
+
+    x = parameter((2, 3), np.float32)
+    node = ov11.topk(x, i64(0), 1, "max", "value", "i32")
+    with pytest.raises(RuntimeError, match="must be greater or equal to 1"):
+        ov.Core().compile_model(ov.Model([node.output(0)], [x]), "CPU")
+    outcomes = _irshape_outcomes(tmp_path, node, {x: np.zeros((2, 3), np.float32)})
+    assert outcomes == [Outcome.UNSUPPORTED]
+
+
 def test_scatter_update_negative_index_is_refused(tmp_path: Any) -> None:
     from irshape.execute.network import Outcome
 

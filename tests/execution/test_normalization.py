@@ -254,6 +254,45 @@ def batch_norm_cases() -> list[Case]:
     return cases
 
 
+def fuzz_found_cases() -> list[Case]:
+    """What the kernel fuzzer (test_kernel_fuzz.py) found."""
+    cases = []
+    rng = np.random.default_rng(31)
+    # LRN: axes other than [1] are within each channel over the spatial axes in the plugin
+    for shape, axes in (((2, 4, 1), [1, 2]), ((1, 3, 3, 4), [1, 2, 3]), ((1, 3, 3, 4), [0, 2, 3])):
+        x = parameter(shape)
+        node = opset1.lrn(x, opset1.constant(np.array(axes, np.int64)), 0.5, 0.75, 1.0, 5)
+        data = rng.standard_normal(shape).astype(np.float32)
+        cases.append(Case(f"fuzz_lrn_{len(shape)}d_{'_'.join(map(str, axes))}", {x: data}, [node.output(0)]))
+    # NormalizeL2 over no axes: 1 for ranks 2 to 4 (the node), x / sqrt(x^2 + eps) for 1 and 5
+    for rank in range(1, 6):
+        shape = (4,) + (1,) * (rank - 1)
+        x = parameter(shape)
+        data = np.array([-1.5, -0.00998, 0.0, 0.5], np.float32).reshape(shape)
+        outputs = [
+            opset1.normalize_l2(x, ov.op.Constant(ov.Type.i64, ov.Shape([0]), []), eps, mode).output(0)
+            for eps, mode in ((1e-5, "add"), (0.5, "max"))
+        ]
+        cases.append(Case(f"fuzz_normalize_l2_no_axes_rank{rank}", {x: data}, outputs))
+    # Softmax of data with a dim of 0
+    x = parameter((2, 0, 3))
+    cases.append(
+        Case("fuzz_softmax_empty", {x: np.zeros((2, 0, 3), np.float32)}, [opset8.softmax(x, 1).output(0)])
+    )
+    # bf16 results rounded to bf16 (GRN and LRN gave values between two bf16 ones)
+    x = parameter((1, 3, 2, 2))
+    bf16 = opset1.convert(x, "bf16")
+    outputs = [
+        opset1.convert(opset1.grn(bf16, 0.5), "f32").output(0),
+        opset1.convert(
+            opset1.lrn(bf16, opset1.constant(np.array([1], np.int64)), 0.5, 0.75, 1.0, 3), "f32"
+        ).output(0),
+    ]
+    data = rng.standard_normal((1, 3, 2, 2)).astype(np.float32)
+    cases.append(Case("fuzz_bf16_rounded", {x: data}, outputs, exact=True))
+    return cases
+
+
 CASES = (
     softmax_cases()
     + mvn_cases()
@@ -262,6 +301,7 @@ CASES = (
     + lrn_cases()
     + group_norm_cases()
     + batch_norm_cases()
+    + fuzz_found_cases()
 )
 
 
@@ -466,3 +506,23 @@ def test_low_precision_transformations_depart(tmp_path):
     batch = run_batch([case], tmp_path)
     assert batch.error is None
     assert batch.mismatch(case) is not None
+
+
+@pytest.mark.parametrize("axes", [[2], [-1, -2], [3, 1]])
+def test_lrn_axes_the_plugin_cannot_build_are_refused(tmp_path, axes):
+    """Found by the kernel fuzzer: irshape ran LRNs the CPU plugin refuses (axes neither [1] nor
+    holding every spatial axis, or negative as written)."""
+    from irshape.execute.network import Outcome
+
+    x = parameter((1, 3, 2, 4))
+    node = opset1.lrn(x, opset1.constant(np.array(axes, np.int64)), 0.5, 0.75, 1.0, 3)
+    x.set_friendly_name("in0")
+    model = ov.Model([node.output(0)], [x])
+    with pytest.raises(RuntimeError):
+        ov.Core().compile_model(model, "CPU", CPU_CONFIG)
+    xml = tmp_path / "lrn.xml"
+    ov.save_model(model, xml)
+    document = read_file(xml).document
+    assert document is not None
+    run = execute(document, {"in0": np.zeros((1, 3, 2, 4), np.float32)}, stop_at_failure=False)
+    assert [failure.outcome for failure in run.failures] == [Outcome.UNSUPPORTED]

@@ -200,8 +200,22 @@ def lowest_window_cases() -> list[Case]:
     return cases
 
 
+def fuzz_found_cases() -> list[Case]:
+    """What the kernel fuzzer (test_kernel_fuzz.py) found: a bf16 MaxPool's window in padding
+    only is bf16's lowest (-3.3895314e38; f32's lowest is -inf in bf16), and bf16 results are
+    rounded to bf16 (AvgPool gave values between two bf16 ones)."""
+    x = parameter((1, 1, 2, 3))
+    bf16 = opset1.convert(x, "bf16")
+    max_pool = opset14.max_pool(bf16, [1, 3], [1, 1], [0, 1], [0, 2], [2, 2], "ceil")
+    avg_pool = opset14.avg_pool(bf16, [1, 1], [0, 0], [0, 0], [2, 2], True, "floor")
+    outputs = [opset1.convert(max_pool.output(0), "f32").output(0), opset1.convert(avg_pool, "f32").output(0)]
+    data = np.array([[[[-np.inf, -np.inf, -np.inf], [0.3, 1.7, -2.9]]]], np.float32)
+    return [Case("fuzz_bf16_pools", {x: data}, outputs, exact=True)]
+
+
 CASES = (
-    max_pool_cases()
+    fuzz_found_cases()
+    + max_pool_cases()
     + avg_pool_cases()
     + adaptive_cases()
     + ceil_in_padding_cases()

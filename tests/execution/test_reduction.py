@@ -153,7 +153,55 @@ def nan_extreme_cases() -> list[Case]:
     return cases
 
 
-CASES = reduction_cases() + integer_mean_cases() + nan_extreme_cases() + wide_cases()
+def fuzz_found_cases() -> list[Case]:
+    """What the kernel fuzzer (test_kernel_fuzz.py) found."""
+    cases = []
+    axis = opset.constant(np.array([1], np.int64))
+    # an empty ReduceMax of f64 is f32's lowest, an empty ReduceMin of i64 is i32's highest
+    for dtype, build in (
+        (np.float64, opset.reduce_max),
+        (np.int64, opset.reduce_min),
+        (np.uint64, opset.reduce_min),
+    ):
+        x = parameter((2, 0), dtype)
+        cases.append(
+            Case(
+                f"fuzz_empty_{build.__name__}_{np.dtype(dtype).name}",
+                {x: np.zeros((2, 0), dtype)},
+                [build(x, axis).output(0)],
+                exact=True,
+            )
+        )
+    # an empty ReduceMean is 0, of reals too (not the reference's NaN)
+    for dtype in (np.float32, np.float16):
+        x = parameter((2, 0), dtype)
+        outputs = [
+            opset.reduce_mean(x, axis).output(0),
+            opset.reduce_mean(x, opset.constant(np.array([0, 1]))).output(0),
+        ]
+        cases.append(
+            Case(f"fuzz_empty_mean_{np.dtype(dtype).name}", {x: np.zeros((2, 0), dtype)}, outputs, exact=True)
+        )
+    # ReduceL2 sums the squares in f32: past FLT_MAX it is inf (f64: saturated to FLT_MAX)
+    for dtype in (np.float32, np.float64):
+        x = parameter((2, 2), dtype)
+        data = np.array([[3e38, 1.0], [2e19, 1e19]], dtype)
+        cases.append(
+            Case(f"fuzz_l2_overflow_{np.dtype(dtype).name}", {x: data}, [opset.reduce_l2(x, axis).output(0)])
+        )
+    # bf16 results rounded to bf16 (ReduceL1 of 238.5 is 238)
+    x = parameter((3, 4))
+    bf16 = opset.convert(x, "bf16")
+    data = np.array([[100, 100, 38, 0.5], [1.5, 2.25, -3.125, 7.0], [0.1, 0.2, 0.3, 0.4]], np.float32)
+    outputs = [
+        opset.convert(build(bf16, axis), "f32").output(0)
+        for build in (opset.reduce_l1, opset.reduce_sum, opset.reduce_mean)
+    ]
+    cases.append(Case("fuzz_bf16_rounded", {x: data}, outputs, exact=True))
+    return cases
+
+
+CASES = reduction_cases() + integer_mean_cases() + nan_extreme_cases() + wide_cases() + fuzz_found_cases()
 
 
 @pytest.fixture(scope="module")

@@ -190,6 +190,14 @@ def as_dims(tensor: Tensor) -> list[Dim] | None:
     return [Dim.between(lo, hi) for lo, hi in bounds]
 
 
+def as_shape(tensor: Tensor) -> list[Dim] | None:
+    """``get_input_const_data_as_shape``: the value's dims (-1 is ``?``), else ``Dimension(lower,
+    upper)`` of its bounds (:func:`as_dims`), else None (no shape: the op's dims are ``?``)."""
+    if tensor.value is not None:
+        return [Dim.of(v) for v in tensor.value]
+    return as_dims(tensor)
+
+
 def as_one_dim(tensor: Tensor, port: int, name: str, consequence: str) -> tuple[Dim | None, list[Finding]]:
     """``get_input_const_data_as_shape`` of a one-element input: its value (-1 is ``?``, another
     negative 0), else its bounds, else ``?`` (IRS306 with ``consequence``); None when OpenVINO

@@ -963,7 +963,12 @@ def slice_op(op: _Op) -> list[Output]:
         if steps is not None:
             axes = _slice_axes(op, data, shapes, tuple(lo for lo, _ in ranges[0]), consequence)
             return [Output(_bounded_sliced_shape(data, axes, ranges, steps), element_type)]
-    bounds: Bounds = (op.value(1, consequence), op.value(2, consequence), op.value(3, consequence))
+    # start and stop as get_input_bounds reads them (an i32 maximum is int64's)
+    start, stop = (
+        value_bounds.exact_as_bounds(op.inputs[port]) if op.value(port, consequence) is not None else None
+        for port in (1, 2)
+    )
+    bounds: Bounds = (start, stop, op.value(3, consequence))
     step = bounds[2]
     if step is not None and 0 in step:
         raise op.bad_value(3, f"step {list(step)} has a zero", "Step must be non-zero")
@@ -1223,7 +1228,13 @@ def strided_slice(op: _Op) -> list[Output]:
         raise op.bad_shapes(f"begin and end have {count} values for data {data}", message)
     bounds: Bounds = (begin, end, strides)
     ranges = _strided_ranges(op)
-    shape = _strided_shape(op, data, masks, count, bounds, ranges)
+    # begin and end as get_input_bounds reads them for the shape (an i32's limits are int64's)
+    read: Bounds = (
+        value_bounds.exact_as_bounds(op.inputs[1]),
+        value_bounds.exact_as_bounds(op.inputs[2]),
+        strides,
+    )
+    shape = _strided_shape(op, data, masks, count, read, ranges)
     value = _strided_value(op, masks, count, bounds, shape)
     return [Output(shape, element_type, value=value)]
 

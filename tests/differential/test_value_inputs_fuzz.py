@@ -118,10 +118,19 @@ class Feeder:
     def _from_shape(self, values: list[int], style: str, et: str, scalar: bool) -> ov.Node:
         rng = self.rng
         n = len(values)
-        shift = max(0, -min(values, default=0)) + rng.choice([0, 0, 1, 2])
+        # a huge value (Slice's "to the end") stays a Const beside the others: as a dim it
+        # would pass INT32_MAX, where an i32 ShapeOf has no bounds
+        huge = {i for i, v in enumerate(values) if abs(v) > 1000}
+        shift = max(0, -min((v for i, v in enumerate(values) if i not in huge), default=0)) + rng.choice(
+            [0, 0, 1, 2]
+        )
         arith = rng.choice(["none", "none", "add", "mul", "min", "max", "real", "prod", "concat"])
+        if huge and n > len(huge):
+            arith = "concat"
+        elif huge:
+            return _const(np.array(values).reshape(()) if scalar else values, et)
         factor = rng.choice([2, 3]) if arith == "mul" else 1
-        targets = [(v + shift) * factor for v in values]
+        targets = [v if i in huge else (v + shift) * factor for i, v in enumerate(values)]
         forced = rng.randrange(n) if n else -1
         dims = [_dim(rng, t, style, i == forced) for i, t in enumerate(targets)]
         extra = [ov.Dimension(rng.randint(1, 4)) for _ in range(rng.randint(0, 2))]
@@ -131,14 +140,18 @@ class Feeder:
         laid = [every[i] for i in order]  # the Parameter's dims; value i sits at order.index(i)
         data = ov1.parameter(ov.PartialShape(laid), np.float32)
         shape_type = rng.choice(["i32", "i64"])
-        shape = ov1.shape_of(data) if shape_type == "i64" and rng.random() < 0.5 else ov3.shape_of(data, shape_type)
+        shape = (
+            ov1.shape_of(data)
+            if shape_type == "i64" and rng.random() < 0.5
+            else ov3.shape_of(data, shape_type)
+        )
         positions = [order.index(i) for i in range(n)]
         if arith == "concat" and n > 1:
-            keep = rng.randrange(n)  # one element from the shape, the others Consts
+            keep = {rng.choice([i for i in range(n) if i not in huge])} if not huge else set(range(n)) - huge
             parts = [
                 ov8.gather(shape, _const([positions[i]], shape_type), _const(0, shape_type))
-                if i == keep
-                else _const([targets[i]], shape_type)
+                if i in keep
+                else _const([targets[i] + (shift if targets[i] < -1000 else 0)], shape_type)
                 for i in range(n)
             ]
             node = ov1.concat(parts, 0)
@@ -156,14 +169,24 @@ class Feeder:
         elif arith == "max":
             node = ov1.maximum(node, _const([0], et))
         elif arith == "real":
-            real = ov1.multiply(ov1.multiply(ov1.convert(node, "f32"), _const([0.5], "f32")), _const([2.0], "f32"))
+            real = ov1.multiply(
+                ov1.multiply(ov1.convert(node, "f32"), _const([0.5], "f32")), _const([2.0], "f32")
+            )
             node = ov1.convert(ov1.floor(real), et)
         elif arith == "prod" and n == 1:
             node = ov1.reduce_prod(ov1.concat([node, _const([1], et)], 0), _const([0]), True)
         if shift:
-            node = ov1.subtract(node, _const([shift], et)) if rng.random() < 0.5 else ov1.add(node, _const([-shift], et))
+            node = (
+                ov1.subtract(node, _const([shift], et))
+                if rng.random() < 0.5
+                else ov1.add(node, _const([-shift], et))
+            )
         if scalar:
-            node = ov1.squeeze(node, _const([0])) if rng.random() < 0.5 else ov1.reshape(node, _const([], "i64"), False)
+            node = (
+                ov1.squeeze(node, _const([0]))
+                if rng.random() < 0.5
+                else ov1.reshape(node, _const([], "i64"), False)
+            )
         return node
 
 
@@ -177,7 +200,9 @@ def _data(rng: random.Random, dims: Sequence[int], element_type: Any = np.float3
     shape = [ov.Dimension(d) for d in dims]
     if dims and rng.random() < 0.3:
         axis = rng.randrange(len(dims))
-        shape[axis] = ov.Dimension() if rng.random() < 0.5 else ov.Dimension(max(1, dims[axis] - 1), dims[axis] + 2)
+        shape[axis] = (
+            ov.Dimension() if rng.random() < 0.5 else ov.Dimension(max(1, dims[axis] - 1), dims[axis] + 2)
+        )
     return ov1.parameter(ov.PartialShape(shape), element_type)
 
 
@@ -329,7 +354,9 @@ def _interpolate4(rng: random.Random, f: Feeder) -> ov.Node:
     return _interpolate4_node(data, sizes, scales, axis_input, attrs)
 
 
-def _interpolate4_node(data: ov.Node, sizes: ov.Node, scales: ov.Node, axes: ov.Node | None, attrs: dict[str, Any]) -> ov.Node:
+def _interpolate4_node(
+    data: ov.Node, sizes: ov.Node, scales: ov.Node, axes: ov.Node | None, attrs: dict[str, Any]
+) -> ov.Node:
     inputs = [data, sizes, scales] + ([axes] if axes is not None else [])
     return _factory("opset4").create("Interpolate", [i.output(0) for i in inputs], attrs)
 
@@ -347,7 +374,9 @@ def _interpolate11(rng: random.Random, f: Feeder) -> ov.Node:
 def _istft(rng: random.Random, f: Feeder) -> ov.Node:
     frame = rng.randint(2, 8)
     step = rng.randint(1, frame)
-    data = _data(rng, [*([rng.randint(1, 2)] if rng.random() < 0.5 else []), frame // 2 + 1, rng.randint(1, 5), 2])
+    data = _data(
+        rng, [*([rng.randint(1, 2)] if rng.random() < 0.5 else []), frame // 2 + 1, rng.randint(1, 5), 2]
+    )
     window = _data(rng, [frame])
     length = f([rng.randint(1, 12)], scalar=True) if rng.random() < 0.5 else None
     center = rng.random() < 0.5
@@ -356,7 +385,9 @@ def _istft(rng: random.Random, f: Feeder) -> ov.Node:
 
 def _lrn(rng: random.Random, f: Feeder) -> ov.Node:
     rank = rng.randint(2, 4)
-    return ov1.lrn(_data(rng, _dims(rng, rank)), f(sorted(rng.sample(range(1, rank), rng.randint(1, rank - 1)))))
+    return ov1.lrn(
+        _data(rng, _dims(rng, rank)), f(sorted(rng.sample(range(1, rank), rng.randint(1, rank - 1))))
+    )
 
 
 def _multinomial(rng: random.Random, f: Feeder) -> ov.Node:
@@ -441,7 +472,9 @@ def _range(version: int) -> Build:
         nodes = [f([v], et if not real else None, scalar=True, real=real) for v in (start, stop, step)]
         if version == 1:
             if real:
-                nodes = [n if n.get_output_element_type(0) == ov.Type.f32 else ov1.convert(n, "f32") for n in nodes]
+                nodes = [
+                    n if n.get_output_element_type(0) == ov.Type.f32 else ov1.convert(n, "f32") for n in nodes
+                ]
             else:
                 nodes = [ov1.convert(n, et) for n in nodes]
             return ov1.range(*nodes)
@@ -490,7 +523,9 @@ def _stft(rng: random.Random, f: Feeder) -> ov.Node:
     frame = rng.randint(2, 6)
     signal = _data(rng, [*([rng.randint(1, 2)] if rng.random() < 0.5 else []), rng.randint(frame, 16)])
     window = _data(rng, [rng.randint(1, frame)])
-    return ov15.stft(signal, window, f([frame], scalar=True), f([rng.randint(1, 4)], scalar=True), rng.random() < 0.5)
+    return ov15.stft(
+        signal, window, f([frame], scalar=True), f([rng.randint(1, 4)], scalar=True), rng.random() < 0.5
+    )
 
 
 def _scatter_elements(version: int) -> Build:
@@ -607,7 +642,9 @@ def _strided_slice(rng: random.Random, f: Feeder) -> ov.Node:
     strides = [rng.choice([1, 1, 2, -1]) for _ in range(count)]
     masks = [[rng.randint(0, 1) if rng.random() < 0.3 else 0 for _ in range(count)] for _ in range(2)]
     shrink = [1 if rng.random() < 0.15 else 0 for _ in range(count)]
-    return ov1.strided_slice(_data(rng, dims), f(begin), f(end), f(strides), masks[0], masks[1], shrink_axis_mask=shrink)
+    return ov1.strided_slice(
+        _data(rng, dims), f(begin), f(end), f(strides), masks[0], masks[1], shrink_axis_mask=shrink
+    )
 
 
 def _tile(rng: random.Random, f: Feeder) -> ov.Node:
@@ -784,5 +821,54 @@ def test_value_inputs_from_shape_subgraphs_read_as_openvino(op: str, tmp_path: P
     cases = draw(op)
     assert len(cases) >= len(MODES) * PER_MODE // 2, f"only {len(cases)} buildable cases"
     found, bounded = differences(cases, tmp_path / "cases.xml")
-    STATS.setdefault("value inputs", {})[op] = (len(cases), len(cases) - len({f.split(" ")[0] for f in found}), bounded)
+    STATS.setdefault("value inputs", {})[op] = (
+        len(cases),
+        len(cases) - len({f.split(" ")[0] for f in found}),
+        bounded,
+    )
     assert found == [], "\n".join(found[:30])
+
+
+# --- pinned: what the fuzzing found -----------------------------------------------------------
+
+
+def _sliced(kind: str, dim: ov.Dimension, start: int, stop: int, step: int, element_type: str) -> Build:
+    def build(rng: random.Random, f: Feeder) -> ov.Node:
+        data = ov1.parameter(ov.PartialShape([dim]), np.float32)
+        begin, end, stride = (_const([v], element_type) for v in (start, stop, step))
+        if kind == "StridedSlice":
+            return ov1.strided_slice(data, begin, end, stride, [0], [0])
+        return ov8.slice(data, begin, end, stride)
+
+    return build
+
+
+def test_i32_limits_of_slices_are_read_as_int64s(tmp_path: Path) -> None:
+    """Slice's start/stop and StridedSlice's begin/end are read by ``get_input_bounds``, which
+    reads an i32's maximum and minimum as int64's: ``-2:INT32_MAX`` of a dim of ``?`` is ``..2``
+    (irshape gave ``..2147483647``), ``-2:INT32_MIN:-1`` is ``..9223372036854775806`` (irshape
+    ``..2147483646``); an i64 stop of INT32_MAX is a plain number."""
+    cases = []
+    for kind in ("Slice", "StridedSlice"):
+        for dim in (ov.Dimension(), ov.Dimension(3, -1), ov.Dimension(2, 40), ov.Dimension(5)):
+            for start in (-5, -2, 0, 1, 2**31 - 1):
+                for stop in (2**31 - 1, 2**31 - 2, 100, -(2**31)):
+                    for step in (1, 2, -1):
+                        for element_type in ("i32", "i64"):
+                            build = _sliced(kind, dim, start, stop, step, element_type)
+                            made = (lambda b: lambda: b(random.Random(0), Feeder(random.Random(0), "const")))(
+                                build
+                            )
+                            cases.append(OpCase(f"lim{len(cases):04d}", kind, made))
+    cases = [case for case in cases if _buildable(case)]
+    assert len(cases) > 700
+    found, _ = differences(cases, tmp_path / "limits.xml")
+    assert found == [], "\n".join(found[:30])
+
+
+def _buildable(case: OpCase) -> bool:
+    try:
+        case.build()
+    except Exception:  # the builder's own validation
+        return False
+    return True

@@ -126,7 +126,7 @@ class Feeder:
         shift = max(0, -min((v for i, v in enumerate(values) if i not in huge), default=0)) + rng.choice(
             [0, 0, 1, 2]
         )
-        arith = rng.choice(["none", "none", "add", "mul", "min", "max", "real", "prod", "concat"])
+        arith = rng.choice(["none", "none", "add", "mul", "times", "min", "max", "real", "prod", "concat"])
         if huge and n > len(huge):
             arith = "concat"
         elif huge:
@@ -166,6 +166,9 @@ class Feeder:
             node = ov1.convert(node, et)
         if arith == "mul":
             node = ov1.divide(node, _const([factor], et))
+        elif arith == "times":
+            times = rng.choice([2, 3])
+            node = ov1.divide(ov1.multiply(node, _const([times], et)), _const([times], et))
         elif arith == "min":
             node = ov1.minimum(node, _const([rng.randint(40, 100)], et))
         elif arith == "max":
@@ -174,7 +177,11 @@ class Feeder:
             real = ov1.multiply(
                 ov1.multiply(ov1.convert(node, "f32"), _const([0.5], "f32")), _const([2.0], "f32")
             )
-            node = ov1.convert(ov1.floor(real), et)
+            if rng.random() < 0.5:  # a real Divide, Maximum and Ceiling on the way
+                real = ov1.maximum(ov1.divide(real, _const([1.0], "f32")), _const([0.0], "f32"))
+                node = ov1.convert(ov1.ceiling(real), et)
+            else:
+                node = ov1.convert(ov1.floor(real), et)
         elif arith == "prod" and n == 1:
             node = ov1.reduce_prod(ov1.concat([node, _const([1], et)], 0), _const([0]), True)
         if shift:

@@ -110,7 +110,7 @@ class Feeder:
             shape = [] if scalar else [len(values)]
             node = ov1.parameter(ov.PartialShape(shape), _np_type("f32" if real else et))
         else:
-            node = self._from_shape(list(values), mode, et, scalar)
+            node = self._from_shape(list(values), mode, et, scalar and not real)
             if real:
                 node = ov1.multiply(ov1.convert(node, "f32"), _const([factor], "f32"))
                 if scalar:

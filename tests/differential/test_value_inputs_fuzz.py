@@ -55,7 +55,7 @@ import irshape
 from irshape.ops.registry import all_declarations
 
 from .conftest import STATS
-from .ops_harness import OpCase, read_back, save_batch
+from .ops_harness import OpCase, as_broadcast_target, read_back, save_batch
 
 SEED = int(os.environ.get("IRSHAPE_VALUE_INPUTS_SEED", "20261128"))
 SCALE = int(os.environ.get("IRSHAPE_VALUE_INPUTS_FUZZ", "1"))
@@ -690,6 +690,61 @@ def _unique(rng: random.Random, f: Feeder) -> ov.Node:
     return ov10.unique(values, f([0], scalar=True))
 
 
+# --- the same ops on a value: their output's value and bounds shown by a Broadcast -------------
+
+OnVector = Callable[[random.Random, Feeder, ov.Node, int], ov.Node]
+
+
+def _on_a_value(build: Build, on_vector: OnVector) -> Build:
+    """``build``, or (a third of the time) the op on a vector fed as a value input is (a shape's
+    elements, their bounds...), its output the target of a Broadcast: that value is what a
+    consumer below reads (``as_broadcast_target``)."""
+
+    def either(rng: random.Random, f: Feeder) -> ov.Node:
+        if rng.random() < 0.65:
+            return build(rng, f)
+        n = rng.randint(1, 4)
+        vector = f([rng.randint(1, 6) for _ in range(n)])
+        return as_broadcast_target(on_vector(rng, f, vector, n))
+
+    return either
+
+
+def _gather_vector(version: int) -> OnVector:
+    def build(rng: random.Random, f: Feeder, vector: ov.Node, n: int) -> ov.Node:
+        indices = _const([rng.randrange(-n if version > 1 else 0, n) for _ in range(rng.randint(1, 3))])
+        module = {1: ov1, 7: ov7, 8: ov8}[version]
+        return module.gather(vector, indices, f([0], scalar=True))
+
+    return build
+
+
+def _slice_vector(rng: random.Random, f: Feeder, vector: ov.Node, n: int) -> ov.Node:
+    start, stop = rng.randint(-n, n), rng.choice([rng.randint(-n, n + 1), 2**31 - 1])
+    return ov8.slice(vector, f([start]), f([stop]), f([rng.choice([1, 2, -1])]), _const([0]))
+
+
+def _strided_vector(rng: random.Random, f: Feeder, vector: ov.Node, n: int) -> ov.Node:
+    begin, end = rng.randint(-n, n), rng.randint(-n, n + 1)
+    masks = [[rng.randint(0, 1)] for _ in range(2)]
+    return ov1.strided_slice(vector, f([begin]), f([end]), f([rng.choice([1, 2, -1])]), *masks)
+
+
+def _reduce_vector(name: str, module: Any) -> OnVector:
+    def build(rng: random.Random, f: Feeder, vector: ov.Node, n: int) -> ov.Node:
+        return getattr(module, name)(vector, f([rng.choice([0, -1])]), True)
+
+    return build
+
+
+def _unsqueeze_vector(rng: random.Random, f: Feeder, vector: ov.Node, n: int) -> ov.Node:
+    return ov1.unsqueeze(vector, f([rng.choice([0, 1, -1])]))
+
+
+def _tile_vector(rng: random.Random, f: Feeder, vector: ov.Node, n: int) -> ov.Node:
+    return ov1.tile(vector, f([rng.randint(0, 3)]))
+
+
 BUILDERS: dict[str, Build] = {
     "AdaptiveAvgPool-8": _adaptive("adaptive_avg_pool"),
     "AdaptiveMaxPool-8": _adaptive("adaptive_max_pool"),
@@ -706,9 +761,9 @@ BUILDERS: dict[str, Build] = {
     "IRDFT-9": _fourier(ov9.irdft, True),
     "EmbeddingSegmentsSum-3": _embedding_segments_sum,
     "Eye-9": _eye,
-    "Gather-1": _gather(1),
-    "Gather-7": _gather(7),
-    "Gather-8": _gather(8),
+    "Gather-1": _on_a_value(_gather(1), _gather_vector(1)),
+    "Gather-7": _on_a_value(_gather(7), _gather_vector(7)),
+    "Gather-8": _on_a_value(_gather(8), _gather_vector(8)),
     "Interpolate-1": _interpolate1,
     "Interpolate-4": _interpolate4,
     "Interpolate-11": _interpolate11,
@@ -733,11 +788,11 @@ BUILDERS: dict[str, Build] = {
     "ReduceL2-4": _reduce("reduce_l2", ov4),
     "ReduceLogicalAnd-1": _reduce("reduce_logical_and", ov1),
     "ReduceLogicalOr-1": _reduce("reduce_logical_or", ov1),
-    "ReduceMax-1": _reduce("reduce_max", ov1),
+    "ReduceMax-1": _on_a_value(_reduce("reduce_max", ov1), _reduce_vector("reduce_max", ov1)),
     "ReduceMean-1": _reduce("reduce_mean", ov1),
-    "ReduceMin-1": _reduce("reduce_min", ov1),
-    "ReduceProd-1": _reduce("reduce_prod", ov1),
-    "ReduceSum-1": _reduce("reduce_sum", ov1),
+    "ReduceMin-1": _on_a_value(_reduce("reduce_min", ov1), _reduce_vector("reduce_min", ov1)),
+    "ReduceProd-1": _on_a_value(_reduce("reduce_prod", ov1), _reduce_vector("reduce_prod", ov1)),
+    "ReduceSum-1": _on_a_value(_reduce("reduce_sum", ov1), _reduce_vector("reduce_sum", ov1)),
     "Reshape-1": _reshape,
     "Reverse-1": _reverse,
     "Roll-7": _roll,
@@ -746,16 +801,16 @@ BUILDERS: dict[str, Build] = {
     "ScatterElementsUpdate-12": _scatter_elements(12),
     "ScatterUpdate-3": _scatter_update,
     "SegmentMax-16": _segment_max,
-    "Slice-8": _slice,
+    "Slice-8": _on_a_value(_slice, _slice_vector),
     "SliceScatter-15": _slice_scatter,
     "SparseFillEmptyRows-16": _sparse_fill,
     "Split-1": _split,
     "VariadicSplit-1": _variadic_split,
     "Squeeze-1": _squeeze(1),
     "Squeeze-15": _squeeze(15),
-    "Unsqueeze-1": _unsqueeze,
-    "StridedSlice-1": _strided_slice,
-    "Tile-1": _tile,
+    "Unsqueeze-1": _on_a_value(_unsqueeze, _unsqueeze_vector),
+    "StridedSlice-1": _on_a_value(_strided_slice, _strided_vector),
+    "Tile-1": _on_a_value(_tile, _tile_vector),
     "TopK-1": _topk(1),
     "TopK-3": _topk(3),
     "TopK-11": _topk(11),

@@ -989,7 +989,7 @@ def _mutate(source: Path, target: Path, rng: random.Random, op: str = "") -> boo
 _DECLARED = frozenset({"IRS301", "IRS302"})  # declared dims: OpenVINO ignores them
 
 
-def verdict_differences(xml: Path) -> list[str]:
+def verdict_differences(xml: Path) -> tuple[list[str], bool]:
     """Where read_model rejects the file, irshape must report an error (not merely about the
     declared dims the change left stale); where it reads it, the model it read is saved again
     (declared dims as OpenVINO infers them) and every layer compared as :func:`differences`
@@ -999,10 +999,11 @@ def verdict_differences(xml: Path) -> list[str]:
     except Exception as exc:  # read_model's rejection: RuntimeError and OpenVINO's own
         errors = [d for d in irshape.check_file(xml).errors if d.code not in _DECLARED]
         first = str(exc).strip().splitlines()[-1] if str(exc).strip() else type(exc).__name__
-        return [] if errors else [f"{xml.name}: OpenVINO rejects it ({first}), irshape finds no error"]
+        found = [] if errors else [f"{xml.name}: OpenVINO rejects it ({first}), irshape finds no error"]
+        return found, True
     again = xml.with_name(f"{xml.stem}_read.xml")
     ov.save_model(model, str(again), compress_to_fp16=False)
-    return [f"{xml.name}: {line}" for line in _compare(read_back(again), irshape.check_file(again))]
+    return [f"{xml.name}: {line}" for line in _compare(read_back(again), irshape.check_file(again))], False
 
 
 @pytest.mark.parametrize("op", VALUE_READERS)
@@ -1010,13 +1011,17 @@ def test_changed_source_shapes_read_as_openvino(op: str, tmp_path: Path) -> None
     rng = random.Random(f"{SEED}:mutants:{op}")
     cases = [c for c in draw(op, per_mode=1) if c.tags != ("const",)]
     found: list[str] = []
+    files = rejected = 0
     for index in range(MUTANTS):
         case = cases[index % len(cases)]
         source = tmp_path / f"case{index}.xml"
         save_batch([case], source)
         target = tmp_path / f"mutant{index}.xml"
         if _mutate(source, target, rng, op):
-            found += verdict_differences(target)
+            differ, refused = verdict_differences(target)
+            found += differ
+            files, rejected = files + 1, rejected + refused
+    STATS.setdefault("value inputs, changed source shapes (files, rejected)", {})[op] = (files, rejected)
     assert found == [], "\n".join(found[:30])
 
 

@@ -48,7 +48,9 @@ def one_hot(call: OpCall) -> OpResult:
     axis = normalize_axis(axis_value, rank + 1)
     if axis is None:
         return OpResult([], [_axis_finding(call, axis_value, rank + 1)])
-    depth, depth_findings = _depth(call.inputs[DEPTH], reading.read_input(call, DEPTH))
+    # a Const's depth cast, a computed one read as a shape (a bound below zero fails), as
+    # TopK's k is read
+    depth, depth_findings = _depth(call.inputs[DEPTH], reading.read_input(call, DEPTH, reading.TOPK_K))
     if depth is None:
         return OpResult([], depth_findings)
     dims = list(indices.shape.dims)

@@ -1042,6 +1042,11 @@ def _segment_max_from_shape() -> ov.Node:
     return ov16.segment_max(ov1.parameter([3, 2], np.float32), _const([0, 1, 1], "i32"), count, "ZERO")
 
 
+def _one_hot_from_shape() -> ov.Node:
+    depth = ov1.squeeze(ov1.subtract(ov3.shape_of(_source([5])), _const([3])), _const([0]))
+    return ov1.one_hot(ov1.parameter([2], np.int64), depth, _const(1.0, "f32"), _const(0.0, "f32"), -1)
+
+
 def _explicit_broadcast_of_unknown_target() -> ov.Node:
     target = ov1.parameter([3], np.int64)
     axes = ov1.parameter([1], np.int64)
@@ -1053,6 +1058,7 @@ def _explicit_broadcast_of_unknown_target() -> ov.Node:
 PINNED_REJECTIONS = [
     (_sparse_fill_from_shape, "3..9,4", "Value for partial shape evaluation can't be lower than zero."),
     (_segment_max_from_shape, "2", "Value for partial shape evaluation can't be lower than zero."),
+    (_one_hot_from_shape, "0..4", "Value for partial shape evaluation can't be lower than zero."),
     (_explicit_broadcast_of_unknown_target, "3", "Broadcast axes_mapping shape [3] doesn't match rank"),
 ]
 
@@ -1063,7 +1069,7 @@ PINNED_REJECTIONS = [
 def test_rejected_values_read_from_shapes_are_errors(
     build: Callable[[], ov.Node], shape: str, message: str, tmp_path: Path
 ) -> None:
-    """What the changed source shapes found: a dense_shape or num_segments computed below zero
+    """What the changed source shapes found: a dense_shape, num_segments or depth computed below zero
     (read as get_input_const_data_as_shape reads them), an explicit Broadcast's axes_mapping of
     the wrong length where the target is unknown; irshape found no error in each."""
     source = tmp_path / "valid.xml"

@@ -932,8 +932,12 @@ def slice_op(op: _Op) -> list[Output]:
     ports = range(1, len(op.inputs))
     for port in ports:
         op.value_read(port)
+    # a zero step fails only where the axes are known (none given, or their value): with axes
+    # unknown OpenVINO slices nothing by the step (by experiment: a step of 0 with axes from a
+    # Parameter is [..6] of [6])
+    axes_known = not op.has_input(4) or op.inputs[4].value is not None
     early_steps = op.inputs[3].value
-    if early_steps is not None and 0 in early_steps:
+    if axes_known and early_steps is not None and 0 in early_steps:
         raise op.bad_value(3, f"step {list(early_steps)} has a zero", "Step must be non-zero")
     for port in ports:
         op.require_integral(port, f"Slice `{SLICE_INPUTS[port - 1]}` input type must be integer.")
@@ -958,7 +962,7 @@ def slice_op(op: _Op) -> list[Output]:
     ranges = _slice_ranges(op)
     if ranges is not None:  # start and stop known by their bounds (get_input_bounds)
         steps = op.value(3, consequence)
-        if steps is not None and 0 in steps:
+        if axes_known and steps is not None and 0 in steps:
             raise op.bad_value(3, f"step {list(steps)} has a zero", "Step must be non-zero")
         if steps is not None:
             axes = _slice_axes(op, data, shapes, tuple(lo for lo, _ in ranges[0]), consequence)
@@ -970,7 +974,7 @@ def slice_op(op: _Op) -> list[Output]:
     )
     bounds: Bounds = (start, stop, op.value(3, consequence))
     step = bounds[2]
-    if step is not None and 0 in step:
+    if axes_known and step is not None and 0 in step:
         raise op.bad_value(3, f"step {list(step)} has a zero", "Step must be non-zero")
     axes = _slice_axes(op, data, shapes, bounds[0], consequence)
     shape = _sliced_shape(data, axes, bounds)

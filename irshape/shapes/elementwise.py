@@ -802,7 +802,9 @@ def broadcast(call: OpCall) -> OpResult:
     # get_input_const_data_as_shape: the value, or Dimension(lower, upper) from its bounds;
     # failing both, a Concat's Const parts
     bounded_target = bounds.as_dims(target_tensor) if target_tensor.value is None else None
-    if bounded_target is None and target_tensor.value is None:
+    # a Concat is looked through only where reading it did not fail (a bound below zero is
+    # 'Value for partial shape evaluation can't be lower than zero.' first: by experiment)
+    if bounded_target is None and target_tensor.value is None and target_tensor.value_error is None:
         bounded_target = _looked_through(target_tensor)
     if target_tensor.value is None and bounded_target is None:
         problems = _axes_count_problems(call, data.shape) if mode == "none" else []

@@ -1053,6 +1053,14 @@ def _one_hot_from_shape() -> ov.Node:
     return ov1.one_hot(ov1.parameter([2], np.int64), depth, _const(1.0, "f32"), _const(0.0, "f32"), -1)
 
 
+def _broadcast_to_a_concat_from_shape() -> ov.Node:
+    size = ov1.subtract(
+        ov8.gather(ov3.shape_of(_source([3, 3]), "i32"), _const([0], "i32"), _const(0, "i32")),
+        _const([2], "i32"),
+    )
+    return as_broadcast_target(size)  # a Concat of [1] and the size: looked through when unknown
+
+
 def _explicit_broadcast_of_unknown_target() -> ov.Node:
     target = ov1.parameter([3], np.int64)
     axes = ov1.parameter([1], np.int64)
@@ -1065,6 +1073,11 @@ PINNED_REJECTIONS = [
     (_sparse_fill_from_shape, "3..9,4", "Value for partial shape evaluation can't be lower than zero."),
     (_segment_max_from_shape, "2", "Value for partial shape evaluation can't be lower than zero."),
     (_one_hot_from_shape, "0..4", "Value for partial shape evaluation can't be lower than zero."),
+    (
+        _broadcast_to_a_concat_from_shape,
+        "0..3,3",
+        "Value for partial shape evaluation can't be lower than zero.",
+    ),
     (_explicit_broadcast_of_unknown_target, "3", "Broadcast axes_mapping shape [3] doesn't match rank"),
 ]
 
@@ -1075,9 +1088,10 @@ PINNED_REJECTIONS = [
 def test_rejected_values_read_from_shapes_are_errors(
     build: Callable[[], ov.Node], shape: str, message: str, tmp_path: Path
 ) -> None:
-    """What the changed source shapes found: a dense_shape, num_segments or depth computed below zero
-    (read as get_input_const_data_as_shape reads them), an explicit Broadcast's axes_mapping of
-    the wrong length where the target is unknown; irshape found no error in each."""
+    """What the changed source shapes found: a dense_shape, num_segments, depth or a Broadcast's
+    Concat target computed below zero (read as get_input_const_data_as_shape reads them), an
+    explicit Broadcast's axes_mapping of the wrong length where the target is unknown; irshape
+    found no error in each."""
     source = tmp_path / "valid.xml"
     save_batch([OpCase("pinned", "x", build)], source)
     tree = etree.parse(str(source))

@@ -1061,6 +1061,10 @@ def _broadcast_to_a_concat_from_shape() -> ov.Node:
     return as_broadcast_target(size)  # a Concat of [1] and the size: looked through when unknown
 
 
+def _split_of_an_interval() -> ov.Node:
+    return ov1.split(_source([6, 3]), _const(0), 3)
+
+
 def _explicit_broadcast_of_unknown_target() -> ov.Node:
     target = ov1.parameter([3], np.int64)
     axes = ov1.parameter([1], np.int64)
@@ -1079,6 +1083,11 @@ PINNED_REJECTIONS = [
         "Value for partial shape evaluation can't be lower than zero.",
     ),
     (_explicit_broadcast_of_unknown_target, "3", "Broadcast axes_mapping shape [3] doesn't match rank"),
+    (
+        _split_of_an_interval,
+        "0..2,3",
+        "The interval maximum of the dimension for data input shape along 'axis'",
+    ),
 ]
 
 
@@ -1090,8 +1099,8 @@ def test_rejected_values_read_from_shapes_are_errors(
 ) -> None:
     """What the changed source shapes found: a dense_shape, num_segments, depth or a Broadcast's
     Concat target computed below zero (read as get_input_const_data_as_shape reads them), an
-    explicit Broadcast's axes_mapping of the wrong length where the target is unknown; irshape
-    found no error in each."""
+    explicit Broadcast's axes_mapping of the wrong length where the target is unknown, a Split
+    of an interval whose maximum is below num_splits; irshape found no error in each."""
     source = tmp_path / "valid.xml"
     save_batch([OpCase("pinned", "x", build)], source)
     tree = etree.parse(str(source))

@@ -42,6 +42,7 @@ from irshape.shapes.findings import (
     type_finding,
     typed_inputs,
     unreadable,
+    value_finding,
     value_unknown,
 )
 from irshape.shapes.moving import moves_bounds
@@ -1122,6 +1123,10 @@ def slice_scatter(call: OpCall) -> OpResult:
         findings.append(rank_finding(0, "data", shape, "1 or more", message))
     if findings:
         return OpResult([], findings)
+    steps = call.inputs[4].value
+    if steps is not None and 0 in steps:  # whatever its axes, unlike Slice's (by experiment)
+        message = "SliceScatter step values must be non-zero."
+        return OpResult([], [value_finding(f"step {list(steps)} has a zero", message, 4)])
     sliced = slice_op(
         OpCall(_slice_schema(), (Tensor(shape, data.element_type), *call.inputs[2:]), call.attributes)
     )

@@ -1065,6 +1065,12 @@ def _split_of_an_interval() -> ov.Node:
     return ov1.split(_source([6, 3]), _const(0), 3)
 
 
+def _slice_scatter_of_a_computed_step() -> ov.Node:
+    step = ov1.subtract(ov3.shape_of(_source([2])), _const([1]))
+    data, updates = ov1.parameter([6], np.float32), ov1.parameter(ov.PartialShape([-1]), np.float32)
+    return ov15.slice_scatter(data, updates, _const([0]), _const([6]), step, ov1.parameter([1], np.int64))
+
+
 def _explicit_broadcast_of_unknown_target() -> ov.Node:
     target = ov1.parameter([3], np.int64)
     axes = ov1.parameter([1], np.int64)
@@ -1083,6 +1089,7 @@ PINNED_REJECTIONS = [
         "Value for partial shape evaluation can't be lower than zero.",
     ),
     (_explicit_broadcast_of_unknown_target, "3", "Broadcast axes_mapping shape [3] doesn't match rank"),
+    (_slice_scatter_of_a_computed_step, "1", "SliceScatter step values must be non-zero."),
     (
         _split_of_an_interval,
         "0..2,3",
@@ -1100,7 +1107,9 @@ def test_rejected_values_read_from_shapes_are_errors(
     """What the changed source shapes found: a dense_shape, num_segments, depth or a Broadcast's
     Concat target computed below zero (read as get_input_const_data_as_shape reads them), an
     explicit Broadcast's axes_mapping of the wrong length where the target is unknown, a Split
-    of an interval whose maximum is below num_splits; irshape found no error in each."""
+    of an interval whose maximum is below num_splits, SliceScatter's zero step with its axes
+    unknown (unlike Slice's: a regression of this branch's Slice fix, found on seed 16);
+    irshape found no error in each."""
     source = tmp_path / "valid.xml"
     save_batch([OpCase("pinned", "x", build)], source)
     tree = etree.parse(str(source))

@@ -29,6 +29,7 @@ from irshape.shapes.findings import value_unknown
 Bounds = tuple[tuple[int, ...], tuple[int, ...]]
 RealBounds = tuple[tuple[float, ...], tuple[float, ...]]
 I32_MAX = 2**31 - 1
+_I32_MIN, _I64_MIN = -(2**31), -(2**63)
 
 
 def type_max(element_type: str | None) -> int | None:
@@ -165,6 +166,18 @@ def settle(output: Output, lower: Sequence[int] | None, upper: Sequence[int] | N
 # --- reading a shape from bounds, as shape inference does ---------------------------------
 
 
+def exact_as_bounds(tensor: Tensor) -> tuple[int, ...] | None:
+    """``get_input_bounds`` of a value known exactly (a Const's too): the value, an i32's
+    maximum and minimum read as int64's (by experiment: Slice and StridedSlice on a dim of ``?``,
+    ``-2:INT32_MIN:-1`` takes ``..2^63-2``), as :func:`pairs` reads each bound; None when unknown.
+    (A Slice's i32 stop of INT32_MAX on a dim of ``?`` slices to the end: ``-2:INT32_MAX`` takes
+    ``..2``, not ``..2147483647``; by experiment.)"""
+    value = tensor.value
+    if value is None or tensor.element_type != "i32":
+        return value
+    return tuple(INF if v == I32_MAX else _I64_MIN if v == _I32_MIN else v for v in value)
+
+
 def pairs(tensor: Tensor) -> list[tuple[int, int]] | None:
     """``get_input_bounds``: each element's (lower, upper), an i32 maximum read as unbounded
     (int64's maximum), as ``evaluate_as_partial_shape`` does for a non-exact element."""
@@ -188,6 +201,14 @@ def as_dims(tensor: Tensor) -> list[Dim] | None:
     if bounds is None or any(lo < 0 or hi < 0 for lo, hi in bounds):
         return None
     return [Dim.between(lo, hi) for lo, hi in bounds]
+
+
+def as_shape(tensor: Tensor) -> list[Dim] | None:
+    """``get_input_const_data_as_shape``: the value's dims (-1 is ``?``), else ``Dimension(lower,
+    upper)`` of its bounds (:func:`as_dims`), else None (no shape: the op's dims are ``?``)."""
+    if tensor.value is not None:
+        return [Dim.of(v) for v in tensor.value]
+    return as_dims(tensor)
 
 
 def as_one_dim(tensor: Tensor, port: int, name: str, consequence: str) -> tuple[Dim | None, list[Finding]]:

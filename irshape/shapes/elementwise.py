@@ -802,9 +802,14 @@ def broadcast(call: OpCall) -> OpResult:
     # get_input_const_data_as_shape: the value, or Dimension(lower, upper) from its bounds;
     # failing both, a Concat's Const parts
     bounded_target = bounds.as_dims(target_tensor) if target_tensor.value is None else None
-    if bounded_target is None and target_tensor.value is None:
+    # a Concat is looked through only where reading it did not fail (a bound below zero is
+    # 'Value for partial shape evaluation can't be lower than zero.' first: by experiment)
+    if bounded_target is None and target_tensor.value is None and target_tensor.value_error is None:
         bounded_target = _looked_through(target_tensor)
     if target_tensor.value is None and bounded_target is None:
+        problems = _axes_count_problems(call, data.shape) if mode == "none" else []
+        if problems:
+            return OpResult([], findings + problems)
         shape = _unknown_target(data.shape, target_tensor, mode)
         findings += _value_unknown(call, TARGET, _consequence(shape))
         return OpResult([Output(shape, data.element_type)], findings)
@@ -919,6 +924,23 @@ def _known_target(
     return _pdpd_target(data, target, axis if isinstance(axis, int) else 0)
 
 
+def _axes_count_problems(call: OpCall, data: PartialShape) -> list[Finding]:
+    """An explicit Broadcast's axes_mapping must hold one axis per data axis, whether the
+    target is known or not (by experiment: a target from a Parameter, axes_mapping of 6 for data
+    of rank 1, is rejected)."""
+    axes_shape = call.inputs[AXES_MAPPING].shape
+    if data.dims is None or axes_shape.rank != 1 or not axes_shape.is_static:
+        return []
+    count = axes_shape[0].value
+    data_rank = 1 if len(data.dims) == 0 and count > 0 else len(data.dims)
+    if count == data_rank:
+        return []
+    message = f"Broadcast axes_mapping shape {axes_shape} doesn't match rank of input tensor {data_rank}"
+    return [
+        _input_value_problem(call, AXES_MAPPING, f"has {count} axes for data of rank {data_rank}", message)
+    ]
+
+
 def _explicit_problems(call: OpCall, data: PartialShape, target: PartialShape) -> list[Finding]:
     """``validate_target_shape_none``: axes_mapping has one sorted axis of the target per
     data axis, each where the target's dim takes the data's."""
@@ -926,15 +948,9 @@ def _explicit_problems(call: OpCall, data: PartialShape, target: PartialShape) -
     axes_shape = axes_tensor.shape
     if data.dims is None or axes_shape.rank != 1 or not axes_shape.is_static:
         return []
-    count = axes_shape[0].value
-    data_rank = 1 if len(data.dims) == 0 and count > 0 else len(data.dims)
-    if count != data_rank:
-        message = f"Broadcast axes_mapping shape {axes_shape} doesn't match rank of input tensor {data_rank}"
-        return [
-            _input_value_problem(
-                call, AXES_MAPPING, f"has {count} axes for data of rank {data_rank}", message
-            )
-        ]
+    count_problems = _axes_count_problems(call, data)
+    if count_problems:
+        return count_problems
     if axes_tensor.value is None:
         return unreadable(AXES_MAPPING, "axes_mapping", axes_tensor)
     axes = [a % 2**64 for a in axes_tensor.value]  # read as size_t: a negative axis is huge

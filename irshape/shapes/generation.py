@@ -48,7 +48,9 @@ def one_hot(call: OpCall) -> OpResult:
     axis = normalize_axis(axis_value, rank + 1)
     if axis is None:
         return OpResult([], [_axis_finding(call, axis_value, rank + 1)])
-    depth, depth_findings = _depth(call.inputs[DEPTH], reading.read_input(call, DEPTH))
+    # a Const's depth cast, a computed one read as a shape (a bound below zero fails), as
+    # TopK's k is read
+    depth, depth_findings = _depth(call.inputs[DEPTH], reading.read_input(call, DEPTH, reading.TOPK_K))
     if depth is None:
         return OpResult([], depth_findings)
     dims = list(indices.shape.dims)
@@ -184,9 +186,7 @@ def _eye_batch(call: OpCall) -> list[Dim] | None:
     batch = call.inputs[BATCH]
     if not batch.shape.is_static:
         return None
-    if batch.value is not None:
-        return [Dim.of(v) for v in batch.value]
-    found = bounds.as_dims(batch)
+    found = bounds.as_shape(batch)
     if found is not None:
         return found
     return [DYNAMIC] * batch.shape.lengths[0] if batch.shape.lengths else []
@@ -228,9 +228,7 @@ def random_uniform(call: OpCall) -> OpResult:
     target = call.inputs[OUTPUT_SHAPE]
     if target.value_error is not None:
         return OpResult([], unreadable(OUTPUT_SHAPE, "output_shape", target))
-    if target.value is not None:
-        return OpResult([Output(PartialShape(Dim.of(v) for v in target.value), output_type)])
-    found = bounds.as_dims(target)
+    found = bounds.as_shape(target)
     if found is not None:
         return OpResult([Output(PartialShape(found), output_type)])
     length = target.shape.dims[0].hi if target.shape.dims else INF

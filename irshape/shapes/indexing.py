@@ -42,6 +42,7 @@ from irshape.shapes.findings import (
     type_finding,
     typed_inputs,
     unreadable,
+    value_finding,
     value_unknown,
 )
 from irshape.shapes.moving import moves_bounds
@@ -932,8 +933,12 @@ def slice_op(op: _Op) -> list[Output]:
     ports = range(1, len(op.inputs))
     for port in ports:
         op.value_read(port)
+    # a zero step fails only where the axes are known (none given, or their value): with axes
+    # unknown OpenVINO slices nothing by the step (by experiment: a step of 0 with axes from a
+    # Parameter is [..6] of [6])
+    axes_known = not op.has_input(4) or op.inputs[4].value is not None
     early_steps = op.inputs[3].value
-    if early_steps is not None and 0 in early_steps:
+    if axes_known and early_steps is not None and 0 in early_steps:
         raise op.bad_value(3, f"step {list(early_steps)} has a zero", "Step must be non-zero")
     for port in ports:
         op.require_integral(port, f"Slice `{SLICE_INPUTS[port - 1]}` input type must be integer.")
@@ -958,14 +963,19 @@ def slice_op(op: _Op) -> list[Output]:
     ranges = _slice_ranges(op)
     if ranges is not None:  # start and stop known by their bounds (get_input_bounds)
         steps = op.value(3, consequence)
-        if steps is not None and 0 in steps:
+        if axes_known and steps is not None and 0 in steps:
             raise op.bad_value(3, f"step {list(steps)} has a zero", "Step must be non-zero")
         if steps is not None:
             axes = _slice_axes(op, data, shapes, tuple(lo for lo, _ in ranges[0]), consequence)
             return [Output(_bounded_sliced_shape(data, axes, ranges, steps), element_type)]
-    bounds: Bounds = (op.value(1, consequence), op.value(2, consequence), op.value(3, consequence))
+    # start and stop as get_input_bounds reads them (an i32 maximum is int64's)
+    start, stop = (
+        value_bounds.exact_as_bounds(op.inputs[port]) if op.value(port, consequence) is not None else None
+        for port in (1, 2)
+    )
+    bounds: Bounds = (start, stop, op.value(3, consequence))
     step = bounds[2]
-    if step is not None and 0 in step:
+    if axes_known and step is not None and 0 in step:
         raise op.bad_value(3, f"step {list(step)} has a zero", "Step must be non-zero")
     axes = _slice_axes(op, data, shapes, bounds[0], consequence)
     shape = _sliced_shape(data, axes, bounds)
@@ -1113,6 +1123,10 @@ def slice_scatter(call: OpCall) -> OpResult:
         findings.append(rank_finding(0, "data", shape, "1 or more", message))
     if findings:
         return OpResult([], findings)
+    steps = call.inputs[4].value
+    if steps is not None and 0 in steps:  # whatever its axes, unlike Slice's (by experiment)
+        message = "SliceScatter step values must be non-zero."
+        return OpResult([], [value_finding(f"step {list(steps)} has a zero", message, 4)])
     sliced = slice_op(
         OpCall(_slice_schema(), (Tensor(shape, data.element_type), *call.inputs[2:]), call.attributes)
     )
@@ -1223,7 +1237,13 @@ def strided_slice(op: _Op) -> list[Output]:
         raise op.bad_shapes(f"begin and end have {count} values for data {data}", message)
     bounds: Bounds = (begin, end, strides)
     ranges = _strided_ranges(op)
-    shape = _strided_shape(op, data, masks, count, bounds, ranges)
+    # begin and end as get_input_bounds reads them for the shape (an i32's limits are int64's)
+    read: Bounds = (
+        value_bounds.exact_as_bounds(op.inputs[1]),
+        value_bounds.exact_as_bounds(op.inputs[2]),
+        strides,
+    )
+    shape = _strided_shape(op, data, masks, count, read, ranges)
     value = _strided_value(op, masks, count, bounds, shape)
     return [Output(shape, element_type, value=value)]
 

@@ -708,6 +708,13 @@ def split(call: OpCall) -> OpResult:
             data.shape.rank,
             count,
         )
+    if not dim.is_static and dim.hi != INF and dim.hi < count:  # an interval too short to split
+        message = (
+            "The interval maximum of the dimension for data input shape along 'axis' must be greater or "
+            f"equal to 'num_splits' attribute. Got: Interval({dim.lo}, {dim.hi}) and {count}"
+        )
+        problem = f"axis {axis} of {data.shape} is at most {dim.hi}, fewer than {count} parts"
+        return _dynamic(call, [_value_error(1, problem, message)], data.shape.rank, count)
     part = _replaced(data.shape, axis, dim.floor_div(count))
     values = _split_values(data, axis, [dim.lo // count] * count) if dim.is_static else [None] * count
     outputs = [_with_value(part, data.element_type, v) for v in values]

@@ -373,7 +373,7 @@ def _adaptive_spatial(schema: OpSchema, n: int, target: Tensor, findings: list[F
         findings.append(incompatible(problem, ov_message, OUTPUT_SHAPE))
         return None
     # get_input_const_data_as_shape: the value, or Dimension(lower, upper) from its bounds
-    dims = [Dim.of(v) for v in target.value] if target.value is not None else bounds.as_dims(target)
+    dims = bounds.as_shape(target)
     if dims is not None:
         if len(dims) != n:
             problem = f"output_shape holds {len(dims)} values for {n} spatial axes"

@@ -146,7 +146,7 @@ def _priors(call: OpCall, priors: int, attribute_findings: list[Finding]) -> OpR
     size = call.inputs[OUTPUT_SIZE]
     if size.value_error is not None:
         return OpResult([], value_unknown(OUTPUT_SIZE, "output_size", size, ""))
-    dims = [Dim.of(v) for v in size.value] if size.value is not None else bounds.as_dims(size)
+    dims = bounds.as_shape(size)
     if dims is None:
         consequence = "the output's second dim is of unknown length (?)"
         unknown = value_unknown(OUTPUT_SIZE, "output_size", size, consequence)

@@ -88,7 +88,8 @@ DIRECT = Reading("direct", "cast", NOT_SUPPORTED)
 AS_SHAPE = Reading("as_shape", "in_range", NOT_SUPPORTED, as_partial_shape=True)
 # ...with Tile's NegativeToZero: a negative element (of the Const's own type) is 0, the rest cast
 TILE = Reading("tile", "negative_to_zero", NOT_SUPPORTED, as_partial_shape=True)
-# TopK's k: a Const's value as get_input_const_data_as reads it, a computed one as a shape
+# TopK's k (and OneHot's depth): a Const's value as get_input_const_data_as reads it, a
+# computed one as a shape
 TOPK_K = Reading("topk_k", "cast", NOT_SUPPORTED, as_partial_shape=True)
 # get_input_bounds / evaluate_as_partial_shape: the value's bounds (Reshape's target, pads...)
 BOUNDS = Reading("bounds", "cast", "Tensor was not initialized.")

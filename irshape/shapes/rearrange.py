@@ -327,9 +327,7 @@ def col2im(call: OpCall) -> OpResult:
 def _col2im_size(size: Tensor) -> list[Dim] | None:
     """output_size's two dims: its value's (-1 is ``?``), else ``Dimension(lower, upper)`` of
     its bounds (``evaluate_as_partial_shape``), else None."""
-    if size.value is not None:
-        return [Dim.of(int64(v)) for v in size.value[:2]]
-    found = bounds.as_dims(size)
+    found = bounds.as_shape(size)
     return None if found is None else found[:2]
 
 

@@ -47,12 +47,14 @@ def interpolate_1(call: OpCall) -> OpResult:
         findings.append(_axes_problem(axes, rank))
         return OpResult([], findings)
     dims = list(data.shape.dims)
-    values = target.value
-    if values is None:
+    # get_input_const_data_as_shape: the value, else Dimension(lower, upper) of its bounds (a
+    # size computed from a ShapeOf of 3..9 is 3..9)
+    sizes = bounds.as_shape(target)
+    if sizes is None:
         findings += value_unknown(1, "output_shape", target, "the resized axes are ?")
     for index, axis in enumerate(axes):
         # A target shorter than the axes list: OpenVINO reads past its end (garbage); irshape says ?.
-        dims[axis] = Dim.of(values[index]) if values is not None and index < len(values) else DYNAMIC
+        dims[axis] = sizes[index] if sizes is not None and index < len(sizes) else DYNAMIC
     return OpResult([Output(PartialShape(dims), data.element_type)], findings)
 
 

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from irshape.dims import DYNAMIC, Dim, PartialShape
 from irshape.ops.interface import Finding, OpCall, OpResult, Output
-from irshape.shapes import reading
-from irshape.shapes.findings import incompatible, rank_finding, type_finding, value_finding
+from irshape.shapes import bounds, reading
+from irshape.shapes.findings import incompatible, rank_finding, type_finding, unreadable, value_finding
 
 DATA, IDS, COUNT = 0, 1, 2
 _NAMES = {IDS: "segment_ids", COUNT: "num_segments"}
@@ -45,19 +45,25 @@ def _findings(call: OpCall) -> list[Finding]:
     return []
 
 
-@reading.reads(IDS, COUNT, how=reading.DIRECT)
+@reading.reads(IDS, how=reading.DIRECT)
+@reading.reads(COUNT, how=reading.AS_SHAPE)
 def segment_max(call: OpCall) -> OpResult:
-    """SegmentMax-16."""
+    """SegmentMax-16: num_segments as ``get_input_const_data_as_shape`` reads it (its value, a
+    negative one 0 and -1 ``?``; else ``Dimension(lower, upper)`` of its bounds: a count computed
+    from a ShapeOf of ``3..9`` is ``3..9``; by experiment, OpenVINO 2026.4)."""
     findings = _findings(call)
     if findings:
         return OpResult([], findings)
     data = call.inputs[DATA]
     if data.shape.dims is None:
         return OpResult([Output(PartialShape(None), data.element_type)])
-    count = call.inputs[COUNT].value if len(call.inputs) > COUNT else None
     ids = call.inputs[IDS].value
     if len(call.inputs) > COUNT:  # num_segments decides, even when its value is unknown
-        first = Dim.of(count[0]) if count is not None and count[0] >= 0 else DYNAMIC  # Dimension(-1) is ?
+        count = call.inputs[COUNT]
+        if count.value_error is not None:
+            return OpResult([], unreadable(COUNT, "num_segments", count))
+        read = bounds.as_shape(count)
+        first = read[0] if read else DYNAMIC
     elif ids is not None and ids and call.inputs[IDS].shape.rank is not None:
         first = Dim.of(max(ids) + 1)
     else:

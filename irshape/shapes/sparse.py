@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from irshape.dims import DYNAMIC, Dim, PartialShape
 from irshape.ops.interface import Finding, OpCall, OpResult, Output
-from irshape.shapes import reading
-from irshape.shapes.findings import incompatible, rank_finding, type_finding, value_finding
+from irshape.shapes import bounds, reading
+from irshape.shapes.findings import incompatible, rank_finding, type_finding, unreadable, value_finding
 
 VALUES, DENSE, INDICES, DEFAULT = 0, 1, 2, 3
 
@@ -80,14 +80,22 @@ def _empty_rows(call: OpCall, dense: tuple[int, ...]) -> tuple[int | None, list[
     return rows - len({row for row, _ in pairs}), []
 
 
-@reading.reads(DENSE, INDICES, how=reading.DIRECT)
+@reading.reads(INDICES, how=reading.DIRECT)
+@reading.reads(DENSE, how=reading.AS_SHAPE)
 def sparse_fill_empty_rows(call: OpCall) -> OpResult:
-    """SparseFillEmptyRows-16."""
+    """SparseFillEmptyRows-16: dense_shape read as ``get_input_const_data_as_shape`` reads it
+    (a computed value or bound below zero fails: 'Value for partial shape evaluation can't be
+    lower than zero.'), its dims used only where static (a Const's -1 is ``?``; bounds give
+    ``?``: by experiment)."""
     findings = _type_findings(call) + _shape_findings(call)
     if findings:
         return OpResult([], findings)
     index_type, value_type = call.inputs[INDICES].element_type, call.inputs[VALUES].element_type
-    dense = call.inputs[DENSE].value
+    dense_input = call.inputs[DENSE]
+    if dense_input.value_error is not None:
+        return OpResult([], unreadable(DENSE, "dense_shape", dense_input))
+    read = bounds.as_shape(dense_input)
+    dense = tuple(d.value for d in read) if read is not None and all(d.is_static for d in read) else None
     rows, index_entries, value_entries = DYNAMIC, DYNAMIC, DYNAMIC
     if dense is not None and len(dense) == 2:
         rows = Dim.of(dense[0])

@@ -246,13 +246,34 @@ def shape_of(op: _Op) -> list[Output]:
     data = op.shape(0)
     shape = PartialShape([DYNAMIC if data.rank is None else Dim.of(data.rank)])
     output = Output(shape, element_type, value=data.lengths)
-    if data.dims is not None and data.lengths is None and len(data.dims) <= VALUE_MAX:
-        # evaluate_lower/upper: the min and max shapes; an unbounded dim's upper bound is the
-        # output type's maximum (int64's, or for i32 int32's: OpenVINO selects it there)
+    if data.dims is None or len(data.dims) > VALUE_MAX:
+        return [output]
+    if element_type == "i32":
+        return [_i32_shape_of(output, data.dims)]
+    if data.lengths is None:
+        # evaluate_lower/upper: the min and max shapes (an unbounded dim's upper bound int64's
+        # maximum)
         maximum = value_bounds.type_max(element_type) or INF
         output.lower = tuple(min(d.lo, maximum) for d in data.dims)
         output.upper = tuple(min(d.hi, maximum) for d in data.dims)
     return [output]
+
+
+def _i32_shape_of(output: Output, dims: Sequence[Dim]) -> Output:
+    """An i32 ShapeOf's bounds (``shape_of.cpp``'s ``evaluate_bound``): where a dim's maximum
+    is at or above INT32_MAX the upper bound is INT32_MAX (unbounded), where its minimum is, the
+    lower bound is 0. Shape inference reads the value through them only, so a static dim of
+    INT32_MAX or more reads as ``?``; evaluate's value (what folding gives) is the dims cut to
+    32 bits, kept apart from what shape inference reads (docs §14)."""
+    limit = value_bounds.I32_MAX
+    lower = tuple(0 if d.lo >= limit else d.lo for d in dims)
+    upper = tuple(limit if d.hi >= limit else d.hi for d in dims)
+    if output.value is None:
+        output.lower, output.upper = lower, upper
+    elif lower != upper:
+        output.value = tuple((length + 2**31) % 2**32 - 2**31 for length in output.value)
+        output.lower, output.upper = lower, upper
+    return output
 
 
 # --- Gather ---------------------------------------------------------------------------------

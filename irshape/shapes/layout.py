@@ -21,6 +21,7 @@ import math
 from collections.abc import Sequence
 from typing import TypeVar
 
+from irshape.diagnostics import Severity
 from irshape.dims import DYNAMIC, EMPTY, INF, Dim, PartialShape
 from irshape.ir import element_types
 from irshape.ops.interface import ConstTensor, Finding, Formula, Formulas, OpCall, OpResult, Output, Tensor
@@ -728,21 +729,28 @@ def split(call: OpCall) -> OpResult:
 @moves_bounds(1, 2)
 def variadic_split(call: OpCall) -> OpResult:
     """VariadicSplit-1: parts of the split_lengths input's lengths; one -1 takes the rest."""
-    data, axis_input, lengths = call.inputs
-    findings: list[Finding] = []
+    axis_input, lengths = call.inputs[1], call.inputs[2]
     if not (
         axis_input.shape.rank in (None, 0)
         or (axis_input.shape.rank == 1 and axis_input.shape[0].compatible(ONE))
     ):
         message = f"Axis should be a scalar or of shape [1]. Got {axis_input.shape} instead."
         return _dynamic(call, [_rank_error(call, 1, "not 0 or [1]", message)])
-    if not lengths.shape.is_static:
-        findings += _unknown(call, 2, "the number of outputs is unknown")
-        return OpResult([], findings)
-    if lengths.shape.rank != 1:
+    if lengths.shape.is_static and lengths.shape.rank != 1:
         message = f"Split lengths should be a 1-D tensor. Got {lengths.shape.rank} instead."
         return _dynamic(call, [_rank_error(call, 2, "not 1", message)])
-    count = lengths.shape[0].lo
+    if not lengths.shape.is_static:  # OpenVINO reads nothing more
+        return _no_outputs(call)
+    result = _variadic_parts(call, lengths.shape[0].lo)
+    if not result.outputs and not any(f.rule.severity is Severity.ERROR for f in result.findings):
+        return _no_outputs(call, result.findings)  # no other fault found first
+    return result
+
+
+def _variadic_parts(call: OpCall, count: int) -> OpResult:
+    """VariadicSplit's ``count`` parts (split_lengths' length), as far as its inputs tell."""
+    data, _, lengths = call.inputs
+    findings: list[Finding] = []
     if data.shape.dims is None:
         return _dynamic(call, findings, count=count)
     axis = _split_axis(call, findings)
@@ -761,6 +769,18 @@ def variadic_split(call: OpCall) -> OpResult:
     return OpResult(
         [_with_value(p, data.element_type, v) for p, v in zip(parts, values, strict=True)], findings
     )
+
+
+def _no_outputs(call: OpCall, findings: Sequence[Finding] = ()) -> OpResult:
+    """VariadicSplit has as many outputs as split_lengths has elements, none where that length
+    is not static (OpenVINO does not guess it) or is 0; the node then keeps the one output it
+    was made with, never inferred: ``[...]`` of type dynamic. A layer that declares a second
+    output port is rejected ('node index is out of range': IRS307). By experiment with
+    read_model (tests/differential/test_variadic_split_lengths.py)."""
+    return OpResult([Output(PartialShape(None), "dynamic")], [*findings, *_unknown(call, 2, _NO_COUNT)])
+
+
+_NO_COUNT = "the op has no outputs but the one it keeps, of no shape and type"
 
 
 def _split_lengths(sizes: list[int], dim: Dim, findings: list[Finding]) -> list[int] | None:

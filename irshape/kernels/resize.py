@@ -14,7 +14,9 @@ implementation in places; what the differential suite (tests/execution/test_resi
 * nearest: the plugin's ``nearestRound`` (round_prefer_floor: a .5 goes down, round_prefer_ceil
   is C's ``round``, simple: ``ceil`` when downsampling, else truncation), clamped to the input;
 * linear_onnx: two taps, the coordinate clamped to ``[0, in - 1]``, weights ``|c - i1|`` and
-  ``|c - i0|`` (0.5 each at the last element); cubic: four taps at ``floor(c) - 1 ..
+  ``|c - i0|`` (0.5 each at the last element), summed as the JIT kernels do: the second tap
+  first on W and D, the first tap first on H (a result a last bit off a .5 tie of integer
+  data rounds by it); cubic: four taps at ``floor(c) - 1 ..
   floor(c) + 2`` clamped to the input, Keys' weights with ``cube_coeff``;
 * linear: below rank 5 the plugin runs it as linear_onnx (antialias ignored); at rank 5 the
   reference executor's triangle filter ``a * tri(a * d)`` over ``round(c) -+ r`` (``a`` the
@@ -225,7 +227,7 @@ def resize(
             elif bf16:
                 result = round_to_bf16(result)
             continue
-        taps = _axis_taps(spec, in_len, out_len, scale)
+        taps = _axis_taps(spec, in_len, out_len, scale, axis, padded.ndim)
         if spec.mode == "linear":
             linear.insert(0, (axis, taps))
         else:
@@ -237,13 +239,23 @@ def resize(
     return result
 
 
-def _axis_taps(spec: Resize, in_len: int, out_len: int, scale: np.float32) -> _Taps:
+def _second_tap_first(axis: int, rank: int) -> bool:
+    """Whether linear_onnx sums an axis's second tap first. The plugin's JIT kernels see the
+    data as N, C, D, H, W (``to5Dim``: H is axis rank - 2 from rank 4 up, axis 0 at rank 2,
+    none at rank 3) and sum W's and D's taps right then left (``vmulps`` of the second, then
+    a fused multiply-add of the first), H's top then bottom: which decides a result lying a
+    last bit off a .5 tie of integer data (by experiment, tests/execution/test_resize.py)."""
+    height = rank - 2 if rank >= 4 else (0 if rank == 2 else -1)
+    return axis != height
+
+
+def _axis_taps(spec: Resize, in_len: int, out_len: int, scale: np.float32, axis: int, rank: int) -> _Taps:
     coords = source_coordinates(spec.coordinate_mode, out_len, in_len, scale)
     if spec.mode == "nearest":
         index = nearest_index(coords, spec.nearest_mode, bool(scale < 1))
         return _Taps(np.clip(index, 0, in_len - 1)[:, None], None)
     if spec.mode == "linear_onnx":
-        return _linear_onnx_taps(coords, in_len)
+        return _linear_onnx_taps(coords, in_len, _second_tap_first(axis, rank))
     if spec.mode == "cubic":
         return _cubic_taps(coords, in_len, _F32(spec.cube_coeff))
     return _linear_taps(coords, in_len, scale, spec.antialias)
@@ -290,7 +302,8 @@ def _round_half_away(values: np.ndarray) -> np.ndarray:
     return np.trunc(wide + np.copysign(0.5, wide))
 
 
-def _linear_onnx_taps(coords: np.ndarray, in_len: int) -> _Taps:
+def _linear_onnx_taps(coords: np.ndarray, in_len: int, second_first: bool) -> _Taps:
+    """Two taps; ``second_first``: the second is summed first (:func:`_second_tap_first`)."""
     clamped = np.clip(coords, _F32(0), _F32(in_len - 1))
     first = np.minimum(clamped.astype(np.int64), in_len - 1)
     second = np.minimum(first + 1, in_len - 1)
@@ -299,7 +312,9 @@ def _linear_onnx_taps(coords: np.ndarray, in_len: int) -> _Taps:
     same = first == second
     weight_first[same] = 0.5
     weight_second[same] = 0.5
-    return _Taps(np.stack([first, second], 1), np.stack([weight_first, weight_second], 1))
+    if not second_first:
+        return _Taps(np.stack([first, second], 1), np.stack([weight_first, weight_second], 1))
+    return _Taps(np.stack([second, first], 1), np.stack([weight_second, weight_first], 1))
 
 
 def _cubic_taps(coords: np.ndarray, in_len: int, a: np.float32) -> _Taps:

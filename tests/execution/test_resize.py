@@ -235,6 +235,47 @@ def batch_and_channel_cases() -> list[Case]:
     return cases
 
 
+def _linear_onnx_draw(rng: np.random.Generator, index: int) -> Case:
+    rank = int(rng.choice([2, 3, 4, 5]))
+    dtype = (np.int8, np.uint8, np.int32)[index % 3]
+    spatial = {2: [0, 1], 3: [2], 4: [2, 3], 5: [2, 3, 4]}[rank]
+    count = int(rng.integers(1, min(2, len(spatial)) + 1))
+    axes = sorted(rng.choice(spatial, count, replace=False).tolist())
+    if rank > 2:
+        shape = [int(rng.integers(1, 3)), int(rng.integers(1, 3))]
+        shape += [int(rng.integers(2, 6)) for _ in range(rank - 2)]
+    else:
+        shape = [int(rng.integers(2, 6)) for _ in range(2)]
+    transform = str(rng.choice(COORDINATE_MODES))
+    scales = np.array([rng.choice([0.75, 1.5, 2.5, 1 / 3, 0.6, 1.25]) for _ in axes], np.float32)
+    low, high = (0, 16) if dtype == np.uint8 else (-12, 13)
+    data = rng.integers(low, high, shape).astype(dtype)
+    x = parameter(shape, dtype)
+    node = opset11.interpolate(
+        x,
+        scales,
+        "linear_onnx",
+        "scales",
+        axes=np.array(axes, np.int64),
+        coordinate_transformation_mode=transform,
+    )
+    return Case(
+        f"linear_onnx_tie_{index}_{np.dtype(dtype).name}_r{rank}_{transform}", {x: data}, [node.output(0)]
+    )
+
+
+def linear_onnx_tie_cases() -> list[Case]:
+    """linear_onnx on i8, u8 and i32 data where a result lies a last bit off a .5 tie (data 7
+    and 10 at weights 1/6 and 5/6 of float32: 9.499999 or 9.5), so the order of the taps'
+    fused multiply-adds decides it: the plugin sums W's and D's second tap first, H's first
+    tap first (the draws below that a first-tap-first rule gets wrong, or a second-first one:
+    draws 45 and 155, H of rank 5)."""
+    rng = np.random.default_rng(1)
+    chosen = {23, 43, 45, 60, 65, 92, 149, 155, 185, 210, 249, 256, 363}
+    drawn = [_linear_onnx_draw(rng, i) for i in range(max(chosen) + 1)]
+    return [case for i, case in enumerate(drawn) if i in chosen]
+
+
 CASES = (
     interpolate_cases()
     + interpolate_1_cases()
@@ -242,6 +283,7 @@ CASES = (
     + padded_nearest_cases()
     + bf16_cases()
     + batch_and_channel_cases()
+    + linear_onnx_tie_cases()
 )
 
 

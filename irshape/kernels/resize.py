@@ -22,7 +22,8 @@ implementation in places; what the differential suite (tests/execution/test_resi
   reference executor's triangle filter ``a * tri(a * d)`` over ``round(c) -+ r`` (``a`` the
   scale under antialias, upscales included; ``r`` 2 when upsampling, ``ceil(2 / a)`` else),
   every combination of taps summed in float32 and divided by the weights' sum (0 where it is
-  0); u8 and i8 results are truncated there, not rounded;
+  0); u8 and i8 results are truncated there, not rounded; rank-5 cubic's u8 and i8 results
+  too, and wrapped to 8 bits rather than saturated (by experiment);
 * bilinear_pillow/bicubic_pillow: Pillow's ``precompute_coeffs`` whatever the coordinate
   transform says (centre ``(x + 0.5) * in / out``, support stretched by the downscale factor,
   bicubic with a = -0.5 whatever cube_coeff says), the W pass first, then H; u8 and i8 round
@@ -182,6 +183,8 @@ def _interpolate(
     result = resize(padded, call.output_shape(0), spec, axes, scales, narrow, bf16)
     if narrow is not None and spec.mode == "linear":
         return _truncated(result, narrow)
+    if narrow is not None and spec.mode == "cubic" and data.ndim == 5:
+        return _truncated_wrapped(result, narrow)
     if call.output_type(0) == "bf16":
         return round_to_bf16(result)
     return _stored(result, dtype)
@@ -470,6 +473,13 @@ def _stored(result: np.ndarray, dtype: np.dtype) -> np.ndarray:
 def _truncated(result: np.ndarray, dtype: np.dtype) -> np.ndarray:
     """The reference executor's store of u8 and i8: truncated toward zero (saturated here)."""
     return _clipped(np.trunc(result), dtype).astype(dtype)
+
+
+def _truncated_wrapped(result: np.ndarray, dtype: np.dtype) -> np.ndarray:
+    """The plugin's store of a rank-5 cubic's u8 and i8 results: truncated toward zero and
+    wrapped to 8 bits (an overshoot of u8 data to -27.6 gives 229; by experiment)."""
+    wrapped: np.ndarray = np.trunc(result).astype(np.int64).astype(dtype)
+    return wrapped
 
 
 # --- GridSample-9 ----------------------------------------------------------------------------------

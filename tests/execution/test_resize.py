@@ -276,6 +276,39 @@ def linear_onnx_tie_cases() -> list[Case]:
     return [case for i, case in enumerate(drawn) if i in chosen]
 
 
+def rank5_cubic_integer_cases() -> list[Case]:
+    """Cubic on rank-5 u8 and i8 data: the plugin truncates the results toward zero (-9.5 gives
+    -9, 1.5 gives 1) and wraps an overshoot to 8 bits (u8's -27.6 gives 229, i8's -155.6 gives
+    101), where rank 4 rounds half to even and saturates; by experiment."""
+    cases = []
+    halves = np.array([-10, -9, -8, -3, -2, -1, 0, 1, 2, 3, 8, 9, 10, 11])
+    saw = np.array([0, 255, 0, 255, 0])
+    rng = np.random.default_rng(55)
+    for dtype, shift in ((np.uint8, 10), (np.int8, 0)):
+        tied = np.stack([halves + shift, halves + shift + 1], -1).reshape(1, 1, 2, 7, 2)
+        overshoot = np.stack([saw, 255 - saw]).reshape(1, 2, 1, 1, 5) - (128 if dtype == np.int8 else 0)
+        low, high = (0, 256) if dtype == np.uint8 else (-128, 128)
+        dense = rng.integers(low, high, (1, 2, 3, 3, 4))
+        for name, data, axes, sizes in (
+            ("tied_w", tied, [4], [3]),
+            ("tied_hw", tied, [3, 4], [13, 3]),
+            ("overshoot", overshoot, [4], [11]),
+            ("dense", dense, [2, 3, 4], [5, 4, 7]),
+        ):
+            x = parameter(data.shape, dtype)
+            node = opset11.interpolate(
+                x,
+                np.array(sizes, np.int64),
+                "cubic",
+                "sizes",
+                axes=np.array(axes, np.int64),
+                coordinate_transformation_mode="align_corners",
+            )
+            case_name = f"cubic_rank5_{name}_{np.dtype(dtype).name}"
+            cases.append(Case(case_name, {x: data.astype(dtype)}, [node.output(0)]))
+    return cases
+
+
 CASES = (
     interpolate_cases()
     + interpolate_1_cases()
@@ -284,6 +317,7 @@ CASES = (
     + bf16_cases()
     + batch_and_channel_cases()
     + linear_onnx_tie_cases()
+    + rank5_cubic_integer_cases()
 )
 
 

@@ -22,8 +22,11 @@ implementation in places; what the differential suite (tests/execution/test_resi
   reference executor's triangle filter ``a * tri(a * d)`` over ``round(c) -+ r`` (``a`` the
   scale under antialias, upscales included; ``r`` 2 when upsampling, ``ceil(2 / a)`` else),
   every combination of taps summed in float32 and divided by the weights' sum (0 where it is
-  0); u8 and i8 results are truncated there, not rounded; rank-5 cubic's u8 and i8 results
-  too, and wrapped to 8 bits rather than saturated (by experiment);
+  0); u8 and i8 results are truncated there, not rounded;
+* cubic of rank-5 u8 and i8 data: ``ov::reference``'s (every combination of the axes' four
+  taps weighted by the product of its Keys weights, summed in float32, align_corners
+  multiplying before it divides), truncated toward zero and wrapped to 8 bits, not saturated
+  (a u8 overshoot to -27.6 gives 229; by experiment);
 * bilinear_pillow/bicubic_pillow: Pillow's ``precompute_coeffs`` whatever the coordinate
   transform says (centre ``(x + 0.5) * in / out``, support stretched by the downscale factor,
   bicubic with a = -0.5 whatever cube_coeff says), the W pass first, then H; u8 and i8 round
@@ -180,11 +183,11 @@ def _interpolate(
     # u8 and i8 run natively: Pillow rounds each pass, the reference executor of linear truncates
     narrow = dtype if dtype in _NATIVE_INTEGERS else None
     bf16 = call.output_type(0) == "bf16"
+    if narrow is not None and spec.mode == "cubic" and data.ndim == 5:
+        return _truncated_wrapped(_reference_cubic(padded, call.output_shape(0), spec, axes, scales), narrow)
     result = resize(padded, call.output_shape(0), spec, axes, scales, narrow, bf16)
     if narrow is not None and spec.mode == "linear":
         return _truncated(result, narrow)
-    if narrow is not None and spec.mode == "cubic" and data.ndim == 5:
-        return _truncated_wrapped(result, narrow)
     if call.output_type(0) == "bf16":
         return round_to_bf16(result)
     return _stored(result, dtype)
@@ -352,9 +355,71 @@ def _linear_taps(coords: np.ndarray, in_len: int, scale: np.float32, antialias: 
 
 
 def _linear_resize(values: np.ndarray, axes_taps: list[tuple[int, _Taps]]) -> np.ndarray:
-    """The reference executor's linear mode: every combination of the axes' taps (the first
-    axis outermost), weighted by the product of their weights, summed with the weights in
-    float32 and divided by their sum (0 where it is 0); taps weighing 0 are skipped."""
+    """The reference executor's linear mode: the weighted sum of :func:`_combined_sums`
+    divided by the weights' sum (0 where it is 0)."""
+    total, weight_sum = _combined_sums(values, axes_taps)
+    quotient: np.ndarray = np.divide(total, weight_sum, out=np.zeros_like(total), where=weight_sum != 0)
+    return quotient
+
+
+def _reference_cubic(
+    values: np.ndarray,
+    out_shape: Sequence[int],
+    spec: Resize,
+    axes: Sequence[int],
+    scales: Sequence[float] | None,
+) -> np.ndarray:
+    """``ov::reference``'s cubic (the plugin's rank-5 cubic of u8 and i8, by experiment):
+    the four taps of every resized axis at ``floor(c) - 1 .. floor(c) + 2`` clamped, Keys'
+    weights in the reference's form, every combination summed in float32, not normalised."""
+    axes_taps: list[tuple[int, _Taps]] = []
+    for position, axis in enumerate(axes):
+        in_len, out_len = values.shape[axis], out_shape[axis]
+        if in_len == out_len:
+            continue  # weights 0, 1, 0, 0 on the element itself
+        if out_len == 0:
+            return np.zeros(tuple(out_shape), _F32)
+        if in_len == 0:
+            raise KernelError("an empty axis cannot be resized to a longer one")
+        if scales is not None:
+            scale = _F32(scales[position]) if position < len(scales) else _F32(1)
+        else:
+            scale = _F32(out_len) / _F32(in_len)
+        if spec.coordinate_mode == "align_corners" and out_len > 1:
+            # the reference multiplies before it divides (the plugin divides first)
+            x = np.arange(out_len, dtype=_F32)
+            coords = x * _F32(in_len - 1) / _F32(out_len - 1)
+        else:
+            coords = source_coordinates(spec.coordinate_mode, out_len, in_len, scale)
+        axes_taps.append((axis, _reference_cubic_taps(coords, in_len, _F32(spec.cube_coeff))))
+    if not axes_taps:
+        return values
+    total, _ = _combined_sums(values, axes_taps)
+    return total
+
+
+def _reference_cubic_taps(coords: np.ndarray, in_len: int, a: np.float32) -> _Taps:
+    base = np.floor(coords)
+    s = np.abs(coords - base).astype(_F32)
+    one, two, three, four, five, eight = (_F32(v) for v in (1, 2, 3, 4, 5, 8))
+    near, far, next_far = s + one, one - s, two - s
+    weights = np.stack(
+        [
+            ((a * near - five * a) * near + eight * a) * near - four * a,
+            ((a + two) * s - (a + three)) * s * s + one,
+            ((a + two) * far - (a + three)) * far * far + one,
+            ((a * next_far - five * a) * next_far + eight * a) * next_far - four * a,
+        ],
+        1,
+    ).astype(_F32)
+    indices = base.astype(np.int64)[:, None] + np.arange(-1, 3)
+    return _Taps(np.clip(indices, 0, in_len - 1), weights)
+
+
+def _combined_sums(values: np.ndarray, axes_taps: list[tuple[int, _Taps]]) -> tuple[np.ndarray, np.ndarray]:
+    """Every combination of the axes' taps (the first axis outermost), weighted by the
+    product of their weights: the weighted values and the weights, each summed in float32;
+    taps weighing 0 are skipped."""
     out_shape = list(values.shape)
     for axis, taps in axes_taps:
         out_shape[axis] = taps.indices.shape[0]
@@ -374,7 +439,7 @@ def _linear_resize(values: np.ndarray, axes_taps: list[tuple[int, _Taps]]) -> np
         nonzero = weight != 0
         total += np.where(nonzero, weight * gathered, _F32(0))
         weight_sum += np.broadcast_to(weight, out_shape)
-    return np.divide(total, weight_sum, out=np.zeros_like(total), where=weight_sum != 0)
+    return total, weight_sum
 
 
 def _pillow_taps(in_len: int, out_len: int, scale: np.float32, bicubic: bool) -> _Taps:

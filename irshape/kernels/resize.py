@@ -14,13 +14,19 @@ implementation in places; what the differential suite (tests/execution/test_resi
 * nearest: the plugin's ``nearestRound`` (round_prefer_floor: a .5 goes down, round_prefer_ceil
   is C's ``round``, simple: ``ceil`` when downsampling, else truncation), clamped to the input;
 * linear_onnx: two taps, the coordinate clamped to ``[0, in - 1]``, weights ``|c - i1|`` and
-  ``|c - i0|`` (0.5 each at the last element); cubic: four taps at ``floor(c) - 1 ..
+  ``|c - i0|`` (0.5 each at the last element), summed as the JIT kernels do: the second tap
+  first on W and D, the first tap first on H (a result a last bit off a .5 tie of integer
+  data rounds by it); cubic: four taps at ``floor(c) - 1 ..
   floor(c) + 2`` clamped to the input, Keys' weights with ``cube_coeff``;
 * linear: below rank 5 the plugin runs it as linear_onnx (antialias ignored); at rank 5 the
   reference executor's triangle filter ``a * tri(a * d)`` over ``round(c) -+ r`` (``a`` the
   scale under antialias, upscales included; ``r`` 2 when upsampling, ``ceil(2 / a)`` else),
   every combination of taps summed in float32 and divided by the weights' sum (0 where it is
   0); u8 and i8 results are truncated there, not rounded;
+* cubic of rank-5 u8 and i8 data: ``ov::reference``'s (every combination of the axes' four
+  taps weighted by the product of its Keys weights, summed in float32, align_corners
+  multiplying before it divides), truncated toward zero and wrapped to 8 bits, not saturated
+  (a u8 overshoot to -27.6 gives 229; by experiment);
 * bilinear_pillow/bicubic_pillow: Pillow's ``precompute_coeffs`` whatever the coordinate
   transform says (centre ``(x + 0.5) * in / out``, support stretched by the downscale factor,
   bicubic with a = -0.5 whatever cube_coeff says), the W pass first, then H; u8 and i8 round
@@ -177,6 +183,8 @@ def _interpolate(
     # u8 and i8 run natively: Pillow rounds each pass, the reference executor of linear truncates
     narrow = dtype if dtype in _NATIVE_INTEGERS else None
     bf16 = call.output_type(0) == "bf16"
+    if narrow is not None and spec.mode == "cubic" and data.ndim == 5:
+        return _truncated_wrapped(_reference_cubic(padded, call.output_shape(0), spec, axes, scales), narrow)
     result = resize(padded, call.output_shape(0), spec, axes, scales, narrow, bf16)
     if narrow is not None and spec.mode == "linear":
         return _truncated(result, narrow)
@@ -225,7 +233,7 @@ def resize(
             elif bf16:
                 result = round_to_bf16(result)
             continue
-        taps = _axis_taps(spec, in_len, out_len, scale)
+        taps = _axis_taps(spec, in_len, out_len, scale, axis, padded.ndim)
         if spec.mode == "linear":
             linear.insert(0, (axis, taps))
         else:
@@ -237,13 +245,23 @@ def resize(
     return result
 
 
-def _axis_taps(spec: Resize, in_len: int, out_len: int, scale: np.float32) -> _Taps:
+def _second_tap_first(axis: int, rank: int) -> bool:
+    """Whether linear_onnx sums an axis's second tap first. The plugin's JIT kernels see the
+    data as N, C, D, H, W (``to5Dim``: H is axis rank - 2 from rank 4 up, axis 0 at rank 2,
+    none at rank 3) and sum W's and D's taps right then left (``vmulps`` of the second, then
+    a fused multiply-add of the first), H's top then bottom: which decides a result lying a
+    last bit off a .5 tie of integer data (by experiment, tests/execution/test_resize.py)."""
+    height = rank - 2 if rank >= 4 else (0 if rank == 2 else -1)
+    return axis != height
+
+
+def _axis_taps(spec: Resize, in_len: int, out_len: int, scale: np.float32, axis: int, rank: int) -> _Taps:
     coords = source_coordinates(spec.coordinate_mode, out_len, in_len, scale)
     if spec.mode == "nearest":
         index = nearest_index(coords, spec.nearest_mode, bool(scale < 1))
         return _Taps(np.clip(index, 0, in_len - 1)[:, None], None)
     if spec.mode == "linear_onnx":
-        return _linear_onnx_taps(coords, in_len)
+        return _linear_onnx_taps(coords, in_len, _second_tap_first(axis, rank))
     if spec.mode == "cubic":
         return _cubic_taps(coords, in_len, _F32(spec.cube_coeff))
     return _linear_taps(coords, in_len, scale, spec.antialias)
@@ -290,7 +308,8 @@ def _round_half_away(values: np.ndarray) -> np.ndarray:
     return np.trunc(wide + np.copysign(0.5, wide))
 
 
-def _linear_onnx_taps(coords: np.ndarray, in_len: int) -> _Taps:
+def _linear_onnx_taps(coords: np.ndarray, in_len: int, second_first: bool) -> _Taps:
+    """Two taps; ``second_first``: the second is summed first (:func:`_second_tap_first`)."""
     clamped = np.clip(coords, _F32(0), _F32(in_len - 1))
     first = np.minimum(clamped.astype(np.int64), in_len - 1)
     second = np.minimum(first + 1, in_len - 1)
@@ -299,7 +318,9 @@ def _linear_onnx_taps(coords: np.ndarray, in_len: int) -> _Taps:
     same = first == second
     weight_first[same] = 0.5
     weight_second[same] = 0.5
-    return _Taps(np.stack([first, second], 1), np.stack([weight_first, weight_second], 1))
+    if not second_first:
+        return _Taps(np.stack([first, second], 1), np.stack([weight_first, weight_second], 1))
+    return _Taps(np.stack([second, first], 1), np.stack([weight_second, weight_first], 1))
 
 
 def _cubic_taps(coords: np.ndarray, in_len: int, a: np.float32) -> _Taps:
@@ -334,9 +355,71 @@ def _linear_taps(coords: np.ndarray, in_len: int, scale: np.float32, antialias: 
 
 
 def _linear_resize(values: np.ndarray, axes_taps: list[tuple[int, _Taps]]) -> np.ndarray:
-    """The reference executor's linear mode: every combination of the axes' taps (the first
-    axis outermost), weighted by the product of their weights, summed with the weights in
-    float32 and divided by their sum (0 where it is 0); taps weighing 0 are skipped."""
+    """The reference executor's linear mode: the weighted sum of :func:`_combined_sums`
+    divided by the weights' sum (0 where it is 0)."""
+    total, weight_sum = _combined_sums(values, axes_taps)
+    quotient: np.ndarray = np.divide(total, weight_sum, out=np.zeros_like(total), where=weight_sum != 0)
+    return quotient
+
+
+def _reference_cubic(
+    values: np.ndarray,
+    out_shape: Sequence[int],
+    spec: Resize,
+    axes: Sequence[int],
+    scales: Sequence[float] | None,
+) -> np.ndarray:
+    """``ov::reference``'s cubic (the plugin's rank-5 cubic of u8 and i8, by experiment):
+    the four taps of every resized axis at ``floor(c) - 1 .. floor(c) + 2`` clamped, Keys'
+    weights in the reference's form, every combination summed in float32, not normalised."""
+    axes_taps: list[tuple[int, _Taps]] = []
+    for position, axis in enumerate(axes):
+        in_len, out_len = values.shape[axis], out_shape[axis]
+        if in_len == out_len:
+            continue  # weights 0, 1, 0, 0 on the element itself
+        if out_len == 0:
+            return np.zeros(tuple(out_shape), _F32)
+        if in_len == 0:
+            raise KernelError("an empty axis cannot be resized to a longer one")
+        if scales is not None:
+            scale = _F32(scales[position]) if position < len(scales) else _F32(1)
+        else:
+            scale = _F32(out_len) / _F32(in_len)
+        if spec.coordinate_mode == "align_corners" and out_len > 1:
+            # the reference multiplies before it divides (the plugin divides first)
+            x = np.arange(out_len, dtype=_F32)
+            coords = x * _F32(in_len - 1) / _F32(out_len - 1)
+        else:
+            coords = source_coordinates(spec.coordinate_mode, out_len, in_len, scale)
+        axes_taps.append((axis, _reference_cubic_taps(coords, in_len, _F32(spec.cube_coeff))))
+    if not axes_taps:
+        return values
+    total, _ = _combined_sums(values, axes_taps)
+    return total
+
+
+def _reference_cubic_taps(coords: np.ndarray, in_len: int, a: np.float32) -> _Taps:
+    base = np.floor(coords)
+    s = np.abs(coords - base).astype(_F32)
+    one, two, three, four, five, eight = (_F32(v) for v in (1, 2, 3, 4, 5, 8))
+    near, far, next_far = s + one, one - s, two - s
+    weights = np.stack(
+        [
+            ((a * near - five * a) * near + eight * a) * near - four * a,
+            ((a + two) * s - (a + three)) * s * s + one,
+            ((a + two) * far - (a + three)) * far * far + one,
+            ((a * next_far - five * a) * next_far + eight * a) * next_far - four * a,
+        ],
+        1,
+    ).astype(_F32)
+    indices = base.astype(np.int64)[:, None] + np.arange(-1, 3)
+    return _Taps(np.clip(indices, 0, in_len - 1), weights)
+
+
+def _combined_sums(values: np.ndarray, axes_taps: list[tuple[int, _Taps]]) -> tuple[np.ndarray, np.ndarray]:
+    """Every combination of the axes' taps (the first axis outermost), weighted by the
+    product of their weights: the weighted values and the weights, each summed in float32;
+    taps weighing 0 are skipped."""
     out_shape = list(values.shape)
     for axis, taps in axes_taps:
         out_shape[axis] = taps.indices.shape[0]
@@ -356,7 +439,7 @@ def _linear_resize(values: np.ndarray, axes_taps: list[tuple[int, _Taps]]) -> np
         nonzero = weight != 0
         total += np.where(nonzero, weight * gathered, _F32(0))
         weight_sum += np.broadcast_to(weight, out_shape)
-    return np.divide(total, weight_sum, out=np.zeros_like(total), where=weight_sum != 0)
+    return total, weight_sum
 
 
 def _pillow_taps(in_len: int, out_len: int, scale: np.float32, bicubic: bool) -> _Taps:
@@ -455,6 +538,13 @@ def _stored(result: np.ndarray, dtype: np.dtype) -> np.ndarray:
 def _truncated(result: np.ndarray, dtype: np.dtype) -> np.ndarray:
     """The reference executor's store of u8 and i8: truncated toward zero (saturated here)."""
     return _clipped(np.trunc(result), dtype).astype(dtype)
+
+
+def _truncated_wrapped(result: np.ndarray, dtype: np.dtype) -> np.ndarray:
+    """The plugin's store of a rank-5 cubic's u8 and i8 results: truncated toward zero and
+    wrapped to 8 bits (an overshoot of u8 data to -27.6 gives 229; by experiment)."""
+    wrapped: np.ndarray = np.trunc(result).astype(np.int64).astype(dtype)
+    return wrapped
 
 
 # --- GridSample-9 ----------------------------------------------------------------------------------

@@ -235,6 +235,101 @@ def batch_and_channel_cases() -> list[Case]:
     return cases
 
 
+def _linear_onnx_draw(rng: np.random.Generator, index: int) -> Case:
+    rank = int(rng.choice([2, 3, 4, 5]))
+    dtype = (np.int8, np.uint8, np.int32)[index % 3]
+    spatial = {2: [0, 1], 3: [2], 4: [2, 3], 5: [2, 3, 4]}[rank]
+    count = int(rng.integers(1, min(2, len(spatial)) + 1))
+    axes = sorted(rng.choice(spatial, count, replace=False).tolist())
+    if rank > 2:
+        shape = [int(rng.integers(1, 3)), int(rng.integers(1, 3))]
+        shape += [int(rng.integers(2, 6)) for _ in range(rank - 2)]
+    else:
+        shape = [int(rng.integers(2, 6)) for _ in range(2)]
+    transform = str(rng.choice(COORDINATE_MODES))
+    scales = np.array([rng.choice([0.75, 1.5, 2.5, 1 / 3, 0.6, 1.25]) for _ in axes], np.float32)
+    low, high = (0, 16) if dtype == np.uint8 else (-12, 13)
+    data = rng.integers(low, high, shape).astype(dtype)
+    x = parameter(shape, dtype)
+    node = opset11.interpolate(
+        x,
+        scales,
+        "linear_onnx",
+        "scales",
+        axes=np.array(axes, np.int64),
+        coordinate_transformation_mode=transform,
+    )
+    return Case(
+        f"linear_onnx_tie_{index}_{np.dtype(dtype).name}_r{rank}_{transform}", {x: data}, [node.output(0)]
+    )
+
+
+def linear_onnx_tie_cases() -> list[Case]:
+    """linear_onnx on i8, u8 and i32 data where a result lies a last bit off a .5 tie (data 7
+    and 10 at weights 1/6 and 5/6 of float32: 9.499999 or 9.5), so the order of the taps'
+    fused multiply-adds decides it: the plugin sums W's and D's second tap first, H's first
+    tap first (the draws below that a first-tap-first rule gets wrong, or a second-first one:
+    draws 45 and 155, H of rank 5)."""
+    rng = np.random.default_rng(1)
+    chosen = {23, 43, 45, 60, 65, 92, 149, 155, 185, 210, 249, 256, 363}
+    drawn = [_linear_onnx_draw(rng, i) for i in range(max(chosen) + 1)]
+    return [case for i, case in enumerate(drawn) if i in chosen]
+
+
+def rank5_cubic_integer_cases() -> list[Case]:
+    """Cubic on rank-5 u8 and i8 data runs as ``ov::reference``'s cubic: it truncates the
+    results toward zero (-9.5 gives -9, 1.5 gives 1) and wraps an overshoot to 8 bits (u8's
+    -27.6 gives 229, i8's -155.6 gives 101), where rank 4 rounds half to even and saturates;
+    by experiment."""
+    cases = []
+    halves = np.array([-10, -9, -8, -3, -2, -1, 0, 1, 2, 3, 8, 9, 10, 11])
+    saw = np.array([0, 255, 0, 255, 0])
+    rng = np.random.default_rng(55)
+    for dtype, shift in ((np.uint8, 10), (np.int8, 0)):
+        tied = np.stack([halves + shift, halves + shift + 1], -1).reshape(1, 1, 2, 7, 2)
+        overshoot = np.stack([saw, 255 - saw]).reshape(1, 2, 1, 1, 5) - (128 if dtype == np.int8 else 0)
+        low, high = (0, 256) if dtype == np.uint8 else (-128, 128)
+        dense = rng.integers(low, high, (1, 2, 3, 3, 4))
+        for name, data, axes, sizes in (
+            ("tied_w", tied, [4], [3]),
+            ("tied_hw", tied, [3, 4], [13, 3]),
+            ("overshoot", overshoot, [4], [11]),
+            ("dense", dense, [2, 3, 4], [5, 4, 7]),
+        ):
+            x = parameter(data.shape, dtype)
+            node = opset11.interpolate(
+                x,
+                np.array(sizes, np.int64),
+                "cubic",
+                "sizes",
+                axes=np.array(axes, np.int64),
+                coordinate_transformation_mode="align_corners",
+            )
+            case_name = f"cubic_rank5_{name}_{np.dtype(dtype).name}"
+            cases.append(Case(case_name, {x: data.astype(dtype)}, [node.output(0)]))
+        # the reference's sums (every combination of the axes' taps, its coordinates and
+        # weights) land on an integer a last bit off where irshape's separable passes did not
+        for i, transform in enumerate(COORDINATE_MODES * 2):
+            shape = (1, 2, 3, 4, 3)
+            axes = [[2], [4], [3], [2, 4], [3, 4]][i % 5]
+            scales = np.array(
+                [(1.5, 2.5, 0.6, 1.25, 1 / 3)[(i + k) % 5] for k in range(len(axes))], np.float32
+            )
+            x = parameter(shape, dtype)
+            node = opset11.interpolate(
+                x,
+                scales,
+                "cubic",
+                "scales",
+                axes=np.array(axes, np.int64),
+                coordinate_transformation_mode=transform,
+            )
+            data = rng.integers(0, 16, shape) - (0 if dtype == np.uint8 else 8)
+            case_name = f"cubic_rank5_sums_{i}_{transform}_{np.dtype(dtype).name}"
+            cases.append(Case(case_name, {x: data.astype(dtype)}, [node.output(0)]))
+    return cases
+
+
 CASES = (
     interpolate_cases()
     + interpolate_1_cases()
@@ -242,6 +337,8 @@ CASES = (
     + padded_nearest_cases()
     + bf16_cases()
     + batch_and_channel_cases()
+    + linear_onnx_tie_cases()
+    + rank5_cubic_integer_cases()
 )
 
 

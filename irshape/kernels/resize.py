@@ -221,10 +221,7 @@ def resize(
             continue
         if in_len == 0:
             raise KernelError("an empty axis cannot be resized to a longer one")
-        if scales is not None:
-            scale = _F32(scales[position]) if position < len(scales) else _F32(1)
-        else:
-            scale = _F32(out_len) / _F32(in_len)
+        scale = _axis_scale(scales, position, in_len, out_len)
         if spec.mode in _PILLOW:
             taps = _pillow_taps(in_len, out_len, scale, spec.mode == "bicubic_pillow")
             result = _apply(result, axis, taps, fused=narrow is None)
@@ -243,6 +240,14 @@ def resize(
     if result.shape != tuple(out_shape):
         raise KernelError(f"the resize gives {result.shape}, not {tuple(out_shape)}")
     return result
+
+
+def _axis_scale(scales: Sequence[float] | None, position: int, in_len: int, out_len: int) -> np.float32:
+    """The scale of the ``position``-th resized axis: the one given (1 past the scales given),
+    else the ratio of its lengths in float32."""
+    if scales is not None:
+        return _F32(scales[position]) if position < len(scales) else _F32(1)
+    return _F32(out_len) / _F32(in_len)
 
 
 def _second_tap_first(axis: int, rank: int) -> bool:
@@ -381,10 +386,7 @@ def _reference_cubic(
             return np.zeros(tuple(out_shape), _F32)
         if in_len == 0:
             raise KernelError("an empty axis cannot be resized to a longer one")
-        if scales is not None:
-            scale = _F32(scales[position]) if position < len(scales) else _F32(1)
-        else:
-            scale = _F32(out_len) / _F32(in_len)
+        scale = _axis_scale(scales, position, in_len, out_len)
         if spec.coordinate_mode == "align_corners" and out_len > 1:
             # the reference multiplies before it divides (the plugin divides first)
             x = np.arange(out_len, dtype=_F32)

@@ -4,6 +4,8 @@ modes, sizes and scales, axes, pads and element types, batched into a few models
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 import openvino.opset1 as opset1
 import openvino.opset10 as opset10
@@ -235,6 +237,16 @@ def batch_and_channel_cases() -> list[Case]:
     return cases
 
 
+def _interpolate_11(
+    x: Any, target: np.ndarray, mode: str, calculation: str, axes: list[int], transform: str
+) -> Any:
+    """An Interpolate-11 of ``x`` to ``target`` (sizes or scales, as ``calculation`` says) on
+    ``axes``, with the coordinate transformation ``transform``."""
+    return opset11.interpolate(
+        x, target, mode, calculation, axes=np.array(axes, np.int64), coordinate_transformation_mode=transform
+    )
+
+
 def _linear_onnx_draw(rng: np.random.Generator, index: int) -> Case:
     rank = int(rng.choice([2, 3, 4, 5]))
     dtype = (np.int8, np.uint8, np.int32)[index % 3]
@@ -251,14 +263,7 @@ def _linear_onnx_draw(rng: np.random.Generator, index: int) -> Case:
     low, high = (0, 16) if dtype == np.uint8 else (-12, 13)
     data = rng.integers(low, high, shape).astype(dtype)
     x = parameter(shape, dtype)
-    node = opset11.interpolate(
-        x,
-        scales,
-        "linear_onnx",
-        "scales",
-        axes=np.array(axes, np.int64),
-        coordinate_transformation_mode=transform,
-    )
+    node = _interpolate_11(x, scales, "linear_onnx", "scales", axes, transform)
     return Case(
         f"linear_onnx_tie_{index}_{np.dtype(dtype).name}_r{rank}_{transform}", {x: data}, [node.output(0)]
     )
@@ -297,14 +302,7 @@ def rank5_cubic_integer_cases() -> list[Case]:
             ("dense", dense, [2, 3, 4], [5, 4, 7]),
         ):
             x = parameter(data.shape, dtype)
-            node = opset11.interpolate(
-                x,
-                np.array(sizes, np.int64),
-                "cubic",
-                "sizes",
-                axes=np.array(axes, np.int64),
-                coordinate_transformation_mode="align_corners",
-            )
+            node = _interpolate_11(x, np.array(sizes, np.int64), "cubic", "sizes", axes, "align_corners")
             case_name = f"cubic_rank5_{name}_{np.dtype(dtype).name}"
             cases.append(Case(case_name, {x: data.astype(dtype)}, [node.output(0)]))
         # the reference's sums (every combination of the axes' taps, its coordinates and
@@ -316,14 +314,7 @@ def rank5_cubic_integer_cases() -> list[Case]:
                 [(1.5, 2.5, 0.6, 1.25, 1 / 3)[(i + k) % 5] for k in range(len(axes))], np.float32
             )
             x = parameter(shape, dtype)
-            node = opset11.interpolate(
-                x,
-                scales,
-                "cubic",
-                "scales",
-                axes=np.array(axes, np.int64),
-                coordinate_transformation_mode=transform,
-            )
+            node = _interpolate_11(x, scales, "cubic", "scales", axes, transform)
             data = rng.integers(0, 16, shape) - (0 if dtype == np.uint8 else 8)
             case_name = f"cubic_rank5_sums_{i}_{transform}_{np.dtype(dtype).name}"
             cases.append(Case(case_name, {x: data.astype(dtype)}, [node.output(0)]))

@@ -1,346 +1,41 @@
-"""A seeded random differential fuzzer of the kernels against OpenVINO's CPU plugin.
-
-The per-family suites (``test_<family>.py``) were written family by family, with the cases
-their authors thought of. This suite draws configurations at random from what each op version
-allows: its attributes over their whole domains (modes, negative axes, auto_pad kinds, rounding
-types, broadcast specs), the element types it takes (f32, f16, bf16, f64 and the integers,
-boolean where allowed), ranks 0 to 5 with dims of 0 and 1, broadcasting, and data with the
-edge values (NaN, +-inf, -0.0, denormals, the integers' extremes, half-way points of rounding,
-indices out of range where the op defines them). Many configurations of one family go into ONE
-model, compiled once (``harness.run_batch``); a batch the plugin refuses to compile is split in
-halves until the refused configurations stand alone, and those are counted, not compared.
-
-Every configuration the plugin runs must agree under the harness's comparison (floats within
-tolerance, integers and booleans exactly, equal element types). Beside it, the fuzzer counts
-the float elements that are not bit-equal although within tolerance, per op version: a
-difference that is systematic (a different rounding rule, a different libm) hides there.
-
-``IRSHAPE_KERNEL_FUZZ=N`` draws N configurations per op version and seed (default 3) and
-``IRSHAPE_KERNEL_FUZZ_SEEDS=1,2,3`` (or ``1-8``) other seeds; ``IRSHAPE_KERNEL_FUZZ_REPORT=FILE``
-writes the per-op counts (agreed, refused, not bit-equal elements) as JSON.
-"""
+"""The kernel fuzzer's drawers for the ops deployed models use most (element-wise, reductions,
+indexing, layout, matmul, normalisation, pooling, convolution, resize, NMS, cells). The
+machinery, the budget and its environment variables: ``fuzzing.py``."""
 
 from __future__ import annotations
 
-import json
-import os
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 import numpy as np
-import openvino as ov
-import openvino.opset13 as opset
 import pytest
-from openvino.utils.node_factory import NodeFactory
 
-from irshape.execute.network import execute
-from irshape.ir.reader import read_file
+from .fuzzing import (
+    ANY,
+    BF16,
+    F16,
+    F32,
+    F64,
+    INTEGERS,
+    NUMERIC,
+    REALS,
+    SIGNED,
+    Draw,
+    Drawers,
+    Node,
+    Redraw,
+    make,
+    numpy_type,
+    op_of,
+    opset,
+    ov_type,
+    run_family,
+    type_of,
+)
 
-from .harness import Batch, Case, compare, run_batch
-
-
-def _seeds(text: str) -> list[int]:
-    seeds: list[int] = []
-    for part in text.split(","):
-        low, _, high = part.partition("-")
-        seeds.extend(range(int(low), int(high or low) + 1))
-    return seeds
-
-
-SEEDS = _seeds(os.environ.get("IRSHAPE_KERNEL_FUZZ_SEEDS", "20261128"))
-COUNT = int(os.environ.get("IRSHAPE_KERNEL_FUZZ", "3"))
-REPORT = os.environ.get("IRSHAPE_KERNEL_FUZZ_REPORT")
-
-FACTORY = {n: NodeFactory(f"opset{n}") for n in range(1, 18)}
-
-Node = Any
-F32, F16, BF16, F64 = "f32", "f16", "bf16", "f64"
-REALS = [F32, F32, F16, BF16, F64]  # f32 twice: what deployed models use most
-SIGNED = ["i8", "i16", "i32", "i64"]
-UNSIGNED = ["u8", "u16", "u32", "u64"]
-INTEGERS = SIGNED + UNSIGNED
-NUMERIC = REALS + INTEGERS
-ANY = [*NUMERIC, "boolean"]
-
-
-class Redraw(Exception):
-    """The drawn configuration is not one the op takes: draw another."""
-
-
-@dataclass
-class Draw:
-    """One configuration being drawn: its random source, its Parameters and their data."""
-
-    rng: np.random.Generator
-    name: str  # the op version drawn, "Add-1"
-    inputs: dict[Node, np.ndarray] = field(default_factory=dict)
-    exact: bool = False
-
-    # --- choices -----------------------------------------------------------------------
-    def pick(self, values: Sequence[Any]) -> Any:
-        return values[int(self.rng.integers(len(values)))]
-
-    def chance(self, p: float) -> bool:
-        return bool(self.rng.random() < p)
-
-    def int(self, low: int, high: int) -> int:
-        return int(self.rng.integers(low, high, endpoint=True))
-
-    def shape(self, rank: int | None = None, low: int = 1, high: int = 4, zero: float = 0.04) -> list[int]:
-        """A shape with dims of 1 often and of 0 now and then."""
-        if rank is None:
-            rank = self.int(0, 5)
-        dims = []
-        for _ in range(rank):
-            roll = self.rng.random()
-            dims.append(0 if roll < zero else 1 if roll < 0.25 else self.int(low, high))
-        return dims
-
-    def axis(self, rank: int) -> int:
-        """An axis of a rank, negative half the time."""
-        axis = self.int(0, rank - 1)
-        return axis - rank if self.chance(0.5) else axis
-
-    # --- tensors -------------------------------------------------------------------------
-    def data(self, shape: Sequence[int], element_type: str, kind: str = "edges") -> Node:
-        """A Parameter of ``element_type`` fed with drawn data (bf16 through a Convert of f32)."""
-        values = self.values(shape, element_type, kind)
-        fed = F32 if element_type == BF16 else element_type
-        parameter = opset.parameter(list(shape), _ov_type(fed))
-        self.inputs[parameter] = values
-        return opset.convert(parameter, BF16) if element_type == BF16 else parameter
-
-    def const(self, values: Any, element_type: str) -> Node:
-        return opset.constant(np.asarray(values), _ov_type(element_type))
-
-    def values(self, shape: Sequence[int], element_type: str, kind: str = "edges") -> np.ndarray:
-        dtype = _numpy_type(element_type)
-        shape = tuple(shape)
-        if element_type == "boolean":
-            return np.asarray(self.rng.random(shape) < 0.5)
-        if np.dtype(dtype).kind == "f":
-            scale = self.pick([1.0, 3.0, 10.0, 100.0]) if kind != "unit" else 1.0
-            values = self.rng.standard_normal(shape) * scale
-            if kind == "positive":
-                values = np.abs(values) + 0.1
-            if kind == "halves":  # rounding's half-way points
-                values = np.round(values * 2) / 2
-            values = np.asarray(values).astype(dtype)
-            if kind in ("edges", "halves") and values.size:
-                edges = np.array(_real_edges(element_type), dtype)
-                mask = self.rng.random(shape) < 0.2
-                values[mask] = self.rng.choice(edges, int(mask.sum()))
-            return values
-        info = np.iinfo(dtype)
-        low, high = {"positive": (0, 5), "small": (-3, 12)}.get(kind, (-100, 100))
-        values = np.asarray(
-            self.rng.integers(max(info.min, low), min(info.max, high), shape, endpoint=True)
-        ).astype(dtype)
-        if kind == "edges" and values.size:
-            # i64 and u64 Parameters reach the plugin's ops as their low 32 bits (the i32 rule,
-            # irshape/kernels/integers.py): their extremes are edges too
-            edges = np.array([0, 1, info.min, info.max, info.max - 1, info.min + 1], dtype)
-            if element_type in ("i64", "u64"):
-                edges = np.concatenate([edges, np.array([2**31 - 1, 2**31, 2**32 + 5], dtype)])
-            mask = self.rng.random(shape) < 0.15
-            values[mask] = self.rng.choice(edges, int(mask.sum()))
-        return values
-
-
-def _ov_type(element_type: str) -> ov.Type:
-    return getattr(ov.Type, element_type)
-
-
-def _numpy_type(element_type: str) -> Any:
-    if element_type == BF16:
-        return np.float32
-    return _ov_type(element_type).to_dtype()
-
-
-def _real_edges(element_type: str) -> list[float]:
-    tiny = {F16: 3e-6, F32: 1e-40, BF16: 1e-40, F64: 1e-310}[element_type]
-    big = {F16: 60000.0, F32: 3e38, BF16: 3e38, F64: 1e300}[element_type]
-    return [0.0, -0.0, np.nan, np.inf, -np.inf, tiny, -tiny, big, -big, 0.5, -0.5, 1.5, 2.5, -2.5, 1.0, -1.0]
-
-
-def _type_of(node: Node) -> str:
-    return node.get_output_element_type(0).get_type_name()
-
-
-def _results(draw: Draw, nodes: Sequence[Node]) -> list[ov.Output]:
-    """Every output of ``nodes``, a bf16 one converted to f32 (the harness feeds and reads no bf16)."""
-    outputs = []
-    for node in nodes:
-        for output in node.outputs():
-            if output.get_element_type() == ov.Type.bf16:
-                output = opset.convert(output, F32).output(0)
-            outputs.append(output)
-    return outputs
-
-
-def make(version: int, op: str, inputs: Sequence[Node], attributes: dict[str, Any] | None = None) -> Node:
-    """``op`` of version ``version`` (OpenVINO's node factory, from the first opset that has it:
-    Acosh-3 is in opset4; attributes by their IR names)."""
-    outputs = [i.output(0) if hasattr(i, "output") else i for i in inputs]
-    for opset_number in range(version, max(FACTORY) + 1):
-        try:
-            return FACTORY[opset_number].create(op, outputs, attributes or {})
-        except RuntimeError as error:
-            if "Couldn't create operation" in str(error):
-                continue  # not in this opset
-            raise Redraw(str(error)) from error  # the op's own validation: a configuration it refuses
-    raise AssertionError(f"no opset has {op}-{version}")
-
-
-# --- the op versions' drawers ------------------------------------------------------------
-
-Drawer = Callable[[Draw], Sequence[Node]]
-DRAWERS: dict[str, tuple[str, Drawer]] = {}  # "Op-N" -> (family, drawer)
-
-
-def drawer(family: str, *names: str) -> Callable[[Drawer], Drawer]:
-    def register(function: Drawer) -> Drawer:
-        for name in names:
-            DRAWERS[name] = (family, function)
-        return function
-
-    return register
-
-
-def _op(name: str) -> tuple[str, int]:
-    op, _, version = name.rpartition("-")
-    return op, int(version)
-
-
-def _fuzz_cases(family: str, seed: int, count: int) -> list[Case]:
-    cases = []
-    for name, (owner, function) in DRAWERS.items():
-        if owner != family:
-            continue
-        rng = np.random.default_rng([seed, sum(name.encode())])
-        made = 0
-        for _attempt in range(count * 8):
-            if made == count:
-                break
-            draw = Draw(rng, name)
-            try:
-                nodes = function(draw)
-            except Redraw:
-                continue
-            outputs = _results(draw, nodes)
-            cases.append(Case(f"{name.replace('-', '_v')}_s{seed}_{made}", draw.inputs, outputs, draw.exact))
-            made += 1
-    return cases
-
-
-# --- running: refused configurations split off ---------------------------------------------
-
-
-@dataclass
-class Outcome:
-    agreed: list[str] = field(default_factory=list)
-    differ: list[str] = field(default_factory=list)  # "case: why"
-    refused: list[str] = field(default_factory=list)  # the plugin cannot compile or run it
-    irshape_refused: list[str] = field(default_factory=list)  # the plugin runs it, irshape does not
-    not_bit_equal: dict[str, list[int]] = field(default_factory=dict)  # op -> [differing, compared]
-    run_though_refused: list[str] = field(default_factory=list)  # refused by the plugin, run by irshape
-
-
-def _op_of_case(case: Case) -> str:
-    return case.name.split("_s")[0].replace("_v", "-")
-
-
-def run_cases(cases: list[Case], directory: Path, outcome: Outcome) -> None:
-    """Run ``cases`` in one batch; on a refusal, in halves, down to single configurations."""
-    if not cases:
-        return
-    try:
-        batch = run_batch(cases, directory)
-        failure = None if batch.error is None else f"irshape refuses it: {batch.error[:300]}"
-    except RuntimeError as error:  # OpenVINO's: the plugin cannot compile or run it
-        lines = [line for line in str(error).splitlines() if line.strip() and "Exception from" not in line]
-        batch, failure = None, f"plugin: {(lines or [''])[-1][:200]}"
-    except Exception as error:  # irshape's executor crashed
-        batch, failure = None, f"irshape crashed: {type(error).__name__}: {error}"[:300]
-    if failure is not None:
-        if len(cases) > 1:
-            half = len(cases) // 2
-            run_cases(cases[:half], directory, outcome)
-            run_cases(cases[half:], directory, outcome)
-        elif failure.startswith("plugin"):
-            outcome.refused.append(f"{cases[0].name}: {failure}")
-            if _irshape_runs(cases[0], directory):
-                outcome.run_though_refused.append(cases[0].name)
-        else:
-            outcome.irshape_refused.append(f"{cases[0].name}: {failure}")
-        return
-    assert batch is not None
-    for case in cases:
-        problem = batch.mismatch(case)
-        if problem is None:
-            outcome.agreed.append(case.name)
-            _count_bits(batch, case, outcome)
-        else:
-            outcome.differ.append(f"{case.name}: {problem}")
-
-
-def _irshape_runs(case: Case, directory: Path) -> bool:
-    """Whether irshape executes ``case``, which the plugin refused (its IR is the newest file
-    the refused batch saved in ``directory``)."""
-    xml = max(directory.glob("*.xml"), key=lambda path: path.stat().st_mtime_ns)
-    document = read_file(xml).document
-    if document is None:
-        return False
-    inputs = {f"{case.name}_in{i}": np.asarray(value) for i, value in enumerate(case.inputs.values())}
-    try:
-        execute(document, inputs)
-    except Exception:  # any refusal (IRS504's and the others) or failure
-        return False
-    return True
-
-
-def _count_bits(batch: Batch, case: Case, outcome: Outcome) -> None:
-    counts = outcome.not_bit_equal.setdefault(_op_of_case(case), [0, 0])
-    for name in batch.names[case.name]:
-        expected, got = batch.expected[name], batch.got[name]
-        if expected.dtype.kind != "f" or (compare(expected, got, exact=True) is None and expected.size == 0):
-            continue
-        same = (expected == got) | (np.isnan(expected) & np.isnan(got))
-        counts[0] += int((~same).sum())
-        counts[1] += int(same.size)
-
-
-def _summary(family: str, outcome: Outcome) -> str:
-    lines = [
-        f"{family}: {len(outcome.agreed)} agree, {len(outcome.differ)} differ, "
-        f"{len(outcome.refused)} refused by the plugin ({len(outcome.run_though_refused)} of them run by irshape), "
-        f"{len(outcome.irshape_refused)} refused by irshape only"
-    ]
-    lines += outcome.differ[:20] + outcome.irshape_refused[:20]
-    return "\n".join(lines)
-
-
-def _write_report(family: str, outcome: Outcome) -> None:
-    path = Path(REPORT or "")
-    report = json.loads(path.read_text()) if path.exists() else {}
-    per_op: dict[str, dict[str, Any]] = {}
-    for kind in ("agreed", "differ", "refused", "irshape_refused"):
-        for entry in getattr(outcome, kind):
-            op = _op_of_case(Case(entry.split(":")[0], {}, []))
-            per_op.setdefault(op, {"agreed": 0, "differ": 0, "refused": 0, "irshape_refused": 0, "notes": []})
-            per_op[op][kind] += 1
-            if kind != "agreed":
-                per_op[op]["notes"].append(entry[:400])
-    for name in outcome.run_though_refused:
-        per_op.setdefault(_op_of_case(Case(name, {}, [])), {}).setdefault("run_though_refused", []).append(
-            name
-        )
-    for op, (differing, compared) in outcome.not_bit_equal.items():
-        per_op.setdefault(op, {"agreed": 0})["not_bit_equal"] = [differing, compared]
-    report[family] = per_op
-    path.write_text(json.dumps(report, indent=1, sort_keys=True))
+drawers = Drawers()
+drawer = drawers.add
 
 
 # --- element-wise --------------------------------------------------------------------------
@@ -378,7 +73,7 @@ UNARY_NUMERIC = ["Abs-1", "Ceiling-1", "Floor-1", "Negative-1", "Relu-1", "Sign-
 
 @drawer("elementwise", *UNARY_REAL)
 def _unary_real(d: Draw) -> Sequence[Node]:
-    op, version = _op(d.name)
+    op, version = op_of(d.name)
     if d.chance(0.15):
         # integer data: small values, so that an f32 result's last-bit difference (the plugin's
         # exp is not numpy's) cannot move the integer it rounds to (exp(20) is 485165152 there,
@@ -401,7 +96,7 @@ def _unary_real(d: Draw) -> Sequence[Node]:
 
 @drawer("elementwise", *UNARY_NUMERIC)
 def _unary_numeric(d: Draw) -> Sequence[Node]:
-    op, version = _op(d.name)
+    op, version = op_of(d.name)
     element_type = d.pick(NUMERIC + (["boolean"] if op == "Identity" else []))
     kind = d.pick(["edges", "halves"])
     if op == "Identity" and element_type in ("i64", "u64", "u32"):
@@ -414,7 +109,7 @@ def _unary_numeric(d: Draw) -> Sequence[Node]:
 
 @drawer("elementwise", "Gelu-7", "Round-5", "Swish-4", "Elu-1", "Clamp-1", "HardSigmoid-1", "Selu-1")
 def _unary_with_attributes(d: Draw) -> Sequence[Node]:
-    op, version = _op(d.name)
+    op, version = op_of(d.name)
     numeric = op in ("Round", "Clamp")
     element_type = d.pick(NUMERIC if numeric else REALS)
     x = d.data(d.shape(), element_type, d.pick(["edges", "halves"]))
@@ -454,7 +149,7 @@ def _unary_with_attributes(d: Draw) -> Sequence[Node]:
 
 @drawer("elementwise", "IsFinite-10", "IsInf-10", "IsNaN-10")
 def _real_tests(d: Draw) -> Sequence[Node]:
-    op, version = _op(d.name)
+    op, version = op_of(d.name)
     x = d.data(d.shape(), d.pick(REALS), "edges")
     attributes = {"detect_negative": d.chance(0.5), "detect_positive": d.chance(0.5)} if op == "IsInf" else {}
     return [make(version, op, [x], attributes)]
@@ -462,7 +157,7 @@ def _real_tests(d: Draw) -> Sequence[Node]:
 
 @drawer("elementwise", "LogicalNot-1", "BitwiseNot-13")
 def _not(d: Draw) -> Sequence[Node]:
-    op, version = _op(d.name)
+    op, version = op_of(d.name)
     element_type = "boolean" if op == "LogicalNot" else d.pick([*INTEGERS, "boolean"])
     return [make(version, op, [d.data(d.shape(), element_type)])]
 
@@ -522,7 +217,7 @@ BINARY = {
 
 @drawer("elementwise", *BINARY)
 def _binary(d: Draw) -> Sequence[Node]:
-    op, version = _op(d.name)
+    op, version = op_of(d.name)
     mode = d.pick(["numpy", "numpy", "numpy", "none", "pdpd"])
     element_type = d.pick(BINARY[d.name])
     if mode == "pdpd" and (element_type not in (F32, "i32") or op in ("Subtract", "Divide")):
@@ -584,7 +279,7 @@ CONVERT_TYPES = [*NUMERIC, "boolean"]
 
 @drawer("elementwise", "Convert-1", "ConvertLike-1")
 def _convert(d: Draw) -> Sequence[Node]:
-    op, version = _op(d.name)
+    op, version = op_of(d.name)
     source, target = d.pick(CONVERT_TYPES), d.pick(CONVERT_TYPES)
     if source == F64 or (source == F16 and target in INTEGERS):
         # straight from a Parameter the plugin's input conversion saturates these (documented as
@@ -621,7 +316,7 @@ def _axes(d: Draw, rank: int, count: int | None = None) -> list[int]:
 
 @drawer("reduction", *REDUCTIONS, "ReduceLogicalAnd-1", "ReduceLogicalOr-1")
 def _reduce(d: Draw) -> Sequence[Node]:
-    op, version = _op(d.name)
+    op, version = op_of(d.name)
     logical = op.startswith("ReduceLogical")
     extremes = op in ("ReduceMax", "ReduceMin")
     element_type = (
@@ -655,7 +350,7 @@ def _indices(
 
 @drawer("indexing", "Gather-1", "Gather-7", "Gather-8")
 def _gather(d: Draw) -> Sequence[Node]:
-    op, version = _op(d.name)
+    op, version = op_of(d.name)
     d.exact = True
     element_type = d.pick(ANY)
     shape = d.shape(d.int(1, 4), low=1, zero=0)  # empty data crashes the plugin too
@@ -670,8 +365,8 @@ def _gather(d: Draw) -> Sequence[Node]:
     index_type = d.pick(["i32", "i64"])
     indices = _indices(d, index_shape, shape[axis], negative=version == 8)
     if d.chance(0.5):
-        index_node = opset.parameter(list(index_shape), _ov_type(index_type))
-        d.inputs[index_node] = indices.astype(_numpy_type(index_type))
+        index_node = opset.parameter(list(index_shape), ov_type(index_type))
+        d.inputs[index_node] = indices.astype(numpy_type(index_type))
     else:
         index_node = d.const(indices, index_type)
     axis_value = axis - rank if d.chance(0.4) else axis
@@ -707,7 +402,7 @@ def _gather_elements(d: Draw) -> Sequence[Node]:
 
 @drawer("indexing", "GatherND-5", "GatherND-8")
 def _gather_nd(d: Draw) -> Sequence[Node]:
-    op, version = _op(d.name)
+    op, version = op_of(d.name)
     d.exact = True
     element_type = d.pick(ANY)
     shape = d.shape(d.int(1, 4), low=1, zero=0)
@@ -752,7 +447,7 @@ def _scatter_update(d: Draw) -> Sequence[Node]:
 
 @drawer("indexing", "ScatterElementsUpdate-3", "ScatterElementsUpdate-12")
 def _scatter_elements(d: Draw) -> Sequence[Node]:
-    op, version = _op(d.name)
+    op, version = op_of(d.name)
     element_type = d.pick(
         [*REALS, "i32", "i8", "u8", "boolean"] if version == 3 else [*REALS, "i32", "i64", "i8", "u8"]
     )
@@ -786,7 +481,7 @@ def _scatter_elements(d: Draw) -> Sequence[Node]:
 
 @drawer("indexing", "ScatterNDUpdate-3", "ScatterNDUpdate-15")
 def _scatter_nd(d: Draw) -> Sequence[Node]:
-    op, version = _op(d.name)
+    op, version = op_of(d.name)
     element_type = d.pick([*REALS, "i32", "i8", "u8", "boolean"])
     shape = d.shape(d.int(1, 4), low=1, zero=0)
     depth = d.int(1, len(shape))
@@ -885,7 +580,7 @@ def _strided_slice(d: Draw) -> Sequence[Node]:
 
 @drawer("indexing", "TopK-1", "TopK-3", "TopK-11")
 def _topk(d: Draw) -> Sequence[Node]:
-    op, version = _op(d.name)
+    op, version = op_of(d.name)
     element_type = d.pick(REALS + (["i32", "i8", "u8", "i64"] if version > 1 else []))
     shape = d.shape(d.int(1, 4), low=1, zero=0)
     axis = d.int(0, len(shape) - 1)
@@ -941,7 +636,7 @@ def _concat(d: Draw) -> Sequence[Node]:
 
 @drawer("layout", "Split-1", "VariadicSplit-1")
 def _split(d: Draw) -> Sequence[Node]:
-    op, _version = _op(d.name)
+    op, _version = op_of(d.name)
     d.exact = True
     shape = d.shape(d.int(1, 5), zero=0)
     axis = d.int(0, len(shape) - 1)
@@ -962,7 +657,7 @@ def _split(d: Draw) -> Sequence[Node]:
 
 @drawer("layout", "Reshape-1", "Squeeze-1", "Squeeze-15", "Unsqueeze-1", "Transpose-1")
 def _reshape_family(d: Draw) -> Sequence[Node]:
-    op, version = _op(d.name)
+    op, version = op_of(d.name)
     d.exact = True
     # no empty data: the plugin gives a Transpose of [1,0] an output of [1,1], and OpenVINO
     # infers a Reshape of [0,1,3,1,1] (target [0,...] with special_zero) as [1,1,3,1,1]
@@ -1003,7 +698,7 @@ def _reshape_family(d: Draw) -> Sequence[Node]:
 
 @drawer("layout", "Pad-1", "Pad-12")
 def _pad(d: Draw) -> Sequence[Node]:
-    op, version = _op(d.name)
+    op, version = op_of(d.name)
     element_type = d.pick(NUMERIC)
     shape = d.shape(d.int(1, 5), low=1, zero=0)
     mode = d.pick(["constant", "edge", "reflect", "symmetric"])
@@ -1028,7 +723,7 @@ def _pad(d: Draw) -> Sequence[Node]:
 
 @drawer("layout", "Roll-7", "CumSum-3", "Reverse-1")
 def _roll_cumsum(d: Draw) -> Sequence[Node]:
-    op, _version = _op(d.name)
+    op, _version = op_of(d.name)
     shape = d.shape(d.int(1, 5))
     rank = len(shape)
     if op == "Roll":
@@ -1065,7 +760,7 @@ def _roll_cumsum(d: Draw) -> Sequence[Node]:
 
 @drawer("layout", "DepthToSpace-1", "SpaceToDepth-1", "ShuffleChannels-1")
 def _depth_space(d: Draw) -> Sequence[Node]:
-    op, _version = _op(d.name)
+    op, _version = op_of(d.name)
     d.exact = True
     block = d.int(1, 3)
     rank = d.int(3, 5)
@@ -1094,7 +789,7 @@ def _depth_space(d: Draw) -> Sequence[Node]:
 
 @drawer("elementwise", "Broadcast-1", "Broadcast-3", "Tile-1")
 def _broadcast(d: Draw) -> Sequence[Node]:
-    op, version = _op(d.name)
+    op, version = op_of(d.name)
     d.exact = True
     element_type = d.pick(ANY)
     # no empty data for Broadcast: the plugin crashes (SIGFPE) compiling one
@@ -1159,7 +854,7 @@ def _matmul(d: Draw) -> Sequence[Node]:
 
 @drawer("normalization", "Softmax-1", "Softmax-8", "LogSoftmax-5")
 def _softmax(d: Draw) -> Sequence[Node]:
-    op, version = _op(d.name)
+    op, version = op_of(d.name)
     shape = d.shape(d.int(1, 5), zero=0.02)
     axis = d.int(0, len(shape) - 1) if version == 1 else d.axis(len(shape))
     if op == "LogSoftmax":
@@ -1176,7 +871,7 @@ def _softmax(d: Draw) -> Sequence[Node]:
 
 @drawer("normalization", "MVN-6", "MVN-2", "NormalizeL2-1")
 def _mvn(d: Draw) -> Sequence[Node]:
-    op, version = _op(d.name)
+    op, version = op_of(d.name)
     shape = d.shape(d.int(2 if version == 2 else 1, 5), zero=0)
     # no bf16: the plugin's bf16 MVN and NormalizeL2 land a bf16 step off the result rounded
     # once (and NormalizeL2 over no axes is x / sqrt(x^2 + eps) there, 1 in f32): not modelled
@@ -1184,7 +879,7 @@ def _mvn(d: Draw) -> Sequence[Node]:
     if op == "MVN" and version == 6:
         axes = _axes(d, len(shape))
         # (an eps below f16's range is 0 to the plugin's f16 MVN: NaN for a constant row)
-        eps = d.pick([1e-9, 1e-5, 0.1] if _type_of(x) == "f32" else [1e-5, 0.1])
+        eps = d.pick([1e-9, 1e-5, 0.1] if type_of(x) == "f32" else [1e-5, 0.1])
         attributes = {
             "normalize_variance": d.chance(0.7),
             "eps": eps,
@@ -1205,7 +900,7 @@ def _mvn(d: Draw) -> Sequence[Node]:
 
 @drawer("normalization", "BatchNormInference-5", "GroupNormalization-12", "LRN-1", "GRN-1")
 def _batch_norm(d: Draw) -> Sequence[Node]:
-    op, _version = _op(d.name)
+    op, _version = op_of(d.name)
     # (bf16 BatchNormInference and GroupNormalization land a bf16 step off too: not modelled)
     element_type = d.pick(
         [F32, F32, F16] + ([] if op in ("BatchNormInference", "GroupNormalization") else [BF16])
@@ -1250,7 +945,7 @@ def _window(d: Draw, spatial: int) -> dict[str, Any]:
 
 @drawer("pooling", "MaxPool-1", "MaxPool-8", "MaxPool-14", "AvgPool-1", "AvgPool-14", "AvgPool-16")
 def _pool(d: Draw) -> Sequence[Node]:
-    op, version = _op(d.name)
+    op, version = op_of(d.name)
     spatial = d.int(1, 3)
     window = _window(d, spatial)
     shape = [d.int(1, 2), d.int(1, 3)] + [d.int(1, 6) for _ in range(spatial)]
@@ -1279,7 +974,7 @@ def _pool(d: Draw) -> Sequence[Node]:
 
 @drawer("pooling", "AdaptiveAvgPool-8", "AdaptiveMaxPool-8")
 def _adaptive_pool(d: Draw) -> Sequence[Node]:
-    op, _version = _op(d.name)
+    op, _version = op_of(d.name)
     spatial = d.int(1, 3)
     shape = [d.int(1, 2), d.int(1, 3)] + [d.int(1, 7) for _ in range(spatial)]
     x = d.data(shape, d.pick([F32, F32, F16, BF16]), "unit")
@@ -1298,7 +993,7 @@ def _adaptive_pool(d: Draw) -> Sequence[Node]:
     "GroupConvolutionBackpropData-1",
 )
 def _convolution(d: Draw) -> Sequence[Node]:
-    op, version = _op(d.name)
+    op, version = op_of(d.name)
     spatial = d.int(1, 3)
     window = _window(d, spatial)
     groups = d.int(1, 3) if op.startswith("Group") else 1
@@ -1334,7 +1029,7 @@ def _convolution(d: Draw) -> Sequence[Node]:
 
 @drawer("resize", "Interpolate-4", "Interpolate-11")
 def _interpolate(d: Draw) -> Sequence[Node]:
-    op, version = _op(d.name)
+    op, version = op_of(d.name)
     rank = d.int(3, 5)
     shape = [d.int(1, 2), d.int(1, 3)] + [d.int(1, 5) for _ in range(rank - 2)]
     modes = ["nearest", "linear", "linear_onnx", "cubic"] + (
@@ -1399,20 +1094,20 @@ def _interpolate(d: Draw) -> Sequence[Node]:
 
 @drawer("detection", "NonMaxSuppression-9", "NonMaxSuppression-5")
 def _nms(d: Draw) -> Sequence[Node]:
-    op, version = _op(d.name)
+    op, version = op_of(d.name)
     batches, classes, boxes = d.int(1, 2), d.int(1, 3), d.int(1, 8)
     element_type = d.pick([F32, F32, F16])
     corners = d.rng.random((batches, boxes, 4)) * 10
     if d.chance(0.5):  # corner: y1 x1 y2 x2 (either order); centre: x y w h
         corners[..., 2:] = corners[..., :2] + d.rng.random((batches, boxes, 2)) * 5
-    box_input = opset.parameter([batches, boxes, 4], _ov_type(element_type))
-    d.inputs[box_input] = corners.astype(_numpy_type(element_type))
-    scores = opset.parameter([batches, classes, boxes], _ov_type(element_type))
+    box_input = opset.parameter([batches, boxes, 4], ov_type(element_type))
+    d.inputs[box_input] = corners.astype(numpy_type(element_type))
+    scores = opset.parameter([batches, classes, boxes], ov_type(element_type))
     # distinct scores: ties are the plugin's order
     d.inputs[scores] = (
         d.rng.permutation(batches * classes * boxes).reshape(batches, classes, boxes)
         / (batches * classes * boxes)
-    ).astype(_numpy_type(element_type))
+    ).astype(numpy_type(element_type))
     # (max_output_boxes_per_class of 0 leaves the plugin's valid_outputs uninitialised)
     inputs = [
         box_input,
@@ -1503,7 +1198,7 @@ def _batch_norm_1(d: Draw) -> Sequence[Node]:
 
 @drawer("generation", "OneHot-1", "Range-1", "Range-4")
 def _generation(d: Draw) -> Sequence[Node]:
-    op, version = _op(d.name)
+    op, version = op_of(d.name)
     d.exact = True
     if op == "OneHot":
         shape = d.shape(d.int(0, 3), zero=0)
@@ -1519,14 +1214,14 @@ def _generation(d: Draw) -> Sequence[Node]:
     element_type = d.pick([F32, "i32", "i64", F16]) if version == 4 else d.pick([F32, "i32"])
     if element_type not in REALS:
         start, stop, step = float(int(start)), float(int(stop)), float(int(step) or 1)
-    values = [d.const(np.array(v, _numpy_type(element_type)), element_type) for v in (start, stop, step)]
+    values = [d.const(np.array(v, numpy_type(element_type)), element_type) for v in (start, stop, step)]
     attributes = {"output_type": element_type} if version == 4 else {}
     return [make(version, "Range", values, attributes)]
 
 
 @drawer("indexing", "ShapeOf-1", "ShapeOf-3", "NonZero-3")
 def _shape_of(d: Draw) -> Sequence[Node]:
-    op, version = _op(d.name)
+    op, version = op_of(d.name)
     d.exact = True
     shape = d.shape(d.int(0, 5))
     x = d.data(shape, d.pick(ANY), "small")
@@ -1566,7 +1261,7 @@ def _convert_promote(d: Draw) -> Sequence[Node]:
 
 @drawer("recurrent", "LSTMCell-4", "GRUCell-3", "RNNCell-1")
 def _cell(d: Draw) -> Sequence[Node]:
-    op, version = _op(d.name)
+    op, version = op_of(d.name)
     element_type = d.pick([F32, F32, F16])
     batch, input_size, hidden = d.int(1, 3), d.int(1, 5), d.int(1, 4)
     gates = {"LSTMCell": 4, "GRUCell": 3, "RNNCell": 1}[op]
@@ -1599,7 +1294,7 @@ def _cell(d: Draw) -> Sequence[Node]:
 
 @drawer("rearrange", "SpaceToBatch-1", "BatchToSpace-1")
 def _space_batch(d: Draw) -> Sequence[Node]:
-    op, _version = _op(d.name)
+    op, _version = op_of(d.name)
     d.exact = True
     rank = d.int(2, 5)
     blocks = [1] + [d.int(1, 3) for _ in range(rank - 1)]
@@ -1644,18 +1339,6 @@ def _einsum(d: Draw) -> Sequence[Node]:
     return [make(7, "Einsum", inputs, {"equation": equation})]
 
 
-# DRAWERS_HERE
-
-
-FAMILIES = sorted({family for family, _ in DRAWERS.values()})
-
-
-@pytest.mark.parametrize("family", FAMILIES)
+@pytest.mark.parametrize("family", drawers.families())
 def test_kernel_fuzz(family: str, tmp_path: Path) -> None:
-    outcome = Outcome()
-    for seed in SEEDS:
-        run_cases(_fuzz_cases(family, seed, COUNT), tmp_path, outcome)
-    if REPORT:
-        _write_report(family, outcome)
-    assert outcome.agreed, f"no configuration of {family} ran"
-    assert not outcome.differ and not outcome.irshape_refused, _summary(family, outcome)
+    run_family(drawers, family, tmp_path)

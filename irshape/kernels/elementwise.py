@@ -1025,18 +1025,30 @@ _F8_MAX = {"f8e4m3": 448.0, "f8e5m2": 57344.0}
 
 
 def fake_convert(call: KernelCall) -> Array:
-    """FakeConvert-13 (OpenVINO's ``fake_convert.hpp``): ``y = data * scale - shift`` in the
-    data's type, rounded to f16, then to the f8 grid with saturation at its largest finite value
-    (the reference's emulation clamps), back, and ``(y + shift) / scale``. See
-    tests/execution/test_fake_convert.py for what the CPU plugin computes."""
+    """FakeConvert-13 as the CPU plugin runs it: OpenVINO's FakeConvertDecomposition, computed
+    in f32 whatever the data's type. ``data * scale``, less the shift; clamped to the f8 type's
+    finite range by a Clamp (NaN is its lowest value, -448 or -57344: found by the kernel
+    fuzzer, where OpenVINO's reference keeps NaN); converted to the f8 type and back (through
+    f16, irshape/kernels/narrow_reals.py); plus the shift; times ``scale ** -1`` (1 / scale in
+    f32); stored in the data's type. bf16 data is stored as bf16 where the plugin's
+    fused nodes store it (found by the kernel fuzzer, then 4096 random elements bit for bit):
+    ``data * scale (- shift)`` before the f8 conversion, the result, and with a shift the
+    reciprocal of the scale too (448 * 0.4785 less 1 is 438 there, 436 rounded once).
+    tests/execution/test_fake_convert.py."""
     target = str(call.attribute("destination_type"))
-    data, scale = (a.astype(np.float32) for a in call.inputs[:2])
-    shift = call.inputs[2].astype(np.float32) if len(call.inputs) > 2 else np.zeros_like(scale)
+    data, scale = (_as_f32(a) for a in call.inputs[:2])
+    shift = _as_f32(call.inputs[2]) if len(call.inputs) > 2 else None
+    limit = np.float32(_F8_MAX[target])
+
+    def bf16(values: Array) -> Array:  # a bf16 result the plugin stores (f32, f16: unchanged)
+        return rounded_to(values, call.input_types[0])
+
     with np.errstate(all="ignore"):
-        scaled = rounded_to(data * scale - shift, call.input_types[0])
-        half = scaled.astype(np.float16).astype(np.float32)
-        limit = np.float32(_F8_MAX[target])
-        narrow = rounded_to(np.clip(half, -limit, limit), target)
-        narrow = np.where(np.isnan(half), half, narrow)
-        result = rounded_to((narrow + shift) / scale, call.input_types[0])
-    return _array(result.astype(call.output_dtype()))
+        scaled = bf16(data * scale if shift is None else data * scale - shift)
+        clamped = np.where(np.isnan(scaled), -limit, np.clip(scaled, -limit, limit))
+        narrow = rounded_to(clamped, target)
+        if shift is None:
+            result = bf16(narrow * (np.float32(1) / scale))
+        else:
+            result = bf16((narrow + shift) * bf16(np.float32(1) / scale))
+    return _result(call, result, from_real=True)

@@ -941,6 +941,40 @@ def exactness_cases() -> Iterator[Case]:
             yield Case(_name("exact", op, dtype), {x: data}, [build(x).output(0)], exact=True)
 
 
+def fake_convert_cases() -> Iterator[Case]:
+    """FakeConvert-13 as the plugin decomposes it, bit for bit (found by the kernel fuzzer,
+    test_kernel_fuzz_reals.py): a Clamp to the f8 range first, so NaN is the lowest finite f8
+    value (-448, -57344) and infinities the largest (irshape kept NaN and infinities: -inf,
+    448); bf16 data rounded where the plugin's fused nodes store bf16 (448 * 0.4785 less 1 is
+    438, where one rounding gives 436)."""
+    data = np.array([np.nan, np.inf, -np.inf, 448.0, 500.0, -1e4, 0.3, -0.0, 17.0001, 2.5e-3], np.float32)
+    for dtype, target, shifted in itertools.product(REALS, ("f8e4m3", "f8e5m2"), (False, True)):
+        x, scale = parameter(data.shape, dtype), parameter((1,), dtype)
+        feeds = {x: data.astype(dtype), scale: np.array([0.5], dtype)}
+        inputs = [x, scale]
+        if shifted:
+            shift = parameter((1,), dtype)
+            feeds[shift] = np.array([0.75], dtype)
+            inputs.append(shift)
+        node = opset.fake_convert(*inputs, destination_type=target)
+        yield Case(_name("fake_convert_clamped", dtype, target, shifted), feeds, [node.output(0)], exact=True)
+    rng = np.random.default_rng(13)
+    values = (rng.standard_normal((32, 8)) * 100).astype(np.float32)
+    values[0, :2] = 448.0
+    scales = rng.uniform(0.3, 3, (1, 8)).astype(np.float32)
+    scales[0, :2] = [0.4788621, 0.7551324]
+    for shifted in (False, True):
+        x, scale = parameter(values.shape), parameter(scales.shape)
+        feeds = {x: values, scale: scales}
+        inputs = [opset.convert(x, "bf16"), opset.convert(scale, "bf16")]
+        if shifted:
+            shift = parameter(scales.shape)
+            feeds[shift] = np.full(scales.shape, 1.0, np.float32)
+            inputs.append(opset.convert(shift, "bf16"))
+        node = opset.convert(opset.fake_convert(*inputs, destination_type="f8e4m3"), "f32")
+        yield Case(_name("fake_convert_bf16", shifted), feeds, [node.output(0)], exact=True)
+
+
 OTHER_CASES = [
     *f64_cases(),
     *select_cases(),
@@ -949,6 +983,7 @@ OTHER_CASES = [
     *tile_cases(),
     *fuzz_found_cases(),
     *exactness_cases(),
+    *fake_convert_cases(),
 ]
 
 

@@ -4,10 +4,14 @@ GRN-1 and FakeQuantize-1.
 
 Formulas are the reference implementation's (``reference/<op>.hpp``), computed in float64 and
 rounded once to the data's type (f16 data is computed in f32 by the CPU plugin under the f32
-hint, closer to the exact value than to an f16 computation):
+hint, closer to the exact value than to an f16 computation), but Softmax and LogSoftmax:
 
 * Softmax: ``exp(x - max) / sum(exp(x - max))`` along the axis; LogSoftmax
-  ``x - max - log(sum(exp(x - max)))``. Where ``x - max`` is NaN (a +inf less the +inf max, a
+  ``x - max - log(sum(exp(x - max)))``. Both in f32 in the plugin's order of operations, with
+  its exp (``plugin_exp``): Softmax is oneDNN's ``e * (1 / sum)``, bit for bit but on innermost
+  rows of more than 32 elements (its lanes' order of the sum); LogSoftmax is decomposed into a
+  ReduceSum and the C library's logf (neither order nor logf followed: docs/execution.md).
+  Where ``x - max`` is NaN (a +inf less the +inf max, a
   NaN, a row of -inf) the CPU plugin's exp gives +inf: the sum is infinite, so such elements are
   NaN and the rest of the row 0 (LogSoftmax: -inf). The reference makes the whole row NaN; the
   plugin agrees with irshape there, except that its maximum is NaN (and the row all NaN) when a
@@ -53,6 +57,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from irshape.kernels import KernelCall, KernelError, UnsupportedByOpenVINOError, working_memory
+from irshape.kernels.elementwise import plugin_exp
 
 DATA = 0
 
@@ -88,10 +93,14 @@ def _axes_of(values: np.ndarray, rank: int) -> tuple[int, ...]:
 
 
 def _softmax_parts(call: KernelCall) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
-    """The data less its maximum along the axis (NaNs skipped), where that difference is NaN
-    (a NaN, or +inf less +inf), whether a row has any such element, and the axis."""
-    x = _exact(call.inputs[DATA])
-    x = x.reshape(1) if x.ndim == 0 else x  # Softmax-1 of a scalar: its axis 0
+    """The data less its maximum along the axis (NaNs skipped), in f32 as the plugin computes
+    (f64 data saturated to f32's range), where that difference is NaN (a NaN, or +inf less
+    +inf), whether a row has any such element, and the axis."""
+    x = call.inputs[DATA]
+    if x.dtype == np.float64:
+        limit = np.finfo(np.float32).max
+        x = np.clip(x, -limit, limit)
+    x = x.astype(np.float32).reshape(1) if x.ndim == 0 else x.astype(np.float32)  # Softmax-1 of a scalar
     axis = _axis(int(call.attribute("axis")), x.ndim)
     with np.errstate(invalid="ignore"):
         # (initial: data with a dim of 0 has no maximum; found by the kernel fuzzer)
@@ -100,26 +109,62 @@ def _softmax_parts(call: KernelCall) -> tuple[np.ndarray, np.ndarray, np.ndarray
     return shifted, undefined, np.any(undefined, axis=axis, keepdims=True), axis
 
 
+def _sum_in_order(values: np.ndarray, axis: int) -> np.ndarray:
+    """The f32 sum along ``axis`` one element after the other (as the plugin sums along an axis
+    that is not the innermost; numpy's sum is pairwise)."""
+    if values.shape[axis] == 0:
+        return np.zeros_like(values.sum(axis=axis, keepdims=True))
+    return np.cumsum(values, axis=axis, dtype=np.float32).take([-1], axis=axis)
+
+
+# oneDNN's vector lanes on avx512 (16 f32; avx2 has 8: another order of the sums)
+_LANES = 16
+
+
+def _sum_in_lanes(values: np.ndarray, axis: int) -> np.ndarray:
+    """The f32 sum along ``axis`` as oneDNN's softmax sums a row it holds contiguously: the
+    row's elements added into 16 lanes in chunks of 16 (the last chunk padded with zeros),
+    then the lanes added pairwise, lane i and lane i ^ 8, i ^ 4, i ^ 2, i ^ 1. The plugin's
+    order, bit for bit, on rows of up to 33 elements; on longer rows it keeps several
+    accumulators in an order not found (docs/execution.md)."""
+    moved = np.moveaxis(values, axis, -1)
+    chunks = -(-moved.shape[-1] // _LANES)
+    padded = np.zeros((*moved.shape[:-1], chunks * _LANES), np.float32)
+    padded[..., : moved.shape[-1]] = moved
+    lanes = _sum_in_order(padded.reshape(*moved.shape[:-1], chunks, _LANES), -2)[..., 0, :]
+    for distance in (8, 4, 2, 1):
+        lanes = lanes + lanes[..., np.arange(_LANES) ^ distance]
+    return np.moveaxis(lanes[..., :1], -1, axis)
+
+
 @working_memory(_float64_bytes)
 def softmax(call: KernelCall) -> np.ndarray:
-    """Softmax-1 and Softmax-8."""
+    """Softmax-1 and Softmax-8 as oneDNN's softmax computes them: ``e = exp(x - max)`` (its
+    exp, :func:`plugin_exp`), then ``e * (1 / sum(e))`` in f32, the sum in order along an axis
+    with inner dims, in its vector lanes along the innermost (:func:`_sum_in_lanes`)."""
     shifted, undefined, in_row, axis = _softmax_parts(call)
-    e = np.exp(np.where(undefined, -np.inf, shifted))
-    with np.errstate(invalid="ignore", divide="ignore"):
-        result = e / np.sum(e, axis=axis, keepdims=True)
+    innermost = all(dim == 1 for dim in shifted.shape[axis + 1 :])
+    with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
+        e = plugin_exp(np.where(undefined, np.float32(-np.inf), shifted), onednn=True)
+        total = _sum_in_lanes(e, axis) if innermost and e.size else _sum_in_order(e, axis)
+        result = e * (np.float32(1) / total)
     # the plugin's exp of NaN is +inf: the sum is infinite, the other elements 0
-    result = np.where(in_row, np.where(undefined, np.nan, 0.0), result)
+    result = np.where(in_row, np.where(undefined, np.float32(np.nan), np.float32(0)), result)
     return _out(result.reshape(call.output_shape()), call)
 
 
 @working_memory(_float64_bytes)
 def log_softmax(call: KernelCall) -> np.ndarray:
-    """LogSoftmax-5."""
+    """LogSoftmax-5 as the plugin decomposes it: ``(x - max) - log(sum(exp(x - max)))`` in f32,
+    its exp :func:`plugin_exp`. Not followed (docs/execution.md, the measured bound): the order
+    of its Reduce node's sum, and its log, the C library's logf (here the f64 log rounded once,
+    which logf misses by one unit on about 0.3% of values)."""
     shifted, undefined, in_row, axis = _softmax_parts(call)
-    e = np.exp(np.where(undefined, -np.inf, shifted))
-    with np.errstate(invalid="ignore", divide="ignore"):
-        result = shifted - np.log(np.sum(e, axis=axis, keepdims=True))
-    result = np.where(in_row, np.where(undefined, np.nan, -np.inf), result)
+    e = plugin_exp(np.where(undefined, np.float32(-np.inf), shifted))
+    with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
+        log_sum = np.log(_sum_in_order(e, axis).astype(np.float64)).astype(np.float32)
+        result = shifted - log_sum
+    result = np.where(in_row, np.where(undefined, np.float32(np.nan), np.float32(-np.inf)), result)
     return _out(result, call)
 
 

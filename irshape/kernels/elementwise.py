@@ -247,7 +247,7 @@ def _relu(x: Array) -> Array:
 # --- the plugin's exp ------------------------------------------------------------------------
 
 
-def _fma_f32(a: Array | np.float32, b: Array | np.float32, c: Array | np.float32) -> Array:
+def fma_f32(a: Array | np.float32, b: Array | np.float32, c: Array | np.float32) -> Array:
     """``a * b + c`` of f32 values rounded once to f32, as the FMA instructions compute it: the
     f64 product is exact, the f64 sum is made round-to-odd (TwoSum gives its rounding error
     exactly; an inexact sum with an even last bit moves to its odd neighbour towards the error),
@@ -266,7 +266,7 @@ def _fma_horner(t: Array, coefficients: tuple[np.float32, ...]) -> Array:
     """A polynomial in ``t`` by Horner's rule of FMAs, the highest coefficient first."""
     result = np.full_like(t, coefficients[0])
     for c in coefficients[1:]:
-        result = _fma_f32(result, t, c)
+        result = fma_f32(result, t, c)
     return result
 
 
@@ -295,7 +295,7 @@ def plugin_exp(x: Array, *, onednn: bool = False) -> Array:
         below = x < _LN_FLT_MIN
         clipped = np.maximum(np.where(np.isnan(x), _LN_FLT_MAX, np.minimum(x, _LN_FLT_MAX)), _LN_FLT_MIN)
         n = np.floor(clipped * _LOG2E + np.float32(0.5))
-        reduced = _fma_f32(-n, _LN2, clipped)
+        reduced = fma_f32(-n, _LN2, clipped)
         exponent = n.astype(np.int32) + (126 if onednn else 127)
         power = np.where(below, 0, exponent << 23).astype(np.int32).view(np.float32)
         result: Array = _fma_horner(reduced, _EXP_POLYNOMIAL) * power
@@ -368,8 +368,8 @@ def _plugin_erf(x: Array) -> Array:
     7.1.26, ``1 - t * P(t) * exp(-x^2)`` with ``t = 1 / (1 + 0.3275911 |x|)`` (P and the
     denominator by FMAs, exp :func:`plugin_exp`), the sign of x put back."""
     minus_exp = -plugin_exp(-(x * x))
-    t = np.float32(1) / _fma_f32(_f32_of(0x3EA7BA05), np.abs(x), np.float32(1))
-    magnitude = _fma_f32(minus_exp * t, _fma_horner(t, _ERF_POLYNOMIAL), np.float32(1))
+    t = np.float32(1) / fma_f32(_f32_of(0x3EA7BA05), np.abs(x), np.float32(1))
+    magnitude = fma_f32(minus_exp * t, _fma_horner(t, _ERF_POLYNOMIAL), np.float32(1))
     result: Array = np.where(np.signbit(x), -magnitude, magnitude)
     return result
 

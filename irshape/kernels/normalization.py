@@ -57,7 +57,8 @@ from collections.abc import Sequence
 import numpy as np
 
 from irshape.kernels import KernelCall, KernelError, UnsupportedByOpenVINOError, working_memory
-from irshape.kernels.elementwise import plugin_exp
+from irshape.kernels.elementwise import fma_f32, plugin_exp
+from irshape.kernels.narrow_reals import rounded_to
 
 DATA = 0
 
@@ -303,13 +304,34 @@ _BN_PORTS = {1: (2, 0, 1, 3, 4), 5: (0, 1, 2, 3, 4)}  # data, gamma, beta, mean,
 
 @working_memory(_float64_bytes)
 def batch_norm_inference(call: KernelCall) -> np.ndarray:
-    """BatchNormInference-1 (gamma, beta, data, mean, variance) and -5 (data first)."""
-    data, gamma, beta, mean, variance = (call.inputs[i] for i in _BN_PORTS[call.schema.version])
-    x = _exact(data)
-    gamma, beta, mean, variance = (_channels(v, x.ndim) for v in (gamma, beta, mean, variance))
-    eps = float(call.attribute("epsilon"))
-    with np.errstate(divide="ignore", invalid="ignore"):
-        return _out((x - mean) / np.sqrt(variance + eps) * gamma + beta, call)
+    """BatchNormInference-1 (gamma, beta, data, mean, variance) and -5 (data first), as the
+    plugin runs OpenVINO's BatchNormDecomposition, in f32 (eps in the data's type), bit for bit:
+    ``(x - mean) * scale + beta`` in one FMA with ``scale = gamma * (1 / sqrt(variance + eps))``
+    (its Divide); where gamma, beta, mean and variance are all constants, OpenVINO folds them
+    first, each op rounded to the data's type (``scale = gamma / sqrt(variance + eps)``, its
+    reference Divide, and ``shift = beta - mean * scale``) and the plugin computes ``x * scale
+    + shift`` in one FMA. Found by the
+    kernel fuzzer; by experiment on both."""
+    ports = _BN_PORTS[call.schema.version]
+    data, gamma, beta, mean, variance = (call.inputs[i] for i in ports)
+    x = data.astype(np.float32)
+    gamma, beta, mean, variance = (
+        _channels(v, x.ndim).astype(np.float32) for v in (gamma, beta, mean, variance)
+    )
+    eps = rounded_to(
+        np.asarray(call.attribute("epsilon"), call.inputs[ports[0]].dtype), call.input_types[ports[0]]
+    )
+    element_type, dtype = call.input_types[ports[0]], call.inputs[ports[0]].dtype
+
+    def folded(values: np.ndarray) -> np.ndarray:  # an op's result as OpenVINO folds it: in the data's type
+        return rounded_to(values.astype(dtype), element_type).astype(np.float32)
+
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        if all(port in call.constant_inputs for port in ports[1:]):
+            scale = folded(gamma / folded(np.sqrt(folded(variance + eps))))
+            return _out(fma_f32(x, scale, folded(beta - folded(mean * scale))), call)
+        root = np.sqrt(variance + eps.astype(np.float32))
+        return _out(fma_f32(x - mean, gamma * (np.float32(1) / root), beta), call)
 
 
 # --- FakeQuantize -------------------------------------------------------------------------------

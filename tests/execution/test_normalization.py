@@ -6,6 +6,7 @@ int8, off by up to a quantization step: tests below show both)."""
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Callable
 
@@ -316,6 +317,39 @@ def softmax_exactness_cases() -> list[Case]:
     return cases
 
 
+def batch_norm_exactness_cases() -> list[Case]:
+    """BatchNormInference bit for bit as the plugin decomposes it (found by the kernel fuzzer,
+    before within tolerance on a quarter of the elements): ``(x - mean) * (gamma * (1 /
+    sqrt(var + eps))) + beta`` in one FMA from Parameters, ``x * scale + shift`` in one FMA from
+    Consts folded first; eps in the data's type."""
+    rng = np.random.default_rng(12)
+    cases = []
+    for dtype, constant, version in itertools.product(REALS, (False, True), (1, 5)):
+        channels, shape = 4, (2, 4, 5, 3)
+        data = (rng.standard_normal(shape) * 3).astype(dtype)
+        gamma, beta, mean = (rng.standard_normal(channels).astype(dtype) for _ in range(3))
+        variance = (np.abs(rng.standard_normal(channels)) + 0.01).astype(dtype)
+        x = parameter(shape, dtype)
+        feeds = {x: data}
+        per_channel = []
+        for values in (gamma, beta, mean, variance):
+            if constant:
+                per_channel.append(opset1.constant(values))
+            else:
+                node = parameter((channels,), dtype)
+                feeds[node] = values
+                per_channel.append(node)
+        g, b, m, v = per_channel
+        node = (
+            opset1.batch_norm_inference(x, g, b, m, v, 1e-5)
+            if version == 1
+            else opset5.batch_norm_inference(x, g, b, m, v, 1e-5)
+        )
+        name = f"exact_batch_norm{version}_{np.dtype(dtype).name}_{'const' if constant else 'param'}"
+        cases.append(Case(name, feeds, [node.output(0)], exact=True))
+    return cases
+
+
 CASES = (
     softmax_cases()
     + mvn_cases()
@@ -326,6 +360,7 @@ CASES = (
     + batch_norm_cases()
     + fuzz_found_cases()
     + softmax_exactness_cases()
+    + batch_norm_exactness_cases()
 )
 
 

@@ -111,11 +111,11 @@ def _softmax_parts(call: KernelCall) -> tuple[np.ndarray, np.ndarray, np.ndarray
 
 
 def _sum_in_order(values: np.ndarray, axis: int) -> np.ndarray:
-    """The f32 sum along ``axis`` one element after the other (as the plugin sums along an axis
-    that is not the innermost; numpy's sum is pairwise)."""
+    """The sum along ``axis`` one element after the other, in the values' type (as the plugin
+    sums along an axis that is not the innermost; numpy's sum is pairwise)."""
     if values.shape[axis] == 0:
         return np.zeros_like(values.sum(axis=axis, keepdims=True))
-    return np.cumsum(values, axis=axis, dtype=np.float32).take([-1], axis=axis)
+    return np.cumsum(values, axis=axis).take([-1], axis=axis)
 
 
 # oneDNN's vector lanes on avx512 (16 f32; avx2 has 8: another order of the sums)
@@ -231,12 +231,14 @@ def normalize_l2(call: KernelCall) -> np.ndarray:
 
 @working_memory(_float64_bytes)
 def grn(call: KernelCall) -> np.ndarray:
-    """GRN-1: over the channels (axis 1)."""
-    x = _exact(call.inputs[DATA])
-    squares = np.sum(np.square(x), axis=1, keepdims=True)
+    """GRN-1 over the channels (axis 1) as the plugin's node computes it, bit for bit: the sum
+    of squares (in order) and its square root with the bias in double, then ``x / norm`` in
+    f32 (found by the kernel fuzzer; by experiment)."""
+    squares = _sum_in_order(np.square(_exact(call.inputs[DATA])), 1)
     bias = float(np.float32(call.attribute("bias")))
+    norm = np.sqrt(squares + bias).astype(np.float32)
     with np.errstate(divide="ignore", invalid="ignore"):
-        return _out(x / np.sqrt(squares + bias), call)
+        return _out(call.inputs[DATA].astype(np.float32) / norm, call)
 
 
 def _window_sum(values: np.ndarray, axis: int, half: int) -> np.ndarray:

@@ -213,20 +213,36 @@ def mvn_6(call: KernelCall) -> np.ndarray:
 
 @working_memory(_float64_bytes)
 def normalize_l2(call: KernelCall) -> np.ndarray:
-    """NormalizeL2-1 (eps an f32 attribute, added or taken as a floor of the sum of squares)."""
-    x = _exact(call.inputs[DATA])
+    """NormalizeL2-1 (eps an f32 attribute, added or taken as a floor of the sum of squares), in
+    f32 as the plugin computes it, the squares summed in order (axis by axis). Its
+    NormalizeL2 node (data of rank 2 to 4 over axis 1 or over every axis from 1) multiplies x by
+    ``1 / sqrt(.)``; other axes run the op's decomposition, ``x / sqrt(.)``. Bit for bit in add
+    mode on short sums; a long sum's order (over every axis of [2, 7, 5, 3]) and the max mode
+    (where neither form is the plugin's on every element) are not followed: an element in a few
+    hundred a unit off."""
+    x = call.inputs[DATA].astype(np.float32)
     axes = _axes_of(call.inputs[1], x.ndim)
+    node = 2 <= x.ndim <= 4 and axes in ((1,), tuple(range(1, x.ndim)))
     if not axes and 2 <= x.ndim <= 4:
         # no axes, data of rank 2 to 4: the plugin's NormalizeL2 node gives 1 wherever x is
         # not 0, whatever its sign or eps; of other ranks it runs the op's decomposition,
         # each element over its own square (below: -1.5 gives -0.99999779; found by the
         # kernel fuzzer, which gave 1 there too)
         return _out(np.where(x == 0, 0.0, 1.0), call)
-    squares = np.sum(np.square(x), axis=axes, keepdims=True)
-    eps = float(np.float32(call.attribute("eps")))
+    squares = _sum_in_order_over(np.square(x), axes)
+    eps = np.float32(call.attribute("eps"))
     add = call.attributes.enum("eps_mode", "add") == "add"
-    with np.errstate(divide="ignore", invalid="ignore"):
-        return _out(x / np.sqrt(squares + eps if add else np.maximum(squares, eps)), call)
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        root = np.sqrt(squares + eps if add else np.maximum(squares, eps))
+        return _out(x * (np.float32(1) / root) if node else x / root, call)
+
+
+def _sum_in_order_over(values: np.ndarray, axes: tuple[int, ...]) -> np.ndarray:
+    """The sum over ``axes`` (kept as dims of 1), axis by axis from the first, each one element
+    after the other (the plugin's order over several axes: by experiment)."""
+    for axis in sorted(axes):
+        values = _sum_in_order(values, axis)
+    return values
 
 
 @working_memory(_float64_bytes)

@@ -606,8 +606,13 @@ def _or_default(parameter: Array, default: float) -> Array:
 
 
 def _selu(x: Array, alpha: Array, lambda_: Array) -> Array:
+    """The Math node's ``lambda * x``, or ``(lambda * alpha) * (expf(x) - 1)`` where x is not
+    above 0; expf as the f64 exp rounded once (glibc's expf misses that by a unit on about one
+    value in 1500: not followed)."""
     alpha, lambda_ = _or_default(alpha, 1.67326), _or_default(lambda_, 1.0507)
-    return lambda_ * np.where(x > 0, x, alpha * np.expm1(x))
+    exp = np.exp(x.astype(np.float64)).astype(np.float32)
+    result: Array = np.where(x > 0, lambda_ * x, (lambda_ * alpha) * (exp - np.float32(1)))
+    return result
 
 
 def _hard_sigmoid(x: Array, alpha: Array, beta: Array) -> Array:

@@ -919,7 +919,8 @@ def exactness_cases() -> Iterator[Case]:
     """The transcendental activations the plugin computes with its JIT exp (plugin_exp in
     irshape/kernels/elementwise.py), bit for bit; before, each was within tolerance only (Exp
     on 65% of random f32 elements, Erf 49%, Sigmoid 50%, Elu 21%, Mish 55%; HSigmoid's
-    multiplier 1/6 rounded down on 65%, HSwish's x * (1/6) + 0.5 on 19%)."""
+    multiplier 1/6 rounded down on 65%, HSwish's x * (1/6) + 0.5 on 19%); and Selu, the Math
+    node's (lambda * alpha) * (expf(x) - 1) (before alpha * expm1 then lambda: 9%)."""
     rng = np.random.default_rng(24)
     values = np.concatenate([rng.standard_normal(256) * scale for scale in (0.3, 3.0, 30.0)] + [EXP_EDGES])
     builders = {
@@ -932,6 +933,7 @@ def exactness_cases() -> Iterator[Case]:
         "hsigmoid": opset.hsigmoid,
         "swish": lambda x: NodeFactory("opset4").create("Swish", [x.output(0)]),
         "swish_beta": lambda x: opset.swish(x, _scalar(x, 1.7)),
+        "selu": lambda x: opset.selu(x, _scalar(x, 1.6732632), _scalar(x, 1.0507)),
     }
     for dtype in REALS:
         with np.errstate(over="ignore"):

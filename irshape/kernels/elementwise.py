@@ -55,9 +55,10 @@ implementation or from numpy:
   ``exactness_cases``): Exp and Erf are OpenVINO's JIT emitters, Sigmoid, Swish, Elu and Mish
   oneDNN's eltwise injector, all on one exp (:func:`plugin_exp`: a polynomial of fixed
   coefficients by FMAs); Erf is Abramowitz and Stegun's 7.1.26 on it; HSigmoid multiplies by
-  1/6 rounded down, HSwish by 1/6 rounded to nearest. Within tolerance only, the measured
-  bounds in docs/execution.md: the Math node's functions (Sin..Atanh), Log, Tanh, SoftPlus,
-  Gelu, Selu and ErfInv, whose approximations are tables of coefficients or the C library's.
+  1/6 rounded down, HSwish by 1/6 rounded to nearest; Selu is the Math node's formula on
+  ``expf``. Within tolerance only, the measured bounds in docs/execution.md: the Math node's
+  functions (Sin..Atanh) and Log, glibc's f32 functions computed here in double rounded once;
+  Tanh, SoftPlus and Gelu, oneDNN's approximations by tables of coefficients; ErfInv.
 * Power: by a constant exponent of one element, integer powers by squaring in f32 and ±0.5 a
   square root (626^3 is 245314368); else the C library's ``powf`` (245314384), which is not
   correctly rounded (see the Power section below; tests/execution/test_power.py, bit for bit).

@@ -217,9 +217,9 @@ def normalize_l2(call: KernelCall) -> np.ndarray:
     f32 as the plugin computes it, the squares summed in order (axis by axis). Its
     NormalizeL2 node (data of rank 2 to 4 over axis 1 or over every axis from 1) multiplies x by
     ``1 / sqrt(.)``; other axes run the op's decomposition, ``x / sqrt(.)``. Bit for bit in add
-    mode on short sums; a long sum's order (over every axis of [2, 7, 5, 3]) and the max mode
-    (where neither form is the plugin's on every element) are not followed: an element in a few
-    hundred a unit off."""
+    mode on short sums; a long sum's order (over every axis of [2, 7, 5, 3]), the decomposition's
+    sum over several axes and the max mode (where neither form is the plugin's on every element)
+    are not followed: a unit off on 3.6% of the kernel fuzzer's elements."""
     x = call.inputs[DATA].astype(np.float32)
     axes = _axes_of(call.inputs[1], x.ndim)
     node = 2 <= x.ndim <= 4 and axes in ((1,), tuple(range(1, x.ndim)))

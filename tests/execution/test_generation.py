@@ -169,7 +169,31 @@ def multinomial_cases() -> list[Case]:
         node = ov13.multinomial(probs, count, convert_type, with_replacement, log_probs, global_seed, op_seed)
         name = f"multinomial{i}_{'with' if with_replacement else 'without'}{'_log' if log_probs else ''}"
         cases.append(Case(name, feed, [node.output(0)], exact=True))
-    return cases + _multinomial_precision_cases(rng) + _multinomial_falling_cases(rng) + _multinomial_ties()
+    return (
+        cases
+        + _multinomial_precision_cases(rng)
+        + _multinomial_falling_cases(rng)
+        + _multinomial_ties()
+        + _multinomial_bf16_cases(rng)
+    )
+
+
+def _multinomial_bf16_cases(rng: np.random.Generator) -> list[Case]:
+    """bf16 probs (found by the kernel fuzzer): the plugin's node computes in the probs' type,
+    every exp, partial sum, division, draw and (without replacement) update rounded to bf16;
+    irshape computed in f32 and took the next class where a draw fell between the two."""
+    cases = []
+    for i in range(8):
+        with_replacement, log_probs = i % 2 == 0, i % 4 in (1, 2)
+        data = _probs(rng, 2, 60, log_probs, i).astype(np.float32)
+        probs = parameter((2, 60), np.float32)
+        samples = 40 if with_replacement else 20
+        count = ov1.constant(np.array([samples], np.int64))
+        node = ov13.multinomial(
+            ov1.convert(probs, "bf16"), count, "i32", with_replacement, log_probs, *MULTINOMIAL_SEEDS[i % 6]
+        )
+        cases.append(Case(f"multinomial_bf16_{i}", {probs: data}, [node.output(0)], exact=True))
+    return cases
 
 
 def _multinomial_precision_cases(rng: np.random.Generator) -> list[Case]:

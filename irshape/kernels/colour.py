@@ -52,7 +52,7 @@ def _to_rgb(call: KernelCall, y: np.ndarray, u: np.ndarray, v: np.ndarray) -> np
     c = y.astype(np.float32) - np.float32(16)
     d = _upsampled(u.astype(np.float32)) - np.float32(128)
     e = _upsampled(v.astype(np.float32)) - np.float32(128)
-    with np.errstate(invalid="ignore"):  # infinite pixels: inf - inf is NaN, stored as 0
+    with np.errstate(invalid="ignore", over="ignore"):  # inf - inf is NaN (stored as 0)
         r = np.float32(1.164) * c + np.float32(1.596) * e
         g = np.float32(1.164) * c - np.float32(0.391) * d - np.float32(0.813) * e
         b = np.float32(1.164) * c + np.float32(2.018) * d

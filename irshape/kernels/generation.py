@@ -174,12 +174,17 @@ def _unit_floats(words: np.ndarray) -> np.ndarray:
     return result
 
 
-def _integers(words: np.ndarray, low: int, high: int, dtype: np.dtype[Any]) -> np.ndarray:
-    """``word % (high - low) + low`` with C's unsigned modulo, wrapped to ``dtype``."""
-    bits = 8 * dtype.itemsize
-    span = (high - low) % (1 << bits)
+def _integers(words: np.ndarray, low: int, high: int, pytorch: bool) -> np.ndarray:
+    """``word % (high - low) + low`` wrapped to i32. The Tensorflow alignment computes the span
+    ``high - low`` in i32: past i32's maximum it wraps negative, and the plugin takes the word
+    modulo its magnitude (C's ``%`` of a signed 64-bit word by a negative divisor; found by the
+    kernel fuzzer: [-2**31, 17) gives ``word % (2**31 - 17) - 2**31``). PyTorch's span is
+    taken modulo 2**32 (the plugin's rule for a span past i32's maximum there is not known:
+    [-2**31, 2**30) gives ``word % 2**30 + 2**30``, [-2**31, 2**31 - 2) neither that nor this)."""
+    wrapped_span = int(np.array(high - low, np.int64).astype(np.int32))
+    span = (high - low) % (1 << 32) if pytorch else abs(wrapped_span)
     wrapped = (words.astype(np.uint64) % np.uint64(span)) + np.uint64(low % (1 << 64))
-    result: np.ndarray = wrapped.astype(dtype)  # modulo 2**bits
+    result: np.ndarray = wrapped.astype(np.int32)  # modulo 2**32
     return result
 
 
@@ -191,7 +196,7 @@ def _tensorflow_values(
     number in [1, 2), less 1."""
     words = _philox(global_seed, op_seed, -(-count // 4)).reshape(-1)[:count]
     if integral:
-        return _integers(words, int(low), int(high), np.dtype(np.int32))
+        return _integers(words, int(low), int(high), pytorch=False)
     return _scaled_f32(_unit_floats(words), low, high)
 
 
@@ -200,7 +205,7 @@ def _pytorch_values(count: int, seed: int, low: Any, high: Any, integral: bool) 
     an f32 from the word's low 24 bits over 2**24."""
     words = _mersenne_words(seed, count)
     if integral:
-        return _integers(words, int(low), int(high), np.dtype(np.int32))
+        return _integers(words, int(low), int(high), pytorch=True)
     unit = (words & ((1 << 24) - 1)).astype(np.float32) / np.float32(1 << 24)
     low32 = np.float32(low)
     result: np.ndarray = unit * (np.float32(high) - low32) + low32  # rounded twice, unfused

@@ -104,6 +104,26 @@ def random_uniform_cases() -> list[Case]:
     return cases
 
 
+def random_uniform_wide_span_cases() -> list[Case]:
+    """Integer bounds whose span passes i32's maximum, Tensorflow alignment (found by the kernel
+    fuzzer): the plugin's i32 span wraps negative and it takes each word modulo its magnitude
+    ([-2**31, 17): ``word % (2**31 - 17) - 2**31``; irshape took it modulo 2**31 + 17)."""
+    cases = []
+    spans = [(-(2**31), 17), (-5, 2**31 - 1), (-(2**30), 2**30 + 5), (-(2**31), 0), (-(2**31), 2**31 - 1)]
+    for i, (low, high) in enumerate(spans):
+        for dtype in (np.int32, np.int64):
+            lo_node, hi_node = parameter((), dtype), parameter((), dtype)
+            global_seed, op_seed = SEEDS[i % len(SEEDS)]
+            node = ov8.random_uniform(
+                ov1.constant(np.array([3, 7], np.int64)), lo_node, hi_node,
+                ov.Type(np.dtype(dtype)).get_type_name(), global_seed, op_seed, "tensorflow",
+            )  # fmt: skip
+            feed = {lo_node: np.array(low, dtype), hi_node: np.array(high, dtype)}
+            name = f"random_uniform_wide{i}_{np.dtype(dtype).name}"
+            cases.append(Case(name, feed, [node.output(0)], exact=True))
+    return cases
+
+
 def random_uniform_bf16_cases() -> list[Case]:
     """bf16 RandomUniform, compared through a Convert to f32 (numpy has no bf16)."""
     rng = np.random.default_rng(33)
@@ -256,7 +276,7 @@ CASES = {
     "multinomial": multinomial_cases(),
     "one_hot": one_hot_cases(),
     "eye": eye_cases(),
-    "random_uniform": random_uniform_cases(),
+    "random_uniform": random_uniform_cases() + random_uniform_wide_span_cases(),
     "random_uniform_bf16": random_uniform_bf16_cases(),
 }
 ALL = [(name, case) for name, cases in CASES.items() for case in cases]

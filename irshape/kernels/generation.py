@@ -260,7 +260,8 @@ def random_uniform(call: KernelCall) -> np.ndarray:
     """RandomUniform-8: uniform values in [min, max) from OpenVINO's generators (Philox for the
     Tensorflow alignment, MT19937 for PyTorch's), as the CPU plugin computes them: in f32 or
     i32 whatever the output type but bf16 (an f16 or f64 output is the f32 values converted, an
-    i64 output the i32 values, min and max made i32 first)."""
+    i64 output the i32 values, min and max made i32 first: saturated, as the plugin reads an i64
+    Const; a Parameter's reach the kernel already cut to their low 32 bits)."""
     shape = call.output_shape()
     count = int(np.prod(shape, dtype=np.int64))
     dtype = call.output_dtype()
@@ -269,7 +270,9 @@ def random_uniform(call: KernelCall) -> np.ndarray:
     integral = dtype.kind in "iu"
     low, high = (call.inputs[i].reshape(-1)[0] for i in (1, 2))
     if integral:
-        low, high = (int(np.asarray(v).astype(np.int32)) for v in (low, high))
+        # the executor hands whole values over where every input is a Const (it folds the
+        # layer), but the plugin runs RandomUniform on its saturated Consts
+        low, high = (int(np.clip(np.asarray(v).astype(np.int64), -(2**31), 2**31 - 1)) for v in (low, high))
     global_seed, op_seed = _seeds(call)
     pytorch = str(call.attribute("alignment")).lower() == "pytorch"
     if call.output_type() == "bf16":

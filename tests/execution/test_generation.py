@@ -121,6 +121,15 @@ def random_uniform_wide_span_cases() -> list[Case]:
             feed = {lo_node: np.array(low, dtype), hi_node: np.array(high, dtype)}
             name = f"random_uniform_wide{i}_{np.dtype(dtype).name}"
             cases.append(Case(name, feed, [node.output(0)], exact=True))
+    # i64 Consts past i32, the plugin's saturated (the kernel wrapped them: 2**41 + 17 was 17)
+    for i, (low, high) in enumerate([(-(2**40), 2**41 + 17), (-(2**40), 5), (3, 2**33)]):
+        x = parameter((), np.float32)  # (a Parameter: the batch has one)
+        node = ov8.random_uniform(
+            ov1.constant(np.array([9], np.int64)), ov1.constant(np.array(low, np.int64)),
+            ov1.constant(np.array(high, np.int64)), "i64", *SEEDS[i], "tensorflow",
+        )  # fmt: skip
+        feed = {x: np.array(0, np.float32)}
+        cases.append(Case(f"random_uniform_const_i64_{i}", feed, [node.output(0), x.output(0)], exact=True))
     return cases
 
 

@@ -234,8 +234,9 @@ def _multinomial(d: Draw) -> Sequence[Node]:
     with np.errstate(divide="ignore"):
         probs = np.log(weights) if log_probs else weights
     positive = int(np.min(np.sum(weights > 0, axis=1)))
-    # without replacement, no more samples than classes of non-zero weight (past them the
-    # plugin divides by 1 - 1: a NaN cdf, and it leaves the samples' memory as it is)
+    # without replacement, no more samples than classes of non-zero weight: past them a draw
+    # finds no class (the cdf divided by 1 - 1) and the plugin leaves that sample's memory
+    # unwritten (0 in a model of its own, checked by hand; in a batch, whatever was there)
     samples = d.int(0 if d.chance(0.1) else 1, 20 if with_replacement else positive)
     probs_type = d.pick([F32, F32, F16, F64, BF16])
     inputs = [_fed(d, probs.astype(numpy_type(probs_type)), probs_type)]

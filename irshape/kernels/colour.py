@@ -66,7 +66,7 @@ def nv12_to_rgb(call: KernelCall) -> np.ndarray:
         image = call.inputs[0][..., 0]
         height = image.shape[1] * 2 // 3
         y, uv = image[:, :height], image[:, height:]
-        uv = uv.reshape(uv.shape[0], height // 2, -1, 2)
+        uv = uv.reshape(uv.shape[0], height // 2, image.shape[2] // 2, 2)  # (no -1: empty images)
     else:
         y, uv = call.inputs[0][..., 0], call.inputs[1]
     return _to_rgb(call, y, uv[..., 0], uv[..., 1])

@@ -51,9 +51,17 @@ def _edge_case(name: str, dtype: Any) -> Case:
     return Case(f"{name}_edges_{np.dtype(dtype).name}", {node: pixels}, [TO_RGB[name](node).output(0)])
 
 
+def _empty_case(name: str) -> Case:
+    """An image of height 0, one plane (found by the kernel fuzzer: irshape's NV12 kernel
+    refused it, 'cannot reshape array of size 0'; the plugin gives an empty image)."""
+    node = parameter((3, 0, 4, 1), np.uint8)
+    return Case(f"{name}_empty", {node: np.zeros((3, 0, 4, 1), np.uint8)}, [TO_RGB[name](node).output(0)])
+
+
 RNG = np.random.default_rng(8)
 CASES = [_to_rgb_case(RNG, name, i) for name in TO_RGB for i in range(30)]
 CASES += [_edge_case(name, dtype) for name in TO_RGB for dtype in (np.float32, np.float16)]
+CASES += [_empty_case(name) for name in TO_RGB]
 
 
 @pytest.fixture(scope="module")

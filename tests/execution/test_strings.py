@@ -92,3 +92,28 @@ def test_strings(batch, case):
 
 def test_every_layer_ran(batch):
     assert batch.execution is not None and batch.execution.ran == batch.execution.total
+
+
+def test_compare_keeps_bytes_that_are_not_utf8(tmp_path):
+    """``irshape compare`` reads OpenVINO's packed strings as irshape holds them, a byte that is
+    not UTF-8 kept (surrogateescape) on both sides: they agree (OpenVINO's ``str_data`` gave
+    U+FFFD, and the strings differed). Not a string ending in NUL: OpenVINO's Python API gives
+    its strings as numpy's fixed-width ones, which drop trailing NULs."""
+    from irshape.execute.compare import compare_document
+    from irshape.ir.reader import read_file
+
+    nodes = [parameter((3,), np.int32), parameter((3,), np.int32), parameter((len(RAW),), np.uint8)]
+    for node, name in zip(nodes, ("begins", "ends", "symbols"), strict=True):
+        node.set_friendly_name(name)
+        node.output(0).set_names({name})
+    model = ov.Model([ov15.string_tensor_pack(*nodes).output(0)], nodes, "raw")
+    ov.save_model(model, tmp_path / "raw.xml")
+    document = read_file(tmp_path / "raw.xml").document
+    assert document is not None
+    feeds = {
+        "begins": np.array([0, 1, 3], np.int32),
+        "ends": np.array([2, 4, 5], np.int32),
+        "symbols": np.frombuffer(RAW, dtype=np.uint8).copy(),
+    }
+    (packed,) = compare_document(document, feeds).outputs
+    assert packed.problem is None, packed.problem

@@ -119,8 +119,9 @@ def rgb_to_nv12(call: KernelCall) -> list[np.ndarray]:
     red, green, blue = (image[..., i] for i in ((2, 1, 0) if call.schema.op.startswith("BGR") else (0, 1, 2)))
 
     def weighted(a: float, b: float, c: float, offset: float) -> np.ndarray:
-        total: np.ndarray = np.float32(a) * red + np.float32(b) * green + np.float32(c) * blue
-        return total + np.float32(offset)
+        with np.errstate(invalid="ignore", over="ignore"):  # infinite pixels: inf - inf is NaN
+            total: np.ndarray = np.float32(a) * red + np.float32(b) * green + np.float32(c) * blue
+            return total + np.float32(offset)
 
     y = _stored_yuv(call, weighted(0.257, 0.504, 0.098, 16))
     u = _block_mean(call, _stored_yuv(call, weighted(-0.148, -0.291, 0.439, 128)))

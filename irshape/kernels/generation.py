@@ -175,16 +175,15 @@ def _unit_floats(words: np.ndarray) -> np.ndarray:
 
 
 def _integers(words: np.ndarray, low: int, high: int, pytorch: bool) -> np.ndarray:
-    """``word % (high - low) + low`` wrapped to i32. The Tensorflow alignment computes the span
-    ``high - low`` in i32: past i32's maximum it wraps negative, and the plugin takes the word
-    modulo its magnitude (C's ``%`` of a signed 64-bit word by a negative divisor; found by the
-    kernel fuzzer: [-2**31, 17) gives ``word % (2**31 - 17) - 2**31``). PyTorch's span is
-    taken modulo 2**32 (the plugin's rule for a span past i32's maximum there is not known:
-    [-2**31, 2**30) gives ``word % 2**30 + 2**30``, [-2**31, 2**31 - 2) neither that nor this)."""
-    wrapped_span = int(np.array(high - low, np.int64).astype(np.int32))
-    span = (high - low) % (1 << 32) if pytorch else abs(wrapped_span)
-    wrapped = (words.astype(np.uint64) % np.uint64(span)) + np.uint64(low % (1 << 64))
-    result: np.ndarray = wrapped.astype(np.int32)  # modulo 2**32
+    """``word % (high - low) + low`` wrapped to i32, the span ``high - low`` computed in i32.
+    A span past i32's maximum wraps negative (found by the kernel fuzzer), and the plugin then
+    takes the word modulo it as C does for the Tensorflow alignment (modulo its magnitude:
+    [-2**31, 17) gives ``word % (2**31 - 17) - 2**31``) and as a floor division does for
+    PyTorch's (a remainder in ``(span, 0]``: ``word % -(2**31 - 17) - 2**31``)."""
+    span = int(np.array(high - low, np.int64).astype(np.int32))
+    unsigned = words.astype(np.int64)
+    remainder = np.mod(unsigned, span) if pytorch else unsigned % abs(span)
+    result: np.ndarray = (remainder + low).astype(np.int32)  # modulo 2**32
     return result
 
 

@@ -4,6 +4,7 @@ Eye-9 (diagonals inside and outside the matrix, batch shapes, output types)."""
 
 from __future__ import annotations
 
+import itertools
 from typing import Any
 
 import numpy as np
@@ -105,21 +106,23 @@ def random_uniform_cases() -> list[Case]:
 
 
 def random_uniform_wide_span_cases() -> list[Case]:
-    """Integer bounds whose span passes i32's maximum, Tensorflow alignment (found by the kernel
-    fuzzer): the plugin's i32 span wraps negative and it takes each word modulo its magnitude
-    ([-2**31, 17): ``word % (2**31 - 17) - 2**31``; irshape took it modulo 2**31 + 17)."""
+    """Integer bounds whose span passes i32's maximum (found by the kernel fuzzer): the plugin's
+    i32 span wraps negative and it takes each word modulo it, as C does for the Tensorflow
+    alignment ([-2**31, 17): ``word % (2**31 - 17) - 2**31``) and as a floor division does for
+    PyTorch's (``word % -(2**31 - 17) - 2**31``, in ``(span, 0]``); irshape took each word
+    modulo 2**31 + 17."""
     cases = []
-    spans = [(-(2**31), 17), (-5, 2**31 - 1), (-(2**30), 2**30 + 5), (-(2**31), 0), (-(2**31), 2**31 - 1)]
-    for i, (low, high) in enumerate(spans):
+    spans = [(-(2**31), 17), (-5, 2**31 - 1), (-(2**30), 2**30 + 5), (-(2**31), 0), (-(2**31), 2**31 - 2)]
+    for i, ((low, high), alignment) in enumerate(itertools.product(spans, ("tensorflow", "pytorch"))):
         for dtype in (np.int32, np.int64):
             lo_node, hi_node = parameter((), dtype), parameter((), dtype)
             global_seed, op_seed = SEEDS[i % len(SEEDS)]
             node = ov8.random_uniform(
                 ov1.constant(np.array([3, 7], np.int64)), lo_node, hi_node,
-                ov.Type(np.dtype(dtype)).get_type_name(), global_seed, op_seed, "tensorflow",
+                ov.Type(np.dtype(dtype)).get_type_name(), global_seed, op_seed, alignment,
             )  # fmt: skip
             feed = {lo_node: np.array(low, dtype), hi_node: np.array(high, dtype)}
-            name = f"random_uniform_wide{i}_{np.dtype(dtype).name}"
+            name = f"random_uniform_wide{i}_{alignment}_{np.dtype(dtype).name}"
             cases.append(Case(name, feed, [node.output(0)], exact=True))
     # i64 Consts past i32, the plugin's saturated (the kernel wrapped them: 2**41 + 17 was 17)
     for i, (low, high) in enumerate([(-(2**40), 2**41 + 17), (-(2**40), 5), (3, 2**33)]):

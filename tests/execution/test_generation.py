@@ -46,6 +46,23 @@ def one_hot_cases() -> list[Case]:
     return cases
 
 
+def one_hot_f64_cases() -> list[Case]:
+    """f64 on/off values that f32 cannot hold: the plugin holds f64 as f32, so its f64 output is
+    f32's nearest (0.9565641604408422 is 0.95656418800354; found by the kernel fuzzer, where
+    irshape gave the f64 value: an f64 Const)."""
+    cases = []
+    for i, on in enumerate([0.9565641604408422, 0.1, 1 / 3, 1e-30]):
+        off = parameter((), np.float64)
+        idx = parameter((1, 1), (np.uint16, np.int32)[i % 2])
+        depth = ov1.constant(np.array(1, np.int64))
+        # (ov.op.Constant keeps the f64 bytes; opset1.constant's f64 went through f32)
+        on_node = ov.op.Constant(np.array(on, np.float64))
+        node = ov16.one_hot(idx, depth, on_node, off, 2, "normalize")
+        feed = {off: np.array(-3.34267537), idx: np.array([[0]], idx.get_element_type().to_dtype())}
+        cases.append(Case(f"one_hot_f64_{i}", feed, [node.output(0)], exact=True))
+    return cases
+
+
 EYE_TYPES = ["f32", "i32", "i64", "f16", "u8", "i8", "boolean", "f64", "bf16"]
 
 
@@ -286,7 +303,7 @@ def _multinomial_ties() -> list[Case]:
 
 CASES = {
     "multinomial": multinomial_cases(),
-    "one_hot": one_hot_cases(),
+    "one_hot": one_hot_cases() + one_hot_f64_cases(),
     "eye": eye_cases(),
     "random_uniform": random_uniform_cases() + random_uniform_wide_span_cases(),
     "random_uniform_bf16": random_uniform_bf16_cases(),

@@ -154,9 +154,8 @@ def _one_hot(d: Draw) -> Sequence[Node]:
     raw = d.rng.integers(-depth - 2, depth + 3, tuple(shape))
     indices = np.clip(raw, info.min, info.max).astype(info.dtype)
     value_type = d.pick(ANY)
-    # an f64 on or off value comes out rounded to f32 (the plugin holds f64 as f32), irshape's
-    # whole: within tolerance, not bit-equal (kernels/__init__.py saturates f64 outputs only)
-    d.exact = value_type != F64
+    # (an f64 on or off value comes out rounded to f32: the plugin holds f64 as f32, and so
+    # do irshape's kernels' f64 outputs)
     on, off = (d.values((), value_type, d.pick(["edges", "small"])) for _ in range(2))
     values = [d.const(v, value_type) if d.chance(0.5) else _fed(d, v, value_type) for v in (on, off)]
     depth_node = d.const(np.array(depth if d.chance(0.7) else [depth]), d.pick(["i32", "i64"]))

@@ -312,19 +312,26 @@ def _nms_boxes(d: Draw, shape: Sequence[int], normalized: bool) -> np.ndarray:
 
 @drawer("proposals", "MatrixNms-8")
 def _matrix_nms(d: Draw) -> Sequence[Node]:
-    element_type = d.pick([F32, F32, F16, BF16])
+    element_type = d.pick([F32, F32, F16, BF16])  # (bf16: the plugin refuses it)
     images, classes, count = d.int(1, 3), d.int(1, 4), d.int(1, 10)
     normalized = d.chance(0.6)
     boxes = _nms_boxes(d, (images, count), normalized)
     scores = distinct(d, (images, classes, count), element_type)
+    background = d.pick([-1, -1, 0, 2])
+    if d.chance(0.8):
+        # the plugin fails when it keeps no box at all ('Total number of boxes is less or equal
+        # than 0'): one box of a class not the background scores above every threshold
+        scores = scores / 2  # (k / 4096: still exact)
+        scores[0, (background + 1) % classes, 0] = 0.75
     attributes = {
         "sort_result_type": d.pick(["classid", "score", "none"]),
         "sort_result_across_batch": d.chance(0.5),
         "output_type": d.pick(["i32", "i64"]),
         "score_threshold": d.pick([0.0, 0.0, 0.3]),
-        "nms_top_k": d.pick([-1, -1, 0, 1, 3, 100]),
-        "keep_top_k": d.pick([-1, -1, 0, 1, 2, 5]),
-        "background_class": d.pick([-1, -1, 0, 2]),
+        # (nms_top_k 0 crashes the plugin: a segmentation fault, by experiment)
+        "nms_top_k": d.pick([-1, -1, 1, 3, 100]),
+        "keep_top_k": d.pick([-1, -1, 1, 2, 5, -1, 1, 2, 5, 0]),
+        "background_class": background,
         "decay_function": d.pick(["gaussian", "linear"]),
         "gaussian_sigma": d.pick([2.0, 0.5, 0.0]),
         "post_threshold": d.pick([0.0, 0.05, 0.3]),

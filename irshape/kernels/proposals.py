@@ -91,7 +91,8 @@ MatrixNms's are the CPU plugin's (``nodes/matrix_nms.cpp``), in float32:
   (in float32), gaussian ``exp((max_iou_j^2 - iou^2) * gaussian_sigma)``, ``max_iou_j`` being
   j's largest IoU with a candidate better than it; kept when the decayed score is above
   ``post_threshold``. The IoU is 0 for boxes apart, +1 on sizes when not normalized, an
-  inverted box's area 0;
+  inverted box's area 0; the IoU of two boxes without area is NaN, which the plugin's
+  ``std::max`` and ``std::min`` skip (as largest IoU and as decay);
 * an image keeps its ``keep_top_k`` best (decayed score descending, class, box); across
   images, ``score`` and ``classid`` sort as MulticlassNms does, otherwise (and ``classid``
   within images) the rows stay by image and score;
@@ -667,7 +668,9 @@ def _matrix_select(call: KernelCall, boxes: np.ndarray, scores: np.ndarray) -> l
     if order.size == 0:
         return []
     iou = np.tril(_matrix_iou(boxes[order], bool(call.attribute("normalized"))), -1)  # [i, j]: j before i
-    worst = iou.max(axis=1)  # each candidate's largest IoU with a better one
+    # each candidate's largest IoU with a better one; the plugin's std::max and std::min skip a
+    # NaN (the IoU of two boxes without area, 0 / 0) as np.fmax and np.fmin do
+    worst = np.fmax.reduce(iou, axis=1)
     if call.attribute("decay_function") == "linear":
         # in float32, though the plugin's source writes ``(1. - iou) / (1. - max_iou + 1e-10f)``
         # with double constants (by experiment: tests/execution/test_proposals.py)
@@ -676,7 +679,7 @@ def _matrix_select(call: KernelCall, boxes: np.ndarray, scores: np.ndarray) -> l
         sigma = _F32(call.attribute("gaussian_sigma"))
         decay = _expf((worst[None, :] * worst[None, :] - iou * iou) * sigma)
     earlier = np.tril(np.ones_like(decay, dtype=bool), -1)
-    factor = np.minimum(_F32(1), np.where(earlier, decay, _F32(np.inf)).min(axis=1))
+    factor = np.fmin(_F32(1), np.fmin.reduce(np.where(earlier, decay, _F32(np.inf)), axis=1))
     decayed = (factor * scores[order]).astype(_F32)
     kept = decayed > _F32(call.attribute("post_threshold"))
     return [(int(box), float(score)) for box, score in zip(order[kept], decayed[kept], strict=True)]

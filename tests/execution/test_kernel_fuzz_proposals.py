@@ -57,7 +57,13 @@ def distinct(d: Draw, shape: Sequence[int], element_type: str) -> np.ndarray:
 
 
 def boxes_about(d: Draw, shape: Sequence[int], size: float) -> np.ndarray:
-    """``[..., 4]`` boxes ``(x1, y1, x2, y2)`` about a few centres (so that many overlap)."""
+    """``[..., 4]`` boxes ``(x1, y1, x2, y2)`` about a few centres (so that many overlap); now
+    and then on a grid of quarters, so that IoUs are exact fractions (at the thresholds, 0.5
+    and 1, and touching boxes at 0)."""
+    if d.chance(0.25):
+        corner = d.rng.integers(0, 4, (*shape, 2))
+        extent = d.rng.integers(0, 3, (*shape, 2)) if d.chance(0.3) else d.rng.integers(1, 3, (*shape, 2))
+        return np.concatenate([corner, corner + extent], -1) * (size / 4)
     centres = d.rng.uniform(0.2, 0.8, (3, 2))[d.rng.integers(0, 3, shape)]
     centres = centres + d.rng.normal(0, 0.05, (*shape, 2))
     half = d.rng.uniform(0.02, 0.3, (*shape, 2))
@@ -119,6 +125,8 @@ def _detection_output(d: Draw) -> Sequence[Node]:
         rows.append(np.pad(variances, ((0, 0), (0, 0), (0, priors * (prior_size - 4)))))
     proposals = np.concatenate(rows, 1)
     logits = d.rng.normal(0, d.pick([0.3, 1.0]), (images, priors * locations * 4))
+    if d.chance(0.2):  # the boxes are the priors (CORNER): on the grid, IoUs at the thresholds
+        logits = np.zeros_like(logits)
     scores = distinct(d, (images, priors * classes), element_type)
     if d.chance(0.2):  # below 0 too (MXNet style takes only scores above -1)
         scores = scores * 3 - 1.5
@@ -312,7 +320,7 @@ def _nms_boxes(d: Draw, shape: Sequence[int], normalized: bool) -> np.ndarray:
 
 @drawer("proposals", "MatrixNms-8")
 def _matrix_nms(d: Draw) -> Sequence[Node]:
-    element_type = d.pick([F32, F32, F16, BF16])  # (bf16: the plugin refuses it)
+    element_type = d.pick([F32, F32, F32, F16, F16, BF16])  # (bf16: the plugin refuses it)
     images, classes, count = d.int(1, 3), d.int(1, 4), d.int(1, 10)
     normalized = d.chance(0.6)
     boxes = _nms_boxes(d, (images, count), normalized)
@@ -403,7 +411,17 @@ def _nms_inputs(d: Draw, width: int) -> tuple[Node, Node, list[Node]]:
         angles = d.rng.uniform(-np.pi, np.pi, (batches, boxes, 1))
         if d.chance(0.3):  # right angles: edges on edges
             angles = np.round(angles / (np.pi / 2)) * (np.pi / 2)
+        if d.chance(0.2):  # on a grid, unrotated
+            centres, sizes = (
+                d.rng.integers(0, 4, (batches, boxes, 2)),
+                d.rng.integers(1, 3, (batches, boxes, 2)),
+            )
+            angles = np.zeros((batches, boxes, 1))
         values = np.concatenate([centres, sizes, angles], -1)
+    elif d.chance(0.3):  # on a grid: exact IoUs, some at the thresholds, some boxes without area
+        values = d.rng.integers(0, 4, (batches, boxes, 4)).astype(np.float64)
+        if d.chance(0.5):
+            values[..., 2:] = values[..., :2] + d.rng.integers(0, 3, (batches, boxes, 2))
     else:
         values = d.rng.random((batches, boxes, 4)) * 10
         if d.chance(0.5):  # corner: y1 x1 y2 x2 (either order); centre: x y w h
@@ -412,7 +430,7 @@ def _nms_inputs(d: Draw, width: int) -> tuple[Node, Node, list[Node]]:
     scores = feed(d, distinct(d, (batches, classes, boxes), element_type), element_type)
     # (max_output_boxes_per_class of 0 leaves the plugin's valid_outputs uninitialised)
     limits = [
-        d.const(np.array(d.int(1, 5)), d.pick(["i32", "i64"])),
+        d.const(np.array(d.pick([1, 2, 3, 5, 100, 2**31 - 1])), d.pick(["i32", "i64"])),
         d.const(np.array(d.pick([0.0, 0.3, 0.5, 1.0]), np.float32), F32),
         d.const(np.array(d.pick([0.0, 0.2, 0.6]), np.float32), F32),
     ]

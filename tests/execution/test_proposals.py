@@ -532,6 +532,30 @@ def _last_bit_matrix_nms(rng: np.random.Generator) -> Case:
     )
 
 
+def _matrix_nms_without_area(decay: str) -> Case:
+    """MatrixNms-8 of two equal boxes without area: their IoU is 0 / 0, NaN, which the plugin's
+    std::max (the largest IoU) and std::min (the least decay) skip, so the boxes after them keep
+    their scores (irshape's NaN dropped all of them)."""
+    boxes = np.array(
+        [
+            [
+                [0.5, 0.5, 0.5, 0.75],
+                [0, 0.75, 0, 1],
+                [0.5, 0.5, 0.5, 0.75],
+                [0.25, 0, 0.75, 0.5],
+                [0, 0, 0.5, 0.5],
+            ]
+        ],
+        np.float32,
+    )
+    scores = np.array([[[0.9, 0.8, 0.7, 0.6, 0.5], [0.45, 0.55, 0.65, 0.75, 0.85]]], np.float32)
+    params = [parameter(d.shape, d.dtype) for d in (boxes, scores)]
+    node = opset8.matrix_nms(*params, decay_function=decay, post_threshold=0.05, background_class=-1)
+    return Case(
+        f"matrix_nms_nan_iou_{decay}", dict(zip(params, (boxes, scores), strict=True)), list(node.outputs())
+    )
+
+
 def last_bit_cases() -> list[Case]:
     rng = np.random.default_rng(2026)
     return [
@@ -540,6 +564,8 @@ def last_bit_cases() -> list[Case]:
         _last_bit_detection_output(rng),
         *_last_bit_proposals(rng),
         _last_bit_matrix_nms(rng),
+        _matrix_nms_without_area("linear"),
+        _matrix_nms_without_area("gaussian"),
     ]
 
 

@@ -62,6 +62,8 @@ Proposal's are the CPU plugin's too (``nodes/proposal.cpp``, ``proposal_imp.cpp`
   divided by the size with ``normalize``), then zeros, the first of them -1; Proposal-4's
   scores likewise, but the plugin leaves those past the kept boxes unwritten (garbage, by
   experiment): irshape writes 0;
+* the plugin runs no ``framework`` but "" and "tensorflow" (its ``isSupportedOperation``; a
+  model of another fails to compile): irshape refuses the others too;
 * the plugin crashes (a segmentation fault, by experiment) when fewer than 8 boxes go to NMS
   (``min(pre_nms_topn, anchors * height * width) < 8``): irshape computes them.
 
@@ -417,7 +419,10 @@ def _anchors(call: KernelCall, tensorflow: bool) -> np.ndarray:
 
 def proposal(call: KernelCall) -> list[np.ndarray]:
     """Proposal-1 and Proposal-4."""
-    tensorflow = str(call.attribute("framework")) == "tensorflow"
+    framework = str(call.attribute("framework"))
+    if framework not in ("", "tensorflow"):
+        raise UnsupportedByOpenVINOError(f"framework {framework!r}: the plugin runs only '' and 'tensorflow'")
+    tensorflow = framework == "tensorflow"
     offset = _F32(0 if tensorflow else 1)
     probs, deltas = call.inputs[0].astype(_F32), call.inputs[1].astype(_F32)
     info = call.inputs[2].astype(_F32)

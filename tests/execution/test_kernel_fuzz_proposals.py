@@ -143,7 +143,7 @@ def _detection_output(d: Draw) -> Sequence[Node]:
 @drawer("proposals", "Proposal-1", "Proposal-4")
 def _proposal(d: Draw) -> Sequence[Node]:
     op, version = op_of(d.name)
-    element_type = d.pick([F32, F32, F16, BF16])
+    element_type = d.pick([F32, F32, F16, BF16, F64])
     ratios = d.pick([[1.0], [0.5, 1.0, 2.0], [0.7, 1.3], [0.33]])
     scales = d.pick([[4.0], [2.0, 4.0], [1.0, 2.0, 4.0], [0.5]])
     anchors = len(ratios) * len(scales)
@@ -172,7 +172,8 @@ def _proposal(d: Draw) -> Sequence[Node]:
         "normalize": d.chance(0.3),
         "box_size_scale": d.pick([1.0, 2.0, 5.0]),
         "box_coordinate_scale": d.pick([1.0, 4.0, 10.0]),
-        "framework": "tensorflow" if tensorflow else "",
+        # ("caffe", or any other name: the plugin refuses it)
+        "framework": "tensorflow" if tensorflow else d.pick(["", "", "", "", "caffe"]),
     }
     probs = distinct(d, (batch, anchors * 2, height, width), element_type)
     deltas = d.rng.normal(0, d.pick([0.3, 1.0]), (batch, anchors * 4, height, width))
@@ -230,7 +231,7 @@ def _grid_anchors(d: Draw, height: int, width: int, count: int, size: float) -> 
 
 @drawer("proposals", "GenerateProposals-9")
 def _generate_proposals(d: Draw) -> Sequence[Node]:
-    element_type = d.pick([F32, F32, F16, BF16])
+    element_type = d.pick([F32, F32, F16, BF16, F64])
     batch, count = d.int(1, 2), d.int(1, 3)
     height, width = d.int(1, 4), d.int(1, 5)
     pre_nms_count = d.pick([8, 20, 1000])
@@ -261,7 +262,7 @@ def _generate_proposals(d: Draw) -> Sequence[Node]:
 
 @drawer("proposals", "ExperimentalDetectronGenerateProposalsSingleImage-6")
 def _experimental_proposals(d: Draw) -> Sequence[Node]:
-    element_type = d.pick([F32, F32, F16, BF16])
+    element_type = d.pick([F32, F32, F16, BF16, F64])
     count, height, width = d.int(1, 3), d.int(1, 4), d.int(1, 5)
     size = 60.0
     anchors = _grid_anchors(d, height, width, count, size).reshape(-1, 4)
@@ -282,7 +283,7 @@ def _experimental_proposals(d: Draw) -> Sequence[Node]:
 
 @drawer("proposals", "ExperimentalDetectronDetectionOutput-6")
 def _experimental_detection(d: Draw) -> Sequence[Node]:
-    element_type = d.pick([F32, F32, F16, BF16])
+    element_type = d.pick([F32, F32, F16, BF16, F64])
     rois_count, classes = d.int(1, 12), d.int(1, 4)
     rois = boxes_about(d, (rois_count,), 60.0)
     if d.chance(0.3):  # small rois, close together: the IoU's offset 1 tells
@@ -352,7 +353,7 @@ def _matrix_nms(d: Draw) -> Sequence[Node]:
 @drawer("proposals", "MulticlassNms-8", "MulticlassNms-9")
 def _multiclass_nms(d: Draw) -> Sequence[Node]:
     op, version = op_of(d.name)
-    element_type = d.pick([F32, F32, F16, BF16])
+    element_type = d.pick([F32, F32, F16, BF16, F64])
     images, classes, count = d.int(1, 3), d.int(1, 4), d.int(1, 10)
     rois = version == 9 and d.chance(0.5)
     normalized = d.chance(0.6)
@@ -384,14 +385,22 @@ def _multiclass_nms(d: Draw) -> Sequence[Node]:
 
 @drawer("proposals", "GatherTree-1")
 def _gather_tree(d: Draw) -> Sequence[Node]:
-    element_type = d.pick([F32, "i32", "i64", F16, BF16, F64])
-    time, batch, beams = d.int(1, 6), d.int(1, 3), d.int(1, 4)
-    steps = d.rng.integers(0, 6, (time, batch, beams))
-    parents = d.rng.integers(0, beams, (time, batch, beams))
+    # (bf16: the plugin refuses it, 'incorrect input/output data precision')
+    element_type = d.pick([F32, F32, "i32", "i64", F16, F64, BF16])
+    real = element_type in (F32, F16, BF16, F64)
+    dtype = numpy_type(element_type)
+    time, batch, beams = d.int(1, 6), d.int(0, 3) if d.chance(0.1) else d.int(1, 3), d.int(1, 4)
+    steps = d.rng.integers(-1, 6, (time, batch, beams)).astype(dtype)
+    if d.chance(0.3):  # the type's edges: extremes, and NaN, infinities, halves of reals
+        steps = d.values((time, batch, beams), element_type)
+    parents = d.rng.integers(0, beams, (time, batch, beams)).astype(dtype)
     # lengths of 0 and below leave the plugin's output unwritten (irshape/kernels/proposals.py)
-    lengths = d.rng.integers(1, time + 3, batch)  # some past max_time
-    end = np.array(d.int(-1, 6))
-    if d.chance(0.1):
+    lengths = d.rng.integers(1, time + 3, batch).astype(dtype)  # some past max_time
+    if real and d.chance(0.3):  # parents and lengths not integers: cast to int32 (truncated)
+        parents = parents + d.rng.uniform(0, 0.99, parents.shape).astype(dtype)
+        lengths = lengths + d.rng.uniform(0, 0.99, lengths.shape).astype(dtype)
+    end = np.array(d.pick([d.int(-1, 6), *steps.reshape(-1)[:1]])).astype(dtype)
+    if d.chance(0.1) and steps.size:
         parents[d.int(0, time - 1), 0, 0] = d.pick([-1, beams])  # 'Wrong parent index'
     inputs = [feed(d, values, element_type) for values in (steps, parents, lengths, end)]
     return [make(1, "GatherTree", inputs)]

@@ -17,6 +17,7 @@ per-class and per-image limits."""
 from __future__ import annotations
 
 import numpy as np
+import openvino as ov
 import openvino.opset1 as opset1
 import openvino.opset4 as opset4
 import openvino.opset8 as opset8
@@ -24,7 +25,10 @@ import openvino.opset9 as opset9
 import pytest
 from openvino.utils.node_factory import NodeFactory
 
-from .harness import Case, compare, parameter, run_batch
+from irshape.execute.network import execute
+from irshape.ir.reader import read_file
+
+from .harness import CPU_CONFIG, Case, compare, parameter, run_batch
 
 CODE_TYPES = ("caffe.PriorBoxParameter.CORNER", "caffe.PriorBoxParameter.CENTER_SIZE")
 
@@ -631,3 +635,38 @@ def test_last_bit(batch, case):
     """Exactly the plugin's floats (``Case.exact``)."""
     assert batch.error is None, batch.error
     assert batch.mismatch(case) is None, batch.mismatch(case)
+
+
+def test_proposal_of_another_framework_refused(tmp_path):
+    """The CPU plugin runs Proposal only of framework "" or "tensorflow" (``nodes/proposal.cpp``'s
+    isSupportedOperation; any other name fails to compile): irshape refuses the others too (it
+    ran "caffe" as ""; found by the kernel fuzzer)."""
+    probs, deltas, info = parameter((1, 2, 4, 4)), parameter((1, 4, 4, 4)), parameter((3,))
+    for name, param in (("probs", probs), ("deltas", deltas), ("info", info)):
+        param.set_friendly_name(name)
+        param.output(0).set_names({name})
+    attrs = {
+        "base_size": np.uint32(8),
+        "pre_nms_topn": np.uint32(20),
+        "post_nms_topn": np.uint32(5),
+        "nms_thresh": 0.5,
+        "feat_stride": np.uint32(4),
+        "min_size": np.uint32(1),
+        "ratio": np.array([1.0], np.float32),
+        "scale": np.array([2.0], np.float32),
+        "framework": "caffe",
+    }
+    node = opset1.proposal(probs, deltas, info, attrs)
+    xml = tmp_path / "proposal.xml"
+    ov.save_model(ov.Model([node], [probs, deltas, info]), xml)
+    with pytest.raises(RuntimeError, match="Proposal"):
+        ov.Core().compile_model(str(xml), "CPU", CPU_CONFIG)
+    document = read_file(xml).document
+    assert document is not None
+    inputs = {
+        "probs": np.full((1, 2, 4, 4), 0.5, np.float32),
+        "deltas": np.zeros((1, 4, 4, 4), np.float32),
+        "info": np.array([64, 64, 1], np.float32),
+    }
+    with pytest.raises(ValueError, match="framework 'caffe'"):
+        execute(document, inputs)

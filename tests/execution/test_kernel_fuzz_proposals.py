@@ -411,7 +411,7 @@ def _gather_tree(d: Draw) -> Sequence[Node]:
 
 def _nms_inputs(d: Draw, width: int) -> tuple[Node, Node, list[Node]]:
     batches, classes, boxes = d.int(1, 2), d.int(1, 3), d.int(1, 8)
-    element_type = d.pick([F32, F32, F16])
+    element_type = d.pick([F32, F32, F32, F16, F16, BF16, F64])
     if width == 5:  # x, y, w, h, angle
         centres = d.rng.uniform(0, 10, (batches, boxes, 2))
         sizes = d.rng.uniform(0.5, 4, (batches, boxes, 2))
@@ -438,11 +438,12 @@ def _nms_inputs(d: Draw, width: int) -> tuple[Node, Node, list[Node]]:
     box_input = feed(d, values, element_type)
     scores = feed(d, distinct(d, (batches, classes, boxes), element_type), element_type)
     # (max_output_boxes_per_class of 0 leaves the plugin's valid_outputs uninitialised)
-    limits = [
-        d.const(np.array(d.pick([1, 2, 3, 5, 100, 2**31 - 1])), d.pick(["i32", "i64"])),
-        d.const(np.array(d.pick([0.0, 0.3, 0.5, 1.0]), np.float32), F32),
-        d.const(np.array(d.pick([0.0, 0.2, 0.6]), np.float32), F32),
-    ]
+    thresholds = [d.pick([0.0, 0.3, 0.5, 1.0, 1.5, -0.5]), d.pick([0.0, 0.2, 0.6, -1.0])]
+    threshold_type = d.pick([F32, F32, F16])
+    limits = [d.const(np.array(d.pick([1, 2, 3, 5, 100, 2**31 - 1])), d.pick(["i32", "i64"]))]
+    for value in thresholds:  # constants, or Parameters: values known only when the plugin runs
+        fed = np.array(value, numpy_type(threshold_type))
+        limits.append(feed(d, fed, threshold_type) if d.chance(0.3) else d.const(fed, threshold_type))
     return box_input, scores, limits
 
 

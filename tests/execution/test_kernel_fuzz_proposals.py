@@ -365,7 +365,8 @@ def _multiclass_nms(d: Draw) -> Sequence[Node]:
         "output_type": d.pick(["i32", "i64"]),
         "iou_threshold": d.pick([0.0, 0.3, 0.5, 0.7, 1.0]),
         "score_threshold": d.pick([0.0, 0.0, 0.3, 0.6]),
-        # (nms_top_k 0: the plugin writes no output, which keeps its last shape)
+        # (nms_top_k 0: the plugin writes no output; by experiment its selected_num is then
+        # whatever the memory held, 1102315520 in a batch of configurations)
         "nms_top_k": d.pick([-1, -1, 1, 3, 100]),
         "keep_top_k": d.pick([-1, -1, 0, 2, 5]),
         "background_class": d.pick([-1, -1, 0, 2]),
@@ -394,7 +395,8 @@ def _gather_tree(d: Draw) -> Sequence[Node]:
     if d.chance(0.3):  # the type's edges: extremes, and NaN, infinities, halves of reals
         steps = d.values((time, batch, beams), element_type)
     parents = d.rng.integers(0, beams, (time, batch, beams)).astype(dtype)
-    # lengths of 0 and below leave the plugin's output unwritten (irshape/kernels/proposals.py)
+    # lengths of 0 and below leave the plugin's output of the batch unwritten (by experiment:
+    # values that change from run to run)
     lengths = d.rng.integers(1, time + 3, batch).astype(dtype)  # some past max_time
     if real and d.chance(0.3):  # parents and lengths not integers: cast to int32 (truncated)
         parents = parents + d.rng.uniform(0, 0.99, parents.shape).astype(dtype)

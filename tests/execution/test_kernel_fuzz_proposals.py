@@ -87,8 +87,8 @@ def _detection_output(d: Draw) -> Sequence[Node]:
     keep_top_k = d.pick([-1, -1, 0, 1, 3, 5, 100, -2])
     top_k = d.pick([-1, -1, 0, 1, 2, 5, 100, -3])
     if keep_top_k != -1 and keep_top_k <= 0 and top_k > 0:
-        # the plugin sizes its output by top_k then and fails or leaves rows unwritten
-        # (irshape/kernels/proposals.py: irshape refuses it)
+        # the plugin sizes its buffers by top_k then and leaves the output's later rows
+        # unwritten (by experiment: garbage that changes from run to run; irshape refuses it)
         raise Redraw("a positive top_k with keep_top_k neither -1 nor positive")
     width, height = (1, 1) if normalized else (d.pick([1, 300, 77]), d.pick([1, 200, 64]))
     attributes: dict[str, object] = {

@@ -143,6 +143,8 @@ from irshape.kernels import KernelCall, KernelError, UnsupportedByOpenVINOError,
 
 _F32 = np.float32
 _NO_OFFSET = _F32(0)
+_LOGITS, _CLASSES, _PROPOSALS, _AUX_CLASSES, _AUX_BOXES = range(5)
+Detections = dict[int, list[int]]  # class -> the kept priors, in order of selection
 
 
 def _fma(a: np.ndarray, b: np.ndarray, c: np.ndarray) -> np.ndarray:
@@ -158,10 +160,6 @@ def _expf(x: np.ndarray) -> np.ndarray:
     with np.errstate(over="ignore"):
         result: np.ndarray = np.exp(x.astype(np.float64)).astype(_F32)
     return result
-
-
-_LOGITS, _CLASSES, _PROPOSALS, _AUX_CLASSES, _AUX_BOXES = range(5)
-Detections = dict[int, list[int]]  # class -> the kept priors, in order of selection
 
 
 def detection_output(call: KernelCall) -> np.ndarray:

@@ -271,14 +271,19 @@ def _experimental_proposals(d: Draw) -> Sequence[Node]:
     info = np.array([size, size * d.pick([1.0, 1.2]), 1.0])
     inputs = [feed(d, values, element_type) for values in (info, anchors, deltas, scores)]
     attributes = {
-        # too small a box scores 0, and the plugin sorts such ties in an order of its own: a
-        # min_size few boxes fall below
-        "min_size": d.pick([0.0, 3.0]),
+        "min_size": d.pick([0.0, 3.0, 10.0]),
         "nms_threshold": d.pick([0.0, 0.3, 0.5, 0.7, 1.0]),
         "post_nms_count": d.pick([1, 5, 50]),
         "pre_nms_count": d.pick([1, 8, 20, 1000]),
     }
-    return [make(6, "ExperimentalDetectronGenerateProposalsSingleImage", inputs, attributes)]
+    node = make(6, "ExperimentalDetectronGenerateProposalsSingleImage", inputs, attributes)
+    # too small a box scores 0 and is kept, and the plugin sorts such ties in an order of its
+    # own (not stable: two of them swapped, by experiment): the rows of score 0 compared as 0s
+    rois, roi_scores = node.output(0), node.output(1)
+    zero = opset.constant(np.array(0.0), roi_scores.get_element_type())
+    scored = opset.unsqueeze(opset.greater(roi_scores, zero), opset.constant(np.int64(1)))
+    rows = opset.select(scored, rois, opset.constant(np.array(0.0), rois.get_element_type()))
+    return [rows, opset.concat([roi_scores], 0)]
 
 
 @drawer("proposals", "ExperimentalDetectronDetectionOutput-6")

@@ -232,10 +232,10 @@ def _kernel(family: str, name: str) -> Kernel | None:
 def _storing_bf16(kernel: Kernel) -> Kernel:
     """``kernel`` with its outputs stored as the plugin stores them: bf16 rounded to bf16 (held
     as f32 values already rounded), f64 saturated to f32's range and rounded to f32 (the plugin
-    holds f64 as f32: an overflow is FLT_MAX, not inf; an f64 Const's 0.1 is f32's 0.1). A kernel computes in f32 and need not do either itself.
-    Many did not (NormalizeL2, MVN, the poolings, the convolutions, ReduceSum... gave values
-    between two bf16 ones; ReduceL2 of f64 inf: found by the kernel fuzzer,
-    tests/execution/test_kernel_fuzz.py)."""
+    holds f64 as f32: an overflow is FLT_MAX, not inf; an f64 Const's 0.1 is f32's 0.1). A
+    kernel computes in f32 and need not do either itself. Many did not (NormalizeL2, MVN, the
+    poolings, the convolutions, ReduceSum... gave values between two bf16 ones; ReduceL2 of f64
+    inf: found by the kernel fuzzer, tests/execution/test_kernel_fuzz.py)."""
 
     @functools.wraps(kernel)
     def storing(call: KernelCall) -> KernelOutput:

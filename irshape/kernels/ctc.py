@@ -15,7 +15,11 @@ over the classes) of every alignment of the first ``logit_length`` steps to the 
 ``preprocess_collapse_repeated`` runs of a label as one). With ``ctc_merge_repeated`` a label
 may span several steps and two equal labels in a row need a blank between them (the usual
 CTC); without, each label takes exactly one step and every other step is the blank. Computed
-by the forward recursion in log space over the target interleaved with blanks, in f64.
+by the forward recursion in log space over the target interleaved with blanks, in f64. The CPU
+plugin (``nodes/ctc_loss.cpp``) tells a blank state from a label state by its value, not its
+place: a label equal to the blank index may span several steps even without merging, and no
+state is skipped to from it (the kernel fuzzer found it: one class, labels ``[0, 0]``, five
+steps: ``-log(15)``, not ``-log(10)``). A label length of 0 crashes the plugin (SIGSEGV).
 
 All confirmed against the CPU plugin by ``tests/execution/test_ctc.py``.
 """
@@ -88,10 +92,12 @@ def _negative_log_likelihood(log_probs: np.ndarray, target: np.ndarray, blank: i
         return 0.0 if target.size == 0 else float("inf")
     extended = np.full(states, blank, dtype=np.int64)
     extended[1::2] = target
-    is_label = np.arange(states) % 2 == 1
+    # A state's role is its value's, as the CPU plugin decides it (nodes/ctc_loss.cpp): a label
+    # equal to the blank index stays and cannot be skipped from, as the blanks between labels.
+    is_label = extended != blank
     stays = ~is_label | merge  # a label spans several steps only when merging
-    skips = is_label.copy()  # from the label before, past the blank between
-    skips[:2] = False
+    skips = np.zeros(states, dtype=bool)  # from the label two states before, past a blank
+    skips[2:] = is_label[:-2]
     if merge:
         skips[2:] &= extended[2:] != extended[:-2]
     alpha = np.full(states, -np.inf)

@@ -100,10 +100,43 @@ def _loss_case(rng: np.random.Generator, index: int) -> Case:
     return Case(f"loss{index}_{''.join(str(int(f)) for f in flags)}", feeds, [node.output(0)])
 
 
+def fuzz_found_cases() -> list[Case]:
+    """What the kernel fuzzer (test_kernel_fuzz_signal.py) found: CTCLoss of labels equal to
+    the blank index. The plugin gives a state its role by its value (nodes/ctc_loss.cpp): such a
+    label stays on without ctc_merge_repeated and is never skipped from, as a blank."""
+    rng = np.random.default_rng(61)
+    cases = []
+    # (classes, logit length, labels, blank or None, flags): the fuzzer's two, and mixed labels
+    layouts = [
+        (1, 5, [0, 0], 0, (False, False, False)),  # the plugin -log(15), the old kernel -log(10)
+        (2, 3, [1], 1, (True, False, True)),  # 1.815 there, 2.508 before
+        (3, 6, [2, 0, 2], None, (False, False, False)),
+        (3, 6, [2, 0, 2], None, (False, True, False)),
+        (4, 6, [1, 1, 3, 1], 1, (False, True, False)),
+        (4, 6, [1, 1, 3, 1], 1, (False, False, False)),
+        (4, 5, [0, 2, 2], 2, (True, True, False)),
+    ]
+    for index, (classes, time, labels, blank, flags) in enumerate(layouts):
+        logits = parameter((1, time, classes))
+        nodes = [
+            logits,
+            ov4.constant(np.array([time], np.int32)),
+            ov4.constant(np.array([labels + [0] * (time - len(labels))], np.int32)),
+            ov4.constant(np.array([len(labels)], np.int32)),
+            None if blank is None else ov4.constant(np.array(blank, np.int32)),
+        ]
+        node = ov4.ctc_loss(
+            *nodes, preprocess_collapse_repeated=flags[0], ctc_merge_repeated=flags[1], unique=flags[2]
+        )
+        data = rng.standard_normal((1, time, classes)).astype(np.float32)
+        cases.append(Case(f"fuzz_loss_label_is_blank{index}", {logits: data}, [node.output(0)]))
+    return cases
+
+
 def _cases() -> list[Case]:
     rng = np.random.default_rng(6)
     cases = [_decoder_case(rng, i) for i in range(40)] + [_seq_len_case(rng, i) for i in range(40)]
-    return cases + [_loss_case(rng, i) for i in range(48)]
+    return cases + [_loss_case(rng, i) for i in range(48)] + fuzz_found_cases()
 
 
 CASES = _cases()

@@ -8,7 +8,10 @@ With an axis the plugin's first indices and counts are wrong (uninitialised memo
 indices of other slices), and so at times are the reference's (folding a Const: a slice
 repeated apart counted once, at a wrong index): irshape gives the spec's, checked against the
 plugin on the unique slices and reverse indices, and by hand on the others. A NaN breaks the
-plugin's sort (elements after it out of order): irshape sorts NaN last, as one element.
+plugin's sort (elements after it out of order): irshape sorts NaN last, as one element. u64 and
+u32 data reach the plugin's node as i32 and are sorted signed (found by the kernel fuzzer:
+2^64 - 1 first); its other types than i32, i8 and u8 are sorted in f32, which orders them as
+their own.
 """
 
 from __future__ import annotations
@@ -30,6 +33,9 @@ def unique(call: KernelCall) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.nda
     """Unique-10: the unique elements (or slices along ``axis``), the index of each one's first
     occurrence, each element's (slice's) index among the unique ones, and their counts."""
     data = call.inputs[0]
+    if call.input_types[0] in ("i64", "u64", "u32"):
+        # held as i32 by the plugin, so sorted signed: a u64 2^64 - 1 is -1, before 0
+        data = data.astype(np.int32)
     axis = None
     if len(call.inputs) > 1:
         axis = int(call.inputs[1].reshape(-1)[0])

@@ -27,6 +27,9 @@ its end to its ``signal_size`` (-1 keeps the dim), as numpy's ``s``:
   wholly wrong values where the last listed axis needs more bins than the data has (a
   signal_size above ``2 * (d - 1)``), and at times where it cuts (axes [2, 0, 1] with sizes
   [3, 5, 2] on [5, 2, 4]: 1e30; other cuts agree); random layouts disagree in about 1 of 15.
+  The kernel fuzzer narrowed it down: over one or two axes every cutting signal_size tried
+  agrees (389 layouts), over three axes about 2 layouts in 3 disagree, a third of those
+  changing from run to run (300 layouts of rank 3 and 4).
   The kernel computes what the op defines (zero padding, cutting at the end), which is what
   the plugin gives in the layouts where it agrees with itself (tests/execution/test_signal.py
   holds such layouts, and pads checked against the explicitly padded data).

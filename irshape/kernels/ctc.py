@@ -2,7 +2,9 @@
 CTCGreedyDecoderSeqLen-6 and CTCLoss-4.
 
 OpenVINO's reference semantics (``ctc_greedy_decoder.hpp``, ``ctc_greedy_decoder_seq_len.hpp``):
-each step's class is the first maximum of its logits; a batch's steps stop at the first zero of
+each step's class is the first maximum of its logits (a NaN never the maximum, but a NaN first
+class never beaten: the plugin's strict ``>`` from the first class on, found by the kernel
+fuzzer); a batch's steps stop at the first zero of
 its sequence mask (CTCGreedyDecoder-1) or after its sequence length (SeqLen-6). A step's class
 is written out, left-aligned, unless it is the blank (the last class for CTCGreedyDecoder-1;
 ``blank_index`` or the last class for SeqLen-6) or, with merging, equal to the step before's
@@ -48,10 +50,22 @@ def _decoded(
     return out, keep.sum(axis=1)
 
 
+def _first_maximum(logits: np.ndarray) -> np.ndarray:
+    """Each step's class as the plugin picks it (``nodes/ctc_greedy_decoder*.cpp``): from the
+    first class on, a class replaces the best only when strictly greater, so a NaN never wins
+    but a NaN first class is never beaten (numpy's argmax would take the first NaN)."""
+    if logits.dtype.kind != "f":
+        first: np.ndarray = np.argmax(logits, axis=-1)
+        return first
+    later = np.where(np.isnan(logits), -np.inf, logits)
+    found: np.ndarray = np.where(np.isnan(logits[..., 0]), 0, np.argmax(later, axis=-1))
+    return found
+
+
 def ctc_greedy_decoder(call: KernelCall) -> np.ndarray:
     """CTCGreedyDecoder-1: logits ``[T, N, C]``, mask ``[T, N]``: ``[N, T, 1, 1]``."""
     logits, mask = call.inputs
-    classes = np.argmax(logits, axis=2).T  # [N, T]
+    classes = _first_maximum(logits).T  # [N, T]
     active = np.cumprod(mask.T != 0, axis=1).astype(bool)  # up to the first zero
     out, _ = _decoded(classes, active, logits.shape[2] - 1, bool(call.attribute("ctc_merge_repeated")))
     return as_output(call, out[:, :, None, None])
@@ -65,7 +79,7 @@ def ctc_greedy_decoder_seq_len(call: KernelCall) -> list[np.ndarray]:
     if np.any((lengths < 0) | (lengths > steps)):
         raise KernelError(f"a sequence length is outside [0, {steps}]")
     blank = int(call.inputs[2].reshape(-1)[0]) if len(call.inputs) > 2 else logits.shape[2] - 1
-    classes = np.argmax(logits, axis=2)
+    classes = _first_maximum(logits)
     active = np.arange(steps)[None, :] < lengths[:, None]
     out, counts = _decoded(classes, active, blank, bool(call.attribute("merge_repeated")))
     return [as_output(call, out, 0), as_output(call, counts, 1)]

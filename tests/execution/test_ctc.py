@@ -133,10 +133,33 @@ def fuzz_found_cases() -> list[Case]:
     return cases
 
 
+def fuzz_found_nan_cases() -> list[Case]:
+    """The greedy decoders' class of a step with NaN logits: the plugin's strict ``>`` from the
+    first class on (a NaN never the maximum; a NaN first class never beaten). numpy's argmax,
+    the old kernel's, took the first NaN."""
+    nan = np.nan
+    logits = np.array(
+        [
+            [[195.0, -149.0, 159.0, nan], [nan, 2.0, 3.0, 1.0], [1.0, nan, -1.0, 0.5]],
+            [[nan, nan, nan, nan], [-1.0, 0.5, nan, 0.25], [2.0, 2.0, nan, 7.0]],
+        ],
+        np.float32,
+    )  # [N, T, C]: class 3 the blank
+    x = parameter(logits.shape)
+    lengths = ov6.constant(np.array([3, 3], np.int32))
+    node = ov6.ctc_greedy_decoder_seq_len(x, lengths, merge_repeated=False)
+    cases = [Case("fuzz_seq_len_nan", {x: logits}, list(node.outputs()))]
+    y = parameter((3, 2, 4))  # [T, N, C]
+    mask = ov1.constant(np.ones((3, 2), np.float32))
+    node = ov1.ctc_greedy_decoder(y, mask, False)
+    cases.append(Case("fuzz_decoder_nan", {y: logits.transpose(1, 0, 2).copy()}, [node.output(0)]))
+    return cases
+
+
 def _cases() -> list[Case]:
     rng = np.random.default_rng(6)
     cases = [_decoder_case(rng, i) for i in range(40)] + [_seq_len_case(rng, i) for i in range(40)]
-    return cases + [_loss_case(rng, i) for i in range(48)] + fuzz_found_cases()
+    return cases + [_loss_case(rng, i) for i in range(48)] + fuzz_found_cases() + fuzz_found_nan_cases()
 
 
 CASES = _cases()

@@ -184,14 +184,14 @@ def _istft(d: Draw) -> Sequence[Node]:
 
 def _logits(d: Draw, shape: list[int], element_type: str) -> Node:
     # small integers now and then: ties between classes, which the first maximum decides
-    if d.chance(0.3):
+    if d.chance(0.3) and element_type != BF16:
         return _fed(d, d.rng.integers(-2, 3, shape).astype(np.float32), element_type)
-    return d.data(shape, element_type, "unit")
+    return d.data(shape, element_type, d.pick(["unit", "unit", "edges"]))
 
 
 @drawer("ctc", "CTCGreedyDecoder-1")
 def _ctc_greedy(d: Draw) -> Sequence[Node]:
-    element_type = d.pick([F32, F32, F16])
+    element_type = d.pick(REALS)
     steps, batch, classes = d.int(1, 6), d.int(1, 3), d.int(1, 5)
     logits = _logits(d, [steps, batch, classes], element_type)
     mask = (d.rng.random((steps, batch)) < 0.8).astype(np.float32)
@@ -209,7 +209,7 @@ def _ctc_greedy(d: Draw) -> Sequence[Node]:
 
 @drawer("ctc", "CTCGreedyDecoderSeqLen-6")
 def _ctc_greedy_seq_len(d: Draw) -> Sequence[Node]:
-    element_type = d.pick([F32, F32, F16])
+    element_type = d.pick(REALS)
     batch, steps, classes = d.int(1, 3), d.int(1, 6), d.int(1, 5)
     logits = _logits(d, [batch, steps, classes], element_type)
     length_type = d.pick(INDEX_TYPES)
@@ -227,7 +227,7 @@ def _ctc_greedy_seq_len(d: Draw) -> Sequence[Node]:
 
 @drawer("ctc", "CTCLoss-4")
 def _ctc_loss(d: Draw) -> Sequence[Node]:
-    element_type = d.pick([F32, F32, F16])
+    element_type = d.pick(REALS)
     batch, steps, classes = d.int(1, 3), d.int(1, 6), d.int(1, 5)
     logits = d.data([batch, steps, classes], element_type, "unit")
     index_type = d.pick(INDEX_TYPES)
@@ -354,7 +354,8 @@ def _sorted_values(d: Draw, shape: list[int], element_type: str) -> np.ndarray:
     """Sorted along the last axis, with repeats now and then."""
     values = d.values(shape, element_type, d.pick(["halves", "small", "unit"]))
     if np.asarray(values).dtype.kind == "f":
-        values = np.nan_to_num(values, nan=0.0)  # a sorted sequence holds no NaN
+        # a sorted sequence holds no NaN (its infinities stay)
+        values = np.nan_to_num(values, nan=0.0, posinf=np.inf, neginf=-np.inf)
     if d.chance(0.3) and values.size:
         values = np.round(values)
     return np.sort(values, axis=-1) if values.ndim else values
@@ -441,8 +442,9 @@ def _unique(d: Draw) -> Sequence[Node]:
     element_type = d.pick([*NUMERIC, "boolean"])
     shape = d.shape(d.int(0, 3), zero=0.05)
     values = d.values(shape, element_type, d.pick(["edges", "small"]))
-    if values.dtype.kind == "f":
-        # no NaN: the plugin's sort is broken by it (irshape/kernels/uniqueness.py)
+    is_sorted = d.chance(0.5)
+    if values.dtype.kind == "f" and is_sorted:
+        # no NaN sorted: the plugin's sort is broken by it (irshape/kernels/uniqueness.py)
         values = np.where(np.isnan(values), 0.5, values)
     if d.chance(0.4) and values.dtype != np.bool_:
         values = (np.abs(values) % 3).astype(values.dtype)  # many repeats
@@ -450,7 +452,7 @@ def _unique(d: Draw) -> Sequence[Node]:
     if element_type == BF16:
         data = opset.convert(data, BF16)
     attributes = {
-        "sorted": d.chance(0.5),
+        "sorted": is_sorted,
         "index_element_type": d.pick(INDEX_TYPES),
         "count_element_type": d.pick(INDEX_TYPES),
     }

@@ -156,10 +156,44 @@ def fuzz_found_nan_cases() -> list[Case]:
     return cases
 
 
+def fuzz_found_overflow_cases() -> list[Case]:
+    """CTCLoss of large logits, as the plugin computes them (found by the kernel fuzzer): each
+    exponential in f32 (exp(100) is inf there, so the loss is inf where f64 gives ~100), all
+    logits under -103.9 summing to 0 (log-probabilities of +inf), an infinite logit (NaN)."""
+    rng = np.random.default_rng(62)
+    cases = []
+    layouts = [
+        ("exp_overflow", [0.0, 100.0, -3.0], 1.0),
+        ("exp_underflow", [-200.0, -150.0, -300.0], 1.0),
+        ("infinite_logit", [np.inf, 0.5, -1.0], 1.0),
+        ("large_scale", [0.0, 0.0, 0.0], 150.0),
+    ]
+    for name, first_step, scale in layouts:
+        logits = (rng.standard_normal((2, 4, 3)) * scale).astype(np.float32)
+        logits[0, 1] = first_step
+        x = parameter(logits.shape)
+        nodes = [
+            x,
+            ov4.constant(np.array([4, 3], np.int32)),
+            ov4.constant(np.array([[0, 1, 1, 0], [1, 0, 0, 0]], np.int32)),
+            ov4.constant(np.array([2, 1], np.int32)),
+        ]
+        for merge in (True, False):
+            node = ov4.ctc_loss(*nodes, ctc_merge_repeated=merge)
+            cases.append(Case(f"fuzz_loss_{name}_{int(merge)}", {x: logits}, [node.output(0)]))
+    return cases
+
+
 def _cases() -> list[Case]:
     rng = np.random.default_rng(6)
     cases = [_decoder_case(rng, i) for i in range(40)] + [_seq_len_case(rng, i) for i in range(40)]
-    return cases + [_loss_case(rng, i) for i in range(48)] + fuzz_found_cases() + fuzz_found_nan_cases()
+    return (
+        cases
+        + [_loss_case(rng, i) for i in range(48)]
+        + fuzz_found_cases()
+        + fuzz_found_nan_cases()
+        + fuzz_found_overflow_cases()
+    )
 
 
 CASES = _cases()

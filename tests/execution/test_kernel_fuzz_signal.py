@@ -87,7 +87,7 @@ def _fourier(d: Draw) -> Sequence[Node]:
     op, version = op_of(d.name)
     real_input = op == "RDFT"
     rank = d.int(1, 4)  # the signal's rank (the complex pair not counted)
-    shape = d.shape(rank, low=1, high=6, zero=0)
+    shape = d.shape(rank, low=1, high=6, zero=0.03)
     if d.chance(0.3):
         shape[d.int(0, rank - 1)] = d.int(5, 9)
     element_type = d.pick(SIGNAL_TYPES)
@@ -174,8 +174,12 @@ def _istft(d: Draw) -> Sequence[Node]:
     center = d.chance(0.5)
     if d.chance(0.6):
         full = (frames - 1) * frame_step + frame_size - (frame_size // 2 * 2 if center else 0)
-        signal_length = max(0, full + d.int(-4, 4))
-        inputs.append(d.const(np.array(signal_length), index_type))
+        signal_length = np.array(max(0, full + d.int(-4, 4)))
+        inputs.append(
+            _fed_or_const(d, signal_length, index_type)
+            if d.chance(0.3)
+            else d.const(signal_length, index_type)
+        )
     return [make(16, "ISTFT", inputs, {"center": center, "normalized": d.chance(0.5)})]
 
 
@@ -229,7 +233,7 @@ def _ctc_greedy_seq_len(d: Draw) -> Sequence[Node]:
 def _ctc_loss(d: Draw) -> Sequence[Node]:
     element_type = d.pick(REALS)
     batch, steps, classes = d.int(1, 3), d.int(1, 6), d.int(1, 5)
-    logits = d.data([batch, steps, classes], element_type, "unit")
+    logits = d.data([batch, steps, classes], element_type, d.pick(["unit", "unit", "unit", "edges"]))
     index_type = d.pick(INDEX_TYPES)
     # no label length of 0 (so no logit length of 0 either): the plugin crashes on it (SIGSEGV,
     # by experiment with openvino 2026.4.1, whatever the attributes)
@@ -333,7 +337,8 @@ def _embedding_segments(d: Draw) -> Sequence[Node]:
     count = d.int(0, 7)
     segments = d.int(1, 5)
     indices = d.rng.integers(0, rows, count)
-    ids = d.rng.integers(0, segments, count)
+    # ids past num_segments now and then (the plugin's node never reads them)
+    ids = d.rng.integers(0, segments + (2 if d.chance(0.2) else 0), count)
     if d.chance(0.7):
         ids = np.sort(ids)
     extra = _default_and_weights(d, element_type, rows, [count], index_type)

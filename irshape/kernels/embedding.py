@@ -17,7 +17,8 @@ the kernel fuzzer (``tests/execution/test_kernel_fuzz_signal.py``), read in the 
   ``mean`` divides the wrapped sum, truncating toward zero;
 * EmbeddingSegmentsSum's segment ``s`` sums the ``count(segment_ids == s)`` indices (and
   weights) that start at the first id equal to ``s`` (``embedding_segments_sum.cpp``, which
-  takes the ids as sorted, as the spec asks): unsorted ids sum other indices than the op's;
+  takes the ids as sorted, as the spec asks): unsorted ids sum other indices than the op's, and
+  an id outside ``[0, num_segments)`` is never looked for;
 * a table with no elements leaves the node unexecuted (``isExecutable``): nothing is checked, and
   the output is empty.
 """
@@ -157,14 +158,14 @@ def embedding_segments_sum(call: KernelCall) -> np.ndarray:
     weights = call.inputs[5] if len(call.inputs) > 5 else None
     segments = int(num_segments.reshape(-1)[0])
     ids = segment_ids.astype(np.int64).reshape(-1)
-    if ids.size and (ids.min() < 0 or ids.max() >= segments):
-        raise KernelError(f"a segment id is outside [0, {segments})")
-    counts = np.bincount(ids, minlength=segments)[:segments]
+    # the plugin looks for each segment's ids: one outside [0, num_segments) is never read
+    named = (ids >= 0) & (ids < segments)
+    counts = np.bincount(ids[named], minlength=segments)[:segments]
     first = np.full(segments, ids.size)
-    np.minimum.at(first, ids, np.arange(ids.size))
+    np.minimum.at(first, ids[named], np.flatnonzero(named))
     # the positions each segment reads: first[s], first[s] + 1, ... counts[s] of them
     segment_of = np.repeat(np.arange(segments), counts)
-    offsets = np.arange(ids.size) - np.repeat(np.cumsum(counts) - counts, counts)
+    offsets = np.arange(counts.sum()) - np.repeat(np.cumsum(counts) - counts, counts)
     positions = np.repeat(first, counts) + offsets
     values = _weighted(_rows(table, indices), weights)[positions]
     out, _ = _sum_into(segments, segment_of, values)

@@ -120,6 +120,16 @@ def fuzz_found_cases() -> list[Case]:
             inputs.append(_fed(weights, feeds))
         node = ov3.embedding_segments_sum(*inputs)
         cases.append(Case(f"fuzz_segments_unsorted_{name}", feeds, [node.output(0)]))
+    # ids outside [0, num_segments): the plugin never looks for them (irshape refused them)
+    feeds = {}
+    table = _fed(np.array([[1.5, 2.0], [-3.0, 0.25], [4.0, 8.0]], np.float32), feeds)
+    node = ov3.embedding_segments_sum(
+        table,
+        ov3.constant(np.array([0, 2, 1, 1, 2], i32)),
+        ov3.constant(np.array([0, 3, 1, 1, -1], i32)),
+        ov3.constant(np.array(3, i32)),
+    )
+    cases.append(Case("fuzz_segments_ids_outside", feeds, [node.output(0)]))
     # integer tables sum in their own type: an i8 or u8 sum wraps (200 + 100 + 200 is 244 in u8),
     # and a mean divides the wrapped sum (i8 100 + 100 is -56, mean -28; 100 before)
     feeds = {}

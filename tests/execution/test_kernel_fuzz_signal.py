@@ -179,7 +179,9 @@ def _istft(d: Draw) -> Sequence[Node]:
     center = d.chance(0.5)
     if d.chance(0.6):
         full = (frames - 1) * frame_step + frame_size - (frame_size // 2 * 2 if center else 0)
-        signal_length = np.array(max(0, full + d.int(-4, 4)))
+        # a signal_length of 0 aborts the process in the plugin (SIGABRT, by experiment:
+        # data [2, 6, 3, 2], frame_size 10, frame_step 2, centred)
+        signal_length = np.array(max(1, full + d.int(-4, 4)))
         inputs.append(
             _fed_or_const(d, signal_length, index_type)
             if d.chance(0.3)
@@ -222,7 +224,9 @@ def _ctc_greedy_seq_len(d: Draw) -> Sequence[Node]:
     batch, steps, classes = d.int(1, 3), d.int(1, 6), d.int(1, 5)
     logits = _logits(d, [batch, steps, classes], element_type)
     length_type = d.pick(INDEX_TYPES)
-    inputs = [logits, _fed_or_const(d, d.rng.integers(0, steps + 1, batch), length_type)]
+    # lengths past the steps now and then (refused by both)
+    lengths = d.rng.integers(0, steps + (3 if d.chance(0.1) else 1), batch)
+    inputs = [logits, _fed_or_const(d, lengths, length_type)]
     if d.chance(0.6):
         blank = d.int(-1, classes - 1) if d.chance(0.2) else d.int(0, classes - 1)
         inputs.append(_fed_or_const(d, np.array(blank if d.chance(0.5) else [blank]), length_type))
@@ -417,7 +421,9 @@ def _segment_max(d: Draw) -> Sequence[Node]:
     # inference crashes building the node (SIGSEGV in make(): data [0, 1, 3], ids [])
     rows = d.int(1, 6)
     data = d.data([rows, *d.shape(d.int(0, 2), zero=0.05)], element_type, d.pick(["edges", "small"]))
-    ids = np.sort(d.rng.integers(0, 5, rows))
+    ids = d.rng.integers(0, 5, rows)
+    if d.chance(0.85):  # the spec's sorted ids; unsorted ones now and then
+        ids = np.sort(ids)
     index_type = d.pick(INDEX_TYPES)
     inputs = [data, d.const(ids, index_type)]
     if d.chance(0.6):

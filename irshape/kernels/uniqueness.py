@@ -8,7 +8,12 @@ With an axis the plugin's first indices and counts are wrong (uninitialised memo
 indices of other slices), and so at times are the reference's (folding a Const: a slice
 repeated apart counted once, at a wrong index): irshape gives the spec's, checked against the
 plugin on the unique slices and reverse indices, and by hand on the others. A NaN breaks the
-plugin's sort (elements after it out of order): irshape sorts NaN last, as one element. u64 and
+plugin's sort (elements after it out of order): irshape sorts NaN last, as one element.
+Unsorted or along an axis the plugin's NaN equals nothing (``[[nan, 1, nan], [2, 1, 2]]``
+flattened has the unique elements ``[nan, 1, nan, 2]``, and along axis 1 all three columns are
+unique), where irshape counts NaNs as one, as OpenVINO's folding of a Const does and as the
+shape inference the executor checks the kernel against (irshape/shapes/uniqueness.py): not
+modelled (the kernel fuzzer draws no NaN for Unique). u64 and
 u32 data reach the plugin's node as i32 and are sorted signed (found by the kernel fuzzer:
 2^64 - 1 first); its other types than i32, i8 and u8 are sorted in f32, which orders them as
 their own.

@@ -58,7 +58,7 @@ def _mean(out: np.ndarray, counts: np.ndarray, table: np.ndarray) -> np.ndarray:
         wrapped = out.astype(width).astype(np.int64)
         quotient: np.ndarray = np.sign(wrapped) * (np.abs(wrapped) // divisor)
         return quotient
-    result: np.ndarray = out / divisor
+    result: np.ndarray = out / divisor.astype(out.dtype)  # in f32, as the plugin's /=
     return result
 
 

@@ -125,6 +125,13 @@ def fuzz_found_cases() -> list[Case]:
     table = _fed(np.array([[0.1, 1 / 3], [0.7, 1e-8], [2.9, -0.3]]), feeds)
     node = ov3.embedding_bag_packed_sum(table, ov3.constant(np.array([[0, 1, 2], [2, 1, 1]], i32)))
     cases.append(Case("fuzz_packed_f64_in_f32", feeds, [node.output(0)], exact=True))
+    # and their mean divided in f32 (it was divided in f64)
+    feeds = {}
+    table = _fed(np.array([[0.1, 1 / 3], [0.7, 1e-8], [2.9, -0.3]]), feeds)
+    node = ov15.embedding_bag_packed(
+        table, ov15.constant(np.array([[0, 1, 2], [2, 1, 1]], i32)), reduction="mean"
+    )
+    cases.append(Case("fuzz_packed_mean_f64_in_f32", feeds, [node.output(0)], exact=True))
     # ids outside [0, num_segments): the plugin never looks for them (irshape refused them)
     feeds = {}
     table = _fed(np.array([[1.5, 2.0], [-3.0, 0.25], [4.0, 8.0]], np.float32), feeds)

@@ -17,6 +17,7 @@ from .fuzzing import (
     BF16,
     F16,
     F32,
+    F64,
     NUMERIC,
     REALS,
     Draw,
@@ -72,7 +73,7 @@ def _distinct_axes(d: Draw, rank: int, count: int) -> list[int]:
 # no bf16: a bf16 transform is one bf16 step (2^-7 of the value, past the tolerance) off where
 # the exact value lies near a rounding boundary and the plugin's f32 FFT lands on its other side
 # (an IDFT of [9, 6] complex: 2.203125 there, 2.21875 from the exact value), not modelled
-SIGNAL_TYPES = [F32, F32, F16]
+SIGNAL_TYPES = [F32, F32, F16, F64]
 
 
 def _signal_data_kind(d: Draw) -> str:

@@ -13,7 +13,11 @@ Unsorted or along an axis the plugin's NaN equals nothing (``[[nan, 1, nan], [2,
 flattened has the unique elements ``[nan, 1, nan, 2]``, and along axis 1 all three columns are
 unique), where irshape counts NaNs as one, as OpenVINO's folding of a Const does and as the
 shape inference the executor checks the kernel against (irshape/shapes/uniqueness.py): not
-modelled (the kernel fuzzer draws no NaN for Unique). u64 and
+modelled (the kernel fuzzer draws no NaN for Unique). Along an axis after dims other than 1
+the plugin's unique slices are wrong too: it compares a slice with each unique one block by
+block without going back to the slice's first block (``slicedTensorExec``), so a repeated slice
+can count as new (``[2, 2, 4]`` along -1 with columns 2 and 3 equal: 4 unique slices there,
+found by the kernel fuzzer), and its reads can pass the data's end; irshape gives the spec's. u64 and
 u32 data reach the plugin's node as i32 and are sorted signed (found by the kernel fuzzer:
 2^64 - 1 first); its other types than i32, i8 and u8 are sorted in f32, which orders them as
 their own.

@@ -11,7 +11,9 @@ bf16, i8, u8, i32) and the plugin gives it another elsewhere, found by the kerne
 (``tests/execution/test_kernel_fuzz_signal.py``): f16 and f64 in f32 (an empty segment's lowest
 is -FLT_MAX: -inf in f16), bf16 in bf16 (-3.3895e38, not -FLT_MAX rounded to -inf), and every
 other integer type in i32 (u32 and u64 compared signed; the lowest -2^31 is 0 in i16 and u16,
-2^64 - 2^31 in u64).
+2^64 - 2^31 in u64). Not copied (plugin bugs, by experiment): empty data, where the plugin
+leaves the output unwritten (with num_segments) or OpenVINO's shape inference crashes building
+the node (without it).
 """
 
 from __future__ import annotations

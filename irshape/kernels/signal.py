@@ -33,6 +33,8 @@ its end to its ``signal_size`` (-1 keeps the dim), as numpy's ``s``:
   The kernel computes what the op defines (zero padding, cutting at the end), which is what
   the plugin gives in the layouts where it agrees with itself (tests/execution/test_signal.py
   holds such layouts, and pads checked against the explicitly padded data).
+* ISTFT with a signal_length of 0 aborts the plugin's process (SIGABRT, found by the kernel
+  fuzzer); the kernel gives the empty output the op defines.
 
 Established against the CPU plugin (openvino 2026.4.1, ``INFERENCE_PRECISION_HINT=f32``) by
 ``tests/execution/test_signal.py``.

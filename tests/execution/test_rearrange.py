@@ -201,6 +201,21 @@ def col2im_cases(rng: np.random.Generator, _: int) -> list[Case]:
         node = opset15.col2im(x, ints(size), ints(kernel))
         value = rng.choice(np.array([1024, 0.5, 0.5], np.float16), shape)
         cases.append(Case(f"col2im_f16_{i}", {x: value}, [node.output(0)], exact=True))
+    for i, (kernel, size) in enumerate((([2, 3], [2, 3]), ([3, 3], [5, 4]), ([2, 2], [4, 4]))):
+        # found by the kernel fuzzer (test_kernel_fuzz_layers.py): bf16 blocks summed in bf16
+        # one by one, each sum rounded as ov::bfloat16 rounds (1.0 + 3 * 2^-9 stays 1.0, where
+        # nearest-even gives 1.0078125), not summed in f32 and rounded once
+        counts = [n - k + 1 + 2 for n, k in zip(size, kernel, strict=True)]  # pads 1 and 1
+        shape = [2, math.prod(kernel), math.prod(counts)]
+        x = parameter(shape, np.float32)
+        node = opset15.col2im(
+            opset15.convert(x, "bf16"), ints(size), ints(kernel), [1, 1], [1, 1], [1, 1], [1, 1]
+        )
+        choices = np.array([1.0, 3 * 2.0**-9, -0.5, 0.3, 1.7], np.float32)
+        value = rng.choice(choices, shape) if i else rng.standard_normal(shape).astype(np.float32)
+        cases.append(
+            Case(f"col2im_bf16_{i}", {x: value}, [opset15.convert(node, "f32").output(0)], exact=True)
+        )
     return cases
 
 

@@ -46,10 +46,12 @@ implementation in places; what the differential suite (tests/execution/test_resi
   align_corners, else half_pixel for the linear modes without pads and not on axes {2, 3} of a
   4D input, else asymmetric; the plugin runs no other mode ("area").
 
-GridSample-9 is the reference's (``grid_sample.hpp``), in float32: the grid's (x, y) mapped to
-pixels (``(v + 1) * (len - 1) / 2`` with align_corners, else ``((v + 1) * len - 1) / 2``);
-nearest rounds half to even; bilinear and bicubic (Keys, a = -0.75) weigh the 2x2 and 4x4
-integer neighbours; the padding applies to those integer points (zeros outside, clamped to the
+GridSample-9 is the reference's (``grid_sample.hpp``), in float32, with the plugin's JIT
+kernel's fused multiply-adds: the grid's (x, y) mapped to pixels (``(v + 1) * (len - 1) / 2``
+with align_corners, else ``((v + 1) * len - 1) / 2``); nearest rounds half to even; bilinear
+and bicubic (Keys, a = -0.75) weigh the 2x2 and 4x4 integer neighbours (bilinear as
+``q = dx * v1 - (dx * v0 - v0)`` per row, then ``q0 + dy * (q1 - q0)``: an infinity in one
+row gives NaN); the padding applies to those integer points (zeros outside, clamped to the
 border, or reflected about the edges: about the pixel centres with align_corners, else about
 the borders). Integer data: u8 and i8 results round half to even, i32 and i64 truncate.
 """
@@ -585,10 +587,16 @@ def grid_sample(call: KernelCall) -> np.ndarray:
 
 
 def _denormalised(values: np.ndarray, length: int, align: bool) -> np.ndarray:
-    one, two = _F32(1), _F32(2)
+    """The grid's values as pixel coordinates, as the plugin's JIT kernel computes them in fused
+    multiply-adds: ``v * c + c`` with ``c = (len - 1) / 2`` (align_corners), else
+    ``(v * len + len) * 0.5 - 0.5``."""
     if align:
-        return (values + one) * (_F32(length) - one) / two
-    return ((values + one) * _F32(length) - one) / two
+        centre = np.full_like(values, (_F32(length) - _F32(1)) / _F32(2))
+        return _fused(values, centre, centre)
+    size = np.full_like(values, _F32(length))
+    return _fused(
+        _fused(values, size, size), np.full_like(values, _F32(0.5)), np.full_like(values, _F32(-0.5))
+    )
 
 
 class _Sampler:
@@ -632,13 +640,27 @@ class _Sampler:
 
 
 def _bilinear(sampler: _Sampler, y: np.ndarray, x: np.ndarray) -> np.ndarray:
+    """As the plugin's JIT kernel computes it: each row's ``v0 + dx * (v1 - v0)`` as
+    ``dx * v1 - (dx * v0 - v0)``, then ``q0 + dy * (q1 - q0)``, in fused multiply-adds (so an
+    infinity beside a finite value in one row and not the other is NaN, not the infinity)."""
     top, left = np.floor(y), np.floor(x)
     dy, dx = (y - top)[:, None], (x - left)[:, None]
     top_i, left_i = top.astype(np.int64), left.astype(np.int64)
-    one = _F32(1)
-    upper = (one - dx) * sampler.at(top_i, left_i) + dx * sampler.at(top_i, left_i + 1)
-    lower = (one - dx) * sampler.at(top_i + 1, left_i) + dx * sampler.at(top_i + 1, left_i + 1)
-    result: np.ndarray = dy * lower + (one - dy) * upper
+    rows = []
+    for row in (top_i, top_i + 1):
+        first, second = sampler.at(row, left_i), sampler.at(row, left_i + 1)
+        rows.append(_fused(second, dx, -_fused(first, dx, -first)))
+    upper, lower = rows
+    with np.errstate(invalid="ignore", over="ignore"):  # inf - inf is the plugin's NaN too
+        difference = lower - upper
+    return _fused(difference, dy, upper)
+
+
+def _fused(a: np.ndarray, b: np.ndarray, c: np.ndarray) -> np.ndarray:
+    """``a * b + c`` of float32 values rounded once, as a fused multiply-add: the product is
+    exact in float64 (the sum's two roundings agree with one but on rare double-rounding ties)."""
+    with np.errstate(invalid="ignore", over="ignore"):
+        result: np.ndarray = (a.astype(np.float64) * b + c).astype(_F32)
     return result
 
 

@@ -356,7 +356,30 @@ def grid_sample_cases() -> list[Case]:
     return cases
 
 
-GRID_CASES = grid_sample_cases()
+def grid_sample_fuzz_found_cases() -> list[Case]:
+    """Found by tests/execution/test_kernel_fuzz_layers.py: the plugin's bilinear GridSample
+    blends each row as ``dx * v1 - (dx * v0 - v0)`` and then the rows as ``q0 + dy * (q1 - q0)``
+    in fused multiply-adds, so an infinity in one row only is NaN (-inf beside finite values
+    gave -inf in irshape), and the last bits are those of that order (compared exactly)."""
+    rng = np.random.default_rng(90)
+    cases = []
+    for i, padding in enumerate(("zeros", "border", "reflection", "zeros", "border", "reflection")):
+        shape = (1, 2, 3, 4)
+        data = (rng.standard_normal(shape) * 10).astype(np.float32)
+        if i < 3:
+            data[0, 0, 0, 2] = -np.inf
+            data[0, 1, 1, 1] = np.inf
+            data[0, 1, 2, 3] = np.nan
+        grid = rng.uniform(-1.2, 1.2, (1, 4, 5, 2)).astype(np.float32)
+        x, g = parameter(shape), parameter(grid.shape)
+        node = opset11.grid_sample(
+            x, g, {"align_corners": bool(i % 2), "mode": "bilinear", "padding_mode": padding}
+        )
+        cases.append(Case(f"grid_fuzz_{i}_{padding}", {x: data, g: grid}, [node.output(0)], exact=i >= 3))
+    return cases
+
+
+GRID_CASES = grid_sample_cases() + grid_sample_fuzz_found_cases()
 
 
 @pytest.fixture(scope="module")

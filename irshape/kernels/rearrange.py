@@ -104,6 +104,8 @@ def extract_image_patches(call: KernelCall) -> np.ndarray:
     sizes, strides, rates = (call.int_list(name) for name in ("sizes", "strides", "rates"))
     mode = str(call.attribute("auto_pad")).lower()
     out_shape = call.output_shape()
+    if math.prod(out_shape) == 0:  # no patch fits (a slice to (0 - 1) * stride + 1 would wrap)
+        return np.empty(out_shape, dtype=data.dtype)
     rows, cols = out_shape[2:]
     extents = [r * (s - 1) + 1 for s, r in zip(sizes, rates, strict=True)]
     starts = [0, 0]

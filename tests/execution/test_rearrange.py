@@ -147,6 +147,20 @@ def extract_image_patches_cases(rng: np.random.Generator, _: int) -> list[Case]:
         x = parameter(shape, dtype)
         node = opset.extract_image_patches(x, sizes, strides, rates, mode)
         cases.append(Case(f"patches{i}", {x: data_of(rng, shape, dtype)}, [node.output(0)], exact=True))
+    for i, (shape, sizes, strides, rates) in enumerate(
+        (
+            ([1, 1, 4, 1], [3, 2], [2, 3], [2, 2]),  # no row and no column fits
+            ([1, 2, 4, 3], [3, 3], [2, 1], [2, 1]),  # no row fits
+            ([2, 1, 3, 5], [1, 3], [1, 1], [1, 3]),  # no column fits
+        )
+    ):
+        # found by the kernel fuzzer (test_kernel_fuzz_layers.py): a valid patch larger than
+        # the data, an empty output (irshape's slices wrapped and failed)
+        x = parameter(shape, np.uint8)
+        node = opset.extract_image_patches(x, sizes, strides, rates, "valid")
+        cases.append(
+            Case(f"patches_empty{i}", {x: data_of(rng, shape, np.uint8)}, [node.output(0)], exact=True)
+        )
     return cases
 
 

@@ -53,7 +53,9 @@ and bicubic (Keys, a = -0.75) weigh the 2x2 and 4x4 integer neighbours (bilinear
 ``q = dx * v1 - (dx * v0 - v0)`` per row, then ``q0 + dy * (q1 - q0)``: an infinity in one
 row gives NaN); the padding applies to those integer points (zeros outside, clamped to the
 border, or reflected about the edges: about the pixel centres with align_corners, else about
-the borders). Integer data: u8 and i8 results round half to even, i32 and i64 truncate.
+the borders). Integer data: nearest takes the data's values; bilinear and bicubic compute in
+float32, u8 and i8 results rounding half to even, i32 and i64 truncating (past the i32 range
+-2^31, as ``cvttps2dq`` converts: 2147483646 comes back -2147483648).
 """
 
 from __future__ import annotations
@@ -564,26 +566,33 @@ def _grid_sample_bytes(call: KernelCall) -> int:
 @working_memory(_grid_sample_bytes)
 def grid_sample(call: KernelCall) -> np.ndarray:
     """GridSample-9: the data sampled at the grid's normalised (x, y) points."""
-    data = call.inputs[0].astype(_F32)
     grid = call.inputs[1].astype(_F32)
     align = bool(call.attribute("align_corners"))
     mode, padding = str(call.attribute("mode")), str(call.attribute("padding_mode"))
-    height, width = data.shape[2], data.shape[3]
+    height, width = call.inputs[0].shape[2], call.inputs[0].shape[3]
     y = _denormalised(grid[..., 1], height, align)
     x = _denormalised(grid[..., 0], width, align)
-    sampler = _Sampler(data, padding, align)
-    if mode == "nearest":
-        result = sampler.at(np.rint(y).astype(np.int64), np.rint(x).astype(np.int64))
-    elif mode == "bilinear":
-        result = _bilinear(sampler, y, x)
-    else:
-        result = _bicubic(sampler, y, x)
     dtype = call.output_dtype(0)
+    if mode == "nearest":  # the data's own values, integers whole (2147483646 stays so)
+        nearest = _Sampler(call.inputs[0], padding, align)
+        return nearest.at(np.rint(y).astype(np.int64), np.rint(x).astype(np.int64)).astype(dtype)
+    sampler = _Sampler(call.inputs[0].astype(_F32), padding, align)
+    result = _bilinear(sampler, y, x) if mode == "bilinear" else _bicubic(sampler, y, x)
     if dtype in (np.dtype(np.int32), np.dtype(np.int64)):
-        return _truncated(result, dtype)  # computed in f32, converted by truncation (by experiment)
+        return _f32_to_i32(result).astype(dtype)
     if call.output_type(0) == "bf16":
         return round_to_bf16(result)
     return _stored(result, dtype)
+
+
+def _f32_to_i32(values: np.ndarray) -> np.ndarray:
+    """float32 values truncated to i32 as x86's ``cvttps2dq`` converts them (the plugin's
+    GridSample, by experiment): outside the i32 range, and NaN, is -2^31 (2147483646 read as
+    the float32 2^31 comes back -2147483648)."""
+    truncated = np.trunc(values.astype(np.float64))
+    inside = (truncated >= -(2.0**31)) & (truncated < 2.0**31)
+    converted: np.ndarray = np.where(inside, np.nan_to_num(truncated), -(2.0**31)).astype(np.int32)
+    return converted
 
 
 def _denormalised(values: np.ndarray, length: int, align: bool) -> np.ndarray:
@@ -624,7 +633,7 @@ class _Sampler:
             y, x = self._reflected(y, height), self._reflected(x, width)
         values: np.ndarray = self.data[self.batch, self.channel, y[:, None], x[:, None]]
         if inside is not None:
-            values = np.where(inside[:, None], values, _F32(0))
+            values = np.where(inside[:, None], values, values.dtype.type(0))
         return values
 
     def _reflected(self, index: np.ndarray, length: int) -> np.ndarray:

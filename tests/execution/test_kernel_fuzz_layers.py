@@ -354,8 +354,8 @@ def _grouped_matmul(d: Draw) -> Sequence[Node]:
 @drawer("resize", "GridSample-9")
 def _grid_sample(d: Draw) -> Sequence[Node]:
     shape = [d.int(1, 2), d.int(1, 3), d.int(1, 5), d.int(1, 5)]
-    element_type = d.pick([F32, F32, F16, BF16])
-    x = d.data(shape, element_type, d.pick(["unit", "edges"]))
+    element_type = d.pick([F32, F32, F16, BF16, "i32", "i8", "u8", "i64"])
+    x = d.data(shape, element_type, d.pick(["unit", "edges"]) if element_type in REALS else d.pick(["small", "edges"]))
     grid_type = d.pick([F32, F32, F16])
     # points inside [-1, 1], beyond it (padding_mode's business), exactly on the corners
     grid_shape = [shape[0], d.int(1, 4), d.int(1, 4), 2]

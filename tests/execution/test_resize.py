@@ -376,6 +376,15 @@ def grid_sample_fuzz_found_cases() -> list[Case]:
             x, g, {"align_corners": bool(i % 2), "mode": "bilinear", "padding_mode": padding}
         )
         cases.append(Case(f"grid_fuzz_{i}_{padding}", {x: data, g: grid}, [node.output(0)], exact=i >= 3))
+    # i32 data near its extremes: nearest takes the values whole, bilinear and bicubic go
+    # through float32 and come back -2^31 past the i32 range (2147483646 is the float32 2^31);
+    # irshape gave 2147483520 for both
+    data = np.array([2147483646, -2147483648, 2147483647, -2147483647, 16777217, -16777217], np.int32)
+    grid = np.array([[-1, -1], [0, -1], [1, -1], [-1, 1], [0, 1], [1, 1]], np.float32).reshape(1, 1, 6, 2)
+    for mode in ("nearest", "bilinear", "bicubic"):
+        x, g = parameter((1, 1, 2, 3), np.int32), parameter(grid.shape)
+        node = opset11.grid_sample(x, g, {"align_corners": True, "mode": mode, "padding_mode": "border"})
+        cases.append(Case(f"grid_fuzz_i32_{mode}", {x: data.reshape(1, 1, 2, 3), g: grid}, [node.output(0)]))
     return cases
 
 

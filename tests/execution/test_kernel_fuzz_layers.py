@@ -240,6 +240,14 @@ def _sequence(d: Draw) -> Sequence[Node]:
     batch, steps, input_size, hidden = d.int(1, 3), d.int(1, 5), d.int(1, 4), d.int(1, 4)
     gates = _GATES[op]
     x = d.data([batch, steps, input_size], element_type, "unit")
+    if d.chance(0.3):
+        # X of dynamic steps (and batch) in the model, as ONNX exports write it: the plugin's
+        # oneDNN node then runs every step whatever the lengths say, where it takes the
+        # sequence (docs/execution.md, sequence lengths)
+        fed = _fed(d)
+        del d.inputs[fed]
+        x = opset.parameter([d.pick([batch, -1]), -1, input_size], fed.get_output_element_type(0))
+        d.inputs[x] = d.values([batch, steps, input_size], element_type, "unit")
     inputs = [x, d.data([batch, directions, hidden], element_type, "unit")]
     if op == "LSTMSequence":
         inputs.append(d.data([batch, directions, hidden], element_type, "unit"))
@@ -355,7 +363,11 @@ def _grouped_matmul(d: Draw) -> Sequence[Node]:
 def _grid_sample(d: Draw) -> Sequence[Node]:
     shape = [d.int(1, 2), d.int(1, 3), d.int(1, 5), d.int(1, 5)]
     element_type = d.pick([F32, F32, F16, BF16, "i32", "i8", "u8", "i64"])
-    x = d.data(shape, element_type, d.pick(["unit", "edges"]) if element_type in REALS else d.pick(["small", "edges"]))
+    x = d.data(
+        shape,
+        element_type,
+        d.pick(["unit", "edges"]) if element_type in REALS else d.pick(["small", "edges"]),
+    )
     grid_type = d.pick([F32, F32, F16])
     # points inside [-1, 1], beyond it (padding_mode's business), exactly on the corners
     grid_shape = [shape[0], d.int(1, 4), d.int(1, 4), 2]

@@ -22,7 +22,8 @@ implementation in places; what the differential suite (tests/execution/test_resi
   reference executor's triangle filter ``a * tri(a * d)`` over ``round(c) -+ r`` (``a`` the
   scale under antialias, upscales included; ``r`` 2 when upsampling, ``ceil(2 / a)`` else),
   every combination of taps summed in float32 and divided by the weights' sum (0 where it is
-  0); u8 and i8 results are truncated there, not rounded;
+  0), an axis of unchanged length weighing ``a`` under antialias (its scale, though its
+  coordinates are the output's); u8 and i8 results are truncated there, not rounded;
 * cubic of rank-5 u8 and i8 data: ``ov::reference``'s (every combination of the axes' four
   taps weighted by the product of its Keys weights, summed in float32, align_corners
   multiplying before it divides), truncated toward zero and wrapped to 8 bits, not saturated
@@ -219,7 +220,17 @@ def resize(
     for position, axis in order:
         in_len, out_len = padded.shape[axis], out_shape[axis]
         if in_len == out_len:
-            continue  # every mode maps an axis of unchanged length onto itself
+            # every mode maps an axis of unchanged length onto itself (coordTransToInput's
+            # coordinate is the output's index), but the antialiased linear weighs it by its
+            # scale all the same (an axis of 1 at scale 1.5): a factor of every weight
+            # product, which moves the last bit of the weighted mean (u8 51 where irshape,
+            # leaving the factor out, gave 52; by experiment)
+            scale = _axis_scale(scales, position, in_len, out_len)
+            if spec.mode == "linear" and spec.antialias and out_len and scale != 1:
+                linear.insert(
+                    0, (axis, _Taps(np.arange(out_len)[:, None], np.full((out_len, 1), scale, _F32)))
+                )
+            continue
         if out_len == 0:
             result = np.take(result, np.zeros(0, np.int64), axis=axis)
             continue

@@ -238,12 +238,24 @@ def batch_and_channel_cases() -> list[Case]:
 
 
 def _interpolate_11(
-    x: Any, target: np.ndarray, mode: str, calculation: str, axes: list[int], transform: str
+    x: Any,
+    target: np.ndarray,
+    mode: str,
+    calculation: str,
+    axes: list[int],
+    transform: str,
+    antialias: bool = False,
 ) -> Any:
     """An Interpolate-11 of ``x`` to ``target`` (sizes or scales, as ``calculation`` says) on
     ``axes``, with the coordinate transformation ``transform``."""
     return opset11.interpolate(
-        x, target, mode, calculation, axes=np.array(axes, np.int64), coordinate_transformation_mode=transform
+        x,
+        target,
+        mode,
+        calculation,
+        axes=np.array(axes, np.int64),
+        coordinate_transformation_mode=transform,
+        antialias=antialias,
     )
 
 
@@ -321,8 +333,37 @@ def rank5_cubic_integer_cases() -> list[Case]:
     return cases
 
 
+def rank5_antialias_unchanged_axis_cases() -> list[Case]:
+    """Found by the kernel fuzzer (test_kernel_fuzz.py's Interpolate, one off on ~5 of 300
+    elements): the rank-5 antialiased linear weighs an axis of unchanged length (1 at scale
+    1.5) by its scale too, a factor of every weight product that moves the last bit of the
+    weighted mean, truncated for u8 and i8 (51 where irshape gave 52)."""
+    rng = np.random.default_rng(57)
+    cases = []
+    for i, (shape, scales, transform) in enumerate(
+        (
+            ((1, 2, 5, 3, 1), [2.5, 2.0, 1.5], "half_pixel"),
+            ((1, 2, 1, 3, 4), [1.5, 2.0, 0.75], "half_pixel"),
+            ((1, 2, 4, 1, 3), [2.0, 1.5, 2.5], "asymmetric"),
+            ((1, 2, 5, 3, 1), [2.5, 2.0, 1.5], "pytorch_half_pixel"),
+        )
+    ):
+        for dtype in (np.uint8, np.int8):
+            x = parameter(shape, dtype)
+            node = _interpolate_11(
+                x, np.array(scales, np.float32), "linear", "scales", [2, 3, 4], transform, antialias=True
+            )
+            low, high = (0, 100) if dtype == np.uint8 else (-100, 100)
+            data = rng.integers(low, high, shape).astype(dtype)
+            cases.append(
+                Case(f"linear_rank5_antialias_{i}_{np.dtype(dtype).name}", {x: data}, [node.output(0)])
+            )
+    return cases
+
+
 CASES = (
-    interpolate_cases()
+    rank5_antialias_unchanged_axis_cases()
+    + interpolate_cases()
     + interpolate_1_cases()
     + edge_cases()
     + padded_nearest_cases()

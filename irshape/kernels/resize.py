@@ -52,11 +52,14 @@ kernel's fused multiply-adds: the grid's (x, y) mapped to pixels (``(v + 1) * (l
 with align_corners, else ``((v + 1) * len - 1) / 2``); nearest rounds half to even; bilinear
 and bicubic (Keys, a = -0.75) weigh the 2x2 and 4x4 integer neighbours (bilinear as
 ``q = dx * v1 - (dx * v0 - v0)`` per row, then ``q0 + dy * (q1 - q0)``: an infinity in one
-row gives NaN); the padding applies to those integer points (zeros outside, clamped to the
-border, or reflected about the edges: about the pixel centres with align_corners, else about
-the borders). Integer data: nearest takes the data's values; bilinear and bicubic compute in
-float32, u8 and i8 results rounding half to even, i32 and i64 truncating (past the i32 range
--2^31, as ``cvttps2dq`` converts: 2147483646 comes back -2147483648).
+row gives NaN; bicubic with the kernel's forms of the weights, each row's dot product and
+then the rows', left to right; the AVX-512 kernel's arithmetic: its AVX2 kernel fuses fewer
+of the weights' steps, its SSE4.1 kernel none, a last bit apart); the padding applies to
+those integer points (zeros outside, clamped to the border, or reflected about the edges:
+about the pixel centres with align_corners, else about the borders). Integer data: nearest
+takes the data's values; bilinear and bicubic compute in float32, u8 and i8 results rounding
+half to even, i32 and i64 truncating (past the i32 range -2^31, as ``cvttps2dq`` converts:
+2147483646 comes back -2147483648).
 """
 
 from __future__ import annotations
@@ -685,26 +688,31 @@ def _fused(a: np.ndarray, b: np.ndarray, c: np.ndarray) -> np.ndarray:
 
 
 def _bicubic(sampler: _Sampler, y: np.ndarray, x: np.ndarray) -> np.ndarray:
+    """As the plugin's JIT kernel computes it: each row's dot product of the four neighbours
+    with the x weights (a product, then fused multiply-adds, left to right), and the rows'
+    with the y weights (fused multiply-adds from 0, top to bottom)."""
     top, left = np.floor(y), np.floor(x)
     weights_y = _keys((y - top).astype(_F32))
     weights_x = _keys((x - left).astype(_F32))
     top_i, left_i = top.astype(np.int64) - 1, left.astype(np.int64) - 1
     result = np.zeros(sampler.data.shape[:2] + y.shape[1:], _F32)
-    for j in range(4):
-        row = np.zeros_like(result)
-        for i in range(4):
-            row += weights_x[i][:, None] * sampler.at(top_i + j, left_i + i)
-        result += weights_y[j][:, None] * row
+    with np.errstate(invalid="ignore", over="ignore"):
+        for j in range(4):
+            row = sampler.at(top_i + j, left_i) * weights_x[0][:, None]
+            for i in range(1, 4):
+                row = _fused(sampler.at(top_i + j, left_i + i), weights_x[i][:, None], row)
+            result = _fused(row, weights_y[j][:, None], result)
     return result
 
 
-def _keys(r: np.ndarray, a: float = -0.75) -> list[np.ndarray]:
-    """The four cubic convolution weights of the fraction ``r`` (the reference's formula)."""
-    a32 = _F32(a)
-    one, two = _F32(1), _F32(2)
-    return [
-        ((a32 * (r + one) - 5 * a32) * (r + one) + 8 * a32) * (r + one) - 4 * a32,
-        ((a32 + two) * r - (a32 + 3)) * r * r + one,
-        ((a32 + two) * (one - r) - (a32 + 3)) * (one - r) * (one - r) + one,
-        ((a32 * (two - r) - 5 * a32) * (two - r) + 8 * a32) * (two - r) - 4 * a32,
-    ]
+def _keys(d: np.ndarray) -> list[np.ndarray]:
+    """The four cubic convolution weights (Keys, a = -0.75) of the fraction ``d``, in the
+    plugin's JIT kernel's forms and fused multiply-adds (``a`` the constant -0.75)."""
+    a = np.full_like(d, _F32(-0.75))
+    one, two = np.ones_like(d), np.full_like(d, _F32(2))
+    first = _fused(d, d, _fused(d, -two, one)) * d * a  # a d (d - 1)^2
+    second = _fused((_fused(d, np.full_like(d, _F32(1.25)), np.full_like(d, _F32(-2.25))) * d), d, one)
+    third = _fused(_fused(d, np.full_like(d, _F32(-1.25)), np.full_like(d, _F32(1.5))), d, -a) * d
+    scaled = a * d * d
+    fourth = _fused(scaled, -d, scaled)  # a d^2 (1 - d)
+    return [first, second, third, fourth]

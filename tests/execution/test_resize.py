@@ -426,6 +426,19 @@ def grid_sample_fuzz_found_cases() -> list[Case]:
         x, g = parameter((1, 1, 2, 3), np.int32), parameter(grid.shape)
         node = opset11.grid_sample(x, g, {"align_corners": True, "mode": mode, "padding_mode": "border"})
         cases.append(Case(f"grid_fuzz_i32_{mode}", {x: data.reshape(1, 1, 2, 3), g: grid}, [node.output(0)]))
+    # bicubic in the plugin's weights and fused multiply-adds: large i32 data shows every last
+    # bit of the float32 sums (-109387440 where irshape gave -109387696); floats compared exactly
+    for i, padding in enumerate(("zeros", "border", "reflection") * 2):
+        dtype = np.int32 if i < 3 else np.float32
+        values = rng.integers(-(2**30), 2**30, (1, 2, 3, 5)).astype(dtype)
+        grid = rng.uniform(-1.3, 1.3, (1, 3, 4, 2)).astype(np.float32)
+        x, g = parameter(values.shape, dtype), parameter(grid.shape)
+        node = opset11.grid_sample(
+            x, g, {"align_corners": bool(i % 2), "mode": "bicubic", "padding_mode": padding}
+        )
+        cases.append(
+            Case(f"grid_fuzz_bicubic_{i}_{padding}", {x: values, g: grid}, [node.output(0)], exact=True)
+        )
     return cases
 
 

@@ -176,10 +176,10 @@ def _deformable_convolution(d: Draw) -> Sequence[Node]:
         raise Redraw("an empty output")
     element_type = d.pick([F32, F32, F16, BF16])
     x = d.data(shape, element_type, d.pick(["unit", "edges"]))
-    # (no finite values near the type's largest: where sums overflow, whether they reach inf, or
-    # inf and -inf and so NaN, depends on the order of the additions, which irshape's products
-    # do not follow: the plugin's sum runs channel by channel and tap by tap, its JIT kernel's
-    # tap by tap in blocks of channels)
+    # (finite values capped at 1e4: where sums overflow, whether they reach inf, or inf and
+    # -inf and so NaN, depends on the order of the additions, which irshape's products do not
+    # follow: the plugin's sum runs channel by channel and tap by tap, its JIT kernel's tap by
+    # tap in blocks of channels)
     fed = _fed(d)
     values = d.inputs[fed]
     d.inputs[fed] = np.where(
@@ -204,13 +204,31 @@ def _deformable_convolution(d: Draw) -> Sequence[Node]:
     inputs = [x, offsets, filters]
     if version == 8 and d.chance(0.6):
         inputs.append(d.data([shape[0], deformable_group * taps, *out[2:]], element_type, "unit"))
-    key = repr((shape, filters_shape, offsets_shape, len(inputs), element_type, version, sorted(
-        (k, v) for k, v in attributes.items() if k != "bilinear_interpolation_pad"
-    )))  # fmt: skip
+    # the plugin's key: the inputs' and output's shapes, strides, dilations and the resolved
+    # pads_begin (not the element type, the version, pads_end or auto_pad as such)
+    key = repr((shape, filters_shape, offsets_shape, len(inputs), out, attributes["strides"],
+                attributes["dilations"], _pads_begin(shape[2:], out[2:], kernel, attributes)))  # fmt: skip
     pad = bool(attributes.get("bilinear_interpolation_pad", False))
     if _DEFORMABLE_KEYS.setdefault(key, pad) != pad:
         raise Redraw("a layer the plugin's executor cache would confuse with an earlier one")
     return [make(version, op, inputs, attributes)]
+
+
+def _pads_begin(
+    spatial: Sequence[int], out: Sequence[int], kernel: Sequence[int], attributes: dict[str, Any]
+) -> list[int]:
+    """The pads_begin OpenVINO resolves for auto_pad."""
+    if attributes["auto_pad"] == "explicit":
+        return list(attributes["pads_begin"])
+    if attributes["auto_pad"] == "valid":
+        return [0] * len(spatial)
+    pads = []
+    for size, length, k, stride, dilation in zip(
+        spatial, out, kernel, attributes["strides"], attributes["dilations"], strict=True
+    ):
+        total = max((length - 1) * stride + (k - 1) * dilation + 1 - size, 0)
+        pads.append(total // 2 if attributes["auto_pad"] == "same_upper" else total - total // 2)
+    return pads
 
 
 # --- recurrent -----------------------------------------------------------------------------

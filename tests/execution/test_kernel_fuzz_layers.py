@@ -422,6 +422,9 @@ def _interpolate_1(d: Draw) -> Sequence[Node]:
         "mode": mode,
         "align_corners": d.chance(0.3),
         "antialias": d.chance(0.2),
+        # (no pads: the plugin's output then has another shape than the model's, padded on
+        # other axes: pads_begin [0, 1, 1, 0] of [2, 3, 2, 5] resized on axes 1, 2 to 7, 7 is
+        # [2, 7, 7, 5] to OpenVINO, [2, 7, 7, 6] out of the plugin; 5 draws on seeds 1-8)
         "pads_begin": [0] * rank,
         "pads_end": [0] * rank,
     }

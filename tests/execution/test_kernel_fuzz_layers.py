@@ -30,19 +30,18 @@ from .fuzzing import (
     opset,
     run_family,
 )
+from .test_kernel_fuzz import _window
 
 drawers = Drawers()
 drawer = drawers.add
 
 
-def _spatial_window(d: Draw, spatial: int) -> dict[str, Any]:
-    """Strides, dilations and explicit pads of ``spatial`` axes, and an auto_pad kind."""
-    return {
-        "strides": [d.int(1, 3) for _ in range(spatial)],
-        "dilations": [d.int(1, 2) for _ in range(spatial)],
-        "pads_begin": [d.int(0, 2) for _ in range(spatial)],
-        "pads_end": [d.int(0, 2) for _ in range(spatial)],
-        "auto_pad": d.pick(["explicit", "explicit", "valid", "same_upper", "same_lower"]),
+def _window_of(d: Draw, spatial: int) -> tuple[list[int], dict[str, Any]]:
+    """A kernel of ``spatial`` axes and its strides, dilations, pads and auto_pad kind (as the
+    convolutions of test_kernel_fuzz.py draw them)."""
+    window = _window(d, spatial)
+    return window["kernel"], {
+        k: window[k] for k in ("strides", "dilations", "pads_begin", "pads_end", "auto_pad")
     }
 
 
@@ -76,12 +75,11 @@ def _u1_kernel(d: Draw, shape: Sequence[int]) -> Node:
 
 @drawer("convolution", "BinaryConvolution-1")
 def _binary_convolution(d: Draw) -> Sequence[Node]:
-    window = _spatial_window(d, 2)
+    kernel, window = _window_of(d, 2)
     # input channels a multiple of 8: the plugin computes garbage for others (one set kernel bit
     # against one set data bit gives several values: docs/execution.md, tests/execution/
     # test_convolution.py's narrow cases check irshape's answer another way)
     channels = 8 * d.int(1, 3)
-    kernel = [d.int(1, 3), d.int(1, 3)]
     shape = [d.int(1, 2), channels, d.int(1, 6), d.int(1, 6)]
     x = d.data(shape, d.pick([F32, F32, F16, BF16]), d.pick(["edges", "halves", "unit"]))
     weights = _u1_kernel(d, [d.int(1, 4), channels, *kernel])
@@ -131,15 +129,13 @@ def _row_in_padding_unguarded(height: int, kernel: int, attributes: dict[str, An
     )
 
 
-def _deformable_attributes(d: Draw, version: int) -> dict[str, Any]:
-    attributes = {
-        **_spatial_window(d, 2),
-        "group": d.int(1, 3),
-        "deformable_group": d.int(1, 3),
-    }
+def _deformable_attributes(d: Draw, version: int) -> tuple[list[int], dict[str, Any]]:
+    """The kernel and the attributes of a DeformableConvolution."""
+    kernel, window = _window_of(d, 2)
+    attributes = {**window, "group": d.int(1, 3), "deformable_group": d.int(1, 3)}
     if version == 8:
         attributes["bilinear_interpolation_pad"] = d.chance(0.5)
-    return attributes
+    return kernel, attributes
 
 
 # The plugin keeps one deformable convolution executor per compiled model for layers of the same
@@ -152,12 +148,11 @@ _DEFORMABLE_KEYS: dict[str, bool] = {}
 @drawer("convolution", "DeformableConvolution-1", "DeformableConvolution-8")
 def _deformable_convolution(d: Draw) -> Sequence[Node]:
     op, version = op_of(d.name)
-    attributes = _deformable_attributes(d, version)
+    kernel, attributes = _deformable_attributes(d, version)
     group, deformable_group = attributes["group"], attributes["deformable_group"]
     # (channels the deformable groups divide: on others the plugin reads past its data and
     # crashes, a segmentation fault: C = 9 with deformable_group 2, seed 1)
     channels = group * deformable_group * d.int(1, 2)
-    kernel = [d.int(1, 3), d.int(1, 3)]
     shape = [d.int(1, 2), channels, d.int(1, 6), d.int(1, 6)]
     filters_shape = [group * d.int(1, 2), channels // group, *kernel]
     taps = kernel[0] * kernel[1]

@@ -19,7 +19,10 @@ hint, closer to the exact value than to an f16 computation), but Softmax and Log
 * MVN: ``(x - mean) / sqrt(var + eps)`` (inside_sqrt; MVN-2 always) or ``/ (sqrt(var) + eps)``
   (outside_sqrt), the variance the mean of squared deviations, over the reduction axes: MVN-6's
   axes input, MVN-2's ``reduction_axes`` or, where it is empty, axes 1.. (``across_channels``) or
-  2.. of the data; without normalize_variance only the mean goes.
+  2.. of the data; without normalize_variance only the mean goes. In f32 as the plugin computes
+  it, bit for bit: its MVN node (axes 1.. or 2.., rank 1) with its order of the sums and
+  ``(x - mean) * (1 / sqrt(.))`` (:func:`_mvn_f32`), MVN-6's decomposition over other axes
+  where the innermost is not reduced (:func:`_mvn_decomposed`); else (and f64) in float64.
 * NormalizeL2: ``x / sqrt(sum(x^2) + eps)`` (add) or ``/ sqrt(max(sum(x^2), eps))`` (max) over the
   axes; with no axes the reference gives 1 for each non-zero element and 0 for zeros.
 * GroupNormalization: per batch and group of channels ``(x - mean) / sqrt(var + eps)``, then the
@@ -52,7 +55,8 @@ inconsistent"): irshape follows the definition there, untested against OpenVINO.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import math
+from collections.abc import Callable, Sequence
 
 import numpy as np
 
@@ -175,6 +179,7 @@ def log_softmax(call: KernelCall) -> np.ndarray:
 def _mvn(
     x: np.ndarray, axes: tuple[int, ...], normalize_variance: bool, eps: float, inside: bool
 ) -> np.ndarray:
+    """MVN over any axes in float64 (the MVN node's layouts aside: :func:`_mvn_f32`)."""
     centered: np.ndarray = x - np.mean(x, axis=axes, keepdims=True)
     if not normalize_variance:
         return centered
@@ -185,27 +190,148 @@ def _mvn(
     return result
 
 
+def _lane_sum(rows: np.ndarray, add: Callable[[np.ndarray, np.ndarray], np.ndarray]) -> np.ndarray:
+    """The f32 sum of each row (the last axis) as the MVN node's JIT sums a row it holds
+    contiguously: ``add`` (an addition, or a square's FMA) into 16 lanes, 16 elements at a time,
+    then the rest in tiles of 8, 4, 2 and 1 into the first lanes; the lanes summed as four
+    quarters, ``(q0 + q1) + (q2 + q3)``, and that quarter's lanes ``(l0 + l1) + (l2 + l3)``."""
+    length = rows.shape[-1]
+    lanes = np.zeros((*rows.shape[:-1], _LANES), np.float32)
+    start = 0
+    for tile in (_LANES,) * (length // _LANES) + (8, 4, 2, 1):
+        if length - start >= tile:
+            lanes[..., :tile] = add(lanes[..., :tile], rows[..., start : start + tile])
+            start += tile
+    quarters = lanes.reshape(*lanes.shape[:-1], 4, 4)
+    quarter = (quarters[..., 0, :] + quarters[..., 1, :]) + (quarters[..., 2, :] + quarters[..., 3, :])
+    total: np.ndarray = (quarter[..., 0] + quarter[..., 1]) + (quarter[..., 2] + quarter[..., 3])
+    return total
+
+
+def _square_added(total: np.ndarray, difference: np.ndarray) -> np.ndarray:
+    return fma_f32(difference, difference, total)
+
+
+# the threads the plugin's parallel_sum splits a sum over channels among (this machine's two
+# cores; with more cores its static partitioner splits the channels otherwise from 5 of them)
+_THREADS = 2
+
+
+def _partitioned_sum(values: np.ndarray, threads: int = _THREADS) -> np.ndarray:
+    """The sum along the last axis as OpenVINO's parallel_sum computes it (TBB's deterministic
+    reduce, static partitioner): the range split among the threads, each part's larger half on
+    the right (``round(n * right / threads)``), each part summed in order, the parts added."""
+    count = values.shape[-1]
+    if threads <= 1 or count <= 1:
+        return _sum_in_order(values, values.ndim - 1)[..., 0]
+    left_threads = threads // 2
+    right = int(count * (threads - left_threads) / threads + 0.5)
+    left_sum = _partitioned_sum(values[..., : count - right], left_threads)
+    total: np.ndarray = left_sum + _partitioned_sum(values[..., count - right :], threads - left_threads)
+    return total
+
+
+def _mvn_f32(
+    x: np.ndarray, axes: tuple[int, ...], normalize_variance: bool, eps: np.float32, inside: bool
+) -> np.ndarray | None:
+    """MVN as the plugin's MVN node computes it on planar f32 data, bit for bit, where it runs
+    it (the axes every one from 1 or from 2, or rank 1; else None): per row of the reduced
+    elements (each batch's channels, or each channel) the sum (:func:`_lane_sum`; over
+    channels each channel's, then :func:`_partitioned_sum`), ``mean = sum * (1 / count)``, the
+    squares of ``x - mean`` the same way, ``inv = 1 / sqrt(var * (1 / count) + eps)`` (or
+    ``1 / (sqrt(.) + eps)`` outside), then ``(x - mean) * inv``. Read from nodes/mvn.cpp."""
+    rank = x.ndim
+    across = rank >= 2 and axes == tuple(range(1, rank))
+    if not (across or (rank >= 3 and axes == tuple(range(2, rank))) or (rank, axes) == (1, (0,))):
+        return None
+    if rank <= 2:  # the node's rows: the whole vector, or each row of [N, C] (rank 2, axis 1)
+        rows = x.reshape(1 if rank == 1 else x.shape[0], 1, -1)
+        across = False
+    else:
+        rows = x.reshape(x.shape[0], x.shape[1], -1)
+    count = np.float32(rows.shape[1] * rows.shape[2] if across else rows.shape[2])
+    inverse_count = np.float32(1) / count
+    with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
+        sums = _lane_sum(rows, np.add)
+        mean = (_partitioned_sum(sums)[:, None] if across else sums) * inverse_count
+        centered = rows - mean[..., None]
+        if normalize_variance:
+            squares = _lane_sum(centered, _square_added)
+            variance = (_partitioned_sum(squares)[:, None] if across else squares) * inverse_count
+            root = np.sqrt(variance + eps) if inside else np.sqrt(variance) + eps
+            centered = centered * (np.float32(1) / root)[..., None]
+    return centered.reshape(x.shape)
+
+
+def _sum_flat_in_order(values: np.ndarray, axes: tuple[int, ...]) -> np.ndarray:
+    """The sum over ``axes`` (kept as dims of 1) one element after the other in memory order
+    (the plugin's Reduce node where the innermost axis is not reduced: by experiment)."""
+    kept = [a for a in range(values.ndim) if a not in axes]
+    moved = np.transpose(values, kept + list(axes))
+    flat = moved.reshape(*moved.shape[: len(kept)], -1)
+    shape = [1 if a in axes else dim for a, dim in enumerate(values.shape)]
+    return _sum_in_order(flat, flat.ndim - 1).reshape(shape)
+
+
+def _mvn_decomposed(
+    x: np.ndarray, axes: tuple[int, ...], normalize_variance: bool, eps: np.float32, inside: bool
+) -> np.ndarray | None:
+    """MVN-6 over axes the MVN node does not take, as the plugin runs OpenVINO's decomposition
+    in f32, bit for bit where the innermost axis is not reduced (else None: there its Reduce
+    node's order, and with the variance more, is not followed): ``d = x - sum / n``, then
+    ``d / sqrt(sum(d * d) / n + eps)`` (or ``/ (sqrt(.) + eps)``), a true division there, each
+    sum in memory order (:func:`_sum_flat_in_order`). By experiment."""
+    if x.ndim - 1 in axes:
+        return None
+    count = np.float32(math.prod(x.shape[a] for a in axes))
+    with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
+        centered = x - _sum_flat_in_order(x, axes) / count
+        if not normalize_variance:
+            return centered
+        variance = _sum_flat_in_order(centered * centered, axes) / count
+        result: np.ndarray = centered / (np.sqrt(variance + eps) if inside else np.sqrt(variance) + eps)
+    return result
+
+
+def _mvn_kernel(
+    call: KernelCall, axes: tuple[int, ...], normalize_variance: bool, eps: float, inside: bool
+) -> np.ndarray:
+    """MVN in f32 as the plugin computes it (its MVN node, or the decomposition of MVN-6) where
+    that is followed, else in float64 rounded once."""
+    data = call.inputs[DATA]
+    if data.dtype != np.float64 and data.size and axes:
+        x, epsilon = data.astype(np.float32), np.float32(eps)
+        result = _mvn_f32(x, axes, normalize_variance, epsilon, inside)
+        # (f16 decomposed: its ops store f16 between them, a unit off at times: not followed)
+        if result is None and call.schema.version == 6 and data.dtype == np.float32:
+            result = _mvn_decomposed(x, axes, normalize_variance, epsilon, inside)
+        if result is not None:
+            return _out(result, call)
+    return _out(_mvn(_exact(data), axes, normalize_variance, eps, inside), call)
+
+
 @working_memory(_float64_bytes)
 def mvn_2(call: KernelCall) -> np.ndarray:
-    """MVN-2: reduction_axes where written, else the axes across_channels says; eps inside sqrt."""
-    x = _exact(call.inputs[DATA])
+    """MVN-2: reduction_axes where written, else the axes across_channels says; eps inside sqrt
+    (the plugin's node: by experiment, eps 0.1)."""
+    rank = call.inputs[DATA].ndim
     axes = call.int_list("reduction_axes")
     if not axes:
         start = 1 if call.attribute("across_channels") else 2
-        axes = tuple(range(start, x.ndim))
+        axes = tuple(range(start, rank))
     variance = bool(call.attribute("normalize_variance"))
     eps = float(call.attribute("eps"))
-    return _out(_mvn(x, _axes_of(np.array(axes), x.ndim), variance, eps, True), call)
+    return _mvn_kernel(call, _axes_of(np.array(axes), rank), variance, eps, True)
 
 
 @working_memory(_float64_bytes)
 def mvn_6(call: KernelCall) -> np.ndarray:
     """MVN-6: the axes input; eps (an f32 attribute) inside or outside the square root."""
-    x = _exact(call.inputs[DATA])
-    axes = _axes_of(call.inputs[1], x.ndim)
+    rank = call.inputs[DATA].ndim
+    axes = _axes_of(call.inputs[1], rank)
     eps = float(np.float32(call.attribute("eps")))
     inside = call.attributes.enum("eps_mode", "inside_sqrt") == "inside_sqrt"
-    return _out(_mvn(x, axes, bool(call.attribute("normalize_variance")), eps, inside), call)
+    return _mvn_kernel(call, axes, bool(call.attribute("normalize_variance")), eps, inside)
 
 
 # --- NormalizeL2, GRN, LRN ---------------------------------------------------------------------

@@ -389,6 +389,40 @@ def normalize_l2_exactness_cases() -> list[Case]:
     return cases
 
 
+def mvn_exactness_cases() -> list[Case]:
+    """MVN bit for bit (before, in f64 rounded once: a fifth of the kernel fuzzer's elements off
+    in the last bit). The plugin's MVN node (axes every one from 1 or from 2, rank 1; MVN-2) in
+    f32: each row's sum in 16 lanes with tails of 8/4/2/1 (rows of 37 and 21 elements here),
+    ``sum * (1 / n)``, the squares' FMAs the same way, ``(x - mean) * (1 / sqrt(var / n + eps))``;
+    across channels the channels' sums split between two threads (2 and 4 channels here: the
+    same for any number of threads from 2). MVN-6 over other axes, the innermost kept: the
+    decomposition, sums in memory order, a true division (f32 only: an f16 one stores f16
+    between its ops)."""
+    rng = np.random.default_rng(17)
+    cases = []
+    node_shapes = (((37,), [0]), ((3, 37), [1]), ((2, 4, 37), [1, 2]), ((2, 2, 3, 7), [1, 2, 3]))
+    node_shapes += (((2, 3, 21), [2]), ((1, 2, 3, 2, 4), [2, 3, 4]))
+    decomposed = (((3, 4, 5), [0]), ((2, 3, 4, 5), [1]), ((2, 3, 4, 5), [0, 2]), ((4, 3, 2), [0, 1]))
+    configurations = [*itertools.product(node_shapes, REALS), *itertools.product(decomposed, [np.float32])]
+    for (shape, axes), dtype in configurations:
+        for variance, eps, mode in (
+            (True, 1e-5, "inside_sqrt"),
+            (True, 0.1, "outside_sqrt"),
+            (False, 1e-5, "inside_sqrt"),
+        ):
+            data = (rng.standard_normal(shape) * 3 + 1).astype(dtype)
+            x = parameter(shape, dtype)
+            node = opset6.mvn(x, opset6.constant(np.array(axes, np.int64)), variance, eps, mode)
+            name = _name("exact_mvn6", len(cases), dtype, shape, axes, int(variance), mode)
+            cases.append(Case(name, {x: data}, [node.output(0)], exact=True))
+    for shape, across, dtype in itertools.product(((2, 4, 37), (3, 21), (2, 2, 3, 3)), (True, False), REALS):
+        data = (rng.standard_normal(shape) * 3 + 1).astype(dtype)
+        x = parameter(shape, dtype)
+        name = _name("exact_mvn2", len(cases), dtype, shape, int(across))
+        cases.append(Case(name, {x: data}, [opset2.mvn(x, across, True, 0.1).output(0)], exact=True))
+    return cases
+
+
 CASES = (
     softmax_cases()
     + mvn_cases()
@@ -402,6 +436,7 @@ CASES = (
     + batch_norm_exactness_cases()
     + grn_exactness_cases()
     + normalize_l2_exactness_cases()
+    + mvn_exactness_cases()
 )
 
 

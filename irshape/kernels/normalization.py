@@ -434,13 +434,34 @@ def _channels(values: np.ndarray, rank: int) -> np.ndarray:
 
 @working_memory(_float64_bytes)
 def group_normalization(call: KernelCall) -> np.ndarray:
-    """GroupNormalization-12."""
-    x = _exact(call.inputs[DATA])
+    """GroupNormalization-12 in f32 as the plugin computes it, bit for bit (read from its JIT
+    code): per batch and group of channels (``n`` elements) ``mean = sum * (1 / n)``, the sums
+    in 16 lanes as Softmax's (:func:`_sum_in_lanes`), the squares of ``d = x - mean`` rounded and
+    summed so, ``d * (1 / sqrt(var_sum * (1 / n) + eps))`` (that sum in one FMA), then
+    ``normalized * scale + bias`` in one FMA. That is its Snippets kernel; where the batch
+    times the groups gives fewer rows than the plugin has threads (one, on two cores) it runs
+    its MVN node over the axes from 1 (:func:`_mvn_f32`: across channels) and the same FMA (of
+    rank 2 there in another order, not followed: float64, as f64 data)."""
+    data = call.inputs[DATA]
     groups = int(call.attribute("num_groups"))
-    grouped = x.reshape(x.shape[0], groups, -1)
-    normalized = _mvn(grouped, (2,), True, float(call.attribute("epsilon")), True).reshape(x.shape)
-    scale, bias = (_channels(call.inputs[i], x.ndim) for i in (1, 2))
-    return _out(normalized * scale + bias, call)
+    eps = float(call.attribute("epsilon"))
+    single = data.shape[0] * groups < _THREADS
+    if data.dtype == np.float64 or not data.size or (single and data.ndim == 2):
+        in_groups = _exact(data).reshape(data.shape[0], groups, -1)
+        exact = _mvn(in_groups, (2,), True, eps, True).reshape(data.shape)
+        scale, bias = (_channels(call.inputs[i], data.ndim) for i in (1, 2))
+        return _out(exact * scale + bias, call)
+    x = data.astype(np.float32)
+    with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
+        normalized = _mvn_f32(x, tuple(range(1, x.ndim)), True, np.float32(eps), True) if single else None
+        if normalized is None:
+            grouped = x.reshape(data.shape[0], groups, -1)
+            inverse_count = np.float32(1) / np.float32(grouped.shape[2])
+            centered = grouped - _sum_in_lanes(grouped, 2) * inverse_count
+            variance = fma_f32(_sum_in_lanes(centered * centered, 2), inverse_count, np.float32(eps))
+            normalized = centered * (np.float32(1) / np.sqrt(variance))
+        scale, bias = (_channels(call.inputs[i], data.ndim).astype(np.float32) for i in (1, 2))
+        return _out(fma_f32(normalized.reshape(data.shape), scale, bias), call)
 
 
 _BN_PORTS = {1: (2, 0, 1, 3, 4), 5: (0, 1, 2, 3, 4)}  # data, gamma, beta, mean, variance

@@ -961,7 +961,7 @@ _POWF_TIE_WINDOW = 2.0**-31
 _F32_TOP = float(np.finfo(np.float32).max)
 
 
-def _powf(x: Array, y: Array) -> Array:
+def powf_f32(x: Array, y: Array) -> Array:
     """The C library's ``powf`` of f32 arrays, vectorised: C's ``pow`` in double rounded to f32,
     which is ``powf``'s value wherever the double lies clear of a rounding midpoint; where it
     lies within :data:`_POWF_TIE_WINDOW` of one (an exact tie: 626^3; a near one) or at the top
@@ -1002,7 +1002,7 @@ def _power_by_constant(x: Array, power: float) -> Array:
         root: Array = np.sqrt(x)
         return root if power > 0 else np.float32(1) / root
     if power != math.floor(power) or power == 0:
-        return _powf(x, np.array(power, np.float32))
+        return powf_f32(x, np.array(power, np.float32))
     count = abs(int(power) if abs(power) < 2.0**63 else -(2**63)) - 1
     result, square = x.copy(), x
     while count > 0:  # (over the exponent's bits, not the elements)
@@ -1021,7 +1021,7 @@ def power(call: KernelCall) -> Array:
     x, y = np.broadcast_arrays(*(_as_f32(a) for a in _operands(call)))
     with np.errstate(all="ignore"):
         exponent = _static_exponent(call)
-        values = _powf(x, y) if exponent is None else _power_by_constant(x, exponent)
+        values = powf_f32(x, y) if exponent is None else _power_by_constant(x, exponent)
     return _result(call, values, from_real=not _is_boolean_out(call))
 
 

@@ -26,11 +26,11 @@ hint, closer to the exact value than to an f16 computation), but Softmax and Log
 * NormalizeL2: ``x / sqrt(sum(x^2) + eps)`` (add) or ``/ sqrt(max(sum(x^2), eps))`` (max) over the
   axes; with no axes the reference gives 1 for each non-zero element and 0 for zeros.
 * GroupNormalization: per batch and group of channels ``(x - mean) / sqrt(var + eps)``, then the
-  channel's scale and bias; BatchNormInference ``(x - mean) / sqrt(var + eps) * gamma + beta``
+  channel's scale and bias (in f32 as the plugin's Snippets kernel computes it, bit for bit); BatchNormInference ``(x - mean) / sqrt(var + eps) * gamma + beta``
   along axis 1; GRN ``x / sqrt(sum_c(x^2) + bias)`` along axis 1.
 * LRN: ``x / (bias + alpha / size^len(axes) * sum(x^2 over the window))^beta``, the window
   ``[i - (size-1)//2, i + (size-1)//2]`` on each axis, clipped at the edges (an even size
-  spans size - 1). The CPU plugin builds LRN for axes [1] and [2, 3] (agreeing with this) and
+  spans size - 1); in f32 as oneDNN's reference LRN computes it, bit for bit (:func:`lrn`). The CPU plugin builds LRN for axes [1] and [2, 3] (agreeing with this) and
   [1, 2, 3], which it computes otherwise (off by up to 50%, no scale of the reference's form
   matches); other axes it cannot build ("Cannot fallback on ngraph reference implementation").
 * FakeQuantize: ``ol`` where ``x <= min(il, ih)``, ``oh`` where ``x > max(il, ih)``, else
@@ -55,13 +55,14 @@ inconsistent"): irshape follows the definition there, untested against OpenVINO.
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Callable, Sequence
 
 import numpy as np
 
 from irshape.kernels import KernelCall, KernelError, UnsupportedByOpenVINOError, working_memory
-from irshape.kernels.elementwise import fma_f32, plugin_exp
+from irshape.kernels.elementwise import fma_f32, plugin_exp, powf_f32
 from irshape.kernels.narrow_reals import rounded_to
 
 DATA = 0
@@ -383,27 +384,43 @@ def grn(call: KernelCall) -> np.ndarray:
         return _out(call.inputs[DATA].astype(np.float32) / norm, call)
 
 
-def _window_sum(values: np.ndarray, axis: int, half: int) -> np.ndarray:
-    """Each element's sum over ``[i - half, i + half]`` along ``axis``, clipped at the edges:
-    differences of a zero-padded cumulative sum."""
+def _window_sums_in_order(squares: np.ndarray, axes: tuple[int, ...], half: int) -> np.ndarray:
+    """Each element's f32 sum over ``[i - half, i + half]`` on each of ``axes`` (clipped at the
+    edges), the window's elements added one after the other in order (the outer axis first),
+    as oneDNN's reference LRN sums them: one shifted copy added per offset (0 outside)."""
+    total = np.zeros_like(squares)
+    for offsets in itertools.product(range(-half, half + 1), repeat=len(axes)):
+        shifted = squares
+        for axis, offset in zip(axes, offsets, strict=True):
+            shifted = _shifted(shifted, axis, offset)
+        total = total + shifted
+    return total
+
+
+def _shifted(values: np.ndarray, axis: int, offset: int) -> np.ndarray:
+    """``values`` moved by ``offset`` along ``axis`` (element i takes i + offset), 0 past the ends."""
     length = values.shape[axis]
-    padded = np.cumsum(values, axis=axis)
-    zero = np.zeros_like(np.take(padded, [0], axis=axis))
-    padded = np.concatenate([zero, padded], axis=axis)
-    index = np.arange(length)
-    high = np.minimum(index + half + 1, length)
-    low = np.maximum(index - half, 0)
-    result: np.ndarray = np.take(padded, high, axis=axis) - np.take(padded, low, axis=axis)
+    result = np.zeros_like(values)
+    if abs(offset) < length:
+        target = [slice(None)] * values.ndim
+        source = [slice(None)] * values.ndim
+        target[axis] = slice(max(-offset, 0), length - max(offset, 0))
+        source[axis] = slice(max(offset, 0), length - max(-offset, 0))
+        result[tuple(target)] = values[tuple(source)]
     return result
 
 
 @working_memory(_float64_bytes)
 def lrn(call: KernelCall) -> np.ndarray:
-    """LRN-1: a box of ``size`` on each of the axes (separable: one axis after the other).
-    As the plugin's node reads the axes: [1] is across channels, anything else (it builds only
-    sets holding every spatial axis) within each channel over the spatial axes, so axes [1, 2]
-    of 3D data are [2] there (intel_cpu/src/nodes/lrn.cpp; found by the kernel fuzzer)."""
-    x = _exact(call.inputs[DATA])
+    """LRN-1 in f32 as oneDNN's reference LRN computes it (the plugin's LRN node), bit for bit:
+    the squares summed in order over the window (:func:`_window_sums_in_order`), ``omega =
+    bias + alpha * sum / size^len(axes)``, and ``x * sqrt(1 / (sqrt(omega) * omega))`` where
+    beta is 0.75, else ``x * (1 / powf(omega, beta))``. As the node reads the axes: [1] is across
+    channels, anything else (it builds only sets holding every spatial axis) within each
+    channel over the spatial axes, so axes [1, 2] of 3D data are [2] there
+    (intel_cpu/src/nodes/lrn.cpp; found by the kernel fuzzer). Not followed: oneDNN's JIT
+    kernel across 16 channels and more (a multiple of 16) with size 5."""
+    x = call.inputs[DATA].astype(np.float32)
     axes = _axes_of(call.inputs[1], x.ndim)
     written = [int(v) for v in np.asarray(call.inputs[1]).reshape(-1)]
     if written != [1]:
@@ -415,13 +432,13 @@ def lrn(call: KernelCall) -> np.ndarray:
             )
         axes = spatial
     size = int(call.attribute("size"))
-    alpha, beta, bias = (float(call.attribute(name)) for name in ("alpha", "beta", "bias"))
-    squares = np.square(x)
-    for axis in axes:
-        squares = _window_sum(squares, axis, (size - 1) // 2)
-    scale = alpha / float(size) ** len(axes)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        return _out(x / np.power(bias + scale * squares, beta), call)
+    alpha, beta, bias = (np.float32(call.attribute(name)) for name in ("alpha", "beta", "bias"))
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        total = _window_sums_in_order(np.square(x), axes, (size - 1) // 2)
+        omega = bias + alpha * total / np.float32(size ** len(axes))
+        if beta == np.float32(0.75):
+            return _out(x * np.sqrt(np.float32(1) / (np.sqrt(omega) * omega)), call)
+        return _out(x * (np.float32(1) / powf_f32(omega, np.full_like(omega, beta))), call)
 
 
 # --- GroupNormalization, BatchNormInference ---------------------------------------------------

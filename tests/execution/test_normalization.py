@@ -446,6 +446,34 @@ def group_norm_exactness_cases() -> list[Case]:
     return cases
 
 
+def lrn_exactness_cases() -> list[Case]:
+    """LRN bit for bit as oneDNN's reference LRN computes it (before, in f64 rounded once: a
+    fifth of the kernel fuzzer's elements off in the last bit): the window's squares summed in
+    order, ``bias + alpha * sum / size^n``, ``x * sqrt(1 / (sqrt(omega) * omega))`` for beta
+    0.75, else ``x * (1 / powf(omega, beta))``; across channels and over 1, 2 and 3 spatial
+    axes, sizes odd and even."""
+    rng = np.random.default_rng(19)
+    cases = []
+    shapes = (((2, 7, 3, 3), [1]), ((1, 5, 6), [1]), ((1, 3, 5, 5), [2, 3]), ((2, 2, 7), [2]))
+    shapes += (((1, 2, 3, 4, 3), [2, 3, 4]), ((1, 6, 2, 2, 2), [1]))
+    parameters = (
+        (1e-4, 0.75, 1.0, 5),
+        (0.5, 0.75, 2.0, 3),
+        (0.5, 0.5, 1.0, 5),
+        (2.0, 1.0, 2.0, 4),
+        (0.5, 0.6, 1.0, 2),
+    )
+    for ((shape, axes), (alpha, beta, bias, size)), dtype in itertools.product(
+        itertools.product(shapes, parameters), REALS
+    ):
+        data = (rng.standard_normal(shape) * 2).astype(dtype)
+        x = parameter(shape, dtype)
+        node = opset1.lrn(x, opset1.constant(np.array(axes, np.int64)), alpha, beta, bias, size)
+        name = _name("exact_lrn", len(cases), dtype, shape, axes, alpha, beta, size)
+        cases.append(Case(name, {x: data}, [node.output(0)], exact=True))
+    return cases
+
+
 CASES = (
     softmax_cases()
     + mvn_cases()
@@ -461,6 +489,7 @@ CASES = (
     + normalize_l2_exactness_cases()
     + mvn_exactness_cases()
     + group_norm_exactness_cases()
+    + lrn_exactness_cases()
 )
 
 

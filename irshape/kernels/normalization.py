@@ -22,15 +22,18 @@ hint, closer to the exact value than to an f16 computation), but Softmax and Log
   2.. of the data; without normalize_variance only the mean goes. In f32 as the plugin computes
   it, bit for bit: its MVN node (axes 1.. or 2.., rank 1) with its order of the sums and
   ``(x - mean) * (1 / sqrt(.))`` (:func:`_mvn_f32`), MVN-6's decomposition over other axes
-  where the innermost is not reduced (:func:`_mvn_decomposed`); else (and f64) in float64.
+  where the innermost is not reduced or is the only one (:func:`_mvn_decomposed`: its Reduce
+  and RMS nodes); else (and f64) in float64.
 * NormalizeL2: ``x / sqrt(sum(x^2) + eps)`` (add) or ``/ sqrt(max(sum(x^2), eps))`` (max) over the
   axes; with no axes the reference gives 1 for each non-zero element and 0 for zeros.
 * GroupNormalization: per batch and group of channels ``(x - mean) / sqrt(var + eps)``, then the
-  channel's scale and bias (in f32 as the plugin's Snippets kernel computes it, bit for bit); BatchNormInference ``(x - mean) / sqrt(var + eps) * gamma + beta``
-  along axis 1; GRN ``x / sqrt(sum_c(x^2) + bias)`` along axis 1.
+  channel's scale and bias (in f32 as the plugin's Snippets kernel computes it, bit for bit);
+  BatchNormInference ``(x - mean) / sqrt(var + eps) * gamma + beta`` along axis 1; GRN
+  ``x / sqrt(sum_c(x^2) + bias)`` along axis 1.
 * LRN: ``x / (bias + alpha / size^len(axes) * sum(x^2 over the window))^beta``, the window
   ``[i - (size-1)//2, i + (size-1)//2]`` on each axis, clipped at the edges (an even size
-  spans size - 1); in f32 as oneDNN's reference LRN computes it, bit for bit (:func:`lrn`). The CPU plugin builds LRN for axes [1] and [2, 3] (agreeing with this) and
+  spans size - 1); in f32 as oneDNN's reference LRN computes it, bit for bit (:func:`lrn`).
+  The CPU plugin builds LRN for axes [1] and [2, 3] (agreeing with this) and
   [1, 2, 3], which it computes otherwise (off by up to 50%, no scale of the reference's form
   matches); other axes it cannot build ("Cannot fallback on ngraph reference implementation").
 * FakeQuantize: ``ol`` where ``x <= min(il, ih)``, ``oh`` where ``x > max(il, ih)``, else
@@ -274,22 +277,68 @@ def _sum_flat_in_order(values: np.ndarray, axes: tuple[int, ...]) -> np.ndarray:
     return _sum_in_order(flat, flat.ndim - 1).reshape(shape)
 
 
+def _innermost_sum(values: np.ndarray) -> np.ndarray:
+    """The f32 sum along the last axis (kept as a dim of 1) as the plugin's Reduce node sums
+    its innermost axis: 16 elements at a time into 16 lanes reduced as :func:`_lane_sum` does,
+    then the rest one after the other."""
+    full = values.shape[-1] // _LANES * _LANES
+    total = np.zeros(values.shape[:-1], np.float32)
+    if full:
+        total = _lane_sum(values[..., :full], np.add) + total
+    for index in range(full, values.shape[-1]):
+        total = total + values[..., index]
+    return total[..., None]
+
+
+def _rms_sum_of_squares(values: np.ndarray) -> np.ndarray:
+    """The f32 sum of squares along the last axis (kept as a dim of 1) as the plugin's RMS node
+    computes it: FMAs into four accumulators of 16 lanes, 64 elements at a time (the rest and
+    the tail into the first), ``(a0 + a1) + (a2 + a3)``, its halves added twice (lane i and
+    i + 8, then i + 4), and the last four lanes one after the other."""
+    length = values.shape[-1]
+    accumulators = np.zeros((*values.shape[:-1], 4, _LANES), np.float32)
+    vectors = length // _LANES
+    for vector in range(vectors):
+        which = vector % 4 if vector < vectors // 4 * 4 else 0
+        chunk = values[..., vector * _LANES : (vector + 1) * _LANES]
+        accumulators[..., which, :] = fma_f32(chunk, chunk, accumulators[..., which, :])
+    tail = values[..., vectors * _LANES :]
+    first = accumulators[..., 0, : tail.shape[-1]]
+    accumulators[..., 0, : tail.shape[-1]] = fma_f32(tail, tail, first)
+    lanes = (accumulators[..., 0, :] + accumulators[..., 1, :]) + (
+        accumulators[..., 2, :] + accumulators[..., 3, :]
+    )
+    lanes = lanes[..., :8] + lanes[..., 8:]
+    lanes = lanes[..., :4] + lanes[..., 4:]
+    total: np.ndarray = ((lanes[..., 0] + lanes[..., 1]) + lanes[..., 2]) + lanes[..., 3]
+    return total[..., None]
+
+
 def _mvn_decomposed(
     x: np.ndarray, axes: tuple[int, ...], normalize_variance: bool, eps: np.float32, inside: bool
 ) -> np.ndarray | None:
     """MVN-6 over axes the MVN node does not take, as the plugin runs OpenVINO's decomposition
-    in f32, bit for bit where the innermost axis is not reduced (else None: there its Reduce
-    node's order, and with the variance more, is not followed): ``d = x - sum / n``, then
-    ``d / sqrt(sum(d * d) / n + eps)`` (or ``/ (sqrt(.) + eps)``), a true division there, each
-    sum in memory order (:func:`_sum_flat_in_order`). By experiment."""
-    if x.ndim - 1 in axes:
+    in f32, bit for bit (by experiment and its JIT code): ``d = x - sum / n``, then ``d /
+    sqrt(sum(d * d) / n + eps)`` (or ``/ (sqrt(.) + eps)``), a true division, its Reduce node's
+    sums in memory order where the innermost axis is not reduced (:func:`_sum_flat_in_order`)
+    and as :func:`_innermost_sum` over the innermost axis alone, where inside the root the
+    plugin fuses the rest into its RMS node: ``d * (1 / sqrt(sum * (1 / n) + eps))``, the sum
+    :func:`_rms_sum_of_squares`. Other axes with the innermost: None (not followed)."""
+    innermost = x.ndim - 1 in axes
+    if innermost and axes != (x.ndim - 1,):
         return None
     count = np.float32(math.prod(x.shape[a] for a in axes))
     with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
-        centered = x - _sum_flat_in_order(x, axes) / count
+        total = _innermost_sum(x) if innermost else _sum_flat_in_order(x, axes)
+        centered = x - total / count
         if not normalize_variance:
             return centered
-        variance = _sum_flat_in_order(centered * centered, axes) / count
+        if innermost and inside:
+            mean_square = _rms_sum_of_squares(centered) * (np.float32(1) / count)
+            normalized: np.ndarray = centered * (np.float32(1) / np.sqrt(mean_square + eps))
+            return normalized
+        squares = centered * centered
+        variance = (_innermost_sum(squares) if innermost else _sum_flat_in_order(squares, axes)) / count
         result: np.ndarray = centered / (np.sqrt(variance + eps) if inside else np.sqrt(variance) + eps)
     return result
 

@@ -395,14 +395,16 @@ def mvn_exactness_cases() -> list[Case]:
     f32: each row's sum in 16 lanes with tails of 8/4/2/1 (rows of 37 and 21 elements here),
     ``sum * (1 / n)``, the squares' FMAs the same way, ``(x - mean) * (1 / sqrt(var / n + eps))``;
     across channels the channels' sums split between two threads (2 and 4 channels here: the
-    same for any number of threads from 2). MVN-6 over other axes, the innermost kept: the
-    decomposition, sums in memory order, a true division (f32 only: an f16 one stores f16
-    between its ops)."""
+    same for any number of threads from 2). MVN-6 over other axes: the decomposition, sums in
+    memory order (the innermost kept) or the Reduce node's over the innermost alone (rows of 5,
+    85 and 117: lanes and a tail), a true division, or with eps inside the root the RMS node
+    (f32 only: an f16 one stores f16 between its ops)."""
     rng = np.random.default_rng(17)
     cases = []
     node_shapes = (((37,), [0]), ((3, 37), [1]), ((2, 4, 37), [1, 2]), ((2, 2, 3, 7), [1, 2, 3]))
     node_shapes += (((2, 3, 21), [2]), ((1, 2, 3, 2, 4), [2, 3, 4]))
     decomposed = (((3, 4, 5), [0]), ((2, 3, 4, 5), [1]), ((2, 3, 4, 5), [0, 2]), ((4, 3, 2), [0, 1]))
+    decomposed += (((2, 3, 4, 5), [3]), ((1, 2, 2, 85), [-1]), ((2, 1, 3, 117), [3]))
     configurations = [*itertools.product(node_shapes, REALS), *itertools.product(decomposed, [np.float32])]
     for (shape, axes), dtype in configurations:
         for variance, eps, mode in (

@@ -130,17 +130,24 @@ def _sum_in_order(values: np.ndarray, axis: int) -> np.ndarray:
 _LANES = 16
 
 
-def _sum_in_lanes(values: np.ndarray, axis: int) -> np.ndarray:
-    """The f32 sum along ``axis`` as oneDNN's softmax sums a row it holds contiguously: the
-    row's elements added into 16 lanes in chunks of 16 (the last chunk padded with zeros),
-    then the lanes added pairwise, lane i and lane i ^ 8, i ^ 4, i ^ 2, i ^ 1. The plugin's
-    order, bit for bit, on rows of up to 33 elements; on longer rows it keeps several
-    accumulators in an order not found (docs/execution.md)."""
+def _sum_in_lanes(values: np.ndarray, axis: int, *, four_accumulators: bool = False) -> np.ndarray:
+    """The f32 sum along ``axis`` as oneDNN's JIT sums a row it holds contiguously: the row in
+    vectors of 16 lanes, vector i added into accumulator ``i % 4`` (its softmax keeps four;
+    GroupNormalization's Snippets kernel one), the tail's lanes into the first,
+    the accumulators added as ``(a0 + a1) + (a2 + a3)``, then the lanes pairwise: lane i and
+    lane i ^ 8, i ^ 4, i ^ 2, i ^ 1. Bit for bit (by experiment and the JIT code)."""
     moved = np.moveaxis(values, axis, -1)
-    chunks = -(-moved.shape[-1] // _LANES)
-    padded = np.zeros((*moved.shape[:-1], chunks * _LANES), np.float32)
-    padded[..., : moved.shape[-1]] = moved
-    lanes = _sum_in_order(padded.reshape(*moved.shape[:-1], chunks, _LANES), -2)[..., 0, :]
+    vectors, tail = divmod(moved.shape[-1], _LANES)
+    chunks = np.zeros((*moved.shape[:-1], vectors + (tail > 0), _LANES), np.float32)
+    chunks.reshape(*moved.shape[:-1], -1)[..., : moved.shape[-1]] = moved
+    if not four_accumulators:
+        lanes = _sum_in_order(chunks, chunks.ndim - 2)[..., 0, :]
+    else:  # (the tail is in the last chunk: into the first accumulator, after its vectors)
+        partial = [_sum_in_order(chunks[..., i:vectors:4, :], chunks.ndim - 2) for i in range(4)]
+        sums = [p[..., 0, :] if p.shape[-2] else np.zeros_like(chunks[..., 0, :]) for p in partial]
+        if tail:
+            sums[0] = sums[0] + chunks[..., -1, :]
+        lanes = (sums[0] + sums[1]) + (sums[2] + sums[3])
     for distance in (8, 4, 2, 1):
         lanes = lanes + lanes[..., np.arange(_LANES) ^ distance]
     return np.moveaxis(lanes[..., :1], -1, axis)
@@ -155,7 +162,9 @@ def softmax(call: KernelCall) -> np.ndarray:
     innermost = all(dim == 1 for dim in shifted.shape[axis + 1 :])
     with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
         e = plugin_exp(np.where(undefined, np.float32(-np.inf), shifted), onednn=True)
-        total = _sum_in_lanes(e, axis) if innermost and e.size else _sum_in_order(e, axis)
+        total = (
+            _sum_in_lanes(e, axis, four_accumulators=True) if innermost and e.size else _sum_in_order(e, axis)
+        )
         result = e * (np.float32(1) / total)
     # the plugin's exp of NaN is +inf: the sum is infinite, the other elements 0
     result = np.where(in_row, np.where(undefined, np.float32(np.nan), np.float32(0)), result)
@@ -165,13 +174,17 @@ def softmax(call: KernelCall) -> np.ndarray:
 @working_memory(_float64_bytes)
 def log_softmax(call: KernelCall) -> np.ndarray:
     """LogSoftmax-5 as the plugin decomposes it: ``(x - max) - log(sum(exp(x - max)))`` in f32,
-    its exp :func:`plugin_exp`. Not followed (docs/execution.md, the measured bound): the order
-    of its Reduce node's sum, and its log, the C library's logf (here the f64 log rounded once,
-    which logf misses by one unit on about 0.3% of values)."""
+    its exp :func:`plugin_exp`, its ReduceSum in order along an axis with inner dims, as
+    :func:`_innermost_sum` along the innermost. Not followed (docs/execution.md, the measured
+    bound): its log, the C library's logf (here the f64 log rounded once, which logf misses by
+    one unit on about 0.3% of values)."""
     shifted, undefined, in_row, axis = _softmax_parts(call)
     e = plugin_exp(np.where(undefined, np.float32(-np.inf), shifted))
+    innermost = all(dim == 1 for dim in shifted.shape[axis + 1 :])
     with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
-        log_sum = np.log(_sum_in_order(e, axis).astype(np.float64)).astype(np.float32)
+        total = np.moveaxis(_innermost_sum(np.moveaxis(e, axis, -1)), -1, axis) if innermost else None
+        total = _sum_in_order(e, axis) if total is None else total
+        log_sum = np.log(total.astype(np.float64)).astype(np.float32)
         result = shifted - log_sum
     result = np.where(in_row, np.where(undefined, np.float32(np.nan), np.float32(-np.inf)), result)
     return _out(result, call)
@@ -502,7 +515,7 @@ def _channels(values: np.ndarray, rank: int) -> np.ndarray:
 def group_normalization(call: KernelCall) -> np.ndarray:
     """GroupNormalization-12 in f32 as the plugin computes it, bit for bit (read from its JIT
     code): per batch and group of channels (``n`` elements) ``mean = sum * (1 / n)``, the sums
-    in 16 lanes as Softmax's (:func:`_sum_in_lanes`), the squares of ``d = x - mean`` rounded and
+    in 16 lanes of one accumulator (:func:`_sum_in_lanes`), the squares of ``d = x - mean`` rounded and
     summed so, ``d * (1 / sqrt(var_sum * (1 / n) + eps))`` (that sum in one FMA), then
     ``normalized * scale + bias`` in one FMA. That is its Snippets kernel; where the batch
     times the groups gives fewer rows than the plugin has threads (one, on two cores) it runs

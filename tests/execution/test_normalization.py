@@ -19,6 +19,7 @@ import openvino.opset6 as opset6
 import openvino.opset8 as opset8
 import openvino.opset12 as opset12
 import pytest
+from openvino.utils.node_factory import NodeFactory
 
 from irshape.execute.network import execute
 from irshape.ir.reader import read_file
@@ -152,7 +153,9 @@ def normalize_l2_cases() -> list[Case]:
         name = _name("l2", i, dtype, shape, axes.tolist(), eps, mode)
 
         def build(x: ov.Node, ax: np.ndarray = axes, e: float = eps, m: str = mode) -> ov.Node:
-            return opset1.normalize_l2(x, opset1.constant(ax), e, m)
+            # (through the NodeFactory: opset1.normalize_l2 builds add mode whatever eps_mode says)
+            inputs = [x.output(0), opset1.constant(ax).output(0)]
+            return NodeFactory("opset1").create("NormalizeL2", inputs, {"eps": e, "eps_mode": m})
 
         cases.append(_unary(name, data, build))
     return cases

@@ -472,6 +472,31 @@ def _shifted(values: np.ndarray, axis: int, offset: int) -> np.ndarray:
     return result
 
 
+def _lrn_jit_runs(shape: tuple[int, ...], size: int) -> bool:
+    """Whether the plugin runs oneDNN's JIT LRN across channels (with beta 0.75, odd sizes):
+    where its memory is channels-last alike (one channel, or one spatial element), or in blocks
+    of 16 channels with size 5, for data of rank 4 (by the runtime model's primitive
+    types)."""
+    spatial = math.prod(shape[2:])
+    layout = shape[1] == 1 or spatial == 1 or (shape[1] % 16 == 0 and size == 5)
+    return len(shape) == 4 and size % 2 == 1 and layout
+
+
+def _lrn_jit(x: np.ndarray, size: int, alpha: np.float32, bias: np.float32) -> np.ndarray:
+    """LRN across channels with beta 0.75 as oneDNN's JIT kernel computes it, bit for bit (read
+    from its code): the centre's square, then each neighbour's (from the lowest channel) by an
+    FMA, ``omega = sum * (alpha / size) + bias`` in one FMA, ``x / sqrt(sqrt(omega^2 * omega))``."""
+    half = (size - 1) // 2
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        total = x * x
+        for offset in [*range(-half, 0), *range(1, half + 1)]:
+            neighbour = _shifted(x, 1, offset)
+            total = fma_f32(neighbour, neighbour, total)
+        omega = fma_f32(total, alpha / np.float32(size), bias)
+        result: np.ndarray = x / np.sqrt(np.sqrt(omega * omega * omega))
+    return result
+
+
 @working_memory(_float64_bytes)
 def lrn(call: KernelCall) -> np.ndarray:
     """LRN-1 in f32 as oneDNN's reference LRN computes it (the plugin's LRN node), bit for bit:
@@ -480,8 +505,9 @@ def lrn(call: KernelCall) -> np.ndarray:
     beta is 0.75, else ``x * (1 / powf(omega, beta))``. As the node reads the axes: [1] is across
     channels, anything else (it builds only sets holding every spatial axis) within each
     channel over the spatial axes, so axes [1, 2] of 3D data are [2] there
-    (intel_cpu/src/nodes/lrn.cpp; found by the kernel fuzzer). Not followed: oneDNN's JIT
-    kernel across 16 channels and more (a multiple of 16) with size 5."""
+    (intel_cpu/src/nodes/lrn.cpp; found by the kernel fuzzer). Where the plugin runs oneDNN's
+    JIT kernel instead (:func:`_lrn_jit_runs`), with beta 0.75 :func:`_lrn_jit`; with other
+    betas or even sizes there, the reference's formula (not followed)."""
     x = call.inputs[DATA].astype(np.float32)
     axes = _axes_of(call.inputs[1], x.ndim)
     written = [int(v) for v in np.asarray(call.inputs[1]).reshape(-1)]
@@ -495,6 +521,8 @@ def lrn(call: KernelCall) -> np.ndarray:
         axes = spatial
     size = int(call.attribute("size"))
     alpha, beta, bias = (np.float32(call.attribute(name)) for name in ("alpha", "beta", "bias"))
+    if axes == (1,) and beta == np.float32(0.75) and _lrn_jit_runs(x.shape, size):
+        return _out(_lrn_jit(x, size, alpha, bias), call)
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
         total = _window_sums_in_order(np.square(x), axes, (size - 1) // 2)
         omega = bias + alpha * total / np.float32(size ** len(axes))

@@ -474,7 +474,8 @@ def lrn_exactness_cases() -> list[Case]:
     fifth of the kernel fuzzer's elements off in the last bit): the window's squares summed in
     order, ``bias + alpha * sum / size^n``, ``x * sqrt(1 / (sqrt(omega) * omega))`` for beta
     0.75, else ``x * (1 / powf(omega, beta))``; across channels and over 1, 2 and 3 spatial
-    axes, sizes odd and even."""
+    axes, sizes odd and even. And where the plugin runs oneDNN's JIT kernel: the neighbours'
+    squares by FMAs, ``omega`` by one, ``x / sqrt(sqrt(omega^3))`` (before, 40% a unit off)."""
     rng = np.random.default_rng(19)
     cases = []
     shapes = (((2, 7, 3, 3), [1]), ((1, 5, 6), [1]), ((1, 3, 5, 5), [2, 3]), ((2, 2, 7), [2]))
@@ -494,6 +495,19 @@ def lrn_exactness_cases() -> list[Case]:
         node = opset1.lrn(x, opset1.constant(np.array(axes, np.int64)), alpha, beta, bias, size)
         name = _name("exact_lrn", len(cases), dtype, shape, axes, alpha, beta, size)
         cases.append(Case(name, {x: data}, [node.output(0)], exact=True))
+    # oneDNN's JIT kernel (rank 4: one channel, one spatial element, or 16 channels with size 5)
+    for shape, size, dtype in itertools.product(((3, 1, 3, 3), (2, 32, 1, 1), (2, 16, 2, 2)), (5, 3), REALS):
+        data = (rng.standard_normal(shape) * 2).astype(dtype)
+        x = parameter(shape, dtype)
+        node = opset1.lrn(x, opset1.constant(np.array([1], np.int64)), 0.5, 0.75, 2.0, size)
+        cases.append(
+            Case(
+                _name("exact_lrn_jit", len(cases), dtype, shape, size),
+                {x: data},
+                [node.output(0)],
+                exact=True,
+            )
+        )
     return cases
 
 

@@ -84,6 +84,13 @@ def _exp_bytes(call: KernelCall) -> int:
     return 12 * 8 * call.inputs[DATA].size
 
 
+def _fma_bytes(call: KernelCall) -> int:
+    """GroupNormalization and LRN: :func:`fma_f32` over the whole data holds float64 products
+    and sums of its size (measured: up to 77 bytes an element, LRN's JIT emulation), beside the
+    other inputs."""
+    return 12 * 8 * call.inputs[DATA].size + sum(8 * a.size for a in call.inputs[1:])
+
+
 def _exact(x: np.ndarray) -> np.ndarray:
     """The data as float64, where every formula is computed."""
     return x.astype(np.float64)
@@ -504,7 +511,7 @@ def _lrn_jit(x: np.ndarray, size: int, alpha: np.float32, bias: np.float32) -> n
     return result
 
 
-@working_memory(_float64_bytes)
+@working_memory(_fma_bytes)
 def lrn(call: KernelCall) -> np.ndarray:
     """LRN-1 in f32 as oneDNN's reference LRN computes it (the plugin's LRN node), bit for bit:
     the squares summed in order over the window (:func:`_window_sums_in_order`), ``omega =
@@ -546,7 +553,7 @@ def _channels(values: np.ndarray, rank: int) -> np.ndarray:
     return _exact(values).reshape((1, -1) + (1,) * (rank - 2))
 
 
-@working_memory(_float64_bytes)
+@working_memory(_fma_bytes)
 def group_normalization(call: KernelCall) -> np.ndarray:
     """GroupNormalization-12 in f32 as the plugin computes it, bit for bit (read from its JIT
     code): per batch and group of channels (``n`` elements) ``mean = sum * (1 / n)``, the sums

@@ -8,9 +8,9 @@ hint, closer to the exact value than to an f16 computation), but Softmax and Log
 
 * Softmax: ``exp(x - max) / sum(exp(x - max))`` along the axis; LogSoftmax
   ``x - max - log(sum(exp(x - max)))``. Both in f32 in the plugin's order of operations, with
-  its exp (``plugin_exp``): Softmax is oneDNN's ``e * (1 / sum)``, bit for bit but on innermost
-  rows of more than 32 elements (its lanes' order of the sum); LogSoftmax is decomposed into a
-  ReduceSum and the C library's logf (neither order nor logf followed: docs/execution.md).
+  its exp (``plugin_exp``): Softmax is oneDNN's ``e * (1 / sum)``, bit for bit (along the
+  innermost axis its four accumulators of 16 lanes); LogSoftmax is decomposed into a ReduceSum
+  (its order followed) and the C library's logf (not followed: docs/execution.md).
   Where ``x - max`` is NaN (a +inf less the +inf max, a
   NaN, a row of -inf) the CPU plugin's exp gives +inf: the sum is infinite, so such elements are
   NaN and the rest of the row 0 (LogSoftmax: -inf). The reference makes the whole row NaN; the

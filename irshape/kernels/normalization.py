@@ -560,14 +560,14 @@ def group_normalization(call: KernelCall) -> np.ndarray:
     in 16 lanes of one accumulator (:func:`_sum_in_lanes`), the squares of ``d = x - mean`` rounded and
     summed so, ``d * (1 / sqrt(var_sum * (1 / n) + eps))`` (that sum in one FMA), then
     ``normalized * scale + bias`` in one FMA. That is its Snippets kernel; where the batch
-    times the groups gives fewer rows than the plugin has threads (one, on two cores) it runs
-    its MVN node over the axes from 1 (:func:`_mvn_f32`: across channels) and the same FMA (of
-    rank 2 there in another order, not followed: float64, as f64 data)."""
+    times the groups gives fewer rows than the plugin has threads (one, on two cores) and the
+    data has spatial axes it runs its MVN node over the axes from 1 (:func:`_mvn_f32`: across
+    channels) and the same FMA (by the runtime model). f64 data in float64."""
     data = call.inputs[DATA]
     groups = int(call.attribute("num_groups"))
     eps = float(call.attribute("epsilon"))
-    single = data.shape[0] * groups < _THREADS
-    if data.dtype == np.float64 or not data.size or (single and data.ndim == 2):
+    single = data.shape[0] * groups < _THREADS and data.ndim > 2
+    if data.dtype == np.float64 or not data.size:
         in_groups = _exact(data).reshape(data.shape[0], groups, -1)
         exact = _mvn(in_groups, (2,), True, eps, True).reshape(data.shape)
         scale, bias = (_channels(call.inputs[i], data.ndim) for i in (1, 2))

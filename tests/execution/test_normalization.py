@@ -451,11 +451,12 @@ def group_norm_exactness_cases() -> list[Case]:
     fuzzer's elements off in the last bit): the plugin's Snippets kernel where the batch times
     the groups is 2 or more (sums in 16 lanes, groups of 42 and 21 elements here for the tails,
     the variance's sum by an FMA, the scale and bias by another), its MVN node across channels
-    where it is 1 (2 and 4 channels: the same for any number of threads from 2)."""
+    where it is 1 and the data has spatial axes (2 and 4 channels: the same for any number of
+    threads from 2), the Snippets kernel again for ``[1, 26]``."""
     rng = np.random.default_rng(18)
     cases = []
     configurations = (((1, 4, 7, 3), 2), ((2, 3, 7), 3), ((2, 2, 5, 4), 1), ((1, 4, 40), 4), ((3, 2), 2))
-    configurations += (((1, 4, 7, 3), 1), ((1, 2, 3, 5, 2), 1))
+    configurations += (((1, 4, 7, 3), 1), ((1, 2, 3, 5, 2), 1), ((1, 26), 1))
     for ((shape, groups), dtype), eps in itertools.product(
         itertools.product(configurations, REALS), (1e-5, 0.1)
     ):

@@ -64,11 +64,11 @@ def test_without_powf_power_is_pow_rounded_once(monkeypatch: pytest.MonkeyPatch)
     power = reals.binary("Power", "f32")
     assert power is not None
     assert power(626.0, 3.0) == 245314384.0
-    kernel = elementwise._powf(np.array([626.0], np.float32), np.array([3.0], np.float32))
+    kernel = elementwise.powf_f32(np.array([626.0], np.float32), np.array([3.0], np.float32))
     assert kernel.tolist() == [245314384.0]
     monkeypatch.setattr(libm, "_loaded", [None])  # as where no powf can be loaded
     assert power(626.0, 3.0) == 245314368.0  # 245314376 exactly, a tie: to even
-    kernel = elementwise._powf(np.array([626.0], np.float32), np.array([3.0], np.float32))
+    kernel = elementwise.powf_f32(np.array([626.0], np.float32), np.array([3.0], np.float32))
     assert kernel.tolist() == [245314368.0]
 
 
@@ -99,7 +99,7 @@ def test_the_vectorised_powf_is_openvinos(monkeypatch: pytest.MonkeyPatch) -> No
 
     monkeypatch.setattr(libm, "_loaded", [counting])
     with np.errstate(all="ignore"):
-        got = elementwise._powf(bases, exponents)
+        got = elementwise.powf_f32(bases, exponents)
     expected = _evaluated(bases, exponents)
     assert np.array_equal(got.view(np.uint32), expected.view(np.uint32))  # (NaNs alike too)
     assert 70 <= calls < bases.size // 20, calls

@@ -56,9 +56,13 @@ implementation or from numpy:
   oneDNN's eltwise injector, all on one exp (:func:`plugin_exp`: a polynomial of fixed
   coefficients by FMAs); Erf is Abramowitz and Stegun's 7.1.26 on it; HSigmoid multiplies by
   1/6 rounded down, HSwish by 1/6 rounded to nearest; Selu is the Math node's formula on
-  ``expf``. Within tolerance only, the measured bounds in docs/execution.md: the Math node's
-  functions (Sin..Atanh) and Log, glibc's f32 functions computed here in double rounded once;
-  Tanh, SoftPlus and Gelu, oneDNN's approximations by tables of coefficients; ErfInv.
+  ``expf``. Also bit for bit (``approximation_cases``), read from the plugin's JIT code (the
+  kernels oneDNN dumps with ``ONEDNN_JIT_DUMP=1``, disassembled): Tanh and Gelu (both modes),
+  oneDNN's polynomials per interval (:func:`plugin_tanh`, :data:`_GELU_ERF_TABLE`); SoftPlus,
+  oneDNN's soft_relu (its exp and its own log); ErfInv, Giles' approximation in f32 on the
+  emitter's log (0.886 x near 0). Within tolerance only, the measured bounds in
+  docs/execution.md: the Math node's functions (Sin..Atanh) and Log, glibc's f32 functions
+  computed here in double rounded once.
 * Power: by a constant exponent of one element, integer powers by squaring in f32 and ±0.5 a
   square root (626^3 is 245314368); else the C library's ``powf`` (245314384), which is not
   correctly rounded (see the Power section below; tests/execution/test_power.py, bit for bit).
@@ -328,12 +332,6 @@ def _hswish(x: Array) -> Array:
     return result
 
 
-def _softplus(x: Array) -> Array:
-    # the reference's threshold: log(FLT_MAX); past it log(exp(x) + 1) is x
-    threshold = np.float32(math.log(float(np.finfo(np.float32).max)))
-    return np.where(x < threshold, np.log1p(np.exp(x)), x)
-
-
 # where oneDNN's mish stops exp's argument: (1 + e^x)^2 stays finite
 _MISH_MAX_X = _f32_of(0x42317217)
 
@@ -345,20 +343,6 @@ def _mish(x: Array) -> Array:
     square = plus_one * plus_one
     result: Array = (square - np.float32(1)) / (square + np.float32(1)) * x
     return result
-
-
-_ERFC_COEFFICIENTS = (
-    -1.26551223,
-    1.00002368,
-    0.37409196,
-    0.09678418,
-    -0.18628806,
-    0.27886807,
-    -1.13520398,
-    1.48851587,
-    -0.82215223,
-    0.17087277,
-)
 
 
 _ERF_POLYNOMIAL = tuple(_f32_of(b) for b in (0x3F87DC22, 0xBFBA00E3, 0x3FB5F0E3, 0xBE91A98E, 0x3E827906))
@@ -375,84 +359,210 @@ def _plugin_erf(x: Array) -> Array:
     return result
 
 
-def _erf(x: Array) -> Array:
-    """erf in f32 for ErfInv and Gelu (numpy has none; nearer erf than the plugin's Erf): the
-    complementary function's Chebyshev fit of Numerical Recipes (relative error < 1.2e-7),
-    computed in place (three temporaries of x's size); NaN stays NaN."""
-    z = np.abs(x).astype(np.float32)
-    t = np.float32(1) / (np.float32(1) + np.float32(0.5) * z)
-    erfc = np.full_like(t, _ERFC_COEFFICIENTS[-1])
-    for c in reversed(_ERFC_COEFFICIENTS[:-1]):
-        erfc *= t
-        erfc += np.float32(c)
-    z *= z
-    erfc -= z
-    np.exp(erfc, out=erfc)
-    erfc *= t
-    result: Array = np.where(x >= 0, np.float32(1) - erfc, erfc - np.float32(1))
+def _exponent_and_mantissa(y: Array) -> tuple[Array, Array]:
+    """How the plugin's JIT splits positive f32 values for a log: ``y = 2^e * (1 + t)`` with
+    ``1 + t`` in [0.5, 1) (``e`` the exponent field less 126, ``t`` the mantissa with 0.5's
+    exponent, less 1), so ``log(y) = e * ln2 + log(1 + t)``."""
+    bits = y.view(np.int32)
+    exponent = ((bits >> 23) - 126).astype(np.float32)
+    reduced = ((bits & 0x007FFFFF) | 0x3F000000).view(np.float32) - np.float32(1)
+    return exponent, reduced
+
+
+_SOFTPLUS_LOG_POLYNOMIAL = tuple(
+    _f32_of(b)
+    for b in (
+        *(0xBFC4D30E, 0xBFE1E812, 0xBFA8F1E6, 0xBE361D04, 0xBEA3D7BF),
+        *(0x3EA70608, 0xBF001759, 0x3F7FFF8E, 0xB2B4637D),
+    )
+)
+
+
+def _softplus(x: Array) -> Array:
+    """oneDNN's soft_relu, bit for bit: ``log(1 + e^x)`` as ``log(y) + n * ln2`` with
+    ``y = e^r + 2^-n`` (``n`` and ``e^r`` as :func:`plugin_exp` has them, but ``r = x - n * ln2``
+    in two roundings, not one FMA; ``y`` as ``(2 e^r + 2^(1-n)) / 2``), log(y) as
+    ``e * ln2 + P(t)`` (:func:`_exponent_and_mantissa`; P of degree 8 by FMAs, a product and a
+    sum after), and x itself above 20 (NaN too). So where x is negative log(y) and n * ln2
+    cancel: below about -10 the result is a multiple of a last bit of ``n * ln2`` (-14.2 gives
+    9.5e-7, -14.5 0, -20 -1.9e-6), not e^x (the reference's ``log1p(exp(x))``)."""
+    clipped = np.maximum(np.minimum(x, _LN_FLT_MAX), _LN_FLT_MIN)
+    n = np.floor(clipped * _LOG2E + np.float32(0.5))
+    n_ln2 = n * _LN2
+    exp_r = _fma_horner(clipped - n_ln2, _EXP_POLYNOMIAL)
+    two_to_one_less_n = (((np.float32(1) - n).astype(np.int32) + 127) << 23).view(np.float32)
+    exponent, reduced = _exponent_and_mantissa((exp_r * np.float32(2) + two_to_one_less_n) / np.float32(2))
+    log_y = exponent * _LN2 + _fma_horner(reduced, _SOFTPLUS_LOG_POLYNOMIAL)
+    result: Array = np.where(~(x <= np.float32(20)), x, log_y + n_ln2)
     return result
 
 
-def _erf_inv(x: Array) -> Array:
-    """The inverse of erf: Giles' single-precision approximation refined by two Newton steps on
-    :func:`_erf`; +-1 are +-inf, outside [-1, 1] NaN."""
-    w = -np.log((1.0 - x.astype(np.float64)) * (1.0 + x.astype(np.float64)))
-    central = _polynomial(
-        w - 2.5,
-        (
-            2.81022636e-08,
-            3.43273939e-07,
-            -3.5233877e-06,
-            -4.39150654e-06,
-            0.00021858087,
-            -0.00125372503,
-            -0.00417768164,
-            0.246640727,
-            1.50140941,
-        ),
-    )
-    tail = _polynomial(
-        np.sqrt(np.maximum(w, 0)) - 3.0,
-        (
-            -0.000200214257,
-            0.000100950558,
-            0.00134934322,
-            -0.00367342844,
-            0.00573950773,
-            -0.0076224613,
-            0.00943887047,
-            1.00167406,
-            2.83297682,
-        ),
-    )
-    y = np.where(w < 5.0, central, tail) * x
-    for _ in range(2):  # Newton on erf(y) = x: erf'(y) = 2 / sqrt(pi) * exp(-y^2)
-        slope = 2.0 / math.sqrt(math.pi) * np.exp(-y * y)
-        step = (_erf(y).astype(np.float64) - x) / slope
-        y = np.where(np.isfinite(step) & (slope > 1e-30), y - step, y)
-    y = np.where(x == 1, np.inf, np.where(x == -1, -np.inf, y))
-    return np.where(np.abs(x) > 1, np.nan, y).astype(np.float32)
+def _table_of(words: str, rows: int) -> Array:
+    """A table of f32 coefficients written as their bits in hex, one row per coefficient."""
+    return np.array([int(w, 16) for w in words.split()], np.uint32).view(np.float32).reshape(rows, -1)
 
 
-def _polynomial(t: Array, coefficients: tuple[float, ...]) -> Array:
-    result = np.zeros_like(t)
-    for c in coefficients:
-        result = result * t + c
-    return result
+# oneDNN's tanh: a polynomial of degree 6 per interval of |x| (32 intervals, each a half of a
+# binade from 2^-12), coefficients c0..c6 by interval; read from the plugin's JIT code
+_TANH_TABLE = _table_of(
+    """
+    00000000 39BFFFFF 39FFFFFF 3A3FFFFE 3A7FFFFB 3ABFFFF7 3AFFFFEB 3B3FFFDC 3B7FFFAB 3BBFFF70 3BFFFEAB
+    3C3FFDC0 3C7FFAAB 3CBFF701 3CFFEAAD 3D3FDC08 3D7FAACD 3DBF7081 3DFEACC9 3E3DC7FD 3E7ACBF5 3EB77A9F
+    3EEC9A9F 3F22991F 3F42F7D6 3F67B7CC 3F76CA83 3F7EBBE9 3F7FD40C 3F7FFF32 3F7FFFFC 3F800000
+    3F800000 3F800018 3F7FFFE8 3F7FFFDA 3F7FFFDC 3F7FFFDC 3F7FFFAC 3F7FFF70 3F7FFEEC 3F7FFDC0 3F7FFBED
+    3F7FF704 3F7FEFF5 3F7FDBCA 3F7FBFFF 3F7F7041 3F7F009B 3F7DC36C 3F7C0AA8 3F7734B8 3F70A4DE 3F5F1FD8
+    3F495493 3F18B9EC 3ED706CB 3E390B06 3D90B11F 3C21A053 3AAF7FDB 37CCC1A3 355C6733 00000000
+    00000000 BE4E0FF1 3D25B1B1 3D6B6DAB 3C9FB1D5 BABFF06F 3C07B3F6 BB3FC1BC 3A9F5921 BBBF06F2 BBB0F402
+    BC47DB9E BC73D5E7 BCA25BDA BCFCA780 BD40E07C BD7DAB03 BDBE4A0F BDFB14A5 BE36CC8D BE6BD102 BE9FE7C5
+    BEBA0F10 BEC206A8 BEA3C388 BE277D62 BD8B7960 BC209F49 BAAD44CA B7C6EEAC B663AA41 00000000
+    00000000 45B3AE96 C414EB20 C450E02E C3152B4E BEAD2F56 C2162E02 BEB4BD5A C11A59A4 BED2F507 C020D32C
+    3DD0F506 BF2A75E2 BFF950E3 BED47334 BE809B8C BEB64532 BE961A5B BE9B63AC BEA0D4B2 BE828A77 BE378612
+    BDC20908 3D2D3957 3DD46E89 3DB3F629 3D2C5E7B 3BD20403 3A59DFAE 3770AF45 372CC014 00000000
+    00000000 CC981A1B 4A7EDD3D 4AB1007C 48FEDD9C 41A557B5 477EE32A 422557F5 45FF3CE4 42A55641 446E0867
+    C33DC19A 42915214 43AF4FAD 4110FE88 C1099B75 3FC8A8DC BFBEAEF5 BE365AAD 3F4D9652 3DDFA08F 3E34E9B8
+    3E2D07A6 3DC63567 3CDAEB78 BCD17537 BC92829C BB43AB99 B9B471DD B6BAAD5A B78BAFC7 00000000
+    00000000 52F688D5 D0505C72 D08F98E3 CE505CC9 C7162B8A CC5061D6 C7162BDF CA50B37F C7162A3A C8422086
+    471A714E C5ECE1F1 C70E3D90 C3EBA94A 43E0C424 C21F4552 42217CC8 405E7DC4 C10DD401 3E96B602 BD1A6D2F
+    BD393883 BD674682 BD310016 B961E269 3BA32495 3A7680D5 38B3173C 35A9DEEA 375C3F2A 00000000
+    00000000 D8995ED1 558285EA 55B2CD69 53028625 4BC9991F 5082898A 4B4999B3 4E02C07C 4AC99764 4B72C822
+    CA40C0E1 489413E4 49B12224 46134C4E C60C2D57 43C83910 C3C872D1 C186BC9E 42325BC3 BF2FFA4A 3D9A203C
+    BC545A43 BAE08FEE 3C80225D 3B1FD1DF BA36B9D1 B91DE544 B71F100F B408E2ED B685FEC8 00000000
+    """,
+    rows=7,
+)
+_TANH_INTERVAL_MASK = np.uint32(0xFFC00000)  # the exponent and the first mantissa bit
+_TANH_FIRST_INTERVAL = np.uint32(0x39800000)  # 2^-12
+_TANH_LINEAR_BELOW = _f32_of(0x39DDB3D7)  # tanh(x) is x below 4.2e-4
+_TANH_ONE_FROM = _f32_of(0x41102CB3)  # and 1 from 9.010913
+
+
+def plugin_tanh(x: Array) -> Array:
+    """tanh of f32 values as oneDNN's eltwise injector computes it (the plugin's Tanh, Gelu's
+    tanh mode), bit for bit: on |x| in each half of a binade from 2^-12 a polynomial of degree 6
+    in ``t = |x| - start`` (Horner's rule of FMAs, coefficients by interval), |x| below 4.2e-4,
+    1 from 9.010913 (NaN stays NaN), the sign of x put back."""
+    magnitude = np.abs(x)
+    bits = magnitude.view(np.uint32)
+    interval = (((bits - _TANH_FIRST_INTERVAL) & _TANH_INTERVAL_MASK) >> np.uint32(22)) & np.uint32(31)
+    with np.errstate(invalid="ignore"):
+        t = magnitude - (bits & _TANH_INTERVAL_MASK).view(np.float32)
+        result = _TANH_TABLE[6][interval]
+        for coefficients in _TANH_TABLE[5::-1]:
+            result = fma_f32(result, t, coefficients[interval])
+        result = np.where(magnitude < _TANH_ONE_FROM, result, np.float32(1))
+        result = np.where(~(magnitude >= _TANH_LINEAR_BELOW), magnitude, result)
+    signed: Array = np.where(np.signbit(x), -result, result)
+    return signed
+
+
+# oneDNN's gelu_erf: erf(|x| / sqrt(2)) by a polynomial of degree 5 in |x| per interval (from
+# index 1, a quarter of a binade each; 23 is erf = 1, from |x| = 5.542594), coefficients c0..c5
+_GELU_ERF_TABLE = _table_of(
+    """
+    A6F2CB94 32827792 3381CC0C 34523D4A 351AC44D 35F36D88 36EE8229 37B8A3BB 3867A213 3940033B 3A2A5A1D
+    3AE35863 3B7828F2 3C08B14B 3C515ED3 BB503236 BD8D8E5E BE8ABCD9 BF0C19A2 BECCB328 3E176CED 3F470D99
+    3F7ABB28 3F800000
+    3F4C422A 3F4C421F 3F4C4207 3F4C41CB 3F4C413B 3F4C3FAD 3F4C3A2F 3F4C2D40 3F4C146A 3F4BC341 3F4AD08C
+    3F48F8CF 3F45FAC7 3F404E07 3F3B980F 3F48DFF3 3F78B21B 3FBB0704 40019C32 3FE536D6 3F81331E 3E6C8684
+    3C98F936 00000000
+    B62173F4 3735E4CF 37F2FF89 388C23BE 3917535C 39AB2AB0 3A60FADB 3AF9B960 3B6E5491 3C0A4EC5 3CA5AA8C
+    3D2138D9 3D8737D4 3DDFB660 3E0F27AB 3D94004B BE0EFDEB BF1D96C3 BF89DB58 BF6D9897 BEF69FB8 BDC4F8A8
+    BBDE6422 00000000
+    BE081A19 BE084570 BE08639B BE089837 BE08F409 BE09AB95 BE0B66D0 BE0E400A BE124DF8 BE1BDE02 BE2F19C9
+    BE4931BF BE685FBC BE89C95F BE96CBCA BE8044AA BE0550F2 3DCFD6A1 3E94C826 3E79345F 3DECEC91 3CA46568
+    3AA1E00A 00000000
+    BA3D61DB 39F097A3 3A5845DC 3AB1FA35 3B0CEFB8 3B653AB6 3BCAE527 3C221712 3C6C5840 3CC0A703 3D1DCC19
+    3D63656D 3D955907 3DBF9910 3DD53F69 3DB7DCEF 3D639EBE BA6EDE48 BD22BE69 BD041CF1 BC64F5AB BB097A32
+    B8EBF380 00000000
+    3CB7D80C 3C9B6050 3C978D11 3C92E850 3C8D058B 3C848454 3C6CD623 3C4C824B 3C2A7935 3BE0B390 3B0651AC
+    BB232F53 BBD42FA0 BC2C5366 BC492C9E BC2A7AA6 BBD55D04 BA823A76 3B102AA8 3AE25A7E 3A31F792 38B84375
+    3689BB5A 00000000
+    """,
+    rows=6,
+)
+_GELU_ERF_BIAS = np.int32(-0x3DE00001)  # 0xc21fffff: moves |x|'s bits to the intervals
+_GELU_ERF_ONE_FROM = _f32_of(0x40B15CEE)
 
 
 def _gelu_erf(x: Array) -> Array:
-    # the plugin's erf polynomial makes +inf NaN too (numpy's -inf * 0 already is)
-    # x * (1 + erf) first, then halved, as the plugin multiplies: above FLT_MAX / 2 that is inf
-    # (found by the kernel fuzzer: 2e38 gives inf)
-    gelu = x * (np.float32(1) + _erf(x * np.float32(1 / math.sqrt(2)))) * np.float32(0.5)
-    return np.where(np.isposinf(x), np.float32(np.nan), gelu)
+    """oneDNN's gelu_erf, bit for bit: ``x * (1 + erf) * 0.5`` in that order (above FLT_MAX / 2
+    inf: found by the kernel fuzzer, 2e38 gives inf), erf by :data:`_GELU_ERF_TABLE` (Horner's
+    rule of FMAs), its sign put back by x's; infinities give NaN (the polynomial's inf * 0)."""
+    magnitude = np.abs(x)
+    with np.errstate(invalid="ignore"):
+        interval = np.clip((magnitude.view(np.int32) + _GELU_ERF_BIAS) >> 21, 1, 23)
+        interval = np.where(magnitude > _GELU_ERF_ONE_FROM, 23, interval)
+        erf = _GELU_ERF_TABLE[5][interval]
+        for coefficients in _GELU_ERF_TABLE[4::-1]:
+            erf = fma_f32(erf, magnitude, coefficients[interval])
+    result: Array = x * (np.where(np.signbit(x), -erf, erf) + np.float32(1)) * np.float32(0.5)
+    return result
+
+
+_GELU_CUBIC, _SQRT_2_OVER_PI = _f32_of(0x3D372713), _f32_of(0x3F4C422A)  # 0.044715, sqrt(2/pi)
 
 
 def _gelu_tanh(x: Array) -> Array:
-    inner = np.float32(math.sqrt(2 / math.pi)) * (x + np.float32(0.044715) * x * x * x)
-    result: Array = np.float32(0.5) * x * (np.float32(1) + np.tanh(inner))
+    """oneDNN's gelu_tanh, bit for bit: ``0.5 * (1 + tanh(u)) * x`` in that order, with
+    ``u = (x^2 * 0.044715 + 1) (one FMA) * x * sqrt(2/pi)`` and :func:`plugin_tanh`."""
+    inner = fma_f32(x * x, _GELU_CUBIC, np.float32(1)) * x * _SQRT_2_OVER_PI
+    result: Array = (plugin_tanh(inner) + np.float32(1)) * np.float32(0.5) * x
     return result
+
+
+# ErfInv's polynomials (Giles' single-precision approximation, as OpenVINO's reference has it:
+# the tail's 0.00943887047 negative, Giles' positive) and the emitter's log(1 + t)
+_ERF_INV_CENTRAL = tuple(
+    _f32_of(b)
+    for b in (
+        0x32F16588,
+        0x34B84B36,
+        0xB66C7357,
+        0xB6935AC1,
+        0x396532DB,
+        0xBAA45408,
+        0xBB88E4EF,
+        0x3E7C8F63,
+        0x3FC02E2F,
+    )
+)
+_ERF_INV_TAIL = tuple(
+    _f32_of(b)
+    for b in (
+        0xB951F09B,
+        0x38D3B56B,
+        0x3AB0DC72,
+        0xBB70BDE7,
+        0x3BBC127B,
+        0xBBF9C5D7,
+        0xBC1AA57E,
+        0x3F8036DB,
+        0x40354F7E,
+    )
+)
+_ERF_INV_LOG_POLYNOMIAL = tuple(
+    _f32_of(b)
+    for b in (0xBE000000, 0x3E12491B, 0xBE2AAAC1, 0x3E4CCCCD, 0xBE800000, 0x3EAAAA9F, 0xBF000000, 0x3F800000)
+)
+
+
+def _erf_inv(x: Array) -> Array:
+    """ErfInv as the plugin's jit_erfinv_emitter computes it, bit for bit (read from its JIT
+    code): Giles' approximation in f32, ``w = -log(1 - x^2)`` (``1 - x^2`` rounded, the log as
+    ``e * ln2 + t * P(t)`` by FMAs with P the series of log(1 + t) to t^8), ``P(w - 2.5)``
+    below w = 5, else ``Q(sqrt(w) - 3)`` (Horner's rule of FMAs), times x; +-inf from |x| = 1,
+    NaN above (and of NaN). So near 0, where ``1 - x^2`` is 1, w is the log's error (-1.5e-8),
+    not 0: the result is 0.886 x, where erfinv(x) is 0.8862 x."""
+    with np.errstate(invalid="ignore", divide="ignore"):
+        exponent, reduced = _exponent_and_mantissa(np.float32(1) - x * x)
+        w = -fma_f32(exponent, _LN2, _fma_horner(reduced, _ERF_INV_LOG_POLYNOMIAL) * reduced)
+        central = _fma_horner(w - np.float32(2.5), _ERF_INV_CENTRAL)
+        tail = _fma_horner(np.sqrt(w) - np.float32(3), _ERF_INV_TAIL)
+        result = np.where(w < np.float32(5), central, tail) * x
+        magnitude = np.abs(x)
+        result = np.where(magnitude < 1, result, np.copysign(np.float32(np.inf), x))
+        bounded: Array = np.where(magnitude <= 1, result, np.float32(np.nan))
+    return bounded
 
 
 def _round_half_away(x: Array) -> Array:
@@ -473,6 +583,10 @@ def _like_libm(function: RealFunction) -> RealFunction:
     return rounded_once
 
 
+# the f32 temporaries an emulation by exact FMAs (fma_f32) holds at once: its float64
+# products and sums (measured: 74 to 85 bytes an element at the peak with input and output)
+_FMA_TEMPORARIES = 21
+
 abs_ = _int_unary(np.abs, np.abs)
 negative = _int_unary(np.negative, np.negative)
 sign = _int_unary(np.sign, np.sign)
@@ -490,21 +604,21 @@ cosh = _math_node_unary(_like_libm(np.cosh))
 sin = _math_node_unary(_like_libm(np.sin))
 sinh = _math_node_unary(_like_libm(np.sinh))
 tan = _math_node_unary(_like_libm(np.tan))
-tanh = _real_unary(np.tanh)
+tanh = _real_unary(plugin_tanh, temporaries=_FMA_TEMPORARIES)
 # (plugin_exp: inf from 88.37627, where its 2^n would be 2^128, though exp is still 2.4e38, and
 # 0 below ln(FLT_MIN), -87.33655, not a subnormal; found by the kernel fuzzer: an f64 exp(88.5)
 # was FLT_MAX there, 2.7e38 here)
-exp = _real_unary(plugin_exp)
+exp = _real_unary(plugin_exp, temporaries=_FMA_TEMPORARIES)
 log = _real_unary(_like_libm(np.log))
 sqrt = _real_unary(np.sqrt)
-erf = _real_unary(_plugin_erf, temporaries=8)
-erf_inv = _real_unary(_erf_inv, temporaries=16)  # its f64 Newton steps
-sigmoid = _real_unary(_sigmoid, temporaries=8)
+erf = _real_unary(_plugin_erf, temporaries=_FMA_TEMPORARIES)
+erf_inv = _real_unary(_erf_inv, temporaries=_FMA_TEMPORARIES)
+sigmoid = _real_unary(_sigmoid, temporaries=_FMA_TEMPORARIES)
 hsigmoid = _real_unary(_hsigmoid)
 hswish = _real_unary(_hswish)
-softplus = _real_unary(_softplus)
+softplus = _real_unary(_softplus, temporaries=_FMA_TEMPORARIES)
 softsign = _real_unary(lambda x: x / (np.float32(1) + np.abs(x)))
-mish = _real_unary(_mish, temporaries=8)
+mish = _real_unary(_mish, temporaries=_FMA_TEMPORARIES)
 
 
 def gelu(call: KernelCall) -> Array:
@@ -513,8 +627,8 @@ def gelu(call: KernelCall) -> Array:
     return (_gelu_tanh_kernel if mode == "tanh" else _gelu_erf_kernel)(call)
 
 
-_gelu_tanh_kernel = _real_unary(_gelu_tanh)
-_gelu_erf_kernel = _real_unary(_gelu_erf, temporaries=5)
+_gelu_tanh_kernel = _real_unary(_gelu_tanh, temporaries=_FMA_TEMPORARIES)
+_gelu_erf_kernel = _real_unary(_gelu_erf, temporaries=_FMA_TEMPORARIES)
 
 
 def round_(call: KernelCall) -> Array:
@@ -851,7 +965,7 @@ _POWF_TIE_WINDOW = 2.0**-31
 _F32_TOP = float(np.finfo(np.float32).max)
 
 
-def _powf(x: Array, y: Array) -> Array:
+def powf_f32(x: Array, y: Array) -> Array:
     """The C library's ``powf`` of f32 arrays, vectorised: C's ``pow`` in double rounded to f32,
     which is ``powf``'s value wherever the double lies clear of a rounding midpoint; where it
     lies within :data:`_POWF_TIE_WINDOW` of one (an exact tie: 626^3; a near one) or at the top
@@ -892,7 +1006,7 @@ def _power_by_constant(x: Array, power: float) -> Array:
         root: Array = np.sqrt(x)
         return root if power > 0 else np.float32(1) / root
     if power != math.floor(power) or power == 0:
-        return _powf(x, np.array(power, np.float32))
+        return powf_f32(x, np.array(power, np.float32))
     count = abs(int(power) if abs(power) < 2.0**63 else -(2**63)) - 1
     result, square = x.copy(), x
     while count > 0:  # (over the exponent's bits, not the elements)
@@ -911,7 +1025,7 @@ def power(call: KernelCall) -> Array:
     x, y = np.broadcast_arrays(*(_as_f32(a) for a in _operands(call)))
     with np.errstate(all="ignore"):
         exponent = _static_exponent(call)
-        values = _powf(x, y) if exponent is None else _power_by_constant(x, exponent)
+        values = powf_f32(x, y) if exponent is None else _power_by_constant(x, exponent)
     return _result(call, values, from_real=not _is_boolean_out(call))
 
 

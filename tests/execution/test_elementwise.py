@@ -943,6 +943,46 @@ def exactness_cases() -> Iterator[Case]:
             yield Case(_name("exact", op, dtype), {x: data}, [build(x).output(0)], exact=True)
 
 
+def approximation_cases() -> Iterator[Case]:
+    """oneDNN's approximations (Tanh, SoftPlus, Gelu's erf and tanh modes) and OpenVINO's
+    ErfInv emitter, read from the plugin's JIT code, bit for bit; before, each was within
+    tolerance only: Tanh numpy's (2 ulp off on a quarter of the elements), SoftPlus
+    ``log1p(exp(x))`` (wrong below -3.8: the plugin's is 0 or +-9.5e-7 below about -14),
+    Gelu an erf of Numerical Recipes and numpy's tanh, ErfInv Giles' approximation refined by
+    Newton steps (the plugin's is Giles' in f32 on its own log: 0.886 x near 0, 13% off)."""
+    rng = np.random.default_rng(25)
+    values = np.concatenate(
+        [rng.standard_normal(256) * scale for scale in (1e-3, 0.3, 3.0, 30.0)]
+        + [[9.010913, 9.0109135, 4.2286e-4, 4.2287e-4, 5.542594, 5.5425944, -5.4, 20.0, 20.000002]]
+        + [[-14.2, -14.5, -20.0, -88.0, 88.8, 2e38, -3e38, 1e-40, np.nan, np.inf, -np.inf, 0.0, -0.0]]
+    )
+    builders = {
+        "tanh": opset.tanh,
+        "softplus": lambda x: FACTORY[4].create("SoftPlus", [x.output(0)]),
+        "gelu_erf": lambda x: opset.gelu(x, "erf"),
+        "gelu2": opset2.gelu,
+        "gelu_tanh": lambda x: opset.gelu(x, "tanh"),
+    }
+    inverse_values = np.concatenate(
+        [
+            rng.uniform(-1, 1, 256),
+            rng.uniform(-1e-5, 1e-5, 64),
+            1 - 10 ** rng.uniform(-7, -1, 64),
+            [-0.9999999, 1.0, -1.0, 1.5, -2.0, 1e-30, 1e-40, np.nan, np.inf, 0.0, -0.0],
+        ]
+    )
+    for dtype in REALS:
+        with np.errstate(over="ignore"):
+            data = values.astype(dtype)
+        for op, build in builders.items():
+            x = parameter(data.shape, dtype)
+            yield Case(_name("approximation", op, dtype), {x: data}, [build(x).output(0)], exact=True)
+        x = parameter(inverse_values.shape, dtype)
+        node = FACTORY[17].create("ErfInv", [x.output(0)])
+        data = inverse_values.astype(dtype)
+        yield Case(_name("approximation", "erf_inv", dtype), {x: data}, [node.output(0)], exact=True)
+
+
 def fake_convert_cases() -> Iterator[Case]:
     """FakeConvert-13 as the plugin decomposes it, bit for bit (found by the kernel fuzzer,
     test_kernel_fuzz_reals.py): a Clamp to the f8 range first, so NaN is the lowest finite f8
@@ -985,6 +1025,7 @@ OTHER_CASES = [
     *tile_cases(),
     *fuzz_found_cases(),
     *exactness_cases(),
+    *approximation_cases(),
     *fake_convert_cases(),
 ]
 

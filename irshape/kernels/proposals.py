@@ -140,18 +140,12 @@ from __future__ import annotations
 import numpy as np
 
 from irshape.kernels import KernelCall, KernelError, UnsupportedByOpenVINOError, output_bytes, working_memory
+from irshape.kernels.elementwise import fma_f32
 
 _F32 = np.float32
 _NO_OFFSET = _F32(0)
 _LOGITS, _CLASSES, _PROPOSALS, _AUX_CLASSES, _AUX_BOXES = range(5)
 Detections = dict[int, list[int]]  # class -> the kept priors, in order of selection
-
-
-def _fma(a: np.ndarray, b: np.ndarray, c: np.ndarray) -> np.ndarray:
-    """``a * b + c`` of float32 rounded once: the product is exact in float64, and the sum's
-    rounding there almost never moves the float32 one."""
-    result: np.ndarray = (a.astype(np.float64) * b + c).astype(_F32)
-    return result
 
 
 def _expf(x: np.ndarray) -> np.ndarray:
@@ -489,8 +483,8 @@ def _enumerate(
     dh = moves[..., 3] / _F32(call.attribute("box_size_scale"))
     box_w = boxes[..., 2] - boxes[..., 0] + offset
     box_h = boxes[..., 3] - boxes[..., 1] + offset
-    centre_x = _fma(dx, box_w, boxes[..., 0] + _F32(0.5) * box_w)
-    centre_y = _fma(dy, box_h, boxes[..., 1] + _F32(0.5) * box_h)
+    centre_x = fma_f32(dx, box_w, boxes[..., 0] + _F32(0.5) * box_w)
+    centre_y = fma_f32(dy, box_h, boxes[..., 1] + _F32(0.5) * box_h)
     half_w, half_h = _F32(0.5) * (_expf(dw) * box_w), _F32(0.5) * (_expf(dh) * box_h)
     decoded = np.stack([centre_x - half_w, centre_y - half_h, centre_x + half_w, centre_y + half_h], -1)
     if call.attribute("clip_before_nms"):

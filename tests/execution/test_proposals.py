@@ -520,6 +520,40 @@ def _last_bit_proposals(rng: np.random.Generator) -> list[Case]:
     return cases
 
 
+def _proposal_fma_ties() -> Case:
+    """Proposal-1 (TensorFlow) whose new centres ``dx * width + centre`` are f32 ties in f64:
+    the exact product lies off the half-way point between two f32 values by less than f64's
+    half unit, so rounding the f64 sum onto the tie then to f32 goes the other way from the one
+    rounding of the plugin's fused multiply-add (the deltas below were searched for with the
+    anchors' widths; an f64 ``a * b + c`` rounded to f32 put 16 of the 480 numbers off)."""
+    height, width, anchors = 4, 4, 6
+    deltas = np.zeros((1, anchors, 4, height, width), np.float32)
+    deltas[0, 1, 0, 2, :] = np.array(0xB82AF05D, np.uint32).view(np.float32)  # anchor 1's dx, row 2
+    deltas[0, 2, 1, :, 3] = np.array(0xB597C802, np.uint32).view(np.float32)  # anchor 2's dy, column 3
+    probs = np.random.default_rng(7).permutation(2048)[: 2 * anchors * height * width] / 2048
+    attrs = {
+        "base_size": np.uint32(16),
+        "pre_nms_topn": np.uint32(1000),
+        "post_nms_topn": np.uint32(anchors * height * width),
+        "nms_thresh": 1.0,
+        "feat_stride": np.uint32(8),
+        "min_size": np.uint32(1),
+        "ratio": np.array([0.7, 1.3], np.float32),
+        "scale": np.array([1.3, 2.0, 4.1], np.float32),
+        "clip_before_nms": False,
+        "clip_after_nms": False,
+        "framework": "tensorflow",
+    }
+    data = [
+        probs.reshape(1, 2 * anchors, height, width).astype(np.float32),
+        deltas.reshape(1, -1, height, width),
+        np.array([300.0, 300.0, 1.0], np.float32),
+    ]
+    params = [parameter(d.shape, d.dtype) for d in data]
+    node = opset1.proposal(*params, attrs)
+    return Case("last_bit_proposal_fma_ties", dict(zip(params, data, strict=True)), [node.output(0)], True)
+
+
 def _last_bit_matrix_nms(rng: np.random.Generator) -> Case:
     """MatrixNms-8's linear decay in float32 (by experiment: in double, or the numerator in
     double, a few scores of 40 overlapping boxes come out a unit off)."""
@@ -567,6 +601,7 @@ def last_bit_cases() -> list[Case]:
         _last_bit_experimental_detection(rng),
         _last_bit_detection_output(rng),
         *_last_bit_proposals(rng),
+        _proposal_fma_ties(),
         _last_bit_matrix_nms(rng),
         _matrix_nms_without_area("linear"),
         _matrix_nms_without_area("gaussian"),

@@ -1,7 +1,7 @@
 """Kernels of the proposals family (irshape/shapes/proposals.py): DetectionOutput-1/8,
 Proposal-1/4, MulticlassNms-8/9, MatrixNms-8, GatherTree-1, GenerateProposals-9,
 ExperimentalDetectronGenerateProposalsSingleImage-6 and ExperimentalDetectronDetectionOutput-6.
-Every plugin here computes ``std::exp`` of floats, glibc's expf, correctly rounded (``_expf``).
+Every plugin here computes ``std::exp`` of floats, the C library's expf (``_expf``).
 
 DetectionOutput's semantics are the CPU plugin's (``src/plugins/intel_cpu/src/nodes/
 detection_output.cpp``, which runs both versions), confirmed by tests/execution/test_proposals.py;
@@ -141,6 +141,8 @@ import numpy as np
 
 from irshape.kernels import KernelCall, KernelError, UnsupportedByOpenVINOError, output_bytes, working_memory
 from irshape.kernels.elementwise import fma_f32
+from irshape.kernels.libm_calls import as_the_library
+from irshape.shapes import libm
 
 _F32 = np.float32
 _NO_OFFSET = _F32(0)
@@ -149,11 +151,12 @@ Detections = dict[int, list[int]]  # class -> the kept priors, in order of selec
 
 
 def _expf(x: np.ndarray) -> np.ndarray:
-    """The plugins' ``std::exp`` of floats: glibc's expf, correctly rounded (numpy's float32
-    exp can be a unit off in the last place; the float64 exp rounded once is not)."""
+    """The plugins' ``std::exp`` of floats: the C library's ``expf`` (numpy's float32 exp can be
+    a unit off in the last place; the float64 exp rounded once misses glibc's expf, which is not
+    correctly rounded, on about 1 in 12,000 values: irshape.kernels.libm_calls)."""
+    x = np.asarray(x, _F32)
     with np.errstate(over="ignore"):
-        result: np.ndarray = np.exp(x.astype(np.float64)).astype(_F32)
-    return result
+        return as_the_library(np.exp(x.astype(np.float64)), libm.expf(), x)
 
 
 def detection_output(call: KernelCall) -> np.ndarray:

@@ -16,6 +16,8 @@ per-class and per-image limits."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 import openvino as ov
 import openvino.opset1 as opset1
@@ -418,13 +420,19 @@ def _last_bit_generate_proposals(rng: np.random.Generator) -> list[Case]:
     return cases
 
 
-def _last_bit_experimental_detection(rng: np.random.Generator) -> Case:
-    """ExperimentalDetectronDetectionOutput-6 refining by such size deltas (weights 1)."""
-    rois_count, classes = 8, 2
+def _refined_by_size_deltas(
+    name: str,
+    rng: np.random.Generator,
+    rois_count: int,
+    size_deltas: Callable[[np.random.Generator, tuple[int, ...]], np.ndarray],
+) -> Case:
+    """ExperimentalDetectronDetectionOutput-6 refining random rois by ``size_deltas`` (weights
+    1, two classes, every roi kept): its boxes go through the plugin's ``std::exp``."""
+    classes = 2
     centres, half = rng.uniform(100, 200, (rois_count, 2)), rng.uniform(10, 40, (rois_count, 2))
     rois = np.concatenate([centres - half, centres + half], -1).astype(np.float32)
     deltas = rng.normal(0, 0.2, (rois_count, classes, 4)).astype(np.float32)
-    deltas[..., 2:] = _exp_last_bit(rng, (rois_count, classes, 2))
+    deltas[..., 2:] = size_deltas(rng, (rois_count, classes, 2))
     scores = (rng.permutation(2048)[: rois_count * classes] / 2048).reshape(rois_count, classes)
     data = [
         rois,
@@ -438,17 +446,20 @@ def _last_bit_experimental_detection(rng: np.random.Generator) -> Case:
         "nms_threshold": 1.0,
         "max_delta_log_wh": 4.1,
         "num_classes": classes,
-        "post_nms_count": 100,
-        "max_detections_per_image": 100,
+        "post_nms_count": max(100, rois_count * classes),
+        "max_detections_per_image": max(100, rois_count * classes),
         "class_agnostic_box_regression": False,
         "deltas_weights": [1.0, 1.0, 1.0, 1.0],
     }
     node = NodeFactory("opset6").create(
         "ExperimentalDetectronDetectionOutput", [p.output(0) for p in params], attrs
     )
-    return Case(
-        "last_bit_experimental_detection", dict(zip(params, data, strict=True)), list(node.outputs()), True
-    )
+    return Case(name, dict(zip(params, data, strict=True)), list(node.outputs()), True)
+
+
+def _last_bit_experimental_detection(rng: np.random.Generator) -> Case:
+    """ExperimentalDetectronDetectionOutput-6 refining by such size deltas."""
+    return _refined_by_size_deltas("last_bit_experimental_detection", rng, 8, _exp_last_bit)
 
 
 def _last_bit_detection_output(rng: np.random.Generator) -> Case:
@@ -534,36 +545,14 @@ _EXPF_MISROUNDED = np.array(
 def _expf_misrounded() -> Case:
     """ExperimentalDetectronDetectionOutput-6 refining by size deltas where the plugin's
     ``std::exp`` (glibc's expf) is a unit off the correctly rounded exp: the boxes are the
-    plugin's only with the library's expf itself (exp in double rounded once put 40 of the 800
-    numbers off)."""
-    rng = np.random.default_rng(1)
-    rois_count, classes = 64, 2
-    centres, half = rng.uniform(100, 200, (rois_count, 2)), rng.uniform(10, 40, (rois_count, 2))
-    rois = np.concatenate([centres - half, centres + half], -1).astype(np.float32)
-    deltas = np.zeros((rois_count, classes, 4), np.float32)
-    deltas[..., 2:] = rng.choice(_EXPF_MISROUNDED, (rois_count, classes, 2))
-    scores = (rng.permutation(2048)[: rois_count * classes] / 2048).reshape(rois_count, classes)
-    data = [
-        rois,
-        deltas.reshape(rois_count, -1),
-        scores.astype(np.float32),
-        np.array([[400.0, 400.0, 1.0]], np.float32),
-    ]
-    params = [parameter(d.shape, d.dtype) for d in data]
-    attrs = {
-        "score_threshold": 0.0,
-        "nms_threshold": 1.0,
-        "max_delta_log_wh": 4.1,
-        "num_classes": classes,
-        "post_nms_count": 200,
-        "max_detections_per_image": 200,
-        "class_agnostic_box_regression": False,
-        "deltas_weights": [1.0, 1.0, 1.0, 1.0],
-    }
-    node = NodeFactory("opset6").create(
-        "ExperimentalDetectronDetectionOutput", [p.output(0) for p in params], attrs
+    plugin's only with the library's expf itself (exp in double rounded once put 39 of the 512
+    box coordinates off)."""
+    return _refined_by_size_deltas(
+        "last_bit_expf_misrounded",
+        np.random.default_rng(1),
+        64,
+        lambda rng, shape: rng.choice(_EXPF_MISROUNDED, shape),
     )
-    return Case("last_bit_expf_misrounded", dict(zip(params, data, strict=True)), [node.output(0)], True)
 
 
 def _proposal_fma_ties() -> Case:

@@ -44,6 +44,7 @@ from typing import Any
 import numpy as np
 
 from irshape.kernels import KernelCall, UnsupportedByOpenVINOError, output_bytes, working_memory
+from irshape.kernels.libm_calls import expf
 from irshape.kernels.narrow_reals import integers_to_bf16 as to_bf16  # the plugin's f32 -> bf16
 
 
@@ -311,9 +312,9 @@ _BF16_MIN = np.array([0x007F << 16], np.uint32).view(np.float32)[0]
 def _multinomial_cdf(probs: np.ndarray, log_probs: bool, stored: Rounding) -> np.ndarray:
     """Each row's running sum, one addition after the other, divided by its last element (at
     least the type's ``numeric_limits::min()``); each result ``stored`` in the probs' type. The
-    plugin's ``std::exp`` of a float is glibc's expf, correctly rounded (numpy's float32 exp can
-    be a unit off: the f64 exp rounded once is not)."""
-    weights = np.exp(probs.astype(np.float64)).astype(np.float32) if log_probs else probs
+    plugin's ``std::exp`` of a float is the C library's expf (numpy's float32 exp can be a unit
+    off; glibc's expf is not correctly rounded either: :func:`libm_calls.expf`)."""
+    weights = expf(probs) if log_probs else probs
     if stored is _f32:
         cdf = np.cumsum(weights, axis=1, dtype=np.float32)
         smallest = np.finfo(np.float32).tiny

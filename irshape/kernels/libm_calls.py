@@ -14,6 +14,8 @@ from collections.abc import Callable
 
 import numpy as np
 
+from irshape.shapes import libm
+
 TIE_WINDOW = 2.0**-31  # relative distance of the double value to a midpoint, within which the library decides
 _F32_TOP = float(np.finfo(np.float32).max)
 
@@ -37,3 +39,11 @@ def as_the_library(
         picked = zip(*(a[near].tolist() for a in arguments), strict=True)
         result[near] = np.fromiter((function(*a) for a in picked), np.float32, int(near.sum()))
     return result
+
+
+def expf(x: np.ndarray) -> np.ndarray:
+    """The C library's ``expf`` of f32 values (C++'s ``std::exp`` of a float), as the plugin's
+    nodes that call it compute it."""
+    x = np.asarray(x, np.float32)
+    with np.errstate(over="ignore"):
+        return as_the_library(np.exp(x.astype(np.float64)), libm.expf(), x)

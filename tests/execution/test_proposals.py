@@ -486,47 +486,50 @@ def _last_bit_detection_output(rng: np.random.Generator) -> Case:
     return Case("last_bit_detection_output", dict(zip(params, data, strict=True)), [node.output(0)], True)
 
 
+_GRID = (4, 4, 6)  # the last-bit Proposals' map height and width, and anchors
+
+
+def _unsuppressed_proposal(name: str, probs: np.ndarray, deltas: np.ndarray, framework: str) -> Case:
+    """Proposal-1 on a 4 x 4 map of 6 anchors, every box kept (no NMS), of ``probs`` and
+    ``deltas`` ``[1, anchors, 4, height, width]``."""
+    height, width, anchors = _GRID
+    attrs = {
+        "base_size": np.uint32(16),
+        "pre_nms_topn": np.uint32(1000),
+        "post_nms_topn": np.uint32(anchors * height * width),
+        "nms_thresh": 1.0,  # no NMS
+        "feat_stride": np.uint32(8),
+        "min_size": np.uint32(1),
+        "ratio": np.array([0.7, 1.3], np.float32),
+        "scale": np.array([1.3, 2.0, 4.1], np.float32),
+        "clip_before_nms": False,
+        "clip_after_nms": False,
+        "framework": framework,
+    }
+    data = [
+        probs.reshape(1, 2 * anchors, height, width).astype(np.float32),
+        deltas.reshape(1, -1, height, width),
+        np.array([300.0, 300.0, 1.0], np.float32),
+    ]
+    params = [parameter(d.shape, d.dtype) for d in data]
+    node = opset1.proposal(*params, attrs)
+    return Case(name, dict(zip(params, data, strict=True)), [node.output(0)], True)
+
+
 def _last_bit_proposals(rng: np.random.Generator) -> list[Case]:
     """Proposal-1 of both frameworks: its size deltas through expf, and the new centre
     ``dx * width + centre`` one fused multiply-add, as the plugin's ``proposal_imp.cpp`` (built
     for the machine's instruction set, so the compiler contracts it) computes it: TensorFlow's
     widths are not integers, so its rounded product put 289 of 43,975 of the kernel fuzzer's
     coordinates a unit or more off."""
+    height, width, anchors = _GRID
     cases = []
     for framework in ("tensorflow", ""):
-        height, width, anchors = 4, 4, 6
-        probs = (rng.permutation(2048)[: 2 * anchors * height * width] / 2048).reshape(
-            1, 2 * anchors, height, width
-        )
+        probs = rng.permutation(2048)[: 2 * anchors * height * width] / 2048
         deltas = rng.normal(0, 0.5, (1, anchors, 4, height, width)).astype(np.float32)
         deltas[:, :, 2:] = _exp_last_bit(rng, (1, anchors, 2, height, width))
-        attrs = {
-            "base_size": np.uint32(16),
-            "pre_nms_topn": np.uint32(1000),
-            "post_nms_topn": np.uint32(anchors * height * width),
-            "nms_thresh": 1.0,  # no NMS
-            "feat_stride": np.uint32(8),
-            "min_size": np.uint32(1),
-            "ratio": np.array([0.7, 1.3], np.float32),
-            "scale": np.array([1.3, 2.0, 4.1], np.float32),
-            "clip_before_nms": False,
-            "clip_after_nms": False,
-            "framework": framework,
-        }
-        data = [
-            probs.astype(np.float32),
-            deltas.reshape(1, -1, height, width),
-            np.array([300.0, 300.0, 1.0], np.float32),
-        ]
-        params = [parameter(d.shape, d.dtype) for d in data]
-        node = opset1.proposal(*params, attrs)
         cases.append(
-            Case(
-                f"last_bit_proposal_{framework or 'caffe'}",
-                dict(zip(params, data, strict=True)),
-                [node.output(0)],
-                True,
-            )
+            _unsuppressed_proposal(f"last_bit_proposal_{framework or 'caffe'}", probs, deltas, framework)
         )
     return cases
 
@@ -561,32 +564,12 @@ def _proposal_fma_ties() -> Case:
     half unit, so rounding the f64 sum onto the tie then to f32 goes the other way from the one
     rounding of the plugin's fused multiply-add (the deltas below were searched for with the
     anchors' widths; an f64 ``a * b + c`` rounded to f32 put 16 of the 480 numbers off)."""
-    height, width, anchors = 4, 4, 6
+    height, width, anchors = _GRID
     deltas = np.zeros((1, anchors, 4, height, width), np.float32)
     deltas[0, 1, 0, 2, :] = np.array(0xB82AF05D, np.uint32).view(np.float32)  # anchor 1's dx, row 2
     deltas[0, 2, 1, :, 3] = np.array(0xB597C802, np.uint32).view(np.float32)  # anchor 2's dy, column 3
     probs = np.random.default_rng(7).permutation(2048)[: 2 * anchors * height * width] / 2048
-    attrs = {
-        "base_size": np.uint32(16),
-        "pre_nms_topn": np.uint32(1000),
-        "post_nms_topn": np.uint32(anchors * height * width),
-        "nms_thresh": 1.0,
-        "feat_stride": np.uint32(8),
-        "min_size": np.uint32(1),
-        "ratio": np.array([0.7, 1.3], np.float32),
-        "scale": np.array([1.3, 2.0, 4.1], np.float32),
-        "clip_before_nms": False,
-        "clip_after_nms": False,
-        "framework": "tensorflow",
-    }
-    data = [
-        probs.reshape(1, 2 * anchors, height, width).astype(np.float32),
-        deltas.reshape(1, -1, height, width),
-        np.array([300.0, 300.0, 1.0], np.float32),
-    ]
-    params = [parameter(d.shape, d.dtype) for d in data]
-    node = opset1.proposal(*params, attrs)
-    return Case("last_bit_proposal_fma_ties", dict(zip(params, data, strict=True)), [node.output(0)], True)
+    return _unsuppressed_proposal("last_bit_proposal_fma_ties", probs, deltas, "tensorflow")
 
 
 def _last_bit_matrix_nms(rng: np.random.Generator) -> Case:

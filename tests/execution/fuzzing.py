@@ -266,25 +266,41 @@ def op_of(name: str) -> tuple[str, int]:
     return op, int(version)
 
 
-def _fuzz_cases(drawers: Drawers, family: str, seed: int, count: int) -> list[Case]:
+def drawn_cases(
+    drawers: Drawers,
+    family: str,
+    seed: int,
+    count: int,
+    made: Callable[[Draw, Sequence[Node], str], Any],
+    refusals: tuple[type[Exception], ...] = (Redraw,),
+) -> list[Any]:
+    """``count`` configurations of each of ``family``'s op versions on ``seed`` (a drawer that
+    raises one of ``refusals`` draws again, up to 8 times as many), each ``made`` into a case
+    from its draw, its nodes and its name."""
     cases = []
     for name, (owner, function) in drawers.by_name.items():
         if owner != family:
             continue
         rng = np.random.default_rng([seed, sum(name.encode())])
-        made = 0
+        made_count = 0
         for _attempt in range(count * 8):
-            if made == count:
+            if made_count == count:
                 break
             draw = Draw(rng, name)
             try:
                 nodes = function(draw)
-            except Redraw:
+            except refusals:
                 continue
-            outputs = results(draw, nodes)
-            cases.append(Case(f"{name.replace('-', '_v')}_s{seed}_{made}", draw.inputs, outputs, draw.exact))
-            made += 1
+            cases.append(made(draw, nodes, f"{name.replace('-', '_v')}_s{seed}_{made_count}"))
+            made_count += 1
     return cases
+
+
+def _fuzz_cases(drawers: Drawers, family: str, seed: int, count: int) -> list[Case]:
+    def case(draw: Draw, nodes: Sequence[Node], name: str) -> Case:
+        return Case(name, draw.inputs, results(draw, nodes), draw.exact)
+
+    return drawn_cases(drawers, family, seed, count, case)
 
 
 # --- running: refused configurations split off ---------------------------------------------

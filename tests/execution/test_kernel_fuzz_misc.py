@@ -40,6 +40,7 @@ from .fuzzing import (
     Node,
     Outcome,
     Redraw,
+    drawn_cases,
     drawn_slice,
     make,
     numpy_type,
@@ -403,32 +404,21 @@ def _state(d: Draw) -> Sequence[Node]:
 
 
 def _stateful_cases(seed: int, count: int) -> list[Stateful]:
-    """As ``fuzzing._fuzz_cases`` draws them, with a second feed for each Parameter."""
-    cases = []
-    for name, (family, function) in drawers.by_name.items():
-        if family != "state":
-            continue
-        rng = np.random.default_rng([seed, sum(name.encode())])
-        made = 0
-        for _attempt in range(count * 8):
-            if made == count:
-                break
-            draw = Draw(rng, name)
-            try:
-                *compared, assign = function(draw)
-            except (Redraw, RuntimeError):  # RuntimeError: a variable the op's validation refuses
-                continue
-            feeds = {
-                parameter: [value, draw.values(value.shape, type_of(parameter), "small")]
-                for parameter, value in draw.inputs.items()
-            }
-            case_name = f"{name.replace('-', '_v')}_s{seed}_{made}"
-            # reals within tolerance: the plugin computes f16 in f32 (the hint) and holds an f16
-            # ReadValue-3's variable in f32, so a step's sum is rounded to f16 only at the Result
-            exact = compared[0].get_output_element_type(0).get_type_name() not in (F16, BF16, F32, F64)
-            cases.append(Stateful(case_name, feeds, results(draw, compared), [assign], exact))
-            made += 1
-    return cases
+    """As ``fuzzing.run_family`` draws them, with a second feed for each Parameter."""
+
+    def case(draw: Draw, nodes: Sequence[Node], name: str) -> Stateful:
+        *compared, assign = nodes
+        feeds = {
+            parameter: [value, draw.values(value.shape, type_of(parameter), "small")]
+            for parameter, value in draw.inputs.items()
+        }
+        # reals within tolerance: the plugin computes f16 in f32 (the hint) and holds an f16
+        # ReadValue-3's variable in f32, so a step's sum is rounded to f16 only at the Result
+        exact = compared[0].get_output_element_type(0).get_type_name() not in (F16, BF16, F32, F64)
+        return Stateful(name, feeds, results(draw, compared), [assign], exact)
+
+    # RuntimeError: a variable the op's validation refuses
+    return drawn_cases(drawers, "state", seed, count, case, (Redraw, RuntimeError))
 
 
 _core = ov.Core()

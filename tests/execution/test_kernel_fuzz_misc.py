@@ -55,7 +55,7 @@ from .fuzzing import (
     type_of,
     write_report,
 )
-from .harness import CPU_CONFIG, compare
+from .harness import CPU_CONFIG, compare, named_for_batch
 
 drawers = Drawers()
 drawer = drawers.add
@@ -431,14 +431,9 @@ def _run_stateful(cases: list[Stateful], directory: Path) -> tuple[list[dict[str
     does."""
     parameters, compared, sinks = [], [], []
     for case in cases:
-        for i, parameter in enumerate(case.feeds):
-            parameter.set_friendly_name(f"{case.name}_in{i}")
-            parameter.output(0).set_names({f"{case.name}_in{i}"})
-            parameters.append(parameter)
-        for j, output in enumerate(case.outputs):
-            result = opset.result(output)
-            result.set_friendly_name(f"{case.name}_out{j}")
-            compared.append(result)
+        case_parameters, case_results = named_for_batch(case.name, case.feeds, case.outputs)
+        parameters += case_parameters
+        compared += case_results
         sinks += case.sinks
     model = ov.Model(compared, sinks, parameters, f"state{next(_batches)}")
     xml = directory / f"{model.get_friendly_name()}.xml"

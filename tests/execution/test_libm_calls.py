@@ -7,6 +7,7 @@ from __future__ import annotations
 import ctypes
 
 import numpy as np
+import pytest
 
 from irshape.kernels.libm_calls import expf
 from irshape.shapes import libm
@@ -41,3 +42,12 @@ def test_expf_is_the_librarys() -> None:
     assert libm.expf() is not None
     rounded_once = np.exp(_MISROUNDED.astype(np.float64)).astype(np.float32)
     assert (rounded_once != expected[: _MISROUNDED.size]).all()  # the values do tell them apart
+
+
+def test_without_the_library_expf_is_exp_rounded_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Where no ``expf`` can be loaded: the f64 exp rounded once (off the library's only near a
+    rounding midpoint)."""
+    monkeypatch.setattr(libm, "_loaded", {"expf": None})
+    x = np.concatenate([_MISROUNDED, np.linspace(-104, 89, 1001, dtype=np.float32)])
+    with np.errstate(over="ignore"):
+        assert np.array_equal(expf(x), np.exp(x.astype(np.float64)).astype(np.float32))

@@ -24,7 +24,8 @@ OpenVINO's reference, which draws from RandomUniform's Philox: the plugin draws 
 ``std::mt19937`` seeded with ``std::seed_seq{global_seed, op_seed}`` (each seed's low 32 bits;
 both 0: a seed from the clock, here one picked at random), a word an element in the order of the
 output, each ``float(word) / float(2**32 - 1)`` in f32 (so 1.0 can come out). Under the f32 hint
-it computes in f32 (f16 probs too) but for bf16 probs, where each exp, partial sum, division,
+it computes in f32 (f16 probs too) but for bf16 probs, where each partial sum (of the exps in
+f32: rounding each exp to bf16 too puts 11-16 of 64 rows' samples off, by experiment), division,
 draw and update is rounded to bf16 as ``ov::bfloat16`` rounds (up only from an odd last bit),
 and the cdf's floor is ``numeric_limits<bfloat16>::min()``, the subnormal 0x007F: the cdf
 is the sequential sum of each row (of ``exp(probs)`` for log_probs), divided by its last

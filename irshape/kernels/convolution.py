@@ -870,6 +870,10 @@ def binary_convolution(call: KernelCall) -> np.ndarray:
 # A plugin bug (openvino 2026.4.1): its executor cache leaves bilinear_interpolation_pad out of
 # the key, so in one compiled model a layer runs with the attribute of the first layer of the
 # same shapes and attributes; compiled alone, each computes the above.
+# A neighbour whose bilinear weight (times the mask) is zero adds 0, not 0 times its value: the
+# plugin skips it, so an infinite or NaN datum there does not reach the sum. Its JIT kernel (one
+# group) tests the weight's bits, so a weight of -0.0 (a negative mask times a zero weight)
+# multiplies; its reference kernel (several groups) compares with 0, -0.0 included.
 
 
 def _deformable_geometry(call: KernelCall) -> tuple[int, int, int, int, int, int]:
@@ -892,10 +896,11 @@ def _deformable_working_bytes(call: KernelCall) -> int:
 
 def _sample_points(
     base: np.ndarray, offsets: np.ndarray, size: int, use_pad: bool
-) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Along one axis, for sampling positions ``base + offsets``: the indices of the lower and
     upper neighbours (clipped into the data) and their bilinear weights, zero for a position
-    outside the sampled range and for a neighbour outside the data."""
+    outside the sampled range and for a neighbour outside the data, and whether each position
+    is inside that range."""
     position = base + offsets
     low = np.floor(position)
     if use_pad:
@@ -910,7 +915,7 @@ def _sample_points(
     high_weight = np.where(inside & (high >= 0) & (high < size), distance, 0).astype(np.float32)
     low_index = np.clip(low, 0, size - 1).astype(np.intp)
     high_index = np.clip(high, 0, size - 1).astype(np.intp)
-    return low_index, high_index, low_weight, high_weight
+    return low_index, high_index, low_weight, high_weight, inside
 
 
 @working_memory(_deformable_working_bytes)
@@ -932,8 +937,13 @@ def deformable_convolution(call: KernelCall) -> np.ndarray:
     tap_x = np.tile(np.arange(k_w) * d_x, k_h)[:, None, None]
     base_y = (np.arange(out_h) * s_y - plan.pads_begin[0])[:, None] + tap_y  # [taps, OH, 1]
     base_x = (np.arange(out_w) * s_x - plan.pads_begin[1])[None, :] + tap_x  # [taps, 1, OW]
-    y_low, y_high, y_wl, y_wh = _sample_points(base_y.astype(np.float32), moves[:, :, :, 0], height, use_pad)
-    x_low, x_high, x_wl, x_wh = _sample_points(base_x.astype(np.float32), moves[:, :, :, 1], width, use_pad)
+    y_low, y_high, y_wl, y_wh, y_in = _sample_points(
+        base_y.astype(np.float32), moves[:, :, :, 0], height, use_pad
+    )
+    x_low, x_high, x_wl, x_wh, x_in = _sample_points(
+        base_x.astype(np.float32), moves[:, :, :, 1], width, use_pad
+    )
+    sampled = y_in & x_in  # a tap outside has weights of +0.0, whatever its mask
     scale = np.ones(1, np.float32)
     if len(call.inputs) > 3:
         scale = call.inputs[3].astype(np.float32).reshape(n, deformable_groups, taps, out_h, out_w)
@@ -951,15 +961,18 @@ def deformable_convolution(call: KernelCall) -> np.ndarray:
         for y, wy in ((y_low, y_wl), (y_high, y_wh))
         for x, wx in ((x_low, x_wl), (x_high, x_wh))
     ]
+    skip_negative_zero = groups > 1  # the plugin's reference kernel, not its JIT one
     for first, (y_index, y_weight, x_index, x_weight) in enumerate(corners):
         # [N, DG, taps, OH, OW] -> [N, DG, OH*OW*taps], the points in samples' order
         flat = (y_index * width + x_index).transpose(0, 1, 3, 4, 2).reshape(n, deformable_groups, -1)
-        weight = np.broadcast_to(y_weight * x_weight * scale, y_index.shape)
+        weight = np.broadcast_to(np.where(sampled, y_weight * x_weight * scale, np.float32(0)), y_index.shape)
         weight = weight.transpose(0, 1, 3, 4, 2).reshape(n, deformable_groups, -1, 1)
+        skipped = (weight == 0) & (skip_negative_zero | ~np.signbit(weight))
         for image in range(n):
             for group in range(deformable_groups):
                 np.take(rows[image, group], flat[image, group], axis=0, out=gathered)  # [points, C/DG]
                 np.multiply(gathered, weight[image, group], out=gathered)
+                np.copyto(gathered, 0, where=skipped[image, group])
                 target = samples[image, :, group * c_dg : (group + 1) * c_dg]
                 if first == 0:
                     target[...] = gathered

@@ -26,8 +26,8 @@ established by ``tests/execution/test_matmul.py``:
   inverse's conjugate transpose, as the spec words it; for a singular matrix the infinities and
   NaNs of the transposed matrix's LU), where the reference ``inverse.hpp`` (as read, 2024)
   multiplies the inverse by the determinant (the adjugate). The kernel follows the plugin. The
-  inverse is OpenVINO's LU algorithm (partial pivoting, in f32), so a singular matrix gives the
-  same infinities and NaNs as OpenVINO's.
+  inverse is OpenVINO's LU algorithm (partial pivoting, in f32, f64 matrices too: the plugin
+  runs them in f32), so a singular matrix gives the same infinities and NaNs as OpenVINO's.
 * Einsum: numpy's einsum of the equation as OpenVINO parses it, each ellipsis spelt as letters
   of its own so that an output without the ellipsis sums its dims, as OpenVINO does. An
   implicit output that repeats a label (``ada``) the plugin cannot build; numpy refuses it too.
@@ -177,10 +177,9 @@ def _lu_inverse(matrices: np.ndarray) -> np.ndarray:
 
 
 def _inverse_working_bytes(call: KernelCall) -> int:
-    """The converted matrices, U, L, the solution, one elimination temporary of their size,
-    and the stored output."""
-    compute = _compute_dtype(call.inputs[0].dtype)
-    return int(6 * call.inputs[0].size * compute.itemsize + output_bytes(call, 0))
+    """The f32 matrices, U, L, the solution, one elimination temporary of their size, and the
+    stored output."""
+    return int(6 * call.inputs[0].size * 4 + output_bytes(call, 0))
 
 
 @working_memory(_inverse_working_bytes)
@@ -189,7 +188,9 @@ def inverse(call: KernelCall) -> np.ndarray:
     singular matrix, as OpenVINO's); with ``adjoint`` the inverse of its transpose, as the CPU
     plugin computes it (see the module docstring)."""
     data = call.inputs[0]
-    compute = _compute_dtype(data.dtype)
+    # f32 whatever the type: the plugin runs an f64 model in f32, so an f64 matrix singular in
+    # f32's elimination is NaN and infinities there (f64's left 1.4e16)
+    compute = np.dtype(np.float32)
     n = data.shape[-1]
     matrices = data.astype(compute).reshape(-1, n, n)
     if call.attribute("adjoint"):  # the plugin inverts the transposed matrices

@@ -22,7 +22,8 @@ implementation in places; what the differential suite (tests/execution/test_resi
   reference executor's triangle filter ``a * tri(a * d)`` over ``round(c) -+ r`` (``a`` the
   scale under antialias, upscales included; ``r`` 2 when upsampling, ``ceil(2 / a)`` else),
   every combination of taps summed in float32 and divided by the weights' sum (0 where it is
-  0); u8 and i8 results are truncated there, not rounded;
+  0), an axis of unchanged length weighing ``a`` under antialias (its scale, though its
+  coordinates are the output's); u8 and i8 results are truncated there, not rounded;
 * cubic of rank-5 u8 and i8 data: ``ov::reference``'s (every combination of the axes' four
   taps weighted by the product of its Keys weights, summed in float32, align_corners
   multiplying before it divides), truncated toward zero and wrapped to 8 bits, not saturated
@@ -46,12 +47,19 @@ implementation in places; what the differential suite (tests/execution/test_resi
   align_corners, else half_pixel for the linear modes without pads and not on axes {2, 3} of a
   4D input, else asymmetric; the plugin runs no other mode ("area").
 
-GridSample-9 is the reference's (``grid_sample.hpp``), in float32: the grid's (x, y) mapped to
-pixels (``(v + 1) * (len - 1) / 2`` with align_corners, else ``((v + 1) * len - 1) / 2``);
-nearest rounds half to even; bilinear and bicubic (Keys, a = -0.75) weigh the 2x2 and 4x4
-integer neighbours; the padding applies to those integer points (zeros outside, clamped to the
-border, or reflected about the edges: about the pixel centres with align_corners, else about
-the borders). Integer data: u8 and i8 results round half to even, i32 and i64 truncate.
+GridSample-9 is the reference's (``grid_sample.hpp``), in float32, with the plugin's JIT
+kernel's fused multiply-adds: the grid's (x, y) mapped to pixels (``(v + 1) * (len - 1) / 2``
+with align_corners, else ``((v + 1) * len - 1) / 2``); nearest rounds half to even; bilinear
+and bicubic (Keys, a = -0.75) weigh the 2x2 and 4x4 integer neighbours (bilinear as
+``q = dx * v1 - (dx * v0 - v0)`` per row, then ``q0 + dy * (q1 - q0)``: an infinity in one
+row gives NaN; bicubic with the kernel's forms of the weights, each row's dot product and
+then the rows', left to right; the AVX-512 kernel's arithmetic: its AVX2 kernel fuses fewer
+of the weights' steps, its SSE4.1 kernel none, a last bit apart); the padding applies to
+those integer points (zeros outside, clamped to the border, or reflected about the edges:
+about the pixel centres with align_corners, else about the borders). Integer data: nearest
+takes the data's values; bilinear and bicubic compute in float32, u8 and i8 results rounding
+half to even, i32 and i64 truncating (past the i32 range -2^31, as ``cvttps2dq`` converts:
+2147483646 comes back -2147483648).
 """
 
 from __future__ import annotations
@@ -215,7 +223,17 @@ def resize(
     for position, axis in order:
         in_len, out_len = padded.shape[axis], out_shape[axis]
         if in_len == out_len:
-            continue  # every mode maps an axis of unchanged length onto itself
+            # every mode maps an axis of unchanged length onto itself (coordTransToInput's
+            # coordinate is the output's index), but the antialiased linear weighs it by its
+            # scale all the same (an axis of 1 at scale 1.5): a factor of every weight
+            # product, which moves the last bit of the weighted mean (u8 51 where irshape,
+            # leaving the factor out, gave 52; by experiment)
+            scale = _axis_scale(scales, position, in_len, out_len)
+            if spec.mode == "linear" and spec.antialias and out_len and scale != 1:
+                linear.insert(
+                    0, (axis, _Taps(np.arange(out_len)[:, None], np.full((out_len, 1), scale, _F32)))
+                )
+            continue
         if out_len == 0:
             result = np.take(result, np.zeros(0, np.int64), axis=axis)
             continue
@@ -562,33 +580,46 @@ def _grid_sample_bytes(call: KernelCall) -> int:
 @working_memory(_grid_sample_bytes)
 def grid_sample(call: KernelCall) -> np.ndarray:
     """GridSample-9: the data sampled at the grid's normalised (x, y) points."""
-    data = call.inputs[0].astype(_F32)
     grid = call.inputs[1].astype(_F32)
     align = bool(call.attribute("align_corners"))
     mode, padding = str(call.attribute("mode")), str(call.attribute("padding_mode"))
-    height, width = data.shape[2], data.shape[3]
+    height, width = call.inputs[0].shape[2], call.inputs[0].shape[3]
     y = _denormalised(grid[..., 1], height, align)
     x = _denormalised(grid[..., 0], width, align)
-    sampler = _Sampler(data, padding, align)
-    if mode == "nearest":
-        result = sampler.at(np.rint(y).astype(np.int64), np.rint(x).astype(np.int64))
-    elif mode == "bilinear":
-        result = _bilinear(sampler, y, x)
-    else:
-        result = _bicubic(sampler, y, x)
     dtype = call.output_dtype(0)
+    if mode == "nearest":  # the data's own values, integers whole (2147483646 stays so)
+        nearest = _Sampler(call.inputs[0], padding, align)
+        return nearest.at(np.rint(y).astype(np.int64), np.rint(x).astype(np.int64)).astype(dtype)
+    sampler = _Sampler(call.inputs[0].astype(_F32), padding, align)
+    result = _bilinear(sampler, y, x) if mode == "bilinear" else _bicubic(sampler, y, x)
     if dtype in (np.dtype(np.int32), np.dtype(np.int64)):
-        return _truncated(result, dtype)  # computed in f32, converted by truncation (by experiment)
+        return _f32_to_i32(result).astype(dtype)
     if call.output_type(0) == "bf16":
         return round_to_bf16(result)
     return _stored(result, dtype)
 
 
+def _f32_to_i32(values: np.ndarray) -> np.ndarray:
+    """float32 values truncated to i32 as x86's ``cvttps2dq`` converts them (the plugin's
+    GridSample, by experiment): outside the i32 range, and NaN, is -2^31 (2147483646 read as
+    the float32 2^31 comes back -2147483648)."""
+    truncated = np.trunc(values.astype(np.float64))
+    inside = (truncated >= -(2.0**31)) & (truncated < 2.0**31)
+    converted: np.ndarray = np.where(inside, np.nan_to_num(truncated), -(2.0**31)).astype(np.int32)
+    return converted
+
+
 def _denormalised(values: np.ndarray, length: int, align: bool) -> np.ndarray:
-    one, two = _F32(1), _F32(2)
+    """The grid's values as pixel coordinates, as the plugin's JIT kernel computes them in fused
+    multiply-adds: ``v * c + c`` with ``c = (len - 1) / 2`` (align_corners), else
+    ``(v * len + len) * 0.5 - 0.5``."""
     if align:
-        return (values + one) * (_F32(length) - one) / two
-    return ((values + one) * _F32(length) - one) / two
+        centre = np.full_like(values, (_F32(length) - _F32(1)) / _F32(2))
+        return _fused(values, centre, centre)
+    size = np.full_like(values, _F32(length))
+    return _fused(
+        _fused(values, size, size), np.full_like(values, _F32(0.5)), np.full_like(values, _F32(-0.5))
+    )
 
 
 class _Sampler:
@@ -616,7 +647,7 @@ class _Sampler:
             y, x = self._reflected(y, height), self._reflected(x, width)
         values: np.ndarray = self.data[self.batch, self.channel, y[:, None], x[:, None]]
         if inside is not None:
-            values = np.where(inside[:, None], values, _F32(0))
+            values = np.where(inside[:, None], values, values.dtype.type(0))
         return values
 
     def _reflected(self, index: np.ndarray, length: int) -> np.ndarray:
@@ -632,37 +663,56 @@ class _Sampler:
 
 
 def _bilinear(sampler: _Sampler, y: np.ndarray, x: np.ndarray) -> np.ndarray:
+    """As the plugin's JIT kernel computes it: each row's ``v0 + dx * (v1 - v0)`` as
+    ``dx * v1 - (dx * v0 - v0)``, then ``q0 + dy * (q1 - q0)``, in fused multiply-adds (so an
+    infinity beside a finite value in one row and not the other is NaN, not the infinity)."""
     top, left = np.floor(y), np.floor(x)
     dy, dx = (y - top)[:, None], (x - left)[:, None]
     top_i, left_i = top.astype(np.int64), left.astype(np.int64)
-    one = _F32(1)
-    upper = (one - dx) * sampler.at(top_i, left_i) + dx * sampler.at(top_i, left_i + 1)
-    lower = (one - dx) * sampler.at(top_i + 1, left_i) + dx * sampler.at(top_i + 1, left_i + 1)
-    result: np.ndarray = dy * lower + (one - dy) * upper
+    rows = []
+    for row in (top_i, top_i + 1):
+        first, second = sampler.at(row, left_i), sampler.at(row, left_i + 1)
+        rows.append(_fused(second, dx, -_fused(first, dx, -first)))
+    upper, lower = rows
+    with np.errstate(invalid="ignore", over="ignore"):  # inf - inf is the plugin's NaN too
+        difference = lower - upper
+    return _fused(difference, dy, upper)
+
+
+def _fused(a: np.ndarray, b: np.ndarray, c: np.ndarray) -> np.ndarray:
+    """``a * b + c`` of float32 values rounded once, as a fused multiply-add: the product is
+    exact in float64 (the sum's two roundings agree with one but on rare double-rounding ties)."""
+    with np.errstate(invalid="ignore", over="ignore"):
+        result: np.ndarray = (a.astype(np.float64) * b + c).astype(_F32)
     return result
 
 
 def _bicubic(sampler: _Sampler, y: np.ndarray, x: np.ndarray) -> np.ndarray:
+    """As the plugin's JIT kernel computes it: each row's dot product of the four neighbours
+    with the x weights (a product, then fused multiply-adds, left to right), and the rows'
+    with the y weights (fused multiply-adds from 0, top to bottom)."""
     top, left = np.floor(y), np.floor(x)
     weights_y = _keys((y - top).astype(_F32))
     weights_x = _keys((x - left).astype(_F32))
     top_i, left_i = top.astype(np.int64) - 1, left.astype(np.int64) - 1
     result = np.zeros(sampler.data.shape[:2] + y.shape[1:], _F32)
-    for j in range(4):
-        row = np.zeros_like(result)
-        for i in range(4):
-            row += weights_x[i][:, None] * sampler.at(top_i + j, left_i + i)
-        result += weights_y[j][:, None] * row
+    with np.errstate(invalid="ignore", over="ignore"):
+        for j in range(4):
+            row = sampler.at(top_i + j, left_i) * weights_x[0][:, None]
+            for i in range(1, 4):
+                row = _fused(sampler.at(top_i + j, left_i + i), weights_x[i][:, None], row)
+            result = _fused(row, weights_y[j][:, None], result)
     return result
 
 
-def _keys(r: np.ndarray, a: float = -0.75) -> list[np.ndarray]:
-    """The four cubic convolution weights of the fraction ``r`` (the reference's formula)."""
-    a32 = _F32(a)
-    one, two = _F32(1), _F32(2)
-    return [
-        ((a32 * (r + one) - 5 * a32) * (r + one) + 8 * a32) * (r + one) - 4 * a32,
-        ((a32 + two) * r - (a32 + 3)) * r * r + one,
-        ((a32 + two) * (one - r) - (a32 + 3)) * (one - r) * (one - r) + one,
-        ((a32 * (two - r) - 5 * a32) * (two - r) + 8 * a32) * (two - r) - 4 * a32,
-    ]
+def _keys(d: np.ndarray) -> list[np.ndarray]:
+    """The four cubic convolution weights (Keys, a = -0.75) of the fraction ``d``, in the
+    plugin's JIT kernel's forms and fused multiply-adds (``a`` the constant -0.75)."""
+    a = np.full_like(d, _F32(-0.75))
+    one, two = np.ones_like(d), np.full_like(d, _F32(2))
+    first = _fused(d, d, _fused(d, -two, one)) * d * a  # a d (d - 1)^2
+    second = _fused((_fused(d, np.full_like(d, _F32(1.25)), np.full_like(d, _F32(-2.25))) * d), d, one)
+    third = _fused(_fused(d, np.full_like(d, _F32(-1.25)), np.full_like(d, _F32(1.5))), d, -a) * d
+    scaled = a * d * d
+    fourth = _fused(scaled, -d, scaled)  # a d^2 (1 - d)
+    return [first, second, third, fourth]

@@ -228,7 +228,54 @@ def narrow_cases() -> tuple[list[Case], list[Case], list[np.ndarray]]:
     return narrow, wide, extra
 
 
-ALL_CASES = binary_cases() + deformable_cases() + auto_pad_cases()
+def _zero_weight_case(name: str, groups: int, version: int, mask_value: float | None, pad: bool) -> Case:
+    """A deformable convolution sampling next to an infinity and a NaN with bilinear weights of
+    zero (integral offsets, taps outside the data, a tap in (-1, 0) with the pad)."""
+    channels = 2
+    data = parameter((1, channels, 3, 3))
+    offsets = parameter((1, 2, 3, 3))
+    filters = opset8.constant(np.array([1.0, -2.0], np.float32).reshape(groups, channels // groups, 1, 1))
+    values = np.arange(18, dtype=np.float32).reshape(1, channels, 3, 3)
+    values[0, :, 0, 0] = np.inf
+    values[0, 1, 2, 2] = np.nan
+    moves = np.zeros((1, 2, 3, 3), np.float32)
+    moves[0, 0, 0, 0] = -0.5  # y in (-1, 0): inside with the pad, its upper neighbour at row 0
+    moves[0, 1, 1, 1] = 5.0  # outside the data
+    moves[0, 0, 2, 1] = 1.0  # an integral position: the neighbours past it weigh 0
+    feeds = {data: values, offsets: moves}
+    if version == 1:
+        node = opset1.deformable_convolution(
+            data, offsets, filters, [1, 1], [0, 0], [0, 0], [1, 1], "explicit", groups, 1
+        )
+    else:
+        mask = None
+        if mask_value is not None:
+            mask = parameter((1, 1, 3, 3))
+            feeds[mask] = np.full((1, 1, 3, 3), mask_value, np.float32)
+        node = opset8.deformable_convolution(
+            data, offsets, filters, [1, 1], [0, 0], [0, 0], [1, 1], mask, "explicit", groups, 1, pad
+        )
+    return Case(name, feeds, [node.output(0)])
+
+
+def fuzz_found_cases() -> list[Case]:
+    """Found by tests/execution/test_kernel_fuzz_layers.py. The plugin adds nothing for a
+    neighbour whose bilinear weight times the mask is zero (not 0 times an infinite or NaN
+    datum), and a tap outside the data weighs +0.0 whatever its mask; its JIT kernel (one group)
+    tests a weight's bits, so a -0.0 weight (a negative mask) multiplies there (NaN next to an
+    infinity), its reference kernel (two groups) compares it with 0 and skips it (-inf)."""
+    return [
+        _zero_weight_case("deformable_zero_weight_v1_g1", 1, 1, None, False),
+        _zero_weight_case("deformable_zero_weight_v1_g2", 2, 1, None, False),
+        _zero_weight_case("deformable_zero_weight_negative_mask_g1", 1, 8, -1.0, False),
+        _zero_weight_case("deformable_zero_weight_negative_mask_g2", 2, 8, -1.5, False),
+        # bilinear_interpolation_pad (the names end in _1: compiled in a batch of their own)
+        _zero_weight_case("deformable_negative_zero_weight_g1_1", 1, 8, -1.0, True),
+        _zero_weight_case("deformable_negative_zero_weight_g2_1", 2, 8, -1.0, True),
+    ]
+
+
+ALL_CASES = binary_cases() + deformable_cases() + auto_pad_cases() + fuzz_found_cases()
 NARROW_CASES, WIDE_CASES, WIDE_EXTRA = narrow_cases()
 CASES = [c for c in ALL_CASES if not c.name.endswith("_1")] + WIDE_CASES
 PADDED_CASES = [c for c in ALL_CASES if c.name.endswith("_1")]

@@ -262,6 +262,15 @@ def inverse_cases() -> list[Case]:
         data = parameter(singular.shape)
         name = f"inverse_singular_{'adj' if adjoint else 'inv'}"
         cases.append(Case(name, {data: singular}, [opset14.inverse(data, adjoint).output(0)]))
+    # found by the kernel fuzzer (test_kernel_fuzz_layers.py): f64 matrices with a repeated row
+    # are singular in the plugin's f32 elimination (NaN and infinities), where irshape's f64
+    # left residues and gave 1.4e16
+    repeated = rng.standard_normal((3, 4, 4))
+    repeated[:, 3] = repeated[:, 0]
+    for adjoint in (False, True):
+        data = parameter(repeated.shape, np.float64)
+        name = f"inverse_repeated_row_f64_{'adj' if adjoint else 'inv'}"
+        cases.append(Case(name, {data: repeated}, [opset14.inverse(data, adjoint).output(0)]))
     return cases
 
 

@@ -147,6 +147,20 @@ def extract_image_patches_cases(rng: np.random.Generator, _: int) -> list[Case]:
         x = parameter(shape, dtype)
         node = opset.extract_image_patches(x, sizes, strides, rates, mode)
         cases.append(Case(f"patches{i}", {x: data_of(rng, shape, dtype)}, [node.output(0)], exact=True))
+    for i, (shape, sizes, strides, rates) in enumerate(
+        (
+            ([1, 1, 4, 1], [3, 2], [2, 3], [2, 2]),  # no row and no column fits
+            ([1, 2, 4, 3], [3, 3], [2, 1], [2, 1]),  # no row fits
+            ([2, 1, 3, 5], [1, 3], [1, 1], [1, 3]),  # no column fits
+        )
+    ):
+        # found by the kernel fuzzer (test_kernel_fuzz_layers.py): a valid patch larger than
+        # the data, an empty output (irshape's slices wrapped and failed)
+        x = parameter(shape, np.uint8)
+        node = opset.extract_image_patches(x, sizes, strides, rates, "valid")
+        cases.append(
+            Case(f"patches_empty{i}", {x: data_of(rng, shape, np.uint8)}, [node.output(0)], exact=True)
+        )
     return cases
 
 
@@ -201,6 +215,21 @@ def col2im_cases(rng: np.random.Generator, _: int) -> list[Case]:
         node = opset15.col2im(x, ints(size), ints(kernel))
         value = rng.choice(np.array([1024, 0.5, 0.5], np.float16), shape)
         cases.append(Case(f"col2im_f16_{i}", {x: value}, [node.output(0)], exact=True))
+    for i, (kernel, size) in enumerate((([2, 3], [2, 3]), ([3, 3], [5, 4]), ([2, 2], [4, 4]))):
+        # found by the kernel fuzzer (test_kernel_fuzz_layers.py): bf16 blocks summed in bf16
+        # one by one, each sum rounded as ov::bfloat16 rounds (1.0 + 3 * 2^-9 stays 1.0, where
+        # nearest-even gives 1.0078125), not summed in f32 and rounded once
+        counts = [n - k + 1 + 2 for n, k in zip(size, kernel, strict=True)]  # pads 1 and 1
+        shape = [2, math.prod(kernel), math.prod(counts)]
+        x = parameter(shape, np.float32)
+        node = opset15.col2im(
+            opset15.convert(x, "bf16"), ints(size), ints(kernel), [1, 1], [1, 1], [1, 1], [1, 1]
+        )
+        choices = np.array([1.0, 3 * 2.0**-9, -0.5, 0.3, 1.7], np.float32)
+        value = rng.choice(choices, shape) if i else rng.standard_normal(shape).astype(np.float32)
+        cases.append(
+            Case(f"col2im_bf16_{i}", {x: value}, [opset15.convert(node, "f32").output(0)], exact=True)
+        )
     return cases
 
 

@@ -238,12 +238,24 @@ def batch_and_channel_cases() -> list[Case]:
 
 
 def _interpolate_11(
-    x: Any, target: np.ndarray, mode: str, calculation: str, axes: list[int], transform: str
+    x: Any,
+    target: np.ndarray,
+    mode: str,
+    calculation: str,
+    axes: list[int],
+    transform: str,
+    antialias: bool = False,
 ) -> Any:
     """An Interpolate-11 of ``x`` to ``target`` (sizes or scales, as ``calculation`` says) on
     ``axes``, with the coordinate transformation ``transform``."""
     return opset11.interpolate(
-        x, target, mode, calculation, axes=np.array(axes, np.int64), coordinate_transformation_mode=transform
+        x,
+        target,
+        mode,
+        calculation,
+        axes=np.array(axes, np.int64),
+        coordinate_transformation_mode=transform,
+        antialias=antialias,
     )
 
 
@@ -321,8 +333,37 @@ def rank5_cubic_integer_cases() -> list[Case]:
     return cases
 
 
+def rank5_antialias_unchanged_axis_cases() -> list[Case]:
+    """Found by the kernel fuzzer (test_kernel_fuzz.py's Interpolate, one off on ~5 of 300
+    elements): the rank-5 antialiased linear weighs an axis of unchanged length (1 at scale
+    1.5) by its scale too, a factor of every weight product that moves the last bit of the
+    weighted mean, truncated for u8 and i8 (51 where irshape gave 52)."""
+    rng = np.random.default_rng(57)
+    cases = []
+    for i, (shape, scales, transform) in enumerate(
+        (
+            ((1, 2, 5, 3, 1), [2.5, 2.0, 1.5], "half_pixel"),
+            ((1, 2, 1, 3, 4), [1.5, 2.0, 0.75], "half_pixel"),
+            ((1, 2, 4, 1, 3), [2.0, 1.5, 2.5], "asymmetric"),
+            ((1, 2, 5, 3, 1), [2.5, 2.0, 1.5], "pytorch_half_pixel"),
+        )
+    ):
+        for dtype in (np.uint8, np.int8):
+            x = parameter(shape, dtype)
+            node = _interpolate_11(
+                x, np.array(scales, np.float32), "linear", "scales", [2, 3, 4], transform, antialias=True
+            )
+            low, high = (0, 100) if dtype == np.uint8 else (-100, 100)
+            data = rng.integers(low, high, shape).astype(dtype)
+            cases.append(
+                Case(f"linear_rank5_antialias_{i}_{np.dtype(dtype).name}", {x: data}, [node.output(0)])
+            )
+    return cases
+
+
 CASES = (
-    interpolate_cases()
+    rank5_antialias_unchanged_axis_cases()
+    + interpolate_cases()
     + interpolate_1_cases()
     + edge_cases()
     + padded_nearest_cases()
@@ -356,7 +397,52 @@ def grid_sample_cases() -> list[Case]:
     return cases
 
 
-GRID_CASES = grid_sample_cases()
+def grid_sample_fuzz_found_cases() -> list[Case]:
+    """Found by tests/execution/test_kernel_fuzz_layers.py: the plugin's bilinear GridSample
+    blends each row as ``dx * v1 - (dx * v0 - v0)`` and then the rows as ``q0 + dy * (q1 - q0)``
+    in fused multiply-adds, so an infinity in one row only is NaN (-inf beside finite values
+    gave -inf in irshape), and the last bits are those of that order (compared exactly)."""
+    rng = np.random.default_rng(90)
+    cases = []
+    for i, padding in enumerate(("zeros", "border", "reflection", "zeros", "border", "reflection")):
+        shape = (1, 2, 3, 4)
+        data = (rng.standard_normal(shape) * 10).astype(np.float32)
+        if i < 3:
+            data[0, 0, 0, 2] = -np.inf
+            data[0, 1, 1, 1] = np.inf
+            data[0, 1, 2, 3] = np.nan
+        grid = rng.uniform(-1.2, 1.2, (1, 4, 5, 2)).astype(np.float32)
+        x, g = parameter(shape), parameter(grid.shape)
+        node = opset11.grid_sample(
+            x, g, {"align_corners": bool(i % 2), "mode": "bilinear", "padding_mode": padding}
+        )
+        cases.append(Case(f"grid_fuzz_{i}_{padding}", {x: data, g: grid}, [node.output(0)], exact=i >= 3))
+    # i32 data near its extremes: nearest takes the values whole, bilinear and bicubic go
+    # through float32 and come back -2^31 past the i32 range (2147483646 is the float32 2^31);
+    # irshape gave 2147483520 for both
+    data = np.array([2147483646, -2147483648, 2147483647, -2147483647, 16777217, -16777217], np.int32)
+    grid = np.array([[-1, -1], [0, -1], [1, -1], [-1, 1], [0, 1], [1, 1]], np.float32).reshape(1, 1, 6, 2)
+    for mode in ("nearest", "bilinear", "bicubic"):
+        x, g = parameter((1, 1, 2, 3), np.int32), parameter(grid.shape)
+        node = opset11.grid_sample(x, g, {"align_corners": True, "mode": mode, "padding_mode": "border"})
+        cases.append(Case(f"grid_fuzz_i32_{mode}", {x: data.reshape(1, 1, 2, 3), g: grid}, [node.output(0)]))
+    # bicubic in the plugin's weights and fused multiply-adds: large i32 data shows every last
+    # bit of the float32 sums (-109387440 where irshape gave -109387696); floats compared exactly
+    for i, padding in enumerate(("zeros", "border", "reflection") * 2):
+        dtype = np.int32 if i < 3 else np.float32
+        values = rng.integers(-(2**30), 2**30, (1, 2, 3, 5)).astype(dtype)
+        grid = rng.uniform(-1.3, 1.3, (1, 3, 4, 2)).astype(np.float32)
+        x, g = parameter(values.shape, dtype), parameter(grid.shape)
+        node = opset11.grid_sample(
+            x, g, {"align_corners": bool(i % 2), "mode": "bicubic", "padding_mode": padding}
+        )
+        cases.append(
+            Case(f"grid_fuzz_bicubic_{i}_{padding}", {x: values, g: grid}, [node.output(0)], exact=True)
+        )
+    return cases
+
+
+GRID_CASES = grid_sample_cases() + grid_sample_fuzz_found_cases()
 
 
 @pytest.fixture(scope="module")

@@ -144,3 +144,22 @@ def test_random_strings_for_a_string_parameter(tmp_path: Path) -> None:
     report = irshape.check_file(tmp_path / "strings.xml", dry_run=DryRunOptions(dim_value=5))
     assert [d.code for d in report.diagnostics if d.code.startswith("IRS5")] == []
     assert report.dry_run is not None and report.dry_run.executed == 2
+
+
+def test_run_writes_string_outputs_and_reads_them_back(tmp_path: Path) -> None:
+    """`irshape run -o` of a model with string outputs (object arrays, which np.save refuses
+    without pickling: the run failed with exit 2): written as numpy's str dtype, a string of
+    bytes that are not UTF-8 (a lone surrogate, as irshape holds them) included."""
+    xml = _strings_model(tmp_path)
+    text = np.array(["a tokenizer's", "", "\udcff\udc80 kept", "日本語"])
+    np.save(tmp_path / "text.npy", text)
+    out = tmp_path / "out.npz"
+    result = CliRunner().invoke(
+        main, ["run", str(xml), "-i", f"text={tmp_path / 'text.npy'}", "-o", str(out)]
+    )
+    assert result.exit_code == 0, result.output
+    with np.load(out) as saved:
+        strings = [saved[name] for name in saved.files if saved[name].dtype.kind == "U"]
+        symbols = [saved[name] for name in saved.files if saved[name].dtype == np.uint8]
+    assert len(strings) == 1 and strings[0].tolist() == text.tolist()
+    assert bytes(symbols[0]) == "".join(text.tolist()).encode("utf-8", errors="surrogateescape")

@@ -66,7 +66,7 @@ def test_without_powf_power_is_pow_rounded_once(monkeypatch: pytest.MonkeyPatch)
     assert power(626.0, 3.0) == 245314384.0
     kernel = elementwise.powf_f32(np.array([626.0], np.float32), np.array([3.0], np.float32))
     assert kernel.tolist() == [245314384.0]
-    monkeypatch.setattr(libm, "_loaded", [None])  # as where no powf can be loaded
+    monkeypatch.setattr(libm, "_loaded", {"powf": None})  # as where no powf can be loaded
     assert power(626.0, 3.0) == 245314368.0  # 245314376 exactly, a tie: to even
     kernel = elementwise.powf_f32(np.array([626.0], np.float32), np.array([3.0], np.float32))
     assert kernel.tolist() == [245314368.0]
@@ -97,7 +97,7 @@ def test_the_vectorised_powf_is_openvinos(monkeypatch: pytest.MonkeyPatch) -> No
         calls += 1
         return function(a, b)
 
-    monkeypatch.setattr(libm, "_loaded", [counting])
+    monkeypatch.setattr(libm, "_loaded", {"powf": counting})
     with np.errstate(all="ignore"):
         got = elementwise.powf_f32(bases, exponents)
     expected = _evaluated(bases, exponents)

@@ -251,6 +251,15 @@ def _load_npy(name: str, path: Path, option: str = "--input") -> np.ndarray:
     return value
 
 
+def _storable(value: np.ndarray) -> np.ndarray:
+    """An array as a .npy file holds it without pickling: irshape's strings (an object array of
+    ``str``, bytes that are not UTF-8 kept as lone surrogates) as numpy's str dtype, which
+    ``--input`` and ``--state`` read back as strings."""
+    if value.dtype != object:
+        return value
+    return value.astype(str)
+
+
 def _write_npz(path: Path, arrays: Mapping[str, np.ndarray]) -> None:
     """An ``np.savez`` archive at ``path``, written atomically: a temporary file in the same
     directory, then a rename. Written as np.savez writes it (stored ``NAME.npy`` members), but
@@ -271,7 +280,7 @@ def _write_npz(path: Path, arrays: Mapping[str, np.ndarray]) -> None:
         ):
             for name, value in arrays.items():
                 with archive.open(f"{name}.npy", "w", force_zip64=True) as member:
-                    npy_format.write_array(member, value, allow_pickle=False)
+                    npy_format.write_array(member, _storable(value), allow_pickle=False)
         umask = os.umask(0)
         os.umask(umask)
         os.chmod(temporary, 0o666 & ~umask)  # mkstemp's file is private; the result is not

@@ -24,7 +24,8 @@ OpenVINO's reference, which draws from RandomUniform's Philox: the plugin draws 
 ``std::mt19937`` seeded with ``std::seed_seq{global_seed, op_seed}`` (each seed's low 32 bits;
 both 0: a seed from the clock, here one picked at random), a word an element in the order of the
 output, each ``float(word) / float(2**32 - 1)`` in f32 (so 1.0 can come out). Under the f32 hint
-it computes in f32 (f16 probs too) but for bf16 probs, where each exp, partial sum, division,
+it computes in f32 (f16 probs too) but for bf16 probs, where each partial sum (of the exps in
+f32: rounding each exp to bf16 too puts 11-16 of 64 rows' samples off, by experiment), division,
 draw and update is rounded to bf16 as ``ov::bfloat16`` rounds (up only from an odd last bit),
 and the cdf's floor is ``numeric_limits<bfloat16>::min()``, the subnormal 0x007F: the cdf
 is the sequential sum of each row (of ``exp(probs)`` for log_probs), divided by its last
@@ -44,6 +45,7 @@ from typing import Any
 import numpy as np
 
 from irshape.kernels import KernelCall, UnsupportedByOpenVINOError, output_bytes, working_memory
+from irshape.kernels.libm_calls import expf
 from irshape.kernels.narrow_reals import integers_to_bf16 as to_bf16  # the plugin's f32 -> bf16
 
 
@@ -311,9 +313,9 @@ _BF16_MIN = np.array([0x007F << 16], np.uint32).view(np.float32)[0]
 def _multinomial_cdf(probs: np.ndarray, log_probs: bool, stored: Rounding) -> np.ndarray:
     """Each row's running sum, one addition after the other, divided by its last element (at
     least the type's ``numeric_limits::min()``); each result ``stored`` in the probs' type. The
-    plugin's ``std::exp`` of a float is glibc's expf, correctly rounded (numpy's float32 exp can
-    be a unit off: the f64 exp rounded once is not)."""
-    weights = np.exp(probs.astype(np.float64)).astype(np.float32) if log_probs else probs
+    plugin's ``std::exp`` of a float is the C library's expf (numpy's float32 exp can be a unit
+    off; glibc's expf is not correctly rounded either: :func:`libm_calls.expf`)."""
+    weights = expf(probs) if log_probs else probs
     if stored is _f32:
         cdf = np.cumsum(weights, axis=1, dtype=np.float32)
         smallest = np.finfo(np.float32).tiny

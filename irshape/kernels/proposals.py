@@ -1,7 +1,7 @@
 """Kernels of the proposals family (irshape/shapes/proposals.py): DetectionOutput-1/8,
 Proposal-1/4, MulticlassNms-8/9, MatrixNms-8, GatherTree-1, GenerateProposals-9,
 ExperimentalDetectronGenerateProposalsSingleImage-6 and ExperimentalDetectronDetectionOutput-6.
-Every plugin here computes ``std::exp`` of floats, glibc's expf, correctly rounded (``_expf``).
+Every plugin here computes ``std::exp`` of floats, the C library's expf (``libm_calls.expf``).
 
 DetectionOutput's semantics are the CPU plugin's (``src/plugins/intel_cpu/src/nodes/
 detection_output.cpp``, which runs both versions), confirmed by tests/execution/test_proposals.py;
@@ -140,26 +140,13 @@ from __future__ import annotations
 import numpy as np
 
 from irshape.kernels import KernelCall, KernelError, UnsupportedByOpenVINOError, output_bytes, working_memory
+from irshape.kernels.elementwise import fma_f32
+from irshape.kernels.libm_calls import expf
 
 _F32 = np.float32
 _NO_OFFSET = _F32(0)
 _LOGITS, _CLASSES, _PROPOSALS, _AUX_CLASSES, _AUX_BOXES = range(5)
 Detections = dict[int, list[int]]  # class -> the kept priors, in order of selection
-
-
-def _fma(a: np.ndarray, b: np.ndarray, c: np.ndarray) -> np.ndarray:
-    """``a * b + c`` of float32 rounded once: the product is exact in float64, and the sum's
-    rounding there almost never moves the float32 one."""
-    result: np.ndarray = (a.astype(np.float64) * b + c).astype(_F32)
-    return result
-
-
-def _expf(x: np.ndarray) -> np.ndarray:
-    """The plugins' ``std::exp`` of floats: glibc's expf, correctly rounded (numpy's float32
-    exp can be a unit off in the last place; the float64 exp rounded once is not)."""
-    with np.errstate(over="ignore"):
-        result: np.ndarray = np.exp(x.astype(np.float64)).astype(_F32)
-    return result
 
 
 def detection_output(call: KernelCall) -> np.ndarray:
@@ -269,7 +256,7 @@ def _decode(
         width, height = xmax - xmin, ymax - ymin
         centre_x = dx * width + (xmin + xmax) / _F32(2)
         centre_y = dy * height + (ymin + ymax) / _F32(2)
-        half_w, half_h = _expf(dw) * width / _F32(2), _expf(dh) * height / _F32(2)
+        half_w, half_h = expf(dw) * width / _F32(2), expf(dh) * height / _F32(2)
         boxes = np.stack([centre_x - half_w, centre_y - half_h, centre_x + half_w, centre_y + half_h], -1)
     if call.attribute("clip_before_nms"):
         boxes = np.clip(boxes, _F32(0), _F32(1))
@@ -489,9 +476,9 @@ def _enumerate(
     dh = moves[..., 3] / _F32(call.attribute("box_size_scale"))
     box_w = boxes[..., 2] - boxes[..., 0] + offset
     box_h = boxes[..., 3] - boxes[..., 1] + offset
-    centre_x = _fma(dx, box_w, boxes[..., 0] + _F32(0.5) * box_w)
-    centre_y = _fma(dy, box_h, boxes[..., 1] + _F32(0.5) * box_h)
-    half_w, half_h = _F32(0.5) * (_expf(dw) * box_w), _F32(0.5) * (_expf(dh) * box_h)
+    centre_x = fma_f32(dx, box_w, boxes[..., 0] + _F32(0.5) * box_w)
+    centre_y = fma_f32(dy, box_h, boxes[..., 1] + _F32(0.5) * box_h)
+    half_w, half_h = _F32(0.5) * (expf(dw) * box_w), _F32(0.5) * (expf(dh) * box_h)
     decoded = np.stack([centre_x - half_w, centre_y - half_h, centre_x + half_w, centre_y + half_h], -1)
     if call.attribute("clip_before_nms"):
         limit = np.array([width, height, width, height], _F32) - offset
@@ -680,7 +667,7 @@ def _matrix_select(call: KernelCall, boxes: np.ndarray, scores: np.ndarray) -> l
         decay = (_F32(1) - iou) / (_F32(1) - worst[None, :] + _F32(1e-10))
     else:
         sigma = _F32(call.attribute("gaussian_sigma"))
-        decay = _expf((worst[None, :] * worst[None, :] - iou * iou) * sigma)
+        decay = expf((worst[None, :] * worst[None, :] - iou * iou) * sigma)
     earlier = np.tril(np.ones_like(decay, dtype=bool), -1)
     factor = np.fmin(_F32(1), np.fmin.reduce(np.where(earlier, decay, _F32(np.inf)), axis=1))
     decayed = (factor * scores[order]).astype(_F32)
@@ -808,8 +795,8 @@ def _refined(
     box_w, box_h = x1 - x0 + offset, y1 - y0 + offset
     centre_x = dx * box_w + (x0 + _F32(0.5) * box_w)
     centre_y = dy * box_h + (y0 + _F32(0.5) * box_h)
-    half_w = _F32(0.5) * (_expf(np.minimum(dw, cap)) * box_w)
-    half_h = _F32(0.5) * (_expf(np.minimum(dh, cap)) * box_h)
+    half_w = _F32(0.5) * (expf(np.minimum(dw, cap)) * box_w)
+    half_h = _F32(0.5) * (expf(np.minimum(dh, cap)) * box_h)
     bounds = np.array([image_w, image_h, image_w, image_h], _F32) - offset
     corners = np.stack(
         [centre_x - half_w, centre_y - half_h, centre_x + half_w - offset, centre_y + half_h - offset], -1
@@ -890,8 +877,8 @@ def _experimental_refined(
     dx, dy, dw, dh = (deltas[..., i] / weights[i] for i in range(4))  # [R, C]
     centre_x = dx * width + (x0 + _F32(0.5) * width)
     centre_y = dy * height + (y0 + _F32(0.5) * height)
-    half_w = _F32(0.5) * (_expf(np.minimum(dw, cap)) * width)
-    half_h = _F32(0.5) * (_expf(np.minimum(dh, cap)) * height)
+    half_w = _F32(0.5) * (expf(np.minimum(dw, cap)) * width)
+    half_h = _F32(0.5) * (expf(np.minimum(dh, cap)) * height)
     corners = np.stack(
         [centre_x - half_w, centre_y - half_h, centre_x + half_w - one, centre_y + half_h - one], -1
     )

@@ -105,6 +105,14 @@ class Draw:
         axis = self.int(0, rank - 1)
         return axis - rank if self.chance(0.5) else axis
 
+    def axes(self, rank: int, count: int | None = None) -> list[int]:
+        """Distinct axes of a rank (``count`` of them, else 1 to rank), some negative."""
+        if rank == 0:
+            return []
+        count = self.int(1, rank) if count is None else count
+        chosen = self.rng.choice(rank, size=min(count, rank), replace=False)
+        return [int(a) - rank if self.chance(0.4) else int(a) for a in chosen]
+
     # --- tensors -------------------------------------------------------------------------
     def data(self, shape: Sequence[int], element_type: str, kind: str = "edges") -> Node:
         """A Parameter of ``element_type`` fed with drawn data (bf16 through a Convert of f32)."""
@@ -196,6 +204,38 @@ def make(version: int, op: str, inputs: Sequence[Node], attributes: dict[str, An
     raise AssertionError(f"no opset has {op}-{version}")
 
 
+# --- drawing shared by the suites' drawers ---------------------------------------------------
+
+
+def slice_bounds(d: Draw, dim: int) -> tuple[int, int, int]:
+    """A start, a stop and a step along a dim: the edges, past the dim, i32's and i64's extremes."""
+    step = d.pick([1, 1, 2, 3, -1, -2])
+    values = [0, 1, dim, dim - 1, -1, -dim, -dim - 3, dim + 3, 2**31 - 1, -(2**31), 2**62]
+    return int(d.pick(values)), int(d.pick(values)), step
+
+
+def drawn_slice(d: Draw) -> tuple[list[int], list[int], list[np.ndarray], str]:
+    """Slice-8's (and SliceScatter-15's) data shape, axes, start, stop and step over them (i32
+    bounds clipped to i32), and the index type."""
+    shape = d.shape(d.int(1, 5))
+    axes = d.axes(len(shape))
+    bounds = [slice_bounds(d, shape[a]) for a in axes]
+    start, stop, step = (np.array([b[k] for b in bounds], np.int64) for k in range(3))
+    index_type = d.pick(["i32", "i64"])
+    if index_type == "i32":
+        start, stop = (np.clip(v, -(2**31), 2**31 - 1) for v in (start, stop))
+    return shape, axes, [start, stop, step], index_type
+
+
+def slice_axes(d: Draw, shape: Sequence[int], axes: Sequence[int], index_type: str) -> list[Node]:
+    """A slice's ``axes`` input (usually), or none where the bounds are of the first axes."""
+    if d.chance(0.8):
+        return [d.const(np.array(axes, np.int64), index_type)]
+    if sorted(a % len(shape) for a in axes) != list(range(len(axes))):
+        raise Redraw("without axes the bounds are the first axes'")
+    return []
+
+
 # --- the op versions' drawers ------------------------------------------------------------
 
 Drawer = Callable[[Draw], Sequence[Node]]
@@ -226,25 +266,41 @@ def op_of(name: str) -> tuple[str, int]:
     return op, int(version)
 
 
-def _fuzz_cases(drawers: Drawers, family: str, seed: int, count: int) -> list[Case]:
+def drawn_cases(
+    drawers: Drawers,
+    family: str,
+    seed: int,
+    count: int,
+    made: Callable[[Draw, Sequence[Node], str], Any],
+    refusals: tuple[type[Exception], ...] = (Redraw,),
+) -> list[Any]:
+    """``count`` configurations of each of ``family``'s op versions on ``seed`` (a drawer that
+    raises one of ``refusals`` draws again, up to 8 times as many), each ``made`` into a case
+    from its draw, its nodes and its name."""
     cases = []
     for name, (owner, function) in drawers.by_name.items():
         if owner != family:
             continue
         rng = np.random.default_rng([seed, sum(name.encode())])
-        made = 0
+        made_count = 0
         for _attempt in range(count * 8):
-            if made == count:
+            if made_count == count:
                 break
             draw = Draw(rng, name)
             try:
                 nodes = function(draw)
-            except Redraw:
+            except refusals:
                 continue
-            outputs = results(draw, nodes)
-            cases.append(Case(f"{name.replace('-', '_v')}_s{seed}_{made}", draw.inputs, outputs, draw.exact))
-            made += 1
+            cases.append(made(draw, nodes, f"{name.replace('-', '_v')}_s{seed}_{made_count}"))
+            made_count += 1
     return cases
+
+
+def _fuzz_cases(drawers: Drawers, family: str, seed: int, count: int) -> list[Case]:
+    def case(draw: Draw, nodes: Sequence[Node], name: str) -> Case:
+        return Case(name, draw.inputs, results(draw, nodes), draw.exact)
+
+    return drawn_cases(drawers, family, seed, count, case)
 
 
 # --- running: refused configurations split off ---------------------------------------------
@@ -264,38 +320,73 @@ def _op_of_case(case: Case) -> str:
     return case.name.split("_s")[0].replace("_v", "-")
 
 
-def run_cases(cases: list[Case], directory: Path, outcome: Outcome) -> None:
-    """Run ``cases`` in one batch; on a refusal, in halves, down to single configurations."""
+class IrshapeRefuses(Exception):
+    """irshape cannot execute a batch the plugin ran (its reason)."""
+
+
+Judge = Callable[[Any], "str | None"]  # why a configuration differs; None: it agrees (bits counted)
+
+
+def run_in_halves(
+    cases: Sequence[Any],
+    outcome: Outcome,
+    judged: Callable[[Sequence[Any]], Judge],
+    irshape_runs: Callable[[Any], bool],
+) -> None:
+    """Run ``cases`` (each with a ``name``) in one batch, ``judged`` running them and giving
+    the judge of each; it raises OpenVINO's RuntimeError where the plugin cannot compile or run
+    the batch, :class:`IrshapeRefuses` where irshape cannot. On a refusal, in halves, down to
+    single configurations: one the plugin refuses is counted (and whether irshape runs it)."""
     if not cases:
         return
     try:
-        batch = run_batch(cases, directory)
-        failure = None if batch.error is None else f"irshape refuses it: {batch.error[:300]}"
+        judge: Judge | None = judged(cases)
+        failure = None
     except RuntimeError as error:  # OpenVINO's: the plugin cannot compile or run it
         lines = [line for line in str(error).splitlines() if line.strip() and "Exception from" not in line]
-        batch, failure = None, f"plugin: {(lines or [''])[-1][:200]}"
+        judge, failure = None, f"plugin: {(lines or [''])[-1][:200]}"
+    except IrshapeRefuses as error:
+        judge, failure = None, f"irshape refuses it: {error}"[:300]
     except Exception as error:  # irshape's executor crashed
-        batch, failure = None, f"irshape crashed: {type(error).__name__}: {error}"[:300]
+        judge, failure = None, f"irshape crashed: {type(error).__name__}: {error}"[:300]
     if failure is not None:
         if len(cases) > 1:
             half = len(cases) // 2
-            run_cases(cases[:half], directory, outcome)
-            run_cases(cases[half:], directory, outcome)
+            run_in_halves(cases[:half], outcome, judged, irshape_runs)
+            run_in_halves(cases[half:], outcome, judged, irshape_runs)
         elif failure.startswith("plugin"):
             outcome.refused.append(f"{cases[0].name}: {failure}")
-            if _irshape_runs(cases[0], directory):
+            if irshape_runs(cases[0]):
                 outcome.run_though_refused.append(cases[0].name)
         else:
             outcome.irshape_refused.append(f"{cases[0].name}: {failure}")
         return
-    assert batch is not None
+    assert judge is not None
     for case in cases:
-        problem = batch.mismatch(case)
+        problem = judge(case)
         if problem is None:
             outcome.agreed.append(case.name)
-            _count_bits(batch, case, outcome)
         else:
             outcome.differ.append(f"{case.name}: {problem}")
+
+
+def run_cases(cases: list[Case], directory: Path, outcome: Outcome) -> None:
+    """Run ``cases`` in one batch; on a refusal, in halves, down to single configurations."""
+
+    def judged(batch_cases: Sequence[Case]) -> Judge:
+        batch = run_batch(batch_cases, directory)
+        if batch.error is not None:
+            raise IrshapeRefuses(batch.error[:300])
+
+        def judge(case: Case) -> str | None:
+            problem = batch.mismatch(case)
+            if problem is None:
+                _count_bits(batch, case, outcome)
+            return problem
+
+        return judge
+
+    run_in_halves(cases, outcome, judged, lambda case: _irshape_runs(case, directory))
 
 
 def _irshape_runs(case: Case, directory: Path) -> bool:
@@ -324,7 +415,7 @@ def _count_bits(batch: Batch, case: Case, outcome: Outcome) -> None:
         counts[1] += int(same.size)
 
 
-def _summary(family: str, outcome: Outcome) -> str:
+def summary(family: str, outcome: Outcome) -> str:
     lines = [
         f"{family}: {len(outcome.agreed)} agree, {len(outcome.differ)} differ, "
         f"{len(outcome.refused)} refused by the plugin ({len(outcome.run_though_refused)} of them run by irshape), "
@@ -334,7 +425,7 @@ def _summary(family: str, outcome: Outcome) -> str:
     return "\n".join(lines)
 
 
-def _write_report(family: str, outcome: Outcome) -> None:
+def write_report(family: str, outcome: Outcome) -> None:
     path = Path(REPORT or "")
     report = json.loads(path.read_text()) if path.exists() else {}
     per_op: dict[str, dict[str, Any]] = {}
@@ -363,6 +454,6 @@ def run_family(drawers: Drawers, family: str, directory: Path) -> None:
     for seed in SEEDS:
         run_cases(_fuzz_cases(drawers, family, seed, COUNT), directory, outcome)
     if REPORT:
-        _write_report(family, outcome)
+        write_report(family, outcome)
     assert outcome.agreed, f"no configuration of {family} ran"
-    assert not outcome.differ and not outcome.irshape_refused, _summary(family, outcome)
+    assert not outcome.differ and not outcome.irshape_refused, summary(family, outcome)

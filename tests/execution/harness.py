@@ -40,7 +40,7 @@ each batch to what the plugin builds (and test refusals on their own).
 from __future__ import annotations
 
 import itertools
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -98,6 +98,23 @@ class Batch:
         return None
 
 
+def named_for_batch(
+    name: str, parameters: Iterable[ov.Node], outputs: Sequence[ov.Output]
+) -> tuple[list[ov.Node], list[ov.Node]]:
+    """A case's Parameters and a Result of each of its outputs, named after the case
+    (``NAME_inI``, ``NAME_outJ``) as a batch's model holds them."""
+    named = list(parameters)
+    for i, parameter in enumerate(named):
+        parameter.set_friendly_name(f"{name}_in{i}")
+        parameter.output(0).set_names({f"{name}_in{i}"})
+    results = []
+    for j, output in enumerate(outputs):
+        result = opset.result(output)
+        result.set_friendly_name(f"{name}_out{j}")
+        results.append(result)
+    return named, results
+
+
 def run_batch(cases: Sequence[Case], directory: Path, *, config: Mapping[str, Any] | None = None) -> Batch:
     """Build, save, compile and run ``cases`` as one model, and execute it with irshape."""
     parameters: list[ov.Node] = []
@@ -105,18 +122,11 @@ def run_batch(cases: Sequence[Case], directory: Path, *, config: Mapping[str, An
     results: list[ov.Node] = []
     names: dict[str, list[str]] = {}
     for case in cases:
-        for i, (param, value) in enumerate(case.inputs.items()):
-            param.set_friendly_name(f"{case.name}_in{i}")
-            param.output(0).set_names({f"{case.name}_in{i}"})
-            parameters.append(param)
-            feeds.append(np.asarray(value))
-        names[case.name] = []
-        for j, output in enumerate(case.outputs):
-            result = opset.result(output)
-            name = f"{case.name}_out{j}"
-            result.set_friendly_name(name)
-            results.append(result)
-            names[case.name].append(name)
+        case_parameters, case_results = named_for_batch(case.name, case.inputs, case.outputs)
+        parameters += case_parameters
+        feeds += [np.asarray(value) for value in case.inputs.values()]
+        results += case_results
+        names[case.name] = [result.get_friendly_name() for result in case_results]
     model = ov.Model(results, parameters, f"batch{next(_ids)}")
     xml = directory / f"{model.get_friendly_name()}.xml"
     ov.save_model(model, xml, compress_to_fp16=False)

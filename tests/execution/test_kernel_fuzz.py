@@ -25,12 +25,15 @@ from .fuzzing import (
     Drawers,
     Node,
     Redraw,
+    drawn_slice,
     make,
     numpy_type,
     op_of,
     opset,
     ov_type,
     run_family,
+    slice_axes,
+    slice_bounds,
     type_of,
 )
 
@@ -305,15 +308,6 @@ REDUCTIONS = [
 ]
 
 
-def _axes(d: Draw, rank: int, count: int | None = None) -> list[int]:
-    """Distinct axes of a rank, some negative."""
-    if rank == 0:
-        return []
-    count = d.int(1, rank) if count is None else count
-    chosen = d.rng.choice(rank, size=min(count, rank), replace=False)
-    return [int(a) - rank if d.chance(0.4) else int(a) for a in chosen]
-
-
 @drawer("reduction", *REDUCTIONS, "ReduceLogicalAnd-1", "ReduceLogicalOr-1")
 def _reduce(d: Draw) -> Sequence[Node]:
     op, version = op_of(d.name)
@@ -330,7 +324,7 @@ def _reduce(d: Draw) -> Sequence[Node]:
     if extremes and element_type in REALS:
         kind = "unit"
     x = d.data(shape, element_type, kind)
-    axes = _axes(d, len(shape)) if shape and d.chance(0.9) else []
+    axes = d.axes(len(shape)) if shape and d.chance(0.9) else []
     index_type = d.pick(["i32", "i64"])
     return [
         make(version, op, [x, d.const(np.array(axes, np.int64), index_type)], {"keep_dims": d.chance(0.5)})
@@ -507,33 +501,13 @@ def _scatter_nd(d: Draw) -> Sequence[Node]:
     return [make(version, op, [x, d.const(indices, d.pick(["i32", "i64"])), updates], attributes)]
 
 
-def _slice_bounds(d: Draw, dim: int) -> tuple[int, int, int]:
-    step = d.pick([1, 1, 2, 3, -1, -2])
-    values = [0, 1, dim, dim - 1, -1, -dim, -dim - 3, dim + 3, 2**31 - 1, -(2**31), 2**62]
-    return int(d.pick(values)), int(d.pick(values)), step
-
-
 @drawer("indexing", "Slice-8")
 def _slice(d: Draw) -> Sequence[Node]:
     d.exact = True
-    shape = d.shape(d.int(1, 5))
-    axes = _axes(d, len(shape))
-    bounds = [_slice_bounds(d, shape[a]) for a in axes]
-    start, stop, step = (np.array([b[k] for b in bounds], np.int64) for k in range(3))
-    index_type = d.pick(["i32", "i64"])
-    if index_type == "i32":
-        start, stop = (np.clip(v, -(2**31), 2**31 - 1) for v in (start, stop))
-    inputs = [
-        d.data(shape, d.pick(ANY), "small"),
-        d.const(start, index_type),
-        d.const(stop, index_type),
-        d.const(step, index_type),
-    ]
-    if d.chance(0.8):
-        inputs.append(d.const(np.array(axes, np.int64), index_type))
-    elif sorted(a % len(shape) for a in axes) != list(range(len(axes))):
-        raise Redraw("without axes the bounds are the first axes'")
-    return [make(8, "Slice", inputs)]
+    shape, axes, bounds, index_type = drawn_slice(d)
+    data = d.data(shape, d.pick(ANY), "small")
+    slices = [d.const(v, index_type) for v in bounds]
+    return [make(8, "Slice", [data, *slices, *slice_axes(d, shape, axes, index_type)])]
 
 
 @drawer("indexing", "StridedSlice-1")
@@ -544,7 +518,7 @@ def _strided_slice(d: Draw) -> Sequence[Node]:
     begin, end, stride = [], [], []
     for k in range(count):
         dim = shape[k] if k < len(shape) else 1
-        b, e, s = _slice_bounds(d, dim)
+        b, e, s = slice_bounds(d, dim)
         begin.append(min(max(b, -(2**31)), 2**31 - 1))
         end.append(min(max(e, -(2**31)), 2**31 - 1))
         stride.append(s)
@@ -689,7 +663,7 @@ def _reshape_family(d: Draw) -> Sequence[Node]:
         return [make(version, op, [x, d.const(np.array(axes, np.int64), "i64")], attributes)]
     if op == "Unsqueeze":
         out_rank = rank + d.int(1, 2)
-        axes = _axes(d, out_rank, out_rank - rank)
+        axes = d.axes(out_rank, out_rank - rank)
         return [make(1, op, [x, d.const(np.array(axes, np.int64), d.pick(["i32", "i64"]))])]
     order = d.rng.permutation(rank)
     perm = np.array([], np.int64) if d.chance(0.15) else order
@@ -729,7 +703,7 @@ def _roll_cumsum(d: Draw) -> Sequence[Node]:
     if op == "Roll":
         d.exact = True
         x = d.data(shape, d.pick(ANY), "small")
-        axes = _axes(d, rank)
+        axes = d.axes(rank)
         shifts = [d.int(-7, 7) for _ in axes] if d.chance(0.7) else [d.int(-7, 7)]
         index_type = d.pick(["i32", "i64"])
         return [
@@ -738,7 +712,7 @@ def _roll_cumsum(d: Draw) -> Sequence[Node]:
     if op == "Reverse":
         d.exact = True
         x = d.data(shape, d.pick(ANY), "small")
-        axes = _axes(d, rank) if d.chance(0.8) else []
+        axes = d.axes(rank) if d.chance(0.8) else []
         if d.chance(0.5):
             return [make(1, "Reverse", [x, d.const(np.array(axes, np.int64), "i64")], {"mode": "index"})]
         mask = np.zeros(rank, bool)
@@ -877,7 +851,7 @@ def _mvn(d: Draw) -> Sequence[Node]:
     # once (and NormalizeL2 over no axes is x / sqrt(x^2 + eps) there, 1 in f32): not modelled
     x = d.data(shape, d.pick([F32, F32, F16]), "unit")
     if op == "MVN" and version == 6:
-        axes = _axes(d, len(shape))
+        axes = d.axes(len(shape))
         # (an eps below f16's range is 0 to the plugin's f16 MVN: NaN for a constant row)
         eps = d.pick([1e-9, 1e-5, 0.1] if type_of(x) == "f32" else [1e-5, 0.1])
         attributes = {
@@ -893,7 +867,7 @@ def _mvn(d: Draw) -> Sequence[Node]:
             "eps": d.pick([1e-9, 1e-5, 0.1]),
         }
         return [make(2, "MVN", [x], attributes)]
-    axes = _axes(d, len(shape)) if d.chance(0.85) else []
+    axes = d.axes(len(shape)) if d.chance(0.85) else []
     attributes = {"eps": d.pick([1e-12, 1e-5, 0.5]), "eps_mode": d.pick(["add", "max"])}
     return [make(1, "NormalizeL2", [x, d.const(np.array(axes, np.int64), "i64")], attributes)]
 

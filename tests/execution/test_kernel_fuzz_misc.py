@@ -35,9 +35,13 @@ from .fuzzing import (
     SEEDS,
     Draw,
     Drawers,
+    IrshapeRefuses,
+    Judge,
     Node,
     Outcome,
     Redraw,
+    drawn_cases,
+    drawn_slice,
     make,
     numpy_type,
     op_of,
@@ -45,12 +49,13 @@ from .fuzzing import (
     ov_type,
     results,
     run_family,
+    run_in_halves,
+    slice_axes,
+    summary,
     type_of,
+    write_report,
 )
-from .fuzzing import _summary as summary
-from .fuzzing import _write_report as write_report
-from .harness import CPU_CONFIG, compare
-from .test_kernel_fuzz import _axes, _slice_bounds
+from .harness import CPU_CONFIG, compare, named_for_batch
 
 drawers = Drawers()
 drawer = drawers.add
@@ -252,21 +257,10 @@ def _multinomial(d: Draw) -> Sequence[Node]:
 @drawer("indexing_misc", "SliceScatter-15")
 def _slice_scatter(d: Draw) -> Sequence[Node]:
     d.exact = True
-    shape = d.shape(d.int(1, 5))
-    axes = _axes(d, len(shape))
-    bounds = [_slice_bounds(d, shape[a]) for a in axes]
-    start, stop, step = (np.array([b[k] for b in bounds], np.int64) for k in range(3))
-    index_type = d.pick(["i32", "i64"])
-    if index_type == "i32":
-        start, stop = (np.clip(v, -(2**31), 2**31 - 1) for v in (start, stop))
+    shape, axes, bounds, index_type = drawn_slice(d)
     # the slices as Consts: with start, stop or step computed at run time the plugin writes the
     # updates wrongly or not at all, from run to run (irshape/kernels/indexing.py)
-    slices = [d.const(v, index_type) for v in (start, stop, step)]
-    with_axes = d.chance(0.8)
-    if with_axes:
-        slices.append(d.const(np.array(axes, np.int64), index_type))
-    elif sorted(a % len(shape) for a in axes) != list(range(len(axes))):
-        raise Redraw("without axes the bounds are the first axes'")
+    slices = [d.const(v, index_type) for v in bounds] + slice_axes(d, shape, axes, index_type)
     # the updates' shape as OpenVINO's Slice infers it
     sliced = make(8, "Slice", [opset.parameter(shape, ov.Type.f32), *slices])
     update_shape = [dim.get_length() for dim in sliced.get_output_partial_shape(0)]
@@ -410,32 +404,21 @@ def _state(d: Draw) -> Sequence[Node]:
 
 
 def _stateful_cases(seed: int, count: int) -> list[Stateful]:
-    """As ``fuzzing._fuzz_cases`` draws them, with a second feed for each Parameter."""
-    cases = []
-    for name, (family, function) in drawers.by_name.items():
-        if family != "state":
-            continue
-        rng = np.random.default_rng([seed, sum(name.encode())])
-        made = 0
-        for _attempt in range(count * 8):
-            if made == count:
-                break
-            draw = Draw(rng, name)
-            try:
-                *compared, assign = function(draw)
-            except (Redraw, RuntimeError):  # RuntimeError: a variable the op's validation refuses
-                continue
-            feeds = {
-                parameter: [value, draw.values(value.shape, type_of(parameter), "small")]
-                for parameter, value in draw.inputs.items()
-            }
-            case_name = f"{name.replace('-', '_v')}_s{seed}_{made}"
-            # reals within tolerance: the plugin computes f16 in f32 (the hint) and holds an f16
-            # ReadValue-3's variable in f32, so a step's sum is rounded to f16 only at the Result
-            exact = compared[0].get_output_element_type(0).get_type_name() not in (F16, BF16, F32, F64)
-            cases.append(Stateful(case_name, feeds, results(draw, compared), [assign], exact))
-            made += 1
-    return cases
+    """As ``fuzzing.run_family`` draws them, with a second feed for each Parameter."""
+
+    def case(draw: Draw, nodes: Sequence[Node], name: str) -> Stateful:
+        *compared, assign = nodes
+        feeds = {
+            parameter: [value, draw.values(value.shape, type_of(parameter), "small")]
+            for parameter, value in draw.inputs.items()
+        }
+        # reals within tolerance: the plugin computes f16 in f32 (the hint) and holds an f16
+        # ReadValue-3's variable in f32, so a step's sum is rounded to f16 only at the Result
+        exact = compared[0].get_output_element_type(0).get_type_name() not in (F16, BF16, F32, F64)
+        return Stateful(name, feeds, results(draw, compared), [assign], exact)
+
+    # RuntimeError: a variable the op's validation refuses
+    return drawn_cases(drawers, "state", seed, count, case, (Redraw, RuntimeError))
 
 
 _core = ov.Core()
@@ -448,14 +431,9 @@ def _run_stateful(cases: list[Stateful], directory: Path) -> tuple[list[dict[str
     does."""
     parameters, compared, sinks = [], [], []
     for case in cases:
-        for i, parameter in enumerate(case.feeds):
-            parameter.set_friendly_name(f"{case.name}_in{i}")
-            parameter.output(0).set_names({f"{case.name}_in{i}"})
-            parameters.append(parameter)
-        for j, output in enumerate(case.outputs):
-            result = opset.result(output)
-            result.set_friendly_name(f"{case.name}_out{j}")
-            compared.append(result)
+        case_parameters, case_results = named_for_batch(case.name, case.feeds, case.outputs)
+        parameters += case_parameters
+        compared += case_results
         sinks += case.sinks
     model = ov.Model(compared, sinks, parameters, f"state{next(_batches)}")
     xml = directory / f"{model.get_friendly_name()}.xml"
@@ -550,35 +528,24 @@ def _count_state_bits(
 
 def _run_state_cases(cases: list[Stateful], directory: Path, outcome: Outcome) -> None:
     """As ``fuzzing.run_cases``: one batch; on a refusal, in halves, down to single configurations."""
-    if not cases:
-        return
-    try:
-        expected, got = _run_stateful(cases, directory)
-        failure = None
-    except RuntimeError as error:
-        lines = [line for line in str(error).splitlines() if line.strip() and "Exception from" not in line]
-        failure = f"plugin: {(lines or [''])[-1][:200]}"
-    except Exception as error:  # irshape refuses it, or crashed
-        failure = f"irshape refuses it: {type(error).__name__}: {error}"[:300]
-    if failure is not None:
-        if len(cases) > 1:
-            half = len(cases) // 2
-            _run_state_cases(cases[:half], directory, outcome)
-            _run_state_cases(cases[half:], directory, outcome)
-        elif failure.startswith("plugin"):
-            outcome.refused.append(f"{cases[0].name}: {failure}")
-            if _irshape_runs_state(cases[0], directory):
-                outcome.run_though_refused.append(cases[0].name)
-        else:
-            outcome.irshape_refused.append(f"{cases[0].name}: {failure}")
-        return
-    for case in cases:
-        problem = _state_mismatch(case, expected, got)
-        if problem is None:
-            outcome.agreed.append(case.name)
-            _count_state_bits(case, expected, got, outcome)
-        else:
-            outcome.differ.append(f"{case.name}: {problem}")
+
+    def judged(batch_cases: Sequence[Stateful]) -> Judge:
+        try:
+            expected, got = _run_stateful(list(batch_cases), directory)
+        except RuntimeError:  # the plugin's
+            raise
+        except Exception as error:  # irshape refuses it, or crashed
+            raise IrshapeRefuses(f"{type(error).__name__}: {error}") from error
+
+        def judge(case: Stateful) -> str | None:
+            problem = _state_mismatch(case, expected, got)
+            if problem is None:
+                _count_state_bits(case, expected, got, outcome)
+            return problem
+
+        return judge
+
+    run_in_halves(cases, outcome, judged, lambda case: _irshape_runs_state(case, directory))
 
 
 @pytest.mark.parametrize("family", [f for f in drawers.families() if f != "state"])

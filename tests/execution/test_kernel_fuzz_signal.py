@@ -61,12 +61,6 @@ def _fed_or_const(d: Draw, values: Any, element_type: str) -> Node:
     return _fed(d, values, element_type) if d.chance(0.5) else d.const(values, element_type)
 
 
-def _distinct_axes(d: Draw, rank: int, count: int) -> list[int]:
-    """``count`` distinct axes of ``rank`` in random order, some negative."""
-    chosen = d.rng.choice(rank, size=count, replace=False)
-    return [int(a) - rank if d.chance(0.4) else int(a) for a in chosen]
-
-
 # --- signal --------------------------------------------------------------------------------
 
 
@@ -93,7 +87,7 @@ def _fourier(d: Draw) -> Sequence[Node]:
         shape[d.int(0, rank - 1)] = d.int(5, 9)
     element_type = d.pick(SIGNAL_TYPES)
     data = d.data(shape if real_input else [*shape, 2], element_type, _signal_data_kind(d))
-    axes = _distinct_axes(d, rank, d.int(1, rank))
+    axes = d.axes(rank)
     inputs = [data, d.const(np.array(axes), d.pick(INDEX_TYPES))]
     if d.chance(0.6):
         sizes = []

@@ -16,6 +16,8 @@ per-class and per-image limits."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 import openvino as ov
 import openvino.opset1 as opset1
@@ -418,13 +420,19 @@ def _last_bit_generate_proposals(rng: np.random.Generator) -> list[Case]:
     return cases
 
 
-def _last_bit_experimental_detection(rng: np.random.Generator) -> Case:
-    """ExperimentalDetectronDetectionOutput-6 refining by such size deltas (weights 1)."""
-    rois_count, classes = 8, 2
+def _refined_by_size_deltas(
+    name: str,
+    rng: np.random.Generator,
+    rois_count: int,
+    size_deltas: Callable[[np.random.Generator, tuple[int, ...]], np.ndarray],
+) -> Case:
+    """ExperimentalDetectronDetectionOutput-6 refining random rois by ``size_deltas`` (weights
+    1, two classes, every roi kept): its boxes go through the plugin's ``std::exp``."""
+    classes = 2
     centres, half = rng.uniform(100, 200, (rois_count, 2)), rng.uniform(10, 40, (rois_count, 2))
     rois = np.concatenate([centres - half, centres + half], -1).astype(np.float32)
     deltas = rng.normal(0, 0.2, (rois_count, classes, 4)).astype(np.float32)
-    deltas[..., 2:] = _exp_last_bit(rng, (rois_count, classes, 2))
+    deltas[..., 2:] = size_deltas(rng, (rois_count, classes, 2))
     scores = (rng.permutation(2048)[: rois_count * classes] / 2048).reshape(rois_count, classes)
     data = [
         rois,
@@ -438,17 +446,20 @@ def _last_bit_experimental_detection(rng: np.random.Generator) -> Case:
         "nms_threshold": 1.0,
         "max_delta_log_wh": 4.1,
         "num_classes": classes,
-        "post_nms_count": 100,
-        "max_detections_per_image": 100,
+        "post_nms_count": max(100, rois_count * classes),
+        "max_detections_per_image": max(100, rois_count * classes),
         "class_agnostic_box_regression": False,
         "deltas_weights": [1.0, 1.0, 1.0, 1.0],
     }
     node = NodeFactory("opset6").create(
         "ExperimentalDetectronDetectionOutput", [p.output(0) for p in params], attrs
     )
-    return Case(
-        "last_bit_experimental_detection", dict(zip(params, data, strict=True)), list(node.outputs()), True
-    )
+    return Case(name, dict(zip(params, data, strict=True)), list(node.outputs()), True)
+
+
+def _last_bit_experimental_detection(rng: np.random.Generator) -> Case:
+    """ExperimentalDetectronDetectionOutput-6 refining by such size deltas."""
+    return _refined_by_size_deltas("last_bit_experimental_detection", rng, 8, _exp_last_bit)
 
 
 def _last_bit_detection_output(rng: np.random.Generator) -> Case:
@@ -475,49 +486,90 @@ def _last_bit_detection_output(rng: np.random.Generator) -> Case:
     return Case("last_bit_detection_output", dict(zip(params, data, strict=True)), [node.output(0)], True)
 
 
+_GRID = (4, 4, 6)  # the last-bit Proposals' map height and width, and anchors
+
+
+def _unsuppressed_proposal(name: str, probs: np.ndarray, deltas: np.ndarray, framework: str) -> Case:
+    """Proposal-1 on a 4 x 4 map of 6 anchors, every box kept (no NMS), of ``probs`` and
+    ``deltas`` ``[1, anchors, 4, height, width]``."""
+    height, width, anchors = _GRID
+    attrs = {
+        "base_size": np.uint32(16),
+        "pre_nms_topn": np.uint32(1000),
+        "post_nms_topn": np.uint32(anchors * height * width),
+        "nms_thresh": 1.0,  # no NMS
+        "feat_stride": np.uint32(8),
+        "min_size": np.uint32(1),
+        "ratio": np.array([0.7, 1.3], np.float32),
+        "scale": np.array([1.3, 2.0, 4.1], np.float32),
+        "clip_before_nms": False,
+        "clip_after_nms": False,
+        "framework": framework,
+    }
+    data = [
+        probs.reshape(1, 2 * anchors, height, width).astype(np.float32),
+        deltas.reshape(1, -1, height, width),
+        np.array([300.0, 300.0, 1.0], np.float32),
+    ]
+    params = [parameter(d.shape, d.dtype) for d in data]
+    node = opset1.proposal(*params, attrs)
+    return Case(name, dict(zip(params, data, strict=True)), [node.output(0)], True)
+
+
 def _last_bit_proposals(rng: np.random.Generator) -> list[Case]:
     """Proposal-1 of both frameworks: its size deltas through expf, and the new centre
     ``dx * width + centre`` one fused multiply-add, as the plugin's ``proposal_imp.cpp`` (built
     for the machine's instruction set, so the compiler contracts it) computes it: TensorFlow's
     widths are not integers, so its rounded product put 289 of 43,975 of the kernel fuzzer's
     coordinates a unit or more off."""
+    height, width, anchors = _GRID
     cases = []
     for framework in ("tensorflow", ""):
-        height, width, anchors = 4, 4, 6
-        probs = (rng.permutation(2048)[: 2 * anchors * height * width] / 2048).reshape(
-            1, 2 * anchors, height, width
-        )
+        probs = rng.permutation(2048)[: 2 * anchors * height * width] / 2048
         deltas = rng.normal(0, 0.5, (1, anchors, 4, height, width)).astype(np.float32)
         deltas[:, :, 2:] = _exp_last_bit(rng, (1, anchors, 2, height, width))
-        attrs = {
-            "base_size": np.uint32(16),
-            "pre_nms_topn": np.uint32(1000),
-            "post_nms_topn": np.uint32(anchors * height * width),
-            "nms_thresh": 1.0,  # no NMS
-            "feat_stride": np.uint32(8),
-            "min_size": np.uint32(1),
-            "ratio": np.array([0.7, 1.3], np.float32),
-            "scale": np.array([1.3, 2.0, 4.1], np.float32),
-            "clip_before_nms": False,
-            "clip_after_nms": False,
-            "framework": framework,
-        }
-        data = [
-            probs.astype(np.float32),
-            deltas.reshape(1, -1, height, width),
-            np.array([300.0, 300.0, 1.0], np.float32),
-        ]
-        params = [parameter(d.shape, d.dtype) for d in data]
-        node = opset1.proposal(*params, attrs)
         cases.append(
-            Case(
-                f"last_bit_proposal_{framework or 'caffe'}",
-                dict(zip(params, data, strict=True)),
-                [node.output(0)],
-                True,
-            )
+            _unsuppressed_proposal(f"last_bit_proposal_{framework or 'caffe'}", probs, deltas, framework)
         )
     return cases
+
+
+# f32 values whose glibc expf (not correctly rounded) is not exp rounded once to f32: found by
+# comparing the two on every f32 from -104 to 89 (170,648 such values)
+_EXPF_MISROUNDED = np.array(
+    [
+        *(0xBF84B2A2, 0xBF238CDB, 0xBE9EA9D7, 0xBE58FE3B, 0xBDD2D4B1, 0xBD66D09E, 0xBD52977C, 0xBD1D7420),
+        *(0xBC8EAFF8, 0xBC86E28A, 0x3C558487, 0x3C7B2ECF, 0x3CE85857, 0x3DE2D4AF, 0x3EB26818, 0x3EF752C6),
+    ],
+    np.uint32,
+).view(np.float32)
+
+
+def _expf_misrounded() -> Case:
+    """ExperimentalDetectronDetectionOutput-6 refining by size deltas where the plugin's
+    ``std::exp`` (glibc's expf) is a unit off the correctly rounded exp: the boxes are the
+    plugin's only with the library's expf itself (exp in double rounded once put 39 of the 512
+    box coordinates off)."""
+    return _refined_by_size_deltas(
+        "last_bit_expf_misrounded",
+        np.random.default_rng(1),
+        64,
+        lambda rng, shape: rng.choice(_EXPF_MISROUNDED, shape),
+    )
+
+
+def _proposal_fma_ties() -> Case:
+    """Proposal-1 (TensorFlow) whose new centres ``dx * width + centre`` are f32 ties in f64:
+    the exact product lies off the half-way point between two f32 values by less than f64's
+    half unit, so rounding the f64 sum onto the tie then to f32 goes the other way from the one
+    rounding of the plugin's fused multiply-add (the deltas below were searched for with the
+    anchors' widths; an f64 ``a * b + c`` rounded to f32 put 16 of the 480 numbers off)."""
+    height, width, anchors = _GRID
+    deltas = np.zeros((1, anchors, 4, height, width), np.float32)
+    deltas[0, 1, 0, 2, :] = np.array(0xB82AF05D, np.uint32).view(np.float32)  # anchor 1's dx, row 2
+    deltas[0, 2, 1, :, 3] = np.array(0xB597C802, np.uint32).view(np.float32)  # anchor 2's dy, column 3
+    probs = np.random.default_rng(7).permutation(2048)[: 2 * anchors * height * width] / 2048
+    return _unsuppressed_proposal("last_bit_proposal_fma_ties", probs, deltas, "tensorflow")
 
 
 def _last_bit_matrix_nms(rng: np.random.Generator) -> Case:
@@ -567,6 +619,8 @@ def last_bit_cases() -> list[Case]:
         _last_bit_experimental_detection(rng),
         _last_bit_detection_output(rng),
         *_last_bit_proposals(rng),
+        _proposal_fma_ties(),
+        _expf_misrounded(),
         _last_bit_matrix_nms(rng),
         _matrix_nms_without_area("linear"),
         _matrix_nms_without_area("gaussian"),

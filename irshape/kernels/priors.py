@@ -82,13 +82,19 @@ def _aspect_ratios(ratios: tuple[float, ...], flip: bool) -> list[float]:
     return taken
 
 
-def _density_grid(boxes: _Boxes, fixed: float, density: float, half_width: float, half_height: float) -> None:
-    """A fixed size's ``density x density`` boxes around the centre, clipped one by one."""
+def _density_grid(
+    boxes: _Boxes, fixed: float, density: float, half_width: float, half_height: float, folded: bool
+) -> None:
+    """A fixed size's ``density x density`` boxes around the centre, clipped one by one, from
+    the centre less half the fixed size (truncated): halved as an integer where OpenVINO folds
+    the layer (the reference's ``fixed_size_ / 2`` of a size_t: 63 gives 31), as a float where
+    the plugin's node runs it (31.5; by experiment with OpenVINO 2026.4, found by the kernel
+    fuzzer)."""
     count = math.trunc(density)
     if count <= 0:
         return
     shift = math.trunc(_f32(F32(fixed) / F32(count)))
-    base = -float(math.trunc(fixed) // 2)
+    base = -float(math.trunc(fixed) // 2) if folded else -math.trunc(fixed) / 2.0
     for row in range(count):
         for column in range(count):
             boxes.add(
@@ -102,6 +108,7 @@ def _density_grid(boxes: _Boxes, fixed: float, density: float, half_width: float
 
 def _fixed_size_boxes(call: KernelCall, ratios: list[float]) -> _Boxes:
     parsed = call.attributes
+    folded = {0, 1} <= call.constant_inputs
     fixed_sizes, fixed_ratios = parsed.float_list("fixed_size"), parsed.float_list("fixed_ratio")
     densities = parsed.float_list("density")
     boxes = _Boxes()
@@ -115,17 +122,17 @@ def _fixed_size_boxes(call: KernelCall, ratios: list[float]) -> _Boxes:
             for ratio in fixed_ratios:
                 root = F32(np.sqrt(F32(ratio)))
                 half = F32(fixed) * F32(0.5)
-                _density_grid(boxes, fixed, density, float(half * root), float(half / root))
+                _density_grid(boxes, fixed, density, float(half * root), float(half / root), folded)
             continue
         square = _f32(F32(math.trunc(fixed)) * F32(0.5))
         if densities:
-            _density_grid(boxes, fixed, density, square, square)
+            _density_grid(boxes, fixed, density, square, square, folded)
         for ratio in ratios:
             if abs(ratio - 1.0) < 1e-6:
                 continue
             root = F32(np.sqrt(F32(ratio)))
             half = F32(fixed) * F32(0.5)
-            _density_grid(boxes, fixed, density, float(half * root), float(half / root))
+            _density_grid(boxes, fixed, density, float(half * root), float(half / root), folded)
     return boxes
 
 
@@ -268,8 +275,12 @@ def prior_box_clustered(call: KernelCall) -> np.ndarray:
     if call.attribute("clip"):
         corners = np.minimum(np.maximum(corners, F32(0)), F32(1))
     first = corners.reshape(-1)
-    variances = _variance_row(call.attributes.float_list("variance"), first.size)
-    return np.stack([first, variances]).astype(call.output_dtype(0))
+    variances = call.attributes.float_list("variance")
+    if len(variances) > 4 and not {0, 1} <= call.constant_inputs:
+        # the plugin's node writes the first four (OpenVINO's folding refuses them); two or
+        # three it reads past (values such as 1.4e-45 and 37308 come out, another each run)
+        variances = variances[:4]
+    return np.stack([first, _variance_row(variances, first.size)]).astype(call.output_dtype(0))
 
 
 def prior_grid_generator(call: KernelCall) -> np.ndarray:

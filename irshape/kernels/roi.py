@@ -164,8 +164,9 @@ def _average(image: np.ndarray, ys: _Axis, xs: _Axis, boxes: np.ndarray, divide:
             for sample in range(values.shape[-1]):
                 pooled = np.where(exists[..., sample], pooled + values[..., sample], pooled).astype(F32)
         if divide:
-            return (pooled / samples).astype(F32)
-        averaged: np.ndarray = (pooled * (F32(1) / samples).astype(F32)).astype(F32)
+            averaged: np.ndarray = (pooled / samples).astype(F32)
+        else:
+            averaged = (pooled * (F32(1) / samples).astype(F32)).astype(F32)
     return averaged
 
 
@@ -233,13 +234,12 @@ def _maximum(image: np.ndarray, ys: _Axis, xs: _Axis, boxes: np.ndarray) -> np.n
 
 
 def roi_pooling(call: KernelCall) -> np.ndarray:
-    """ROIPooling-2: ``max`` over each bin's cells, or ``bilinear`` at each bin's point."""
+    """ROIPooling-2: ``max`` over each bin's cells, or ``bilinear`` at each bin's point (a
+    batch id of -1 ends the boxes: that box and the later ones are 0)."""
     data = call.inputs[0].astype(F32)
     rois = call.inputs[1].astype(F32)
     _, _, pooled_h, pooled_w = call.output_shape(0)
-    images = rois[:, 0].astype(np.int64)  # static_cast<int>: truncated
-    if ((images < 0) | (images >= data.shape[0])).any():
-        raise KernelError("a box's batch id is outside [0, N - 1]")
+    images, _ = _batch_ids_to_first_minus_one(rois[:, 0], data.shape[0])
     out = np.zeros((len(rois), data.shape[1], pooled_h, pooled_w), F32)
     pool = _max_pool if str(call.attribute("method")) == "max" else _bilinear_pool
     scale = F32(call.attribute("spatial_scale"))
@@ -270,11 +270,17 @@ def _max_pool(
     image: np.ndarray, boxes: np.ndarray, scale: np.float32, pooled_h: int, pooled_w: int
 ) -> np.ndarray:
     """Each bin's largest cell (an empty bin is 0), by a range-maximum table: the maximum of
-    every ``2^i x 2^j`` block, four of which cover any bin."""
+    every ``2^i x 2^j`` block, four of which cover any bin. NaN as the plugin's JIT kernel
+    folds it (from the bin's first cell, ``maxps`` keeping the running value where either is
+    NaN): a bin whose top-left cell is NaN is NaN, its other NaN cells are skipped (found by
+    the kernel fuzzer)."""
+    if image.shape[1] == 0 or image.shape[2] == 0:  # no cell: every bin empty
+        return np.zeros((len(boxes), image.shape[0], pooled_h, pooled_w), F32)
     corners = _round_half_away((boxes * scale).astype(F32))
     top, bottom = _bin_edges(corners[:, 1], corners[:, 3], pooled_h, image.shape[1])
     left, right = _bin_edges(corners[:, 0], corners[:, 2], pooled_w, image.shape[2])
-    table = _range_max_table(image)
+    nan = np.isnan(image)
+    table = _range_max_table(np.where(nan, -np.inf, image).astype(image.dtype))
     rows = _cover(top, bottom)
     columns = _cover(left, right)
     picked = [
@@ -283,6 +289,10 @@ def _max_pool(
         for column in columns[1:]
     ]
     largest = np.maximum.reduce(picked)  # [boxes, bin_y, bin_x, C]
+    first_nan = nan[
+        :, np.minimum(top, image.shape[1] - 1)[:, :, None], np.minimum(left, image.shape[2] - 1)[:, None, :]
+    ]
+    largest = np.where(first_nan.transpose(1, 2, 3, 0), F32(np.nan), largest)
     empty = ((bottom <= top)[:, :, None] | (right <= left)[:, None, :])[..., None]
     pooled: np.ndarray = np.where(empty, F32(0), largest).transpose(0, 3, 1, 2)
     return pooled
@@ -464,8 +474,8 @@ def psroi_pooling(call: KernelCall) -> np.ndarray:
 
 def _batch_ids_to_first_minus_one(ids: np.ndarray, batches: int) -> tuple[np.ndarray, int]:
     """The batch ids (``static_cast<int>``: truncated) of the boxes before the first of -1,
-    which ends the boxes the plugin's PSROIPooling and ROIPooling pool (the rest are 0), and
-    their count; another id outside ``[0, N)`` it reads out of bounds: refused."""
+    which ends the boxes the plugin's (Deformable)PSROIPooling and ROIPooling pool (the rest
+    are 0), and their count; another id outside ``[0, N)`` it reads out of bounds: refused."""
     images = np.trunc(ids).astype(np.int64)
     stops = np.flatnonzero(images == -1)
     count = int(stops[0]) if stops.size else len(images)
@@ -756,11 +766,13 @@ def deformable_psroi_pooling(call: KernelCall) -> np.ndarray:
     offsets (``trans_std`` times the box size; the part cell ``i * part_size / group``, the
     offset channel pair of ``c``'s class group) and averages the bilinear values of its
     ``bins_y x bins_x`` sub-bin corners inside ``[-0.5, size - 0.5]`` (clamped into the map);
-    none inside, or a negative batch id: 0."""
+    none inside: 0; a batch id of -1 (truncated) ends the boxes: that box and the later ones
+    are 0 (the plugin's node; another negative id it reads out of bounds: refused)."""
     data = call.inputs[0].astype(F32)
     rois = call.inputs[1].astype(F32)
     _, _, height, width = data.shape
     boxes, channels_out, group_h, group_w = call.output_shape(0)
+    kept_images, pooled_boxes = _batch_ids_to_first_minus_one(rois[:, 0], data.shape[0])
     scale = F32(call.attribute("spatial_scale"))
     rounded = np.floor(np.abs(rois[:, 1:]) + F32(0.5)) * np.sign(rois[:, 1:])  # std::round
     x1 = (rounded[:, 0] * scale - F32(0.5)).astype(F32)
@@ -792,9 +804,8 @@ def deformable_psroi_pooling(call: KernelCall) -> np.ndarray:
     xs, ys = np.clip(xs, 0, width - 1).astype(F32), np.clip(ys, 0, height - 1).astype(F32)
     left, top = np.floor(xs).astype(np.int64), np.floor(ys).astype(np.int64)
     right, bottom = np.ceil(xs).astype(np.int64), np.ceil(ys).astype(np.int64)
-    images = np.maximum(rois[:, 0].astype(np.int64), 0)
-    if (images >= data.shape[0]).any():
-        raise KernelError("a box's batch id is past the data's batch")
+    images = np.zeros(len(rois), np.int64)
+    images[:pooled_boxes] = kept_images
     channel = np.arange(channels_out * group_h * group_w).reshape(1, channels_out, group_h, group_w, 1, 1)
     image = images[:, None, None, None, None, None]
 
@@ -818,8 +829,7 @@ def deformable_psroi_pooling(call: KernelCall) -> np.ndarray:
     count = inside.sum(axis=(4, 5))
     with np.errstate(invalid="ignore", divide="ignore"):
         pooled = np.where(count > 0, total / np.maximum(count, 1).astype(F32), F32(0))
-    skipped = rois[:, 0].astype(np.int64) < 0  # static_cast<int64_t>: -0.5 is batch 0
-    pooled = np.where(skipped[:, None, None, None], F32(0), pooled)
+    pooled[pooled_boxes:] = 0
     return pooled.astype(call.output_dtype(0))
 
 

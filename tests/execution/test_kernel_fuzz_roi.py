@@ -127,6 +127,9 @@ def _roi_align(d: Draw) -> Sequence[Node]:
         boxes = corners(d, count, height, width) / scale
     rois = fed(d, boxes, element_type)
     index_type = d.pick(["i32", "i64", "i32", "i64", *INTEGERS]) if version != 3 else d.pick(["i32", "i64"])
+    # (in range: from an index of -1 on ROIAlign's node leaves its boxes unset, 1e-15, 1.3e4,
+    # 1.4e13..., other values each run, tried three times; ROIAlignRotated's reads before the data;
+    # one past the batch both refuse)
     indices = fed(d, d.rng.integers(0, batches, count), index_type)
     attributes: dict[str, Any] = {
         "pooled_h": d.int(1, 4),
@@ -147,7 +150,12 @@ def _roi_align(d: Draw) -> Sequence[Node]:
 
 
 def _with_batch_ids(d: Draw, boxes: np.ndarray, batches: int) -> np.ndarray:
+    """Each box's batch id, a float: in range, now and then a fraction (truncated: -0.5 is
+    batch 0), and -1 now and then, which ends the boxes these ops pool (the rest are 0; any
+    other id outside the batch the plugin reads out of bounds)."""
     ids = d.rng.integers(0, batches, (len(boxes), 1)).astype(np.float64)
+    if len(boxes) and d.chance(0.3):
+        ids[d.int(0, len(boxes) - 1), 0] = d.pick([-1.0, -1.5, -0.5, batches - 0.25])
     return np.concatenate([ids, boxes], axis=1)
 
 

@@ -171,6 +171,9 @@ def _variance_row(variances: tuple[float, ...], count: int) -> np.ndarray:
     if not variances:
         variances = (0.1,)
     if len(variances) not in (1, 4):
+        # (PriorBoxClustered's node runs them: two or three it reads past, 1.4e-45 and 37308
+        # coming out, others each run; of five its threads write the fifth over the next box's
+        # first now and then)
         raise UnsupportedByOpenVINOError(
             f"the variance has {len(variances)} values: the CPU plugin takes 1 or 4"
         )
@@ -275,12 +278,8 @@ def prior_box_clustered(call: KernelCall) -> np.ndarray:
     if call.attribute("clip"):
         corners = np.minimum(np.maximum(corners, F32(0)), F32(1))
     first = corners.reshape(-1)
-    variances = call.attributes.float_list("variance")
-    if len(variances) > 4 and not {0, 1} <= call.constant_inputs:
-        # the plugin's node writes the first four (OpenVINO's folding refuses them); two or
-        # three it reads past (values such as 1.4e-45 and 37308 come out, another each run)
-        variances = variances[:4]
-    return np.stack([first, _variance_row(variances, first.size)]).astype(call.output_dtype(0))
+    variances = _variance_row(call.attributes.float_list("variance"), first.size)
+    return np.stack([first, variances]).astype(call.output_dtype(0))
 
 
 def prior_grid_generator(call: KernelCall) -> np.ndarray:

@@ -339,13 +339,13 @@ def _reals(d: Draw, count: int, low: float, high: float) -> list[float]:
     return [round(float(v), d.pick([0, 1, 2])) for v in d.rng.uniform(low, high, count)]
 
 
-def _variance(d: Draw) -> list[float]:
-    # (two values: PriorBox refuses them, PriorBoxClustered's node reads past them (1.4e-45,
-    # 37308, other values each run: tried twice), and of five its threads write the fifth over
-    # the next box's first now and then (0.5 for 0.1 in one run of eight): irshape refuses both)
-    return list(
-        d.pick([[], [0.1], [0.1, 0.1, 0.2, 0.2], _reals(d, 4, 0.0, 0.5), _reals(d, 1, 0.0, 1.0), [0.1, 0.2]])
-    )
+def _variance(d: Draw, clustered: bool = False) -> list[float]:
+    # (not two values to PriorBoxClustered, nor five: its node reads past two (1.4e-45, 37308,
+    # other values each run: tried twice), and of five its threads write the fifth over the
+    # next box's first now and then (0.5 for 0.1 in one run of eight); irshape refuses both, and
+    # PriorBox refuses them as the plugin does)
+    variances = [[], [0.1], [0.1, 0.1, 0.2, 0.2], _reals(d, 4, 0.0, 0.5), _reals(d, 1, 0.0, 1.0)]
+    return list(d.pick(variances if clustered else [*variances, [0.1, 0.2]]))
 
 
 def _ratio_count(aspect_ratios: list[float], flip: bool) -> int:
@@ -414,7 +414,7 @@ def _prior_box_clustered(d: Draw) -> Sequence[Node]:
         "step_w": step_w,
         "step_h": step_h,
         "offset": d.pick([0.5, 0.0, 0.25, 1.0]),
-        "variance": _variance(d),
+        "variance": _variance(d, clustered=True),
     }
     return [make(1, "PriorBoxClustered", list(sizes), attributes)]
 

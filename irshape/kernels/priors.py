@@ -2,7 +2,9 @@
 ExperimentalDetectronPriorGridGenerator-6 (documented at its function).
 
 Semantics of OpenVINO's CPU plugin (``src/plugins/intel_cpu/src/nodes/priorbox.cpp``,
-``priorbox_clustered.cpp``; the reference ``prior_box.hpp`` is the same arithmetic), confirmed
+``priorbox_clustered.cpp``; the reference ``prior_box.hpp``, with which OpenVINO folds a layer
+of constant sizes, is the same arithmetic but for a density grid's centre: see
+``_density_grid``, found by the kernel fuzzer), confirmed
 by ``tests/execution/test_priors.py``:
 
 * the sizes are read as int32 (the plugin's input precision); every box coordinate is float32

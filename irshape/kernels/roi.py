@@ -14,14 +14,28 @@ Semantics of OpenVINO's reference ``roi_align.hpp``, confirmed against the CPU p
 * a sample outside ``[-1, size]`` on either axis is worth 0 (and still counts in the average);
   others are clamped to ``>= 0`` and interpolated bilinearly, a coordinate past ``size - 1``
   taking the last row or column;
-* ``avg`` averages a bin's samples; ``max`` takes the largest, starting from 0 (a bin of
-  negative samples is 0). A box without samples (``sampling_ratio`` 0 and a bin size in
-  (-1, 0], a reversed box of an aligned mode) averages to NaN in the plugin (the reference
-  says 0: the plugin is followed); a bin size of -1 or less makes the plugin fail ('cannot
-  create std::vector larger than max_size()'): the kernel refuses it.
+* ``avg`` averages a bin's samples (their sum times ``1 / count``); ``max`` folds them from 0
+  as the plugin's JIT kernel does (``maxps``: a NaN sample replaces the running value, the
+  next sample replaces the NaN; a bin of negative samples is 0). A box without samples
+  (``sampling_ratio`` 0 and a bin size in (-1, 0], a reversed box of an aligned mode)
+  averages to NaN in the plugin (the reference says 0: the plugin is followed); a bin size of
+  -1 or less on both axes makes as many samples as the product of the negative counts, each
+  cell (0, 0) at weight 0 (0, or NaN where that cell is not finite); on one axis only the
+  plugin fails ('cannot create std::vector larger than max_size()'): the kernel refuses it;
+* the plugin multiplies each of a sample's four cells by its weight, 0 too (an infinity read
+  at weight 0 is NaN; a sample outside the map reads cell (0, 0) four times), and stores bf16
+  by truncating its float32 result.
 
-The bilinear weights and the validity of a sample are products of a y and an x factor, so the
-average is ``Ay @ data @ Ax^T`` with per-box interpolation matrices (no per-sample gathers).
+The bilinear weights and the validity of a sample are products of a y and an x factor, so on
+finite data the average is ``Ay @ data @ Ax^T`` with per-box interpolation matrices (no
+per-sample gathers); data with NaN or infinities is sampled sample by sample.
+
+What the kernel fuzzer (``tests/execution/test_kernel_fuzz_roi.py``) found is at each function
+and pinned by ``tests/execution/test_roi.py``'s ``fuzz_found_*`` cases: the above; ROIPooling's
+and (Deformable)PSROIPooling's batch id of -1, which ends the boxes; ROIPooling's max and NaN;
+PSROIPooling's empty bins (0), its bins' float32 sums, its bilinear points past the last cell;
+DeformablePSROIPooling's weighted interpolation; the Detectron extractor's sum of samples in
+turn; ROIAlignRotated's boxes without samples (0); ReorgYolo's integers through float32.
 """
 
 from __future__ import annotations

@@ -269,7 +269,8 @@ def _top_k_rois(d: Draw) -> Sequence[Node]:
     rois = d.data([count, 4], element_type, d.pick(["unit", "edges"]))
     # distinct probabilities: the plugin's order of ties is not the rule
     probs = fed(d, (d.rng.permutation(count) - count / 3) / count, element_type)
-    # (max_rois up to the boxes: past them the plugin leaves its output's rows unset)
+    # (max_rois up to the boxes: past them the plugin leaves its output's rows unset, 1.3e4,
+    # 1.4e13, 9.7e36..., other values each run: tried three times)
     return [make(6, "ExperimentalDetectronTopKROIs", [rois, probs], {"max_rois": d.int(1, count)})]
 
 

@@ -364,7 +364,9 @@ def _bilinear_points(start: np.ndarray, end: np.ndarray, bins: int, size: int) -
 def _bilinear_pool(
     image: np.ndarray, boxes: np.ndarray, scale: np.float32, pooled_h: int, pooled_w: int
 ) -> np.ndarray:
-    """Each bin's bilinear value at its point; a point outside the map is 0."""
+    """Each bin's bilinear value at its point, each lerp a fused multiply-add as the plugin's
+    JIT kernel computes it (``(right - left) * dx + left`` rounded once); a point outside the
+    map is 0."""
     height, width = image.shape[1:]
     ys = _bilinear_points(boxes[:, 1], boxes[:, 3], pooled_h, height)
     xs = _bilinear_points(boxes[:, 0], boxes[:, 2], pooled_w, width)
@@ -381,11 +383,20 @@ def _bilinear_pool(
 
     dx = (xs - left.astype(F32))[:, None, None, :]
     dy = (ys - top.astype(F32))[:, None, :, None]
-    upper = at(top, left) + (at(top, right) - at(top, left)) * dx
-    lower = at(bottom, left) + (at(bottom, right) - at(bottom, left)) * dx
-    value = (upper + (lower - upper) * dy).astype(F32)
+    with np.errstate(invalid="ignore", over="ignore"):
+        upper = _fused_lerp(at(top, left), at(top, right), dx)
+        lower = _fused_lerp(at(bottom, left), at(bottom, right), dx)
+        value = _fused_lerp(upper, lower, dy)
     pooled: np.ndarray = np.where((valid_y[:, :, None] & valid_x[:, None, :])[:, None], value, F32(0))
     return pooled
+
+
+def _fused_lerp(start: np.ndarray, end: np.ndarray, fraction: np.ndarray) -> np.ndarray:
+    """``(end - start) * fraction + start`` with the difference in float32 and the rest one
+    fused multiply-add (exact in float64, rounded once to float32)."""
+    difference = (end - start).astype(F32).astype(np.float64)
+    fused: np.ndarray = (difference * fraction.astype(np.float64) + start.astype(np.float64)).astype(F32)
+    return fused
 
 
 # --- RegionYolo-1 and ReorgYolo-2 ---------------------------------------------------------------

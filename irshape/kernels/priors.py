@@ -110,7 +110,9 @@ def _density_grid(
 
 def _fixed_size_boxes(call: KernelCall, ratios: list[float]) -> _Boxes:
     parsed = call.attributes
-    folded = {0, 1} <= call.constant_inputs
+    # OpenVINO's reference computes a folded layer, and PriorBox-8 anywhere (the plugin has no
+    # node of it: 'Unexpected op type in PriorBox shape inference factory')
+    folded = {0, 1} <= call.constant_inputs or call.schema.version == 8
     fixed_sizes, fixed_ratios = parsed.float_list("fixed_size"), parsed.float_list("fixed_ratio")
     densities = parsed.float_list("density")
     boxes = _Boxes()

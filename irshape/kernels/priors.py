@@ -110,9 +110,10 @@ def _density_grid(
 
 def _fixed_size_boxes(call: KernelCall, ratios: list[float]) -> _Boxes:
     parsed = call.attributes
-    # OpenVINO's reference computes a folded layer, and PriorBox-8 anywhere (the plugin has no
-    # node of it: 'Unexpected op type in PriorBox shape inference factory')
-    folded = {0, 1} <= call.constant_inputs or call.schema.version == 8
+    # OpenVINO's reference computes a folded layer; the plugin's node the others (PriorBox-8
+    # too, downgraded to PriorBox-1 where min_max_aspect_ratios_order is true; otherwise the
+    # plugin refuses it: 'Unexpected op type in PriorBox shape inference factory')
+    folded = {0, 1} <= call.constant_inputs
     fixed_sizes, fixed_ratios = parsed.float_list("fixed_size"), parsed.float_list("fixed_ratio")
     densities = parsed.float_list("density")
     boxes = _Boxes()

@@ -43,6 +43,7 @@ from __future__ import annotations
 import numpy as np
 
 from irshape.kernels import KernelCall, KernelError, UnsupportedByOpenVINOError
+from irshape.kernels.narrow_reals import integers_to_bf16
 
 F32 = np.float32
 
@@ -55,6 +56,16 @@ def _stored_truncating_bf16(values: np.ndarray, call: KernelCall) -> np.ndarray:
     if call.output_type(0) == "bf16":
         bits = np.ascontiguousarray(result).view(np.uint32) & np.uint32(0xFFFF0000)
         result = np.where(np.isnan(result), F32(np.nan), bits.view(F32))
+    return result.astype(call.output_dtype(0))
+
+
+def _stored_odd_rounding_bf16(values: np.ndarray, call: KernelCall) -> np.ndarray:
+    """The output as the plugin's reference nodes store it through their ``bfloat16_t``: bf16
+    up only where the bit below its last is set and that last bit is odd (its
+    ``round_to_nearest_even``), else truncated; other types as they are."""
+    result = values.astype(F32)
+    if call.output_type(0) == "bf16":
+        result = integers_to_bf16(result)
     return result.astype(call.output_dtype(0))
 
 
@@ -494,7 +505,7 @@ def psroi_pooling(call: KernelCall) -> np.ndarray:
     else:
         bins = int(call.attribute("spatial_bins_y")), int(call.attribute("spatial_bins_x"))
         out[:pooled_boxes] = _position_sensitive_bilinear(data, images, boxes, scale, computed, bins)
-    return out.astype(call.output_dtype(0))
+    return _stored_odd_rounding_bf16(out, call)
 
 
 def _batch_ids_to_first_minus_one(ids: np.ndarray, batches: int) -> tuple[np.ndarray, int]:
@@ -855,7 +866,7 @@ def deformable_psroi_pooling(call: KernelCall) -> np.ndarray:
     with np.errstate(invalid="ignore", divide="ignore"):
         pooled = np.where(count > 0, total / np.maximum(count, 1).astype(F32), F32(0))
     pooled[pooled_boxes:] = 0
-    return pooled.astype(call.output_dtype(0))
+    return _stored_odd_rounding_bf16(pooled, call)
 
 
 def _deformable_offsets(

@@ -175,7 +175,8 @@ def prior_grid_cases() -> list[Case]:
 def fuzz_found_cases() -> list[Case]:
     """What the kernel fuzzer (test_kernel_fuzz_roi.py) found: the plugin's PriorBox node
     centres a fixed size's density grid from half the truncated size as a float (63: 31.5,
-    where OpenVINO's folding takes 31)."""
+    where OpenVINO's folding takes 31); it runs PriorBox-8 too, where its
+    min_max_aspect_ratios_order is true (otherwise it refuses it)."""
     cases = []
     fixed = [
         {"fixed_size": [63.0], "density": [2.0]},
@@ -189,6 +190,13 @@ def fuzz_found_cases() -> list[Case]:
         attrs.update(extra)
         node = ov1.prior_box(out_node, image_node, attrs)
         cases.append(Case(f"fuzz_prior_box_density_{i}", feed, [node.output(0)]))
+    # PriorBox-8 of min_max_aspect_ratios_order true runs as the plugin's PriorBox-1 node
+    out_node, image_node = parameter((2,), np.int32), parameter((2,), np.int32)
+    feed = {out_node: np.array([1, 2], np.int32), image_node: np.array([16, 300], np.int32)}
+    attrs = {"fixed_size": [53.0, 16.38], "density": [3.0, 1.0], "aspect_ratio": [2.0], "flip": True}
+    attrs.update(step=0.125, offset=0.0, variance=[0.1, 0.1, 0.2, 0.2], min_max_aspect_ratios_order=True)
+    node = ov8.prior_box(out_node, image_node, attrs)
+    cases.append(Case("fuzz_prior_box8_density", feed, [node.output(0)]))
     return cases
 
 

@@ -444,6 +444,24 @@ def fuzz_found_pooling_cases() -> list[Case]:
         attrs,
     )
     cases.append(Case("fuzz_roi_feature_extractor_infinite", feed, [node.output(0)]))
+    # bf16 results as the plugin's reference nodes store them (bfloat16_t: up only where the
+    # bit below the last is set and the last is odd)
+    rng = np.random.default_rng(61)
+    for mode in ("average", "bilinear", "deformable"):
+        feed = {}
+        values = rng.normal(0, 3, (1, 8, 5, 5)).astype(np.float32)
+        rois = np.array([[0, 0.1, 0.2, 0.8, 0.9], [0, 0.3, 0.0, 1.0, 0.6]], np.float32)
+        if mode != "bilinear":
+            rois[:, 1:] *= 5
+        data_node = ov1.convert(_fed(feed, values), "bf16")
+        rois_node = ov1.convert(_fed(feed, rois), "bf16")
+        if mode == "deformable":
+            node = ov1.deformable_psroi_pooling(
+                data_node, rois_node, 2, 1.0, 2, spatial_bins_x=2, spatial_bins_y=2
+            )
+        else:
+            node = ov1.psroi_pooling(data_node, rois_node, 2, 2, 1.0, 2, 2, mode)
+        cases.append(Case(f"fuzz_psroi_bf16_{mode}", feed, [ov1.convert(node, "f32").output(0)]))
     return cases
 
 

@@ -367,6 +367,11 @@ def fuzz_found_roi_align_cases() -> list[Case]:
         nodes = _fed(feed, values), _fed(feed, [[3.0, 3.0, 0.0, 0.0]]), _fed(feed, [0], np.int32)
         node = ov9.roi_align(*nodes, 1, 1, 0, 1.0, mode, "half_pixel")
         cases.append(Case(f"fuzz_roi_align_reversed_{mode}", feed, [node.output(0)]))
+    # no channels: the plugin runs nothing, so a box reversed on one axis is no failure
+    feed = {}
+    nodes = _fed(feed, np.zeros((1, 0, 3, 3))), _fed(feed, [[3.0, 0.0, 0.0, 3.0]]), _fed(feed, [0], np.int32)
+    node = ov9.roi_align(*nodes, 1, 1, 0, 1.0, "avg", "half_pixel")
+    cases.append(Case("fuzz_roi_align_no_channels", feed, [node.output(0)]))
     # ROIAlignRotated: a box of no width with a sampling ratio of 0 has no samples: 0 (not
     # 0 / 0); a sample outside the map reads cell (0, 0) alone (an infinity at (0, 1) is unread)
     feed = {}

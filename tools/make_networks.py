@@ -28,7 +28,7 @@ import subprocess
 import sys
 import tempfile
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -131,6 +131,7 @@ import onnx  # noqa: E402
 import openvino as ov  # noqa: E402
 import timm  # noqa: E402
 import transformers  # noqa: E402
+from onnx import TensorProto, helper, numpy_helper  # noqa: E402
 from openvino._offline_transformations import apply_make_stateful_transformation  # noqa: E402
 
 SEED = 20261124
@@ -1308,22 +1309,84 @@ def tf_mobilenetv3() -> nn.Module:
     return model
 
 
+# -- hand-built ONNX: what the onnx.helper builders of this file share -------------------------
+
+
+def _onnx_value(name: str, element: int, shape: list[Any]) -> Any:
+    """A graph's or body's input or output: its name, element type (TensorProto) and shape."""
+    return helper.make_tensor_value_info(name, element, shape)
+
+
+def _onnx_constant(name: str, array: Any) -> Any:
+    """A Constant node of this value, its output named name."""
+    return helper.make_node("Constant", [], [name], value=numpy_helper.from_array(np.asarray(array), name))
+
+
+def _onnx_branch(name: str, node: Any, output: Any) -> Any:
+    """A branch of an If: one node, no inputs (it reads the outer graph's values), one output."""
+    return helper.make_graph([node], name, [], [output])
+
+
+def _onnx_loop_body(
+    name: str, nodes: list[Any], carried: list[Any], results: list[Any], prefix: str = ""
+) -> Any:
+    """The body of an ONNX Loop: the iteration number (``{prefix}step``) and the condition
+    (``{prefix}condition_in``) in before the carried values, the condition
+    (``{prefix}condition_out``) out before the carried values' updates and the scan outputs."""
+    return helper.make_graph(
+        nodes,
+        name,
+        [
+            _onnx_value(f"{prefix}step", TensorProto.INT64, []),
+            _onnx_value(f"{prefix}condition_in", TensorProto.BOOL, []),
+            *carried,
+        ],
+        [_onnx_value(f"{prefix}condition_out", TensorProto.BOOL, []), *results],
+    )
+
+
+@dataclass
+class _OnnxGraph:
+    """An ONNX graph written node by node: its nodes in order (the order OpenVINO converts them
+    in, which numbers the layers' names) and the names of the results that are graph outputs."""
+
+    nodes: list[Any] = field(default_factory=list)
+    outputs: list[str] = field(default_factory=list)
+
+    def constant(self, name: str, array: Any) -> None:
+        self.nodes.append(_onnx_constant(name, array))
+
+    def op(
+        self, kind: str, inputs: list[str], results: list[str], out: bool = True, **attributes: Any
+    ) -> None:
+        """A node of this kind; its results are graph outputs unless out is False."""
+        self.nodes.append(helper.make_node(kind, inputs, results, **attributes))
+        if out:
+            self.outputs.extend(results)
+
+
+def _onnx_model(graph: Any, opset: int) -> Any:
+    return helper.make_model(graph, opset_imports=[helper.make_opsetid("", opset)])
+
+
+def _save_onnx(model: Any, path: Path) -> None:
+    """The model written to path once onnx's checker passes it."""
+    onnx.checker.check_model(model)
+    onnx.save(model, str(path))
+
+
 def onnx_control_flow(path: Path) -> None:
     """Hand-built ONNX (onnx.helper, opset 17) read by OpenVINO's ONNX frontend: a Loop of as
     many steps as the input has rows (trip count from Shape/Gather), a carried state through
     MatMul/Add/Tanh and a scan output of every step (Loop-5 with a back edge and a concatenated
     output), then an If on the state's mean (ReduceMean, Greater) with a Relu and a Sigmoid
     branch (If-8)."""
-    from onnx import TensorProto, helper, numpy_helper
-
     rng = np.random.default_rng(SEED)
     width = 8
+    f32 = TensorProto.FLOAT
     weight = numpy_helper.from_array(rng.standard_normal((width, width)).astype(np.float32) * 0.5, "weight")
-
-    def value(name: str, element: int, shape: list[Any]) -> Any:
-        return helper.make_tensor_value_info(name, element, shape)
-
-    body = helper.make_graph(
+    body = _onnx_loop_body(
+        "step",
         [
             helper.make_node("Gather", ["rows", "step"], ["row"], axis=0),
             helper.make_node("MatMul", ["state_in", "weight"], ["mixed"]),
@@ -1332,29 +1395,16 @@ def onnx_control_flow(path: Path) -> None:
             helper.make_node("Identity", ["condition_in"], ["condition_out"]),
             helper.make_node("Identity", ["state_out"], ["step_out"]),
         ],
-        "step",
-        [
-            value("step", TensorProto.INT64, []),
-            value("condition_in", TensorProto.BOOL, []),
-            value("state_in", TensorProto.FLOAT, [width]),
-        ],
-        [
-            value("condition_out", TensorProto.BOOL, []),
-            value("state_out", TensorProto.FLOAT, [width]),
-            value("step_out", TensorProto.FLOAT, [width]),
-        ],
+        [_onnx_value("state_in", f32, [width])],
+        [_onnx_value("state_out", f32, [width]), _onnx_value("step_out", f32, [width])],
     )
-    then_branch = helper.make_graph(
-        [helper.make_node("Relu", ["steps"], ["then_out"])],
-        "then",
-        [],
-        [value("then_out", TensorProto.FLOAT, ["n", width])],
+    then_branch = _onnx_branch(
+        "then", helper.make_node("Relu", ["steps"], ["then_out"]), _onnx_value("then_out", f32, ["n", width])
     )
-    else_branch = helper.make_graph(
-        [helper.make_node("Sigmoid", ["steps"], ["else_out"])],
+    else_branch = _onnx_branch(
         "else",
-        [],
-        [value("else_out", TensorProto.FLOAT, ["n", width])],
+        helper.make_node("Sigmoid", ["steps"], ["else_out"]),
+        _onnx_value("else_out", f32, ["n", width]),
     )
     constants = {
         "zero": np.array(0, np.int64),
@@ -1364,10 +1414,7 @@ def onnx_control_flow(path: Path) -> None:
     }
     graph = helper.make_graph(
         [
-            *(
-                helper.make_node("Constant", [], [k], value=numpy_helper.from_array(v, k))
-                for k, v in constants.items()
-            ),
+            *(_onnx_constant(name, array) for name, array in constants.items()),
             helper.make_node("Shape", ["rows"], ["shape"]),
             helper.make_node("Gather", ["shape", "zero"], ["trip_count"], axis=0),
             helper.make_node("Loop", ["trip_count", "true", "start"], ["state", "steps"], body=body),
@@ -1376,13 +1423,11 @@ def onnx_control_flow(path: Path) -> None:
             helper.make_node("If", ["positive"], ["out"], then_branch=then_branch, else_branch=else_branch),
         ],
         "control_flow",
-        [value("rows", TensorProto.FLOAT, ["n", width])],
-        [value("out", TensorProto.FLOAT, ["n", width]), value("state", TensorProto.FLOAT, [width])],
+        [_onnx_value("rows", f32, ["n", width])],
+        [_onnx_value("out", f32, ["n", width]), _onnx_value("state", f32, [width])],
         initializer=[weight],
     )
-    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
-    onnx.checker.check_model(model)
-    onnx.save(model, str(path))
+    _save_onnx(_onnx_model(graph, 17), path)
 
 
 class LstmTagger(nn.Module):
@@ -1538,14 +1583,12 @@ def onnx_scan(path: Path, static: bool) -> None:
     Scan into a TensorIterator-1: an Elman RNN over the time axis (8 in, 12 hidden: MatMul, Add,
     Tanh) from a zero state of the input's batch (Shape, Gather, Concat, ConstantOfShape), its
     every step (a concatenated output) and its last state (a back edge)."""
-    from onnx import TensorProto, helper, numpy_helper
-
     rng = np.random.default_rng(SEED)
     width, hidden = 8, 12
     batch, time = (2, 10) if static else ("batch", "time")
 
     def value(name: str, shape: list[Any]) -> Any:
-        return helper.make_tensor_value_info(name, TensorProto.FLOAT, shape)
+        return _onnx_value(name, TensorProto.FLOAT, shape)
 
     def weight(name: str, rows: int) -> Any:
         return numpy_helper.from_array((rng.standard_normal((rows, hidden)) * 0.3).astype(np.float32), name)
@@ -1562,13 +1605,10 @@ def onnx_scan(path: Path, static: bool) -> None:
         [value("h_in", [batch, hidden]), value("x_t", [batch, width])],
         [value("h_out", [batch, hidden]), value("y_t", [batch, hidden])],
     )
-    constants = {"zero": np.array([0], np.int64), "hidden": np.array([hidden], np.int64)}
     graph = helper.make_graph(
         [
-            *(
-                helper.make_node("Constant", [], [k], value=numpy_helper.from_array(v, k))
-                for k, v in constants.items()
-            ),
+            _onnx_constant("zero", np.array([0], np.int64)),
+            _onnx_constant("hidden", np.array([hidden], np.int64)),
             helper.make_node("Shape", ["x"], ["shape"]),
             helper.make_node("Gather", ["shape", "zero"], ["batch"], axis=0),
             helper.make_node("Concat", ["batch", "hidden"], ["state_shape"], axis=0),
@@ -1588,9 +1628,7 @@ def onnx_scan(path: Path, static: bool) -> None:
         [value("ys", [batch, time, hidden]), value("h_last", [batch, hidden])],
         initializer=[weight("w", width), weight("u", hidden)],
     )
-    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
-    onnx.checker.check_model(model)
-    onnx.save(model, str(path))
+    _save_onnx(_onnx_model(graph, 17), path)
 
 
 def onnx_scan_static(path: Path) -> None:
@@ -2100,20 +2138,75 @@ def onnx_rare_ops(path: Path) -> None:
     whose then-branch holds a Loop (nested bodies). (A carried state that starts empty, [0,8],
     as torchvision's mask pasting starts, fails in OpenVINO's ONNX frontend: 'Accessing
     out-of-range dimension'; so does torchvision's Mask R-CNN.)"""
-    from onnx import TensorProto, helper, numpy_helper
-
-    def value(name: str, element: int, shape: list[Any]) -> Any:
-        return helper.make_tensor_value_info(name, element, shape)
-
-    def constant(name: str, array: Any) -> Any:
-        return helper.make_node(
-            "Constant", [], [name], value=numpy_helper.from_array(np.asarray(array), name)
-        )
-
+    graph = _OnnxGraph()
+    _rare_ops_constants(graph)
+    _running_sum_loop(graph)
+    _if_of_two_shapes(graph)
+    graph.op("Einsum", ["x", "x"], ["gram"], equation="nk,mk->nm")
+    _grid_sample_and_resize(graph)
+    _rare_indexing_ops(graph)
+    _rare_integer_ops(graph)
+    _growing_loop_and_nested_if(graph)
     f32, i64 = TensorProto.FLOAT, TensorProto.INT64
-    body = helper.make_graph(
+    inputs = [
+        _onnx_value("x", f32, ["n", 8]),
+        _onnx_value("image", f32, [1, 8, "h", "w"]),
+        _onnx_value("grid", f32, [1, "gh", "gw", 2]),
+    ]
+    declared = {  # each output's element type and shape, its dims named here
+        "total": (f32, []),
+        "steps": (f32, ["s", 8]),
+        "branch": (f32, ["b", 8]),
+        "gram": (f32, ["n", "n"]),
+        "sampled": (f32, [1, 2, "gh", "gw"]),
+        "resized": (f32, [1, 8, "gh", "gw"]),
+        "where": (i64, [2, "z"]),
+        "unique": (f32, ["u"]),
+        "first": (i64, ["u"]),
+        "inverse": (i64, ["v"]),
+        "counts": (i64, ["u"]),
+        "running": (f32, ["n", 8]),
+        "onehot": (f32, ["n", "n"]),
+        "best_mod": (i64, ["n"]),
+        "x_fmod": (f32, ["n", 8]),
+        "shifted": (TensorProto.UINT32, ["n"]),
+        "grown": (f32, ["g", 8]),
+        "sums": (f32, ["n", 1, 8]),
+        "nested": (f32, [8]),
+    }
+    outputs = [_onnx_value(name, *declared[name]) for name in graph.outputs]
+    _save_onnx(_onnx_model(helper.make_graph(graph.nodes, "rare_ops", inputs, outputs), 17), path)
+
+
+def _rare_ops_constants(graph: _OnnxGraph) -> None:
+    """The constants of onnx_rare_ops and the Shape of x its OneHot's depth is read from (first:
+    the nodes' order is the order OpenVINO names the layers in)."""
+    graph.constant("modulus_two", np.array([2], np.int64))
+    graph.op("Shape", ["x"], ["x_shape_outer"], out=False)
+    graph.constant("zero", np.array(0, np.int64))
+    graph.constant("zero_axis", np.array([0], np.int64))
+    graph.constant("zero_f", np.array(0.0, np.float32))
+    graph.constant("max_steps", np.array(9, np.int64))
+    graph.constant("true", np.array(True))
+    graph.constant("start_total", np.array(0.0, np.float32))
+    graph.constant("onehot_values", np.array([0.0, 1.0], np.float32))
+    graph.constant("modulus", np.array([3], np.int64))
+    graph.constant("real_modulus", np.array([1.5], np.float32))
+    graph.constant("shift", np.array([3], np.uint32))
+    graph.constant("unit_scales", np.array([1.0, 1.0], np.float32))
+    graph.constant("spatial", np.array([1, 2, 3], np.int64))  # Gather indices of [1, gh, gw, 2]
+    graph.constant("image_spatial", np.array([2, 3], np.int64))
+
+
+def _running_sum_loop(graph: _OnnxGraph) -> None:
+    """A Loop of at most 9 steps whose condition its body computes: the running sum of the
+    magnitudes of x's rows (taken round) while under 12, and a scan output of every step's row
+    scaled by the sum."""
+    f32 = TensorProto.FLOAT
+    body = _onnx_loop_body(
+        "accumulate",
         [
-            constant("limit", np.array(12.0, np.float32)),
+            _onnx_constant("limit", np.array(12.0, np.float32)),
             helper.make_node("Shape", ["x"], ["x_shape"]),
             helper.make_node("Gather", ["x_shape", "zero"], ["rows"], axis=0),
             helper.make_node("Mod", ["step", "rows"], ["row_index"]),
@@ -2124,15 +2217,76 @@ def onnx_rare_ops(path: Path) -> None:
             helper.make_node("Less", ["total_out", "limit"], ["condition_out"]),
             helper.make_node("Mul", ["row", "total_out"], ["scaled"]),
         ],
-        "accumulate",
-        [value("step", i64, []), value("condition_in", TensorProto.BOOL, []), value("total_in", f32, [])],
-        [
-            value("condition_out", TensorProto.BOOL, []),
-            value("total_out", f32, []),
-            value("scaled", f32, [8]),
-        ],
+        [_onnx_value("total_in", f32, [])],
+        [_onnx_value("total_out", f32, []), _onnx_value("scaled", f32, [8])],
     )
-    grow = helper.make_graph(
+    graph.op("Loop", ["max_steps", "true", "start_total"], ["total", "steps"], body=body)
+
+
+def _if_of_two_shapes(graph: _OnnxGraph) -> None:
+    """An If on the sign of x's sum whose branches give different shapes: x twice ([2n,8]) or
+    its columns' maxima ([1,8])."""
+    f32 = TensorProto.FLOAT
+    twice = _onnx_branch(
+        "twice",
+        helper.make_node("Concat", ["x", "x"], ["twice"], axis=0),
+        _onnx_value("twice", f32, ["m", 8]),
+    )
+    largest = _onnx_branch(
+        "largest",
+        helper.make_node("ReduceMax", ["x"], ["largest"], axes=[0], keepdims=1),
+        _onnx_value("largest", f32, [1, 8]),
+    )
+    graph.op("ReduceSum", ["x"], ["x_sum"], out=False, keepdims=0)
+    graph.op("Greater", ["x_sum", "zero_f"], ["positive_sum"], out=False)
+    graph.op("If", ["positive_sum"], ["branch"], then_branch=twice, else_branch=largest)
+
+
+def _grid_sample_and_resize(graph: _OnnxGraph) -> None:
+    """GridSample on a DepthToSpace of the image, and the image resized to the grid's size by
+    scales computed from the two shapes (Div of Casts)."""
+    graph.op("DepthToSpace", ["image"], ["unfolded"], out=False, blocksize=2, mode="CRD")
+    graph.op("GridSample", ["unfolded", "grid"], ["sampled"], mode="bilinear", padding_mode="zeros")
+    graph.op("Shape", ["grid"], ["grid_shape"], out=False)
+    graph.op("Gather", ["grid_shape", "spatial"], ["grid_dims"], out=False, axis=0)
+    graph.op("Slice", ["grid_dims", "zero_axis", "modulus_two"], ["target"], out=False)
+    graph.op("Shape", ["image"], ["image_shape"], out=False)
+    graph.op("Gather", ["image_shape", "image_spatial"], ["source"], out=False, axis=0)
+    graph.op("Cast", ["target"], ["target_f"], out=False, to=TensorProto.FLOAT)
+    graph.op("Cast", ["source"], ["source_f"], out=False, to=TensorProto.FLOAT)
+    graph.op("Div", ["target_f", "source_f"], ["ratio"], out=False)
+    graph.op("Concat", ["unit_scales", "ratio"], ["scales"], out=False, axis=0)
+    graph.op("Resize", ["image", "", "scales"], ["resized"], mode="linear")
+
+
+def _rare_indexing_ops(graph: _OnnxGraph) -> None:
+    """NonZero, Unique (sorted: four outputs), CumSum (exclusive, reverse) and OneHot of an
+    ArgMax with the depth read from the shape."""
+    graph.op("Greater", ["x", "zero_f"], ["positive"], out=False)
+    graph.op("NonZero", ["positive"], ["where"])
+    graph.op("Round", ["x"], ["rounded"], out=False)
+    graph.op("Unique", ["rounded"], ["unique", "first", "inverse", "counts"], sorted=1)
+    graph.op("CumSum", ["x", "zero"], ["running"], exclusive=1, reverse=1)
+    graph.op("ArgMax", ["x"], ["best"], out=False, axis=1, keepdims=0)
+    graph.op("Gather", ["x_shape_outer", "zero"], ["depth"], out=False, axis=0)
+    graph.op("OneHot", ["best", "depth", "onehot_values"], ["onehot"], axis=-1)
+
+
+def _rare_integer_ops(graph: _OnnxGraph) -> None:
+    """Mod of integers and of reals (fmod), and BitShift, of the ArgMax and x."""
+    graph.op("Mod", ["best", "modulus"], ["best_mod"])
+    graph.op("Mod", ["x", "real_modulus"], ["x_fmod"], fmod=1)
+    graph.op("Cast", ["best"], ["best_u"], out=False, to=TensorProto.UINT32)
+    graph.op("BitShift", ["best_u", "shift"], ["shifted"], direction="LEFT")
+
+
+def _growing_loop_and_nested_if(graph: _OnnxGraph) -> None:
+    """A Loop over x's rows whose carried state grows by a row each step (a back edge of another
+    shape) with a scan output of its column sums; an If whose then-branch holds a Loop that
+    doubles the first row three times (nested bodies) and whose else-branch negates it."""
+    f32 = TensorProto.FLOAT
+    grow = _onnx_loop_body(
+        "grow",
         [
             helper.make_node("Gather", ["x", "grow_step"], ["grow_row"], axis=0),
             helper.make_node("Unsqueeze", ["grow_row", "zero_axis"], ["grow_row2"]),
@@ -2140,143 +2294,34 @@ def onnx_rare_ops(path: Path) -> None:
             helper.make_node("Identity", ["grow_condition_in"], ["grow_condition_out"]),
             helper.make_node("ReduceSum", ["rows_out", "zero_axis"], ["column_sums"], keepdims=1),
         ],
-        "grow",
-        [
-            value("grow_step", i64, []),
-            value("grow_condition_in", TensorProto.BOOL, []),
-            value("rows_in", f32, ["k", 8]),
-        ],
-        [
-            value("grow_condition_out", TensorProto.BOOL, []),
-            value("rows_out", f32, ["k", 8]),
-            value("column_sums", f32, [1, 8]),
-        ],
+        [_onnx_value("rows_in", f32, ["k", 8])],
+        [_onnx_value("rows_out", f32, ["k", 8]), _onnx_value("column_sums", f32, [1, 8])],
+        prefix="grow_",
     )
-    double = helper.make_graph(
+    double = _onnx_loop_body(
+        "double",
         [
             helper.make_node("Add", ["doubled_in", "doubled_in"], ["doubled_out"]),
             helper.make_node("Identity", ["double_condition_in"], ["double_condition_out"]),
         ],
-        "double",
-        [
-            value("double_step", i64, []),
-            value("double_condition_in", TensorProto.BOOL, []),
-            value("doubled_in", f32, [8]),
-        ],
-        [value("double_condition_out", TensorProto.BOOL, []), value("doubled_out", f32, [8])],
+        [_onnx_value("doubled_in", f32, [8])],
+        [_onnx_value("doubled_out", f32, [8])],
+        prefix="double_",
     )
-    then_loop = helper.make_graph(
-        [helper.make_node("Loop", ["three", "", "first_row"], ["doubled"], body=double)],
+    then_loop = _onnx_branch(
         "then_loop",
-        [],
-        [value("doubled", f32, [8])],
+        helper.make_node("Loop", ["three", "", "first_row"], ["doubled"], body=double),
+        _onnx_value("doubled", f32, [8]),
     )
-    else_negate = helper.make_graph(
-        [helper.make_node("Neg", ["first_row"], ["negated"])], "else_negate", [], [value("negated", f32, [8])]
+    else_negate = _onnx_branch(
+        "else_negate", helper.make_node("Neg", ["first_row"], ["negated"]), _onnx_value("negated", f32, [8])
     )
-    then_branch = helper.make_graph(
-        [helper.make_node("Concat", ["x", "x"], ["twice"], axis=0)],
-        "twice",
-        [],
-        [value("twice", f32, ["m", 8])],
-    )
-    else_branch = helper.make_graph(
-        [helper.make_node("ReduceMax", ["x"], ["largest"], axes=[0], keepdims=1)],
-        "largest",
-        [],
-        [value("largest", f32, [1, 8])],
-    )
-    nodes = [
-        constant("zero", np.array(0, np.int64)),
-        constant("zero_axis", np.array([0], np.int64)),
-        constant("zero_f", np.array(0.0, np.float32)),
-        constant("max_steps", np.array(9, np.int64)),
-        constant("true", np.array(True)),
-        constant("start_total", np.array(0.0, np.float32)),
-        constant("onehot_values", np.array([0.0, 1.0], np.float32)),
-        constant("modulus", np.array([3], np.int64)),
-        constant("real_modulus", np.array([1.5], np.float32)),
-        constant("shift", np.array([3], np.uint32)),
-        constant("unit_scales", np.array([1.0, 1.0], np.float32)),
-        constant("spatial", np.array([1, 2, 3], np.int64)),  # Gather indices of [1, gh, gw, 2]
-        constant("image_spatial", np.array([2, 3], np.int64)),
-        helper.make_node("Loop", ["max_steps", "true", "start_total"], ["total", "steps"], body=body),
-        helper.make_node("ReduceSum", ["x"], ["x_sum"], keepdims=0),
-        helper.make_node("Greater", ["x_sum", "zero_f"], ["positive_sum"]),
-        helper.make_node(
-            "If", ["positive_sum"], ["branch"], then_branch=then_branch, else_branch=else_branch
-        ),
-        helper.make_node("Einsum", ["x", "x"], ["gram"], equation="nk,mk->nm"),
-        helper.make_node("DepthToSpace", ["image"], ["unfolded"], blocksize=2, mode="CRD"),
-        helper.make_node(
-            "GridSample", ["unfolded", "grid"], ["sampled"], mode="bilinear", padding_mode="zeros"
-        ),
-        helper.make_node("Shape", ["grid"], ["grid_shape"]),
-        helper.make_node("Gather", ["grid_shape", "spatial"], ["grid_dims"], axis=0),
-        helper.make_node("Slice", ["grid_dims", "zero_axis", "modulus_two"], ["target"]),
-        helper.make_node("Shape", ["image"], ["image_shape"]),
-        helper.make_node("Gather", ["image_shape", "image_spatial"], ["source"], axis=0),
-        helper.make_node("Cast", ["target"], ["target_f"], to=f32),
-        helper.make_node("Cast", ["source"], ["source_f"], to=f32),
-        helper.make_node("Div", ["target_f", "source_f"], ["ratio"]),
-        helper.make_node("Concat", ["unit_scales", "ratio"], ["scales"], axis=0),
-        helper.make_node("Resize", ["image", "", "scales"], ["resized"], mode="linear"),
-        helper.make_node("Greater", ["x", "zero_f"], ["positive"]),
-        helper.make_node("NonZero", ["positive"], ["where"]),
-        helper.make_node("Round", ["x"], ["rounded"]),
-        helper.make_node("Unique", ["rounded"], ["unique", "first", "inverse", "counts"], sorted=1),
-        helper.make_node("CumSum", ["x", "zero"], ["running"], exclusive=1, reverse=1),
-        helper.make_node("ArgMax", ["x"], ["best"], axis=1, keepdims=0),
-        helper.make_node("Gather", ["x_shape_outer", "zero"], ["depth"], axis=0),
-        helper.make_node("OneHot", ["best", "depth", "onehot_values"], ["onehot"], axis=-1),
-        helper.make_node("Mod", ["best", "modulus"], ["best_mod"]),
-        helper.make_node("Mod", ["x", "real_modulus"], ["x_fmod"], fmod=1),
-        helper.make_node("Cast", ["best"], ["best_u"], to=TensorProto.UINT32),
-        helper.make_node("BitShift", ["best_u", "shift"], ["shifted"], direction="LEFT"),
-        constant("one_axis", np.array([1], np.int64)),
-        constant("three", np.array(3, np.int64)),
-        helper.make_node("Slice", ["x", "zero_axis", "one_axis"], ["top_row"]),
-        helper.make_node("Loop", ["depth", "true", "top_row"], ["grown", "sums"], body=grow),
-        helper.make_node("Gather", ["x", "zero"], ["first_row"], axis=0),
-        helper.make_node("If", ["positive_sum"], ["nested"], then_branch=then_loop, else_branch=else_negate),
-    ]
-    # (the Slice's end and the outer Shape are made before their use)
-    nodes.insert(0, constant("modulus_two", np.array([2], np.int64)))
-    nodes.insert(1, helper.make_node("Shape", ["x"], ["x_shape_outer"]))
-    outputs = [
-        ("total", f32, []),
-        ("steps", f32, ["s", 8]),
-        ("branch", f32, ["b", 8]),
-        ("gram", f32, ["n", "n"]),
-        ("sampled", f32, [1, 2, "gh", "gw"]),
-        ("resized", f32, [1, 8, "gh", "gw"]),
-        ("where", i64, [2, "z"]),
-        ("unique", f32, ["u"]),
-        ("first", i64, ["u"]),
-        ("inverse", i64, ["v"]),
-        ("counts", i64, ["u"]),
-        ("running", f32, ["n", 8]),
-        ("onehot", f32, ["n", "n"]),
-        ("best_mod", i64, ["n"]),
-        ("x_fmod", f32, ["n", 8]),
-        ("shifted", TensorProto.UINT32, ["n"]),
-        ("grown", f32, ["g", 8]),
-        ("sums", f32, ["n", 1, 8]),
-        ("nested", f32, [8]),
-    ]
-    graph = helper.make_graph(
-        nodes,
-        "rare_ops",
-        [
-            value("x", f32, ["n", 8]),
-            value("image", f32, [1, 8, "h", "w"]),
-            value("grid", f32, [1, "gh", "gw", 2]),
-        ],
-        [value(*output) for output in outputs],
-    )
-    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
-    onnx.checker.check_model(model)
-    onnx.save(model, str(path))
+    graph.constant("one_axis", np.array([1], np.int64))
+    graph.constant("three", np.array(3, np.int64))
+    graph.op("Slice", ["x", "zero_axis", "one_axis"], ["top_row"], out=False)
+    graph.op("Loop", ["depth", "true", "top_row"], ["grown", "sums"], body=grow)
+    graph.op("Gather", ["x", "zero"], ["first_row"], out=False, axis=0)
+    graph.op("If", ["positive_sum"], ["nested"], then_branch=then_loop, else_branch=else_negate)
 
 
 def onnx_wild_ops(path: Path) -> None:
@@ -2291,121 +2336,166 @@ def onnx_wild_ops(path: Path) -> None:
     SpaceToDepth, Conv (SAME_UPPER), ConvTranspose to an output_shape, MaxPool (ceil_mode, with
     indices), LpPool, Resize (antialias; keep_aspect_ratio_policy), MaxRoiPool, RoiAlign
     (half_pixel, max) and NonMaxSuppression (center_point_box)."""
-    from onnx import TensorProto, helper, numpy_helper
-
-    rng = np.random.default_rng(SEED)
+    graph = _OnnxGraph()
+    for name, array in _wild_ops_constants().items():
+        graph.constant(name, array)
+    _quantized_ops(graph)
+    _wild_indexing_ops(graph)
+    _wild_shape_and_signal_ops(graph)
+    _wild_sequence_ops(graph)
+    _wild_elementwise_ops(graph)
+    _wild_image_ops(graph)
+    _nms_of_computed_scores(graph)
     f32 = TensorProto.FLOAT
-    nodes: list[Any] = []
-    outputs: list[str] = []
+    inputs = [_onnx_value("x", f32, ["n", 6]), _onnx_value("image", f32, [1, 4, "h", "w"])]
+    model = _onnx_model(helper.make_graph(graph.nodes, "wild_ops", inputs, []), 20)
+    # the outputs typed as ONNX's shape inference types them (the checker wants a type)
+    inferred = {info.name: info for info in onnx.shape_inference.infer_shapes(model).graph.value_info}
+    # (it leaves DFT's output untyped: the onesided spectrum of 6 samples, [n, 4, 2])
+    inferred.setdefault("spectrum", _onnx_value("spectrum", f32, ["n", 4, 2]))
+    model.graph.output.extend(inferred[name] for name in graph.outputs)
+    _save_onnx(model, path)
 
-    def constant(name: str, array: Any) -> str:
-        nodes.append(
-            helper.make_node("Constant", [], [name], value=numpy_helper.from_array(np.asarray(array), name))
-        )
-        return name
 
-    def op(kind: str, inputs: list[str], results: list[str], out: bool = True, **attributes: Any) -> None:
-        nodes.append(helper.make_node(kind, inputs, results, **attributes))
-        if out:
-            outputs.extend(results)
-
+def _wild_ops_constants() -> dict[str, Any]:
+    """The constants of onnx_wild_ops by name, in the order its graph makes them (seeded draws)."""
+    rng = np.random.default_rng(SEED)
     boxes = (rng.random((6, 4)) * [8, 8, 4, 4]).astype(np.float32)
-    constant("scale", np.array(0.05, np.float32))
-    constant("zero_point", np.array(3, np.uint8))
-    constant("axis_scales", np.linspace(0.02, 0.07, 6).astype(np.float32))
-    constant("axis_zero_points", np.array([0, 1, -1, 2, 0, -3], np.int8))
-    constant("integer_weights", rng.integers(0, 4, (6, 3)).astype(np.uint8))
-    constant("gamma", rng.standard_normal(6).astype(np.float32))
-    constant("scatter_indices", np.array([[0, 1, 0, 2, 1, 0]], np.int64))
-    constant("scatter_updates", rng.standard_normal((1, 6)).astype(np.float32))
-    constant("nd_indices", np.array([[0], [0]], np.int64))
-    constant("nd_updates", rng.standard_normal((2, 6)).astype(np.float32))
-    constant("batch_indices", np.array([[[1], [0], [3]]], np.int64))
-    constant("zero_axis", np.array([0], np.int64))
-    constant("last_axis", np.array([-1], np.int64))
-    constant("selected", np.array([True, False, True, True]))
-    constant("lengths", np.array([1, 2, 2, 1, 2, 1], np.int64))  # (at most n: the plugin checks)
-    constant("k", np.array([2], np.int64))
-    constant("range_start", np.array(-1.5, np.float32))
-    constant("range_step", np.array(0.75, np.float32))
-    constant("crop", np.array([3, 9], np.int64))
-    constant("one", np.array([1], np.int64))
-    constant("column_block", np.array([2, 2], np.int64))
-    constant("column_shape", np.array([1, 4, -1], np.int64))
-    constant("pads", np.array([0, 1, 0, 2], np.int64))
-    constant("repeats", np.array([2, 1], np.int64))
-    constant("conv_weights", rng.standard_normal((3, 4, 3, 3)).astype(np.float32))
-    constant("deconv_weights", rng.standard_normal((4, 2, 3, 3)).astype(np.float32))
-    constant("half_scales", np.array([1, 1, 0.5, 0.6], np.float32))
-    constant("fit_sizes", np.array([5, 7], np.int64))
-    constant("pooled_rois", np.array([[0, 0, 0, 2, 3], [0, 1, 1, 3, 2]], np.float32))
-    constant("rois", np.array([[0, 0, 2, 3], [1, 1, 3, 2], [0.5, 0, 1.5, 2]], np.float32))
-    constant("roi_batch", np.zeros(3, np.int64))
-    constant("nms_boxes", boxes[None])
-    constant("two", np.array([2], np.int64))
-    constant("nms_max", np.array([3], np.int64))
-    constant("nms_iou", np.array([0.2], np.float32))
-    constant("reduce_axis", np.array([1], np.int64))
-    # quantized arithmetic as ONNX Runtime's tools write it
-    op("QuantizeLinear", ["x", "scale", "zero_point"], ["quantized"], out=False)
-    op("DequantizeLinear", ["quantized", "scale", "zero_point"], ["dequantized"])
-    op("QuantizeLinear", ["x", "axis_scales", "axis_zero_points"], ["axis_quantized"], out=False, axis=1)
-    op(
+    return {
+        "scale": np.array(0.05, np.float32),
+        "zero_point": np.array(3, np.uint8),
+        "axis_scales": np.linspace(0.02, 0.07, 6).astype(np.float32),
+        "axis_zero_points": np.array([0, 1, -1, 2, 0, -3], np.int8),
+        "integer_weights": rng.integers(0, 4, (6, 3)).astype(np.uint8),
+        "gamma": rng.standard_normal(6).astype(np.float32),
+        "scatter_indices": np.array([[0, 1, 0, 2, 1, 0]], np.int64),
+        "scatter_updates": rng.standard_normal((1, 6)).astype(np.float32),
+        "nd_indices": np.array([[0], [0]], np.int64),
+        "nd_updates": rng.standard_normal((2, 6)).astype(np.float32),
+        "batch_indices": np.array([[[1], [0], [3]]], np.int64),
+        "zero_axis": np.array([0], np.int64),
+        "last_axis": np.array([-1], np.int64),
+        "selected": np.array([True, False, True, True]),
+        "lengths": np.array([1, 2, 2, 1, 2, 1], np.int64),  # (at most n: the plugin checks)
+        "k": np.array([2], np.int64),
+        "range_start": np.array(-1.5, np.float32),
+        "range_step": np.array(0.75, np.float32),
+        "crop": np.array([3, 9], np.int64),
+        "one": np.array([1], np.int64),
+        "column_block": np.array([2, 2], np.int64),
+        "column_shape": np.array([1, 4, -1], np.int64),
+        "pads": np.array([0, 1, 0, 2], np.int64),
+        "repeats": np.array([2, 1], np.int64),
+        "conv_weights": rng.standard_normal((3, 4, 3, 3)).astype(np.float32),
+        "deconv_weights": rng.standard_normal((4, 2, 3, 3)).astype(np.float32),
+        "half_scales": np.array([1, 1, 0.5, 0.6], np.float32),
+        "fit_sizes": np.array([5, 7], np.int64),
+        "pooled_rois": np.array([[0, 0, 0, 2, 3], [0, 1, 1, 3, 2]], np.float32),
+        "rois": np.array([[0, 0, 2, 3], [1, 1, 3, 2], [0.5, 0, 1.5, 2]], np.float32),
+        "roi_batch": np.zeros(3, np.int64),
+        "nms_boxes": boxes[None],
+        "two": np.array([2], np.int64),
+        "nms_max": np.array([3], np.int64),
+        "nms_iou": np.array([0.2], np.float32),
+        "reduce_axis": np.array([1], np.int64),
+    }
+
+
+def _quantized_ops(graph: _OnnxGraph) -> None:
+    """Quantized arithmetic as ONNX Runtime's tools write it: Quantize/DequantizeLinear per
+    tensor and per axis, DynamicQuantizeLinear, MatMulInteger; and LayerNormalization."""
+    graph.op("QuantizeLinear", ["x", "scale", "zero_point"], ["quantized"], out=False)
+    graph.op("DequantizeLinear", ["quantized", "scale", "zero_point"], ["dequantized"])
+    graph.op(
+        "QuantizeLinear", ["x", "axis_scales", "axis_zero_points"], ["axis_quantized"], out=False, axis=1
+    )
+    graph.op(
         "DequantizeLinear",
         ["axis_quantized", "axis_scales", "axis_zero_points"],
         ["axis_dequantized"],
         axis=1,
     )
-    op("DynamicQuantizeLinear", ["x"], ["dynamic_quantized", "dynamic_scale", "dynamic_zero_point"])
-    op("MatMulInteger", ["dynamic_quantized", "integer_weights"], ["integer_product"])
-    op("LayerNormalization", ["x", "gamma"], ["normalized"], axis=-1)
-    # indexing and rearranging
-    op("Trilu", ["x"], ["lower"], upper=0)
-    op("ScatterElements", ["x", "scatter_indices", "scatter_updates"], ["scattered"], axis=0, reduction="add")
-    op("ScatterND", ["x", "nd_indices", "nd_updates"], ["nd_scattered"], reduction="max")
-    op("Unsqueeze", ["x", "zero_axis"], ["batched"], out=False)
-    op("GatherND", ["batched", "batch_indices"], ["gathered"], batch_dims=1)
-    op("Compress", ["image", "selected"], ["compressed"], axis=1)
-    op("Transpose", ["x"], ["columns"], out=False, perm=[1, 0])
-    op("ReverseSequence", ["columns", "lengths"], ["reversed"], batch_axis=0, time_axis=1)
-    op("Hardmax", ["x"], ["hardmax"], axis=1)
-    op("ArgMin", ["x"], ["last_smallest"], axis=1, select_last_index=1)
-    op("TopK", ["x", "k"], ["smallest", "smallest_index"], axis=1, largest=0, sorted=1)
-    op("EyeLike", ["x"], ["eye"], k=1)
-    op("ReduceMax", ["x"], ["limit"], out=False, keepdims=0)
-    op("Range", ["range_start", "limit", "range_step"], ["steps"])
-    op("LpNormalization", ["x"], ["l1_normalized"], axis=1, p=1)
-    op("Shrink", ["x"], ["shrunk"], bias=0.5, lambd=0.7)
-    op("Size", ["x"], ["size"])
-    op("Unsqueeze", ["x", "last_axis"], ["signal"], out=False)
-    op("DFT", ["signal", "", "reduce_axis"], ["spectrum"], onesided=1)
-    op("CenterCropPad", ["x", "crop"], ["cropped"])
-    op("Reshape", ["image", "column_shape"], ["blocks"], out=False)
-    op("Shape", ["image"], ["image_shape"], out=False, start=2)
-    op("Add", ["image_shape", "one"], ["column_image"], out=False)
-    op("Col2Im", ["blocks", "column_image", "column_block"], ["folded"])
-    op("Split", ["x"], ["first", "second", "third"], axis=1, num_outputs=3)
-    op("SequenceConstruct", ["first", "third"], ["sequence"], out=False)
-    op("ConcatFromSequence", ["sequence"], ["stacked"], axis=0, new_axis=1)
-    op("Pad", ["x", "pads"], ["reflected"], mode="reflect")
-    op("Tile", ["x", "repeats"], ["tiled"])
-    op("Round", ["x"], ["rounded"], out=False)
-    op("Unique", ["rounded"], ["unique_rows", "unique_first", "unique_inverse", "unique_counts"], axis=0)
-    op("IsNaN", ["x"], ["nan"])
-    op("Cast", ["x"], ["integers"], out=False, to=TensorProto.INT32)
-    op("BitwiseAnd", ["integers", "integers"], ["bits"])
-    op("Mish", ["x"], ["mish"])
-    op("Celu", ["x"], ["celu"], alpha=0.7)
-    op("Gelu", ["x"], ["gelu"], approximate="tanh")
-    op("ReduceLogSumExp", ["x", "reduce_axis"], ["log_sum_exp"], keepdims=0)
-    # images
-    op("SpaceToDepth", ["image"], ["depth"], blocksize=2)
-    op("Conv", ["image", "conv_weights"], ["same"], strides=[2, 2], auto_pad="SAME_UPPER")
-    op("ConvTranspose", ["image", "deconv_weights"], ["deconvolved"], strides=[2, 2], output_shape=[9, 11])
-    op("MaxPool", ["image"], ["pooled", "pooled_index"], kernel_shape=[3, 3], strides=[2, 2], ceil_mode=1)
-    op("LpPool", ["image"], ["lp_pooled"], kernel_shape=[2, 2], p=2)
-    op("Resize", ["image", "", "half_scales"], ["antialiased"], mode="linear", antialias=1)
-    op(
+    graph.op("DynamicQuantizeLinear", ["x"], ["dynamic_quantized", "dynamic_scale", "dynamic_zero_point"])
+    graph.op("MatMulInteger", ["dynamic_quantized", "integer_weights"], ["integer_product"])
+    graph.op("LayerNormalization", ["x", "gamma"], ["normalized"], axis=-1)
+
+
+def _wild_indexing_ops(graph: _OnnxGraph) -> None:
+    """Indexing and rearranging: Trilu, the ScatterElements and ScatterND reductions, GatherND
+    with batch_dims, Compress, ReverseSequence, Hardmax, ArgMin, TopK (smallest), EyeLike."""
+    graph.op("Trilu", ["x"], ["lower"], upper=0)
+    graph.op(
+        "ScatterElements", ["x", "scatter_indices", "scatter_updates"], ["scattered"], axis=0, reduction="add"
+    )
+    graph.op("ScatterND", ["x", "nd_indices", "nd_updates"], ["nd_scattered"], reduction="max")
+    graph.op("Unsqueeze", ["x", "zero_axis"], ["batched"], out=False)
+    graph.op("GatherND", ["batched", "batch_indices"], ["gathered"], batch_dims=1)
+    graph.op("Compress", ["image", "selected"], ["compressed"], axis=1)
+    graph.op("Transpose", ["x"], ["columns"], out=False, perm=[1, 0])
+    graph.op("ReverseSequence", ["columns", "lengths"], ["reversed"], batch_axis=0, time_axis=1)
+    graph.op("Hardmax", ["x"], ["hardmax"], axis=1)
+    graph.op("ArgMin", ["x"], ["last_smallest"], axis=1, select_last_index=1)
+    graph.op("TopK", ["x", "k"], ["smallest", "smallest_index"], axis=1, largest=0, sorted=1)
+    graph.op("EyeLike", ["x"], ["eye"], k=1)
+
+
+def _wild_shape_and_signal_ops(graph: _OnnxGraph) -> None:
+    """A float Range to x's maximum, LpNormalization, Shrink, Size, DFT (onesided),
+    CenterCropPad, and Col2Im to a size computed from the image's shape."""
+    graph.op("ReduceMax", ["x"], ["limit"], out=False, keepdims=0)
+    graph.op("Range", ["range_start", "limit", "range_step"], ["steps"])
+    graph.op("LpNormalization", ["x"], ["l1_normalized"], axis=1, p=1)
+    graph.op("Shrink", ["x"], ["shrunk"], bias=0.5, lambd=0.7)
+    graph.op("Size", ["x"], ["size"])
+    graph.op("Unsqueeze", ["x", "last_axis"], ["signal"], out=False)
+    graph.op("DFT", ["signal", "", "reduce_axis"], ["spectrum"], onesided=1)
+    graph.op("CenterCropPad", ["x", "crop"], ["cropped"])
+    graph.op("Reshape", ["image", "column_shape"], ["blocks"], out=False)
+    graph.op("Shape", ["image"], ["image_shape"], out=False, start=2)
+    graph.op("Add", ["image_shape", "one"], ["column_image"], out=False)
+    graph.op("Col2Im", ["blocks", "column_image", "column_block"], ["folded"])
+
+
+def _wild_sequence_ops(graph: _OnnxGraph) -> None:
+    """Split (num_outputs), a sequence of two of its parts stacked (SequenceConstruct,
+    ConcatFromSequence), Pad (reflect), Tile, Unique along an axis."""
+    graph.op("Split", ["x"], ["first", "second", "third"], axis=1, num_outputs=3)
+    graph.op("SequenceConstruct", ["first", "third"], ["sequence"], out=False)
+    graph.op("ConcatFromSequence", ["sequence"], ["stacked"], axis=0, new_axis=1)
+    graph.op("Pad", ["x", "pads"], ["reflected"], mode="reflect")
+    graph.op("Tile", ["x", "repeats"], ["tiled"])
+    graph.op("Round", ["x"], ["rounded"], out=False)
+    graph.op(
+        "Unique", ["rounded"], ["unique_rows", "unique_first", "unique_inverse", "unique_counts"], axis=0
+    )
+
+
+def _wild_elementwise_ops(graph: _OnnxGraph) -> None:
+    """IsNaN, BitwiseAnd, Mish, Celu, Gelu (tanh) and ReduceLogSumExp."""
+    graph.op("IsNaN", ["x"], ["nan"])
+    graph.op("Cast", ["x"], ["integers"], out=False, to=TensorProto.INT32)
+    graph.op("BitwiseAnd", ["integers", "integers"], ["bits"])
+    graph.op("Mish", ["x"], ["mish"])
+    graph.op("Celu", ["x"], ["celu"], alpha=0.7)
+    graph.op("Gelu", ["x"], ["gelu"], approximate="tanh")
+    graph.op("ReduceLogSumExp", ["x", "reduce_axis"], ["log_sum_exp"], keepdims=0)
+
+
+def _wild_image_ops(graph: _OnnxGraph) -> None:
+    """SpaceToDepth, Conv (SAME_UPPER), ConvTranspose to an output_shape, MaxPool (ceil_mode,
+    with indices), LpPool, the two Resizes (antialias; keep_aspect_ratio_policy), MaxRoiPool and
+    RoiAlign (half_pixel, max)."""
+    graph.op("SpaceToDepth", ["image"], ["depth"], blocksize=2)
+    graph.op("Conv", ["image", "conv_weights"], ["same"], strides=[2, 2], auto_pad="SAME_UPPER")
+    graph.op(
+        "ConvTranspose", ["image", "deconv_weights"], ["deconvolved"], strides=[2, 2], output_shape=[9, 11]
+    )
+    graph.op(
+        "MaxPool", ["image"], ["pooled", "pooled_index"], kernel_shape=[3, 3], strides=[2, 2], ceil_mode=1
+    )
+    graph.op("LpPool", ["image"], ["lp_pooled"], kernel_shape=[2, 2], p=2)
+    graph.op("Resize", ["image", "", "half_scales"], ["antialiased"], mode="linear", antialias=1)
+    graph.op(
         "Resize",
         ["image", "", "", "fit_sizes"],
         ["fitted"],
@@ -2413,8 +2503,8 @@ def onnx_wild_ops(path: Path) -> None:
         axes=[2, 3],
         keep_aspect_ratio_policy="not_larger",
     )
-    op("MaxRoiPool", ["image", "pooled_rois"], ["roi_pooled"], pooled_shape=[2, 2])
-    op(
+    graph.op("MaxRoiPool", ["image", "pooled_rois"], ["roi_pooled"], pooled_shape=[2, 2])
+    graph.op(
         "RoiAlign",
         ["image", "rois", "roi_batch"],
         ["roi_aligned"],
@@ -2424,29 +2514,18 @@ def onnx_wild_ops(path: Path) -> None:
         mode="max",
         sampling_ratio=2,
     )
-    # (the scores computed: the CPU plugin fails to compile an NMS of constant inputs, 'Can not
-    # create StaticMemory object')
-    op("Slice", ["x", "zero_axis", "two"], ["two_rows"], out=False)
-    op("Unsqueeze", ["two_rows", "zero_axis"], ["score_logits"], out=False)
-    op("Sigmoid", ["score_logits"], ["nms_scores"], out=False)
-    op("NonMaxSuppression", ["nms_boxes", "nms_scores", "nms_max", "nms_iou"], ["kept"], center_point_box=1)
-    graph = helper.make_graph(
-        nodes,
-        "wild_ops",
-        [
-            helper.make_tensor_value_info("x", f32, ["n", 6]),
-            helper.make_tensor_value_info("image", f32, [1, 4, "h", "w"]),
-        ],
-        [],
+
+
+def _nms_of_computed_scores(graph: _OnnxGraph) -> None:
+    """NonMaxSuppression (center_point_box) of constant boxes and scores computed from x (the
+    CPU plugin fails to compile an NMS of constant inputs, 'Can not create StaticMemory
+    object')."""
+    graph.op("Slice", ["x", "zero_axis", "two"], ["two_rows"], out=False)
+    graph.op("Unsqueeze", ["two_rows", "zero_axis"], ["score_logits"], out=False)
+    graph.op("Sigmoid", ["score_logits"], ["nms_scores"], out=False)
+    graph.op(
+        "NonMaxSuppression", ["nms_boxes", "nms_scores", "nms_max", "nms_iou"], ["kept"], center_point_box=1
     )
-    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 20)])
-    # the outputs typed as ONNX's shape inference types them (the checker wants a type)
-    inferred = {info.name: info for info in onnx.shape_inference.infer_shapes(model).graph.value_info}
-    # (it leaves DFT's output untyped: the onesided spectrum of 6 samples, [n, 4, 2])
-    inferred.setdefault("spectrum", helper.make_tensor_value_info("spectrum", f32, ["n", 4, 2]))
-    model.graph.output.extend(inferred[name] for name in outputs)
-    onnx.checker.check_model(model)
-    onnx.save(model, str(path))
 
 
 NETWORKS += [

@@ -182,10 +182,19 @@ def _outputs_of(
         key = (source.get_node().get_friendly_name(), source.get_index())
         tensor = request.get_output_tensor(position)
         if tensor.element_type == ov.Type.string:  # as irshape holds strings: str objects
-            out[key] = np.array(tensor.str_data, dtype=object)
+            out[key] = _strings(tensor.bytes_data)
         else:
             out[key] = np.array(tensor.data, copy=True)
     return out
+
+
+def _strings(raw: np.ndarray) -> np.ndarray:
+    """OpenVINO's byte strings as irshape holds them: ``str`` objects, a byte that is not UTF-8
+    kept by ``surrogateescape`` (irshape/kernels/strings.py; ``str_data`` makes it U+FFFD)."""
+    decoded = [bytes(b).decode("utf-8", errors="surrogateescape") for b in raw.reshape(-1)]
+    strings = np.empty(len(decoded), dtype=object)
+    strings[:] = decoded
+    return strings.reshape(raw.shape)
 
 
 def _for_openvino(data: np.ndarray) -> np.ndarray:

@@ -231,11 +231,11 @@ def _kernel(family: str, name: str) -> Kernel | None:
 
 def _storing_bf16(kernel: Kernel) -> Kernel:
     """``kernel`` with its outputs stored as the plugin stores them: bf16 rounded to bf16 (held
-    as f32 values already rounded), f64 saturated to f32's range (the plugin holds f64 as f32:
-    an overflow is FLT_MAX, not inf). A kernel computes in f32 and need not do either itself.
-    Many did not (NormalizeL2, MVN, the poolings, the convolutions, ReduceSum... gave values
-    between two bf16 ones; ReduceL2 of f64 inf: found by the kernel fuzzer,
-    tests/execution/test_kernel_fuzz.py)."""
+    as f32 values already rounded), f64 saturated to f32's range and rounded to f32 (the plugin
+    holds f64 as f32: an overflow is FLT_MAX, not inf; an f64 Const's 0.1 is f32's 0.1). A
+    kernel computes in f32 and need not do either itself. Many did not (NormalizeL2, MVN, the
+    poolings, the convolutions, ReduceSum... gave values between two bf16 ones; ReduceL2 of f64
+    inf: found by the kernel fuzzer, tests/execution/test_kernel_fuzz.py)."""
 
     @functools.wraps(kernel)
     def storing(call: KernelCall) -> KernelOutput:
@@ -260,8 +260,9 @@ def _stored(array: np.ndarray, element_type: str | None) -> np.ndarray:
         return round_to_bf16(array)
     if element_type == "f64" and array.dtype == np.float64:
         limit = float(np.finfo(np.float32).max)
-        saturated: np.ndarray = np.where(np.isnan(array), array, np.clip(array, -limit, limit))
-        return saturated
+        saturated = np.where(np.isnan(array), array, np.clip(array, -limit, limit))
+        held: np.ndarray = saturated.astype(np.float32).astype(np.float64)
+        return held
     return array
 
 

@@ -7,7 +7,8 @@ OpenVINO's reference formulas (``convert_color_nv12.hpp``), in f32: from YUV,
 
 What the CPU plugin computes (openvino 2026.4.1, ``INFERENCE_PRECISION_HINT=f32``), by
 ``tests/execution/test_colour.py``: those f32 values exactly, but a u8 image's are rounded half
-to even (64.5 is 64), where the reference rounds half away from zero.
+to even (64.5 is 64), where the reference rounds half away from zero; a real image's are
+clamped by ``max(x, 0)`` then ``min(x, 255)``, so a NaN (from a NaN or infinite pixel) is 0.
 
 RGBtoNV12/BGRtoNV12: the CPU plugin has no node for them ("Unsupported operation of type:
 RGBtoNV12") and OpenVINO 2026.4's core no evaluate (``Node.evaluate`` returns false), so the
@@ -32,8 +33,10 @@ from irshape.kernels.stored import as_output
 
 
 def _stored(values: np.ndarray, dtype: np.dtype[Any]) -> np.ndarray:
-    """Clamped to [0, 255]; for an integer type rounded half to even, as the plugin rounds."""
-    clamped: np.ndarray = np.clip(values, 0.0, 255.0)
+    """Clamped to [0, 255] as the plugin's ``max(x, 0)`` then ``min(x, 255)`` clamp (a NaN is 0:
+    its maximum gives the second operand when one is NaN); for an integer type rounded half to
+    even, as the plugin rounds."""
+    clamped: np.ndarray = np.minimum(np.fmax(values, np.float32(0)), np.float32(255))
     return np.rint(clamped) if dtype.kind in "iu" else clamped
 
 
@@ -49,9 +52,10 @@ def _to_rgb(call: KernelCall, y: np.ndarray, u: np.ndarray, v: np.ndarray) -> np
     c = y.astype(np.float32) - np.float32(16)
     d = _upsampled(u.astype(np.float32)) - np.float32(128)
     e = _upsampled(v.astype(np.float32)) - np.float32(128)
-    r = np.float32(1.164) * c + np.float32(1.596) * e
-    g = np.float32(1.164) * c - np.float32(0.391) * d - np.float32(0.813) * e
-    b = np.float32(1.164) * c + np.float32(2.018) * d
+    with np.errstate(invalid="ignore", over="ignore"):  # inf - inf is NaN (stored as 0)
+        r = np.float32(1.164) * c + np.float32(1.596) * e
+        g = np.float32(1.164) * c - np.float32(0.391) * d - np.float32(0.813) * e
+        b = np.float32(1.164) * c + np.float32(2.018) * d
     channels = (b, g, r) if call.schema.op.endswith("BGR") else (r, g, b)
     return as_output(call, _stored(np.stack(channels, axis=-1), dtype))
 
@@ -62,7 +66,7 @@ def nv12_to_rgb(call: KernelCall) -> np.ndarray:
         image = call.inputs[0][..., 0]
         height = image.shape[1] * 2 // 3
         y, uv = image[:, :height], image[:, height:]
-        uv = uv.reshape(uv.shape[0], height // 2, -1, 2)
+        uv = uv.reshape(uv.shape[0], height // 2, image.shape[2] // 2, 2)  # (no -1: empty images)
     else:
         y, uv = call.inputs[0][..., 0], call.inputs[1]
     return _to_rgb(call, y, uv[..., 0], uv[..., 1])
@@ -115,8 +119,9 @@ def rgb_to_nv12(call: KernelCall) -> list[np.ndarray]:
     red, green, blue = (image[..., i] for i in ((2, 1, 0) if call.schema.op.startswith("BGR") else (0, 1, 2)))
 
     def weighted(a: float, b: float, c: float, offset: float) -> np.ndarray:
-        total: np.ndarray = np.float32(a) * red + np.float32(b) * green + np.float32(c) * blue
-        return total + np.float32(offset)
+        with np.errstate(invalid="ignore", over="ignore"):  # infinite pixels: inf - inf is NaN
+            total: np.ndarray = np.float32(a) * red + np.float32(b) * green + np.float32(c) * blue
+            return total + np.float32(offset)
 
     y = _stored_yuv(call, weighted(0.257, 0.504, 0.098, 16))
     u = _block_mean(call, _stored_yuv(call, weighted(-0.148, -0.291, 0.439, 128)))

@@ -51,6 +51,14 @@ implementation or from numpy:
   HardSigmoid's and Selu's parameters of 0 are their defaults; IsFinite of a subnormal f32 is
   false; Gelu (erf) overflows above FLT_MAX / 2; i8 and u8 Clamp clamp in f32 and truncate; an
   i8 Subtract saturates -b first.
+* Transcendental functions, bit for bit (tests/execution/test_elementwise.py's
+  ``exactness_cases``): Exp and Erf are OpenVINO's JIT emitters, Sigmoid, Swish, Elu and Mish
+  oneDNN's eltwise injector, all on one exp (:func:`plugin_exp`: a polynomial of fixed
+  coefficients by FMAs); Erf is Abramowitz and Stegun's 7.1.26 on it; HSigmoid multiplies by
+  1/6 rounded down, HSwish by 1/6 rounded to nearest; Selu is the Math node's formula on
+  ``expf``. Within tolerance only, the measured bounds in docs/execution.md: the Math node's
+  functions (Sin..Atanh) and Log, glibc's f32 functions computed here in double rounded once;
+  Tanh, SoftPlus and Gelu, oneDNN's approximations by tables of coefficients; ErfInv.
 * Power: by a constant exponent of one element, integer powers by squaring in f32 and ±0.5 a
   square root (626^3 is 245314368); else the C library's ``powf`` (245314384), which is not
   correctly rounded (see the Power section below; tests/execution/test_power.py, bit for bit).
@@ -237,14 +245,87 @@ def _relu(x: Array) -> Array:
     return _nan_to(np.maximum(x, np.float32(0)), x, 0.0)
 
 
-def _sigmoid(x: Array) -> Array:
-    result: Array = np.float32(1) / (np.float32(1) + np.exp(-x))
+# --- the plugin's exp ------------------------------------------------------------------------
+
+
+def fma_f32(a: Array | np.float32, b: Array | np.float32, c: Array | np.float32) -> Array:
+    """``a * b + c`` of f32 values rounded once to f32, as the FMA instructions compute it: the
+    f64 product is exact, the f64 sum is made round-to-odd (TwoSum gives its rounding error
+    exactly; an inexact sum with an even last bit moves to its odd neighbour towards the error),
+    and a round-to-odd value of 53 bits rounds to f32's 24 as the exact value does."""
+    product = np.asarray(a, np.float64) * np.asarray(b, np.float64)
+    addend = np.asarray(c, np.float64)
+    total = product + addend
+    part = total - product
+    error = (product - (total - part)) + (addend - part)
+    inexact = np.isfinite(error) & (error != 0) & ((total.view(np.int64) & 1) == 0)
+    total = np.where(inexact, np.nextafter(total, np.copysign(np.inf, error)), total)
+    return total.astype(np.float32)
+
+
+def _fma_horner(t: Array, coefficients: tuple[np.float32, ...]) -> Array:
+    """A polynomial in ``t`` by Horner's rule of FMAs, the highest coefficient first."""
+    result = np.full_like(t, coefficients[0])
+    for c in coefficients[1:]:
+        result = fma_f32(result, t, c)
     return result
 
 
+def _f32_of(bits: int) -> np.float32:
+    return np.float32(np.array(bits, np.uint32).view(np.float32))
+
+
+_EXP_POLYNOMIAL = tuple(
+    _f32_of(b) for b in (0x3C07CFCE, 0x3D2B9D0D, 0x3E2AAD40, 0x3EFFFEE3, 0x3F7FFFFB, 0x3F800000)
+)
+_LN2, _LOG2E = _f32_of(0x3F317218), _f32_of(0x3FB8AA3B)
+_LN_FLT_MAX, _LN_FLT_MIN = _f32_of(0x42B17218), _f32_of(0xC2AEAC50)
+
+
+def plugin_exp(x: Array, *, onednn: bool = False) -> Array:
+    """exp of f32 values as the CPU plugin's JIT computes it, bit for bit: x clipped to
+    [ln(FLT_MIN), ln(FLT_MAX)] (NaN is ln(FLT_MAX): vminps gives its second operand),
+    ``n = floor(x * log2(e) + 0.5)``, ``r = x - n * ln2`` (one FMA), exp(r) by a polynomial of
+    degree 5 (Horner's rule of FMAs, fixed coefficients) times 2^n, and 0 below ln(FLT_MIN).
+    OpenVINO's own emitter (Exp, Erf) builds 2^n, which is inf where n is 128 (from 88.37627);
+    oneDNN's eltwise injector (``onednn``: Sigmoid, Swish, Elu, Mish) builds 2^(n-1) and doubles
+    the product (finite up to FLT_MAX; 0 where n is -126, whose 2^(n-1) is no normal f32).
+    The avx2 and avx512 code share the polynomial and the FMAs (sse41 has no FMA: not modelled).
+    tests/execution/test_elementwise.py's ``exactness_cases``, bit for bit."""
+    with np.errstate(invalid="ignore", over="ignore"):
+        below = x < _LN_FLT_MIN
+        clipped = np.maximum(np.where(np.isnan(x), _LN_FLT_MAX, np.minimum(x, _LN_FLT_MAX)), _LN_FLT_MIN)
+        n = np.floor(clipped * _LOG2E + np.float32(0.5))
+        reduced = fma_f32(-n, _LN2, clipped)
+        exponent = n.astype(np.int32) + (126 if onednn else 127)
+        power = np.where(below, 0, exponent << 23).astype(np.int32).view(np.float32)
+        result: Array = _fma_horner(reduced, _EXP_POLYNOMIAL) * power
+        return result * np.float32(2) if onednn else result
+
+
+def _sigmoid(x: Array) -> Array:
+    """oneDNN's logistic: ``e / (e + 1)`` of ``e = exp(-|x|)``, and 1 less that where x's sign
+    bit is clear."""
+    e = plugin_exp(-np.abs(x), onednn=True)
+    low = e / (e + np.float32(1))
+    result: Array = np.where(np.signbit(x), low, np.float32(1) - low)
+    return result
+
+
+# (1/6 rounded down: what the plugin multiplies by, found by experiment: HSigmoid(3) is
+# 0.99999994 and HSigmoid(0) 0.49999997 there)
+_ONE_SIXTH_BELOW = _f32_of(0x3E2AAAAA)
+
+
 def _hsigmoid(x: Array) -> Array:
-    clipped = np.minimum(np.maximum(x + np.float32(3), np.float32(0)), np.float32(6)) / np.float32(6)
+    clipped = np.minimum(np.maximum(x + np.float32(3), np.float32(0)), np.float32(6)) * _ONE_SIXTH_BELOW
     return _nan_to(clipped, x, 0.0)
+
+
+def _hswish(x: Array) -> Array:
+    """oneDNN's hardswish: ``x * clip(x * (1/6) + 0.5, 0, 1)``, 1/6 rounded to nearest."""
+    result: Array = x * np.clip(x * np.float32(1 / 6) + np.float32(0.5), np.float32(0), np.float32(1))
+    return result
 
 
 def _softplus(x: Array) -> Array:
@@ -253,8 +334,16 @@ def _softplus(x: Array) -> Array:
     return np.where(x < threshold, np.log1p(np.exp(x)), x)
 
 
+# where oneDNN's mish stops exp's argument: (1 + e^x)^2 stays finite
+_MISH_MAX_X = _f32_of(0x42317217)
+
+
 def _mish(x: Array) -> Array:
-    result: Array = x * np.tanh(_softplus(x))
+    """oneDNN's mish: ``x * ((1 + e^x)^2 - 1) / ((1 + e^x)^2 + 1)`` (tanh of softplus written
+    with exp alone)."""
+    plus_one = plugin_exp(np.minimum(x, _MISH_MAX_X), onednn=True) + np.float32(1)
+    square = plus_one * plus_one
+    result: Array = (square - np.float32(1)) / (square + np.float32(1)) * x
     return result
 
 
@@ -272,8 +361,22 @@ _ERFC_COEFFICIENTS = (
 )
 
 
+_ERF_POLYNOMIAL = tuple(_f32_of(b) for b in (0x3F87DC22, 0xBFBA00E3, 0x3FB5F0E3, 0xBE91A98E, 0x3E827906))
+
+
+def _plugin_erf(x: Array) -> Array:
+    """Erf as the plugin's jit_erf_emitter computes it, bit for bit: Abramowitz and Stegun's
+    7.1.26, ``1 - t * P(t) * exp(-x^2)`` with ``t = 1 / (1 + 0.3275911 |x|)`` (P and the
+    denominator by FMAs, exp :func:`plugin_exp`), the sign of x put back."""
+    minus_exp = -plugin_exp(-(x * x))
+    t = np.float32(1) / fma_f32(_f32_of(0x3EA7BA05), np.abs(x), np.float32(1))
+    magnitude = fma_f32(minus_exp * t, _fma_horner(t, _ERF_POLYNOMIAL), np.float32(1))
+    result: Array = np.where(np.signbit(x), -magnitude, magnitude)
+    return result
+
+
 def _erf(x: Array) -> Array:
-    """erf in f32 (numpy has none): Abramowitz and Stegun's 7.1.26 is too coarse, so the
+    """erf in f32 for ErfInv and Gelu (numpy has none; nearer erf than the plugin's Erf): the
     complementary function's Chebyshev fit of Numerical Recipes (relative error < 1.2e-7),
     computed in place (three temporaries of x's size); NaN stays NaN."""
     z = np.abs(x).astype(np.float32)
@@ -357,48 +460,51 @@ def _round_half_away(x: Array) -> Array:
     return result
 
 
+def _like_libm(function: RealFunction) -> RealFunction:
+    """``function`` of f32 values as the C library's f32 function (``sinf``...) computes it,
+    nearly: in double, rounded once (the Math node and the Log node call glibc's, equal to it
+    bit for bit by experiment; glibc's are not correctly rounded everywhere, so this misses them
+    on 1-25% of values by a unit: docs/execution.md; numpy's own f32 functions miss more)."""
+
+    def rounded_once(x: Array) -> Array:
+        result: Array = function(x.astype(np.float64)).astype(np.float32)
+        return result
+
+    return rounded_once
+
+
 abs_ = _int_unary(np.abs, np.abs)
 negative = _int_unary(np.negative, np.negative)
 sign = _int_unary(np.sign, np.sign)
 relu = _real_unary(_relu)
 floor = _real_unary(np.floor)
 ceiling = _real_unary(np.ceil)
-acos = _math_node_unary(np.arccos)
-acosh = _math_node_unary(np.arccosh)
-asin = _math_node_unary(np.arcsin)
-asinh = _math_node_unary(np.arcsinh)
-atan = _math_node_unary(np.arctan)
-atanh = _math_node_unary(np.arctanh)
-cos = _math_node_unary(np.cos)
-cosh = _math_node_unary(np.cosh)
-sin = _math_node_unary(np.sin)
-sinh = _math_node_unary(np.sinh)
-tan = _math_node_unary(np.tan)
+acos = _math_node_unary(_like_libm(np.arccos))
+acosh = _math_node_unary(_like_libm(np.arccosh))
+asin = _math_node_unary(_like_libm(np.arcsin))
+asinh = _math_node_unary(_like_libm(np.arcsinh))
+atan = _math_node_unary(_like_libm(np.arctan))
+atanh = _math_node_unary(_like_libm(np.arctanh))
+cos = _math_node_unary(_like_libm(np.cos))
+cosh = _math_node_unary(_like_libm(np.cosh))
+sin = _math_node_unary(_like_libm(np.sin))
+sinh = _math_node_unary(_like_libm(np.sinh))
+tan = _math_node_unary(_like_libm(np.tan))
 tanh = _real_unary(np.tanh)
-# Where the plugin's exp emitter leaves the f32 range: from 88.37627 (where 2^n of its
-# reduction would be 2^128) the result is inf, though exp is still 2.4e38; below ln(FLT_MIN),
-# -87.33655 (0xc2aeac50), it is 0, not a subnormal. Bit patterns found by experiment (found by
-# the kernel fuzzer: an f64 exp(88.5) was FLT_MAX there, 2.7e38 here).
-_EXP_INF_FROM = np.array(0x42B0C0A6, np.uint32).view(np.float32)
-_EXP_ZERO_BELOW = np.array(0xC2AEAC50, np.uint32).view(np.float32)
-
-
-def _exp(x: Array) -> Array:
-    values = np.where(x >= _EXP_INF_FROM, np.float32(np.inf), np.exp(x))
-    return _nan_to(np.where(x < _EXP_ZERO_BELOW, np.float32(0), values), x, np.inf)
-
-
-exp = _real_unary(_exp)
-log = _real_unary(np.log)
+# (plugin_exp: inf from 88.37627, where its 2^n would be 2^128, though exp is still 2.4e38, and
+# 0 below ln(FLT_MIN), -87.33655, not a subnormal; found by the kernel fuzzer: an f64 exp(88.5)
+# was FLT_MAX there, 2.7e38 here)
+exp = _real_unary(plugin_exp)
+log = _real_unary(_like_libm(np.log))
 sqrt = _real_unary(np.sqrt)
-erf = _real_unary(_erf, temporaries=4)
+erf = _real_unary(_plugin_erf, temporaries=8)
 erf_inv = _real_unary(_erf_inv, temporaries=16)  # its f64 Newton steps
-sigmoid = _real_unary(_sigmoid)
+sigmoid = _real_unary(_sigmoid, temporaries=8)
 hsigmoid = _real_unary(_hsigmoid)
-hswish = _real_unary(lambda x: x * _hsigmoid(x))
+hswish = _real_unary(_hswish)
 softplus = _real_unary(_softplus)
 softsign = _real_unary(lambda x: x / (np.float32(1) + np.abs(x)))
-mish = _real_unary(_mish)
+mish = _real_unary(_mish, temporaries=8)
 
 
 def gelu(call: KernelCall) -> Array:
@@ -419,9 +525,13 @@ def round_(call: KernelCall) -> Array:
 
 
 def elu(call: KernelCall) -> Array:
-    """Elu-1: x, or alpha * (exp(x) - 1) below zero."""
+    """Elu-1: x (NaN too), or ``(exp(x) - 1) * alpha`` (oneDNN's elu: its exp less 1, then
+    scaled) where x is not above zero."""
     alpha = np.float32(call.attribute("alpha"))
-    return _real_unary(lambda x: np.where(x > 0, x, alpha * np.expm1(x)))(call)
+    return _real_unary(
+        lambda x: np.where((x > 0) | np.isnan(x), x, (plugin_exp(x, onednn=True) - np.float32(1)) * alpha),
+        temporaries=8,
+    )(call)
 
 
 def clamp(call: KernelCall) -> Array:
@@ -510,8 +620,13 @@ def _or_default(parameter: Array, default: float) -> Array:
 
 
 def _selu(x: Array, alpha: Array, lambda_: Array) -> Array:
+    """The Math node's ``lambda * x``, or ``(lambda * alpha) * (expf(x) - 1)`` where x is not
+    above 0; expf as the f64 exp rounded once (glibc's expf misses that by a unit on about one
+    value in 1500: not followed)."""
     alpha, lambda_ = _or_default(alpha, 1.67326), _or_default(lambda_, 1.0507)
-    return lambda_ * np.where(x > 0, x, alpha * np.expm1(x))
+    exp = np.exp(x.astype(np.float64)).astype(np.float32)
+    result: Array = np.where(x > 0, lambda_ * x, (lambda_ * alpha) * (exp - np.float32(1)))
+    return result
 
 
 def _hard_sigmoid(x: Array, alpha: Array, beta: Array) -> Array:
@@ -929,18 +1044,30 @@ _F8_MAX = {"f8e4m3": 448.0, "f8e5m2": 57344.0}
 
 
 def fake_convert(call: KernelCall) -> Array:
-    """FakeConvert-13 (OpenVINO's ``fake_convert.hpp``): ``y = data * scale - shift`` in the
-    data's type, rounded to f16, then to the f8 grid with saturation at its largest finite value
-    (the reference's emulation clamps), back, and ``(y + shift) / scale``. See
-    tests/execution/test_fake_convert.py for what the CPU plugin computes."""
+    """FakeConvert-13 as the CPU plugin runs it: OpenVINO's FakeConvertDecomposition, computed
+    in f32 whatever the data's type. ``data * scale``, less the shift; clamped to the f8 type's
+    finite range by a Clamp (NaN is its lowest value, -448 or -57344: found by the kernel
+    fuzzer, where OpenVINO's reference keeps NaN); converted to the f8 type and back (through
+    f16, irshape/kernels/narrow_reals.py); plus the shift; times ``scale ** -1`` (1 / scale in
+    f32); stored in the data's type. bf16 data is stored as bf16 where the plugin's
+    fused nodes store it (found by the kernel fuzzer, then 4096 random elements bit for bit):
+    ``data * scale (- shift)`` before the f8 conversion, the result, and with a shift the
+    reciprocal of the scale too (448 * 0.4785 less 1 is 438 there, 436 rounded once).
+    tests/execution/test_fake_convert.py."""
     target = str(call.attribute("destination_type"))
-    data, scale = (a.astype(np.float32) for a in call.inputs[:2])
-    shift = call.inputs[2].astype(np.float32) if len(call.inputs) > 2 else np.zeros_like(scale)
+    data, scale = (_as_f32(a) for a in call.inputs[:2])
+    shift = _as_f32(call.inputs[2]) if len(call.inputs) > 2 else None
+    limit = np.float32(_F8_MAX[target])
+
+    def bf16(values: Array) -> Array:  # a bf16 result the plugin stores (f32, f16: unchanged)
+        return rounded_to(values, call.input_types[0])
+
     with np.errstate(all="ignore"):
-        scaled = rounded_to(data * scale - shift, call.input_types[0])
-        half = scaled.astype(np.float16).astype(np.float32)
-        limit = np.float32(_F8_MAX[target])
-        narrow = rounded_to(np.clip(half, -limit, limit), target)
-        narrow = np.where(np.isnan(half), half, narrow)
-        result = rounded_to((narrow + shift) / scale, call.input_types[0])
-    return _array(result.astype(call.output_dtype()))
+        scaled = bf16(data * scale if shift is None else data * scale - shift)
+        clamped = np.where(np.isnan(scaled), -limit, np.clip(scaled, -limit, limit))
+        narrow = rounded_to(clamped, target)
+        if shift is None:
+            result = bf16(narrow * (np.float32(1) / scale))
+        else:
+            result = bf16((narrow + shift) * bf16(np.float32(1) / scale))
+    return _result(call, result, from_real=True)

@@ -9,7 +9,18 @@ the bag's size. An empty bag or segment is the table's ``default_index`` row whe
 is given and not negative (unweighted), zeros otherwise. Indices outside the table are refused.
 
 What the CPU plugin computes (openvino 2026.4.1, ``INFERENCE_PRECISION_HINT=f32``), by
-``tests/execution/test_embedding.py``: f16 tables are summed in f32 and rounded once.
+``tests/execution/test_embedding.py``: f16 tables are summed in f32 and rounded once. Found by
+the kernel fuzzer (``tests/execution/test_kernel_fuzz_signal.py``), read in the plugin's nodes:
+
+* integer tables are summed in their own type (``embedding_bag.cpp``: ``dst += src * weight``
+  stored in T), so an i8 or u8 sum wraps, and i64 tables (held as i32) wrap in 32 bits; a
+  ``mean`` divides the wrapped sum, truncating toward zero;
+* EmbeddingSegmentsSum's segment ``s`` sums the ``count(segment_ids == s)`` indices (and
+  weights) that start at the first id equal to ``s`` (``embedding_segments_sum.cpp``, which
+  takes the ids as sorted, as the spec asks): unsorted ids sum other indices than the op's, and
+  an id outside ``[0, num_segments)`` is never looked for;
+* a table with no elements leaves the node unexecuted (``isExecutable``): nothing is checked, and
+  the output is empty.
 """
 
 from __future__ import annotations
@@ -23,7 +34,39 @@ from irshape.kernels.stored import as_output
 
 
 def _compute(table: np.ndarray) -> np.dtype[Any]:
-    return np.dtype(np.float64) if table.dtype == np.float64 else np.dtype(np.float32)
+    """The sums' type: f32 for real tables (f64 too, held as f32 by the plugin: summed in f64
+    a third of the fuzzer's f64 sums differed in the last bits), int64 for integer ones
+    (wrapped to the table's width afterwards, :func:`_stored`)."""
+    return np.dtype(np.int64) if table.dtype.kind in "iu" else np.dtype(np.float32)
+
+
+def _stored(call: KernelCall, values: np.ndarray, table: np.ndarray) -> np.ndarray:
+    """Sums as the plugin stores them: an integer table's wrapped to its type (i32 for the types
+    held as i32: i64, u64, u32)."""
+    if table.dtype.kind in "iu":
+        width = np.int32 if table.dtype.itemsize >= 4 else table.dtype
+        values = values.astype(width)
+    return as_output(call, values)
+
+
+def _mean(out: np.ndarray, counts: np.ndarray, table: np.ndarray) -> np.ndarray:
+    """Each bag's sum divided by its size (empty bags kept): an integer table's wrapped sum
+    divided with truncation toward zero, as C++'s integer ``/=``."""
+    divisor = np.maximum(counts, 1).reshape((-1,) + (1,) * (out.ndim - 1))
+    if table.dtype.kind in "iu":
+        width = np.int32 if table.dtype.itemsize >= 4 else table.dtype
+        wrapped = out.astype(width).astype(np.int64)
+        quotient: np.ndarray = np.sign(wrapped) * (np.abs(wrapped) // divisor)
+        return quotient
+    result: np.ndarray = out / divisor.astype(out.dtype)  # in f32, as the plugin's /=
+    return result
+
+
+def _unexecuted(call: KernelCall, table: np.ndarray) -> np.ndarray | None:
+    """An empty table: the plugin does not execute the node (its output is empty too)."""
+    if table.size:
+        return None
+    return np.zeros(call.output_shape(), dtype=call.output_dtype())
 
 
 def _rows(table: np.ndarray, indices: np.ndarray) -> np.ndarray:
@@ -64,12 +107,6 @@ def _sum_into(bags: int, bag_of: np.ndarray, values: np.ndarray) -> tuple[np.nda
     return out, np.bincount(bag_of, minlength=bags)[:bags]
 
 
-def _mean(out: np.ndarray, counts: np.ndarray) -> np.ndarray:
-    divisor = np.maximum(counts, 1).reshape((-1,) + (1,) * (out.ndim - 1))
-    result: np.ndarray = out / divisor
-    return result
-
-
 def _reduction(call: KernelCall) -> str:
     return str(call.attributes.values.get("reduction", "sum")).lower()
 
@@ -77,6 +114,9 @@ def _reduction(call: KernelCall) -> str:
 def embedding_bag_offsets(call: KernelCall) -> np.ndarray:
     """EmbeddingBagOffsetsSum-3 and EmbeddingBagOffsets-15."""
     table, indices, offsets = call.inputs[:3]
+    unexecuted = _unexecuted(call, table)
+    if unexecuted is not None:
+        return unexecuted
     default_index = call.inputs[3] if len(call.inputs) > 3 else None
     weights = call.inputs[4] if len(call.inputs) > 4 else None
     starts = offsets.astype(np.int64)
@@ -89,29 +129,43 @@ def embedding_bag_offsets(call: KernelCall) -> np.ndarray:
     values = _weighted(_rows(table, indices), weights)[kept]
     out, counts = _sum_into(starts.size, bag_of[kept], values)
     if _reduction(call) == "mean":
-        out = _mean(out, counts)
-    return as_output(call, _fill_empty(out, counts, table, default_index))
+        out = _mean(out, counts, table)
+    return _stored(call, _fill_empty(out, counts, table, default_index), table)
 
 
 def embedding_bag_packed(call: KernelCall) -> np.ndarray:
     """EmbeddingBagPackedSum-3 and EmbeddingBagPacked-15: each row of indices one bag."""
     table, indices = call.inputs[:2]
+    unexecuted = _unexecuted(call, table)
+    if unexecuted is not None:
+        return unexecuted
     weights = call.inputs[2] if len(call.inputs) > 2 else None
     out = _weighted(_rows(table, indices), weights).sum(axis=1)
     if _reduction(call) == "mean" and indices.shape[1]:
-        out = out / indices.shape[1]
-    return as_output(call, out)
+        out = _mean(out, np.full(indices.shape[0], indices.shape[1]), table)
+    return _stored(call, out, table)
 
 
 def embedding_segments_sum(call: KernelCall) -> np.ndarray:
-    """EmbeddingSegmentsSum-3: segment ``s`` sums the rows whose segment_ids are ``s``."""
+    """EmbeddingSegmentsSum-3: segment ``s`` sums as many indices as ids equal ``s``, from the
+    first such id on (the plugin's reading, which is the op's for sorted ids)."""
     table, indices, segment_ids, num_segments = call.inputs[:4]
+    unexecuted = _unexecuted(call, table)
+    if unexecuted is not None:
+        return unexecuted
     default_index = call.inputs[4] if len(call.inputs) > 4 else None
     weights = call.inputs[5] if len(call.inputs) > 5 else None
     segments = int(num_segments.reshape(-1)[0])
     ids = segment_ids.astype(np.int64).reshape(-1)
-    if ids.size and (ids.min() < 0 or ids.max() >= segments):
-        raise KernelError(f"a segment id is outside [0, {segments})")
-    values = _weighted(_rows(table, indices), weights)
-    out, counts = _sum_into(segments, ids, values)
-    return as_output(call, _fill_empty(out, counts, table, default_index))
+    # the plugin looks for each segment's ids: one outside [0, num_segments) is never read
+    named = (ids >= 0) & (ids < segments)
+    counts = np.bincount(ids[named], minlength=segments)[:segments]
+    first = np.full(segments, ids.size)
+    np.minimum.at(first, ids[named], np.flatnonzero(named))
+    # the positions each segment reads: first[s], first[s] + 1, ... counts[s] of them
+    segment_of = np.repeat(np.arange(segments), counts)
+    offsets = np.arange(counts.sum()) - np.repeat(np.cumsum(counts) - counts, counts)
+    positions = np.repeat(first, counts) + offsets
+    values = _weighted(_rows(table, indices), weights)[positions]
+    out, _ = _sum_into(segments, segment_of, values)
+    return _stored(call, _fill_empty(out, counts, table, default_index), table)

@@ -24,8 +24,11 @@ OpenVINO's reference, which draws from RandomUniform's Philox: the plugin draws 
 ``std::mt19937`` seeded with ``std::seed_seq{global_seed, op_seed}`` (each seed's low 32 bits;
 both 0: a seed from the clock, here one picked at random), a word an element in the order of the
 output, each ``float(word) / float(2**32 - 1)`` in f32 (so 1.0 can come out). Under the f32 hint
-it computes in f32 whatever the probs' type: the cdf is the sequential sum of each row (of
-``exp(probs)`` for log_probs), divided by its last element (at least FLT_MIN); a sample is
+it computes in f32 (f16 probs too) but for bf16 probs, where each exp, partial sum, division,
+draw and update is rounded to bf16 as ``ov::bfloat16`` rounds (up only from an odd last bit),
+and the cdf's floor is ``numeric_limits<bfloat16>::min()``, the subnormal 0x007F: the cdf
+is the sequential sum of each row (of ``exp(probs)`` for log_probs), divided by its last
+element (at least FLT_MIN, in bf16 that subnormal); a sample is
 the first class whose cdf is at least the number drawn, and the class before it below (a cdf
 that falls, from negative probs, may give no class: 0 here, where the plugin leaves the memory
 as it is). Without replacement the row's cdf then loses the class drawn and is divided by
@@ -35,6 +38,7 @@ conversion) and fails on any other convert_type: so does this kernel, Unsupporte
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -170,12 +174,16 @@ def _unit_floats(words: np.ndarray) -> np.ndarray:
     return result
 
 
-def _integers(words: np.ndarray, low: int, high: int, dtype: np.dtype[Any]) -> np.ndarray:
-    """``word % (high - low) + low`` with C's unsigned modulo, wrapped to ``dtype``."""
-    bits = 8 * dtype.itemsize
-    span = (high - low) % (1 << bits)
-    wrapped = (words.astype(np.uint64) % np.uint64(span)) + np.uint64(low % (1 << 64))
-    result: np.ndarray = wrapped.astype(dtype)  # modulo 2**bits
+def _integers(words: np.ndarray, low: int, high: int, pytorch: bool) -> np.ndarray:
+    """``word % (high - low) + low`` wrapped to i32, the span ``high - low`` computed in i32.
+    A span past i32's maximum wraps negative (found by the kernel fuzzer), and the plugin then
+    takes the word modulo it as C does for the Tensorflow alignment (modulo its magnitude:
+    [-2**31, 17) gives ``word % (2**31 - 17) - 2**31``) and as a floor division does for
+    PyTorch's (a remainder in ``(span, 0]``: ``word % -(2**31 - 17) - 2**31``)."""
+    span = int(np.array(high - low, np.int64).astype(np.int32))
+    unsigned = words.astype(np.int64)
+    remainder = np.mod(unsigned, span) if pytorch else unsigned % abs(span)
+    result: np.ndarray = (remainder + low).astype(np.int32)  # modulo 2**32
     return result
 
 
@@ -187,7 +195,7 @@ def _tensorflow_values(
     number in [1, 2), less 1."""
     words = _philox(global_seed, op_seed, -(-count // 4)).reshape(-1)[:count]
     if integral:
-        return _integers(words, int(low), int(high), np.dtype(np.int32))
+        return _integers(words, int(low), int(high), pytorch=False)
     return _scaled_f32(_unit_floats(words), low, high)
 
 
@@ -196,7 +204,7 @@ def _pytorch_values(count: int, seed: int, low: Any, high: Any, integral: bool) 
     an f32 from the word's low 24 bits over 2**24."""
     words = _mersenne_words(seed, count)
     if integral:
-        return _integers(words, int(low), int(high), np.dtype(np.int32))
+        return _integers(words, int(low), int(high), pytorch=True)
     unit = (words & ((1 << 24) - 1)).astype(np.float32) / np.float32(1 << 24)
     low32 = np.float32(low)
     result: np.ndarray = unit * (np.float32(high) - low32) + low32  # rounded twice, unfused
@@ -251,7 +259,8 @@ def random_uniform(call: KernelCall) -> np.ndarray:
     """RandomUniform-8: uniform values in [min, max) from OpenVINO's generators (Philox for the
     Tensorflow alignment, MT19937 for PyTorch's), as the CPU plugin computes them: in f32 or
     i32 whatever the output type but bf16 (an f16 or f64 output is the f32 values converted, an
-    i64 output the i32 values, min and max made i32 first)."""
+    i64 output the i32 values, min and max made i32 first: saturated, as the plugin reads an i64
+    Const; a Parameter's reach the kernel already cut to their low 32 bits)."""
     shape = call.output_shape()
     count = int(np.prod(shape, dtype=np.int64))
     dtype = call.output_dtype()
@@ -260,7 +269,9 @@ def random_uniform(call: KernelCall) -> np.ndarray:
     integral = dtype.kind in "iu"
     low, high = (call.inputs[i].reshape(-1)[0] for i in (1, 2))
     if integral:
-        low, high = (int(np.asarray(v).astype(np.int32)) for v in (low, high))
+        # the executor hands whole values over where every input is a Const (it folds the
+        # layer), but the plugin runs RandomUniform on its saturated Consts
+        low, high = (int(np.clip(np.asarray(v).astype(np.int64), -(2**31), 2**31 - 1)) for v in (low, high))
     global_seed, op_seed = _seeds(call)
     pytorch = str(call.attribute("alignment")).lower() == "pytorch"
     if call.output_type() == "bf16":
@@ -285,14 +296,35 @@ def _multinomial_seeds(call: KernelCall) -> tuple[int, int]:
     return global_seed, op_seed
 
 
-def _multinomial_cdf(probs: np.ndarray, log_probs: bool) -> np.ndarray:
-    """Each row's running sum in f32, one addition after the other, divided by its last element
-    (FLT_MIN when that is smaller). The plugin's ``std::exp`` of a float is glibc's expf,
-    correctly rounded (numpy's float32 exp can be a unit off: the f64 exp rounded once is not)."""
+Rounding = Callable[[np.ndarray], np.ndarray]
+
+
+def _f32(values: np.ndarray) -> np.ndarray:
+    """The plugin's f32 path: each operation's f32 result, as numpy's f32 arithmetic gives it."""
+    return values
+
+
+# std::numeric_limits<ov::bfloat16>::min(): the bits 0x007F, a subnormal (not FLT_MIN)
+_BF16_MIN = np.array([0x007F << 16], np.uint32).view(np.float32)[0]
+
+
+def _multinomial_cdf(probs: np.ndarray, log_probs: bool, stored: Rounding) -> np.ndarray:
+    """Each row's running sum, one addition after the other, divided by its last element (at
+    least the type's ``numeric_limits::min()``); each result ``stored`` in the probs' type. The
+    plugin's ``std::exp`` of a float is glibc's expf, correctly rounded (numpy's float32 exp can
+    be a unit off: the f64 exp rounded once is not)."""
     weights = np.exp(probs.astype(np.float64)).astype(np.float32) if log_probs else probs
-    cdf = np.cumsum(weights, axis=1, dtype=np.float32)
-    total = np.maximum(cdf[:, -1:], np.finfo(np.float32).tiny)
-    result: np.ndarray = cdf / total
+    if stored is _f32:
+        cdf = np.cumsum(weights, axis=1, dtype=np.float32)
+        smallest = np.finfo(np.float32).tiny
+    else:  # each partial sum rounded to bf16: sequential along the classes
+        cdf = np.empty(weights.shape, np.float32)
+        cdf[:, 0] = stored(weights[:, 0])
+        for k in range(1, weights.shape[1]):
+            cdf[:, k] = stored(weights[:, k] + cdf[:, k - 1])
+        smallest = _BF16_MIN
+    total = np.maximum(cdf[:, -1:], smallest)
+    result: np.ndarray = stored(cdf / total)
     return result
 
 
@@ -314,10 +346,11 @@ def _with_replacement(cdf: np.ndarray, draws: np.ndarray) -> np.ndarray:
     return chosen
 
 
-def _without_replacement(cdf: np.ndarray, draws: np.ndarray) -> np.ndarray:
+def _without_replacement(cdf: np.ndarray, draws: np.ndarray, stored: Rounding) -> np.ndarray:
     """One sample after the other: the first class whose cdf reaches the draw; then that
     class's probability p is taken out of the row's cdf (from the class on) and the row is
-    divided by 1 - p, all in f32. A row with no class for a draw keeps its cdf."""
+    divided by 1 - p, each result ``stored`` in the probs' type. A row with no class for a
+    draw keeps its cdf."""
     batch, samples = draws.shape
     classes = np.arange(cdf.shape[1])
     rows = np.arange(batch)
@@ -328,9 +361,9 @@ def _without_replacement(cdf: np.ndarray, draws: np.ndarray) -> np.ndarray:
         picked = np.argmax(reached, axis=1)
         chosen[:, sample] = np.where(found, picked, 0)
         previous = np.where(picked > 0, cdf[rows, np.maximum(picked - 1, 0)], np.float32(0))
-        probability = np.where(picked > 0, cdf[rows, picked] - previous, cdf[rows, 0])
-        taken = np.where(classes >= picked[:, None], cdf - probability[:, None], cdf)
-        updated = taken / (np.float32(1) - probability)[:, None]
+        probability = stored(np.where(picked > 0, cdf[rows, picked] - previous, cdf[rows, 0]))
+        taken = stored(np.where(classes >= picked[:, None], cdf - probability[:, None], cdf))
+        updated = stored(taken / stored(np.float32(1) - probability)[:, None])
         cdf = np.where(found[:, None], updated, cdf).astype(np.float32)
     return chosen
 
@@ -357,10 +390,13 @@ def multinomial(call: KernelCall) -> np.ndarray:
     dtype = call.output_dtype()
     if 0 in shape or call.inputs[0].size == 0:
         return np.zeros(shape, dtype)
-    cdf = _multinomial_cdf(call.inputs[0].astype(np.float32), bool(call.attribute("log_probs")))
-    words = _mersenne_from_state(_seed_sequence_state(_multinomial_seeds(call)), shape[0] * shape[1])
-    draws = (words.astype(np.float32) / _WORD_SCALE).reshape(shape)
-    if call.attribute("with_replacement"):
-        return _with_replacement(cdf, draws).astype(dtype)
+    # bf16 probs are computed in bf16 (the plugin's node is a template of the probs' type; the
+    # f32 hint makes f16 f32), each result rounded as ov::bfloat16 rounds a float
+    stored = to_bf16 if call.input_types[0] == "bf16" else _f32
     with np.errstate(divide="ignore", invalid="ignore"):  # a class of probability 1 taken: inf, NaN
-        return _without_replacement(cdf, draws).astype(dtype)
+        cdf = _multinomial_cdf(call.inputs[0].astype(np.float32), bool(call.attribute("log_probs")), stored)
+        words = _mersenne_from_state(_seed_sequence_state(_multinomial_seeds(call)), shape[0] * shape[1])
+        draws = stored((words.astype(np.float32) / _WORD_SCALE).reshape(shape))
+        if call.attribute("with_replacement"):
+            return _with_replacement(cdf, draws).astype(dtype)
+        return _without_replacement(cdf, draws, stored).astype(dtype)

@@ -4,10 +4,14 @@ GRN-1 and FakeQuantize-1.
 
 Formulas are the reference implementation's (``reference/<op>.hpp``), computed in float64 and
 rounded once to the data's type (f16 data is computed in f32 by the CPU plugin under the f32
-hint, closer to the exact value than to an f16 computation):
+hint, closer to the exact value than to an f16 computation), but Softmax and LogSoftmax:
 
 * Softmax: ``exp(x - max) / sum(exp(x - max))`` along the axis; LogSoftmax
-  ``x - max - log(sum(exp(x - max)))``. Where ``x - max`` is NaN (a +inf less the +inf max, a
+  ``x - max - log(sum(exp(x - max)))``. Both in f32 in the plugin's order of operations, with
+  its exp (``plugin_exp``): Softmax is oneDNN's ``e * (1 / sum)``, bit for bit but on innermost
+  rows of more than 32 elements (its lanes' order of the sum); LogSoftmax is decomposed into a
+  ReduceSum and the C library's logf (neither order nor logf followed: docs/execution.md).
+  Where ``x - max`` is NaN (a +inf less the +inf max, a
   NaN, a row of -inf) the CPU plugin's exp gives +inf: the sum is infinite, so such elements are
   NaN and the rest of the row 0 (LogSoftmax: -inf). The reference makes the whole row NaN; the
   plugin agrees with irshape there, except that its maximum is NaN (and the row all NaN) when a
@@ -53,6 +57,8 @@ from collections.abc import Sequence
 import numpy as np
 
 from irshape.kernels import KernelCall, KernelError, UnsupportedByOpenVINOError, working_memory
+from irshape.kernels.elementwise import fma_f32, plugin_exp
+from irshape.kernels.narrow_reals import rounded_to
 
 DATA = 0
 
@@ -61,6 +67,13 @@ def _float64_bytes(call: KernelCall) -> int:
     """The kernels compute in float64: the data's copy and up to seven temporaries of its size
     (centred values, squares, exp, masks), and the limits FakeQuantize broadcasts."""
     return 8 * 8 * call.inputs[DATA].size + sum(8 * a.size for a in call.inputs[1:])
+
+
+def _exp_bytes(call: KernelCall) -> int:
+    """Softmax and LogSoftmax: :func:`plugin_exp`'s exact fused multiply-adds hold up to ten
+    float64 temporaries of the data's size at once (measured: 84 bytes an element), beside the
+    f32 data, its shifted copy and the result."""
+    return 12 * 8 * call.inputs[DATA].size
 
 
 def _exact(x: np.ndarray) -> np.ndarray:
@@ -88,10 +101,14 @@ def _axes_of(values: np.ndarray, rank: int) -> tuple[int, ...]:
 
 
 def _softmax_parts(call: KernelCall) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
-    """The data less its maximum along the axis (NaNs skipped), where that difference is NaN
-    (a NaN, or +inf less +inf), whether a row has any such element, and the axis."""
-    x = _exact(call.inputs[DATA])
-    x = x.reshape(1) if x.ndim == 0 else x  # Softmax-1 of a scalar: its axis 0
+    """The data less its maximum along the axis (NaNs skipped), in f32 as the plugin computes
+    (f64 data saturated to f32's range), where that difference is NaN (a NaN, or +inf less
+    +inf), whether a row has any such element, and the axis."""
+    x = call.inputs[DATA]
+    if x.dtype == np.float64:
+        limit = np.finfo(np.float32).max
+        x = np.clip(x, -limit, limit)
+    x = x.astype(np.float32).reshape(1) if x.ndim == 0 else x.astype(np.float32)  # Softmax-1 of a scalar
     axis = _axis(int(call.attribute("axis")), x.ndim)
     with np.errstate(invalid="ignore"):
         # (initial: data with a dim of 0 has no maximum; found by the kernel fuzzer)
@@ -100,26 +117,62 @@ def _softmax_parts(call: KernelCall) -> tuple[np.ndarray, np.ndarray, np.ndarray
     return shifted, undefined, np.any(undefined, axis=axis, keepdims=True), axis
 
 
-@working_memory(_float64_bytes)
+def _sum_in_order(values: np.ndarray, axis: int) -> np.ndarray:
+    """The sum along ``axis`` one element after the other, in the values' type (as the plugin
+    sums along an axis that is not the innermost; numpy's sum is pairwise)."""
+    if values.shape[axis] == 0:
+        return np.zeros_like(values.sum(axis=axis, keepdims=True))
+    return np.cumsum(values, axis=axis).take([-1], axis=axis)
+
+
+# oneDNN's vector lanes on avx512 (16 f32; avx2 has 8: another order of the sums)
+_LANES = 16
+
+
+def _sum_in_lanes(values: np.ndarray, axis: int) -> np.ndarray:
+    """The f32 sum along ``axis`` as oneDNN's softmax sums a row it holds contiguously: the
+    row's elements added into 16 lanes in chunks of 16 (the last chunk padded with zeros),
+    then the lanes added pairwise, lane i and lane i ^ 8, i ^ 4, i ^ 2, i ^ 1. The plugin's
+    order, bit for bit, on rows of up to 33 elements; on longer rows it keeps several
+    accumulators in an order not found (docs/execution.md)."""
+    moved = np.moveaxis(values, axis, -1)
+    chunks = -(-moved.shape[-1] // _LANES)
+    padded = np.zeros((*moved.shape[:-1], chunks * _LANES), np.float32)
+    padded[..., : moved.shape[-1]] = moved
+    lanes = _sum_in_order(padded.reshape(*moved.shape[:-1], chunks, _LANES), -2)[..., 0, :]
+    for distance in (8, 4, 2, 1):
+        lanes = lanes + lanes[..., np.arange(_LANES) ^ distance]
+    return np.moveaxis(lanes[..., :1], -1, axis)
+
+
+@working_memory(_exp_bytes)
 def softmax(call: KernelCall) -> np.ndarray:
-    """Softmax-1 and Softmax-8."""
+    """Softmax-1 and Softmax-8 as oneDNN's softmax computes them: ``e = exp(x - max)`` (its
+    exp, :func:`plugin_exp`), then ``e * (1 / sum(e))`` in f32, the sum in order along an axis
+    with inner dims, in its vector lanes along the innermost (:func:`_sum_in_lanes`)."""
     shifted, undefined, in_row, axis = _softmax_parts(call)
-    e = np.exp(np.where(undefined, -np.inf, shifted))
-    with np.errstate(invalid="ignore", divide="ignore"):
-        result = e / np.sum(e, axis=axis, keepdims=True)
+    innermost = all(dim == 1 for dim in shifted.shape[axis + 1 :])
+    with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
+        e = plugin_exp(np.where(undefined, np.float32(-np.inf), shifted), onednn=True)
+        total = _sum_in_lanes(e, axis) if innermost and e.size else _sum_in_order(e, axis)
+        result = e * (np.float32(1) / total)
     # the plugin's exp of NaN is +inf: the sum is infinite, the other elements 0
-    result = np.where(in_row, np.where(undefined, np.nan, 0.0), result)
+    result = np.where(in_row, np.where(undefined, np.float32(np.nan), np.float32(0)), result)
     return _out(result.reshape(call.output_shape()), call)
 
 
-@working_memory(_float64_bytes)
+@working_memory(_exp_bytes)
 def log_softmax(call: KernelCall) -> np.ndarray:
-    """LogSoftmax-5."""
+    """LogSoftmax-5 as the plugin decomposes it: ``(x - max) - log(sum(exp(x - max)))`` in f32,
+    its exp :func:`plugin_exp`. Not followed (docs/execution.md, the measured bound): the order
+    of its Reduce node's sum, and its log, the C library's logf (here the f64 log rounded once,
+    which logf misses by one unit on about 0.3% of values)."""
     shifted, undefined, in_row, axis = _softmax_parts(call)
-    e = np.exp(np.where(undefined, -np.inf, shifted))
-    with np.errstate(invalid="ignore", divide="ignore"):
-        result = shifted - np.log(np.sum(e, axis=axis, keepdims=True))
-    result = np.where(in_row, np.where(undefined, np.nan, -np.inf), result)
+    e = plugin_exp(np.where(undefined, np.float32(-np.inf), shifted))
+    with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
+        log_sum = np.log(_sum_in_order(e, axis).astype(np.float64)).astype(np.float32)
+        result = shifted - log_sum
+    result = np.where(in_row, np.where(undefined, np.float32(np.nan), np.float32(-np.inf)), result)
     return _out(result, call)
 
 
@@ -167,30 +220,48 @@ def mvn_6(call: KernelCall) -> np.ndarray:
 
 @working_memory(_float64_bytes)
 def normalize_l2(call: KernelCall) -> np.ndarray:
-    """NormalizeL2-1 (eps an f32 attribute, added or taken as a floor of the sum of squares)."""
-    x = _exact(call.inputs[DATA])
+    """NormalizeL2-1 (eps an f32 attribute, added or taken as a floor of the sum of squares), in
+    f32 as the plugin computes it, the squares summed in order (axis by axis). Its
+    NormalizeL2 node (data of rank 2 to 4 over axis 1 or over every axis from 1) multiplies x by
+    ``1 / sqrt(.)``; other axes run the op's decomposition, ``x / sqrt(.)``. Bit for bit in add
+    mode on short sums; a long sum's order (over every axis of [2, 7, 5, 3]), the decomposition's
+    sum over several axes and the max mode (where neither form is the plugin's on every element)
+    are not followed: a unit off on 3.6% of the kernel fuzzer's elements."""
+    x = call.inputs[DATA].astype(np.float32)
     axes = _axes_of(call.inputs[1], x.ndim)
+    node = 2 <= x.ndim <= 4 and axes in ((1,), tuple(range(1, x.ndim)))
     if not axes and 2 <= x.ndim <= 4:
         # no axes, data of rank 2 to 4: the plugin's NormalizeL2 node gives 1 wherever x is
         # not 0, whatever its sign or eps; of other ranks it runs the op's decomposition,
         # each element over its own square (below: -1.5 gives -0.99999779; found by the
         # kernel fuzzer, which gave 1 there too)
         return _out(np.where(x == 0, 0.0, 1.0), call)
-    squares = np.sum(np.square(x), axis=axes, keepdims=True)
-    eps = float(np.float32(call.attribute("eps")))
+    squares = _sum_in_order_over(np.square(x), axes)
+    eps = np.float32(call.attribute("eps"))
     add = call.attributes.enum("eps_mode", "add") == "add"
-    with np.errstate(divide="ignore", invalid="ignore"):
-        return _out(x / np.sqrt(squares + eps if add else np.maximum(squares, eps)), call)
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        root = np.sqrt(squares + eps if add else np.maximum(squares, eps))
+        return _out(x * (np.float32(1) / root) if node else x / root, call)
+
+
+def _sum_in_order_over(values: np.ndarray, axes: tuple[int, ...]) -> np.ndarray:
+    """The sum over ``axes`` (kept as dims of 1), axis by axis from the first, each one element
+    after the other (the plugin's order over several axes: by experiment)."""
+    for axis in sorted(axes):
+        values = _sum_in_order(values, axis)
+    return values
 
 
 @working_memory(_float64_bytes)
 def grn(call: KernelCall) -> np.ndarray:
-    """GRN-1: over the channels (axis 1)."""
-    x = _exact(call.inputs[DATA])
-    squares = np.sum(np.square(x), axis=1, keepdims=True)
+    """GRN-1 over the channels (axis 1) as the plugin's node computes it, bit for bit: the sum
+    of squares (in order) and its square root with the bias in double, then ``x / norm`` in
+    f32 (found by the kernel fuzzer; by experiment)."""
+    squares = _sum_in_order(np.square(_exact(call.inputs[DATA])), 1)
     bias = float(np.float32(call.attribute("bias")))
+    norm = np.sqrt(squares + bias).astype(np.float32)
     with np.errstate(divide="ignore", invalid="ignore"):
-        return _out(x / np.sqrt(squares + bias), call)
+        return _out(call.inputs[DATA].astype(np.float32) / norm, call)
 
 
 def _window_sum(values: np.ndarray, axis: int, half: int) -> np.ndarray:
@@ -258,13 +329,34 @@ _BN_PORTS = {1: (2, 0, 1, 3, 4), 5: (0, 1, 2, 3, 4)}  # data, gamma, beta, mean,
 
 @working_memory(_float64_bytes)
 def batch_norm_inference(call: KernelCall) -> np.ndarray:
-    """BatchNormInference-1 (gamma, beta, data, mean, variance) and -5 (data first)."""
-    data, gamma, beta, mean, variance = (call.inputs[i] for i in _BN_PORTS[call.schema.version])
-    x = _exact(data)
-    gamma, beta, mean, variance = (_channels(v, x.ndim) for v in (gamma, beta, mean, variance))
-    eps = float(call.attribute("epsilon"))
-    with np.errstate(divide="ignore", invalid="ignore"):
-        return _out((x - mean) / np.sqrt(variance + eps) * gamma + beta, call)
+    """BatchNormInference-1 (gamma, beta, data, mean, variance) and -5 (data first), as the
+    plugin runs OpenVINO's BatchNormDecomposition, in f32 (eps in the data's type), bit for bit:
+    ``(x - mean) * scale + beta`` in one FMA with ``scale = gamma * (1 / sqrt(variance + eps))``
+    (its Divide); where gamma, beta, mean and variance are all constants, OpenVINO folds them
+    first, each op rounded to the data's type (``scale = gamma / sqrt(variance + eps)``, its
+    reference Divide, and ``shift = beta - mean * scale``) and the plugin computes ``x * scale
+    + shift`` in one FMA. Found by the
+    kernel fuzzer; by experiment on both."""
+    ports = _BN_PORTS[call.schema.version]
+    data, gamma, beta, mean, variance = (call.inputs[i] for i in ports)
+    x = data.astype(np.float32)
+    gamma, beta, mean, variance = (
+        _channels(v, x.ndim).astype(np.float32) for v in (gamma, beta, mean, variance)
+    )
+    eps = rounded_to(
+        np.asarray(call.attribute("epsilon"), call.inputs[ports[0]].dtype), call.input_types[ports[0]]
+    )
+    element_type, dtype = call.input_types[ports[0]], call.inputs[ports[0]].dtype
+
+    def folded(values: np.ndarray) -> np.ndarray:  # an op's result as OpenVINO folds it: in the data's type
+        return rounded_to(values.astype(dtype), element_type).astype(np.float32)
+
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        if all(port in call.constant_inputs for port in ports[1:]):
+            scale = folded(gamma / folded(np.sqrt(folded(variance + eps))))
+            return _out(fma_f32(x, scale, folded(beta - folded(mean * scale))), call)
+        root = np.sqrt(variance + eps.astype(np.float32))
+        return _out(fma_f32(x - mean, gamma * (np.float32(1) / root), beta), call)
 
 
 # --- FakeQuantize -------------------------------------------------------------------------------

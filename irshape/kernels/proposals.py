@@ -1,6 +1,7 @@
 """Kernels of the proposals family (irshape/shapes/proposals.py): DetectionOutput-1/8,
 Proposal-1/4, MulticlassNms-8/9, MatrixNms-8, GatherTree-1, GenerateProposals-9,
 ExperimentalDetectronGenerateProposalsSingleImage-6 and ExperimentalDetectronDetectionOutput-6.
+Every plugin here computes ``std::exp`` of floats, glibc's expf, correctly rounded (``_expf``).
 
 DetectionOutput's semantics are the CPU plugin's (``src/plugins/intel_cpu/src/nodes/
 detection_output.cpp``, which runs both versions), confirmed by tests/execution/test_proposals.py;
@@ -48,7 +49,9 @@ Proposal's are the CPU plugin's too (``nodes/proposal.cpp``, ``proposal_imp.cpp`
   anchors by half the base size, clips them to the image first, and swaps x and y (the map's
   rows are x, and ``image_shape[0]`` is the width);
 * each map position (``feat_stride`` apart) and anchor is a box decoded from the deltas (divided
-  by ``box_coordinate_scale`` and ``box_size_scale``), clipped to ``[0, size - offset]`` with
+  by ``box_coordinate_scale`` and ``box_size_scale``; the new centre ``dx * width + centre`` one
+  fused multiply-add: ``proposal_imp.cpp`` is built for the machine's instruction set, and the
+  compiler contracts it, by experiment), clipped to ``[0, size - offset]`` with
   ``clip_before_nms``; its score, the anchor's second-half channel of ``class_probs``, is 0 when
   its width or height is below ``min_size`` times the image's scale (``image_shape[2]``, and
   ``[3]`` for the width when there are four numbers);
@@ -59,6 +62,8 @@ Proposal's are the CPU plugin's too (``nodes/proposal.cpp``, ``proposal_imp.cpp`
   divided by the size with ``normalize``), then zeros, the first of them -1; Proposal-4's
   scores likewise, but the plugin leaves those past the kept boxes unwritten (garbage, by
   experiment): irshape writes 0;
+* the plugin runs no ``framework`` but "" and "tensorflow" (its ``isSupportedOperation``; a
+  model of another fails to compile): irshape refuses the others too;
 * the plugin crashes (a segmentation fault, by experiment) when fewer than 8 boxes go to NMS
   (``min(pre_nms_topn, anchors * height * width) < 8``): irshape computes them.
 
@@ -85,10 +90,11 @@ MatrixNms's are the CPU plugin's (``nodes/matrix_nms.cpp``), in float32:
 * per image and class but ``background_class``: the candidates scoring strictly above
   ``score_threshold``, the ``nms_top_k`` best; each one's score is multiplied by the least of 1
   and its decays by every better candidate ``j``: linear ``(1 - iou) / (1 - max_iou_j + 1e-10)``
-  (in double), gaussian ``exp((max_iou_j^2 - iou^2) * gaussian_sigma)``, ``max_iou_j`` being
+  (in float32), gaussian ``exp((max_iou_j^2 - iou^2) * gaussian_sigma)``, ``max_iou_j`` being
   j's largest IoU with a candidate better than it; kept when the decayed score is above
   ``post_threshold``. The IoU is 0 for boxes apart, +1 on sizes when not normalized, an
-  inverted box's area 0;
+  inverted box's area 0; the IoU of two boxes without area is NaN, which the plugin's
+  ``std::max`` and ``std::min`` skip (as largest IoU and as decay);
 * an image keeps its ``keep_top_k`` best (decayed score descending, class, box); across
   images, ``score`` and ``classid`` sort as MulticlassNms does, otherwise (and ``classid``
   within images) the rows stay by image and score;
@@ -139,6 +145,21 @@ _F32 = np.float32
 _NO_OFFSET = _F32(0)
 _LOGITS, _CLASSES, _PROPOSALS, _AUX_CLASSES, _AUX_BOXES = range(5)
 Detections = dict[int, list[int]]  # class -> the kept priors, in order of selection
+
+
+def _fma(a: np.ndarray, b: np.ndarray, c: np.ndarray) -> np.ndarray:
+    """``a * b + c`` of float32 rounded once: the product is exact in float64, and the sum's
+    rounding there almost never moves the float32 one."""
+    result: np.ndarray = (a.astype(np.float64) * b + c).astype(_F32)
+    return result
+
+
+def _expf(x: np.ndarray) -> np.ndarray:
+    """The plugins' ``std::exp`` of floats: glibc's expf, correctly rounded (numpy's float32
+    exp can be a unit off in the last place; the float64 exp rounded once is not)."""
+    with np.errstate(over="ignore"):
+        result: np.ndarray = np.exp(x.astype(np.float64)).astype(_F32)
+    return result
 
 
 def detection_output(call: KernelCall) -> np.ndarray:
@@ -248,7 +269,7 @@ def _decode(
         width, height = xmax - xmin, ymax - ymin
         centre_x = dx * width + (xmin + xmax) / _F32(2)
         centre_y = dy * height + (ymin + ymax) / _F32(2)
-        half_w, half_h = np.exp(dw) * width / _F32(2), np.exp(dh) * height / _F32(2)
+        half_w, half_h = _expf(dw) * width / _F32(2), _expf(dh) * height / _F32(2)
         boxes = np.stack([centre_x - half_w, centre_y - half_h, centre_x + half_w, centre_y + half_h], -1)
     if call.attribute("clip_before_nms"):
         boxes = np.clip(boxes, _F32(0), _F32(1))
@@ -396,7 +417,10 @@ def _anchors(call: KernelCall, tensorflow: bool) -> np.ndarray:
 
 def proposal(call: KernelCall) -> list[np.ndarray]:
     """Proposal-1 and Proposal-4."""
-    tensorflow = str(call.attribute("framework")) == "tensorflow"
+    framework = str(call.attribute("framework"))
+    if framework not in ("", "tensorflow"):
+        raise UnsupportedByOpenVINOError(f"framework {framework!r}: the plugin runs only '' and 'tensorflow'")
+    tensorflow = framework == "tensorflow"
     offset = _F32(0 if tensorflow else 1)
     probs, deltas = call.inputs[0].astype(_F32), call.inputs[1].astype(_F32)
     info = call.inputs[2].astype(_F32)
@@ -465,9 +489,9 @@ def _enumerate(
     dh = moves[..., 3] / _F32(call.attribute("box_size_scale"))
     box_w = boxes[..., 2] - boxes[..., 0] + offset
     box_h = boxes[..., 3] - boxes[..., 1] + offset
-    centre_x = dx * box_w + (boxes[..., 0] + _F32(0.5) * box_w)
-    centre_y = dy * box_h + (boxes[..., 1] + _F32(0.5) * box_h)
-    half_w, half_h = _F32(0.5) * (np.exp(dw) * box_w), _F32(0.5) * (np.exp(dh) * box_h)
+    centre_x = _fma(dx, box_w, boxes[..., 0] + _F32(0.5) * box_w)
+    centre_y = _fma(dy, box_h, boxes[..., 1] + _F32(0.5) * box_h)
+    half_w, half_h = _F32(0.5) * (_expf(dw) * box_w), _F32(0.5) * (_expf(dh) * box_h)
     decoded = np.stack([centre_x - half_w, centre_y - half_h, centre_x + half_w, centre_y + half_h], -1)
     if call.attribute("clip_before_nms"):
         limit = np.array([width, height, width, height], _F32) - offset
@@ -647,14 +671,18 @@ def _matrix_select(call: KernelCall, boxes: np.ndarray, scores: np.ndarray) -> l
     if order.size == 0:
         return []
     iou = np.tril(_matrix_iou(boxes[order], bool(call.attribute("normalized"))), -1)  # [i, j]: j before i
-    worst = iou.max(axis=1)  # each candidate's largest IoU with a better one
+    # each candidate's largest IoU with a better one; the plugin's std::max and std::min skip a
+    # NaN (the IoU of two boxes without area, 0 / 0) as np.fmax and np.fmin do
+    worst = np.fmax.reduce(iou, axis=1)
     if call.attribute("decay_function") == "linear":
-        decay = ((1.0 - iou.astype(np.float64)) / (1.0 - worst[None, :] + float(_F32(1e-10)))).astype(_F32)
+        # in float32, though the plugin's source writes ``(1. - iou) / (1. - max_iou + 1e-10f)``
+        # with double constants (by experiment: tests/execution/test_proposals.py)
+        decay = (_F32(1) - iou) / (_F32(1) - worst[None, :] + _F32(1e-10))
     else:
         sigma = _F32(call.attribute("gaussian_sigma"))
-        decay = np.exp((worst[None, :] * worst[None, :] - iou * iou) * sigma).astype(_F32)
+        decay = _expf((worst[None, :] * worst[None, :] - iou * iou) * sigma)
     earlier = np.tril(np.ones_like(decay, dtype=bool), -1)
-    factor = np.minimum(_F32(1), np.where(earlier, decay, _F32(np.inf)).min(axis=1))
+    factor = np.fmin(_F32(1), np.fmin.reduce(np.where(earlier, decay, _F32(np.inf)), axis=1))
     decayed = (factor * scores[order]).astype(_F32)
     kept = decayed > _F32(call.attribute("post_threshold"))
     return [(int(box), float(score)) for box, score in zip(order[kept], decayed[kept], strict=True)]
@@ -780,8 +808,8 @@ def _refined(
     box_w, box_h = x1 - x0 + offset, y1 - y0 + offset
     centre_x = dx * box_w + (x0 + _F32(0.5) * box_w)
     centre_y = dy * box_h + (y0 + _F32(0.5) * box_h)
-    half_w = _F32(0.5) * (np.exp(np.minimum(dw, cap)) * box_w)
-    half_h = _F32(0.5) * (np.exp(np.minimum(dh, cap)) * box_h)
+    half_w = _F32(0.5) * (_expf(np.minimum(dw, cap)) * box_w)
+    half_h = _F32(0.5) * (_expf(np.minimum(dh, cap)) * box_h)
     bounds = np.array([image_w, image_h, image_w, image_h], _F32) - offset
     corners = np.stack(
         [centre_x - half_w, centre_y - half_h, centre_x + half_w - offset, centre_y + half_h - offset], -1
@@ -862,8 +890,8 @@ def _experimental_refined(
     dx, dy, dw, dh = (deltas[..., i] / weights[i] for i in range(4))  # [R, C]
     centre_x = dx * width + (x0 + _F32(0.5) * width)
     centre_y = dy * height + (y0 + _F32(0.5) * height)
-    half_w = _F32(0.5) * (np.exp(np.minimum(dw, cap)) * width)
-    half_h = _F32(0.5) * (np.exp(np.minimum(dh, cap)) * height)
+    half_w = _F32(0.5) * (_expf(np.minimum(dw, cap)) * width)
+    half_h = _F32(0.5) * (_expf(np.minimum(dh, cap)) * height)
     corners = np.stack(
         [centre_x - half_w, centre_y - half_h, centre_x + half_w - one, centre_y + half_h - one], -1
     )

@@ -1,7 +1,10 @@
 """Kernels of the string tensor ops (irshape/shapes/strings.py): StringTensorUnpack-15 and
 StringTensorPack-15. irshape holds a string tensor as an object array of ``str``; its bytes are
-the strings' UTF-8 encoding (bytes that are not UTF-8 decode with U+FFFD, as irshape's reader
-decodes string Consts). Confirmed against the CPU plugin by ``tests/execution/test_strings.py``.
+the strings' UTF-8 encoding. The plugin's strings are bytes, whatever they hold: a packed string
+keeps bytes that are not UTF-8 (a lone continuation byte, a character cut in two, 0xff) as
+Python's ``surrogateescape`` keeps them (each as a lone surrogate U+DC80..U+DCFF), so that
+unpacking it gives the plugin's bytes back (irshape's reader still decodes string Consts with
+U+FFFD). Confirmed against the CPU plugin by ``tests/execution/test_strings.py``.
 """
 
 from __future__ import annotations
@@ -21,7 +24,7 @@ def _unpack_bytes(call: KernelCall) -> int:
 @working_memory(_unpack_bytes)
 def string_tensor_unpack(call: KernelCall) -> list[np.ndarray]:
     """Each string's begin and end in the concatenated UTF-8 bytes, and the bytes."""
-    encoded = [str(s).encode("utf-8") for s in call.inputs[0].reshape(-1)]
+    encoded = [str(s).encode("utf-8", errors="surrogateescape") for s in call.inputs[0].reshape(-1)]
     ends = np.cumsum([len(e) for e in encoded], dtype=np.int64)
     begins = ends - np.array([len(e) for e in encoded], dtype=np.int64)
     shape = call.inputs[0].shape
@@ -37,7 +40,7 @@ def string_tensor_pack(call: KernelCall) -> np.ndarray:
         raise KernelError(f"a begin or end is outside the {symbols.size} symbols, or an end before its begin")
     raw = symbols.tobytes()
     flat = [
-        raw[b:e].decode("utf-8", errors="replace")
+        raw[b:e].decode("utf-8", errors="surrogateescape")
         for b, e in zip(begins.reshape(-1), ends.reshape(-1), strict=True)
     ]
     result = np.empty(len(flat), dtype=object)

@@ -351,7 +351,8 @@ def _write_report(family: str, outcome: Outcome) -> None:
         )
     for op, (differing, compared) in outcome.not_bit_equal.items():
         per_op.setdefault(op, {"agreed": 0})["not_bit_equal"] = [differing, compared]
-    report[family] = per_op
+    # two suites may draw one family (their op versions differ): merged op by op
+    report.setdefault(family, {}).update(per_op)
     path.write_text(json.dumps(report, indent=1, sort_keys=True))
 
 

@@ -1,6 +1,6 @@
 """The colour family's kernels against OpenVINO's CPU plugin: NV12toRGB-8, NV12toBGR-8 (one
 plane, two), I420toRGB-8, I420toBGR-8 (one plane, three), u8 and f32 images with values over
-the whole range and past it (clamped), batched into one model. RGBtoNV12-17 and BGRtoNV12-17,
+the whole range and past it (clamped), NaN and infinite pixels, batched into one model. RGBtoNV12-17 and BGRtoNV12-17,
 which OpenVINO cannot run, are in test_to_nv12.py."""
 
 from __future__ import annotations
@@ -41,8 +41,27 @@ def _to_rgb_case(rng: np.random.Generator, name: str, index: int) -> Case:
     return Case(f"{name}{index}", feeds, [TO_RGB[name](*nodes).output(0)])
 
 
+def _edge_case(name: str, dtype: Any) -> Case:
+    """NaN and infinite pixels (found by the kernel fuzzer): the plugin clamps with max(x, 0)
+    then min(x, 255), so a NaN result is 0 (irshape gave NaN), +inf 255 and -inf 0."""
+    values = np.array([np.nan, np.inf, -np.inf, 100.0, -0.0, 255.0], dtype)
+    shape = (1, 6, 2, 1)  # one plane: Y [1, 4, 2], then its chroma
+    pixels = np.resize(values, shape).astype(dtype)
+    node = parameter(shape, dtype)
+    return Case(f"{name}_edges_{np.dtype(dtype).name}", {node: pixels}, [TO_RGB[name](node).output(0)])
+
+
+def _empty_case(name: str) -> Case:
+    """An image of height 0, one plane (found by the kernel fuzzer: irshape's NV12 kernel
+    refused it, 'cannot reshape array of size 0'; the plugin gives an empty image)."""
+    node = parameter((3, 0, 4, 1), np.uint8)
+    return Case(f"{name}_empty", {node: np.zeros((3, 0, 4, 1), np.uint8)}, [TO_RGB[name](node).output(0)])
+
+
 RNG = np.random.default_rng(8)
 CASES = [_to_rgb_case(RNG, name, i) for name in TO_RGB for i in range(30)]
+CASES += [_edge_case(name, dtype) for name in TO_RGB for dtype in (np.float32, np.float16)]
+CASES += [_empty_case(name) for name in TO_RGB]
 
 
 @pytest.fixture(scope="module")

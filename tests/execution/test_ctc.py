@@ -100,10 +100,100 @@ def _loss_case(rng: np.random.Generator, index: int) -> Case:
     return Case(f"loss{index}_{''.join(str(int(f)) for f in flags)}", feeds, [node.output(0)])
 
 
+def fuzz_found_cases() -> list[Case]:
+    """What the kernel fuzzer (test_kernel_fuzz_signal.py) found: CTCLoss of labels equal to
+    the blank index. The plugin gives a state its role by its value (nodes/ctc_loss.cpp): such a
+    label stays on without ctc_merge_repeated and is never skipped from, as a blank."""
+    rng = np.random.default_rng(61)
+    cases = []
+    # (classes, logit length, labels, blank or None, flags): the fuzzer's two, and mixed labels
+    layouts = [
+        (1, 5, [0, 0], 0, (False, False, False)),  # the plugin -log(15), the old kernel -log(10)
+        (2, 3, [1], 1, (True, False, True)),  # 1.815 there, 2.508 before
+        (3, 6, [2, 0, 2], None, (False, False, False)),
+        (3, 6, [2, 0, 2], None, (False, True, False)),
+        (4, 6, [1, 1, 3, 1], 1, (False, True, False)),
+        (4, 6, [1, 1, 3, 1], 1, (False, False, False)),
+        (4, 5, [0, 2, 2], 2, (True, True, False)),
+    ]
+    for index, (classes, time, labels, blank, flags) in enumerate(layouts):
+        logits = parameter((1, time, classes))
+        nodes = [
+            logits,
+            ov4.constant(np.array([time], np.int32)),
+            ov4.constant(np.array([labels + [0] * (time - len(labels))], np.int32)),
+            ov4.constant(np.array([len(labels)], np.int32)),
+            None if blank is None else ov4.constant(np.array(blank, np.int32)),
+        ]
+        node = ov4.ctc_loss(
+            *nodes, preprocess_collapse_repeated=flags[0], ctc_merge_repeated=flags[1], unique=flags[2]
+        )
+        data = rng.standard_normal((1, time, classes)).astype(np.float32)
+        cases.append(Case(f"fuzz_loss_label_is_blank{index}", {logits: data}, [node.output(0)]))
+    return cases
+
+
+def fuzz_found_nan_cases() -> list[Case]:
+    """The greedy decoders' class of a step with NaN logits: the plugin's strict ``>`` from the
+    first class on (a NaN never the maximum; a NaN first class never beaten). numpy's argmax,
+    the old kernel's, took the first NaN."""
+    nan = np.nan
+    logits = np.array(
+        [
+            [[195.0, -149.0, 159.0, nan], [nan, 2.0, 3.0, 1.0], [1.0, nan, -1.0, 0.5]],
+            [[nan, nan, nan, nan], [-1.0, 0.5, nan, 0.25], [2.0, 2.0, nan, 7.0]],
+        ],
+        np.float32,
+    )  # [N, T, C]: class 3 the blank
+    x = parameter(logits.shape)
+    lengths = ov6.constant(np.array([3, 3], np.int32))
+    node = ov6.ctc_greedy_decoder_seq_len(x, lengths, merge_repeated=False)
+    cases = [Case("fuzz_seq_len_nan", {x: logits}, list(node.outputs()))]
+    y = parameter((3, 2, 4))  # [T, N, C]
+    mask = ov1.constant(np.ones((3, 2), np.float32))
+    node = ov1.ctc_greedy_decoder(y, mask, False)
+    cases.append(Case("fuzz_decoder_nan", {y: logits.transpose(1, 0, 2).copy()}, [node.output(0)]))
+    return cases
+
+
+def fuzz_found_overflow_cases() -> list[Case]:
+    """CTCLoss of large logits, as the plugin computes them (found by the kernel fuzzer): each
+    exponential in f32 (exp(100) is inf there, so the loss is inf where f64 gives ~100), all
+    logits under -103.9 summing to 0 (log-probabilities of +inf), an infinite logit (NaN)."""
+    rng = np.random.default_rng(62)
+    cases = []
+    layouts = [
+        ("exp_overflow", [0.0, 100.0, -3.0], 1.0),
+        ("exp_underflow", [-200.0, -150.0, -300.0], 1.0),
+        ("infinite_logit", [np.inf, 0.5, -1.0], 1.0),
+        ("large_scale", [0.0, 0.0, 0.0], 150.0),
+    ]
+    for name, first_step, scale in layouts:
+        logits = (rng.standard_normal((2, 4, 3)) * scale).astype(np.float32)
+        logits[0, 1] = first_step
+        x = parameter(logits.shape)
+        nodes = [
+            x,
+            ov4.constant(np.array([4, 3], np.int32)),
+            ov4.constant(np.array([[0, 1, 1, 0], [1, 0, 0, 0]], np.int32)),
+            ov4.constant(np.array([2, 1], np.int32)),
+        ]
+        for merge in (True, False):
+            node = ov4.ctc_loss(*nodes, ctc_merge_repeated=merge)
+            cases.append(Case(f"fuzz_loss_{name}_{int(merge)}", {x: logits}, [node.output(0)]))
+    return cases
+
+
 def _cases() -> list[Case]:
     rng = np.random.default_rng(6)
     cases = [_decoder_case(rng, i) for i in range(40)] + [_seq_len_case(rng, i) for i in range(40)]
-    return cases + [_loss_case(rng, i) for i in range(48)]
+    return (
+        cases
+        + [_loss_case(rng, i) for i in range(48)]
+        + fuzz_found_cases()
+        + fuzz_found_nan_cases()
+        + fuzz_found_overflow_cases()
+    )
 
 
 CASES = _cases()

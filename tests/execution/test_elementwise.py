@@ -909,6 +909,74 @@ def fuzz_found_cases() -> Iterator[Case]:
         )
 
 
+# the edges of the plugin's exp: its clipping, the 2^n it builds (88.37627 on is inf in Exp,
+# -87.336 on 0), NaN, infinities, signed zeros, subnormals
+EXP_EDGES = [88.37627, 88.3762, 88.5, 88.7228, 100.0, -87.3365, -87.34, -87.18, -88.0, -104.0]
+EXP_EDGES += [np.nan, np.inf, -np.inf, 0.0, -0.0, 1e-40, -1e-40, 3e38, -3e38, 44.4, -44.4]
+
+
+def exactness_cases() -> Iterator[Case]:
+    """The transcendental activations the plugin computes with its JIT exp (plugin_exp in
+    irshape/kernels/elementwise.py), bit for bit; before, each was within tolerance only (Exp
+    on 65% of random f32 elements, Erf 49%, Sigmoid 50%, Elu 21%, Mish 55%; HSigmoid's
+    multiplier 1/6 rounded down on 65%, HSwish's x * (1/6) + 0.5 on 19%); and Selu, the Math
+    node's (lambda * alpha) * (expf(x) - 1) (before alpha * expm1 then lambda: 9%)."""
+    rng = np.random.default_rng(24)
+    values = np.concatenate([rng.standard_normal(256) * scale for scale in (0.3, 3.0, 30.0)] + [EXP_EDGES])
+    builders = {
+        "exp": opset.exp,
+        "erf": opset.erf,
+        "sigmoid": opset.sigmoid,
+        "elu": lambda x: opset.elu(x, 0.5),
+        "mish": opset.mish,
+        "hswish": opset.hswish,
+        "hsigmoid": opset.hsigmoid,
+        "swish": lambda x: NodeFactory("opset4").create("Swish", [x.output(0)]),
+        "swish_beta": lambda x: opset.swish(x, _scalar(x, 1.7)),
+        "selu": lambda x: opset.selu(x, _scalar(x, 1.6732632), _scalar(x, 1.0507)),
+    }
+    for dtype in REALS:
+        with np.errstate(over="ignore"):
+            data = values.astype(dtype)
+        for op, build in builders.items():
+            x = parameter(data.shape, dtype)
+            yield Case(_name("exact", op, dtype), {x: data}, [build(x).output(0)], exact=True)
+
+
+def fake_convert_cases() -> Iterator[Case]:
+    """FakeConvert-13 as the plugin decomposes it, bit for bit (found by the kernel fuzzer,
+    test_kernel_fuzz_reals.py): a Clamp to the f8 range first, so NaN is the lowest finite f8
+    value (-448, -57344) and infinities the largest (irshape kept NaN and infinities: -inf,
+    448); bf16 data rounded where the plugin's fused nodes store bf16 (448 * 0.4785 less 1 is
+    438, where one rounding gives 436)."""
+    data = np.array([np.nan, np.inf, -np.inf, 448.0, 500.0, -1e4, 0.3, -0.0, 17.0001, 2.5e-3], np.float32)
+    for dtype, target, shifted in itertools.product(REALS, ("f8e4m3", "f8e5m2"), (False, True)):
+        x, scale = parameter(data.shape, dtype), parameter((1,), dtype)
+        feeds = {x: data.astype(dtype), scale: np.array([0.5], dtype)}
+        inputs = [x, scale]
+        if shifted:
+            shift = parameter((1,), dtype)
+            feeds[shift] = np.array([0.75], dtype)
+            inputs.append(shift)
+        node = opset.fake_convert(*inputs, destination_type=target)
+        yield Case(_name("fake_convert_clamped", dtype, target, shifted), feeds, [node.output(0)], exact=True)
+    rng = np.random.default_rng(13)
+    values = (rng.standard_normal((32, 8)) * 100).astype(np.float32)
+    values[0, :2] = 448.0
+    scales = rng.uniform(0.3, 3, (1, 8)).astype(np.float32)
+    scales[0, :2] = [0.4788621, 0.7551324]
+    for shifted in (False, True):
+        x, scale = parameter(values.shape), parameter(scales.shape)
+        feeds = {x: values, scale: scales}
+        inputs = [opset.convert(x, "bf16"), opset.convert(scale, "bf16")]
+        if shifted:
+            shift = parameter(scales.shape)
+            feeds[shift] = np.full(scales.shape, 1.0, np.float32)
+            inputs.append(opset.convert(shift, "bf16"))
+        node = opset.convert(opset.fake_convert(*inputs, destination_type="f8e4m3"), "f32")
+        yield Case(_name("fake_convert_bf16", shifted), feeds, [node.output(0)], exact=True)
+
+
 OTHER_CASES = [
     *f64_cases(),
     *select_cases(),
@@ -916,6 +984,8 @@ OTHER_CASES = [
     *broadcast_cases(),
     *tile_cases(),
     *fuzz_found_cases(),
+    *exactness_cases(),
+    *fake_convert_cases(),
 ]
 
 

@@ -94,6 +94,83 @@ def _segments_case(rng: np.random.Generator, index: int) -> Case:
     return Case(f"segments{index}_{inputs}", feeds, [node.output(0)])
 
 
+def fuzz_found_cases() -> list[Case]:
+    """What the kernel fuzzer (test_kernel_fuzz_signal.py) found, each with the plugin's answer."""
+    cases = []
+    i32 = np.int32
+    # EmbeddingSegmentsSum of unsorted ids: segment s sums count(ids == s) indices from the first
+    # id s on (u8: segment 0 is 1 + 5 + 3 + 3 = 12 there, 10 before; f32 with weights likewise)
+    for name, table_values, weights in [
+        ("u8", np.array([1, 3, 1, 5, 3, 1], np.uint8), None),
+        (
+            "f32_weighted",
+            np.array([0.25, -1.5, 2.0, 0.5, 3.0, -0.75], np.float32),
+            np.arange(6, dtype=np.float32),
+        ),
+    ]:
+        feeds: dict[Any, np.ndarray] = {}
+        inputs = [
+            _fed(table_values, feeds),
+            ov3.constant(np.array([2, 5, 3, 4, 4, 0], i32)),
+            ov3.constant(np.array([2, 0, 0, 0, 1, 0], i32)),
+            ov3.constant(np.array(3, i32)),
+            ov3.constant(np.array(0, i32)),
+        ]
+        if weights is not None:
+            inputs.append(_fed(weights, feeds))
+        node = ov3.embedding_segments_sum(*inputs)
+        cases.append(Case(f"fuzz_segments_unsorted_{name}", feeds, [node.output(0)]))
+    # f64 tables summed in f32 (the plugin holds f64 as f32): bit for bit
+    feeds = {}
+    table = _fed(np.array([[0.1, 1 / 3], [0.7, 1e-8], [2.9, -0.3]]), feeds)
+    node = ov3.embedding_bag_packed_sum(table, ov3.constant(np.array([[0, 1, 2], [2, 1, 1]], i32)))
+    cases.append(Case("fuzz_packed_f64_in_f32", feeds, [node.output(0)], exact=True))
+    # and their mean divided in f32 (it was divided in f64)
+    feeds = {}
+    table = _fed(np.array([[0.1, 1 / 3], [0.7, 1e-8], [2.9, -0.3]]), feeds)
+    node = ov15.embedding_bag_packed(
+        table, ov15.constant(np.array([[0, 1, 2], [2, 1, 1]], i32)), reduction="mean"
+    )
+    cases.append(Case("fuzz_packed_mean_f64_in_f32", feeds, [node.output(0)], exact=True))
+    # ids outside [0, num_segments): the plugin never looks for them (irshape refused them)
+    feeds = {}
+    table = _fed(np.array([[1.5, 2.0], [-3.0, 0.25], [4.0, 8.0]], np.float32), feeds)
+    node = ov3.embedding_segments_sum(
+        table,
+        ov3.constant(np.array([0, 2, 1, 1, 2], i32)),
+        ov3.constant(np.array([0, 3, 1, 1, -1], i32)),
+        ov3.constant(np.array(3, i32)),
+    )
+    cases.append(Case("fuzz_segments_ids_outside", feeds, [node.output(0)]))
+    # integer tables sum in their own type: an i8 or u8 sum wraps (200 + 100 + 200 is 244 in u8),
+    # and a mean divides the wrapped sum (i8 100 + 100 is -56, mean -28; 100 before)
+    feeds = {}
+    table = _fed(np.array([[200, 7], [100, 9]], np.uint8), feeds)
+    node = ov3.embedding_bag_offsets_sum(
+        table, ov3.constant(np.array([0, 1, 0], i32)), ov3.constant(np.array([0], i32))
+    )
+    cases.append(Case("fuzz_offsets_u8_wraps", feeds, [node.output(0)]))
+    for dtype, rows in [
+        (np.int8, [100, 100, -3]),
+        (np.int32, [2**30, 2**30, -7]),
+        (np.int64, [2**30, 2**30, -7]),
+    ]:
+        feeds = {}
+        table = _fed(np.array(rows, dtype), feeds)
+        indices = ov15.constant(np.array([[0, 1], [2, 1], [2, 2]], i32))
+        node = ov15.embedding_bag_packed(table, indices, reduction="mean")
+        cases.append(Case(f"fuzz_packed_mean_{np.dtype(dtype).name}_wraps", feeds, [node.output(0)]))
+    # a table of no elements: the plugin does not execute the node (the offsets into no indices,
+    # which it would refuse, are not checked); irshape refused it before
+    feeds = {}
+    table = _fed(np.zeros((3, 0), np.float32), feeds)
+    node = ov15.embedding_bag_offsets(
+        table, ov15.constant(np.zeros(0, i32)), ov15.constant(np.array([0, 0], i32)), reduction="mean"
+    )
+    cases.append(Case("fuzz_offsets_empty_table", feeds, [node.output(0)]))
+    return cases
+
+
 def _cases() -> list[Case]:
     rng = np.random.default_rng(15)
     cases = []
@@ -101,7 +178,7 @@ def _cases() -> list[Case]:
         cases += [_offsets_case(rng, index, 3), _offsets_case(rng, index, 15)]
         cases += [_packed_case(rng, index, 3), _packed_case(rng, index, 15)]
         cases.append(_segments_case(rng, index))
-    return cases
+    return cases + fuzz_found_cases()
 
 
 CASES = _cases()

@@ -4,6 +4,7 @@ Eye-9 (diagonals inside and outside the matrix, batch shapes, output types)."""
 
 from __future__ import annotations
 
+import itertools
 from typing import Any
 
 import numpy as np
@@ -42,6 +43,23 @@ def one_hot_cases() -> list[Case]:
             node = ov16.one_hot(idx, depth_node, on_node, off_node, axis, mode)
         feed = {idx: indices, on_node: on, off_node: off}
         cases.append(Case(f"one_hot{version}_{i}", feed, [node.output(0)], exact=True))
+    return cases
+
+
+def one_hot_f64_cases() -> list[Case]:
+    """f64 on/off values that f32 cannot hold: the plugin holds f64 as f32, so its f64 output is
+    f32's nearest (0.9565641604408422 is 0.95656418800354; found by the kernel fuzzer, where
+    irshape gave the f64 value: an f64 Const)."""
+    cases = []
+    for i, on in enumerate([0.9565641604408422, 0.1, 1 / 3, 1e-30]):
+        off = parameter((), np.float64)
+        idx = parameter((1, 1), (np.uint16, np.int32)[i % 2])
+        depth = ov1.constant(np.array(1, np.int64))
+        # (ov.op.Constant keeps the f64 bytes; opset1.constant's f64 went through f32)
+        on_node = ov.op.Constant(np.array(on, np.float64))
+        node = ov16.one_hot(idx, depth, on_node, off, 2, "normalize")
+        feed = {off: np.array(-3.34267537), idx: np.array([[0]], idx.get_element_type().to_dtype())}
+        cases.append(Case(f"one_hot_f64_{i}", feed, [node.output(0)], exact=True))
     return cases
 
 
@@ -101,6 +119,37 @@ def random_uniform_cases() -> list[Case]:
         feed = {lo_node: np.array(low, dtype), hi_node: np.array(high, dtype)}
         name = f"random_uniform{i}_{alignment}_{np.dtype(dtype).name}"
         cases.append(Case(name, feed, [node.output(0)], exact=True))
+    return cases
+
+
+def random_uniform_wide_span_cases() -> list[Case]:
+    """Integer bounds whose span passes i32's maximum (found by the kernel fuzzer): the plugin's
+    i32 span wraps negative and it takes each word modulo it, as C does for the Tensorflow
+    alignment ([-2**31, 17): ``word % (2**31 - 17) - 2**31``) and as a floor division does for
+    PyTorch's (``word % -(2**31 - 17) - 2**31``, in ``(span, 0]``); irshape took each word
+    modulo 2**31 + 17."""
+    cases = []
+    spans = [(-(2**31), 17), (-5, 2**31 - 1), (-(2**30), 2**30 + 5), (-(2**31), 0), (-(2**31), 2**31 - 2)]
+    for i, ((low, high), alignment) in enumerate(itertools.product(spans, ("tensorflow", "pytorch"))):
+        for dtype in (np.int32, np.int64):
+            lo_node, hi_node = parameter((), dtype), parameter((), dtype)
+            global_seed, op_seed = SEEDS[i % len(SEEDS)]
+            node = ov8.random_uniform(
+                ov1.constant(np.array([3, 7], np.int64)), lo_node, hi_node,
+                ov.Type(np.dtype(dtype)).get_type_name(), global_seed, op_seed, alignment,
+            )  # fmt: skip
+            feed = {lo_node: np.array(low, dtype), hi_node: np.array(high, dtype)}
+            name = f"random_uniform_wide{i}_{alignment}_{np.dtype(dtype).name}"
+            cases.append(Case(name, feed, [node.output(0)], exact=True))
+    # i64 Consts past i32, the plugin's saturated (the kernel wrapped them: 2**41 + 17 was 17)
+    for i, (low, high) in enumerate([(-(2**40), 2**41 + 17), (-(2**40), 5), (3, 2**33)]):
+        x = parameter((), np.float32)  # (a Parameter: the batch has one)
+        node = ov8.random_uniform(
+            ov1.constant(np.array([9], np.int64)), ov1.constant(np.array(low, np.int64)),
+            ov1.constant(np.array(high, np.int64)), "i64", *SEEDS[i], "tensorflow",
+        )  # fmt: skip
+        feed = {x: np.array(0, np.float32)}
+        cases.append(Case(f"random_uniform_const_i64_{i}", feed, [node.output(0), x.output(0)], exact=True))
     return cases
 
 
@@ -169,7 +218,31 @@ def multinomial_cases() -> list[Case]:
         node = ov13.multinomial(probs, count, convert_type, with_replacement, log_probs, global_seed, op_seed)
         name = f"multinomial{i}_{'with' if with_replacement else 'without'}{'_log' if log_probs else ''}"
         cases.append(Case(name, feed, [node.output(0)], exact=True))
-    return cases + _multinomial_precision_cases(rng) + _multinomial_falling_cases(rng) + _multinomial_ties()
+    return (
+        cases
+        + _multinomial_precision_cases(rng)
+        + _multinomial_falling_cases(rng)
+        + _multinomial_ties()
+        + _multinomial_bf16_cases(rng)
+    )
+
+
+def _multinomial_bf16_cases(rng: np.random.Generator) -> list[Case]:
+    """bf16 probs (found by the kernel fuzzer): the plugin's node computes in the probs' type,
+    every exp, partial sum, division, draw and (without replacement) update rounded to bf16;
+    irshape computed in f32 and took the next class where a draw fell between the two."""
+    cases = []
+    for i in range(8):
+        with_replacement, log_probs = i % 2 == 0, i % 4 in (1, 2)
+        data = _probs(rng, 2, 60, log_probs, i).astype(np.float32)
+        probs = parameter((2, 60), np.float32)
+        samples = 40 if with_replacement else 20
+        count = ov1.constant(np.array([samples], np.int64))
+        node = ov13.multinomial(
+            ov1.convert(probs, "bf16"), count, "i32", with_replacement, log_probs, *MULTINOMIAL_SEEDS[i % 6]
+        )
+        cases.append(Case(f"multinomial_bf16_{i}", {probs: data}, [node.output(0)], exact=True))
+    return cases
 
 
 def _multinomial_precision_cases(rng: np.random.Generator) -> list[Case]:
@@ -230,9 +303,9 @@ def _multinomial_ties() -> list[Case]:
 
 CASES = {
     "multinomial": multinomial_cases(),
-    "one_hot": one_hot_cases(),
+    "one_hot": one_hot_cases() + one_hot_f64_cases(),
     "eye": eye_cases(),
-    "random_uniform": random_uniform_cases(),
+    "random_uniform": random_uniform_cases() + random_uniform_wide_span_cases(),
     "random_uniform_bf16": random_uniform_bf16_cases(),
 }
 ALL = [(name, case) for name, cases in CASES.items() for case in cases]

@@ -6,6 +6,7 @@ int8, off by up to a quantization step: tests below show both)."""
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Callable
 
@@ -293,6 +294,101 @@ def fuzz_found_cases() -> list[Case]:
     return cases
 
 
+def softmax_exactness_cases() -> list[Case]:
+    """Softmax bit for bit where irshape follows the plugin's order of operations (in f32 with
+    its exp, times the reciprocal of the sum): along an axis with inner dims (the sum in order)
+    and along the innermost axis of rows up to 32 long (oneDNN's 16 lanes). Before, computed in
+    f64 and rounded once: each case failed."""
+    rng = np.random.default_rng(8)
+    cases = []
+    for shape, axis in (((6, 20, 3), 1), ((40, 2), 0), ((8, 32), 1), ((8, 17, 1), 1), ((5, 3), -1)):
+        for scale in (0.3, 3.0, 30.0):
+            x = parameter(shape)
+            data = (rng.standard_normal(shape) * scale).astype(np.float32)
+            node = opset8.softmax(x, axis)
+            cases.append(
+                Case(
+                    f"exact_softmax_{'x'.join(map(str, shape))}_{scale}",
+                    {x: data},
+                    [node.output(0)],
+                    exact=True,
+                )
+            )
+    return cases
+
+
+def batch_norm_exactness_cases() -> list[Case]:
+    """BatchNormInference bit for bit as the plugin decomposes it (found by the kernel fuzzer,
+    before within tolerance on a quarter of the elements): ``(x - mean) * (gamma * (1 /
+    sqrt(var + eps))) + beta`` in one FMA from Parameters, ``x * scale + shift`` in one FMA from
+    Consts folded first; eps in the data's type."""
+    rng = np.random.default_rng(12)
+    cases = []
+    for dtype, constant, version in itertools.product(REALS, (False, True), (1, 5)):
+        channels, shape = 4, (2, 4, 5, 3)
+        data = (rng.standard_normal(shape) * 3).astype(dtype)
+        gamma, beta, mean = (rng.standard_normal(channels).astype(dtype) for _ in range(3))
+        variance = (np.abs(rng.standard_normal(channels)) + 0.01).astype(dtype)
+        x = parameter(shape, dtype)
+        feeds = {x: data}
+        per_channel = []
+        for values in (gamma, beta, mean, variance):
+            if constant:
+                per_channel.append(opset1.constant(values))
+            else:
+                node = parameter((channels,), dtype)
+                feeds[node] = values
+                per_channel.append(node)
+        g, b, m, v = per_channel
+        node = (
+            opset1.batch_norm_inference(x, g, b, m, v, 1e-5)
+            if version == 1
+            else opset5.batch_norm_inference(x, g, b, m, v, 1e-5)
+        )
+        name = f"exact_batch_norm{version}_{np.dtype(dtype).name}_{'const' if constant else 'param'}"
+        cases.append(Case(name, feeds, [node.output(0)], exact=True))
+    return cases
+
+
+def grn_exactness_cases() -> list[Case]:
+    """GRN bit for bit: the sum of squares and its root in double, ``x / norm`` in f32 (found
+    by the kernel fuzzer; before, x / norm in double rounded once: a quarter of the elements off
+    in the last bit)."""
+    rng = np.random.default_rng(14)
+    cases = []
+    for dtype, bias in itertools.product(REALS, (1e-6, 0.5)):
+        shape = (2, 7, 5, 3)
+        x = parameter(shape, dtype)
+        data = (rng.standard_normal(shape) * 2).astype(dtype)
+        name = f"exact_grn_{np.dtype(dtype).name}_{bias}"
+        cases.append(Case(name, {x: data}, [opset1.grn(x, bias).output(0)], exact=True))
+    return cases
+
+
+def normalize_l2_exactness_cases() -> list[Case]:
+    """NormalizeL2 bit for bit in add mode (found by the kernel fuzzer, before computed in f64:
+    a tenth of the elements off in the last bit): in f32, the squares summed in order; the
+    plugin's node (axis 1, or every axis from 1, of rank 2 to 4) multiplies by ``1 / sqrt``,
+    the decomposition of other axes divides. (Over every axis of [2, 7, 5, 3] an element in a
+    few hundred is a unit off: the plugin's order of a longer sum, not followed.)"""
+    rng = np.random.default_rng(16)
+    cases = []
+    for shape, axes in (
+        ((2, 7, 5, 3), [1]),
+        ((2, 3, 2, 2), [1, 2, 3]),
+        ((4, 9), [1]),
+        ((3, 4, 5), [2]),
+        ((3, 4, 5), [0]),
+    ):
+        for eps in (1e-5, 0.5):
+            x = parameter(shape)
+            data = (rng.standard_normal(shape) * 2).astype(np.float32)
+            node = opset1.normalize_l2(x, opset1.constant(np.array(axes, np.int64)), eps, "add")
+            name = f"exact_normalize_l2_{'x'.join(map(str, shape))}_{'_'.join(map(str, axes))}_{eps}"
+            cases.append(Case(name, {x: data}, [node.output(0)], exact=True))
+    return cases
+
+
 CASES = (
     softmax_cases()
     + mvn_cases()
@@ -302,6 +398,10 @@ CASES = (
     + group_norm_cases()
     + batch_norm_cases()
     + fuzz_found_cases()
+    + softmax_exactness_cases()
+    + batch_norm_exactness_cases()
+    + grn_exactness_cases()
+    + normalize_l2_exactness_cases()
 )
 
 

@@ -17,6 +17,7 @@ per-class and per-image limits."""
 from __future__ import annotations
 
 import numpy as np
+import openvino as ov
 import openvino.opset1 as opset1
 import openvino.opset4 as opset4
 import openvino.opset8 as opset8
@@ -24,7 +25,10 @@ import openvino.opset9 as opset9
 import pytest
 from openvino.utils.node_factory import NodeFactory
 
-from .harness import Case, compare, parameter, run_batch
+from irshape.execute.network import execute
+from irshape.ir.reader import read_file
+
+from .harness import CPU_CONFIG, Case, compare, parameter, run_batch
 
 CODE_TYPES = ("caffe.PriorBoxParameter.CORNER", "caffe.PriorBoxParameter.CENTER_SIZE")
 
@@ -367,6 +371,208 @@ def generate_proposals_cases() -> list[Case]:
     return [_generate_proposals_case(rng, i) for i in range(40)]
 
 
+# --- last bits: the plugin's arithmetic, compared exactly ------------------------------------
+
+
+def _exp_last_bit(rng: np.random.Generator, shape: tuple[int, ...]) -> np.ndarray:
+    """f32 values in [-1.5, 1.5] whose numpy float32 exp is a unit off the correctly rounded
+    one (the plugins' ``std::exp``, glibc's expf); any values where numpy has none."""
+    grid = np.linspace(-1.5, 1.5, 3001, dtype=np.float32)
+    off = grid[np.exp(grid) != np.exp(grid.astype(np.float64)).astype(np.float32)]
+    return rng.choice(off if off.size else grid, shape).astype(np.float32)
+
+
+def _last_bit_generate_proposals(rng: np.random.Generator) -> list[Case]:
+    """GenerateProposals-9 and ExperimentalDetectronGenerateProposalsSingleImage-6 whose size
+    deltas are such values: the boxes are the plugin's to the last bit only with expf (numpy's
+    float32 exp put 171 of 2,965 coordinates of the kernel fuzzer's boxes a unit or more off)."""
+    height, width, count = 2, 4, 2
+    centres = rng.uniform(200, 300, (height, width, count, 2))
+    half = rng.uniform(20, 60, (height, width, count, 2))
+    anchors = np.concatenate([centres - half, centres + half], -1).astype(np.float32)
+    deltas = rng.normal(0, 0.2, (count, 4, height, width)).astype(np.float32)
+    deltas[:, 2:] = _exp_last_bit(rng, (count, 2, height, width))
+    scores = (rng.permutation(2048)[: count * height * width] / 2048).reshape(count, height, width)
+    info = np.array([600.0, 600.0, 1.0], np.float32)
+    cases = []
+    data = [info[None], anchors, deltas.reshape(1, -1, height, width), scores[None].astype(np.float32)]
+    params = [parameter(d.shape, d.dtype) for d in data]
+    node = opset9.generate_proposals(*params, 0.0, 1.0, 1000, 100, False, 1.0, "i32")  # no NMS
+    cases.append(
+        Case("last_bit_generate_proposals", dict(zip(params, data, strict=True)), list(node.outputs()), True)
+    )
+    data = [info, anchors.reshape(-1, 4), deltas.reshape(-1, height, width), scores.astype(np.float32)]
+    params = [parameter(d.shape, d.dtype) for d in data]
+    attrs = {"min_size": 0.0, "nms_threshold": 1.0, "post_nms_count": 16, "pre_nms_count": 1000}
+    node = NodeFactory("opset6").create(
+        "ExperimentalDetectronGenerateProposalsSingleImage", [p.output(0) for p in params], attrs
+    )
+    cases.append(
+        Case(
+            "last_bit_experimental_proposals",
+            dict(zip(params, data, strict=True)),
+            list(node.outputs()),
+            True,
+        )
+    )
+    return cases
+
+
+def _last_bit_experimental_detection(rng: np.random.Generator) -> Case:
+    """ExperimentalDetectronDetectionOutput-6 refining by such size deltas (weights 1)."""
+    rois_count, classes = 8, 2
+    centres, half = rng.uniform(100, 200, (rois_count, 2)), rng.uniform(10, 40, (rois_count, 2))
+    rois = np.concatenate([centres - half, centres + half], -1).astype(np.float32)
+    deltas = rng.normal(0, 0.2, (rois_count, classes, 4)).astype(np.float32)
+    deltas[..., 2:] = _exp_last_bit(rng, (rois_count, classes, 2))
+    scores = (rng.permutation(2048)[: rois_count * classes] / 2048).reshape(rois_count, classes)
+    data = [
+        rois,
+        deltas.reshape(rois_count, -1),
+        scores.astype(np.float32),
+        np.array([[400.0, 400.0, 1.0]], np.float32),
+    ]
+    params = [parameter(d.shape, d.dtype) for d in data]
+    attrs = {
+        "score_threshold": 0.0,
+        "nms_threshold": 1.0,
+        "max_delta_log_wh": 4.1,
+        "num_classes": classes,
+        "post_nms_count": 100,
+        "max_detections_per_image": 100,
+        "class_agnostic_box_regression": False,
+        "deltas_weights": [1.0, 1.0, 1.0, 1.0],
+    }
+    node = NodeFactory("opset6").create(
+        "ExperimentalDetectronDetectionOutput", [p.output(0) for p in params], attrs
+    )
+    return Case(
+        "last_bit_experimental_detection", dict(zip(params, data, strict=True)), list(node.outputs()), True
+    )
+
+
+def _last_bit_detection_output(rng: np.random.Generator) -> Case:
+    """DetectionOutput-8 CENTER_SIZE decoding by such size offsets (variances in the target)."""
+    priors, classes = 8, 2
+    boxes = _priors(rng, priors, True, 1).astype(np.float32).reshape(1, 1, -1)
+    logits = rng.normal(0, 0.2, (1, priors, 4)).astype(np.float32)
+    logits[..., 2:] = _exp_last_bit(rng, (1, priors, 2))
+    scores = (rng.permutation(2048)[: priors * classes] / 2048).astype(np.float32).reshape(1, -1)
+    attrs = {
+        "keep_top_k": [-1],
+        "top_k": -1,
+        "nms_threshold": 1.0,
+        "confidence_threshold": 0.0,
+        "share_location": True,
+        "normalized": True,
+        "variance_encoded_in_target": True,
+        "code_type": CODE_TYPES[1],
+        "background_label_id": -1,
+    }
+    data = [logits.reshape(1, -1), scores, boxes]
+    params = [parameter(d.shape, d.dtype) for d in data]
+    node = opset8.detection_output(*params, attrs)
+    return Case("last_bit_detection_output", dict(zip(params, data, strict=True)), [node.output(0)], True)
+
+
+def _last_bit_proposals(rng: np.random.Generator) -> list[Case]:
+    """Proposal-1 of both frameworks: its size deltas through expf, and the new centre
+    ``dx * width + centre`` one fused multiply-add, as the plugin's ``proposal_imp.cpp`` (built
+    for the machine's instruction set, so the compiler contracts it) computes it: TensorFlow's
+    widths are not integers, so its rounded product put 289 of 43,975 of the kernel fuzzer's
+    coordinates a unit or more off."""
+    cases = []
+    for framework in ("tensorflow", ""):
+        height, width, anchors = 4, 4, 6
+        probs = (rng.permutation(2048)[: 2 * anchors * height * width] / 2048).reshape(
+            1, 2 * anchors, height, width
+        )
+        deltas = rng.normal(0, 0.5, (1, anchors, 4, height, width)).astype(np.float32)
+        deltas[:, :, 2:] = _exp_last_bit(rng, (1, anchors, 2, height, width))
+        attrs = {
+            "base_size": np.uint32(16),
+            "pre_nms_topn": np.uint32(1000),
+            "post_nms_topn": np.uint32(anchors * height * width),
+            "nms_thresh": 1.0,  # no NMS
+            "feat_stride": np.uint32(8),
+            "min_size": np.uint32(1),
+            "ratio": np.array([0.7, 1.3], np.float32),
+            "scale": np.array([1.3, 2.0, 4.1], np.float32),
+            "clip_before_nms": False,
+            "clip_after_nms": False,
+            "framework": framework,
+        }
+        data = [
+            probs.astype(np.float32),
+            deltas.reshape(1, -1, height, width),
+            np.array([300.0, 300.0, 1.0], np.float32),
+        ]
+        params = [parameter(d.shape, d.dtype) for d in data]
+        node = opset1.proposal(*params, attrs)
+        cases.append(
+            Case(
+                f"last_bit_proposal_{framework or 'caffe'}",
+                dict(zip(params, data, strict=True)),
+                [node.output(0)],
+                True,
+            )
+        )
+    return cases
+
+
+def _last_bit_matrix_nms(rng: np.random.Generator) -> Case:
+    """MatrixNms-8's linear decay in float32 (by experiment: in double, or the numerator in
+    double, a few scores of 40 overlapping boxes come out a unit off)."""
+    count = 40
+    centres, half = rng.uniform(0.3, 0.7, (count, 2)), rng.uniform(0.05, 0.3, (count, 2))
+    boxes = np.concatenate([centres - half, centres + half], -1).astype(np.float32)[None]
+    scores = (rng.permutation(2048)[:count] / 2048).astype(np.float32).reshape(1, 1, count)
+    params = [parameter(d.shape, d.dtype) for d in (boxes, scores)]
+    node = opset8.matrix_nms(
+        *params, decay_function="linear", post_threshold=0.0, background_class=-1, sort_result_type="none"
+    )
+    return Case(
+        "last_bit_matrix_nms", dict(zip(params, (boxes, scores), strict=True)), list(node.outputs()), True
+    )
+
+
+def _matrix_nms_without_area(decay: str) -> Case:
+    """MatrixNms-8 of two equal boxes without area: their IoU is 0 / 0, NaN, which the plugin's
+    std::max (the largest IoU) and std::min (the least decay) skip, so the boxes after them keep
+    their scores (irshape's NaN dropped all of them)."""
+    boxes = np.array(
+        [
+            [
+                [0.5, 0.5, 0.5, 0.75],
+                [0, 0.75, 0, 1],
+                [0.5, 0.5, 0.5, 0.75],
+                [0.25, 0, 0.75, 0.5],
+                [0, 0, 0.5, 0.5],
+            ]
+        ],
+        np.float32,
+    )
+    scores = np.array([[[0.9, 0.8, 0.7, 0.6, 0.5], [0.45, 0.55, 0.65, 0.75, 0.85]]], np.float32)
+    params = [parameter(d.shape, d.dtype) for d in (boxes, scores)]
+    node = opset8.matrix_nms(*params, decay_function=decay, post_threshold=0.05, background_class=-1)
+    return Case(
+        f"matrix_nms_nan_iou_{decay}", dict(zip(params, (boxes, scores), strict=True)), list(node.outputs())
+    )
+
+
+def last_bit_cases() -> list[Case]:
+    rng = np.random.default_rng(2026)
+    return [
+        *_last_bit_generate_proposals(rng),
+        _last_bit_experimental_detection(rng),
+        _last_bit_detection_output(rng),
+        *_last_bit_proposals(rng),
+        _last_bit_matrix_nms(rng),
+        _matrix_nms_without_area("linear"),
+        _matrix_nms_without_area("gaussian"),
+    ]
+
+
 CASES = (
     detection_output_cases()
     + proposal_cases()
@@ -376,6 +582,7 @@ CASES = (
     + generate_proposals_cases()
     + experimental_proposals_cases()
     + experimental_detection_cases()
+    + last_bit_cases()
 )
 
 
@@ -421,3 +628,45 @@ def test_proposal(batch, case):
         scores_expected, scores_got = batch.expected[names[1]], batch.got[names[1]]
         assert compare(scores_expected[kept], scores_got[kept]) is None
         assert (scores_got[~kept] == 0).all()
+
+
+@pytest.mark.parametrize("case", [c for c in CASES if c.name.startswith("last_bit")], ids=lambda c: c.name)
+def test_last_bit(batch, case):
+    """Exactly the plugin's floats (``Case.exact``)."""
+    assert batch.error is None, batch.error
+    assert batch.mismatch(case) is None, batch.mismatch(case)
+
+
+def test_proposal_of_another_framework_refused(tmp_path):
+    """The CPU plugin runs Proposal only of framework "" or "tensorflow" (``nodes/proposal.cpp``'s
+    isSupportedOperation; any other name fails to compile): irshape refuses the others too (it
+    ran "caffe" as ""; found by the kernel fuzzer)."""
+    probs, deltas, info = parameter((1, 2, 4, 4)), parameter((1, 4, 4, 4)), parameter((3,))
+    for name, param in (("probs", probs), ("deltas", deltas), ("info", info)):
+        param.set_friendly_name(name)
+        param.output(0).set_names({name})
+    attrs = {
+        "base_size": np.uint32(8),
+        "pre_nms_topn": np.uint32(20),
+        "post_nms_topn": np.uint32(5),
+        "nms_thresh": 0.5,
+        "feat_stride": np.uint32(4),
+        "min_size": np.uint32(1),
+        "ratio": np.array([1.0], np.float32),
+        "scale": np.array([2.0], np.float32),
+        "framework": "caffe",
+    }
+    node = opset1.proposal(probs, deltas, info, attrs)
+    xml = tmp_path / "proposal.xml"
+    ov.save_model(ov.Model([node], [probs, deltas, info]), xml)
+    with pytest.raises(RuntimeError, match="Proposal"):
+        ov.Core().compile_model(str(xml), "CPU", CPU_CONFIG)
+    document = read_file(xml).document
+    assert document is not None
+    inputs = {
+        "probs": np.full((1, 2, 4, 4), 0.5, np.float32),
+        "deltas": np.zeros((1, 4, 4, 4), np.float32),
+        "info": np.array([64, 64, 1], np.float32),
+    }
+    with pytest.raises(ValueError, match="framework 'caffe'"):
+        execute(document, inputs)

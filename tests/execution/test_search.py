@@ -75,7 +75,45 @@ def search_sorted_cases() -> list[Case]:
     return cases
 
 
-CASES = {"bucketize": bucketize_cases(), "search_sorted": search_sorted_cases()}
+def fuzz_found_cases() -> list[Case]:
+    """What the kernel fuzzer (test_kernel_fuzz_signal.py) found: the types the plugin's nodes
+    search in. u64 and u32 are read as signed i32 (a u64 2^64 - 2 is -2: before every bound),
+    i64 as i32 (16777217 is not 16777216 there, as it would be in f32); and Bucketize compares
+    an integer with a real in f32, not f64."""
+    cases = []
+    wide = np.array([16777216, 16777217, 16777219], np.int64)
+    layouts: list[tuple[str, np.ndarray, np.ndarray, bool]] = [
+        ("u64", np.array([1, 4, 8, 11, 12], np.uint64), np.array([2**64 - 2, 44, 5], np.uint64), True),
+        (
+            "u32",
+            np.array([0, 5, 2**31 + 1], np.uint32),
+            np.array([2**32 - 1, 2**31 + 1, 3], np.uint32),
+            False,
+        ),
+        ("i64_in_f32", wide, wide, False),
+        ("i16", np.array([-3, 0, 7], np.int16), np.array([-3, 7, 8, -4], np.int16), True),
+    ]
+    for name, sequence, values, right in layouts:
+        s, v = parameter(sequence.shape, sequence.dtype), parameter(values.shape, values.dtype)
+        outputs = [ov15.search_sorted(s, v, right).output(0), ov3.bucketize(v, s, "i32", right).output(0)]
+        cases.append(Case(f"fuzz_{name}", {s: sequence, v: values}, outputs))
+    # an i32 value against f32 bounds: 16777217 is 16777216.0 there (in bucket 0 with the right
+    # bound); f64 would put it after
+    x, b = parameter((3,), np.int32), parameter((2,), np.float32)
+    feed = {
+        x: np.array([16777217, 16777215, -16777217], np.int32),
+        b: np.array([16777216.0, 2e9], np.float32),
+    }
+    outputs = [ov3.bucketize(x, b, "i64", right).output(0) for right in (True, False)]
+    cases.append(Case("fuzz_bucketize_i32_against_f32", feed, outputs))
+    return cases
+
+
+CASES = {
+    "bucketize": bucketize_cases(),
+    "search_sorted": search_sorted_cases(),
+    "fuzz_found": fuzz_found_cases(),
+}
 ALL = [(name, case) for name, cases in CASES.items() for case in cases]
 
 

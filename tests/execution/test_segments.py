@@ -30,8 +30,37 @@ def _case(rng: np.random.Generator, index: int) -> Case:
     return Case(f"segment_max{index}_{mode.lower()}", feeds, [node.output(0)])
 
 
+def fuzz_found_cases() -> list[Case]:
+    """What the kernel fuzzer (test_kernel_fuzz_signal.py) found: the lowest value of the type
+    the plugin computes in (i32 for i64, u64, u32, i16, u16; f32 for f16 and f64; bf16's own),
+    u32 and u64 compared as signed i32, and NaN never the maximum (std::max from the lowest)."""
+    cases = []
+    ids = ov16.constant(np.array([0, 0, 2, 3], np.int32))
+    count = ov16.constant(np.array(5, np.int32))
+    integers = np.array([[7, 2**31 + 5], [-4, 3], [9, 2**32 - 1], [1, 0]])
+    for dtype in (np.int64, np.uint64, np.uint32, np.int16, np.uint16, np.int8, np.uint8):
+        x = parameter((4, 2), dtype)
+        with np.errstate(over="ignore"):
+            data = integers.astype(dtype)
+        outputs = [ov16.segment_max(x, ids, count, fill_mode=mode).output(0) for mode in ("LOWEST", "ZERO")]
+        cases.append(Case(f"fuzz_{np.dtype(dtype).name}_lowest", {x: data}, outputs))
+    reals = np.array([[1.5, np.nan], [np.nan, -np.inf], [np.nan, -np.inf], [-2.0, 0.25]])
+    for dtype in (np.float16, np.float64, np.float32):
+        x = parameter((4, 2), dtype)
+        outputs = [ov16.segment_max(x, ids, count, fill_mode=mode).output(0) for mode in ("LOWEST", "ZERO")]
+        cases.append(Case(f"fuzz_{np.dtype(dtype).name}_nan_lowest", {x: reals.astype(dtype)}, outputs))
+    x = parameter((4, 2), np.float32)
+    outputs = [
+        ov16.convert(ov16.segment_max(ov16.convert(x, "bf16"), ids, count, fill_mode="LOWEST"), "f32").output(
+            0
+        )
+    ]
+    cases.append(Case("fuzz_bf16_lowest", {x: reals.astype(np.float32)}, outputs))
+    return cases
+
+
 RNG = np.random.default_rng(16)
-CASES = [_case(RNG, i) for i in range(48)]
+CASES = [_case(RNG, i) for i in range(48)] + fuzz_found_cases()
 
 
 @pytest.fixture(scope="module")

@@ -340,3 +340,37 @@ def bf16_batch(tmp_path_factory):
 @pytest.mark.parametrize("case", BF16_CASES, ids=lambda c: c.name)
 def test_bf16(bf16_batch, case):
     assert bf16_batch.mismatch(case) is None, bf16_batch.mismatch(case)
+
+
+def fuzz_found_cases() -> list[Case]:
+    """What the kernel fuzzer (test_kernel_fuzz_signal.py) found: transforms of data with a dim
+    of 0 and an empty output, which the plugin does not execute (so it checks nothing, not even
+    an RDFT's padding signal_size): irshape refused them ("Invalid number of FFT data points")."""
+    layouts: list[tuple[str, Any, Shape, list[int], list[int] | None]] = [
+        ("dft_empty_axis", opset.dft, (2, 0, 3, 2), [1], None),
+        ("idft_empty_other_axis", opset.idft, (0, 4, 2), [-1], [3]),
+        ("rdft_empty_axis", opset.rdft, (3, 0), [1], None),
+        ("rdft_empty_padded", opset.rdft, (0, 4), [1], [6]),
+        ("irdft_empty_other_axis", opset.irdft, (0, 3, 2), [1], None),
+    ]
+    cases = []
+    for name, build, shape, axes, sizes in layouts:
+        data = parameter(shape)
+        arguments = [data, opset.constant(np.array(axes, np.int64))]
+        if sizes is not None:
+            arguments.append(opset.constant(np.array(sizes, np.int64)))
+        cases.append(Case(f"fuzz_{name}", {data: np.zeros(shape, np.float32)}, [build(*arguments).output(0)]))
+    return cases
+
+
+FUZZ_FOUND = fuzz_found_cases()
+
+
+@pytest.fixture(scope="module")
+def fuzz_found_batch(tmp_path_factory):
+    return run_batch(FUZZ_FOUND, tmp_path_factory.mktemp("signal_fuzz_found"))
+
+
+@pytest.mark.parametrize("case", FUZZ_FOUND, ids=lambda c: c.name)
+def test_fuzz_found(fuzz_found_batch, case):
+    assert fuzz_found_batch.mismatch(case) is None, fuzz_found_batch.mismatch(case)

@@ -51,7 +51,23 @@ def unique_cases() -> list[Case]:
     return cases
 
 
-CASES = {"unique": unique_cases()}
+def fuzz_found_cases() -> list[Case]:
+    """What the kernel fuzzer (test_kernel_fuzz_signal.py) found: u64 and u32 data reach the
+    plugin's node as i32 and are sorted signed (2^64 - 1 is -1: first; 2^31 + 1 before 0)."""
+    cases = []
+    for dtype, values in [
+        (np.uint64, [0, 2**64 - 1, 5, 2**64 - 1, 7, 0]),
+        (np.uint32, [2**31 + 1, 3, 0, 2**32 - 2, 3, 9]),
+        (np.int64, [-(2**31), 2**31 - 1, -4, 2**31 - 1, 8, 0]),
+    ]:
+        x = parameter((2, 3), dtype)
+        node = ov10.unique(x, None, True, "i64", "i32")
+        data = np.array(values, dtype).reshape(2, 3)
+        cases.append(Case(f"fuzz_sorted_{np.dtype(dtype).name}", {x: data}, list(node.outputs()), exact=True))
+    return cases
+
+
+CASES = {"unique": unique_cases(), "fuzz_found": fuzz_found_cases()}
 ALL = [(name, case) for name, cases in CASES.items() for case in cases]
 
 

@@ -645,7 +645,8 @@ def roi_align_rotated(call: KernelCall) -> np.ndarray:
     center_x, center_y = rois[:, 0] * scale - F32(0.5), rois[:, 1] * scale - F32(0.5)
     box_w, box_h = (rois[:, 2] * scale).astype(F32), (rois[:, 3] * scale).astype(F32)
     angle = -rois[:, 4] if call.attribute("clockwise_mode") else rois[:, 4]
-    cos, sin = np.cos(angle).astype(F32), np.sin(angle).astype(F32)
+    # (cosf and sinf, correctly rounded: numpy's float32 ones are not always)
+    cos, sin = np.cos(angle.astype(np.float64)).astype(F32), np.sin(angle.astype(np.float64)).astype(F32)
     # the samples in the box's frame, from its corner (-w/2, -h/2): [boxes, bins, samples]
     ys = _frame_samples(-box_h / F32(2), box_h, pooled_h, ratio)
     xs = _frame_samples(-box_w / F32(2), box_w, pooled_w, ratio)

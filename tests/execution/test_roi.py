@@ -381,6 +381,16 @@ def fuzz_found_roi_align_cases() -> list[Case]:
     nodes = _fed(feed, values), _fed(feed, rotated), _fed(feed, [0, 0, 0], np.int32)
     node = ov15.roi_align_rotated(*nodes, 2, 2, 0, 1.0, True)
     cases.append(Case("fuzz_roi_align_rotated_no_samples", feed, [node.output(0)]))
+    # bit for bit: the angle's cosine and sine correctly rounded to float32 (the reference's
+    # cosf and sinf; numpy's float32 ones are a last bit off for some angles)
+    rng = np.random.default_rng(62)
+    feed = {}
+    values = rng.normal(0, 2, (1, 2, 8, 8)).astype(np.float32)
+    centres = rng.uniform(1, 7, (40, 2))
+    rotated_boxes = np.concatenate([centres, rng.uniform(1, 5, (40, 2)), rng.uniform(-4, 4, (40, 1))], axis=1)
+    nodes = _fed(feed, values), _fed(feed, rotated_boxes), _fed(feed, np.zeros(40), np.int32)
+    node = ov15.roi_align_rotated(*nodes, 2, 2, 2, 1.0, False)
+    cases.append(Case("fuzz_roi_align_rotated_bits", feed, [node.output(0)], exact=True))
     return cases
 
 

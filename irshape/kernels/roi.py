@@ -864,7 +864,12 @@ def deformable_psroi_pooling(call: KernelCall) -> np.ndarray:
             + (dx * dy).astype(F32) * at(bottom, right)
         ).astype(F32)  # [boxes, C_out, gh, gw, bins_y, bins_x]
     inside = valid_y[..., :, None] & valid_x[..., None, :]
-    total = np.where(inside, value, F32(0)).sum(axis=(4, 5), dtype=F32)
+    # the sub-bins added in turn, row by row (the plugin's order, in float32)
+    total = np.zeros(value.shape[:4], F32)
+    with np.errstate(invalid="ignore", over="ignore"):
+        for row in range(value.shape[4]):
+            for column in range(value.shape[5]):
+                total = np.where(inside[..., row, column], total + value[..., row, column], total).astype(F32)
     count = inside.sum(axis=(4, 5))
     with np.errstate(invalid="ignore", divide="ignore"):
         pooled = np.where(count > 0, total / np.maximum(count, 1).astype(F32), F32(0))

@@ -442,6 +442,15 @@ def fuzz_found_pooling_cases() -> list[Case]:
         _fed(feed, values), _fed(feed, rois), 2, 1.0, 1, spatial_bins_x=3, spatial_bins_y=3
     )
     cases.append(Case("fuzz_deformable_psroi_infinite", feed, [node.output(0)]))
+    # bit for bit: the sub-bins added in turn, row by row
+    rng = np.random.default_rng(63)
+    feed = {}
+    values = rng.normal(0, 3, (1, 18, 9, 9)).astype(np.float32)
+    rois = np.concatenate([np.zeros((12, 1)), rng.uniform(0, 4, (12, 2)), rng.uniform(5, 9, (12, 2))], axis=1)
+    node = ov1.deformable_psroi_pooling(
+        _fed(feed, values), _fed(feed, rois), 2, 1.0, 3, spatial_bins_x=3, spatial_bins_y=3
+    )
+    cases.append(Case("fuzz_deformable_psroi_bits", feed, [node.output(0)], exact=True))
     # ExperimentalDetectronROIFeatureExtractor: an infinity outside a box leaves it finite;
     # the samples added in turn (-inf first, then 3e38 twice: -inf, where 3e38 + 3e38 first
     # would be inf, and NaN)

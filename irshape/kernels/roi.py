@@ -171,14 +171,13 @@ def _reversed_bins(
     return out
 
 
-def _average(image: np.ndarray, ys: _Axis, xs: _Axis, boxes: np.ndarray, divide: bool = False) -> np.ndarray:
+def _average(image: np.ndarray, ys: _Axis, xs: _Axis, boxes: np.ndarray) -> np.ndarray:
     """Each bin's samples summed, times ``1 / samples`` (no sample: ``0 * inf``, NaN, as the
-    plugin's ROIAlign JIT kernel gives), or over ``samples`` (``divide``: the Detectron
-    kernel's). On finite data by the interpolation matrices; on data with NaN, infinities or
-    values near float32's limit sample by sample, as the plugin multiplies each of the four
-    cells by its weight, a weight of 0 too (an infinity read at weight 0 is NaN), and adds the
-    samples in turn (where a partial sum overflows, the order decides between an infinity and
-    NaN)."""
+    plugin's ROIAlign JIT kernel gives). On finite data by the interpolation matrices; on data
+    with NaN, infinities or values near float32's limit sample by sample, as the plugin
+    multiplies each of the four cells by its weight, a weight of 0 too (an infinity read at
+    weight 0 is NaN), and adds the samples in turn (where a partial sum overflows, the order
+    decides between an infinity and NaN)."""
     samples = (ys.counts[boxes] * xs.counts[boxes]).astype(F32)[:, None, None, None]
     with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
         if np.isfinite(image).all() and not (np.abs(image) > _LARGE).any():
@@ -190,10 +189,7 @@ def _average(image: np.ndarray, ys: _Axis, xs: _Axis, boxes: np.ndarray, divide:
             pooled = np.zeros(values.shape[:4], F32)
             for sample in range(values.shape[-1]):
                 pooled = np.where(exists[..., sample], pooled + values[..., sample], pooled).astype(F32)
-        if divide:
-            averaged: np.ndarray = (pooled / samples).astype(F32)
-        else:
-            averaged = (pooled * (F32(1) / samples).astype(F32)).astype(F32)
+        averaged: np.ndarray = (pooled * (F32(1) / samples).astype(F32)).astype(F32)
     return averaged
 
 
@@ -772,7 +768,8 @@ def _pyramid_levels(rois: np.ndarray, levels: int) -> np.ndarray:
 def roi_feature_extractor(call: KernelCall) -> tuple[np.ndarray, np.ndarray]:
     """ExperimentalDetectronROIFeatureExtractor-6: each box pooled as ROIAlign (average, its
     size at least 1, ``aligned``: shifted by -0.5) on its pyramid level, at the scale
-    ``1 / pyramid_scales[level]``; the boxes pass through as the second output."""
+    ``1 / pyramid_scales[level]``, in the plugin's arithmetic (``_detectron_align``); the
+    boxes pass through as the second output."""
     rois = call.inputs[0].astype(F32)
     maps = [level.astype(F32) for level in call.inputs[1:]]
     size, ratio = int(call.attribute("output_size")), int(call.attribute("sampling_ratio"))
@@ -789,10 +786,77 @@ def roi_feature_extractor(call: KernelCall) -> tuple[np.ndarray, np.ndarray]:
         corners = (rois[boxes] * F32(F32(1) / F32(scales[index])) - shift).astype(F32)
         width = np.maximum(corners[:, 2] - corners[:, 0], F32(1)).astype(F32)
         height = np.maximum(corners[:, 3] - corners[:, 1], F32(1)).astype(F32)
-        ys = _Axis(corners[:, 1], height, size, max(ratio, 0), image.shape[2])
-        xs = _Axis(corners[:, 0], width, size, max(ratio, 0), image.shape[3])
-        features[boxes] = _average(image[0], ys, xs, np.arange(boxes.size), divide=True)
+        features[boxes] = _detectron_align(image[0], corners[:, :2], (width, height), size, ratio)
     return features.astype(call.output_dtype(0)), rois.astype(call.output_dtype(1))
+
+
+def _detectron_align(
+    image: np.ndarray, starts: np.ndarray, sizes: tuple[np.ndarray, np.ndarray], pooled: int, ratio: int
+) -> np.ndarray:
+    """``[boxes, C, pooled, pooled]``: the Detectron ROIAlign the plugin's node runs (Caffe2's),
+    bit for bit: each bin's ``grid x grid`` samples at ``start + bin * size + (i + 0.5) * size /
+    grid``, each the four cells times their weights (outside ``[-1, size]``: cell (0, 0) at
+    weight 0), added in turn, then over the sample count. One sample position at a time, all
+    boxes and bins at once."""
+    _, height, width = image.shape
+    axes = []
+    for start, length, extent in ((starts[:, 1], sizes[1], height), (starts[:, 0], sizes[0], width)):
+        bin_size = (length / F32(pooled)).astype(F32)
+        grid = np.full(len(start), ratio) if ratio > 0 else np.ceil(bin_size).astype(np.int64)
+        bin_start = (start[:, None] + (np.arange(pooled, dtype=F32)[None, :] * bin_size[:, None])).astype(F32)
+        axes.append((bin_start, bin_size, grid, extent))
+    (y_start, y_bin, y_grid, _), (x_start, x_bin, x_grid, _) = axes
+    total = np.zeros((len(starts), image.shape[0], pooled, pooled), F32)
+    with np.errstate(invalid="ignore", over="ignore"):
+        for iy in range(int(y_grid.max(initial=0))):
+            for ix in range(int(x_grid.max(initial=0))):
+                rows = _detectron_taps(y_start, y_bin, y_grid, iy, height)  # each [boxes, pooled]
+                columns = _detectron_taps(x_start, x_bin, x_grid, ix, width)
+                total = np.where(
+                    ((iy < y_grid) & (ix < x_grid))[:, None, None, None],
+                    total + _detectron_sample(image, rows, columns),
+                    total,
+                ).astype(F32)
+        count = (y_grid * x_grid).astype(F32)[:, None, None, None]
+        averaged: np.ndarray = (total / count).astype(F32)
+    return averaged
+
+
+def _detectron_taps(
+    bin_start: np.ndarray, bin_size: np.ndarray, grid: np.ndarray, sample: int, extent: int
+) -> tuple[np.ndarray, ...]:
+    """One sample position along one axis: the low and high cells, the low and high weights
+    (``[boxes, pooled]``), and where the position is inside ``[-1, extent]``."""
+    offset = (F32(sample + 0.5) * bin_size / np.maximum(grid, 1).astype(F32)).astype(F32)
+    position = (bin_start + offset[:, None]).astype(F32)
+    inside = (position >= -1) & (position <= F32(extent))
+    position = np.maximum(position, F32(0))
+    low = position.astype(np.int64)
+    last = low >= extent - 1
+    low = np.where(last, extent - 1, low)
+    position = np.where(last, low.astype(F32), position)
+    upper = (position - low.astype(F32)).astype(F32)
+    return low, np.where(last, low, low + 1), (F32(1) - upper).astype(F32), upper, inside
+
+
+def _detectron_sample(
+    image: np.ndarray, rows: tuple[np.ndarray, ...], columns: tuple[np.ndarray, ...]
+) -> np.ndarray:
+    """``[boxes, C, pooled, pooled]``: each bin's value at one sample position."""
+    top, bottom, high_y, low_y, inside_y = rows
+    left, right, high_x, low_x, inside_x = columns
+    inside = inside_y[:, :, None] & inside_x[:, None, :]
+    value: np.ndarray | None = None
+    for y_index, y_weight in ((top, high_y), (bottom, low_y)):
+        for x_index, x_weight in ((left, high_x), (right, low_x)):
+            weight = np.where(inside, y_weight[:, :, None] * x_weight[:, None, :], F32(0)).astype(F32)
+            picked = image[
+                :, np.where(inside, y_index[:, :, None], 0), np.where(inside, x_index[:, None, :], 0)
+            ]
+            term = (weight[:, None] * picked.transpose(1, 0, 2, 3)).astype(F32)
+            value = term if value is None else (value + term).astype(F32)
+    assert value is not None
+    return value
 
 
 # --- DeformablePSROIPooling-1 ---------------------------------------------------------------------

@@ -468,6 +468,20 @@ def fuzz_found_pooling_cases() -> list[Case]:
         attrs,
     )
     cases.append(Case("fuzz_roi_feature_extractor_infinite", feed, [node.output(0)]))
+    # bit for bit: Caffe2's sample positions, each sample's four terms, the samples in turn
+    rng = np.random.default_rng(64)
+    feed = {}
+    level = rng.normal(0, 3, (1, 3, 20, 24)).astype(np.float32)
+    rois = np.concatenate([rng.uniform(0, 40, (10, 2)), rng.uniform(50, 90, (10, 2))], axis=1).astype(
+        np.float32
+    )
+    for ratio, aligned in ((0, False), (2, True)):
+        attrs = {"output_size": 3, "sampling_ratio": ratio, "pyramid_scales": [4], "aligned": aligned}
+        inputs = [_fed(feed, rois).output(0), _fed(feed, level).output(0)]
+        node = factory.create("ExperimentalDetectronROIFeatureExtractor", inputs, attrs)
+        cases.append(
+            Case(f"fuzz_roi_feature_extractor_bits_{ratio}", dict(feed), [node.output(0)], exact=True)
+        )
     # bf16 results as the plugin's reference nodes store them (bfloat16_t: up only where the
     # bit below the last is set and the last is odd)
     rng = np.random.default_rng(61)

@@ -2,7 +2,9 @@
 ExperimentalDetectronPriorGridGenerator-6 (documented at its function).
 
 Semantics of OpenVINO's CPU plugin (``src/plugins/intel_cpu/src/nodes/priorbox.cpp``,
-``priorbox_clustered.cpp``; the reference ``prior_box.hpp`` is the same arithmetic), confirmed
+``priorbox_clustered.cpp``; the reference ``prior_box.hpp``, with which OpenVINO folds a layer
+of constant sizes, is the same arithmetic but for a density grid's centre: see
+``_density_grid``, found by the kernel fuzzer), confirmed
 by ``tests/execution/test_priors.py``:
 
 * the sizes are read as int32 (the plugin's input precision); every box coordinate is float32
@@ -82,13 +84,19 @@ def _aspect_ratios(ratios: tuple[float, ...], flip: bool) -> list[float]:
     return taken
 
 
-def _density_grid(boxes: _Boxes, fixed: float, density: float, half_width: float, half_height: float) -> None:
-    """A fixed size's ``density x density`` boxes around the centre, clipped one by one."""
+def _density_grid(
+    boxes: _Boxes, fixed: float, density: float, half_width: float, half_height: float, folded: bool
+) -> None:
+    """A fixed size's ``density x density`` boxes around the centre, clipped one by one, from
+    the centre less half the fixed size (truncated): halved as an integer where OpenVINO folds
+    the layer (the reference's ``fixed_size_ / 2`` of a size_t: 63 gives 31), as a float where
+    the plugin's node runs it (31.5; by experiment with OpenVINO 2026.4, found by the kernel
+    fuzzer)."""
     count = math.trunc(density)
     if count <= 0:
         return
     shift = math.trunc(_f32(F32(fixed) / F32(count)))
-    base = -float(math.trunc(fixed) // 2)
+    base = -float(math.trunc(fixed) // 2) if folded else -math.trunc(fixed) / 2.0
     for row in range(count):
         for column in range(count):
             boxes.add(
@@ -102,6 +110,10 @@ def _density_grid(boxes: _Boxes, fixed: float, density: float, half_width: float
 
 def _fixed_size_boxes(call: KernelCall, ratios: list[float]) -> _Boxes:
     parsed = call.attributes
+    # OpenVINO's reference computes a folded layer; the plugin's node the others (PriorBox-8
+    # too, downgraded to PriorBox-1 where min_max_aspect_ratios_order is true; otherwise the
+    # plugin refuses it: 'Unexpected op type in PriorBox shape inference factory')
+    folded = {0, 1} <= call.constant_inputs
     fixed_sizes, fixed_ratios = parsed.float_list("fixed_size"), parsed.float_list("fixed_ratio")
     densities = parsed.float_list("density")
     boxes = _Boxes()
@@ -115,17 +127,17 @@ def _fixed_size_boxes(call: KernelCall, ratios: list[float]) -> _Boxes:
             for ratio in fixed_ratios:
                 root = F32(np.sqrt(F32(ratio)))
                 half = F32(fixed) * F32(0.5)
-                _density_grid(boxes, fixed, density, float(half * root), float(half / root))
+                _density_grid(boxes, fixed, density, float(half * root), float(half / root), folded)
             continue
         square = _f32(F32(math.trunc(fixed)) * F32(0.5))
         if densities:
-            _density_grid(boxes, fixed, density, square, square)
+            _density_grid(boxes, fixed, density, square, square, folded)
         for ratio in ratios:
             if abs(ratio - 1.0) < 1e-6:
                 continue
             root = F32(np.sqrt(F32(ratio)))
             half = F32(fixed) * F32(0.5)
-            _density_grid(boxes, fixed, density, float(half * root), float(half / root))
+            _density_grid(boxes, fixed, density, float(half * root), float(half / root), folded)
     return boxes
 
 
@@ -164,6 +176,9 @@ def _variance_row(variances: tuple[float, ...], count: int) -> np.ndarray:
     if not variances:
         variances = (0.1,)
     if len(variances) not in (1, 4):
+        # (PriorBoxClustered's node runs them: two or three it reads past, 1.4e-45 and 37308
+        # coming out, others each run; of five its threads write the fifth over the next box's
+        # first now and then)
         raise UnsupportedByOpenVINOError(
             f"the variance has {len(variances)} values: the CPU plugin takes 1 or 4"
         )

@@ -172,10 +172,39 @@ def prior_grid_cases() -> list[Case]:
     return cases
 
 
+def fuzz_found_cases() -> list[Case]:
+    """What the kernel fuzzer (test_kernel_fuzz_roi.py) found: the plugin's PriorBox node
+    centres a fixed size's density grid from half the truncated size as a float (63: 31.5,
+    where OpenVINO's folding takes 31); it runs PriorBox-8 too, where its
+    min_max_aspect_ratios_order is true (otherwise it refuses it)."""
+    cases = []
+    fixed = [
+        {"fixed_size": [63.0], "density": [2.0]},
+        {"fixed_size": [63.5, 31.0], "density": [3.0, 1.0], "aspect_ratio": [2.0]},
+        {"fixed_size": [45.0], "density": [2.0], "fixed_ratio": [0.5, 2.0], "aspect_ratio": [3.0]},
+    ]
+    for i, extra in enumerate(fixed):
+        out_node, image_node = parameter((2,), np.int32), parameter((2,), np.int32)
+        feed = {out_node: np.array([2, 3], np.int32), image_node: np.array([100, 90], np.int32)}
+        attrs: dict[str, Any] = {"min_size": [], "step": 16.0, "offset": 0.5, "clip": False, "flip": False}
+        attrs.update(extra)
+        node = ov1.prior_box(out_node, image_node, attrs)
+        cases.append(Case(f"fuzz_prior_box_density_{i}", feed, [node.output(0)]))
+    # PriorBox-8 of min_max_aspect_ratios_order true runs as the plugin's PriorBox-1 node
+    out_node, image_node = parameter((2,), np.int32), parameter((2,), np.int32)
+    feed = {out_node: np.array([1, 2], np.int32), image_node: np.array([16, 300], np.int32)}
+    attrs = {"fixed_size": [53.0, 16.38], "density": [3.0, 1.0], "aspect_ratio": [2.0], "flip": True}
+    attrs.update(step=0.125, offset=0.0, variance=[0.1, 0.1, 0.2, 0.2], min_max_aspect_ratios_order=True)
+    node = ov8.prior_box(out_node, image_node, attrs)
+    cases.append(Case("fuzz_prior_box8_density", feed, [node.output(0)]))
+    return cases
+
+
 CASES = {
     "prior_box": prior_box_cases(),
     "prior_box_clustered": prior_box_clustered_cases(),
     "prior_grid": prior_grid_cases(),
+    "fuzz_found": fuzz_found_cases(),
 }
 ALL = [(name, case) for name, cases in CASES.items() for case in cases]
 

@@ -310,6 +310,211 @@ def deformable_psroi_pooling_cases() -> list[Case]:
     return cases
 
 
+def _fed(feed: dict[Any, np.ndarray], values: Any, dtype: Any = np.float32) -> Any:
+    """A Parameter fed with ``values`` (recorded in ``feed``)."""
+    array = np.asarray(values, dtype)
+    node = parameter(array.shape, dtype)
+    feed[node] = array
+    return node
+
+
+def fuzz_found_roi_align_cases() -> list[Case]:
+    """What the kernel fuzzer (test_kernel_fuzz_roi.py) found in ROIAlign and ROIAlignRotated."""
+    cases = []
+    inf, nan = np.inf, np.nan
+    # an infinity outside a box leaves its bins finite (the interpolation matrices spread
+    # NaN everywhere); a sample outside the map reads cell (0, 0) at weight 0: NaN where it is
+    # infinite, in its channel only
+    data = np.arange(32, dtype=np.float32).reshape(1, 2, 4, 4)
+    data[0, 0, 3, 3] = inf
+    data[0, 1, 0, 0] = -inf
+    for mode in ("avg", "max"):
+        feed: dict[Any, np.ndarray] = {}
+        boxes = [[0.0, 0.0, 1.5, 1.5], [2.0, 2.0, 6.0, 6.0], [-3.0, 1.0, 2.0, 2.0]]
+        nodes = _fed(feed, data), _fed(feed, boxes), _fed(feed, [0, 0, 0], np.int32)
+        node = ov9.roi_align(*nodes, 2, 2, 2, 1.0, mode, "asymmetric")
+        cases.append(Case(f"fuzz_roi_align_infinite_{mode}", feed, [node.output(0)]))
+    # max folds the samples as maxps: a NaN sample replaces the running value and the next
+    # sample replaces the NaN (samples 4, NaN, NaN, 2.5: the bin is 2.5)
+    feed = {}
+    nodes = (
+        _fed(feed, np.array([1, 7, nan, 3, 2], np.float32).reshape(1, 1, 1, 5)),
+        _fed(feed, [[0.0, 0.0, 4.0, 1.0]]),
+        _fed(feed, [0], np.int32),
+    )
+    node = ov9.roi_align(*nodes, 1, 1, 4, 1.0, "max", "asymmetric")
+    cases.append(Case("fuzz_roi_align_max_nan_fold", feed, [node.output(0)]))
+    # bf16 results truncated to bf16 (a sample of 11.99998 is 11.9375, not 12)
+    rng = np.random.default_rng(59)
+    for mode in ("avg", "max"):
+        feed = {}
+        values = rng.normal(0, 8, (1, 3, 5, 6)).astype(np.float32)
+        boxes = rng.uniform(0, 5, (4, 4)).astype(np.float32)
+        boxes[:, 2:] += boxes[:, :2]
+        nodes = (
+            ov1.convert(_fed(feed, values), "bf16"),
+            ov1.convert(_fed(feed, boxes), "bf16"),
+            _fed(feed, [0, 0, 0, 0], np.int32),
+        )
+        node = ov9.roi_align(*nodes, 3, 3, 2, 1.0, mode, "asymmetric")
+        cases.append(Case(f"fuzz_roi_align_bf16_{mode}", feed, [ov1.convert(node, "f32").output(0)]))
+    # bins of size -1 or less on both axes (a box reversed by 3 in an aligned mode, sampling
+    # ratio 0): the plugin samples cell (0, 0) at weight 0: 0, NaN where that cell is NaN
+    for mode in ("avg", "max"):
+        feed = {}
+        values = np.arange(18, dtype=np.float32).reshape(1, 2, 3, 3)
+        values[0, 1, 0, 0] = nan
+        nodes = _fed(feed, values), _fed(feed, [[3.0, 3.0, 0.0, 0.0]]), _fed(feed, [0], np.int32)
+        node = ov9.roi_align(*nodes, 1, 1, 0, 1.0, mode, "half_pixel")
+        cases.append(Case(f"fuzz_roi_align_reversed_{mode}", feed, [node.output(0)]))
+    # no channels: the plugin runs nothing, so a box reversed on one axis is no failure
+    feed = {}
+    nodes = _fed(feed, np.zeros((1, 0, 3, 3))), _fed(feed, [[3.0, 0.0, 0.0, 3.0]]), _fed(feed, [0], np.int32)
+    node = ov9.roi_align(*nodes, 1, 1, 0, 1.0, "avg", "half_pixel")
+    cases.append(Case("fuzz_roi_align_no_channels", feed, [node.output(0)]))
+    # ROIAlignRotated: a box of no width with a sampling ratio of 0 has no samples: 0 (not
+    # 0 / 0); a sample outside the map reads cell (0, 0) alone (an infinity at (0, 1) is unread)
+    feed = {}
+    values = np.arange(16, dtype=np.float32).reshape(1, 1, 4, 4)
+    values[0, 0, 0, 1] = inf
+    rotated = [[1.0, 1.0, 0.0, 2.0, 0.3], [0.0, 0.0, 3.0, 3.0, 0.0], [2.0, 2.0, 2.0, 2.0, 0.5]]
+    nodes = _fed(feed, values), _fed(feed, rotated), _fed(feed, [0, 0, 0], np.int32)
+    node = ov15.roi_align_rotated(*nodes, 2, 2, 0, 1.0, True)
+    cases.append(Case("fuzz_roi_align_rotated_no_samples", feed, [node.output(0)]))
+    # bit for bit: the angle's cosine and sine correctly rounded to float32 (the reference's
+    # cosf and sinf; numpy's float32 ones are a last bit off for some angles)
+    rng = np.random.default_rng(62)
+    feed = {}
+    values = rng.normal(0, 2, (1, 2, 8, 8)).astype(np.float32)
+    centres = rng.uniform(1, 7, (40, 2))
+    rotated_boxes = np.concatenate([centres, rng.uniform(1, 5, (40, 2)), rng.uniform(-4, 4, (40, 1))], axis=1)
+    nodes = _fed(feed, values), _fed(feed, rotated_boxes), _fed(feed, np.zeros(40), np.int32)
+    node = ov15.roi_align_rotated(*nodes, 2, 2, 2, 1.0, False)
+    cases.append(Case("fuzz_roi_align_rotated_bits", feed, [node.output(0)], exact=True))
+    return cases
+
+
+def fuzz_found_pooling_cases() -> list[Case]:
+    """What the kernel fuzzer found in ROIPooling, PSROIPooling, DeformablePSROIPooling and
+    ExperimentalDetectronROIFeatureExtractor."""
+    cases = []
+    inf, nan = np.inf, np.nan
+    # ROIPooling: a batch id of -1 ends the boxes (they and the later ones are 0); max skips
+    # NaN cells, but a bin whose first cell is NaN is NaN
+    values = np.array([[[[nan, 2, 1, nan], [1, 3, -5, 3]]]], np.float32)
+    for method in ("max", "bilinear"):
+        feed: dict[Any, np.ndarray] = {}
+        rois = [[0, 0, 0, 1, 1], [0, 2, 0, 3, 1], [-1, 0, 0, 1, 1], [0, 0, 0, 3, 1]]
+        if method == "bilinear":
+            rois = [[0, 0.1, 0.0, 0.9, 1.0], [0, 0.5, 0.2, 1.0, 1.0], [-1.5, 0, 0, 1, 1], [0, 0, 0, 1, 1]]
+        node = ov2.roi_pooling(_fed(feed, values), _fed(feed, rois), [1, 2], 1.0, method)
+        cases.append(Case(f"fuzz_roi_pooling_{method}", feed, [node.output(0)]))
+    # PSROIPooling average: an empty bin (a box past the map) is 0; -1 ends the boxes; the far
+    # corner is round(x + 1); a bin's sum beside 3e38 and with infinities
+    feed = {}
+    values = np.arange(36, dtype=np.float32).reshape(1, 4, 3, 3) / 7
+    values[0, 1, 2, 0] = 3e38
+    values[0, 2, 0, 2] = inf
+    rois = [
+        [0, 0, 0, 5, 5],
+        [0, 1, 1, 3, 3],
+        [0, 9, 9, 12, 12],
+        [0, -0.5, 0, 1, 1],
+        [-1, 0, 0, 2, 2],
+        [0, 0, 0, 2, 2],
+    ]
+    node = ov1.psroi_pooling(_fed(feed, values), _fed(feed, rois), 1, 2, 0.5, 1, 1, "average")
+    cases.append(Case("fuzz_psroi_pooling_average", feed, [node.output(0)]))
+    # PSROIPooling bilinear: a point past the map's last cell (5.25 of 6 columns) adds nothing
+    feed = {}
+    values = np.random.default_rng(60).normal(0, 2, (1, 3, 3, 6)).astype(np.float32)
+    rois = [[0, 0.84, 0.3, 1.09, 0.9], [0, 0.0, 0.0, 1.0, 1.0]]
+    node = ov1.psroi_pooling(_fed(feed, values), _fed(feed, rois), 1, 1, 1.0, 3, 1, "bilinear")
+    cases.append(Case("fuzz_psroi_pooling_bilinear_edge", feed, [node.output(0)]))
+    # DeformablePSROIPooling: an infinite cell read at a positive weight is infinite (four
+    # weights times their cells, not two lerps); -1 ends the boxes
+    feed = {}
+    values = np.arange(32, dtype=np.float32).reshape(1, 2, 4, 4)
+    values[0, 0, 1, 1] = inf
+    values[0, 1, 2, 2] = -inf
+    rois = [[0, 0, 0, 3, 3], [0, 1, 1, 2, 2], [-1, 0, 0, 3, 3], [0, 0, 0, 1, 1]]
+    node = ov1.deformable_psroi_pooling(
+        _fed(feed, values), _fed(feed, rois), 2, 1.0, 1, spatial_bins_x=3, spatial_bins_y=3
+    )
+    cases.append(Case("fuzz_deformable_psroi_infinite", feed, [node.output(0)]))
+    # bit for bit: the sub-bins added in turn, row by row
+    rng = np.random.default_rng(63)
+    feed = {}
+    values = rng.normal(0, 3, (1, 18, 9, 9)).astype(np.float32)
+    rois = np.concatenate([np.zeros((12, 1)), rng.uniform(0, 4, (12, 2)), rng.uniform(5, 9, (12, 2))], axis=1)
+    node = ov1.deformable_psroi_pooling(
+        _fed(feed, values), _fed(feed, rois), 2, 1.0, 3, spatial_bins_x=3, spatial_bins_y=3
+    )
+    cases.append(Case("fuzz_deformable_psroi_bits", feed, [node.output(0)], exact=True))
+    # ExperimentalDetectronROIFeatureExtractor: an infinity outside a box leaves it finite;
+    # the samples added in turn (-inf first, then 3e38 twice: -inf, where 3e38 + 3e38 first
+    # would be inf, and NaN)
+    feed = {}
+    level = np.ones((1, 1, 8, 8), np.float32)
+    level[0, 0, 7, 7] = inf
+    level[0, 0, 0, 0], level[0, 0, 0, 1] = -inf, 3e38
+    level[0, 0, 1, 0] = 3e38
+    rois = np.array([[4.0, 4.0, 10.0, 10.0], [0.0, 0.0, 4.0, 4.0]], np.float32)
+    factory = NodeFactory("opset6")
+    attrs = {"output_size": 1, "sampling_ratio": 2, "pyramid_scales": [2], "aligned": False}
+    node = factory.create(
+        "ExperimentalDetectronROIFeatureExtractor",
+        [_fed(feed, rois).output(0), _fed(feed, level).output(0)],
+        attrs,
+    )
+    cases.append(Case("fuzz_roi_feature_extractor_infinite", feed, [node.output(0)]))
+    # bit for bit: Caffe2's sample positions, each sample's four terms, the samples in turn
+    rng = np.random.default_rng(64)
+    feed = {}
+    level = rng.normal(0, 3, (1, 3, 20, 24)).astype(np.float32)
+    rois = np.concatenate([rng.uniform(0, 40, (10, 2)), rng.uniform(50, 90, (10, 2))], axis=1).astype(
+        np.float32
+    )
+    for ratio, aligned in ((0, False), (2, True)):
+        attrs = {"output_size": 3, "sampling_ratio": ratio, "pyramid_scales": [4], "aligned": aligned}
+        inputs = [_fed(feed, rois).output(0), _fed(feed, level).output(0)]
+        node = factory.create("ExperimentalDetectronROIFeatureExtractor", inputs, attrs)
+        cases.append(
+            Case(f"fuzz_roi_feature_extractor_bits_{ratio}", dict(feed), [node.output(0)], exact=True)
+        )
+    # bf16 results as the plugin's reference nodes store them (bfloat16_t: up only where the
+    # bit below the last is set and the last is odd)
+    rng = np.random.default_rng(61)
+    for mode in ("average", "bilinear", "deformable"):
+        feed = {}
+        values = rng.normal(0, 3, (1, 8, 5, 5)).astype(np.float32)
+        rois = np.array([[0, 0.1, 0.2, 0.8, 0.9], [0, 0.3, 0.0, 1.0, 0.6]], np.float32)
+        if mode != "bilinear":
+            rois[:, 1:] *= 5
+        data_node = ov1.convert(_fed(feed, values), "bf16")
+        rois_node = ov1.convert(_fed(feed, rois), "bf16")
+        if mode == "deformable":
+            node = ov1.deformable_psroi_pooling(
+                data_node, rois_node, 2, 1.0, 2, spatial_bins_x=2, spatial_bins_y=2
+            )
+        else:
+            node = ov1.psroi_pooling(data_node, rois_node, 2, 2, 1.0, 2, 2, mode)
+        cases.append(Case(f"fuzz_psroi_bf16_{mode}", feed, [ov1.convert(node, "f32").output(0)]))
+    return cases
+
+
+def fuzz_found_yolo_cases() -> list[Case]:
+    """ReorgYolo moves 32-bit integers through float32 (2147483646 comes out 2147483520)."""
+    cases = []
+    wide = np.array([2147483646, -2147483647, 16777217, 5, -(2**31), 2**31 - 1, 100, 7], np.int64)
+    for dtype in (np.int32, np.int64, np.uint32):
+        feed: dict[Any, np.ndarray] = {}
+        values = np.tile(wide % 2**32 if dtype == np.uint32 else wide, 4).astype(dtype).reshape(1, 8, 2, 2)
+        node = ov2.reorg_yolo(_fed(feed, values, dtype), [2])
+        cases.append(Case(f"fuzz_reorg_yolo_{np.dtype(dtype).name}", feed, [node.output(0)], exact=True))
+    return cases
+
+
 CASES = {
     "roi_align": roi_align_cases() + roi_align_edge_cases(),
     "roi_pooling": roi_pooling_cases(),
@@ -320,6 +525,9 @@ CASES = {
     "top_k_rois": top_k_rois_cases(),
     "roi_feature_extractor": roi_feature_extractor_cases(),
     "deformable_psroi_pooling": deformable_psroi_pooling_cases(),
+    "fuzz_found_roi_align": fuzz_found_roi_align_cases(),
+    "fuzz_found_pooling": fuzz_found_pooling_cases(),
+    "fuzz_found_yolo": fuzz_found_yolo_cases(),
 }
 ALL = [(name, case) for name, cases in CASES.items() for case in cases]
 

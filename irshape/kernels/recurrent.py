@@ -49,7 +49,6 @@ input_forget true and every weights_format give LSTMCell-4's result), so the ker
 
 from __future__ import annotations
 
-import contextlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -57,20 +56,11 @@ from typing import Any
 import numpy as np
 
 from irshape.kernels import KernelCall, KernelError, UnsupportedByOpenVINOError, output_bytes, working_memory
-from irshape.kernels.blas import one_blas_thread
+from irshape.kernels.elementwise import _sigmoid as plugin_sigmoid
+from irshape.kernels.elementwise import fma_f32, plugin_tanh
 from irshape.kernels.stored import as_output
 
 Activation = Callable[[np.ndarray], np.ndarray]
-
-
-def _sigmoid(x: np.ndarray) -> np.ndarray:
-    """``1 / (1 + exp(-x))`` as ``(1 + tanh(x / 2)) / 2``: no overflow, and fewer passes over
-    the gates (this runs once a step)."""
-    result: np.ndarray = np.multiply(x, 0.5)
-    np.tanh(result, out=result)
-    result *= 0.5
-    result += 0.5
-    return result
 
 
 def _relu(x: np.ndarray) -> np.ndarray:
@@ -78,19 +68,29 @@ def _relu(x: np.ndarray) -> np.ndarray:
     return result
 
 
-def _tanh(x: np.ndarray) -> np.ndarray:
-    result: np.ndarray = np.tanh(x)
-    return result
-
-
-_ACTIVATIONS: dict[str, Activation] = {"sigmoid": _sigmoid, "tanh": _tanh, "relu": _relu}
+# the plugin's oneDNN node activates its gates with oneDNN's eltwise injectors, the functions
+# the plugin's Sigmoid and Tanh compute (bit for bit: see kernels/elementwise.py)
+_ACTIVATIONS: dict[str, Activation] = {"sigmoid": plugin_sigmoid, "tanh": plugin_tanh, "relu": _relu}
 _DEFAULT_ACTIVATIONS = {"rnn": ("tanh",), "gru": ("sigmoid", "tanh"), "lstm": ("sigmoid", "tanh", "tanh")}
 _GATES = {"rnn": 1, "gru": 3, "lstm": 4}
 
 
+def _fma_product(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """``a @ b`` in f32 as the plugin's GEMMs compute each element: the products added in order
+    of k by fused multiply-adds from 0 (by experiment; numpy's BLAS agrees only on small k)."""
+    result = np.zeros((*a.shape[:-1], b.shape[-1]), np.float32)
+    for k in range(a.shape[-1]):
+        result = fma_f32(a[..., k : k + 1], b[k], result)
+    return result
+
+
 @dataclass(frozen=True)
 class _Cell:
-    """One cell's arithmetic: which cell, its activations, clip and GRU's linear_before_reset."""
+    """One cell's arithmetic: which cell, its activations, clip and GRU's linear_before_reset.
+    In the plugin's order (by experiment, tests/execution/test_recurrent.py's exact cases): a
+    gate is ``(X*W + H*R) + B``, each product an FMA chain (:func:`_fma_product`); LSTM's
+    ``C = fma(i, g, f . C)``; GRU's ``H = fma(1 - z, h, z . H)`` and, with linear_before_reset,
+    ``h = g(fma(r, H*Rh + Rbh, X*Wh + Wbh))``."""
 
     kind: str  # "rnn", "gru" or "lstm"
     activations: tuple[Activation, ...]
@@ -100,73 +100,48 @@ class _Cell:
     def gate(self, pre_activation: np.ndarray, which: int) -> np.ndarray:
         """Activation ``which`` (f, g, h) of a gate's pre-activation, clipped first if asked."""
         if self.clip > 0:
-            pre_activation = np.clip(pre_activation, -self.clip, self.clip)
+            pre_activation = np.clip(pre_activation, np.float32(-self.clip), np.float32(self.clip))
         return self.activations[which](pre_activation)
 
     def step(
         self, x_gates: np.ndarray, h: np.ndarray, c: np.ndarray | None, weights: _Weights
     ) -> tuple[np.ndarray, np.ndarray | None]:
-        """The states after one step: ``x_gates`` is ``X*W + B`` (without GRU's Rbh) in the
-        gate order of :func:`_prepared`."""
+        """The states after one step: ``x_gates`` is ``X*W`` (no bias)."""
         hidden = h.shape[-1]
         if self.kind == "rnn":
-            return self.gate(x_gates + h @ weights.recurrent, 0), None
+            return self.gate((x_gates + _fma_product(h, weights.recurrent)) + weights.bias, 0), None
         if self.kind == "lstm":
             assert c is not None
-            gates = h @ weights.recurrent
-            gates += x_gates
-            activated = self._lstm_gates(gates, weights)
-            forget, input_gate, output, candidate = (
-                activated[..., k * hidden : (k + 1) * hidden] for k in range(4)
+            gates = (x_gates + _fma_product(h, weights.recurrent)) + weights.bias
+            forget, input_gate, candidate, output = (
+                gates[..., k * hidden : (k + 1) * hidden] for k in range(4)
             )
-            c_new = forget * c
-            c_new += input_gate * candidate
-            return output * self.activations[2](c_new), c_new
-        zr = h @ weights.recurrent
-        zr += x_gates[..., : 2 * hidden]
-        zr = self.gate(zr, 0)  # (on the whole, contiguous block: numpy's fast loops)
+            c_new = fma_f32(self.gate(input_gate, 0), self.gate(candidate, 1), self.gate(forget, 0) * c)
+            return self.gate(output, 0) * self.activations[2](c_new), c_new
+        bias = weights.bias
+        zr = (x_gates[..., : 2 * hidden] + _fma_product(h, weights.recurrent)) + bias[: 2 * hidden]
+        zr = self.gate(zr, 0)
         z, reset = zr[..., :hidden], zr[..., hidden:]
+        x_candidate, b_candidate = x_gates[..., 2 * hidden :], bias[2 * hidden :]
         if self.linear_before_reset:
             assert weights.b_rh is not None
-            candidate = x_gates[..., 2 * hidden :] + reset * (h @ weights.candidate + weights.b_rh)
+            h_candidate = _fma_product(h, weights.candidate) + weights.b_rh
+            candidate = fma_f32(reset, h_candidate, x_candidate + b_candidate)
         else:
-            candidate = x_gates[..., 2 * hidden :] + (reset * h) @ weights.candidate
-        return (1 - z) * self.gate(candidate, 1) + z * h, None
-
-    def _lstm_gates(self, gates: np.ndarray, weights: _Weights) -> np.ndarray:
-        """The activated LSTM gates ``f, i, o`` (activation f) and ``c`` (activation g). With
-        sigmoid and tanh, :func:`_prepared` halved the sigmoid gates' weights (exactly: a power
-        of two), so one tanh over every gate, times 0.5 plus 0.5 on the sigmoid ones, gives
-        :func:`_sigmoid` and tanh at once: contiguous passes, where slices of a batch's rows
-        would take numpy's slow strided loops."""
-        hidden = gates.shape[-1] // 4
-        if weights.tanh_affine is None:
-            return np.concatenate(
-                [self.gate(gates[..., : 3 * hidden], 0), self.gate(gates[..., 3 * hidden :], 1)], axis=-1
-            )
-        scale, offset, bound = weights.tanh_affine
-        if self.clip > 0:
-            np.clip(gates, -bound, bound, out=gates)
-        np.tanh(gates, out=gates)
-        gates *= scale
-        gates += offset
-        return gates
+            candidate = (x_candidate + _fma_product(reset * h, weights.candidate)) + b_candidate
+        return fma_f32(np.float32(1) - z, self.gate(candidate, 1), z * h), None
 
 
 @dataclass(frozen=True)
 class _Weights:
-    """A direction's weights made ready once for every step: transposed and contiguous (BLAS at
-    full speed), LSTM's gates reordered ``f, i, o, c`` (the three sharing an activation side by
-    side), GRU's recurrence split into ``z, r`` and ``h``, and its Rbh apart."""
+    """A direction's weights made ready once for every step: transposed, GRU's recurrence split
+    into ``z, r`` and ``h``, and its Rbh apart."""
 
     input: np.ndarray  # [input, gates * hidden]
     bias: np.ndarray  # [gates * hidden]
     recurrent: np.ndarray  # [hidden, gates * hidden] (GRU: z and r only)
-    candidate: np.ndarray | None  # GRU's [hidden, hidden] for h
+    candidate: np.ndarray  # GRU's [hidden, hidden] for h (others: empty)
     b_rh: np.ndarray | None  # GRU's Rbh with linear_before_reset
-    # LSTM with sigmoid and tanh gates: per gate column the scale and offset after one tanh,
-    # and the clip bound (see _Cell._lstm_gates)
-    tanh_affine: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
 
 
 def _prepared(cell: _Cell, w: np.ndarray, r: np.ndarray, b: np.ndarray) -> _Weights:
@@ -174,21 +149,10 @@ def _prepared(cell: _Cell, w: np.ndarray, r: np.ndarray, b: np.ndarray) -> _Weig
     b_rh = None
     if cell.linear_before_reset:
         b, b_rh = b[: 3 * hidden], b[3 * hidden :]
-    candidate, tanh_affine = None, None
-    if cell.kind == "lstm":  # OpenVINO's f, i, c, o to f, i, o, c
-        order = np.r_[0 : 2 * hidden, 3 * hidden : 4 * hidden, 2 * hidden : 3 * hidden]
-        w, r, b = w[order], r[order], b[order]
-        if cell.activations[:2] == (_sigmoid, _tanh):
-            sigmoid = np.arange(4 * hidden) < 3 * hidden
-            half = np.where(sigmoid, 0.5, 1.0).astype(w.dtype)
-            for weights in (w, r):  # (the reordered copies: halved in place)
-                weights *= half[:, None]  # sigmoid(x) = tanh(x / 2) / 2 + 1 / 2
-            b = b * half
-            offset = np.where(sigmoid, 0.5, 0.0).astype(w.dtype)
-            tanh_affine = (half, offset, (half * cell.clip).astype(w.dtype))
+    candidate = np.zeros((hidden, 0), np.float32)
     if cell.kind == "gru":
-        r, candidate = r[: 2 * hidden], np.ascontiguousarray(r[2 * hidden :].T)
-    return _Weights(np.ascontiguousarray(w.T), b, np.ascontiguousarray(r.T), candidate, b_rh, tanh_affine)
+        r, candidate = r[: 2 * hidden], r[2 * hidden :].T
+    return _Weights(w.T, b, r.T, candidate, b_rh)
 
 
 def _activation_names(call: KernelCall, kind: str) -> tuple[str, ...]:
@@ -212,24 +176,14 @@ def _cell_of(call: KernelCall, kind: str) -> _Cell:
 
 
 def _compute_dtype(dtype: np.dtype[Any]) -> np.dtype[Any]:
-    return np.dtype(np.float64) if dtype == np.float64 else np.dtype(np.float32)
-
-
-# Below this many multiply-adds the input projection runs on one BLAS thread (a few ms of work:
-# threads gain little there and, on a busy machine, can wait far longer; see kernels/blas.py)
-_THREADED_PROJECTION = 1 << 27
+    """f32, whatever the inputs' type: the plugin computes f16 in f32 and holds f64 as f32."""
+    return np.dtype(np.float32)
 
 
 def _input_projection(x: np.ndarray, weights: _Weights) -> np.ndarray:
-    """``X*W + B`` for every gate of every step at once: one matrix product before the loop
-    (``x`` flattened to 2D: numpy would make a 3D product one product per batch)."""
-    rows = x.reshape(-1, x.shape[-1])
-    with contextlib.ExitStack() as stack:
-        if rows.shape[0] * weights.input.size < _THREADED_PROJECTION:
-            stack.enter_context(one_blas_thread())
-        projection: np.ndarray = rows @ weights.input
-    projection += weights.bias
-    return projection.reshape(*x.shape[:-1], -1)
+    """``X*W`` for every gate of every step at once, before the loop (its bias is added after
+    ``H*R``, as the plugin adds it)."""
+    return _fma_product(x, weights.input)
 
 
 def _run_cell(call: KernelCall, kind: str, inputs: Sequence[np.ndarray] | None = None) -> list[np.ndarray]:
@@ -323,61 +277,22 @@ def _run_direction(
     h = states[0]
     c = states[1] if len(states) > 1 else None
     y = np.zeros((batch, steps, h.shape[-1]), dtype=h.dtype)
-    # the steps: only the recurrence is left, products too small for BLAS's threads to pay
-    with one_blas_thread():
-        first = 0
-        if c is not None and prepared.tanh_affine is not None and every_step > 0:
-            h, c = _lstm_steps(cell, x_gates[:, :every_step], h, c, prepared, y[:, :every_step])
-            first = every_step
-        for t in range(first, steps):
-            h_step, c_step = cell.step(x_gates[:, t], h, c, prepared)
-            if t < every_step:  # no batch has ended yet: no masking
-                y[:, t], h, c = h_step, h_step, c_step
-                continue
-            active = (t < lengths)[:, None]
-            y[:, t] = np.where(active, h_step, 0)
-            h = np.where(active, h_step, h)
-            if c is not None and c_step is not None:
-                c = np.where(active, c_step, c)
+    for t in range(steps):
+        h_step, c_step = cell.step(x_gates[:, t], h, c, prepared)
+        if t < every_step:  # no batch has ended yet: no masking
+            y[:, t], h, c = h_step, h_step, c_step
+            continue
+        active = (t < lengths)[:, None]
+        y[:, t] = np.where(active, h_step, 0)
+        h = np.where(active, h_step, h)
+        if c is not None and c_step is not None:
+            c = np.where(active, c_step, c)
     if order is not None:
         y = np.take_along_axis(y, order[:, :, None], axis=1)  # the reversal is its own inverse
     # OpenVINO's final states are those after step length - 1, zero where there is no such step
     ran = ((lengths >= 1) & (lengths <= steps))[:, None]
     finals = [h] if c is None else [h, c]
     return y, [np.where(ran, state, 0) for state in finals]
-
-
-def _lstm_steps(
-    cell: _Cell, x_gates: np.ndarray, h: np.ndarray, c: np.ndarray, weights: _Weights, y: np.ndarray
-) -> tuple[np.ndarray, np.ndarray]:
-    """:meth:`_Cell.step` of an LSTM with sigmoid and tanh gates over every step of
-    ``x_gates [batch, steps, 4 * hidden]``, no batch ending: the same arithmetic in the same
-    order, written into buffers made once (a step is a dozen numpy calls on a few hundred
-    numbers, so what costs is the calls and allocations, not the arithmetic). Writes Y; gives
-    the last states."""
-    assert weights.tanh_affine is not None
-    scale, offset, bound = weights.tanh_affine
-    hidden = h.shape[-1]
-    gates = np.empty((h.shape[0], 4 * hidden), h.dtype)
-    forget, input_gate, output, candidate = (gates[:, k * hidden : (k + 1) * hidden] for k in range(4))
-    h, c = h.copy(), c.copy()
-    product, cell_output = np.empty_like(c), np.empty_like(c)
-    h_activation = cell.activations[2]
-    for t in range(x_gates.shape[1]):
-        np.matmul(h, weights.recurrent, out=gates)
-        gates += x_gates[:, t]
-        if cell.clip > 0:
-            np.clip(gates, -bound, bound, out=gates)
-        np.tanh(gates, out=gates)
-        gates *= scale
-        gates += offset
-        c *= forget
-        np.multiply(input_gate, candidate, out=product)
-        c += product
-        cell_output = h_activation(c) if h_activation is not _tanh else np.tanh(c, out=cell_output)
-        np.multiply(output, cell_output, out=h)
-        y[:, t] = h
-    return h, c
 
 
 def _run_sequence(call: KernelCall, kind: str) -> list[np.ndarray]:

@@ -5,6 +5,7 @@ batched into one model."""
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 from typing import Any
 
@@ -241,7 +242,48 @@ def lstm_cell_v0_cases() -> list[Case]:
     return [_lstm_cell_v0_case(rng, variant) for variant in range(36)]
 
 
-CASES = sequence_cases() + cell_cases() + lstm_cell_v0_cases()
+def exactness_cases() -> list[Case]:
+    """Bit for bit against the plugin (its oneDNN node: default activations, no clip, constant
+    weights, f32): oneDNN's tanh and logistic, gates ``(X*W + H*R) + B`` of FMA chains, LSTM's
+    ``C = fma(i, g, f*C)``, GRU's ``H = fma(1 - z, h, z*H)`` and linear_before_reset's
+    ``fma(r, H*Rh + Rbh, X*Wh + Wbh)``. Each differed in the last bits before (numpy's tanh, a
+    sigmoid of tanh, the bias added to X*W first)."""
+    rng = np.random.default_rng(11)
+    cases = []
+    for kind, linear_before_reset in (("rnn", False), ("gru", False), ("gru", True), ("lstm", False)):
+        for batch in (3, 8):
+            name = f"exact_{kind}{'_lbr' if linear_before_reset else ''}_cell_b{batch}"
+            case = _cell_case(
+                rng,
+                name,
+                kind,
+                batch,
+                activations=None,
+                clip=0.0,
+                linear_before_reset=linear_before_reset,
+                dtype=np.float32,
+            )
+            cases.append(dataclasses.replace(case, exact=True))
+        for direction in ("forward", "bidirectional"):
+            case = _sequence_case(
+                rng,
+                f"exact_{kind}{'_lbr' if linear_before_reset else ''}_seq_{direction}",
+                kind,
+                direction,
+                [5, 5, 5],
+                steps=5,
+                activations=None,
+                clip=0.0,
+                linear_before_reset=linear_before_reset,
+                dtype=np.float32,
+                weights_as_parameters=False,
+                length_type=np.int32,
+            )
+            cases.append(dataclasses.replace(case, exact=True))
+    return cases
+
+
+CASES = sequence_cases() + cell_cases() + lstm_cell_v0_cases() + exactness_cases()
 
 
 @pytest.fixture(scope="module")

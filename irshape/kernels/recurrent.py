@@ -86,16 +86,38 @@ def _fma_product(a: np.ndarray, b: np.ndarray) -> np.ndarray:
 
 @dataclass(frozen=True)
 class _Cell:
-    """One cell's arithmetic: which cell, its activations, clip and GRU's linear_before_reset.
-    In the plugin's order (by experiment, tests/execution/test_recurrent.py's exact cases): a
-    gate is ``(X*W + H*R) + B``, each product an FMA chain (:func:`_fma_product`); LSTM's
-    ``C = fma(i, g, f . C)``; GRU's ``H = fma(1 - z, h, z . H)`` and, with linear_before_reset,
-    ``h = g(fma(r, H*Rh + Rbh, X*Wh + Wbh))``."""
+    """One cell's arithmetic: which cell, its activations, clip and GRU's linear_before_reset,
+    and whether the plugin runs it as its oneDNN node or ``decomposed`` into MatMuls and
+    element-wise ops (OpenVINO's *CellDecomposition passes: a clip, an LSTM's or GRU's
+    activations other than the defaults, W, R or B not constant). In the plugin's order (by
+    experiment, tests/execution/test_recurrent.py's exact cases), each product an FMA chain
+    (:func:`_fma_product`):
+
+    * a gate: on the node ``(X*W + H*R) + B``, decomposed ``X*W + (H*R + B)``;
+    * LSTM's C: on the node ``fma(i, g, f . C)``, decomposed ``f . C + i . g``;
+    * GRU's H: ``(1 - z) . h + z . H``; with linear_before_reset the candidate's
+      pre-activation on the node ``fma(r, H*Rh + Rbh, X*Wh + Wbh)``, decomposed
+      ``X*Wh + (r . (H*Rh + Rbh) + Wbh)``;
+
+    and each ``a . b + c`` there one FMA on the node and in a decomposed cell (``fused``: the
+    plugin's Snippets fuse them), two roundings in a decomposed sequence (the TensorIterator's
+    body runs each op apart)."""
 
     kind: str  # "rnn", "gru" or "lstm"
     activations: tuple[Activation, ...]
     clip: float
     linear_before_reset: bool
+    decomposed: bool = False
+    fused: bool = True
+
+    def multiply_add(self, a: np.ndarray, b: np.ndarray, c: np.ndarray) -> np.ndarray:
+        """``a . b + c``: one FMA where the plugin fuses it (see the class), else two roundings."""
+        return fma_f32(a, b, c) if self.fused else a * b + c
+
+    def sum(self, x_part: np.ndarray, h_part: np.ndarray, bias: np.ndarray) -> np.ndarray:
+        """A gate's pre-activation from ``X*W``, ``H*R`` and its bias, in the plugin's order."""
+        total: np.ndarray = x_part + (h_part + bias) if self.decomposed else (x_part + h_part) + bias
+        return total
 
     def gate(self, pre_activation: np.ndarray, which: int) -> np.ndarray:
         """Activation ``which`` (f, g, h) of a gate's pre-activation, clipped first if asked."""
@@ -109,27 +131,31 @@ class _Cell:
         """The states after one step: ``x_gates`` is ``X*W`` (no bias)."""
         hidden = h.shape[-1]
         if self.kind == "rnn":
-            return self.gate((x_gates + _fma_product(h, weights.recurrent)) + weights.bias, 0), None
+            return self.gate(self.sum(x_gates, _fma_product(h, weights.recurrent), weights.bias), 0), None
         if self.kind == "lstm":
             assert c is not None
-            gates = (x_gates + _fma_product(h, weights.recurrent)) + weights.bias
+            gates = self.sum(x_gates, _fma_product(h, weights.recurrent), weights.bias)
             forget, input_gate, candidate, output = (
                 gates[..., k * hidden : (k + 1) * hidden] for k in range(4)
             )
-            c_new = fma_f32(self.gate(input_gate, 0), self.gate(candidate, 1), self.gate(forget, 0) * c)
+            f, i, g = self.gate(forget, 0), self.gate(input_gate, 0), self.gate(candidate, 1)
+            c_new = self.multiply_add(f, c, i * g) if self.decomposed else fma_f32(i, g, f * c)
             return self.gate(output, 0) * self.activations[2](c_new), c_new
         bias = weights.bias
-        zr = (x_gates[..., : 2 * hidden] + _fma_product(h, weights.recurrent)) + bias[: 2 * hidden]
+        zr = self.sum(x_gates[..., : 2 * hidden], _fma_product(h, weights.recurrent), bias[: 2 * hidden])
         zr = self.gate(zr, 0)
         z, reset = zr[..., :hidden], zr[..., hidden:]
         x_candidate, b_candidate = x_gates[..., 2 * hidden :], bias[2 * hidden :]
         if self.linear_before_reset:
             assert weights.b_rh is not None
             h_candidate = _fma_product(h, weights.candidate) + weights.b_rh
-            candidate = fma_f32(reset, h_candidate, x_candidate + b_candidate)
+            if self.decomposed:
+                candidate = x_candidate + self.multiply_add(reset, h_candidate, b_candidate)
+            else:
+                candidate = fma_f32(reset, h_candidate, x_candidate + b_candidate)
         else:
-            candidate = (x_candidate + _fma_product(reset * h, weights.candidate)) + b_candidate
-        return fma_f32(np.float32(1) - z, self.gate(candidate, 1), z * h), None
+            candidate = self.sum(x_candidate, _fma_product(reset * h, weights.candidate), b_candidate)
+        return self.multiply_add(np.float32(1) - z, self.gate(candidate, 1), z * h), None
 
 
 @dataclass(frozen=True)
@@ -170,9 +196,10 @@ def _cell_of(call: KernelCall, kind: str) -> _Cell:
     if len(names) < needed:
         raise KernelError(f"{call.schema.name} needs {needed} activations, the layer names {len(names)}")
     linear_before_reset = kind == "gru" and bool(call.attribute("linear_before_reset"))
-    return _Cell(
-        kind, tuple(_ACTIVATIONS[n] for n in names), float(call.attribute("clip")), linear_before_reset
-    )
+    activations = tuple(_ACTIVATIONS[n] for n in names)
+    decomposed = not _on_the_plugins_node(call, kind)
+    fused = not (decomposed and "sequence" in call.schema.function)
+    return _Cell(kind, activations, float(call.attribute("clip")), linear_before_reset, decomposed, fused)
 
 
 def _compute_dtype(dtype: np.dtype[Any]) -> np.dtype[Any]:
@@ -329,12 +356,14 @@ def _lengths_run(call: KernelCall, kind: str, lengths: np.ndarray, steps: int) -
 
 
 def _on_the_plugins_node(call: KernelCall, kind: str) -> bool:
-    """Does the CPU plugin run this sequence as its oneDNN node (``RNN::isSupportedOperation``
-    in nodes/rnn.cpp)? Not with a clip, nor with an LSTM's or a GRU's activations other than
-    the defaults (an RNN's one activation may be any of the three), nor with W, R or B
-    computed from data; the plugin decomposes those whatever X's shape."""
+    """Does the CPU plugin run this cell or sequence as its oneDNN node
+    (``RNN::isSupportedOperation`` in nodes/rnn.cpp)? Not with a clip, nor with an LSTM's or a
+    GRU's activations other than the defaults (an RNN's one activation may be any of the
+    three), nor with W, R or B computed from data; the plugin decomposes those whatever X's
+    shape (a sequence into a TensorIterator over cells it decomposes in turn)."""
     states_count = 2 if kind == "lstm" else 1
-    weights = {2 + states_count, 3 + states_count, 4 + states_count}
+    first = states_count + (2 if "sequence" in call.schema.function else 1)  # W (after the lengths)
+    weights = {first, first + 1, first + 2}
     default_activations = kind == "rnn" or _activation_names(call, kind) == _DEFAULT_ACTIVATIONS[kind]
     return float(call.attribute("clip")) == 0 and default_activations and weights <= call.constant_inputs
 

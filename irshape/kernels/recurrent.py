@@ -75,10 +75,11 @@ _DEFAULT_ACTIVATIONS = {"rnn": ("tanh",), "gru": ("sigmoid", "tanh"), "lstm": ("
 _GATES = {"rnn": 1, "gru": 3, "lstm": 4}
 
 
-def _fma_product(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+def _fma_product(a: np.ndarray, b: np.ndarray, start: np.ndarray | None = None) -> np.ndarray:
     """``a @ b`` in f32 as the plugin's GEMMs compute each element: the products added in order
-    of k by fused multiply-adds from 0 (by experiment; numpy's BLAS agrees only on small k)."""
-    result = np.zeros((*a.shape[:-1], b.shape[-1]), np.float32)
+    of k by fused multiply-adds from 0, or from ``start`` (by experiment; numpy's BLAS agrees
+    only on small k)."""
+    result = np.zeros((*a.shape[:-1], b.shape[-1]), np.float32) if start is None else start
     for k in range(a.shape[-1]):
         result = fma_f32(a[..., k : k + 1], b[k], result)
     return result
@@ -109,14 +110,21 @@ class _Cell:
     linear_before_reset: bool
     decomposed: bool = False
     fused: bool = True
+    merged: bool = False
 
     def multiply_add(self, a: np.ndarray, b: np.ndarray, c: np.ndarray) -> np.ndarray:
         """``a . b + c``: one FMA where the plugin fuses it (see the class), else two roundings."""
         return fma_f32(a, b, c) if self.fused else a * b + c
 
-    def sum(self, x_part: np.ndarray, h_part: np.ndarray, bias: np.ndarray) -> np.ndarray:
-        """A gate's pre-activation from ``X*W``, ``H*R`` and its bias, in the plugin's order."""
-        total: np.ndarray = x_part + (h_part + bias) if self.decomposed else (x_part + h_part) + bias
+    def sum(self, x_part: np.ndarray, h: np.ndarray, recurrent: np.ndarray, bias: np.ndarray) -> np.ndarray:
+        """A gate's pre-activation from ``X*W``, ``H``, its R and its bias, in the plugin's order."""
+        total: np.ndarray
+        if self.merged:
+            total = _fma_product(h, recurrent, x_part) + bias
+        elif self.decomposed:
+            total = x_part + (_fma_product(h, recurrent) + bias)
+        else:
+            total = (x_part + _fma_product(h, recurrent)) + bias
         return total
 
     def gate(self, pre_activation: np.ndarray, which: int) -> np.ndarray:
@@ -131,10 +139,10 @@ class _Cell:
         """The states after one step: ``x_gates`` is ``X*W`` (no bias)."""
         hidden = h.shape[-1]
         if self.kind == "rnn":
-            return self.gate(self.sum(x_gates, _fma_product(h, weights.recurrent), weights.bias), 0), None
+            return self.gate(self.sum(x_gates, h, weights.recurrent, weights.bias), 0), None
         if self.kind == "lstm":
             assert c is not None
-            gates = self.sum(x_gates, _fma_product(h, weights.recurrent), weights.bias)
+            gates = self.sum(x_gates, h, weights.recurrent, weights.bias)
             forget, input_gate, candidate, output = (
                 gates[..., k * hidden : (k + 1) * hidden] for k in range(4)
             )
@@ -142,7 +150,7 @@ class _Cell:
             c_new = self.multiply_add(f, c, i * g) if self.decomposed else fma_f32(i, g, f * c)
             return self.gate(output, 0) * self.activations[2](c_new), c_new
         bias = weights.bias
-        zr = self.sum(x_gates[..., : 2 * hidden], _fma_product(h, weights.recurrent), bias[: 2 * hidden])
+        zr = self.sum(x_gates[..., : 2 * hidden], h, weights.recurrent, bias[: 2 * hidden])
         zr = self.gate(zr, 0)
         z, reset = zr[..., :hidden], zr[..., hidden:]
         x_candidate, b_candidate = x_gates[..., 2 * hidden :], bias[2 * hidden :]
@@ -154,7 +162,7 @@ class _Cell:
             else:
                 candidate = fma_f32(reset, h_candidate, x_candidate + b_candidate)
         else:
-            candidate = self.sum(x_candidate, _fma_product(reset * h, weights.candidate), b_candidate)
+            candidate = self.sum(x_candidate, reset * h, weights.candidate, b_candidate)
         return self.multiply_add(np.float32(1) - z, self.gate(candidate, 1), z * h), None
 
 
@@ -199,7 +207,11 @@ def _cell_of(call: KernelCall, kind: str) -> _Cell:
     activations = tuple(_ACTIVATIONS[n] for n in names)
     decomposed = not _on_the_plugins_node(call, kind)
     fused = not (decomposed and "sequence" in call.schema.function)
-    return _Cell(kind, activations, float(call.attribute("clip")), linear_before_reset, decomposed, fused)
+    # (oneDNN's node makes an RNN's or LSTM's X and H products one GEMM where they are as long)
+    same_length = call.inputs[0].shape[-1] == int(call.attribute("hidden_size"))
+    merged = not decomposed and kind != "gru" and same_length
+    clip = float(call.attribute("clip"))
+    return _Cell(kind, activations, clip, linear_before_reset, decomposed, fused, merged)
 
 
 def _compute_dtype(dtype: np.dtype[Any]) -> np.dtype[Any]:

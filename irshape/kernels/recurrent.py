@@ -371,8 +371,11 @@ def _on_the_plugins_node(call: KernelCall, kind: str) -> bool:
     """Does the CPU plugin run this cell or sequence as its oneDNN node
     (``RNN::isSupportedOperation`` in nodes/rnn.cpp)? Not with a clip, nor with an LSTM's or a
     GRU's activations other than the defaults (an RNN's one activation may be any of the
-    three), nor with W, R or B computed from data; the plugin decomposes those whatever X's
-    shape (a sequence into a TensorIterator over cells it decomposes in turn)."""
+    three), nor with W, R or B computed from data, nor ever an LSTMCell-1; the plugin
+    decomposes those whatever X's shape (a sequence into a TensorIterator over cells it
+    decomposes in turn)."""
+    if call.schema.function == "lstm_cell_v0":
+        return False
     states_count = 2 if kind == "lstm" else 1
     first = states_count + (2 if "sequence" in call.schema.function else 1)  # W (after the lengths)
     weights = {first, first + 1, first + 2}

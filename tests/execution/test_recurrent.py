@@ -19,7 +19,8 @@ from openvino.utils.node_factory import NodeFactory
 from irshape.execute.network import Outcome, execute
 from irshape.ir.reader import read_file
 from irshape.kernels import UnsupportedByOpenVINOError
-from irshape.kernels.recurrent import _ACTIVATIONS, _Cell, _run_direction
+from irshape.kernels.elementwise import fma_f32
+from irshape.kernels.recurrent import _ACTIVATIONS, _Cell, _fma_product, _run_direction
 
 from .harness import Case, parameter, run_batch
 
@@ -60,8 +61,9 @@ def _sequence_case(
     dtype: Any,
     weights_as_parameters: bool,
     length_type: Any,
+    inputs: int = 3,
 ) -> Case:
-    batch, inputs, hidden = len(lengths), 3, 4
+    batch, hidden = len(lengths), 4
     directions = 2 if direction == "bidirectional" else 1
     gates = _GATES[kind]
     x = parameter((batch, steps, inputs), dtype)
@@ -152,8 +154,10 @@ def _cell_case(
     clip: float,
     linear_before_reset: bool,
     dtype: Any,
+    inputs: int = 5,
+    weights_as_parameters: bool = False,
 ) -> Case:
-    inputs, hidden, gates = 5, 3, _GATES[kind]
+    hidden, gates = 3, _GATES[kind]
     x = parameter((batch, inputs), dtype)
     feeds: dict[Any, np.ndarray] = {x: (rng.standard_normal((batch, inputs)) * 1.5).astype(dtype)}
     states = []
@@ -162,7 +166,7 @@ def _cell_case(
         feeds[state] = rng.standard_normal((batch, hidden)).astype(dtype)
         states.append(state)
     w = _weights(rng, (gates * hidden, inputs), dtype, False, feeds)
-    r = _weights(rng, (gates * hidden, hidden), dtype, batch == 2, feeds)
+    r = _weights(rng, (gates * hidden, hidden), dtype, batch == 2 or weights_as_parameters, feeds)
     b = _weights(rng, ((gates + linear_before_reset) * hidden,), dtype, False, feeds)
     if kind == "rnn":
         node = opset.rnn_cell(x, states[0], w, r, b, hidden, activations or ["tanh"], [], [], clip)
@@ -243,43 +247,57 @@ def lstm_cell_v0_cases() -> list[Case]:
 
 
 def exactness_cases() -> list[Case]:
-    """Bit for bit against the plugin (its oneDNN node: default activations, no clip, constant
-    weights, f32): oneDNN's tanh and logistic, gates ``(X*W + H*R) + B`` of FMA chains, LSTM's
-    ``C = fma(i, g, f*C)``, GRU's ``H = fma(1 - z, h, z*H)`` and linear_before_reset's
-    ``fma(r, H*Rh + Rbh, X*Wh + Wbh)``. Each differed in the last bits before (numpy's tanh, a
-    sigmoid of tanh, the bias added to X*W first)."""
+    """Bit for bit against the plugin (f32), in the order irshape/kernels/recurrent.py's
+    ``_Cell`` gives: on its oneDNN node (default activations, no clip, constant weights), an
+    RNN's and LSTM's X and H products one chain where input_size equals hidden_size, and cells
+    and sequences it decomposes (a clip, other activations, R computed from data). Each
+    differed in the last bits before (numpy's tanh, a sigmoid of tanh, the bias added to X*W
+    first, BLAS's sums)."""
     rng = np.random.default_rng(11)
     cases = []
+    variants = [
+        # (name, activations, clip, R from data, input_size of a cell, of a sequence)
+        ("node", None, 0.0, False, 5, 3),
+        ("merged", None, 0.0, False, 3, 4),
+        ("clip", None, 2.0, False, 5, 3),
+        ("activations", "other", 0.0, False, 5, 3),
+        ("computed_r", None, 0.0, True, 5, 3),
+    ]
     for kind, linear_before_reset in (("rnn", False), ("gru", False), ("gru", True), ("lstm", False)):
-        for batch in (3, 8):
-            name = f"exact_{kind}{'_lbr' if linear_before_reset else ''}_cell_b{batch}"
-            case = _cell_case(
-                rng,
-                name,
-                kind,
-                batch,
-                activations=None,
-                clip=0.0,
-                linear_before_reset=linear_before_reset,
-                dtype=np.float32,
-            )
-            cases.append(dataclasses.replace(case, exact=True))
-        for direction in ("forward", "bidirectional"):
-            case = _sequence_case(
-                rng,
-                f"exact_{kind}{'_lbr' if linear_before_reset else ''}_seq_{direction}",
-                kind,
-                direction,
-                [5, 5, 5],
-                steps=5,
-                activations=None,
-                clip=0.0,
-                linear_before_reset=linear_before_reset,
-                dtype=np.float32,
-                weights_as_parameters=False,
-                length_type=np.int32,
-            )
-            cases.append(dataclasses.replace(case, exact=True))
+        prefix = f"exact_{kind}{'_lbr' if linear_before_reset else ''}"
+        for variant, activations, clip, computed_r, cell_inputs, sequence_inputs in variants:
+            other = _ACTIVATION_SETS[kind][2] if activations else None
+            for batch in (3, 8):
+                case = _cell_case(
+                    rng,
+                    f"{prefix}_cell_{variant}_b{batch}",
+                    kind,
+                    batch,
+                    activations=other,
+                    clip=clip,
+                    linear_before_reset=linear_before_reset,
+                    dtype=np.float32,
+                    inputs=cell_inputs,
+                    weights_as_parameters=computed_r,
+                )
+                cases.append(dataclasses.replace(case, exact=True))
+            for direction in ("forward", "bidirectional"):
+                case = _sequence_case(
+                    rng,
+                    f"{prefix}_seq_{variant}_{direction}",
+                    kind,
+                    direction,
+                    [5, 5, 5],
+                    steps=5,
+                    activations=other,
+                    clip=clip,
+                    linear_before_reset=linear_before_reset,
+                    dtype=np.float32,
+                    weights_as_parameters=computed_r,
+                    length_type=np.int32,
+                    inputs=sequence_inputs,
+                )
+                cases.append(dataclasses.replace(case, exact=True))
     return cases
 
 
@@ -397,3 +415,21 @@ def test_lstm_cell_1_ignores_peepholes_as_the_plugin_does(tmp_path, weights_form
     for index, name in enumerate(("Ho", "Co")):
         np.testing.assert_allclose(plugin[index], plain[index], rtol=1e-5, atol=1e-6)
         np.testing.assert_allclose(ours[name], plugin[index], rtol=1e-4, atol=1e-5)
+
+
+def test_fma_product_is_a_chain_of_fmas():
+    """The fast FMA chain (in f64, rounded to f32) against :func:`fma_f32` at every k, on random
+    data and on a sum whose f64 rounding is an f32 tie: 1 + 2^-23 plus -2^-24 + 2^-70 is above
+    the tie 1 + 2^-24, so the FMA gives 1 + 2^-23, where the f64 sum rounded twice gives 1."""
+    rng = np.random.default_rng(3)
+    a, b = (rng.standard_normal(shape).astype(np.float32) for shape in ((4, 3, 9), (9, 7)))
+    start = rng.standard_normal((4, 3, 7)).astype(np.float32)
+    chain = start
+    for k in range(9):
+        chain = fma_f32(a[..., k : k + 1], b[k], chain)
+    assert np.array_equal(_fma_product(a, b, start), chain)
+    one_up = np.float32(1 + 2**-23)
+    tie = _fma_product(
+        np.array([[one_up]]), np.array([[-(2**-24 - 2**-47)]], np.float32), np.array([[one_up]])
+    )
+    assert tie[0, 0] == one_up

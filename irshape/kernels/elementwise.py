@@ -77,6 +77,7 @@ from typing import Any
 import numpy as np
 
 from irshape.kernels import KernelCall, KernelError, output_bytes, storage_dtype, working_memory
+from irshape.kernels.libm_calls import expf
 from irshape.kernels.narrow_reals import integers_to_bf16, rounded_to
 from irshape.shapes import libm
 
@@ -735,10 +736,10 @@ def _or_default(parameter: Array, default: float) -> Array:
 
 def _selu(x: Array, alpha: Array, lambda_: Array) -> Array:
     """The Math node's ``lambda * x``, or ``(lambda * alpha) * (expf(x) - 1)`` where x is not
-    above 0; expf as the f64 exp rounded once (glibc's expf misses that by a unit on about one
-    value in 1500: not followed)."""
+    above 0; expf the C library's (glibc's misses the f64 exp rounded once by a unit on about
+    one value in 1500: tests/execution/test_elementwise.py's ``selu_expf_cases``)."""
     alpha, lambda_ = _or_default(alpha, 1.67326), _or_default(lambda_, 1.0507)
-    exp = np.exp(x.astype(np.float64)).astype(np.float32)
+    exp = expf(x)
     result: Array = np.where(x > 0, lambda_ * x, (lambda_ * alpha) * (exp - np.float32(1)))
     return result
 

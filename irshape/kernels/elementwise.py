@@ -199,6 +199,17 @@ def _real_unary(function: RealFunction, temporaries: int = 3) -> Callable[[Kerne
 _I32_TOP_F32 = 2147483520
 
 
+def reordered_i32(values: Array) -> Array:
+    """f32 values as the plugin's Reorder converts them to i32 (its nodes that compute in f32
+    only: the Math node, ReorgYolo): rounded to nearest, saturated to [-2^31, 2147483520], NaN
+    -2^31."""
+    with np.errstate(invalid="ignore"):
+        rounded = np.rint(values)
+        clipped = np.clip(rounded, _I32_MIN, _I32_TOP_F32)
+        converted: Array = np.where(np.isnan(rounded), _I32_MIN, clipped).astype(np.int64).astype(np.int32)
+    return converted
+
+
 def _math_node_unary(function: RealFunction) -> Callable[[KernelCall], Array]:
     """A trigonometric or hyperbolic function: the plugin's Math node, which computes in f32 and
     takes integers through Reorders (a saturating conversion, not the eltwise emitters'
@@ -219,9 +230,7 @@ def _math_node_unary(function: RealFunction) -> Callable[[KernelCall], Array]:
                 return _array(
                     np.where(np.isnan(rounded), nan_value, np.clip(rounded, info.min, info.max)).astype(dtype)
                 )
-            clipped = np.clip(rounded, _I32_MIN, _I32_TOP_F32)
-            i32 = np.where(np.isnan(rounded), _I32_MIN, clipped).astype(np.int64).astype(np.int32)
-            return _array(_stored_int(i32, dtype))
+            return _array(_stored_int(reordered_i32(values), dtype))
 
     working_memory(_f32_temporaries(3))(kernel)
     return kernel

@@ -43,6 +43,7 @@ from __future__ import annotations
 import numpy as np
 
 from irshape.kernels import KernelCall, KernelError, UnsupportedByOpenVINOError
+from irshape.kernels.elementwise import reordered_i32
 from irshape.kernels.narrow_reals import integers_to_bf16
 
 F32 = np.float32
@@ -467,16 +468,11 @@ def reorg_yolo(call: KernelCall) -> np.ndarray:
     return reorganised.astype(call.output_dtype(0))
 
 
-# the largest float32 below 2^31, where the plugin's Reorder to i32 saturates
-_I32_TOP_F32 = 2147483520
-
-
 def _through_f32(integers: np.ndarray) -> np.ndarray:
     """32-bit integers (wider ones held as i32) through the plugin's float32 Reorders, back in
     their own dtype (wrapped as the i32 is)."""
     as_i32 = integers.astype(np.int64).astype(np.int32)
-    back = np.clip(as_i32.astype(F32).astype(np.float64), -(2**31), _I32_TOP_F32).astype(np.int64)
-    converted: np.ndarray = back.astype(integers.dtype)
+    converted: np.ndarray = reordered_i32(as_i32.astype(F32)).astype(integers.dtype)
     return converted
 
 

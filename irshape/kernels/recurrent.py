@@ -56,6 +56,7 @@ from typing import Any
 import numpy as np
 
 from irshape.kernels import KernelCall, KernelError, UnsupportedByOpenVINOError, output_bytes, working_memory
+from irshape.kernels.blas import one_blas_thread
 from irshape.kernels.elementwise import _sigmoid as plugin_sigmoid
 from irshape.kernels.elementwise import fma_f32, plugin_tanh
 from irshape.kernels.stored import as_output
@@ -68,9 +69,20 @@ def _relu(x: np.ndarray) -> np.ndarray:
     return result
 
 
+def _fast_sigmoid(x: np.ndarray) -> np.ndarray:
+    """``1 / (1 + exp(-x))`` as ``(1 + tanh(x / 2)) / 2``: no overflow, few passes."""
+    result: np.ndarray = np.multiply(x, 0.5)
+    np.tanh(result, out=result)
+    result *= 0.5
+    result += 0.5
+    return result
+
+
 # the plugin's oneDNN node activates its gates with oneDNN's eltwise injectors, the functions
-# the plugin's Sigmoid and Tanh compute (bit for bit: see kernels/elementwise.py)
+# the plugin's Sigmoid and Tanh compute (bit for bit: see kernels/elementwise.py); numpy's on
+# layers past _EXACT_PRODUCTS (a tenth of the time)
 _ACTIVATIONS: dict[str, Activation] = {"sigmoid": plugin_sigmoid, "tanh": plugin_tanh, "relu": _relu}
+_FAST_ACTIVATIONS: dict[str, Activation] = {"sigmoid": _fast_sigmoid, "tanh": np.tanh, "relu": _relu}
 _DEFAULT_ACTIVATIONS = {"rnn": ("tanh",), "gru": ("sigmoid", "tanh"), "lstm": ("sigmoid", "tanh", "tanh")}
 _GATES = {"rnn": 1, "gru": 3, "lstm": 4}
 
@@ -116,7 +128,8 @@ class _Cell:
 
     and each ``a . b + c`` there one FMA on the node and in a decomposed cell (``fused``: the
     plugin's Snippets fuse them), two roundings in a decomposed sequence (the TensorIterator's
-    body runs each op apart)."""
+    body runs each op apart). Above :data:`_EXACT_PRODUCTS` multiply-adds a layer's products
+    are numpy's (``exact`` False: BLAS's order, last bits off, a hundred times as fast)."""
 
     kind: str  # "rnn", "gru" or "lstm"
     activations: tuple[Activation, ...]
@@ -125,20 +138,28 @@ class _Cell:
     decomposed: bool = False
     fused: bool = True
     merged: bool = False
+    exact: bool = True
+
+    def product(self, a: np.ndarray, b: np.ndarray, start: np.ndarray | None = None) -> np.ndarray:
+        """``a @ b`` (added to ``start``): the plugin's FMA chain, or numpy's if not ``exact``."""
+        if self.exact:
+            return _fma_product(a, b, start)
+        result: np.ndarray = a @ b if start is None else start + a @ b
+        return result
 
     def multiply_add(self, a: np.ndarray, b: np.ndarray, c: np.ndarray) -> np.ndarray:
         """``a . b + c``: one FMA where the plugin fuses it (see the class), else two roundings."""
-        return fma_f32(a, b, c) if self.fused else a * b + c
+        return fma_f32(a, b, c) if self.fused and self.exact else a * b + c
 
     def sum(self, x_part: np.ndarray, h: np.ndarray, recurrent: np.ndarray, bias: np.ndarray) -> np.ndarray:
         """A gate's pre-activation from ``X*W``, ``H``, its R and its bias, in the plugin's order."""
         total: np.ndarray
         if self.merged:
-            total = _fma_product(h, recurrent, x_part) + bias
+            total = self.product(h, recurrent, x_part) + bias
         elif self.decomposed:
-            total = x_part + (_fma_product(h, recurrent) + bias)
+            total = x_part + (self.product(h, recurrent) + bias)
         else:
-            total = (x_part + _fma_product(h, recurrent)) + bias
+            total = (x_part + self.product(h, recurrent)) + bias
         return total
 
     def gate(self, pre_activation: np.ndarray, which: int) -> np.ndarray:
@@ -161,7 +182,7 @@ class _Cell:
                 gates[..., k * hidden : (k + 1) * hidden] for k in range(4)
             )
             f, i, g = self.gate(forget, 0), self.gate(input_gate, 0), self.gate(candidate, 1)
-            c_new = self.multiply_add(f, c, i * g) if self.decomposed else fma_f32(i, g, f * c)
+            c_new = self.multiply_add(f, c, i * g) if self.decomposed else self.multiply_add(i, g, f * c)
             return self.gate(output, 0) * self.activations[2](c_new), c_new
         bias = weights.bias
         zr = self.sum(x_gates[..., : 2 * hidden], h, weights.recurrent, bias[: 2 * hidden])
@@ -170,11 +191,11 @@ class _Cell:
         x_candidate, b_candidate = x_gates[..., 2 * hidden :], bias[2 * hidden :]
         if self.linear_before_reset:
             assert weights.b_rh is not None
-            h_candidate = _fma_product(h, weights.candidate) + weights.b_rh
+            h_candidate = self.product(h, weights.candidate) + weights.b_rh
             if self.decomposed:
                 candidate = x_candidate + self.multiply_add(reset, h_candidate, b_candidate)
             else:
-                candidate = fma_f32(reset, h_candidate, x_candidate + b_candidate)
+                candidate = self.multiply_add(reset, h_candidate, x_candidate + b_candidate)
         else:
             candidate = self.sum(x_candidate, reset * h, weights.candidate, b_candidate)
         return self.multiply_add(np.float32(1) - z, self.gate(candidate, 1), z * h), None
@@ -218,14 +239,31 @@ def _cell_of(call: KernelCall, kind: str) -> _Cell:
     if len(names) < needed:
         raise KernelError(f"{call.schema.name} needs {needed} activations, the layer names {len(names)}")
     linear_before_reset = kind == "gru" and bool(call.attribute("linear_before_reset"))
-    activations = tuple(_ACTIVATIONS[n] for n in names)
     decomposed = not _on_the_plugins_node(call, kind)
     fused = not (decomposed and "sequence" in call.schema.function)
     # (oneDNN's node makes an RNN's or LSTM's X and H products one GEMM where they are as long)
     same_length = call.inputs[0].shape[-1] == int(call.attribute("hidden_size"))
     merged = not decomposed and kind != "gru" and same_length
     clip = float(call.attribute("clip"))
-    return _Cell(kind, activations, clip, linear_before_reset, decomposed, fused, merged)
+    exact = _multiply_adds(call, kind) <= _EXACT_PRODUCTS
+    activations = tuple((_ACTIVATIONS if exact else _FAST_ACTIVATIONS)[n] for n in names)
+    return _Cell(kind, activations, clip, linear_before_reset, decomposed, fused, merged, exact)
+
+
+# Up to this many multiply-adds in a layer's products the kernels follow the plugin's FMA
+# chains (bit for bit; about 30 million a second, a Python loop over k): 0.1 s at most. Above,
+# numpy's BLAS (bench/bench_kernels.py's recurrent rows: 0.4 to 4 s exact, 6 to 26 ms not).
+_EXACT_PRODUCTS = 1 << 22
+
+
+def _multiply_adds(call: KernelCall, kind: str) -> int:
+    """The multiply-adds of a layer's X*W and H*R over every step and direction."""
+    x = call.inputs[0]
+    hidden = int(call.attribute("hidden_size"))
+    sequence = "sequence" in call.schema.function
+    directions = 2 if sequence and str(call.attribute("direction")).lower() == "bidirectional" else 1
+    rows = x.size // max(1, x.shape[-1])
+    return int(rows * (x.shape[-1] + hidden) * _GATES[kind] * hidden * directions)
 
 
 def _compute_dtype(dtype: np.dtype[Any]) -> np.dtype[Any]:
@@ -233,10 +271,10 @@ def _compute_dtype(dtype: np.dtype[Any]) -> np.dtype[Any]:
     return np.dtype(np.float32)
 
 
-def _input_projection(x: np.ndarray, weights: _Weights) -> np.ndarray:
+def _input_projection(cell: _Cell, x: np.ndarray, weights: _Weights) -> np.ndarray:
     """``X*W`` for every gate of every step at once, before the loop (its bias is added after
     ``H*R``, as the plugin adds it)."""
-    return _fma_product(x, weights.input)
+    return cell.product(x, weights.input)
 
 
 def _run_cell(call: KernelCall, kind: str, inputs: Sequence[np.ndarray] | None = None) -> list[np.ndarray]:
@@ -247,7 +285,7 @@ def _run_cell(call: KernelCall, kind: str, inputs: Sequence[np.ndarray] | None =
     w, r, b = rest[states - 1 :]
     cell = _cell_of(call, kind)
     weights = _prepared(cell, w, r, b)
-    h_new, c_new = cell.step(_input_projection(x, weights), h, c, weights)
+    h_new, c_new = cell.step(_input_projection(cell, x, weights), h, c, weights)
     outputs = [h_new] if c_new is None else [h_new, c_new]
     return _as_outputs(call, outputs)
 
@@ -326,20 +364,21 @@ def _run_direction(
     if order is not None:
         x = np.take_along_axis(x, order[:, :, None], axis=1)
     prepared = _prepared(cell, w, r, b)
-    x_gates = _input_projection(x, prepared)
+    x_gates = _input_projection(cell, x, prepared)
     h = states[0]
     c = states[1] if len(states) > 1 else None
     y = np.zeros((batch, steps, h.shape[-1]), dtype=h.dtype)
-    for t in range(steps):
-        h_step, c_step = cell.step(x_gates[:, t], h, c, prepared)
-        if t < every_step:  # no batch has ended yet: no masking
-            y[:, t], h, c = h_step, h_step, c_step
-            continue
-        active = (t < lengths)[:, None]
-        y[:, t] = np.where(active, h_step, 0)
-        h = np.where(active, h_step, h)
-        if c is not None and c_step is not None:
-            c = np.where(active, c_step, c)
+    with one_blas_thread():  # (numpy's products of a step: too small for threads to pay)
+        for t in range(steps):
+            h_step, c_step = cell.step(x_gates[:, t], h, c, prepared)
+            if t < every_step:  # no batch has ended yet: no masking
+                y[:, t], h, c = h_step, h_step, c_step
+                continue
+            active = (t < lengths)[:, None]
+            y[:, t] = np.where(active, h_step, 0)
+            h = np.where(active, h_step, h)
+            if c is not None and c_step is not None:
+                c = np.where(active, c_step, c)
     if order is not None:
         y = np.take_along_axis(y, order[:, :, None], axis=1)  # the reversal is its own inverse
     # OpenVINO's final states are those after step length - 1, zero where there is no such step

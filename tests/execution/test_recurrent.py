@@ -20,7 +20,7 @@ from irshape.execute.network import Outcome, execute
 from irshape.ir.reader import read_file
 from irshape.kernels import UnsupportedByOpenVINOError
 from irshape.kernels.elementwise import fma_f32
-from irshape.kernels.recurrent import _ACTIVATIONS, _Cell, _fma_product, _run_direction
+from irshape.kernels.recurrent import _ACTIVATIONS, _EXACT_PRODUCTS, _Cell, _fma_product, _run_direction
 
 from .harness import Case, parameter, run_batch
 
@@ -301,7 +301,36 @@ def exactness_cases() -> list[Case]:
     return cases
 
 
-CASES = sequence_cases() + cell_cases() + lstm_cell_v0_cases() + exactness_cases()
+def long_sequence_cases() -> list[Case]:
+    """Layers past the kernels' _EXACT_PRODUCTS (numpy's arithmetic: within tolerance)."""
+    rng = np.random.default_rng(12)
+    cases = []
+    for kind in ("lstm", "gru"):
+        assert _multiply_adds_of(kind, batch=3, steps=4000, inputs=32) > _EXACT_PRODUCTS
+        case = _sequence_case(
+            rng,
+            f"long_{kind}_seq",
+            kind,
+            "forward",
+            [4000, 4000, 4000],
+            steps=4000,
+            inputs=32,
+            activations=None,
+            clip=0.0,
+            linear_before_reset=False,
+            dtype=np.float32,
+            weights_as_parameters=False,
+            length_type=np.int32,
+        )
+        cases.append(case)
+    return cases
+
+
+def _multiply_adds_of(kind: str, *, batch: int, steps: int, inputs: int = 3, hidden: int = 4) -> int:
+    return batch * steps * (inputs + hidden) * _GATES[kind] * hidden
+
+
+CASES = sequence_cases() + cell_cases() + lstm_cell_v0_cases() + exactness_cases() + long_sequence_cases()
 
 
 @pytest.fixture(scope="module")

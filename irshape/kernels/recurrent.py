@@ -28,23 +28,32 @@ The equations are OpenVINO's reference ones (``rnn_cell.hpp``, ``gru_cell.hpp``,
 
 What the CPU plugin computes (openvino 2026.4.1, ``INFERENCE_PRECISION_HINT=f32``), established
 by ``tests/execution/test_recurrent.py``: f16 sequences are computed in f32 and rounded at
-the outputs; the kernels compute in f32 (f64 in f64). A bf16 recurrent layer differs by a bf16
-ulp or so, and the kernels round the outputs once: the plugin runs a bf16 sequence as a
-TensorIterator over a cell (its runtime model shows no more), and no choice of where to round
+the outputs; the kernels compute in f32 (f64 too: the plugin holds it as f32), bit for bit in
+the plugin's order (``_Cell``: its oneDNN node's, or its decomposition's; oneDNN's tanh and
+logistic, each product a chain of FMAs). Not followed: W or R computed from data in a product
+of one row or one column (batch 1, hidden_size 1), which the plugin's MatMul node sums in an
+order not found (a few elements of the kernel fuzzer's, a few ulps; docs/execution.md). A
+bf16 recurrent layer differs by a bf16 ulp or so, and the kernels round the outputs once: the
+plugin runs a bf16 sequence as a TensorIterator over a cell (its runtime model shows no
+more), and no choice of where to round
 reproduces it: of the 512 combinations of rounding X*W, H*R, their sum, the bias sum, the
 activations, the two products, C, tanh(C) and H at each step, the closest leaves a quarter to a
 third of Y one bf16 ulp off (LSTM, batch 2, 6 steps), as far off as rounding the outputs once.
 
-Speed (bench/bench_kernels.py's recurrent rows): the input projection ``X*W + B`` of every step
-is one matrix product before the loop, and the loop runs only the recurrence, on one BLAS thread
-(irshape/kernels/blas.py: its products are too small for threads to pay), with the weights
-transposed once and an LSTM's four gates activated by one tanh (see ``_Cell._lstm_gates``).
+Speed (bench/bench_kernels.py's recurrent rows): the input projection ``X*W`` of every step is
+one product before the loop, and the loop runs only the recurrence. The FMA chains are a
+Python loop over k (about 30 million multiply-adds a second): past ``_EXACT_PRODUCTS`` (4M) in
+a layer the kernels take numpy's products, tanh and plain multiply-adds instead, within
+tolerance (the bench's rows: 0.4 to 4 s exact, 3 to 21 ms so), on one BLAS thread
+(irshape/kernels/blas.py: a step's products are too small for threads to pay).
 
 LSTMCell-1 (v0, with peepholes P, ``input_forget`` and ``weights_format``): the CPU plugin
 computes LSTMCell-4 on its W, R and B in f, i, c, o order whatever P, ``input_forget`` and
 ``weights_format`` say (by experiment, ``tests/execution/test_recurrent.py``: nonzero peepholes,
-input_forget true and every weights_format give LSTMCell-4's result), so the kernel does too.
-``ov.save_model`` never writes P's edge; a missing B is zeros.
+input_forget true and every weights_format give LSTMCell-4's result), so the kernel does too,
+in the order of the plugin's decomposition (its oneDNN node never takes an LSTMCell-1: the
+runtime model shows FullyConnected and Snippets). ``ov.save_model`` never writes P's edge; a
+missing B is zeros.
 """
 
 from __future__ import annotations

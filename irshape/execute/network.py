@@ -59,6 +59,12 @@ _NEVER_FOLDED = frozenset({"readvalue", "assign"})
 # The values of value inputs (axes, target shapes, k) handed to shape inference, up to this many
 # elements: enough for any shape or axes list, not a copy of a large index tensor.
 _VALUE_LIMIT = 4096
+# Value inputs OpenVINO's shape inference reads only where they are Consts, and which at run time
+# the plugin's node reads by rules of its own: given without their value to the inference at
+# run time, so the node's answer is checked against the intervals OpenVINO infers for data
+# (Unique's data: the plugin tells every NaN apart, sorted too, where the reference's sorted
+# count, which read_model folds a Const's by, does not).
+_READ_BY_THE_NODE = frozenset({("Unique", 0)})
 
 
 class Outcome(enum.Enum):
@@ -626,7 +632,11 @@ class _Executor:
             ]
         else:
             tensors = [
-                _tensor(array, element_type, i in schema.value_inputs)
+                _tensor(
+                    array,
+                    element_type,
+                    i in schema.value_inputs and (schema.op, i) not in _READ_BY_THE_NODE,
+                )
                 for i, (array, element_type) in enumerate(args)
             ]
         if readings is not None and any(readings):

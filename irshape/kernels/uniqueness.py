@@ -25,9 +25,12 @@ their own.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 
 from irshape.kernels import KernelCall, working_memory
+from irshape.shapes.uniqueness import stable_sort
 
 
 def _unique_bytes(call: KernelCall) -> int:
@@ -50,16 +53,32 @@ def unique(call: KernelCall) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.nda
         axis = int(call.inputs[1].reshape(-1)[0])
         axis = axis + data.ndim if axis < 0 else axis
     source = data if axis is not None else data.reshape(-1)
+    along = axis or 0
+    is_sorted = bool(call.attribute("sorted"))
+    keys = _nan_apart(source, along) if axis is not None or not is_sorted else None
     uniques, first, inverse, counts = np.unique(
-        source, return_index=True, return_inverse=True, return_counts=True, axis=axis
+        source if keys is None else keys,
+        return_index=True,
+        return_inverse=True,
+        return_counts=True,
+        axis=axis if keys is None else 0,
     )
     inverse = inverse.reshape(-1)
-    if not call.attribute("sorted"):
+    if keys is not None:  # a key stands for an item: the items back, in order of first occurrence
+        order = np.argsort(first, kind="stable")
+        if is_sorted:  # the plugin's sort of those, column by column
+            order = order[_columns_sorted(np.take(source, first[order], axis=along), along)]
+    elif not is_sorted:
         order = np.argsort(first, kind="stable")  # by first occurrence
-        rank = np.empty_like(order)
-        rank[order] = np.arange(order.size)
-        uniques = np.take(uniques, order, axis=axis or 0)
-        first, inverse, counts = first[order], rank[inverse], counts[order]
+    else:
+        order = np.arange(first.size)
+    rank = np.empty_like(order)
+    rank[order] = np.arange(order.size)
+    if keys is not None:
+        uniques = np.take(source, first[order], axis=along)
+    else:
+        uniques = np.take(uniques, order, axis=along)
+    first, inverse, counts = first[order], rank[inverse], counts[order]
     index_dtype, count_dtype = call.output_dtype(1), call.output_dtype(3)
     return (
         uniques.astype(call.output_dtype(0), copy=False),
@@ -67,3 +86,35 @@ def unique(call: KernelCall) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.nda
         inverse.astype(index_dtype),
         counts.astype(count_dtype),
     )
+
+
+def _nan_apart(source: np.ndarray, axis: int) -> np.ndarray | None:
+    """Keys that tell every item (element, or slice along ``axis``) holding a NaN apart, as the
+    plugin's ``==`` does (an ``unordered_map`` of the elements unsorted, ``std::equal`` of the
+    slices), or None where there is no NaN (numpy's ``unique`` then does it all). A key is a
+    row: the item's elements with NaN as 0, then its own index where it holds a NaN, else -1."""
+    if source.dtype.kind != "f":
+        return None
+    items = np.moveaxis(source, axis, 0).reshape(source.shape[axis], -1).astype(np.float64)
+    holds_nan = np.isnan(items).any(axis=1)
+    if not holds_nan.any():
+        return None
+    tags = np.where(holds_nan, np.arange(holds_nan.size), -1)
+    return np.column_stack([np.nan_to_num(items, nan=0.0), tags])
+
+
+def _columns_sorted(uniques: np.ndarray, axis: int) -> np.ndarray:
+    """The order the plugin gives the unique slices (in order of first occurrence) along an
+    axis holding NaNs: ``std::stable_sort`` by ``<`` of each column from the last to the first
+    (``slicedTensorExec``), where a NaN's every comparison is false, so libstdc++'s algorithm
+    itself decides (irshape.shapes.uniqueness.stable_sort, step for step)."""
+    columns = np.moveaxis(uniques, axis, 0).reshape(uniques.shape[axis], -1).T.tolist()
+    order = list(range(uniques.shape[axis]))
+    for column in reversed(columns):
+        order = stable_sort(order, _below_in(column))
+    return np.array(order, dtype=np.intp)
+
+
+def _below_in(column: list[float]) -> Callable[[int, int], bool]:
+    """The plugin's comparison of two unique slices by one column: ``<`` of their elements."""
+    return lambda i, j: bool(column[i] < column[j])

@@ -11,6 +11,8 @@ as the axis (its upper bound)."""
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
+from typing import TypeVar
 
 from irshape.dims import EMPTY, INF, Dim, PartialShape, int64
 from irshape.ops.interface import ConstTensor, Finding, OpCall, OpResult, Output, Tensor
@@ -123,6 +125,7 @@ def _counted(call: OpCall) -> OpResult:
 
 
 Item = tuple[float, ...]
+T = TypeVar("T")
 
 
 def _slices(values: tuple[float, ...], lengths: tuple[int, ...], axis: int) -> list[Item]:
@@ -147,7 +150,7 @@ def _unique_count(items: list[Item], is_sorted: bool) -> int:
         return len(set(items))
     if not is_sorted:
         return len({item for item in items if not _has_nan(item)}) + sum(map(_has_nan, items))
-    ordered = _stable_sort(items)
+    ordered = stable_sort(items, _less)
     unique = ordered[:1]
     for item in ordered[1:]:
         if _lower_bound(unique, item) == len(unique):
@@ -181,53 +184,58 @@ def _lower_bound(unique: list[Item], item: Item) -> int:
     return first
 
 
-def _stable_sort(items: list[Item]) -> list[Item]:
+def stable_sort(items: list[T], less: Callable[[T, T], bool]) -> list[T]:
     """libstdc++'s ``std::stable_sort`` with a buffer, step for step: each half sorted by chunks
     of 7 (insertion sort) merged pairwise through the buffer, then the halves merged (backwards
     when the first is the longer). Under a total order any stable sort gives the same; with
-    NaNs only this one gives OpenVINO's order."""
+    NaNs, whose every comparison is false, only this one gives OpenVINO's order (its reference
+    here, the CPU plugin's Unique along an axis in irshape.kernels.uniqueness)."""
     middle = (len(items) + 1) // 2
-    first, second = _merge_sort(items[:middle]), _merge_sort(items[middle:])
+    first, second = _merge_sort(items[:middle], less), _merge_sort(items[middle:], less)
     if len(first) <= len(second):
-        return _merge(first, second)
-    return _merge_backward(first, second)
+        return _merge(first, second, less)
+    return _merge_backward(first, second, less)
 
 
-def _merge_sort(items: list[Item]) -> list[Item]:
+def _merge_sort(items: list[T], less: Callable[[T, T], bool]) -> list[T]:
     """``__merge_sort_with_buffer``: insertion-sorted chunks of 7, merged in pairs, doubling."""
     chunk = 7
-    run = [x for start in range(0, len(items), chunk) for x in _insertion_sort(items[start : start + chunk])]
+    run = [
+        x
+        for start in range(0, len(items), chunk)
+        for x in _insertion_sort(items[start : start + chunk], less)
+    ]
     while chunk < len(run):
         run = [
             x
             for start in range(0, len(run), 2 * chunk)
-            for x in _merge(run[start : start + chunk], run[start + chunk : start + 2 * chunk])
+            for x in _merge(run[start : start + chunk], run[start + chunk : start + 2 * chunk], less)
         ]
         chunk *= 2
     return run
 
 
-def _insertion_sort(items: list[Item]) -> list[Item]:
+def _insertion_sort(items: list[T], less: Callable[[T, T], bool]) -> list[T]:
     """``__insertion_sort``: an item below the first goes first, else it moves down while below
     its left neighbour."""
-    out: list[Item] = []
+    out: list[T] = []
     for item in items:
-        if out and _less(item, out[0]):
+        if out and less(item, out[0]):
             out.insert(0, item)
             continue
         at = len(out)
-        while at > 0 and _less(item, out[at - 1]):
+        while at > 0 and less(item, out[at - 1]):
             at -= 1
         out.insert(at, item)
     return out
 
 
-def _merge(first: list[Item], second: list[Item]) -> list[Item]:
+def _merge(first: list[T], second: list[T], less: Callable[[T, T], bool]) -> list[T]:
     """``__move_merge``: the second's item is taken only when below the first's."""
-    out: list[Item] = []
+    out: list[T] = []
     i = j = 0
     while i < len(first) and j < len(second):
-        if _less(second[j], first[i]):
+        if less(second[j], first[i]):
             out.append(second[j])
             j += 1
         else:
@@ -236,13 +244,13 @@ def _merge(first: list[Item], second: list[Item]) -> list[Item]:
     return out + first[i:] + second[j:]
 
 
-def _merge_backward(first: list[Item], second: list[Item]) -> list[Item]:
+def _merge_backward(first: list[T], second: list[T], less: Callable[[T, T], bool]) -> list[T]:
     """``__move_merge_adaptive_backward``: from the ends, the first's item is taken (last) when
     the second's is below it."""
-    out: list[Item] = []
+    out: list[T] = []
     i, j = len(first) - 1, len(second) - 1
     while i >= 0 and j >= 0:
-        if _less(second[j], first[i]):
+        if less(second[j], first[i]):
             out.append(first[i])
             i -= 1
         else:

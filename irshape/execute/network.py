@@ -573,6 +573,8 @@ class _Executor:
             call = call.replace(inputs=tuple(data))
         with _kernel_refusals(layer):
             produced = outputs_of(kernel(call))
+        if folding and (schema.op, 0) in _READ_BY_THE_NODE:
+            _as_inferred(layer, inference, produced)
         checked = _checked_outputs(layer, inference, produced)
         if folding:  # OpenVINO's folding computes in whole i64
             return checked
@@ -794,6 +796,23 @@ def _read_apart(tensor: Tensor, reading: Value) -> Tensor:
     if tensor.reals is not None:
         return tensor.replace(real_lower=reading.real_lower, real_upper=reading.real_upper)
     return tensor
+
+
+def _as_inferred(layer: Layer, inference: OpResult, produced: tuple[np.ndarray, ...]) -> None:
+    """A node of Consts the plugin runs (it has no evaluate to fold it) with the static shapes
+    read_model inferred, whose node gives another shape (a sorted Unique of NaNs, which the
+    reference counts otherwise): the plugin fails ('Can not clone with new dims', by
+    experiment), and so does the layer."""
+    for array, output in zip(produced, inference.outputs, strict=False):
+        lengths = output.shape.lengths
+        if lengths is not None and lengths != array.shape:
+            raise _Failed(
+                layer,
+                Outcome.UNSUPPORTED,
+                f"it gives [{','.join(map(str, array.shape))}] where OpenVINO infers {output.shape} for the "
+                "model as read, which its CPU plugin runs the node with: it fails ('Can not clone with "
+                "new dims')",
+            )
 
 
 def _checked_outputs(

@@ -1,25 +1,29 @@
 """Kernels of the uniqueness family (irshape/shapes/uniqueness.py): Unique-10.
 
-numpy's ``unique`` gives the sorted answer (NaNs as one element, as OpenVINO counts them); the
-unsorted one is the same elements in the order of their first occurrence. What the CPU plugin
-does, by tests/execution/test_uniqueness.py: with an axis, slices are sorted
-lexicographically (the first element of the slice first), as numpy's ``unique(axis=)`` does.
-With an axis the plugin's first indices and counts are wrong (uninitialised memory, or the
-indices of other slices), and so at times are the reference's (folding a Const: a slice
-repeated apart counted once, at a wrong index): irshape gives the spec's, checked against the
-plugin on the unique slices and reverse indices, and by hand on the others. A NaN breaks the
-plugin's sort (elements after it out of order): irshape sorts NaN last, as one element.
-Unsorted or along an axis the plugin's NaN equals nothing (``[[nan, 1, nan], [2, 1, 2]]``
-flattened has the unique elements ``[nan, 1, nan, 2]``, and along axis 1 all three columns are
-unique), where irshape counts NaNs as one, as OpenVINO's folding of a Const does and as the
-shape inference the executor checks the kernel against (irshape/shapes/uniqueness.py): not
-modelled (the kernel fuzzer draws no NaN for Unique). Along an axis after dims other than 1
+numpy's ``unique`` gives the sorted answer; the unsorted one is the same elements in the order
+of their first occurrence. What the CPU plugin does, by tests/execution/test_uniqueness.py: with
+an axis, slices are sorted lexicographically (the first element of the slice first), as numpy's
+``unique(axis=)`` does. With an axis the plugin's first indices and counts are wrong
+(uninitialised memory, or the indices of other slices), and so at times are the reference's
+(folding a Const: a slice repeated apart counted once, at a wrong index): irshape gives the
+spec's, checked against the plugin on the unique slices and reverse indices, and by hand on the
+others. The plugin compares by ``==`` (``nodes/unique.cpp``): unsorted and along an axis every
+NaN, every slice holding one, is unique (``[[nan, 1, nan], [2, 1, 2]]`` flattened has the unique
+elements ``[nan, 1, nan, 2]``, and along axis 1 all three columns are unique), and sorted along
+an axis its ``std::stable_sort`` of each column by ``<`` orders them as libstdc++'s algorithm
+leaves them (followed step for step). Sorted and flattened its ``std::sort`` with a NaN leaves
+repeats apart (``[nan, 1, nan, 1, 2]`` there) and the NaNs' first and reverse indices unwritten:
+not modelled (irshape sorts NaN last, as one element; the kernel fuzzer draws no NaN there).
+The executor checks Unique of data against the intervals OpenVINO infers, not the reference's
+count (irshape/execute/network.py, ``_READ_BY_THE_NODE``); of a Const the plugin runs the node
+with the shapes read_model counted, and fails where its count differs (a sorted Unique of NaNs:
+'Can not clone with new dims'), as irshape does. Along an axis after dims other than 1
 the plugin's unique slices are wrong too: it compares a slice with each unique one block by
 block without going back to the slice's first block (``slicedTensorExec``), so a repeated slice
 can count as new (``[2, 2, 4]`` along -1 with columns 2 and 3 equal: 4 unique slices there,
-found by the kernel fuzzer), and its reads can pass the data's end; irshape gives the spec's. u64 and
-u32 data reach the plugin's node as i32 and are sorted signed (found by the kernel fuzzer:
-2^64 - 1 first); its other types than i32, i8 and u8 are sorted in f32, which orders them as
+found by the kernel fuzzer), and its reads can pass the data's end; irshape gives the spec's.
+u64 and u32 data reach the plugin's node as i32 and are sorted signed (found by the kernel
+fuzzer: 2^64 - 1 first); its other types than i32, i8 and u8 are sorted in f32, which orders them as
 their own.
 """
 

@@ -6,7 +6,11 @@ By ``unique.cpp`` and by experiment: the data's element count is taken only when
 static, and a count of 0 gives '?' (``Dimension{1, 0}`` is empty); with an axis (a Const of
 i32 or i64, a scalar or of shape [1]) the unique elements keep the data's shape but the axis,
 which is ``1..d`` (0 for 0; a dynamic dim stays as it is), and the reverse indices are as long
-as the axis (its upper bound)."""
+as the axis (its upper bound). A Const's count is the reference's (``reference/unique.hpp``):
+compared by ``==`` unsorted, so every NaN (every slice holding one) is unique; sorted, by
+``std::stable_sort`` and ``std::lower_bound`` with ``<``, which a NaN throws off in ways only
+those algorithms, followed step for step, reproduce (by read_model:
+tests/differential/test_unique_nan.py)."""
 
 from __future__ import annotations
 

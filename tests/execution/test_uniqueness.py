@@ -11,7 +11,7 @@ import openvino.opset1 as ov1
 import openvino.opset10 as ov10
 import pytest
 
-from .harness import Case, parameter
+from .harness import Case, compare, parameter
 from .kernel_data import DTYPES, Batches, data_of, shape_of
 
 
@@ -146,3 +146,59 @@ def test_first_indices_and_counts_along_an_axis_as_the_spec_defines_them(tmp_pat
     assert first.tolist() == [0, 1, 3]
     assert reverse.tolist() == [0, 1, 0, 2]
     assert counts.tolist() == [2, 1, 1]
+
+
+def _const_unique(tmp_path: Any, axis: int | None, is_sorted: bool) -> tuple[Any, Any]:
+    """A Unique of a Const holding NaNs (the model's one Parameter feeds a Relu beside it): the
+    saved file, and its data."""
+    data = np.array([[np.nan, 1, np.nan], [2, 1, 2]], np.float32)
+    x = parameter((1,), np.float32)
+    x.set_friendly_name("x")
+    axis_node = None if axis is None else ov1.constant(np.array(axis, np.int64))
+    node = ov10.unique(ov1.constant(data), axis_node, is_sorted, "i64", "i64")
+    results = [ov1.result(o) for o in (node.output(0), node.output(2), ov1.relu(x).output(0))]
+    for name, result in zip(("uniques", "reverse", "relu"), results, strict=True):
+        result.set_friendly_name(name)
+    xml = tmp_path / f"unique_const_{axis}_{is_sorted}.xml"
+    ov.save_model(ov.Model(results, [x]), xml, compress_to_fp16=False)
+    return xml, data
+
+
+@pytest.mark.parametrize("axis", [None, 1])
+def test_unsorted_unique_of_a_const_runs_as_the_plugin_runs_it(tmp_path: Any, axis: int | None) -> None:
+    """The plugin does not fold a Unique of a Const (it has no evaluate): its node runs, with the
+    shapes read_model inferred, which unsorted agree with it (every NaN apart, both)."""
+    from irshape.execute.network import execute
+    from irshape.ir.reader import read_file
+
+    xml, _ = _const_unique(tmp_path, axis, False)
+    compiled = ov.Core().compile_model(xml, "CPU", {"INFERENCE_PRECISION_HINT": "f32"})
+    one = np.ones(1, np.float32)
+    expected = compiled({0: one})
+    document = read_file(xml).document
+    assert document is not None
+    got = execute(document, {"x": one}).results
+    assert sorted(got) == ["relu", "reverse", "uniques"]
+    for index, name in enumerate(("uniques", "reverse")):
+        problem = compare(expected[compiled.outputs[index]], got[name], exact=True)
+        assert problem is None, f"{name}: {problem}"
+
+
+@pytest.mark.parametrize("axis", [None, 1])
+def test_sorted_unique_of_a_const_with_nan_fails_as_in_the_plugin(tmp_path: Any, axis: int | None) -> None:
+    """Sorted, the plugin's node counts the NaNs apart where read_model's reference collapsed
+    them (flattened: 1 unique element; along axis 1: 2 columns): the node's shape is not the one
+    compiled, and compile_model fails ('Can not clone with new dims'); irshape refuses the layer as
+    one the plugin cannot run, not as a bug of its own (it said 'a bug in irshape')."""
+    from irshape.execute.network import ExecutionError, Outcome, execute
+    from irshape.ir.reader import read_file
+
+    xml, _ = _const_unique(tmp_path, axis, True)
+    with pytest.raises(RuntimeError, match="Can not clone with new dims"):  # (the node runs as it compiles)
+        ov.Core().compile_model(xml, "CPU", {"INFERENCE_PRECISION_HINT": "f32"})
+    one = np.ones(1, np.float32)
+    document = read_file(xml).document
+    assert document is not None
+    with pytest.raises(ExecutionError) as refused:
+        execute(document, {"x": one})
+    assert refused.value.outcome.outcome is Outcome.UNSUPPORTED, refused.value

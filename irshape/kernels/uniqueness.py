@@ -11,9 +11,11 @@ others. The plugin compares by ``==`` (``nodes/unique.cpp``): unsorted and along
 NaN, every slice holding one, is unique (``[[nan, 1, nan], [2, 1, 2]]`` flattened has the unique
 elements ``[nan, 1, nan, 2]``, and along axis 1 all three columns are unique), and sorted along
 an axis its ``std::stable_sort`` of each column by ``<`` orders them as libstdc++'s algorithm
-leaves them (followed step for step). Sorted and flattened its ``std::sort`` with a NaN leaves
-repeats apart (``[nan, 1, nan, 1, 2]`` there) and the NaNs' first and reverse indices unwritten:
-not modelled (irshape sorts NaN last, as one element; the kernel fuzzer draws no NaN there).
+leaves them (followed step for step). Sorted and flattened its ``std::sort`` (introsort) with a
+NaN leaves repeats apart (``[nan, 1, nan, 1, 2]`` there), and its first indices, reverse indices
+and counts, by ``==`` too, skip or leave unwritten a NaN's (0 on a first run): followed step
+for step, exactly on 400 random draws of up to 300 elements (where its unguarded scans would
+read past the data, or its heap sort would take over, the kernel refuses: not met there).
 The executor checks Unique of data against the intervals OpenVINO infers, not the reference's
 count (irshape/execute/network.py, ``_READ_BY_THE_NODE``); of a Const the plugin runs the node
 with the shapes read_model counted, and fails where its count differs (a sorted Unique of NaNs:
@@ -33,7 +35,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from irshape.kernels import KernelCall, working_memory
+from irshape.kernels import KernelCall, KernelError, working_memory
 from irshape.shapes.uniqueness import stable_sort
 
 
@@ -57,8 +59,26 @@ def unique(call: KernelCall) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.nda
         axis = int(call.inputs[1].reshape(-1)[0])
         axis = axis + data.ndim if axis < 0 else axis
     source = data if axis is not None else data.reshape(-1)
-    along = axis or 0
     is_sorted = bool(call.attribute("sorted"))
+    if axis is None and is_sorted and source.dtype.kind == "f" and np.isnan(source).any():
+        uniques, first, inverse, counts = _sorted_around_nan(source)
+    else:
+        uniques, first, inverse, counts = _found(source, axis, is_sorted)
+    index_dtype, count_dtype = call.output_dtype(1), call.output_dtype(3)
+    return (
+        uniques.astype(call.output_dtype(0), copy=False),
+        first.astype(index_dtype),
+        inverse.astype(index_dtype),
+        counts.astype(count_dtype),
+    )
+
+
+def _found(
+    source: np.ndarray, axis: int | None, is_sorted: bool
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """The unique items, their first indices, the reverse indices and the counts, by numpy's
+    ``unique`` (keys telling NaNs apart where there are any)."""
+    along = axis or 0
     keys = _nan_apart(source, along) if axis is not None or not is_sorted else None
     uniques, first, inverse, counts = np.unique(
         source if keys is None else keys,
@@ -83,13 +103,7 @@ def unique(call: KernelCall) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.nda
     else:
         uniques = np.take(uniques, order, axis=along)
     first, inverse, counts = first[order], rank[inverse], counts[order]
-    index_dtype, count_dtype = call.output_dtype(1), call.output_dtype(3)
-    return (
-        uniques.astype(call.output_dtype(0), copy=False),
-        first.astype(index_dtype),
-        inverse.astype(index_dtype),
-        counts.astype(count_dtype),
-    )
+    return uniques, first, inverse, counts
 
 
 def _nan_apart(source: np.ndarray, axis: int) -> np.ndarray | None:
@@ -122,3 +136,102 @@ def _columns_sorted(uniques: np.ndarray, axis: int) -> np.ndarray:
 def _below_in(column: list[float]) -> Callable[[int, int], bool]:
     """The plugin's comparison of two unique slices by one column: ``<`` of their elements."""
     return lambda i, j: bool(column[i] < column[j])
+
+
+def _sorted_around_nan(source: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Sorted and flattened data holding a NaN as the plugin's ``flattenTensorExec`` gives it:
+    ``std::sort`` by ``<`` (libstdc++'s introsort, step for step), ``std::unique`` by ``==``
+    (a NaN is never a repeat, and repeats the NaNs leave apart stay), then each unique element's
+    first index, each element's index among them and their counts, all by ``==``: a NaN is
+    found nowhere, so its first index is skipped (those after it move up; the last ones are left
+    unwritten, 0 on a first run), its reverse index unwritten (0) and its count 0."""
+    ordered = np.array(_introsorted(source.tolist()), dtype=source.dtype)
+    kept = np.ones(ordered.size, dtype=bool)
+    kept[1:] = ordered[1:] != ordered[:-1]
+    uniques = ordered[kept]
+    equal = source[:, None] == uniques[None, :]  # (element, unique one)
+    found = equal.any(axis=0)
+    first = np.zeros(uniques.size, dtype=np.int64)
+    first[: int(found.sum())] = equal.argmax(axis=0)[found]
+    inverse = np.where(equal.any(axis=1), equal.argmax(axis=1), 0)
+    return uniques, first, inverse, equal.sum(axis=0)
+
+
+def _introsorted(items: list[float]) -> list[float]:
+    """libstdc++'s ``std::sort`` by ``<``: introsort down to runs of 16 (the pivot the median of
+    the second, middle and last elements moved to the first, an unguarded partition), then an
+    insertion sort, guarded over the first 16 and unguarded after. With NaNs, whose every
+    comparison is false, its order is only its own. A heap sort past its depth limit, or a scan
+    that would leave the range (the plugin reads past it there), is not modelled: refused."""
+    items = list(items)
+    _introsort_loop(items, 0, len(items), 2 * (len(items).bit_length() - 1) if items else 0)
+    if len(items) > _THRESHOLD:
+        _insert(items, 0, _THRESHOLD, guarded=True)
+        _insert(items, _THRESHOLD, len(items), guarded=False)
+    else:
+        _insert(items, 0, len(items), guarded=True)
+    return items
+
+
+_THRESHOLD = 16
+_PAST_THE_DATA = "a sorted Unique of NaNs whose std::sort reads past the data is not modelled"
+
+
+def _introsort_loop(items: list[float], first: int, last: int, depth: int) -> None:
+    while last - first > _THRESHOLD:
+        if depth == 0:
+            raise KernelError(
+                "a sorted Unique of NaNs past std::sort's depth limit (its heap sort) is not modelled"
+            )
+        depth -= 1
+        cut = _partition_pivot(items, first, last)
+        _introsort_loop(items, cut, last, depth)
+        last = cut
+
+
+def _partition_pivot(items: list[float], first: int, last: int) -> int:
+    mid = first + (last - first) // 2
+    a, b, c = first + 1, mid, last - 1
+    x, y, z = items[a], items[b], items[c]
+    if x < y:
+        median = b if y < z else (c if x < z else a)
+    elif x < z:
+        median = a
+    else:
+        median = c if y < z else b
+    items[first], items[median] = items[median], items[first]
+    pivot = items[first]
+    low, high = first + 1, last
+    while True:  # unguarded: the scans may pass the range (into the data around it), not the data
+        while items[low] < pivot:
+            low += 1
+            if low == len(items):
+                raise KernelError(_PAST_THE_DATA)
+        high -= 1
+        while pivot < items[high]:
+            high -= 1
+            if high < 0:
+                raise KernelError(_PAST_THE_DATA)
+        if not low < high:
+            return low
+        items[low], items[high] = items[high], items[low]
+        low += 1
+
+
+def _insert(items: list[float], start: int, stop: int, *, guarded: bool) -> None:
+    """``__insertion_sort`` (guarded: an element below the first goes first) or
+    ``__unguarded_insertion_sort`` over ``items[start:stop]``: each element moves down while
+    below its left neighbour."""
+    for i in range(start + 1 if guarded else start, stop):
+        value = items[i]
+        if guarded and value < items[start]:
+            items[start + 1 : i + 1] = items[start:i]
+            items[start] = value
+            continue
+        at = i
+        while value < items[at - 1]:
+            at -= 1
+            if at == 0 and not guarded:
+                raise KernelError(_PAST_THE_DATA)
+        items[at + 1 : i + 1] = items[at:i]
+        items[at] = value

@@ -460,12 +460,6 @@ def _unique(d: Draw) -> Sequence[Node]:
     if values.dtype.kind == "f" and values.size and d.chance(0.3):  # NaNs, often repeated
         values = np.where(d.rng.random(values.shape) < 0.3, np.nan, values).astype(values.dtype)
     along_axis = bool(shape) and d.chance(0.4)
-    if values.dtype.kind == "f" and is_sorted and not along_axis:
-        # no NaN sorted and flattened: the plugin's std::sort by < (introsort) leaves repeats
-        # apart around a NaN ([[nan, 1, nan], [2, 1, 2]]: [nan, 1, nan, 1, 2], its first indices
-        # and reverse indices of a NaN unwritten; nodes/unique.cpp flattenTensorExec): not
-        # modelled (irshape/kernels/uniqueness.py). Unsorted and along an axis they are
-        values = np.where(np.isnan(values), 0.5, values)
     data = _fed(d, values, F32 if element_type == BF16 else element_type)
     if element_type == BF16:
         data = opset.convert(data, BF16)

@@ -72,9 +72,8 @@ def nan_cases() -> list[Case]:
     so every NaN is a unique element unsorted (``[[nan, 1, nan], [2, 1, 2]]``: ``[nan, 1, nan,
     2]``), and along an axis every slice holding one is unique, sorted too, where the plugin's
     stable sort of each column decides their order. irshape counted the NaNs as one (and its
-    executor failed the layer: the count's shape against the data's). Sorted and flattened the
-    plugin's ``std::sort`` leaves repeats apart around a NaN: not modelled, not here. Along an
-    axis only the unique slices and the reverse indices (the others are wrong there, above)."""
+    executor failed the layer: the count's shape against the data's). Sorted and flattened:
+    ``sorted_nan_cases``. Along an axis only the unique slices and the reverse indices (the others are wrong there, above)."""
     rng = np.random.default_rng(24)
     cases = []
     hand = [(np.array([[np.nan, 1, np.nan], [2, 1, 2]]), a) for a in (None, 1)]
@@ -110,7 +109,37 @@ def nan_cases() -> list[Case]:
     return cases
 
 
-CASES = {"unique": unique_cases(), "fuzz_found": fuzz_found_cases(), "nan": nan_cases()}
+def sorted_nan_cases() -> list[Case]:
+    """Sorted and flattened data holding NaNs: the plugin's ``std::sort`` by ``<`` leaves
+    repeats apart around a NaN (``[[nan, 1, nan], [2, 1, 2]]``: ``[nan, 1, nan, 1, 2]``), and its
+    first indices, reverse indices and counts compare by ``==`` (a NaN's count 0). irshape gave
+    the NaNs as one, last. Sizes past std::sort's runs of 16 too (its partitions)."""
+    rng = np.random.default_rng(25)
+    cases = []
+    for i in range(32):
+        size = int(rng.integers(2, 16)) if i % 2 else int(rng.integers(17, 80))
+        values = rng.choice([np.nan, np.nan, 0.0, 1.5, -2.0, 3.0, np.inf], size)
+        values[rng.choice(size, 2, replace=False)] = np.nan
+        element_type = ("f32", "f16", "f64", "bf16")[i % 4]
+        dtype = {"f16": np.float16, "f64": np.float64}.get(element_type, np.float32)
+        x = parameter(values.shape, dtype)
+        data = ov1.convert(x, "bf16") if element_type == "bf16" else x
+        node = ov10.unique(data, None, True, ("i32", "i64")[i % 2], "i64")
+        outputs = list(node.outputs())
+        if element_type == "bf16":
+            outputs[0] = ov1.convert(outputs[0], "f32").output(0)
+        cases.append(
+            Case(f"sorted_nan{i}_{element_type}_{size}", {x: values.astype(dtype)}, outputs, exact=True)
+        )
+    return cases
+
+
+CASES = {
+    "unique": unique_cases(),
+    "fuzz_found": fuzz_found_cases(),
+    "nan": nan_cases(),
+    "sorted_nan": sorted_nan_cases(),
+}
 ALL = [(name, case) for name, cases in CASES.items() for case in cases]
 
 

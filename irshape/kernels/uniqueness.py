@@ -149,12 +149,23 @@ def _sorted_around_nan(source: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.n
     kept = np.ones(ordered.size, dtype=bool)
     kept[1:] = ordered[1:] != ordered[:-1]
     uniques = ordered[kept]
-    equal = source[:, None] == uniques[None, :]  # (element, unique one)
-    found = equal.any(axis=0)
+    # each value (not NaN) of the data: where it first is, how often, and where it first is
+    # among the unique ones (which may hold it more than once)
+    numbers = ~np.isnan(source)
+    values, at, counted = np.unique(source[numbers], return_index=True, return_counts=True)
+    at = np.flatnonzero(numbers)[at]
+    found = ~np.isnan(uniques)
+    value_of = np.searchsorted(values, uniques[found])  # each unique one's value
     first = np.zeros(uniques.size, dtype=np.int64)
-    first[: int(found.sum())] = equal.argmax(axis=0)[found]
-    inverse = np.where(equal.any(axis=1), equal.argmax(axis=1), 0)
-    return uniques, first, inverse, equal.sum(axis=0)
+    first[: int(found.sum())] = at[value_of]
+    counts = np.zeros(uniques.size, dtype=np.int64)
+    counts[found] = counted[value_of]
+    first_among = np.zeros(values.size, dtype=np.int64)
+    held, held_first = np.unique(value_of, return_index=True)
+    first_among[held] = np.flatnonzero(found)[held_first]
+    inverse = np.zeros(source.size, dtype=np.int64)
+    inverse[numbers] = first_among[np.searchsorted(values, source[numbers])]
+    return uniques, first, inverse, counts
 
 
 def _introsorted(items: list[float]) -> list[float]:

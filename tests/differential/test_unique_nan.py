@@ -18,6 +18,7 @@ from pathlib import Path
 import numpy as np
 import openvino as ov
 import openvino.opset1 as ov1
+import openvino.opset3 as ov3
 import openvino.opset10 as ov10
 import pytest
 
@@ -106,6 +107,29 @@ def test_unique_of_a_const_with_nan_as_read_model(
     ops_runner: OpsBatchRunner, index: int, case: OpCase
 ) -> None:
     outcome = ops_runner.ops_batch(f"unique_nan{index}", BATCHES[index]).outcome(case.cid)
+    assert outcome.mismatch() is None, outcome.explain()
+
+
+def _consumer(data: np.ndarray, axis: int | None, is_sorted: bool) -> ov.Node:
+    """A Broadcast to the ShapeOf of the Unique's elements: what a consumer reads of the count
+    (its values read_model does not fold: Unique has no evaluate, a Reshape to them is all ?)."""
+    unique = _build(data, axis, is_sorted, "f32")
+    return ov3.broadcast(ov1.constant(np.float32(1.0)), ov3.shape_of(unique.output(0)))
+
+
+# (sorted along an axis, HAND 2 and 3 come to the count irshape gave before: left out)
+CONSUMED = [(h, s) for h in range(len(HAND)) for s in (False, True) if not (s and h >= 2)]
+
+
+@pytest.mark.parametrize(("hand", "is_sorted"), CONSUMED)
+def test_a_consumer_of_the_count_as_read_model(
+    ops_runner: OpsBatchRunner, hand: int, is_sorted: bool
+) -> None:
+    data, axis = HAND[hand]
+    case = OpCase(
+        f"unc{hand}{int(is_sorted)}", "Unique-10", lambda: _consumer(np.array(data), axis, is_sorted)
+    )
+    outcome = ops_runner.ops_batch(f"unique_consumer{hand}{int(is_sorted)}", [case]).outcome(case.cid)
     assert outcome.mismatch() is None, outcome.explain()
 
 

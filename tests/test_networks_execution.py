@@ -73,6 +73,9 @@ SHAPES: dict[str, tuple[int, ...] | dict[str, tuple[int, ...]]] = {
     "swin_hf_interval": (1, 3, 64, 64),
     "tasnet_interval": (1, 1600),
     "tf_efficientnet_interval": (1, 3, 67, 97),
+    "tf_detector_map_nms_dyn_batch": (2, 64, 64, 3),  # (NHWC: TensorFlow's layout)
+    "tf_image_ops_dyn_hw": (1, 45, 61, 3),  # (odd sizes: SAME padding's rounding, the resizes')
+    "tf_while_loop_dyn": (2, 6),
     "unet_interval": (1, 3, 64, 96),
     "upsample_select_interval": (1, 3, 127, 128),  # (an odd height, a width one more: as traced)
     "vit_interpolated_dyn_hw": (1, 3, 32, 48),

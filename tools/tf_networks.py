@@ -1,0 +1,367 @@
+"""The TensorFlow part of irshape's real-network corpus: narrow TF/Keras models converted by
+OpenVINO's TensorFlow and TensorFlow Lite frontends.
+
+Run only by ``tools/make_networks.py`` (its ``tf_*`` entries), as a child process in a venv
+that has TensorFlow (``IRSHAPE_TF_PYTHON``, default ``/work/tfvenv/bin/python``; see
+fixtures/networks/README.md): ``python tools/tf_networks.py NAME OUT.xml`` builds the model
+NAME with seeded random weights, converts it with ``ov.convert_model`` and writes it with
+``ov.save_model`` (fp32). TensorFlow is never imported by irshape, its tests or CI.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import tempfile
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
+os.environ.setdefault("CUDA_VISIBLE_DEVICES", "")
+
+import keras
+import numpy as np
+import openvino as ov
+import tensorflow as tf
+
+SEED = 20261124
+DETECTOR_SIZE = 64  # the detector's square input
+DETECTOR_CLASSES = 3
+ANCHORS_PER_CELL = 2
+
+
+def _seed() -> None:
+    keras.utils.set_random_seed(SEED)  # Python's, numpy's and TensorFlow's generators
+    tf.random.set_seed(SEED)
+
+
+# -- (1) a Keras detector with its post-processing ---------------------------------------------
+
+
+def _detector_backbone() -> keras.Model:
+    """Four stride-2 SAME convolutions (8-16-16-24 wide, a 64 input: an 8x8 grid at the end)
+    with box and score heads: [batch, cells x anchors, 4] deltas and class logits."""
+    image = keras.Input((DETECTOR_SIZE, DETECTOR_SIZE, 3))
+    x = image
+    for width in (8, 16, 16, 24):
+        x = keras.layers.Conv2D(width, 3, strides=2, padding="same", activation="relu")(x)
+    x = keras.layers.DepthwiseConv2D(3, padding="same")(x)
+    x = keras.layers.BatchNormalization()(x)
+    x = keras.layers.ReLU(6.0)(x)
+    boxes = keras.layers.Conv2D(4 * ANCHORS_PER_CELL, 1)(x)
+    scores = keras.layers.Conv2D(DETECTOR_CLASSES * ANCHORS_PER_CELL, 1)(x)
+    boxes = keras.layers.Reshape((-1, 4))(boxes)
+    scores = keras.layers.Reshape((-1, DETECTOR_CLASSES))(scores)
+    return keras.Model(image, [boxes, scores])
+
+
+def _anchors(grid: int) -> np.ndarray:
+    """[grid x grid x anchors, 4] anchors (ymin, xmin, ymax, xmax, normalised), two sizes a cell."""
+    centres = (np.arange(grid, dtype=np.float32) + 0.5) / grid
+    cy, cx = np.meshgrid(centres, centres, indexing="ij")
+    sizes = np.array([0.15, 0.3], np.float32)
+    cy, cx = cy[..., None] + 0 * sizes, cx[..., None] + 0 * sizes
+    half = np.broadcast_to(sizes / 2, cy.shape)
+    return np.stack([cy - half, cx - half, cy + half, cx + half], -1).reshape(-1, 4)
+
+
+def _decode(deltas: tf.Tensor, anchors: np.ndarray) -> tf.Tensor:
+    """TF Object Detection API's box coder: centre/size deltas scaled by (10, 10, 5, 5)."""
+    ay = (anchors[:, 0] + anchors[:, 2]) / 2
+    ax = (anchors[:, 1] + anchors[:, 3]) / 2
+    ah = anchors[:, 2] - anchors[:, 0]
+    aw = anchors[:, 3] - anchors[:, 1]
+    dy, dx, dh, dw = tf.unstack(deltas, axis=-1)
+    cy = dy / 10.0 * ah + ay
+    cx = dx / 10.0 * aw + ax
+    h = tf.exp(dh / 5.0) * ah
+    w = tf.exp(dw / 5.0) * aw
+    return tf.stack([cy - h / 2, cx - w / 2, cy + h / 2, cx + w / 2], axis=-1)
+
+
+class CombinedNmsDetector(tf.Module):
+    """The detector with tf.image.combined_non_max_suppression (TF OD API's batched NMS)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.net = _detector_backbone()
+        self.anchors = _anchors(DETECTOR_SIZE // 16)
+
+    def __call__(self, images: tf.Tensor) -> dict[str, tf.Tensor]:
+        deltas, logits = self.net(images)
+        boxes = _decode(deltas, self.anchors)
+        scores = tf.sigmoid(logits)
+        result = tf.image.combined_non_max_suppression(
+            boxes[:, :, None, :],
+            scores,
+            max_output_size_per_class=8,
+            max_total_size=12,
+            iou_threshold=0.5,
+            score_threshold=0.3,
+            clip_boxes=True,
+        )
+        return {
+            "boxes": result.nmsed_boxes,
+            "scores": result.nmsed_scores,
+            "classes": result.nmsed_classes,
+            "count": result.valid_detections,
+        }
+
+
+class SingleImageDetector(tf.Module):
+    """The detector of one image with the best class's score per box and
+    tf.image.non_max_suppression_with_scores (NonMaxSuppressionV5, soft-NMS sigma), the kept
+    boxes gathered; with ``padded``, tf.image.non_max_suppression_padded too (TensorFlow's own
+    tiled NMS of while loops: not in the corpus, the CPU plugin crashes on it now and then);
+    with neither, the decoded boxes, scores and labels of every anchor."""
+
+    def __init__(self, v5: bool = True, padded: bool = False) -> None:
+        super().__init__()
+        self.net = _detector_backbone()
+        self.anchors = _anchors(DETECTOR_SIZE // 16)
+        self.v5, self.padded = v5, padded
+
+    def __call__(self, images: tf.Tensor) -> dict[str, tf.Tensor]:
+        deltas, logits = self.net(images)
+        boxes = _decode(deltas, self.anchors)[0]
+        scores = tf.reduce_max(tf.sigmoid(logits), axis=-1)[0]
+        labels = tf.argmax(logits, axis=-1, output_type=tf.int32)[0]
+        if not (self.v5 or self.padded):  # (TFLite's frontend has no NON_MAX_SUPPRESSION_V5)
+            return {"boxes": boxes, "scores": scores, "labels": labels}
+        result = {}
+        if self.v5:
+            kept, kept_scores = tf.image.non_max_suppression_with_scores(
+                boxes, scores, max_output_size=10, iou_threshold=0.5, score_threshold=0.2, soft_nms_sigma=0.5
+            )
+            result.update(boxes=tf.gather(boxes, kept), scores=kept_scores, labels=tf.gather(labels, kept))
+        if self.padded:
+            padded, valid = tf.image.non_max_suppression_padded(
+                boxes, scores, max_output_size=10, iou_threshold=0.6, pad_to_max_output_size=True
+            )
+            result.update(padded_boxes=tf.gather(boxes, padded), padded_count=valid)
+        return result
+
+
+class BatchNmsDetector(tf.Module):
+    """The detector on a batch of any size, NMS per image as TF Object Detection API's
+    post-processing runs it: tf.map_fn over the images (a while loop) of the raw
+    NonMaxSuppressionV5 padded to 10 boxes (pad_to_max_output_size), the kept boxes, scores and
+    labels gathered and the count of valid ones."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.net = _detector_backbone()
+        self.anchors = _anchors(DETECTOR_SIZE // 16)
+
+    def __call__(self, images: tf.Tensor) -> dict[str, tf.Tensor]:
+        deltas, logits = self.net(images)
+        boxes = _decode(deltas, self.anchors)
+        scores = tf.reduce_max(tf.sigmoid(logits), axis=-1)
+        labels = tf.argmax(logits, axis=-1, output_type=tf.int32)
+
+        def one_image(args: tuple[tf.Tensor, ...]) -> tuple[tf.Tensor, ...]:
+            image_boxes, image_scores, image_labels = args
+            kept, kept_scores, count = tf.raw_ops.NonMaxSuppressionV5(
+                boxes=image_boxes,
+                scores=image_scores,
+                max_output_size=10,
+                iou_threshold=0.5,
+                score_threshold=0.2,
+                soft_nms_sigma=0.0,
+                pad_to_max_output_size=True,
+            )
+            return tf.gather(image_boxes, kept), kept_scores, tf.gather(image_labels, kept), count
+
+        signature = (
+            tf.TensorSpec([10, 4], tf.float32),
+            tf.TensorSpec([10], tf.float32),
+            tf.TensorSpec([10], tf.int32),
+            tf.TensorSpec([], tf.int32),
+        )
+        kept = tf.map_fn(one_image, (boxes, scores, labels), fn_output_signature=signature)
+        return dict(zip(("boxes", "scores", "labels", "count"), kept, strict=True))
+
+
+# -- (2) recurrent text models and a data-dependent while loop ---------------------------------
+
+
+class TextRnn(tf.Module):
+    """Token ids [batch, time] -> Embedding(50, 12) -> LSTM(16, sequences) -> GRU(8) -> Dense(4)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        tokens = keras.Input((None,), dtype="int32")
+        x = keras.layers.Embedding(50, 12)(tokens)
+        x = keras.layers.LSTM(16, return_sequences=True)(x)
+        x = keras.layers.GRU(8)(x)
+        self.net = keras.Model(tokens, keras.layers.Dense(4, activation="softmax")(x))
+
+    def __call__(self, tokens: tf.Tensor) -> tf.Tensor:
+        return self.net(tokens)
+
+
+class WhileLoop(tf.Module):
+    """A tf.while_loop whose trip count the data decides: halve x until its largest magnitude is
+    under 1 (x times 8 at the start; at most 20 steps), counting the steps and summing a growing series; and a
+    TensorArray of every step's row sums."""
+
+    def __call__(self, x: tf.Tensor) -> dict[str, tf.Tensor]:
+        def cond(step: tf.Tensor, value: tf.Tensor, total: tf.Tensor, rows: Any) -> tf.Tensor:
+            return tf.logical_and(step < 20, tf.reduce_max(tf.abs(value)) >= 1.0)
+
+        def body(step: tf.Tensor, value: tf.Tensor, total: tf.Tensor, rows: Any) -> tuple[Any, ...]:
+            rows = rows.write(step, tf.reduce_sum(value, axis=1))
+            return step + 1, value * 0.5, total + tf.reduce_sum(value), rows
+
+        rows = tf.TensorArray(tf.float32, size=0, dynamic_size=True, element_shape=tf.TensorShape([None]))
+        steps, value, total, rows = tf.while_loop(
+            cond, body, (tf.constant(0), x * 8.0, tf.constant(0.0), rows), maximum_iterations=20
+        )
+        return {"steps": steps, "value": value, "total": total, "row_sums": rows.stack()}
+
+
+# -- (3) TF-style image ops ----------------------------------------------------------------------
+
+
+class ImageOps(tf.Module):
+    """SAME convolutions and pooling (max or average) on odd sizes, a resize to 3/4 of the computed size,
+    strided slices with ellipsis, new-axis and shrink masks, einsum, gather_nd and
+    tensor_scatter_nd_update."""
+
+    def __init__(self, pooling: type[keras.layers.Layer]) -> None:
+        super().__init__()
+        image = keras.Input((None, None, 3))
+        x = keras.layers.Conv2D(8, 3, strides=2, padding="same", activation="relu")(image)
+        x = keras.layers.Conv2D(8, 5, strides=3, padding="same")(x)
+        x = pooling(3, strides=2, padding="same")(x)
+        self.net = keras.Model(image, x)
+        rng = np.random.default_rng(SEED)
+        self.mix = tf.constant(rng.standard_normal((8, 6)).astype(np.float32))
+
+    def __call__(self, images: tf.Tensor) -> dict[str, tf.Tensor]:
+        x = self.net(images)  # [n, h', w', 8]
+        shape = tf.shape(x)
+        size = tf.cast(tf.cast(shape[1:3], tf.float32) * 0.75, tf.int32) + 1
+        resized = tf.image.resize(x, size, method="bilinear")
+        nearest = tf.image.resize(images, shape[1:3] * 2, method="nearest")
+        mixed = tf.einsum("nhwc,cd->nhdw", resized, self.mix)
+        sliced = mixed[..., 1:, tf.newaxis, ::2]  # ellipsis, new axis, a step
+        first = x[:, 0, ::-1, 2:5]  # shrink, a reversed axis
+        corner = x[0, :2, :3]  # shrink, two ranges
+        indices = tf.constant([[0, 1], [0, 0]])
+        picked = tf.gather_nd(corner, indices)  # [2, 8]
+        updated = tf.tensor_scatter_nd_update(corner, indices, picked * 2.0 + 1.0)
+        return {
+            "sliced": sliced,
+            "first": first,
+            "updated": updated,
+            "nearest": nearest,
+        }
+
+
+# -- conversion -------------------------------------------------------------------------------
+
+
+def _through_saved_model(module: tf.Module, signature: list[tf.TensorSpec], **kwargs: Any) -> ov.Model:
+    """``module.__call__`` as a tf.function of ``signature``, saved as a SavedModel directory
+    and converted from it."""
+    function = tf.function(module.__call__, input_signature=signature)
+    with tempfile.TemporaryDirectory(prefix="irshape-tf-") as tmp:
+        tf.saved_model.save(module, tmp, signatures=function.get_concrete_function())
+        return ov.convert_model(tmp, **kwargs)
+
+
+def _through_function(module: tf.Module, signature: list[tf.TensorSpec]) -> ov.Model:
+    """``module.__call__`` as a tf.function of ``signature``, converted directly."""
+    return ov.convert_model(tf.function(module.__call__, input_signature=signature))
+
+
+def _image(batch: int | None, size: int | None = DETECTOR_SIZE) -> list[tf.TensorSpec]:
+    return [tf.TensorSpec([batch, size, size, 3], tf.float32, name="images")]
+
+
+def _tflite(module: tf.Module, signature: list[tf.TensorSpec], int8: bool) -> ov.Model:
+    """``module`` frozen and through tf.lite.TFLiteConverter (float32, or int8 post-training quantisation
+    from a representative dataset of seeded random images), the .tflite converted."""
+    from tensorflow.python.framework.convert_to_constants import convert_variables_to_constants_v2
+
+    function = tf.function(module.__call__, input_signature=signature)
+    # Keras 3's variables reach the converter as resources (READ_VARIABLE, which OpenVINO's
+    # TFLite frontend cannot type): frozen into constants first.
+    frozen = convert_variables_to_constants_v2(function.get_concrete_function())
+    converter = tf.lite.TFLiteConverter.from_concrete_functions([frozen])
+    if int8:
+        rng = np.random.default_rng(SEED)
+        shape = [1 if d is None else d for d in signature[0].shape]
+
+        def samples() -> Any:
+            for _ in range(8):
+                yield [rng.uniform(0, 1, shape).astype(np.float32)]
+
+        converter.optimizations = [tf.lite.Optimize.DEFAULT]
+        converter.representative_dataset = samples
+    with tempfile.TemporaryDirectory(prefix="irshape-tflite-") as tmp:
+        path = Path(tmp) / "model.tflite"
+        path.write_bytes(converter.convert())
+        return ov.convert_model(str(path))
+
+
+class Classifier(tf.Module):
+    """A MobileNet-style classifier: a SAME stem, depthwise-separable blocks with ReLU6, an
+    inverted residual, global pooling, a dense softmax head."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        image = keras.Input((DETECTOR_SIZE, DETECTOR_SIZE, 3))
+        x = keras.layers.Conv2D(8, 3, strides=2, padding="same")(image)
+        x = keras.layers.ReLU(6.0)(x)
+        for width, stride in ((16, 2), (16, 1), (24, 2)):
+            y = keras.layers.DepthwiseConv2D(3, strides=stride, padding="same")(x)
+            y = keras.layers.BatchNormalization()(y)
+            y = keras.layers.ReLU(6.0)(y)
+            y = keras.layers.Conv2D(width, 1)(y)
+            x = keras.layers.Add()([x, y]) if stride == 1 and x.shape[-1] == width else y
+        x = keras.layers.GlobalAveragePooling2D()(x)
+        self.net = keras.Model(image, keras.layers.Dense(5, activation="softmax")(x))
+
+    def __call__(self, images: tf.Tensor) -> tf.Tensor:
+        return self.net(images)
+
+
+BUILDERS: dict[str, Callable[[], ov.Model]] = {
+    "tf_detector_combined_nms_static": lambda: _through_saved_model(CombinedNmsDetector(), _image(1)),
+    "tf_detector_combined_nms_dyn_batch": lambda: _through_saved_model(CombinedNmsDetector(), _image(None)),
+    "tf_detector_map_nms_dyn_batch": lambda: _through_saved_model(BatchNmsDetector(), _image(None)),
+    "tf_detector_nms_v5_static": lambda: _through_function(SingleImageDetector(), _image(1)),
+    "tf_detector_tiled_nms_static": lambda: _through_function(SingleImageDetector(False, True), _image(1)),
+    "tf_text_rnn_dyn": lambda: _through_saved_model(
+        TextRnn(), [tf.TensorSpec([None, None], tf.int32, name="tokens")]
+    ),
+    "tf_while_loop_dyn": lambda: _through_function(
+        WhileLoop(), [tf.TensorSpec([None, 6], tf.float32, name="x")]
+    ),
+    "tf_image_ops_static": lambda: _through_function(
+        ImageOps(keras.layers.MaxPooling2D), [tf.TensorSpec([1, 45, 61, 3], tf.float32)]
+    ),
+    "tf_image_ops_dyn_hw": lambda: _through_function(
+        # (average: MaxPool-8 of a dynamic shape, its indices read, is wrong in the CPU plugin)
+        ImageOps(keras.layers.AveragePooling2D),
+        [tf.TensorSpec([1, None, None, 3], tf.float32)],
+    ),
+    "tflite_classifier_f32": lambda: _tflite(Classifier(), _image(1), int8=False),
+    "tflite_classifier_int8": lambda: _tflite(Classifier(), _image(1), int8=True),
+    "tflite_detector_f32": lambda: _tflite(SingleImageDetector(False), _image(1), int8=False),
+    "tflite_detector_int8": lambda: _tflite(SingleImageDetector(False), _image(1), int8=True),
+}
+
+
+def main() -> None:
+    name, xml = sys.argv[1], Path(sys.argv[2])
+    _seed()
+    model = BUILDERS[name]()
+    ov.save_model(model, str(xml), compress_to_fp16=False)
+
+
+if __name__ == "__main__":
+    main()

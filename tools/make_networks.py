@@ -2868,8 +2868,58 @@ def tf_image_ops(xml: Path) -> None:
     _tf_export(xml)
 
 
+def tf_anchor_detector(xml: Path) -> None:
+    """A Keras detector of any image size whose anchors come from the feature map's shape: SAME
+    convolutions 8-16 wide (one dilated by 2: SpaceToBatch/BatchToSpace around it), a
+    Conv2DTranspose upsampling cropped to the skip's computed size (StridedSlice of computed
+    ends), anchors from tf.range over the grid (Range, meshgrid, stack), the boxes decoded,
+    tf.math.top_k of k = min(20, anchors), NonMaxSuppressionV5, tf.image.crop_and_resize of
+    the kept boxes from the features (ROIPooling-2 bilinear)."""
+    _tf_export(xml)
+
+
+def tf_sequence(xml: Path) -> None:
+    """Token ids [batch, time], both dynamic: Embedding(40, 16, mask_zero) into a
+    Bidirectional LSTM(8) (Loop-5 bodies; the mask keeps the state at padding steps: Select;
+    the backward pass through ReverseSequence), MultiHeadAttention (2 heads of 8: Einsum) with
+    the padding mask, LayerNormalization, a Dense tagger; and a greedy decoder, a
+    tf.while_loop appending the argmax token of a table row to a growing sequence (a back edge
+    whose shape grows each step) for as many steps as the input's length."""
+    _tf_export(xml)
+
+
+def tf_misc_ops(xml: Path) -> None:
+    """TensorFlow ops of other families on x [?,8] and an image [1,?,?,4]: a dilated depthwise
+    convolution (SpaceToBatch, GroupConvolution, BatchToSpace), space_to_batch_nd /
+    batch_to_space with pads, extract_patches (ExtractImagePatches-3), depth_to_space, tf.roll,
+    tf.sort and argsort (TopK), exclusive reverse cumsum, unsorted_segment_sum of computed ids
+    (EmbeddingSegmentsSum-3), tf.unique (Unique-10), tf.where of a condition (NonZero),
+    boolean_mask, one_hot, linalg.band_part, tile."""
+    _tf_export(xml)
+
+
+def tf_classifier(xml: Path) -> None:
+    """A MobileNet-style Keras classifier of a 64x64 NHWC image (a SAME stride-2 stem, ReLU6,
+    depthwise-separable blocks 16-16-24 wide with BatchNormalization, an inverted residual,
+    global average pooling, a Dense(5) softmax head): the Keras model given to convert_model
+    itself (a dynamic batch); and frozen (Keras 3's variables as constants) and converted by
+    tf.lite.TFLiteConverter: f32, and int8 by post-training quantisation calibrated on 8 seeded
+    random images (FakeQuantize, i8 weights behind Convert and Multiply)."""
+    _tf_export(xml)
+
+
+def tflite_detector(xml: Path) -> None:
+    """The detector of tf_nms_detector without its NMS (the TFLite frontend has no
+    NON_MAX_SUPPRESSION_V5): the heads, the box decoding and the best class per anchor, through
+    tf.lite.TFLiteConverter as tf_classifier, f32 and int8."""
+    _tf_export(xml)
+
+
 _TF_FUNCTION = "TensorFlow frontend: `convert_model(tf.function(..., input_signature=[{}]))`"
 _TF_SAVED = "TensorFlow frontend: `convert_model(saved_model_dir)` of a tf.function of signature [{}]"
+_KERAS = "TensorFlow frontend: `convert_model(keras_model, input=[{}])`"
+_TFLITE = "TensorFlow Lite frontend: `convert_model(x.tflite)` of `TFLiteConverter`, [1,64,64,3], {}"
+_INT8 = "int8 (`Optimize.DEFAULT`, a representative dataset of 8 random images)"
 
 NETWORKS += [
     Network(
@@ -2892,6 +2942,38 @@ NETWORKS += [
         "tf_image_ops_static", tf_image_ops, (), exported=True, variant=_TF_FUNCTION.format("[1,45,61,3]")
     ),
     Network("tf_image_ops_dyn_hw", tf_image_ops, (), exported=True, variant=_TF_FUNCTION.format("[1,?,?,3]")),
+    Network(
+        "tf_detector_anchors_dyn_hw",
+        tf_anchor_detector,
+        (),
+        exported=True,
+        variant=_TF_FUNCTION.format("[1,?,?,3]"),
+    ),
+    Network(
+        "tf_detector_anchors_interval",
+        tf_anchor_detector,
+        (),
+        exported=True,
+        variant=_TF_FUNCTION.format("[1,?,?,3]") + ", `input=[1,32..96,32..96,3]`",
+    ),
+    Network(
+        "tf_keras_text_rnn_interval", tf_text_rnn, (), exported=True, variant=_KERAS.format("[1..4,1..50]")
+    ),
+    Network(
+        "tf_keras_classifier_dyn_batch",
+        tf_classifier,
+        (),
+        exported=True,
+        variant=_KERAS.format("[?,64,64,3]"),
+    ),
+    Network("tf_sequence_dyn", tf_sequence, (), exported=True, variant=_TF_SAVED.format("[?,?] i32")),
+    Network(
+        "tf_misc_ops_dyn", tf_misc_ops, (), exported=True, variant=_TF_FUNCTION.format("[?,8], [1,?,?,4]")
+    ),
+    Network("tflite_classifier_f32", tf_classifier, (), exported=True, variant=_TFLITE.format("f32")),
+    Network("tflite_classifier_int8", tf_classifier, (), exported=True, variant=_TFLITE.format(_INT8)),
+    Network("tflite_detector_f32", tflite_detector, (), exported=True, variant=_TFLITE.format("f32")),
+    Network("tflite_detector_int8", tflite_detector, (), exported=True, variant=_TFLITE.format(_INT8)),
 ]
 
 _TF_LIBRARY = "keras 3, TensorFlow (tools/tf_networks.py)"
@@ -2902,6 +2984,11 @@ LIBRARIES.update(
         tf_text_rnn: _TF_LIBRARY,
         tf_while_loop: _TF_LIBRARY,
         tf_image_ops: _TF_LIBRARY,
+        tf_anchor_detector: _TF_LIBRARY,
+        tf_sequence: _TF_LIBRARY,
+        tf_misc_ops: _TF_LIBRARY,
+        tf_classifier: _TF_LIBRARY + ", tf.lite",
+        tflite_detector: _TF_LIBRARY + ", tf.lite",
     }
 )
 

@@ -260,6 +260,131 @@ class ImageOps(tf.Module):
         }
 
 
+# -- (5) more of what TensorFlow models carry --------------------------------------------------
+
+
+class AnchorDetector(tf.Module):
+    """A detector of any image size whose anchors are made from the feature map's shape: SAME
+    convolutions (one dilated), a Conv2DTranspose upsampling cropped to the skip's computed
+    size, anchors from tf.range over the grid (meshgrid, stack, reshape), the boxes decoded,
+    top-k of a computed k = min(20, anchors), NonMaxSuppressionV5, and tf.image.crop_and_resize
+    of the kept boxes from the features."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        image = keras.Input((None, None, 3))
+        skip = keras.layers.Conv2D(8, 3, strides=2, padding="same", activation="relu")(image)
+        x = keras.layers.Conv2D(16, 3, strides=2, padding="same", activation="relu")(skip)
+        x = keras.layers.Conv2D(16, 3, dilation_rate=2, padding="same", activation="relu")(x)
+        up = keras.layers.Conv2DTranspose(8, 3, strides=2, padding="same")(x)
+        self.backbone = keras.Model(image, [skip, up])
+        self.head = keras.layers.Conv2D(4 + DETECTOR_CLASSES, 1)
+
+    def __call__(self, images: tf.Tensor) -> dict[str, tf.Tensor]:
+        skip, up = self.backbone(images)
+        size = tf.shape(skip)[1:3]
+        features = tf.concat([skip, up[:, : size[0], : size[1], :]], axis=-1)
+        predictions = self.head(features)[0]  # [h, w, 4 + classes]
+        grid = tf.cast(size, tf.float32)
+        cy, cx = tf.meshgrid(
+            (tf.range(grid[0]) + 0.5) / grid[0], (tf.range(grid[1]) + 0.5) / grid[1], indexing="ij"
+        )
+        anchors = tf.reshape(tf.stack([cy - 0.1, cx - 0.1, cy + 0.1, cx + 0.1], axis=-1), [-1, 4])
+        predictions = tf.reshape(predictions, [-1, 4 + DETECTOR_CLASSES])
+        boxes = _decode(predictions[:, :4], anchors_of(anchors))
+        scores = tf.reduce_max(tf.sigmoid(predictions[:, 4:]), axis=-1)
+        k = tf.minimum(20, tf.shape(scores)[0])
+        top, index = tf.math.top_k(scores, k=k)
+        candidates = tf.gather(boxes, index)
+        kept, kept_scores = tf.image.non_max_suppression_with_scores(
+            candidates, top, max_output_size=8, iou_threshold=0.5, score_threshold=0.0
+        )
+        chosen = tf.gather(candidates, kept)
+        crops = tf.image.crop_and_resize(
+            features, chosen, tf.zeros_like(kept), crop_size=[4, 4], method="bilinear"
+        )
+        return {"boxes": chosen, "scores": kept_scores, "crops": crops}
+
+
+def anchors_of(anchors: tf.Tensor) -> Any:
+    """Anchors as _decode reads them (columns), from a tensor."""
+    return tf.transpose(tf.transpose(anchors))
+
+
+class SequenceModel(tf.Module):
+    """Token ids [batch, time]: Embedding(40, 16, mask_zero) into a Bidirectional LSTM(8)
+    (the mask: padding steps keep the state), MultiHeadAttention(2 heads of 8) with the padding
+    mask, LayerNormalization, a Dense tagger; and a greedy decoder: a tf.while_loop that
+    appends the argmax token of its last state to a growing sequence (a back edge whose shape
+    grows) for as many steps as the input's length."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        tokens = keras.Input((None,), dtype="int32")
+        embedded = keras.layers.Embedding(40, 16, mask_zero=True)(tokens)
+        x = keras.layers.Bidirectional(keras.layers.LSTM(8, return_sequences=True))(embedded)
+        attended = keras.layers.MultiHeadAttention(2, 8)(x, x)
+        x = keras.layers.LayerNormalization()(x + attended)
+        self.tagger = keras.Model(tokens, keras.layers.Dense(5)(x))
+        rng = np.random.default_rng(SEED)
+        self.table = tf.constant(rng.standard_normal((40, 40)).astype(np.float32))
+
+    def __call__(self, tokens: tf.Tensor) -> dict[str, tf.Tensor]:
+        tags = self.tagger(tokens)
+        length = tf.shape(tokens)[1]
+
+        def body(step: tf.Tensor, sequence: tf.Tensor) -> tuple[tf.Tensor, tf.Tensor]:
+            scores = tf.gather(self.table, sequence[:, -1])
+            following = tf.argmax(scores, axis=-1, output_type=tf.int32)[:, None]
+            return step + 1, tf.concat([sequence, following], axis=1)
+
+        _, decoded = tf.while_loop(
+            lambda step, _: step < length,
+            body,
+            (tf.constant(0), tokens[:, :1]),
+            shape_invariants=(tf.TensorShape([]), tf.TensorShape([None, None])),
+        )
+        return {"tags": tags, "decoded": decoded}
+
+
+class MiscOps(tf.Module):
+    """TensorFlow ops of other families on x [n, 8] and an image [1, h, w, 4]: a dilated depthwise
+    convolution through space_to_batch_nd / batch_to_space_nd, extract_patches, depth_to_space,
+    tf.roll, tf.sort and argsort, cumsum, unsorted_segment_sum of computed ids, tf.unique,
+    tf.where of a condition (NonZero), boolean_mask, one_hot, linalg.band_part, tf.tile."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        rng = np.random.default_rng(SEED)
+        self.filters = tf.constant(rng.standard_normal((3, 3, 4, 1)).astype(np.float32))
+
+    def __call__(self, x: tf.Tensor, image: tf.Tensor) -> dict[str, tf.Tensor]:
+        dilated = tf.nn.depthwise_conv2d(image, self.filters, [1, 1, 1, 1], "SAME", dilations=[2, 2])
+        blocked = tf.space_to_batch_nd(image, [2, 2], [[0, 1], [1, 0]])
+        patches = tf.image.extract_patches(image, [1, 3, 3, 1], [1, 2, 2, 1], [1, 1, 1, 1], "SAME")
+        ids = tf.cast(tf.abs(x[:, 0]) * 2.0, tf.int32) % 3
+        unique, positions = tf.unique(tf.cast(tf.round(x[:, 1]), tf.int32))
+        positive = tf.where(x > 0.5)
+        return {
+            "dilated": dilated,
+            "unblocked": tf.batch_to_space(blocked * 2.0, [2, 2], [[0, 1], [1, 0]]),
+            "patches": patches,
+            "deep": tf.nn.depth_to_space(tf.concat([image, image], axis=-1), 2),
+            "rolled": tf.roll(x, shift=[2, -1], axis=[0, 1]),
+            "sorted": tf.sort(x, axis=1, direction="DESCENDING"),
+            "order": tf.argsort(x[:, 2]),
+            "running": tf.cumsum(x, axis=0, exclusive=True, reverse=True),
+            "segments": tf.math.unsorted_segment_sum(x, ids, 3),
+            "unique": unique,
+            "positions": positions,
+            "positive": positive,
+            "masked": tf.boolean_mask(x, x[:, 3] > 0.0),
+            "one_hot": tf.one_hot(ids, 4),
+            "band": tf.linalg.band_part(tf.matmul(x, x, transpose_b=True), 1, 0),
+            "tiled": tf.tile(x[:2], [2, 1]),
+        }
+
+
 # -- conversion -------------------------------------------------------------------------------
 
 
@@ -272,9 +397,20 @@ def _through_saved_model(module: tf.Module, signature: list[tf.TensorSpec], **kw
         return ov.convert_model(tmp, **kwargs)
 
 
-def _through_function(module: tf.Module, signature: list[tf.TensorSpec]) -> ov.Model:
-    """``module.__call__`` as a tf.function of ``signature``, converted directly."""
-    return ov.convert_model(tf.function(module.__call__, input_signature=signature))
+def _through_function(
+    module: tf.Module, signature: list[tf.TensorSpec], inputs: list[str] | None = None
+) -> ov.Model:
+    """``module.__call__`` as a tf.function of ``signature``, converted directly (with
+    ``inputs``: ``convert_model(input=...)`` of those PartialShape texts)."""
+    function = tf.function(module.__call__, input_signature=signature)
+    if inputs is None:
+        return ov.convert_model(function)
+    return ov.convert_model(function, input=[ov.PartialShape(text) for text in inputs])
+
+
+def _keras(model: keras.Model, inputs: list[str]) -> ov.Model:
+    """A Keras model object given to convert_model itself, its inputs as ``inputs`` say."""
+    return ov.convert_model(model, input=[ov.PartialShape(text) for text in inputs])
 
 
 def _image(batch: int | None, size: int | None = DETECTOR_SIZE) -> list[tf.TensorSpec]:
@@ -348,6 +484,26 @@ BUILDERS: dict[str, Callable[[], ov.Model]] = {
         # (average: MaxPool-8 of a dynamic shape, its indices read, is wrong in the CPU plugin)
         ImageOps(keras.layers.AveragePooling2D),
         [tf.TensorSpec([1, None, None, 3], tf.float32)],
+    ),
+    "tf_detector_anchors_dyn_hw": lambda: _through_function(
+        AnchorDetector(), [tf.TensorSpec([1, None, None, 3], tf.float32, name="images")]
+    ),
+    "tf_detector_anchors_interval": lambda: _through_function(
+        AnchorDetector(),
+        [tf.TensorSpec([1, None, None, 3], tf.float32, name="images")],
+        ["[1,32..96,32..96,3]"],
+    ),
+    "tf_keras_text_rnn_interval": lambda: _keras(TextRnn().net, ["[1..4,1..50]"]),
+    "tf_keras_classifier_dyn_batch": lambda: _keras(Classifier().net, ["[?,64,64,3]"]),
+    "tf_sequence_dyn": lambda: _through_saved_model(
+        SequenceModel(), [tf.TensorSpec([None, None], tf.int32, name="tokens")]
+    ),
+    "tf_misc_ops_dyn": lambda: _through_function(
+        MiscOps(),
+        [
+            tf.TensorSpec([None, 8], tf.float32, name="x"),
+            tf.TensorSpec([1, None, None, 4], tf.float32, name="image"),
+        ],
     ),
     "tflite_classifier_f32": lambda: _tflite(Classifier(), _image(1), int8=False),
     "tflite_classifier_int8": lambda: _tflite(Classifier(), _image(1), int8=True),

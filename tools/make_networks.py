@@ -2864,7 +2864,8 @@ def tf_image_ops(xml: Path) -> None:
     odd sizes, then tf.image.resize to a computed size (floor(shape x 0.75) + 1, bilinear) and
     of the input to twice the features' size (nearest), tf.einsum('nhwc,cd->nhdw'), strided
     slices with ellipsis, new-axis and shrink masks and a reversed axis, tf.gather_nd and
-    tf.tensor_scatter_nd_update; max pooling in the static file, average in the dynamic one."""
+    tf.tensor_scatter_nd_update; max pooling in the static files (the TFLite one: ScatterNDUpdate-4),
+    average in the dynamic ones."""
     _tf_export(xml)
 
 
@@ -2919,6 +2920,7 @@ _TF_FUNCTION = "TensorFlow frontend: `convert_model(tf.function(..., input_signa
 _TF_SAVED = "TensorFlow frontend: `convert_model(saved_model_dir)` of a tf.function of signature [{}]"
 _KERAS = "TensorFlow frontend: `convert_model(keras_model, input=[{}])`"
 _TFLITE = "TensorFlow Lite frontend: `convert_model(x.tflite)` of `TFLiteConverter`, [1,64,64,3], {}"
+_TFLITE_OF = "TensorFlow Lite frontend: `convert_model(x.tflite)` of `TFLiteConverter`, {}, f32"
 _INT8 = "int8 (`Optimize.DEFAULT`, a representative dataset of 8 random images)"
 
 NETWORKS += [
@@ -2970,6 +2972,31 @@ NETWORKS += [
     Network(
         "tf_misc_ops_dyn", tf_misc_ops, (), exported=True, variant=_TF_FUNCTION.format("[?,8], [1,?,?,4]")
     ),
+    Network(
+        "tf_image_ops_interval",
+        tf_image_ops,
+        (),
+        exported=True,
+        variant=_TF_FUNCTION.format("[1,?,?,3]") + ", `input=[1,32..96,32..96,3]`",
+    ),
+    Network(
+        "tf_misc_ops_interval",
+        tf_misc_ops,
+        (),
+        exported=True,
+        variant=_TF_FUNCTION.format("[?,8], [1,?,?,4]") + ", `input=[[1..8,8], [1,5..33,5..33,4]]`",
+    ),
+    Network(
+        "tf_sequence_interval",
+        tf_sequence,
+        (),
+        exported=True,
+        variant=_TF_FUNCTION.format("[?,?] i32") + ", `input=[1..4,1..20]`",
+    ),
+    Network(
+        "tflite_image_ops_f32", tf_image_ops, (), exported=True, variant=_TFLITE_OF.format("[1,45,61,3]")
+    ),
+    Network("tflite_text_rnn_f32", tf_text_rnn, (), exported=True, variant=_TFLITE_OF.format("[1,10] i32")),
     Network("tflite_classifier_f32", tf_classifier, (), exported=True, variant=_TFLITE.format("f32")),
     Network("tflite_classifier_int8", tf_classifier, (), exported=True, variant=_TFLITE.format(_INT8)),
     Network("tflite_detector_f32", tflite_detector, (), exported=True, variant=_TFLITE.format("f32")),

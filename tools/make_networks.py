@@ -2899,6 +2899,16 @@ def tf_misc_ops(xml: Path) -> None:
     _tf_export(xml)
 
 
+def tf_more_ops(xml: Path) -> None:
+    """More TensorFlow ops on x [6,8] and an image [1,13,17,4], static: REFLECT and SYMMETRIC
+    pads, a bilinear resize, LRN, l2_normalize, moments, logsumexp (IsFinite, Select), gelu
+    (tanh), erf, softplus, segment_max of sorted ids (SegmentMax-16), top_k unsorted,
+    max_pool_with_argmax (MaxPool-8's indices with the batch). OpenVINO 2026.4.1 converts none
+    of bicubic or antialiased resizes (ResizeBicubic, ScaleAndTranslate), segment_mean,
+    searchsorted (LowerBound) or cumprod ('No conversion rule found')."""
+    _tf_export(xml)
+
+
 def tf_classifier(xml: Path) -> None:
     """A MobileNet-style Keras classifier of a 64x64 NHWC image (a SAME stride-2 stem, ReLU6,
     depthwise-separable blocks 16-16-24 wide with BatchNormalization, an inverted residual,
@@ -2994,6 +3004,13 @@ NETWORKS += [
         variant=_TF_FUNCTION.format("[?,?] i32") + ", `input=[1..4,1..20]`",
     ),
     Network(
+        "tf_more_ops_static",
+        tf_more_ops,
+        (),
+        exported=True,
+        variant=_TF_FUNCTION.format("[6,8], [1,13,17,4]"),
+    ),
+    Network(
         "tflite_image_ops_f32", tf_image_ops, (), exported=True, variant=_TFLITE_OF.format("[1,45,61,3]")
     ),
     Network("tflite_text_rnn_f32", tf_text_rnn, (), exported=True, variant=_TFLITE_OF.format("[1,10] i32")),
@@ -3014,6 +3031,7 @@ LIBRARIES.update(
         tf_anchor_detector: _TF_LIBRARY,
         tf_sequence: _TF_LIBRARY,
         tf_misc_ops: _TF_LIBRARY,
+        tf_more_ops: _TF_LIBRARY,
         tf_classifier: _TF_LIBRARY + ", tf.lite",
         tflite_detector: _TF_LIBRARY + ", tf.lite",
     }

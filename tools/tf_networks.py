@@ -385,6 +385,39 @@ class MiscOps(tf.Module):
         }
 
 
+class MoreOps(tf.Module):
+    """More TensorFlow ops on x [6, 8] and an image [1, 13, 17, 4]: explicit REFLECT and
+    SYMMETRIC pads, a bilinear resize, LRN, l2_normalize, moments, logsumexp, gelu (tanh), erf,
+    softplus, segment_max of sorted ids, top_k unsorted, max_pool_with_argmax. (OpenVINO
+    2026.4.1 converts none of bicubic or antialiased resizes (ResizeBicubic,
+    ScaleAndTranslate), segment_mean, searchsorted (LowerBound), cumprod.)"""
+
+    def __call__(self, x: tf.Tensor, image: tf.Tensor) -> dict[str, tf.Tensor]:
+        reflected = tf.pad(image, [[0, 0], [2, 1], [1, 2], [0, 0]], mode="REFLECT")
+        symmetric = tf.pad(image, [[0, 0], [1, 0], [0, 3], [0, 0]], mode="SYMMETRIC")
+        mean, variance = tf.nn.moments(image, axes=[1, 2], keepdims=True)
+        pooled, argmax = tf.nn.max_pool_with_argmax(image, 3, 2, "SAME", include_batch_in_index=True)
+        ids = tf.constant([0, 0, 1, 2, 2, 2])
+        top, where = tf.math.top_k(x[:, 1], k=4, sorted=False)
+        return {
+            "reflected": reflected,
+            "resized": tf.image.resize(image, [20, 9], method="bilinear"),
+            "symmetric": symmetric,
+            "lrn": tf.nn.local_response_normalization(image, depth_radius=1, bias=1.0, alpha=0.5, beta=0.75),
+            "l2": tf.math.l2_normalize(x, axis=1),
+            "normalised": (image - mean) * tf.math.rsqrt(variance + 1e-3),
+            "logsumexp": tf.math.reduce_logsumexp(x, axis=0),
+            "gelu": tf.nn.gelu(x, approximate=True),
+            "erf": tf.math.erf(x),
+            "softplus": tf.nn.softplus(x),
+            "segment_max": tf.math.segment_max(x, ids),
+            "top": top,
+            "where": where,
+            "pooled": pooled,
+            "argmax": argmax,
+        }
+
+
 # -- conversion -------------------------------------------------------------------------------
 
 
@@ -523,6 +556,13 @@ BUILDERS: dict[str, Callable[[], ov.Model]] = {
     ),
     "tf_sequence_interval": lambda: _through_function(
         SequenceModel(), [tf.TensorSpec([None, None], tf.int32, name="tokens")], ["[1..4,1..20]"]
+    ),
+    "tf_more_ops_static": lambda: _through_function(
+        MoreOps(),
+        [
+            tf.TensorSpec([6, 8], tf.float32, name="x"),
+            tf.TensorSpec([1, 13, 17, 4], tf.float32, name="image"),
+        ],
     ),
     "tflite_image_ops_f32": lambda: _tflite(
         ImageOps(keras.layers.MaxPooling2D), [tf.TensorSpec([1, 45, 61, 3], tf.float32)], int8=False

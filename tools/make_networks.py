@@ -3016,6 +3016,13 @@ NETWORKS += [
     Network("tflite_text_rnn_f32", tf_text_rnn, (), exported=True, variant=_TFLITE_OF.format("[1,10] i32")),
     Network("tflite_classifier_f32", tf_classifier, (), exported=True, variant=_TFLITE.format("f32")),
     Network("tflite_classifier_int8", tf_classifier, (), exported=True, variant=_TFLITE.format(_INT8)),
+    Network(
+        "tflite_classifier_full_int8",
+        tf_classifier,
+        (),
+        exported=True,
+        variant=_TFLITE.format(_INT8 + ", int8 inputs and outputs (`TFLITE_BUILTINS_INT8`)"),
+    ),
     Network("tflite_detector_f32", tflite_detector, (), exported=True, variant=_TFLITE.format("f32")),
     Network("tflite_detector_int8", tflite_detector, (), exported=True, variant=_TFLITE.format(_INT8)),
 ]

@@ -450,7 +450,9 @@ def _image(batch: int | None, size: int | None = DETECTOR_SIZE) -> list[tf.Tenso
     return [tf.TensorSpec([batch, size, size, 3], tf.float32, name="images")]
 
 
-def _tflite(module: tf.Module, signature: list[tf.TensorSpec], int8: bool) -> ov.Model:
+def _tflite(
+    module: tf.Module, signature: list[tf.TensorSpec], int8: bool, integer_io: bool = False
+) -> ov.Model:
     """``module`` frozen and through tf.lite.TFLiteConverter (float32, or int8 post-training quantisation
     from a representative dataset of seeded random images), the .tflite converted."""
     from tensorflow.python.framework.convert_to_constants import convert_variables_to_constants_v2
@@ -470,6 +472,10 @@ def _tflite(module: tf.Module, signature: list[tf.TensorSpec], int8: bool) -> ov
 
         converter.optimizations = [tf.lite.Optimize.DEFAULT]
         converter.representative_dataset = samples
+        if integer_io:  # full integer: int8 inputs and outputs too
+            converter.target_spec.supported_ops = [tf.lite.OpsSet.TFLITE_BUILTINS_INT8]
+            converter.inference_input_type = tf.int8
+            converter.inference_output_type = tf.int8
     with tempfile.TemporaryDirectory(prefix="irshape-tflite-") as tmp:
         path = Path(tmp) / "model.tflite"
         path.write_bytes(converter.convert())
@@ -572,6 +578,7 @@ BUILDERS: dict[str, Callable[[], ov.Model]] = {
     ),
     "tflite_classifier_f32": lambda: _tflite(Classifier(), _image(1), int8=False),
     "tflite_classifier_int8": lambda: _tflite(Classifier(), _image(1), int8=True),
+    "tflite_classifier_full_int8": lambda: _tflite(Classifier(), _image(1), int8=True, integer_io=True),
     "tflite_detector_f32": lambda: _tflite(SingleImageDetector(False), _image(1), int8=False),
     "tflite_detector_int8": lambda: _tflite(SingleImageDetector(False), _image(1), int8=True),
 }

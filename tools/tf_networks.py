@@ -66,7 +66,7 @@ def _anchors(grid: int) -> np.ndarray:
     return np.stack([cy - half, cx - half, cy + half, cx + half], -1).reshape(-1, 4)
 
 
-def _decode(deltas: tf.Tensor, anchors: np.ndarray) -> tf.Tensor:
+def _decode(deltas: tf.Tensor, anchors: np.ndarray | tf.Tensor) -> tf.Tensor:
     """TF Object Detection API's box coder: centre/size deltas scaled by (10, 10, 5, 5)."""
     ay = (anchors[:, 0] + anchors[:, 2]) / 2
     ax = (anchors[:, 1] + anchors[:, 3]) / 2
@@ -291,7 +291,7 @@ class AnchorDetector(tf.Module):
         )
         anchors = tf.reshape(tf.stack([cy - 0.1, cx - 0.1, cy + 0.1, cx + 0.1], axis=-1), [-1, 4])
         predictions = tf.reshape(predictions, [-1, 4 + DETECTOR_CLASSES])
-        boxes = _decode(predictions[:, :4], anchors_of(anchors))
+        boxes = _decode(predictions[:, :4], anchors)
         scores = tf.reduce_max(tf.sigmoid(predictions[:, 4:]), axis=-1)
         k = tf.minimum(20, tf.shape(scores)[0])
         top, index = tf.math.top_k(scores, k=k)
@@ -304,11 +304,6 @@ class AnchorDetector(tf.Module):
             features, chosen, tf.zeros_like(kept), crop_size=[4, 4], method="bilinear"
         )
         return {"boxes": chosen, "scores": kept_scores, "crops": crops}
-
-
-def anchors_of(anchors: tf.Tensor) -> Any:
-    """Anchors as _decode reads them (columns), from a tensor."""
-    return tf.transpose(tf.transpose(anchors))
 
 
 class SequenceModel(tf.Module):

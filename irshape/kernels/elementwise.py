@@ -9,8 +9,8 @@ implementation or from numpy:
   NaN as the JIT emitters treat it: Relu, HSigmoid and HSwish of NaN are 0, Clamp's is its
   min, HardSigmoid's 1, Exp's +inf; Maximum/Minimum(NaN, b) is b (vmaxps gives its second
   operand), (a, NaN) is NaN; Greater and GreaterEqual are not(a <= b), not(a < b), so true
-  where either is NaN; Mod is a - trunc(a / b) * b (x mod inf is NaN); Gelu (erf) of +inf is
-  NaN.
+  where either is NaN (on avx512_core; elsewhere false: ``irshape.kernels.isa``); Mod is
+  a - trunc(a / b) * b (x mod inf is NaN); Gelu (erf) of +inf is NaN (on avx512_core).
 * Integers: the plugin keeps integers in i32 (i64, u64 and u32 are held as i32 for every op:
   irshape/kernels/integers.py holds that rule and the executor applies it, so these kernels get
   i64 data already cut); i16 and u16 results wrap to their type, i8 and u8 results saturate (u8
@@ -77,6 +77,7 @@ from typing import Any
 import numpy as np
 
 from irshape.kernels import KernelCall, KernelError, output_bytes, storage_dtype, working_memory
+from irshape.kernels.isa import PLUGIN_ISA
 from irshape.kernels.narrow_reals import integers_to_bf16, rounded_to
 from irshape.shapes import libm
 
@@ -693,7 +694,9 @@ def is_finite(call: KernelCall) -> Array:
     """IsFinite-10: in the plugin's f32 (f64 saturated on entry, so its infinities are finite),
     and a subnormal f32 is not finite there (1e-40 is false; found by the kernel fuzzer)."""
     values = _as_f32(call.inputs[0])
-    subnormal = (values != 0) & (np.abs(values) < np.finfo(np.float32).tiny)
+    # on avx512 only: an AVX2 plugin (ONEDNN_MAX_CPU_ISA=AVX2) calls them finite, by experiment
+    tiny = np.finfo(np.float32).tiny if PLUGIN_ISA == "avx512_core" else 0.0
+    subnormal = (values != 0) & (np.abs(values) < tiny)
     return _array(np.isfinite(values) & ~subnormal)
 
 
@@ -846,14 +849,20 @@ def _minimum(a: Array, b: Array) -> Array:
     return np.where(np.isnan(a), b, np.minimum(a, b)) if _is_real(a) else np.minimum(a, b)
 
 
+# the plugin's avx512 emitters compare with vcmpps's "not less or equal" predicates (true where
+# either is NaN); its avx2 emitters with vcmpgtps/vcmpgeps (false there): by experiment, and
+# ONEDNN_MAX_CPU_ISA=AVX2 (jit_eltwise_emitters.cpp's jit_greater_emitter)
+_GREATER_UNORDERED = PLUGIN_ISA == "avx512_core"
+
+
 def _greater(a: Array, b: Array) -> Array:
-    """not (a <= b): true where either is NaN, as the plugin compares reals."""
-    result: Array = np.logical_not(np.less_equal(a, b))
+    """not (a <= b) on avx512: true where either is NaN, as the plugin compares reals there."""
+    result: Array = np.logical_not(np.less_equal(a, b)) if _GREATER_UNORDERED else np.greater(a, b)
     return result
 
 
 def _greater_equal(a: Array, b: Array) -> Array:
-    result: Array = np.logical_not(np.less(a, b))
+    result: Array = np.logical_not(np.less(a, b)) if _GREATER_UNORDERED else np.greater_equal(a, b)
     return result
 
 

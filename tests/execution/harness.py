@@ -77,6 +77,15 @@ class ExactOn:
     rtol: float = RTOL
 
 
+@dataclass(frozen=True)
+class WithinOn:
+    """A case that is not exact: the harness's tolerance on these instruction sets, relative
+    ``rtol`` elsewhere."""
+
+    isas: frozenset[str]
+    rtol: float
+
+
 # exact only where the plugin runs its avx512_core code (rules of 16 lanes, its JIT kernels)
 AVX512_ONLY = ExactOn(frozenset({"avx512_core"}))
 # bf16 rounded exactly where the plugin has bf16 (avx512_core); without it the plugin keeps
@@ -84,12 +93,24 @@ AVX512_ONLY = ExactOn(frozenset({"avx512_core"}))
 # returns the f32 value), so within one unit of bf16 (2^-7 relative: irshape's i32 -> bf16 is
 # the plugin's avx512 conversion, which is not rounded to nearest)
 BF16_ON_AVX512 = ExactOn(frozenset({"avx512_core"}), rtol=2.0**-7)
-Exactness = bool | ExactOn
+# bf16 computed through other ops: within the harness's tolerance on avx512_core; elsewhere the
+# plugin's inputs, intermediates and output are f32 where irshape rounds each to bf16: within
+# a few bf16 units (2^-5 relative: RoiAlign's sampling of rounded inputs reached 1.4%)
+BF16_AS_F32_OFF_AVX512 = WithinOn(frozenset({"avx512_core"}), rtol=2.0**-5)
+Exactness = bool | ExactOn | WithinOn
 
 
 def exact_here(exact: Exactness) -> bool:
     """Whether a case's ``exact`` holds on the instruction set the plugin runs here."""
+    if isinstance(exact, WithinOn):
+        return False
     return exact if isinstance(exact, bool) else PLUGIN_ISA in exact.isas
+
+
+def _rtol_here(exact: Exactness) -> float:
+    if isinstance(exact, bool) or PLUGIN_ISA in exact.isas:
+        return RTOL
+    return exact.rtol
 
 
 def parameter(shape: Sequence[int], dtype: Any = np.float32) -> ov.Node:
@@ -211,7 +232,7 @@ def compare(expected: np.ndarray, got: np.ndarray | None, *, exact: Exactness = 
             return f"differs at {where}: {got[where]!r}, OpenVINO's {expected[where]!r}"
         return None
     with np.errstate(invalid="ignore", over="ignore"):
-        return _compare_reals(expected.astype(np.float64), got.astype(np.float64))
+        return _compare_reals(expected.astype(np.float64), got.astype(np.float64), _rtol_here(exact))
 
 
 def _compare_reals(e: np.ndarray, g: np.ndarray, rtol: float = RTOL) -> str | None:

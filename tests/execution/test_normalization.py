@@ -413,8 +413,7 @@ def normalize_l2_exactness_cases() -> list[Case]:
 
 
 def mvn_exactness_cases() -> list[Case]:
-    # exact on avx512 only (every case below): the sums are in oneDNN's 16 lanes there, 8 on avx2
-    """MVN bit for bit (before, in f64 rounded once: a fifth of the kernel fuzzer's elements off
+    """MVN bit for bit on avx512 (its sums in 16 lanes; 8 on avx2: AVX512_ONLY) (before, in f64 rounded once: a fifth of the kernel fuzzer's elements off
     in the last bit). The plugin's MVN node (axes every one from 1 or from 2, rank 1; MVN-2) in
     f32: each row's sum in 16 lanes with tails of 8/4/2/1 (rows of 37 and 21 elements here),
     ``sum * (1 / n)``, the squares' FMAs the same way, ``(x - mean) * (1 / sqrt(var / n + eps))``;

@@ -136,6 +136,10 @@ def _stored_int(values: Array, dtype: np.dtype[Any]) -> Array:
     """i32 results stored in an integer type: i8 and u8 saturate, the others wrap (64-bit
     types sign-extend the i32)."""
     if dtype.itemsize == 1 and dtype.kind in "iu":
+        if dtype.kind == "u" and PLUGIN_ISA != "avx512_core":
+            # avx2 has no vpmovusdb: vpackusdw to u16, then vpackuswb reads those as i16, so
+            # 32768 and above are 0 (255^2 is 0, 4096 is 255: by experiment, ONEDNN_MAX_CPU_ISA=AVX2)
+            values = np.clip(values, 0, 0xFFFF).astype(np.uint16).view(np.int16)
         info = np.iinfo(dtype)
         result: Array = np.clip(values, info.min, info.max).astype(dtype)
         return result
@@ -488,7 +492,8 @@ _GELU_ERF_ONE_FROM = _f32_of(0x40B15CEE)
 def _gelu_erf(x: Array) -> Array:
     """oneDNN's gelu_erf, bit for bit: ``x * (1 + erf) * 0.5`` in that order (above FLT_MAX / 2
     inf: found by the kernel fuzzer, 2e38 gives inf), erf by :data:`_GELU_ERF_TABLE` (Horner's
-    rule of FMAs), its sign put back by x's; infinities give NaN (the polynomial's inf * 0)."""
+    rule of FMAs), its sign put back by x's; infinities give NaN (the polynomial's inf * 0). That is
+    avx512's; avx2's below."""
     magnitude = np.abs(x)
     with np.errstate(invalid="ignore"):
         interval = np.clip((magnitude.view(np.int32) + _GELU_ERF_BIAS) >> 21, 1, 23)
@@ -496,7 +501,16 @@ def _gelu_erf(x: Array) -> Array:
         erf = _GELU_ERF_TABLE[5][interval]
         for coefficients in _GELU_ERF_TABLE[4::-1]:
             erf = fma_f32(erf, magnitude, coefficients[interval])
-    result: Array = x * (np.where(np.signbit(x), -erf, erf) + np.float32(1)) * np.float32(0.5)
+    signed_erf = np.where(np.signbit(x), -erf, erf)
+    if PLUGIN_ISA != "avx512_core":
+        # oneDNN's gelu_erf of avx2 is another: half x plus half x times its erf (by experiment
+        # under ONEDNN_MAX_CPU_ISA=AVX2: +inf is inf, 3e38 is 3e38, -10 is +0); its erf is not
+        # this polynomial (the last bits differ: not modelled), so +-inf's erf is taken as +-1
+        half = x * np.float32(0.5)
+        signed_erf = np.where(np.isinf(x), np.sign(x), signed_erf).astype(x.dtype)
+        avx2: Array = half + half * signed_erf
+        return avx2
+    result: Array = x * (signed_erf + np.float32(1)) * np.float32(0.5)
     return result
 
 

@@ -452,7 +452,9 @@ def grid_sample_fuzz_found_cases() -> list[Case]:
         )
         cases.append(
             # the avx2 kernel's bicubic sums round otherwise (last bits; i32 outputs 16-64 apart near 4e8)
-            Case(f"grid_fuzz_bicubic_{i}_{padding}", {x: values, g: grid}, [node.output(0)], exact=AVX512_ONLY)
+            Case(
+                f"grid_fuzz_bicubic_{i}_{padding}", {x: values, g: grid}, [node.output(0)], exact=AVX512_ONLY
+            )
         )
     return cases
 

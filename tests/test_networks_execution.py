@@ -73,6 +73,16 @@ SHAPES: dict[str, tuple[int, ...] | dict[str, tuple[int, ...]]] = {
     "swin_hf_interval": (1, 3, 64, 64),
     "tasnet_interval": (1, 1600),
     "tf_efficientnet_interval": (1, 3, 67, 97),
+    "tf_detector_anchors_dyn_hw": (1, 45, 61, 3),
+    "tf_detector_anchors_interval": (1, 45, 61, 3),
+    "tf_detector_map_nms_dyn_batch": (2, 64, 64, 3),  # (NHWC: TensorFlow's layout)
+    "tf_keras_classifier_dyn_batch": (2, 64, 64, 3),
+    "tf_image_ops_dyn_hw": (1, 45, 61, 3),  # (odd sizes: SAME padding's rounding, the resizes')
+    "tf_image_ops_interval": (1, 45, 61, 3),
+    "tf_misc_ops_dyn": {"x": (5, 8), "image": (1, 7, 9, 4)},  # (space_to_batch pads 1: odd h, w)
+    "tf_misc_ops_interval": {"x": (5, 8), "image": (1, 7, 9, 4)},
+    "tf_sequence_interval": (3, 9),
+    "tf_while_loop_dyn": (2, 6),
     "unet_interval": (1, 3, 64, 96),
     "upsample_select_interval": (1, 3, 127, 128),  # (an odd height, a width one more: as traced)
     "vit_interpolated_dyn_hw": (1, 3, 32, 48),
@@ -101,6 +111,8 @@ DRY_RUN_DIM_VALUE = {
     "wav2vec2_dyn_time": 1600,
     "whisper_encoder_dyn_time": 128,
     "onnx_wild_ops_interval": 8,  # (SpaceToDepth by 2: an even height and width)
+    "tf_misc_ops_dyn": 63,  # (space_to_batch pads 1 before blocks of 2: an odd height and width)
+    "tf_misc_ops_interval": 33,  # (an odd height and width; x clamped to 8 rows)
     "upsample_select_interval": 63,  # clamped: 63 high, 64 wide
     "vit_reshaped_batch": 1,
     "yolo_reshaped_batch": 1,

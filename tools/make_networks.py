@@ -2800,6 +2800,252 @@ LIBRARIES.update(
 
 # -- end of the deploy6 block ------------------------------------------------------------------
 
+# -- tfnets: models through OpenVINO's TensorFlow and TensorFlow Lite frontends (issue 24) ------
+# (one block) TensorFlow is not in the torch venv: tools/tf_networks.py builds and converts each
+# model in a venv of its own (IRSHAPE_TF_PYTHON), as a child process, and writes the IR itself.
+
+TF_PYTHON = Path(os.environ.get("IRSHAPE_TF_PYTHON", "/work/tfvenv/bin/python"))
+
+
+def _tf_export(xml: Path) -> None:
+    """The network named ``xml.stem``, built and written by tools/tf_networks.py in the TF venv."""
+    runner = Path(__file__).resolve().with_name("tf_networks.py")
+    subprocess.run([str(TF_PYTHON), str(runner), xml.stem, str(xml)], check=True)
+
+
+def _tf_version() -> str:
+    command = [
+        str(TF_PYTHON),
+        "-c",
+        "import tensorflow, keras; print(tensorflow.__version__, keras.__version__)",
+    ]
+    environment = {**os.environ, "TF_CPP_MIN_LOG_LEVEL": "3"}
+    tensorflow, keras = subprocess.run(
+        command, check=True, capture_output=True, text=True, env=environment
+    ).stdout.split()
+    return f"tensorflow-cpu {tensorflow}, keras {keras}"
+
+
+def tf_nms_detector(xml: Path) -> None:
+    """A Keras detector of one 64x64 NHWC image (four stride-2 SAME convolutions 8-16-16-24
+    wide, a depthwise convolution, BatchNormalization, ReLU6, 1x1 box and score heads on an
+    8x8 grid of two anchors a cell, 3 classes) with TF Object Detection API's box decoding
+    (centre/size deltas scaled by 10 and 5, Exp) and post-processing: the best class's sigmoid
+    score per box, tf.image.non_max_suppression_with_scores (NonMaxSuppressionV5 with a
+    soft-NMS sigma), the kept boxes and labels gathered."""
+    _tf_export(xml)
+
+
+def tf_batch_nms_detector(xml: Path) -> None:
+    """The same detector on a batch of any size, NMS per image as TF Object Detection API runs
+    it: tf.map_fn over the images (a while loop: Loop-5 whose body holds the NMS) of the raw
+    NonMaxSuppressionV5 padded to 10 boxes, the kept boxes, scores and labels gathered and the
+    count of valid ones."""
+    _tf_export(xml)
+
+
+def tf_text_rnn(xml: Path) -> None:
+    """Keras text model on token ids [batch, time], both dynamic: Embedding(50, 12),
+    LSTM(16, return_sequences), GRU(8), Dense(4) softmax; Keras 3's recurrent layers are
+    while loops (Loop-5 bodies of the cells' MatMuls and gates)."""
+    _tf_export(xml)
+
+
+def tf_while_loop(xml: Path) -> None:
+    """A tf.while_loop whose trip count the data decides (x [?,6] times 8, halved until its
+    largest magnitude is under 1, at most 20 steps: the step count, the last value, a running
+    sum) writing each step's row sums into a TensorArray (a TensorList: an empty [0,1] state
+    grown by ScatterUpdate in the Loop-5 body), stacked."""
+    _tf_export(xml)
+
+
+def tf_image_ops(xml: Path) -> None:
+    """Keras SAME convolutions (3x3 stride 2, 5x5 stride 3) and a SAME 3x3 stride-2 pooling on
+    odd sizes, then tf.image.resize to a computed size (floor(shape x 0.75) + 1, bilinear) and
+    of the input to twice the features' size (nearest), tf.einsum('nhwc,cd->nhdw'), strided
+    slices with ellipsis, new-axis and shrink masks and a reversed axis, tf.gather_nd and
+    tf.tensor_scatter_nd_update; max pooling in the static files (the TFLite one: ScatterNDUpdate-4),
+    average in the dynamic ones."""
+    _tf_export(xml)
+
+
+def tf_anchor_detector(xml: Path) -> None:
+    """A Keras detector of any image size whose anchors come from the feature map's shape: SAME
+    convolutions 8-16 wide (one dilated by 2: SpaceToBatch/BatchToSpace around it), a
+    Conv2DTranspose upsampling cropped to the skip's computed size (StridedSlice of computed
+    ends), anchors from tf.range over the grid (Range, meshgrid, stack), the boxes decoded,
+    tf.math.top_k of k = min(20, anchors), NonMaxSuppressionV5, tf.image.crop_and_resize of
+    the kept boxes from the features (ROIPooling-2 bilinear)."""
+    _tf_export(xml)
+
+
+def tf_sequence(xml: Path) -> None:
+    """Token ids [batch, time], both dynamic: Embedding(40, 16, mask_zero) into a
+    Bidirectional LSTM(8) (Loop-5 bodies; the mask keeps the state at padding steps: Select;
+    the backward pass through ReverseSequence), MultiHeadAttention (2 heads of 8: Einsum) with
+    the padding mask, LayerNormalization, a Dense tagger; and a greedy decoder, a
+    tf.while_loop appending the argmax token of a table row to a growing sequence (a back edge
+    whose shape grows each step) for as many steps as the input's length."""
+    _tf_export(xml)
+
+
+def tf_misc_ops(xml: Path) -> None:
+    """TensorFlow ops of other families on x [?,8] and an image [1,?,?,4]: a dilated depthwise
+    convolution (SpaceToBatch, GroupConvolution, BatchToSpace), space_to_batch_nd /
+    batch_to_space with pads, extract_patches (ExtractImagePatches-3), depth_to_space, tf.roll,
+    tf.sort and argsort (TopK), exclusive reverse cumsum, unsorted_segment_sum of computed ids
+    (EmbeddingSegmentsSum-3), tf.unique (Unique-10), tf.where of a condition (NonZero),
+    boolean_mask, one_hot, linalg.band_part, tile."""
+    _tf_export(xml)
+
+
+def tf_more_ops(xml: Path) -> None:
+    """More TensorFlow ops on x [6,8] and an image [1,13,17,4], static: REFLECT and SYMMETRIC
+    pads, a bilinear resize, LRN, l2_normalize, moments, logsumexp (IsFinite, Select), gelu
+    (tanh), erf, softplus, segment_max of sorted ids (SegmentMax-16), top_k unsorted,
+    max_pool_with_argmax (MaxPool-8's indices with the batch). OpenVINO 2026.4.1 converts none
+    of bicubic or antialiased resizes (ResizeBicubic, ScaleAndTranslate), segment_mean,
+    searchsorted (LowerBound) or cumprod ('No conversion rule found')."""
+    _tf_export(xml)
+
+
+def tf_classifier(xml: Path) -> None:
+    """A MobileNet-style Keras classifier of a 64x64 NHWC image (a SAME stride-2 stem, ReLU6,
+    depthwise-separable blocks 16-16-24 wide with BatchNormalization, an inverted residual,
+    global average pooling, a Dense(5) softmax head): the Keras model given to convert_model
+    itself (a dynamic batch); and frozen (Keras 3's variables as constants) and converted by
+    tf.lite.TFLiteConverter: f32, and int8 by post-training quantisation calibrated on 8 seeded
+    random images (FakeQuantize, i8 weights behind Convert and Multiply)."""
+    _tf_export(xml)
+
+
+def tflite_detector(xml: Path) -> None:
+    """The detector of tf_nms_detector without its NMS (the TFLite frontend has no
+    NON_MAX_SUPPRESSION_V5): the heads, the box decoding and the best class per anchor, through
+    tf.lite.TFLiteConverter as tf_classifier, f32 and int8."""
+    _tf_export(xml)
+
+
+_TF_FUNCTION = "TensorFlow frontend: `convert_model(tf.function(..., input_signature=[{}]))`"
+_TF_SAVED = "TensorFlow frontend: `convert_model(saved_model_dir)` of a tf.function of signature [{}]"
+_KERAS = "TensorFlow frontend: `convert_model(keras_model, input=[{}])`"
+_TFLITE = "TensorFlow Lite frontend: `convert_model(x.tflite)` of `TFLiteConverter`, [1,64,64,3], {}"
+_TFLITE_OF = "TensorFlow Lite frontend: `convert_model(x.tflite)` of `TFLiteConverter`, {}, f32"
+_INT8 = "int8 (`Optimize.DEFAULT`, a representative dataset of 8 random images)"
+
+NETWORKS += [
+    Network(
+        "tf_detector_nms_v5_static",
+        tf_nms_detector,
+        (),
+        exported=True,
+        variant=_TF_FUNCTION.format("[1,64,64,3]"),
+    ),
+    Network(
+        "tf_detector_map_nms_dyn_batch",
+        tf_batch_nms_detector,
+        (),
+        exported=True,
+        variant=_TF_SAVED.format("[?,64,64,3]"),
+    ),
+    Network("tf_text_rnn_dyn", tf_text_rnn, (), exported=True, variant=_TF_SAVED.format("[?,?] i32")),
+    Network("tf_while_loop_dyn", tf_while_loop, (), exported=True, variant=_TF_FUNCTION.format("[?,6]")),
+    Network(
+        "tf_image_ops_static", tf_image_ops, (), exported=True, variant=_TF_FUNCTION.format("[1,45,61,3]")
+    ),
+    Network("tf_image_ops_dyn_hw", tf_image_ops, (), exported=True, variant=_TF_FUNCTION.format("[1,?,?,3]")),
+    Network(
+        "tf_detector_anchors_dyn_hw",
+        tf_anchor_detector,
+        (),
+        exported=True,
+        variant=_TF_FUNCTION.format("[1,?,?,3]"),
+    ),
+    Network(
+        "tf_detector_anchors_interval",
+        tf_anchor_detector,
+        (),
+        exported=True,
+        variant=_TF_FUNCTION.format("[1,?,?,3]") + ", `input=[1,32..96,32..96,3]`",
+    ),
+    Network(
+        "tf_keras_text_rnn_interval", tf_text_rnn, (), exported=True, variant=_KERAS.format("[1..4,1..50]")
+    ),
+    Network(
+        "tf_keras_classifier_dyn_batch",
+        tf_classifier,
+        (),
+        exported=True,
+        variant=_KERAS.format("[?,64,64,3]"),
+    ),
+    Network("tf_sequence_dyn", tf_sequence, (), exported=True, variant=_TF_SAVED.format("[?,?] i32")),
+    Network(
+        "tf_misc_ops_dyn", tf_misc_ops, (), exported=True, variant=_TF_FUNCTION.format("[?,8], [1,?,?,4]")
+    ),
+    Network(
+        "tf_image_ops_interval",
+        tf_image_ops,
+        (),
+        exported=True,
+        variant=_TF_FUNCTION.format("[1,?,?,3]") + ", `input=[1,32..96,32..96,3]`",
+    ),
+    Network(
+        "tf_misc_ops_interval",
+        tf_misc_ops,
+        (),
+        exported=True,
+        variant=_TF_FUNCTION.format("[?,8], [1,?,?,4]") + ", `input=[[1..8,8], [1,5..33,5..33,4]]`",
+    ),
+    Network(
+        "tf_sequence_interval",
+        tf_sequence,
+        (),
+        exported=True,
+        variant=_TF_FUNCTION.format("[?,?] i32") + ", `input=[1..4,1..20]`",
+    ),
+    Network(
+        "tf_more_ops_static",
+        tf_more_ops,
+        (),
+        exported=True,
+        variant=_TF_FUNCTION.format("[6,8], [1,13,17,4]"),
+    ),
+    Network(
+        "tflite_image_ops_f32", tf_image_ops, (), exported=True, variant=_TFLITE_OF.format("[1,45,61,3]")
+    ),
+    Network("tflite_text_rnn_f32", tf_text_rnn, (), exported=True, variant=_TFLITE_OF.format("[1,10] i32")),
+    Network("tflite_classifier_f32", tf_classifier, (), exported=True, variant=_TFLITE.format("f32")),
+    Network("tflite_classifier_int8", tf_classifier, (), exported=True, variant=_TFLITE.format(_INT8)),
+    Network(
+        "tflite_classifier_full_int8",
+        tf_classifier,
+        (),
+        exported=True,
+        variant=_TFLITE.format(_INT8 + ", int8 inputs and outputs (`TFLITE_BUILTINS_INT8`)"),
+    ),
+    Network("tflite_detector_f32", tflite_detector, (), exported=True, variant=_TFLITE.format("f32")),
+    Network("tflite_detector_int8", tflite_detector, (), exported=True, variant=_TFLITE.format(_INT8)),
+]
+
+_TF_LIBRARY = "keras 3, TensorFlow (tools/tf_networks.py)"
+LIBRARIES.update(
+    {
+        tf_nms_detector: _TF_LIBRARY,
+        tf_batch_nms_detector: _TF_LIBRARY,
+        tf_text_rnn: _TF_LIBRARY,
+        tf_while_loop: _TF_LIBRARY,
+        tf_image_ops: _TF_LIBRARY,
+        tf_anchor_detector: _TF_LIBRARY,
+        tf_sequence: _TF_LIBRARY,
+        tf_misc_ops: _TF_LIBRARY,
+        tf_more_ops: _TF_LIBRARY,
+        tf_classifier: _TF_LIBRARY + ", tf.lite",
+        tflite_detector: _TF_LIBRARY + ", tf.lite",
+    }
+)
+
+# -- end of the tfnets block -------------------------------------------------------------------
+
 README_HEAD = """\
 # Real networks: irshape's ground-truth corpus
 
@@ -2839,6 +3085,9 @@ python3 -m venv /work/torchvenv
 python3 -m venv /work/optvenv
 echo /work/torchvenv/lib/python3.11/site-packages > /work/optvenv/lib/python3.11/site-packages/torchvenv.pth
 /work/optvenv/bin/pip install transformers==5.0.0 optimum-intel   # (IRSHAPE_OPTIMUM_PYTHON names another)
+# TensorFlow in a venv of its own: tools/tf_networks.py builds the tf_* and tflite_* files there
+python3.11 -m venv /work/tfvenv
+/work/tfvenv/bin/pip install tensorflow-cpu numpy openvino==2026.4.1   # (IRSHAPE_TF_PYTHON names another)
 /work/torchvenv/bin/python tools/make_networks.py    # every file, in one process
 ```
 
@@ -2928,6 +3177,22 @@ this README; `--out DIR` writes elsewhere.
   intervals of frames and sizes. A padding token's zero embedding ties the MoE router's scores:
   the CPU plugin orders the ties of a TopK with `stable=false` by its heap sort (on data of
   rank 1 or 2 of a dynamic shape, or with k > 6), which irshape's kernel follows.
+- **through the TensorFlow and TensorFlow Lite frontends** (issue 24): Keras 3 models with
+  random weights (`keras.utils.set_random_seed`), built and converted by `tools/tf_networks.py`
+  in the TensorFlow venv (`convert_model` of a `tf.function`, of a SavedModel directory, of a
+  `.tflite` file): NHWC inputs behind Transposes, SAME padding as `auto_pad="same_upper"` on
+  odd sizes, a detector with TF Object Detection API's box decoding and NonMaxSuppressionV5,
+  static and on a dynamic batch through `tf.map_fn` (NMS inside a Loop-5 body), Keras
+  LSTM/GRU layers and a `tf.while_loop` of a data-dependent trip count as Loop-5 (a
+  TensorArray's empty `[0,1]` TensorList grown by ScatterUpdate in the body: OpenVINO makes a
+  back edge's static 0 dims dynamic), `tf.image.resize` to computed sizes, StridedSlice
+  masks, Einsum, GatherND, ScatterNDUpdate; and TFLite's f32 and int8 (post-training,
+  representative data) models of a MobileNet-style classifier and the detector's heads and
+  box decoding. Not converted by OpenVINO 2026.4.1: `tf.image.combined_non_max_suppression`
+  (TensorFlow frontend: 'No conversion rule found for operations: CombinedNonMaxSuppression'),
+  NMS through TFLite ('No translator found for NON_MAX_SUPPRESSION_V5 node'); not kept:
+  `tf.image.non_max_suppression_padded` converts (TensorFlow's tiled NMS in while loops) but
+  the CPU plugin crashes on it in about half of the runs (SIGSEGV in inference).
 
 ## Files
 """
@@ -2972,6 +3237,7 @@ def readme(directory: Path) -> str:
     versions += "".join(
         f", {name} {importlib.metadata.version(name)}" for name in ("nncf", "openvino-tokenizers")
     )
+    versions += ", " + _tf_version()
     lines = [README_HEAD.format(versions=versions, seed=SEED)]
     lines.append("| file | model | variant | inputs (as OpenVINO reads them) | layers | .bin |")
     lines.append("|---|---|---|---|---|---|")

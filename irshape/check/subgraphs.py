@@ -430,6 +430,8 @@ def _iterating(
                 count = control.ti_iterations(shape, axis, d.start, d.end, d.part_size)
                 iterations = count if count is not None else iterations
             shape = control.sliced_parameter(shape, axis, d.part_size)
+        elif d.kind == "merged" and loop:
+            shape = control.loop_merged_parameter(shape)
         bound[id(d.layer)] = _bound(source, shape, d.layer, keep_type=not loop)
     current = purpose(layer, body, True, "current_iteration") if loop else None
     _walk_declared_unless_alike(walk_declared, "body", body, bound)

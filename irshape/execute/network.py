@@ -59,6 +59,12 @@ _NEVER_FOLDED = frozenset({"readvalue", "assign"})
 # The values of value inputs (axes, target shapes, k) handed to shape inference, up to this many
 # elements: enough for any shape or axes list, not a copy of a large index tensor.
 _VALUE_LIMIT = 4096
+# Value inputs OpenVINO's shape inference reads only where they are Consts, and which at run time
+# the plugin's node reads by rules of its own: given without their value to the inference at
+# run time, so the node's answer is checked against the intervals OpenVINO infers for data
+# (Unique's data: the plugin tells every NaN apart, sorted too, where the reference's sorted
+# count, which read_model folds a Const's by, does not).
+_READ_BY_THE_NODE = frozenset({("Unique", 0)})
 
 
 class Outcome(enum.Enum):
@@ -567,6 +573,8 @@ class _Executor:
             call = call.replace(inputs=tuple(data))
         with _kernel_refusals(layer):
             produced = outputs_of(kernel(call))
+        if folding and (schema.op, 0) in _READ_BY_THE_NODE:
+            _as_inferred(layer, inference, produced)
         checked = _checked_outputs(layer, inference, produced)
         if folding:  # OpenVINO's folding computes in whole i64
             return checked
@@ -626,7 +634,11 @@ class _Executor:
             ]
         else:
             tensors = [
-                _tensor(array, element_type, i in schema.value_inputs)
+                _tensor(
+                    array,
+                    element_type,
+                    i in schema.value_inputs and (schema.op, i) not in _READ_BY_THE_NODE,
+                )
                 for i, (array, element_type) in enumerate(args)
             ]
         if readings is not None and any(readings):
@@ -784,6 +796,23 @@ def _read_apart(tensor: Tensor, reading: Value) -> Tensor:
     if tensor.reals is not None:
         return tensor.replace(real_lower=reading.real_lower, real_upper=reading.real_upper)
     return tensor
+
+
+def _as_inferred(layer: Layer, inference: OpResult, produced: tuple[np.ndarray, ...]) -> None:
+    """A node of Consts the plugin runs (it has no evaluate to fold it) with the static shapes
+    read_model inferred, whose node gives another shape (a sorted Unique of NaNs, which the
+    reference counts otherwise): the plugin fails ('Can not clone with new dims', by
+    experiment), and so does the layer."""
+    for array, output in zip(produced, inference.outputs, strict=False):
+        lengths = output.shape.lengths
+        if lengths is not None and lengths != array.shape:
+            raise _Failed(
+                layer,
+                Outcome.UNSUPPORTED,
+                f"it gives [{','.join(map(str, array.shape))}] where OpenVINO infers {output.shape} for the "
+                "model as read, which its CPU plugin runs the node with: it fails ('Can not clone with "
+                "new dims')",
+            )
 
 
 def _checked_outputs(

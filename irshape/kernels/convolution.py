@@ -921,6 +921,13 @@ def _sample_points(
 @working_memory(_deformable_working_bytes)
 def deformable_convolution(call: KernelCall) -> np.ndarray:
     """DeformableConvolution-1 and -8 (mask, bilinear_interpolation_pad)."""
+    # NaN and infinite data give the plugin's NaN/inf (its skipped taps are set apart below):
+    # an answer, not a warning on the user's terminal
+    with np.errstate(invalid="ignore", over="ignore"):
+        return _deformable_convolution(call)
+
+
+def _deformable_convolution(call: KernelCall) -> np.ndarray:
     data, offsets, filters = (a.astype(np.float32, copy=False) for a in call.inputs[:3])
     n, channels, taps, out_h, out_w, c_out = _deformable_geometry(call)
     groups, deformable_groups = int(call.attribute("group")), int(call.attribute("deformable_group"))

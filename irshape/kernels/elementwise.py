@@ -9,8 +9,8 @@ implementation or from numpy:
   NaN as the JIT emitters treat it: Relu, HSigmoid and HSwish of NaN are 0, Clamp's is its
   min, HardSigmoid's 1, Exp's +inf; Maximum/Minimum(NaN, b) is b (vmaxps gives its second
   operand), (a, NaN) is NaN; Greater and GreaterEqual are not(a <= b), not(a < b), so true
-  where either is NaN; Mod is a - trunc(a / b) * b (x mod inf is NaN); Gelu (erf) of +inf is
-  NaN.
+  where either is NaN (on avx512_core; elsewhere false: ``irshape.kernels.isa``); Mod is
+  a - trunc(a / b) * b (x mod inf is NaN); Gelu (erf) of +inf is NaN (on avx512_core).
 * Integers: the plugin keeps integers in i32 (i64, u64 and u32 are held as i32 for every op:
   irshape/kernels/integers.py holds that rule and the executor applies it, so these kernels get
   i64 data already cut); i16 and u16 results wrap to their type, i8 and u8 results saturate (u8
@@ -77,6 +77,7 @@ from typing import Any
 import numpy as np
 
 from irshape.kernels import KernelCall, KernelError, output_bytes, storage_dtype, working_memory
+from irshape.kernels.isa import PLUGIN_ISA
 from irshape.kernels.libm_calls import expf
 from irshape.kernels.narrow_reals import integers_to_bf16, rounded_to
 from irshape.shapes import libm
@@ -136,6 +137,10 @@ def _stored_int(values: Array, dtype: np.dtype[Any]) -> Array:
     """i32 results stored in an integer type: i8 and u8 saturate, the others wrap (64-bit
     types sign-extend the i32)."""
     if dtype.itemsize == 1 and dtype.kind in "iu":
+        if dtype.kind == "u" and PLUGIN_ISA != "avx512_core":
+            # avx2 has no vpmovusdb: vpackusdw to u16, then vpackuswb reads those as i16, so
+            # 32768 and above are 0 (255^2 is 0, 4096 is 255: by experiment, ONEDNN_MAX_CPU_ISA=AVX2)
+            values = np.clip(values, 0, 0xFFFF).astype(np.uint16).view(np.int16)
         info = np.iinfo(dtype)
         result: Array = np.clip(values, info.min, info.max).astype(dtype)
         return result
@@ -497,7 +502,8 @@ _GELU_ERF_ONE_FROM = _f32_of(0x40B15CEE)
 def _gelu_erf(x: Array) -> Array:
     """oneDNN's gelu_erf, bit for bit: ``x * (1 + erf) * 0.5`` in that order (above FLT_MAX / 2
     inf: found by the kernel fuzzer, 2e38 gives inf), erf by :data:`_GELU_ERF_TABLE` (Horner's
-    rule of FMAs), its sign put back by x's; infinities give NaN (the polynomial's inf * 0)."""
+    rule of FMAs), its sign put back by x's; infinities give NaN (the polynomial's inf * 0). That is
+    avx512's; avx2's below."""
     magnitude = np.abs(x)
     with np.errstate(invalid="ignore"):
         interval = np.clip((magnitude.view(np.int32) + _GELU_ERF_BIAS) >> 21, 1, 23)
@@ -505,7 +511,16 @@ def _gelu_erf(x: Array) -> Array:
         erf = _GELU_ERF_TABLE[5][interval]
         for coefficients in _GELU_ERF_TABLE[4::-1]:
             erf = fma_f32(erf, magnitude, coefficients[interval])
-    result: Array = x * (np.where(np.signbit(x), -erf, erf) + np.float32(1)) * np.float32(0.5)
+    signed_erf = np.where(np.signbit(x), -erf, erf)
+    if PLUGIN_ISA != "avx512_core":
+        # oneDNN's gelu_erf of avx2 is another: half x plus half x times its erf (by experiment
+        # under ONEDNN_MAX_CPU_ISA=AVX2: +inf is inf, 3e38 is 3e38, -10 is +0); its erf is not
+        # this polynomial (the last bits differ: not modelled), so +-inf's erf is taken as +-1
+        half = x * np.float32(0.5)
+        signed_erf = np.where(np.isinf(x), np.sign(x), signed_erf).astype(x.dtype)
+        avx2: Array = half + half * signed_erf
+        return avx2
+    result: Array = x * (signed_erf + np.float32(1)) * np.float32(0.5)
     return result
 
 
@@ -703,7 +718,9 @@ def is_finite(call: KernelCall) -> Array:
     """IsFinite-10: in the plugin's f32 (f64 saturated on entry, so its infinities are finite),
     and a subnormal f32 is not finite there (1e-40 is false; found by the kernel fuzzer)."""
     values = _as_f32(call.inputs[0])
-    subnormal = (values != 0) & (np.abs(values) < np.finfo(np.float32).tiny)
+    # on avx512 only: an AVX2 plugin (ONEDNN_MAX_CPU_ISA=AVX2) calls them finite, by experiment
+    tiny = np.finfo(np.float32).tiny if PLUGIN_ISA == "avx512_core" else 0.0
+    subnormal = (values != 0) & (np.abs(values) < tiny)
     return _array(np.isfinite(values) & ~subnormal)
 
 
@@ -856,14 +873,20 @@ def _minimum(a: Array, b: Array) -> Array:
     return np.where(np.isnan(a), b, np.minimum(a, b)) if _is_real(a) else np.minimum(a, b)
 
 
+# the plugin's avx512 emitters compare with vcmpps's "not less or equal" predicates (true where
+# either is NaN); its avx2 emitters with vcmpgtps/vcmpgeps (false there): by experiment, and
+# ONEDNN_MAX_CPU_ISA=AVX2 (jit_eltwise_emitters.cpp's jit_greater_emitter)
+_GREATER_UNORDERED = PLUGIN_ISA == "avx512_core"
+
+
 def _greater(a: Array, b: Array) -> Array:
-    """not (a <= b): true where either is NaN, as the plugin compares reals."""
-    result: Array = np.logical_not(np.less_equal(a, b))
+    """not (a <= b) on avx512: true where either is NaN, as the plugin compares reals there."""
+    result: Array = np.logical_not(np.less_equal(a, b)) if _GREATER_UNORDERED else np.greater(a, b)
     return result
 
 
 def _greater_equal(a: Array, b: Array) -> Array:
-    result: Array = np.logical_not(np.less(a, b))
+    result: Array = np.logical_not(np.less(a, b)) if _GREATER_UNORDERED else np.greater_equal(a, b)
     return result
 
 

@@ -45,6 +45,7 @@ from typing import Any
 import numpy as np
 
 from irshape.kernels import KernelCall, UnsupportedByOpenVINOError, output_bytes, working_memory
+from irshape.kernels.isa import PLUGIN_ISA
 from irshape.kernels.libm_calls import expf
 from irshape.kernels.narrow_reals import integers_to_bf16 as to_bf16  # the plugin's f32 -> bf16
 
@@ -276,7 +277,9 @@ def random_uniform(call: KernelCall) -> np.ndarray:
         low, high = (int(np.clip(np.asarray(v).astype(np.int64), -(2**31), 2**31 - 1)) for v in (low, high))
     global_seed, op_seed = _seeds(call)
     pytorch = str(call.attribute("alignment")).lower() == "pytorch"
-    if call.output_type() == "bf16":
+    # bf16 is native on avx512_core only: elsewhere the plugin runs the node in f32 (its f32
+    # draws, by experiment under ONEDNN_MAX_CPU_ISA=AVX2)
+    if call.output_type() == "bf16" and PLUGIN_ISA == "avx512_core":
         return _bf16_values(count, global_seed, op_seed, low, high, pytorch).reshape(shape)
     if pytorch:
         values = _pytorch_values(count, global_seed, low, high, integral)
@@ -393,8 +396,9 @@ def multinomial(call: KernelCall) -> np.ndarray:
     if 0 in shape or call.inputs[0].size == 0:
         return np.zeros(shape, dtype)
     # bf16 probs are computed in bf16 (the plugin's node is a template of the probs' type; the
-    # f32 hint makes f16 f32), each result rounded as ov::bfloat16 rounds a float
-    stored = to_bf16 if call.input_types[0] == "bf16" else _f32
+    # f32 hint makes f16 f32), each result rounded as ov::bfloat16 rounds a float; bf16 is native
+    # on avx512_core only: elsewhere the node runs in f32 (ONEDNN_MAX_CPU_ISA=AVX2, by experiment)
+    stored = to_bf16 if call.input_types[0] == "bf16" and PLUGIN_ISA == "avx512_core" else _f32
     with np.errstate(divide="ignore", invalid="ignore"):  # a class of probability 1 taken: inf, NaN
         cdf = _multinomial_cdf(call.inputs[0].astype(np.float32), bool(call.attribute("log_probs")), stored)
         words = _mersenne_from_state(_seed_sequence_state(_multinomial_seeds(call)), shape[0] * shape[1])

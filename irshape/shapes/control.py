@@ -28,6 +28,17 @@ def sliced_parameter(shape: PartialShape, axis: int, part_size: int) -> PartialS
     return PartialShape(dims)
 
 
+def loop_merged_parameter(shape: PartialShape) -> PartialShape:
+    """A Loop's body Parameter fed by a back edge, before its first pass: the initial value's
+    shape with every static dim of 0 dynamic (an empty TensorFlow TensorList, ``[0,1]``, grows
+    in the body). By experiment with OpenVINO 2026.4: only a static 0 (not an interval from 0),
+    on merged inputs only (not invariant ones, not a TensorIterator's), whether or not the back
+    edge's Result is an output."""
+    if shape.dims is None or not any(dim.is_static and dim.value == 0 for dim in shape.dims):
+        return shape
+    return PartialShape(DYNAMIC if dim.is_static and dim.value == 0 else dim for dim in shape.dims)
+
+
 def ti_iterations(shape: PartialShape, axis: int, start: int, end: int, part_size: int) -> int | None:
     """TensorIterator's iteration count from a sliced input whose ``axis`` dim is static:
     ``(|end - start| + 1) / part_size``, negative ``start``/``end`` counted from the end."""

@@ -522,13 +522,12 @@ def convert(call: OpCall) -> OpResult:
 
 
 def convert_like(call: OpCall) -> OpResult:
-    """ConvertLike-1: the data input's shape in the like input's element type."""
-    from irshape.shapes import values  # values and bounds: imported where used
-
+    """ConvertLike-1: the data input's shape in the like input's element type, and never a
+    value: OpenVINO's ConvertLike has no evaluate and no bounds (only a constant_fold, which
+    read_model does not run), so a Reshape whose target is a ConvertLike of a Constant is
+    ``[?,?]`` there (by experiment; TensorFlow's space_to_batch paddings pass one)."""
     data, like = call.inputs[DATA], call.inputs[1]
-    tensor = values.known(data)
-    value = None if tensor is None else values.wrap(tensor.values, like.element_type)
-    return OpResult([Output(data.shape, like.element_type, value=value)])
+    return OpResult([Output(data.shape, like.element_type)])
 
 
 def _converted(data: Tensor, target: str | None) -> tuple[tuple[int, ...] | None, tuple[int, ...] | None]:

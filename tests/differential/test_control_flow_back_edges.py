@@ -293,6 +293,12 @@ SHAPE_CASES: dict[str, Callable[[str], Built]] = {
     "loop_1to5_to3": lambda n: loop_back_to(n, (ov.Dimension(1, 5), 4), "broadcast", 3),
     "loop_1to5_to7": lambda n: loop_back_to(n, (ov.Dimension(1, 5), 4), "broadcast", 7),
     "loop_dynamic_to3": lambda n: loop_back_to(n, (-1, 4), "broadcast", 3),
+    # an initial value with dims of 0 (TensorFlow's empty TensorList, [0,1]): those dims dynamic
+    "loop_empty_same": lambda n: loop(n, shape=(0, 4), change="same"),
+    "loop_empty_back_edge_only": lambda n: loop(n, shape=(0, 4), change="same", last=False),
+    "loop_empty_columns_row": lambda n: loop(n, shape=(2, 0), change="row"),
+    "loop_0to2_same": lambda n: loop(n, shape=(ov.Dimension(0, 2), 4), change="same"),
+    "ti_empty_same": lambda n: tensor_iterator(n, shape=(0, 4), change="same"),
 }
 
 # Run by the CPU plugin (static inputs; an unknown trip count given as 3)
@@ -415,6 +421,10 @@ def test_the_facts_the_docs_state(shapes_file: Path) -> None:
     assert body_parameter("loop_row_interval") == "[?,4]"  # [2..4] meets [1..3]: widened
     assert body_parameter("loop_1to5_to3") == "[1..5,4]"
     assert body_parameter("loop_dynamic_to3") == "[?,4]"
+    assert body_parameter("loop_empty_same") == "[?,4]"  # a static 0 is dynamic in the body
+    assert body_parameter("loop_empty_back_edge_only") == "[?,4]"
+    assert body_parameter("loop_0to2_same") == "[..2,4]"  # an interval from 0 is not
+    assert body_parameter("ti_empty_same") == "[0,4]"  # nor a TensorIterator's
 
 
 def _inputs(document: Any) -> dict[str, np.ndarray]:

@@ -219,6 +219,23 @@ def scatter_update_cases() -> list[Case]:
             upd: data_of(rng, updates_shape, dtype),
         }
         cases.append(Case(f"scatter_update{i}", feed, [node.output(0)], exact=True))
+    # Empty data: the plugin does not run the node (its output is the empty data), so an index
+    # outside the axis is no failure there (a TensorFlow TensorList's first write, in a Loop
+    # body, scatters into [0, n] at the iteration's index)
+    empty = [((0, 2), [3], (1, 2), 0), ((2, 0), [5], (1, 0), 0), ((2, 0), [1, 7], (2, 2), 1)]
+    for i, (shape, positions, updates_shape, axis) in enumerate(empty):
+        x, idx, upd = (
+            parameter(shape, np.float32),
+            parameter((len(positions),), np.int64),
+            parameter(updates_shape, np.float32),
+        )
+        node = ov3.scatter_update(x, idx, upd, i64(axis))
+        feed = {
+            x: np.zeros(shape, np.float32),
+            idx: np.array(positions),
+            upd: np.ones(updates_shape, np.float32),
+        }
+        cases.append(Case(f"scatter_update_empty{i}", feed, [node.output(0)], exact=True))
     return cases
 
 

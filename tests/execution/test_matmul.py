@@ -17,7 +17,7 @@ from irshape.execute.network import Outcome, execute
 from irshape.ir.reader import read_file
 from irshape.shapes.matmul import parse_equation
 
-from .harness import Case, parameter, run_batch
+from .harness import BF16_AS_F32_OFF_AVX512, Case, parameter, run_batch
 
 Shape = tuple[int, ...]
 
@@ -486,14 +486,35 @@ def bf16_cases() -> list[Case]:
     for index in range(4):
         a, b = parameter((2, 3, 4)), parameter((4, 5))
         node = opset.matmul(_bf16(a), _bf16(b), False, False)
-        cases.append(Case(f"bf16_matmul{index}", feeds(a, b), [opset.convert(node, "f32").output(0)]))
+        cases.append(
+            Case(
+                f"bf16_matmul{index}",
+                feeds(a, b),
+                [opset.convert(node, "f32").output(0)],
+                exact=BF16_AS_F32_OFF_AVX512,
+            )
+        )
         a, b = parameter((3, 4)), parameter((2, 4, 3))
         node = opset.einsum([_bf16(a), _bf16(b)], "ij,bjk->bik")
-        cases.append(Case(f"bf16_einsum{index}", feeds(a, b), [opset.convert(node, "f32").output(0)]))
+        cases.append(
+            Case(
+                f"bf16_einsum{index}",
+                feeds(a, b),
+                [opset.convert(node, "f32").output(0)],
+                exact=BF16_AS_F32_OFF_AVX512,
+            )
+        )
         data = parameter((2, 3, 3))
         values = {data: (rng.standard_normal((2, 3, 3)) + 4 * np.eye(3)).astype(np.float32)}
         node = opset14.inverse(_bf16(data), index % 2 == 1)
-        cases.append(Case(f"bf16_inverse{index}", values, [opset.convert(node, "f32").output(0)]))
+        cases.append(
+            Case(
+                f"bf16_inverse{index}",
+                values,
+                [opset.convert(node, "f32").output(0)],
+                exact=BF16_AS_F32_OFF_AVX512,
+            )
+        )
     # attentions with every input form: the default scale 1/sqrt(E) inexact in bf16 (E = 8, 12)
     # or exact (E = 4, 16), real and boolean masks, a scale input, causal; each rounds where the
     # plugin's decomposition stores bf16 (see irshape/kernels/matmul.py)
@@ -518,7 +539,14 @@ def bf16_cases() -> list[Case]:
             inputs[factor] = np.array(rng.uniform(0.1, 0.9), np.float32)
             args.append(_bf16(factor))
         node = opset.scaled_dot_product_attention(*args, causal=causal)
-        cases.append(Case(f"bf16_sdpa{index}", inputs, [opset.convert(node, "f32").output(0)]))
+        cases.append(
+            Case(
+                f"bf16_sdpa{index}",
+                inputs,
+                [opset.convert(node, "f32").output(0)],
+                exact=BF16_AS_F32_OFF_AVX512,
+            )
+        )
     return cases
 
 

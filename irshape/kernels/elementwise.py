@@ -322,7 +322,7 @@ def plugin_exp(x: Array, *, onednn: bool = False) -> Array:
         return result * np.float32(2) if onednn else result
 
 
-def _sigmoid(x: Array) -> Array:
+def plugin_sigmoid(x: Array) -> Array:
     """oneDNN's logistic: ``e / (e + 1)`` of ``e = exp(-|x|)``, and 1 less that where x's sign
     bit is clear."""
     e = plugin_exp(-np.abs(x), onednn=True)
@@ -638,7 +638,7 @@ log = _real_unary(_like_libm(np.log))
 sqrt = _real_unary(np.sqrt)
 erf = _real_unary(_plugin_erf, temporaries=_FMA_TEMPORARIES)
 erf_inv = _real_unary(_erf_inv, temporaries=_FMA_TEMPORARIES)
-sigmoid = _real_unary(_sigmoid, temporaries=_FMA_TEMPORARIES)
+sigmoid = _real_unary(plugin_sigmoid, temporaries=_FMA_TEMPORARIES)
 hsigmoid = _real_unary(_hsigmoid)
 hswish = _real_unary(_hswish)
 softplus = _real_unary(_softplus, temporaries=_FMA_TEMPORARIES)
@@ -777,7 +777,7 @@ def _hard_sigmoid(x: Array, alpha: Array, beta: Array) -> Array:
 
 def _swish(x: Array, beta: Array | None = None) -> Array:
     scaled = x if beta is None else beta * x
-    result: Array = x * _sigmoid(scaled)
+    result: Array = x * plugin_sigmoid(scaled)
     return result
 
 

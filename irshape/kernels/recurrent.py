@@ -66,8 +66,7 @@ import numpy as np
 
 from irshape.kernels import KernelCall, KernelError, UnsupportedByOpenVINOError, output_bytes, working_memory
 from irshape.kernels.blas import one_blas_thread
-from irshape.kernels.elementwise import _sigmoid as plugin_sigmoid
-from irshape.kernels.elementwise import fma_f32, plugin_tanh
+from irshape.kernels.elementwise import fma_f32, plugin_sigmoid, plugin_tanh
 from irshape.kernels.stored import as_output
 
 Activation = Callable[[np.ndarray], np.ndarray]

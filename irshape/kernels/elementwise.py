@@ -78,7 +78,7 @@ import numpy as np
 
 from irshape.kernels import KernelCall, KernelError, output_bytes, storage_dtype, working_memory
 from irshape.kernels.isa import PLUGIN_ISA
-from irshape.kernels.libm_calls import expf
+from irshape.kernels.libm_calls import as_the_library, expf
 from irshape.kernels.narrow_reals import integers_to_bf16, rounded_to
 from irshape.shapes import libm
 
@@ -990,34 +990,19 @@ bitwise_xor = _binary(np.bitwise_xor, np.bitwise_xor, np.logical_xor)
 # step folds (evaluate's ``std::pow(float, float)``: 245314384). Integers are computed so in
 # f32 and truncated back.
 
-# How far from a rounding midpoint of f32 a double ``pow`` may lie and ``powf`` still round it
-# the other way (relative): 4.6 times the farthest seen, 2^-33.2 over 1.5 million draws of
-# glibc 2.36's powf, bases 2^-120..2^120 and exponents 0.01..120 (its documented bound,
-# 0.82 ULP, is far wider than what it does: 2^-25.7 near its range's ends)
-_POWF_TIE_WINDOW = 2.0**-31
-_F32_TOP = float(np.finfo(np.float32).max)
-
 
 def powf_f32(x: Array, y: Array) -> Array:
     """The C library's ``powf`` of f32 arrays, vectorised: C's ``pow`` in double rounded to f32,
     which is ``powf``'s value wherever the double lies clear of a rounding midpoint; where it
-    lies within :data:`_POWF_TIE_WINDOW` of one (an exact tie: 626^3; a near one) or at the top
-    of the range, the platform's ``powf`` itself (irshape.shapes.libm), called on those elements
-    only (about 1 in 100 of random data). Where ``powf`` cannot be loaded, ``pow`` rounded once."""
+    lies near one (an exact tie: 626^3; a near one) or at the top of the range, the platform's
+    ``powf`` itself, called on those elements only (about 1 in 100 of random data;
+    :func:`irshape.kernels.libm_calls.as_the_library`). The window, 2^-31 relative, is 4.6 times
+    the farthest seen over 1.5 million draws of glibc 2.36's powf (bases 2^-120..2^120,
+    exponents 0.01..120; its documented bound, 0.82 ULP, is far wider than what it does).
+    Where ``powf`` cannot be loaded, ``pow`` rounded once."""
     x, y = np.broadcast_arrays(x, y)
     wide = np.power(x.astype(np.float64), y.astype(np.float64))
-    result = wide.astype(np.float32)
-    function = libm.powf()
-    if function is None:
-        return result
-    away = np.where(wide > result, np.float32(np.inf), np.float32(-np.inf))
-    midpoint = (result.astype(np.float64) + np.nextafter(result, away).astype(np.float64)) / 2
-    near = np.abs(wide - midpoint) <= _POWF_TIE_WINDOW * np.abs(wide)
-    near |= (np.abs(wide) >= _F32_TOP) & (np.abs(wide) <= 2.0**128)  # (rounding to FLT_MAX or inf)
-    if near.any():
-        pairs = zip(x[near].tolist(), y[near].tolist(), strict=True)
-        result[near] = np.fromiter((function(a, b) for a, b in pairs), np.float32, int(near.sum()))
-    return result
+    return as_the_library(wide, libm.powf(), x, y)
 
 
 def _static_exponent(call: KernelCall) -> float | None:

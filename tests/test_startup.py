@@ -78,6 +78,7 @@ ONLY_WHEN_ASKED = (
     "irshape.cli.settings",  # --show-settings
     "concurrent.futures",  # -j with enough XML to share
     "difflib",  # a misspelt configuration key
+    "locale",  # click's gettext lookups: irshape.cli.group makes its help and version options without them
     "json",
     "hashlib",
     "tempfile",

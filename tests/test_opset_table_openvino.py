@@ -13,8 +13,8 @@ import openvino as ov
 from openvino.utils.node_factory import NodeFactory
 from scripts import load_script
 
-from irshape.ops.opset_table import MAX_OPSET, OP_VERSIONS
-from irshape.ops.opsets import op_version
+from irshape.ops.opset_table import MAX_OPSET
+from irshape.ops.opsets import op_version, table
 
 
 def _first_opset_of_each_version(spans: tuple[tuple[int, int, int], ...]) -> dict[int, int]:
@@ -41,7 +41,7 @@ def test_every_type_in_every_opset_is_what_openvino_builds() -> None:
     mismatches = []
     for opset in range(1, MAX_OPSET + 1):
         factory = NodeFactory(f"opset{opset}")
-        for op_type, spans in OP_VERSIONS.items():
+        for op_type, spans in table().items():
             held = {n: v for lo, hi, v in spans for n in range(lo, hi + 1)}
             built = _factory_version_id(factory, op_type)
             if opset not in held:

@@ -20,7 +20,7 @@ import tomllib
 from pathlib import Path
 from typing import Any
 
-from irshape.ops.opset_table import OP_VERSIONS
+from irshape.ops.opsets import table
 from irshape.ops.schema import compiled_module
 
 SCHEMAS = Path(__file__).resolve().parent.parent / "irshape" / "schemas"
@@ -99,7 +99,7 @@ def compiled_sources() -> dict[str, str]:
 
 def undeclared(declared: set[str]) -> list[str]:
     """The declaration files the op versions of OpenVINO's opsets would have and do not, sorted."""
-    versions = {f"{op}-{version}.toml" for op, spans in OP_VERSIONS.items() for *_, version in spans}
+    versions = {f"{op}-{version}.toml" for op, spans in table().items() for *_, version in spans}
     return sorted(versions - declared)
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from irshape.ops import opset_table
+from irshape.ops import opset_table, opsets
 from irshape.ops.registry import all_declarations, markdown_table
 
 DOC = Path(__file__).resolve().parent.parent / "docs" / "ops.md"
@@ -25,13 +25,13 @@ STRUCTURAL = {"Result-1": "a model's output, with no output of its own"}
 def undeclared() -> list[str]:
     """The op versions OpenVINO's opsets hold that irshape has no declaration for, in order."""
     declared = {schema.name for schema in all_declarations()}
-    held = {f"{op}-{version}" for op, spans in opset_table.OP_VERSIONS.items() for *_, version in spans}
+    held = {f"{op}-{version}" for op, spans in opsets.table().items() for *_, version in spans}
     return sorted(held - declared, key=str.lower)
 
 
 def coverage() -> str:
     """How many of the opsets' op versions irshape declares, and which it does not."""
-    held = sum(len({version for *_, version in spans}) for spans in opset_table.OP_VERSIONS.values())
+    held = sum(len({version for *_, version in spans}) for spans in opsets.table().values())
     missing = undeclared()
     declared = held - len(missing)
     source = opset_table.__doc__ or ""

@@ -32,20 +32,49 @@ _EXPERIMENTAL_IN_OPSET6 = frozenset(
 
 @functools.cache  # built for the first type not spelled as OpenVINO spells it (no two differ by case only)
 def _names_by_lower() -> dict[str, str]:
-    return {name.lower(): name for name in OP_VERSIONS}
+    names = (line.partition(" ")[0] for line in OP_VERSIONS.splitlines() if line)
+    return {name.lower(): name for name in names}
 
 
-def _op(op_type: str) -> tuple[str, dict[int, int]] | None:
-    """The op's canonical name and its version in each opset that holds it, or None."""
-    spelled = TRANSLATED.get(op_type, op_type)
-    # usually found as spelled: a file spells its types as OpenVINO's table does
-    name = spelled if spelled in OP_VERSIONS else _names_by_lower().get(spelled.lower())
-    return None if name is None else (name, _versions(name))
+def _row(name: str) -> str | None:
+    """The spans of the op type spelled exactly ``name``: its line of the table after the type."""
+    if not name.isidentifier():  # (every type is: no text of a file matches across lines)
+        return None
+    start = OP_VERSIONS.find(f"\n{name} ")
+    if start < 0:
+        return None
+    start += len(name) + 2
+    return OP_VERSIONS[start : OP_VERSIONS.index("\n", start)]
 
 
-@functools.cache  # one entry an op: built as it is asked for (all at once cost ~2M instructions a start)
-def _versions(name: str) -> dict[int, int]:
-    return {opset: version for lo, hi, version in OP_VERSIONS[name] for opset in range(lo, hi + 1)}
+@functools.lru_cache(maxsize=1024)  # once a type (a file has few), its row read from the table
+def _op(op_type: str) -> tuple[str, list[tuple[int, int, int]]] | None:
+    """The op's canonical name and its spans (see :func:`table`), or None."""
+    name = TRANSLATED.get(op_type, op_type)
+    row = _row(name)  # usually found as spelled: a file spells its types as OpenVINO's table does
+    if row is None:
+        name = _names_by_lower().get(name.lower(), "")
+        row = _row(name)
+        if row is None:
+            return None
+    return name, _spans(row)
+
+
+def _spans(row: str) -> list[tuple[int, int, int]]:
+    """``"1-13:1 14-15:14"`` as ``[(1, 13, 1), (14, 15, 14)]``."""
+    found = []
+    for span in row.split():
+        opsets, _, version = span.partition(":")
+        first, _, last = opsets.partition("-")
+        found.append((int(first), int(last), int(version)))
+    return found
+
+
+def table() -> dict[str, tuple[tuple[int, int, int], ...]]:
+    """Every op type's ``(first_opset, last_opset, op_version)`` spans, in the table's order
+    (for tools and tests: a check reads the rows of its file's types only)."""
+    rows = (line.partition(" ") for line in OP_VERSIONS.splitlines() if line)
+    return {name: tuple(_spans(row)) for name, _, row in rows}
 
 
 def canonical_type(op_type: str) -> str | None:
@@ -57,7 +86,9 @@ def canonical_type(op_type: str) -> str | None:
 def opsets_of(op_type: str) -> frozenset[int]:
     """The opsets that hold ``op_type`` (empty when none does)."""
     entry = _op(op_type)
-    return frozenset(entry[1]) if entry is not None else frozenset()
+    if entry is None:
+        return frozenset()
+    return frozenset(opset for first, last, _ in entry[1] for opset in range(first, last + 1))
 
 
 def effective_version(op_type: str, version: str) -> str:
@@ -90,9 +121,13 @@ def op_version(op_type: str, version: str) -> tuple[str, int] | None:
     the layer's opset does not hold the type (IRS403/IRS404 say why)."""
     entry = _op(op_type)
     number = opset_number(effective_version(op_type, version))
-    if entry is None or number is None or number not in entry[1]:
+    if entry is None or number is None:
         return None
-    return entry[0], entry[1][number]
+    name, spans = entry
+    for first, last, op_version in spans:
+        if first <= number <= last:
+            return name, op_version
+    return None
 
 
 def latest_version(op_type: str) -> tuple[str, int] | None:
@@ -101,4 +136,5 @@ def latest_version(op_type: str) -> tuple[str, int] | None:
     entry = _op(op_type)
     if entry is None:
         return None
-    return entry[0], entry[1][max(entry[1])]
+    name, spans = entry
+    return name, spans[-1][2]  # the spans run up the opsets

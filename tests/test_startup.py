@@ -86,6 +86,7 @@ ONLY_WHEN_ASKED = (
     "dataclasses",  # the records are plain classes (irshape.record)
     "irshape.schemas._index",  # the list of every declaration: irshape rules, irshape ops...
     "irshape.ir.repair",  # a file libxml2 rejects and pugixml reads
+    "irshape.ir.legacy",  # a <net> with a <pre-process> or a <meta_data>
     "irshape.ir.depth",  # a file with bodies, or past libxml2's depth
     "resource",  # ...irshape.ir.depth's stack limit
     "irshape.check.subgraphs",  # Loop, If, TensorIterator

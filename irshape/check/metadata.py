@@ -30,7 +30,8 @@ from irshape.check.graph import Graph, Source, build_graph
 from irshape.diagnostics import Diagnostic, Location
 from irshape.dims import DimSyntaxError, PartialShape, parse_partial_shape
 from irshape.ir import element_types
-from irshape.ir.model import Document, Layer, Port, PreProcess, PreProcessChannel, RtAttribute, all_layers
+from irshape.ir.legacy import PreProcess, PreProcessChannel
+from irshape.ir.model import Document, Layer, Port, RtAttribute, all_layers
 from irshape.ir.parse import clean
 from irshape.ir.values import C_SPACE, ListSyntaxError, parse_int_list, parse_uint
 from irshape.ir.weights import Weights

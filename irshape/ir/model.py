@@ -18,6 +18,8 @@ class DocumentKind:
 
 
 if TYPE_CHECKING:
+    from irshape.ir.legacy import MetaDataEntry, PreProcess
+
     Kind = Literal["net", "fragment"]
 
 
@@ -371,59 +373,6 @@ def all_layers(layers: list[Layer]) -> list[Layer]:
             for body in reversed(layer.subgraphs.bodies.values()):
                 stack.append(iter(body.layers))
     return found
-
-
-class PreProcessChannel(Record):
-    """One ``<channel>`` of a ``<pre-process>``: its attributes (``id``), and the attributes of
-    its first ``<mean>`` (``value``, or ``offset`` and ``size`` in the .bin), None without one."""
-
-    __slots__ = ("attributes", "line", "mean", "mean_line")
-    attributes: dict[str, str]
-    line: int
-    mean: dict[str, str] | None
-    mean_line: int
-
-    def __init__(
-        self, attributes: dict[str, str], line: int, mean: dict[str, str] | None, mean_line: int
-    ) -> None:
-        self.attributes = attributes
-        self.line = line
-        self.mean = mean
-        self.mean_line = mean_line
-
-
-class PreProcess(Record):
-    """The ``<net>``'s first ``<pre-process>`` (IR v10's legacy mean values, which OpenVINO
-    still applies to IR v10 and v11): its attributes (``reference-layer-name``,
-    ``mean-precision``) and its ``<channel>`` s."""
-
-    __slots__ = ("attributes", "channels", "line")
-    attributes: dict[str, str]
-    channels: tuple[PreProcessChannel, ...]
-    line: int
-
-    def __init__(
-        self, attributes: dict[str, str], channels: tuple[PreProcessChannel, ...], line: int
-    ) -> None:
-        self.attributes = attributes
-        self.channels = channels
-        self.line = line
-
-
-class MetaDataEntry(Record):
-    """One child of the ``<net>``'s first ``<meta_data>`` (the legacy metadata OpenVINO reads
-    when the ``<net>`` has no ``<rt_info>``): its tag (``""`` for text), whether it has a
-    ``value`` attribute, its line."""
-
-    __slots__ = ("has_value", "line", "tag")
-    tag: str
-    has_value: bool
-    line: int
-
-    def __init__(self, tag: str, has_value: bool, line: int) -> None:
-        self.tag = tag
-        self.has_value = has_value
-        self.line = line
 
 
 def has_metadata(document: Document) -> bool:

@@ -38,11 +38,8 @@ from irshape.ir.model import (
     DocumentKind,
     Edge,
     Layer,
-    MetaDataEntry,
     Port,
     PortMapEntry,
-    PreProcess,
-    PreProcessChannel,
     RtAttribute,
     Subgraphs,
 )
@@ -51,6 +48,7 @@ from irshape.ir.values import parse_port_dim, parse_uint
 from irshape.record import Record
 
 if TYPE_CHECKING:  # (a Protocol class costs ~0.13M instructions to make: for the type checker only)
+    from irshape.ir.legacy import MetaDataEntry, PreProcess
     from irshape.ir.repair import Outside
 
     class Join(Protocol):
@@ -591,6 +589,8 @@ class Reader:
             return
         if element.getparent() is not self.root:
             return
+        from irshape.ir.legacy import MetaDataEntry  # a file with a <meta_data> only
+
         self.meta_data_read = True
         offset = self.stream.offset
         entries: list[MetaDataEntry] = []
@@ -612,6 +612,8 @@ class Reader:
             return
         if element.getparent() is not self.root:
             return
+        from irshape.ir.legacy import PreProcess, PreProcessChannel  # a file with a <pre-process> only
+
         offset = self.stream.offset
         channels = []
         for channel in element:

@@ -84,7 +84,6 @@ ONLY_WHEN_ASKED = (
     "tempfile",
     "traceback",  # --debug
     "dataclasses",  # the records are plain classes (irshape.record)
-    "irshape.schemas._index",  # the list of every declaration: irshape rules, irshape ops...
     "irshape.ir.repair",  # a file libxml2 rejects and pugixml reads
     "irshape.ir.legacy",  # a <net> with a <pre-process> or a <meta_data>
     "irshape.ir.depth",  # a file with bodies, or past libxml2's depth
@@ -119,32 +118,30 @@ NO_CONV = (
 )
 
 
-# The fixture's declared ops and two others of their families (elementwise, convolution).
-DECLARATIONS = (
-    "Constant_1",
-    "Convolution_1",
-    "ConvolutionBackpropData_1",
-    "Parameter_1",
-    "Relu_1",
-    "Result_1",
-)
-DECLARATIONS += ("Add_1", "GroupConvolution_1")
-
-
 @pytest.mark.parametrize("has_conv", [False, True], ids=["no-conv", "conv"])
 def test_tomllib_only_for_a_config_and_only_the_declarations_used(tmp_path: Path, has_conv: bool) -> None:
-    """No configuration: no TOML is parsed. Declarations are read from the compiled modules of
-    the ops the file has, never from the TOML, and no other op's (not even of their families)."""
+    """No configuration: no TOML is parsed. Declarations are read from their compiled module
+    (irshape.ops.declarations), and only the ops the file has are made records (not even other
+    ops of their families)."""
     xml = FIXTURE  # Parameter, Const, Convolution, ReLU, ConvolutionBackpropData, Result
     if not has_conv:
         xml = tmp_path / "no_conv.xml"
         xml.write_text(NO_CONV)  # Parameter, Result
-    watch = ("tomllib", *(f"irshape.schemas._compiled_{name}" for name in DECLARATIONS))
-    # Parameter's and Constant's declarations are the package's own (irshape.schemas.SOURCES: no
-    # module of their own to import), and Result has none.
-    used = ("Convolution_1", "ConvolutionBackpropData_1", "Relu_1") if has_conv else ()
-    read = sorted(f"irshape.schemas._compiled_{name}" for name in used)
-    assert sorted(modules_after_cli("check", "--isolated", str(xml), watch=watch)) == read
+    assert modules_after_cli("check", "--isolated", str(xml), watch=("tomllib",)) == []
+    record = (
+        "import irshape.ops.schema as schema\n"
+        "made, load = [], schema._load\n"
+        "schema._load = lambda raw: made.append(f\"{raw['op']}-{raw['version']}\") or load(raw)\n"
+    )
+    argv = f"sys.argv = ['irshape', 'check', '--isolated', {str(xml)!r}]\n"
+    code = f"import sys\n{_NO_EXIT}{record}{argv}from irshape.cli import run\nrun()\nprint(sorted(made))\n"
+    proc = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=True
+    )
+    made = ast.literal_eval(proc.stdout.strip().splitlines()[-1])
+    # (Result has no declaration)
+    used = ["Constant-1", "Convolution-1", "ConvolutionBackpropData-1", "Parameter-1", "Relu-1"]
+    assert made == (used if has_conv else ["Parameter-1"])
 
 
 # --- the layers: each imports only what it uses -----------------------------------------------
@@ -234,15 +231,12 @@ PLAIN_CHECK = [
     "irshape.ir.values",
     "irshape.ir.weights",
     "irshape.ops",
+    "irshape.ops.declarations",
     "irshape.ops.interface",
     "irshape.ops.opset_table",
     "irshape.ops.opsets",
     "irshape.ops.registry",
     "irshape.ops.schema",
-    "irshape.schemas",
-    "irshape.schemas._compiled_ConvolutionBackpropData_1",
-    "irshape.schemas._compiled_Convolution_1",
-    "irshape.schemas._compiled_Relu_1",
     "irshape.shapes",
     "irshape.shapes.axes",
     "irshape.shapes.broadcast",
@@ -310,8 +304,8 @@ _RECORD_MISSES = (
 
 def test_a_plain_check_tries_no_import_that_fails() -> None:
     """Each failed import costs the path finders' search and an exception (~0.1M instructions):
-    an op without a declaration (Result-1) is known absent (``irshape.schemas.UNDECLARED``), and
-    irshape tries nothing else that is not there. lxml's own (rnc2rng) is the floor's too."""
+    an op without a declaration (Result-1) is looked for among the compiled declarations
+    (irshape.ops.declarations), and irshape tries nothing else that is not there. lxml's own (rnc2rng) is the floor's too."""
 
     def misses(program: str) -> set[str]:
         code = f"import sys\n{_RECORD_MISSES}{program}\nprint(sorted(_Misses.names))\n"

@@ -1,10 +1,10 @@
 """Op declarations as data, and the one generic validator that reads them.
 
-Each ``irshape/schemas/<Op>-<version>.toml`` (installed as the ``irshape.schemas`` package) declares
+Each ``irshape/schemas/<Op>-<version>.toml`` (installed with the package) declares
 one op version: its inputs (ranks, element types, whether the shape function reads their
 values), its outputs, its attributes (types, defaults, value ranges, lengths tied to the
 spatial axes) and the family and function that infer it. At run time they are read from
-``irshape/schemas/_compiled.py``, the same data as literals (regenerated from the TOML files by
+:mod:`irshape.ops.declarations`, the same data compiled (regenerated from the TOML files by
 ``python tools/compile_schemas.py``). This module turns a layer's ``<data>`` attributes into
 typed values and findings; it knows no op by name.
 """
@@ -12,6 +12,7 @@ typed values and findings; it knows no op by name.
 from __future__ import annotations
 
 import functools
+import marshal
 import math
 import re
 import sys
@@ -291,54 +292,32 @@ def _load(raw: dict[str, Any]) -> OpSchema:
     )
 
 
-def compiled_module(file_name: str) -> str:
-    """The module under ``irshape.schemas`` that holds a declaration file's data: ``Abs-1.toml``
-    is in ``_compiled_Abs_1``."""
-    return "_compiled_" + file_name.removesuffix(".toml").replace("-", "_")
-
-
 @functools.cache
-def declaration_files() -> frozenset[str]:
-    """The names of the declaration files, ``<Op>-<version>.toml``, from ``irshape/schemas/_index.py``
-    (``python tools/compile_schemas.py`` writes it and one ``_compiled_<Op>_<N>.py`` per declaration:
-    modules of literals load from bytecode, where tomllib costs ms at every start; a check
-    imports the declarations of its file's ops only, and not this list: find_declaration)."""
-    from importlib import import_module  # by name: irshape/schemas/ is mapped into the package at install
+def _compiled() -> dict[str, bytes]:
+    """Each declaration file's name, ``<Op>-<version>.toml``, and its data as
+    :mod:`irshape.ops.declarations` holds it (``python tools/compile_schemas.py`` writes it):
+    bytes, made a dict (``marshal.loads``) for the ops a file has only."""
+    from irshape.ops.declarations import DATA, FILES
 
-    names: list[str] = import_module("irshape.schemas._index").DECLARATIONS
-    return frozenset(names)
+    return dict(zip(FILES, DATA, strict=True))
+
+
+def declaration_files() -> frozenset[str]:
+    """The names of the declaration files, ``<Op>-<version>.toml`` (``irshape/schemas/``)."""
+    return frozenset(_compiled())
 
 
 @functools.cache
 def load_declaration(file_name: str) -> OpSchema:
-    """The declaration of ``file_name``: the package's own for a source op (Parameter-1,
-    Constant-1: ``irshape.schemas.SOURCES``), else its compiled module's."""
-    from importlib import import_module
-
-    from irshape.schemas import SOURCES
-
-    raw = SOURCES.get(file_name)
-    if raw is None:
-        raw = import_module(f"irshape.schemas.{compiled_module(file_name)}").SCHEMA
-    return _load(raw)
+    """The declaration of ``file_name`` (a KeyError when irshape has none)."""
+    return _load(marshal.loads(_compiled()[file_name]))
 
 
 @functools.cache  # a type without a declaration (Result) is asked of once a run, not once a layer
 def find_declaration(file_name: str) -> OpSchema | None:
-    """The declaration of ``file_name``, None when irshape has none: its module imported, the
-    index of every declaration not read (a check asks for the ops its file has only). An op
-    version of OpenVINO's opsets without one (Result-1) is known absent from the package's
-    ``UNDECLARED``, without a failed import."""
-    from irshape.schemas import UNDECLARED  # (the package: imported by the first declaration in any case)
-
-    if file_name in UNDECLARED:
-        return None
-    try:
-        return load_declaration(file_name)
-    except ModuleNotFoundError as missing:
-        if missing.name != f"irshape.schemas.{compiled_module(file_name)}":
-            raise
-        return None
+    """The declaration of ``file_name``, None when irshape has none (Result-1, which OpenVINO's
+    opsets hold, has no output to infer)."""
+    return load_declaration(file_name) if file_name in _compiled() else None
 
 
 # --- the generic validator ----------------------------------------------------------------

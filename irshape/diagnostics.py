@@ -187,6 +187,10 @@ class Rule(FrozenRecord):
         """Make a finding of this rule at ``where`` (``line`` overrides the location's)."""
         loc = where.at_line(line)
         values = {"port": port, "axis": axis, "declared": declared, "expected": expected, **args}
+        try:
+            message = self.template.format_map({k: _bounded(k, v) for k, v in values.items()})
+        except KeyError as missing:  # a bug in irshape, so name the argument loudly
+            raise KeyError(f"diagnostic template argument {missing.args[0]!r} not given") from None
         return Diagnostic(
             loc.path,
             loc.line,
@@ -197,7 +201,7 @@ class Rule(FrozenRecord):
             loc.layer_version,
             code=self.code,
             severity=severity or self.severity,
-            message=self.template.format_map(_Args({k: _bounded(k, v) for k, v in values.items()})),
+            message=message,
             port=port,
             axis=axis,
             declared=declared,
@@ -249,10 +253,3 @@ def _bounded(name: str, value: Any) -> Any:
         return value if len(value) <= limit else value[:limit] + ELLIPSIS
     text = str(value)  # a shape or a list: cut only when its text is long
     return value if len(text) <= limit else text[:limit] + ELLIPSIS
-
-
-class _Args(dict[str, Any]):
-    """Template arguments; a missing one is a bug in irshape, so name it loudly."""
-
-    def __missing__(self, key: str) -> str:
-        raise KeyError(f"diagnostic template argument {key!r} not given")

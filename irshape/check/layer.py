@@ -35,7 +35,6 @@ from irshape.ops.interface import (
 from irshape.ops.registry import shape_function
 from irshape.ops.schema import OpSchema, ParsedAttributes, validate_attributes
 from irshape.shapes import reading
-from irshape.shapes.findings import value_finding
 
 K = TypeVar("K")
 V = TypeVar("V")
@@ -273,6 +272,8 @@ def _no_value(
     }
     if not failing:
         return result
+    from irshape.shapes.findings import value_finding  # findings: imported where one is made
+
     findings = [f for f in result.findings if not (f.rule is rules.VALUE_UNKNOWN and f.anchor in failing)]
     for port, message in failing.items():
         name = schema.inputs[port].name if port < len(schema.inputs) else f"input {port}"

@@ -8,10 +8,9 @@ Every finding is produced from a :class:`Rule` of the registry in :mod:`irshape.
 from __future__ import annotations
 
 import enum
-from operator import itemgetter
 from typing import Any, ClassVar, Self
 
-from irshape.record import FrozenRecord, set_field
+from irshape.record import FrozenRecord, TupleRecord, set_field, tuple_field
 
 
 class Severity(enum.StrEnum):
@@ -139,18 +138,11 @@ class Diagnostic(Location):
         return out
 
 
-def _at(index: int) -> Any:
-    """A :class:`Rule` field: its element ``index``, read in C (as a named tuple's fields)."""
-    return property(itemgetter(index))
-
-
-class Rule(tuple[Any, ...]):
+class Rule(TupleRecord):
     """One diagnostic code: its template and its documentation (what, why, fix).
 
-    A record written as a tuple (as :class:`irshape.ops.interface.Value` is): the registry
-    makes 85 at every start, each in one C call, where a :class:`FrozenRecord`'s eight
-    ``set_field`` calls cost ~0.7M instructions. Compared, hashed, pickled and shown by its
-    fields, and immutable, as a record is."""
+    A :class:`~irshape.record.TupleRecord`: the registry makes 85 at every start, each in one
+    C call, where a :class:`FrozenRecord`'s eight ``set_field`` calls cost ~0.7M instructions."""
 
     __slots__ = ()
     _fields: ClassVar[tuple[str, ...]] = (
@@ -163,14 +155,14 @@ class Rule(tuple[Any, ...]):
         "fix",
         "example",
     )
-    code: str = _at(0)
-    name: str = _at(1)
-    severity: Severity = _at(2)
-    template: str = _at(3)
-    summary: str = _at(4)
-    why: str = _at(5)
-    fix: str = _at(6)
-    example: str = _at(7)
+    code: str = tuple_field(0)
+    name: str = tuple_field(1)
+    severity: Severity = tuple_field(2)
+    template: str = tuple_field(3)
+    summary: str = tuple_field(4)
+    why: str = tuple_field(5)
+    fix: str = tuple_field(6)
+    example: str = tuple_field(7)
 
     def __new__(
         cls,
@@ -190,14 +182,7 @@ class Rule(tuple[Any, ...]):
         unknown = changes.keys() - set(self._fields)
         if unknown:
             raise TypeError(f"Rule has no field {', '.join(sorted(unknown))}")
-        return tuple.__new__(Rule, (changes.get(n, v) for n, v in zip(self._fields, self, strict=True)))
-
-    def __getnewargs__(self) -> tuple[Any, ...]:  # pickled and copied by its fields
-        return tuple(self)
-
-    def __repr__(self) -> str:
-        fields = ", ".join(f"{name}={field!r}" for name, field in zip(self._fields, self, strict=True))
-        return f"Rule({fields})"
+        return self._replace(**changes)
 
     def __call__(
         self,

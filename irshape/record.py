@@ -12,6 +12,7 @@ pickling from :class:`Record`, which finds the fields from ``__slots__`` and ann
 from __future__ import annotations
 
 import inspect  # loaded by lxml in any case
+from operator import itemgetter
 from typing import TYPE_CHECKING, Any, ClassVar, Self
 
 _FIELD_NAMES: dict[type, tuple[str, ...]] = {}
@@ -76,6 +77,40 @@ class FrozenRecord(Record):
 
     def __delattr__(self, name: str) -> None:
         raise AttributeError(f"{type(self).__name__} is immutable")
+
+
+class TupleRecord(tuple[Any, ...]):
+    """A record written as a tuple, for the records made many times at every start or compared
+    whole (a tensor's :class:`~irshape.ops.interface.Value`, a diagnostic's
+    :class:`~irshape.diagnostics.Rule`): made in one C call (``tuple.__new__``) where a
+    :class:`FrozenRecord` sets each field with a call, its fields read in C. A named tuple
+    written out: ``typing.NamedTuple`` would compile its annotations and its ``__new__`` at
+    every start. Compared, hashed, pickled and shown by its fields, and immutable.
+
+    A subclass names its ``_fields``, reads each with :func:`tuple_field` and makes itself in
+    ``__new__`` with ``tuple.__new__(cls, fields)``."""
+
+    __slots__ = ()
+    _fields: ClassVar[tuple[str, ...]] = ()
+
+    def _replace(self, **changes: Any) -> Self:
+        """A copy with ``changes`` applied (a named tuple's ``_replace``)."""
+        made = tuple.__new__(type(self), map(changes.pop, self._fields, self))
+        if changes:
+            raise ValueError(f"Got unexpected field names: {list(changes)!r}")
+        return made
+
+    def __getnewargs__(self) -> tuple[Any, ...]:  # pickled and copied by its fields
+        return tuple(self)
+
+    def __repr__(self) -> str:
+        fields = ", ".join(f"{name}={field!r}" for name, field in zip(self._fields, self, strict=True))
+        return f"{type(self).__name__}({fields})"
+
+
+def tuple_field(index: int) -> Any:
+    """A :class:`TupleRecord`'s field: its element ``index``, read in C (as a named tuple's)."""
+    return property(itemgetter(index))
 
 
 if TYPE_CHECKING:  # the type checker's only: a TypeVar made at every start cost ~40k instructions

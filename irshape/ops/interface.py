@@ -12,14 +12,14 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Callable, Sequence
-from operator import attrgetter, itemgetter
+from operator import attrgetter
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, Self, TypeVar, cast, overload
 
 from irshape.diagnostics import Rule
 from irshape.dims import PartialShape
 from irshape.ir.weights import CONSTANT_WITHOUT_BYTES, not_evaluable_reason
 from irshape.ops.schema import OpSchema, ParsedAttributes
-from irshape.record import FrozenRecord, Record, set_field
+from irshape.record import FrozenRecord, Record, TupleRecord, set_field, tuple_field
 
 
 class Origin(enum.IntEnum):
@@ -65,20 +65,14 @@ _UNKNOWN_TEXTS: dict[Unknown, Callable[[str], str]] = {
 }
 
 
-def _at(index: int) -> Any:
-    """A :class:`Value` field: its element ``index``, read in C (as a named tuple's fields)."""
-    return property(itemgetter(index))
-
-
-class Value(tuple[Any, ...]):
+class Value(TupleRecord):
     """Everything irshape knows of a tensor's value: the one record a tensor carries, compared
     and hashed whole as a tuple (the check's memo key is made of it). A tensor with nothing
     known shares :data:`NOTHING`.
 
-    A named tuple written out: ``typing.NamedTuple`` would compile its annotations and its
-    ``__new__`` at every start (~2M instructions, a tenth of what irshape's start-up may
-    cost); this class is built as a plain one, with the same fields, ``_fields`` and
-    ``_replace``."""
+    A :class:`~irshape.record.TupleRecord` (``typing.NamedTuple`` would compile its
+    annotations and its ``__new__`` at every start: ~2M instructions), with a named tuple's
+    ``_fields`` and ``_replace``."""
 
     __slots__ = ()
     _fields: ClassVar[tuple[str, ...]] = (
@@ -99,32 +93,32 @@ class Value(tuple[Any, ...]):
 
     # A small integer tensor's value, when it is known: what OpenVINO's evaluate gives (and the
     # CPU plugin's compile step folds)
-    value: tuple[int, ...] | None = _at(0)
+    value: tuple[int, ...] | None = tuple_field(0)
     # Its bounds per element, as OpenVINO's evaluate_lower and evaluate_upper give them (a
     # ShapeOf of interval dims), what shape inference reads: when the value is not known
     # exactly, or where shape inference reads another value than evaluate's (a Convert of a
     # type's maximum, "no limit" there: irshape.shapes.bounds.read_apart); None elsewhere. An
     # unbounded element's upper bound is the element type's maximum, as in OpenVINO.
-    lower: tuple[int, ...] | None = _at(1)
-    upper: tuple[int, ...] | None = _at(2)
-    reals: tuple[float, ...] | None = _at(3)  # a small floating-point tensor's value (scales)
+    lower: tuple[int, ...] | None = tuple_field(1)
+    upper: tuple[int, ...] | None = tuple_field(2)
+    reals: tuple[float, ...] | None = tuple_field(3)  # a small floating-point tensor's value (scales)
     # ...and its bounds, alike (a size times a scale on a dynamic input)
-    real_lower: tuple[float, ...] | None = _at(4)
-    real_upper: tuple[float, ...] | None = _at(5)
+    real_lower: tuple[float, ...] | None = tuple_field(4)
+    real_upper: tuple[float, ...] | None = tuple_field(5)
     # Known neither by value nor by bounds, a Concat of one-element inputs: per element, the
     # first value of the Const input that gives it (None where another op does). OpenVINO's
     # Broadcast looks through such a Concat at its Consts (see ConstTensor); None elsewhere.
-    const_parts: tuple[int | None, ...] | None = _at(6)
+    const_parts: tuple[int | None, ...] | None = tuple_field(6)
     # OpenVINO holds the data: a Const's output, or an op's computed from such only (it folds
     # them), whether or not irshape knows the value
-    constant: bool = _at(7)
-    origin: Origin = _at(8)  # what OpenVINO's evaluation of it reaches
-    unknown: Unknown | None = _at(9)  # why a value OpenVINO may hold is not known
-    why: str | None = _at(10)  # ...in detail (see Unknown)
-    reported: bool = _at(11)  # ...and that reason is already a finding of its own
+    constant: bool = tuple_field(7)
+    origin: Origin = tuple_field(8)  # what OpenVINO's evaluation of it reaches
+    unknown: Unknown | None = tuple_field(9)  # why a value OpenVINO may hold is not known
+    why: str | None = tuple_field(10)  # ...in detail (see Unknown)
+    reported: bool = tuple_field(11)  # ...and that reason is already a finding of its own
     # OpenVINO's message where reading the value fails (a Const of a type it does not read as
     # integers): set by irshape.shapes.reading for the inputs a shape function reads
-    error: str | None = _at(12)
+    error: str | None = tuple_field(12)
 
     def __new__(
         cls,
@@ -144,20 +138,6 @@ class Value(tuple[Any, ...]):
     ) -> Self:
         fields = (value, lower, upper, reals, real_lower, real_upper, const_parts)
         return tuple.__new__(cls, (*fields, constant, origin, unknown, why, reported, error))
-
-    def _replace(self, **changes: Any) -> Value:
-        """A copy with ``changes`` applied (a named tuple's ``_replace``)."""
-        made = tuple.__new__(Value, map(changes.pop, self._fields, self))
-        if changes:
-            raise ValueError(f"Got unexpected field names: {list(changes)!r}")
-        return made
-
-    def __getnewargs__(self) -> tuple[Any, ...]:  # pickled and copied by its fields
-        return tuple(self)
-
-    def __repr__(self) -> str:
-        fields = ", ".join(f"{name}={field!r}" for name, field in zip(self._fields, self, strict=True))
-        return f"Value({fields})"
 
 
 NOTHING = Value()

@@ -87,6 +87,7 @@ ONLY_WHEN_ASKED = (
     "irshape.ir.repair",  # a file libxml2 rejects and pugixml reads
     "irshape.ir.depth",  # a file with bodies, or past libxml2's depth
     "resource",  # ...irshape.ir.depth's stack limit
+    "irshape.check.structure",  # a file its graph's index finds anything to look at in
     "irshape.check.subgraphs",  # Loop, If, TensorIterator
     "irshape.check.variables",  # Assign
     "irshape.shapes.control",
@@ -222,7 +223,6 @@ PLAIN_CHECK = [
     "irshape.check.layer",
     "irshape.check.model",
     "irshape.check.sources",
-    "irshape.check.structure",
     "irshape.ir",
     "irshape.ir.element_types",
     "irshape.ir.model",

@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any
 
 from irshape import lifetime, rules
 from irshape.check import graph as g
-from irshape.check import sources, structure
+from irshape.check import sources
 from irshape.check.layer import IdentityMemo, by_identity, check_op, check_v10_folding, compare_declared
 from irshape.diagnostics import Diagnostic, Location, Severity
 from irshape.dims import PartialShape
@@ -330,27 +330,20 @@ class _Walker:
         return found + self.body_found
 
     def _structural_checks(self) -> None:
-        checks = (
-            structure.check_layer_attributes,
-            structure.check_duplicate_ids,
-            structure.check_precisions,
-            structure.check_opsets,
-            structure.check_edges,
-            structure.check_parameter_inputs,
-            structure.check_unconnected,
-            structure.check_cycles,
-            structure.check_edge_precisions,
-            structure.check_reachability,
-            structure.check_shared_results,
-            structure.check_name_collisions,
-        )
-        for check in checks:
-            self._guard(None, check, self.graph, self.found.append)
+        # The usual file leaves them nothing to look at (Graph.plain): not even imported.
+        plain = self.graph.plain
+        if not plain:
+            from irshape.check import structure
+
+            for check in structure.NET_CHECKS:
+                self._guard(None, check, self.graph, self.found.append)
         if "Assign" in self.graph.types:  # variables: imported for an Assign only
             from irshape.check import variables
 
             self._guard(None, variables.check_variables, self.graph, self.found.append)
-        if self.body is None:  # the whole file's nesting, once
+        if self.body is None and not plain:  # the whole file's nesting, once
+            from irshape.check import structure  # (imported above)
+
             self._guard(None, structure.check_body_depth, self.graph, self.found.append)
         self.metadata = has_metadata(self.document)
         if self.metadata:  # <rt_info>, <pre-process>: imported for such a file only
@@ -801,6 +794,8 @@ class _Walker:
         # has no edge, so it says nothing of whether the inputs are computed.
         ports = layer.inputs
         if schema is not None and not (self.every_input_fed and len(ports) <= schema.input_counts[1]):
+            from irshape.check import structure  # (a file with an unfed input or extra ones only)
+
             dropped = structure.v10_dropped_inputs(self.graph, layer, schema)
             if dropped:
                 ports = ports[: len(ports) - dropped]

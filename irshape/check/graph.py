@@ -682,31 +682,6 @@ def port_text(port: Port) -> str:
     return "no dims" if shape is None else str(shape)
 
 
-def edge_dims_mismatch(
-    layer: Layer,
-    port: Port,
-    producer: Layer,
-    out_port: Port,
-    truth: PartialShape,
-    guess: str | None,
-    where: Location,
-) -> Diagnostic:
-    """IRS411; ``guess`` says why ``truth`` is not what OpenVINO feeds the port (None: it is)."""
-    if guess is None:
-        consequence = f"OpenVINO ignores declared input dims and feeds the layer {truth}"
-    else:
-        consequence = f"at least one of the two is wrong, and irshape cannot tell which: {guess}"
-    return rules.EDGE_DIMS_MISMATCH(
-        where.at_line(port.line),
-        port=port.id,
-        declared=port_text(port),
-        produced=port_text(out_port),
-        producer=layer_label(producer),
-        from_port=out_port.id,
-        consequence=consequence,
-    )
-
-
 def declared_tensor(port: Port) -> Tensor:
     """A tensor as its port declares it: -1 dims are dynamic; the precision names the type."""
     shape = declared_shape(port)

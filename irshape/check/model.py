@@ -29,7 +29,7 @@ from irshape import lifetime, rules
 from irshape.check import graph as g
 from irshape.check import sources
 from irshape.check.layer import IdentityMemo, by_identity, check_op, check_v10_folding, compare_declared
-from irshape.diagnostics import Diagnostic, Location, Severity
+from irshape.diagnostics import Diagnostic, Location
 from irshape.dims import PartialShape
 from irshape.ir.model import Body, Document, Layer, Port, Source, has_metadata
 from irshape.ir.weights import Weights
@@ -42,6 +42,7 @@ from irshape.results import LayerResult
 
 if TYPE_CHECKING:  # imported by a file with Loop, If or TensorIterator layers only
     from irshape.check import subgraphs
+    from irshape.check.walk_findings import Divergence  # (imported by a file with findings only)
 
 Report = Callable[[Diagnostic], None]
 
@@ -53,15 +54,9 @@ _ORIGIN_CODES = frozenset(
         rules.SHAPE_ATTRIBUTE_MISMATCH.code,
     }
 )
-_MISMATCH_CODES = frozenset({rules.DECLARED_DIM_MISMATCH.code, rules.DECLARED_RANK_MISMATCH.code})
-_INHERITORS_SHOWN = 8
-_UNBUILT_NOTE = " (but no Result reaches this layer, so OpenVINO never builds it and reports nothing)"
 _DECLARED_NOTE = (
     " (the body as OpenVINO's reader first builds it, its Parameters as declared, before the "
     "outer inputs are bound to them)"
-)
-_REPLACED_NOTE = (
-    " (but a later layer has this layer's id, so OpenVINO never builds this one and reports nothing)"
 )
 
 
@@ -108,41 +103,6 @@ def check_document(
     return results
 
 
-class _Origin(Record):
-    """A finding where declared dims first differ from OpenVINO's, and who repeats them."""
-
-    __slots__ = ("findings", "inheritors", "owner")
-    findings: list[Diagnostic]
-    owner: str  # the label of the layer the finding is about
-    inheritors: dict[str, Layer]  # by label, each once: the first layer with it
-
-    def __init__(self, findings: list[Diagnostic], owner: str) -> None:
-        self.findings = findings
-        self.owner = owner
-        self.inheritors = {}
-
-    def inherit(self, layer: Layer) -> None:
-        label = g.layer_label(layer)
-        if label != self.owner:
-            self.inheritors.setdefault(label, layer)
-
-    def diagnostics(self, position: dict[int, int]) -> list[Diagnostic]:
-        """The findings, naming the inheritors in file order (``position``: by id(layer)),
-        whatever order the walk met them in."""
-        if not self.inheritors:
-            return self.findings
-        named = sorted(self.inheritors.items(), key=lambda item: position[id(item[1])])
-        related = tuple(label for label, _ in named)
-        shown = ", ".join(related[:_INHERITORS_SHOWN])
-        if len(related) > _INHERITORS_SHOWN:
-            shown += f" and {len(related) - _INHERITORS_SHOWN} more"
-        note = f"; {len(related)} layer(s) downstream repeat these declared dims: {shown}"
-        first, *rest = self.findings
-        return [first.replace(message=first.message + note, related=related)] + [
-            d.replace(related=related) for d in rest
-        ]
-
-
 class _BodyContext(Record):
     """What a walk of a body gets from the layer that holds it: the weights file, the tensors
     bound to its Parameters, the path of ids that names its layers, its nesting depth, and the
@@ -186,7 +146,7 @@ _Flowing = tuple[tuple[PartialShape, ...], tuple[str | None, ...], list[Tensor]]
 
 class _Tensor(Record):
     """One output of a visited layer: OpenVINO's tensor, and where wrong declared dims it
-    carries began (``divergence``: an _Origin finding; not the tensor's value's Origin).
+    carries began (``divergence``: a walk_findings.Divergence; not the tensor's value's Origin).
 
     ``guess`` says why the shape is not OpenVINO's (an op irshape does not infer, a layer
     OpenVINO rejects, or one fed by such a tensor); None when it is: a Parameter's, a Const's,
@@ -196,7 +156,7 @@ class _Tensor(Record):
 
     __slots__ = ("clean", "divergence", "doomed", "guess", "info")
     info: Tensor
-    divergence: _Origin | None
+    divergence: Divergence | None
     guess: str | None
     doomed: bool
     clean: bool  # OpenVINO's (no guess), computed (not doomed), no divergence: the usual tensor
@@ -204,7 +164,7 @@ class _Tensor(Record):
     def __init__(
         self,
         info: Tensor,
-        divergence: _Origin | None = None,
+        divergence: Divergence | None = None,
         guess: str | None = "not visited",
         doomed: bool = False,
     ) -> None:
@@ -259,7 +219,7 @@ class _Walker:
         self.weights = Weights(document.weights_path) if body is None else body.weights
         self.found: list[Diagnostic] = []
         self.body_found: list[Diagnostic] = []  # the findings in bodies of this graph's layers
-        self.origins: list[_Origin] = []
+        self.origins: list[Divergence] = []
         self.tensors: dict[int, list[_Tensor]] = {}  # by id(layer)
         self.ops: dict[tuple[str | None, str | None], tuple[str, OpSchema | None]] = {}  # by type, version
         self.flowing: IdentityMemo[OpResult, _Flowing] = {}  # see _flowing
@@ -323,7 +283,11 @@ class _Walker:
         inherited = any(origin.inheritors for origin in self.origins)
         position = {id(layer): i for i, layer in enumerate(self.document.layers)} if inherited else {}
         found = self.found + [d for origin in self.origins for d in origin.diagnostics(position)]
-        found = [self._note_unbuilt(d) for d in found]
+        graph = self.graph
+        if found and graph.is_net and (graph.lost or not graph.built >= graph.layers.keys()):
+            from irshape.check import walk_findings  # (a layer OpenVINO never builds: rare)
+
+            found = [walk_findings.note_unbuilt(graph, d) for d in found]
         if self.body is not None:  # a body's layer is named by the path of ids to it
             prefix = self.body.prefix
             found = [d if d.layer_id is None else d.replace(layer_id=prefix + d.layer_id) for d in found]
@@ -372,39 +336,10 @@ class _Walker:
         if not any((kind or "").lower() == "const" for kind in self.graph.types):
             return
         reason = self.weights.unavailable_reason()
-        if reason is None:
-            return
-        empty = self.weights.size == 0
-        consequence = "; Const sizes and values are not checked"
-        if empty:
-            consequence = "; OpenVINO fails to load it ('Incorrect weights in bin file!')"
-        elif self.weights.lfs_pointer:  # by experiment: OpenVINO reads the pointer as the .bin
-            consequence += (
-                " (OpenVINO reads the pointer's text as the weights: Consts get its bytes, and the "
-                "first Const past its end fails with 'Incorrect weights in bin file!')"
-            )
-        elif self.weights.path is not None:
-            consequence += (
-                " (OpenVINO fails without it: 'Empty weights data in bin file or bin file cannot be found!')"
-            )
-        where = Location(self.document.path, self.document.line)
-        severity = Severity.ERROR if empty else None
-        self.found.append(rules.WEIGHTS_UNREADABLE(where, reason=reason + consequence, severity=severity))
+        if reason is not None:
+            from irshape.check import walk_findings
 
-    def _note_unbuilt(self, d: Diagnostic) -> Diagnostic:
-        """Say so on a build-time finding in a layer OpenVINO never builds."""
-        if not self.graph.is_net or d.layer_id is None or d.code in g.PARSE_TIME_CODES:
-            return d
-        if d.code in (rules.UNREACHABLE_LAYER.code, rules.GRAPH_CYCLE.code):
-            return d
-        layer = self.graph.layer_at(g.id_key(d.layer_id), d.line)
-        if layer is None or self.graph.is_built(layer) or d.code == rules.INTERNAL_ERROR.code:
-            return d
-        # OpenVINO never builds the layer, so the file does not fail for it: a warning that
-        # says what OpenVINO would do were the layer connected.
-        severity = Severity.WARNING if d.severity is Severity.ERROR else d.severity
-        note = _REPLACED_NOTE if self.graph.layers.get(g.id_key(d.layer_id)) is not layer else _UNBUILT_NOTE
-        return d.replace(message=d.message + note, severity=severity)
+            self.found.append(walk_findings.weights_unreadable(self.weights, reason, self.document))
 
     def _kahn_order(self) -> list[Layer]:
         """Producers before consumers (Kahn's algorithm); layers on cycles last, in file order."""
@@ -531,7 +466,7 @@ class _Walker:
             for port, info in zip(layer.outputs, outputs, strict=False):
                 self.body_shapes[id(port)] = info.shape
 
-    def _constant(self, layer: Layer, origins: list[_Origin], doomed: bool) -> None:
+    def _constant(self, layer: Layer, origins: list[Divergence], doomed: bool) -> None:
         """A Const (or a layer typed 'Constant'); one that repeats a clean one exactly (its
         type, ``<data>`` and output ports' dims and precisions, each the very object: weights
         the writer stored once, which the reader shares) is that one again."""
@@ -563,7 +498,7 @@ class _Walker:
         schema: OpSchema,
         kind: str,
         outputs: list[Tensor],
-        origins: list[_Origin],
+        origins: list[Divergence],
         computed: bool,
         doomed: bool,
         local: list[Diagnostic],
@@ -754,7 +689,7 @@ class _Walker:
         self,
         layer: Layer,
         outputs: list[Tensor],
-        origins: list[_Origin],
+        origins: list[Divergence],
         local: list[Diagnostic],
         guess: str | None,
         doomed: bool,
@@ -765,19 +700,23 @@ class _Walker:
         if inherited is None:  # the usual case
             self.tensors[id(layer)] = [_Tensor(info, None, guess, doomed) for info in outputs]
             return
+        from irshape.check import walk_findings  # (imported where the divergence was made)
+
         ports = layer.outputs
         self.tensors[id(layer)] = [
-            _Tensor(info, inherited if inherited and _diverges(ports, index, info) else None, guess, doomed)
+            _Tensor(info, inherited if walk_findings.diverges(ports, index, info) else None, guess, doomed)
             for index, info in enumerate(outputs)
         ]
 
-    def _file(self, layer: Layer, local: list[Diagnostic]) -> _Origin | None:
+    def _file(self, layer: Layer, local: list[Diagnostic]) -> Divergence | None:
         """File the layer's findings; the origin its own declared-dims findings make, if any."""
         own = [d for d in local if d.code in _ORIGIN_CODES]
         self.found += [d for d in local if d.code not in _ORIGIN_CODES]
         if not own:
             return None
-        origin = _Origin(own, g.layer_label(layer))
+        from irshape.check.walk_findings import Divergence  # (declared dims OpenVINO's differ from)
+
+        origin = Divergence(own, g.layer_label(layer))
         self.origins.append(origin)
         return origin
 
@@ -785,7 +724,7 @@ class _Walker:
 
     def _inputs(
         self, layer: Layer, schema: OpSchema | None
-    ) -> tuple[list[Tensor], list[_Origin], bool, bool]:
+    ) -> tuple[list[Tensor], list[Divergence], bool, bool]:
         """What flows into each input port, the origins of wrong dims they declare, whether
         every connected input comes from an output whose shape is OpenVINO's, and whether one
         comes after a layer OpenVINO rejects."""
@@ -800,7 +739,7 @@ class _Walker:
             if dropped:
                 ports = ports[: len(ports) - dropped]
         infos: list[Tensor] = []
-        origins: list[_Origin] = []
+        origins: list[Divergence] = []
         computed, doomed = True, False
         visited = self.tensors
         for port in ports:
@@ -844,7 +783,7 @@ class _Walker:
             return None
         return tensors[out_port.index]
 
-    def _divergence(self, layer: Layer, port: Port, source: Source, tensor: _Tensor) -> _Origin | None:
+    def _divergence(self, layer: Layer, port: Port, source: Source, tensor: _Tensor) -> Divergence | None:
         """The origin of wrong dims this input port declares, if they are wrong (IRS411)."""
         producer, out_port = source
         if g.same_dims(out_port, port):
@@ -855,10 +794,9 @@ class _Walker:
         if consumer_ok and tensor.divergence is not None:
             return None  # the producer's declared output is the fault, reported there
         where = self.graph.where(layer)
-        finding = g.edge_dims_mismatch(
-            layer, port, producer, out_port, tensor.info.shape, tensor.guess, where
-        )
-        origin = _Origin([finding], g.layer_label(layer))
+        from irshape.check.walk_findings import edge_origin
+
+        origin = edge_origin(layer, port, producer, out_port, tensor.info.shape, tensor.guess, where)
         self.origins.append(origin)
         return None if consumer_ok else origin
 
@@ -901,7 +839,9 @@ class _Walker:
         if inference is None:
             return [Tensor(PartialShape(None))]
         if len(layer.outputs) > len(inference.outputs) and not inference.rejected:
-            self._extra_output_ports(schema, layer, len(inference.outputs), where(), local)
+            from irshape.check.walk_findings import extra_output_ports
+
+            local.append(extra_output_ports(self.document, schema, layer, len(inference.outputs), where()))
         inferred = self._flowing(inference)
         flowing = self._outputs(layer, result, inferred)
         if inference.rejected:  # OpenVINO stops here: what flows on is the file's word, no cascade
@@ -909,7 +849,9 @@ class _Walker:
         if not doomed:  # else OpenVINO stops before this layer, and "it will use N" is untrue
             compare_declared(layer, inference, where, local.append)
         if inherits:
-            self._drop_inherited(schema, layer, checked, where(), local)
+            from irshape.check.walk_findings import drop_inherited  # (imported by _inputs)
+
+            drop_inherited(schema, layer, checked, where(), local)
         elif not doomed and len(local) == found_before and memo is not None and checked is inputs:
             self.repeats[memo[0]] = _Repeat(memo[1], inferred)
         return flowing
@@ -998,62 +940,10 @@ class _Walker:
             result.ports += [None] * (len(shapes) - len(result.ports))
         return flowing
 
-    def _extra_output_ports(
-        self, schema: OpSchema, layer: Layer, count: int, where: Location, local: list[Diagnostic]
-    ) -> None:
-        """IRS307: output ports past the op's last output. IR v11 fails on any ('node index is
-        out of range'); IR v10 only on one an edge leaves (docs/openvino-ir-reading.md §11)."""
-        used = any(
-            port.source is not None and port.source[0] is layer and port.source[1].index >= count
-            for consumer in self.document.layers
-            for port in consumer.inputs
-        )
-        severity = rules.WARNING
-        consequence = "; OpenVINO (IR v10) ignores the extra ports"
-        if self.document.version != 10 or used:
-            severity = rules.ERROR
-            consequence = "; OpenVINO rejects the file ('node index is out of range')"
-        local.append(
-            rules.OUTPUT_PORT_EXTRA(
-                where.at_line(layer.outputs[count].line),
-                declared=len(layer.outputs),
-                op=schema.name,
-                count=count,
-                consequence=consequence,
-                severity=severity,
-            )
-        )
-
     def _flowing(self, inference: OpResult) -> _Flowing:
         """The inferred shapes, element types and the tensors that flow on (never modified), made
         once an inference: the memo gives the layers that repeat a check the same one."""
         return by_identity(self.flowing, inference, _outputs_flowing)
-
-    def _drop_inherited(
-        self,
-        schema: OpSchema,
-        layer: Layer,
-        inputs: list[Tensor],
-        where: Location,
-        local: list[Diagnostic],
-    ) -> None:
-        """Drop declared-output mismatches the layer's wrong declared inputs explain.
-
-        The layer is inferred a second time from its declared input dims, as whatever wrote
-        the file computed it: a mismatch that this inference does not show is inherited.
-        """
-        mismatches = [d for d in local if d.code in _MISMATCH_CODES]
-        if not mismatches:
-            return
-        as_declared = [_as_declared(port, info) for port, info in zip(layer.inputs, inputs, strict=False)]
-        again: list[Diagnostic] = []
-        inference: OpResult | None = check_op(schema, layer, as_declared, where, lambda d: None)
-        if inference is not None:
-            compare_declared(layer, inference, where, again.append)
-        own = {(d.code, d.port, d.axis) for d in again}
-        for d in mismatches:
-            if inference is None or (d.code, d.port, d.axis) not in own:
-                local.remove(d)
 
 
 def _const_kept(layer: Layer) -> tuple[object, ...]:
@@ -1093,16 +983,3 @@ def _unfolded(tensor: Tensor) -> bool:
         and tensor.real_lower is None
         and tensor.unknown is None
     )
-
-
-def _diverges(ports: list[Port], index: int, info: Tensor) -> bool:
-    """Does the output port ``index`` declare other dims than the tensor OpenVINO computes?"""
-    return index < len(ports) and not g.fits(ports[index], info.shape)
-
-
-def _as_declared(port: Port, info: Tensor) -> Tensor:
-    """The input as the file declares it: the port's dims, with OpenVINO's type and value."""
-    shape = g.declared_shape(port)
-    if shape is None:
-        return info
-    return info.replace(shape=shape)

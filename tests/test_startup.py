@@ -88,6 +88,8 @@ ONLY_WHEN_ASKED = (
     "irshape.ir.depth",  # a file with bodies, or past libxml2's depth
     "resource",  # ...irshape.ir.depth's stack limit
     "irshape.check.structure",  # a file its graph's index finds anything to look at in
+    "irshape.check.layer_findings",  # a layer whose check has a finding
+    "irshape.check.walk_findings",  # a file whose walk has one (a wrong declared dim...)
     "irshape.check.subgraphs",  # Loop, If, TensorIterator
     "irshape.check.variables",  # Assign
     "irshape.shapes.control",

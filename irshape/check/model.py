@@ -793,9 +793,9 @@ class _Walker:
         consumer_ok = g.fits(port, tensor.info.shape)
         if consumer_ok and tensor.divergence is not None:
             return None  # the producer's declared output is the fault, reported there
-        where = self.graph.where(layer)
-        from irshape.check.walk_findings import edge_origin
+        from irshape.check.walk_findings import edge_origin  # (an edge whose ports disagree)
 
+        where = self.graph.where(layer)
         origin = edge_origin(layer, port, producer, out_port, tensor.info.shape, tensor.guess, where)
         self.origins.append(origin)
         return None if consumer_ok else origin

@@ -106,3 +106,30 @@ def test_value_behaves_as_the_named_tuple_it_replaced() -> None:
         assert type(copied) is Value and copied == full
     with pytest.raises(ValueError, match="unexpected field names"):
         full._replace(nonsense=1)
+
+
+def test_a_rule_is_a_record_written_as_a_tuple() -> None:
+    """Rule (a tuple, made 85 times at every start): its fields, equality, hash, immutability,
+    replace, repr and pickling as a record's."""
+    from irshape.diagnostics import Rule
+    from irshape.rules import XML_SYNTAX
+
+    rule = Rule("IRS999", "a-name", Severity.WARNING, "{x}", "what", "why", "fix")
+    assert (rule.code, rule.name, rule.severity, rule.template) == (
+        "IRS999",
+        "a-name",
+        Severity.WARNING,
+        "{x}",
+    )
+    assert (rule.summary, rule.why, rule.fix, rule.example) == ("what", "why", "fix", "")
+    assert rule == Rule("IRS999", "a-name", Severity.WARNING, "{x}", "what", "why", "fix", "")
+    assert hash(rule) == hash(rule.replace()) and rule.replace(example="e").example == "e"
+    assert rule.replace(code="IRS998") != rule and type(rule.replace(code="IRS998")) is Rule
+    with pytest.raises(AttributeError):
+        rule.code = "IRS000"  # type: ignore[misc]
+    with pytest.raises(TypeError, match="no field colour"):
+        rule.replace(colour="red")
+    assert repr(rule).startswith("Rule(code='IRS999', name='a-name', severity=<Severity.WARNING")
+    for copied in (pickle.loads(pickle.dumps(XML_SYNTAX)), copy.copy(XML_SYNTAX), copy.deepcopy(XML_SYNTAX)):
+        assert copied == XML_SYNTAX and type(copied) is Rule
+    assert rule(Location("m.xml", 2), x=5).message == "5"

@@ -19,7 +19,6 @@ from irshape.ir.weights import CONSTANT_WITHOUT_BYTES
 from irshape.ops.interface import AT_DATA, AT_LAYER, Finding, OpResult, Output, Tensor, Unknown
 from irshape.ops.schema import OpSchema
 from irshape.shapes import reading
-from irshape.shapes.findings import value_finding
 
 Report = Callable[[Diagnostic], None]
 
@@ -56,6 +55,8 @@ def no_value(
     }
     if not failing:
         return result
+    from irshape.shapes.findings import value_finding  # findings: imported where one is made
+
     findings = [f for f in result.findings if not (f.rule is rules.VALUE_UNKNOWN and f.anchor in failing)]
     for port, message in failing.items():
         name = schema.inputs[port].name if port < len(schema.inputs) else f"input {port}"

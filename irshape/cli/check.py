@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from irshape import rules
+from irshape.cli.group import Command
 from irshape.cli.inputs import Inputs, check_reports, is_tty
 from irshape.cli.options import (
     DEFAULT_MAX_MEMORY,
@@ -18,6 +19,7 @@ from irshape.cli.options import (
     STDIN,
     AbnormalExit,
     MemorySize,
+    Path,
     apply_options,
     has_numpy,
     parse_selector_option,
@@ -35,9 +37,8 @@ from irshape.files import default_jobs
 from irshape.results import FileReport
 from irshape.selection import exit_code, with_missing_weights
 
-# A file a check writes (-o, --write-baseline): one type for both, as click names each Path type
-# through gettext when it is made (~0.2M instructions of a start each).
-_FILE_TO_WRITE = click.Path(dir_okay=False, writable=True)
+# A file a check writes (-o, --write-baseline).
+_FILE_TO_WRITE = Path("file", dir_okay=False, writable=True)
 
 # Options of `check` alone.
 CHECK_OPTIONS = (
@@ -90,7 +91,7 @@ CHECK_OPTIONS = (
     ),
     click.option(
         "--baseline",
-        type=click.Path(dir_okay=False),
+        type=Path("file", dir_okay=False),
         metavar="FILE",
         help="Report (and fail on) only findings not recorded in this baseline file.",
     ),
@@ -235,7 +236,7 @@ def _dry_run_options(
     return {"dry_run": options}
 
 
-@click.command()
+@click.command(cls=Command)
 @apply_options(*INPUT_OPTIONS, *CHECK_OPTIONS, *FIX_OPTIONS, *DRY_RUN_OPTIONS)
 @click.pass_context
 def check(

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 
 import click
 
+from irshape.cli.group import Command
 from irshape.cli.options import AbnormalExit, has_numpy, input_option, max_memory_option, state_option
 from irshape.cli.runner import given_inputs_and_states
 
@@ -81,7 +82,7 @@ def _extension_libraries(
     return tuple(extension_library(item) for item in value)
 
 
-@click.command(name="compare")
+@click.command(name="compare", cls=Command)
 @click.argument("file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
 @input_option
 @state_option

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import click
 
+from irshape.cli.group import Command
 from irshape.cli.inputs import check_reports
 from irshape.cli.options import INPUT_OPTIONS, apply_options, require_paths, settings_for
 from irshape.report import INFER_FORMATS, REPORTERS, ReportOptions
@@ -11,7 +12,7 @@ from irshape.report.text import format_diagnostic
 from irshape.selection import infer_exit_code, rejections
 
 
-@click.command()
+@click.command(cls=Command)
 @apply_options(*INPUT_OPTIONS)
 @click.option(
     "--format", "output_format", type=click.Choice(INFER_FORMATS), default="text", show_default=True

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
@@ -14,8 +15,9 @@ from irshape.selection import EXIT_ABNORMAL, SelectorError, parse_selectors
 
 if TYPE_CHECKING:
     _SizeParamType = click.ParamType[int]
+    _PathParamType = click.ParamType[Any]
 else:  # click.ParamType is generic only from click 8.4 on
-    _SizeParamType = click.ParamType
+    _SizeParamType = _PathParamType = click.ParamType
 
 F = TypeVar("F", bound=Callable[..., Any])
 DEFAULT_MAX_MEMORY = 1 << 30
@@ -72,13 +74,56 @@ class MemorySize(_SizeParamType):
         return int(float(number) * base**power) if "." in number else int(number) * base**power
 
 
+class Path(_PathParamType):
+    """:class:`click.Path` with these options, made the first time a value needs its verdict
+    (click looks a Path's name up through gettext when it is made: see :mod:`irshape.cli.group`).
+
+    A value click's Path plainly accepts (``-`` where a dash is allowed; a file or directory
+    that exists and can be read, for a type that asks for both) is the string given, as click's
+    Path returns it; any other value is converted by click's Path itself, with its messages.
+    """
+
+    envvar_list_splitter: ClassVar[str] = os.path.pathsep  # as click.Path's
+
+    def __init__(self, name: str, **options: Any) -> None:
+        self.name = name
+        self._options = options
+        self._made: click.Path | None = None
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        if isinstance(value, str) and self._plainly_accepted(value):
+            return value
+        return self._path().convert(value, param, ctx)
+
+    def _plainly_accepted(self, value: str) -> bool:
+        """True where click.Path(**options) would return ``value`` unchanged (the common case
+        of an argument naming files to read); False where only click.Path can say."""
+        options = self._options
+        if set(options) - {"exists", "allow_dash"}:
+            return False
+        if value == "-" and options.get("allow_dash", False):
+            return True
+        return os.access(value, os.R_OK)  # exists, and readable as click.Path(readable=True)
+
+    def _path(self) -> click.Path:
+        if self._made is None:
+            self._made = click.Path(**self._options)
+        return self._made
+
+    def shell_complete(self, ctx: click.Context, param: click.Parameter, incomplete: str) -> Any:
+        return self._path().shell_complete(ctx, param, incomplete)
+
+    def to_info_dict(self) -> Any:  # click.Path's TypedDict (click 8.4 on) or dict
+        return self._path().to_info_dict()
+
+
 # Options every command that reads IR files takes.
 INPUT_OPTIONS = (
     click.argument(
         "paths",
         nargs=-1,
         required=False,  # require_paths(): `check --show-settings` needs none
-        type=click.Path(exists=True, allow_dash=True),  # str: see irshape.paths
+        type=Path("path", exists=True, allow_dash=True),  # str: see irshape.paths
     ),
     click.option(
         "--exclude",
@@ -102,7 +147,7 @@ INPUT_OPTIONS = (
     click.option(
         "--config",
         "config_file",
-        type=click.Path(exists=True, dir_okay=False),
+        type=Path("file", exists=True, dir_okay=False),
         help="Read [tool.irshape] from this file instead of the nearest pyproject.toml.",
     ),
     click.option("--isolated", is_flag=True, help="Read no configuration file."),

@@ -5,9 +5,10 @@ from __future__ import annotations
 import click
 
 from irshape import rules
+from irshape.cli.group import Command
 
 
-@click.command(name="rules")
+@click.command(name="rules", cls=Command)
 @click.option("--markdown", is_flag=True, help="Print the table docs/codes.md carries.")
 def list_rules(markdown: bool) -> None:
     """List every diagnostic code with its summary."""
@@ -18,7 +19,7 @@ def list_rules(markdown: bool) -> None:
         click.echo(f"{rule.code}  {rule.severity.value:<7}  {rule.name:<26}  {rule.summary}")
 
 
-@click.command()
+@click.command(cls=Command)
 @click.argument("code")
 def rule(code: str) -> None:
     """Document one diagnostic code (IRS306) or rule name (value-unknown): what it means, why,

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 
 import click
 
+from irshape.cli.group import Command
 from irshape.cli.options import (
     NEEDS_NUMPY,
     AbnormalExit,
@@ -25,7 +26,7 @@ if TYPE_CHECKING:
     from irshape.execute.run import Run
 
 
-@click.command(name="run")
+@click.command(name="run", cls=Command)
 @click.argument("file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
 @input_option
 @state_option

@@ -18,7 +18,6 @@ from irshape.ir.values import ListSyntaxError, parse_int_list
 from irshape.ops.interface import AT_DATA, Finding, Formula, Formulas, OpCall, OpResult, Output, Tensor
 from irshape.ops.schema import OpSchema, ParsedAttributes, spatial_list
 from irshape.shapes import reading
-from irshape.shapes.findings import incompatible, rank_finding
 from irshape.shapes.window import (
     ConvAttributes,
     ConvPlan,
@@ -433,6 +432,8 @@ def deformable_convolution(call: OpCall) -> OpResult:
     """DeformableConvolution-1 and -8 (with its optional mask): a 2D convolution whose
     sampling points move by the offsets; the offsets' (and mask's) spatial dims must be the
     output's."""
+    from irshape.shapes.findings import incompatible  # a rare op: imported where used
+
     schema, parsed, inputs = call.schema, call.attributes, call.inputs
     data, offsets, filters = inputs[DATA].shape, inputs[OFFSETS].shape, inputs[FILTERS].shape
     mask = inputs[MASK].shape if len(inputs) > MASK else None
@@ -534,6 +535,8 @@ def deformable_convolution(call: OpCall) -> OpResult:
 
 
 def _deformable_ranks(inputs: tuple[Tensor, ...]) -> list[Finding]:
+    from irshape.shapes.findings import rank_finding  # a rare op: imported where used
+
     return [
         rank_finding(
             index,
@@ -550,6 +553,8 @@ def _deformable_ranks(inputs: tuple[Tensor, ...]) -> list[Finding]:
 def _divisible(dim: Dim, group: int, name: str, attribute: str) -> list[Finding]:
     if group <= 1 or not dim.divide_exact(group).is_empty:
         return []
+    from irshape.shapes.findings import incompatible  # findings: imported where one is made
+
     message = f"{name} channels dimension ({dim}) must be evenly divisible by the '{attribute}': {group}"
     return [
         incompatible(

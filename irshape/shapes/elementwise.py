@@ -28,7 +28,6 @@ from irshape.ir import element_types
 from irshape.ops.interface import AT_DATA, NOTHING, Finding, OpCall, OpResult, Output, Tensor
 from irshape.shapes import reading
 from irshape.shapes.broadcast import merge_shapes, numpy_broadcast, pdpd_broadcast
-from irshape.shapes.findings import incompatible, type_finding, unreadable, value_unknown
 from irshape.shapes.moving import moves_bounds
 
 if TYPE_CHECKING:  # imported where used: a check of data tensors needs neither
@@ -93,6 +92,8 @@ def _known_type(element_type: str | None) -> str | None:
 
 
 def _type_finding(call: OpCall, port: int, element_type: str, ov_message: str) -> Finding:
+    from irshape.shapes.findings import type_finding  # findings: imported where one is made
+
     spec = call.schema.inputs[port]
     problem = (
         f"input {port} ({spec.name}) has element type {element_type}; "
@@ -118,6 +119,8 @@ def _merge_types(call: OpCall, first: int, second: int, ov_message: str) -> tupl
     merged = element_types.merge(a, b)
     if merged is not None or a is None or b is None:
         return merged, []
+    from irshape.shapes.findings import type_finding  # findings: imported where one is made
+
     problem = f"input {first} has element type {a} and input {second} {b}; {call.schema.name} needs one type"
     return None, [type_finding(problem, ov_message.format(a=a, b=b), second)]
 
@@ -442,6 +445,8 @@ def hard_sigmoid(call: OpCall) -> OpResult:
             )
     a, b, c = (t.element_type for t in call.inputs)
     if not _same_type(a, b) or not _same_type(a, c):  # dynamic is no wildcard here
+        from irshape.shapes.findings import type_finding  # findings: imported where one is made
+
         problem = f"alpha ({b}) and beta ({c}) must have the data's element type {a}"
         message = "The element types of both alpha and beta inputs must match the data input type."
         findings.append(type_finding(problem, message, 1))
@@ -453,6 +458,8 @@ def selu(call: OpCall) -> OpResult:
     data = call.inputs[DATA]
     merged, agree = _merge_all([t.element_type for t in call.inputs])
     if not agree:
+        from irshape.shapes.findings import type_finding  # findings: imported where one is made
+
         a, b, c = (t.element_type or "dynamic" for t in call.inputs)
         problem = f"data ({a}), alpha ({b}) and lambda ({c}) differ in element type"
         message = f"Input element types do not match : {a} and {b} and {c}"
@@ -486,6 +493,8 @@ def swish(call: OpCall) -> OpResult:
             )
         a, b = data.element_type, beta.element_type
         if not _same_type(a, b):  # dynamic is no wildcard here
+            from irshape.shapes.findings import type_finding  # findings: imported where one is made
+
             message = f"Swish inputs must have the same type but they are: {a} and {b}"
             problem = f"beta has element type {b}, the data {a}"
             findings.append(type_finding(problem, message, 1))
@@ -582,6 +591,8 @@ def merge_by_mode(a: PartialShape, b: PartialShape, mode: str, axis: int) -> Par
 
 
 def _inconsistent(shapes: list[PartialShape], mode: str, ov_message: str = INCONSISTENT) -> Finding:
+    from irshape.shapes.findings import incompatible  # findings: imported where one is made
+
     listed = " and ".join(str(s) for s in shapes)
     problem = f"input shapes {listed} do not broadcast together (auto_broadcast {mode})"
     return incompatible(problem, ov_message)
@@ -765,6 +776,8 @@ def _integral(call: OpCall, port: int, ov_message: str) -> list[Finding]:
 
 def _value_unknown(call: OpCall, port: int, consequence: str) -> list[Finding]:
     """IRS306, once: the value that decides the output is not known."""
+    from irshape.shapes.findings import value_unknown  # findings: imported where one is made
+
     name = call.schema.inputs[port].name
     return value_unknown(port, name, call.inputs[port], consequence, "it is not a Const irshape can read")
 
@@ -951,6 +964,8 @@ def _explicit_problems(call: OpCall, data: PartialShape, target: PartialShape) -
     if count_problems:
         return count_problems
     if axes_tensor.value is None:
+        from irshape.shapes.findings import unreadable  # findings: imported where one is made
+
         return unreadable(AXES_MAPPING, "axes_mapping", axes_tensor)
     axes = [a % 2**64 for a in axes_tensor.value]  # read as size_t: a negative axis is huge
     return _explicit_axes_problems(call, data, target, axes)
@@ -994,6 +1009,8 @@ def _numpy_target_problems(data: PartialShape, target: PartialShape) -> list[Fin
     if data.dims is None or target.dims is None:
         return []
     if len(target.dims) < len(data.dims):
+        from irshape.shapes.findings import incompatible  # findings: imported where one is made
+
         message = (
             f"Broadcast target_shape has smaller rank {len(target.dims)} than arg shape {len(data.dims)}"
         )
@@ -1005,6 +1022,8 @@ def _numpy_target_problems(data: PartialShape, target: PartialShape) -> list[Fin
         one = Dim.of(1)
         if not d.is_static or not t.is_static or d.compatible(one) or d.compatible(t):
             continue
+        from irshape.shapes.findings import incompatible  # findings: imported where one is made
+
         alternative = "" if t == one else f" or {t.value}"
         message = (
             f"Input shape dimension equal {d} cannot be broadcasted (numpy mode) to {t}. "
@@ -1026,6 +1045,8 @@ def _bidirectional(data: PartialShape, target: PartialShape) -> tuple[PartialSha
     for d, t in zip(padded_data, padded_target, strict=True):
         merged = numpy_broadcast(PartialShape([d]), PartialShape([t]))
         if merged is None:
+            from irshape.shapes.findings import incompatible  # findings: imported where one is made
+
             message = f"Broadcast incorrect target shape. Expecting either 1 or {d}. Got {t}"
             problem = f"data {data} and target_shape {target} do not broadcast together (bidirectional)"
             return PartialShape(None), [incompatible(problem, message)]
@@ -1060,6 +1081,8 @@ def _pdpd_target(data: PartialShape, target: PartialShape, axis: int) -> tuple[P
 
 
 def _pdpd_problem(data: PartialShape, target: PartialShape, message: str) -> Finding:
+    from irshape.shapes.findings import incompatible  # findings: imported where one is made
+
     problem = f"data {data} does not broadcast to target_shape {target} (pdpd)"
     return incompatible(problem, message)
 
@@ -1076,6 +1099,8 @@ def tile(call: OpCall) -> OpResult:
     if findings:
         return OpResult([], findings)
     if repeats.value_error is not None:  # OpenVINO reads the repeats before it checks their type
+        from irshape.shapes.findings import unreadable  # findings: imported where one is made
+
         return OpResult([], unreadable(REPEATS, "repeats", repeats))
     findings += _integral(call, REPEATS, "Tile repeats must have any integer element type, but has {type}")
     if data.shape.dims is None:
@@ -1111,88 +1136,23 @@ def tile(call: OpCall) -> OpResult:
 
 # --- ConvertPromoteTypes -------------------------------------------------------------------
 
-# The element types ConvertPromoteTypes-14 takes (OpenVINO's is_type_supported)
-_PROMOTABLE = frozenset(
-    {"dynamic", "boolean", "f16", "f32", "f64", "bf16", "f8e4m3", "f8e5m2"}
-    | {"i4", "i8", "i16", "i32", "i64", "u1", "u4", "u8", "u16", "u32", "u64"}
-)
-_UNSUPPORTED_PROMOTION = "Unsupported input element types for ConvertPromoteTypes with given attributes."
-
-
-class _Promotion:
-    """OpenVINO's ``evaluate_common_type`` of ConvertPromoteTypes-14: the common type of two
-    known element types, or the message of the check that fails."""
-
-    def __init__(self, unsafe: bool, pytorch_scalars: bool, u64_target: str) -> None:
-        self.unsafe, self.pytorch_scalars, self.u64_target = unsafe, pytorch_scalars, u64_target
-
-    def common(self, a: str, b: str, a_rank: int | None, b_rank: int | None) -> tuple[str | None, str | None]:
-        if a == "dynamic" or b == "dynamic":
-            return "dynamic", None
-        if a == b or b == "boolean":
-            return a, None
-        if a == "boolean":
-            return b, None
-        if (a in REAL) != (b in REAL):
-            return self._real_and_integer(a if a in REAL else b, b if a in REAL else a)
-        if self.pytorch_scalars:
-            if a_rank is None or b_rank is None:  # which input is a scalar decides the type
-                return "dynamic", None
-            if (a_rank == 0) != (b_rank == 0):
-                return self._scalar_and_tensor(b if a_rank == 0 else a, a if a_rank == 0 else b)
-        if _signed(a) != _signed(b):
-            return self._signed_and_unsigned(a if _signed(a) else b, b if _signed(a) else a)
-        bits_a, bits_b = element_types.BITS[a], element_types.BITS[b]
-        if bits_a != bits_b:
-            return (a if bits_a > bits_b else b), None
-        if self.unsafe and {a, b} == {"f8e4m3", "f8e5m2"}:
-            return "f16", None
-        if self.unsafe and {a, b} == {"f16", "bf16"}:
-            return "f32", None
-        return None, _UNSUPPORTED_PROMOTION
-
-    def _real_and_integer(self, real: str, integer: str) -> tuple[str | None, str | None]:
-        if self.unsafe or element_types.BITS[real] >= 2 * element_types.BITS[integer]:
-            return real, None
-        return None, "Integer input cannot be safely promoted to floating-point."
-
-    def _scalar_and_tensor(self, tensor: str, scalar: str) -> tuple[str | None, str | None]:
-        """PyTorch's rule: the non-scalar input's type, where (safely) it holds the scalar's."""
-        bits_t, bits_s = element_types.BITS[tensor], element_types.BITS[scalar]
-        same_sign = _signed(tensor) == _signed(scalar) and bits_t >= bits_s
-        widened = _signed(tensor) and not _signed(scalar) and 2 * bits_t >= bits_s
-        if self.unsafe or same_sign or widened:
-            return tensor, None
-        return None, "Scalar input cannot be PyTorch-like promoted using safe promotion rules."
-
-    def _signed_and_unsigned(self, signed: str, unsigned: str) -> tuple[str | None, str | None]:
-        """A signed integer wide enough for the unsigned one; u64 goes to u64_target, if unsafe."""
-        bits_u, bits_s = element_types.BITS[unsigned], element_types.BITS[signed]
-        if bits_u <= 32 and (self.unsafe or 2 * bits_u <= bits_s):
-            return f"i{max(2 * bits_u, bits_s)}", None
-        if self.unsafe:
-            return self.u64_target, None
-        return None, "Unsigned integer input cannot be safely promoted into any supported signed integer."
-
-
-def _signed(element_type: str) -> bool:
-    """OpenVINO's is_signed(): the reals and the i types."""
-    return element_type in REAL or element_type.startswith("i")
-
 
 def convert_promote_types(call: OpCall) -> OpResult:
     """ConvertPromoteTypes-14: each input's shape, both in the common element type of the two
     (``promote_unsafe``, ``pytorch_scalar_promotion``, ``u64_integer_promotion_target``)."""
+    from irshape.shapes.findings import type_finding  # a rare op: imported where used
+    from irshape.shapes.promotion import PROMOTABLE, Promotion
+
     first, second = call.inputs
     types = [first.element_type, second.element_type]
     for port, element_type in enumerate(types):
-        if element_type is not None and element_type not in _PROMOTABLE:
+        if element_type is not None and element_type not in PROMOTABLE:
             message = "Check 'is_type_supported(input_0_type) && is_type_supported(input_1_type)' failed"
             problem = f"input {port} has element type {element_type}, which ConvertPromoteTypes does not take"
             return OpResult([], [type_finding(problem, message, port)])
     common: str | None = None
     if types[0] is not None and types[1] is not None:
-        promotion = _Promotion(
+        promotion = Promotion(
             bool(call.attribute("promote_unsafe")),
             bool(call.attribute("pytorch_scalar_promotion")),
             str(call.attribute("u64_integer_promotion_target")),
@@ -1222,6 +1182,8 @@ _FAKE_CONVERT_TYPES = ("bf16", "f16", "f32", "dynamic")
 def fake_convert(call: OpCall) -> OpResult:
     """FakeConvert-13: the data's shape broadcast-merged with the scale's (numpy, one way: the
     scale must not widen the data), in the data's type (bf16, f16 or f32, as every input)."""
+    from irshape.shapes.findings import incompatible, type_finding  # a rare op: imported where used
+
     target = str(call.attribute("destination_type"))
     if target not in _FAKE_CONVERT_TARGETS:
         problem = f"destination_type is {target}, not f8e4m3 or f8e5m2"

@@ -33,7 +33,7 @@ from irshape.diagnostics import Diagnostic, Location
 from irshape.dims import PartialShape
 from irshape.ir.model import Body, Document, Layer, Port, Source, has_metadata
 from irshape.ir.weights import Weights
-from irshape.ops.interface import OpResult, Origin, Output, Tensor, Unknown
+from irshape.ops.interface import OpResult, Origin, Tensor, Unknown
 from irshape.ops.opsets import latest_version, op_version
 from irshape.ops.registry import lookup
 from irshape.ops.schema import OpSchema
@@ -54,14 +54,7 @@ _ORIGIN_CODES = frozenset(
         rules.SHAPE_ATTRIBUTE_MISMATCH.code,
     }
 )
-_DECLARED_NOTE = (
-    " (the body as OpenVINO's reader first builds it, its Parameters as declared, before the "
-    "outer inputs are bound to them)"
-)
 
-
-_BASE_RECURSION = 1000
-_FRAMES_PER_BODY = 16
 
 PortShapes = dict[int, PartialShape]
 """The shape OpenVINO computes for a port, by ``id(port)``: what ``--fix`` writes."""
@@ -101,43 +94,6 @@ def check_document(
         report(diagnostic)
     lifetime.retire(walker)
     return results
-
-
-class _BodyContext(Record):
-    """What a walk of a body gets from the layer that holds it: the weights file, the tensors
-    bound to its Parameters, the path of ids that names its layers, its nesting depth, and the
-    bodies the check has walked as declared."""
-
-    __slots__ = ("as_declared", "bound", "declared_walks", "depth", "guess", "op", "prefix", "weights")
-    weights: Weights
-    bound: dict[int, Tensor]  # by id(Parameter layer)
-    prefix: str  # "17/body/": what a finding's layer id is prefixed with
-    depth: int
-    guess: str | None  # why the bound tensors are not OpenVINO's, if they are not
-    declared_walks: set[int]  # by id(Body): one set for the whole check
-    as_declared: bool  # a walk of the body as declared (its Parameters not bound)
-    op: str  # the op holding the body: "loop", "if" or "tensoriterator" (subgraphs.CONTROL_OPS)
-
-    def __init__(
-        self,
-        weights: Weights,
-        bound: dict[int, Tensor],
-        prefix: str,
-        depth: int,
-        guess: str | None,
-        declared_walks: set[int],
-        *,
-        as_declared: bool,
-        op: str = "",
-    ) -> None:
-        self.weights = weights
-        self.bound = bound
-        self.prefix = prefix
-        self.depth = depth
-        self.guess = guess
-        self.declared_walks = declared_walks
-        self.as_declared = as_declared
-        self.op = op
 
 
 # An inference's output shapes and element types, and the tensors that flow on from it.
@@ -207,7 +163,7 @@ class _Walker:
         document: Document,
         debug: bool,
         port_shapes: PortShapes | None,
-        body: _BodyContext | None = None,
+        body: subgraphs.BodyContext | None = None,
     ) -> None:
         self.document = document
         self.debug = debug
@@ -424,7 +380,9 @@ class _Walker:
             where = self.graph.where(layer)
             outputs = [sources.parameter_tensor(layer, where, local.append, self.document.version)]
             if self.body is not None and id(layer) in self.body.bound:
-                outputs = self._bound_parameter(layer, local)
+                from irshape.check import subgraphs  # (a body's walk: imported for its layer)
+
+                outputs = subgraphs.bound_parameter(layer, self.body.bound[id(layer)], where, local.append)
         elif control is not None and layer.subgraphs is not None:
             result.checked = True
             outputs, body_computed, body_doomed = self._control(
@@ -450,21 +408,12 @@ class _Walker:
         if self.port_shapes is not None:
             self._remember_ports(layer, outputs, guess is None)
         elif self.body_shapes is not None and kind == "control":
-            self._remember_control_ports(layer, inputs, outputs, guess is None)
+            from irshape.check import subgraphs  # (imported above, for the layer)
+
+            subgraphs.remember_ports(self.body_shapes, layer, inputs, outputs, guess is None)
         if local and schema is not None and not schema.is_source:
             doomed = doomed or any(rules.rejects(d) for d in local)  # OpenVINO rejects the layer
         self._settle(layer, outputs, origins, local, guess, doomed)
-
-    def _remember_control_ports(
-        self, layer: Layer, inputs: list[Tensor], outputs: list[Tensor], computed: bool
-    ) -> None:
-        """The port shapes of a Loop, If or TensorIterator (for ``body_shapes``)."""
-        assert self.body_shapes is not None
-        for port, tensor in zip(layer.inputs, inputs, strict=False):
-            self.body_shapes[id(port)] = tensor.shape
-        if computed:
-            for port, info in zip(layer.outputs, outputs, strict=False):
-                self.body_shapes[id(port)] = info.shape
 
     def _constant(self, layer: Layer, origins: list[Divergence], doomed: bool) -> None:
         """A Const (or a layer typed 'Constant'); one that repeats a clean one exactly (its
@@ -511,19 +460,6 @@ class _Walker:
             doomed = doomed or any(rules.rejects(d) for d in local)  # OpenVINO rejects the layer
         self._settle(layer, outputs, origins, local, guess, doomed)
 
-    def _bound_parameter(self, layer: Layer, local: list[Diagnostic]) -> list[Tensor]:
-        """A body Parameter the port map binds: the outer input's tensor (OpenVINO sets the
-        Parameter's shape from it), compared with the dims its output port declares."""
-        assert self.body is not None
-        tensor = self.body.bound[id(layer)]
-        compare_declared(
-            layer,
-            OpResult([Output(tensor.shape, tensor.element_type)]),
-            self.graph.where(layer),
-            local.append,
-        )
-        return [tensor]
-
     def _control(
         self,
         op: str,
@@ -534,78 +470,31 @@ class _Walker:
         doomed: bool,
         local: list[Diagnostic],
     ) -> tuple[list[Tensor], bool, bool]:
-        """A Loop, If or TensorIterator: its bodies walked as networks (their findings named by
-        the path of layer ids), its outputs made of what reaches the bodies' Results. The
-        tensors that flow on, whether they are OpenVINO's, and whether OpenVINO rejects a
-        layer of a body."""
-        walks: list[tuple[str, _Walker]] = []  # (tag, walk) of every body: a Loop's reruns too
-        declared: list[_Walker] = []  # the walks of bodies as declared (each body's first only)
-        guess = None if computed else f"{g.layer_label(layer)} is fed by a tensor irshape cannot compute"
-        prefix = (self.body.prefix if self.body is not None else "") + f"{layer.id}/"
-        depth = (self.body.depth if self.body is not None else 0) + 1
-        # A body's walk is a few Python frames deeper than its layer's (pure Python calls: no C
-        # stack); the reader's limit bounds the depth (irshape.ir.parse.MAX_BODY_NESTING).
-        if sys.getrecursionlimit() < _BASE_RECURSION + _FRAMES_PER_BODY * depth:
-            sys.setrecursionlimit(_BASE_RECURSION + _FRAMES_PER_BODY * depth)
-
-        def walk(tag: str, body: Body, bound: dict[int, Tensor]) -> subgraphs.BodyRun:
-            document = body.document(self.document)
-            context = _BodyContext(
-                self.weights,
-                bound,
-                prefix + tag + "/",
-                depth,
-                guess,
-                self.declared_walks,
-                as_declared=False,
-                op=op,
-            )
-            shapes = self.port_shapes if self.port_shapes is not None else self.body_shapes
-            walker = _Walker(document, self.debug, shapes, context)
-            walks.append((tag, walker))
-            walker.run()
-            return walker.body_results(body)
-
-        def walk_declared(tag: str, body: Body) -> None:
-            if id(body) in self.declared_walks:
-                return
-            self.declared_walks.add(id(body))
-            context = _BodyContext(
-                self.weights, {}, prefix + tag + "/", depth, None, self.declared_walks, as_declared=True
-            )
-            walker = _Walker(body.document(self.document), self.debug, None, context)
-            declared.append(walker)
-            walker.run()
-
+        """A Loop, If or TensorIterator: its bodies walked as networks (subgraphs.walk_control),
+        its outputs made of what reaches the bodies' Results. The tensors that flow on, whether
+        they are OpenVINO's, and whether OpenVINO rejects a layer of a body."""
         from irshape.check import subgraphs  # imported by _visit for the layer
 
+        shapes = self.port_shapes if self.port_shapes is not None else self.body_shapes
+
+        def new_walk(document: Document, context: subgraphs.BodyContext) -> _Walker:
+            return _Walker(document, self.debug, None if context.as_declared else shapes, context)
+
         where = self.graph.where(layer)
-        inference = None
-        if self.body is not None and self.body.as_declared:
-            # In a body walked as declared, a Loop's or If's bodies are walked as declared too
-            # (once each), not again with its inputs bound: the walks stay linear in the nesting
-            subgraphs.walk_bodies_declared(op, layer, walk_declared)
-        else:
-            inference = subgraphs.infer(op, layer, inputs, walk, where, walk_declared)
+        inference, body_findings = subgraphs.walk_control(
+            op,
+            layer,
+            inputs,
+            computed,
+            where,
+            self.document,
+            self.weights,
+            self.declared_walks,
+            self.body,
+            new_walk,
+        )
+        if inference is not None:
             local += inference.findings
-        # OpenVINO validates the body on each pass and fails on any: what rejects it in any
-        # walk, each once (a rerun with widened shapes may no longer meet the first's error);
-        # the rest, declared dims compared, at the shapes of each body's last pass: OpenVINO's
-        last = dict(walks)
-        distinct = {
-            (d.code, d.line, d.column, d.message): d
-            for tag, w in walks
-            for d in w.findings()
-            if w is last[tag] or rules.rejects(d)
-        }
-        # ...and as it first builds it, as declared: what fails there, unless a walk above says it
-        seen = {(d.code, d.line) for d in distinct.values()}
-        for d in (d for w in declared for d in w.findings() if rules.rejects(d)):
-            if (d.code, d.line) not in seen:
-                if not d.message.endswith(_DECLARED_NOTE):  # (one of a nested body has it)
-                    d = d.replace(message=d.message + _DECLARED_NOTE)
-                distinct[(d.code, d.line, d.column, d.message)] = d
-        body_findings = list(distinct.values())
         self.body_found += body_findings
         body_doomed = any(rules.rejects(d) for d in body_findings)
         if inference is None or inference.result is None:

@@ -513,3 +513,39 @@ def test_a_layer_without_a_type_is_of_no_type() -> None:
     graph = build_graph(document)
     assert [layer.id for layer in _of_type(graph, "Result")] == ["2"]
     assert [layer.id for layer in _of_type(graph, "Parameter")] == ["0"]
+
+
+def test_a_plain_graph_leaves_the_structural_checks_nothing_to_report() -> None:
+    # The walk imports irshape.check.structure only where Graph.plain is false: wherever it is
+    # true, each structural check must find nothing. Every fixture's graph and its bodies' (the
+    # fault fixtures of every IRS4xx code, the real networks), and the faults among them are
+    # not plain.
+    from irshape.check import structure
+    from irshape.check.graph import build_graph
+    from irshape.ir.model import Document
+    from irshape.ir.reader import read_file
+
+    def documents(document: Document) -> list[Document]:
+        inner = [
+            body.document(document)
+            for layer in document.layers
+            if layer.subgraphs is not None
+            for body in layer.subgraphs.bodies.values()
+        ]
+        return [document] + [d for body in inner for d in documents(body)]
+
+    plain = faulty = 0
+    for xml in sorted((ROOT / "fixtures").rglob("*.xml")):
+        document = read_file(xml).document
+        for each in documents(document) if document is not None else []:
+            graph = build_graph(each)
+            if not graph.is_net:
+                continue
+            found: list[Diagnostic] = []
+            for check in (*structure.NET_CHECKS, structure.check_body_depth):
+                check(graph, found.append)
+            if graph.plain:
+                assert found == [], xml
+                plain += 1
+            faulty += bool(found)
+    assert plain > 100 and faulty > 30

@@ -9,8 +9,8 @@ another and each is made in full.
 - An op's layer without findings makes no location (the check's and the compare's), even
   where its declared dims are compared with a dynamic inferred shape (the file's -1 where
   OpenVINO infers ?); a layer with a finding gets its own line.
-- The check of a constant without bytes (``_no_value``) is not made for an op that evaluates
-  no input and whose shape function found nothing.
+- The check of a constant without bytes (``layer_findings.no_value``) is not made for an op
+  that evaluates no input and whose shape function found nothing.
 """
 
 from __future__ import annotations
@@ -23,6 +23,7 @@ from counting import Calls, fresh_memos
 
 from irshape import check_string, rules
 from irshape.check import layer as check_layer
+from irshape.check import layer_findings
 from irshape.ir import model as ir_model
 
 SIDE = 20  # the input's spatial size
@@ -87,8 +88,9 @@ def calls(monkeypatch: pytest.MonkeyPatch) -> Iterator[Calls]:
     # Fresh memos: what earlier checks in this process left must not count as work saved.
     fresh_memos(monkeypatch)
     counter = Calls(monkeypatch)
-    for name in ("_check_op", "validate_attributes", "_no_value"):
+    for name in ("_check_op", "validate_attributes"):
         counter.count(check_layer, name)
+    counter.count(layer_findings, "no_value")
     location = ir_model.Layer.location
     counter.counts["convolution located"] = 0
 
@@ -116,7 +118,7 @@ def test_a_shared_data_is_validated_once_and_no_location_is_made(calls: Calls) -
     # first validation is given its location: its findings would need it).
     assert calls.counts["validate_attributes"] == 1
     assert calls.counts["convolution located"] == 1
-    assert calls.counts["_no_value"] == 0
+    assert calls.counts["no_value"] == 0
 
 
 def test_a_faulty_data_is_validated_and_reported_at_each_layer(calls: Calls) -> None:

@@ -88,6 +88,9 @@ ONLY_WHEN_ASKED = (
     "irshape.ir.legacy",  # a <net> with a <pre-process> or a <meta_data>
     "irshape.ir.depth",  # a file with bodies, or past libxml2's depth
     "resource",  # ...irshape.ir.depth's stack limit
+    "irshape.check.structure",  # a file its graph's index finds anything to look at in
+    "irshape.check.layer_findings",  # a layer whose check has a finding
+    "irshape.check.walk_findings",  # a file whose walk has one (a wrong declared dim...)
     "irshape.check.subgraphs",  # Loop, If, TensorIterator
     "irshape.check.variables",  # Assign
     "irshape.shapes.control",
@@ -223,7 +226,6 @@ PLAIN_CHECK = [
     "irshape.check.layer",
     "irshape.check.model",
     "irshape.check.sources",
-    "irshape.check.structure",
     "irshape.ir",
     "irshape.ir.element_types",
     "irshape.ir.model",

@@ -29,6 +29,7 @@ from irshape.ir import element_types
 from irshape.ir.model import Document, DocumentKind, Edge, Layer, Port
 from irshape.ir.model import Source as Source  # (the checks name it from here)
 from irshape.ir.values import parse_uint
+from irshape.ops import opsets
 from irshape.ops.interface import Tensor
 from irshape.record import Record
 
@@ -46,6 +47,7 @@ PARSE_TIME_CODES = frozenset(
     }
 )
 ROOT_TYPES = frozenset({"Result", "Assign"})  # OpenVINO matches these two exactly
+CONTROL_TYPES = frozenset({"Loop", "If", "TensorIterator"})  # the layers that hold bodies
 PRECISIONS = frozenset(element_types.LEGACY_PRECISIONS) | element_types.ELEMENT_TYPES  # port names
 
 
@@ -149,6 +151,7 @@ class Graph(Record):
         "_edge_ends",
         "_links",
         "_producers",
+        "_unresolved_ops",
         "built",
         "consumed",
         "document",
@@ -190,6 +193,7 @@ class Graph(Record):
     misdirected: defaultdict[str, int]
     consumed: set[str]  # the layers an edge takes an output of, to a layer that exists
     _producers: dict[str, list[str]] | None  # see producers
+    _unresolved_ops: set[tuple[str, str]] | None  # see unresolved_ops
     built: AbstractSet[str]  # the layers OpenVINO builds (the keys of ``layers`` where all are)
     types: set[str | None]  # the layer types the file has
     layer_types: list[str | None]  # each layer's type, in file order
@@ -214,6 +218,7 @@ class Graph(Record):
         self.misdirected = defaultdict(int)
         self.consumed = set()
         self._producers = None
+        self._unresolved_ops = None
         self.built = set()
         self.types = set()
         self.layer_types = []
@@ -255,6 +260,40 @@ class Graph(Record):
                 from_key = key(producer) if producer is not None else id_key(edge.from_layer)
                 self._producers[to_key].append(from_key)
         return self._producers
+
+    @property
+    def unresolved_ops(self) -> set[tuple[str, str]]:
+        """The (type, version) pairs of the file's layers that OpenVINO finds in no opset it has
+        (IRS403, IRS404), each once; made when first asked (a model has a few pairs)."""
+        if self._unresolved_ops is None:
+            named = set(zip(self.layer_types, [layer.version for layer in self.document.layers], strict=True))
+            self._unresolved_ops = {
+                (op_type, version)
+                for op_type, version in named
+                if op_type is not None and version is not None and opsets.op_version(op_type, version) is None
+            }
+        return self._unresolved_ops
+
+    @property
+    def plain(self) -> bool:
+        """Is there nothing for the structural checks (:mod:`irshape.check.structure`) to look
+        at? The usual file, as its index found it: every id a plain one, a layer's once, the
+        edges down the file, each resolved to its ports (_index_usual), every input fed with
+        its source's precision, every layer built from a Result, every op in its opset; IR v11
+        (whose reading does not name tensors by layers as v10's does), no layer typed
+        'Constant', none holding bodies. A sufficient test, in a few steps: the checks are not
+        even imported for such a file, and would report nothing (tests/test_graph_checks.py)."""
+        return (
+            self.edges_plain
+            and self.every_input_fed
+            and not self.precisions_differ
+            and self.document.version != 10
+            and not ROOT_TYPES.isdisjoint(self.types)
+            and self.built >= self.layers.keys()
+            and "Constant" not in self.types
+            and CONTROL_TYPES.isdisjoint(self.types)
+            and not self.unresolved_ops
+        )
 
     def where(self, layer: Layer) -> Location:
         return layer.location(self.document.path)
@@ -641,31 +680,6 @@ def same_dims(a: Port, b: Port) -> bool:
 def port_text(port: Port) -> str:
     shape = declared_shape(port)
     return "no dims" if shape is None else str(shape)
-
-
-def edge_dims_mismatch(
-    layer: Layer,
-    port: Port,
-    producer: Layer,
-    out_port: Port,
-    truth: PartialShape,
-    guess: str | None,
-    where: Location,
-) -> Diagnostic:
-    """IRS411; ``guess`` says why ``truth`` is not what OpenVINO feeds the port (None: it is)."""
-    if guess is None:
-        consequence = f"OpenVINO ignores declared input dims and feeds the layer {truth}"
-    else:
-        consequence = f"at least one of the two is wrong, and irshape cannot tell which: {guess}"
-    return rules.EDGE_DIMS_MISMATCH(
-        where.at_line(port.line),
-        port=port.id,
-        declared=port_text(port),
-        produced=port_text(out_port),
-        producer=layer_label(producer),
-        from_port=out_port.id,
-        consequence=consequence,
-    )
 
 
 def declared_tensor(port: Port) -> Tensor:

@@ -27,13 +27,13 @@ from typing import TYPE_CHECKING, Any
 
 from irshape import lifetime, rules
 from irshape.check import graph as g
-from irshape.check import sources, structure
+from irshape.check import sources
 from irshape.check.layer import IdentityMemo, by_identity, check_op, check_v10_folding, compare_declared
-from irshape.diagnostics import Diagnostic, Location, Severity
+from irshape.diagnostics import Diagnostic, Location
 from irshape.dims import PartialShape
 from irshape.ir.model import Body, Document, Layer, Port, Source, has_metadata
 from irshape.ir.weights import Weights
-from irshape.ops.interface import OpResult, Origin, Output, Tensor, Unknown
+from irshape.ops.interface import OpResult, Origin, Tensor, Unknown
 from irshape.ops.opsets import latest_version, op_version
 from irshape.ops.registry import lookup
 from irshape.ops.schema import OpSchema
@@ -42,6 +42,7 @@ from irshape.results import LayerResult
 
 if TYPE_CHECKING:  # imported by a file with Loop, If or TensorIterator layers only
     from irshape.check import subgraphs
+    from irshape.check.walk_findings import Divergence  # (imported by a file with findings only)
 
 Report = Callable[[Diagnostic], None]
 
@@ -53,20 +54,7 @@ _ORIGIN_CODES = frozenset(
         rules.SHAPE_ATTRIBUTE_MISMATCH.code,
     }
 )
-_MISMATCH_CODES = frozenset({rules.DECLARED_DIM_MISMATCH.code, rules.DECLARED_RANK_MISMATCH.code})
-_INHERITORS_SHOWN = 8
-_UNBUILT_NOTE = " (but no Result reaches this layer, so OpenVINO never builds it and reports nothing)"
-_DECLARED_NOTE = (
-    " (the body as OpenVINO's reader first builds it, its Parameters as declared, before the "
-    "outer inputs are bound to them)"
-)
-_REPLACED_NOTE = (
-    " (but a later layer has this layer's id, so OpenVINO never builds this one and reports nothing)"
-)
 
-
-_BASE_RECURSION = 1000
-_FRAMES_PER_BODY = 16
 
 PortShapes = dict[int, PartialShape]
 """The shape OpenVINO computes for a port, by ``id(port)``: what ``--fix`` writes."""
@@ -108,85 +96,13 @@ def check_document(
     return results
 
 
-class _Origin(Record):
-    """A finding where declared dims first differ from OpenVINO's, and who repeats them."""
-
-    __slots__ = ("findings", "inheritors", "owner")
-    findings: list[Diagnostic]
-    owner: str  # the label of the layer the finding is about
-    inheritors: dict[str, Layer]  # by label, each once: the first layer with it
-
-    def __init__(self, findings: list[Diagnostic], owner: str) -> None:
-        self.findings = findings
-        self.owner = owner
-        self.inheritors = {}
-
-    def inherit(self, layer: Layer) -> None:
-        label = g.layer_label(layer)
-        if label != self.owner:
-            self.inheritors.setdefault(label, layer)
-
-    def diagnostics(self, position: dict[int, int]) -> list[Diagnostic]:
-        """The findings, naming the inheritors in file order (``position``: by id(layer)),
-        whatever order the walk met them in."""
-        if not self.inheritors:
-            return self.findings
-        named = sorted(self.inheritors.items(), key=lambda item: position[id(item[1])])
-        related = tuple(label for label, _ in named)
-        shown = ", ".join(related[:_INHERITORS_SHOWN])
-        if len(related) > _INHERITORS_SHOWN:
-            shown += f" and {len(related) - _INHERITORS_SHOWN} more"
-        note = f"; {len(related)} layer(s) downstream repeat these declared dims: {shown}"
-        first, *rest = self.findings
-        return [first.replace(message=first.message + note, related=related)] + [
-            d.replace(related=related) for d in rest
-        ]
-
-
-class _BodyContext(Record):
-    """What a walk of a body gets from the layer that holds it: the weights file, the tensors
-    bound to its Parameters, the path of ids that names its layers, its nesting depth, and the
-    bodies the check has walked as declared."""
-
-    __slots__ = ("as_declared", "bound", "declared_walks", "depth", "guess", "op", "prefix", "weights")
-    weights: Weights
-    bound: dict[int, Tensor]  # by id(Parameter layer)
-    prefix: str  # "17/body/": what a finding's layer id is prefixed with
-    depth: int
-    guess: str | None  # why the bound tensors are not OpenVINO's, if they are not
-    declared_walks: set[int]  # by id(Body): one set for the whole check
-    as_declared: bool  # a walk of the body as declared (its Parameters not bound)
-    op: str  # the op holding the body: "loop", "if" or "tensoriterator" (subgraphs.CONTROL_OPS)
-
-    def __init__(
-        self,
-        weights: Weights,
-        bound: dict[int, Tensor],
-        prefix: str,
-        depth: int,
-        guess: str | None,
-        declared_walks: set[int],
-        *,
-        as_declared: bool,
-        op: str = "",
-    ) -> None:
-        self.weights = weights
-        self.bound = bound
-        self.prefix = prefix
-        self.depth = depth
-        self.guess = guess
-        self.declared_walks = declared_walks
-        self.as_declared = as_declared
-        self.op = op
-
-
 # An inference's output shapes and element types, and the tensors that flow on from it.
 _Flowing = tuple[tuple[PartialShape, ...], tuple[str | None, ...], list[Tensor]]
 
 
 class _Tensor(Record):
     """One output of a visited layer: OpenVINO's tensor, and where wrong declared dims it
-    carries began (``divergence``: an _Origin finding; not the tensor's value's Origin).
+    carries began (``divergence``: a walk_findings.Divergence; not the tensor's value's Origin).
 
     ``guess`` says why the shape is not OpenVINO's (an op irshape does not infer, a layer
     OpenVINO rejects, or one fed by such a tensor); None when it is: a Parameter's, a Const's,
@@ -196,7 +112,7 @@ class _Tensor(Record):
 
     __slots__ = ("clean", "divergence", "doomed", "guess", "info")
     info: Tensor
-    divergence: _Origin | None
+    divergence: Divergence | None
     guess: str | None
     doomed: bool
     clean: bool  # OpenVINO's (no guess), computed (not doomed), no divergence: the usual tensor
@@ -204,7 +120,7 @@ class _Tensor(Record):
     def __init__(
         self,
         info: Tensor,
-        divergence: _Origin | None = None,
+        divergence: Divergence | None = None,
         guess: str | None = "not visited",
         doomed: bool = False,
     ) -> None:
@@ -247,7 +163,7 @@ class _Walker:
         document: Document,
         debug: bool,
         port_shapes: PortShapes | None,
-        body: _BodyContext | None = None,
+        body: subgraphs.BodyContext | None = None,
     ) -> None:
         self.document = document
         self.debug = debug
@@ -259,7 +175,7 @@ class _Walker:
         self.weights = Weights(document.weights_path) if body is None else body.weights
         self.found: list[Diagnostic] = []
         self.body_found: list[Diagnostic] = []  # the findings in bodies of this graph's layers
-        self.origins: list[_Origin] = []
+        self.origins: list[Divergence] = []
         self.tensors: dict[int, list[_Tensor]] = {}  # by id(layer)
         self.ops: dict[tuple[str | None, str | None], tuple[str, OpSchema | None]] = {}  # by type, version
         self.flowing: IdentityMemo[OpResult, _Flowing] = {}  # see _flowing
@@ -323,34 +239,31 @@ class _Walker:
         inherited = any(origin.inheritors for origin in self.origins)
         position = {id(layer): i for i, layer in enumerate(self.document.layers)} if inherited else {}
         found = self.found + [d for origin in self.origins for d in origin.diagnostics(position)]
-        found = [self._note_unbuilt(d) for d in found]
+        graph = self.graph
+        if found and graph.is_net and (graph.lost or not graph.built >= graph.layers.keys()):
+            from irshape.check import walk_findings  # (a layer OpenVINO never builds: rare)
+
+            found = [walk_findings.note_unbuilt(graph, d) for d in found]
         if self.body is not None:  # a body's layer is named by the path of ids to it
             prefix = self.body.prefix
             found = [d if d.layer_id is None else d.replace(layer_id=prefix + d.layer_id) for d in found]
         return found + self.body_found
 
     def _structural_checks(self) -> None:
-        checks = (
-            structure.check_layer_attributes,
-            structure.check_duplicate_ids,
-            structure.check_precisions,
-            structure.check_opsets,
-            structure.check_edges,
-            structure.check_parameter_inputs,
-            structure.check_unconnected,
-            structure.check_cycles,
-            structure.check_edge_precisions,
-            structure.check_reachability,
-            structure.check_shared_results,
-            structure.check_name_collisions,
-        )
-        for check in checks:
-            self._guard(None, check, self.graph, self.found.append)
+        # The usual file leaves them nothing to look at (Graph.plain): not even imported.
+        plain = self.graph.plain
+        if not plain:
+            from irshape.check import structure
+
+            for check in structure.NET_CHECKS:
+                self._guard(None, check, self.graph, self.found.append)
         if "Assign" in self.graph.types:  # variables: imported for an Assign only
             from irshape.check import variables
 
             self._guard(None, variables.check_variables, self.graph, self.found.append)
-        if self.body is None:  # the whole file's nesting, once
+        if self.body is None and not plain:  # the whole file's nesting, once
+            from irshape.check import structure  # (imported above)
+
             self._guard(None, structure.check_body_depth, self.graph, self.found.append)
         self.metadata = has_metadata(self.document)
         if self.metadata:  # <rt_info>, <pre-process>: imported for such a file only
@@ -379,39 +292,10 @@ class _Walker:
         if not any((kind or "").lower() == "const" for kind in self.graph.types):
             return
         reason = self.weights.unavailable_reason()
-        if reason is None:
-            return
-        empty = self.weights.size == 0
-        consequence = "; Const sizes and values are not checked"
-        if empty:
-            consequence = "; OpenVINO fails to load it ('Incorrect weights in bin file!')"
-        elif self.weights.lfs_pointer:  # by experiment: OpenVINO reads the pointer as the .bin
-            consequence += (
-                " (OpenVINO reads the pointer's text as the weights: Consts get its bytes, and the "
-                "first Const past its end fails with 'Incorrect weights in bin file!')"
-            )
-        elif self.weights.path is not None:
-            consequence += (
-                " (OpenVINO fails without it: 'Empty weights data in bin file or bin file cannot be found!')"
-            )
-        where = Location(self.document.path, self.document.line)
-        severity = Severity.ERROR if empty else None
-        self.found.append(rules.WEIGHTS_UNREADABLE(where, reason=reason + consequence, severity=severity))
+        if reason is not None:
+            from irshape.check import walk_findings
 
-    def _note_unbuilt(self, d: Diagnostic) -> Diagnostic:
-        """Say so on a build-time finding in a layer OpenVINO never builds."""
-        if not self.graph.is_net or d.layer_id is None or d.code in g.PARSE_TIME_CODES:
-            return d
-        if d.code in (rules.UNREACHABLE_LAYER.code, rules.GRAPH_CYCLE.code):
-            return d
-        layer = self.graph.layer_at(g.id_key(d.layer_id), d.line)
-        if layer is None or self.graph.is_built(layer) or d.code == rules.INTERNAL_ERROR.code:
-            return d
-        # OpenVINO never builds the layer, so the file does not fail for it: a warning that
-        # says what OpenVINO would do were the layer connected.
-        severity = Severity.WARNING if d.severity is Severity.ERROR else d.severity
-        note = _REPLACED_NOTE if self.graph.layers.get(g.id_key(d.layer_id)) is not layer else _UNBUILT_NOTE
-        return d.replace(message=d.message + note, severity=severity)
+            self.found.append(walk_findings.weights_unreadable(self.weights, reason, self.document))
 
     def _kahn_order(self) -> list[Layer]:
         """Producers before consumers (Kahn's algorithm); layers on cycles last, in file order."""
@@ -496,7 +380,9 @@ class _Walker:
             where = self.graph.where(layer)
             outputs = [sources.parameter_tensor(layer, where, local.append, self.document.version)]
             if self.body is not None and id(layer) in self.body.bound:
-                outputs = self._bound_parameter(layer, local)
+                from irshape.check import subgraphs  # (a body's walk: imported for its layer)
+
+                outputs = subgraphs.bound_parameter(layer, self.body.bound[id(layer)], where, local.append)
         elif control is not None and layer.subgraphs is not None:
             result.checked = True
             outputs, body_computed, body_doomed = self._control(
@@ -522,23 +408,14 @@ class _Walker:
         if self.port_shapes is not None:
             self._remember_ports(layer, outputs, guess is None)
         elif self.body_shapes is not None and kind == "control":
-            self._remember_control_ports(layer, inputs, outputs, guess is None)
+            from irshape.check import subgraphs  # (imported above, for the layer)
+
+            subgraphs.remember_ports(self.body_shapes, layer, inputs, outputs, guess is None)
         if local and schema is not None and not schema.is_source:
             doomed = doomed or any(rules.rejects(d) for d in local)  # OpenVINO rejects the layer
         self._settle(layer, outputs, origins, local, guess, doomed)
 
-    def _remember_control_ports(
-        self, layer: Layer, inputs: list[Tensor], outputs: list[Tensor], computed: bool
-    ) -> None:
-        """The port shapes of a Loop, If or TensorIterator (for ``body_shapes``)."""
-        assert self.body_shapes is not None
-        for port, tensor in zip(layer.inputs, inputs, strict=False):
-            self.body_shapes[id(port)] = tensor.shape
-        if computed:
-            for port, info in zip(layer.outputs, outputs, strict=False):
-                self.body_shapes[id(port)] = info.shape
-
-    def _constant(self, layer: Layer, origins: list[_Origin], doomed: bool) -> None:
+    def _constant(self, layer: Layer, origins: list[Divergence], doomed: bool) -> None:
         """A Const (or a layer typed 'Constant'); one that repeats a clean one exactly (its
         type, ``<data>`` and output ports' dims and precisions, each the very object: weights
         the writer stored once, which the reader shares) is that one again."""
@@ -570,7 +447,7 @@ class _Walker:
         schema: OpSchema,
         kind: str,
         outputs: list[Tensor],
-        origins: list[_Origin],
+        origins: list[Divergence],
         computed: bool,
         doomed: bool,
         local: list[Diagnostic],
@@ -583,19 +460,6 @@ class _Walker:
             doomed = doomed or any(rules.rejects(d) for d in local)  # OpenVINO rejects the layer
         self._settle(layer, outputs, origins, local, guess, doomed)
 
-    def _bound_parameter(self, layer: Layer, local: list[Diagnostic]) -> list[Tensor]:
-        """A body Parameter the port map binds: the outer input's tensor (OpenVINO sets the
-        Parameter's shape from it), compared with the dims its output port declares."""
-        assert self.body is not None
-        tensor = self.body.bound[id(layer)]
-        compare_declared(
-            layer,
-            OpResult([Output(tensor.shape, tensor.element_type)]),
-            self.graph.where(layer),
-            local.append,
-        )
-        return [tensor]
-
     def _control(
         self,
         op: str,
@@ -606,78 +470,31 @@ class _Walker:
         doomed: bool,
         local: list[Diagnostic],
     ) -> tuple[list[Tensor], bool, bool]:
-        """A Loop, If or TensorIterator: its bodies walked as networks (their findings named by
-        the path of layer ids), its outputs made of what reaches the bodies' Results. The
-        tensors that flow on, whether they are OpenVINO's, and whether OpenVINO rejects a
-        layer of a body."""
-        walks: list[tuple[str, _Walker]] = []  # (tag, walk) of every body: a Loop's reruns too
-        declared: list[_Walker] = []  # the walks of bodies as declared (each body's first only)
-        guess = None if computed else f"{g.layer_label(layer)} is fed by a tensor irshape cannot compute"
-        prefix = (self.body.prefix if self.body is not None else "") + f"{layer.id}/"
-        depth = (self.body.depth if self.body is not None else 0) + 1
-        # A body's walk is a few Python frames deeper than its layer's (pure Python calls: no C
-        # stack); the reader's limit bounds the depth (irshape.ir.parse.MAX_BODY_NESTING).
-        if sys.getrecursionlimit() < _BASE_RECURSION + _FRAMES_PER_BODY * depth:
-            sys.setrecursionlimit(_BASE_RECURSION + _FRAMES_PER_BODY * depth)
-
-        def walk(tag: str, body: Body, bound: dict[int, Tensor]) -> subgraphs.BodyRun:
-            document = body.document(self.document)
-            context = _BodyContext(
-                self.weights,
-                bound,
-                prefix + tag + "/",
-                depth,
-                guess,
-                self.declared_walks,
-                as_declared=False,
-                op=op,
-            )
-            shapes = self.port_shapes if self.port_shapes is not None else self.body_shapes
-            walker = _Walker(document, self.debug, shapes, context)
-            walks.append((tag, walker))
-            walker.run()
-            return walker.body_results(body)
-
-        def walk_declared(tag: str, body: Body) -> None:
-            if id(body) in self.declared_walks:
-                return
-            self.declared_walks.add(id(body))
-            context = _BodyContext(
-                self.weights, {}, prefix + tag + "/", depth, None, self.declared_walks, as_declared=True
-            )
-            walker = _Walker(body.document(self.document), self.debug, None, context)
-            declared.append(walker)
-            walker.run()
-
+        """A Loop, If or TensorIterator: its bodies walked as networks (subgraphs.walk_control),
+        its outputs made of what reaches the bodies' Results. The tensors that flow on, whether
+        they are OpenVINO's, and whether OpenVINO rejects a layer of a body."""
         from irshape.check import subgraphs  # imported by _visit for the layer
 
+        shapes = self.port_shapes if self.port_shapes is not None else self.body_shapes
+
+        def new_walk(document: Document, context: subgraphs.BodyContext) -> _Walker:
+            return _Walker(document, self.debug, None if context.as_declared else shapes, context)
+
         where = self.graph.where(layer)
-        inference = None
-        if self.body is not None and self.body.as_declared:
-            # In a body walked as declared, a Loop's or If's bodies are walked as declared too
-            # (once each), not again with its inputs bound: the walks stay linear in the nesting
-            subgraphs.walk_bodies_declared(op, layer, walk_declared)
-        else:
-            inference = subgraphs.infer(op, layer, inputs, walk, where, walk_declared)
+        inference, body_findings = subgraphs.walk_control(
+            op,
+            layer,
+            inputs,
+            computed,
+            where,
+            self.document,
+            self.weights,
+            self.declared_walks,
+            self.body,
+            new_walk,
+        )
+        if inference is not None:
             local += inference.findings
-        # OpenVINO validates the body on each pass and fails on any: what rejects it in any
-        # walk, each once (a rerun with widened shapes may no longer meet the first's error);
-        # the rest, declared dims compared, at the shapes of each body's last pass: OpenVINO's
-        last = dict(walks)
-        distinct = {
-            (d.code, d.line, d.column, d.message): d
-            for tag, w in walks
-            for d in w.findings()
-            if w is last[tag] or rules.rejects(d)
-        }
-        # ...and as it first builds it, as declared: what fails there, unless a walk above says it
-        seen = {(d.code, d.line) for d in distinct.values()}
-        for d in (d for w in declared for d in w.findings() if rules.rejects(d)):
-            if (d.code, d.line) not in seen:
-                if not d.message.endswith(_DECLARED_NOTE):  # (one of a nested body has it)
-                    d = d.replace(message=d.message + _DECLARED_NOTE)
-                distinct[(d.code, d.line, d.column, d.message)] = d
-        body_findings = list(distinct.values())
         self.body_found += body_findings
         body_doomed = any(rules.rejects(d) for d in body_findings)
         if inference is None or inference.result is None:
@@ -761,7 +578,7 @@ class _Walker:
         self,
         layer: Layer,
         outputs: list[Tensor],
-        origins: list[_Origin],
+        origins: list[Divergence],
         local: list[Diagnostic],
         guess: str | None,
         doomed: bool,
@@ -772,19 +589,23 @@ class _Walker:
         if inherited is None:  # the usual case
             self.tensors[id(layer)] = [_Tensor(info, None, guess, doomed) for info in outputs]
             return
+        from irshape.check import walk_findings  # (imported where the divergence was made)
+
         ports = layer.outputs
         self.tensors[id(layer)] = [
-            _Tensor(info, inherited if inherited and _diverges(ports, index, info) else None, guess, doomed)
+            _Tensor(info, inherited if walk_findings.diverges(ports, index, info) else None, guess, doomed)
             for index, info in enumerate(outputs)
         ]
 
-    def _file(self, layer: Layer, local: list[Diagnostic]) -> _Origin | None:
+    def _file(self, layer: Layer, local: list[Diagnostic]) -> Divergence | None:
         """File the layer's findings; the origin its own declared-dims findings make, if any."""
         own = [d for d in local if d.code in _ORIGIN_CODES]
         self.found += [d for d in local if d.code not in _ORIGIN_CODES]
         if not own:
             return None
-        origin = _Origin(own, g.layer_label(layer))
+        from irshape.check.walk_findings import Divergence  # (declared dims OpenVINO's differ from)
+
+        origin = Divergence(own, g.layer_label(layer))
         self.origins.append(origin)
         return origin
 
@@ -792,7 +613,7 @@ class _Walker:
 
     def _inputs(
         self, layer: Layer, schema: OpSchema | None
-    ) -> tuple[list[Tensor], list[_Origin], bool, bool]:
+    ) -> tuple[list[Tensor], list[Divergence], bool, bool]:
         """What flows into each input port, the origins of wrong dims they declare, whether
         every connected input comes from an output whose shape is OpenVINO's, and whether one
         comes after a layer OpenVINO rejects."""
@@ -801,11 +622,13 @@ class _Walker:
         # has no edge, so it says nothing of whether the inputs are computed.
         ports = layer.inputs
         if schema is not None and not (self.every_input_fed and len(ports) <= schema.input_counts[1]):
+            from irshape.check import structure  # (a file with an unfed input or extra ones only)
+
             dropped = structure.v10_dropped_inputs(self.graph, layer, schema)
             if dropped:
                 ports = ports[: len(ports) - dropped]
         infos: list[Tensor] = []
-        origins: list[_Origin] = []
+        origins: list[Divergence] = []
         computed, doomed = True, False
         visited = self.tensors
         for port in ports:
@@ -849,7 +672,7 @@ class _Walker:
             return None
         return tensors[out_port.index]
 
-    def _divergence(self, layer: Layer, port: Port, source: Source, tensor: _Tensor) -> _Origin | None:
+    def _divergence(self, layer: Layer, port: Port, source: Source, tensor: _Tensor) -> Divergence | None:
         """The origin of wrong dims this input port declares, if they are wrong (IRS411)."""
         producer, out_port = source
         if g.same_dims(out_port, port):
@@ -859,11 +682,10 @@ class _Walker:
         consumer_ok = g.fits(port, tensor.info.shape)
         if consumer_ok and tensor.divergence is not None:
             return None  # the producer's declared output is the fault, reported there
+        from irshape.check.walk_findings import edge_origin  # (an edge whose ports disagree)
+
         where = self.graph.where(layer)
-        finding = g.edge_dims_mismatch(
-            layer, port, producer, out_port, tensor.info.shape, tensor.guess, where
-        )
-        origin = _Origin([finding], g.layer_label(layer))
+        origin = edge_origin(layer, port, producer, out_port, tensor.info.shape, tensor.guess, where)
         self.origins.append(origin)
         return None if consumer_ok else origin
 
@@ -906,7 +728,9 @@ class _Walker:
         if inference is None:
             return [Tensor(PartialShape(None))]
         if len(layer.outputs) > len(inference.outputs) and not inference.rejected:
-            self._extra_output_ports(schema, layer, len(inference.outputs), where(), local)
+            from irshape.check.walk_findings import extra_output_ports
+
+            local.append(extra_output_ports(self.document, schema, layer, len(inference.outputs), where()))
         inferred = self._flowing(inference)
         flowing = self._outputs(layer, result, inferred)
         if inference.rejected:  # OpenVINO stops here: what flows on is the file's word, no cascade
@@ -914,7 +738,9 @@ class _Walker:
         if not doomed:  # else OpenVINO stops before this layer, and "it will use N" is untrue
             compare_declared(layer, inference, where, local.append)
         if inherits:
-            self._drop_inherited(schema, layer, checked, where(), local)
+            from irshape.check.walk_findings import drop_inherited  # (imported by _inputs)
+
+            drop_inherited(schema, layer, checked, where(), local)
         elif not doomed and len(local) == found_before and memo is not None and checked is inputs:
             self.repeats[memo[0]] = _Repeat(memo[1], inferred)
         return flowing
@@ -1003,62 +829,10 @@ class _Walker:
             result.ports += [None] * (len(shapes) - len(result.ports))
         return flowing
 
-    def _extra_output_ports(
-        self, schema: OpSchema, layer: Layer, count: int, where: Location, local: list[Diagnostic]
-    ) -> None:
-        """IRS307: output ports past the op's last output. IR v11 fails on any ('node index is
-        out of range'); IR v10 only on one an edge leaves (docs/openvino-ir-reading.md §11)."""
-        used = any(
-            port.source is not None and port.source[0] is layer and port.source[1].index >= count
-            for consumer in self.document.layers
-            for port in consumer.inputs
-        )
-        severity = rules.WARNING
-        consequence = "; OpenVINO (IR v10) ignores the extra ports"
-        if self.document.version != 10 or used:
-            severity = rules.ERROR
-            consequence = "; OpenVINO rejects the file ('node index is out of range')"
-        local.append(
-            rules.OUTPUT_PORT_EXTRA(
-                where.at_line(layer.outputs[count].line),
-                declared=len(layer.outputs),
-                op=schema.name,
-                count=count,
-                consequence=consequence,
-                severity=severity,
-            )
-        )
-
     def _flowing(self, inference: OpResult) -> _Flowing:
         """The inferred shapes, element types and the tensors that flow on (never modified), made
         once an inference: the memo gives the layers that repeat a check the same one."""
         return by_identity(self.flowing, inference, _outputs_flowing)
-
-    def _drop_inherited(
-        self,
-        schema: OpSchema,
-        layer: Layer,
-        inputs: list[Tensor],
-        where: Location,
-        local: list[Diagnostic],
-    ) -> None:
-        """Drop declared-output mismatches the layer's wrong declared inputs explain.
-
-        The layer is inferred a second time from its declared input dims, as whatever wrote
-        the file computed it: a mismatch that this inference does not show is inherited.
-        """
-        mismatches = [d for d in local if d.code in _MISMATCH_CODES]
-        if not mismatches:
-            return
-        as_declared = [_as_declared(port, info) for port, info in zip(layer.inputs, inputs, strict=False)]
-        again: list[Diagnostic] = []
-        inference: OpResult | None = check_op(schema, layer, as_declared, where, lambda d: None)
-        if inference is not None:
-            compare_declared(layer, inference, where, again.append)
-        own = {(d.code, d.port, d.axis) for d in again}
-        for d in mismatches:
-            if inference is None or (d.code, d.port, d.axis) not in own:
-                local.remove(d)
 
 
 def _const_kept(layer: Layer) -> tuple[object, ...]:
@@ -1098,16 +872,3 @@ def _unfolded(tensor: Tensor) -> bool:
         and tensor.real_lower is None
         and tensor.unknown is None
     )
-
-
-def _diverges(ports: list[Port], index: int, info: Tensor) -> bool:
-    """Does the output port ``index`` declare other dims than the tensor OpenVINO computes?"""
-    return index < len(ports) and not g.fits(ports[index], info.shape)
-
-
-def _as_declared(port: Port, info: Tensor) -> Tensor:
-    """The input as the file declares it: the port's dims, with OpenVINO's type and value."""
-    shape = g.declared_shape(port)
-    if shape is None:
-        return info
-    return info.replace(shape=shape)

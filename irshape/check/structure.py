@@ -5,6 +5,10 @@ the whole file: layer ids and mandatory attributes, opsets, output precisions, e
 unconnected inputs, cycles, and which layers OpenVINO never builds because no Result reaches
 them. Each check is a small function over the :class:`~irshape.check.graph.Graph` that reports
 through ``report``.
+
+The walk imports this module only for a file whose index leaves something to look at
+(:attr:`Graph.plain <irshape.check.graph.Graph.plain>` is false): the usual file, every id and
+edge plain, has nothing here to run, and its start-up does not read these checks.
 """
 
 from __future__ import annotations
@@ -17,6 +21,7 @@ from operator import attrgetter, eq
 
 from irshape import rules
 from irshape.check.graph import (
+    CONTROL_TYPES,
     ROOT_TYPES,
     Graph,
     all_read_ids,
@@ -163,22 +168,12 @@ def _precision_hint(text: str) -> str:
 
 def check_opsets(graph: Graph, report: Report) -> None:
     """IRS403 and IRS404: the op type and its opset, as OpenVINO resolves them."""
-    layers = graph.document.layers
-    ops = set(zip(graph.layer_types, map(_VERSION, layers), strict=True))  # a model has a few
-    faulty = {(t, v) for t, v in ops if t is not None and v is not None and not _in_opset(t, v)}
+    faulty = graph.unresolved_ops
     if not faulty:
         return
-    for layer in layers:
+    for layer in graph.document.layers:
         if (layer.type, layer.version) in faulty:
             _check_opset(layer, graph.where(layer), report)
-
-
-_VERSION = attrgetter("version")
-
-
-def _in_opset(op_type: str, version: str) -> bool:
-    """Does OpenVINO find ``op_type`` in opset ``version``? (_check_opset says why not.)"""
-    return opsets.op_version(op_type, version) is not None
 
 
 def _check_opset(layer: Layer, where: Location, report: Report) -> None:
@@ -768,14 +763,11 @@ def tensor_names(text: str) -> set[str]:
     return {part.replace("\\,", ",") for part in re.split(r"(?<!\\),", text) if part}
 
 
-_CONTROL_TYPES = frozenset({"Loop", "If", "TensorIterator"})
-
-
 def check_body_depth(graph: Graph, report: Report) -> None:
     """IRS215: bodies nested deeper than OpenVINO's reader builds on this process's stack (it
     crashes; irshape/ir/depth.py). Only with a stack well below the usual 8 MiB is that within
     the 680 levels irshape reads."""
-    if not _CONTROL_TYPES & graph.types:
+    if CONTROL_TYPES.isdisjoint(graph.types):
         return
     from irshape.ir import depth  # a file with bodies only
 
@@ -789,3 +781,20 @@ def check_body_depth(graph: Graph, report: Report) -> None:
         f"({(depth.stack_bytes() or 0) // 1024} KiB, ulimit -s) it crashes"
     )
     report(rules.BODY_INVALID(graph.where(outer), problem=problem, ov_message="Segmentation fault"))
+
+
+# Every check of a <net>, in the order the walk runs them (check_body_depth once for the file).
+NET_CHECKS = (
+    check_layer_attributes,
+    check_duplicate_ids,
+    check_precisions,
+    check_opsets,
+    check_edges,
+    check_parameter_inputs,
+    check_unconnected,
+    check_cycles,
+    check_edge_precisions,
+    check_reachability,
+    check_shared_results,
+    check_name_collisions,
+)

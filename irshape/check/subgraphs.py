@@ -12,22 +12,27 @@ walked: nested bodies stay linear), unless the walk with the outer inputs bound 
 (each bound Parameter of the shape and element type it declares: most bodies), and the branch
 of an If that a constant condition does not run all the same.
 
-The walk of a body is the caller's (:mod:`irshape.check.model`): :func:`infer` gets a
-function that walks one body with some Parameters bound and gives the tensors that reach its
-Results, and one that walks it as declared.
+The walk of a body's document is the caller's (:mod:`irshape.check.model`): :func:`walk_control`
+gets a function that makes one, and walks the layer's bodies with it, each in the context the
+layer gives it (:class:`BodyContext`), with some Parameters bound and as declared, through
+:func:`infer`; then it keeps what they find, each finding once.
 """
 
 from __future__ import annotations
 
 import sys
 from collections.abc import Callable
+from typing import Protocol
 
 from irshape import rules
+from irshape.check.graph import layer_label
+from irshape.check.layer import compare_declared
 from irshape.diagnostics import Diagnostic, Location
 from irshape.dims import DimSyntaxError, PartialShape, parse_partial_shape
 from irshape.ir.element_types import from_element_type
-from irshape.ir.model import BackEdge, Body, Layer, PortMapEntry
+from irshape.ir.model import BackEdge, Body, Document, Layer, PortMapEntry
 from irshape.ir.values import parse_uint
+from irshape.ir.weights import Weights
 from irshape.ops.interface import OpResult, Output, Tensor
 from irshape.ops.opsets import op_version
 from irshape.record import Record
@@ -48,6 +53,43 @@ class BodyRun(Record):
     def __init__(self, results: dict[int, Tensor], computed: bool) -> None:
         self.results = results
         self.computed = computed
+
+
+class BodyContext(Record):
+    """What a walk of a body gets from the layer that holds it: the weights file, the tensors
+    bound to its Parameters, the path of ids that names its layers, its nesting depth, and the
+    bodies the check has walked as declared."""
+
+    __slots__ = ("as_declared", "bound", "declared_walks", "depth", "guess", "op", "prefix", "weights")
+    weights: Weights
+    bound: dict[int, Tensor]  # by id(Parameter layer)
+    prefix: str  # "17/body/": what a finding's layer id is prefixed with
+    depth: int
+    guess: str | None  # why the bound tensors are not OpenVINO's, if they are not
+    declared_walks: set[int]  # by id(Body): one set for the whole check
+    as_declared: bool  # a walk of the body as declared (its Parameters not bound)
+    op: str  # the op holding the body: "loop", "if" or "tensoriterator" (CONTROL_OPS)
+
+    def __init__(
+        self,
+        weights: Weights,
+        bound: dict[int, Tensor],
+        prefix: str,
+        depth: int,
+        guess: str | None,
+        declared_walks: set[int],
+        *,
+        as_declared: bool,
+        op: str = "",
+    ) -> None:
+        self.weights = weights
+        self.bound = bound
+        self.prefix = prefix
+        self.depth = depth
+        self.guess = guess
+        self.declared_walks = declared_walks
+        self.as_declared = as_declared
+        self.op = op
 
 
 WalkBody = Callable[[str, Body, dict[int, Tensor]], BodyRun]
@@ -119,6 +161,133 @@ class Inference(Record):
         self.result = result
         self.computed = computed
         self.findings = findings
+
+
+class BodyWalk(Protocol):
+    """The walk of one body as a network (the caller's: :mod:`irshape.check.model`)."""
+
+    def run(self) -> object: ...
+
+    def findings(self) -> list[Diagnostic]:
+        """What the walk found, each layer named by the path of ids to it."""
+        ...
+
+    def body_results(self, body: Body) -> BodyRun:
+        """What reaches each Result of the body, and whether all of it is OpenVINO's."""
+        ...
+
+
+NewWalk = Callable[[Document, BodyContext], BodyWalk]
+"""A walk of a body's document (not yet run) in the context its layer gives it."""
+
+_BASE_RECURSION = 1000
+_FRAMES_PER_BODY = 16
+_DECLARED_NOTE = (
+    " (the body as OpenVINO's reader first builds it, its Parameters as declared, before the "
+    "outer inputs are bound to them)"
+)
+
+
+def walk_control(
+    op: str,
+    layer: Layer,
+    inputs: list[Tensor],
+    computed: bool,
+    where: Location,
+    document: Document,
+    weights: Weights,
+    declared_walks: set[int],
+    outer: BodyContext | None,
+    new_walk: NewWalk,
+) -> tuple[Inference | None, list[Diagnostic]]:
+    """Walk the bodies of the Loop, If or TensorIterator ``layer`` of ``document`` (``op``: its
+    CONTROL_OPS name; ``outer``: the context of the body the layer is in, if it is) as networks,
+    their findings named by the path of layer ids: what the layer infers (None in a body walked
+    as declared, whose layer's bodies are walked as declared too, once each: the walks stay
+    linear in the nesting) and what its bodies report, each finding once. ``computed``: every
+    input of the layer is OpenVINO's; ``declared_walks``: the bodies walked as declared, by id,
+    one set for the whole check."""
+    walks: list[tuple[str, BodyWalk]] = []  # (tag, walk) of every body: a Loop's reruns too
+    declared: list[BodyWalk] = []  # the walks of bodies as declared (each body's first only)
+    guess = None if computed else f"{layer_label(layer)} is fed by a tensor irshape cannot compute"
+    prefix = (outer.prefix if outer is not None else "") + f"{layer.id}/"
+    depth = (outer.depth if outer is not None else 0) + 1
+    # A body's walk is a few Python frames deeper than its layer's (pure Python calls: no C
+    # stack); the reader's limit bounds the depth (irshape.ir.parse.MAX_BODY_NESTING).
+    if sys.getrecursionlimit() < _BASE_RECURSION + _FRAMES_PER_BODY * depth:
+        sys.setrecursionlimit(_BASE_RECURSION + _FRAMES_PER_BODY * depth)
+
+    def walk(tag: str, body: Body, bound: dict[int, Tensor]) -> BodyRun:
+        context = BodyContext(
+            weights, bound, prefix + tag + "/", depth, guess, declared_walks, as_declared=False, op=op
+        )
+        walker = new_walk(body.document(document), context)
+        walks.append((tag, walker))
+        walker.run()
+        return walker.body_results(body)
+
+    def walk_declared(tag: str, body: Body) -> None:
+        if id(body) in declared_walks:
+            return
+        declared_walks.add(id(body))
+        context = BodyContext(weights, {}, prefix + tag + "/", depth, None, declared_walks, as_declared=True)
+        walker = new_walk(body.document(document), context)
+        declared.append(walker)
+        walker.run()
+
+    inference = None
+    if outer is not None and outer.as_declared:
+        walk_bodies_declared(op, layer, walk_declared)
+    else:
+        inference = infer(op, layer, inputs, walk, where, walk_declared)
+    found = _body_findings([(tag, w.findings()) for tag, w in walks], [w.findings() for w in declared])
+    return inference, found
+
+
+def _body_findings(
+    walks: list[tuple[str, list[Diagnostic]]], declared: list[list[Diagnostic]]
+) -> list[Diagnostic]:
+    """What a layer's bodies report, each finding once, from the findings of each walk of a
+    body (``walks``: with its tag, in the order walked) and of each walk as declared."""
+    # OpenVINO validates the body on each pass and fails on any: what rejects it in any walk,
+    # each once (a rerun with widened shapes may no longer meet the first's error); the rest,
+    # declared dims compared, at the shapes of each body's last pass: OpenVINO's
+    last = {tag: index for index, (tag, _) in enumerate(walks)}
+    distinct = {
+        (d.code, d.line, d.column, d.message): d
+        for index, (tag, found) in enumerate(walks)
+        for d in found
+        if index == last[tag] or rules.rejects(d)
+    }
+    # ...and as it first builds it, as declared: what fails there, unless a walk above says it
+    seen = {(d.code, d.line) for d in distinct.values()}
+    for d in (d for found in declared for d in found if rules.rejects(d)):
+        if (d.code, d.line) not in seen:
+            if not d.message.endswith(_DECLARED_NOTE):  # (one of a nested body has it)
+                d = d.replace(message=d.message + _DECLARED_NOTE)
+            distinct[(d.code, d.line, d.column, d.message)] = d
+    return list(distinct.values())
+
+
+def bound_parameter(
+    layer: Layer, tensor: Tensor, where: Location, report: Callable[[Diagnostic], None]
+) -> list[Tensor]:
+    """A body Parameter the port map binds: the outer input's ``tensor`` (OpenVINO sets the
+    Parameter's shape from it), compared with the dims its output port declares."""
+    compare_declared(layer, OpResult([Output(tensor.shape, tensor.element_type)]), where, report)
+    return [tensor]
+
+
+def remember_ports(
+    shapes: dict[int, PartialShape], layer: Layer, inputs: list[Tensor], outputs: list[Tensor], computed: bool
+) -> None:
+    """The port shapes of a Loop, If or TensorIterator, by ``id(port)`` (the walk's
+    ``body_shapes``: what the executor compiles them for)."""
+    for port, tensor in zip(layer.inputs, inputs, strict=False):
+        shapes[id(port)] = tensor.shape
+    if computed:
+        for port, info in zip(layer.outputs, outputs, strict=False):
+            shapes[id(port)] = info.shape
 
 
 def _no_walk(tag: str, body: Body) -> None:

@@ -167,7 +167,7 @@ class _Op:
             return tensor.value
         self.value_read(port)  # OpenVINO fails reading it: the layer is rejected
         # Said once, but of each input a layer typed 'Constant' feeds (OpenVINO fails on it
-        # where it reads the value, check/layer.py _no_value)
+        # where it reads the value, check/layer_findings.py no_value)
         if not self._unknown_said or tensor.unknown is Unknown.NO_BYTES:
             self._unknown_said = True
             name = self.call.schema.inputs[port].name

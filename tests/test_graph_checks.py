@@ -19,6 +19,7 @@ from probes import openvino_accepts
 from scripts import load_script
 
 import irshape
+from irshape.check.graph import Graph
 from irshape.diagnostics import Diagnostic, Severity
 from irshape.ir.values import parse_uint
 from irshape.ir.weights import bytes_needed
@@ -549,3 +550,84 @@ def test_a_plain_graph_leaves_the_structural_checks_nothing_to_report() -> None:
                 plain += 1
             faulty += bool(found)
     assert plain > 100 and faulty > 30
+
+
+def _net(layers: str, edges: str, version: int = 11) -> bytes:
+    return f'<net name="t" version="{version}"><layers>\n{layers}</layers><edges>\n{edges}</edges></net>'.encode()
+
+
+def _edge(producer: int, out_port: int, consumer: int, in_port: int) -> str:
+    return (
+        f'<edge from-layer="{producer}" from-port="{out_port}" to-layer="{consumer}" to-port="{in_port}"/>\n'
+    )
+
+
+_DIMS = "<dim>1</dim><dim>4</dim>"
+_PORT = f'<port id="0" precision="FP32">{_DIMS}</port>'
+_IN = f'<layer id="0" name="in" type="Parameter" version="opset1"><data shape="1,4" element_type="f32"/><output><port id="0" precision="FP32" names="x">{_DIMS}</port></output></layer>\n'
+_RELU = f'<layer id="1" name="relu" type="Relu" version="opset1"><input>{_PORT}</input><output><port id="1" precision="FP32">{_DIMS}</port></output></layer>\n'
+_OUT = f'<layer id="2" name="out" type="Result" version="opset1"><input>{_PORT}</input></layer>\n'
+_OUT2 = f'<layer id="3" name="out2" type="Result" version="opset1"><input>{_PORT}</input></layer>\n'
+_EDGES = _edge(0, 0, 1, 0) + _edge(1, 1, 2, 0)
+_PLAIN = _net(_IN + _RELU + _OUT, _EDGES)
+
+# One fault each, next to what Graph.plain looks at (one case for each of its conditions, that
+# only that condition tells from a plain graph; the bodies' below): the structural checks
+# report it, so the graph must not be plain (or the walk would not even import the checks).
+_NOT_PLAIN = {
+    "an edge from a layer there is not (IRS406)": _net(_IN + _RELU + _OUT, _EDGES + _edge(9, 0, 2, 0)),
+    "an input no edge feeds (IRS409)": _net(
+        _IN + _RELU.replace("</input>", f'<port id="2" precision="FP32">{_DIMS}</port></input>') + _OUT,
+        _EDGES,
+    ),
+    "precisions differ on an edge (IRS412)": _net(_IN + _RELU + _OUT.replace("FP32", "I32"), _EDGES),
+    "IR v10 (IRS423: two Results of one named output)": _net(
+        _IN + _OUT + _OUT2, _edge(0, 0, 2, 0) + _edge(0, 0, 3, 0), 10
+    ),
+    "no Result (IRS422)": _net(_IN, ""),
+    "a layer no Result reaches (IRS421)": _net(_IN + _RELU + _OUT, _edge(0, 0, 1, 0) + _edge(0, 0, 2, 0)),
+    "a layer typed 'Constant' with an input, IR v11 (IRS201)": _net(
+        _IN + _RELU.replace("Relu", "Constant") + _OUT, _EDGES
+    ),
+    "an op its opset does not hold (IRS403)": _net(_IN + _RELU.replace("opset1", "opset99") + _OUT, _EDGES),
+}
+
+
+def _graph_and_findings(xml: bytes) -> tuple[Graph, list[Diagnostic]]:
+    """The graph of ``xml`` and what every structural check of a <net> finds in it."""
+    from irshape.check import structure
+    from irshape.check.graph import build_graph
+    from irshape.ir.reader import read_bytes
+
+    document = read_bytes(xml, "t.xml").document
+    assert document is not None
+    graph = build_graph(document)
+    found: list[Diagnostic] = []
+    for check in structure.NET_CHECKS:
+        check(graph, found.append)
+    return graph, found
+
+
+@pytest.mark.parametrize("xml", _NOT_PLAIN.values(), ids=_NOT_PLAIN.keys())
+def test_a_graph_the_structural_checks_find_a_fault_in_is_not_plain(xml: bytes) -> None:
+    plain, nothing = _graph_and_findings(_PLAIN)
+    assert plain.plain and nothing == []  # (the net each case changes)
+    graph, found = _graph_and_findings(xml)
+    assert found and not graph.plain
+
+
+def test_a_graph_with_bodies_is_not_plain(monkeypatch: pytest.MonkeyPatch) -> None:
+    """IRS215 (bodies nested deeper than OpenVINO's reader builds on this process's stack)
+    reports a file plain but for its bodies, on a small enough stack."""
+    from irshape.check import structure
+    from irshape.check.graph import build_graph
+    from irshape.ir import depth
+    from irshape.ir.reader import read_file
+
+    monkeypatch.setattr(depth, "stack_bytes", lambda: 1)  # (room for no body at all)
+    document = read_file(ROOT / "fixtures" / "networks" / "onnx_scan_static.xml").document
+    assert document is not None
+    graph = build_graph(document)
+    found: list[Diagnostic] = []
+    structure.check_body_depth(graph, found.append)
+    assert [d.code for d in found] == ["IRS215"] and not graph.plain

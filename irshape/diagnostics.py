@@ -177,13 +177,6 @@ class Rule(TupleRecord):
     ) -> Self:
         return tuple.__new__(cls, (code, name, severity, template, summary, why, fix, example))
 
-    def replace(self, **changes: Any) -> Rule:
-        """A copy with ``changes`` applied (as a record's ``replace``)."""
-        unknown = changes.keys() - set(self._fields)
-        if unknown:
-            raise TypeError(f"Rule has no field {', '.join(sorted(unknown))}")
-        return self._replace(**changes)
-
     def __call__(
         self,
         where: Location,

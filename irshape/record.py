@@ -85,13 +85,29 @@ class TupleRecord(tuple[Any, ...]):
     :class:`~irshape.diagnostics.Rule`): made in one C call (``tuple.__new__``) where a
     :class:`FrozenRecord` sets each field with a call, its fields read in C. A named tuple
     written out: ``typing.NamedTuple`` would compile its annotations and its ``__new__`` at
-    every start. Compared, hashed, pickled and shown by its fields, and immutable.
+    every start. Compared, hashed, pickled and shown by its fields, and immutable; read as a
+    :class:`Record` is (``field_names``, ``field_values``, ``replace``) and as a named tuple
+    (``_fields``, ``_replace``).
 
     A subclass names its ``_fields``, reads each with :func:`tuple_field` and makes itself in
     ``__new__`` with ``tuple.__new__(cls, fields)``."""
 
     __slots__ = ()
     _fields: ClassVar[tuple[str, ...]] = ()
+
+    @classmethod
+    def field_names(cls) -> tuple[str, ...]:
+        return cls._fields
+
+    def field_values(self) -> tuple[Any, ...]:
+        return tuple(self)
+
+    def replace(self, **changes: Any) -> Self:
+        """A copy with ``changes`` applied (as a :class:`Record`'s ``replace``)."""
+        unknown = changes.keys() - set(self._fields)
+        if unknown:
+            raise TypeError(f"{type(self).__name__} has no field {', '.join(sorted(unknown))}")
+        return self._replace(**changes)
 
     def _replace(self, **changes: Any) -> Self:
         """A copy with ``changes`` applied (a named tuple's ``_replace``)."""

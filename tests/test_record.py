@@ -130,6 +130,9 @@ def test_a_rule_is_a_record_written_as_a_tuple() -> None:
     with pytest.raises(TypeError, match="no field colour"):
         rule.replace(colour="red")
     assert repr(rule).startswith("Rule(code='IRS999', name='a-name', severity=<Severity.WARNING")
+    # read as the FrozenRecord it was is read
+    assert Rule.field_names() == ("code", "name", "severity", "template", "summary", "why", "fix", "example")
+    assert rule.field_values() == ("IRS999", "a-name", Severity.WARNING, "{x}", "what", "why", "fix", "")
     for copied in (pickle.loads(pickle.dumps(XML_SYNTAX)), copy.copy(XML_SYNTAX), copy.deepcopy(XML_SYNTAX)):
         assert copied == XML_SYNTAX and type(copied) is Rule
     assert rule(Location("m.xml", 2), x=5).message == "5"

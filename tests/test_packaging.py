@@ -53,7 +53,8 @@ def test_wheel_ships_the_schemas(tmp_path: Path) -> None:
 
 def test_a_checkout_imports_as_an_install_does() -> None:
     """Run from the clone's root, ``import irshape`` finds the checkout's package, whose
-    declarations are where an install has them (irshape/schemas/): every layer is inferred."""
+    declarations are where an install has them (irshape/ops/declarations.py, compiled from
+    irshape/schemas/): every layer is inferred."""
     code = (
         "import irshape; r = irshape.check_file('fixtures/ir/conv_relu_deconv.xml'); "
         "print(len(r.errors), r.layers_checked)"

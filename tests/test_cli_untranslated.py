@@ -108,3 +108,15 @@ def test_irshape_help_lists_its_help_option(args: list[str]) -> None:
 def test_irshape_version() -> None:
     result = CliRunner().invoke(main, ["--version"])
     assert (result.exit_code, result.output) == (0, f"irshape, version {__version__}\n")
+
+
+def test_every_command_makes_its_help_option_without_gettext() -> None:
+    """A command made with click's own class would look its help option's words up through
+    gettext (importing locale) whenever it runs: each of irshape's is a group.Command."""
+    from importlib import import_module
+
+    from irshape.cli.group import COMMANDS, OwnHelp
+
+    assert isinstance(main, OwnHelp)
+    for name, (module, function) in COMMANDS.items():
+        assert isinstance(getattr(import_module(module), function), Command), name

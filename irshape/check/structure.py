@@ -7,8 +7,9 @@ them. Each check is a small function over the :class:`~irshape.check.graph.Graph
 through ``report``.
 
 The walk imports this module only for a file whose index leaves something to look at
-(:attr:`Graph.plain <irshape.check.graph.Graph.plain>` is false): the usual file, every id and
-edge plain, has nothing here to run, and its start-up does not read these checks.
+(:attr:`Graph.plain <irshape.check.graph.Graph.plain>` is false), or for
+:func:`v10_dropped_inputs` (a layer with more input ports than its op takes): the usual file,
+every id and edge plain, has nothing here to run, and its start-up does not read these checks.
 """
 
 from __future__ import annotations

@@ -43,8 +43,9 @@ def _show_help(ctx: click.Context, param: click.Parameter, value: bool) -> None:
         ctx.exit()
 
 
-class OwnHelp(click.Command):
-    """A command whose help option is :func:`click.help_option`'s, made without ``gettext``."""
+class Command(click.Command):
+    """Each command's class (and the group's): :class:`click.Command` whose help option is
+    :func:`click.help_option`'s, made without ``gettext``."""
 
     _own_help: click.Option | None = None
 
@@ -63,10 +64,6 @@ class OwnHelp(click.Command):
                 callback=_show_help,
             )
         return self._own_help
-
-
-class Command(OwnHelp):
-    """Each command's class: :class:`click.Command` with :class:`OwnHelp`'s help option."""
 
 
 def version_option(version: str, prog_name: str) -> Callable[[F], F]:
@@ -88,7 +85,7 @@ def version_option(version: str, prog_name: str) -> Callable[[F], F]:
     )
 
 
-class LazyGroup(OwnHelp, click.Group):
+class LazyGroup(Command, click.Group):
     """A group whose commands are imported by name, when they are asked for."""
 
     def list_commands(self, ctx: click.Context) -> list[str]:

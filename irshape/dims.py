@@ -346,6 +346,8 @@ def parse_dim(literal: str) -> Dim:
     (Each observed in OpenVINO 2026.4.)
     """
     text = literal.strip(_C_SPACE)
+    if _plain_number(text):  # the usual dim
+        return Dim.of(int(text))
     if text == "?" or text == "-1":  # the exact text: "-01" is the number -1, read as 0
         return DYNAMIC
     if ".." in text:
@@ -362,8 +364,16 @@ def parse_dim(literal: str) -> Dim:
     return Dim.of(0 if value is None or value < 0 else value)
 
 
+def _plain_number(text: str) -> bool:
+    """ASCII digits only, and fewer than 19 of them: a number below INF, which every rule
+    above reads as itself."""
+    return text.isdigit() and text.isascii() and len(text) < 19
+
+
 def literal_reading(literal: str) -> str | None:
     """What OpenVINO reads ``literal`` as, when that is not what it says; else None."""
+    if _plain_number(literal.strip(_C_SPACE)):  # the usual dim says what it is
+        return None
     dim = parse_dim(literal)
     if dim.is_empty:
         return "an empty interval: it prints as ? but no size is compatible with it"

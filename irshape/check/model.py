@@ -35,7 +35,7 @@ from irshape.ir.model import Body, Document, Layer, Port, Source, has_metadata
 from irshape.ir.weights import Weights
 from irshape.ops.interface import OpResult, Origin, Tensor, Unknown
 from irshape.ops.opsets import latest_version, op_version
-from irshape.ops.registry import lookup
+from irshape.ops.registry import lookup, resolve
 from irshape.ops.schema import OpSchema
 from irshape.record import Record
 from irshape.results import LayerResult
@@ -155,6 +155,9 @@ _DIMS = attrgetter("dims")
 _PORT_ID = attrgetter("id")
 _PRECISION = attrgetter("precision")
 _SOURCE_KINDS = frozenset({"parameter", "constant"})
+# The declared ops whose checks (irshape.check.sources) read no declaration, by op version: the
+# walk looks them up only for a layer with input ports (see _Walker._op).
+_SOURCE_OPS = {("Parameter", 1): "parameter", ("Constant", 1): "constant"}
 
 
 class _Walker:
@@ -323,7 +326,9 @@ class _Walker:
 
     def _visit(self, layer: Layer, result: LayerResult) -> None:
         kind, schema = self.ops.get((layer.type, layer.version)) or self._op(layer)
-        inputs, origins, computed, doomed = self._inputs(layer, schema)
+        # (a Parameter's or Const's declaration is read only by _inputs, for its input ports)
+        declared = schema if schema is not None or not layer.inputs else lookup(layer.type, layer.version)
+        inputs, origins, computed, doomed = self._inputs(layer, declared)
         if schema is not None and layer.subgraphs is None and kind not in _SOURCE_KINDS:
             # A known op (the usual layer); one that repeats a clean check is that one again.
             result.checked = True
@@ -532,13 +537,17 @@ class _Walker:
             local.append(rules.OP_NOT_INFERRED(self.graph.where(layer), op=f"{found[0]}-{found[1]}"))
 
     def _op(self, layer: Layer) -> tuple[str, OpSchema | None]:
-        """The op's canonical type in lower case, and its declaration if irshape has one:
-        looked up once a (type, version) pair."""
+        """The op's canonical type in lower case, and its declaration if irshape has one but
+        for a Parameter or a Const (their checks, in irshape.check.sources, read none: each
+        declaration a file's check loads costs ~0.15M instructions): looked up once a (type,
+        version) pair."""
         key = (layer.type, layer.version)
         op = self.ops.get(key)
         if op is None:
-            schema = lookup(layer.type, layer.version)
-            kind = schema.op.lower() if schema is not None else (layer.type or "").lower()
+            ref = resolve(layer.type, layer.version)
+            source = _SOURCE_OPS.get(ref) if ref is not None else None
+            schema = lookup(layer.type, layer.version) if source is None else None
+            kind = source or (schema.op.lower() if schema is not None else (layer.type or "").lower())
             op = self.ops[key] = (kind, schema)
         return op
 
@@ -786,7 +795,7 @@ class _Walker:
             if read is not None:
                 self.tensors[id(producer)] = [tensor.replace(info=read)]
             return read
-        kind, schema = self._op(producer)
+        kind, schema = self._op(producer)[0], lookup(producer.type, producer.version)
         if (
             schema is None
             or kind == "constant"

@@ -23,16 +23,22 @@ def lookup(op_type: str | None, version: str | None = None) -> OpSchema | None:
     """The declaration of the op a layer of ``op_type`` and ``version`` is, or None when irshape
     has none. A version that names no opset holding the op (a fragment without one, or a
     version OpenVINO rejects: IRS403) falls back to the op's newest version."""
-    if not op_type:
-        return None
-    ref = opsets.op_version(op_type, version) if version else None
-    if ref is None:
-        ref = opsets.latest_version(op_type)
+    ref = resolve(op_type, version)
     if ref is None:
         return None
     name, op_version = ref
     file_name = f"{name}-{op_version}.toml"
     return find_declaration(file_name)
+
+
+def resolve(op_type: str | None, version: str | None = None) -> tuple[str, int] | None:
+    """The op version (OpenVINO's name of the op, and its version) that :func:`lookup` takes a
+    layer of ``op_type`` and ``version`` for, whether irshape declares it or not; None when
+    the type is in no opset."""
+    if not op_type:
+        return None
+    ref = opsets.op_version(op_type, version) if version else None
+    return opsets.latest_version(op_type) if ref is None else ref
 
 
 def declared_versions(op_type: str) -> list[OpSchema]:

@@ -23,40 +23,44 @@ from irshape import rules
 from irshape.diagnostics import Diagnostic, Location
 from irshape.ir import element_types
 from irshape.ir.values import C_SPACE, ListSyntaxError, parse_int_list
-from irshape.record import FrozenRecord, set_field
+from irshape.record import FrozenRecord, TupleRecord, set_field, tuple_field
 
 AttrValue = tuple[int, ...] | tuple[float, ...] | str | int | float | bool
 
 
-# Records and a plain class, not dataclasses or NamedTuples: see irshape.record.
+# Records and a plain class, not dataclasses or NamedTuples: see irshape.record. A
+# declaration's parts are tuple records (made in one call each: a check makes those of every op
+# a file has, ~20 attributes for a convolution); the declaration is a slotted record, its fields
+# read for every layer.
 
 
-class AttributeSpec(FrozenRecord):
-    __slots__ = (
-        "case_insensitive",
+class AttributeSpec(TupleRecord):
+    __slots__ = ()
+    _fields = (
+        "name",
+        "type",
         "default",
-        "enum",
         "length",
         "min",
-        "name",
         "spec_required",
-        "type",
         "values",
+        "case_insensitive",
+        "enum",
     )
-    name: str
+    name: str = tuple_field(0)
     # "int_list", "uint_list", "float_list", "int", "float", "bool", "enum", "string" or
     # "element_type"
-    type: str
-    default: int | str | float | bool
-    length: str | None  # "spatial": one value per spatial axis
-    min: int | None
-    spec_required: bool  # the spec says "Required: yes" although OpenVINO defaults it
-    values: tuple[str, ...]
-    case_insensitive: bool
-    enum: str  # OpenVINO's name of the enum, for its message ("op::PadType")
+    type: str = tuple_field(1)
+    default: int | str | float | bool = tuple_field(2)
+    length: str | None = tuple_field(3)  # "spatial": one value per spatial axis
+    min: int | None = tuple_field(4)
+    spec_required: bool = tuple_field(5)  # the spec says "Required: yes" although OpenVINO defaults it
+    values: tuple[str, ...] = tuple_field(6)
+    case_insensitive: bool = tuple_field(7)
+    enum: str = tuple_field(8)  # OpenVINO's name of the enum, for its message ("op::PadType")
 
-    def __init__(
-        self,
+    def __new__(
+        cls,
         name: str,
         type: str,
         default: int | str | float | bool,
@@ -66,33 +70,28 @@ class AttributeSpec(FrozenRecord):
         values: tuple[str, ...] = (),
         case_insensitive: bool = False,
         enum: str = "",
-    ) -> None:
-        set_field(self, "name", name)
-        set_field(self, "type", type)
-        set_field(self, "default", default)
-        set_field(self, "length", length)
-        set_field(self, "min", min)
-        set_field(self, "spec_required", spec_required)
-        set_field(self, "values", values)
-        set_field(self, "case_insensitive", case_insensitive)
-        set_field(self, "enum", enum)
+    ) -> AttributeSpec:
+        fields = (name, type, default, length, min, spec_required, values, case_insensitive, enum)
+        return tuple.__new__(cls, fields)
 
 
-class InputSpec(FrozenRecord):
-    __slots__ = ("default", "element_types", "layout", "name", "optional", "ranks", "variadic")
-    name: str
-    layout: str
-    ranks: tuple[int, ...] | None
-    optional: bool
-    element_types: str | None
-    variadic: bool  # the last input only: repeated any number of times (Concat's inputs)
+class InputSpec(TupleRecord):
+    __slots__ = ()
+    _fields = ("name", "layout", "ranks", "optional", "element_types", "variadic", "default")
+    name: str = tuple_field(0)
+    layout: str = tuple_field(1)
+    ranks: tuple[int, ...] | None = tuple_field(2)
+    optional: bool = tuple_field(3)
+    element_types: str | None = tuple_field(4)
+    # the last input only: repeated any number of times (Concat's inputs)
+    variadic: bool = tuple_field(5)
     # An optional input OpenVINO gives a default value of its own when the layer lacks it
     # (Slice's axes, Pad's pad_value): the op then has the input all the same, so IR v11 reads
     # a layer whose port for it has no edge (docs/openvino-ir-reading.md §11).
-    default: bool
+    default: bool = tuple_field(6)
 
-    def __init__(
-        self,
+    def __new__(
+        cls,
         name: str,
         layout: str,
         ranks: tuple[int, ...] | None = None,
@@ -100,22 +99,17 @@ class InputSpec(FrozenRecord):
         element_types: str | None = None,
         variadic: bool = False,
         default: bool = False,
-    ) -> None:
-        set_field(self, "name", name)
-        set_field(self, "layout", layout)
-        set_field(self, "ranks", ranks)
-        set_field(self, "optional", optional)
-        set_field(self, "element_types", element_types)
-        set_field(self, "variadic", variadic)
-        set_field(self, "default", default)
+    ) -> InputSpec:
+        return tuple.__new__(cls, (name, layout, ranks, optional, element_types, variadic, default))
 
 
-class OutputSpec(FrozenRecord):
-    __slots__ = ("name",)
-    name: str
+class OutputSpec(TupleRecord):
+    __slots__ = ()
+    _fields = ("name",)
+    name: str = tuple_field(0)
 
-    def __init__(self, name: str) -> None:
-        set_field(self, "name", name)
+    def __new__(cls, name: str) -> OutputSpec:
+        return tuple.__new__(cls, (name,))
 
 
 class OpSchema(FrozenRecord):
@@ -246,27 +240,27 @@ def _load(raw: dict[str, Any]) -> OpSchema:
     """The declaration from a file's parsed TOML."""
     attributes = {
         name: AttributeSpec(
-            name=name,
-            type=spec["type"],
-            default=spec["default"],
-            length=spec.get("length"),
-            min=spec.get("min"),
-            spec_required=spec.get("spec_required", False),
-            values=tuple(spec.get("values", ())),
-            case_insensitive=spec.get("case_insensitive", False),
-            enum=spec.get("enum", ""),
+            name,
+            spec["type"],
+            spec["default"],
+            spec.get("length"),
+            spec.get("min"),
+            spec.get("spec_required", False),
+            tuple(spec.get("values", ())),
+            spec.get("case_insensitive", False),
+            spec.get("enum", ""),
         )
         for name, spec in raw.get("attributes", {}).items()
     }
     inputs = tuple(
         InputSpec(
-            name=spec["name"],
-            layout=spec.get("layout", ""),
-            ranks=tuple(spec["ranks"]) if "ranks" in spec else None,
-            optional=spec.get("optional", False),
-            element_types=spec.get("element_types"),
-            variadic=spec.get("variadic", False),
-            default=spec.get("default", False),
+            spec["name"],
+            spec.get("layout", ""),
+            tuple(spec["ranks"]) if "ranks" in spec else None,
+            spec.get("optional", False),
+            spec.get("element_types"),
+            spec.get("variadic", False),
+            spec.get("default", False),
         )
         for spec in raw.get("inputs", ())
     )

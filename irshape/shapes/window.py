@@ -118,8 +118,18 @@ def forward_spatial(
     if auto_pad in ("same_upper", "same_lower"):
         return Explained(data.ceil_div(stride), ("ceil({} / {})", (data, stride))), []
     pad_begin, pad_end = pads if auto_pad == "explicit" else (0, 0)
-    problems: list[Finding] = []
+    formula = (_FORWARD, (data, pad_begin, pad_end, kernel, dilation, stride))
     total = int64(pad_begin + pad_end)
+    extent = _static_extent(kernel, dilation)
+    if (
+        extent is not None
+        and data.lo == data.hi < _SMALL
+        and 0 <= total < _SMALL
+        and 0 < stride < _SMALL
+        and extent <= data.lo + total  # (else IRS105 below, which quotes the dims)
+    ):  # the usual axis: see _SMALL
+        return Explained(Dim.of((data.lo + total - extent) // stride + 1), formula), []
+    problems: list[Finding] = []
     if total < 0:
         effect = (
             "makes the padded input dynamic, so the output dim is an interval"
@@ -145,8 +155,22 @@ def forward_spatial(
             )
         )
     out = (padded - dilated).floor_div(stride) + 1
-    formula = (_FORWARD, (data, pad_begin, pad_end, kernel, dilation, stride))
     return Explained(out, formula), problems
+
+
+# Static dims, strides, dilations and pads below this: each bound, sum and product stays far
+# from INF (2**63 - 1) and is not clipped, so the window's interval arithmetic is the integers'
+# (as OpenVINO's static shape inference computes the usual layer, on plain sizes). The usual
+# axis is computed so: a dozen Dims fewer, each made and clipped.
+_SMALL = 2**31
+
+
+def _static_extent(kernel: Dim, dilation: int) -> int | None:
+    """``kernel.dilated(dilation)``'s length for a static kernel and a dilation below _SMALL
+    (``(K - 1) * d + 1``, K - 1 clipped at 0 as the interval's); None otherwise."""
+    if kernel.lo == kernel.hi < _SMALL and 0 < dilation < _SMALL:
+        return max(kernel.lo - 1, 0) * dilation + 1
+    return None
 
 
 _FORWARD = "floor(({} + {} + {} - (({}-1)*{}+1)) / {}) + 1"
@@ -176,13 +200,21 @@ def backprop_spatial(
 ) -> tuple[Explained, list[Finding]]:
     """One output spatial dim of the backprop ops without an output_shape input (rules §1.2)."""
     pad_begin, pad_end = pads
-    full = (data - 1) * stride + kernel.dilated(dilation)
     pad = int64(output_padding - pad_begin - pad_end)
-    out = full.padded(pad)
     formula = (_BACKPROP, (stride, data, kernel, dilation, pad_begin, pad_end, output_padding))
+    extent = _static_extent(kernel, dilation)
+    length: int | None  # the length before the pads, when it is static
+    if extent is not None and data.lo == data.hi < _SMALL and 0 < stride < _SMALL:
+        length = max(data.lo - 1, 0) * stride + extent  # the usual axis: see _SMALL
+        padded = int64(length + pad)
+        out = Dim.of(padded) if padded >= 0 else DYNAMIC  # (Dim.padded, on a static dim)
+    else:
+        full = (data - 1) * stride + kernel.dilated(dilation)
+        length = full.value if full.is_static else None
+        out = full.padded(pad)
     problems: list[Finding] = []
-    if full.is_static and int64(full.value + pad) < 0:
-        value = int64(full.value + pad)
+    if length is not None and int64(length + pad) < 0:
+        value = int64(length + pad)
         text = _BACKPROP.format(*formula[1])
         problems.append(
             Finding(rules.OUTPUT_DIM_DYNAMIC, {"axis_index": axis, "formula": text, "value": value})

@@ -122,27 +122,12 @@ _GRID_PADS = ((0, 0), (1, 1), (2**31 - 1, 0), (2**30, 2**30), (-1, 0), (-2, 1))
 
 @pytest.mark.parametrize("data", _GRID_DIMS, ids=str)
 def test_the_fast_paths_at_their_bounds(data: Dim, monkeypatch: pytest.MonkeyPatch) -> None:
-    for kernel in _GRID_KERNELS:
-        for stride in _GRID_STEPS:
-            for dilation in _GRID_STEPS:
-                for pads in _GRID_PADS:
-                    _same(
-                        *_both(
-                            lambda: window.forward_spatial(
-                                0, data, kernel, stride, dilation, pads, "explicit"
-                            ),
-                            monkeypatch,
-                        )
-                    )
-                    for extra in (0, 1, -5):
-                        _same(
-                            *_both(
-                                lambda: window.backprop_spatial(
-                                    0, data, kernel, stride, dilation, pads, extra
-                                ),
-                                monkeypatch,
-                            )
-                        )
+    for kernel, stride, dilation, pads in product(_GRID_KERNELS, _GRID_STEPS, _GRID_STEPS, _GRID_PADS):
+        forward = partial(window.forward_spatial, 0, data, kernel, stride, dilation, pads, "explicit")
+        _same(*_both(forward, monkeypatch))
+        for extra in (0, 1, -5):
+            backprop = partial(window.backprop_spatial, 0, data, kernel, stride, dilation, pads, extra)
+            _same(*_both(backprop, monkeypatch))
 
 
 @pytest.mark.parametrize("digits", range(1, 23))

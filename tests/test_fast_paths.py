@@ -8,6 +8,9 @@ running the same call with the fast path turned off.
 
 from __future__ import annotations
 
+from functools import partial
+from itertools import product
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st

@@ -21,7 +21,7 @@ import gc
 import sys
 from collections import defaultdict
 from collections.abc import Callable, Iterable
-from functools import partial
+from functools import cached_property, partial
 from operator import attrgetter
 from typing import TYPE_CHECKING, Any
 
@@ -620,6 +620,15 @@ class _Walker:
 
     # -- inputs -------------------------------------------------------------------------------
 
+    @cached_property
+    def _v10_dropped_inputs(self) -> Callable[[g.Graph, Layer, OpSchema], int]:
+        """:func:`irshape.check.structure.v10_dropped_inputs`, imported once a walk, for a file
+        with an unfed input or extra ones only (an import statement at each layer would cost
+        its lookup again at every layer of such a file)."""
+        from irshape.check import structure
+
+        return structure.v10_dropped_inputs
+
     def _inputs(
         self, layer: Layer, schema: OpSchema | None
     ) -> tuple[list[Tensor], list[Divergence], bool, bool]:
@@ -631,9 +640,7 @@ class _Walker:
         # has no edge, so it says nothing of whether the inputs are computed.
         ports = layer.inputs
         if schema is not None and not (self.every_input_fed and len(ports) <= schema.input_counts[1]):
-            from irshape.check import structure  # (a file with an unfed input or extra ones only)
-
-            dropped = structure.v10_dropped_inputs(self.graph, layer, schema)
+            dropped = self._v10_dropped_inputs(self.graph, layer, schema)
             if dropped:
                 ports = ports[: len(ports) - dropped]
         infos: list[Tensor] = []

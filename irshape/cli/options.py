@@ -89,6 +89,10 @@ class Path(_PathParamType):
         self.name = name
         self._options = options
         self._made: click.Path | None = None
+        # a type that asks for nothing but existence (and may allow a dash): the argument naming
+        # files to read; any other option's verdict is click.Path's
+        self._plain = options.keys() <= {"exists", "allow_dash"}
+        self._dash = "-" if options.get("allow_dash", False) else None
 
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
         if isinstance(value, str) and self._plainly_accepted(value):
@@ -98,12 +102,9 @@ class Path(_PathParamType):
     def _plainly_accepted(self, value: str) -> bool:
         """True where click.Path(**options) would return ``value`` unchanged (the common case
         of an argument naming files to read); False where only click.Path can say."""
-        options = self._options
-        if set(options) - {"exists", "allow_dash"}:
+        if not self._plain:
             return False
-        if value == "-" and options.get("allow_dash", False):
-            return True
-        return os.access(value, os.R_OK)  # exists, and readable as click.Path(readable=True)
+        return value == self._dash or os.access(value, os.R_OK)  # exists, readable as click.Path
 
     def _path(self) -> click.Path:
         if self._made is None:

@@ -120,3 +120,42 @@ def test_every_command_makes_its_help_option_without_gettext() -> None:
     assert isinstance(main, Command)
     for name, (module, function) in COMMANDS.items():
         assert isinstance(getattr(import_module(module), function), Command), name
+
+
+def _every_command() -> list[click.Command]:
+    from importlib import import_module
+
+    from irshape.cli.group import COMMANDS
+
+    return [main, *(getattr(import_module(module), function) for module, function in COMMANDS.values())]
+
+
+def test_every_command_lists_its_parameters_as_click_does_and_repeats_none() -> None:
+    """group.Command lists a command's parameters without click's warnings for an option or a
+    name two parameters share: click's own get_params, run here with its warnings as errors,
+    finds none in any command, and lists the same parameters in the same order."""
+    import warnings
+
+    commands = _every_command()
+    assert len(commands) == 7  # the group and its six commands
+    for command in commands:
+        ctx = click.Context(command, info_name=command.name)
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            clicks = click.Command.get_params(command, ctx)
+        assert command.get_params(ctx) == clicks, command.name
+
+
+def test_clicks_warning_for_a_repeated_option_is_what_the_test_above_would_catch() -> None:
+    """The check the test above makes fails on a command that repeats an option."""
+    import warnings
+
+    @click.command(name="tool", cls=Command)
+    @click.option("--same", "first")
+    @click.option("--same", "second")
+    def repeated(first: str, second: str) -> None:
+        pass
+
+    with warnings.catch_warnings(), pytest.raises(UserWarning, match="used more than once"):
+        warnings.simplefilter("error")
+        click.Command.get_params(repeated, click.Context(repeated))

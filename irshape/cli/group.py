@@ -45,7 +45,8 @@ def _show_help(ctx: click.Context, param: click.Parameter, value: bool) -> None:
 
 class Command(click.Command):
     """Each command's class (and the group's): :class:`click.Command` whose help option is
-    :func:`click.help_option`'s, made without ``gettext``."""
+    :func:`click.help_option`'s, made without ``gettext``, and whose parameters are listed
+    without click's checks for a repeated option or name."""
 
     _own_help: click.Option | None = None
 
@@ -64,6 +65,14 @@ class Command(click.Command):
                 callback=_show_help,
             )
         return self._own_help
+
+    def get_params(self, ctx: click.Context) -> list[click.Parameter]:
+        # click's own warns when two parameters share an option or a name, counting every
+        # option of every parameter twice a run (~0.25M instructions for check's 33): a check
+        # of how a command is declared, which tests/test_cli_untranslated.py makes once for
+        # each command.
+        help_option = self.get_help_option(ctx)
+        return self.params if help_option is None else [*self.params, help_option]
 
 
 def version_option(version: str, prog_name: str) -> Callable[[F], F]:

@@ -7,6 +7,11 @@ Run from the repository root, irshape installed (``pip install -e .``)::
     python bench/bench_startup.py --python /tmp/wheelvenv/bin/python   # irshape installed from a wheel
     python bench/bench_startup.py --instructions   # also callgrind's counts, which load does not move
 
+A venv for ``--python``, as users and CI have it: ``python -m venv V && V/bin/pip install -U pip
+&& V/bin/pip install click lxml && V/bin/pip install --no-deps .`` (pip upgraded: the console
+script Python 3.11's bundled pip 23 writes compiles a regular expression at every start, pip 26's
+does not).
+
 It times, each in a fresh process, best of N (the commands take turns, one run each a round,
 so that the shared machine's slow minutes slow them alike):
 

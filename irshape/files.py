@@ -87,8 +87,10 @@ def check_files(
     from concurrent.futures import ProcessPoolExecutor
     from concurrent.futures.process import BrokenProcessPool
 
+    from irshape.forking import pool_context
+
     try:
-        with ProcessPoolExecutor(max_workers=jobs) as pool:
+        with ProcessPoolExecutor(max_workers=jobs, mp_context=pool_context()) as pool:
             return list(_tick(pool.map(worker, paths, chunksize=chunksize), progress))
     except BrokenProcessPool as exc:
         raise WorkerDied(str(exc)) from exc

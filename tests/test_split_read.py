@@ -17,13 +17,25 @@ import pytest
 from irshape.ir import reader, split
 from irshape.ir.reader import read_file
 
-pytestmark = pytest.mark.skipif(not hasattr(os, "fork"), reason="the split read needs os.fork")
+pytestmark = [
+    pytest.mark.skipif(not hasattr(os, "fork"), reason="the split read needs os.fork"),
+    # (Python 3.12 and later warn of the fork made below in a process of several threads)
+    pytest.mark.filterwarnings("ignore:This process .* is multi-threaded:DeprecationWarning"),
+]
 
 
 @pytest.fixture(autouse=True)
 def _lxml_reader(monkeypatch: pytest.MonkeyPatch) -> None:
     """Files the scanner declines are read by lxml, on two processes when large."""
     monkeypatch.setattr(reader, "_scanned", lambda path, source: None)
+
+
+@pytest.fixture(autouse=True)
+def _one_thread(monkeypatch: pytest.MonkeyPatch) -> None:
+    """These tests are of the split itself: it is made as in a process of one thread. This one
+    may run OpenVINO's thread pool, started by another test, where irshape reads alone
+    (irshape.forking, tests/test_forking.py)."""
+    monkeypatch.setattr(split, "single_threaded", lambda: True)
 
 
 def _layer(i: int, dims: str = "") -> str:

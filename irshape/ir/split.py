@@ -24,6 +24,7 @@ import re
 import signal
 from typing import Any
 
+from irshape.forking import single_threaded
 from irshape.ir.model import Edge, Layer, Port, RtAttribute
 from irshape.ir.parse import Reader, Rest
 from irshape.ir.stream import line_ends
@@ -43,8 +44,8 @@ _ENCODING = re.compile(rb"""<\?xml[^>]*?encoding\s*=\s*["']([A-Za-z0-9._-]+)["']
 def start(path: str) -> _Child | None:
     """Fork a child reading ``path`` from a ``<layer`` near its middle; None where that would
     not pay or cannot be done (a small file, not a <net> in an ASCII-compatible encoding,
-    no ``os.fork``)."""
-    if not hasattr(os, "fork"):
+    no ``os.fork``, a process of several threads: :mod:`irshape.forking`)."""
+    if not hasattr(os, "fork") or not single_threaded():
         return None
     try:
         with open(path, "rb") as stream:

@@ -32,13 +32,13 @@ def single_threaded() -> bool:
         return threading.active_count() == 1
 
 
-def pool_context() -> BaseContext | None:
-    """How the pool starts its workers: None (the platform's default, a fork on Linux before
-    Python 3.14) in a process of one thread, else a fork server where there is one, else new
-    interpreters (spawn)."""
-    if single_threaded():
-        return None
+def pool_context() -> BaseContext:
+    """How the pool starts its workers: by forking this process where it runs one thread (Python
+    3.14 would start a fork server first, and each worker would import irshape again), else by a
+    fork server where there is one, else as new interpreters (spawn, as on Windows)."""
     import multiprocessing
 
     methods = multiprocessing.get_all_start_methods()
+    if "fork" in methods and single_threaded():
+        return multiprocessing.get_context("fork")
     return multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")

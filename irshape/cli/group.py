@@ -68,9 +68,9 @@ class Command(click.Command):
 
     def get_params(self, ctx: click.Context) -> list[click.Parameter]:
         # click's own warns when two parameters share an option or a name, counting every
-        # option of every parameter twice a run (~0.25M instructions for check's 33): a check
-        # of how a command is declared, which tests/test_cli_untranslated.py makes once for
-        # each command.
+        # option of every parameter, twice a run (~0.25M instructions each time for check's
+        # 33): a check of how a command is declared, which tests/test_cli_untranslated.py makes
+        # once for each command.
         help_option = self.get_help_option(ctx)
         return self.params if help_option is None else [*self.params, help_option]
 

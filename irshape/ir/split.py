@@ -45,7 +45,7 @@ def start(path: str) -> _Child | None:
     """Fork a child reading ``path`` from a ``<layer`` near its middle; None where that would
     not pay or cannot be done (a small file, not a <net> in an ASCII-compatible encoding,
     no ``os.fork``, a process of several threads: :mod:`irshape.forking`)."""
-    if not hasattr(os, "fork") or not single_threaded():
+    if not hasattr(os, "fork"):
         return None
     try:
         with open(path, "rb") as stream:
@@ -60,7 +60,7 @@ def start(path: str) -> _Child | None:
             found = _LAYER_START.search(stream.read(_WINDOW))
     except OSError:
         return None
-    if found is None:
+    if found is None or not single_threaded():
         return None
     declared = _ENCODING.search(head)
     encoding = declared.group(1).decode() if declared else "UTF-8"

@@ -114,3 +114,11 @@ _DYNAMIC_ALIAS = {"undefined": "dynamic"}
 def same(a: str, b: str) -> bool:
     """Do two element type names name the same type (``undefined`` is ``dynamic``)?"""
     return _DYNAMIC_ALIAS.get(a, a) == _DYNAMIC_ALIAS.get(b, b)
+
+
+# std::numeric_limits<T>::max() of the real types whose bounds OpenVINO evaluates (not f64:
+# its interval_bound_evaluator gets nothing from ReduceMin/ReduceMax there and reads memory
+# nothing wrote: `2..5` times 2.0 is 0, by experiment)
+REAL_MAX = {"f32": 3.4028234663852886e38, "f16": 65504.0, "bf16": 3.3895313892515355e38}
+# std::numeric_limits<T>::min() of those: their least positive normal number, not their lowest
+REAL_MIN = {"f32": 2.0**-126, "f16": 2.0**-14, "bf16": 2.0**-126}

@@ -23,7 +23,7 @@ from collections.abc import Callable, Sequence
 from irshape.dims import DYNAMIC, INF, Dim
 from irshape.ir import element_types
 from irshape.ops.interface import Finding, OpCall, OpResult, Output, Tensor, Unknown
-from irshape.shapes import reals, values
+from irshape.shapes import values
 from irshape.shapes.findings import value_unknown
 
 Bounds = tuple[tuple[int, ...], tuple[int, ...]]
@@ -649,7 +649,7 @@ def equal(inputs: Sequence[Tensor], out: Sequence[int]) -> Bounds | None:
 # With f64 OpenVINO's interval_bound_evaluator gets no bounds from ReduceMin and ReduceMax (they
 # do not evaluate f64) but does not notice: a size of `2..5` times 2.0 in f64 is 0, read from
 # memory nothing wrote (by experiment), so irshape gives no bounds there (wider)
-_REAL_MAX = reals.REAL_MAX
+_REAL_MAX = element_types.REAL_MAX
 # ...but Convert's own bounds (``convert::evaluate_bound``: the maximum of either type for the
 # other's) are sound in f64 too, and the ops that move elements move them (by experiment: an
 # interval dim through Convert to f64, a Reshape, Transpose, Concat..., Convert to i64 is the
@@ -813,6 +813,8 @@ def real_interval(
             if rounded is None:
                 return None  # a pairing OpenVINO cannot evaluate
             columns.append(rounded)
+    from irshape.shapes import reals  # the real folds: imported where used (a network has few)
+
     # the least and greatest as ReduceMin and ReduceMax take them: past a NaN (inf times 0)
     least, greatest = reals.reduction("ReduceMin", out_type), reals.reduction("ReduceMax", out_type)
     if least is None or greatest is None:
@@ -858,7 +860,7 @@ def real_divided(
             upper.append(out_max)
             continue
         if l2 < 0 < u2:
-            lower.append(reals.REAL_MIN[out_type or "f32"])
+            lower.append(element_types.REAL_MIN[out_type or "f32"])
             upper.append(out_max)
             continue
         low = function(l1 if positive else u1, u2 if positive else l2)

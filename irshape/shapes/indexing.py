@@ -29,11 +29,11 @@ from typing import Any
 from irshape import rules
 from irshape.diagnostics import Rule
 from irshape.dims import DYNAMIC, INF, Dim, PartialShape, static_shape
-from irshape.ir.element_types import INTEGRAL, is_integral_number
+from irshape.ir.element_types import INTEGRAL, REAL_MAX, is_integral_number
 from irshape.ops.interface import AT_DATA, Anchor, Finding, OpCall, OpResult, Output, Tensor, Unknown
 from irshape.ops.schema import OpSchema, load_declaration
 from irshape.shapes import bounds as value_bounds
-from irshape.shapes import reading, reals, values
+from irshape.shapes import reading, values
 from irshape.shapes.axes import axis_range_message, normalize_axis
 from irshape.shapes.broadcast import compatible
 from irshape.shapes.findings import (
@@ -775,8 +775,8 @@ _ND_REAL_REDUCTIONS: dict[str, Callable[[float, float], float]] = {
 
 def _f32(number: float) -> float:
     """The number rounded to float32 (past its range an infinity)."""
-    rounded = reals.rounded(number, "f32")
-    return math.nan if rounded is None else rounded
+    rounded = values.to_ieee([number], "f32")
+    return math.nan if rounded is None else rounded[0]
 
 
 def _real_reduced_scatter(op: _Op, writes: Writes) -> value_bounds.RealBounds | None:
@@ -793,7 +793,7 @@ def _real_reduced_scatter(op: _Op, writes: Writes) -> value_bounds.RealBounds | 
         return None
     init = bool(op.attribute("use_init_val")) if "use_init_val" in op.call.schema.attributes else True
     nd = op.call.schema.op == "ScatterNDUpdate"
-    combine, greatest = (_ND_REAL_REDUCTIONS if nd else _REAL_REDUCTIONS)[reduction], reals.REAL_MAX["f32"]
+    combine, greatest = (_ND_REAL_REDUCTIONS if nd else _REAL_REDUCTIONS)[reduction], REAL_MAX["f32"]
     # infinities and NaN kept as OpenVINO computes them, in a value (both inputs' reals known)
     # and in bounds
     exact = op.inputs[0].reals is not None and op.inputs[2].reals is not None

@@ -37,6 +37,7 @@ import math
 import sys
 from collections.abc import Callable, Sequence
 
+from irshape.ir.element_types import REAL_MAX
 from irshape.shapes import libm, values
 
 _ALL = frozenset({"f16", "f32", "bf16"})
@@ -65,12 +66,6 @@ _EVALUATED: dict[str, frozenset[str]] = {
     "ReduceProd": _ALL,
     "ReduceMean": _ALL,
 }
-# std::numeric_limits<T>::max() of the real types whose bounds OpenVINO evaluates (not f64:
-# its interval_bound_evaluator gets nothing from ReduceMin/ReduceMax there and reads memory
-# nothing wrote: `2..5` times 2.0 is 0, by experiment)
-REAL_MAX = {"f32": 3.4028234663852886e38, "f16": 65504.0, "bf16": 3.3895313892515355e38}
-# std::numeric_limits<T>::min() of those: their least positive normal number, not their lowest
-REAL_MIN = {"f32": 2.0**-126, "f16": 2.0**-14, "bf16": 2.0**-126}
 
 
 def evaluates(op: str, element_type: str | None) -> bool:

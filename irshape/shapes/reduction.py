@@ -14,9 +14,9 @@ import math
 from collections.abc import Callable
 
 from irshape.dims import Dim, PartialShape
-from irshape.ir.element_types import is_integral_number
+from irshape.ir.element_types import REAL_MAX, is_integral_number
 from irshape.ops.interface import Finding, OpCall, OpResult, Output, Tensor
-from irshape.shapes import bounds, reading, reals, values
+from irshape.shapes import bounds, reading, values
 from irshape.shapes.findings import (
     axis_message,
     known,
@@ -86,10 +86,12 @@ def _real_reduction(op: str, output: Output, data: Tensor, axes: set[int]) -> No
     type's maximum with no zero beside it the maximum, or none where OpenVINO leaves the output's
     other elements unwritten: :func:`bounds.unwritten_product`) the reduction of the lower bounds and of the
     upper ones; ReduceSum and ReduceMean have no bounds."""
+    from irshape.shapes import reals  # the real folds: imported where used (a network has few)
+
     fold, lengths = reals.reduction(op, data.element_type), data.shape.lengths
     if fold is None or lengths is None:
         return
-    maximum = reals.REAL_MAX.get(data.element_type or "")
+    maximum = REAL_MAX.get(data.element_type or "")
 
     def reduce(numbers: tuple[float, ...]) -> tuple[float, ...] | None:
         if len(numbers) != math.prod(lengths) or (

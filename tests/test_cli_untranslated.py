@@ -110,24 +110,19 @@ def test_irshape_version() -> None:
     assert (result.exit_code, result.output) == (0, f"irshape, version {__version__}\n")
 
 
-def test_every_command_makes_its_help_option_without_gettext() -> None:
-    """A command made with click's own class would look its help option's words up through
-    gettext (importing locale) whenever it runs: each of irshape's is a group.Command."""
-    from importlib import import_module
-
-    from irshape.cli.group import COMMANDS, Command
-
-    assert isinstance(main, Command)
-    for name, (module, function) in COMMANDS.items():
-        assert isinstance(getattr(import_module(module), function), Command), name
-
-
 def _every_command() -> list[click.Command]:
     from importlib import import_module
 
     from irshape.cli.group import COMMANDS
 
     return [main, *(getattr(import_module(module), function) for module, function in COMMANDS.values())]
+
+
+def test_every_command_makes_its_help_option_without_gettext() -> None:
+    """A command made with click's own class would look its help option's words up through
+    gettext (importing locale) whenever it runs: each of irshape's is a group.Command."""
+    for command in _every_command():
+        assert isinstance(command, Command), command.name
 
 
 def test_every_command_lists_its_parameters_as_click_does_and_repeats_none() -> None:

@@ -19,8 +19,10 @@ if TYPE_CHECKING:
     from irshape.ir.parse import Join
 
 # Below this, lxml reads a file in fewer instructions than the scanner's patterns take to compile
-# (~30M instructions, once a process; lxml reads a layer in ~200k, the scanner in ~55k): a small
-# file is scanned only once a large one has had them compiled.
+# at an interpreter's first start (~34M instructions; lxml reads a layer in ~200k, the scanner in
+# ~55k): a small file is scanned only once a large one has had them compiled. (From the second
+# start on they are made in ~1M from the programs irshape.ir.regex_cache keeps; the threshold
+# does not depend on that file, so that which reader reads a file does not either.)
 SCAN_MIN_BYTES = 128 << 10
 
 

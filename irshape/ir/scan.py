@@ -69,6 +69,7 @@ from collections.abc import Callable, Iterator
 from functools import cache
 
 from irshape.diagnostics import Location
+from irshape.ir import regex_cache
 from irshape.ir.model import (
     NO_RT_INFO,
     Document,
@@ -127,64 +128,92 @@ _PORTS = rf"(?:{_S}{_PORT})*+{_S}"
 
 
 class _Patterns:
-    """The compiled grammar (on first use: no regex is compiled at import on a check's path)."""
+    """The compiled grammar (on first use: no regex is compiled at import on a check's path;
+    compiled once per interpreter, see :mod:`irshape.ir.regex_cache`)."""
+
+    head: re.Pattern[str]
+    layer_tag: re.Pattern[str]
+    next_line_tag: re.Pattern[str]
+    data: re.Pattern[str]
+    layer_rest: re.Pattern[str]
+    port: re.Pattern[str]
+    regular_dims: re.Pattern[str]
+    dim: re.Pattern[str]
+    layers_end: re.Pattern[str]
+    edges_start: re.Pattern[str]
+    edge: re.Pattern[str]
+    edges_end: re.Pattern[str]
+    edge_run: re.Pattern[str]
+    attribute: re.Pattern[str]
+    rt_attributes: re.Pattern[str]
+    rt_info: re.Pattern[str]
+    blanks: re.Pattern[str]
+    layer_nesting: re.Pattern[str]
 
     def __init__(self) -> None:
-        self.head = re.compile(
-            "\ufeff?"
-            r"(?:<\?xml[ \t\r\n]++version[ \t\r\n]*+=[ \t\r\n]*+(?:\"1\.0\"|'1\.0')"
-            r"(?:[ \t\r\n]++encoding[ \t\r\n]*+=[ \t\r\n]*+(?:\"(?i:utf-8)\"|'(?i:utf-8)'))?+"
-            r"(?:[ \t\r\n]++standalone[ \t\r\n]*+=[ \t\r\n]*+(?:\"(?:yes|no)\"|'(?:yes|no)'))?+"
-            r"[ \t\r\n]*+\?>)?+"
-            rf"{_S}<net({_ATTRS})[ \t]*+>{_S}<layers>"
-        )
-        # A layer's start tag as ov.save_model writes it (groups 1-4) or in any other form (5);
-        # and the same on the line after the text before it (the usual layout: its line known
-        # without counting line ends).
-        tag = rf"<layer(?: id=\"{_V}\" name=\"{_V}\" type=\"{_V}\" version=\"{_V}\"|({_ATTRS}))[ \t]*+>"
-        self.layer_tag = re.compile(_S + tag)
-        self.next_line_tag = re.compile(r"[ \t]*+\r?\n[ \t]*+" + tag)  # (a \r is before a \n)
-        # A layer's <data> (its attributes: 1), where it is first, as the reader reads it.
-        self.data = re.compile(rf"{_S}<data({_ATTRS})[ \t]*+/>")
-        # The rest of a layer, to its end tag: its <rt_info> (1), the spans of <input> (2) and
-        # <output> (3). (A <data> after the first child is declined: it may be a second one.)
-        self.layer_rest = re.compile(
-            rf"(?:{_S}({_RT_INFO}))?+"
-            rf"(?:{_S}<input>({_PORTS})</input>)?+"
-            rf"(?:{_S}<output>({_PORTS})</output>)?+"
-            rf"{_S}</layer>"
-        )
-        # A port: id, precision and names as written (1-3) or any other attributes (4); its content (5).
-        self.port = re.compile(
-            rf"<port(?: id=\"{_V}\" precision=\"{_V}\"(?: names=\"{_V}\")?+|({_ATTRS}))[ \t]*+"
-            rf"(?:/>|>({_PORT_BODY})</port>)"
-        )
-        # A port's content of dims only, each on the line after the one before (the usual layout).
-        self.regular_dims = re.compile(rf"(?:[ \t]*+\r?\n[ \t]*+{_DIM})*+[ \t\r\n]*+")
-        self.dim = re.compile(rf"<dim>({_DIM_TEXT})</dim>")
-        self.layers_end = re.compile(rf"{_S}</layers>")
-        self.edges_start = re.compile(rf"{_S}<edges>")
-        self.edge = re.compile(
-            rf"{_S}<edge(?: from-layer=\"{_V}\" from-port=\"{_V}\" to-layer=\"{_V}\" to-port=\"{_V}\""
-            rf"|({_ATTRS}))[ \t]*+/>"
-        )
-        self.edges_end = re.compile(rf"{_S}</edges>")
-        # Edges as ov.save_model writes them, each on the line after the one before.
-        self.edge_run = re.compile(
-            rf"(?:[ \t]*+\r?\n[ \t]*+<edge from-layer={_VALUE} from-port={_VALUE} to-layer={_VALUE}"
-            rf" to-port={_VALUE}[ \t]*+/>)++"
-        )
-        self.attribute = re.compile(rf"[ \t]++({_NAME})[ \t]*+=[ \t]*+\"{_V}\"")
-        self.rt_attributes = re.compile(rf"<attribute({_ATTRS})[ \t]*+/>")
-        self.rt_info = re.compile(_RT_INFO)
-        self.blanks = re.compile(_S)
-        # The start and end tags of layers (a start tag's "/>" in group 1), and what may hold text
-        # that looks like one: where a layer the scanner declines ends, its bodies' layers in it.
-        self.layer_nesting = re.compile(
-            r"<!--|<!\[CDATA\[|<\?|</layer[ \t\r\n]*>"
-            r"|<layer(?:[ \t\r\n]++[^\s=/>]++[ \t\r\n]*+=[ \t\r\n]*+(?:\"[^\"]*+\"|'[^']*+'))*+"
-            r"[ \t\r\n]*+(/?)>"
-        )
+        for name, pattern in regex_cache.compiled(_grammar(), __spec__.cached).items():
+            setattr(self, name, pattern)
+
+
+def _grammar() -> dict[str, str]:
+    """The text of each pattern, by name."""
+    texts: dict[str, str] = {}
+    texts["head"] = (
+        "\ufeff?"
+        r"(?:<\?xml[ \t\r\n]++version[ \t\r\n]*+=[ \t\r\n]*+(?:\"1\.0\"|'1\.0')"
+        r"(?:[ \t\r\n]++encoding[ \t\r\n]*+=[ \t\r\n]*+(?:\"(?i:utf-8)\"|'(?i:utf-8)'))?+"
+        r"(?:[ \t\r\n]++standalone[ \t\r\n]*+=[ \t\r\n]*+(?:\"(?:yes|no)\"|'(?:yes|no)'))?+"
+        r"[ \t\r\n]*+\?>)?+"
+        rf"{_S}<net({_ATTRS})[ \t]*+>{_S}<layers>"
+    )
+    # A layer's start tag as ov.save_model writes it (groups 1-4) or in any other form (5);
+    # and the same on the line after the text before it (the usual layout: its line known
+    # without counting line ends).
+    tag = rf"<layer(?: id=\"{_V}\" name=\"{_V}\" type=\"{_V}\" version=\"{_V}\"|({_ATTRS}))[ \t]*+>"
+    texts["layer_tag"] = _S + tag
+    texts["next_line_tag"] = r"[ \t]*+\r?\n[ \t]*+" + tag  # (a \r is before a \n)
+    # A layer's <data> (its attributes: 1), where it is first, as the reader reads it.
+    texts["data"] = rf"{_S}<data({_ATTRS})[ \t]*+/>"
+    # The rest of a layer, to its end tag: its <rt_info> (1), the spans of <input> (2) and
+    # <output> (3). (A <data> after the first child is declined: it may be a second one.)
+    texts["layer_rest"] = (
+        rf"(?:{_S}({_RT_INFO}))?+"
+        rf"(?:{_S}<input>({_PORTS})</input>)?+"
+        rf"(?:{_S}<output>({_PORTS})</output>)?+"
+        rf"{_S}</layer>"
+    )
+    # A port: id, precision and names as written (1-3) or any other attributes (4); its content (5).
+    texts["port"] = (
+        rf"<port(?: id=\"{_V}\" precision=\"{_V}\"(?: names=\"{_V}\")?+|({_ATTRS}))[ \t]*+"
+        rf"(?:/>|>({_PORT_BODY})</port>)"
+    )
+    # A port's content of dims only, each on the line after the one before (the usual layout).
+    texts["regular_dims"] = rf"(?:[ \t]*+\r?\n[ \t]*+{_DIM})*+[ \t\r\n]*+"
+    texts["dim"] = rf"<dim>({_DIM_TEXT})</dim>"
+    texts["layers_end"] = rf"{_S}</layers>"
+    texts["edges_start"] = rf"{_S}<edges>"
+    texts["edge"] = (
+        rf"{_S}<edge(?: from-layer=\"{_V}\" from-port=\"{_V}\" to-layer=\"{_V}\" to-port=\"{_V}\""
+        rf"|({_ATTRS}))[ \t]*+/>"
+    )
+    texts["edges_end"] = rf"{_S}</edges>"
+    # Edges as ov.save_model writes them, each on the line after the one before.
+    texts["edge_run"] = (
+        rf"(?:[ \t]*+\r?\n[ \t]*+<edge from-layer={_VALUE} from-port={_VALUE} to-layer={_VALUE}"
+        rf" to-port={_VALUE}[ \t]*+/>)++"
+    )
+    texts["attribute"] = rf"[ \t]++({_NAME})[ \t]*+=[ \t]*+\"{_V}\""
+    texts["rt_attributes"] = rf"<attribute({_ATTRS})[ \t]*+/>"
+    texts["rt_info"] = _RT_INFO
+    texts["blanks"] = _S
+    # The start and end tags of layers (a start tag's "/>" in group 1), and what may hold text
+    # that looks like one: where a layer the scanner declines ends, its bodies' layers in it.
+    texts["layer_nesting"] = (
+        r"<!--|<!\[CDATA\[|<\?|</layer[ \t\r\n]*>"
+        r"|<layer(?:[ \t\r\n]++[^\s=/>]++[ \t\r\n]*+=[ \t\r\n]*+(?:\"[^\"]*+\"|'[^']*+'))*+"
+        r"[ \t\r\n]*+(/?)>"
+    )
+    return texts
 
 
 @cache
@@ -193,7 +222,8 @@ def _patterns() -> _Patterns:
 
 
 def ready() -> bool:
-    """Are the patterns compiled (~30M instructions, once a process)?"""
+    """Are the patterns compiled in this process (~34M instructions, or ~1M from the
+    programs :mod:`irshape.ir.regex_cache` keeps)?"""
     return _patterns.cache_info().currsize > 0
 
 

@@ -5,12 +5,13 @@ from __future__ import annotations
 import ast
 import subprocess
 import sys
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 
 
-def modules_after_cli(*args: str, watch: Iterable[str]) -> list[str]:
-    """Which of ``watch`` are in sys.modules after ``irshape ARGS`` ran in a fresh interpreter."""
+def modules_after_cli(*args: str, watch: Iterable[str], env: Mapping[str, str] | None = None) -> list[str]:
+    """Which of ``watch`` are in sys.modules after ``irshape ARGS`` ran in a fresh interpreter
+    (in ``env``: the environment as it is by default)."""
     program = (
         "import sys\n"
         "from irshape.cli import main\n"
@@ -21,7 +22,12 @@ def modules_after_cli(*args: str, watch: Iterable[str]) -> list[str]:
         f"print(sorted(m for m in {tuple(watch)!r} if m in sys.modules))\n"
     )
     proc = subprocess.run(
-        [sys.executable, "-c", program, *args], capture_output=True, text=True, timeout=120, check=True
+        [sys.executable, "-c", program, *args],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=True,
+        env=env,
     )
     return ast.literal_eval(proc.stdout.strip().splitlines()[-1])  # type: ignore[no-any-return]
 

@@ -160,3 +160,20 @@ def test_a_place_that_cannot_be_written_is_no_error(tmp_path: Path) -> None:
     made = regex_cache.compiled({"x": "a++b"}, str(blocker / "__pycache__" / "m.cpython-311.pyc"))
     assert made["x"].fullmatch("aab") and not made["x"].match("aa")
     assert [p.name for p in tmp_path.iterdir()] == ["a file"]
+
+
+def test_where_programs_are_kept_or_can_be(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """keeps(): the scanner reads a small file only where its patterns start cheaply."""
+    bytecode = str(tmp_path / "__pycache__" / "scan.cpython-311.pyc")
+    assert regex_cache.keeps(bytecode)  # no __pycache__ yet: its folder can be written
+    monkeypatch.setattr(sys, "dont_write_bytecode", True)
+    assert not regex_cache.keeps(bytecode)
+    monkeypatch.setattr(sys, "dont_write_bytecode", False)
+    regex_cache.compiled({"x": "a+"}, bytecode)
+    monkeypatch.setattr(sys, "dont_write_bytecode", True)
+    assert regex_cache.keeps(bytecode)  # kept before: read, never written
+    blocker = tmp_path / "a file"
+    blocker.write_text("")
+    monkeypatch.setattr(sys, "dont_write_bytecode", False)
+    assert not regex_cache.keeps(str(blocker / "__pycache__" / "m.cpython-311.pyc"))
+    assert not regex_cache.keeps(None)

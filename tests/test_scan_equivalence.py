@@ -164,6 +164,81 @@ def test_cases(text: bytes, read: str) -> None:
     assert assert_same_or_declined(text) == read
 
 
+# The <net>'s tail as ov.save_model writes it: read without lxml (Scanner._regular_tail).
+_TAIL = (
+    '\t<rt_info>\n\t\t<Runtime_version value="2026.4.1" />\n\t\t<conversion_parameters>\n'
+    '\t\t\t<framework value="pytorch" />\n\t\t\t<is_python_object value="True" />\n'
+    "\t\t</conversion_parameters>\n\t</rt_info>\n"
+)
+
+
+def _tail_read(data: bytes) -> tuple[str, bool]:
+    """How the file was read (as assert_same_or_declined says), and whether lxml read its tail."""
+    with mock.patch.object(
+        scan._RestReader, "read_rest", autospec=True, side_effect=Reader.read_rest
+    ) as rest:
+        read = assert_same_or_declined(data)
+    return read, rest.called
+
+
+@pytest.mark.parametrize(
+    ("tail", "after", "expected"),
+    [
+        ("", "", (SCANNED, False)),
+        (_TAIL, "", (SCANNED, False)),
+        (_TAIL, " \n\n", (SCANNED, False)),
+        ("\t<rt_info/>\n", "", (SCANNED, False)),
+        ("\t<rt_info></rt_info>\n", "", (SCANNED, False)),
+        ('<rt_info><a value="1"><b><c x="" y="2"/></b></a><d/></rt_info>', "", (SCANNED, False)),
+        ('\t<rt_info>\n\t\t<a value="1"></b>\n\t</rt_info>\n', "", (DECLINED, True)),  # lxml: mismatch
+        ('\t<rt_info><a value="1" value="2"/></rt_info>\n', "", (DECLINED, True)),  # repeated
+        ("\t<rt_info>text</rt_info>\n", "", (SCANNED, True)),
+        ("\t<rt_info/>\n\t<rt_info/>\n", "", (SCANNED, True)),
+        ('\t<rt_info x="1"/>\n', "", (SCANNED, True)),
+        ("\t<!-- c -->\n", "", (SCANNED, True)),
+        ('\t<meta_data><MO_version value="x"/></meta_data>\n', "", (SCANNED, True)),
+        ('\t<rt_info><a xmlns="u"/></rt_info>\n', "", (SCANNED, True)),
+        ("\t<rt_info><a value='1'/></rt_info>\n", "", (SCANNED, True)),
+        ('\t<rt_info><a value="&amp;"/></rt_info>\n', "", (SCANNED, True)),
+        ("\t<x/>\n", "", (SCANNED, True)),
+        (_TAIL, "<!-- c -->\n", (SCANNED, True)),
+        (_TAIL, "<x/>", (DECLINED, True)),  # a second root: lxml's error
+        ("<rt_info>" + "<a>" * 70 + "</a>" * 70 + "</rt_info>", "", (SCANNED, True)),  # deep: lxml
+    ],
+)
+def test_the_net_tail(tail: str, after: str, expected: tuple[str, bool]) -> None:
+    """The <net>'s tail read without lxml where it is of ov.save_model's form, by lxml otherwise
+    (the file declined where lxml fails on it), the same reading either way."""
+    assert _tail_read(_net(_LAYER.format(id=0, dim=1), tail=tail) + after.encode()) == expected
+
+
+_TAIL_INSERTS = [
+    b" ",
+    b"\n",
+    b"<",
+    b">",
+    b"/",
+    b'"',
+    b"=",
+    b"<x/>",
+    b"</a>",
+    b"&amp;",
+    b"\x01",
+    b"\xc3\xa9",
+    b' a="1"',
+    b"<!-- c -->",
+]
+
+
+@pytest.mark.parametrize("insert", _TAIL_INSERTS, ids=repr)
+def test_each_insert_everywhere_in_a_tail(insert: bytes) -> None:
+    """Each insert at every byte of the tail of an IR as ov.save_model writes it: the same
+    reading as lxml's, or declined."""
+    base = _net(_LAYER.format(id=0, dim=1), tail=_TAIL)
+    for at in range(base.index(b"</edges>"), len(base) + 1):
+        assert_same_or_declined(base[:at] + insert + base[at:])
+
+
 _RT = '<rt_info>\n\t\t\t\t<attribute name="fused_names" version="0" value="a,b" />\n\t\t\t</rt_info>'
 _PORT_RT = '<rt_info><attribute name="layout" version="0" layout="[N,C]"/></rt_info>'
 

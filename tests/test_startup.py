@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import ast
 import gc
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -104,6 +105,38 @@ ONLY_WHEN_ASKED = (
 
 def test_plain_check_imports_only_what_it_uses() -> None:
     assert modules_after_cli("check", "--isolated", str(FIXTURE), watch=ONLY_WHEN_ASKED) == []
+
+
+def _environment(pycache: Path, *, write_bytecode: bool) -> dict[str, str]:
+    """This environment, its bytecode (and the scanner's kept programs) under ``pycache``."""
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONDONTWRITEBYTECODE", "PYTHONPYCACHEPREFIX")}
+    env["PYTHONPYCACHEPREFIX"] = str(pycache)
+    if not write_bytecode:
+        env["PYTHONDONTWRITEBYTECODE"] = "1"
+    return env
+
+
+def test_a_plain_check_reads_without_lxml_where_bytecode_is_kept(tmp_path: Path) -> None:
+    """The fixture, of ov.save_model's layout, is read by the scanner: lxml is never imported.
+    At the first start the scanner's patterns are compiled and kept (irshape.ir.regex_cache),
+    from the second on made from what was kept."""
+    env = _environment(tmp_path, write_bytecode=True)
+    watch = ("lxml", "lxml.etree", "irshape.ir.scan")
+    for _ in range(2):
+        assert modules_after_cli("check", "--isolated", str(FIXTURE), watch=watch, env=env) == [
+            "irshape.ir.scan"
+        ]
+        assert len(list(tmp_path.rglob("scan.*.regex"))) == 1
+
+
+def test_without_bytecode_kept_a_small_file_is_read_by_lxml(tmp_path: Path) -> None:
+    """Under PYTHONDONTWRITEBYTECODE (nothing kept): compiling the patterns at every start would
+    cost more than lxml's reading of a small file, so lxml reads it; nothing is written."""
+    env = _environment(tmp_path, write_bytecode=False)
+    assert modules_after_cli("check", "--isolated", str(FIXTURE), watch=("lxml.etree",), env=env) == [
+        "lxml.etree"
+    ]
+    assert not list(tmp_path.rglob("*.regex"))
 
 
 def test_a_small_file_on_two_jobs_is_read_by_one_process() -> None:
@@ -231,6 +264,8 @@ PLAIN_CHECK = [
     "irshape.ir.model",
     "irshape.ir.parse",
     "irshape.ir.reader",
+    "irshape.ir.regex_cache",  # the scanner's patterns, kept beside its bytecode
+    "irshape.ir.scan",  # the reader of ov.save_model's layout (lxml imported only where it reads)
     "irshape.ir.stream",
     "irshape.ir.values",
     "irshape.ir.weights",

@@ -25,9 +25,8 @@ import re
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from functools import cache
 from typing import TYPE_CHECKING, Any, Protocol
-
-from lxml import etree
 
 from irshape import rules
 from irshape.diagnostics import Diagnostic, Location, Rule
@@ -48,6 +47,8 @@ from irshape.ir.values import parse_port_dim, parse_uint
 from irshape.record import Record
 
 if TYPE_CHECKING:  # (a Protocol class costs ~0.13M instructions to make: for the type checker only)
+    from lxml import etree  # imported where a file is parsed: a file the scanner reads needs none
+
     from irshape.ir.legacy import MetaDataEntry, PreProcess
     from irshape.ir.repair import Outside
 
@@ -85,7 +86,14 @@ _PORT_MAP_TAGS = frozenset({"port_map", "then_port_map", "else_port_map"})
 _SUBGRAPH_PARTS = _BODY_TAGS | _PORT_MAP_TAGS | {"back_edges"}
 _OPEN_LAYER_PARTS = _LAYER_PARTS | _SUBGRAPH_PARTS
 
-_ALL_ATTRIBUTES = etree.XPath("@*")
+
+@cache
+def _all_attributes() -> Any:
+    """An element's attributes as lxml lists them (compiled on first use, with lxml itself)."""
+    from lxml import etree
+
+    return etree.XPath("@*")
+
 
 # Share the many equal strings (types, ids, precisions, attribute values) among layers.
 _intern = sys.intern
@@ -252,6 +260,8 @@ class Reader:
             self.join = None
 
     def _pass(self, chunks: Chunks, root: str | None, *, fragments: bool) -> ReadResult | None:
+        from lxml.etree import XMLSyntaxError
+
         head = b""
         for chunk in chunks():
             head = chunk[:_HEAD]
@@ -278,7 +288,7 @@ class Reader:
             if fragments:
                 self._take(self.stream.feed(f"</{_FRAGMENT_ROOT}>".encode(_codec(head))), head)
             self._take(self.stream.close(), head)
-        except etree.XMLSyntaxError as exc:
+        except XMLSyntaxError as exc:
             if not fragments and root == "layer" and _extra_content(exc):
                 return None
             return ReadResult(None, self._syntax_error(exc, head))
@@ -296,6 +306,8 @@ class Reader:
 
         ``line_ends`` is the number of line ends before that point; ``encoding`` the file's.
         """
+        from lxml.etree import XMLSyntaxError
+
         with _gc_paused():
             self._reset(LinedParser(_tags("net"), ("start", "end"), restartable=True))
             self.document = Document(self.path, DocumentKind.NET)
@@ -307,7 +319,7 @@ class Reader:
                 for chunk in chunks():
                     self._feed(chunk, b"")
                 self._take(self.stream.close(), b"")
-            except etree.XMLSyntaxError as exc:
+            except XMLSyntaxError as exc:
                 return Rest([], None, [], self._parser_error(exc))
             document = self.document
             meta_data = document.meta_data if self.meta_data_read else None
@@ -974,13 +986,15 @@ def _chunks_of(data: bytes) -> Chunks:
 
 def _root_tag(chunks: Chunks) -> str | None:
     """The root element's tag, from as few chunks as it takes; None if there is no root."""
+    from lxml.etree import XMLSyntaxError
+
     parser = pull_parser(None, ("start",))
     try:
         for chunk in chunks():
             parser.feed(chunk)
             for _, element in parser.read_events():
                 return element.tag if isinstance(element.tag, str) else None
-    except etree.XMLSyntaxError:  # the reading pass reports it; the root may have come before
+    except XMLSyntaxError:  # the reading pass reports it; the root may have come before
         for _, element in parser.read_events():
             return element.tag if isinstance(element.tag, str) else None
     return None
@@ -1002,7 +1016,7 @@ def _attributes(element: etree._Element) -> list[tuple[str, str]]:
     if len(element.attrib) <= 32:
         items: list[tuple[str, str]] = element.items()  # faster for the few of a real IR
         return items
-    return [(value.attrname, str(value)) for value in _ALL_ATTRIBUTES(element)]
+    return [(value.attrname, str(value)) for value in _all_attributes()(element)]
 
 
 # libxml2 errors that the DOCTYPE itself causes (its entities, its internal subset).

@@ -1,13 +1,12 @@
 """Read an IR ``.xml`` (a whole ``<net>`` or bare ``<layer>`` fragments), safely, streaming:
 from a file or from bytes. A file in the regular layout ``ov.save_model`` writes, of 128 KiB or
-more (or any, once one such has been read), is read by the scanner (:mod:`irshape.ir.scan`);
+more (or any, where the scanner starts cheaply), is read by the scanner (:mod:`irshape.ir.scan`);
 any other, or one the scanner declines, with lxml (:mod:`irshape.ir.parse`), on one process or
 (large files) two (:mod:`irshape.ir.split`), with the same result."""
 
 from __future__ import annotations
 
 import os
-import sys
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
@@ -18,11 +17,10 @@ from irshape.ir.parse import CHUNK, Reader, ReadResult, clean
 if TYPE_CHECKING:
     from irshape.ir.parse import Join
 
-# Below this, lxml reads a file in fewer instructions than the scanner's patterns take to compile
-# at an interpreter's first start (~34M instructions; lxml reads a layer in ~200k, the scanner in
-# ~55k): a small file is scanned only once a large one has had them compiled. (From the second
-# start on they are made in ~1M from the programs irshape.ir.regex_cache keeps; the threshold
-# does not depend on that file, so that which reader reads a file does not either.)
+# From this size on, the scanner reads a file of its layout whatever it costs to start; below it,
+# only where it starts cheaply (scan.ready(): its patterns made, or kept from an earlier start),
+# as it does wherever bytecode is written. Else lxml reads a small file in fewer instructions
+# than the patterns take to compile (~34M; lxml reads a layer in ~200k, the scanner in ~55k).
 SCAN_MIN_BYTES = 128 << 10
 
 
@@ -61,7 +59,7 @@ def read_file(path: str | os.PathLike[str], *, processes: int = 1) -> ReadResult
 def read_bytes(data: bytes, path: str, *, source: str | None = None) -> ReadResult:
     """Parse ``data`` (the text of ``path``) into a :class:`Document` and reading findings."""
     if len(data) >= SCAN_MIN_BYTES or _scanner_ready():
-        from irshape.ir.scan import scan_bytes  # a large file only: its patterns take time to compile
+        from irshape.ir.scan import scan_bytes
 
         scanned = scan_bytes(data, path, source=source)
         if scanned is not None:
@@ -83,12 +81,13 @@ def _scanned(path: str | os.PathLike[str], source: str) -> ReadResult | None:
             return None
     except OSError:
         return None  # the lxml reader reports it
-    from irshape.ir.scan import scan_file  # a large file only: its patterns take time to compile
+    from irshape.ir.scan import scan_file
 
     return scan_file(path)
 
 
 def _scanner_ready() -> bool:
-    """Are the scanner's patterns compiled (a large file was read before in this process)?"""
-    scan = sys.modules.get("irshape.ir.scan")
-    return scan is not None and scan.ready()
+    """Does the scanner start cheaply (see :data:`SCAN_MIN_BYTES`)?"""
+    from irshape.ir import scan
+
+    return scan.ready()

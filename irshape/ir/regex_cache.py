@@ -53,6 +53,20 @@ def compiled(patterns: Mapping[str, str], bytecode: str | None) -> dict[str, re.
     return dict(zip(patterns, made, strict=True))
 
 
+def keeps(bytecode: str | None) -> bool:
+    """Are programs kept beside ``bytecode``, or can they be (bytecode is written, and its
+    folder can be)? A file there may be another interpreter's: it is then compiled over, once."""
+    if not bytecode:
+        return False
+    folder = os.path.dirname(bytecode)
+    if os.path.exists(os.path.splitext(bytecode)[0] + _SUFFIX):
+        return True
+    if sys.dont_write_bytecode:
+        return False
+    place = folder if os.path.isdir(folder) else os.path.dirname(folder)  # (made when written)
+    return os.path.isdir(place) and os.access(place, os.W_OK | os.X_OK)
+
+
 def _sre_magic() -> int | None:
     return getattr(import_module("_sre"), "MAGIC", None)
 

@@ -18,8 +18,10 @@ What it accepts (a grammar of the whole document, so that every byte is accounte
   self-closing or holds ``<dim>`` elements and ``<rt_info>`` blocks as above; a dim's text has
   no ``<``, ``>``, ``&``, line end or control character;
 - in ``<edges>``: self-closing ``<edge .../>`` elements;
-- after ``</edges>``, the rest of the ``<net>`` (its ``<rt_info>``, ``<pre-process>``,
-  ``<meta_data>``) up to 1 MiB, read by the lxml reader (:meth:`Scanner._tail`);
+- after ``</edges>``, the rest of the ``<net>`` up to 1 MiB: its ``<rt_info>`` of elements with
+  attributes, as ``ov.save_model`` writes it, and ``</net>`` read here; any other (a
+  ``<pre-process>``, ``<meta_data>``, a comment...) read by the lxml reader
+  (:meth:`Scanner._tail`);
 - between elements only XML's blanks (space, tab, line feed, a carriage return before a line
   feed); each start tag on one line, its attributes ASCII names (no ``:``, no ``xmlns``),
   each once, with double-quoted values holding no ``<``, ``&`` or control character (which XML
@@ -86,7 +88,8 @@ from irshape.ir.stream import LinedParser
 
 _BLOCK = 1 << 20  # bytes read at a time
 _MAX_UNIT = 2 << 20  # the longest layer (or line) scanned: 8 MB of UTF-8 at most, below libxml2's 10 MB
-_MAX_TAIL = 1 << 20  # what follows </edges>, checked by lxml
+_MAX_TAIL = 1 << 20  # what follows </edges>
+_MAX_TAIL_DEPTH = 64  # elements open in the tail read without lxml (lxml allows 256)
 _LOOKAHEAD = 1 << 12  # text kept past a position before telling what comes next there
 _MAX_TEMPLATE_TEXT = 4096  # the longest layer text kept as a template
 _TEMPLATES_TEXT = 4 << 20  # the text of all templates kept (memory stays flat)
@@ -148,6 +151,7 @@ class _Patterns:
     rt_attributes: re.Pattern[str]
     rt_info: re.Pattern[str]
     blanks: re.Pattern[str]
+    tail_tag: re.Pattern[str]
     layer_nesting: re.Pattern[str]
 
     def __init__(self) -> None:
@@ -206,6 +210,8 @@ def _grammar() -> dict[str, str]:
     texts["rt_attributes"] = rf"<attribute({_ATTRS})[ \t]*+/>"
     texts["rt_info"] = _RT_INFO
     texts["blanks"] = _S
+    # A tag of the <net>'s tail (Scanner._regular_tail): end (1), name (2), attributes (3), "/" (4).
+    texts["tail_tag"] = rf"{_S}<(/?)({_NAME})({_ATTRS})[ \t]*+(/?)>"
     # The start and end tags of layers (a start tag's "/>" in group 1), and what may hold text
     # that looks like one: where a layer the scanner declines ends, its bodies' layers in it.
     texts["layer_nesting"] = (
@@ -222,9 +228,10 @@ def _patterns() -> _Patterns:
 
 
 def ready() -> bool:
-    """Are the patterns compiled in this process (~34M instructions, or ~1M from the
-    programs :mod:`irshape.ir.regex_cache` keeps)?"""
-    return _patterns.cache_info().currsize > 0
+    """Does the scanner start for ~1M instructions: its patterns made in this process, or made
+    from the programs :mod:`irshape.ir.regex_cache` keeps (or will keep: an interpreter's first
+    start compiles them, ~34M instructions, once, as it compiles bytecode once)?"""
+    return _patterns.cache_info().currsize > 0 or regex_cache.keeps(__spec__.cached)
 
 
 # -- the text, block by block -----------------------------------------------------------------
@@ -751,13 +758,55 @@ class Scanner(Reader):
             size += len(block)
             if size > _MAX_TAIL:
                 raise _Decline
+        tail = "".join(parts)
+        has_rt_info = self._regular_tail(tail)
+        if has_rt_info is not None:  # as the lxml reader reads it: no finding, no other part
+            document.has_rt_info = has_rt_info
+            return
         line = self.line + self.buf.count("\n", self.cursor, start)
-        payload = ("</layers><edges></edges>" + "".join(parts)).encode()
+        payload = ("</layers><edges></edges>" + tail).encode()
         rest = _RestReader(self).read_rest(lambda: iter([payload]), line - 1, "UTF-8")
         if rest.error is not None or rest.layers or rest.edges is not None:
             raise _Decline
         _take_the_net_parts(document, rest)
         self.diagnostics += rest.diagnostics
+
+    def _regular_tail(self, tail: str) -> bool | None:
+        """Whether the <net> has an <rt_info>, for a tail of the form ``ov.save_model`` writes:
+        blanks, at most one ``<rt_info>`` of elements with attributes (nested, no text),
+        ``</net>``, blanks. None for any other tail, which the lxml reader reads.
+
+        Sound as the rest of the grammar is: names, values and blanks matched by its patterns,
+        each end tag that of the element open, each start tag's attributes once and no
+        namespace, so the tail is well-formed XML that the lxml reader reads as an <rt_info>
+        noted and nothing else."""
+        tag, attribute = self.patterns.tail_tag, self.patterns.attribute
+        open_names = ["net"]
+        has_rt_info = False
+        position = 0
+        while open_names:
+            found = tag.match(tail, position)
+            if found is None:
+                return None
+            closing, name, attributes, empty = found.groups()
+            position = found.end()
+            if closing:
+                if attributes or empty or name != open_names.pop():
+                    return None
+                continue
+            if len(open_names) == 1:  # a child of the <net>: its one <rt_info>, without attributes
+                if name != "rt_info" or has_rt_info or attributes:
+                    return None
+                has_rt_info = True
+            pairs = attribute.findall(attributes)
+            if len({key for key, _ in pairs}) != len(pairs) or any(key == "xmlns" for key, _ in pairs):
+                return None
+            if len(open_names) > _MAX_TAIL_DEPTH:
+                return None
+            if not empty:
+                open_names.append(name)
+        ends = self.patterns.blanks.match(tail, position)
+        return has_rt_info if ends is not None and ends.end() == len(tail) else None
 
     # -- attributes -----------------------------------------------------------------------------
 

@@ -23,8 +23,6 @@ from collections.abc import Iterable, Iterator
 from functools import cache
 from typing import Any
 
-from lxml import etree
-
 # Lines one parser reads before the reader looks for a cut: well below libxml2's 65535, so a
 # top-level element of up to ~30,000 lines starting after this still has exact lines.
 RESTART_LINES = 1 << 15
@@ -43,7 +41,10 @@ _CUTS_TRIED = 16  # a chunk's cut points tried before waiting for the next chunk
 def pull_parser(
     tags: Iterable[str] | None, events: tuple[str, ...], encoding: str | None = None, *, deep: bool = False
 ) -> Any:
-    """An ``etree.XMLPullParser`` with irshape's safe options."""
+    """An ``etree.XMLPullParser`` with irshape's safe options (lxml imported with the first: a
+    file the scanner reads needs none)."""
+    from lxml import etree
+
     return etree.XMLPullParser(
         events=events,
         tag=None if tags is None else tuple(tags),

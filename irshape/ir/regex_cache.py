@@ -55,7 +55,9 @@ def compiled(patterns: Mapping[str, str], bytecode: str | None) -> dict[str, re.
 
 def keeps(bytecode: str | None) -> bool:
     """Are programs kept beside ``bytecode``, or can they be (bytecode is written, and its
-    folder can be)? A file there may be another interpreter's: it is then compiled over, once."""
+    folder can be)? A file there may be another interpreter's: the patterns are then compiled
+    over, and kept again where the file can be written (a read-only install holding a file of an
+    interpreter since replaced compiles them at every start, as it would its bytecode)."""
     if not bytecode:
         return False
     folder = os.path.dirname(bytecode)

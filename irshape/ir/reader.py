@@ -7,11 +7,13 @@ any other, or one the scanner declines, with lxml (:mod:`irshape.ir.parse`), on 
 from __future__ import annotations
 
 import os
+import sys
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from irshape import rules
 from irshape.diagnostics import Location
+from irshape.ir import regex_cache
 from irshape.ir.parse import CHUNK, Reader, ReadResult, clean
 
 if TYPE_CHECKING:
@@ -87,7 +89,20 @@ def _scanned(path: str | os.PathLike[str], source: str) -> ReadResult | None:
 
 
 def _scanner_ready() -> bool:
-    """Does the scanner start cheaply (see :data:`SCAN_MIN_BYTES`)?"""
+    """Does the scanner start cheaply (see :data:`SCAN_MIN_BYTES`)? Where its patterns cannot be
+    kept, asked without importing it (it would be imported for nothing, ~1.5M instructions)."""
+    if "irshape.ir.scan" not in sys.modules and not regex_cache.keeps(_scan_bytecode()):
+        return False
     from irshape.ir import scan
 
     return scan.ready()
+
+
+def _scan_bytecode() -> str | None:
+    """Where :mod:`irshape.ir.scan`'s bytecode is: beside this module's, as importlib places
+    both (``reader.cpython-311.pyc``, ``scan.cpython-311.pyc``)."""
+    own = __spec__.cached
+    if not own:
+        return None
+    folder, name = os.path.split(own)
+    return os.path.join(folder, "scan" + name.removeprefix("reader"))

@@ -415,8 +415,9 @@ def test_each_insert_everywhere(insert: bytes) -> None:
 
 def test_read_file_scans_a_large_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """``read_file`` and ``read_bytes`` read a file of SCAN_MIN_BYTES or more with the scanner
-    (as lxml would), a smaller one with lxml unless the scanner's patterns are compiled already
-    (compiling them would cost more)."""
+    (as lxml would), a smaller one with lxml unless the scanner starts cheaply (its patterns
+    made, or kept beside its bytecode, or to be kept: compiling them at every start would cost
+    more)."""
     from irshape.ir import reader, scan
 
     scans: list[str] = []
@@ -435,7 +436,7 @@ def test_read_file_scans_a_large_file(tmp_path: Path, monkeypatch: pytest.Monkey
     (tmp_path / "small.xml").write_bytes(small)
     reader.read_file(tmp_path / "small.xml")  # the patterns compiled: a small file is scanned too
     assert len(scans) == 3
-    monkeypatch.setattr(scan, "ready", lambda: False)  # as in a process that read no large file
+    monkeypatch.setattr(scan, "ready", lambda: False)  # as where they are neither made nor kept
     reader.read_file(tmp_path / "small.xml")
     reader.read_bytes(small, "small.xml")
     assert len(scans) == 3

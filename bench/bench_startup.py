@@ -33,7 +33,8 @@ lists the modules whose own import time is largest (``-X importtime``), which is
 rest of the start-up goes.
 
 The children run with bytecode, as an installed irshape has it (see ``bench/bytecode.py``);
-a first, untimed run of each command fills its cache.
+a first, untimed run of each command fills its cache, and keeps the scanner's compiled patterns
+beside it (``irshape.ir.regex_cache``), as a user's first check does.
 """
 
 from __future__ import annotations

@@ -4,11 +4,15 @@ any file that is not this interpreter's for these patterns is compiled over, nev
 
 from __future__ import annotations
 
+import binascii
 import marshal
+import os
 import re
 import sys
+from collections.abc import Iterator
 from importlib import import_module
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -23,9 +27,12 @@ SAMPLES = [
 
 
 @pytest.fixture(autouse=True)
-def writing_bytecode(monkeypatch: pytest.MonkeyPatch) -> None:
-    """As Python runs by default (not under PYTHONDONTWRITEBYTECODE, as a machine may be)."""
+def writing_bytecode(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """As Python runs by default (not under PYTHONDONTWRITEBYTECODE, as a machine may be); the
+    interpreter's mark made again after a test that pretends to be another interpreter."""
     monkeypatch.setattr(sys, "dont_write_bytecode", False)
+    yield
+    regex_cache._interpreter_mark.cache_clear()
 
 
 @pytest.fixture
@@ -50,7 +57,15 @@ def parses(monkeypatch: pytest.MonkeyPatch) -> list[str]:
 
 
 def _kept(bytecode: str) -> Path:
-    return Path(bytecode).with_suffix(".regex")
+    path = regex_cache.kept_path(bytecode)
+    assert path is not None and path.startswith(bytecode.removesuffix(".pyc") + ".")
+    return Path(path)
+
+
+def _rewritten(kept: Path, stored: tuple[Any, ...], programs: Any, *, checksum: bool = True) -> None:
+    """The kept file with other programs (and their right checksum, unless told otherwise)."""
+    blob = marshal.dumps(programs)
+    kept.write_bytes(marshal.dumps((stored[0], binascii.crc32(blob) if checksum else stored[1], blob)))
 
 
 def _same_as_re(made: dict[str, re.Pattern[str]]) -> None:
@@ -62,6 +77,7 @@ def _same_as_re(made: dict[str, re.Pattern[str]]) -> None:
     text = "".join(lines)
     for name, pattern in made.items():
         expected = re.compile(grammar[name])
+        assert pattern == expected  # text, flags and the whole program
         assert (pattern.pattern, pattern.flags, pattern.groups, pattern.groupindex) == (
             expected.pattern,
             expected.flags,
@@ -86,17 +102,20 @@ def test_kept_programs_make_the_patterns_re_makes(bytecode: str, parses: list[st
 
 
 def test_the_scanner_reads_alike_with_its_programs_kept(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, parses: list[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """A file read by the scanner with patterns compiled, then made from the programs kept."""
     from irshape.ir.reader import read_file
 
     path = SAMPLES[2]  # over SCAN_MIN_BYTES: read by the scanner
+    bytecode = str(tmp_path / "scan.cpython-311.pyc")
+    monkeypatch.setattr(scan, "__spec__", _Spec(bytecode, str(Path(scan.__file__))))
     readings = []
     for _ in range(2):
         scan._patterns.cache_clear()
-        monkeypatch.setattr(scan, "__spec__", _Spec(str(tmp_path / "scan.cpython-311.pyc")))
+        parses.clear()
         readings.append(read_file(path))
+    assert _kept(bytecode).is_file() and parses == []  # the second made from the programs kept
     assert readings[0].document is not None
     assert repr(readings[0].document.layers) == repr(readings[1].document.layers)
     assert readings[0].diagnostics == readings[1].diagnostics
@@ -104,13 +123,23 @@ def test_the_scanner_reads_alike_with_its_programs_kept(
 
 
 class _Spec:
-    def __init__(self, cached: str) -> None:
-        self.cached = cached
+    def __init__(self, cached: str, origin: str) -> None:
+        self.cached, self.origin = cached, origin
 
 
 @pytest.mark.parametrize(
     "changed",
-    ["another interpreter", "other patterns", "not marshal", "truncated", "another shape", "invalid program"],
+    [
+        "another interpreter",
+        "other patterns",
+        "not marshal",
+        "truncated",
+        "another shape",
+        "not a list",
+        "invalid program",
+        "a word past 32 bits",
+        "a wrong checksum",
+    ],
 )
 def test_a_file_not_of_this_interpreter_is_compiled_over(
     changed: str, bytecode: str, parses: list[str], monkeypatch: pytest.MonkeyPatch
@@ -119,8 +148,11 @@ def test_a_file_not_of_this_interpreter_is_compiled_over(
     regex_cache.compiled(grammar, bytecode)
     kept = _kept(bytecode)
     stored = marshal.loads(kept.read_bytes())
-    if changed == "another interpreter":
+    programs = marshal.loads(stored[2])
+    if changed == "another interpreter":  # its own file: this one's is left alone
         monkeypatch.setattr(sys, "version", sys.version + " (another build)")
+        regex_cache._interpreter_mark.cache_clear()
+        assert _kept(bytecode) != kept
     elif changed == "other patterns":
         grammar = {**grammar, "blanks": r"[ \t]*+"}
     elif changed == "not marshal":
@@ -128,21 +160,26 @@ def test_a_file_not_of_this_interpreter_is_compiled_over(
     elif changed == "truncated":
         kept.write_bytes(kept.read_bytes()[:1000])
     elif changed == "another shape":
-        kept.write_bytes(marshal.dumps((stored[0], stored[1][:3])))
-    else:  # a program _sre refuses: its code cut short
-        programs = [
-            (flags, code[:2], groups, index, names) for flags, code, groups, index, names in stored[1]
-        ]
-        kept.write_bytes(marshal.dumps((stored[0], programs)))
+        _rewritten(kept, stored, programs[:3])
+    elif changed == "not a list":
+        _rewritten(kept, stored, 5)
+    elif changed == "invalid program":  # _sre refuses it: its code cut short
+        _rewritten(kept, stored, [(f, code[:2], g, i, n) for f, code, g, i, n in programs])
+    elif changed == "a word past 32 bits":
+        _rewritten(kept, stored, [(f, [2**40, *code[1:]], g, i, n) for f, code, g, i, n in programs])
+    else:  # a byte of the programs changed (damage): refused by the checksum
+        blob = bytearray(stored[2])
+        blob[len(blob) // 2] ^= 1
+        kept.write_bytes(marshal.dumps((stored[0], stored[1], bytes(blob))))
     parses.clear()
     made = regex_cache.compiled(grammar, bytecode)
     assert len(parses) >= len(grammar)  # compiled anew
     assert [p.pattern for p in made.values()] == list(grammar.values())
     assert made["blanks"].fullmatch(" \t" if changed == "other patterns" else " \t\r\n")
-    if changed != "another interpreter":  # (monkeypatched: the file is of that interpreter now)
-        parses.clear()
-        regex_cache.compiled(grammar, bytecode)
-        assert parses == []  # written again, right
+    parses.clear()
+    again = regex_cache.compiled(grammar, bytecode)
+    assert parses == []  # written again, right
+    assert list(again.values()) == [re.compile(text) for text in grammar.values()]
     assert not list(kept.parent.glob("*.tmp"))
 
 
@@ -177,3 +214,17 @@ def test_where_programs_are_kept_or_can_be(tmp_path: Path, monkeypatch: pytest.M
     monkeypatch.setattr(sys, "dont_write_bytecode", False)
     assert not regex_cache.keeps(str(blocker / "__pycache__" / "m.cpython-311.pyc"))
     assert not regex_cache.keeps(None)
+
+
+def test_kept_with_the_permissions_of_the_source(tmp_path: Path) -> None:
+    """As importlib writes bytecode: the source's mode (as the umask allows), not anyone's."""
+    source = tmp_path / "m.py"
+    source.write_text("")
+    source.chmod(0o640)
+    bytecode = str(tmp_path / "__pycache__" / "m.cpython-311.pyc")
+    umask = os.umask(0)
+    try:
+        regex_cache.compiled({"x": "a+"}, bytecode, str(source))
+    finally:
+        os.umask(umask)
+    assert _kept(bytecode).stat().st_mode & 0o777 == 0o640

@@ -155,7 +155,7 @@ class _Patterns:
     layer_nesting: re.Pattern[str]
 
     def __init__(self) -> None:
-        for name, pattern in regex_cache.compiled(_grammar(), __spec__.cached).items():
+        for name, pattern in regex_cache.compiled(_grammar(), __spec__.cached, __spec__.origin).items():
             setattr(self, name, pattern)
 
 

@@ -288,13 +288,15 @@ PLAIN_CHECK = [
 ]
 
 # The modules of Python's a plain check imports beyond those a click program reading XML with
-# lxml imports: gc (built in) and mmap (the .bin); and math (the element-wise shape functions'),
+# lxml imports: gc (built in), mmap (the .bin) and binascii (the checksum of the scanner's kept
+# patterns, irshape.ir.regex_cache: lxml's gzip imports zlib for its own); and math (the
+# element-wise shape functions'),
 # which click and lxml import on Python 3.11 but not on 3.13. (resource, for irshape.ir.depth's stack limit, is
 # imported by a file with bodies or past libxml2's depth only.) Not pathlib: with fnmatch, ntpath,
 # urllib.parse and ipaddress it is ~16M instructions of a start in an install from a wheel, whose
 # site does not import it (an editable install's does, so there it is in both lists); a check's
 # paths are str (irshape.paths).
-CHECK_ONLY = {"gc", "math", "mmap"}
+CHECK_ONLY = {"binascii", "gc", "math", "mmap"}
 
 # What the console script does (`from irshape.cli import run`; run()), and `python -m irshape`,
 # with sys.modules printed after the run instead of the program's quick exit.

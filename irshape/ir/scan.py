@@ -29,12 +29,13 @@ What it accepts (a grammar of the whole document, so that every byte is accounte
 
 Why it is sound. Each piece is matched by a regular expression anchored where the previous one
 ended, with possessive quantifiers (no backtracking, linear on any input), so an accepted file
-is the concatenation of the pieces above: well-formed XML (the tail checked by lxml itself)
-without any of what would make libxml2 read it differently (entities, references, normalised
-values, namespaces, a DOCTYPE, encodings) or OpenVINO's pugixml read it leniently (the repair
-path of :mod:`irshape.ir.repair`). The model is built with the reader's own rules (the first of
-each child, the dims read by :meth:`Reader._dims` with its findings, interned strings, shared
-``<data>`` and ``<rt_info>`` dicts and dims tuples), and lines are counted from the text:
+is the concatenation of the pieces above: well-formed XML (a tail of another form than
+``ov.save_model``'s checked by lxml itself) without any of what would make libxml2 read it
+differently (entities, references, normalised values, namespaces, a DOCTYPE, encodings) or
+OpenVINO's pugixml read it leniently (the repair path of :mod:`irshape.ir.repair`). The model
+is built with the reader's own rules (the first of each child, the dims read by
+:meth:`Reader._dims` with its findings, interned strings, shared ``<data>`` and ``<rt_info>``
+dicts and dims tuples), and lines are counted from the text:
 libxml2 ends a line at ``\n``, ``\r\n`` or a lone ``\r`` (refused here), and an element's
 line is that of its ``<``, which a one-line start tag shares with its ``>``.
 
@@ -745,7 +746,8 @@ class Scanner(Reader):
 
     def _tail(self, document: Document) -> None:
         """What follows </edges> to the file's end (the <net>'s <rt_info>, <pre-process>,
-        <meta_data>..., ``</net>`` and what XML allows after it), read by the lxml reader as
+        <meta_data>..., ``</net>`` and what XML allows after it): read here where it is of
+        ``ov.save_model``'s form (:meth:`_regular_tail`), otherwise by the lxml reader as
         the two-process read's second process reads the end of a file (a fresh parser fed
         ``<net><layers>``, then ``</layers><edges></edges>`` and the tail, its lines offset):
         whatever it reads there is the Document's as in the lxml reader's reading, its findings

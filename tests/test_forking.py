@@ -56,12 +56,18 @@ def test_a_process_of_one_thread_and_one_of_two() -> None:
 
 def test_a_thread_that_ended_leaves_the_process_single_threaded() -> None:
     program = """
+    import time
     from irshape.forking import single_threaded
     before = single_threaded()
     done.set()
     for thread in threading.enumerate():
         if thread is not threading.current_thread():
             thread.join()
+    # join() returns once the thread's Python part is done; the system thread leaves
+    # /proc/self/task a moment later (a CI run saw it still there right after join).
+    deadline = time.monotonic() + 10
+    while not single_threaded() and time.monotonic() < deadline:
+        time.sleep(0.001)
     print(json.dumps({"before": before, "after": single_threaded()}))
     """
     assert _run(program, "thread") == {"before": False, "after": True}

@@ -91,11 +91,10 @@ def _scanned(path: str | os.PathLike[str], source: str) -> ReadResult | None:
 def _scanner_ready() -> bool:
     """Does the scanner start cheaply (see :data:`SCAN_MIN_BYTES`)? Where its patterns cannot be
     kept, asked without importing it (it would be imported for nothing, ~1.5M instructions)."""
-    if "irshape.ir.scan" not in sys.modules and not regex_cache.keeps(_scan_bytecode()):
-        return False
-    from irshape.ir import scan
-
-    return scan.ready()
+    scan = sys.modules.get("irshape.ir.scan")
+    if scan is None:  # its patterns not made in this process: can they be had from a file?
+        return regex_cache.keeps(_scan_bytecode())
+    return bool(scan.ready())
 
 
 def _scan_bytecode() -> str | None:

@@ -782,7 +782,7 @@ class Scanner(Reader):
         each end tag that of the element open, each start tag's attributes once and no
         namespace, so the tail is well-formed XML that the lxml reader reads as an <rt_info>
         noted and nothing else."""
-        tag, attribute = self.patterns.tail_tag, self.patterns.attribute
+        tag = self.patterns.tail_tag
         open_names = ["net"]
         has_rt_info = False
         position = 0
@@ -800,8 +800,7 @@ class Scanner(Reader):
                 if name != "rt_info" or has_rt_info or attributes:
                     return None
                 has_rt_info = True
-            pairs = attribute.findall(attributes)
-            if len({key for key, _ in pairs}) != len(pairs) or any(key == "xmlns" for key, _ in pairs):
+            if self._plain_attributes(attributes) is None:
                 return None
             if len(open_names) > _MAX_TAIL_DEPTH:
                 return None
@@ -815,10 +814,18 @@ class Scanner(Reader):
     def _attributes(self, text: str) -> dict[str, str]:
         """The attributes of a start tag as written (already matched by the grammar); a repeated
         one, or a namespace declaration, is declined."""
+        attributes = self._plain_attributes(text)
+        if attributes is None:
+            raise _Decline
+        return attributes
+
+    def _plain_attributes(self, text: str) -> dict[str, str] | None:
+        """The attributes of a start tag as written, or None where one is repeated or declares a
+        namespace (which the scanner leaves to lxml)."""
         pairs = self.patterns.attribute.findall(text)
         attributes = dict(pairs)
         if len(attributes) != len(pairs) or "xmlns" in attributes:
-            raise _Decline
+            return None
         return attributes
 
     def _data_dict(self, text: str) -> dict[str, str]:
